@@ -1,0 +1,27 @@
+import Koa from 'koa';
+import type Router from '@koa/router';
+import type { Deps } from './context';
+import { requestId } from './middleware/requestId';
+import { errorEnvelope } from './middleware/errors';
+import { buildRouter } from './router';
+import { allRoutes } from './routes';
+
+export interface BuiltApp {
+  app: Koa<any, any>;
+  router: Router<any, any>;
+}
+
+/** Builds the Koa app without listening, so tests mount it directly. */
+export function buildApp(deps: Deps): BuiltApp {
+  const app = new Koa<any, any>();
+  app.proxy = true;
+  app.context.deps = deps;
+  // Koa's own error printer would duplicate our 500 logs.
+  app.silent = true;
+  const router = buildRouter(allRoutes);
+  app.use(requestId);
+  app.use(errorEnvelope);
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: true }));
+  return { app, router };
+}

@@ -1,0 +1,23 @@
+import type Koa from 'koa';
+import type { Knex } from 'knex';
+import type { Config } from '../lib/config';
+import type { Logger } from '../lib/logger';
+import type { TemporalGateway } from '../temporal/client';
+import type { ProjectRow } from '../db/projects';
+import type { UserRow } from '../db/users';
+
+/** Everything a request handler may reach; built once per process (or per test). */
+export interface Deps {
+  config: Config;
+  knex: Knex;
+  temporal: TemporalGateway;
+  log: Logger;
+}
+
+export interface AppState {
+  requestId: string;
+  project?: ProjectRow;
+  user?: UserRow;
+}
+
+export type AppContext = Koa.ParameterizedContext<AppState, { deps: Deps; params: Record<string, string> }>;

@@ -1,0 +1,44 @@
+/** Field-level detail in the error envelope (spec "Errors"). */
+export interface FieldError {
+  field: string;
+  message: string;
+  code: string;
+  received?: unknown;
+}
+
+export interface ErrorExtra {
+  errors?: FieldError[];
+  details?: Record<string, unknown>;
+  suggestion?: string;
+  headers?: Record<string, string>;
+}
+
+/** Every failure the API answers with on purpose; anything else becomes a logged 500. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly extra: ErrorExtra = {},
+  ) {
+    super(message);
+  }
+}
+
+/** The flat `{ error }` body the spec keeps for contacts, templates and segments validation. */
+export class FlatError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, extra?: ErrorExtra) => new ApiError(400, 'BAD_REQUEST', message, extra);
+export const unauthorized = (message = 'Missing or invalid API key') => new ApiError(401, 'UNAUTHORIZED', message);
+export const forbidden = (message = 'Forbidden') => new ApiError(403, 'FORBIDDEN', message);
+export const notFound = (what = 'Resource') => new ApiError(404, 'NOT_FOUND', `${what} not found`);
+export const conflict = (message: string, extra?: ErrorExtra) => new ApiError(409, 'CONFLICT', message, extra);
+export const validationError = (errors: FieldError[], message = 'Request validation failed') =>
+  new ApiError(422, 'VALIDATION_ERROR', message, { errors });

@@ -1,0 +1,47 @@
+import type { Next } from 'koa';
+import type { AppContext } from '../context';
+import { ApiError, unauthorized } from '../errors';
+import { findProjectByKey, KeyKind } from '../../db/projects';
+import { findUser } from '../../db/users';
+import { verifyJwt } from '../../lib/jwt';
+
+export const SESSION_COOKIE = 'token';
+
+function bearer(ctx: AppContext): string | null {
+  const header = ctx.get('Authorization');
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m ? m[1] : null;
+}
+
+/** API-key auth: the key alone names the project, and its kind must match the route's. */
+export function apiKey(required: KeyKind) {
+  return async (ctx: AppContext, next: Next) => {
+    const key = bearer(ctx);
+    if (!key) throw unauthorized('Missing API key: send Authorization: Bearer <key>');
+    const found = key.length <= 200 ? await findProjectByKey(ctx.deps.knex, key) : null;
+    if (!found) throw unauthorized('Invalid API key');
+    if (found.kind !== required) {
+      throw new ApiError(
+        401,
+        'INVALID_API_KEY',
+        required === 'public'
+          ? 'This endpoint takes the public key (pk_…), not the secret key'
+          : 'This endpoint takes the secret key (sk_…), not the public key',
+        { suggestion: required === 'public' ? 'Use your project public key (pk_…) for /v1/track' : 'Use your project secret key (sk_…) on the server side' },
+      );
+    }
+    if (found.project.disabled) throw new ApiError(403, 'PROJECT_DISABLED', 'This project is disabled');
+    ctx.state.project = found.project;
+    await next();
+  };
+}
+
+/** Dashboard auth: the JWT cookie set by /auth/login or /auth/signup. */
+export async function session(ctx: AppContext, next: Next) {
+  const token = ctx.cookies.get(SESSION_COOKIE);
+  const claims = token ? verifyJwt(token, ctx.deps.config.jwtSecret) : null;
+  const user = claims ? await findUser(ctx.deps.knex, claims.sub) : undefined;
+  if (!user) throw unauthorized('Not signed in');
+  ctx.state.user = user;
+  await next();
+}

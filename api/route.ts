@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import type { AppContext } from './context';
+
+export type Auth = 'none' | 'secret' | 'public' | 'session';
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface RouteResponse {
+  description: string;
+  schema?: z.ZodType;
+}
+
+/**
+ * One HTTP route: its contract (used for validation and for /openapi.json) and its handler.
+ * Handlers stay thin: they get validated input, call db/ or temporal/, and shape the reply.
+ */
+export interface RouteDef<P = any, Q = any, B = any> {
+  method: Method;
+  path: string;
+  auth: Auth;
+  summary: string;
+  tag: string;
+  params?: z.ZodType<P>;
+  query?: z.ZodType<Q>;
+  body?: z.ZodType<B>;
+  /** JSON body limit (koa-body syntax); bodies above it get 413. */
+  bodyLimit?: string;
+  /** Multipart form (file uploads); the file part arrives as ctx.request.files. */
+  multipart?: { maxFileSize: number };
+  /** 'flat' answers validation failures with the spec's `{ error }` body and 400. */
+  validationErrors?: 'envelope' | 'flat';
+  /** Skip the per-project rate limit (health, provider webhooks). */
+  noRateLimit?: boolean;
+  responses?: Record<number, RouteResponse>;
+  handler(ctx: AppContext, input: { params: P; query: Q; body: B }): Promise<void> | void;
+}
+
+export function route<P = unknown, Q = unknown, B = unknown>(def: RouteDef<P, Q, B>): RouteDef<P, Q, B> {
+  return def;
+}

@@ -1,0 +1,4 @@
+import type { RouteDef } from '../route';
+
+const routes: RouteDef[] = [];
+export default routes;

@@ -1,0 +1,60 @@
+import knexFactory, { Knex } from 'knex';
+import { Model } from 'objection';
+import { Client } from 'pg';
+import { migrationSource } from './migrations';
+
+// Keep bigint counts as numbers and DATE columns as plain strings; both are safe for our ranges.
+import pg from 'pg';
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1082, (v) => v);
+
+export function createKnex(databaseUrl: string, pool: { min?: number; max?: number } = {}): Knex {
+  const knex = knexFactory({
+    client: 'pg',
+    connection: databaseUrl,
+    pool: { min: pool.min ?? 0, max: pool.max ?? 10 },
+  });
+  Model.knex(knex);
+  return knex;
+}
+
+/** Creates the database named in the URL when it does not exist yet (connecting to `postgres` to do so). */
+export async function ensureDatabase(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  if (!name) throw new Error('DATABASE_URL names no database');
+  const admin = new URL(databaseUrl);
+  admin.pathname = '/postgres';
+  const client = new Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) {
+      try {
+        await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+      } catch (err: any) {
+        // Two processes starting at once may both try; the loser sees duplicate_database.
+        if (err?.code !== '42P04') throw err;
+      }
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+export async function dropDatabase(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  url.pathname = '/postgres';
+  const client = new Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '""')}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function migrateLatest(knex: Knex): Promise<void> {
+  await knex.migrate.latest({ migrationSource });
+}

@@ -1,0 +1,36 @@
+import type { Knex } from 'knex';
+import { uuid } from '../lib/ids';
+import { hashPassword, verifyPassword, DUMMY_HASH } from '../lib/password';
+
+export interface UserRow {
+  id: string;
+  email: string;
+  password_hash: string;
+  email_verified: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+export const presentUser = (u: UserRow) => ({ id: u.id, email: u.email, emailVerified: u.email_verified, createdAt: u.created_at });
+
+/** null when the email is taken. */
+export async function createUser(knex: Knex, email: string, password: string): Promise<UserRow | null> {
+  const rows = await knex<UserRow>('users')
+    .insert({ id: uuid(), email: normalizeEmail(email), password_hash: await hashPassword(password) })
+    .onConflict('email')
+    .ignore()
+    .returning('*');
+  return rows[0] ?? null;
+}
+
+export async function checkCredentials(knex: Knex, email: string, password: string): Promise<UserRow | null> {
+  const user = await knex<UserRow>('users').where({ email: normalizeEmail(email) }).first();
+  const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
+  return user && ok ? user : null;
+}
+
+export async function findUser(knex: Knex, id: string): Promise<UserRow | undefined> {
+  return knex<UserRow>('users').where({ id }).first();
+}

@@ -1,0 +1,14 @@
+/** Unit tests need nothing; integration tests share one Temporal dev server and one fresh database per run. */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: {
+    // Type checking runs once in `npm test` (tsc --noEmit); per-file transpilation keeps jest fast.
+    '^.+\\.ts$': ['ts-jest', { diagnostics: false }],
+  },
+  globalSetup: '<rootDir>/test/helpers/globalSetup.ts',
+  globalTeardown: '<rootDir>/test/helpers/globalTeardown.ts',
+  testTimeout: 60000,
+  maxWorkers: 2,
+};

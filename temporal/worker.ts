@@ -1,0 +1,82 @@
+import path from 'node:path';
+import { NativeConnection, Worker, Runtime, DefaultLogger, WorkerOptions } from '@temporalio/worker';
+import { Client, Connection } from '@temporalio/client';
+import type { Config } from '../lib/config';
+import type { Logger } from '../lib/logger';
+import type { Knex } from 'knex';
+import { createActivities } from '../activities';
+import { ensureSchedules } from './schedules';
+import { temporalAddress } from './client';
+
+let runtimeInstalled = false;
+function installRuntime(level: string) {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  const sdkLevel = level === 'debug' || level === 'trace' ? 'DEBUG' : level === 'silent' ? 'ERROR' : 'WARN';
+  Runtime.install({ logger: new DefaultLogger(sdkLevel as any) });
+}
+
+export interface StartWorkerOptions {
+  config: Config;
+  knex: Knex;
+  log: Logger;
+  address?: string;
+  taskQueue?: string;
+  /** A prebuilt workflow bundle (tests build it once per run); otherwise bundled from source. */
+  workflowBundlePath?: string;
+  /** Create the Temporal Schedules this worker's task queue serves (idempotent). */
+  schedules?: boolean;
+}
+
+export const WORKFLOWS_PATH = path.join(__dirname, 'workflows', 'index.ts');
+
+export async function createWorker(opts: StartWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
+  installRuntime(opts.config.logLevel);
+  const address = opts.address ?? temporalAddress(opts.config);
+  const taskQueue = opts.taskQueue ?? opts.config.temporal.taskQueue;
+  const connection = await NativeConnection.connect({ address });
+  const workflowSource: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = opts.workflowBundlePath
+    ? { workflowBundle: { codePath: opts.workflowBundlePath } }
+    : { workflowsPath: WORKFLOWS_PATH };
+  const worker = await Worker.create({
+    connection,
+    namespace: opts.config.temporal.namespace,
+    taskQueue,
+    ...workflowSource,
+    activities: createActivities({ config: opts.config, knex: opts.knex, log: opts.log }),
+    // Bounded workflow cache keeps RSS flat when many executions wait for days.
+    maxCachedWorkflows: 2000,
+  });
+  if (opts.schedules) {
+    const conn = await Connection.connect({ address });
+    try {
+      await ensureSchedules(new Client({ connection: conn, namespace: opts.config.temporal.namespace }), taskQueue);
+    } finally {
+      await conn.close();
+    }
+  }
+  return { worker, connection };
+}
+
+if (require.main === module) {
+  (async () => {
+    const { loadConfigOrExit } = await import('../lib/config');
+    const { createLogger } = await import('../lib/logger');
+    const { createKnex } = await import('../db/knex');
+    const { ensureSearchAttributes } = await import('./searchAttributes');
+    const config = loadConfigOrExit();
+    const log = createLogger(config.logLevel, 'worker');
+    const knex = createKnex(config.databaseUrl);
+    const conn = await Connection.connect({ address: temporalAddress(config) });
+    await ensureSearchAttributes(conn, config.temporal.namespace);
+    await conn.close();
+    const { worker, connection } = await createWorker({ config, knex, log, schedules: true });
+    log.info({ taskQueue: config.temporal.taskQueue, address: temporalAddress(config) }, 'worker running');
+    await worker.run();
+    await connection.close();
+    await knex.destroy();
+  })().catch((err) => {
+    process.stderr.write(`worker failed: ${err?.stack ?? err}\n`);
+    process.exit(1);
+  });
+}

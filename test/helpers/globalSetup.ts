@@ -1,0 +1,78 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { startDevServer, DevServer } from '../../temporal/devServer';
+import { createKnex, ensureDatabase, migrateLatest, dropDatabase } from '../../db/knex';
+import { WORKFLOWS_PATH } from '../../temporal/worker';
+
+/** Shared by globalTeardown (same process). */
+export interface TestRun {
+  server?: DevServer;
+  databaseUrl?: string;
+  tmpDir?: string;
+}
+declare global {
+  // eslint-disable-next-line no-var
+  var __svcTestRun: TestRun | undefined;
+}
+
+const BASE_DB = process.env.TEST_DATABASE_BASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export default async function globalSetup() {
+  const run: TestRun = {};
+  globalThis.__svcTestRun = run;
+  try {
+    run.tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
+    const url = new URL(BASE_DB);
+    url.pathname = `/svc_test_${Date.now()}_${crypto.randomBytes(3).toString('hex')}`;
+    run.databaseUrl = url.toString();
+
+    const [server, bundle] = await Promise.all([
+      startDevServer({ headless: true }),
+      bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger }),
+      (async () => {
+        await ensureDatabase(run.databaseUrl!);
+        const knex = createKnex(run.databaseUrl!);
+        try {
+          await migrateLatest(knex);
+        } finally {
+          await knex.destroy();
+        }
+      })(),
+    ]);
+    run.server = server;
+    const bundlePath = path.join(run.tmpDir, 'workflow-bundle.js');
+    fs.writeFileSync(bundlePath, bundle.code);
+
+    // Test files are forked after this, so they inherit these.
+    Object.assign(process.env, {
+      DATABASE_URL: run.databaseUrl,
+      TEST_TEMPORAL_ADDRESS: server.address,
+      TEST_WORKFLOW_BUNDLE: bundlePath,
+      JWT_SECRET: 'test-secret-test-secret-test-secret',
+      DATA_DIR: path.join(run.tmpDir, 'data'),
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    });
+  } catch (err) {
+    await cleanup(run);
+    throw err;
+  }
+}
+
+export async function cleanup(run: TestRun | undefined) {
+  if (!run) return;
+  await run.server?.stop().catch(() => undefined);
+  if (run.databaseUrl) await dropDatabase(run.databaseUrl).catch(() => undefined);
+  if (run.tmpDir) fs.rmSync(run.tmpDir, { recursive: true, force: true });
+}
+
+const quietLogger = {
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: (msg: string, meta?: unknown) => console.error(msg, meta),
+};
