@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import * as init from './001_init';
+import * as transactional from './002_transactional';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -7,6 +8,7 @@ import * as init from './001_init';
  */
 const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }]> = [
   ['001_init', init],
+  ['002_transactional', transactional],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
