@@ -11,4 +11,5 @@ module.exports = {
   globalTeardown: '<rootDir>/test/helpers/globalTeardown.ts',
   testTimeout: 60000,
   maxWorkers: 2,
+  reporters: ['default', '<rootDir>/test/helpers/summaryReporter.js'],
 };

@@ -7,7 +7,7 @@ export interface TemporalGateway {
   connection(): Promise<Connection>;
   taskQueue: string;
   namespace: string;
-  health(): Promise<boolean>;
+  health(timeoutMs?: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -18,13 +18,17 @@ export function temporalAddress(config: Config): string {
 export function createTemporalGateway(config: Config, address = temporalAddress(config)): TemporalGateway {
   let connecting: Promise<Connection> | null = null;
   let client: Client | null = null;
+  let connected: Connection | null = null;
   const connection = () => {
     if (!connecting) {
-      connecting = Connection.connect({ address }).catch((err) => {
-        // A failed connect is retried by the next caller instead of being cached forever.
-        connecting = null;
-        throw err;
-      });
+      connecting = Connection.connect({ address }).then(
+        (c) => (connected = c),
+        (err) => {
+          // A failed connect is retried by the next caller instead of being cached forever.
+          connecting = null;
+          throw err;
+        },
+      );
     }
     return connecting;
   };
@@ -36,20 +40,21 @@ export function createTemporalGateway(config: Config, address = temporalAddress(
       if (!client) client = new Client({ connection: await connection(), namespace: config.temporal.namespace });
       return client;
     },
-    async health() {
-      try {
+    async health(timeoutMs = 2000) {
+      // A health probe must answer fast even when Temporal is unreachable.
+      const probe = (async () => {
         const conn = await connection();
-        await conn.workflowService.getSystemInfo({}, );
+        await conn.workflowService.getSystemInfo({});
         return true;
-      } catch {
-        return false;
-      }
+      })().catch(() => false);
+      const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref());
+      return Promise.race([probe, timeout]);
     },
     async close() {
-      if (connecting) {
-        const conn = await connecting.catch(() => null);
-        await conn?.close();
-      }
+      if (connected) await connected.close();
+      // Do not wait out a connect that may still be timing out; close it whenever it lands.
+      else if (connecting) void connecting.then((c) => c.close(), () => undefined);
+      connected = null;
       connecting = null;
       client = null;
     },

@@ -24,6 +24,8 @@ export interface Harness {
 export interface HarnessOptions {
   worker?: boolean;
   env?: Record<string, string>;
+  /** Defaults to the run's dev server. */
+  temporalAddress?: string;
 }
 
 /**
@@ -35,7 +37,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const config = loadConfig({ ...process.env, TEMPORAL_TASK_QUEUE: taskQueue, ...opts.env });
   const log = createLogger(config.logLevel, 'test');
   const knex = createKnex(config.databaseUrl, { max: 20 });
-  const temporal = createTemporalGateway(config, process.env.TEST_TEMPORAL_ADDRESS!);
+  const temporal = createTemporalGateway(config, opts.temporalAddress ?? process.env.TEST_TEMPORAL_ADDRESS!);
   const deps: Deps = { config, knex, temporal, log };
   const built = buildApp(deps);
   const http = request(built.app.callback());

@@ -1,0 +1,15 @@
+# One image for both roles: the API (`npm run api`) and the worker (`npm run worker`).
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+COPY tsconfig.json ./
+COPY lib ./lib
+COPY db ./db
+COPY api ./api
+COPY activities ./activities
+COPY temporal ./temporal
+COPY scripts ./scripts
+EXPOSE 3000
+CMD ["npm", "run", "api"]

@@ -1,0 +1,48 @@
+import http from 'node:http';
+import type { Deps } from './context';
+import { buildApp } from './app';
+
+export async function startApi(deps: Deps, port = deps.config.port): Promise<http.Server> {
+  const { app } = buildApp(deps);
+  const server = http.createServer(app.callback());
+  // Behind load balancers: keep idle sockets longer than typical LB idle timeouts.
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, () => resolve());
+  });
+  return server;
+}
+
+export function closeServer(server: http.Server): Promise<void> {
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+/** Standalone API process (the compose file runs API and workers as separate services). */
+if (require.main === module) {
+  (async () => {
+    const { loadConfigOrExit } = await import('../lib/config');
+    const { createLogger } = await import('../lib/logger');
+    const { createKnex, ensureDatabase, migrateLatest } = await import('../db/knex');
+    const { createTemporalGateway } = await import('../temporal/client');
+    const config = loadConfigOrExit();
+    const log = createLogger(config.logLevel, 'api');
+    await ensureDatabase(config.databaseUrl);
+    const knex = createKnex(config.databaseUrl, { max: 20 });
+    await migrateLatest(knex);
+    const temporal = createTemporalGateway(config);
+    const server = await startApi({ config, knex, temporal, log });
+    log.info({ url: `http://localhost:${config.port}` }, `API listening at http://localhost:${config.port}`);
+    const stop = async () => {
+      await closeServer(server);
+      await temporal.close();
+      await knex.destroy();
+      process.exit(0);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  })().catch((err) => {
+    process.stderr.write(`api failed: ${err?.stack ?? err}\n`);
+    process.exit(1);
+  });
+}

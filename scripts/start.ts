@@ -1,0 +1,64 @@
+/**
+ * `npm start`: everything on one machine. Migrations, the API, the worker and — unless
+ * TEMPORAL_ADDRESS names a cluster — a local Temporal dev server with its Web UI and SQLite
+ * persistence under DATA_DIR. One Ctrl-C stops all of it.
+ */
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { loadConfigOrExit } from '../lib/config';
+import { createLogger } from '../lib/logger';
+import { createKnex, ensureDatabase, migrateLatest } from '../db/knex';
+import { startDevServer, DevServer } from '../temporal/devServer';
+import { ensureSearchAttributes } from '../temporal/searchAttributes';
+import { createTemporalGateway } from '../temporal/client';
+import { createWorker } from '../temporal/worker';
+import { startApi, closeServer } from '../api/server';
+
+async function main() {
+  const config = loadConfigOrExit();
+  const log = createLogger(config.logLevel, 'svc');
+
+  let devServer: DevServer | undefined;
+  let address = config.temporal.address;
+  if (!address) {
+    log.info('starting the local Temporal dev server (set TEMPORAL_ADDRESS to use a cluster instead)');
+    devServer = await startDevServer({
+      port: 7233,
+      uiPort: config.temporal.uiPort,
+      dbFile: path.resolve(config.dataDir, 'temporal.db'),
+      log: (line) => log.debug({ temporal: line }),
+    });
+    address = devServer.address;
+  } else {
+    const conn = await Connection.connect({ address });
+    await ensureSearchAttributes(conn, config.temporal.namespace);
+    await conn.close();
+  }
+  const runtimeConfig = { ...config, temporal: { ...config.temporal, address } };
+
+  await ensureDatabase(config.databaseUrl);
+  const knex = createKnex(config.databaseUrl, { max: 20 });
+  await migrateLatest(knex);
+  log.info('database migrated');
+
+  const { worker, connection } = await createWorker({ config: runtimeConfig, knex, log, address, schedules: true });
+  const temporal = createTemporalGateway(runtimeConfig, address);
+  const server = await startApi({ config: runtimeConfig, knex, temporal, log });
+  log.info({ url: `http://localhost:${config.port}` }, `API listening at http://localhost:${config.port} (docs at /docs)`);
+  if (devServer?.uiUrl) log.info({ url: devServer.uiUrl }, `Temporal Web UI at ${devServer.uiUrl}`);
+  else log.info({ address }, `using the Temporal cluster at ${address}`);
+
+  // The SDK runtime shuts the worker down on SIGINT/SIGTERM; run() resolves once in-flight tasks finish.
+  await worker.run();
+  log.info('shutting down');
+  await closeServer(server);
+  await temporal.close();
+  await connection.close();
+  await knex.destroy();
+  await devServer?.stop();
+}
+
+main().catch((err) => {
+  process.stderr.write(`start failed: ${err?.stack ?? err}\n`);
+  process.exit(1);
+});

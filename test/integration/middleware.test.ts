@@ -1,0 +1,128 @@
+import { startHarness, createProjectFixture, bearer, Harness, ProjectFixture } from '../helpers/harness';
+
+let h: Harness;
+let p: ProjectFixture;
+
+beforeAll(async () => {
+  h = await startHarness();
+  p = await createProjectFixture(h);
+});
+afterAll(() => h?.stop());
+
+function expectEnvelope(res: { status: number; body: any; headers: any }, code: string) {
+  expect(res.body).toMatchObject({
+    success: false,
+    error: { code, statusCode: res.status, message: expect.any(String), requestId: res.headers['x-request-id'] },
+    timestamp: expect.any(String),
+  });
+  expect(JSON.stringify(res.body)).not.toMatch(/at .*\.ts:\d+/);
+}
+
+describe('request id', () => {
+  it('sets X-Request-Id on every response and honours a well-formed incoming one', async () => {
+    const res = await h.http.get('/config');
+    expect(res.headers['x-request-id']).toMatch(/^req_[0-9a-f]{32}$/);
+    const traced = await h.http.get('/config').set('X-Request-Id', 'trace-1234567');
+    expect(traced.headers['x-request-id']).toBe('trace-1234567');
+    const hostile = await h.http.get('/config').set('X-Request-Id', '<script>');
+    expect(hostile.headers['x-request-id']).toMatch(/^req_/);
+  });
+});
+
+describe('errors', () => {
+  it('answers malformed JSON with 400 BAD_REQUEST', async () => {
+    const res = await h.http.post('/users/@me/projects').set('Cookie', p.cookie).set('Content-Type', 'application/json').send('{"name":');
+    expect(res.status).toBe(400);
+    expectEnvelope(res, 'BAD_REQUEST');
+  });
+
+  it('answers an oversized body with 413 PAYLOAD_TOO_LARGE', async () => {
+    const res = await h.http
+      .post('/users/@me/projects')
+      .set('Cookie', p.cookie)
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }));
+    expect(res.status).toBe(413);
+    expectEnvelope(res, 'PAYLOAD_TOO_LARGE');
+  });
+
+  it('answers wrong types with 422 and field errors', async () => {
+    const res = await h.http.post('/users/@me/projects').set('Cookie', p.cookie).send({ name: 42 });
+    expect(res.status).toBe(422);
+    expectEnvelope(res, 'VALIDATION_ERROR');
+    expect(res.body.error.errors).toEqual([expect.objectContaining({ field: 'name', code: 'invalid_type', received: 'number' })]);
+  });
+
+  it('answers an unknown route with 404 NOT_FOUND and a wrong method with 405', async () => {
+    const res = await h.http.get('/no/such/route');
+    expect(res.status).toBe(404);
+    expectEnvelope(res, 'NOT_FOUND');
+    const wrong = await h.http.put('/config');
+    expect(wrong.status).toBe(405);
+    expectEnvelope(wrong, 'METHOD_NOT_ALLOWED');
+  });
+
+  it('turns an unexpected failure into a 500 envelope without internals', async () => {
+    const broken = await startHarness();
+    try {
+      const fixture = await createProjectFixture(broken);
+      await broken.deps.knex.destroy();
+      const res = await broken.http.get('/users/@me').set('Cookie', fixture.cookie);
+      expect(res.status).toBe(500);
+      expectEnvelope(res, 'INTERNAL_SERVER_ERROR');
+      expect(res.body.error.message).toBe('An unexpected error occurred');
+    } finally {
+      await broken.deps.temporal.close();
+    }
+  });
+});
+
+describe('health and config', () => {
+  it('reports database and temporal ok', async () => {
+    const res = await h.http.get('/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok', database: 'ok', temporal: 'ok' });
+  });
+
+  it('reports 503 naming the failing part when Temporal is unreachable', async () => {
+    const down = await startHarness({ temporalAddress: '127.0.0.1:1' });
+    try {
+      const res = await down.http.get('/health');
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ status: 'error', database: 'ok', temporal: 'error' });
+    } finally {
+      await down.stop();
+    }
+  });
+
+  it('serves feature flags without auth', async () => {
+    const res = await h.http.get('/config');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ signupsEnabled: true, billing: { enabled: false } });
+  });
+});
+
+describe('rate limit', () => {
+  it('answers the 1001st request in a minute with 429 and Retry-After; other projects are unaffected', async () => {
+    const a = await createProjectFixture(h, 'limited');
+    const b = await createProjectFixture(h, 'bystander');
+    // Keep all 1001 requests inside one fixed window.
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 40_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 50));
+    const statuses: number[] = [];
+    for (let i = 0; i < 1000; i += 50) {
+      const batch = await Promise.all(Array.from({ length: 50 }, () => h.http.get('/contacts').set(bearer(a.secretKey))));
+      statuses.push(...batch.map((r) => r.status));
+    }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1000);
+    const over = await h.http.get('/contacts').set(bearer(a.secretKey));
+    expect(over.status).toBe(429);
+    expectEnvelope(over, 'RATE_LIMIT_EXCEEDED');
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+    expect(over.headers['ratelimit-limit']).toBe('1000');
+    expect(over.headers['ratelimit-remaining']).toBe('0');
+    const other = await h.http.get('/contacts').set(bearer(b.secretKey));
+    expect(other.status).toBe(200);
+    expect(other.headers['ratelimit-remaining']).toBe('999');
+  });
+});
