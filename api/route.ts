@@ -28,6 +28,8 @@ export interface RouteDef<P = any, Q = any, B = any> {
   multipart?: { maxFileSize: number };
   /** 'flat' answers validation failures with the spec's `{ error }` body and 400. */
   validationErrors?: 'envelope' | 'flat';
+  /** Honour the Idempotency-Key header (DESIGN §5.4). */
+  idempotent?: boolean;
   /** Skip the per-project rate limit (health, provider webhooks). */
   noRateLimit?: boolean;
   responses?: Record<number, RouteResponse>;

@@ -7,6 +7,7 @@ import { ApiError, FlatError, notFound, validationError } from './errors';
 import { fieldErrors, firstMessage, safeParse } from './validation';
 import { apiKey, session } from './middleware/auth';
 import { rateLimit } from './middleware/rateLimit';
+import { idempotency } from './middleware/idempotency';
 
 const DEFAULT_JSON_LIMIT = '1mb';
 
@@ -77,6 +78,7 @@ export function buildRouter(defs: RouteDef[]): Router<any, any> {
       await def.handler(ctx, (ctx.state as any).input);
     };
     const chain: any[] = [...authFor(def)];
+    if (def.idempotent) chain.push(idempotency);
     if (def.method !== 'get' && def.method !== 'delete') chain.push(bodyParser(def));
     else if (def.body) chain.push(koaBody({ jsonLimit: def.bodyLimit ?? DEFAULT_JSON_LIMIT, parsedMethods: ['DELETE', 'GET'] as any }));
     chain.push(validator(def), handler);

@@ -16,3 +16,10 @@ export function randomBase62(bytes: number): string {
 
 export const uuid = (): string => crypto.randomUUID();
 export const contactId = (): string => `cnt_${randomBase62(16)}`;
+
+/** A stable UUID-shaped id derived from its parts: retried activities insert the same row, not a second. */
+export function deterministicUuid(...parts: string[]): string {
+  const h = crypto.createHash('sha256').update(parts.join('\u0000')).digest('hex');
+  // Version 8 (custom) and RFC 4122 variant bits, so Postgres' uuid type and validators accept it.
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${((parseInt(h[16], 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}

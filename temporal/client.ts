@@ -1,4 +1,4 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Config } from '../lib/config';
 
 /** The API's handle on Temporal: one lazily opened connection per process. */
@@ -59,4 +59,38 @@ export function createTemporalGateway(config: Config, address = temporalAddress(
       client = null;
     },
   };
+}
+
+export interface StartOnce {
+  workflowType: string;
+  workflowId: string;
+  args: unknown[];
+  /** Keyword search attributes for the Web UI (ProjectId, ContactId, WorkflowDefinitionId). */
+  searchAttributes?: Record<string, string | undefined>;
+  memo?: Record<string, unknown>;
+  startDelay?: string;
+}
+
+/**
+ * Starts a workflow under a deterministic id. A second start of the same id (a retried API call,
+ * a re-run reaper) is a no-op, so callers may start freely.
+ */
+export async function startWorkflowOnce(gateway: TemporalGateway, s: StartOnce): Promise<{ started: boolean }> {
+  const client = await gateway.client();
+  const searchAttributes: Record<string, string[]> = {};
+  for (const [k, v] of Object.entries(s.searchAttributes ?? {})) if (v) searchAttributes[k] = [v];
+  try {
+    await client.workflow.start(s.workflowType, {
+      taskQueue: gateway.taskQueue,
+      workflowId: s.workflowId,
+      args: s.args,
+      searchAttributes,
+      memo: s.memo,
+      ...(s.startDelay ? { startDelay: s.startDelay as any } : {}),
+    });
+    return { started: true };
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError) return { started: false };
+    throw err;
+  }
 }

@@ -1,7 +1,121 @@
 import { route } from '../route';
-import type { RouteDef } from '../route';
+import type { AppContext } from '../context';
+import { badRequest, conflict, notFound } from '../errors';
+import {
+  ContactCreate,
+  ContactIdParams,
+  ContactListQuery,
+  ContactOut,
+  ContactPageOut,
+  ContactUpdate,
+  ContactUpsertOut,
+  FieldsOut,
+} from '../schemas/contacts';
+import {
+  deleteContact,
+  EmailInUseError,
+  findContact,
+  listContacts,
+  parseCursor,
+  presentContact,
+  updateContact,
+  upsertContact,
+} from '../../db/contacts';
+import { describeFields } from '../../db/fields';
 
-const routes: RouteDef[] = [
-  route({ method: 'get', path: '/contacts', auth: 'secret', tag: 'contacts', summary: 'List contacts', handler(ctx) { ctx.body = { data: [], cursor: null, hasMore: false, total: 0 }; } }),
+const projectOf = (ctx: AppContext) => ctx.state.project!.id;
+
+// `/contacts/fields` comes before `/contacts/:id` so "fields" is never taken for an id.
+export default [
+  route({
+    method: 'get',
+    path: '/contacts',
+    auth: 'secret',
+    tag: 'contacts',
+    summary: 'List contacts (cursor pagination)',
+    query: ContactListQuery,
+    responses: { 200: { description: 'a page of contacts', schema: ContactPageOut } },
+    async handler(ctx, { query }) {
+      const after = query.cursor === undefined ? undefined : parseCursor(query.cursor, query.sort);
+      if (after === null) throw badRequest('Invalid cursor: pass the cursor of a previous page with the same sort');
+      const page = await listContacts(ctx.deps.knex, { ...query, projectId: projectOf(ctx), after });
+      ctx.body = { data: page.rows.map(presentContact), cursor: page.cursor, hasMore: page.hasMore, total: page.total };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/contacts',
+    auth: 'secret',
+    tag: 'contacts',
+    summary: 'Create or update a contact by email',
+    body: ContactCreate,
+    validationErrors: 'flat',
+    responses: {
+      201: { description: 'created', schema: ContactUpsertOut },
+      200: { description: 'updated', schema: ContactUpsertOut },
+    },
+    async handler(ctx, { body }) {
+      const r = await upsertContact(ctx.deps.knex, { ...body, projectId: projectOf(ctx), defaultSubscribed: true, source: 'api' });
+      ctx.status = r.isNew ? 201 : 200;
+      ctx.body = { ...presentContact(r.contact), _meta: { isNew: r.isNew, isUpdate: !r.isNew } };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/contacts/fields',
+    auth: 'secret',
+    tag: 'contacts',
+    summary: 'Standard and custom contact fields with their types and coverage',
+    responses: { 200: { description: 'field descriptors', schema: FieldsOut } },
+    async handler(ctx) {
+      ctx.body = { fields: await describeFields(ctx.deps.knex, projectOf(ctx)) };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/contacts/:id',
+    auth: 'secret',
+    tag: 'contacts',
+    summary: 'One contact',
+    params: ContactIdParams,
+    responses: { 200: { description: 'the contact', schema: ContactOut } },
+    async handler(ctx, { params }) {
+      const row = await findContact(ctx.deps.knex, projectOf(ctx), params.id);
+      if (!row) throw notFound('Contact');
+      ctx.body = presentContact(row);
+    },
+  }),
+  route({
+    method: 'patch',
+    path: '/contacts/:id',
+    auth: 'secret',
+    tag: 'contacts',
+    summary: 'Update email, subscription or data (patched) of a contact',
+    params: ContactIdParams,
+    body: ContactUpdate,
+    validationErrors: 'flat',
+    responses: { 200: { description: 'the updated contact', schema: ContactOut } },
+    async handler(ctx, { params, body }) {
+      try {
+        const r = await updateContact(ctx.deps.knex, { ...body, projectId: projectOf(ctx), contactId: params.id, source: 'api' });
+        if (!r) throw notFound('Contact');
+        ctx.body = presentContact(r.contact);
+      } catch (err) {
+        if (err instanceof EmailInUseError) throw conflict(err.message);
+        throw err;
+      }
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/contacts/:id',
+    auth: 'secret',
+    tag: 'contacts',
+    summary: 'Delete a contact and its events',
+    params: ContactIdParams,
+    async handler(ctx, { params }) {
+      if (!(await deleteContact(ctx.deps.knex, projectOf(ctx), params.id))) throw notFound('Contact');
+      ctx.status = 204;
+    },
+  }),
 ];
-export default routes;

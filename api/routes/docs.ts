@@ -1,4 +1,87 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { route } from '../route';
 import type { RouteDef } from '../route';
+import { buildOpenApi } from '../openapi';
+import { version, description } from '../../package.json';
 
-const routes: RouteDef[] = [];
+// Only these two files are ever read from swagger-ui-dist, so a request cannot name any other path.
+const ASSETS = { 'swagger-ui.css': 'text/css; charset=utf-8', 'swagger-ui-bundle.js': 'application/javascript; charset=utf-8' } as const;
+type AssetName = keyof typeof ASSETS;
+const AssetParams = z.object({ file: z.enum(Object.keys(ASSETS) as [AssetName, ...AssetName[]]) });
+
+const assetCache = new Map<AssetName, Buffer>();
+async function readAsset(file: AssetName): Promise<Buffer> {
+  let data = assetCache.get(file);
+  if (!data) {
+    const dir: string = require('swagger-ui-dist').getAbsoluteFSPath();
+    data = await fs.readFile(path.join(dir, file));
+    assetCache.set(file, data);
+  }
+  return data;
+}
+
+/**
+ * routes/index.ts imports this file, so importing it back would be circular at load time;
+ * by the time a request arrives the registry is complete.
+ */
+function allRoutes(): RouteDef[] {
+  return (require('./index') as typeof import('./index')).allRoutes;
+}
+
+// Absolute URLs: relative ones would break when the page is opened as /docs/.
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>svc-mail API</title>
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script>
+    window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', persistAuthorization: true, deepLinking: true });
+  </script>
+</body>
+</html>
+`;
+
+const routes: RouteDef[] = [
+  route({
+    method: 'get',
+    path: '/openapi.json',
+    auth: 'none',
+    tag: 'docs',
+    summary: 'This OpenAPI 3.1 document, generated from the routes’ own schemas',
+    handler(ctx) {
+      ctx.body = buildOpenApi(allRoutes(), { title: 'svc-mail API', version, description });
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/docs',
+    auth: 'none',
+    tag: 'docs',
+    summary: 'Interactive API reference (Swagger UI, served locally)',
+    handler(ctx) {
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = PAGE;
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/docs/assets/:file',
+    auth: 'none',
+    tag: 'docs',
+    summary: 'Swagger UI static files',
+    params: AssetParams,
+    async handler(ctx, { params }) {
+      ctx.type = ASSETS[params.file];
+      ctx.set('Cache-Control', 'public, max-age=86400');
+      ctx.body = await readAsset(params.file);
+    },
+  }),
+];
 export default routes;

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as init from './001_init';
 import * as transactional from './002_transactional';
+import * as eventRouting from './003_event_routing';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -9,6 +10,7 @@ import * as transactional from './002_transactional';
 const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }]> = [
   ['001_init', init],
   ['002_transactional', transactional],
+  ['003_event_routing', eventRouting],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

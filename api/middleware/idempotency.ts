@@ -1,0 +1,46 @@
+import type { Next } from 'koa';
+import type { AppContext } from '../context';
+import { ApiError, validationError } from '../errors';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  isValidIdempotencyKey,
+  releaseIdempotencyKey,
+} from '../../db/idempotency';
+
+const HEADER = 'Idempotency-Key';
+
+/** DESIGN §5.4: the key is claimed before any work; reuse is refused (409), never replayed. */
+export async function idempotency(ctx: AppContext, next: Next) {
+  const raw = ctx.get(HEADER);
+  if (raw === '' && !(HEADER.toLowerCase() in ctx.headers)) return next();
+  if (!isValidIdempotencyKey(raw)) {
+    throw validationError([
+      { field: HEADER, code: 'invalid_string', message: 'Idempotency-Key must be 1 to 255 printable ASCII characters' },
+    ]);
+  }
+  const { knex, config } = ctx.deps;
+  const projectId = ctx.state.project!.id;
+  const holder = await claimIdempotencyKey(knex, projectId, raw, { method: ctx.method, path: ctx.path }, config.idempotencyTtlHours);
+  if (holder) {
+    throw new ApiError(409, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used in this project', {
+      details: {
+        key: raw,
+        originalRequest: { method: holder.method, path: holder.path },
+        originalRequestAt: new Date(holder.created_at).toISOString(),
+        originalStatusCode: holder.status_code,
+      },
+      suggestion: 'Use a new Idempotency-Key for a new request',
+    });
+  }
+  try {
+    await next();
+  } catch (err) {
+    const status = (err as { status?: number }).status ?? 500;
+    if (!(err instanceof ApiError) || status >= 500) await releaseIdempotencyKey(knex, projectId, raw);
+    else await completeIdempotencyKey(knex, projectId, raw, status);
+    throw err;
+  }
+  if (ctx.status >= 500) await releaseIdempotencyKey(knex, projectId, raw);
+  else await completeIdempotencyKey(knex, projectId, raw, ctx.status);
+}

@@ -1,0 +1,190 @@
+import { z } from 'zod';
+import type { RouteDef } from './route';
+
+type Json = Record<string, any>;
+
+export interface OpenApiInfo {
+  title: string;
+  version: string;
+  description?: string;
+}
+
+// The envelope is built by code in middleware/errors.ts, not parsed anywhere, so this is its only schema.
+const ErrorEnvelope = z.object({
+  success: z.literal(false),
+  error: z.object({
+    code: z.string().describe('machine-readable, e.g. VALIDATION_ERROR'),
+    message: z.string(),
+    statusCode: z.number().int(),
+    requestId: z.string().describe('also sent as the X-Request-Id header'),
+    errors: z
+      .array(z.object({ field: z.string(), message: z.string(), code: z.string(), received: z.unknown().optional() }))
+      .optional(),
+    details: z.record(z.string(), z.unknown()).optional(),
+    suggestion: z.string().optional(),
+  }),
+  timestamp: z.string(),
+});
+const FlatError = z.object({ error: z.string() });
+
+const SECURITY: Record<RouteDef['auth'], Json[]> = {
+  none: [],
+  secret: [{ secretKey: [] }],
+  public: [{ publicKey: [] }],
+  session: [{ session: [] }],
+};
+
+const PATH_PARAM = /:([A-Za-z0-9_]+)/g;
+
+export const toOpenApiPath = (path: string) => path.replace(PATH_PARAM, '{$1}');
+
+/**
+ * Converts zod schemas and hoists their `$defs` (recursive or `.meta({ id })` schemas) into
+ * components, because a `#/$defs/…` ref inside an embedded schema would resolve against the
+ * document root and dangle.
+ */
+class SchemaSink {
+  readonly components: Record<string, Json> = {};
+
+  convert(schema: z.ZodType, io: 'input' | 'output', owner: string): Json {
+    const { $schema: _ignored, $defs, ...root } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json;
+    if (!$defs) return root;
+    const renames = new Map<string, string>();
+    for (const [name, def] of Object.entries($defs as Record<string, Json>)) {
+      renames.set(name, this.claim(name.startsWith('__schema') ? `${owner}_${name.replace(/^_+/, '')}` : name, def));
+    }
+    const rewrite = (node: unknown): any => {
+      if (Array.isArray(node)) return node.map(rewrite);
+      if (!node || typeof node !== 'object') return node;
+      const out: Json = {};
+      for (const [k, v] of Object.entries(node)) {
+        out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/') ? `#/components/schemas/${renames.get(v.slice(8))}` : rewrite(v);
+      }
+      return out;
+    };
+    for (const [from, to] of renames) this.components[to] = rewrite($defs[from]);
+    return rewrite(root);
+  }
+
+  /** Same id and same shape share a component; a different shape under a taken id gets a suffix. */
+  private claim(name: string, def: Json): string {
+    let candidate = name;
+    for (let i = 2; this.components[candidate] && JSON.stringify(this.components[candidate]) !== JSON.stringify(def); i++) {
+      candidate = `${name}_${i}`;
+    }
+    this.components[candidate] = def;
+    return candidate;
+  }
+}
+
+function operationId(def: RouteDef): string {
+  const words = def.path.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return def.method + words.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+}
+
+function parameters(def: RouteDef, sink: SchemaSink, opId: string): Json[] {
+  const out: Json[] = [];
+  const pathSchema = def.params ? sink.convert(def.params, 'input', opId) : {};
+  for (const [, name] of def.path.matchAll(PATH_PARAM)) {
+    const schema = pathSchema.properties?.[name] ?? { type: 'string' };
+    out.push({ name, in: 'path', required: true, schema, ...(schema.description ? { description: schema.description } : {}) });
+  }
+  if (def.query) {
+    const q = sink.convert(def.query, 'input', opId);
+    const required = new Set<string>(q.required ?? []);
+    for (const [name, schema] of Object.entries((q.properties ?? {}) as Record<string, Json>)) {
+      out.push({ name, in: 'query', required: required.has(name), schema, ...(schema.description ? { description: schema.description } : {}) });
+    }
+  }
+  return out;
+}
+
+const envelopeRef = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+});
+
+function responses(def: RouteDef, sink: SchemaSink, opId: string): Json {
+  const out: Json = {};
+  const keyed = def.auth === 'secret' || def.auth === 'public';
+  if (def.auth !== 'none') out[401] = envelopeRef(keyed ? 'missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY)' : 'not signed in');
+  if (keyed) out[403] = envelopeRef('project disabled or not allowed');
+  if (def.params) out[404] = envelopeRef('unknown resource');
+  if (def.query || def.body) out[400] = envelopeRef(def.body ? 'malformed body or bad query value' : 'bad query value');
+  if (def.body) {
+    out[413] = envelopeRef('request body too large');
+    if (def.validationErrors === 'flat') {
+      out[400] = {
+        description: 'validation failed (flat body)',
+        content: { 'application/json': { schema: { oneOf: [{ $ref: '#/components/schemas/ErrorEnvelope' }, { $ref: '#/components/schemas/FlatError' }] } } },
+      };
+    } else {
+      out[422] = envelopeRef('validation failed; error.errors lists the fields');
+    }
+  }
+  if (keyed && !def.noRateLimit) out[429] = envelopeRef('rate limit exceeded; see Retry-After');
+  out[500] = envelopeRef('unexpected error');
+
+  for (const [status, r] of Object.entries(def.responses ?? {})) {
+    const code = Number(status);
+    if (r.schema) out[status] = { description: r.description, content: { 'application/json': { schema: sink.convert(r.schema, 'output', opId) } } };
+    else out[status] = code >= 400 && code < 500 ? envelopeRef(r.description) : { description: r.description };
+  }
+  if (!Object.keys(out).some((s) => s.startsWith('2'))) out[200] = { description: 'success' };
+  return out;
+}
+
+function operation(def: RouteDef, sink: SchemaSink): Json {
+  const opId = operationId(def);
+  const op: Json = { operationId: opId, summary: def.summary, tags: [def.tag] };
+  const params = parameters(def, sink, opId);
+  if (params.length) op.parameters = params;
+  if (def.body) {
+    const media = def.multipart ? 'multipart/form-data' : 'application/json';
+    op.requestBody = { required: true, content: { [media]: { schema: sink.convert(def.body, 'input', opId) } } };
+  }
+  op.responses = responses(def, sink, opId);
+  op.security = SECURITY[def.auth];
+  return op;
+}
+
+function build(routes: RouteDef[], info: OpenApiInfo): Json {
+  const sink = new SchemaSink();
+  const paths: Json = {};
+  for (const def of routes) {
+    const p = toOpenApiPath(def.path);
+    paths[p] ??= {};
+    paths[p][def.method] = operation(def, sink);
+  }
+  const errorSchemas = {
+    ErrorEnvelope: sink.convert(ErrorEnvelope, 'output', 'ErrorEnvelope'),
+    FlatError: sink.convert(FlatError, 'output', 'FlatError'),
+  };
+  return {
+    openapi: '3.1.0',
+    info,
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: { ...sink.components, ...errorSchemas },
+      securitySchemes: {
+        secretKey: { type: 'http', scheme: 'bearer', description: 'Project secret key (sk_…), server side only' },
+        publicKey: { type: 'http', scheme: 'bearer', description: 'Project public key (pk_…), for /v1/track' },
+        session: { type: 'apiKey', in: 'cookie', name: 'token', description: 'Dashboard session set by /auth/login or /auth/signup' },
+      },
+    },
+  };
+}
+
+// Routes are fixed once the process has loaded them; converting every schema per request would be waste.
+const cache = new WeakMap<RouteDef[], { key: string; doc: Json }>();
+
+/** The OpenAPI 3.1 document, derived from the same zod schemas the router validates with. */
+export function buildOpenApi(routes: RouteDef[], info: OpenApiInfo): Json {
+  const key = JSON.stringify(info);
+  const hit = cache.get(routes);
+  if (hit && hit.key === key) return hit.doc;
+  const doc = build(routes, info);
+  cache.set(routes, { key, doc });
+  return doc;
+}

@@ -1,0 +1,18 @@
+import { route } from '../route';
+import { VerifyBody, VerifyOut } from '../schemas/verify';
+import { verifyEmail } from '../../activities/verify';
+
+export default [
+  route({
+    method: 'post',
+    path: '/v1/verify',
+    auth: 'secret',
+    tag: 'verify',
+    summary: 'Check an address: format, MX records, disposable domain, typo, role and plus addressing',
+    body: VerifyBody,
+    responses: { 200: { description: 'verification result', schema: VerifyOut } },
+    async handler(ctx, { body }) {
+      ctx.body = { success: true, data: await verifyEmail(ctx.deps, body.email) };
+    },
+  }),
+];

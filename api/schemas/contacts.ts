@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { Email, Timestamp } from './common';
+import { dataProblems } from '../../db/contacts';
+
+/** `cnt_` + base62 (lib/ids contactId); anything else cannot be a contact and answers 404. */
+export const ContactIdParams = z.object({ id: z.string().regex(/^cnt_[0-9A-Za-z]{1,64}$/) });
+
+/**
+ * A `data` payload: any JSON object within the limits of db/contacts. The patch rules themselves
+ * (null, "", reserved keys, one-off values) are applied by db/contacts, not here. Shared by every
+ * route that takes contact data (/contacts, /v1/send, /v1/track).
+ */
+export const ContactDataInput = z.record(z.string(), z.unknown()).superRefine((data, ctx) => {
+  for (const p of dataProblems(data)) ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
+});
+
+export const ContactCreate = z.object({
+  email: Email,
+  subscribed: z.boolean().optional(),
+  data: ContactDataInput.optional(),
+});
+
+export const ContactUpdate = z.object({
+  email: Email.optional(),
+  subscribed: z.boolean().optional(),
+  data: ContactDataInput.optional(),
+});
+
+export const MAX_PAGE_LIMIT = 100;
+
+export const ContactListQuery = z.object({
+  // Larger limits are clamped, not refused (spec limits table).
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(20)
+    .transform((n) => Math.min(n, MAX_PAGE_LIMIT)),
+  cursor: z.string().min(1).max(1000).optional(),
+  search: z.string().max(320).optional(),
+  subscribed: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional(),
+  // Unknown sort or direction falls back to the default rather than failing.
+  sort: z.enum(['email', 'createdAt']).catch('createdAt'),
+  dir: z.enum(['asc', 'desc']).catch('desc'),
+});
+
+export const ContactOut = z.object({
+  id: z.string(),
+  email: z.string(),
+  subscribed: z.boolean(),
+  data: z.record(z.string(), z.unknown()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const ContactUpsertOut = ContactOut.extend({ _meta: z.object({ isNew: z.boolean(), isUpdate: z.boolean() }) });
+
+export const ContactPageOut = z.object({
+  data: z.array(ContactOut),
+  cursor: z.string().nullable(),
+  hasMore: z.boolean(),
+  total: z.number().int(),
+});
+
+export const FieldsOut = z.object({
+  fields: z.array(
+    z.object({
+      field: z.string(),
+      type: z.enum(['string', 'number', 'boolean', 'date']),
+      isCustom: z.boolean(),
+      coverage: z.number().min(0).max(1),
+    }),
+  ),
+});

@@ -1,0 +1,416 @@
+import type { Knex } from 'knex';
+import { contactId } from '../lib/ids';
+import { normalizeEmail } from './users';
+import { recordEvent, EventRow } from './events';
+import { registerFields, FieldEntry, FieldType } from './fields';
+
+/**
+ * The contact data rules (spec "Contact data"), shared by every writer: POST/PATCH /contacts,
+ * /v1/send, /v1/track, workflow UPDATE_CONTACT steps, imports and bulk jobs. Nobody else writes
+ * `contacts.data` or `contacts.subscribed`.
+ */
+
+export type { FieldType } from './fields';
+export { normalizeEmail };
+
+export interface ContactRow {
+  id: string;
+  project_id: string;
+  email: string;
+  subscribed: boolean;
+  data: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type ContactData = Record<string, unknown>;
+
+// ───────────────────────────── pure rules ─────────────────────────────
+
+/** Silently dropped from every `data` payload: they name core fields or the links templates get. */
+export const RESERVED_DATA_KEYS: ReadonlySet<string> = new Set(['id', 'svc_id', 'svc_email', 'email', 'unsubscribeUrl', 'subscribeUrl', 'manageUrl']);
+
+export const DATA_LIMITS = { maxKeysPerObject: 100, maxKeyLength: 100, maxDepth: 5 } as const;
+
+export const CONTACT_SUBSCRIBED = 'contact.subscribed';
+export const CONTACT_UNSUBSCRIBED = 'contact.unsubscribed';
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date);
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
+
+/**
+ * Spec type inference. Only the two ISO shapes count as dates, and only when they name a real
+ * instant (2024-02-30 stays a string), so date filters can always cast a `date` field safely.
+ */
+export function inferType(value: unknown): FieldType {
+  if (typeof value === 'number') return 'number';
+  if (typeof value === 'boolean') return 'boolean';
+  if (typeof value === 'string' && isIsoDate(value)) return 'date';
+  return 'string';
+}
+
+function isIsoDate(s: string): boolean {
+  const dateOnly = DATE_ONLY.test(s);
+  if (!dateOnly && !DATE_TIME.test(s)) return false;
+  const t = new Date(dateOnly ? `${s}T00:00:00Z` : s);
+  return !Number.isNaN(t.getTime()) && t.toISOString().slice(0, 19) === (dateOnly ? `${s}T00:00:00` : s.slice(0, 19));
+}
+
+export interface DataProblem {
+  path: string[];
+  message: string;
+}
+
+const MAX_REPORTED_PROBLEMS = 20;
+
+/**
+ * Size and shape limits of a `data` payload; empty when it is acceptable. Keys may not contain "."
+ * because dotted paths address nested fields (`profile.tier`) in the registry, filters and templates.
+ */
+export function dataProblems(data: ContactData): DataProblem[] {
+  const problems: DataProblem[] = [];
+  const { maxKeysPerObject, maxKeyLength, maxDepth } = DATA_LIMITS;
+  const walk = (obj: Record<string, unknown>, path: string[], depth: number) => {
+    const keys = Object.keys(obj);
+    if (depth > maxDepth) return void problems.push({ path, message: `objects may be nested at most ${maxDepth} levels deep` });
+    if (keys.length > maxKeysPerObject) problems.push({ path, message: `at most ${maxKeysPerObject} keys per object (got ${keys.length})` });
+    for (const key of keys) {
+      if (problems.length >= MAX_REPORTED_PROBLEMS) return;
+      const at = [...path, key];
+      if (key.length === 0 || key.length > maxKeyLength) problems.push({ path: at, message: `keys must be 1 to ${maxKeyLength} characters` });
+      else if (key.includes('.')) problems.push({ path: at, message: 'keys may not contain "." (nest an object instead)' });
+      if (isPlainObject(obj[key])) walk(obj[key] as Record<string, unknown>, at, depth + 1);
+    }
+  };
+  walk(data, [], 1);
+  return problems.slice(0, MAX_REPORTED_PROBLEMS);
+}
+
+/** Thrown by the writers below when a caller skipped request validation; map it to 422/400. */
+export class ContactDataError extends Error {
+  constructor(readonly problems: DataProblem[]) {
+    super(problems.map((p) => `data${p.path.map((k) => `.${k}`).join('')}: ${p.message}`).join('; '));
+  }
+}
+
+export function assertValidData(data: ContactData): void {
+  const problems = dataProblems(data);
+  if (problems.length) throw new ContactDataError(problems);
+}
+
+export interface SplitData {
+  /** Keys to write (jsonb `||`). */
+  set: ContactData;
+  /** Keys to delete (jsonb `-`). */
+  unset: string[];
+  /** `{ value, persistent: false }` values: for this send/track only, never stored. */
+  oneOff: ContactData;
+}
+
+/** `{ value, persistent }` and nothing else: the spec's wrapper for per-call values. */
+function asWrapper(v: unknown): { value: unknown; persistent: boolean } | null {
+  if (!isPlainObject(v)) return null;
+  const keys = Object.keys(v);
+  if (keys.length !== 2 || !('value' in v) || typeof v.persistent !== 'boolean') return null;
+  return { value: v.value, persistent: v.persistent };
+}
+
+/**
+ * Splits a `data` patch by the spec rules, applied to top-level keys: reserved keys dropped, null
+ * deletes, "" keeps the existing value, `{ value, persistent: false }` is one-off. A wrapper with
+ * `persistent: true` is unwrapped and its value follows the same rules. Any other value, plain
+ * objects included, is stored as a whole (a nested object replaces the previous one).
+ */
+export function splitData(patch: ContactData = {}): SplitData {
+  const set: [string, unknown][] = [];
+  const unset: string[] = [];
+  const oneOff: [string, unknown][] = [];
+  for (const [key, raw] of Object.entries(patch)) {
+    if (RESERVED_DATA_KEYS.has(key)) continue;
+    const wrapper = asWrapper(raw);
+    if (wrapper && !wrapper.persistent) {
+      oneOff.push([key, wrapper.value]);
+      continue;
+    }
+    const value = wrapper ? wrapper.value : raw;
+    if (value === null) unset.push(key);
+    else if (value !== '' && value !== undefined) set.push([key, value]);
+  }
+  // fromEntries (not assignment) so a "__proto__" key stays an ordinary own key.
+  return { set: Object.fromEntries(set), unset, oneOff: Object.fromEntries(oneOff) };
+}
+
+/**
+ * The registry entries a stored patch implies: every non-null, non-empty leaf, nested ones as
+ * dotted keys (`profile.tier`). Arrays are leaves (typed `string`, the spec's "anything else").
+ */
+export function fieldEntries(set: ContactData, prefix = ''): FieldEntry[] {
+  const out: FieldEntry[] = [];
+  for (const [key, value] of Object.entries(set)) {
+    const path = prefix + key;
+    if (isPlainObject(value)) out.push(...fieldEntries(value, `${path}.`));
+    else if (value !== null && value !== '' && value !== undefined) out.push({ key: path, type: inferType(value) });
+  }
+  return out;
+}
+
+/** The API shape of a contact. */
+export function presentContact(row: ContactRow) {
+  return {
+    id: row.id,
+    email: row.email,
+    subscribed: row.subscribed,
+    data: row.data ?? {},
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
+}
+
+// ───────────────────────────── writers ─────────────────────────────
+
+export interface ContactWriteResult {
+  contact: ContactRow;
+  isNew: boolean;
+  /** Whether email, subscription or stored data differ from before (always true for a new contact). */
+  changed: boolean;
+  /** Stored data after the patch plus the one-off values: what templates render with. */
+  renderData: ContactData;
+  /** `contact.subscribed` / `contact.unsubscribed` rows written in the same transaction (for routing to workflows). */
+  events: EventRow[];
+}
+
+export interface UpsertContactInput {
+  projectId: string;
+  email: string;
+  /** Omitted: a new contact gets `defaultSubscribed`, an existing one keeps its state. */
+  subscribed?: boolean;
+  data?: ContactData;
+  /** Per entry point: /v1/send false, /v1/track true, POST /contacts true. */
+  defaultSubscribed: boolean;
+  /** Recorded in subscription events' data (`api`, `send`, `track`, `workflow`, `import`, …). */
+  source?: string;
+}
+
+export interface UpdateContactInput {
+  projectId: string;
+  contactId: string;
+  email?: string;
+  subscribed?: boolean;
+  data?: ContactData;
+  source?: string;
+}
+
+/** Another contact of the project already has the requested email. */
+export class EmailInUseError extends Error {
+  constructor(readonly email: string) {
+    super(`Another contact already uses ${email}`);
+  }
+}
+
+/** Reuses the caller's transaction (so its other writes commit together) or opens one. */
+function inTransaction<T>(db: Knex, fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db as Knex.Transaction) : db.transaction(fn);
+}
+
+/**
+ * Upserts by (project, lowercased email). A newly created contact emits no subscription event:
+ * only a change of an existing contact's state does. Safe under concurrency: a racing insert of
+ * the same email turns this call into an update of that row.
+ */
+export async function upsertContact(db: Knex, input: UpsertContactInput): Promise<ContactWriteResult> {
+  const data = input.data ?? {};
+  assertValidData(data);
+  const split = splitData(data);
+  const email = normalizeEmail(input.email);
+  return inTransaction(db, async (trx) => {
+    // Retried only for the one race left: the conflicting row is deleted between our two statements.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const [created] = await trx<ContactRow>('contacts')
+        .insert({
+          id: contactId(),
+          project_id: input.projectId,
+          email,
+          subscribed: input.subscribed ?? input.defaultSubscribed,
+          data: JSON.stringify(split.set) as any,
+        })
+        .onConflict(['project_id', 'email'])
+        .ignore()
+        .returning('*');
+      if (created) {
+        await registerFields(trx, input.projectId, fieldEntries(split.set));
+        return { contact: created, isNew: true, changed: true, renderData: { ...created.data, ...split.oneOff }, events: [] };
+      }
+      const existing = await trx<ContactRow>('contacts').where({ project_id: input.projectId, email }).forUpdate().first();
+      if (existing) return applyChange(trx, existing, { subscribed: input.subscribed, split, source: input.source });
+    }
+    throw new Error('contact upsert kept racing with deletes');
+  });
+}
+
+/** Updates a contact of the project; null when it does not exist there. Throws EmailInUseError. */
+export async function updateContact(db: Knex, input: UpdateContactInput): Promise<ContactWriteResult | null> {
+  const data = input.data ?? {};
+  assertValidData(data);
+  const split = splitData(data);
+  return inTransaction(db, async (trx) => {
+    const existing = await trx<ContactRow>('contacts').where({ project_id: input.projectId, id: input.contactId }).forUpdate().first();
+    if (!existing) return null;
+    const email = input.email === undefined ? undefined : normalizeEmail(input.email);
+    return applyChange(trx, existing, { email, subscribed: input.subscribed, split, source: input.source });
+  });
+}
+
+interface Change {
+  email?: string;
+  subscribed?: boolean;
+  split: SplitData;
+  source?: string;
+}
+
+/**
+ * One UPDATE merges the patch in SQL (`||` sets, `-` deletes) against the row's current data, so
+ * concurrent patches of different keys never lose each other. `existing` must be locked (FOR UPDATE)
+ * by the caller's transaction; that lock is what makes its `subscribed` the true previous state.
+ * A patch that changes nothing leaves the row, including updated_at, untouched.
+ */
+async function applyChange(trx: Knex.Transaction, existing: ContactRow, change: Change): Promise<ContactWriteResult> {
+  const { split } = change;
+  const deletes = split.unset.map(() => ' - ?::text').join('');
+  // Checked first so the common case does not abort a caller's transaction; the unique index
+  // still decides a race, caught below.
+  if (change.email && change.email !== existing.email) {
+    const taken = await trx('contacts').where({ project_id: existing.project_id, email: change.email }).first('id');
+    if (taken) throw new EmailInUseError(change.email);
+  }
+  let updated: ContactRow | undefined;
+  try {
+    const { rows } = await trx.raw(
+      `UPDATE contacts c
+          SET data = n.data, subscribed = n.subscribed, email = n.email, updated_at = now()
+         FROM (SELECT id,
+                      (data || ?::jsonb)${deletes} AS data,
+                      COALESCE(?::boolean, subscribed) AS subscribed,
+                      COALESCE(?::text, email) AS email
+                 FROM contacts WHERE id = ?) n
+        WHERE c.id = n.id AND (c.data, c.subscribed, c.email) IS DISTINCT FROM (n.data, n.subscribed, n.email)
+        RETURNING c.*`,
+      [JSON.stringify(split.set), ...split.unset, change.subscribed ?? null, change.email ?? null, existing.id],
+    );
+    updated = rows[0];
+  } catch (err: any) {
+    if (err?.code === '23505' && change.email) throw new EmailInUseError(change.email);
+    throw err;
+  }
+  const contact = updated ?? existing;
+  await registerFields(trx, existing.project_id, fieldEntries(split.set));
+  const events: EventRow[] = [];
+  if (contact.subscribed !== existing.subscribed) {
+    events.push(
+      await recordEvent(trx, {
+        projectId: contact.project_id,
+        contactId: contact.id,
+        name: contact.subscribed ? CONTACT_SUBSCRIBED : CONTACT_UNSUBSCRIBED,
+        data: change.source ? { source: change.source } : {},
+      }),
+    );
+  }
+  return { contact, isNew: false, changed: !!updated, renderData: { ...contact.data, ...split.oneOff }, events };
+}
+
+// ───────────────────────────── readers ─────────────────────────────
+
+export async function findContact(db: Knex, projectId: string, id: string): Promise<ContactRow | undefined> {
+  return db<ContactRow>('contacts').where({ project_id: projectId, id }).first();
+}
+
+export async function findContactByEmail(db: Knex, projectId: string, email: string): Promise<ContactRow | undefined> {
+  return db<ContactRow>('contacts').where({ project_id: projectId, email: normalizeEmail(email) }).first();
+}
+
+/** true when a contact of the project was deleted (its events go with it). */
+export async function deleteContact(db: Knex, projectId: string, id: string): Promise<boolean> {
+  return (await db('contacts').where({ project_id: projectId, id }).del()) > 0;
+}
+
+export type ContactSort = 'email' | 'createdAt';
+export type SortDir = 'asc' | 'desc';
+
+/** Position after the last row of a page: the sort it belongs to, that row's sort key, its id. */
+export interface ContactCursor {
+  sort: ContactSort;
+  key: string;
+  id: string;
+}
+
+// created_at keys keep Postgres' microseconds: a millisecond JS Date would skip or repeat rows.
+const CREATED_KEY_SQL = `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+const CREATED_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+export const encodeCursor = (c: ContactCursor) => Buffer.from(JSON.stringify([c.sort, c.key, c.id])).toString('base64url');
+
+/** null for anything this API did not hand out for this sort (so it never reaches SQL as a bad cast). */
+export function parseCursor(raw: string, sort: ContactSort): ContactCursor | null {
+  try {
+    const v = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+    if (!Array.isArray(v) || v.length !== 3 || v[0] !== sort || typeof v[1] !== 'string' || typeof v[2] !== 'string') return null;
+    if (sort === 'createdAt' && (!CREATED_KEY.test(v[1]) || Number.isNaN(Date.parse(v[1].slice(0, 23) + 'Z')))) return null;
+    return { sort, key: v[1], id: v[2] };
+  } catch {
+    return null;
+  }
+}
+
+export interface ListContactsInput {
+  projectId: string;
+  limit: number;
+  after?: ContactCursor;
+  search?: string;
+  subscribed?: boolean;
+  sort: ContactSort;
+  dir: SortDir;
+}
+
+export interface ContactPage {
+  rows: ContactRow[];
+  /** Cursor of the last row when more rows follow, else null. */
+  cursor: string | null;
+  hasMore: boolean;
+  /** Matching contacts; counted on the first page only (0 when `after` is given). */
+  total: number;
+}
+
+/** Keyset pagination over (sort key, id); never OFFSET. */
+export async function listContacts(db: Knex, input: ListContactsInput): Promise<ContactPage> {
+  const filtered = () => {
+    const q = db<ContactRow>('contacts').where({ project_id: input.projectId });
+    if (input.subscribed !== undefined) q.andWhere({ subscribed: input.subscribed });
+    if (input.search) q.andWhere('email', 'ilike', `%${input.search.replace(/[\\%_]/g, '\\$&')}%`);
+    return q;
+  };
+  const column = input.sort === 'email' ? 'email' : 'created_at';
+  const cmp = input.dir === 'asc' ? '>' : '<';
+  const page = filtered()
+    .select('*', db.raw(`${input.sort === 'email' ? 'email' : CREATED_KEY_SQL} AS sort_key`))
+    .orderBy([{ column, order: input.dir }, { column: 'id', order: input.dir }])
+    .limit(input.limit + 1);
+  if (input.after) {
+    const keyParam = input.sort === 'email' ? '?' : '?::timestamptz';
+    page.andWhereRaw(`(${column}, id) ${cmp} (${keyParam}, ?)`, [input.after.key, input.after.id]);
+  }
+  const [rows, total] = await Promise.all([
+    page as unknown as Promise<(ContactRow & { sort_key: string })[]>,
+    input.after ? 0 : filtered().count<{ count: number }[]>('* as count').then((r) => Number(r[0].count)),
+  ]);
+  const hasMore = rows.length > input.limit;
+  const kept = rows.slice(0, input.limit);
+  const last = kept[kept.length - 1];
+  return {
+    rows: kept.map(({ sort_key: _key, ...row }) => row),
+    cursor: hasMore && last ? encodeCursor({ sort: input.sort, key: last.sort_key, id: last.id }) : null,
+    hasMore,
+    total,
+  };
+}

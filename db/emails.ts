@@ -1,0 +1,104 @@
+import type { Knex } from 'knex';
+
+export type EmailStatus = 'QUEUED' | 'SENDING' | 'SENT' | 'DELIVERED' | 'OPENED' | 'CLICKED' | 'BOUNCED' | 'COMPLAINED' | 'FAILED';
+export type EmailType = 'TRANSACTIONAL' | 'MARKETING' | 'HEADLESS';
+
+export interface EmailRow {
+  id: string;
+  project_id: string;
+  contact_id: string | null;
+  template_id: string | null;
+  campaign_id: string | null;
+  type: EmailType;
+  to_email: string;
+  to_name: string | null;
+  from_email: string;
+  from_name: string | null;
+  reply_to: string | null;
+  subject: string;
+  body: string;
+  variables: Record<string, unknown>;
+  headers: Record<string, string>;
+  rendered_subject: string | null;
+  rendered_body: string | null;
+  status: EmailStatus;
+  transport: string | null;
+  provider_message_id: string | null;
+  error: string | null;
+  sent_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface NewEmail {
+  id: string;
+  projectId: string;
+  contactId: string | null;
+  templateId?: string | null;
+  campaignId?: string | null;
+  type: EmailType;
+  to: { email: string; name?: string | null };
+  from: { email: string; name?: string | null };
+  replyTo?: string | null;
+  subject: string;
+  body: string;
+  variables: Record<string, unknown>;
+  headers?: Record<string, string>;
+  attachments?: Array<{ filename: string; content: string; contentType?: string | null }>;
+}
+
+export async function insertEmail(knex: Knex, e: NewEmail): Promise<void> {
+  await knex.transaction(async (trx) => {
+    await trx('emails').insert({
+      id: e.id,
+      project_id: e.projectId,
+      contact_id: e.contactId,
+      template_id: e.templateId ?? null,
+      campaign_id: e.campaignId ?? null,
+      type: e.type,
+      to_email: e.to.email,
+      to_name: e.to.name ?? null,
+      from_email: e.from.email,
+      from_name: e.from.name ?? null,
+      reply_to: e.replyTo ?? null,
+      subject: e.subject,
+      body: e.body,
+      variables: JSON.stringify(e.variables),
+      headers: JSON.stringify(e.headers ?? {}),
+    });
+    if (e.attachments?.length) {
+      await trx('email_attachments').insert(
+        e.attachments.map((a) => ({ email_id: e.id, filename: a.filename, content_type: a.contentType ?? null, content: Buffer.from(a.content, 'base64') })),
+      );
+    }
+  });
+}
+
+export async function getEmail(knex: Knex, id: string): Promise<EmailRow | undefined> {
+  return knex<EmailRow>('emails').where({ id }).first();
+}
+
+export async function emailAttachments(knex: Knex, id: string) {
+  const rows = await knex('email_attachments').where({ email_id: id }).orderBy('id');
+  return rows.map((r: { filename: string; content_type: string | null; content: Buffer }) => ({
+    filename: r.filename,
+    contentType: r.content_type,
+    content: r.content.toString('base64'),
+  }));
+}
+
+/** Moves an email between states only from the expected one; returns the row when it moved. */
+export async function transitionEmail(
+  knex: Knex,
+  id: string,
+  from: EmailStatus[],
+  to: EmailStatus,
+  extra: Partial<Pick<EmailRow, 'provider_message_id' | 'error' | 'transport' | 'sent_at' | 'rendered_subject' | 'rendered_body'>> = {},
+): Promise<EmailRow | undefined> {
+  const [row] = await knex<EmailRow>('emails')
+    .where({ id })
+    .whereIn('status', from)
+    .update({ ...extra, status: to, updated_at: knex.fn.now() as any })
+    .returning('*');
+  return row;
+}

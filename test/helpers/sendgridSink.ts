@@ -1,0 +1,69 @@
+import http from 'node:http';
+import crypto from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+
+export interface SinkMessage {
+  messageId: string;
+  authorization?: string;
+  body: any;
+}
+
+export interface SendgridSink {
+  url: string;
+  messages: SinkMessage[];
+  /** Answer the next `n` requests with `status` (e.g. 500 to exercise retries). */
+  failNext(n: number, status: number): void;
+  /** Delay every answer (e.g. to hold a send in flight while a test kills the worker). */
+  delay(ms: number): void;
+  clear(): void;
+  stop(): Promise<void>;
+}
+
+/** A local stand-in for SendGrid's v3 `/v3/mail/send`: 202 + `X-Message-Id`, recording what the real client sent. */
+export async function startSendgridSink(): Promise<SendgridSink> {
+  const messages: SinkMessage[] = [];
+  let failures: { left: number; status: number } = { left: 0, status: 500 };
+  let delayMs = 0;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', async () => {
+      if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+      if (req.method !== 'POST' || req.url !== '/v3/mail/send') {
+        res.writeHead(404).end();
+        return;
+      }
+      if (failures.left > 0) {
+        failures.left--;
+        res.writeHead(failures.status, { 'Content-Type': 'application/json' }).end(JSON.stringify({ errors: [{ message: 'sink failure' }] }));
+        return;
+      }
+      let body: any;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        res.writeHead(400).end();
+        return;
+      }
+      const messageId = crypto.randomBytes(11).toString('base64url');
+      messages.push({ messageId, authorization: req.headers.authorization, body });
+      res.writeHead(202, { 'X-Message-Id': messageId }).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    messages,
+    failNext(n, status) {
+      failures = { left: n, status };
+    },
+    delay(ms) {
+      delayMs = ms;
+    },
+    clear() {
+      messages.length = 0;
+    },
+    stop: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
