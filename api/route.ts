@@ -20,6 +20,8 @@ export interface RouteDef<P = any, Q = any, B = any> {
   summary: string;
   tag: string;
   params?: z.ZodType<P>;
+  /** Named in the 404 a malformed path parameter gets; defaults to the tag in the singular. */
+  resource?: string;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
   /** JSON body limit (koa-body syntax); bodies above it get 413. */

@@ -46,7 +46,7 @@ function validator(def: RouteDef) {
     const input: { params: unknown; query: unknown; body: unknown } = { params: ctx.params ?? {}, query: ctx.query, body: undefined };
     if (def.params) {
       const r = safeParse(def.params, ctx.params ?? {});
-      if (!r.success) throw notFound(def.tag.replace(/s$/, '').replace(/^./, (c) => c.toUpperCase()));
+      if (!r.success) throw notFound(def.resource ?? def.tag.replace(/s$/, '').replace(/^./, (c) => c.toUpperCase()));
       input.params = r.data;
     }
     if (def.query) {

@@ -11,18 +11,30 @@ interface ScheduleSpecDef {
 
 const SCHEDULES: ScheduleSpecDef[] = [{ id: DOMAIN_VERIFICATION_SCHEDULE, workflowType: 'domainVerification', every: '5 minutes' }];
 
-/** Creates our Schedules when missing; safe to call from every worker at every start. */
+function desired(s: ScheduleSpecDef, taskQueue: string) {
+  return {
+    spec: { intervals: [{ every: s.every }] },
+    action: { type: 'startWorkflow' as const, workflowType: s.workflowType, taskQueue, workflowId: s.id },
+    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' as Duration },
+  };
+}
+
+/**
+ * Creates our Schedules when missing; safe to call from every worker at every start. An existing
+ * Schedule that points at another task queue (TEMPORAL_TASK_QUEUE changed) is moved to this one,
+ * otherwise its runs would wait forever on a queue nobody polls.
+ */
 export async function ensureSchedules(client: Client, taskQueue: string): Promise<void> {
   for (const s of SCHEDULES) {
     try {
-      await client.schedule.create({
-        scheduleId: s.id,
-        spec: { intervals: [{ every: s.every }] },
-        action: { type: 'startWorkflow', workflowType: s.workflowType, taskQueue, workflowId: s.id },
-        policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' },
-      });
+      await client.schedule.create({ scheduleId: s.id, ...desired(s, taskQueue) });
     } catch (err) {
       if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+      const handle = client.schedule.getHandle(s.id);
+      const current = await handle.describe();
+      if (current.action.taskQueue !== taskQueue || current.action.workflowType !== s.workflowType) {
+        await handle.update((prev) => ({ ...prev, ...desired(s, taskQueue) }));
+      }
     }
   }
 }

@@ -77,6 +77,7 @@ const routes: RouteDef[] = [
     tag: 'docs',
     summary: 'Swagger UI static files',
     params: AssetParams,
+    resource: 'File',
     async handler(ctx, { params }) {
       ctx.type = ASSETS[params.file];
       ctx.set('Cache-Control', 'public, max-age=86400');

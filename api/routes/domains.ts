@@ -1,4 +1,85 @@
-import type { RouteDef } from '../route';
+import { z } from 'zod';
+import { route } from '../route';
+import type { AppContext } from '../context';
+import { ApiError, conflict, notFound } from '../errors';
+import { IdParams } from '../schemas/common';
+import { DomainCreate, DomainOut, ProjectDomainsParams } from '../schemas/domains';
+import { createDomain, DomainRow, findDomain, presentDomain } from '../../db/domains';
+import { domainActivities } from '../../activities/domains';
+import { DnsLookupError } from '../../activities/dns';
 
-const routes: RouteDef[] = [];
-export default routes;
+/** The key's project owns every domain these routes see; anything else is a 404. */
+async function ownDomain(ctx: AppContext, id: string): Promise<DomainRow> {
+  const row = await findDomain(ctx.deps.knex, id, ctx.state.project!.id);
+  if (!row) throw notFound('Domain');
+  return row;
+}
+
+export default [
+  route({
+    method: 'post',
+    path: '/domains',
+    auth: 'secret',
+    tag: 'domains',
+    summary: 'Add a sender domain; the response lists the DNS records to publish',
+    body: DomainCreate,
+    responses: { 201: { description: 'created, PENDING until its DNS records are found', schema: DomainOut } },
+    async handler(ctx, { body }) {
+      const row = await createDomain(ctx.deps.knex, ctx.state.project!.id, body.domain, ctx.deps.config.spfInclude);
+      if (!row) throw conflict(`Domain ${body.domain} is already added to this project`);
+      ctx.status = 201;
+      ctx.body = presentDomain(row);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/domains/project/:projectId',
+    auth: 'secret',
+    tag: 'domains',
+    summary: "The project's domains, verified and pending",
+    resource: 'Project',
+    params: ProjectDomainsParams,
+    responses: { 200: { description: 'domains', schema: z.array(DomainOut) } },
+    async handler(ctx, { params }) {
+      if (params.projectId !== ctx.state.project!.id) throw notFound('Project');
+      const rows = await ctx.deps.knex<DomainRow>('domains').where({ project_id: params.projectId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+      ctx.body = rows.map(presentDomain);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/domains/:id/verify',
+    auth: 'secret',
+    tag: 'domains',
+    summary: 'Check the DNS records now instead of waiting for the background check',
+    params: IdParams,
+    responses: { 200: { description: 'the domain after the check', schema: DomainOut } },
+    async handler(ctx, { params }) {
+      await ownDomain(ctx, params.id);
+      const { config, knex, log } = ctx.deps;
+      try {
+        const checked = await domainActivities({ config, knex, log }).verifyDomain(params.id);
+        if (!checked) throw notFound('Domain');
+        ctx.body = checked;
+      } catch (err) {
+        if (!(err instanceof DnsLookupError)) throw err;
+        throw new ApiError(503, 'DNS_UNAVAILABLE', `Could not check the DNS records: ${err.message}`, {
+          suggestion: 'DNS did not answer; try again in a moment. The background check also retries every 5 minutes.',
+        });
+      }
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/domains/:id',
+    auth: 'secret',
+    tag: 'domains',
+    summary: 'Remove a domain; senders on it stop being accepted',
+    params: IdParams,
+    async handler(ctx, { params }) {
+      const deleted = await ctx.deps.knex('domains').where({ id: params.id, project_id: ctx.state.project!.id }).del();
+      if (!deleted) throw notFound('Domain');
+      ctx.status = 204;
+    },
+  }),
+];

@@ -58,6 +58,7 @@ export default [
     tag: 'users',
     summary: 'Update project settings',
     params: IdParams,
+    resource: 'Project',
     body: ProjectUpdate,
     async handler(ctx, { params, body }) {
       await ownProject(ctx, params.id, ['OWNER', 'ADMIN']);
@@ -75,6 +76,7 @@ export default [
     tag: 'users',
     summary: 'Delete a project and all its data (owner only)',
     params: IdParams,
+    resource: 'Project',
     async handler(ctx, { params }) {
       await ownProject(ctx, params.id, ['OWNER']);
       await ctx.deps.knex('projects').where({ id: params.id }).del();
@@ -88,6 +90,7 @@ export default [
     tag: 'users',
     summary: 'Rotate both keys at once; the old pair stops working immediately',
     params: IdParams,
+    resource: 'Project',
     async handler(ctx, { params }) {
       await ownProject(ctx, params.id, ['OWNER', 'ADMIN']);
       const rotated = await rotateKeys(ctx.deps.knex, params.id);

@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { log, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 
 const { listPendingDomainIds, verifyDomain } = proxyActivities<Activities>({
@@ -7,13 +7,20 @@ const { listPendingDomainIds, verifyDomain } = proxyActivities<Activities>({
 });
 
 /** Run by the `domain-verification` Schedule: checks the DNS of every pending domain. */
-export async function domainVerification(): Promise<{ checked: number; verified: number }> {
+export async function domainVerification(): Promise<{ checked: number; verified: number; failed: number }> {
   const ids = await listPendingDomainIds();
   let verified = 0;
+  let failed = 0;
   // Sequential keeps DNS load gentle; pending domains are few.
   for (const id of ids) {
-    const result = await verifyDomain(id);
-    if (result?.status === 'VERIFIED') verified++;
+    try {
+      const result = await verifyDomain(id);
+      if (result?.status === 'VERIFIED') verified++;
+    } catch (err) {
+      // One domain whose DNS keeps failing must not keep the others from being checked; the next run retries it.
+      failed++;
+      log.warn('domain check failed', { domainId: id, error: String(err) });
+    }
   }
-  return { checked: ids.length, verified };
+  return { checked: ids.length, verified, failed };
 }

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { Timestamp, Uuid } from './common';
+import { parseDomain } from '../../db/domains';
+
+/** Accepts what people paste (any case, trailing dot, unicode) and yields the normalized name. */
+export const DomainName = z
+  .string()
+  .max(300)
+  .transform((value, ctx) => {
+    const parsed = parseDomain(value);
+    if ('error' in parsed) {
+      ctx.addIssue({ code: 'custom', message: parsed.error, input: value });
+      return z.NEVER;
+    }
+    return parsed.domain;
+  });
+
+export const DomainCreate = z.object({ domain: DomainName });
+export const ProjectDomainsParams = z.object({ projectId: Uuid });
+
+export const DomainRecordOut = z.object({
+  type: z.literal('TXT'),
+  name: z.string(),
+  value: z.string(),
+  purpose: z.enum(['ownership', 'spf', 'dmarc']),
+  required: z.boolean(),
+  valid: z.boolean(),
+});
+
+export const DomainOut = z.object({
+  id: z.string(),
+  domain: z.string(),
+  projectId: z.string(),
+  status: z.enum(['PENDING', 'VERIFIED']),
+  records: z.array(DomainRecordOut),
+  lastCheckedAt: Timestamp.nullable(),
+  verifiedAt: Timestamp.nullable(),
+  createdAt: Timestamp,
+});

@@ -1,0 +1,138 @@
+import { applyCheck, buildRecords, DnsRecord, DomainRow, parseDomain, recordFound, senderDomainCandidates } from '../../db/domains';
+import { DomainCreate } from '../../api/schemas/domains';
+
+const SPF = 'sendgrid.net';
+
+describe('domain names', () => {
+  it.each([
+    ['example.com', 'example.com'],
+    ['  Mail.Example.COM. ', 'mail.example.com'],
+    ['xn--bcher-kva.example', 'xn--bcher-kva.example'],
+    ['bücher.example', 'xn--bcher-kva.example'],
+    ['a-b.co.uk', 'a-b.co.uk'],
+  ])('accepts %p as %p', (input, domain) => {
+    expect(parseDomain(input)).toEqual({ domain });
+  });
+
+  it.each([
+    'localhost',
+    'https://example.com',
+    'example.com/path',
+    'example.com:25',
+    'user@example.com',
+    'exa mple.com',
+    '192.168.1.10',
+    '[::1]',
+    '2001:db8::1',
+    '-bad.example.com',
+    'bad-.example.com',
+    'under_score.example.com',
+    'a..b.com',
+    '.example.com',
+    'example.123',
+    `${'a'.repeat(64)}.com`,
+    `${'a.'.repeat(120)}com`,
+    '',
+  ])('rejects %p', (input) => {
+    expect(parseDomain(input)).toHaveProperty('error');
+  });
+
+  it('normalizes through the request schema and reports a custom field error', () => {
+    expect(DomainCreate.parse({ domain: 'Example.COM' })).toEqual({ domain: 'example.com' });
+    const bad = DomainCreate.safeParse({ domain: 'http://example.com' });
+    expect(bad.success).toBe(false);
+    expect(bad.error!.issues[0]).toMatchObject({ path: ['domain'], code: 'custom' });
+  });
+});
+
+describe('records', () => {
+  it('asks for ownership, SPF and (recommended) DMARC records, none valid yet', () => {
+    expect(buildRecords('example.com', 'tok123', 'spf.provider.test')).toEqual([
+      { type: 'TXT', name: '_svc-verification.example.com', value: 'svc-verification=tok123', purpose: 'ownership', required: true, valid: false },
+      { type: 'TXT', name: 'example.com', value: 'v=spf1 include:spf.provider.test ~all', purpose: 'spf', required: true, valid: false },
+      { type: 'TXT', name: '_dmarc.example.com', value: 'v=DMARC1; p=none;', purpose: 'dmarc', required: false, valid: false },
+    ]);
+  });
+
+  const [ownership, spf, dmarc] = buildRecords('example.com', 'tok123', SPF);
+
+  it('matches the ownership value exactly', () => {
+    expect(recordFound(ownership, ['other', 'svc-verification=tok123'], SPF)).toBe(true);
+    expect(recordFound(ownership, ['svc-verification=tok1234'], SPF)).toBe(false);
+    expect(recordFound(ownership, ['svc-verification=other'], SPF)).toBe(false);
+    expect(recordFound(ownership, [], SPF)).toBe(false);
+  });
+
+  it('accepts an SPF record that includes the provider among other mechanisms', () => {
+    expect(recordFound(spf, ['google-site-verification=x', 'v=spf1 ip4:1.2.3.4 include:sendgrid.net -all'], SPF)).toBe(true);
+    expect(recordFound(spf, ['V=SPF1 +include:SendGrid.net ~all'], SPF)).toBe(true);
+  });
+
+  it('rejects SPF without the provider, a look-alike include, or two SPF records', () => {
+    expect(recordFound(spf, ['v=spf1 include:_spf.google.com ~all'], SPF)).toBe(false);
+    expect(recordFound(spf, ['v=spf1 include:sendgrid.net.evil.test ~all'], SPF)).toBe(false);
+    expect(recordFound(spf, ['include:sendgrid.net'], SPF)).toBe(false);
+    expect(recordFound(spf, ['v=spf1 include:sendgrid.net ~all', 'v=spf1 include:other.test ~all'], SPF)).toBe(false);
+  });
+
+  it('accepts any DMARC policy record', () => {
+    expect(recordFound(dmarc, ['v=DMARC1; p=reject; rua=mailto:d@example.com'], SPF)).toBe(true);
+    expect(recordFound(dmarc, ['v=DMARC1'], SPF)).toBe(true);
+    expect(recordFound(dmarc, ['v=DMARC10; p=none'], SPF)).toBe(false);
+    expect(recordFound(dmarc, ['p=none'], SPF)).toBe(false);
+  });
+});
+
+describe('status after a check', () => {
+  const now = new Date('2030-01-01T00:00:00Z');
+  const row = (status: DomainRow['status'], verifiedAt: Date | null = null): DomainRow => ({
+    id: 'id',
+    project_id: 'p',
+    domain: 'example.com',
+    token: 'tok',
+    status,
+    records: buildRecords('example.com', 'tok', SPF),
+    last_checked_at: null,
+    verified_at: verifiedAt,
+    created_at: now,
+  });
+  const withValid = (valid: Record<string, boolean>): DnsRecord[] =>
+    buildRecords('example.com', 'tok', SPF).map((r) => ({ ...r, valid: valid[r.purpose] ?? false }));
+
+  it('verifies when every required record is valid, even without the recommended DMARC', () => {
+    const patch = applyCheck(row('PENDING'), withValid({ ownership: true, spf: true }), now);
+    expect(patch).toMatchObject({ status: 'VERIFIED', verified_at: now, last_checked_at: now });
+    expect(patch.records.map((r) => r.valid)).toEqual([true, true, false]);
+  });
+
+  it('stays pending while a required record is missing, whatever the recommended one says', () => {
+    expect(applyCheck(row('PENDING'), withValid({ ownership: true, dmarc: true }), now)).toMatchObject({ status: 'PENDING', verified_at: null });
+    expect(applyCheck(row('PENDING'), withValid({ spf: true, dmarc: true }), now)).toMatchObject({ status: 'PENDING', verified_at: null });
+  });
+
+  it('never un-verifies a verified domain and keeps its first verification time', () => {
+    const earlier = new Date('2029-01-01T00:00:00Z');
+    const patch = applyCheck(row('VERIFIED', earlier), withValid({}), now);
+    expect(patch).toMatchObject({ status: 'VERIFIED', verified_at: earlier, last_checked_at: now });
+    expect(patch.records.every((r) => !r.valid)).toBe(true);
+  });
+});
+
+describe('sender addresses', () => {
+  it('looks up the domain of the address and each parent, never the bare TLD', () => {
+    expect(senderDomainCandidates('News@Mail.Example.COM')).toEqual(['mail.example.com', 'example.com']);
+    expect(senderDomainCandidates('a@example.com')).toEqual(['example.com']);
+  });
+
+  it('does not treat a look-alike suffix as a subdomain', () => {
+    expect(senderDomainCandidates('a@notexample.com')).not.toContain('example.com');
+    expect(senderDomainCandidates('a@example.com.evil.test')).not.toContain('example.com');
+  });
+
+  it('has no candidates for addresses without a usable domain', () => {
+    expect(senderDomainCandidates('no-at-sign')).toEqual([]);
+    expect(senderDomainCandidates('@example.com')).toEqual([]);
+    expect(senderDomainCandidates('a@localhost')).toEqual([]);
+    expect(senderDomainCandidates('a@1.2.3.4')).toEqual([]);
+  });
+});
