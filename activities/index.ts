@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import { domainActivities } from './domains';
+import { eventActivities } from './events';
 
 /** What every activity may use; the worker builds it once. */
 export interface ActivityDeps {
@@ -13,6 +14,7 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     ...domainActivities(deps),
+    ...eventActivities(deps),
   };
 }
 

@@ -1,2 +1,3 @@
 // Every workflow the worker runs; the worker bundles this file.
 export * from './domainVerification';
+export * from './routeEvent';

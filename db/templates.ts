@@ -1,0 +1,145 @@
+import type { Knex } from 'knex';
+import { uuid } from '../lib/ids';
+
+export const TEMPLATE_TYPES = ['TRANSACTIONAL', 'MARKETING', 'HEADLESS'] as const;
+export type TemplateType = (typeof TEMPLATE_TYPES)[number];
+
+export const TEMPLATE_SORTS = ['name', 'createdAt', 'updatedAt'] as const;
+export type TemplateSort = (typeof TEMPLATE_SORTS)[number];
+
+export interface TemplateRow {
+  id: string;
+  project_id: string;
+  name: string;
+  description: string | null;
+  subject: string;
+  body: string;
+  from: string;
+  from_name: string | null;
+  reply_to: string | null;
+  type: TemplateType;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The API's field names; every write goes through `toColumns` so the two spellings cannot drift. */
+export interface TemplateFields {
+  name: string;
+  description?: string | null;
+  subject: string;
+  body: string;
+  from: string;
+  fromName?: string | null;
+  replyTo?: string | null;
+  type?: TemplateType;
+}
+
+const COLUMNS: Record<keyof TemplateFields, keyof TemplateRow> = {
+  name: 'name',
+  description: 'description',
+  subject: 'subject',
+  body: 'body',
+  from: 'from',
+  fromName: 'from_name',
+  replyTo: 'reply_to',
+  type: 'type',
+};
+
+// Names sort as people read them, without upper case first.
+const SORT_SQL: Record<TemplateSort, string> = { name: 'lower(name)', createdAt: 'created_at', updatedAt: 'updated_at' };
+
+function toColumns(fields: Partial<TemplateFields>): Partial<TemplateRow> {
+  const out: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(COLUMNS)) {
+    const value = fields[key as keyof TemplateFields];
+    if (value !== undefined) out[column] = value;
+  }
+  return out as Partial<TemplateRow>;
+}
+
+export function presentTemplate(row: TemplateRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    subject: row.subject,
+    body: row.body,
+    from: row.from,
+    fromName: row.from_name,
+    replyTo: row.reply_to,
+    type: row.type,
+    projectId: row.project_id,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
+}
+
+export interface ListTemplatesInput {
+  page: number;
+  pageSize: number;
+  type?: TemplateType;
+  search?: string;
+  sort: TemplateSort;
+  dir: 'asc' | 'desc';
+}
+
+export async function listTemplates(knex: Knex, projectId: string, input: ListTemplatesInput) {
+  const filtered = () => {
+    const q = knex<TemplateRow>('templates').where({ project_id: projectId });
+    if (input.type) q.andWhere({ type: input.type });
+    if (input.search) {
+      // The search is a literal substring: LIKE's own wildcards in it are escaped.
+      const pattern = `%${input.search.replace(/[\\%_]/g, '\\$&')}%`;
+      q.andWhere((w) => w.where('name', 'ilike', pattern).orWhere('description', 'ilike', pattern).orWhere('subject', 'ilike', pattern));
+    }
+    return q;
+  };
+  // Spliced into SQL, so only ever one of these two literals.
+  const dir = input.dir === 'asc' ? 'asc' : 'desc';
+  const [rows, counted] = await Promise.all([
+    filtered()
+      .select('*')
+      // id breaks ties so equal names or timestamps never shuffle rows between pages.
+      .orderByRaw(`${SORT_SQL[input.sort]} ${dir}, id ${dir}`)
+      .limit(input.pageSize)
+      .offset((input.page - 1) * input.pageSize),
+    filtered().count<{ count: number }[]>('* as count'),
+  ]);
+  const total = Number(counted[0].count);
+  return { rows: rows as TemplateRow[], total, totalPages: Math.ceil(total / input.pageSize) };
+}
+
+export async function findTemplate(knex: Knex, projectId: string, id: string): Promise<TemplateRow | undefined> {
+  return knex<TemplateRow>('templates').where({ project_id: projectId, id }).first();
+}
+
+export async function createTemplate(knex: Knex, projectId: string, fields: TemplateFields): Promise<TemplateRow> {
+  const [row] = await knex<TemplateRow>('templates')
+    .insert({ id: uuid(), project_id: projectId, ...toColumns(fields) })
+    .returning('*');
+  return row;
+}
+
+/** null when the project has no such template. */
+export async function updateTemplate(knex: Knex, projectId: string, id: string, patch: Partial<TemplateFields>): Promise<TemplateRow | null> {
+  const [row] = await knex<TemplateRow>('templates')
+    .where({ project_id: projectId, id })
+    .update({ ...toColumns(patch), updated_at: knex.fn.now() as any })
+    .returning('*');
+  return row ?? null;
+}
+
+export async function deleteTemplate(knex: Knex, projectId: string, id: string): Promise<boolean> {
+  return (await knex('templates').where({ project_id: projectId, id }).del()) > 0;
+}
+
+/** A copy under a new id, named "<name> (copy)"; null when the project has no such template. */
+export async function duplicateTemplate(knex: Knex, projectId: string, id: string): Promise<TemplateRow | null> {
+  const original = await findTemplate(knex, projectId, id);
+  if (!original) return null;
+  const { id: _id, created_at: _created, updated_at: _updated, ...copy } = original;
+  const [row] = await knex<TemplateRow>('templates')
+    .insert({ ...copy, id: uuid(), name: `${original.name} (copy)` })
+    .returning('*');
+  return row;
+}

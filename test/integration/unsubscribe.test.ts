@@ -1,0 +1,110 @@
+import { startHarness, createProjectFixture, bearer, Harness, ProjectFixture } from '../helpers/harness';
+import { linksFor, signSubscriptionToken, verifySubscriptionToken } from '../../lib/unsubscribe';
+
+let h: Harness;
+let p: ProjectFixture;
+
+beforeAll(async () => {
+  h = await startHarness();
+  p = await createProjectFixture(h);
+});
+afterAll(() => h?.stop());
+
+async function newContact(email: string) {
+  const res = await h.http.post('/contacts').set(bearer(p.secretKey)).send({ email, subscribed: true });
+  expect(res.status).toBe(201);
+  return res.body.id as string;
+}
+
+const subscribed = async (id: string) => (await h.http.get(`/contacts/${id}`).set(bearer(p.secretKey))).body.subscribed;
+const eventNames = async (id: string) =>
+  (await h.deps.knex('events').where({ contact_id: id }).orderBy('created_at').select('name')).map((r: { name: string }) => r.name);
+const pathOf = (url: string) => new URL(url).pathname;
+
+describe('subscription tokens', () => {
+  it('round-trip and refuse any alteration or another secret', () => {
+    const t = { projectId: p.projectId, contactId: 'cnt_abc' };
+    const token = signSubscriptionToken('secret-one-0123456789', t);
+    expect(verifySubscriptionToken('secret-one-0123456789', token)).toEqual(t);
+    expect(verifySubscriptionToken('secret-two-0123456789', token)).toBeNull();
+    const [payload, sig] = token.split('.');
+    const flipped = sig.slice(0, -1) + (sig.endsWith('A') ? 'B' : 'A');
+    expect(verifySubscriptionToken('secret-one-0123456789', `${payload}.${flipped}`)).toBeNull();
+    const otherPayload = Buffer.from(JSON.stringify([p.projectId, 'cnt_other'])).toString('base64url');
+    expect(verifySubscriptionToken('secret-one-0123456789', `${otherPayload}.${sig}`)).toBeNull();
+    expect(verifySubscriptionToken('secret-one-0123456789', `${token}.x`)).toBeNull();
+  });
+
+  it('builds the three links under APP_URL', () => {
+    const links = linksFor(h.config, p.projectId, 'cnt_abc');
+    for (const [key, prefix] of [['unsubscribeUrl', '/unsubscribe/'], ['subscribeUrl', '/subscribe/'], ['manageUrl', '/manage/']] as const) {
+      expect(links[key].startsWith(`${h.config.appUrl}${prefix}`)).toBe(true);
+    }
+  });
+});
+
+describe('subscription links', () => {
+  it('unsubscribes with GET, resubscribes, and records both events', async () => {
+    const id = await newContact('link-user@example.test');
+    const links = linksFor(h.config, p.projectId, id);
+
+    const manage = await h.http.get(pathOf(links.manageUrl));
+    expect(manage.status).toBe(200);
+    expect(manage.headers['content-type']).toMatch(/text\/html/);
+    expect(manage.text).toContain('link-user@example.test is subscribed');
+    expect(manage.text).toContain(pathOf(links.unsubscribeUrl));
+
+    const off = await h.http.get(pathOf(links.unsubscribeUrl));
+    expect(off.status).toBe(200);
+    expect(off.headers['content-type']).toMatch(/text\/html/);
+    expect(off.text).toMatch(/unsubscribed/i);
+    expect(off.text).toContain(pathOf(links.subscribeUrl));
+    expect(await subscribed(id)).toBe(false);
+
+    // A second click changes nothing and records nothing.
+    expect((await h.http.get(pathOf(links.unsubscribeUrl))).status).toBe(200);
+    expect(await eventNames(id)).toEqual(['contact.unsubscribed']);
+
+    const on = await h.http.get(pathOf(links.subscribeUrl));
+    expect(on.status).toBe(200);
+    expect(on.text).toMatch(/subscribed/i);
+    expect(await subscribed(id)).toBe(true);
+    expect(await eventNames(id)).toEqual(['contact.unsubscribed', 'contact.subscribed']);
+  });
+
+  it('does the RFC 8058 one-click POST', async () => {
+    const id = await newContact('one-click@example.test');
+    const { unsubscribeUrl } = linksFor(h.config, p.projectId, id);
+    const res = await h.http.post(pathOf(unsubscribeUrl)).type('form').send('List-Unsubscribe=One-Click');
+    expect(res.status).toBe(200);
+    expect(await subscribed(id)).toBe(false);
+    expect(await eventNames(id)).toEqual(['contact.unsubscribed']);
+  });
+
+  it('answers 404 for forged, foreign-secret and dangling tokens', async () => {
+    const id = await newContact('forged@example.test');
+    const token = pathOf(linksFor(h.config, p.projectId, id).unsubscribeUrl).split('/').pop()!;
+    const [payload] = token.split('.');
+    const forged = [
+      `${payload}.${'A'.repeat(43)}`,
+      signSubscriptionToken('some-other-secret-0123456789', { projectId: p.projectId, contactId: id }),
+      'garbage',
+    ];
+    for (const bad of forged) {
+      for (const res of [
+        await h.http.get(`/unsubscribe/${bad}`),
+        await h.http.post(`/unsubscribe/${bad}`).type('form').send('List-Unsubscribe=One-Click'),
+        await h.http.get(`/subscribe/${bad}`),
+        await h.http.get(`/manage/${bad}`),
+      ]) {
+        expect(res.status).toBe(404);
+        expect(res.body).toMatchObject({ success: false, error: { code: 'NOT_FOUND', statusCode: 404 } });
+      }
+    }
+    expect(await subscribed(id)).toBe(true);
+
+    await h.http.delete(`/contacts/${id}`).set(bearer(p.secretKey));
+    expect((await h.http.get(`/unsubscribe/${token}`)).status).toBe(404);
+    expect((await h.http.get(`/manage/${token}`)).status).toBe(404);
+  });
+});

@@ -1,0 +1,127 @@
+import { renderTemplate, checkTemplate, RenderError, RENDER_LIMITS } from '../../activities/render';
+
+/** Renders `source` as the body (HTML) and returns the output. */
+const body = async (source: string, variables: Record<string, unknown> = {}) => (await renderTemplate({ subject: 's', body: source }, variables)).body;
+const subject = async (source: string, variables: Record<string, unknown> = {}) => (await renderTemplate({ subject: source, body: 'b' }, variables)).subject;
+
+async function renderError(source: string): Promise<RenderError> {
+  const err = await renderTemplate({ subject: 's', body: source }, {}).then(
+    () => null,
+    (e) => e,
+  );
+  expect(err).toBeInstanceOf(RenderError);
+  return err;
+}
+
+describe('template variables', () => {
+  it('renders names, nested paths, and the same values under data', async () => {
+    const vars = { name: 'Ann', a: { b: 'deep' }, 'first name': 'Annie' };
+    expect(await body('{{name}}|{{ a.b }}|{{ data.name }}|{{data["first name"]}}', vars)).toBe('Ann|deep|Ann|Annie');
+  });
+
+  it('reads names with spaces as one field, in the head and after ??, with filters', async () => {
+    const vars = { 'first name': 'annie', first: 'WRONG' };
+    expect(await body('{{first name}}|{{ first name | upcase }}|{{ nick ?? first name }}', vars)).toBe('annie|ANNIE|annie');
+  });
+
+  it('keeps Liquid expressions that only look like names with spaces', async () => {
+    expect(await body('{{ a and b }}|{{ a or c }}', { a: true, b: false, c: true })).toBe('false|true');
+  });
+
+  it('uses the ?? fallback only for missing and null values', async () => {
+    const vars = { nothing: null, empty: '', zero: 0, no: false };
+    const out = await body('[{{missing ?? "friend"}}][{{nothing ?? "friend"}}][{{empty ?? "friend"}}][{{zero ?? "friend"}}][{{no ?? "friend"}}]', vars);
+    expect(out).toBe('[friend][friend][][0][false]');
+  });
+
+  it('chains ?? with filters and other ??', async () => {
+    expect(await body('{{ name ?? "friend" | upcase }}|{{ a ?? b ?? "c" }}|{{ a ?? b }}', { b: 'B' })).toBe('FRIEND|B|B');
+  });
+
+  it('leaves ?? and spaced names inside strings and raw blocks alone', async () => {
+    expect(await body('{{ "a ?? b" }}|{% raw %}{{ first name }}{% endraw %}|{{ "x|y" | size }}', {})).toBe('a ?? b|{{ first name }}|3');
+  });
+
+  it('supports conditionals, loops, assignment and filters', async () => {
+    const src =
+      '{% if plan == "pro" %}Pro{% else %}Free{% endif %}:{% for item in items %}{{ forloop.index }}={{ item.name | capitalize }};{% endfor %}' +
+      '{% assign n = items | size %}{{ n | plus: 1 }}{% unless vip %}!{% endunless %}';
+    expect(await body(src, { plan: 'pro', items: [{ name: 'apple' }, { name: 'pear' }] })).toBe('Pro:1=Apple;2=Pear;3!');
+  });
+
+  it('renders the subscription links unharmed', async () => {
+    const unsubscribeUrl = 'http://localhost:3000/unsubscribe/eyJhIjoxfQ.c2ln-_x';
+    expect(await body('<a href="{{unsubscribeUrl}}">stop</a>', { unsubscribeUrl })).toBe(`<a href="${unsubscribeUrl}">stop</a>`);
+  });
+});
+
+describe('escaping', () => {
+  it('HTML-escapes variables in the body, once, unless they end in | raw', async () => {
+    const vars = { x: '<script>alert("x")</script>' };
+    expect(await body('{{ x }}', vars)).toBe('&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;');
+    expect(await body('{{ x | escape }}', vars)).toBe('&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;');
+    expect(await body('{{ x | raw }}', vars)).toBe(vars.x);
+  });
+
+  it('does not escape the subject and flattens line breaks in it', async () => {
+    expect(await subject('Hi {{ x }} {{ y }}', { x: 'Tom & <Jerry>', y: 'line\r\nbreak' })).toBe('Hi Tom & <Jerry> line break');
+  });
+});
+
+describe('errors and limits', () => {
+  it('checkTemplate reports parse problems with their position and accepts valid sources', () => {
+    expect(checkTemplate('Hello {{ name ?? "x" }} {% if a %}y{% endif %}')).toBeNull();
+    expect(checkTemplate('{{ name | nosuchfilter }}')).toMatch(/undefined filter: nosuchfilter.*line:1, col:1/);
+    expect(checkTemplate('ok\n{% if %}')).toMatch(/line:2/);
+    expect(checkTemplate('{{ name')).toMatch(/not closed/);
+  });
+
+  it('refuses includes: there is no filesystem to read from', async () => {
+    expect(checkTemplate('{% include "/etc/passwd" %}')).toMatch(/tag "include" not found/);
+    expect(checkTemplate('{% render "x" %}')).toMatch(/tag "render" not found/);
+  });
+
+  it('names the failing part in a RenderError', async () => {
+    const err = await renderError('{{ x | nosuchfilter }}');
+    expect(err.message).toMatch(/^body: undefined filter/);
+    await expect(renderTemplate({ subject: '{% if %}', body: '' }, {})).rejects.toThrow(/^subject: /);
+  });
+
+  it('hides prototype properties', async () => {
+    expect(await body('[{{ x.constructor }}][{{ x.__proto__ }}][{{ x.size }}]', { x: 'abc' })).toBe('[][][3]');
+  });
+
+  it('stops a huge range at once (memory bound)', async () => {
+    const started = Date.now();
+    const err = await renderError('{% for i in (1..100000000) %}x{% endfor %}');
+    expect(err.message).toMatch(/memory/);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('stops endless nested loops at the time bound', async () => {
+    const started = Date.now();
+    const err = await renderError('{% for i in (1..100000) %}{% for j in (1..100000) %}{% endfor %}{% endfor %}');
+    expect(err.message).toMatch(/limit exceeded/);
+    expect(Date.now() - started).toBeLessThan(RENDER_LIMITS.renderLimit + 2000);
+  });
+
+  it('stops self-doubling strings', async () => {
+    const err = await renderError('{% assign s = "x" %}{% for i in (1..64) %}{% assign s = s | append: s %}{% endfor %}{{ s }}');
+    expect(err.message).toMatch(/memory/);
+  });
+
+  it('fails fast on deep nesting and oversized sources', async () => {
+    const started = Date.now();
+    await renderError('{% if true %}'.repeat(20000) + 'x' + '{% endif %}'.repeat(20000));
+    await renderError('x'.repeat(1_000_001));
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('preprocesses hostile outputs in linear time', async () => {
+    const started = Date.now();
+    await body('{{' + ' a'.repeat(200_000) + ' }}');
+    await body('{{ "' + '??|'.repeat(100_000) + '" }}');
+    await renderError('{{ a ??'.repeat(100_000));
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+});
