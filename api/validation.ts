@@ -42,5 +42,8 @@ export function firstMessage(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'Invalid request';
   const field = issue.path.map(String).join('.');
-  return field ? `${field}: ${issue.message}` : issue.message;
+  // A message that already names its field ("From address is required") reads best alone.
+  const last = String(issue.path[issue.path.length - 1] ?? '');
+  if (!field || issue.message.toLowerCase().startsWith(last.toLowerCase())) return issue.message;
+  return `${field}: ${issue.message}`;
 }

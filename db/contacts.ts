@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { containsPattern } from './search';
 import { contactId } from '../lib/ids';
 import { normalizeEmail } from './users';
 import { recordEvent, EventRow } from './events';
@@ -387,7 +388,7 @@ export async function listContacts(db: Knex, input: ListContactsInput): Promise<
   const filtered = () => {
     const q = db<ContactRow>('contacts').where({ project_id: input.projectId });
     if (input.subscribed !== undefined) q.andWhere({ subscribed: input.subscribed });
-    if (input.search) q.andWhere('email', 'ilike', `%${input.search.replace(/[\\%_]/g, '\\$&')}%`);
+    if (input.search) q.andWhere('email', 'ilike', containsPattern(input.search));
     return q;
   };
   const column = input.sort === 'email' ? 'email' : 'created_at';

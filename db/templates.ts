@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { containsPattern } from './search';
 import { uuid } from '../lib/ids';
 
 export const TEMPLATE_TYPES = ['TRANSACTIONAL', 'MARKETING', 'HEADLESS'] as const;
@@ -88,8 +89,7 @@ export async function listTemplates(knex: Knex, projectId: string, input: ListTe
     const q = knex<TemplateRow>('templates').where({ project_id: projectId });
     if (input.type) q.andWhere({ type: input.type });
     if (input.search) {
-      // The search is a literal substring: LIKE's own wildcards in it are escaped.
-      const pattern = `%${input.search.replace(/[\\%_]/g, '\\$&')}%`;
+      const pattern = containsPattern(input.search);
       q.andWhere((w) => w.where('name', 'ilike', pattern).orWhere('description', 'ilike', pattern).orWhere('subject', 'ilike', pattern));
     }
     return q;

@@ -1,9 +1,9 @@
 import { route } from '../route';
 import type { AppContext } from '../context';
-import { ApiError, notFound } from '../errors';
+import { notFound } from '../errors';
 import { IdParams } from '../schemas/common';
 import { TemplateCreate, TemplateListQuery, TemplateOut, TemplatePage, TemplateUpdate, TemplateUsage } from '../schemas/templates';
-import { isSenderDomainVerified } from '../../db/domains';
+import { assertVerifiedSender } from '../sender';
 import {
   createTemplate,
   deleteTemplate,
@@ -15,15 +15,6 @@ import {
 } from '../../db/templates';
 
 const projectId = (ctx: AppContext) => ctx.state.project!.id;
-
-/** The spec's 403 for an unverified sender keeps the code INTERNAL_SERVER_ERROR (DESIGN §5.3); the message says what is wrong. */
-async function assertVerifiedSender(ctx: AppContext, from: string) {
-  if (await isSenderDomainVerified(ctx.deps.knex, projectId(ctx), from)) return;
-  const domain = from.slice(from.lastIndexOf('@') + 1);
-  throw new ApiError(403, 'INTERNAL_SERVER_ERROR', `The sender domain ${domain} is not verified for this project`, {
-    suggestion: 'Add the domain with POST /domains and publish its DNS records, or use an address on a verified domain',
-  });
-}
 
 const common = { auth: 'secret', tag: 'templates', validationErrors: 'flat' } as const;
 
@@ -52,7 +43,7 @@ export default [
       403: { description: 'sender domain not verified (code INTERNAL_SERVER_ERROR)' },
     },
     async handler(ctx, { body }) {
-      await assertVerifiedSender(ctx, body.from);
+      await assertVerifiedSender(ctx.deps.knex, projectId(ctx), body.from);
       ctx.status = 201;
       ctx.body = presentTemplate(await createTemplate(ctx.deps.knex, projectId(ctx), body));
     },
@@ -80,7 +71,7 @@ export default [
     responses: { 200: { description: 'the updated template', schema: TemplateOut } },
     async handler(ctx, { params, body }) {
       if (!(await findTemplate(ctx.deps.knex, projectId(ctx), params.id))) throw notFound('Template');
-      if (body.from !== undefined) await assertVerifiedSender(ctx, body.from);
+      if (body.from !== undefined) await assertVerifiedSender(ctx.deps.knex, projectId(ctx), body.from);
       const row = await updateTemplate(ctx.deps.knex, projectId(ctx), params.id, body);
       if (!row) throw notFound('Template');
       ctx.body = presentTemplate(row);

@@ -86,6 +86,12 @@ describe('template CRUD', () => {
 });
 
 describe('validation', () => {
+  it("answers a missing from with exactly the spec's flat body", async () => {
+    const res = await h.http.post('/templates').set(bearer(p.secretKey)).send(valid({ from: undefined }));
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'From address is required' });
+  });
+
   it('answers flat 400 errors naming the problem', async () => {
     const cases: [Record<string, unknown>, RegExp][] = [
       [valid({ from: undefined }), /From address is required/],
