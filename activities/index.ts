@@ -3,6 +3,7 @@ import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import { domainActivities } from './domains';
 import { eventActivities } from './events';
+import { emailActivities } from './email';
 
 /** What every activity may use; the worker builds it once. */
 export interface ActivityDeps {
@@ -15,6 +16,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...domainActivities(deps),
     ...eventActivities(deps),
+    ...emailActivities(deps),
   };
 }
 

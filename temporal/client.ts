@@ -1,4 +1,4 @@
-import { Client, Connection, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
 import type { Config } from '../lib/config';
 
 /** The API's handle on Temporal: one lazily opened connection per process. */
@@ -86,6 +86,8 @@ export async function startWorkflowOnce(gateway: TemporalGateway, s: StartOnce):
       args: s.args,
       searchAttributes,
       memo: s.memo,
+      // One execution per id, ever; only a failed run may be started again (by a sweep).
+      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
       ...(s.startDelay ? { startDelay: s.startDelay as any } : {}),
     });
     return { started: true };

@@ -1,17 +1,20 @@
 import { route } from '../route';
-import { ApiError } from '../errors';
+import { TrackBody, TrackOut } from '../schemas/track';
+import { trackEvent } from '../operations/track';
 
-// The public-key route exists now so key-kind rules are enforced in both directions;
-// recording events arrives with the transactional-core issue.
 export default [
   route({
     method: 'post',
     path: '/v1/track',
     auth: 'public',
     tag: 'events',
-    summary: 'Record an event for a contact (public key)',
-    async handler() {
-      throw new ApiError(501, 'NOT_IMPLEMENTED', 'Event tracking is not available yet');
+    summary: 'Record an event for a contact (public key); creates the contact when needed and triggers workflows',
+    body: TrackBody,
+    idempotent: true,
+    responses: { 200: { description: 'recorded', schema: TrackOut }, 409: { description: 'Idempotency-Key reused' } },
+    async handler(ctx, { body }) {
+      const r = await trackEvent(ctx.deps, ctx.state.project!.id, body);
+      ctx.body = { success: true, data: { contact: r.contactId, event: r.eventId, timestamp: new Date(r.createdAt).toISOString() } };
     },
   }),
 ];

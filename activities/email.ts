@@ -1,0 +1,108 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { ActivityDeps } from '.';
+import { getEmail, emailAttachments, transitionEmail } from '../db/emails';
+import { recordEvent } from '../db/events';
+import { createTransport, Transport, TransportRejected } from './transports';
+import { renderTemplate, RenderError } from './render';
+import { linksFor } from '../lib/unsubscribe';
+import { deterministicUuid } from '../lib/ids';
+
+export type DeliveryResult = { status: 'SENT' | 'FAILED' | 'SKIPPED'; messageId?: string | null; error?: string | null };
+
+/** RFC 8058 one-click unsubscribe headers for marketing mail. */
+function listUnsubscribeHeaders(unsubscribeUrl: string): Record<string, string> {
+  return { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+}
+
+export function emailActivities(deps: ActivityDeps, transport: Transport = createTransport(deps.config)) {
+  const { knex, config } = deps;
+
+  /**
+   * Hands the rendered email to the transport at most once. The row is claimed QUEUED → SENDING
+   * first; a retry that finds SENDING knows an earlier attempt died without knowing whether the
+   * provider took the message, and fails it rather than risk a second copy.
+   */
+  async function sendEmail(emailId: string): Promise<DeliveryResult> {
+    const claimed = await transitionEmail(knex, emailId, ['QUEUED'], 'SENDING', { transport: transport.name });
+    if (!claimed) {
+      const current = await getEmail(knex, emailId);
+      if (!current) return { status: 'FAILED', error: 'email not found' };
+      if (current.status === 'SENDING') {
+        if (transport.name === 'log') {
+          // Nothing left the building: the log transport's "send" is the row update itself.
+          await transitionEmail(knex, emailId, ['SENDING'], 'QUEUED');
+          return sendEmail(emailId);
+        }
+        const error = 'delivery outcome unknown after an interrupted attempt; not retried to avoid a duplicate';
+        await transitionEmail(knex, emailId, ['SENDING'], 'FAILED', { error });
+        return { status: 'FAILED', error };
+      }
+      if (current.status === 'FAILED') return { status: 'FAILED', error: current.error };
+      return { status: 'SENT', messageId: current.provider_message_id };
+    }
+    const links = claimed.contact_id ? linksFor(config, claimed.project_id, claimed.contact_id) : null;
+    const headers = {
+      ...claimed.headers,
+      ...(claimed.type === 'MARKETING' && links?.unsubscribeUrl ? listUnsubscribeHeaders(links.unsubscribeUrl) : {}),
+    };
+    try {
+      const { messageId } = await transport.send({
+        emailId,
+        projectId: claimed.project_id,
+        to: { email: claimed.to_email, name: claimed.to_name },
+        from: { email: claimed.from_email, name: claimed.from_name },
+        replyTo: claimed.reply_to,
+        subject: claimed.rendered_subject ?? claimed.subject,
+        html: claimed.rendered_body ?? claimed.body,
+        headers,
+        attachments: await emailAttachments(knex, emailId),
+      });
+      await transitionEmail(knex, emailId, ['SENDING'], 'SENT', { provider_message_id: messageId, sent_at: new Date() });
+      return { status: 'SENT', messageId };
+    } catch (err) {
+      if (err instanceof TransportRejected) {
+        if (err.retryable) {
+          await transitionEmail(knex, emailId, ['SENDING'], 'QUEUED');
+          throw ApplicationFailure.retryable(err.message, 'TransportUnavailable');
+        }
+        await transitionEmail(knex, emailId, ['SENDING'], 'FAILED', { error: err.message });
+        return { status: 'FAILED', error: err.message };
+      }
+      throw err;
+    }
+  }
+
+  return {
+    sendEmail,
+
+    /** Renders subject and body into the row; idempotent (a rendered email is left alone). */
+    async renderEmail(emailId: string): Promise<{ ok: boolean; error?: string }> {
+      const email = await getEmail(knex, emailId);
+      if (!email) return { ok: false, error: 'email not found' };
+      if (email.rendered_body !== null || email.status !== 'QUEUED') return { ok: email.status !== 'FAILED' };
+      const links = email.contact_id ? linksFor(config, email.project_id, email.contact_id) : {};
+      try {
+        const rendered = await renderTemplate({ subject: email.subject, body: email.body }, { ...email.variables, ...links });
+        await knex('emails').where({ id: emailId }).update({
+          rendered_subject: rendered.subject,
+          rendered_body: rendered.body,
+          updated_at: knex.fn.now(),
+        });
+        return { ok: true };
+      } catch (err) {
+        if (!(err instanceof RenderError)) throw err;
+        await transitionEmail(knex, emailId, ['QUEUED'], 'FAILED', { error: `render failed: ${err.message}` });
+        return { ok: false, error: err.message };
+      }
+    },
+
+    /** Records an `email.*` event on the contact; the id is derived so a retry inserts nothing new. */
+    async recordEmailEvent(emailId: string, name: string): Promise<string | null> {
+      const email = await getEmail(knex, emailId);
+      if (!email?.contact_id) return null;
+      const id = deterministicUuid(emailId, name);
+      await recordEvent(knex, { id, projectId: email.project_id, contactId: email.contact_id, name, data: { emailId } });
+      return id;
+    },
+  };
+}

@@ -1,0 +1,97 @@
+import type { Deps } from '../context';
+import type { SendBody } from '../schemas/send';
+import { validationError } from '../errors';
+import { assertVerifiedSender } from '../sender';
+import { upsertContact } from '../../db/contacts';
+import { findTemplate } from '../../db/templates';
+import { insertEmail, EmailType } from '../../db/emails';
+import { checkTemplate } from '../../activities/render';
+import { startEventRouting } from '../../temporal/events';
+import { startWorkflowOnce } from '../../temporal/client';
+import { uuid } from '../../lib/ids';
+
+export interface SentEmail {
+  contact: { id: string; email: string };
+  email: string;
+}
+
+type Address = { email: string; name?: string };
+const asAddress = (a: string | Address): Address => (typeof a === 'string' ? { email: a } : a);
+
+export const deliverEmailWorkflowId = (emailId: string) => `email-${emailId}`;
+
+/** Starts delivery of a stored email; the id makes a repeat start a no-op. */
+export async function startDelivery(deps: Pick<Deps, 'temporal'>, email: { id: string; projectId: string; contactId: string | null; to: string }) {
+  await startWorkflowOnce(deps.temporal, {
+    workflowType: 'deliverEmail',
+    workflowId: deliverEmailWorkflowId(email.id),
+    args: [{ emailId: email.id }],
+    searchAttributes: { ProjectId: email.projectId, ContactId: email.contactId ?? undefined },
+    memo: { to: email.to },
+  });
+}
+
+/** What the request asks to send, with the template's fields where the request leaves them out. */
+async function resolveContent(deps: Pick<Deps, 'knex'>, projectId: string, body: SendBody) {
+  const template = body.template ? await findTemplate(deps.knex, projectId, body.template) : undefined;
+  if (body.template && !template) throw validationError([{ field: 'template', code: 'custom', message: 'Template not found in this project' }]);
+  const requestFrom = body.from ? asAddress(body.from) : undefined;
+  const from: Address | undefined = requestFrom
+    ? { email: requestFrom.email, name: requestFrom.name ?? (typeof body.from === 'string' ? body.name : undefined) }
+    : template
+      ? { email: template.from, name: template.from_name ?? undefined }
+      : undefined;
+  if (!from) throw validationError([{ field: 'from', code: 'custom', message: 'from is required unless the template has one' }]);
+  const subject = body.subject ?? template!.subject;
+  const html = body.body ?? template!.body;
+  for (const [field, source] of [['subject', subject], ['body', html]] as const) {
+    const problem = checkTemplate(source);
+    if (problem) throw validationError([{ field, code: 'custom', message: `${field} is not a valid template: ${problem}` }], 'Template could not be parsed');
+  }
+  return {
+    template,
+    from,
+    subject,
+    html,
+    replyTo: body.reply ?? template?.reply_to ?? null,
+    type: (template?.type ?? 'TRANSACTIONAL') as EmailType,
+  };
+}
+
+/**
+ * POST /v1/send: each recipient in turn gets its own contact upsert, its own rendered email row
+ * and its own `deliverEmail` workflow. The call returns once every workflow is started.
+ */
+export async function sendEmails(deps: Pick<Deps, 'knex' | 'temporal'>, projectId: string, body: SendBody): Promise<SentEmail[]> {
+  const content = await resolveContent(deps, projectId, body);
+  await assertVerifiedSender(deps.knex, projectId, content.from.email);
+  const recipients = (Array.isArray(body.to) ? body.to : [body.to]).map(asAddress);
+  const out: SentEmail[] = [];
+  for (const to of recipients) {
+    const emailId = uuid();
+    const { contact, emitted } = await deps.knex.transaction(async (trx) => {
+      const written = await upsertContact(trx, { projectId, email: to.email, subscribed: body.subscribed, data: body.data, defaultSubscribed: false, source: 'send' });
+      await insertEmail(trx, {
+        id: emailId,
+        projectId,
+        contactId: written.contact.id,
+        templateId: content.template?.id ?? null,
+        type: content.type,
+        to: { email: written.contact.email, name: to.name },
+        from: content.from,
+        replyTo: content.replyTo,
+        subject: content.subject,
+        body: content.html,
+        variables: { ...written.renderData, id: written.contact.id, email: written.contact.email, svc_id: written.contact.id, svc_email: written.contact.email },
+        headers: body.headers,
+        attachments: body.attachments,
+      });
+      return { contact: written.contact, emitted: written.events };
+    });
+    await startEventRouting(deps.temporal, emitted);
+    await startDelivery(deps, { id: emailId, projectId, contactId: contact.id, to: contact.email });
+    out.push({ contact: { id: contact.id, email: contact.email }, email: emailId });
+  }
+  return out;
+}
+

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { Email } from './common';
+import { ContactDataInput } from './contacts';
+
+const NO_CRLF = /^[^\r\n]*$/;
+
+export const Recipient = z.union([Email, z.object({ name: z.string().max(200).regex(NO_CRLF, 'Name must not contain line breaks').optional(), email: Email })]);
+export const Sender = z.union([Email, z.object({ name: z.string().max(200).regex(NO_CRLF, 'Name must not contain line breaks').optional(), email: Email })]);
+
+export const ATTACHMENT_LIMITS = { count: 10, totalBytes: 10 * 1024 * 1024 } as const;
+/** The whole JSON body; base64 inflates the 40 MB message limit by a third. */
+export const SEND_BODY_LIMIT = '56mb';
+
+const Base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'content must be base64');
+
+export const Attachment = z.object({
+  filename: z.string().min(1).max(255).regex(/^[^\r\n\\/]*$/, 'filename must not contain line breaks or path separators'),
+  content: Base64,
+  contentType: z.string().max(255).regex(/^[\w.+-]+\/[\w.+-]+$/, 'contentType must be a MIME type').optional(),
+});
+
+/** Bytes a base64 string decodes to, without decoding it. */
+export const base64Bytes = (s: string) => Math.floor((s.length * 3) / 4) - (s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0);
+
+const HeaderName = z.string().min(1).max(200).regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'header names must be HTTP tokens (no CR or LF)');
+
+export const SendBody = z
+  .object({
+    to: z.union([Recipient, z.array(Recipient).min(1).max(100)]),
+    subject: z.string().min(1).max(998).regex(NO_CRLF, 'subject must not contain line breaks').optional(),
+    body: z.string().min(1).optional(),
+    template: z.string().uuid().optional(),
+    from: Sender.optional(),
+    name: z.string().max(200).regex(NO_CRLF, 'name must not contain line breaks').optional(),
+    subscribed: z.boolean().optional(),
+    data: ContactDataInput.optional(),
+    headers: z.record(HeaderName, z.string().max(998).regex(NO_CRLF, 'header values must not contain CR or LF')).optional(),
+    reply: Email.optional(),
+    attachments: z.array(Attachment).max(ATTACHMENT_LIMITS.count, `at most ${ATTACHMENT_LIMITS.count} attachments`).optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.template) {
+      if (v.subject === undefined) ctx.addIssue({ code: 'custom', path: ['subject'], message: 'subject is required when no template is given' });
+      if (v.body === undefined) ctx.addIssue({ code: 'custom', path: ['body'], message: 'body is required when no template is given' });
+    }
+    const total = (v.attachments ?? []).reduce((n, a) => n + base64Bytes(a.content), 0);
+    if (total > ATTACHMENT_LIMITS.totalBytes) {
+      ctx.addIssue({ code: 'too_big', origin: 'number', maximum: ATTACHMENT_LIMITS.totalBytes, path: ['attachments'], message: 'attachments exceed 10 MB in total' } as any);
+    }
+  });
+export type SendBody = z.infer<typeof SendBody>;
+
+export const SendOut = z.object({
+  success: z.literal(true),
+  data: z.object({
+    emails: z.array(z.object({ contact: z.object({ id: z.string(), email: z.string() }), email: z.string().uuid() })),
+    timestamp: z.string(),
+  }),
+});

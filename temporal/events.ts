@@ -1,0 +1,27 @@
+import type { TemporalGateway } from './client';
+import { startWorkflowOnce } from './client';
+
+export interface RoutableEvent {
+  id: string;
+  project_id: string;
+  contact_id: string | null;
+  name: string;
+}
+
+export const routeEventWorkflowId = (eventId: string) => `event-${eventId}`;
+
+/**
+ * Hands committed events to the durable `routeEvent` workflow. Ids are deterministic, so a repeat
+ * (the sweep of unrouted events, a retried caller) starts nothing new.
+ */
+export async function startEventRouting(gateway: TemporalGateway, events: RoutableEvent[]): Promise<void> {
+  for (const e of events) {
+    await startWorkflowOnce(gateway, {
+      workflowType: 'routeEvent',
+      workflowId: routeEventWorkflowId(e.id),
+      args: [{ eventId: e.id }],
+      searchAttributes: { ProjectId: e.project_id, ContactId: e.contact_id ?? undefined },
+      memo: { event: e.name },
+    });
+  }
+}

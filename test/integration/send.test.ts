@@ -1,0 +1,184 @@
+import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
+import { startSendgridSink, SendgridSink } from '../helpers/sendgridSink';
+import { verifiedDomain, uniqueEmail } from '../helpers/fixtures';
+
+let h: Harness;
+let p: ProjectFixture;
+let sink: SendgridSink;
+
+beforeAll(async () => {
+  sink = await startSendgridSink();
+  h = await startHarness({ worker: true, env: { EMAIL_TRANSPORT: 'sendgrid', SENDGRID_API_KEY: 'SG.test-key', SENDGRID_API_URL: sink.url } });
+  p = await createProjectFixture(h);
+  await verifiedDomain(h, p.projectId, 'mail.example.com');
+});
+afterAll(async () => {
+  await h?.stop();
+  await sink?.stop();
+});
+
+const send = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  h.http.post('/v1/send').set(bearer(p.secretKey)).set(headers).send({ from: 'hello@mail.example.com', subject: 'Hi', body: '<p>Hi</p>', ...body });
+
+const sinkFor = (email: string) => sink.messages.filter((m) => m.body.personalizations[0].to[0].email === email);
+const emailRow = (id: string) => h.deps.knex('emails').where({ id }).first();
+const sentRow = (id: string) => eventually(async () => ((await emailRow(id))?.status === 'SENT' ? emailRow(id) : null));
+
+describe('POST /v1/send', () => {
+  it('sends to three recipient forms at once, rendering each body through the real SendGrid client', async () => {
+    const [a, b, c] = [uniqueEmail('a'), uniqueEmail('b'), uniqueEmail('c')];
+    const res = await send({
+      to: [a, { name: 'Bea', email: b }, { email: c }],
+      subject: 'Hello {{ plan }}',
+      body: '<p>Hi {{ first name ?? "there" }}, plan {{ plan }}</p>',
+      data: { plan: 'pro', 'first name': 'Ann' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(true);
+    expect(res.body.data.emails).toHaveLength(3);
+    expect(res.body.data.emails.map((e: any) => e.contact.email)).toEqual([a, b, c]);
+    for (const e of res.body.data.emails) {
+      expect(e.contact.id).toMatch(/^cnt_/);
+      expect(e.email).toMatch(/^[0-9a-f-]{36}$/);
+      await sentRow(e.email);
+    }
+    for (const [addr, name] of [[a, undefined], [b, 'Bea'], [c, undefined]] as const) {
+      const got = sinkFor(addr);
+      expect(got).toHaveLength(1);
+      const msg = got[0].body;
+      expect(got[0].authorization).toBe('Bearer SG.test-key');
+      expect(msg.personalizations[0].to[0]).toEqual(name ? { email: addr, name } : { email: addr });
+      expect(msg.from).toEqual({ email: 'hello@mail.example.com' });
+      expect(msg.subject).toBe('Hello pro');
+      expect(msg.content[0]).toEqual({ type: 'text/html', value: '<p>Hi Ann, plan pro</p>' });
+    }
+    const row = await emailRow(res.body.data.emails[1].email);
+    expect(row.provider_message_id).toBe(sinkFor(b)[0].messageId);
+  });
+
+  it('creates new contacts unsubscribed, stores data by the rules, renders one-off values without storing them', async () => {
+    const to = uniqueEmail();
+    const res = await send({
+      to,
+      body: '<p>{{ code }} {{ name ?? "friend" }}|{{ empty ?? "fb" }}|{{ gone ?? "fb" }}</p>',
+      data: { code: { value: 'X-42', persistent: false }, email: 'evil@x.com', empty: '', gone: null, kept: 1 },
+    });
+    expect(res.status).toBe(200);
+    const row = await sentRow(res.body.data.emails[0].email);
+    expect(row.rendered_body).toBe('<p>X-42 friend||fb</p>');
+    const contact = await h.deps.knex('contacts').where({ id: res.body.data.emails[0].contact.id }).first();
+    expect(contact.subscribed).toBe(false);
+    expect(contact.email).toBe(to);
+    expect(contact.data).toEqual({ kept: 1 });
+  });
+
+  it('uses a template with request fields overriding it, and marks marketing mail with one-click unsubscribe headers', async () => {
+    const tpl = await h.http.post('/templates').set(bearer(p.secretKey)).send({
+      name: 'welcome', subject: 'Welcome {{ name }}', body: '<a href="{{ unsubscribeUrl }}">u</a>', from: 'team@mail.example.com', fromName: 'Team', type: 'MARKETING',
+    });
+    expect(tpl.status).toBe(201);
+    const to = uniqueEmail();
+    const res = await h.http.post('/v1/send').set(bearer(p.secretKey)).send({ to, template: tpl.body.id, subject: 'Override {{ name }}', data: { name: 'Zed' } });
+    expect(res.status).toBe(200);
+    await sentRow(res.body.data.emails[0].email);
+    const msg = sinkFor(to)[0].body;
+    expect(msg.subject).toBe('Override Zed');
+    expect(msg.from).toEqual({ email: 'team@mail.example.com', name: 'Team' });
+    expect(msg.content[0].value).toMatch(/^<a href="http:\/\/localhost:\d+\/unsubscribe\/[\w.-]+">u<\/a>$/);
+    expect(msg.headers['List-Unsubscribe']).toMatch(/^<http:\/\/localhost:\d+\/unsubscribe\/[\w.-]+>$/);
+    expect(msg.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+  });
+
+  it('uses the deprecated name only for a string from, and passes reply-to, headers and attachments', async () => {
+    const to = uniqueEmail();
+    const content = Buffer.from('hello attachment').toString('base64');
+    const res = await send({ to, name: 'Old Name', reply: 'replies@example.org', headers: { 'X-Campaign': 'abc' }, attachments: [{ filename: 'a.txt', content, contentType: 'text/plain' }] });
+    expect(res.status).toBe(200);
+    await sentRow(res.body.data.emails[0].email);
+    const msg = sinkFor(to)[0].body;
+    expect(msg.from).toEqual({ email: 'hello@mail.example.com', name: 'Old Name' });
+    expect(msg.reply_to).toEqual({ email: 'replies@example.org' });
+    expect(msg.headers['X-Campaign']).toBe('abc');
+    expect(msg.attachments).toEqual([{ filename: 'a.txt', content, type: 'text/plain', disposition: 'attachment' }]);
+  });
+
+  it('refuses an unverified sender domain with 403 INTERNAL_SERVER_ERROR and sends nothing', async () => {
+    const to = uniqueEmail();
+    const res = await send({ to, from: 'x@unverified.example.net' });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('INTERNAL_SERVER_ERROR');
+    expect(res.body.error.message).toMatch(/unverified\.example\.net.*not verified/);
+    expect(await h.deps.knex('contacts').where({ project_id: p.projectId, email: to }).first()).toBeUndefined();
+  });
+
+  it.each([
+    ['header injection in a value', { headers: { 'X-A': 'ok\r\nBcc: victim@example.org' } }, 'headers.X-A'],
+    ['header injection in a name', { headers: { 'X-A\r\nBcc': 'v' } }, 'headers'],
+    ['a header value over 998 characters', { headers: { 'X-A': 'v'.repeat(999) } }, 'headers.X-A'],
+    ['a subject with a newline', { subject: 'a\nb' }, 'subject'],
+    ['a subject over 998 characters', { subject: 's'.repeat(999) }, 'subject'],
+    ['11 attachments', { attachments: Array.from({ length: 11 }, (_, i) => ({ filename: `${i}.txt`, content: 'aGk=' })) }, 'attachments'],
+    ['attachments over 10 MB', { attachments: [{ filename: 'big.bin', content: 'A'.repeat(14 * 1024 * 1024) }] }, 'attachments'],
+    ['no subject and no template', { subject: undefined }, 'subject'],
+    ['a broken Liquid body', { body: '{% if %}' }, 'body'],
+    ['an unknown template', { template: '00000000-0000-4000-8000-000000000000' }, 'template'],
+    ['a bad recipient', { to: 'not-an-email' }, 'to'],
+  ])('answers %s with 422 and sends nothing', async (_name, patch, field) => {
+    const before = sink.messages.length;
+    const res = await send({ to: uniqueEmail(), ...patch });
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    expect(res.body.error.errors.map((e: any) => e.field).join(' ')).toContain(field);
+    expect(sink.messages.length).toBe(before);
+  });
+
+  it('refuses the public key with 401 INVALID_API_KEY', async () => {
+    const res = await h.http.post('/v1/send').set(bearer(p.publicKey)).send({});
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('INVALID_API_KEY');
+  });
+
+  it('performs exactly one of 20 concurrent requests sharing an Idempotency-Key; 19 get 409 with details', async () => {
+    const to = uniqueEmail();
+    const key = `idem-${Date.now()}`;
+    const results = await Promise.all(Array.from({ length: 20 }, () => send({ to }, { 'Idempotency-Key': key })));
+    const ok = results.filter((r) => r.status === 200);
+    const refused = results.filter((r) => r.status === 409);
+    expect(ok).toHaveLength(1);
+    expect(refused).toHaveLength(19);
+    for (const r of refused) {
+      expect(r.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+      expect(r.body.error.details).toMatchObject({ key, originalRequest: { method: 'POST', path: '/v1/send' }, originalRequestAt: expect.any(String) });
+      expect([null, 200]).toContain(r.body.error.details.originalStatusCode);
+    }
+    await sentRow(ok[0].body.data.emails[0].email);
+    expect(await h.deps.knex('emails').where({ project_id: p.projectId, to_email: to }).count({ n: '*' }).first()).toEqual({ n: 1 });
+    const later = await send({ to: uniqueEmail() }, { 'Idempotency-Key': key });
+    expect(later.status).toBe(409);
+    expect(later.body.error.details.originalStatusCode).toBe(200);
+    const invalid = await send({ to }, { 'Idempotency-Key': 'x'.repeat(256) });
+    expect(invalid.status).toBe(422);
+  });
+
+  it('retries a provider 5xx and delivers once', async () => {
+    const to = uniqueEmail();
+    sink.failNext(2, 503);
+    const res = await send({ to });
+    await sentRow(res.body.data.emails[0].email);
+    expect(sinkFor(to)).toHaveLength(1);
+  });
+
+  it('delivers an email queued while the worker is down exactly once after it restarts', async () => {
+    await h.stopWorker();
+    const to = uniqueEmail();
+    const res = await send({ to });
+    expect(res.status).toBe(200);
+    const id = res.body.data.emails[0].email;
+    expect((await emailRow(id)).status).toBe('QUEUED');
+    await h.startWorker();
+    await sentRow(id);
+    const event = await eventually(() => h.deps.knex('events').where({ name: 'email.sent', contact_id: res.body.data.emails[0].contact.id }).first());
+    expect(event.data).toEqual({ emailId: id });
+    expect(sinkFor(to)).toHaveLength(1);
+  });
+});

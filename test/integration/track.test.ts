@@ -1,0 +1,95 @@
+import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
+import { uniqueEmail } from '../helpers/fixtures';
+
+let h: Harness;
+let p: ProjectFixture;
+
+beforeAll(async () => {
+  h = await startHarness({ worker: true });
+  p = await createProjectFixture(h);
+});
+afterAll(() => h?.stop());
+
+const track = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  h.http.post('/v1/track').set(bearer(p.publicKey)).set(headers).send(body);
+
+describe('POST /v1/track', () => {
+  it('records the event, creates the contact subscribed, answers the spec shape and routes the event durably', async () => {
+    const email = uniqueEmail();
+    const res = await track({ email, event: 'signup', data: { plan: 'pro', coupon: { value: 'X1', persistent: false } } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, data: { contact: expect.stringMatching(/^cnt_/), event: expect.any(String), timestamp: expect.any(String) } });
+    const contact = await h.deps.knex('contacts').where({ id: res.body.data.contact }).first();
+    expect(contact).toMatchObject({ email, subscribed: true, data: { plan: 'pro' } });
+    const event = await h.deps.knex('events').where({ id: res.body.data.event }).first();
+    expect(event).toMatchObject({ name: 'signup', contact_id: contact.id, data: { plan: 'pro', coupon: 'X1' } });
+    const routed = await eventually(async () => (await h.deps.knex('events').where({ id: event.id }).first())?.routed_at);
+    expect(routed).toBeInstanceOf(Date);
+    const wf = await (await h.deps.temporal.client()).workflow.getHandle(`event-${event.id}`).describe();
+    expect(wf.searchAttributes.ProjectId).toEqual([p.projectId]);
+  });
+
+  it('records a new event each time the same event is tracked', async () => {
+    const email = uniqueEmail();
+    const a = await track({ email, event: 'visit' });
+    const b = await track({ email, event: 'visit' });
+    expect(a.body.data.event).not.toBe(b.body.data.event);
+    expect(a.body.data.contact).toBe(b.body.data.contact);
+  });
+
+  it('keeps an existing subscription unless given, and emits contact.unsubscribed on a change', async () => {
+    const email = uniqueEmail();
+    const first = await track({ email, event: 'a' });
+    await track({ email, event: 'b' });
+    expect((await h.deps.knex('contacts').where({ id: first.body.data.contact }).first()).subscribed).toBe(true);
+    await track({ email, event: 'c', subscribed: false });
+    expect((await h.deps.knex('contacts').where({ id: first.body.data.contact }).first()).subscribed).toBe(false);
+    const changes = await h.deps.knex('events').where({ contact_id: first.body.data.contact }).whereIn('name', ['contact.subscribed', 'contact.unsubscribed']);
+    expect(changes.map((e: any) => e.name)).toEqual(['contact.unsubscribed']);
+    await eventually(async () => (await h.deps.knex('events').where({ id: changes[0].id }).first())?.routed_at);
+  });
+
+  it.each(['email.opened', 'email.anything', 'contact.subscribed', 'contact.unsubscribed', 'segment.vip-users.entry', 'segment.x.exit'])(
+    'rejects the reserved name %s with reserved_event',
+    async (event) => {
+      const email = uniqueEmail();
+      const res = await track({ email, event });
+      expect(res.status).toBe(422);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+      expect(res.body.error.errors).toEqual([expect.objectContaining({ field: 'event', code: 'reserved_event' })]);
+      expect(await h.deps.knex('contacts').where({ project_id: p.projectId, email }).first()).toBeUndefined();
+    },
+  );
+
+  it('accepts names that only look like reserved ones', async () => {
+    for (const event of ['emails.sent', 'segment.entry', 'contact.updated']) {
+      expect((await track({ email: uniqueEmail(), event })).status).toBe(200);
+    }
+  });
+
+  it('refuses the secret key with 401 INVALID_API_KEY', async () => {
+    const res = await h.http.post('/v1/track').set(bearer(p.secretKey)).send({ email: uniqueEmail(), event: 'x' });
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('INVALID_API_KEY');
+  });
+
+  it('performs exactly one of 20 concurrent requests sharing an Idempotency-Key', async () => {
+    const email = uniqueEmail();
+    const key = `track-${Date.now()}`;
+    const results = await Promise.all(Array.from({ length: 20 }, () => track({ email, event: 'purchase' }, { 'Idempotency-Key': key })));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    const refused = results.filter((r) => r.status === 409);
+    expect(refused).toHaveLength(19);
+    expect(refused[0].body.error.details.originalRequest).toEqual({ method: 'POST', path: '/v1/track' });
+    const n = await h.deps.knex('events').join('contacts', 'contacts.id', 'events.contact_id').where({ 'contacts.email': email, 'events.name': 'purchase' }).count({ n: '*' }).first();
+    expect(n).toEqual({ n: 1 });
+  });
+
+  it('lets another project use the same Idempotency-Key', async () => {
+    const other = await createProjectFixture(h, 'other');
+    const key = `shared-${Date.now()}`;
+    expect((await track({ email: uniqueEmail(), event: 'x' }, { 'Idempotency-Key': key })).status).toBe(200);
+    const res = await h.http.post('/v1/track').set(bearer(other.publicKey)).set('Idempotency-Key', key).send({ email: uniqueEmail(), event: 'x' });
+    expect(res.status).toBe(200);
+  });
+});
