@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
+import type { TemporalGateway } from '../temporal/client';
 import { domainActivities } from './domains';
 import { eventActivities } from './events';
 import { emailActivities } from './email';
@@ -10,6 +11,8 @@ export interface ActivityDeps {
   config: Config;
   knex: Knex;
   log: Logger;
+  /** For activities that start or signal other workflows (always under deterministic ids). */
+  temporal: TemporalGateway;
 }
 
 export function createActivities(deps: ActivityDeps) {

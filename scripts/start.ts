@@ -41,7 +41,7 @@ async function main() {
   await migrateLatest(knex);
   log.info('database migrated');
 
-  const { worker, connection } = await createWorker({ config: runtimeConfig, knex, log, address, schedules: true });
+  const { worker, close: closeWorker } = await createWorker({ config: runtimeConfig, knex, log, address, schedules: true });
   const temporal = createTemporalGateway(runtimeConfig, address);
   const server = await startApi({ config: runtimeConfig, knex, temporal, log });
   log.info({ url: `http://localhost:${config.port}` }, `API listening at http://localhost:${config.port} (docs at /docs)`);
@@ -53,7 +53,7 @@ async function main() {
   log.info('shutting down');
   await closeServer(server);
   await temporal.close();
-  await connection.close();
+  await closeWorker();
   await knex.destroy();
   await devServer?.stop();
 }

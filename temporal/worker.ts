@@ -6,7 +6,7 @@ import type { Logger } from '../lib/logger';
 import type { Knex } from 'knex';
 import { createActivities } from '../activities';
 import { ensureSchedules } from './schedules';
-import { temporalAddress } from './client';
+import { createTemporalGateway, temporalAddress, TemporalGateway } from './client';
 
 let runtimeInstalled = false;
 function installRuntime(level: string) {
@@ -30,11 +30,18 @@ export interface StartWorkerOptions {
 
 export const WORKFLOWS_PATH = path.join(__dirname, 'workflows', 'index.ts');
 
-export async function createWorker(opts: StartWorkerOptions): Promise<{ worker: Worker; connection: NativeConnection }> {
+export interface CreatedWorker {
+  worker: Worker;
+  /** Closes what the worker opened (its native connection and its client for activities). */
+  close(): Promise<void>;
+}
+
+export async function createWorker(opts: StartWorkerOptions): Promise<CreatedWorker> {
   installRuntime(opts.config.logLevel);
   const address = opts.address ?? temporalAddress(opts.config);
   const taskQueue = opts.taskQueue ?? opts.config.temporal.taskQueue;
   const connection = await NativeConnection.connect({ address });
+  const gateway: TemporalGateway = createTemporalGateway({ ...opts.config, temporal: { ...opts.config.temporal, taskQueue } }, address);
   const workflowSource: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = opts.workflowBundlePath
     ? { workflowBundle: { codePath: opts.workflowBundlePath } }
     : { workflowsPath: WORKFLOWS_PATH };
@@ -43,7 +50,7 @@ export async function createWorker(opts: StartWorkerOptions): Promise<{ worker: 
     namespace: opts.config.temporal.namespace,
     taskQueue,
     ...workflowSource,
-    activities: createActivities({ config: opts.config, knex: opts.knex, log: opts.log }),
+    activities: createActivities({ config: opts.config, knex: opts.knex, log: opts.log, temporal: gateway }),
     // Bounded workflow cache keeps RSS flat when many executions wait for days.
     maxCachedWorkflows: 2000,
   });
@@ -55,7 +62,13 @@ export async function createWorker(opts: StartWorkerOptions): Promise<{ worker: 
       await conn.close();
     }
   }
-  return { worker, connection };
+  return {
+    worker,
+    async close() {
+      await gateway.close();
+      await connection.close();
+    },
+  };
 }
 
 if (require.main === module) {
@@ -70,10 +83,10 @@ if (require.main === module) {
     const conn = await Connection.connect({ address: temporalAddress(config) });
     await ensureSearchAttributes(conn, config.temporal.namespace);
     await conn.close();
-    const { worker, connection } = await createWorker({ config, knex, log, schedules: true });
+    const { worker, close } = await createWorker({ config, knex, log, schedules: true });
     log.info({ taskQueue: config.temporal.taskQueue, address: temporalAddress(config) }, 'worker running');
     await worker.run();
-    await connection.close();
+    await close();
     await knex.destroy();
   })().catch((err) => {
     process.stderr.write(`worker failed: ${err?.stack ?? err}\n`);

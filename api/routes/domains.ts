@@ -56,9 +56,8 @@ export default [
     responses: { 200: { description: 'the domain after the check', schema: DomainOut } },
     async handler(ctx, { params }) {
       await ownDomain(ctx, params.id);
-      const { config, knex, log } = ctx.deps;
       try {
-        const checked = await domainActivities({ config, knex, log }).verifyDomain(params.id);
+        const checked = await domainActivities(ctx.deps).verifyDomain(params.id);
         if (!checked) throw notFound('Domain');
         ctx.body = checked;
       } catch (err) {

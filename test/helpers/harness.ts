@@ -51,7 +51,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     taskQueue,
     async startWorker() {
       if (running) return;
-      const { worker, connection } = await createWorker({
+      const { worker, close } = await createWorker({
         config,
         knex,
         log,
@@ -60,7 +60,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
         workflowBundlePath: process.env.TEST_WORKFLOW_BUNDLE,
       });
       const done = worker.run();
-      running = { worker, done, close: () => connection.close() };
+      running = { worker, done, close };
     },
     async stopWorker() {
       if (!running) return;
