@@ -5,6 +5,7 @@ import type { TemporalGateway } from '../temporal/client';
 import { domainActivities } from './domains';
 import { eventActivities } from './events';
 import { emailActivities } from './email';
+import { maintenanceActivities } from './maintenance';
 
 /** What every activity may use; the worker builds it once. */
 export interface ActivityDeps {
@@ -20,6 +21,7 @@ export function createActivities(deps: ActivityDeps) {
     ...domainActivities(deps),
     ...eventActivities(deps),
     ...emailActivities(deps),
+    ...maintenanceActivities(deps),
   };
 }
 

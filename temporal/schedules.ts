@@ -2,6 +2,7 @@ import { Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporal
 import type { Duration } from '@temporalio/common';
 
 export const DOMAIN_VERIFICATION_SCHEDULE = 'domain-verification';
+export const MAINTENANCE_SCHEDULE = 'maintenance';
 
 interface ScheduleSpecDef {
   id: string;
@@ -9,7 +10,10 @@ interface ScheduleSpecDef {
   every: Duration;
 }
 
-const SCHEDULES: ScheduleSpecDef[] = [{ id: DOMAIN_VERIFICATION_SCHEDULE, workflowType: 'domainVerification', every: '5 minutes' }];
+const SCHEDULES: ScheduleSpecDef[] = [
+  { id: DOMAIN_VERIFICATION_SCHEDULE, workflowType: 'domainVerification', every: '5 minutes' },
+  { id: MAINTENANCE_SCHEDULE, workflowType: 'maintenance', every: '1 minute' },
+];
 
 function desired(s: ScheduleSpecDef, taskQueue: string) {
   return {
@@ -24,7 +28,7 @@ function desired(s: ScheduleSpecDef, taskQueue: string) {
  * Schedule that points at another task queue (TEMPORAL_TASK_QUEUE changed) is moved to this one,
  * otherwise its runs would wait forever on a queue nobody polls.
  */
-export async function ensureSchedules(client: Client, taskQueue: string): Promise<void> {
+export async function ensureSchedules(client: Client, taskQueue: string): Promise<string[]> {
   for (const s of SCHEDULES) {
     try {
       await client.schedule.create({ scheduleId: s.id, ...desired(s, taskQueue) });
@@ -37,4 +41,5 @@ export async function ensureSchedules(client: Client, taskQueue: string): Promis
       }
     }
   }
+  return SCHEDULES.map((s) => s.id);
 }

@@ -7,7 +7,9 @@ import { findTemplate } from '../../db/templates';
 import { insertEmail, EmailType } from '../../db/emails';
 import { checkTemplate } from '../../activities/render';
 import { startEventRouting } from '../../temporal/events';
-import { startWorkflowOnce } from '../../temporal/client';
+import { startDelivery } from '../../temporal/deliveries';
+
+export { startDelivery };
 import { uuid } from '../../lib/ids';
 
 export interface SentEmail {
@@ -17,19 +19,6 @@ export interface SentEmail {
 
 type Address = { email: string; name?: string };
 const asAddress = (a: string | Address): Address => (typeof a === 'string' ? { email: a } : a);
-
-export const deliverEmailWorkflowId = (emailId: string) => `email-${emailId}`;
-
-/** Starts delivery of a stored email; the id makes a repeat start a no-op. */
-export async function startDelivery(deps: Pick<Deps, 'temporal'>, email: { id: string; projectId: string; contactId: string | null; to: string }) {
-  await startWorkflowOnce(deps.temporal, {
-    workflowType: 'deliverEmail',
-    workflowId: deliverEmailWorkflowId(email.id),
-    args: [{ emailId: email.id }],
-    searchAttributes: { ProjectId: email.projectId, ContactId: email.contactId ?? undefined },
-    memo: { to: email.to },
-  });
-}
 
 /** What the request asks to send, with the template's fields where the request leaves them out. */
 async function resolveContent(deps: Pick<Deps, 'knex'>, projectId: string, body: SendBody) {
@@ -89,7 +78,7 @@ export async function sendEmails(deps: Pick<Deps, 'knex' | 'temporal'>, projectI
       return { contact: written.contact, emitted: written.events };
     });
     await startEventRouting(deps.temporal, emitted);
-    await startDelivery(deps, { id: emailId, projectId, contactId: contact.id, to: contact.email });
+    await startDelivery(deps.temporal, { id: emailId, projectId, contactId: contact.id, to: contact.email });
     out.push({ contact: { id: contact.id, email: contact.email }, email: emailId });
   }
   return out;

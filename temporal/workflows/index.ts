@@ -2,3 +2,4 @@
 export * from './domainVerification';
 export * from './routeEvent';
 export * from './deliverEmail';
+export * from './maintenance';

@@ -148,8 +148,9 @@ describe('the domain-verification schedule', () => {
     const connection = await Connection.connect({ address: process.env.TEST_TEMPORAL_ADDRESS! });
     const client = new Client({ connection, namespace: h.config.temporal.namespace });
     const handle = client.schedule.getHandle(DOMAIN_VERIFICATION_SCHEDULE);
+    let ensured: string[] = [];
     try {
-      await ensureSchedules(client, h.taskQueue);
+      ensured = await ensureSchedules(client, h.taskQueue);
       // Calling it again (as every worker start does) must neither fail nor change the schedule.
       await ensureSchedules(client, h.taskQueue);
       const described = await handle.describe();
@@ -164,7 +165,7 @@ describe('the domain-verification schedule', () => {
       });
       expect(verified.records.every((r: any) => r.valid)).toBe(true);
     } finally {
-      await handle.delete().catch(() => undefined);
+      for (const id of ensured) await client.schedule.getHandle(id).delete().catch(() => undefined);
       await connection.close();
     }
   });

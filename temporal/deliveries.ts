@@ -1,0 +1,15 @@
+import type { TemporalGateway } from './client';
+import { startWorkflowOnce } from './client';
+
+export const deliverEmailWorkflowId = (emailId: string) => `email-${emailId}`;
+
+/** Starts delivery of a stored email; the id makes a repeat start a no-op. */
+export async function startDelivery(gateway: TemporalGateway, email: { id: string; projectId: string; contactId: string | null; to: string }) {
+  await startWorkflowOnce(gateway, {
+    workflowType: 'deliverEmail',
+    workflowId: deliverEmailWorkflowId(email.id),
+    args: [{ emailId: email.id }],
+    searchAttributes: { ProjectId: email.projectId, ContactId: email.contactId ?? undefined },
+    memo: { to: email.to },
+  });
+}
