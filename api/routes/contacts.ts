@@ -1,4 +1,5 @@
 import { route } from '../route';
+import { startEventRouting } from '../../temporal/events';
 import type { AppContext } from '../context';
 import { badRequest, conflict, notFound } from '../errors';
 import {
@@ -56,6 +57,7 @@ export default [
     },
     async handler(ctx, { body }) {
       const r = await upsertContact(ctx.deps.knex, { ...body, projectId: projectOf(ctx), defaultSubscribed: true, source: 'api' });
+      await startEventRouting(ctx.deps.temporal, r.events);
       ctx.status = r.isNew ? 201 : 200;
       ctx.body = { ...presentContact(r.contact), _meta: { isNew: r.isNew, isUpdate: !r.isNew } };
     },
@@ -99,6 +101,7 @@ export default [
       try {
         const r = await updateContact(ctx.deps.knex, { ...body, projectId: projectOf(ctx), contactId: params.id, source: 'api' });
         if (!r) throw notFound('Contact');
+        await startEventRouting(ctx.deps.temporal, r.events);
         ctx.body = presentContact(r.contact);
       } catch (err) {
         if (err instanceof EmailInUseError) throw conflict(err.message);

@@ -140,6 +140,12 @@ describe('subscription', () => {
       { name: 'contact.unsubscribed', project_id: p.projectId },
       { name: 'contact.subscribed', project_id: p.projectId },
     ]);
+    // Each flip is handed to routeEvent, so workflows triggered by it start.
+    const client = await h.deps.temporal.client();
+    for (const e of await h.deps.knex('events').where({ contact_id: c.id }).select('id')) {
+      const wf = await client.workflow.getHandle(`event-${e.id}`).describe();
+      expect(wf.type).toBe('routeEvent');
+    }
   });
 
   it('keeps the state when an upsert omits subscribed and records a flip made by an upsert', async () => {
