@@ -1,0 +1,39 @@
+/**
+ * POST /v1/send at concurrency 32, side by side with its floor: the raw rate of starting a no-op
+ * workflow on the same Temporal server. No worker runs during the measurement, so both sides
+ * measure the API path alone (deliveries would otherwise compete for the same two cores).
+ * Usage: npx tsx bench/send.ts [seconds]
+ */
+import crypto from 'node:crypto';
+import { startStack, runLoad, postJson, fmt, benchProject } from './stack';
+
+const SECONDS = Number(process.argv[2] ?? 15);
+const CONCURRENCY = 32;
+
+async function main() {
+  const stack = await startStack({ RATE_LIMIT_PER_MINUTE: '100000000' });
+  try {
+    const p = await benchProject(stack);
+    await stack.knex('domains').insert({ id: crypto.randomUUID(), project_id: p.projectId, domain: 'bench.example', token: 't', status: 'VERIFIED', records: '[]', verified_at: new Date() });
+    const client = await stack.temporal.client();
+    const body = (i: number) => ({ to: `user${i % 5000}@bench.example`, from: 'hi@bench.example', subject: 'Hello {{ name ?? "there" }}', body: '<p>Hi {{ name ?? "there" }}</p>', data: { name: 'Ann' } });
+    await runLoad((i) => postJson(`${stack.url}/v1/send`, body(i), { authorization: `Bearer ${p.secretKey}` }), CONCURRENCY, 2);
+
+    const floor = await runLoad(async () => {
+      await client.workflow.start('noop', { taskQueue: 'bench-noop', workflowId: `noop-${crypto.randomUUID()}`, args: [] });
+      return true;
+    }, CONCURRENCY, SECONDS);
+    const route = await runLoad((i) => postJson(`${stack.url}/v1/send`, body(i), { authorization: `Bearer ${p.secretKey}` }), CONCURRENCY, SECONDS);
+    console.log(`send bench, concurrency ${CONCURRENCY}, ${SECONDS}s each, one recipient per request`);
+    console.log(`  floor (no-op workflow start): ${fmt(floor)}`);
+    console.log(`  POST /v1/send               : ${fmt(route)}`);
+    console.log(`  route / floor               : ${((route.perSecond / floor.perSecond) * 100).toFixed(0)}%  (target >= 70%)`);
+  } finally {
+    await stack.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,112 @@
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadConfig, Config } from '../lib/config';
+import { createLogger } from '../lib/logger';
+import { createKnex, ensureDatabase, migrateLatest, dropDatabase } from '../db/knex';
+import { startDevServer, DevServer } from '../temporal/devServer';
+import { createTemporalGateway, TemporalGateway } from '../temporal/client';
+import { startApi, closeServer } from '../api/server';
+import type { Deps } from '../api/context';
+import type { Knex } from 'knex';
+
+export interface BenchStack {
+  url: string;
+  deps: Deps;
+  config: Config;
+  knex: Knex;
+  temporal: TemporalGateway;
+  server: DevServer;
+  stop(): Promise<void>;
+}
+
+/** The real API on a fresh database and its own Temporal dev server, like the tests but listening on a port. */
+export async function startStack(env: Record<string, string> = {}): Promise<BenchStack> {
+  const server = await startDevServer({ headless: true });
+  const url = new URL('postgres://postgres@127.0.0.1:5432/postgres');
+  url.pathname = `/svc_bench_${Date.now()}_${crypto.randomBytes(3).toString('hex')}`;
+  const config = loadConfig({ ...process.env, DATABASE_URL: url.toString(), JWT_SECRET: 'bench-secret-bench-secret', LOG_LEVEL: 'silent', TEMPORAL_TASK_QUEUE: 'bench', ...env });
+  await ensureDatabase(config.databaseUrl);
+  const knex = createKnex(config.databaseUrl, { max: 40 });
+  await migrateLatest(knex);
+  const temporal = createTemporalGateway(config, server.address);
+  const deps: Deps = { config, knex, temporal, log: createLogger('silent') };
+  const api = await startApi(deps, 0);
+  const port = (api.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    deps,
+    config,
+    knex,
+    temporal,
+    server,
+    async stop() {
+      await closeServer(api);
+      await temporal.close();
+      await knex.destroy();
+      await server.stop();
+      await dropDatabase(config.databaseUrl).catch(() => undefined);
+    },
+  };
+}
+
+export interface LoadResult {
+  requests: number;
+  errors: number;
+  seconds: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+}
+
+const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0);
+
+/** Runs `op` from `concurrency` loops for `seconds`; latencies in milliseconds. */
+export async function runLoad(op: (i: number) => Promise<boolean>, concurrency: number, seconds: number): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let n = 0;
+  const deadline = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) {
+        const t0 = performance.now();
+        const ok = await op(n++).catch(() => false);
+        latencies.push(performance.now() - t0);
+        if (!ok) errors++;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { requests: latencies.length, errors, seconds: elapsed, perSecond: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+/** A JSON POST over a keep-alive socket; resolves true on a 2xx. */
+export function postJson(url: string, body: unknown, headers: Record<string, string>): Promise<boolean> {
+  const data = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data), ...headers } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve((res.statusCode ?? 500) < 300));
+    });
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+export const fmt = (r: LoadResult) => `${r.perSecond.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(1).padStart(6)} ms   p99 ${r.p99.toFixed(1).padStart(6)} ms   (${r.requests} requests, ${r.errors} errors)`;
+
+/** A project with keys, made through the real signup and project routes. */
+export async function benchProject(stack: BenchStack): Promise<{ projectId: string; publicKey: string; secretKey: string }> {
+  const email = `bench-${crypto.randomBytes(4).toString('hex')}@example.test`;
+  const signup = await fetch(`${stack.url}/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'bench password' }) });
+  const cookie = signup.headers.get('set-cookie')!.split(';')[0];
+  const project = await fetch(`${stack.url}/users/@me/projects`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ name: 'bench' }) });
+  const body = (await project.json()) as { id: string; publicKey: string; secretKey: string };
+  // The bench measures throughput, not the rate limiter.
+  return { projectId: body.id, publicKey: body.publicKey, secretKey: body.secretKey };
+}
