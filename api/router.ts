@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import Router from '@koa/router';
 import { koaBody } from 'koa-body';
 import type { Next } from 'koa';
@@ -31,8 +32,9 @@ function bodyParser(def: RouteDef) {
       json: false,
       formidable: { maxFileSize: def.multipart.maxFileSize, maxFiles: 1, allowEmptyFiles: false },
       onError: (err: any) => {
-        // formidable reports an oversized upload with its own code 1009 and HTTP code 413.
-        if (err?.httpCode === 413 || err?.code === 1009) throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Uploaded file is too large');
+        // formidable's own codes: 1009/1016 size limits, 1015 too many files (which it also marks 413).
+        if (err?.code === 1015) throw new ApiError(400, 'BAD_REQUEST', 'Send exactly one file');
+        if (err?.code === 1009 || err?.code === 1016 || err?.httpCode === 413) throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Uploaded file is too large');
         throw new ApiError(400, 'BAD_REQUEST', 'Malformed multipart body');
       },
     });
@@ -71,6 +73,16 @@ function validator(def: RouteDef) {
   };
 }
 
+/** Temporary upload files never outlive the request, whether it succeeded or failed validation. */
+async function removeUploadsAfter(ctx: AppContext, next: Next) {
+  try {
+    await next();
+  } finally {
+    const files = Object.values(ctx.request.files ?? {}).flat() as Array<{ filepath?: string }>;
+    await Promise.all(files.map((f) => (f.filepath ? fs.rm(f.filepath, { force: true }) : undefined)));
+  }
+}
+
 export function buildRouter(defs: RouteDef[]): Router<any, any> {
   const router = new Router();
   for (const def of defs) {
@@ -81,6 +93,7 @@ export function buildRouter(defs: RouteDef[]): Router<any, any> {
     if (def.idempotent) chain.push(idempotency);
     if (def.method !== 'get' && def.method !== 'delete') chain.push(bodyParser(def));
     else if (def.body) chain.push(koaBody({ jsonLimit: def.bodyLimit ?? DEFAULT_JSON_LIMIT, parsedMethods: ['DELETE', 'GET'] as any }));
+    if (def.multipart) chain.push(removeUploadsAfter);
     chain.push(validator(def), handler);
     (router as any)[def.method](def.path, ...chain);
   }

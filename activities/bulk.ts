@@ -1,0 +1,91 @@
+import { Context } from '@temporalio/activity';
+import type { Knex } from 'knex';
+import type { ActivityDeps } from '.';
+import { ContactDataError, deleteContact, updateContact, upsertContact } from '../db/contacts';
+import type { EventRow } from '../db/events';
+import { BatchResult, BulkRowPayload, finishJob, ImportRowPayload, JobRow, JobRowRecord, markJobRunning, processJobBatch, RowOutcome } from '../db/jobs';
+import { startEventRouting } from '../temporal/events';
+import type { TemporalGateway } from '../temporal/client';
+
+export interface JobBatchInput {
+  jobId: string;
+  /** Row number the previous batch ended at (0 to begin). */
+  after: number;
+  limit: number;
+}
+
+const OK: RowOutcome = { ok: true };
+const NOT_FOUND = 'Contact not found';
+
+/** One staged row through the contact writers of db/contacts, inside the batch transaction. */
+async function applyRow(trx: Knex.Transaction, job: JobRow, row: JobRowRecord, events: EventRow[]): Promise<RowOutcome> {
+  const projectId = job.project_id;
+  if (job.type === 'IMPORT') {
+    const p = row.payload as ImportRowPayload;
+    if ('error' in p) return { ok: false, error: { row: row.row_number, message: p.error } };
+    try {
+      const r = await upsertContact(trx, { projectId, email: p.email, subscribed: p.subscribed, data: p.data, defaultSubscribed: true, source: 'import' });
+      events.push(...r.events);
+      return OK;
+    } catch (err) {
+      // Raised before any SQL, so the batch transaction is still usable.
+      if (err instanceof ContactDataError) return { ok: false, error: { row: row.row_number, message: err.message } };
+      throw err;
+    }
+  }
+  const { contactId } = row.payload as BulkRowPayload;
+  const notFound: RowOutcome = { ok: false, error: { contactId, message: NOT_FOUND } };
+  if (job.type === 'BULK_DELETE') return (await deleteContact(trx, projectId, contactId)) ? OK : notFound;
+  const r = await updateContact(trx, { projectId, contactId, subscribed: job.type === 'BULK_SUBSCRIBE', source: 'bulk' });
+  if (!r) return notFound;
+  events.push(...r.events);
+  return OK;
+}
+
+/**
+ * Subscription changes trigger workflows like any other event, so they are handed to `routeEvent`
+ * once their batch has committed, through the worker's own client on the queue it serves. Should
+ * that fail, the events stay unrouted (routed_at null) for the sweep rather than failing a batch
+ * that can no longer be undone.
+ */
+async function routeCommitted(deps: ActivityDeps, events: EventRow[]): Promise<void> {
+  if (events.length === 0) return;
+  const ctx = Context.current();
+  const gateway: Pick<TemporalGateway, 'client' | 'taskQueue'> = { client: async () => ctx.client, taskQueue: ctx.info.taskQueue };
+  try {
+    for (const e of events) {
+      ctx.heartbeat();
+      await startEventRouting(gateway as TemporalGateway, [e]);
+    }
+  } catch (err) {
+    deps.log.warn({ err, events: events.length }, 'bulk job: routing subscription events failed; left for the sweep');
+  }
+}
+
+/** The steps of the `bulkJob` workflow; each is idempotent (see db/jobs). */
+export function bulkActivities(deps: ActivityDeps) {
+  return {
+    async markJobRunning(jobId: string): Promise<void> {
+      await markJobRunning(deps.knex, jobId);
+    },
+
+    async applyJobBatch(input: JobBatchInput): Promise<BatchResult> {
+      const ctx = Context.current();
+      const events: EventRow[] = [];
+      const result = await processJobBatch(deps.knex, input.jobId, input, (trx, job, row) => {
+        ctx.heartbeat();
+        return applyRow(trx, job, row, events);
+      });
+      await routeCommitted(deps, events);
+      return result;
+    },
+
+    async completeJob(jobId: string): Promise<void> {
+      await finishJob(deps.knex, jobId);
+    },
+
+    async failJob(jobId: string, message: string): Promise<void> {
+      await finishJob(deps.knex, jobId, message);
+    },
+  };
+}

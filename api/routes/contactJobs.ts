@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import { route, RouteDef } from '../route';
+import type { AppContext } from '../context';
+import { notFound, validationError } from '../errors';
+import { BulkBody, ImportBody, ImportFileError, importRows, JobAccepted, JobIdParams, JobOut, MAX_IMPORT_BYTES } from '../schemas/contactJobs';
+import { BULK_JOB_TYPES, BulkJobType, createJob, deleteJob, findJob, JobType, presentJob, StagedRow } from '../../db/jobs';
+import { csvRecords } from '../../lib/csv';
+import { startWorkflowOnce } from '../../temporal/client';
+
+const projectOf = (ctx: AppContext) => ctx.state.project!.id;
+
+/** DESIGN §3: one `bulkJob` execution per job, ever. */
+export const bulkJobWorkflowId = (jobId: string) => `job-${jobId}`;
+
+/** Stages the job's rows, starts its `bulkJob` workflow and answers 202 with its id. */
+async function enqueue(ctx: AppContext, type: JobType, rows: Iterable<StagedRow> | AsyncIterable<StagedRow>): Promise<void> {
+  const job = await createJob(ctx.deps.knex, { projectId: projectOf(ctx), type, rows });
+  try {
+    await startWorkflowOnce(ctx.deps.temporal, {
+      workflowType: 'bulkJob',
+      workflowId: bulkJobWorkflowId(job.id),
+      args: [{ jobId: job.id }],
+      searchAttributes: { ProjectId: job.project_id },
+      memo: { type },
+    });
+  } catch (err) {
+    // Nothing would ever run it: better no job than one stuck QUEUED. The client may retry.
+    await deleteJob(ctx.deps.knex, job.id);
+    throw err;
+  }
+  ctx.status = 202;
+  ctx.body = { jobId: job.id };
+}
+
+function jobRoute(path: string, summary: string, types: readonly JobType[]): RouteDef {
+  return route({
+    method: 'get',
+    path,
+    auth: 'secret',
+    tag: 'contacts',
+    resource: 'Job',
+    summary,
+    params: JobIdParams,
+    responses: { 200: { description: 'the job and its progress', schema: JobOut } },
+    async handler(ctx, { params }) {
+      const job = await findJob(ctx.deps.knex, projectOf(ctx), params.jobId, types);
+      if (!job) throw notFound('Job');
+      ctx.body = presentJob(job);
+    },
+  });
+}
+
+const BULK: Record<BulkJobType, { path: string; summary: string }> = {
+  BULK_SUBSCRIBE: { path: '/contacts/bulk-subscribe', summary: 'Subscribe up to 1,000 contacts (queued job)' },
+  BULK_UNSUBSCRIBE: { path: '/contacts/bulk-unsubscribe', summary: 'Unsubscribe up to 1,000 contacts (queued job)' },
+  BULK_DELETE: { path: '/contacts/bulk-delete', summary: 'Delete up to 1,000 contacts (queued job)' },
+};
+
+export default [
+  route({
+    method: 'post',
+    path: '/contacts/import',
+    auth: 'secret',
+    tag: 'contacts',
+    summary: 'Import contacts from a CSV file (queued job)',
+    multipart: { maxFileSize: MAX_IMPORT_BYTES },
+    body: ImportBody,
+    responses: { 202: { description: 'queued', schema: JobAccepted } },
+    async handler(ctx, { body }) {
+      const { filepath } = body.file;
+      try {
+        await enqueue(ctx, 'IMPORT', importRows(csvRecords(fs.createReadStream(filepath))));
+      } catch (err) {
+        if (err instanceof ImportFileError) {
+          throw validationError(err.problems.map((message) => ({ field: 'file', message, code: 'custom' })), 'The CSV file cannot be imported');
+        }
+        throw err;
+      } finally {
+        await fs.promises.rm(filepath, { force: true });
+      }
+    },
+  }),
+  jobRoute('/contacts/import/:jobId', 'Progress of a contact import', ['IMPORT']),
+  ...Object.entries(BULK).map(([type, { path, summary }]) =>
+    route({
+      method: 'post',
+      path,
+      auth: 'secret',
+      tag: 'contacts',
+      summary,
+      body: BulkBody,
+      responses: { 202: { description: 'queued', schema: JobAccepted } },
+      async handler(ctx, { body }) {
+        // A repeated id would only fail its second time round ("not found" after a delete).
+        const ids = [...new Set(body.contactIds)];
+        await enqueue(ctx, type as BulkJobType, ids.map((contactId, i) => ({ rowNumber: i + 1, payload: { contactId } })));
+      },
+    }),
+  ),
+  jobRoute('/contacts/bulk/:jobId', 'Progress of a bulk subscribe, unsubscribe or delete', BULK_JOB_TYPES),
+];

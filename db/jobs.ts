@@ -1,0 +1,195 @@
+import type { Knex } from 'knex';
+import { uuid } from '../lib/ids';
+
+/**
+ * Contact import and bulk jobs (DESIGN §5.5). A job's input is staged in `job_rows` when it is
+ * created; the bulkJob workflow then walks the rows in keyset order. Each batch applies its rows,
+ * flips their `done` flag and moves the job's counters in one transaction, so a retried activity,
+ * a restarted worker or a replayed workflow never applies a row twice.
+ */
+
+export const BULK_JOB_TYPES = ['BULK_SUBSCRIBE', 'BULK_UNSUBSCRIBE', 'BULK_DELETE'] as const;
+export const JOB_TYPES = ['IMPORT', ...BULK_JOB_TYPES] as const;
+export type JobType = (typeof JOB_TYPES)[number];
+export type BulkJobType = (typeof BULK_JOB_TYPES)[number];
+export type JobStatus = 'QUEUED' | 'RUNNING' | 'COMPLETED' | 'FAILED';
+
+export interface JobError {
+  /** CSV record number, the header being record 1 (imports). */
+  row?: number;
+  /** The contact id the error is about (bulk jobs). */
+  contactId?: string;
+  message: string;
+}
+
+/** Only the first errors are kept: a file of 100,000 bad rows must not make a 100,000-entry job. */
+export const MAX_JOB_ERRORS = 100;
+
+export interface JobRow {
+  id: string;
+  project_id: string;
+  type: JobType;
+  status: JobStatus;
+  total: number;
+  processed: number;
+  succeeded: number;
+  failed: number;
+  errors: JobError[];
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
+/** A staged CSV record: the contact to upsert, or why it cannot be (found when the file was read). */
+export type ImportRowPayload = { email: string; subscribed?: boolean; data: Record<string, string> } | { error: string };
+
+/** A staged bulk-job row. */
+export interface BulkRowPayload {
+  contactId: string;
+}
+
+export interface StagedRow {
+  rowNumber: number;
+  payload: unknown;
+}
+
+export interface JobRowRecord<P = unknown> {
+  row_number: number;
+  payload: P;
+}
+
+const STAGE_BATCH = 1000;
+
+/**
+ * Creates a QUEUED job with its input rows in one transaction: an input that fails half way
+ * (a malformed file) leaves nothing behind. `rows` may be a stream; it is inserted in batches.
+ */
+export async function createJob(
+  db: Knex,
+  input: { projectId: string; type: JobType; rows: Iterable<StagedRow> | AsyncIterable<StagedRow> },
+): Promise<JobRow> {
+  return db.transaction(async (trx) => {
+    const id = uuid();
+    await trx('jobs').insert({ id, project_id: input.projectId, type: input.type });
+    let pending: StagedRow[] = [];
+    let total = 0;
+    const flush = async () => {
+      if (pending.length === 0) return;
+      await trx('job_rows').insert(pending.map((r) => ({ job_id: id, row_number: r.rowNumber, payload: JSON.stringify(r.payload) })));
+      total += pending.length;
+      pending = [];
+    };
+    for await (const row of input.rows) {
+      pending.push(row);
+      if (pending.length >= STAGE_BATCH) await flush();
+    }
+    await flush();
+    const [job] = await trx<JobRow>('jobs').where({ id }).update({ total }).returning('*');
+    return job;
+  });
+}
+
+/** A job of the project, of one of `types`; anything else is "not found" to the caller. */
+export async function findJob(db: Knex, projectId: string, id: string, types: readonly JobType[]): Promise<JobRow | undefined> {
+  return db<JobRow>('jobs').where({ project_id: projectId, id }).whereIn('type', types).first();
+}
+
+/** Used when the job's workflow could not be started: an orphan QUEUED job would never move. */
+export async function deleteJob(db: Knex, id: string): Promise<void> {
+  await db('jobs').where({ id }).del();
+}
+
+export async function markJobRunning(db: Knex, id: string): Promise<void> {
+  await db('jobs').where({ id, status: 'QUEUED' }).update({ status: 'RUNNING', started_at: db.fn.now() });
+}
+
+export type RowOutcome = { ok: true } | { ok: false; error: JobError };
+
+export interface BatchResult {
+  /** Row number to continue after. */
+  last: number;
+  /** false once no row is left after `last`. */
+  more: boolean;
+}
+
+/**
+ * Applies the next `limit` pending rows after row `after` with `apply`, which runs inside the
+ * batch transaction (so its writes commit with the `done` flags and counters, or not at all). The
+ * job row is locked first, which also serialises a timed-out attempt still running with its retry.
+ */
+export async function processJobBatch<P>(
+  db: Knex,
+  jobId: string,
+  range: { after: number; limit: number },
+  apply: (trx: Knex.Transaction, job: JobRow, row: JobRowRecord<P>) => Promise<RowOutcome>,
+): Promise<BatchResult> {
+  return db.transaction(async (trx) => {
+    const job = await trx<JobRow>('jobs').where({ id: jobId }).forUpdate().first();
+    if (!job || job.status !== 'RUNNING') return { last: range.after, more: false };
+    const rows: JobRowRecord<P>[] = await trx('job_rows')
+      .where({ job_id: jobId, done: false })
+      .andWhere('row_number', '>', range.after)
+      .orderBy('row_number')
+      .limit(range.limit)
+      .select('row_number', 'payload');
+    if (rows.length === 0) return { last: range.after, more: false };
+
+    let succeeded = 0;
+    const errors: JobError[] = [];
+    for (const row of rows) {
+      const outcome = await apply(trx, job, row);
+      if (outcome.ok) succeeded++;
+      else errors.push(outcome.error);
+    }
+    const last = rows[rows.length - 1].row_number;
+    await trx('job_rows').where({ job_id: jobId, done: false }).whereBetween('row_number', [rows[0].row_number, last]).update({ done: true });
+    await trx('jobs')
+      .where({ id: jobId })
+      .update({
+        processed: trx.raw('processed + ?', [rows.length]),
+        succeeded: trx.raw('succeeded + ?', [succeeded]),
+        failed: trx.raw('failed + ?', [errors.length]),
+        ...(errors.length && job.errors.length < MAX_JOB_ERRORS ? { errors: JSON.stringify([...job.errors, ...errors].slice(0, MAX_JOB_ERRORS)) } : {}),
+      });
+    return { last, more: rows.length === range.limit };
+  });
+}
+
+/**
+ * Ends a running job: COMPLETED, or FAILED with `failure` as its last error. Its staged input is
+ * dropped (an import holds a whole contact list). A job already ended is left as it is.
+ */
+export async function finishJob(db: Knex, id: string, failure?: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    const job = await trx<JobRow>('jobs').where({ id }).forUpdate().first();
+    if (!job || job.status === 'COMPLETED' || job.status === 'FAILED') return;
+    await trx('jobs')
+      .where({ id })
+      .update({
+        status: failure === undefined ? 'COMPLETED' : 'FAILED',
+        started_at: job.started_at ?? trx.fn.now(),
+        finished_at: trx.fn.now(),
+        ...(failure === undefined ? {} : { errors: JSON.stringify([...job.errors.slice(0, MAX_JOB_ERRORS - 1), { message: failure }]) }),
+      });
+    await trx('job_rows').where({ job_id: id }).del();
+  });
+}
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+/** The API shape of a job (DESIGN §5.5). */
+export function presentJob(row: JobRow) {
+  return {
+    id: row.id,
+    type: row.type,
+    status: row.status,
+    total: row.total,
+    processed: row.processed,
+    succeeded: row.succeeded,
+    failed: row.failed,
+    errors: row.errors,
+    createdAt: new Date(row.created_at).toISOString(),
+    startedAt: iso(row.started_at),
+    finishedAt: iso(row.finished_at),
+  };
+}

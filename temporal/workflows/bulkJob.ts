@@ -1,0 +1,51 @@
+import { ActivityFailure, continueAsNew, proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../../activities';
+
+const { markJobRunning, applyJobBatch, completeJob } = proxyActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
+  // A worker that dies mid-batch is noticed in seconds, not after the start-to-close timeout.
+  heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10 },
+});
+
+// Retried without limit: a job must not be left RUNNING because the database was briefly away.
+const { failJob } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumInterval: '1 minute' },
+});
+
+export const DEFAULT_BATCH_SIZE = 500;
+export const DEFAULT_BATCHES_PER_RUN = 100;
+
+export interface BulkJobInput {
+  jobId: string;
+  /** Rows per activity call (one transaction each). */
+  batchSize?: number;
+  /** Batches before continuing as new, which keeps the history small for big imports. */
+  batchesPerRun?: number;
+  /** Row number to continue after; set by continueAsNew. */
+  after?: number;
+}
+
+/**
+ * Runs one import or bulk job (workflow id `job-<jobId>`): QUEUED → RUNNING, batches until no row
+ * is left, → COMPLETED. Progress lives in the job row, written by each batch. Exactly-once per row
+ * is the activity's transaction's job (db/jobs), so a retried batch or a replay is harmless.
+ * FAILED only when a batch keeps failing after its retries.
+ */
+export async function bulkJob(input: BulkJobInput): Promise<void> {
+  const { jobId, batchSize = DEFAULT_BATCH_SIZE, batchesPerRun = DEFAULT_BATCHES_PER_RUN } = input;
+  let after = input.after ?? 0;
+  try {
+    if (input.after === undefined) await markJobRunning(jobId);
+    for (let batch = 0; batch < batchesPerRun; batch++) {
+      const r = await applyJobBatch({ jobId, after, limit: batchSize });
+      if (!r.more) return await completeJob(jobId);
+      after = r.last;
+    }
+  } catch (err) {
+    if (!(err instanceof ActivityFailure)) throw err;
+    return await failJob(jobId, `Job failed: ${err.cause?.message ?? err.message}`);
+  }
+  await continueAsNew<typeof bulkJob>({ ...input, after });
+}
