@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { filterProblems, FilterError, FILTER_LOGIC, FILTER_OPERATORS, FILTER_UNITS } from '../../db/filters';
+import type { FieldError } from '../errors';
+
+/**
+ * The filter tree of segment `condition`, campaign `audienceCondition` and workflow CONDITION steps.
+ * The shape is checked here; limits and meaning (field shapes, operator per field kind, value
+ * types, depth, counts) by db/filters, the compiler itself, so the API never accepts a tree it
+ * would refuse to compile. Types of data keys the registry already knows are only checked when
+ * compiling: routes that save a tree should also compile it with `loadFieldTypes` and answer a
+ * FilterError with `filterErrorToFieldError`.
+ */
+
+export const FilterCondition = z
+  .object({
+    field: z.string().min(1).describe('email, subscribed, createdAt, updatedAt, data.<key>[.<key>…] or event.<name>'),
+    operator: z.enum(FILTER_OPERATORS),
+    value: z.unknown().optional().describe('per operator: a string, number, boolean, ISO date, array (in/notIn), amount (within/olderThan) or event count'),
+    unit: z.enum(FILTER_UNITS).optional().describe('for within/olderThan'),
+  })
+  .meta({ id: 'FilterCondition' });
+
+export const FilterGroup = z
+  .object({
+    filters: z.array(FilterCondition),
+    get conditions() {
+      return FilterTreeShape.optional();
+    },
+  })
+  .meta({ id: 'FilterGroup' });
+
+const FilterTreeShape = z
+  .object({
+    logic: z.enum(FILTER_LOGIC),
+    groups: z.array(FilterGroup).min(1),
+  })
+  .meta({ id: 'FilterTree' });
+
+/** Refined once at the root: nested trees are reported with their full path from there. */
+export const FilterTree = FilterTreeShape.superRefine((tree, ctx) => {
+  for (const p of filterProblems(tree)) ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
+});
+export type FilterTree = z.infer<typeof FilterTree>;
+
+/** A FilterError as a field error of the 422 envelope; `prefix` is where the tree sits in the body (`condition`). */
+export function filterErrorToFieldError(err: FilterError, prefix = ''): FieldError {
+  return { field: [prefix, err.path].filter(Boolean).join('.') || '(root)', message: err.detail, code: 'custom' };
+}

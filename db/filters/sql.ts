@@ -1,0 +1,172 @@
+import { containsPattern } from '../search';
+import type { FieldType } from '../fields';
+import type { FilterOperator, FilterUnit } from './model';
+import type { Duration, ResolvedFilter, ResolvedTree, Subject } from './resolve';
+
+/**
+ * Emits the SQL of a resolved tree: a boolean expression over a contacts row aliased `c`, with `?`
+ * placeholders. Every value a request supplies (data path, event name, operand) is a binding; the
+ * only text spliced in comes from the fixed tables below. Bindings are scalars, never arrays,
+ * because knex expands an array binding into a list.
+ */
+
+export type Binding = string | number | boolean;
+
+export interface Sql {
+  sql: string;
+  bindings: Binding[];
+}
+
+const sql = (text: string, ...bindings: Binding[]): Sql => ({ sql: text, bindings });
+const bind = (value: Binding, cast = ''): Sql => sql(cast ? `?::${cast}` : '?', value);
+
+/** Joins fragments with `separator`, parenthesising each when there is more than one. */
+function join(parts: Sql[], separator: string): Sql {
+  if (parts.length === 1) return parts[0];
+  return { sql: parts.map((p) => `(${p.sql})`).join(separator), bindings: parts.flatMap((p) => p.bindings) };
+}
+
+/** `template` with each `$` replaced by the next fragment, bindings kept in order. */
+function fill(template: string, ...parts: Sql[]): Sql {
+  const pieces = template.split('$');
+  if (pieces.length !== parts.length + 1) throw new Error(`template expects ${pieces.length - 1} fragments, got ${parts.length}`);
+  return {
+    sql: pieces.reduce((acc, piece, i) => acc + parts[i - 1].sql + piece),
+    bindings: parts.flatMap((p) => p.bindings),
+  };
+}
+
+/** Safe casts of a jsonb value (migration 004): NULL when the stored value is not of that type. */
+const SAFE_CAST: Record<FieldType, string> = {
+  string: 'svc_filter_text',
+  number: 'svc_filter_number',
+  boolean: 'svc_filter_boolean',
+  date: 'svc_filter_instant',
+};
+
+const UNIT_INTERVAL: Record<FilterUnit, string> = {
+  minutes: "interval '1 minute'",
+  hours: "interval '1 hour'",
+  days: "interval '1 day'",
+  weeks: "interval '1 week'",
+  months: "interval '1 month'",
+};
+
+const NEGATION: Partial<Record<FilterOperator, FilterOperator>> = {
+  notEquals: 'equals',
+  notContains: 'contains',
+  notIn: 'in',
+  notExists: 'exists',
+  notTriggered: 'triggered',
+};
+
+const COMPARE: Partial<Record<FilterOperator, string>> = {
+  equals: '=',
+  greaterThan: '>',
+  lessThan: '<',
+  greaterThanOrEqual: '>=',
+  lessThanOrEqual: '<=',
+};
+
+export function emitTree(tree: ResolvedTree): Sql {
+  const glue = ` ${tree.logic} `;
+  return join(
+    tree.groups.map((g) => {
+      const parts = g.filters.length ? [join(g.filters.map(emitFilter), glue)] : [];
+      return join(g.conditions ? [...parts, emitTree(g.conditions)] : parts, ' AND ');
+    }),
+    glue,
+  );
+}
+
+/**
+ * A negated operator is the exact complement of its positive form, and every filter is two-valued
+ * (a missing or mistyped value is "no match", never NULL), so AND/OR/NOT behave as written.
+ */
+export function emitFilter(f: ResolvedFilter): Sql {
+  const positive = NEGATION[f.operator];
+  const base = emitPositive({ ...f, operator: positive ?? f.operator });
+  return fill(positive ? 'NOT COALESCE($, false)' : 'COALESCE($, false)', base);
+}
+
+function emitPositive(f: ResolvedFilter): Sql {
+  const { subject, operator, operand } = f;
+  if (subject.kind === 'event') return emitEvent(subject.name, f);
+  if (operator === 'exists') {
+    return subject.kind === 'column' ? sql('TRUE') : fill("jsonb_typeof($) <> 'null'", dataValue(subject.path));
+  }
+  const value = typedValue(subject);
+  switch (operand.kind) {
+    case 'duration':
+      return operator === 'within' ? fill('$ BETWEEN $ AND now()', value, ago(operand.duration)) : fill('$ < $', value, ago(operand.duration));
+    case 'range':
+      return emitRange(value, operator, operand.start, operand.end);
+    case 'list':
+      return subject.type === 'number'
+        ? fill('$ IN (SELECT value::numeric FROM jsonb_array_elements_text($))', value, bind(JSON.stringify(operand.values), 'jsonb'))
+        : fill('lower($) IN (SELECT lower(value) FROM jsonb_array_elements_text($))', value, bind(JSON.stringify(operand.values), 'jsonb'));
+    case 'scalar':
+      return emitScalar(value, subject.type, operator, operand.value);
+    default:
+      throw new Error(`no operand for ${operator}`);
+  }
+}
+
+function emitScalar(value: Sql, type: FieldType, operator: FilterOperator, operand: string | number | boolean): Sql {
+  if (type === 'string') {
+    if (operator === 'equals') return fill('lower($) = lower($)', value, bind(operand));
+    // containsPattern escapes LIKE's wildcards; its surrounding % are kept only where the operator wants them.
+    const literal = containsPattern(String(operand)).slice(1, -1);
+    const pattern = operator === 'startsWith' ? `${literal}%` : operator === 'endsWith' ? `%${literal}` : `%${literal}%`;
+    return fill('$ ILIKE $', value, bind(pattern));
+  }
+  return fill(`$ ${COMPARE[operator]} $`, value, bind(operand, type === 'number' ? 'numeric' : 'boolean'));
+}
+
+/** Dates compare as ranges [start, end), so `equals 2024-05-01` is that whole day and `lessThanOrEqual` includes it. */
+function emitRange(value: Sql, operator: FilterOperator, start: string, end: string): Sql {
+  const at = (bound: string) => bind(bound, 'timestamptz');
+  switch (operator) {
+    case 'equals':
+      return fill('$ >= $ AND $ < $', value, at(start), value, at(end));
+    case 'greaterThan':
+      return fill('$ >= $', value, at(end));
+    case 'greaterThanOrEqual':
+      return fill('$ >= $', value, at(start));
+    case 'lessThan':
+      return fill('$ < $', value, at(start));
+    default:
+      return fill('$ < $', value, at(end));
+  }
+}
+
+/** `now() - N units`; the unit picks fixed SQL, the amount is bound. */
+const ago = (d: Duration): Sql => sql(`(now() - ?::float8 * ${UNIT_INTERVAL[d.unit]})`, d.amount);
+
+/**
+ * Correlated subqueries on the contact's events of one name (index events (contact_id, name, created_at)).
+ * Events are never in the future, so `within` needs no upper bound (and none that clock skew could trip).
+ */
+function emitEvent(name: string, f: ResolvedFilter): Sql {
+  const of = (select: string) => sql(`SELECT ${select} FROM events e WHERE e.project_id = c.project_id AND e.contact_id = c.id AND e.name = ?`, name);
+  const { operator, operand } = f;
+  if (operator === 'triggered') return fill('EXISTS ($)', of('1'));
+  if (operand.kind === 'duration') {
+    return operator === 'within'
+      ? fill('EXISTS ($ AND e.created_at >= $)', of('1'), ago(operand.duration))
+      : fill('($) < $', of('max(e.created_at)'), ago(operand.duration));
+  }
+  if (operand.kind !== 'count') throw new Error(`no operand for event ${operator}`);
+  // Counting stops at N + 1 rows: enough to decide every comparison with N, cheap for busy contacts.
+  const capped = fill('SELECT count(*) FROM ($ LIMIT $) capped', of('1'), bind(operand.count + 1, 'bigint'));
+  return fill(`($) ${COMPARE[operator]} $`, capped, bind(operand.count, 'bigint'));
+}
+
+function dataValue(path: string): Sql {
+  // Data keys never contain "." (db/contacts), so the dotted path splits back into its keys in SQL.
+  return sql("c.data #> string_to_array(?, '.')", path);
+}
+
+function typedValue(subject: Exclude<Subject, { kind: 'event' }>): Sql {
+  return subject.kind === 'column' ? sql(subject.column) : fill(`${SAFE_CAST[subject.type]}($)`, dataValue(subject.path));
+}
