@@ -1,0 +1,233 @@
+import { route } from '../route';
+import type { AppContext } from '../context';
+import { conflict, FlatError, notFound } from '../errors';
+import { IdParams, PageQuery } from '../schemas/common';
+import { filterErrorToFieldError } from '../schemas/filters';
+import {
+  ComputeOut,
+  MemberPageOut,
+  MembersAdd,
+  MembersAddOut,
+  MembersRemove,
+  MembersRemoveOut,
+  RefreshOut,
+  SegmentCreate,
+  SegmentListOut,
+  SegmentOut,
+  SegmentUpdate,
+} from '../schemas/segments';
+import { compileFilter, FilterError, loadFieldTypes } from '../../db/filters';
+import { presentContact } from '../../db/contacts';
+import {
+  addMembers,
+  createSegment,
+  deleteSegment,
+  findSegment,
+  listMembers,
+  listSegments,
+  presentSegment,
+  refreshMemberCount,
+  removeMembers,
+  updateSegment,
+  usedByActiveCampaign,
+  ComputeResult,
+  SegmentRow,
+} from '../../db/segments';
+import { startEventRouting } from '../../temporal/events';
+import { startWorkflowOnce } from '../../temporal/client';
+import { segmentComputeWorkflowId } from '../../temporal/workflows/segmentCompute';
+import { uuid } from '../../lib/ids';
+
+const projectId = (ctx: AppContext) => ctx.state.project!.id;
+
+const common = { auth: 'secret', tag: 'segments', validationErrors: 'flat' } as const;
+
+async function segmentOr404(ctx: AppContext, id: string): Promise<SegmentRow> {
+  const row = await findSegment(ctx.deps.knex, projectId(ctx), id);
+  if (!row) throw notFound('Segment');
+  return row;
+}
+
+/** The compiler's semantic check against the project's field types (an operator that does not fit a known key's type). */
+async function assertCompiles(ctx: AppContext, condition: unknown): Promise<void> {
+  try {
+    compileFilter(condition, { fieldTypes: await loadFieldTypes(ctx.deps.knex, projectId(ctx)) });
+  } catch (err) {
+    if (!(err instanceof FilterError)) throw err;
+    const field = filterErrorToFieldError(err, 'condition');
+    throw new FlatError(400, `${field.field}: ${field.message}`);
+  }
+}
+
+/**
+ * A stored condition can stop compiling when a data key it filters on is later registered with
+ * another type (a `contains` on a key that turns out numeric): that is the segment's state, not a
+ * server fault, so it answers 409 and says what to fix.
+ */
+async function evaluating<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (!(err instanceof FilterError)) throw err;
+    throw conflict(`The segment condition no longer fits the project's fields (${filterErrorToFieldError(err, 'condition').field}: ${err.detail}); update it`);
+  }
+}
+
+/** Runs the `segmentCompute` workflow (one run, fresh id) and waits for its counts. */
+async function runCompute(ctx: AppContext, segment: SegmentRow): Promise<ComputeResult> {
+  // Checked here so a condition that cannot compile answers 409 instead of failing the workflow.
+  await evaluating(async () => compileFilter(segment.condition, { fieldTypes: await loadFieldTypes(ctx.deps.knex, segment.project_id) }));
+  const workflowId = segmentComputeWorkflowId(segment.id, uuid());
+  await startWorkflowOnce(ctx.deps.temporal, {
+    workflowType: 'segmentCompute',
+    workflowId,
+    args: [{ segmentId: segment.id }],
+    searchAttributes: { ProjectId: segment.project_id },
+    memo: { segment: segment.name },
+  });
+  const client = await ctx.deps.temporal.client();
+  return client.workflow.getHandle(workflowId).result();
+}
+
+export default [
+  route({
+    ...common,
+    method: 'get',
+    path: '/segments',
+    summary: 'All segments of the project, newest first (no pagination)',
+    responses: { 200: { description: 'segments', schema: SegmentListOut } },
+    async handler(ctx) {
+      ctx.body = (await listSegments(ctx.deps.knex, projectId(ctx))).map(presentSegment);
+    },
+  }),
+  route({
+    ...common,
+    method: 'post',
+    path: '/segments',
+    summary: 'Create a segment: DYNAMIC (a filter tree, required) or STATIC (a managed list; a condition sent with it is ignored)',
+    body: SegmentCreate,
+    responses: { 201: { description: 'created', schema: SegmentOut } },
+    async handler(ctx, { body }) {
+      if (body.condition) await assertCompiles(ctx, body.condition);
+      ctx.status = 201;
+      ctx.body = presentSegment(await createSegment(ctx.deps.knex, projectId(ctx), body));
+    },
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: '/segments/:id',
+    summary: 'One segment with its cached memberCount',
+    params: IdParams,
+    responses: { 200: { description: 'the segment', schema: SegmentOut } },
+    async handler(ctx, { params }) {
+      ctx.body = presentSegment(await segmentOr404(ctx, params.id));
+    },
+  }),
+  route({
+    ...common,
+    method: 'patch',
+    path: '/segments/:id',
+    summary: 'Update name, description, condition (DYNAMIC only) or trackMembership; the slug stays',
+    params: IdParams,
+    body: SegmentUpdate,
+    responses: { 200: { description: 'the updated segment', schema: SegmentOut } },
+    async handler(ctx, { params, body }) {
+      const segment = await segmentOr404(ctx, params.id);
+      if (body.condition !== undefined) {
+        if (segment.type !== 'DYNAMIC') throw new FlatError(400, 'Condition can only be set on DYNAMIC segments');
+        await assertCompiles(ctx, body.condition);
+      }
+      ctx.body = presentSegment(await updateSegment(ctx.deps.knex, segment, body));
+    },
+  }),
+  route({
+    ...common,
+    method: 'delete',
+    path: '/segments/:id',
+    summary: 'Delete a segment; 409 while a SCHEDULED or SENDING campaign targets it',
+    params: IdParams,
+    responses: { 204: { description: 'deleted' }, 409: { description: 'used by an active campaign' } },
+    async handler(ctx, { params }) {
+      const segment = await segmentOr404(ctx, params.id);
+      if (await usedByActiveCampaign(ctx.deps.knex, segment.id)) throw conflict('Segment is used by an active campaign');
+      if (!(await deleteSegment(ctx.deps.knex, projectId(ctx), segment.id))) throw notFound('Segment');
+      ctx.status = 204;
+    },
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: '/segments/:id/contacts',
+    summary: 'Members, newest contacts first: the live match for DYNAMIC segments, the stored list for STATIC ones',
+    params: IdParams,
+    query: PageQuery,
+    responses: { 200: { description: 'a page of members', schema: MemberPageOut } },
+    async handler(ctx, { params, query }) {
+      const segment = await segmentOr404(ctx, params.id);
+      const { rows, total } = await evaluating(() => listMembers(ctx.deps.knex, segment, query.page, query.pageSize));
+      ctx.body = { data: rows.map(presentContact), total, page: query.page, pageSize: query.pageSize };
+    },
+  }),
+  route({
+    ...common,
+    method: 'post',
+    path: '/segments/:id/members',
+    summary: 'Add contacts to a STATIC segment by email; createMissing creates unknown ones (subscribed as given, default true)',
+    params: IdParams,
+    body: MembersAdd,
+    responses: { 200: { description: 'added: contacts that became members; notFound: emails with no contact', schema: MembersAddOut } },
+    async handler(ctx, { params, body }) {
+      const segment = await segmentOr404(ctx, params.id);
+      if (segment.type !== 'STATIC') throw new FlatError(400, 'Members can only be added to STATIC segments');
+      const r = await addMembers(ctx.deps.knex, segment, body);
+      await startEventRouting(ctx.deps.temporal, r.events);
+      ctx.body = { added: r.added, notFound: r.notFound };
+    },
+  }),
+  route({
+    ...common,
+    method: 'delete',
+    path: '/segments/:id/members',
+    summary: 'Remove contacts from a STATIC segment by email',
+    params: IdParams,
+    body: MembersRemove,
+    responses: { 200: { description: 'removed: members removed; notFound: emails that named no member', schema: MembersRemoveOut } },
+    async handler(ctx, { params, body }) {
+      const segment = await segmentOr404(ctx, params.id);
+      if (segment.type !== 'STATIC') throw new FlatError(400, 'Members can only be removed from STATIC segments');
+      const r = await removeMembers(ctx.deps.knex, segment, body.emails);
+      ctx.body = { removed: r.removed, notFound: r.notFound };
+    },
+  }),
+  route({
+    ...common,
+    method: 'post',
+    path: '/segments/:id/compute',
+    summary:
+      'Recompute a tracked DYNAMIC segment: diff its stored membership with the live match, fire segment.<slug>.entry/exit events; other segments only get their count refreshed',
+    params: IdParams,
+    responses: { 200: { description: 'counts of the run', schema: ComputeOut } },
+    async handler(ctx, { params }) {
+      const segment = await segmentOr404(ctx, params.id);
+      if (segment.type === 'DYNAMIC' && segment.track_membership) {
+        ctx.body = await runCompute(ctx, segment);
+        return;
+      }
+      const row = await evaluating(() => refreshMemberCount(ctx.deps.knex, segment));
+      ctx.body = { memberCount: row.member_count, entered: 0, exited: 0 };
+    },
+  }),
+  route({
+    ...common,
+    method: 'post',
+    path: '/segments/:id/refresh',
+    summary: 'Recount the members and cache the count; no events, no membership writes',
+    params: IdParams,
+    responses: { 200: { description: 'the new count', schema: RefreshOut } },
+    async handler(ctx, { params }) {
+      const segment = await segmentOr404(ctx, params.id);
+      ctx.body = { memberCount: (await evaluating(() => refreshMemberCount(ctx.deps.knex, segment))).member_count };
+    },
+  }),
+];

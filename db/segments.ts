@@ -1,0 +1,454 @@
+import type { Knex } from 'knex';
+import { deterministicUuid, uuid } from '../lib/ids';
+import { normalizeEmail, upsertContact, ContactRow } from './contacts';
+import { countMatching, loadFieldTypes, matchingContactsQuery, FieldTypes } from './filters';
+import type { EventRow } from './events';
+
+/**
+ * Segments (spec "Segment"; DESIGN §5.10): dynamic ones are a stored filter tree evaluated by
+ * db/filters, static ones a managed list in `segment_members`. A dynamic segment that tracks
+ * membership also keeps its members in `segment_members`: the snapshot of its last compute, which
+ * the next compute diffs against the live match to emit `segment.<slug>.entry|exit` events.
+ */
+
+export const SEGMENT_TYPES = ['DYNAMIC', 'STATIC'] as const;
+export type SegmentType = (typeof SEGMENT_TYPES)[number];
+
+export interface SegmentRow {
+  id: string;
+  project_id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  type: SegmentType;
+  condition: unknown | null;
+  track_membership: boolean;
+  member_count: number;
+  counted_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export function presentSegment(row: SegmentRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    description: row.description,
+    type: row.type,
+    condition: row.condition ?? null,
+    trackMembership: row.track_membership,
+    memberCount: row.member_count,
+    projectId: row.project_id,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
+}
+
+// ───────────────────────────── slugs and event names ─────────────────────────────
+
+const SLUG_FALLBACK = 'segment';
+
+/** Lowercase, every run of characters other than a-z and 0-9 turned into one "-", none at the ends. */
+export function slugify(name: string): string {
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || SLUG_FALLBACK
+  );
+}
+
+export type MembershipChange = 'entry' | 'exit';
+
+export const segmentEventName = (slug: string, change: MembershipChange) => `segment.${slug}.${change}`;
+
+/** One event per (segment, contact, compute run, change): a retried batch writes the same rows again, i.e. nothing. */
+export const membershipEventId = (segmentId: string, contactId: string, runId: string, change: MembershipChange) =>
+  deterministicUuid('segment-membership', segmentId, contactId, runId, change);
+
+// ───────────────────────────── CRUD ─────────────────────────────
+
+export interface SegmentFields {
+  name: string;
+  description?: string | null;
+  type: SegmentType;
+  condition?: unknown;
+  trackMembership?: boolean;
+}
+
+export async function listSegments(db: Knex, projectId: string): Promise<SegmentRow[]> {
+  return db<SegmentRow>('segments').where({ project_id: projectId }).orderBy([
+    { column: 'created_at', order: 'desc' },
+    { column: 'id', order: 'desc' },
+  ]);
+}
+
+export async function findSegment(db: Knex, projectId: string, id: string): Promise<SegmentRow | undefined> {
+  return db<SegmentRow>('segments').where({ project_id: projectId, id }).first();
+}
+
+/** The live count: the compiled match for dynamic segments, the stored list for static ones. */
+export async function liveMemberCount(db: Knex, segment: SegmentRow): Promise<number> {
+  if (segment.type === 'DYNAMIC') return countMatching(db, segment.project_id, segment.condition);
+  return storedMemberCount(db, segment.id);
+}
+
+async function storedMemberCount(db: Knex, segmentId: string): Promise<number> {
+  const [row] = await db('segment_members').where({ segment_id: segmentId }).count<{ count: number }[]>('* as count');
+  return Number(row.count);
+}
+
+async function saveCount(db: Knex, segmentId: string, memberCount: number): Promise<SegmentRow> {
+  const [row] = await db<SegmentRow>('segments')
+    .where({ id: segmentId })
+    .update({ member_count: memberCount, counted_at: db.fn.now() as any })
+    .returning('*');
+  return row;
+}
+
+/** Recounts and caches `memberCount`; never touches membership (POST /segments/:id/refresh). */
+export async function refreshMemberCount(db: Knex, segment: SegmentRow): Promise<SegmentRow> {
+  return saveCount(db, segment.id, await liveMemberCount(db, segment));
+}
+
+/**
+ * Two segments of a project never share a slug, else a workflow triggered by `segment.vip.entry`
+ * would fire for both: a taken slug gets the first free `-2`, `-3`, … suffix.
+ */
+async function freeSlug(db: Knex, projectId: string, base: string): Promise<string> {
+  const taken = new Set<string>(
+    await db('segments')
+      .where({ project_id: projectId })
+      .andWhere((q) => q.where('slug', base).orWhere('slug', 'like', `${base}-%`))
+      .pluck('slug'),
+  );
+  let n = 1;
+  while (taken.has(n === 1 ? base : `${base}-${n}`)) n++;
+  return n === 1 ? base : `${base}-${n}`;
+}
+
+/**
+ * A static segment keeps no condition (the spec's two listings conflict on whether one is refused
+ * or ignored; it is ignored). The cached count starts as the live count.
+ */
+export async function createSegment(db: Knex, projectId: string, fields: SegmentFields): Promise<SegmentRow> {
+  const condition = fields.type === 'DYNAMIC' ? fields.condition : null;
+  const memberCount = condition ? await countMatching(db, projectId, condition) : 0;
+  const base = slugify(fields.name);
+  // A concurrent create may take the chosen slug first; the unique index says so and we pick again.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const [row] = await db<SegmentRow>('segments')
+      .insert({
+        id: uuid(),
+        project_id: projectId,
+        name: fields.name,
+        slug: await freeSlug(db, projectId, base),
+        description: fields.description ?? null,
+        type: fields.type,
+        condition: condition === null || condition === undefined ? null : (JSON.stringify(condition) as any),
+        track_membership: fields.trackMembership ?? false,
+        member_count: memberCount,
+        counted_at: db.fn.now() as any,
+      })
+      .onConflict(['project_id', 'slug'])
+      .ignore()
+      .returning('*');
+    if (row) return row;
+  }
+  throw new Error('could not find a free segment slug');
+}
+
+export interface SegmentPatch {
+  name?: string;
+  description?: string | null;
+  condition?: unknown;
+  trackMembership?: boolean;
+}
+
+/** A new condition is recounted at once, so the cached count never describes an old one. */
+export async function updateSegment(db: Knex, segment: SegmentRow, patch: SegmentPatch): Promise<SegmentRow> {
+  const columns: Record<string, unknown> = { updated_at: db.fn.now() };
+  if (patch.name !== undefined) columns.name = patch.name;
+  if (patch.description !== undefined) columns.description = patch.description;
+  if (patch.trackMembership !== undefined) columns.track_membership = patch.trackMembership;
+  if (patch.condition !== undefined) {
+    columns.condition = JSON.stringify(patch.condition);
+    columns.member_count = await countMatching(db, segment.project_id, patch.condition);
+    columns.counted_at = db.fn.now();
+  }
+  const [row] = await db<SegmentRow>('segments').where({ id: segment.id }).update(columns as any).returning('*');
+  return row;
+}
+
+const ACTIVE_CAMPAIGN_STATUSES = ['SCHEDULED', 'SENDING'];
+const campaignsTableSeen = new WeakSet<Knex>();
+
+/** Whether a SCHEDULED or SENDING campaign targets the segment (false while no campaigns table exists). */
+export async function usedByActiveCampaign(db: Knex, segmentId: string): Promise<boolean> {
+  if (!campaignsTableSeen.has(db)) {
+    if (!(await db.schema.hasTable('campaigns'))) return false;
+    campaignsTableSeen.add(db);
+  }
+  const hit = await db('campaigns').where({ segment_id: segmentId }).whereIn('status', ACTIVE_CAMPAIGN_STATUSES).first(db.raw('1 AS hit'));
+  return !!hit;
+}
+
+export async function deleteSegment(db: Knex, projectId: string, id: string): Promise<boolean> {
+  return (await db('segments').where({ project_id: projectId, id }).del()) > 0;
+}
+
+// ───────────────────────────── members ─────────────────────────────
+
+export interface MemberPage {
+  rows: ContactRow[];
+  total: number;
+}
+
+/** A page of members, newest contacts first: the live match for dynamic segments, the stored list for static ones. */
+/**
+ * A segment's members as a builder over `contacts c`: the live match of a dynamic segment's
+ * condition, the managed list of a static one. (A tracked dynamic segment's stored list is only
+ * the last compute's snapshot; its members are the live match.)
+ */
+export function segmentMembersQuery(db: Knex, segment: SegmentRow, fieldTypes: FieldTypes): Knex.QueryBuilder {
+  if (segment.type === 'DYNAMIC') return matchingContactsQuery(db, segment.project_id, segment.condition, fieldTypes);
+  return db({ c: 'contacts' })
+    .where('c.project_id', segment.project_id)
+    .whereExists((q) => q.select(db.raw('1')).from({ m: 'segment_members' }).where('m.segment_id', segment.id).andWhereRaw('m.contact_id = c.id'));
+}
+
+/** A page of members, newest contacts first. */
+export async function listMembers(db: Knex, segment: SegmentRow, page: number, pageSize: number): Promise<MemberPage> {
+  const fieldTypes = segment.type === 'DYNAMIC' ? await loadFieldTypes(db, segment.project_id) : {};
+  const [rows, counted] = await Promise.all([
+    segmentMembersQuery(db, segment, fieldTypes)
+      .select('c.*')
+      .orderBy([
+        { column: 'c.created_at', order: 'desc' },
+        { column: 'c.id', order: 'desc' },
+      ])
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    segmentMembersQuery(db, segment, fieldTypes).count<{ count: number }[]>('* as count'),
+  ]);
+  return { rows: rows as ContactRow[], total: Number(counted[0].count) };
+}
+
+function uniqueEmails(emails: string[]): string[] {
+  return [...new Set(emails.map(normalizeEmail))];
+}
+
+async function contactsByEmail(db: Knex, projectId: string, emails: string[]): Promise<Map<string, string>> {
+  const rows: { id: string; email: string }[] = await db('contacts').where({ project_id: projectId }).whereIn('email', emails).select('id', 'email');
+  return new Map(rows.map((r) => [r.email, r.id]));
+}
+
+export interface AddMembersInput {
+  emails: string[];
+  /** Create contacts for unknown emails (through db/contacts, so every contact rule applies). */
+  createMissing?: boolean;
+  /** Subscription of the contacts created here; existing contacts keep theirs. */
+  subscribed?: boolean;
+}
+
+export interface AddMembersResult {
+  /** Contacts that became members (already-members are not counted). */
+  added: number;
+  /** Emails with no contact in the project (and not created). */
+  notFound: string[];
+  /** Subscription events from the contact writes, to route after commit. */
+  events: EventRow[];
+  segment: SegmentRow;
+}
+
+export async function addMembers(db: Knex, segment: SegmentRow, input: AddMembersInput): Promise<AddMembersResult> {
+  const emails = uniqueEmails(input.emails);
+  return db.transaction(async (trx) => {
+    const found = await contactsByEmail(trx, segment.project_id, emails);
+    const events: EventRow[] = [];
+    const notFound: string[] = [];
+    for (const email of emails) {
+      if (found.has(email)) continue;
+      if (!input.createMissing) {
+        notFound.push(email);
+        continue;
+      }
+      const written = await upsertContact(trx, { projectId: segment.project_id, email, defaultSubscribed: input.subscribed ?? true, source: 'segment' });
+      found.set(email, written.contact.id);
+      events.push(...written.events);
+    }
+    const ids = [...found.values()];
+    const added = ids.length
+      ? await trx('segment_members')
+          .insert(ids.map((id) => ({ segment_id: segment.id, contact_id: id })))
+          .onConflict(['segment_id', 'contact_id'])
+          .ignore()
+          .returning('contact_id')
+      : [];
+    const row = await saveCount(trx, segment.id, await storedMemberCount(trx, segment.id));
+    return { added: added.length, notFound, events, segment: row };
+  });
+}
+
+export interface RemoveMembersResult {
+  removed: number;
+  /** Emails that name no member of the segment (no such contact, or not in the list). */
+  notFound: string[];
+  segment: SegmentRow;
+}
+
+export async function removeMembers(db: Knex, segment: SegmentRow, emailList: string[]): Promise<RemoveMembersResult> {
+  const emails = uniqueEmails(emailList);
+  return db.transaction(async (trx) => {
+    const found = await contactsByEmail(trx, segment.project_id, emails);
+    const removedIds = new Set<string>(
+      found.size
+        ? await trx('segment_members')
+            .where({ segment_id: segment.id })
+            .whereIn('contact_id', [...found.values()])
+            .del()
+            .returning('contact_id')
+            .then((rows: { contact_id: string }[]) => rows.map((r) => r.contact_id))
+        : [],
+    );
+    const notFound = emails.filter((e) => !removedIds.has(found.get(e) ?? ''));
+    const row = await saveCount(trx, segment.id, await storedMemberCount(trx, segment.id));
+    return { removed: removedIds.size, notFound, segment: row };
+  });
+}
+
+// ───────────────────────────── compute ─────────────────────────────
+
+export interface ComputeRunRow {
+  id: string;
+  segment_id: string;
+  /** RUNNING while batches remain, WALKED once every contact was diffed, COMPLETED once counted. */
+  status: 'RUNNING' | 'WALKED' | 'COMPLETED';
+  cursor: string | null;
+  entered: number;
+  exited: number;
+  member_count: number | null;
+}
+
+export interface ComputeResult {
+  memberCount: number;
+  entered: number;
+  exited: number;
+}
+
+export const DEFAULT_COMPUTE_BATCH = 5000;
+
+/** Registers a compute run (idempotent: a retried start finds its row and resumes it). */
+export async function beginCompute(db: Knex, segmentId: string, runId: string): Promise<void> {
+  await db('segment_computes').insert({ id: runId, segment_id: segmentId }).onConflict('id').ignore();
+}
+
+export interface BatchOutcome {
+  /** true once the run has walked past the last contact (or its segment is gone). */
+  done: boolean;
+  /** The entry/exit events this batch committed, for routing. */
+  events: EventRow[];
+}
+
+/**
+ * One keyset batch of a compute run, in its own transaction: the next `batchSize` contact ids after
+ * the run's cursor are matched once, members who match no longer leave, matching non-members
+ * enter, an event is written per change, and the cursor and counters advance. The set-based
+ * INSERT … ON CONFLICT / DELETE … RETURNING make each transition happen once even when two runs of
+ * the same segment overlap; the run row's lock and cursor make a retried batch a no-op.
+ */
+export async function computeBatch(db: Knex, runId: string, batchSize = DEFAULT_COMPUTE_BATCH): Promise<BatchOutcome> {
+  return db.transaction(async (trx) => {
+    const run = await trx<ComputeRunRow>('segment_computes').where({ id: runId }).forUpdate().first();
+    if (!run || run.status !== 'RUNNING') return { done: true, events: [] };
+    const segment = await trx<SegmentRow>('segments').where({ id: run.segment_id }).first();
+    if (!segment) return { done: true, events: [] };
+    const lo = run.cursor ?? '';
+    const bound = await trx('contacts')
+      .where('project_id', segment.project_id)
+      .andWhere('id', '>', lo)
+      .orderBy('id')
+      .offset(batchSize - 1)
+      .first('id');
+    // The last batch is open-ended, so it also reaches members above the last contact id seen.
+    const hi: string | null = bound?.id ?? null;
+
+    const live = matchingContactsQuery(trx, segment.project_id, segment.condition, await loadFieldTypes(trx, segment.project_id))
+      .andWhere('c.id', '>', lo)
+      .select('c.id');
+    if (hi !== null) live.andWhere('c.id', '<=', hi);
+    const upper = hi === null ? '' : 'AND m.contact_id <= ?';
+    const { rows: changes } = await trx.raw<{ rows: { change: MembershipChange; contact_id: string }[] }>(
+      `WITH live AS MATERIALIZED (?),
+            entered AS (INSERT INTO segment_members (segment_id, contact_id)
+                        SELECT ?, id FROM live ON CONFLICT DO NOTHING RETURNING contact_id),
+            exited AS (DELETE FROM segment_members m
+                        WHERE m.segment_id = ? AND m.contact_id > ? ${upper}
+                          AND NOT EXISTS (SELECT 1 FROM live WHERE live.id = m.contact_id)
+                        RETURNING m.contact_id)
+       SELECT 'entry' AS change, contact_id FROM entered
+       UNION ALL SELECT 'exit' AS change, contact_id FROM exited`,
+      [live, segment.id, segment.id, lo, ...(hi === null ? [] : [hi])],
+    );
+
+    const events = await recordMembershipEvents(trx, segment, runId, changes);
+    const entered = changes.filter((c) => c.change === 'entry').length;
+    await trx('segment_computes')
+      .where({ id: runId })
+      .update({
+        cursor: hi,
+        status: hi === null ? 'WALKED' : 'RUNNING',
+        entered: trx.raw('entered + ?', [entered]),
+        exited: trx.raw('exited + ?', [changes.length - entered]),
+      });
+    return { done: hi === null, events };
+  });
+}
+
+const EVENT_INSERT_CHUNK = 1000;
+
+/**
+ * The multi-row form of db/events recordEvent (same columns, same "a known id inserts nothing"
+ * rule): a first compute of a large segment writes one event per member, and one round trip per
+ * event would dominate its run time.
+ */
+async function recordMembershipEvents(
+  trx: Knex.Transaction,
+  segment: SegmentRow,
+  runId: string,
+  changes: { change: MembershipChange; contact_id: string }[],
+): Promise<EventRow[]> {
+  const rows = changes.map((c) => ({
+    id: membershipEventId(segment.id, c.contact_id, runId, c.change),
+    project_id: segment.project_id,
+    contact_id: c.contact_id,
+    name: segmentEventName(segment.slug, c.change),
+    data: JSON.stringify({ segmentId: segment.id, segmentName: segment.name, computeId: runId }),
+  }));
+  const out: EventRow[] = [];
+  for (let i = 0; i < rows.length; i += EVENT_INSERT_CHUNK) {
+    out.push(...(await trx<EventRow>('events').insert(rows.slice(i, i + EVENT_INSERT_CHUNK) as any).onConflict('id').ignore().returning('*')));
+  }
+  return out;
+}
+
+/** Closes a run: caches the stored membership as `memberCount` and returns the run's totals (idempotent). */
+export async function finishCompute(db: Knex, runId: string): Promise<ComputeResult> {
+  return db.transaction(async (trx) => {
+    const run = await trx<ComputeRunRow>('segment_computes').where({ id: runId }).forUpdate().first();
+    if (!run) return { memberCount: 0, entered: 0, exited: 0 };
+    if (run.status === 'COMPLETED') return { memberCount: run.member_count ?? 0, entered: run.entered, exited: run.exited };
+    const memberCount = await storedMemberCount(trx, run.segment_id);
+    await saveCount(trx, run.segment_id, memberCount);
+    await trx('segment_computes').where({ id: runId }).update({ status: 'COMPLETED', member_count: memberCount, finished_at: trx.fn.now() });
+    return { memberCount, entered: run.entered, exited: run.exited };
+  });
+}
+
+/** Tracked dynamic segments after `afterId` in id order (the recompute Schedule pages through them). */
+export async function listTrackedSegments(db: Knex, afterId: string | null, limit: number): Promise<{ id: string; project_id: string; name: string }[]> {
+  const q = db('segments').where({ type: 'DYNAMIC', track_membership: true }).orderBy('id').limit(limit).select('id', 'project_id', 'name');
+  if (afterId) q.andWhere('id', '>', afterId);
+  return q;
+}

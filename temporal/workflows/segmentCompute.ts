@@ -1,0 +1,71 @@
+import { continueAsNew, executeChild, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { Activities } from '../../activities';
+import type { ComputeResult } from '../../db/segments';
+
+const { computeSegment } = proxyActivities<Activities>({
+  // A compute walks every contact of the project; heartbeats after each batch tell a dead worker apart from a long run.
+  startToCloseTimeout: '4 hours',
+  heartbeatTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 20 },
+});
+
+const { listTrackedSegments } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 5 },
+});
+
+/** `segment-<segmentId>-<run key>`: one compute run of a segment (DESIGN §3). */
+export const segmentComputeWorkflowId = (segmentId: string, runKey: string) => `segment-${segmentId}-${runKey}`;
+
+export interface SegmentComputeInput {
+  segmentId: string;
+  batchSize?: number;
+}
+
+/** One compute run; its workflow id names the run, so a retried activity resumes the same run. */
+export async function segmentCompute(input: SegmentComputeInput): Promise<ComputeResult> {
+  return computeSegment({ segmentId: input.segmentId, runId: workflowInfo().workflowId, batchSize: input.batchSize });
+}
+
+export interface SegmentRecomputeInput {
+  /** Shared by every run of one sweep (continueAsNew keeps it), so child ids stay unique per sweep. */
+  sweepKey?: string;
+  afterId?: string | null;
+}
+
+const SEGMENTS_PER_RUN = 100;
+const PARALLEL_COMPUTES = 4;
+
+/**
+ * Run by the `segment-recompute` Schedule: computes every tracked dynamic segment as a child
+ * workflow, a few at a time, paging through segments by id with continueAsNew so the history stays
+ * small however many segments exist. A failing segment is logged and left to the next sweep.
+ */
+export async function segmentRecompute(input: SegmentRecomputeInput = {}): Promise<{ computed: number; failed: number }> {
+  const sweepKey = input.sweepKey ?? String(workflowInfo().startTime.getTime());
+  const segments = await listTrackedSegments(input.afterId ?? null, SEGMENTS_PER_RUN);
+  let computed = 0;
+  let failed = 0;
+  for (let i = 0; i < segments.length; i += PARALLEL_COMPUTES) {
+    await Promise.all(
+      segments.slice(i, i + PARALLEL_COMPUTES).map(async (s) => {
+        try {
+          await executeChild(segmentCompute, {
+            workflowId: segmentComputeWorkflowId(s.id, sweepKey),
+            args: [{ segmentId: s.id }],
+            searchAttributes: { ProjectId: [s.projectId] },
+            memo: { segment: s.name },
+          });
+          computed++;
+        } catch (err) {
+          failed++;
+          log.warn('segment compute failed', { segmentId: s.id, error: String(err) });
+        }
+      }),
+    );
+  }
+  if (segments.length === SEGMENTS_PER_RUN) {
+    await continueAsNew<typeof segmentRecompute>({ sweepKey, afterId: segments[segments.length - 1].id });
+  }
+  return { computed, failed };
+}
