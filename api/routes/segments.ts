@@ -74,7 +74,7 @@ async function evaluating<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** Runs the `segmentCompute` workflow (one run, fresh id) and waits for its counts. */
-async function runCompute(ctx: AppContext, segment: SegmentRow): Promise<ComputeResult> {
+async function runCompute(ctx: AppContext, segment: SegmentRow): Promise<ComputeResult | { running: true; workflowId: string }> {
   // Checked here so a condition that cannot compile answers 409 instead of failing the workflow.
   await evaluating(async () => compileFilter(segment.condition, { fieldTypes: await loadFieldTypes(ctx.deps.knex, segment.project_id) }));
   const workflowId = segmentComputeWorkflowId(segment.id, uuid());
@@ -86,8 +86,13 @@ async function runCompute(ctx: AppContext, segment: SegmentRow): Promise<Compute
     memo: { segment: segment.name },
   });
   const client = await ctx.deps.temporal.client();
-  return client.workflow.getHandle(workflowId).result();
+  // A compute larger than a request should wait for goes on in Temporal; the caller is told so.
+  const timeout = new Promise<'running'>((resolve) => setTimeout(() => resolve('running'), COMPUTE_WAIT_MS).unref());
+  const outcome = await Promise.race([client.workflow.getHandle(workflowId).result() as Promise<ComputeResult>, timeout]);
+  return outcome === 'running' ? { running: true, workflowId } : outcome;
 }
+
+const COMPUTE_WAIT_MS = 30_000;
 
 export default [
   route({
@@ -207,11 +212,14 @@ export default [
     summary:
       'Recompute a tracked DYNAMIC segment: diff its stored membership with the live match, fire segment.<slug>.entry/exit events; other segments only get their count refreshed',
     params: IdParams,
-    responses: { 200: { description: 'counts of the run', schema: ComputeOut } },
+    responses: { 200: { description: 'counts of the run', schema: ComputeOut }, 202: { description: 'still running in Temporal: `{ running, workflowId }`' } },
     async handler(ctx, { params }) {
       const segment = await segmentOr404(ctx, params.id);
       if (segment.type === 'DYNAMIC' && segment.track_membership) {
-        ctx.body = await runCompute(ctx, segment);
+        const result = await runCompute(ctx, segment);
+        // Still running after the wait: 202 with the Temporal workflow id to follow it by.
+        if ('running' in result) ctx.status = 202;
+        ctx.body = result;
         return;
       }
       const row = await evaluating(() => refreshMemberCount(ctx.deps.knex, segment));
