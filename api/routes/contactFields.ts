@@ -1,0 +1,92 @@
+import { route } from '../route';
+import type { AppContext } from '../context';
+import { badRequest, notFound } from '../errors';
+import {
+  FieldDeleteOut,
+  FieldParams,
+  FieldUsageOut,
+  FieldValuesOut,
+  FieldValuesQuery,
+  LookupBody,
+  LookupOut,
+} from '../schemas/contactFields';
+import { fieldValues, lookupContacts, registeredKeysUnder, removeDataField, ValueField } from '../../db/contactQueries';
+import { fieldReferences } from '../../db/references';
+
+const projectOf = (ctx: AppContext) => ctx.state.project!.id;
+
+const dataPathOf = (field: string) => (field.startsWith('data.') ? field.slice('data.'.length) : null);
+
+/** A custom field must be registered at or beneath its path; 404 otherwise. */
+async function assertKnownDataField(ctx: AppContext, path: string) {
+  if ((await registeredKeysUnder(ctx.deps.knex, projectOf(ctx), path)).length === 0) throw notFound('Field');
+}
+
+// Registered before the contacts routes so that none of these paths is ever taken for `/contacts/:id`.
+export default [
+  route({
+    method: 'post',
+    path: '/contacts/lookup',
+    auth: 'secret',
+    tag: 'contacts',
+    summary: 'Which of these addresses are contacts of the project (up to 500 per call)',
+    body: LookupBody,
+    responses: { 200: { description: 'found contacts and missing addresses', schema: LookupOut } },
+    async handler(ctx, { body }) {
+      ctx.body = await lookupContacts(ctx.deps.knex, projectOf(ctx), body.emails);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/contacts/fields/:field/values',
+    auth: 'secret',
+    tag: 'contacts',
+    resource: 'Field',
+    summary: 'The most frequent values of email, subscribed or a data.<path> field, with their counts',
+    params: FieldParams,
+    query: FieldValuesQuery,
+    responses: { 200: { description: 'values, most frequent first', schema: FieldValuesOut } },
+    async handler(ctx, { params, query }) {
+      const path = dataPathOf(params.field);
+      let field: ValueField;
+      if (path !== null) {
+        await assertKnownDataField(ctx, path);
+        field = { dataPath: path };
+      } else if (params.field === 'email' || params.field === 'subscribed') {
+        field = { column: params.field };
+      } else {
+        throw badRequest(`Values are listed for email, subscribed and data fields, not ${params.field}`);
+      }
+      ctx.body = { field: params.field, values: await fieldValues(ctx.deps.knex, projectOf(ctx), field, query.limit) };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/contacts/fields/:field/usage',
+    auth: 'secret',
+    tag: 'contacts',
+    resource: 'Field',
+    summary: 'Segments, campaign audiences and workflows (CONDITION filters, UPDATE_CONTACT writes) that reference the field',
+    params: FieldParams,
+    responses: { 200: { description: 'references', schema: FieldUsageOut } },
+    async handler(ctx, { params }) {
+      ctx.body = { field: params.field, ...(await fieldReferences(ctx.deps.knex, projectOf(ctx), params.field)) };
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/contacts/fields/:field',
+    auth: 'secret',
+    tag: 'contacts',
+    resource: 'Field',
+    summary: 'Remove a custom field from every contact and from the field registry; filters on it stay but stop matching',
+    params: FieldParams,
+    responses: { 200: { description: 'removed', schema: FieldDeleteOut }, 400: { description: 'standard fields cannot be deleted' } },
+    async handler(ctx, { params }) {
+      const path = dataPathOf(params.field);
+      if (path === null) throw badRequest(`${params.field} is a standard field and cannot be deleted`);
+      await assertKnownDataField(ctx, path);
+      ctx.body = { field: params.field, contactsUpdated: await removeDataField(ctx.deps.knex, projectOf(ctx), path) };
+    },
+  }),
+];

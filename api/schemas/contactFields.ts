@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { Email } from './common';
+import { DATA_LIMITS } from '../../db/contacts';
+import { limit } from './analytics';
+
+export const LOOKUP_MAX_EMAILS = 500;
+
+export const LookupBody = z.object({
+  emails: z.array(Email).max(LOOKUP_MAX_EMAILS).describe(`up to ${LOOKUP_MAX_EMAILS} addresses; normalised (trimmed, lowercased) and de-duplicated`),
+});
+
+export const LookupOut = z.object({
+  found: z.array(z.object({ id: z.string(), email: z.string(), subscribed: z.boolean() })).describe('in request order'),
+  missing: z.array(z.string()).describe('normalised addresses with no contact, in request order'),
+});
+
+export const STANDARD_FIELDS = ['email', 'subscribed', 'createdAt', 'updatedAt'] as const;
+
+const dataKey = `[^.\\u0000-\\u001f\\u007f]{1,${DATA_LIMITS.maxKeyLength}}`;
+const FIELD = new RegExp(`^(?:${STANDARD_FIELDS.join('|')}|data\\.${dataKey}(?:\\.${dataKey}){0,${DATA_LIMITS.maxDepth - 1}})$`);
+
+/** `email`, `subscribed`, `createdAt`, `updatedAt` or `data.<key>[.<key>…]`; anything else is no field (404). */
+export const FieldParams = z.object({
+  field: z.string().max(1000).regex(FIELD).describe('a standard field or data.<path>, e.g. data.plan or data.profile.tier'),
+});
+
+export const FieldValuesQuery = z.object({ limit: limit(100, 100) });
+
+export const FieldValuesOut = z.object({
+  field: z.string(),
+  values: z.array(z.object({ value: z.unknown().describe('as stored (string, number, boolean, …)'), count: z.number().int() })).describe('most frequent first'),
+});
+
+const Named = z.object({ id: z.string(), name: z.string() });
+
+export const FieldUsageOut = z.object({
+  field: z.string(),
+  segments: z.array(Named),
+  campaigns: z.array(Named),
+  workflows: z.array(Named),
+});
+
+export const FieldDeleteOut = z.object({
+  field: z.string(),
+  contactsUpdated: z.number().int().describe('contacts that had the field'),
+});

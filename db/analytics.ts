@@ -1,0 +1,142 @@
+import type { Knex } from 'knex';
+import { ActivityType, whereEventTypes } from './activity';
+import { existingTables } from './references';
+
+/**
+ * Aggregations for GET /analytics/…: all in SQL, all scoped to one project and bounded by a time
+ * window the caller passes (the routes cap its length).
+ */
+
+// ───────────────────────────── time series ─────────────────────────────
+
+export const INTERVALS = ['hour', 'day'] as const;
+export type Interval = (typeof INTERVALS)[number];
+export const INTERVAL_MS: Record<Interval, number> = { hour: 3_600_000, day: 86_400_000 };
+
+/** Buckets [from, to) is cut into: UTC hours or days, the first and last possibly partial. */
+export const bucketCount = (from: Date, to: Date, interval: Interval) =>
+  Math.floor((to.getTime() - 1) / INTERVAL_MS[interval]) - Math.floor(from.getTime() / INTERVAL_MS[interval]) + 1;
+
+export interface TimeseriesInput {
+  projectId: string;
+  /** What is counted: activity items of this type (see db/activity). */
+  type: ActivityType;
+  interval: Interval;
+  from: Date;
+  to: Date;
+}
+
+/**
+ * Counts per UTC bucket, empty buckets included (generate_series), oldest first. Only items in
+ * [from, to) count, so the first and last bucket may cover less than a whole interval.
+ */
+export async function timeseries(db: Knex, input: TimeseriesInput): Promise<Array<{ t: Date; count: number }>> {
+  // `unit` comes from INTERVALS, never from the request text.
+  const unit = INTERVALS.find((i) => i === input.interval)!;
+  const source: Knex.QueryBuilder =
+    input.type === 'failed'
+      ? db({ m: 'emails' }).where({ 'm.project_id': input.projectId, 'm.status': 'FAILED' }).andWhere('m.updated_at', '>=', input.from).andWhere('m.updated_at', '<', input.to)
+          .select(db.raw(`date_trunc('${unit}', m.updated_at AT TIME ZONE 'UTC') AS t`), db.raw('count(*)::int AS n'))
+      : whereEventTypes(db({ e: 'events' }).where('e.project_id', input.projectId), [input.type])
+          .andWhere('e.created_at', '>=', input.from)
+          .andWhere('e.created_at', '<', input.to)
+          .select(db.raw(`date_trunc('${unit}', e.created_at AT TIME ZONE 'UTC') AS t`), db.raw('count(*)::int AS n'));
+  const counts = source.groupByRaw('1').toSQL();
+  const { rows } = await db.raw(
+    `WITH counts AS (${counts.sql})
+     SELECT b.t AT TIME ZONE 'UTC' AS t, coalesce(c.n, 0)::int AS count
+       FROM generate_series(date_trunc('${unit}', ?::timestamptz AT TIME ZONE 'UTC'),
+                            date_trunc('${unit}', (?::timestamptz - interval '1 microsecond') AT TIME ZONE 'UTC'),
+                            interval '1 ${unit}') AS b(t)
+       LEFT JOIN counts c ON c.t = b.t
+      ORDER BY b.t`,
+    [...counts.bindings, input.from, input.to],
+  );
+  return rows;
+}
+
+// ───────────────────────────── campaigns ─────────────────────────────
+
+export const FUNNEL_STAGES = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'failed'] as const;
+export type FunnelStage = (typeof FUNNEL_STAGES)[number];
+export type Funnel = Record<FunnelStage, number> & { openRate: number; clickRate: number; bounceRate: number };
+
+/**
+ * The campaign counters db/campaigns keeps (each moves once per email and milestone), so these
+ * figures always agree with GET /campaigns/:id/stats; nothing here recounts emails.
+ */
+const COUNTERS: Record<FunnelStage, string> = {
+  sent: 'sent_count',
+  delivered: 'delivered_count',
+  opened: 'opened_count',
+  clicked: 'clicked_count',
+  bounced: 'bounced_count',
+  complained: 'complained_count',
+  failed: 'failed_count',
+};
+
+const rate = (n: number, of: number) => (of === 0 ? 0 : Math.round((n / of) * 10_000) / 10_000);
+
+/** Rates are shares of `sent`, rounded to 4 decimals (0 when nothing was sent), as in campaign stats. */
+function withRates(counts: Record<FunnelStage, number>): Funnel {
+  return { ...counts, openRate: rate(counts.opened, counts.sent), clickRate: rate(counts.clicked, counts.sent), bounceRate: rate(counts.bounced, counts.sent) };
+}
+
+/** Campaigns of the project that started sending in [from, to). */
+const startedIn = (db: Knex, projectId: string, from: Date, to: Date) =>
+  db('campaigns').where('project_id', projectId).andWhere('started_at', '>=', from).andWhere('started_at', '<', to);
+
+export const CAMPAIGN_SORTS = ['sent', 'opened', 'clicked', 'openRate', 'clickRate'] as const;
+export type CampaignSort = (typeof CAMPAIGN_SORTS)[number];
+
+export type CampaignFunnel = Funnel & { id: string; name: string; status: string; totalRecipients: number; startedAt: Date };
+
+/** Campaigns that started sending in the window, ranked by `sort`; empty on a schema without campaigns. */
+export async function topCampaigns(
+  db: Knex,
+  input: { projectId: string; from: Date; to: Date; sort: CampaignSort; limit: number },
+): Promise<CampaignFunnel[]> {
+  if (!(await existingTables(db, ['campaigns'])).has('campaigns')) return [];
+  const order: Record<CampaignSort, string> = {
+    sent: 'sent_count',
+    opened: 'opened_count',
+    clicked: 'clicked_count',
+    openRate: 'opened_count::float8 / nullif(sent_count, 0)',
+    clickRate: 'clicked_count::float8 / nullif(sent_count, 0)',
+  };
+  const rows = await startedIn(db, input.projectId, input.from, input.to)
+    .orderByRaw(`${order[input.sort]} DESC NULLS LAST, started_at DESC, id`)
+    .limit(input.limit)
+    .select('id', 'name', 'status', 'total_recipients', 'started_at', ...FUNNEL_STAGES.map((s) => `${COUNTERS[s]} as ${s}`));
+  return rows.map(({ id, name, status, total_recipients, started_at, ...counts }: any) => ({
+    id,
+    name,
+    status,
+    totalRecipients: total_recipients,
+    startedAt: started_at,
+    ...withRates(counts),
+  }));
+}
+
+export interface CampaignTotals extends Funnel {
+  /** Campaigns that started sending in the window. */
+  campaigns: number;
+  totalRecipients: number;
+  /** All of the project's campaigns by status, whatever the window. */
+  byStatus: Record<string, number>;
+}
+
+export async function campaignTotals(db: Knex, projectId: string, from: Date, to: Date): Promise<CampaignTotals> {
+  const zero = Object.fromEntries(FUNNEL_STAGES.map((s) => [s, 0])) as Record<FunnelStage, number>;
+  if (!(await existingTables(db, ['campaigns'])).has('campaigns')) return { campaigns: 0, totalRecipients: 0, ...withRates(zero), byStatus: {} };
+  const [[row], statuses] = await Promise.all([
+    startedIn(db, projectId, from, to).select(
+      db.raw('count(*)::int AS campaigns'),
+      db.raw('coalesce(sum(total_recipients), 0)::int AS "totalRecipients"'),
+      ...FUNNEL_STAGES.map((s) => db.raw(`coalesce(sum(${COUNTERS[s]}), 0)::int AS ${s}`)),
+    ),
+    db('campaigns').where('project_id', projectId).groupBy('status').select('status', db.raw('count(*)::int AS count')),
+  ]);
+  const { campaigns, totalRecipients, ...counts } = row as Record<FunnelStage | 'campaigns' | 'totalRecipients', number>;
+  return { campaigns, totalRecipients, ...withRates(counts), byStatus: Object.fromEntries(statuses.map((r: any) => [r.status, r.count])) };
+}

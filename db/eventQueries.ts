@@ -1,0 +1,181 @@
+import type { Knex } from 'knex';
+
+/**
+ * Read and bulk-delete queries over `events` for the dashboard (GET /events…, DELETE /events/:name).
+ * Writers live in db/events.ts. Every query is scoped to one project and walks an index.
+ */
+
+// ───────────────────────────── newest-first keyset cursors ─────────────────────────────
+
+/** Position after the last row of a newest-first page: its timestamp (microseconds, UTC) and id. */
+export interface TimeCursor {
+  at: string;
+  id: string;
+}
+
+/** The timestamp as a cursor key; microseconds kept, because a millisecond JS Date would skip or repeat rows. */
+export const timeKeySql = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+const TIME_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const encodeTimeCursor = (c: TimeCursor) => Buffer.from(JSON.stringify([c.at, c.id])).toString('base64url');
+
+/** null for anything this API did not hand out, so a forged cursor never reaches SQL as a bad cast. */
+export function parseTimeCursor(raw: string): TimeCursor | null {
+  try {
+    const v = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+    if (!Array.isArray(v) || v.length !== 2 || typeof v[0] !== 'string' || typeof v[1] !== 'string') return null;
+    if (!TIME_KEY.test(v[0]) || Number.isNaN(Date.parse(v[0].slice(0, 23) + 'Z')) || !UUID.test(v[1])) return null;
+    return { at: v[0], id: v[1] };
+  } catch {
+    return null;
+  }
+}
+
+export interface TimePage<T> {
+  rows: T[];
+  cursor: string | null;
+  hasMore: boolean;
+}
+
+/** Cuts a `limit + 1` fetch into a page and the cursor of its last row. */
+export function timePage<T extends { sort_key: string; id: string }>(rows: T[], limit: number): TimePage<Omit<T, 'sort_key'>> {
+  const hasMore = rows.length > limit;
+  const kept = rows.slice(0, limit);
+  const last = kept[kept.length - 1];
+  return {
+    rows: kept.map(({ sort_key: _key, ...row }) => row),
+    cursor: hasMore && last ? encodeTimeCursor({ at: last.sort_key, id: last.id }) : null,
+    hasMore,
+  };
+}
+
+// ───────────────────────────── listings ─────────────────────────────
+
+export interface EventListRow {
+  id: string;
+  name: string;
+  contact_id: string | null;
+  contact_email: string | null;
+  data: Record<string, unknown>;
+  created_at: Date;
+}
+
+export interface ListEventsInput {
+  projectId: string;
+  limit: number;
+  after?: TimeCursor;
+  name?: string;
+  contactId?: string;
+  /** Inclusive lower and exclusive upper bound on created_at. */
+  from?: Date;
+  to?: Date;
+}
+
+/** Newest first, keyset over (created_at, id); never OFFSET. */
+export async function listEvents(db: Knex, input: ListEventsInput): Promise<TimePage<EventListRow>> {
+  const q = db({ e: 'events' })
+    .leftJoin({ c: 'contacts' }, 'c.id', 'e.contact_id')
+    .where('e.project_id', input.projectId)
+    .select('e.id', 'e.name', 'e.contact_id', 'c.email as contact_email', 'e.data', 'e.created_at', db.raw(`${timeKeySql('e.created_at')} AS sort_key`))
+    .orderBy([{ column: 'e.created_at', order: 'desc' }, { column: 'e.id', order: 'desc' }])
+    .limit(input.limit + 1);
+  if (input.name !== undefined) q.andWhere('e.name', input.name);
+  if (input.contactId !== undefined) q.andWhere('e.contact_id', input.contactId);
+  if (input.from) q.andWhere('e.created_at', '>=', input.from);
+  if (input.to) q.andWhere('e.created_at', '<', input.to);
+  if (input.after) q.andWhereRaw('(e.created_at, e.id) < (?::timestamptz, ?::uuid)', [input.after.at, input.after.id]);
+  return timePage((await q) as Array<EventListRow & { sort_key: string }>, input.limit);
+}
+
+export interface NameCount {
+  name: string;
+  count: number;
+  uniqueContacts: number;
+}
+
+export interface CountByNameInput {
+  projectId: string;
+  from: Date;
+  to: Date;
+  limit: number;
+  /** Names left out (the service's own lifecycle events, for "top tracked events"). */
+  excludeNames?: readonly string[];
+}
+
+/** Events per name in [from, to), most frequent first. */
+export async function countEventsByName(db: Knex, input: CountByNameInput): Promise<NameCount[]> {
+  const q = db('events')
+    .where('project_id', input.projectId)
+    .andWhere('created_at', '>=', input.from)
+    .andWhere('created_at', '<', input.to)
+    .groupBy('name')
+    .select('name', db.raw('count(*)::int AS count'), db.raw('count(DISTINCT contact_id)::int AS "uniqueContacts"'))
+    .orderBy([{ column: 'count', order: 'desc' }, { column: 'name', order: 'asc' }])
+    .limit(input.limit);
+  if (input.excludeNames?.length) q.whereNotIn('name', input.excludeNames);
+  return q;
+}
+
+/** Events in [from, to). */
+export async function countEvents(db: Knex, projectId: string, from: Date, to: Date): Promise<{ total: number; uniqueContacts: number }> {
+  const [row] = await db('events')
+    .where('project_id', projectId)
+    .andWhere('created_at', '>=', from)
+    .andWhere('created_at', '<', to)
+    .select(db.raw('count(*)::int AS total'), db.raw('count(DISTINCT contact_id)::int AS "uniqueContacts"'));
+  return row;
+}
+
+export interface EventNameRow {
+  name: string;
+  lastSeen: Date;
+  /** Events of that name since `since`. */
+  count: number;
+}
+
+/**
+ * Every distinct name the project has recorded (up to `limit`), with its latest occurrence and its
+ * count in the window. The names come from a skip scan of the (project_id, name, created_at) index
+ * (one index probe per distinct name), so a project with millions of events answers as fast as one
+ * with a hundred; only the counts are bounded by the window.
+ */
+export async function eventNames(db: Knex, projectId: string, since: Date, limit: number): Promise<EventNameRow[]> {
+  const { rows } = await db.raw(
+    `WITH RECURSIVE names(name, n) AS (
+       (SELECT name, 1 FROM events WHERE project_id = ? ORDER BY name LIMIT 1)
+       UNION ALL
+       SELECT (SELECT e.name FROM events e WHERE e.project_id = ? AND e.name > names.name ORDER BY e.name LIMIT 1), n + 1
+         FROM names WHERE names.name IS NOT NULL AND n < ?
+     )
+     SELECT names.name,
+            (SELECT max(e.created_at) FROM events e WHERE e.project_id = ? AND e.name = names.name) AS "lastSeen",
+            (SELECT count(*)::int FROM events e WHERE e.project_id = ? AND e.name = names.name AND e.created_at >= ?) AS count
+       FROM names WHERE names.name IS NOT NULL
+      ORDER BY names.name`,
+    [projectId, projectId, limit, projectId, projectId, since],
+  );
+  return rows;
+}
+
+// ───────────────────────────── deletion ─────────────────────────────
+
+export const DELETE_BATCH = 1000;
+
+/**
+ * Deletes every event of that name in the project, `batch` rows per statement, each statement its
+ * own transaction: a name with millions of rows never holds one huge transaction or its locks.
+ * Returns how many were deleted.
+ */
+export async function deleteEventsByName(db: Knex, projectId: string, name: string, batch = DELETE_BATCH): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const r = await db.raw(
+      `DELETE FROM events WHERE id IN (SELECT id FROM events WHERE project_id = ? AND name = ? LIMIT ?)`,
+      [projectId, name, batch],
+    );
+    deleted += r.rowCount ?? 0;
+    if ((r.rowCount ?? 0) < batch) return deleted;
+  }
+}
