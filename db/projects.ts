@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { randomBase62, uuid } from '../lib/ids';
+import { carryOverEmailUsage } from './billing';
+import { HANDED_OVER } from './security';
 
 export type KeyKind = 'public' | 'secret';
 
@@ -18,6 +20,25 @@ export interface ProjectRow {
 
 export const ROLES = ['OWNER', 'ADMIN', 'MEMBER'] as const;
 export type Role = (typeof ROLES)[number];
+
+/**
+ * Who may do what on a project (docs/roles.md is the same table in prose). Rules that depend on
+ * the target as well as the actor (an ADMIN cannot touch an OWNER, the last OWNER stays) live in db/members.ts.
+ */
+export const PERMISSIONS = {
+  'project.read': ['OWNER', 'ADMIN', 'MEMBER'],
+  'project.update': ['OWNER', 'ADMIN'],
+  'keys.rotate': ['OWNER', 'ADMIN'],
+  'members.manage': ['OWNER', 'ADMIN'],
+  'owners.manage': ['OWNER'],
+  'billing.limits': ['OWNER', 'ADMIN'],
+  'billing.manage': ['OWNER'],
+  'project.reset': ['OWNER'],
+  'project.delete': ['OWNER'],
+} as const satisfies Record<string, readonly Role[]>;
+export type Action = keyof typeof PERMISSIONS;
+
+export const can = (role: Role, action: Action): boolean => (PERMISSIONS[action] as readonly Role[]).includes(role);
 
 export const hashKey = (key: string) => crypto.createHash('sha256').update(key).digest('hex');
 
@@ -82,6 +103,10 @@ export async function findProjectByKey(knex: Knex, key: string): Promise<{ proje
   return project ? { project, kind } : null;
 }
 
+export async function findProject(knex: Knex, id: string): Promise<ProjectRow | undefined> {
+  return knex<ProjectRow>('projects').where({ id }).first();
+}
+
 export async function membership(knex: Knex, projectId: string, userId: string): Promise<Role | null> {
   const row = await knex('project_members').where({ project_id: projectId, user_id: userId }).first('role');
   return row ? (row.role as Role) : null;
@@ -93,4 +118,88 @@ export async function projectsOfUser(knex: Knex, userId: string) {
     .where('project_members.user_id', userId)
     .orderBy('projects.created_at', 'asc')
     .select('projects.*', 'project_members.role');
+}
+
+/**
+ * Tables a reset keeps: who may use the project and how it is set up (keys live on `projects`),
+ * not what it holds. Every other table with a `project_id` column is wiped, so tables added later
+ * are covered without touching this file.
+ */
+export const KEPT_ON_RESET = new Set([
+  'projects',
+  'project_members',
+  'project_invites',
+  'project_suspensions',
+  'domains',
+  'billing_limits',
+  'billing_accounts',
+  'billing_invoices',
+  'billing_usage_carry',
+  'rate_limits',
+]);
+
+/** Project-scoped tables in an order that deletes referencing tables before the ones they reference. */
+async function tablesToWipe(knex: Knex): Promise<string[]> {
+  const columns = await knex.raw(
+    `SELECT c.table_name FROM information_schema.columns c
+       JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+      WHERE c.column_name = 'project_id' AND c.table_schema = current_schema() AND t.table_type = 'BASE TABLE'`,
+  );
+  const tables = new Set<string>(columns.rows.map((r: { table_name: string }) => r.table_name).filter((t: string) => !KEPT_ON_RESET.has(t)));
+  const fks = await knex.raw(
+    `SELECT child.relname AS child, parent.relname AS parent FROM pg_constraint c
+       JOIN pg_class child ON child.oid = c.conrelid
+       JOIN pg_class parent ON parent.oid = c.confrelid
+       JOIN pg_namespace n ON n.oid = child.relnamespace
+      WHERE c.contype = 'f' AND n.nspname = current_schema()`,
+  );
+  const referencedBy = new Map<string, Set<string>>();
+  for (const { child, parent } of fks.rows as Array<{ child: string; parent: string }>) {
+    if (child === parent || !tables.has(child) || !tables.has(parent)) continue;
+    if (!referencedBy.has(parent)) referencedBy.set(parent, new Set());
+    referencedBy.get(parent)!.add(child);
+  }
+  const ordered: string[] = [];
+  const left = new Set(tables);
+  while (left.size) {
+    const ready = [...left].filter((t) => [...(referencedBy.get(t) ?? [])].every((child) => !left.has(child)));
+    // A reference cycle cannot be ordered; its tables go last and rely on their ON DELETE actions.
+    const batch = ready.length ? ready : [...left];
+    for (const t of batch.sort()) {
+      ordered.push(t);
+      left.delete(t);
+    }
+  }
+  return ordered;
+}
+
+/** Deletes everything the project holds (see KEPT_ON_RESET) in one transaction; rows deleted per table. */
+export async function resetProjectData(knex: Knex, projectId: string): Promise<Record<string, number>> {
+  return knex.transaction(async (trx) => {
+    // Member changes take the same lock, so a reset and a role change never interleave.
+    await trx('projects').where({ id: projectId }).forUpdate().first('id');
+    await carryOverEmailUsage(trx, projectId);
+    const deleted: Record<string, number> = {};
+    for (const table of await tablesToWipe(trx)) deleted[table] = await trx(table).where({ project_id: projectId }).del();
+    return deleted;
+  });
+}
+
+/** Onboarding checklist of the dashboard: which first steps the project has taken. */
+export async function setupState(knex: Knex, projectId: string) {
+  const exists = (table: string, where: (q: Knex.QueryBuilder) => Knex.QueryBuilder = (q) => q) =>
+    where(knex(table).where({ project_id: projectId })).select(knex.raw('1')).limit(1).then((rows) => rows.length > 0);
+  const [hasDomain, hasVerifiedDomain, hasContact, hasTemplate, hasTrackedEvent, hasSentEmail] = await Promise.all([
+    exists('domains'),
+    exists('domains', (q) => q.where({ status: 'VERIFIED' })),
+    exists('contacts'),
+    exists('templates'),
+    // Events the service emits itself (email.*, contact.*, segment.*) do not show that the project tracks its own.
+    exists('events', (q) => q.whereNot('name', 'like', 'email.%').whereNot('name', 'like', 'contact.%').whereNot('name', 'like', 'segment.%')),
+    exists('emails', (q) => q.whereIn('status', [...HANDED_OVER])),
+  ]);
+  const steps = { hasDomain, hasVerifiedDomain, hasContact, hasTemplate, hasTrackedEvent, hasSentEmail };
+  const completed = Object.values(steps).filter(Boolean).length;
+  const total = Object.keys(steps).length;
+  return { ...steps, completed, total, done: completed === total };
 }

@@ -2,6 +2,7 @@ import type { Deps } from '../context';
 import type { SendBody } from '../schemas/send';
 import { validationError } from '../errors';
 import { assertVerifiedSender } from '../sender';
+import { assertWithinLimits } from '../billingLimits';
 import { upsertContact } from '../../db/contacts';
 import { findTemplate } from '../../db/templates';
 import { insertEmail, EmailType } from '../../db/emails';
@@ -55,6 +56,7 @@ export async function sendEmails(deps: Pick<Deps, 'knex' | 'temporal'>, projectI
   const content = await resolveContent(deps, projectId, body);
   await assertVerifiedSender(deps.knex, projectId, content.from.email);
   const recipients = (Array.isArray(body.to) ? body.to : [body.to]).map(asAddress);
+  await assertWithinLimits(deps.knex, projectId, { emails: recipients.length });
   const out: SentEmail[] = [];
   for (const to of recipients) {
     const emailId = uuid();

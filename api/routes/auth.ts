@@ -12,7 +12,8 @@ function setSession(ctx: AppContext, user: UserRow) {
   ctx.cookies.set(SESSION_COOKIE, signJwt({ sub: user.id }, ctx.deps.config.jwtSecret, SESSION_TTL_SECONDS), {
     httpOnly: true,
     sameSite: 'lax',
-    secure: ctx.deps.config.appUrl.startsWith('https://'),
+    // From the request (X-Forwarded-Proto behind a proxy): a Secure cookie on a plain-http request makes `cookies` throw.
+    secure: ctx.secure,
     maxAge: SESSION_TTL_SECONDS * 1000,
     overwrite: true,
   });

@@ -1,4 +1,6 @@
 import { route } from '../route';
+import { oauthProviders } from '../../lib/oauth';
+import { stripeSettings } from '../../lib/stripe';
 
 export default [
   route({
@@ -11,8 +13,8 @@ export default [
       const c = ctx.deps.config;
       ctx.body = {
         signupsEnabled: !c.disableSignups,
-        oauth: { providers: [] as string[] },
-        billing: { enabled: false },
+        oauth: { providers: oauthProviders().map((p) => p.id) },
+        billing: { enabled: stripeSettings().enabled },
         storage: { objectStorage: false },
         smtp: { enabled: false },
         email: { transport: c.email.transport },

@@ -1,19 +1,50 @@
 import { route } from '../route';
 import type { AppContext } from '../context';
-import { forbidden, notFound } from '../errors';
+import { ApiError, conflict, notFound } from '../errors';
 import { IdParams } from '../schemas/common';
 import { ProjectCreate, ProjectOut, ProjectUpdate } from '../schemas/projects';
-import { createProject, membership, presentProject, projectsOfUser, ProjectRow, Role, rotateKeys } from '../../db/projects';
+import { ResetOut, SecurityOut } from '../schemas/teams';
+import { ConsumptionOut, InvoiceOut, LimitsBody, LimitsOut, SessionOut } from '../schemas/billing';
+import { requireProjectRole } from '../projectAccess';
+import { createProject, presentProject, projectsOfUser, ProjectRow, resetProjectData, Role, rotateKeys } from '../../db/projects';
 import { presentUser } from '../../db/users';
+import { securityState } from '../../db/security';
+import { billingAccount, consumption, currentPeriod, getLimits, listInvoices, setLimits } from '../../db/billing';
+import { cancelProjectExecutions } from '../../temporal/projectExecutions';
+import { LocalImageStore } from '../../lib/storage';
+import { stripeRequest, StripeError, stripeSettings, StripeSettings } from '../../lib/stripe';
 
-/** A project the signed-in user belongs to with one of `roles`; others look missing (404), wrong role is 403. */
-async function ownProject(ctx: AppContext, id: string, roles: Role[]) {
-  const user = ctx.state.user!;
-  const role = await membership(ctx.deps.knex, id, user.id);
-  if (!role) throw notFound('Project');
-  if (!roles.includes(role)) throw forbidden(`Your role (${role}) may not do this`);
-  return role;
+/** Running executions are cancelled before any row goes: a workflow must not keep acting on a wiped project. */
+async function cancelExecutions(ctx: AppContext, projectId: string): Promise<number> {
+  try {
+    return await cancelProjectExecutions(ctx.deps.temporal, projectId);
+  } catch (err) {
+    ctx.deps.log.error({ err, projectId }, 'could not cancel the project executions');
+    throw new ApiError(503, 'TEMPORAL_UNAVAILABLE', 'Could not cancel the running executions of the project; nothing was deleted', {
+      suggestion: 'Retry once the Temporal server is reachable',
+    });
+  }
 }
+
+/** Checkout and portal need billing on; off (the default), they answer 404 and say why. */
+function enabledBilling(): StripeSettings {
+  const settings = stripeSettings();
+  if (!settings.enabled) {
+    throw new ApiError(404, 'BILLING_DISABLED', 'Billing is not enabled on this server', { suggestion: 'Set STRIPE_SECRET_KEY to enable billing' });
+  }
+  return settings;
+}
+
+async function stripe(settings: StripeSettings, path: string, form: Record<string, string | undefined>) {
+  try {
+    return await stripeRequest(settings, path, form);
+  } catch (err) {
+    if (err instanceof StripeError) throw new ApiError(502, 'BILLING_PROVIDER_ERROR', err.message);
+    throw err;
+  }
+}
+
+const billingPage = (ctx: AppContext, projectId: string) => `${ctx.deps.config.appUrl}/projects/${projectId}/billing`;
 
 export default [
   route({
@@ -56,12 +87,12 @@ export default [
     path: '/users/@me/projects/:id',
     auth: 'session',
     tag: 'users',
-    summary: 'Update project settings',
+    summary: 'Update project settings (owner, admin)',
     params: IdParams,
     resource: 'Project',
     body: ProjectUpdate,
     async handler(ctx, { params, body }) {
-      await ownProject(ctx, params.id, ['OWNER', 'ADMIN']);
+      await requireProjectRole(ctx, params.id, 'project.update');
       const [row] = await ctx.deps.knex<ProjectRow>('projects')
         .where({ id: params.id })
         .update({ ...body, updated_at: ctx.deps.knex.fn.now() as any })
@@ -74,12 +105,14 @@ export default [
     path: '/users/@me/projects/:id',
     auth: 'session',
     tag: 'users',
-    summary: 'Delete a project and all its data (owner only)',
+    summary: 'Delete a project, all its data and uploaded images (owner only)',
     params: IdParams,
     resource: 'Project',
     async handler(ctx, { params }) {
-      await ownProject(ctx, params.id, ['OWNER']);
+      await requireProjectRole(ctx, params.id, 'project.delete');
+      await cancelExecutions(ctx, params.id);
       await ctx.deps.knex('projects').where({ id: params.id }).del();
+      await new LocalImageStore(ctx.deps.config.dataDir).removeProject(params.id);
       ctx.status = 204;
     },
   }),
@@ -88,14 +121,152 @@ export default [
     path: '/users/@me/projects/:id/regenerate-keys',
     auth: 'session',
     tag: 'users',
-    summary: 'Rotate both keys at once; the old pair stops working immediately',
+    summary: 'Rotate both keys at once; the old pair stops working immediately (owner, admin)',
     params: IdParams,
     resource: 'Project',
     async handler(ctx, { params }) {
-      await ownProject(ctx, params.id, ['OWNER', 'ADMIN']);
+      await requireProjectRole(ctx, params.id, 'keys.rotate');
       const rotated = await rotateKeys(ctx.deps.knex, params.id);
       if (!rotated) throw notFound('Project');
       ctx.body = presentProject(rotated.row, rotated.keys);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/users/@me/projects/:id/security',
+    auth: 'session',
+    tag: 'users',
+    summary: 'Bounce and complaint rates over the security window, and recent suspensions',
+    params: IdParams,
+    resource: 'Project',
+    responses: { 200: { description: 'security state', schema: SecurityOut } },
+    async handler(ctx, { params }) {
+      await requireProjectRole(ctx, params.id, 'project.read');
+      ctx.body = await securityState(ctx.deps.knex, params.id);
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/users/@me/projects/:id/reset',
+    auth: 'session',
+    tag: 'users',
+    summary: 'Wipe the project data and cancel its running executions; keys, members, domains and billing stay (owner only, irreversible)',
+    params: IdParams,
+    resource: 'Project',
+    responses: { 200: { description: 'wiped', schema: ResetOut }, 503: { description: 'Temporal unreachable; nothing deleted' } },
+    async handler(ctx, { params }) {
+      await requireProjectRole(ctx, params.id, 'project.reset');
+      const cancelledExecutions = await cancelExecutions(ctx, params.id);
+      const deleted = await resetProjectData(ctx.deps.knex, params.id);
+      ctx.body = { success: true, deleted, cancelledExecutions };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/users/@me/projects/:id/checkout',
+    auth: 'session',
+    tag: 'billing',
+    summary: 'Start a subscription checkout with the billing provider (owner only; 404 when billing is off)',
+    params: IdParams,
+    resource: 'Project',
+    responses: { 200: { description: 'checkout session', schema: SessionOut }, 404: { description: 'BILLING_DISABLED, or no such project' } },
+    async handler(ctx, { params }) {
+      await requireProjectRole(ctx, params.id, 'billing.manage');
+      const settings = enabledBilling();
+      if (!settings.priceId) throw new ApiError(503, 'BILLING_MISCONFIGURED', 'Billing is enabled but STRIPE_PRICE_ID is not set');
+      const account = await billingAccount(ctx.deps.knex, params.id);
+      const session = await stripe(settings, '/v1/checkout/sessions', {
+        mode: 'subscription',
+        'line_items[0][price]': settings.priceId,
+        'line_items[0][quantity]': '1',
+        // Both let the webhook tie Stripe's customer and invoices back to the project.
+        client_reference_id: params.id,
+        'subscription_data[metadata][project_id]': params.id,
+        ...(account ? { customer: account.customerId } : { customer_email: ctx.state.user!.email }),
+        success_url: `${billingPage(ctx, params.id)}?checkout=success`,
+        cancel_url: `${billingPage(ctx, params.id)}?checkout=cancelled`,
+      });
+      ctx.body = { url: session.url };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/users/@me/projects/:id/billing-portal',
+    auth: 'session',
+    tag: 'billing',
+    summary: "Open the billing provider's customer portal (owner only; 404 when billing is off)",
+    params: IdParams,
+    resource: 'Project',
+    responses: { 200: { description: 'portal session', schema: SessionOut }, 404: { description: 'BILLING_DISABLED, or no such project' }, 409: { description: 'no subscription yet' } },
+    async handler(ctx, { params }) {
+      await requireProjectRole(ctx, params.id, 'billing.manage');
+      const settings = enabledBilling();
+      const account = await billingAccount(ctx.deps.knex, params.id);
+      if (!account) throw conflict('This project has no billing account yet: start a subscription with checkout first');
+      const session = await stripe(settings, '/v1/billing_portal/sessions', { customer: account.customerId, return_url: billingPage(ctx, params.id) });
+      ctx.body = { url: session.url };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/users/@me/projects/:id/billing-limits',
+    auth: 'session',
+    tag: 'billing',
+    summary: 'Monthly caps per category (null: no cap)',
+    params: IdParams,
+    resource: 'Project',
+    responses: { 200: { description: 'caps', schema: LimitsOut } },
+    async handler(ctx, { params }) {
+      await requireProjectRole(ctx, params.id, 'project.read');
+      ctx.body = await getLimits(ctx.deps.knex, params.id);
+    },
+  }),
+  route({
+    method: 'put',
+    path: '/users/@me/projects/:id/billing-limits',
+    auth: 'session',
+    tag: 'billing',
+    summary: 'Set monthly caps; sends beyond the email cap are refused with 403 BILLING_LIMIT_REACHED (owner, admin)',
+    params: IdParams,
+    resource: 'Project',
+    body: LimitsBody,
+    responses: { 200: { description: 'caps', schema: LimitsOut } },
+    async handler(ctx, { params, body }) {
+      await requireProjectRole(ctx, params.id, 'billing.limits');
+      ctx.body = await setLimits(ctx.deps.knex, params.id, body);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/users/@me/projects/:id/billing-consumption',
+    auth: 'session',
+    tag: 'billing',
+    summary: 'Consumption of the current calendar month (UTC) per category, with its cap',
+    params: IdParams,
+    resource: 'Project',
+    responses: { 200: { description: 'consumption', schema: ConsumptionOut } },
+    async handler(ctx, { params }) {
+      await requireProjectRole(ctx, params.id, 'project.read');
+      const [used, limits] = await Promise.all([consumption(ctx.deps.knex, params.id), getLimits(ctx.deps.knex, params.id)]);
+      ctx.body = {
+        period: currentPeriod(),
+        emails: { used: used.emails, limit: limits.emails },
+        contacts: { used: used.contacts, limit: limits.contacts },
+      };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/users/@me/projects/:id/billing-invoices',
+    auth: 'session',
+    tag: 'billing',
+    summary: 'Invoices received from the billing provider, newest first ([] when billing is off)',
+    params: IdParams,
+    resource: 'Project',
+    responses: { 200: { description: 'invoices', schema: InvoiceOut.array() } },
+    async handler(ctx, { params }) {
+      await requireProjectRole(ctx, params.id, 'project.read');
+      ctx.body = stripeSettings().enabled ? await listInvoices(ctx.deps.knex, params.id) : [];
     },
   }),
 ];

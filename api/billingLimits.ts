@@ -1,0 +1,18 @@
+import type { Knex } from 'knex';
+import { ApiError } from './errors';
+import { BillingCategory, currentPeriod, limitBreach } from '../db/billing';
+
+/**
+ * Refuses work that would take a project past a monthly cap it set (billing-limits), before any
+ * of it is done. 403 rather than 429: waiting a minute does not help; raising the cap or the next
+ * calendar month does.
+ */
+export async function assertWithinLimits(knex: Knex, projectId: string, requested: Partial<Record<BillingCategory, number>>): Promise<void> {
+  const breach = await limitBreach(knex, projectId, requested);
+  if (!breach) return;
+  const { category, limit, used } = breach;
+  throw new ApiError(403, 'BILLING_LIMIT_REACHED', `This would exceed the project's monthly ${category} limit (${used} of ${limit} used, ${breach.requested} more requested)`, {
+    details: { ...breach, periodEnd: currentPeriod().end.toISOString() },
+    suggestion: 'Raise the limit with PUT /users/@me/projects/:id/billing-limits, or wait for the next calendar month (UTC)',
+  });
+}

@@ -1,0 +1,148 @@
+import { route } from '../route';
+import { conflict, forbidden, notFound } from '../errors';
+import { IdParams } from '../schemas/common';
+import { InviteBody, InviteOut, InviteParams, MemberOut, MemberParams, RoleBody, SecurityOut, SetupStateOut, TeamOut } from '../schemas/teams';
+import { requireProjectRole } from '../projectAccess';
+import { sendSystemEmail } from '../operations/systemEmail';
+import { cancelInvite, changeMember, inviteMember, listInvites, listMembers, Member, MemberChangeRefusal } from '../../db/members';
+import { findProject, setupState } from '../../db/projects';
+import { securityState } from '../../db/security';
+
+const INVITE_EMAIL = `<p>{{ inviter }} invited you to the project “{{ project }}” as {{ role }}.</p>
+<p>To join, sign up (or sign in) with this address and verify it: <a href="{{ url }}">{{ url }}</a></p>
+<p>If you did not expect this, ignore this email.</p>`;
+
+function answer(result: MemberChangeRefusal | Member) {
+  if (result === 'NOT_FOUND') throw notFound('Member');
+  if (result === 'FORBIDDEN') throw forbidden('Your role may not change this member: only owners grant or change the OWNER role');
+  if (result === 'LAST_OWNER') throw conflict('A project keeps at least one owner: make another member OWNER first');
+  return result;
+}
+
+export default [
+  route({
+    method: 'get',
+    path: '/projects/:id/setup-state',
+    auth: 'session',
+    tag: 'projects',
+    summary: 'Onboarding checklist: domain added and verified, first contact, template, tracked event and sent email',
+    params: IdParams,
+    responses: { 200: { description: 'checklist', schema: SetupStateOut } },
+    async handler(ctx, { params }) {
+      await requireProjectRole(ctx, params.id, 'project.read');
+      ctx.body = await setupState(ctx.deps.knex, params.id);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/projects/:id/security',
+    auth: 'session',
+    tag: 'projects',
+    summary: 'Bounce and complaint rates over the security window, thresholds, and recent suspensions',
+    params: IdParams,
+    responses: { 200: { description: 'security state', schema: SecurityOut } },
+    async handler(ctx, { params }) {
+      await requireProjectRole(ctx, params.id, 'project.read');
+      ctx.body = await securityState(ctx.deps.knex, params.id);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/projects/:id/members',
+    auth: 'session',
+    tag: 'projects',
+    summary: 'Members with their roles, and pending invites',
+    params: IdParams,
+    responses: { 200: { description: 'team', schema: TeamOut } },
+    async handler(ctx, { params }) {
+      await requireProjectRole(ctx, params.id, 'project.read');
+      const [members, invites] = await Promise.all([listMembers(ctx.deps.knex, params.id), listInvites(ctx.deps.knex, params.id)]);
+      ctx.body = { members, invites };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/projects/:id/members',
+    auth: 'session',
+    tag: 'projects',
+    summary: 'Invite by email: a verified account joins at once (201); any other address gets a pending invite by email (202)',
+    params: IdParams,
+    body: InviteBody,
+    responses: {
+      201: { description: 'added', schema: MemberOut },
+      202: { description: 'invited', schema: InviteOut },
+      403: { description: 'role may not invite (with this role)' },
+      409: { description: 'already a member' },
+    },
+    async handler(ctx, { params, body }) {
+      const role = await requireProjectRole(ctx, params.id, 'members.manage');
+      const user = ctx.state.user!;
+      const result = await inviteMember(ctx.deps.knex, params.id, { userId: user.id, role }, body.email, body.role);
+      if (result.kind === 'refused') {
+        if (result.reason === 'ALREADY_MEMBER') throw conflict('This person is already a member of the project');
+        throw forbidden('Only owners may invite an OWNER');
+      }
+      if (result.kind === 'member') {
+        ctx.status = 201;
+        ctx.body = result.member;
+        return;
+      }
+      const project = (await findProject(ctx.deps.knex, params.id))!;
+      await sendSystemEmail(ctx.deps, {
+        to: result.invite.email,
+        subject: `You are invited to ${project.name}`,
+        body: INVITE_EMAIL,
+        variables: { inviter: user.email, project: project.name, role: result.invite.role, url: `${ctx.deps.config.appUrl}/signup?email=${encodeURIComponent(result.invite.email)}` },
+      });
+      ctx.status = 202;
+      ctx.body = result.invite;
+    },
+  }),
+  route({
+    method: 'patch',
+    path: '/projects/:id/members/:userId',
+    auth: 'session',
+    tag: 'projects',
+    summary: "Change a member's role",
+    params: MemberParams,
+    resource: 'Member',
+    body: RoleBody,
+    responses: { 200: { description: 'member', schema: MemberOut }, 409: { description: 'would leave the project without an owner' } },
+    async handler(ctx, { params, body }) {
+      const role = await requireProjectRole(ctx, params.id, 'members.manage');
+      ctx.body = answer(await changeMember(ctx.deps.knex, params.id, { userId: ctx.state.user!.id, role }, params.userId, body.role));
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/projects/:id/members/:userId',
+    auth: 'session',
+    tag: 'projects',
+    summary: 'Remove a member; any member may remove themselves (leave), except the last owner',
+    params: MemberParams,
+    resource: 'Member',
+    responses: { 204: { description: 'removed' }, 409: { description: 'would leave the project without an owner' } },
+    async handler(ctx, { params }) {
+      const role = await requireProjectRole(ctx, params.id, 'project.read');
+      answer(await changeMember(ctx.deps.knex, params.id, { userId: ctx.state.user!.id, role }, params.userId, null));
+      ctx.status = 204;
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/projects/:id/invites/:inviteId',
+    auth: 'session',
+    tag: 'projects',
+    summary: 'Withdraw a pending invite',
+    params: InviteParams,
+    resource: 'Invite',
+    responses: { 204: { description: 'withdrawn' } },
+    async handler(ctx, { params }) {
+      const role = await requireProjectRole(ctx, params.id, 'members.manage');
+      const refused = await cancelInvite(ctx.deps.knex, params.id, { userId: ctx.state.user!.id, role }, params.inviteId);
+      if (refused === 'NOT_FOUND') throw notFound('Invite');
+      if (refused === 'FORBIDDEN') throw forbidden('Only owners may withdraw an OWNER invite');
+      ctx.status = 204;
+    },
+  }),
+];

@@ -1,0 +1,47 @@
+import type { Knex } from 'knex';
+import { hashPassword } from '../lib/password';
+import { consumeToken, isLiveToken } from './tokens';
+import { acceptInvites } from './members';
+import { normalizeEmail, UserRow } from './users';
+
+/**
+ * Marks the address proven and turns its pending project invites into memberships, in the
+ * transaction that spent the token.
+ */
+async function proveEmail(trx: Knex.Transaction, userId: string): Promise<UserRow> {
+  const [user] = await trx<UserRow>('users')
+    .where({ id: userId })
+    .update({ email_verified: true, updated_at: trx.fn.now() as any })
+    .returning('*');
+  await acceptInvites(trx, user);
+  return user;
+}
+
+/** The verified user, or null when the token is unknown, used or expired. */
+export async function verifyEmailWithToken(knex: Knex, token: string): Promise<UserRow | null> {
+  return knex.transaction(async (trx) => {
+    const userId = await consumeToken(trx, 'VERIFY_EMAIL', token);
+    return userId ? proveEmail(trx, userId) : null;
+  });
+}
+
+/**
+ * Sets a new password, or returns null for a bad token. The reset link reached the inbox, so the
+ * address counts as verified too; other outstanding reset links stop working.
+ */
+export async function resetPasswordWithToken(knex: Knex, token: string, password: string): Promise<UserRow | null> {
+  // Hashing is slow and memory-hard: never spent on a bad token, and done before the transaction rather than while holding it.
+  if (!(await isLiveToken(knex, 'RESET_PASSWORD', token))) return null;
+  const passwordHash = await hashPassword(password);
+  return knex.transaction(async (trx) => {
+    const userId = await consumeToken(trx, 'RESET_PASSWORD', token);
+    if (!userId) return null;
+    await trx('users').where({ id: userId }).update({ password_hash: passwordHash });
+    await trx('user_tokens').where({ user_id: userId, purpose: 'RESET_PASSWORD' }).whereNull('used_at').update({ expires_at: trx.fn.now() });
+    return proveEmail(trx, userId);
+  });
+}
+
+export async function findUserByEmail(knex: Knex, email: string): Promise<UserRow | undefined> {
+  return knex<UserRow>('users').where({ email: normalizeEmail(email) }).first();
+}

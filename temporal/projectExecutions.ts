@@ -1,0 +1,21 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
+import type { TemporalGateway } from './client';
+
+/**
+ * Requests cancellation of every running execution tagged with the project (search attribute
+ * ProjectId); a workflow that ended in between is skipped. The project id is a UUID checked by
+ * the caller's route, so it cannot break out of the query string.
+ */
+export async function cancelProjectExecutions(gateway: TemporalGateway, projectId: string): Promise<number> {
+  const client = await gateway.client();
+  let cancelled = 0;
+  for await (const wf of client.workflow.list({ query: `ProjectId = "${projectId}" AND ExecutionStatus = "Running"` })) {
+    try {
+      await client.workflow.getHandle(wf.workflowId, wf.runId).cancel();
+      cancelled++;
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+    }
+  }
+  return cancelled;
+}
