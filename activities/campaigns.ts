@@ -1,0 +1,261 @@
+import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import type { ActivityDeps } from '.';
+import {
+  activeCampaigns,
+  beginSending,
+  BeginResult,
+  campaignEmailId,
+  CampaignRow,
+  CampaignStatus,
+  cancelCampaign,
+  claimForHandOver,
+  dropUnsent,
+  finishSending,
+  getCampaign,
+  markFailed,
+  markHandedOver,
+  recipientPage,
+  RecipientEmail,
+  recordRecipientEmails,
+  releaseClaim,
+} from '../db/campaigns';
+import { createTransport, BatchRecipient, MAX_BATCH_RECIPIENTS, Transport, TransportRejected } from './transports';
+import { renderTemplate, RenderError } from './render';
+import { linksFor } from '../lib/unsubscribe';
+import { startWorkflowOnce, TemporalGateway } from '../temporal/client';
+
+// ───────────────────────────── starting and stopping the workflow ─────────────────────────────
+
+export const campaignWorkflowId = (campaignId: string) => `campaign-${campaignId}`;
+
+export interface CampaignSendSettings {
+  /** Recipients per batch activity (and at most per provider call). */
+  batchSize: number;
+  /** Batches per workflow run before `continueAsNew`. */
+  batchesPerRun: number;
+}
+
+const intSetting = (raw: string | undefined, fallback: number, min: number, max: number) => {
+  const n = Number(raw);
+  return raw && Number.isInteger(n) ? Math.min(max, Math.max(min, n)) : fallback;
+};
+
+/** From `CAMPAIGN_BATCH_SIZE` (1–1000, default 1000) and `CAMPAIGN_BATCHES_PER_RUN` (default 50). */
+export function campaignSendSettings(env: NodeJS.ProcessEnv = process.env): CampaignSendSettings {
+  return {
+    batchSize: intSetting(env.CAMPAIGN_BATCH_SIZE, MAX_BATCH_RECIPIENTS, 1, MAX_BATCH_RECIPIENTS),
+    batchesPerRun: intSetting(env.CAMPAIGN_BATCHES_PER_RUN, 50, 1, 10_000),
+  };
+}
+
+export interface CampaignSendInput extends CampaignSendSettings {
+  campaignId: string;
+  projectId: string;
+  /** ISO instant to sleep until; null sends at once. */
+  scheduledFor: string | null;
+  /** Contact id the next batch starts after; set by continueAsNew (and means "already started"). */
+  cursor?: string;
+}
+
+/** Starts `campaignSend` under its deterministic id; a repeat (retried request, sweep) is a no-op. */
+export async function startCampaignWorkflow(
+  gateway: TemporalGateway,
+  c: Pick<CampaignRow, 'id' | 'project_id' | 'name' | 'scheduled_for'>,
+  settings: CampaignSendSettings = campaignSendSettings(),
+): Promise<{ started: boolean }> {
+  const input: CampaignSendInput = {
+    campaignId: c.id,
+    projectId: c.project_id,
+    scheduledFor: c.scheduled_for ? new Date(c.scheduled_for).toISOString() : null,
+    ...settings,
+  };
+  return startWorkflowOnce(gateway, {
+    workflowType: 'campaignSend',
+    workflowId: campaignWorkflowId(c.id),
+    args: [input],
+    searchAttributes: { ProjectId: c.project_id },
+    memo: { campaign: c.name },
+  });
+}
+
+/** Temporal cancellation of the campaign's workflow; one that already ended is fine. */
+export async function cancelCampaignWorkflow(gateway: TemporalGateway, campaignId: string): Promise<void> {
+  try {
+    await (await gateway.client()).workflow.getHandle(campaignWorkflowId(campaignId)).cancel();
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
+  }
+}
+
+// ───────────────────────────── the batch ─────────────────────────────
+
+export interface CampaignBatchInput {
+  campaignId: string;
+  /** Contact id of the previous batch's last recipient ('' to begin). */
+  after: string;
+  batchSize: number;
+}
+
+export interface CampaignBatchResult {
+  /** Last contact id of this page: where the next batch starts. */
+  cursor: string;
+  /** No recipient after this page. */
+  done: boolean;
+  /** Set when the campaign is no longer SENDING (cancelled, deleted): no further batch may run. */
+  stopped?: CampaignStatus | 'DELETED';
+  handedOver: number;
+  failed: number;
+}
+
+const HEARTBEAT_EVERY_MS = 5_000;
+const UNKNOWN_OUTCOME = 'delivery outcome unknown after an interrupted hand-over; not retried to avoid a duplicate';
+
+/** RFC 8058 one-click unsubscribe headers for marketing mail. */
+const listUnsubscribeHeaders = (unsubscribeUrl: string): Record<string, string> => ({
+  'List-Unsubscribe': `<${unsubscribeUrl}>`,
+  'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+});
+
+/** Heartbeats `details` every few seconds while `work` runs (a provider call may take a while). */
+async function heartbeating<T>(details: unknown, work: () => Promise<T>): Promise<T> {
+  const ctx = Context.current();
+  ctx.heartbeat(details);
+  const timer = setInterval(() => ctx.heartbeat(details), HEARTBEAT_EVERY_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+export function campaignActivities(deps: ActivityDeps, transport: Transport = createTransport(deps.config)) {
+  const { knex, config } = deps;
+
+  async function render(c: CampaignRow, r: { contact_id: string; email: string; data: Record<string, unknown> | null }): Promise<RecipientEmail> {
+    const links = linksFor(config, c.project_id, r.contact_id);
+    const variables = { ...(r.data ?? {}), id: r.contact_id, email: r.email, svc_id: r.contact_id, svc_email: r.email, ...links };
+    const base = { id: campaignEmailId(c.id, r.contact_id), contactId: r.contact_id, to: r.email, headers: c.type === 'MARKETING' ? listUnsubscribeHeaders(links.unsubscribeUrl) : {} };
+    try {
+      const rendered = await renderTemplate({ subject: c.subject, body: c.body }, variables);
+      return { ...base, subject: rendered.subject, body: rendered.body };
+    } catch (err) {
+      if (!(err instanceof RenderError)) throw err;
+      return { ...base, subject: '', body: '', error: `render failed: ${err.message}` };
+    }
+  }
+
+  return {
+    /** SCHEDULED/SENDING → SENDING with the audience snapshot and totalRecipients (idempotent). */
+    async beginCampaignSend(campaignId: string): Promise<BeginResult> {
+      const result = await beginSending(knex, campaignId);
+      if (result.error) deps.log.warn({ campaignId, error: result.error }, 'campaign could not start');
+      return result;
+    },
+
+    /**
+     * One page of the audience snapshot, recorded, rendered and handed over. Exactly one email per
+     * recipient relies on the rows' states (see db/campaigns): rows already SENT or FAILED are
+     * skipped, QUEUED rows (recorded, never offered) are offered, and SENDING rows left by an
+     * interrupted attempt are failed rather than offered twice. Nothing is offered once the
+     * campaign is no longer SENDING.
+     */
+    async sendCampaignBatch(input: CampaignBatchInput): Promise<CampaignBatchResult> {
+      const ctx = Context.current();
+      const progress = { after: input.after, stage: 'page' };
+      ctx.heartbeat(progress);
+      const c = await getCampaign(knex, input.campaignId);
+      const limit = Math.min(input.batchSize, MAX_BATCH_RECIPIENTS);
+      const page = c ? await recipientPage(knex, c, input.after, limit) : [];
+      const cursor = page.length ? page[page.length - 1].contact_id : input.after;
+      const result: CampaignBatchResult = { cursor, done: page.length < limit, handedOver: 0, failed: 0 };
+      if (!c) return { ...result, done: true, stopped: 'DELETED' };
+      if (c.status !== 'SENDING') return { ...result, done: true, stopped: c.status };
+      if (page.length === 0) return result;
+      const contactIds = page.map((r) => r.contact_id);
+
+      // An earlier attempt that died while the provider had a group: whether it went out is unknown.
+      // The log transport's hand-over is the row itself, so there nothing was lost and it goes again.
+      if (page.some((r) => r.email_status === 'SENDING')) {
+        if (transport.name === 'log') await releaseClaim(knex, c.id, { contactIds });
+        else result.failed += await markFailed(knex, c.id, { contactIds }, UNKNOWN_OUTCOME);
+      }
+
+      progress.stage = 'render';
+      const fresh = page.filter((r) => r.email_status === null && r.email !== null && (c.type !== 'MARKETING' || r.subscribed));
+      const rendered: RecipientEmail[] = [];
+      for (const r of fresh) {
+        if (rendered.length % 100 === 0) ctx.heartbeat(progress);
+        rendered.push(await render(c, { contact_id: r.contact_id, email: r.email!, data: r.data }));
+      }
+      await recordRecipientEmails(knex, c, rendered);
+
+      const claimed = await claimForHandOver(knex, c.id, contactIds, transport.name);
+      if (claimed.length === 0) {
+        const now = await getCampaign(knex, c.id);
+        if (now?.status !== 'SENDING') {
+          await dropUnsent(knex, c.id, contactIds);
+          return { ...result, done: true, stopped: now?.status ?? 'DELETED' };
+        }
+        return result;
+      }
+
+      const groups = transport.splitBatch(
+        claimed.map((e): BatchRecipient => ({ emailId: e.id, to: { email: e.to_email }, subject: e.rendered_subject, html: e.rendered_body, headers: e.headers })),
+      );
+      const from = { email: c.from, name: c.from_name };
+      for (let i = 0; i < groups.length; i++) {
+        const group = groups[i];
+        const ids = group.map((r) => r.emailId);
+        const untried = () => groups.slice(i).flatMap((g) => g.map((r) => r.emailId));
+        // A cancelled activity (worker shutting down, workflow cancelled) stops between groups: the
+        // ones not offered yet go back to QUEUED, so a retry offers them and nothing is lost.
+        if (ctx.cancellationSignal.aborted) {
+          await releaseClaim(knex, c.id, { emailIds: untried() });
+          if ((await getCampaign(knex, c.id))?.status !== 'SENDING') await dropUnsent(knex, c.id, contactIds);
+          throw new CancelledFailure('campaign batch cancelled between provider calls');
+        }
+        progress.stage = `hand-over ${i + 1}/${groups.length}`;
+        try {
+          const { messageId } = await heartbeating(progress, () =>
+            transport.sendBatch({ projectId: c.project_id, campaignId: c.id, from, replyTo: c.reply_to, recipients: group }),
+          );
+          result.handedOver += await markHandedOver(knex, c.id, ids, messageId);
+        } catch (err) {
+          if (err instanceof TransportRejected && !err.retryable) {
+            result.failed += await markFailed(knex, c.id, { emailIds: ids }, err.message);
+            continue;
+          }
+          if (err instanceof TransportRejected) {
+            await releaseClaim(knex, c.id, { emailIds: untried() });
+            throw ApplicationFailure.retryable(err.message, 'TransportUnavailable');
+          }
+          // No answer for this group: it stays SENDING (outcome unknown); the later ones were never offered.
+          await releaseClaim(knex, c.id, { emailIds: groups.slice(i + 1).flatMap((g) => g.map((r) => r.emailId)) });
+          throw err;
+        }
+      }
+      return result;
+    },
+
+    /** SENDING → SENT after the last batch (idempotent). */
+    async finishCampaignSend(campaignId: string): Promise<CampaignStatus | null> {
+      return finishSending(knex, campaignId);
+    },
+
+    /** The workflow was cancelled (API cancel already did this; the Temporal UI's cancel does not). */
+    async markCampaignCancelled(input: { campaignId: string; projectId: string }): Promise<void> {
+      await cancelCampaign(knex, input.projectId, input.campaignId);
+    },
+
+    /**
+     * For the maintenance sweep: a SCHEDULED or SENDING campaign whose workflow never started (the
+     * API died between its commit and the start) or failed is started again. Running ones are a no-op.
+     */
+    async resumeCampaigns(): Promise<number> {
+      let started = 0;
+      for (const c of await activeCampaigns(knex, 500)) if ((await startCampaignWorkflow(deps.temporal, c)).started) started++;
+      return started;
+    },
+  };
+}

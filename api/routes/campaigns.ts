@@ -1,0 +1,260 @@
+import { route } from '../route';
+import type { AppContext } from '../context';
+import { badRequest, conflict, notFound, validationError } from '../errors';
+import { IdParams } from '../schemas/common';
+import { filterErrorToFieldError } from '../schemas/filters';
+import {
+  CampaignBody,
+  CampaignEnvelope,
+  CampaignListQuery,
+  CampaignOut,
+  CampaignPage,
+  CampaignSendBody,
+  CampaignSendOut,
+  CampaignStatsOut,
+  CampaignTestBody,
+  CampaignTestOut,
+} from '../schemas/campaigns';
+import { assertVerifiedSender } from '../sender';
+import {
+  assertAudienceCompiles,
+  CampaignFields,
+  CampaignStatus,
+  campaignStats,
+  cancelCampaign,
+  createCampaign,
+  deleteCampaign,
+  duplicateCampaign,
+  findCampaign,
+  GuardedWrite,
+  listCampaigns,
+  presentCampaign,
+  replaceCampaign,
+  requestSend,
+} from '../../db/campaigns';
+import { FilterError } from '../../db/filters';
+import { findSegment } from '../../db/segments';
+import { findContactByEmail } from '../../db/contacts';
+import { insertEmail } from '../../db/emails';
+import { cancelCampaignWorkflow, startCampaignWorkflow } from '../../activities/campaigns';
+import { startDelivery } from '../../temporal/deliveries';
+import { uuid } from '../../lib/ids';
+
+const projectId = (ctx: AppContext) => ctx.state.project!.id;
+
+const common = { auth: 'secret', tag: 'campaigns' } as const;
+
+async function loadCampaign(ctx: AppContext, id: string) {
+  const row = await findCampaign(ctx.deps.knex, projectId(ctx), id);
+  if (!row) throw notFound('Campaign');
+  return row;
+}
+
+/** The result of a status-guarded write: the row, or 404 / 409 naming the status that refused it. */
+function guarded(result: GuardedWrite, refusal: (status: CampaignStatus) => string) {
+  if (!result) throw notFound('Campaign');
+  if ('conflict' in result) throw conflict(refusal(result.conflict), { details: { status: result.conflict } });
+  return result.row;
+}
+
+/** Create and replace share these checks: a verified sender, a segment of this project, a tree that compiles. */
+async function checkedFields(ctx: AppContext, body: CampaignBody): Promise<CampaignFields> {
+  const { knex } = ctx.deps;
+  if (body.audienceType === 'SEGMENT' && !(await findSegment(knex, projectId(ctx), body.segmentId!))) {
+    throw validationError([{ field: 'segmentId', code: 'custom', message: 'Segment not found in this project' }]);
+  }
+  if (body.audienceType === 'FILTERED') {
+    try {
+      await assertAudienceCompiles(knex, projectId(ctx), body.audienceCondition);
+    } catch (err) {
+      if (err instanceof FilterError) throw validationError([filterErrorToFieldError(err, 'audienceCondition')], 'Invalid audience condition');
+      throw err;
+    }
+  }
+  await assertVerifiedSender(knex, projectId(ctx), body.from);
+  return body;
+}
+
+/** Any value `new Date()` accepts (a string or a number of milliseconds); null or omitted means now. */
+function parseSchedule(raw: unknown): Date | null {
+  if (raw === undefined || raw === null) return null;
+  const date = typeof raw === 'string' || typeof raw === 'number' ? new Date(raw) : null;
+  if (!date || Number.isNaN(date.getTime())) throw badRequest('scheduledFor must be a date (timestamp string) or null', { details: { scheduledFor: raw } });
+  return date;
+}
+
+export default [
+  route({
+    ...common,
+    method: 'get',
+    path: '/campaigns',
+    summary: 'List campaigns (page pagination, status filter, search on name, subject and sender address)',
+    query: CampaignListQuery,
+    responses: { 200: { description: 'a page of campaigns', schema: CampaignPage } },
+    async handler(ctx, { query }) {
+      const { rows, total, totalPages } = await listCampaigns(ctx.deps.knex, projectId(ctx), query);
+      ctx.body = { data: rows.map(presentCampaign), page: query.page, pageSize: query.pageSize, total, totalPages };
+    },
+  }),
+  route({
+    ...common,
+    method: 'post',
+    path: '/campaigns',
+    summary: 'Create a campaign in DRAFT (sender domain verified, audience fields valid)',
+    body: CampaignBody,
+    responses: {
+      201: { description: 'created', schema: CampaignEnvelope },
+      403: { description: 'sender domain not verified (code INTERNAL_SERVER_ERROR)' },
+      422: { description: 'validation failed; an audience condition problem names the path of the bad node' },
+    },
+    async handler(ctx, { body }) {
+      const row = await createCampaign(ctx.deps.knex, projectId(ctx), await checkedFields(ctx, body));
+      ctx.status = 201;
+      ctx.body = { success: true, data: presentCampaign(row) };
+    },
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: '/campaigns/:id',
+    summary: 'One campaign',
+    params: IdParams,
+    responses: { 200: { description: 'the campaign', schema: CampaignOut } },
+    async handler(ctx, { params }) {
+      ctx.body = presentCampaign(await loadCampaign(ctx, params.id));
+    },
+  }),
+  route({
+    ...common,
+    method: 'put',
+    path: '/campaigns/:id',
+    summary: 'Replace content and audience (same body as create); only while DRAFT or SCHEDULED',
+    params: IdParams,
+    body: CampaignBody,
+    responses: {
+      200: { description: 'the replaced campaign', schema: CampaignOut },
+      409: { description: 'the campaign is SENDING, SENT or CANCELLED' },
+    },
+    async handler(ctx, { params, body }) {
+      await loadCampaign(ctx, params.id);
+      const fields = await checkedFields(ctx, body);
+      const row = guarded(await replaceCampaign(ctx.deps.knex, projectId(ctx), params.id, fields), (s) => `A ${s} campaign can no longer be changed`);
+      ctx.body = presentCampaign(row);
+    },
+  }),
+  route({
+    ...common,
+    method: 'delete',
+    path: '/campaigns/:id',
+    summary: 'Delete a campaign; refused while it is SCHEDULED or SENDING (its workflow is active: cancel it first)',
+    params: IdParams,
+    responses: { 204: { description: 'deleted' }, 409: { description: 'the campaign has an active execution' } },
+    async handler(ctx, { params }) {
+      const result = await deleteCampaign(ctx.deps.knex, projectId(ctx), params.id);
+      if (!result) throw notFound('Campaign');
+      if ('conflict' in result) throw conflict(`The campaign is ${result.conflict} and has an active execution; cancel it first`, { details: { status: result.conflict } });
+      ctx.status = 204;
+    },
+  }),
+  route({
+    ...common,
+    method: 'post',
+    path: '/campaigns/:id/duplicate',
+    summary: 'Copy a campaign into a new DRAFT named "<name> (copy)"; the original is unchanged',
+    params: IdParams,
+    responses: { 201: { description: 'the new campaign', schema: CampaignOut } },
+    async handler(ctx, { params }) {
+      const row = await duplicateCampaign(ctx.deps.knex, projectId(ctx), params.id);
+      if (!row) throw notFound('Campaign');
+      ctx.status = 201;
+      ctx.body = presentCampaign(row);
+    },
+  }),
+  route({
+    ...common,
+    method: 'post',
+    path: '/campaigns/:id/test',
+    summary: 'Send one test email of the campaign to an address (subject prefixed "[Test] "); counters do not move',
+    params: IdParams,
+    body: CampaignTestBody,
+    responses: {
+      200: { description: 'the test email was queued for delivery', schema: CampaignTestOut },
+      403: { description: 'sender domain not verified (code INTERNAL_SERVER_ERROR)' },
+    },
+    async handler(ctx, { params, body }) {
+      const { knex, temporal } = ctx.deps;
+      const c = await loadCampaign(ctx, params.id);
+      await assertVerifiedSender(knex, c.project_id, c.from);
+      // An address that is a contact renders with that contact's fields and links; any other renders without.
+      const contact = await findContactByEmail(knex, c.project_id, body.email);
+      const to = contact?.email ?? body.email;
+      const emailId = uuid();
+      await insertEmail(knex, {
+        id: emailId,
+        projectId: c.project_id,
+        contactId: contact?.id ?? null,
+        type: c.type,
+        to: { email: to },
+        from: { email: c.from, name: c.from_name },
+        replyTo: c.reply_to,
+        subject: `[Test] ${c.subject}`,
+        body: c.body,
+        variables: contact ? { ...contact.data, id: contact.id, email: to, svc_id: contact.id, svc_email: to } : { email: to, svc_email: to },
+      });
+      await startDelivery(temporal, { id: emailId, projectId: c.project_id, contactId: contact?.id ?? null, to });
+      ctx.body = { success: true, data: { emailId, to }, message: `Test email sent to ${to}` };
+    },
+  }),
+  route({
+    ...common,
+    method: 'post',
+    path: '/campaigns/:id/send',
+    summary: 'Send a DRAFT campaign now, or schedule it with scheduledFor',
+    params: IdParams,
+    body: CampaignSendBody,
+    responses: {
+      200: { description: 'sending (SENDING) or scheduled (SCHEDULED)', schema: CampaignSendOut },
+      400: { description: 'scheduledFor is not a date' },
+      403: { description: 'sender domain not verified (code INTERNAL_SERVER_ERROR)' },
+      409: { description: 'the campaign is not a DRAFT' },
+    },
+    async handler(ctx, { params, body }) {
+      const scheduledFor = parseSchedule(body.scheduledFor);
+      const current = await loadCampaign(ctx, params.id);
+      // The domain may have been removed since the campaign was written.
+      await assertVerifiedSender(ctx.deps.knex, projectId(ctx), current.from);
+      const row = guarded(await requestSend(ctx.deps.knex, projectId(ctx), params.id, scheduledFor), (s) => `Only a DRAFT campaign can be sent; this one is ${s}`);
+      await startCampaignWorkflow(ctx.deps.temporal, row);
+      const campaign = presentCampaign(row);
+      ctx.body = {
+        success: true,
+        data: { id: campaign.id, name: campaign.name, status: campaign.status, scheduledFor: campaign.scheduledFor },
+        message: scheduledFor ? `Campaign scheduled for ${campaign.scheduledFor}` : 'Campaign is being sent now',
+      };
+    },
+  }),
+  route({
+    ...common,
+    method: 'post',
+    path: '/campaigns/:id/cancel',
+    summary: 'Cancel a SCHEDULED or SENDING campaign: no further batch goes out; emails already handed over stay sent',
+    params: IdParams,
+    responses: { 200: { description: 'the cancelled campaign', schema: CampaignOut }, 409: { description: 'the campaign is not SCHEDULED or SENDING' } },
+    async handler(ctx, { params }) {
+      const row = guarded(await cancelCampaign(ctx.deps.knex, projectId(ctx), params.id), (s) => `Only a SCHEDULED or SENDING campaign can be cancelled; this one is ${s}`);
+      await cancelCampaignWorkflow(ctx.deps.temporal, row.id);
+      ctx.body = presentCampaign(row);
+    },
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: '/campaigns/:id/stats',
+    summary: 'Send, delivery, open, click, bounce, complaint and unsubscribe counts with rates (shares of sent, 0 to 1)',
+    params: IdParams,
+    responses: { 200: { description: 'counts and rates', schema: CampaignStatsOut } },
+    async handler(ctx, { params }) {
+      ctx.body = await campaignStats(ctx.deps.knex, await loadCampaign(ctx, params.id));
+    },
+  }),
+];

@@ -1,0 +1,83 @@
+import type { IncomingMessage } from 'node:http';
+import { route } from '../route';
+import type { AppContext } from '../context';
+import { ApiError, badRequest, validationError } from '../errors';
+import { fieldErrors, safeParse } from '../validation';
+import { ProviderEventsOut, SendgridEventBatch } from '../schemas/campaigns';
+import { providerEventActivities, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySendgridSignature } from '../../activities/providerEvents';
+
+/** SendGrid's Event Webhook verification key (base64 DER or PEM); read per request so a rotation needs no restart. */
+export const WEBHOOK_KEY_ENV = 'SENDGRID_WEBHOOK_PUBLIC_KEY';
+
+const refused = (message: string) => new ApiError(401, 'UNAUTHORIZED', message);
+
+/** SendGrid posts batches well below this. */
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+/** The request body as sent. Past the limit the rest is discarded and the request refused with 413. */
+function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+    });
+    req.on('end', () => (size > limit ? reject(new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large')) : resolve(Buffer.concat(chunks))));
+    req.on('error', () => reject(badRequest('The request body could not be read')));
+  });
+}
+
+/**
+ * With a key configured every request must carry a valid signature over the exact bytes received.
+ * Without one, unsigned events are accepted in development and refused in production.
+ */
+function assertSigned(ctx: AppContext, raw: Buffer): void {
+  const key = process.env[WEBHOOK_KEY_ENV]?.trim();
+  if (!key) {
+    if (ctx.deps.config.production) throw refused(`Provider events are refused until ${WEBHOOK_KEY_ENV} is configured`);
+    return;
+  }
+  const signature = ctx.get(SIGNATURE_HEADER);
+  const timestamp = ctx.get(TIMESTAMP_HEADER);
+  if (!signature || !timestamp) throw refused('Missing event webhook signature');
+  if (!verifySendgridSignature(key, raw, signature, timestamp)) throw refused('Invalid event webhook signature');
+}
+
+export default [
+  route({
+    method: 'post',
+    path: '/webhooks/sendgrid',
+    auth: 'none',
+    noRateLimit: true,
+    // The signature covers the exact bytes SendGrid sent, so no JSON parser may consume them first:
+    // as for the Stripe webhook, a multipart route gets a parser with JSON parsing off and the
+    // handler reads the raw stream.
+    multipart: { maxFileSize: 1 },
+    tag: 'webhooks',
+    summary: 'SendGrid Event Webhook (JSON array, signed): delivery, open, click, bounce, spam report and unsubscribe events; each applied once',
+    responses: {
+      200: { description: 'applied (repeats of an event already applied are counted as duplicates)', schema: ProviderEventsOut },
+      400: { description: 'not JSON' },
+      401: { description: 'missing or invalid signature, or no verification key configured in production' },
+      415: { description: 'not application/json' },
+      422: { description: 'not an array of event objects' },
+    },
+    async handler(ctx) {
+      // Other media types were read by the form and text parsers already; SendGrid only sends JSON.
+      if (!ctx.is('application/json') || ctx.req.readableEnded) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Provider events are application/json');
+      const raw = await readRawBody(ctx.req, MAX_BODY_BYTES);
+      assertSigned(ctx, raw);
+      let json: unknown;
+      try {
+        json = JSON.parse(raw.toString('utf8'));
+      } catch {
+        throw badRequest('The payload is not JSON');
+      }
+      const events = safeParse(SendgridEventBatch, json);
+      if (!events.success) throw validationError(fieldErrors(events.error));
+      const data = await providerEventActivities(ctx.deps).applySendgridEvents(events.data);
+      ctx.body = { success: true, data };
+    },
+  }),
+];

@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import { Email, PageQuery, Timestamp, Uuid } from './common';
+import { FilterTree } from './filters';
+import { AUDIENCE_TYPES, CAMPAIGN_SORTS, CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from '../../db/campaigns';
+import { checkTemplate } from '../../activities/render';
+
+/** Subject and body are Liquid sources rendered per recipient; one that cannot parse would fail every email. */
+const liquid = (source: string, ctx: z.RefinementCtx) => {
+  const problem = checkTemplate(source);
+  if (problem) ctx.addIssue({ code: 'custom', message: `not a valid template: ${problem}` });
+};
+
+const noLineBreaks = [(s: string) => !/[\r\n]/.test(s), 'must not contain line breaks'] as const;
+
+export const CampaignStatus = z.enum(CAMPAIGN_STATUSES);
+export const AudienceType = z.enum(AUDIENCE_TYPES);
+const CampaignType = z.enum(CAMPAIGN_TYPES);
+
+/**
+ * Create and full replace (PUT) take the same body. `segmentId` is required for SEGMENT and
+ * `audienceCondition` for FILTERED; the one the audience type does not use is ignored.
+ */
+export const CampaignBody = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    description: z.string().max(2000).nullable().optional(),
+    subject: z.string().min(1).max(998).refine(...noLineBreaks).superRefine(liquid),
+    body: z.string().min(1).superRefine(liquid),
+    from: Email,
+    // Goes into the From header: a line break would let it inject headers.
+    fromName: z.string().max(200).refine(...noLineBreaks).nullable().optional(),
+    replyTo: Email.nullable().optional(),
+    type: CampaignType.default('MARKETING'),
+    audienceType: AudienceType,
+    segmentId: Uuid.nullable().optional(),
+    audienceCondition: FilterTree.nullable().optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.audienceType === 'SEGMENT' && !v.segmentId) ctx.addIssue({ code: 'custom', path: ['segmentId'], message: 'segmentId is required when audienceType is SEGMENT' });
+    if (v.audienceType === 'FILTERED' && !v.audienceCondition) {
+      ctx.addIssue({ code: 'custom', path: ['audienceCondition'], message: 'audienceCondition is required when audienceType is FILTERED' });
+    }
+  });
+export type CampaignBody = z.infer<typeof CampaignBody>;
+
+export const CampaignListQuery = PageQuery.extend({
+  // An unrecognised status is a 400 (spec); sort and direction fall back to their defaults instead.
+  status: CampaignStatus.optional(),
+  search: z.string().trim().max(200).optional(),
+  sort: z.enum(CAMPAIGN_SORTS).catch('createdAt'),
+  dir: z.enum(['asc', 'desc']).catch('desc'),
+});
+
+/**
+ * `scheduledFor` is whatever a date parser accepts (checked by the route, which answers 400 for an
+ * unparseable one); omitted or null sends at once.
+ */
+export const CampaignSendBody = z.object({
+  scheduledFor: z.unknown().optional().describe('timestamp string (anything `new Date()` parses) or null'),
+});
+
+export const CampaignTestBody = z.object({ email: Email });
+
+export const CampaignOut = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  subject: z.string(),
+  body: z.string(),
+  from: z.string(),
+  fromName: z.string().nullable(),
+  replyTo: z.string().nullable(),
+  type: CampaignType,
+  status: CampaignStatus,
+  audienceType: AudienceType,
+  audienceCondition: z.unknown().nullable(),
+  segmentId: z.string().nullable(),
+  scheduledFor: Timestamp.nullable(),
+  totalRecipients: z.number().int(),
+  sentCount: z.number().int(),
+  deliveredCount: z.number().int(),
+  openedCount: z.number().int(),
+  clickedCount: z.number().int(),
+  bouncedCount: z.number().int(),
+  projectId: z.string(),
+  sentAt: Timestamp.nullable(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const CampaignEnvelope = z.object({ success: z.literal(true), data: CampaignOut });
+
+export const CampaignPage = z.object({
+  data: z.array(CampaignOut),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+  totalPages: z.number().int(),
+});
+
+export const CampaignSendOut = z.object({
+  success: z.literal(true),
+  data: z.object({ id: z.string(), name: z.string(), status: CampaignStatus, scheduledFor: Timestamp.nullable() }),
+  message: z.string(),
+});
+
+export const CampaignTestOut = z.object({
+  success: z.literal(true),
+  data: z.object({ emailId: z.string(), to: z.string() }),
+  message: z.string(),
+});
+
+export const CampaignStatsOut = z.object({
+  totalRecipients: z.number().int(),
+  sent: z.number().int(),
+  delivered: z.number().int(),
+  opened: z.number().int(),
+  clicked: z.number().int(),
+  bounced: z.number().int(),
+  complained: z.number().int(),
+  unsubscribed: z.number().int(),
+  failed: z.number().int(),
+  openRate: z.number().describe('opened / sent, 0 to 1'),
+  clickRate: z.number().describe('clicked / sent, 0 to 1'),
+  bounceRate: z.number().describe('bounced / sent, 0 to 1'),
+});
+
+// ───────────────────────────── provider events ─────────────────────────────
+
+/**
+ * SendGrid's Event Webhook body: an array of event objects. Each event's own fields are read
+ * leniently (an unknown or malformed one is ignored, not refused), or one odd event would make the
+ * provider retry the whole batch for days.
+ */
+export const SendgridEventBatch = z.array(z.record(z.string(), z.unknown())).max(10_000);
+
+export const ProviderEventsOut = z.object({
+  success: z.literal(true),
+  data: z.object({
+    received: z.number().int(),
+    applied: z.number().int(),
+    duplicates: z.number().int(),
+    unmatched: z.number().int(),
+    ignored: z.number().int(),
+  }),
+});

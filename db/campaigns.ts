@@ -1,0 +1,536 @@
+import type { Knex } from 'knex';
+import { containsPattern } from './search';
+import { TEMPLATE_TYPES, TemplateType } from './templates';
+import { compileFilter, FilterError, FieldTypes, loadFieldTypes, matchingContactsQuery } from './filters';
+import { findSegment, SegmentRow } from './segments';
+import { deterministicUuid, uuid } from '../lib/ids';
+
+/**
+ * Campaigns (spec "Campaign", "Campaign status"; DESIGN §3 `campaignSend`, §5.9): the resource, its
+ * status rules, the audience, and the per-recipient records the `campaignSend` batches write.
+ *
+ * A recipient's record is its `emails` row (one per campaign and contact, unique index
+ * `emails_campaign_contact`), so campaign mail shows up in the activity feed and provider events
+ * find it exactly like transactional mail. Its status says how far the hand-over got:
+ * QUEUED (recorded and rendered, not offered to the provider), SENDING (offered; outcome unknown
+ * until the provider answers), SENT (accepted), FAILED.
+ */
+
+export const CAMPAIGN_STATUSES = ['DRAFT', 'SCHEDULED', 'SENDING', 'SENT', 'CANCELLED'] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+export const AUDIENCE_TYPES = ['ALL', 'SEGMENT', 'FILTERED'] as const;
+export type AudienceType = (typeof AUDIENCE_TYPES)[number];
+
+export const CAMPAIGN_TYPES = TEMPLATE_TYPES;
+export type CampaignType = TemplateType;
+
+export const CAMPAIGN_SORTS = ['name', 'createdAt', 'updatedAt'] as const;
+export type CampaignSort = (typeof CAMPAIGN_SORTS)[number];
+
+/** Statuses in which a campaign's `campaignSend` workflow is alive (sleeping or sending). */
+export const ACTIVE_STATUSES: readonly CampaignStatus[] = ['SCHEDULED', 'SENDING'];
+/** Statuses in which the content and audience may still change. */
+export const EDITABLE_STATUSES: readonly CampaignStatus[] = ['DRAFT', 'SCHEDULED'];
+
+export interface CampaignRow {
+  id: string;
+  project_id: string;
+  name: string;
+  description: string | null;
+  subject: string;
+  body: string;
+  from: string;
+  from_name: string | null;
+  reply_to: string | null;
+  type: CampaignType;
+  status: CampaignStatus;
+  audience_type: AudienceType;
+  audience_condition: unknown | null;
+  segment_id: string | null;
+  scheduled_for: Date | null;
+  total_recipients: number;
+  sent_count: number;
+  delivered_count: number;
+  opened_count: number;
+  clicked_count: number;
+  bounced_count: number;
+  complained_count: number;
+  failed_count: number;
+  started_at: Date | null;
+  sent_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The API's field names (create and full replace). */
+export interface CampaignFields {
+  name: string;
+  description?: string | null;
+  subject: string;
+  body: string;
+  from: string;
+  fromName?: string | null;
+  replyTo?: string | null;
+  type: CampaignType;
+  audienceType: AudienceType;
+  segmentId?: string | null;
+  audienceCondition?: unknown;
+}
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+export function presentCampaign(row: CampaignRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    subject: row.subject,
+    body: row.body,
+    from: row.from,
+    fromName: row.from_name,
+    replyTo: row.reply_to,
+    type: row.type,
+    status: row.status,
+    audienceType: row.audience_type,
+    audienceCondition: row.audience_condition ?? null,
+    segmentId: row.segment_id,
+    scheduledFor: iso(row.scheduled_for),
+    totalRecipients: row.total_recipients,
+    sentCount: row.sent_count,
+    deliveredCount: row.delivered_count,
+    openedCount: row.opened_count,
+    clickedCount: row.clicked_count,
+    bouncedCount: row.bounced_count,
+    projectId: row.project_id,
+    sentAt: iso(row.sent_at),
+    createdAt: iso(row.created_at)!,
+    updatedAt: iso(row.updated_at)!,
+  };
+}
+
+/** Only the audience fields the audience type uses are kept, so a stored campaign never carries a stale one. */
+function toColumns(f: CampaignFields) {
+  return {
+    name: f.name,
+    description: f.description ?? null,
+    subject: f.subject,
+    body: f.body,
+    from: f.from,
+    from_name: f.fromName ?? null,
+    reply_to: f.replyTo ?? null,
+    type: f.type,
+    audience_type: f.audienceType,
+    segment_id: f.audienceType === 'SEGMENT' ? f.segmentId ?? null : null,
+    audience_condition: f.audienceType === 'FILTERED' ? JSON.stringify(f.audienceCondition) : null,
+  };
+}
+
+// ───────────────────────────── CRUD ─────────────────────────────
+
+const SORT_SQL: Record<CampaignSort, string> = { name: 'lower(name)', createdAt: 'created_at', updatedAt: 'updated_at' };
+
+export interface ListCampaignsInput {
+  page: number;
+  pageSize: number;
+  status?: CampaignStatus;
+  search?: string;
+  sort: CampaignSort;
+  dir: 'asc' | 'desc';
+}
+
+export async function listCampaigns(knex: Knex, projectId: string, input: ListCampaignsInput) {
+  const filtered = () => {
+    const q = knex<CampaignRow>('campaigns').where({ project_id: projectId });
+    if (input.status) q.andWhere({ status: input.status });
+    if (input.search) {
+      const pattern = containsPattern(input.search);
+      q.andWhere((w) => w.where('name', 'ilike', pattern).orWhere('subject', 'ilike', pattern).orWhere('from', 'ilike', pattern));
+    }
+    return q;
+  };
+  // Spliced into SQL, so only ever one of these two literals.
+  const dir = input.dir === 'asc' ? 'asc' : 'desc';
+  const [rows, counted] = await Promise.all([
+    filtered()
+      .select('*')
+      .orderByRaw(`${SORT_SQL[input.sort]} ${dir}, id ${dir}`)
+      .limit(input.pageSize)
+      .offset((input.page - 1) * input.pageSize),
+    filtered().count<{ count: number }[]>('* as count'),
+  ]);
+  const total = Number(counted[0].count);
+  return { rows: rows as CampaignRow[], total, totalPages: Math.ceil(total / input.pageSize) };
+}
+
+export async function findCampaign(knex: Knex, projectId: string, id: string): Promise<CampaignRow | undefined> {
+  return knex<CampaignRow>('campaigns').where({ project_id: projectId, id }).first();
+}
+
+export async function getCampaign(knex: Knex, id: string): Promise<CampaignRow | undefined> {
+  return knex<CampaignRow>('campaigns').where({ id }).first();
+}
+
+export async function createCampaign(knex: Knex, projectId: string, fields: CampaignFields): Promise<CampaignRow> {
+  const [row] = await knex<CampaignRow>('campaigns')
+    .insert({ id: uuid(), project_id: projectId, ...toColumns(fields) } as any)
+    .returning('*');
+  return row;
+}
+
+export type GuardedWrite = { row: CampaignRow } | { conflict: CampaignStatus } | null;
+
+/**
+ * Full replace of content and audience, only while DRAFT or SCHEDULED (a scheduled send reads the
+ * campaign when it starts, so the edit goes out). null when the project has no such campaign.
+ */
+export async function replaceCampaign(knex: Knex, projectId: string, id: string, fields: CampaignFields): Promise<GuardedWrite> {
+  const [row] = await knex<CampaignRow>('campaigns')
+    .where({ project_id: projectId, id })
+    .whereIn('status', EDITABLE_STATUSES)
+    .update({ ...toColumns(fields), updated_at: knex.fn.now() } as any)
+    .returning('*');
+  if (row) return { row };
+  const current = await findCampaign(knex, projectId, id);
+  return current ? { conflict: current.status } : null;
+}
+
+/** Refused (conflict) while the campaign's workflow is alive: cancel it first. */
+export async function deleteCampaign(knex: Knex, projectId: string, id: string): Promise<{ deleted: true } | { conflict: CampaignStatus } | null> {
+  const n = await knex('campaigns').where({ project_id: projectId, id }).whereNotIn('status', ACTIVE_STATUSES).del();
+  if (n > 0) return { deleted: true };
+  const current = await findCampaign(knex, projectId, id);
+  return current ? { conflict: current.status } : null;
+}
+
+/** A DRAFT copy named "<name> (copy)" with fresh counters; null when the project has no such campaign. */
+export async function duplicateCampaign(knex: Knex, projectId: string, id: string): Promise<CampaignRow | null> {
+  const original = await findCampaign(knex, projectId, id);
+  if (!original) return null;
+  const [row] = await knex<CampaignRow>('campaigns')
+    .insert({
+      id: uuid(),
+      project_id: projectId,
+      name: `${original.name} (copy)`,
+      description: original.description,
+      subject: original.subject,
+      body: original.body,
+      from: original.from,
+      from_name: original.from_name,
+      reply_to: original.reply_to,
+      type: original.type,
+      audience_type: original.audience_type,
+      segment_id: original.segment_id,
+      audience_condition: original.audience_condition === null ? null : (JSON.stringify(original.audience_condition) as any),
+    })
+    .returning('*');
+  return row;
+}
+
+// ───────────────────────────── status transitions ─────────────────────────────
+
+/** DRAFT → SCHEDULED (with a time) or SENDING (immediate); a conflict from any other status. */
+export async function requestSend(knex: Knex, projectId: string, id: string, scheduledFor: Date | null): Promise<GuardedWrite> {
+  const [row] = await knex<CampaignRow>('campaigns')
+    .where({ project_id: projectId, id, status: 'DRAFT' })
+    .update({ status: scheduledFor ? 'SCHEDULED' : 'SENDING', scheduled_for: scheduledFor, updated_at: knex.fn.now() } as any)
+    .returning('*');
+  if (row) return { row };
+  const current = await findCampaign(knex, projectId, id);
+  return current ? { conflict: current.status } : null;
+}
+
+/** SCHEDULED or SENDING → CANCELLED. Batches check the status before every hand-over. */
+export async function cancelCampaign(knex: Knex, projectId: string, id: string): Promise<GuardedWrite> {
+  const [row] = await knex<CampaignRow>('campaigns')
+    .where({ project_id: projectId, id })
+    .whereIn('status', ACTIVE_STATUSES)
+    .update({ status: 'CANCELLED', updated_at: knex.fn.now() } as any)
+    .returning('*');
+  if (row) return { row };
+  const current = await findCampaign(knex, projectId, id);
+  return current ? { conflict: current.status } : null;
+}
+
+/** What the workflow sees when it wakes: whether to go on. */
+export interface BeginResult {
+  status: CampaignStatus;
+  totalRecipients: number;
+  /** Why a campaign that could not start was cancelled. */
+  error?: string;
+}
+
+/**
+ * Starts sending: SCHEDULED (or SENDING from an immediate send) → SENDING, with the audience
+ * snapshot and totalRecipients written in the same transaction. Idempotent: once `started_at` is
+ * set a repeat only reports the status. A FILTERED audience whose tree no longer compiles (a data
+ * key has since been registered with another type) cannot be sent, and the campaign is cancelled.
+ */
+export async function beginSending(knex: Knex, campaignId: string): Promise<BeginResult> {
+  return knex.transaction(async (trx) => {
+    const c = await trx<CampaignRow>('campaigns').where({ id: campaignId }).forUpdate().first();
+    if (!c) return { status: 'CANCELLED', totalRecipients: 0, error: 'campaign deleted' };
+    if (c.started_at || !ACTIVE_STATUSES.includes(c.status)) return { status: c.status, totalRecipients: c.total_recipients };
+    let audience: Knex.QueryBuilder;
+    try {
+      audience = audienceQuery(trx, c, await loadFieldTypes(trx, c.project_id), c.segment_id ? await findSegment(trx, c.project_id, c.segment_id) : undefined);
+    } catch (err) {
+      if (!(err instanceof FilterError)) throw err;
+      await trx('campaigns').where({ id: c.id }).update({ status: 'CANCELLED', updated_at: trx.fn.now() });
+      return { status: 'CANCELLED', totalRecipients: 0, error: `audience condition no longer valid: ${err.message}` };
+    }
+    const { rowCount } = await trx.raw(
+      'INSERT INTO campaign_recipients (campaign_id, contact_id) SELECT ?, a.id FROM (?) a ON CONFLICT DO NOTHING',
+      [c.id, audience.select('c.id')],
+    );
+    await trx('campaigns')
+      .where({ id: c.id })
+      .update({ status: 'SENDING', total_recipients: rowCount ?? 0, started_at: trx.fn.now(), updated_at: trx.fn.now() });
+    return { status: 'SENDING', totalRecipients: rowCount ?? 0 };
+  });
+}
+
+/** SENDING → SENT once the last batch is handed over (idempotent). */
+export async function finishSending(knex: Knex, campaignId: string): Promise<CampaignStatus | null> {
+  const [row] = await knex<CampaignRow>('campaigns')
+    .where({ id: campaignId, status: 'SENDING' })
+    .update({ status: 'SENT', sent_at: knex.fn.now(), updated_at: knex.fn.now() } as any)
+    .returning('status');
+  if (row) return row.status;
+  return (await getCampaign(knex, campaignId))?.status ?? null;
+}
+
+/** SCHEDULED or SENDING campaigns, oldest first: their workflows must be running. */
+export async function activeCampaigns(knex: Knex, limit: number): Promise<Pick<CampaignRow, 'id' | 'project_id' | 'name' | 'scheduled_for'>[]> {
+  return knex('campaigns').whereIn('status', ACTIVE_STATUSES).orderBy('updated_at').limit(limit).select('id', 'project_id', 'name', 'scheduled_for');
+}
+
+// ───────────────────────────── audience ─────────────────────────────
+
+/**
+ * A segment's members as a builder over `contacts c`: the live match of a dynamic segment's
+ * condition, the managed list of a static one (db/segments keeps both).
+ */
+export function segmentAudienceQuery(knex: Knex, segment: SegmentRow, fieldTypes: FieldTypes): Knex.QueryBuilder {
+  if (segment.type === 'DYNAMIC') return matchingContactsQuery(knex, segment.project_id, segment.condition, fieldTypes);
+  return knex({ c: 'contacts' })
+    .where('c.project_id', segment.project_id)
+    .whereExists((q) => q.select(knex.raw('1')).from('segment_members as m').where('m.segment_id', segment.id).andWhereRaw('m.contact_id = c.id'));
+}
+
+/**
+ * The campaign's audience as a builder over `contacts c`. MARKETING goes only to subscribed
+ * contacts; TRANSACTIONAL and HEADLESS ignore subscription. A segment that no longer exists is an
+ * empty audience. Synchronous on purpose: a builder is thenable, so an async function returning
+ * one would run it.
+ */
+export function audienceQuery(knex: Knex, c: CampaignRow, fieldTypes: FieldTypes, segment?: SegmentRow): Knex.QueryBuilder {
+  let q: Knex.QueryBuilder;
+  if (c.audience_type === 'FILTERED') q = matchingContactsQuery(knex, c.project_id, c.audience_condition, fieldTypes);
+  else if (c.audience_type === 'SEGMENT') q = segment ? segmentAudienceQuery(knex, segment, fieldTypes) : knex({ c: 'contacts' }).whereRaw('false');
+  else q = knex({ c: 'contacts' }).where('c.project_id', c.project_id);
+  if (c.type === 'MARKETING') q.andWhere('c.subscribed', true);
+  return q;
+}
+
+/** Throws FilterError when the tree does not compile against the project's field types (the 422 check). */
+export async function assertAudienceCompiles(knex: Knex, projectId: string, tree: unknown): Promise<void> {
+  compileFilter(tree, { fieldTypes: await loadFieldTypes(knex, projectId) });
+}
+
+// ───────────────────────────── recipients ─────────────────────────────
+
+/** The id of a recipient's email row: derived, so a re-run batch finds the row it already wrote. */
+export const campaignEmailId = (campaignId: string, contactId: string) => deterministicUuid('campaign-email', campaignId, contactId);
+
+export interface RecipientRow {
+  contact_id: string;
+  /** null when the contact was deleted since the snapshot. */
+  email: string | null;
+  subscribed: boolean | null;
+  data: Record<string, unknown> | null;
+  /** The recipient's email row status; null when no row was written yet. */
+  email_status: string | null;
+}
+
+/** The next page of the snapshot after `after`, with each contact as it is now and its email row's status. */
+export async function recipientPage(knex: Knex, c: Pick<CampaignRow, 'id' | 'project_id'>, after: string, limit: number): Promise<RecipientRow[]> {
+  const { rows } = await knex.raw(
+    `SELECT r.contact_id, ct.email, ct.subscribed, ct.data, e.status AS email_status
+       FROM campaign_recipients r
+       LEFT JOIN contacts ct ON ct.id = r.contact_id AND ct.project_id = ?
+       LEFT JOIN emails e ON e.campaign_id = r.campaign_id AND e.contact_id = r.contact_id
+      WHERE r.campaign_id = ? AND r.contact_id > ?
+      ORDER BY r.contact_id
+      LIMIT ?`,
+    [c.project_id, c.id, after, limit],
+  );
+  return rows;
+}
+
+export interface RecipientEmail {
+  id: string;
+  contactId: string;
+  to: string;
+  subject: string;
+  body: string;
+  headers: Record<string, string>;
+  /** Set when rendering failed: the row is written FAILED and never handed over. */
+  error?: string;
+}
+
+/** Writes recipients' email rows (QUEUED, or FAILED with the render error); rows that exist stay as they are. */
+export async function recordRecipientEmails(knex: Knex, c: CampaignRow, emails: RecipientEmail[]): Promise<void> {
+  if (emails.length === 0) return;
+  const rows = emails.map((e) => ({
+    id: e.id,
+    project_id: c.project_id,
+    contact_id: e.contactId,
+    campaign_id: c.id,
+    type: c.type,
+    to_email: e.to,
+    from_email: c.from,
+    from_name: c.from_name,
+    reply_to: c.reply_to,
+    subject: c.subject,
+    body: c.body,
+    headers: JSON.stringify(e.headers),
+    rendered_subject: e.error ? null : e.subject,
+    rendered_body: e.error ? null : e.body,
+    status: e.error ? 'FAILED' : 'QUEUED',
+    error: e.error ?? null,
+  }));
+  await knex.transaction(async (trx) => {
+    const inserted: { status: string }[] = await trx('emails').insert(rows).onConflict().ignore().returning('status');
+    const failed = inserted.filter((r) => r.status === 'FAILED').length;
+    if (failed) await trx('campaigns').where({ id: c.id }).increment('failed_count', failed);
+  });
+}
+
+export interface ClaimedEmail {
+  id: string;
+  contact_id: string;
+  to_email: string;
+  rendered_subject: string;
+  rendered_body: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * QUEUED → SENDING for the page's rows, in the same statement as the check that the campaign is
+ * still SENDING: a cancel that commits first leaves every row of the page unclaimed.
+ */
+export async function claimForHandOver(knex: Knex, campaignId: string, contactIds: string[], transport: string): Promise<ClaimedEmail[]> {
+  if (contactIds.length === 0) return [];
+  const { rows } = await knex.raw(
+    `UPDATE emails SET status = 'SENDING', transport = ?, updated_at = now()
+      WHERE campaign_id = ? AND contact_id = ANY(?) AND status = 'QUEUED'
+        AND EXISTS (SELECT 1 FROM campaigns WHERE id = ? AND status = 'SENDING')
+      RETURNING id, contact_id, to_email, rendered_subject, rendered_body, headers`,
+    [transport, campaignId, contactIds, campaignId],
+  );
+  return rows.sort((a: ClaimedEmail, b: ClaimedEmail) => (a.contact_id < b.contact_id ? -1 : 1));
+}
+
+/** SENDING → SENT for what the provider accepted; sentCount moves by exactly the rows that moved. */
+export async function markHandedOver(knex: Knex, campaignId: string, emailIds: string[], messageId: string): Promise<number> {
+  return knex.transaction(async (trx) => {
+    const moved = await trx('emails')
+      .whereIn('id', emailIds)
+      .andWhere({ status: 'SENDING' })
+      .update({ status: 'SENT', provider_message_id: messageId, sent_at: trx.fn.now(), updated_at: trx.fn.now() })
+      .returning('id');
+    if (moved.length) await trx('campaigns').where({ id: campaignId }).update({ sent_count: trx.raw('sent_count + ?', [moved.length]), updated_at: trx.fn.now() });
+    return moved.length;
+  });
+}
+
+/** SENDING → FAILED (the provider refused, or an interrupted attempt left the outcome unknown). */
+export async function markFailed(knex: Knex, campaignId: string, where: { emailIds: string[] } | { contactIds: string[] }, error: string): Promise<number> {
+  return knex.transaction(async (trx) => {
+    const q = trx('emails').where({ campaign_id: campaignId, status: 'SENDING' });
+    if ('emailIds' in where) q.whereIn('id', where.emailIds);
+    else q.whereIn('contact_id', where.contactIds);
+    const moved = await q.update({ status: 'FAILED', error, updated_at: trx.fn.now() }).returning('id');
+    if (moved.length) await trx('campaigns').where({ id: campaignId }).increment('failed_count', moved.length);
+    return moved.length;
+  });
+}
+
+/** SENDING → QUEUED: nothing left the building (a retryable refusal, or never offered), so a retry may offer them again. */
+export async function releaseClaim(knex: Knex, campaignId: string, where: { emailIds: string[] } | { contactIds: string[] }): Promise<void> {
+  const q = knex('emails').where({ campaign_id: campaignId, status: 'SENDING' });
+  if ('emailIds' in where) q.whereIn('id', where.emailIds);
+  else q.whereIn('contact_id', where.contactIds);
+  await q.update({ status: 'QUEUED', updated_at: knex.fn.now() });
+}
+
+/** Rows recorded for a page that a cancel stopped before hand-over: they never went out, so they go. */
+export async function dropUnsent(knex: Knex, campaignId: string, contactIds: string[]): Promise<void> {
+  if (contactIds.length) await knex('emails').where({ campaign_id: campaignId, status: 'QUEUED' }).whereIn('contact_id', contactIds).del();
+}
+
+// ───────────────────────────── stats ─────────────────────────────
+
+export interface CampaignStats {
+  totalRecipients: number;
+  sent: number;
+  delivered: number;
+  opened: number;
+  clicked: number;
+  bounced: number;
+  complained: number;
+  unsubscribed: number;
+  failed: number;
+  openRate: number;
+  clickRate: number;
+  bounceRate: number;
+}
+
+/** Unsubscribes that came from a bounce or a complaint are counted there, not as opt-outs. */
+const INVOLUNTARY_SOURCES = ['bounce', 'complaint'];
+
+const rate = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 10_000) / 10_000 : 0);
+
+/**
+ * Counters from the campaign row; `unsubscribed` counts recipients who opted out (any route: link,
+ * one-click header, provider) after their email went out. Rates are shares of `sent`, 0 to 1.
+ */
+export async function campaignStats(knex: Knex, c: CampaignRow): Promise<CampaignStats> {
+  const { rows } = await knex.raw(
+    `SELECT count(*) AS n FROM emails e
+      WHERE e.campaign_id = ? AND e.sent_at IS NOT NULL AND e.contact_id IS NOT NULL
+        AND EXISTS (SELECT 1 FROM events ev
+                     WHERE ev.contact_id = e.contact_id AND ev.name = 'contact.unsubscribed' AND ev.created_at >= e.sent_at
+                       AND coalesce(ev.data->>'source', '') <> ALL(?))`,
+    [c.id, INVOLUNTARY_SOURCES],
+  );
+  return {
+    totalRecipients: c.total_recipients,
+    sent: c.sent_count,
+    delivered: c.delivered_count,
+    opened: c.opened_count,
+    clicked: c.clicked_count,
+    bounced: c.bounced_count,
+    complained: c.complained_count,
+    unsubscribed: Number(rows[0].n),
+    failed: c.failed_count,
+    openRate: rate(c.opened_count, c.sent_count),
+    clickRate: rate(c.clicked_count, c.sent_count),
+    bounceRate: rate(c.bounced_count, c.sent_count),
+  };
+}
+
+export const PROVIDER_COUNTERS = {
+  delivered_at: 'delivered_count',
+  opened_at: 'opened_count',
+  clicked_at: 'clicked_count',
+  bounced_at: 'bounced_count',
+  complained_at: 'complained_count',
+} as const;
+export type ProviderMilestone = keyof typeof PROVIDER_COUNTERS;
+
+/** Moves the campaign counter that matches a provider milestone of one of its emails. */
+export async function bumpCampaignCounter(knex: Knex, campaignId: string, milestone: ProviderMilestone): Promise<void> {
+  await knex('campaigns').where({ id: campaignId }).increment(PROVIDER_COUNTERS[milestone], 1);
+}
