@@ -18,6 +18,8 @@ export interface AppState {
   requestId: string;
   project?: ProjectRow;
   user?: UserRow;
+  /** Set for routes declared with `rawJsonBody` (signed webhooks). */
+  rawBody?: Buffer;
 }
 
 export type AppContext = Koa.ParameterizedContext<AppState, { deps: Deps; params: Record<string, string> }>;

@@ -26,6 +26,8 @@ export interface RouteDef<P = any, Q = any, B = any> {
   body?: z.ZodType<B>;
   /** JSON body limit (koa-body syntax); bodies above it get 413. */
   bodyLimit?: string;
+  /** Keep the JSON body unparsed as bytes (signed webhooks); up to this many bytes. */
+  rawJsonBody?: { limitBytes: number };
   /** Multipart form (file uploads); the file part arrives as ctx.request.files. */
   multipart?: { maxFileSize: number };
   /** 'flat' answers validation failures with the spec's `{ error }` body and 400. */

@@ -9,6 +9,7 @@ import { fieldErrors, firstMessage, safeParse } from './validation';
 import { apiKey, session } from './middleware/auth';
 import { rateLimit } from './middleware/rateLimit';
 import { idempotency } from './middleware/idempotency';
+import { rawJsonBody } from './middleware/rawBody';
 
 const DEFAULT_JSON_LIMIT = '1mb';
 
@@ -91,7 +92,8 @@ export function buildRouter(defs: RouteDef[]): Router<any, any> {
     };
     const chain: any[] = [...authFor(def)];
     if (def.idempotent) chain.push(idempotency);
-    if (def.method !== 'get' && def.method !== 'delete') chain.push(bodyParser(def));
+    if (def.rawJsonBody) chain.push(rawJsonBody(def.rawJsonBody.limitBytes));
+    else if (def.method !== 'get' && def.method !== 'delete') chain.push(bodyParser(def));
     else if (def.body) chain.push(koaBody({ jsonLimit: def.bodyLimit ?? DEFAULT_JSON_LIMIT, parsedMethods: ['DELETE', 'GET'] as any }));
     if (def.multipart) chain.push(removeUploadsAfter);
     chain.push(validator(def), handler);

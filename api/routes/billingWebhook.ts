@@ -1,7 +1,7 @@
-import type { IncomingMessage } from 'node:http';
 import type { Knex } from 'knex';
 import { route } from '../route';
 import { ApiError } from '../errors';
+import { parseRawJson } from '../middleware/rawBody';
 import { StripeEvent } from '../schemas/billing';
 import { Uuid } from '../schemas/common';
 import { claimBillingEvent, linkCustomer, projectOfCustomer, updateSubscription, upsertInvoice } from '../../db/billing';
@@ -10,20 +10,6 @@ import { stripeSettings, verifyStripeSignature } from '../../lib/stripe';
 
 /** Stripe events are a few kilobytes; anything near this is not one. */
 const MAX_EVENT_BYTES = 1024 * 1024;
-
-/** The request body as sent. Past the limit the rest is discarded and the request refused with 413. */
-function rawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
-    });
-    req.on('end', () => (size > limit ? reject(new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large')) : resolve(Buffer.concat(chunks))));
-    req.on('error', () => reject(new ApiError(400, 'BAD_REQUEST', 'The request body could not be read')));
-  });
-}
 
 type Obj = Record<string, any>;
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 && v.length <= 255 ? v : null);
@@ -92,9 +78,8 @@ export default [
     tag: 'webhooks',
     summary: 'Stripe event notifications (signed with STRIPE_WEBHOOK_SECRET); not called by API users',
     noRateLimit: true,
-    // The signature covers the exact bytes Stripe sent, so no JSON parser may consume them first.
-    // A multipart route gets a parser with JSON parsing off, and the handler reads the raw stream.
-    multipart: { maxFileSize: 1 },
+    // The signature covers the exact bytes Stripe sent.
+    rawJsonBody: { limitBytes: MAX_EVENT_BYTES },
     responses: {
       200: { description: 'received' },
       400: { description: 'INVALID_SIGNATURE, or not a Stripe event' },
@@ -107,18 +92,10 @@ export default [
           suggestion: 'Set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET to receive Stripe events',
         });
       }
-      // Other media types were read by the form and text parsers already; Stripe only ever sends JSON.
-      if (!ctx.is('application/json') || ctx.req.readableEnded) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Stripe events are application/json');
-      const payload = await rawBody(ctx.req, MAX_EVENT_BYTES);
+      const payload = ctx.state.rawBody!;
       const check = verifyStripeSignature(payload, ctx.get('Stripe-Signature') || undefined, settings.webhookSecret);
       if (!check.ok) throw new ApiError(400, 'INVALID_SIGNATURE', `Invalid Stripe signature: ${check.reason}`);
-      let json: unknown;
-      try {
-        json = JSON.parse(payload.toString('utf8'));
-      } catch {
-        throw new ApiError(400, 'BAD_REQUEST', 'The payload is not JSON');
-      }
-      const event = StripeEvent.safeParse(json);
+      const event = StripeEvent.safeParse(parseRawJson(payload));
       if (!event.success) throw new ApiError(400, 'BAD_REQUEST', 'The payload is not a Stripe event');
       const { id, type, data } = event.data;
       const outcome = await ctx.deps.knex.transaction(async (trx) => {

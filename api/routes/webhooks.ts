@@ -1,7 +1,7 @@
-import type { IncomingMessage } from 'node:http';
 import { route } from '../route';
 import type { AppContext } from '../context';
-import { ApiError, badRequest, validationError } from '../errors';
+import { ApiError, validationError } from '../errors';
+import { parseRawJson } from '../middleware/rawBody';
 import { fieldErrors, safeParse } from '../validation';
 import { ProviderEventsOut, SendgridEventBatch } from '../schemas/campaigns';
 import { providerEventActivities, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySendgridSignature } from '../../activities/providerEvents';
@@ -13,20 +13,6 @@ const refused = (message: string) => new ApiError(401, 'UNAUTHORIZED', message);
 
 /** SendGrid posts batches well below this. */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
-
-/** The request body as sent. Past the limit the rest is discarded and the request refused with 413. */
-function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
-    });
-    req.on('end', () => (size > limit ? reject(new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large')) : resolve(Buffer.concat(chunks))));
-    req.on('error', () => reject(badRequest('The request body could not be read')));
-  });
-}
 
 /**
  * With a key configured every request must carry a valid signature over the exact bytes received.
@@ -50,10 +36,8 @@ export default [
     path: '/webhooks/sendgrid',
     auth: 'none',
     noRateLimit: true,
-    // The signature covers the exact bytes SendGrid sent, so no JSON parser may consume them first:
-    // as for the Stripe webhook, a multipart route gets a parser with JSON parsing off and the
-    // handler reads the raw stream.
-    multipart: { maxFileSize: 1 },
+    // The signature covers the exact bytes SendGrid sent.
+    rawJsonBody: { limitBytes: MAX_BODY_BYTES },
     tag: 'webhooks',
     summary: 'SendGrid Event Webhook (JSON array, signed): delivery, open, click, bounce, spam report and unsubscribe events; each applied once',
     responses: {
@@ -64,17 +48,9 @@ export default [
       422: { description: 'not an array of event objects' },
     },
     async handler(ctx) {
-      // Other media types were read by the form and text parsers already; SendGrid only sends JSON.
-      if (!ctx.is('application/json') || ctx.req.readableEnded) throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Provider events are application/json');
-      const raw = await readRawBody(ctx.req, MAX_BODY_BYTES);
+      const raw = ctx.state.rawBody!;
       assertSigned(ctx, raw);
-      let json: unknown;
-      try {
-        json = JSON.parse(raw.toString('utf8'));
-      } catch {
-        throw badRequest('The payload is not JSON');
-      }
-      const events = safeParse(SendgridEventBatch, json);
+      const events = safeParse(SendgridEventBatch, parseRawJson(raw));
       if (!events.success) throw validationError(fieldErrors(events.error));
       const data = await providerEventActivities(ctx.deps).applySendgridEvents(events.data);
       ctx.body = { success: true, data };

@@ -147,7 +147,7 @@ function probesFor(target: Target): Probe[] {
   };
   for (const [kind, raw] of Object.entries(bodies)) probes.push({ target, kind, url: basePath, raw });
 
-  const limit = def?.multipart ? Infinity : bytes(def?.bodyLimit ?? '1mb');
+  const limit = def?.multipart ? Infinity : def?.rawJsonBody ? def.rawJsonBody.limitBytes : bytes(def?.bodyLimit ?? '1mb');
   probes.push({
     target,
     kind: 'oversized body',
