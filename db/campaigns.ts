@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { containsPattern } from './search';
+import { whereAnyContains } from './search';
+import { pageOf } from './pages';
 import { TEMPLATE_TYPES, TemplateType } from './templates';
 import { compileFilter, FilterError, FieldTypes, loadFieldTypes, matchingContactsQuery } from './filters';
 import { findSegment, SegmentRow } from './segments';
@@ -143,24 +144,10 @@ export async function listCampaigns(knex: Knex, projectId: string, input: ListCa
   const filtered = () => {
     const q = knex<CampaignRow>('campaigns').where({ project_id: projectId });
     if (input.status) q.andWhere({ status: input.status });
-    if (input.search) {
-      const pattern = containsPattern(input.search);
-      q.andWhere((w) => w.where('name', 'ilike', pattern).orWhere('subject', 'ilike', pattern).orWhere('from', 'ilike', pattern));
-    }
+    if (input.search) whereAnyContains(q, ['name', 'subject', 'from'], input.search);
     return q;
   };
-  // Spliced into SQL, so only ever one of these two literals.
-  const dir = input.dir === 'asc' ? 'asc' : 'desc';
-  const [rows, counted] = await Promise.all([
-    filtered()
-      .select('*')
-      .orderByRaw(`${SORT_SQL[input.sort]} ${dir}, id ${dir}`)
-      .limit(input.pageSize)
-      .offset((input.page - 1) * input.pageSize),
-    filtered().count<{ count: number }[]>('* as count'),
-  ]);
-  const total = Number(counted[0].count);
-  return { rows: rows as CampaignRow[], total, totalPages: Math.ceil(total / input.pageSize) };
+  return pageOf<CampaignRow>(filtered, { page: input.page, pageSize: input.pageSize, orderSql: SORT_SQL[input.sort], dir: input.dir });
 }
 
 export async function findCampaign(knex: Knex, projectId: string, id: string): Promise<CampaignRow | undefined> {

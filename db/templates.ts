@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { containsPattern } from './search';
+import { whereAnyContains } from './search';
+import { pageOf } from './pages';
 import { uuid } from '../lib/ids';
 
 export const TEMPLATE_TYPES = ['TRANSACTIONAL', 'MARKETING', 'HEADLESS'] as const;
@@ -88,25 +89,10 @@ export async function listTemplates(knex: Knex, projectId: string, input: ListTe
   const filtered = () => {
     const q = knex<TemplateRow>('templates').where({ project_id: projectId });
     if (input.type) q.andWhere({ type: input.type });
-    if (input.search) {
-      const pattern = containsPattern(input.search);
-      q.andWhere((w) => w.where('name', 'ilike', pattern).orWhere('description', 'ilike', pattern).orWhere('subject', 'ilike', pattern));
-    }
+    if (input.search) whereAnyContains(q, ['name', 'description', 'subject'], input.search);
     return q;
   };
-  // Spliced into SQL, so only ever one of these two literals.
-  const dir = input.dir === 'asc' ? 'asc' : 'desc';
-  const [rows, counted] = await Promise.all([
-    filtered()
-      .select('*')
-      // id breaks ties so equal names or timestamps never shuffle rows between pages.
-      .orderByRaw(`${SORT_SQL[input.sort]} ${dir}, id ${dir}`)
-      .limit(input.pageSize)
-      .offset((input.page - 1) * input.pageSize),
-    filtered().count<{ count: number }[]>('* as count'),
-  ]);
-  const total = Number(counted[0].count);
-  return { rows: rows as TemplateRow[], total, totalPages: Math.ceil(total / input.pageSize) };
+  return pageOf<TemplateRow>(filtered, { page: input.page, pageSize: input.pageSize, orderSql: SORT_SQL[input.sort], dir: input.dir });
 }
 
 export async function findTemplate(knex: Knex, projectId: string, id: string): Promise<TemplateRow | undefined> {
