@@ -6,6 +6,12 @@ import { domainActivities } from './domains';
 import { eventActivities } from './events';
 import { emailActivities } from './email';
 import { maintenanceActivities } from './maintenance';
+import { bulkActivities } from './bulk';
+import { segmentActivities } from './segments';
+import { campaignActivities } from './campaigns';
+import { providerEventActivities } from './providerEvents';
+import { workflowActivities } from './workflows';
+import { webhookActivities } from './webhook';
 
 /** What every activity may use; the worker builds it once. */
 export interface ActivityDeps {
@@ -22,6 +28,12 @@ export function createActivities(deps: ActivityDeps) {
     ...eventActivities(deps),
     ...emailActivities(deps),
     ...maintenanceActivities(deps),
+    ...bulkActivities(deps),
+    ...segmentActivities(deps),
+    ...campaignActivities(deps),
+    ...providerEventActivities(deps),
+    ...workflowActivities(deps),
+    ...webhookActivities(deps),
   };
 }
 

@@ -3,6 +3,7 @@ import type { Duration } from '@temporalio/common';
 
 export const DOMAIN_VERIFICATION_SCHEDULE = 'domain-verification';
 export const MAINTENANCE_SCHEDULE = 'maintenance';
+export const SEGMENT_RECOMPUTE_SCHEDULE = 'segment-recompute';
 
 interface ScheduleSpecDef {
   id: string;
@@ -13,6 +14,7 @@ interface ScheduleSpecDef {
 const SCHEDULES: ScheduleSpecDef[] = [
   { id: DOMAIN_VERIFICATION_SCHEDULE, workflowType: 'domainVerification', every: '5 minutes' },
   { id: MAINTENANCE_SCHEDULE, workflowType: 'maintenance', every: '1 minute' },
+  { id: SEGMENT_RECOMPUTE_SCHEDULE, workflowType: 'segmentRecompute', every: '15 minutes' },
 ];
 
 function desired(s: ScheduleSpecDef, taskQueue: string) {

@@ -3,6 +3,12 @@ import health from './health';
 import config from './config';
 import auth from './auth';
 import users from './users';
+import account from './account';
+import projects from './projects';
+import uploads from './uploads';
+import billingWebhook from './billingWebhook';
+import contactJobs from './contactJobs';
+import contactFields from './contactFields';
 import contacts from './contacts';
 import domains from './domains';
 import track from './track';
@@ -11,6 +17,13 @@ import docs from './docs';
 import verify from './verify';
 import templates from './templates';
 import unsubscribe from './unsubscribe';
+import campaigns from './campaigns';
+import webhooks from './webhooks';
+import segments from './segments';
+import workflows from './workflows';
+import events from './events';
+import activity from './activity';
+import analytics from './analytics';
 
 /** Every route of the API. New resource files are added here; app, OpenAPI and the fuzzer follow. */
-export const allRoutes: RouteDef[] = [...health, ...config, ...docs, ...auth, ...users, ...send, ...track, ...contacts, ...domains, ...verify, ...templates, ...unsubscribe];
+export const allRoutes: RouteDef[] = [...health, ...config, ...docs, ...auth, ...account, ...users, ...projects, ...uploads, ...billingWebhook, ...send, ...track, ...contactJobs, ...contactFields, ...contacts, ...domains, ...verify, ...templates, ...unsubscribe, ...segments, ...workflows, ...campaigns, ...webhooks, ...events, ...activity, ...analytics];

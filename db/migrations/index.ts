@@ -2,6 +2,13 @@ import type { Knex } from 'knex';
 import * as init from './001_init';
 import * as transactional from './002_transactional';
 import * as eventRouting from './003_event_routing';
+import * as filterIndexes from './004_filter_indexes';
+import * as jobs from './005_jobs';
+import * as workflows from './006_workflows';
+import * as segments from './007_segments';
+import * as campaigns from './008_campaigns';
+import * as feedIndexes from './009_feed_indexes';
+import * as accounts from './010_accounts';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -11,6 +18,13 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['001_init', init],
   ['002_transactional', transactional],
   ['003_event_routing', eventRouting],
+  ['004_filter_indexes', filterIndexes],
+  ['005_jobs', jobs],
+  ['006_workflows', workflows],
+  ['007_segments', segments],
+  ['008_campaigns', campaigns],
+  ['009_feed_indexes', feedIndexes],
+  ['010_accounts', accounts],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

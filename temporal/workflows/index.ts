@@ -3,3 +3,9 @@ export * from './domainVerification';
 export * from './routeEvent';
 export * from './deliverEmail';
 export * from './maintenance';
+export * from './bulkJob';
+export * from './segmentCompute';
+// Only the workflow itself: its module's other exports (the interpreter, types) are not workflow types.
+export { workflowExecution } from './workflowExecution';
+export * from './noop';
+export * from './campaignSend';

@@ -1,8 +1,16 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 
 const { markEventRouted } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
+  retry: { maximumInterval: '1 minute' },
+});
+
+// Local: every event passes here, and two round trips through the activity task queue per event
+// would be most of the cost of routing it.
+const local = proxyLocalActivities<Activities>({
+  // Fan-out (many waiting executions, many triggered workflows) takes longer than a single write.
+  startToCloseTimeout: '2 minutes',
   retry: { maximumInterval: '1 minute' },
 });
 
@@ -11,11 +19,18 @@ export interface RouteEventInput {
 }
 
 /**
- * Durable hand-off of a tracked event: once the API has started this, the event's consequences
- * happen even if the API dies. Starting triggered executions and signalling waiters is added with
- * automation workflows; for now it records that routing ran.
+ * Durable hand-off of an event: once started, its consequences happen even if the API dies.
+ * Signals the contact's executions waiting for this event name, starts the executions of the
+ * enabled workflows it triggers (activities/workflows.ts: ids derived from the event, races decided
+ * by database constraints), then records that routing ran.
  */
 export async function routeEvent({ eventId }: RouteEventInput) {
-  await markEventRouted(eventId);
-  return { eventId };
+  if (!patched('route-to-workflows')) {
+    // Runs that started before workflows existed only mark the event routed.
+    await markEventRouted(eventId);
+    return { eventId, signalled: 0, started: 0 };
+  }
+  const routed = await local.routeEventToWorkflows(eventId);
+  await local.markEventRouted(eventId);
+  return { eventId, ...routed };
 }

@@ -1,0 +1,370 @@
+import type { Knex } from 'knex';
+import { route } from '../route';
+import type { AppContext, Deps } from '../context';
+import { ApiError, conflict, notFound, validationError, FieldError } from '../errors';
+import { IdParams } from '../schemas/common';
+import {
+  CancelAllOut,
+  ExecutionDetail,
+  ExecutionListQuery,
+  ExecutionOut,
+  ExecutionPage,
+  ExecutionParams,
+  ExecutionStart,
+  StepCreate,
+  StepDeleteQuery,
+  StepOut,
+  StepParams,
+  StepUpdate,
+  TransitionCreate,
+  TransitionOut,
+  TransitionParams,
+  WorkflowCreate,
+  WorkflowFieldsOut,
+  WorkflowFieldsQuery,
+  WorkflowListQuery,
+  WorkflowOut,
+  WorkflowPage,
+  WorkflowUpdate,
+  parseStepConfig,
+  stepConfigProblems,
+} from '../schemas/workflows';
+import {
+  WorkflowRow,
+  WorkflowRuleError,
+  addStep,
+  addTransition,
+  createWorkflow,
+  deleteStep,
+  deleteTransition,
+  deleteWorkflow,
+  eventDataFields,
+  findWorkflow,
+  graphProblems,
+  listWorkflows,
+  loadGraph,
+  presentStep,
+  presentTransition,
+  presentWorkflow,
+  updateStep,
+  updateWorkflow,
+  workflowEventNames,
+} from '../../db/workflows';
+import {
+  activeExecutionIds,
+  executionSteps,
+  findExecution,
+  listExecutions,
+  presentExecution,
+  presentExecutionStep,
+} from '../../db/executions';
+import { describeFields } from '../../db/fields';
+import { findContact } from '../../db/contacts';
+import { cancelExecutions, startExecution } from '../../activities/workflows';
+import { uuid } from '../../lib/ids';
+
+const projectId = (ctx: AppContext) => ctx.state.project!.id;
+
+const common = { auth: 'secret', tag: 'workflows', resource: 'Workflow' } as const;
+
+/** db/workflows rules as API answers. */
+async function rules<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (!(err instanceof WorkflowRuleError)) throw err;
+    if (err.status === 404) throw new ApiError(404, 'NOT_FOUND', err.message);
+    if (err.status === 409) throw conflict(err.message);
+    throw validationError([{ field: err.field ?? '(root)', code: 'custom', message: err.message }], err.message);
+  }
+}
+
+async function workflowOr404(ctx: AppContext, id: string): Promise<WorkflowRow> {
+  const row = await findWorkflow(ctx.deps.knex, projectId(ctx), id);
+  if (!row) throw notFound('Workflow');
+  return row;
+}
+
+async function present(knex: Knex, row: WorkflowRow) {
+  return presentWorkflow(row, await loadGraph(knex, row.id));
+}
+
+/**
+ * Everything that keeps a workflow from running (enabling, or a manual start): the graph rules of
+ * db/workflows and each step type's own checks against the project. 422 naming every offending step.
+ */
+async function assertRunnable(knex: Knex, project: string, workflowId: string): Promise<void> {
+  const graph = await loadGraph(knex, workflowId);
+  const byId = new Map(graph.steps.map((s) => [s.id, s]));
+  const problems: { stepId: string; field: string; message: string }[] = graphProblems(graph);
+  for (const step of graph.steps) {
+    if (problems.some((p) => p.stepId === step.id && p.field.startsWith('config'))) continue;
+    for (const e of await stepConfigProblems(knex, project, step.type, step.config, 'enable')) problems.push({ stepId: step.id, field: e.field, message: e.message });
+  }
+  if (!problems.length) return;
+  const describe = (p: (typeof problems)[number]) => {
+    const step = byId.get(p.stepId)!;
+    return `step "${step.name}" (${step.type}): ${p.field.startsWith('config') || p.field.startsWith('branches') ? `${p.field}: ` : ''}${p.message}`;
+  };
+  const errors: FieldError[] = problems.map((p) => ({ field: `steps.${p.stepId}.${p.field}`, code: 'custom', message: describe(p) }));
+  throw new ApiError(422, 'VALIDATION_ERROR', `The workflow cannot run: ${describe(problems[0])}`, {
+    errors,
+    details: { stepIds: [...new Set(problems.map((p) => p.stepId))] },
+  });
+}
+
+async function assertValidConfig(deps: Deps, project: string, type: string, config: Record<string, unknown>): Promise<void> {
+  const problems = await stepConfigProblems(deps.knex, project, type, config, 'save');
+  if (problems.length) throw validationError(problems);
+}
+
+export default [
+  route({
+    ...common,
+    method: 'get',
+    path: '/workflows',
+    summary: 'List workflows (page pagination; search on name and description; enabled filter)',
+    query: WorkflowListQuery,
+    responses: { 200: { description: 'a page of workflows with their graphs', schema: WorkflowPage } },
+    async handler(ctx, { query }) {
+      const { rows, graphs, total, totalPages } = await listWorkflows(ctx.deps.knex, projectId(ctx), query);
+      ctx.body = { data: rows.map((r) => presentWorkflow(r, graphs.get(r.id)!)), page: query.page, pageSize: query.pageSize, total, totalPages };
+    },
+  }),
+  // Before /workflows/:id, so "fields" is never read as an id.
+  route({
+    ...common,
+    method: 'get',
+    path: '/workflows/fields',
+    summary: 'Fields usable in CONDITION filters and templates: contact fields, and the data keys seen on events the workflows start on or wait for',
+    query: WorkflowFieldsQuery,
+    responses: { 200: { description: 'contact and event fields', schema: WorkflowFieldsOut } },
+    async handler(ctx, { query }) {
+      if (query.workflowId) await workflowOr404(ctx, query.workflowId);
+      const names = await workflowEventNames(ctx.deps.knex, projectId(ctx), query.workflowId);
+      const [contactFields, eventFields] = await Promise.all([describeFields(ctx.deps.knex, projectId(ctx)), eventDataFields(ctx.deps.knex, projectId(ctx), names)]);
+      ctx.body = { contactFields, eventFields };
+    },
+  }),
+  route({
+    ...common,
+    method: 'post',
+    path: '/workflows',
+    summary: 'Create a workflow (trigger type EVENT, disabled) with its TRIGGER step',
+    body: WorkflowCreate,
+    responses: { 201: { description: 'created', schema: WorkflowOut } },
+    async handler(ctx, { body }) {
+      const row = await createWorkflow(ctx.deps.knex, projectId(ctx), body);
+      ctx.status = 201;
+      ctx.body = await present(ctx.deps.knex, row);
+    },
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: '/workflows/:id',
+    summary: 'One workflow with its steps and transitions',
+    params: IdParams,
+    responses: { 200: { description: 'the workflow', schema: WorkflowOut } },
+    async handler(ctx, { params }) {
+      ctx.body = await present(ctx.deps.knex, await workflowOr404(ctx, params.id));
+    },
+  }),
+  route({
+    ...common,
+    method: 'patch',
+    path: '/workflows/:id',
+    summary: 'Update name, description, trigger (409 while executions are active), enabled (422 when the graph cannot run), allowReentry',
+    params: IdParams,
+    body: WorkflowUpdate,
+    responses: {
+      200: { description: 'the updated workflow', schema: WorkflowOut },
+      409: { description: 'the trigger changes while executions are active' },
+      422: { description: 'enabling a workflow whose graph cannot run; errors name the steps' },
+    },
+    async handler(ctx, { params, body }) {
+      const row = await rules(() =>
+        updateWorkflow(ctx.deps.knex, projectId(ctx), params.id, body, (trx, workflow) => assertRunnable(trx, projectId(ctx), workflow.id)),
+      );
+      ctx.body = await present(ctx.deps.knex, row);
+    },
+  }),
+  route({
+    ...common,
+    method: 'delete',
+    path: '/workflows/:id',
+    summary: 'Delete a workflow and its finished executions; 409 while executions are active',
+    params: IdParams,
+    responses: { 204: { description: 'deleted' }, 409: { description: 'active executions exist' } },
+    async handler(ctx, { params }) {
+      await rules(() => deleteWorkflow(ctx.deps.knex, projectId(ctx), params.id));
+      ctx.status = 204;
+    },
+  }),
+
+  route({
+    ...common,
+    method: 'post',
+    path: '/workflows/:id/steps',
+    summary: 'Add a step of one of the registered step types; its config is validated by the type',
+    params: IdParams,
+    body: StepCreate,
+    responses: { 201: { description: 'the step', schema: StepOut } },
+    async handler(ctx, { params, body }) {
+      await workflowOr404(ctx, params.id);
+      await assertValidConfig(ctx.deps, projectId(ctx), body.type, body.config);
+      const step = await rules(() => addStep(ctx.deps.knex, projectId(ctx), params.id, body));
+      ctx.status = 201;
+      ctx.body = presentStep(step);
+    },
+  }),
+  route({
+    ...common,
+    method: 'patch',
+    path: '/workflows/:id/steps/:stepId',
+    summary: "Update a step's name, config (validated by its type) or position; a TRIGGER config moves the trigger",
+    params: StepParams,
+    body: StepUpdate,
+    responses: { 200: { description: 'the step', schema: StepOut } },
+    async handler(ctx, { params, body }) {
+      const step = await rules(() =>
+        updateStep(ctx.deps.knex, projectId(ctx), params.id, params.stepId, body, async (current) => {
+          if (body.config === undefined) return undefined;
+          const parsed = parseStepConfig(current.type, body.config);
+          if ('errors' in parsed) throw validationError(parsed.errors);
+          await assertValidConfig(ctx.deps, projectId(ctx), current.type, parsed.data);
+          return parsed.data;
+        }),
+      );
+      ctx.body = presentStep(step);
+    },
+  }),
+  route({
+    ...common,
+    method: 'delete',
+    path: '/workflows/:id/steps/:stepId',
+    summary: 'Delete a step; with splice=true its incoming transitions are reconnected to its next successor',
+    params: StepParams,
+    query: StepDeleteQuery,
+    responses: { 204: { description: 'deleted' }, 409: { description: 'the TRIGGER step cannot be deleted' } },
+    async handler(ctx, { params, query }) {
+      await rules(() => deleteStep(ctx.deps.knex, projectId(ctx), params.id, params.stepId, query.splice));
+      ctx.status = 204;
+    },
+  }),
+  route({
+    ...common,
+    method: 'post',
+    path: '/workflows/:id/transitions',
+    summary: 'Connect two steps of the workflow on a branch (next by default; CONDITION: yes/no; WAIT_FOR_EVENT: next/timeout)',
+    params: IdParams,
+    body: TransitionCreate,
+    responses: { 201: { description: 'the transition', schema: TransitionOut }, 409: { description: 'the step already has a transition on that branch' } },
+    async handler(ctx, { params, body }) {
+      const row = await rules(() => addTransition(ctx.deps.knex, projectId(ctx), params.id, body));
+      ctx.status = 201;
+      ctx.body = presentTransition(row);
+    },
+  }),
+  route({
+    ...common,
+    method: 'delete',
+    path: '/workflows/:id/transitions/:transitionId',
+    summary: 'Delete a transition',
+    params: TransitionParams,
+    responses: { 204: { description: 'deleted' } },
+    async handler(ctx, { params }) {
+      await rules(() => deleteTransition(ctx.deps.knex, projectId(ctx), params.id, params.transitionId));
+      ctx.status = 204;
+    },
+  }),
+
+  route({
+    ...common,
+    method: 'post',
+    path: '/workflows/:id/executions',
+    summary: 'Start an execution for a contact now (enabled or not; the graph must be runnable; one active execution per contact)',
+    params: IdParams,
+    body: ExecutionStart,
+    responses: {
+      201: { description: 'the execution', schema: ExecutionOut },
+      409: { description: 'the contact already has an active execution of this workflow' },
+      422: { description: 'unknown contact, or a graph that cannot run' },
+    },
+    async handler(ctx, { params, body }) {
+      const workflow = await workflowOr404(ctx, params.id);
+      if (!(await findContact(ctx.deps.knex, projectId(ctx), body.contactId))) {
+        throw validationError([{ field: 'contactId', code: 'custom', message: 'Contact not found in this project' }]);
+      }
+      await assertRunnable(ctx.deps.knex, projectId(ctx), workflow.id);
+      const created = await startExecution(ctx.deps, {
+        id: uuid(),
+        projectId: projectId(ctx),
+        workflowId: workflow.id,
+        contactId: body.contactId,
+        context: body.context ?? {},
+        mode: 'manual',
+      });
+      if ('skipped' in created) throw conflict('The contact already has an active execution of this workflow');
+      ctx.status = 201;
+      ctx.body = presentExecution(created.execution);
+    },
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: '/workflows/:id/executions',
+    summary: 'Executions of the workflow, newest first (page pagination; status and contactId filters)',
+    params: IdParams,
+    query: ExecutionListQuery,
+    responses: { 200: { description: 'a page of executions', schema: ExecutionPage } },
+    async handler(ctx, { params, query }) {
+      await workflowOr404(ctx, params.id);
+      const { rows, total, totalPages } = await listExecutions(ctx.deps.knex, params.id, query);
+      ctx.body = { data: rows.map(presentExecution), page: query.page, pageSize: query.pageSize, total, totalPages };
+    },
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: '/workflows/:id/executions/:executionId',
+    summary: 'One execution with its per-step history',
+    params: ExecutionParams,
+    responses: { 200: { description: 'the execution', schema: ExecutionDetail } },
+    async handler(ctx, { params }) {
+      await workflowOr404(ctx, params.id);
+      const row = await findExecution(ctx.deps.knex, params.id, params.executionId);
+      if (!row) throw notFound('Execution');
+      ctx.body = { ...presentExecution(row), steps: (await executionSteps(ctx.deps.knex, row.id)).map(presentExecutionStep) };
+    },
+  }),
+  route({
+    ...common,
+    method: 'delete',
+    path: '/workflows/:id/executions/:executionId',
+    summary: 'Cancel a RUNNING or WAITING execution (CANCELLED in Temporal and here)',
+    params: ExecutionParams,
+    responses: { 200: { description: 'the cancelled execution', schema: ExecutionOut }, 409: { description: 'the execution has already ended' } },
+    async handler(ctx, { params }) {
+      await workflowOr404(ctx, params.id);
+      const row = await findExecution(ctx.deps.knex, params.id, params.executionId);
+      if (!row) throw notFound('Execution');
+      if (row.status !== 'RUNNING' && row.status !== 'WAITING') throw conflict(`The execution has already ended (${row.status})`);
+      await cancelExecutions(ctx.deps, params.id, [row.id]);
+      ctx.body = presentExecution((await findExecution(ctx.deps.knex, params.id, row.id))!);
+    },
+  }),
+  route({
+    ...common,
+    method: 'post',
+    path: '/workflows/:id/executions/cancel-all',
+    summary: 'Cancel every RUNNING or WAITING execution of the workflow',
+    params: IdParams,
+    responses: { 200: { description: 'how many were cancelled', schema: CancelAllOut } },
+    async handler(ctx, { params }) {
+      await workflowOr404(ctx, params.id);
+      const ids = await activeExecutionIds(ctx.deps.knex, params.id);
+      ctx.body = { cancelled: await cancelExecutions(ctx.deps, params.id, ids) };
+    },
+  }),
+];

@@ -1,0 +1,310 @@
+import { z } from 'zod';
+import type { Knex } from 'knex';
+import { PageQuery, Timestamp, Uuid } from './common';
+import { FilterTree, filterErrorToFieldError } from './filters';
+import type { FieldError } from '../errors';
+import { fieldErrors } from '../validation';
+import { assertVerifiedSender } from '../sender';
+import { STEP_TYPES, StepRegistry, addableStepTypes, findStepType, BRANCHES, eventNameSchema, ConfigChecks } from '../../temporal/steps';
+import { stepConfigSchema } from '../../db/workflows';
+import { EXECUTION_STATUSES } from '../../db/executions';
+import { dataProblems } from '../../db/contacts';
+import { findTemplate } from '../../db/templates';
+import { isSenderDomainVerified } from '../../db/domains';
+import { compileFilter, FilterError, loadFieldTypes } from '../../db/filters';
+import { checkTemplate } from '../../activities/render';
+
+const Name = z.string().trim().min(1, 'name is required').max(200, 'name must be at most 200 characters');
+const Description = z.string().max(2000, 'description must be at most 2000 characters').nullable().optional();
+const Position = z.object({ x: z.number(), y: z.number() }).nullable().optional();
+const EventNameSchema = eventNameSchema(z);
+const TriggerConfig = z.object({ eventName: EventNameSchema });
+
+/**
+ * Whether JSON nests arrays and objects more than `max` levels deep. Iterative, so that hostile
+ * nesting is refused before anything recursive (zod, JSON.stringify) walks it.
+ */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** Far more than any real context or filter tree needs. */
+const MAX_NESTING = 32;
+
+// ───────────────────────────── workflows ─────────────────────────────
+
+export const WorkflowCreate = z
+  .object({
+    name: Name,
+    description: Description,
+    eventName: EventNameSchema.optional(),
+    triggerConfig: TriggerConfig.optional(),
+    triggerType: z.literal('EVENT').optional(),
+    allowReentry: z.boolean().optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.eventName && !v.triggerConfig) ctx.addIssue({ code: 'custom', path: ['eventName'], message: 'eventName (or triggerConfig.eventName) is required' });
+    if (v.eventName && v.triggerConfig && v.eventName !== v.triggerConfig.eventName) {
+      ctx.addIssue({ code: 'custom', path: ['triggerConfig', 'eventName'], message: 'eventName and triggerConfig.eventName differ' });
+    }
+  })
+  .transform((v) => ({ name: v.name, description: v.description, eventName: (v.eventName ?? v.triggerConfig?.eventName)!, allowReentry: v.allowReentry }));
+
+export const WorkflowUpdate = z
+  .object({
+    name: Name.optional(),
+    description: Description,
+    eventName: EventNameSchema.optional(),
+    triggerConfig: TriggerConfig.optional(),
+    triggerType: z.literal('EVENT').optional(),
+    enabled: z.boolean().optional(),
+    allowReentry: z.boolean().optional(),
+  })
+  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'Nothing to update' })
+  .superRefine((v, ctx) => {
+    if (v.eventName && v.triggerConfig && v.eventName !== v.triggerConfig.eventName) {
+      ctx.addIssue({ code: 'custom', path: ['triggerConfig', 'eventName'], message: 'eventName and triggerConfig.eventName differ' });
+    }
+  })
+  .transform((v) => ({
+    name: v.name,
+    description: v.description,
+    eventName: v.eventName ?? v.triggerConfig?.eventName,
+    enabled: v.enabled,
+    allowReentry: v.allowReentry,
+  }));
+
+const BooleanQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+export const WorkflowListQuery = PageQuery.extend({
+  search: z.string().trim().max(200).optional(),
+  enabled: BooleanQuery.optional(),
+});
+
+export const WorkflowFieldsQuery = z.object({ workflowId: Uuid.optional() });
+
+// ───────────────────────────── steps and transitions ─────────────────────────────
+
+/** A zod failure of a step config as field errors under `config.`. */
+function configErrors(error: z.ZodError, prefix: string): FieldError[] {
+  return fieldErrors(error).map((e) => ({ ...e, field: e.field === '(root)' ? prefix : `${prefix}.${e.field}` }));
+}
+
+/** The config parsed by its type's schema (defaults applied), or the field errors. */
+export function parseStepConfig(type: string, config: unknown, registry: StepRegistry = STEP_TYPES): { data: Record<string, unknown> } | { errors: FieldError[] } {
+  const def = findStepType(registry, type);
+  if (!def) return { errors: [{ field: 'type', code: 'invalid_enum_value', message: `unknown step type ${type}` }] };
+  const parsed = stepConfigSchema(def).safeParse(config, { reportInput: true });
+  return parsed.success ? { data: parsed.data as Record<string, unknown> } : { errors: configErrors(parsed.error, 'config') };
+}
+
+/**
+ * Built from the registry: the enum of addable types and the per-type config check both come from
+ * `temporal/steps`, so a new step type needs no change here.
+ */
+export function stepCreateSchema(registry: StepRegistry = STEP_TYPES) {
+  const types = addableStepTypes(registry) as [string, ...string[]];
+  return z
+    .object({
+      type: z.enum(types),
+      name: Name.optional(),
+      config: z.record(z.string(), z.unknown()).default({}),
+      position: Position,
+    })
+    .transform((v, ctx) => {
+      const parsed = parseStepConfig(v.type, v.config, registry);
+      if ('errors' in parsed) {
+        for (const e of parsed.errors) ctx.addIssue({ code: 'custom', path: e.field.split('.'), message: e.message });
+        return z.NEVER;
+      }
+      return { ...v, config: parsed.data };
+    });
+}
+
+export const StepCreate = stepCreateSchema();
+
+export const StepUpdate = z
+  .object({ name: Name.optional(), config: z.record(z.string(), z.unknown()).optional(), position: Position })
+  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'Nothing to update' });
+
+export const StepParams = z.object({ id: Uuid, stepId: Uuid });
+export const StepDeleteQuery = z.object({
+  splice: z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .transform((v) => v === 'true' || v === '1'),
+});
+
+export const TransitionCreate = z.object({
+  fromStepId: Uuid,
+  toStepId: Uuid,
+  branch: z.enum(BRANCHES).default('next'),
+});
+export const TransitionParams = z.object({ id: Uuid, transitionId: Uuid });
+
+// ───────────────────────────── checks that need the project ─────────────────────────────
+
+/**
+ * Answers a step type's `check` for one project: Liquid that must parse, templates of the same
+ * project, verified senders, contact data rules, filter trees the compiler accepts. On `save` an
+ * unverified sender is the 403 every sender check answers; when enabling it is one more problem.
+ */
+export async function stepConfigProblems(
+  knex: Knex,
+  projectId: string,
+  type: string,
+  config: Record<string, unknown>,
+  mode: 'save' | 'enable',
+  registry: StepRegistry = STEP_TYPES,
+): Promise<FieldError[]> {
+  const def = findStepType(registry, type);
+  if (!def?.check) return [];
+  const problems: FieldError[] = [];
+  const at = (path: string) => `config.${path}`;
+  const add = (path: string, message: string) => problems.push({ field: at(path), code: 'custom', message });
+  const checks: ConfigChecks = {
+    liquid(path, source) {
+      const problem = checkTemplate(source);
+      if (problem) add(path, `not a valid template: ${problem}`);
+    },
+    async template(path, templateId) {
+      if (!(await findTemplate(knex, projectId, templateId))) add(path, 'template not found in this project');
+    },
+    async sender(path, email) {
+      if (mode === 'save') return assertVerifiedSender(knex, projectId, email);
+      if (!(await isSenderDomainVerified(knex, projectId, email))) add(path, `the sender domain of ${email} is not verified for this project`);
+    },
+    contactData(path, data) {
+      for (const p of dataProblems(data)) add([path, ...p.path].join('.'), p.message);
+    },
+    async filterTree(path, tree) {
+      if (nestedDeeperThan(tree, MAX_NESTING)) return void add(path, `the filter tree is nested more than ${MAX_NESTING} levels deep`);
+      const shape = FilterTree.safeParse(tree, { reportInput: true });
+      if (!shape.success) return void problems.push(...configErrors(shape.error, at(path)));
+      try {
+        compileFilter(tree, { fieldTypes: await loadFieldTypes(knex, projectId) });
+      } catch (err) {
+        if (!(err instanceof FilterError)) throw err;
+        problems.push(filterErrorToFieldError(err, at(path)));
+      }
+    },
+  };
+  await def.check(config, checks);
+  return problems;
+}
+
+// ───────────────────────────── executions ─────────────────────────────
+
+const MAX_CONTEXT_BYTES = 64 * 1024;
+
+export const ExecutionStart = z.object({
+  contactId: z.string().trim().min(1).max(100),
+  context: z
+    .record(z.string(), z.unknown())
+    .refine((c) => !nestedDeeperThan(c, MAX_NESTING), `context may nest at most ${MAX_NESTING} levels deep`)
+    .refine((c) => nestedDeeperThan(c, MAX_NESTING) || Buffer.byteLength(JSON.stringify(c)) <= MAX_CONTEXT_BYTES, `context must be at most ${MAX_CONTEXT_BYTES / 1024} KB of JSON`)
+    .optional(),
+});
+
+export const ExecutionListQuery = PageQuery.extend({
+  status: z.enum(EXECUTION_STATUSES).optional(),
+  contactId: z.string().max(100).optional(),
+});
+
+export const ExecutionParams = z.object({ id: Uuid, executionId: Uuid });
+
+// ───────────────────────────── responses ─────────────────────────────
+
+export const StepOut = z.object({
+  id: z.string(),
+  workflowId: z.string(),
+  type: z.string(),
+  name: z.string(),
+  config: z.record(z.string(), z.unknown()),
+  position: z.object({ x: z.number(), y: z.number() }).nullable(),
+});
+
+export const TransitionOut = z.object({
+  id: z.string(),
+  workflowId: z.string(),
+  fromStepId: z.string(),
+  toStepId: z.string(),
+  branch: z.enum(BRANCHES),
+});
+
+export const WorkflowOut = z.object({
+  id: z.string(),
+  projectId: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  enabled: z.boolean(),
+  allowReentry: z.boolean(),
+  triggerType: z.literal('EVENT'),
+  triggerConfig: TriggerConfig,
+  steps: z.array(StepOut),
+  transitions: z.array(TransitionOut),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const WorkflowPage = z.object({
+  data: z.array(WorkflowOut),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+  totalPages: z.number().int(),
+});
+
+export const WorkflowFieldsOut = z.object({
+  contactFields: z.array(z.object({ field: z.string(), type: z.string(), isCustom: z.boolean(), coverage: z.number() })),
+  eventFields: z.array(
+    z.object({
+      eventName: z.string(),
+      field: z.string(),
+      data: z.array(z.object({ key: z.string(), field: z.string(), type: z.string() })),
+    }),
+  ),
+});
+
+export const ExecutionOut = z.object({
+  id: z.string(),
+  workflowId: z.string(),
+  contactId: z.string(),
+  status: z.enum(EXECUTION_STATUSES),
+  currentStepId: z.string().nullable(),
+  context: z.record(z.string(), z.unknown()),
+  startedAt: Timestamp,
+  finishedAt: Timestamp.nullable(),
+  error: z.string().nullable(),
+});
+
+export const ExecutionDetail = ExecutionOut.extend({
+  steps: z.array(
+    z.object({
+      stepId: z.string(),
+      type: z.string(),
+      status: z.string(),
+      startedAt: Timestamp,
+      finishedAt: Timestamp.nullable(),
+      output: z.unknown(),
+      error: z.string().optional(),
+    }),
+  ),
+});
+
+export const ExecutionPage = z.object({
+  data: z.array(ExecutionOut),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+  totalPages: z.number().int(),
+});
+
+export const CancelAllOut = z.object({ cancelled: z.number().int() });

@@ -1,0 +1,270 @@
+import type { Knex } from 'knex';
+import { ACTIVE_STATUSES, Graph, WorkflowRow, loadGraph } from './workflows';
+import type { EventPayload } from '../temporal/steps';
+import type { ExecutionEnd, ProgressUpdate } from '../temporal/workflows/workflowExecution';
+
+/**
+ * Workflow executions as Postgres mirrors them (the source of truth the API lists). Every writer
+ * here is idempotent: the workflow's activities may run any of them twice.
+ */
+
+export const EXECUTION_STATUSES = ['RUNNING', 'WAITING', 'COMPLETED', 'EXITED', 'FAILED', 'CANCELLED'] as const;
+export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
+
+export interface ExecutionRow {
+  id: string;
+  project_id: string;
+  workflow_id: string;
+  contact_id: string;
+  status: ExecutionStatus;
+  current_step_id: string | null;
+  context: Record<string, unknown>;
+  error: string | null;
+  trigger_event_id: string | null;
+  waiting_for: string | null;
+  waiting_seq: number | null;
+  waiting_since: Date | null;
+  wake_at: Date | null;
+  started_at: Date;
+  finished_at: Date | null;
+  updated_at: Date;
+}
+
+export interface ExecutionStepRow {
+  execution_id: string;
+  seq: number;
+  step_id: string;
+  type: string;
+  status: string;
+  output: unknown;
+  error: string | null;
+  started_at: Date;
+  finished_at: Date | null;
+}
+
+export const executionWorkflowId = (executionId: string) => `exec-${executionId}`;
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+export function presentExecution(e: ExecutionRow) {
+  return {
+    id: e.id,
+    workflowId: e.workflow_id,
+    contactId: e.contact_id,
+    status: e.status,
+    currentStepId: e.current_step_id,
+    context: e.context,
+    startedAt: iso(e.started_at)!,
+    finishedAt: iso(e.finished_at),
+    error: e.error,
+  };
+}
+
+export const presentExecutionStep = (s: ExecutionStepRow) => ({
+  stepId: s.step_id,
+  type: s.type,
+  status: s.status,
+  startedAt: iso(s.started_at)!,
+  finishedAt: iso(s.finished_at),
+  output: s.output ?? null,
+  ...(s.error ? { error: s.error } : {}),
+});
+
+// ───────────────────────────── reads ─────────────────────────────
+
+export interface ListExecutionsInput {
+  page: number;
+  pageSize: number;
+  status?: ExecutionStatus;
+  contactId?: string;
+}
+
+export async function listExecutions(db: Knex, workflowId: string, input: ListExecutionsInput) {
+  const filtered = () => {
+    const q = db<ExecutionRow>('workflow_executions').where({ workflow_id: workflowId });
+    if (input.status) q.andWhere({ status: input.status });
+    if (input.contactId) q.andWhere({ contact_id: input.contactId });
+    return q;
+  };
+  const [rows, counted] = await Promise.all([
+    filtered()
+      .select('*')
+      .orderBy([{ column: 'started_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .limit(input.pageSize)
+      .offset((input.page - 1) * input.pageSize),
+    filtered().count<{ count: number }[]>('* as count'),
+  ]);
+  const total = Number(counted[0].count);
+  return { rows: rows as ExecutionRow[], total, totalPages: Math.ceil(total / input.pageSize) };
+}
+
+export async function findExecution(db: Knex, workflowId: string, id: string): Promise<ExecutionRow | undefined> {
+  return db<ExecutionRow>('workflow_executions').where({ workflow_id: workflowId, id }).first();
+}
+
+export async function executionSteps(db: Knex, executionId: string): Promise<ExecutionStepRow[]> {
+  return db<ExecutionStepRow>('workflow_execution_steps').where({ execution_id: executionId }).orderBy('seq');
+}
+
+export async function activeExecutionIds(db: Knex, workflowId: string): Promise<string[]> {
+  const rows = await db('workflow_executions').where({ workflow_id: workflowId }).whereIn('status', ACTIVE_STATUSES).select('id');
+  return rows.map((r: { id: string }) => r.id);
+}
+
+// ───────────────────────────── starting ─────────────────────────────
+
+export interface NewExecution {
+  /** Deterministic for triggered starts (event + workflow), so a retried router creates nothing new. */
+  id: string;
+  projectId: string;
+  workflowId: string;
+  contactId: string;
+  context: Record<string, unknown>;
+  triggerEvent?: { id: string; name: string };
+  /**
+   * `trigger`: the workflow must be enabled with this trigger, and allowReentry applies.
+   * `manual`: POST /workflows/:id/executions; only the one-active-execution rule applies.
+   */
+  mode: 'trigger' | 'manual';
+}
+
+export type CreatedExecution =
+  | { execution: ExecutionRow; workflow: WorkflowRow; graph: Graph }
+  | { skipped: 'not-triggered' | 'already-entered' | 'already-active' };
+
+/**
+ * Creates the execution row, or says why none may start. Races are decided by constraints, not by
+ * reads: `workflow_entries` (one row per workflow and contact, ever) for non-re-entrant workflows,
+ * the partial unique index on active executions for re-entrant ones. The workflow row is share-locked,
+ * so a trigger change, a disable or a delete waits for the start and sees its execution.
+ */
+export async function createExecution(db: Knex, input: NewExecution): Promise<CreatedExecution> {
+  return db.transaction(async (trx) => {
+    const workflow = await trx<WorkflowRow>('workflows').where({ id: input.workflowId, project_id: input.projectId }).forShare().first();
+    if (!workflow) return { skipped: 'not-triggered' as const };
+    const existing = await trx<ExecutionRow>('workflow_executions').where({ id: input.id }).first();
+    if (existing) return { execution: existing, workflow, graph: await loadGraph(trx, workflow.id) };
+    if (input.mode === 'trigger' && (!workflow.enabled || workflow.trigger_config.eventName !== input.triggerEvent?.name)) {
+      return { skipped: 'not-triggered' as const };
+    }
+    const entered = await trx('workflow_entries')
+      .insert({ workflow_id: workflow.id, contact_id: input.contactId, first_execution_id: input.id })
+      .onConflict(['workflow_id', 'contact_id'])
+      .ignore()
+      .returning('workflow_id');
+    if (input.mode === 'trigger' && !workflow.allow_reentry && entered.length === 0) return { skipped: 'already-entered' as const };
+    const { rows } = await trx.raw(
+      `INSERT INTO workflow_executions (id, project_id, workflow_id, contact_id, status, context, trigger_event_id)
+       VALUES (?, ?, ?, ?, 'RUNNING', ?::jsonb, ?)
+       ON CONFLICT DO NOTHING
+       RETURNING *`,
+      [input.id, input.projectId, workflow.id, input.contactId, JSON.stringify(input.context), input.triggerEvent?.id ?? null],
+    );
+    if (!rows[0]) return { skipped: 'already-active' as const };
+    return { execution: rows[0] as ExecutionRow, workflow, graph: await loadGraph(trx, workflow.id) };
+  });
+}
+
+// ───────────────────────────── mirroring ─────────────────────────────
+
+/**
+ * Applies one ProgressUpdate of the workflowExecution engine. Answers whether the execution is still
+ * active here: one cancelled (or deleted with its workflow) while its engine was between two steps
+ * must not go on.
+ */
+export async function recordProgress(db: Knex, u: ProgressUpdate): Promise<{ active: boolean }> {
+  return db.transaction(async (trx) => {
+    const current = await trx<ExecutionRow>('workflow_executions').where({ id: u.executionId }).first('status');
+    if (!current) return { active: false };
+    if (u.finished) {
+      await trx('workflow_execution_steps')
+        .where({ execution_id: u.executionId, seq: u.finished.seq })
+        .whereNull('finished_at')
+        .update({
+          status: u.finished.status,
+          output: u.finished.output === undefined ? null : JSON.stringify(u.finished.output),
+          error: u.finished.error ?? null,
+          finished_at: trx.fn.now(),
+        });
+    }
+    if (u.started) {
+      await trx('workflow_execution_steps')
+        .insert({ execution_id: u.executionId, seq: u.started.seq, step_id: u.started.stepId, type: u.started.type, status: 'RUNNING' })
+        .onConflict(['execution_id', 'seq'])
+        .ignore();
+    }
+    const columns: Record<string, unknown> = { updated_at: trx.fn.now(), waiting_for: null, waiting_seq: null, waiting_since: null, wake_at: null };
+    if (u.context) columns.context = JSON.stringify(u.context);
+    if (u.started) Object.assign(columns, { current_step_id: u.started.stepId, status: 'RUNNING' });
+    if (u.end) Object.assign(columns, { status: u.end.status, error: u.end.error ?? null, finished_at: trx.fn.now() });
+    const moved = await trx('workflow_executions').where({ id: u.executionId }).whereIn('status', ACTIVE_STATUSES).update(columns);
+    return { active: moved > 0 && !u.end };
+  });
+}
+
+export interface WaitingInput {
+  executionId: string;
+  seq: number;
+  /** Set by WAIT_FOR_EVENT; a DELAY waits on its timer only. */
+  eventName?: string;
+  /** The timer (DELAY, or a WAIT_FOR_EVENT timeout) in milliseconds from now, for `wake_at`. */
+  wakeInMs?: number;
+}
+
+/**
+ * Marks the execution WAITING. For an event wait, it then returns the first event of that name that
+ * was still being routed while we got here (or came after): routeEvent signals only executions it
+ * sees WAITING, so this read — after our commit — is what closes the gap between the two.
+ */
+export async function markWaiting(db: Knex, input: WaitingInput): Promise<EventPayload | null> {
+  const [row] = await db('workflow_executions')
+    .where({ id: input.executionId })
+    .whereIn('status', ACTIVE_STATUSES)
+    .update({
+      status: 'WAITING',
+      waiting_for: input.eventName ?? null,
+      // A retried call keeps the first start of this wait, so it cannot skip an event in between.
+      waiting_since: db.raw('CASE WHEN waiting_seq = ? AND waiting_since IS NOT NULL THEN waiting_since ELSE now() END', [input.seq]),
+      waiting_seq: input.seq,
+      wake_at: input.wakeInMs === undefined ? null : db.raw(`now() + (? || ' milliseconds')::interval`, [String(Math.round(input.wakeInMs))]),
+      updated_at: db.fn.now(),
+    })
+    .returning(['contact_id', 'waiting_since', 'started_at', 'trigger_event_id']);
+  if (!row || !input.eventName) return null;
+  const event = await db('events')
+    .where({ contact_id: row.contact_id, name: input.eventName })
+    .andWhere((q) => q.whereNull('routed_at').orWhere('routed_at', '>=', row.waiting_since))
+    .andWhere('created_at', '>=', row.started_at)
+    .modify((q) => {
+      if (row.trigger_event_id) q.whereNot({ id: row.trigger_event_id });
+    })
+    .orderBy([{ column: 'created_at' }, { column: 'id' }])
+    .first('id', 'name', 'data', 'created_at');
+  return event ? toPayload(event) : null;
+}
+
+export const toPayload = (e: { id: string; name: string; data: Record<string, unknown>; created_at: Date }): EventPayload => ({
+  id: e.id,
+  name: e.name,
+  data: e.data ?? {},
+  createdAt: new Date(e.created_at).toISOString(),
+});
+
+/** Executions of the contact waiting for an event of this name (not the ones this event started). */
+export async function waitingExecutionIds(db: Knex, event: { id: string; contact_id: string; name: string }): Promise<string[]> {
+  const rows = await db('workflow_executions')
+    .where({ contact_id: event.contact_id, status: 'WAITING', waiting_for: event.name })
+    .andWhere((q) => q.whereNull('trigger_event_id').orWhereNot('trigger_event_id', event.id))
+    .select('id');
+  return rows.map((r: { id: string }) => r.id);
+}
+
+/** Ends active executions as CANCELLED (the workflow records the same when its cancellation lands). */
+export async function markCancelled(db: Knex, workflowId: string, ids: string[]): Promise<number> {
+  if (!ids.length) return 0;
+  return db('workflow_executions')
+    .where({ workflow_id: workflowId })
+    .whereIn('id', ids)
+    .whereIn('status', ACTIVE_STATUSES)
+    .update({ status: 'CANCELLED' satisfies ExecutionEnd, finished_at: db.fn.now(), updated_at: db.fn.now(), waiting_for: null, waiting_seq: null, waiting_since: null, wake_at: null });
+}

@@ -1,0 +1,505 @@
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import { containsPattern } from './search';
+import { inferType, FieldType } from './contacts';
+import { uuid } from '../lib/ids';
+import { STEP_TYPES, StepRegistry, StepModule, findStepType, Branch } from '../temporal/steps';
+import type { GraphSnapshot } from '../temporal/workflows/workflowExecution';
+
+/**
+ * Workflow definitions (DESIGN §5.8): the record, its step graph and the graph's rules. Executions
+ * live in db/executions.ts.
+ */
+
+export const TRIGGER = 'TRIGGER';
+export const ACTIVE_STATUSES = ['RUNNING', 'WAITING'] as const;
+
+export interface WorkflowRow {
+  id: string;
+  project_id: string;
+  name: string;
+  description: string | null;
+  enabled: boolean;
+  allow_reentry: boolean;
+  trigger_type: 'EVENT';
+  trigger_config: { eventName: string };
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface StepRow {
+  id: string;
+  workflow_id: string;
+  type: string;
+  name: string;
+  config: Record<string, unknown>;
+  position: { x: number; y: number } | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface TransitionRow {
+  id: string;
+  workflow_id: string;
+  from_step_id: string;
+  to_step_id: string;
+  branch: Branch;
+  created_at: Date;
+}
+
+export interface Graph {
+  steps: StepRow[];
+  transitions: TransitionRow[];
+}
+
+/** A rule of the graph or its data was broken; `status` says how the API answers. */
+export class WorkflowRuleError extends Error {
+  constructor(
+    readonly status: 404 | 409 | 422,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+export const presentStep = (s: StepRow) => ({
+  id: s.id,
+  workflowId: s.workflow_id,
+  type: s.type,
+  name: s.name,
+  config: s.config,
+  position: s.position,
+});
+
+export const presentTransition = (t: TransitionRow) => ({
+  id: t.id,
+  workflowId: t.workflow_id,
+  fromStepId: t.from_step_id,
+  toStepId: t.to_step_id,
+  branch: t.branch,
+});
+
+export function presentWorkflow(w: WorkflowRow, graph: Graph) {
+  return {
+    id: w.id,
+    projectId: w.project_id,
+    name: w.name,
+    description: w.description,
+    enabled: w.enabled,
+    allowReentry: w.allow_reentry,
+    triggerType: w.trigger_type,
+    triggerConfig: w.trigger_config,
+    steps: graph.steps.map(presentStep),
+    transitions: graph.transitions.map(presentTransition),
+    createdAt: iso(w.created_at)!,
+    updatedAt: iso(w.updated_at)!,
+  };
+}
+
+/** "SEND_EMAIL" → "Send email": the name a step gets when none is given. */
+export const defaultStepName = (type: string) => type.charAt(0) + type.slice(1).toLowerCase().replace(/_/g, ' ');
+
+// ───────────────────────────── reads ─────────────────────────────
+
+export async function findWorkflow(db: Knex, projectId: string, id: string): Promise<WorkflowRow | undefined> {
+  return db<WorkflowRow>('workflows').where({ project_id: projectId, id }).first();
+}
+
+/** The graphs of several workflows in two queries. */
+export async function loadGraphs(db: Knex, workflowIds: string[]): Promise<Map<string, Graph>> {
+  const out = new Map<string, Graph>(workflowIds.map((id) => [id, { steps: [], transitions: [] }]));
+  if (!workflowIds.length) return out;
+  const [steps, transitions] = await Promise.all([
+    db<StepRow>('workflow_steps').whereIn('workflow_id', workflowIds).orderBy([{ column: 'created_at' }, { column: 'id' }]),
+    db<TransitionRow>('workflow_transitions').whereIn('workflow_id', workflowIds).orderBy([{ column: 'created_at' }, { column: 'id' }]),
+  ]);
+  for (const s of steps) out.get(s.workflow_id)!.steps.push(s);
+  for (const t of transitions) out.get(t.workflow_id)!.transitions.push(t);
+  return out;
+}
+
+export async function loadGraph(db: Knex, workflowId: string): Promise<Graph> {
+  return (await loadGraphs(db, [workflowId])).get(workflowId)!;
+}
+
+export interface ListWorkflowsInput {
+  page: number;
+  pageSize: number;
+  search?: string;
+  enabled?: boolean;
+}
+
+export async function listWorkflows(db: Knex, projectId: string, input: ListWorkflowsInput) {
+  const filtered = () => {
+    const q = db<WorkflowRow>('workflows').where({ project_id: projectId });
+    if (input.enabled !== undefined) q.andWhere({ enabled: input.enabled });
+    if (input.search) {
+      const pattern = containsPattern(input.search);
+      q.andWhere((w) => w.where('name', 'ilike', pattern).orWhere('description', 'ilike', pattern));
+    }
+    return q;
+  };
+  const [rows, counted] = await Promise.all([
+    filtered()
+      .select('*')
+      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .limit(input.pageSize)
+      .offset((input.page - 1) * input.pageSize),
+    filtered().count<{ count: number }[]>('* as count'),
+  ]);
+  const total = Number(counted[0].count);
+  const graphs = await loadGraphs(db, rows.map((r) => r.id));
+  return { rows: rows as WorkflowRow[], graphs, total, totalPages: Math.ceil(total / input.pageSize) };
+}
+
+export async function hasActiveExecutions(db: Knex, workflowId: string): Promise<boolean> {
+  return !!(await db('workflow_executions').where({ workflow_id: workflowId }).whereIn('status', ACTIVE_STATUSES).first('id'));
+}
+
+const schemas = new WeakMap<StepModule, z.ZodType>();
+
+/** A step type's config schema (its `config(zod)`), built once per type. Never called in the workflow sandbox. */
+export function stepConfigSchema(def: StepModule): z.ZodType {
+  let schema = schemas.get(def);
+  if (!schema) schemas.set(def, (schema = def.config(z)));
+  return schema;
+}
+
+const issuesText = (error: z.ZodError) => error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; ');
+
+/**
+ * The graph as an execution carries it (ExecutionInput.graph). Configs are parsed here, on the
+ * Node side, so the engine gets them with defaults applied; a step whose config no longer
+ * validates carries the reason, and fails the execution if it is ever reached.
+ */
+export function snapshotGraph(graph: Graph, registry: StepRegistry = STEP_TYPES): GraphSnapshot {
+  const trigger = graph.steps.find((s) => s.type === TRIGGER);
+  return {
+    triggerStepId: trigger?.id ?? '',
+    steps: graph.steps.map((s) => {
+      const def = findStepType(registry, s.type);
+      const parsed = def ? stepConfigSchema(def).safeParse(s.config) : null;
+      const base = { id: s.id, type: s.type, name: s.name };
+      if (!parsed) return { ...base, config: s.config };
+      return parsed.success ? { ...base, config: parsed.data } : { ...base, config: s.config, invalid: `invalid ${s.type} config: ${issuesText(parsed.error)}` };
+    }),
+    transitions: graph.transitions.map((t) => ({ fromStepId: t.from_step_id, toStepId: t.to_step_id, branch: t.branch })),
+  };
+}
+
+// ───────────────────────────── graph rules ─────────────────────────────
+
+export interface GraphProblem {
+  stepId: string;
+  /** Relative to the step (`config.templateId`, `branches.yes`, …). */
+  field: string;
+  message: string;
+}
+
+/**
+ * What keeps a graph from running, as far as it can be judged without the database: no step after
+ * the trigger, a trigger or a required branch (CONDITION yes/no) left unconnected, a transition on a
+ * branch its step cannot take, an unknown type, a config its type's schema refuses.
+ */
+export function graphProblems(graph: Graph, registry: StepRegistry = STEP_TYPES): GraphProblem[] {
+  const problems: GraphProblem[] = [];
+  const outgoing = new Map<string, Set<string>>();
+  for (const t of graph.transitions) {
+    if (!outgoing.has(t.from_step_id)) outgoing.set(t.from_step_id, new Set());
+    outgoing.get(t.from_step_id)!.add(t.branch);
+  }
+  const trigger = graph.steps.find((s) => s.type === TRIGGER);
+  if (trigger && graph.steps.length === 1) problems.push({ stepId: trigger.id, field: 'steps', message: 'the workflow has no steps after its trigger' });
+  else if (trigger && !outgoing.get(trigger.id)?.has('next')) problems.push({ stepId: trigger.id, field: 'branches.next', message: 'the trigger is not connected to a first step' });
+  for (const step of graph.steps) {
+    const def = findStepType(registry, step.type);
+    if (!def) {
+      problems.push({ stepId: step.id, field: 'type', message: `unknown step type ${step.type}` });
+      continue;
+    }
+    for (const branch of def.requiredBranches ?? []) {
+      if (!outgoing.get(step.id)?.has(branch)) problems.push({ stepId: step.id, field: `branches.${branch}`, message: `the ${branch} branch is not connected` });
+    }
+    for (const branch of outgoing.get(step.id) ?? []) {
+      if (!def.branches.includes(branch as Branch)) problems.push({ stepId: step.id, field: `branches.${branch}`, message: `a ${step.type} step has no ${branch} branch` });
+    }
+    const parsed = stepConfigSchema(def).safeParse(step.config);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) problems.push({ stepId: step.id, field: ['config', ...issue.path.map(String)].join('.'), message: issue.message });
+    }
+  }
+  return problems;
+}
+
+/** Which branches a transition from a step of `type` may use ('next' when the type has it, else its first). */
+export function transitionBranchProblem(type: string, branch: Branch, registry: StepRegistry = STEP_TYPES): string | null {
+  const def = findStepType(registry, type);
+  if (!def) return `unknown step type ${type}`;
+  if (def.branches.length === 0) return `a ${type} step ends the execution and has no outgoing transitions`;
+  if (!def.branches.includes(branch)) return `a ${type} step has branches ${def.branches.join(', ')}, not ${branch}`;
+  return null;
+}
+
+// ───────────────────────────── writes ─────────────────────────────
+
+export interface NewWorkflow {
+  name: string;
+  description?: string | null;
+  eventName: string;
+  allowReentry?: boolean;
+}
+
+/** The workflow and its TRIGGER step, in one transaction. */
+export async function createWorkflow(db: Knex, projectId: string, input: NewWorkflow): Promise<WorkflowRow> {
+  return db.transaction(async (trx) => {
+    const [row] = await trx<WorkflowRow>('workflows')
+      .insert({
+        id: uuid(),
+        project_id: projectId,
+        name: input.name,
+        description: input.description ?? null,
+        allow_reentry: input.allowReentry ?? false,
+        trigger_type: 'EVENT',
+        trigger_config: JSON.stringify({ eventName: input.eventName }) as any,
+      })
+      .returning('*');
+    await trx('workflow_steps').insert({ id: uuid(), workflow_id: row.id, type: TRIGGER, name: 'Trigger', config: JSON.stringify({ eventName: input.eventName }) });
+    return row;
+  });
+}
+
+/** Locks the workflow row for the rest of the transaction; throws 404 when the project has none. */
+export async function lockWorkflow(trx: Knex.Transaction, projectId: string, id: string): Promise<WorkflowRow> {
+  const row = await trx<WorkflowRow>('workflows').where({ project_id: projectId, id }).forUpdate().first();
+  if (!row) throw new WorkflowRuleError(404, 'Workflow not found');
+  return row;
+}
+
+/**
+ * Moves the trigger (workflow record and TRIGGER step together). Executions started by the old
+ * trigger may still be running; changing it under them is refused (spec: 409).
+ */
+async function setTrigger(trx: Knex.Transaction, workflow: WorkflowRow, eventName: string): Promise<void> {
+  if (workflow.trigger_config.eventName === eventName) return;
+  if (await hasActiveExecutions(trx, workflow.id)) {
+    throw new WorkflowRuleError(409, 'The trigger cannot change while the workflow has active executions; cancel them or let them finish first');
+  }
+  await trx('workflows').where({ id: workflow.id }).update({ trigger_config: JSON.stringify({ eventName }), updated_at: trx.fn.now() });
+  await trx('workflow_steps').where({ workflow_id: workflow.id, type: TRIGGER }).update({ config: JSON.stringify({ eventName }), updated_at: trx.fn.now() });
+}
+
+export interface WorkflowPatch {
+  name?: string;
+  description?: string | null;
+  eventName?: string;
+  enabled?: boolean;
+  allowReentry?: boolean;
+}
+
+/** `beforeEnable` runs inside the transaction with the workflow locked; it throws to refuse. */
+export async function updateWorkflow(
+  db: Knex,
+  projectId: string,
+  id: string,
+  patch: WorkflowPatch,
+  beforeEnable: (trx: Knex.Transaction, workflow: WorkflowRow) => Promise<void>,
+): Promise<WorkflowRow> {
+  return db.transaction(async (trx) => {
+    const workflow = await lockWorkflow(trx, projectId, id);
+    if (patch.eventName !== undefined) await setTrigger(trx, workflow, patch.eventName);
+    if (patch.enabled && !workflow.enabled) await beforeEnable(trx, workflow);
+    const columns: Record<string, unknown> = { updated_at: trx.fn.now() };
+    if (patch.name !== undefined) columns.name = patch.name;
+    if (patch.description !== undefined) columns.description = patch.description;
+    if (patch.enabled !== undefined) columns.enabled = patch.enabled;
+    if (patch.allowReentry !== undefined) columns.allow_reentry = patch.allowReentry;
+    const [row] = await trx<WorkflowRow>('workflows').where({ id }).update(columns).returning('*');
+    return row;
+  });
+}
+
+/** Refused (409) while executions are active: they would lose their Postgres record mid-run. */
+export async function deleteWorkflow(db: Knex, projectId: string, id: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    await lockWorkflow(trx, projectId, id);
+    if (await hasActiveExecutions(trx, id)) {
+      throw new WorkflowRuleError(409, 'The workflow has active executions; cancel them (POST /workflows/:id/executions/cancel-all) or let them finish first');
+    }
+    await trx('workflows').where({ id }).del();
+  });
+}
+
+async function findStep(trx: Knex.Transaction, workflowId: string, stepId: string): Promise<StepRow> {
+  const step = await trx<StepRow>('workflow_steps').where({ workflow_id: workflowId, id: stepId }).first();
+  if (!step) throw new WorkflowRuleError(404, 'Step not found');
+  return step;
+}
+
+const touch = (trx: Knex.Transaction, workflowId: string) => trx('workflows').where({ id: workflowId }).update({ updated_at: trx.fn.now() });
+
+export interface NewStep {
+  type: string;
+  name?: string;
+  config: Record<string, unknown>;
+  position?: { x: number; y: number } | null;
+}
+
+export async function addStep(db: Knex, projectId: string, workflowId: string, input: NewStep): Promise<StepRow> {
+  return db.transaction(async (trx) => {
+    await lockWorkflow(trx, projectId, workflowId);
+    const [step] = await trx<StepRow>('workflow_steps')
+      .insert({
+        id: uuid(),
+        workflow_id: workflowId,
+        type: input.type,
+        name: input.name ?? defaultStepName(input.type),
+        config: JSON.stringify(input.config) as any,
+        position: input.position ? (JSON.stringify(input.position) as any) : null,
+      })
+      .returning('*');
+    await touch(trx, workflowId);
+    return step;
+  });
+}
+
+export interface StepPatch {
+  name?: string;
+  config?: Record<string, unknown>;
+  position?: { x: number; y: number } | null;
+}
+
+/** `validate` sees the step's type before the config is written; a TRIGGER config moves the trigger. */
+export async function updateStep(
+  db: Knex,
+  projectId: string,
+  workflowId: string,
+  stepId: string,
+  patch: StepPatch,
+  validate: (step: StepRow) => Promise<Record<string, unknown> | undefined>,
+): Promise<StepRow> {
+  return db.transaction(async (trx) => {
+    const workflow = await lockWorkflow(trx, projectId, workflowId);
+    const step = await findStep(trx, workflowId, stepId);
+    const config = await validate(step);
+    if (step.type === TRIGGER && config) await setTrigger(trx, workflow, String(config.eventName));
+    const columns: Record<string, unknown> = { updated_at: trx.fn.now() };
+    if (patch.name !== undefined) columns.name = patch.name;
+    if (config !== undefined) columns.config = JSON.stringify(config);
+    if (patch.position !== undefined) columns.position = patch.position ? JSON.stringify(patch.position) : null;
+    const [row] = await trx<StepRow>('workflow_steps').where({ id: stepId }).update(columns).returning('*');
+    await touch(trx, workflowId);
+    return row;
+  });
+}
+
+/**
+ * Deletes a step and its transitions. With `splice`, the transitions that led into it are moved to
+ * its `next` successor first, so `A → X → B` becomes `A → B` (a transition that would then point at
+ * its own step is dropped).
+ */
+export async function deleteStep(db: Knex, projectId: string, workflowId: string, stepId: string, splice: boolean): Promise<void> {
+  await db.transaction(async (trx) => {
+    await lockWorkflow(trx, projectId, workflowId);
+    const step = await findStep(trx, workflowId, stepId);
+    if (step.type === TRIGGER) throw new WorkflowRuleError(409, 'The trigger step cannot be deleted; change the trigger with PATCH /workflows/:id instead');
+    if (splice) {
+      const next = await trx<TransitionRow>('workflow_transitions').where({ from_step_id: stepId, branch: 'next' }).first();
+      if (next && next.to_step_id !== stepId) {
+        await trx('workflow_transitions').where({ to_step_id: stepId, from_step_id: next.to_step_id }).del();
+        await trx('workflow_transitions').where({ to_step_id: stepId }).whereNot({ from_step_id: stepId }).update({ to_step_id: next.to_step_id });
+      }
+    }
+    await trx('workflow_steps').where({ id: stepId }).del();
+    await touch(trx, workflowId);
+  });
+}
+
+export interface NewTransition {
+  fromStepId: string;
+  toStepId: string;
+  branch: Branch;
+}
+
+export async function addTransition(db: Knex, projectId: string, workflowId: string, input: NewTransition): Promise<TransitionRow> {
+  return db.transaction(async (trx) => {
+    await lockWorkflow(trx, projectId, workflowId);
+    const steps = await trx<StepRow>('workflow_steps').where({ workflow_id: workflowId }).whereIn('id', [input.fromStepId, input.toStepId]);
+    const from = steps.find((s) => s.id === input.fromStepId);
+    const to = steps.find((s) => s.id === input.toStepId);
+    if (!from) throw new WorkflowRuleError(422, 'fromStepId is not a step of this workflow', 'fromStepId');
+    if (!to) throw new WorkflowRuleError(422, 'toStepId is not a step of this workflow', 'toStepId');
+    if (from.id === to.id) throw new WorkflowRuleError(422, 'a transition cannot lead back to its own step', 'toStepId');
+    if (to.type === TRIGGER) throw new WorkflowRuleError(422, 'no transition may lead into the trigger', 'toStepId');
+    const problem = transitionBranchProblem(from.type, input.branch);
+    if (problem) throw new WorkflowRuleError(422, problem, 'branch');
+    const [row] = await trx<TransitionRow>('workflow_transitions')
+      .insert({ id: uuid(), workflow_id: workflowId, from_step_id: from.id, to_step_id: to.id, branch: input.branch })
+      .onConflict(['from_step_id', 'branch'])
+      .ignore()
+      .returning('*');
+    if (!row) throw new WorkflowRuleError(409, `step "${from.name}" already has a ${input.branch} transition; delete it first`);
+    await touch(trx, workflowId);
+    return row;
+  });
+}
+
+export async function deleteTransition(db: Knex, projectId: string, workflowId: string, transitionId: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    await lockWorkflow(trx, projectId, workflowId);
+    const n = await trx('workflow_transitions').where({ workflow_id: workflowId, id: transitionId }).del();
+    if (!n) throw new WorkflowRuleError(404, 'Transition not found');
+    await touch(trx, workflowId);
+  });
+}
+
+// ───────────────────────────── fields ─────────────────────────────
+
+export interface EventFieldSet {
+  eventName: string;
+  /** As a CONDITION filter field (triggered, within, counts). */
+  field: string;
+  /** Keys seen in the data of recent events of that name, as Liquid and the execution context see them. */
+  data: { key: string; field: string; type: FieldType }[];
+}
+
+/** Events sampled per name: enough to see every key a producer sends, cheap on a big events table. */
+const EVENT_SAMPLE = 200;
+
+/** The event names the project's workflows (or one of them) start on or wait for. */
+export async function workflowEventNames(db: Knex, projectId: string, workflowId?: string): Promise<string[]> {
+  const q = db('workflows as w')
+    .join('workflow_steps as s', 's.workflow_id', 'w.id')
+    .where('w.project_id', projectId)
+    .whereIn('s.type', [TRIGGER, 'WAIT_FOR_EVENT'])
+    .distinct(db.raw(`s.config->>'eventName' AS name`));
+  if (workflowId) q.andWhere('w.id', workflowId);
+  const rows: { name: string | null }[] = await q;
+  return rows.map((r) => r.name).filter((n): n is string => !!n).sort();
+}
+
+/** Top-level data keys of recent events of each name, typed by the contact data inference rule. */
+export async function eventDataFields(db: Knex, projectId: string, names: string[]): Promise<EventFieldSet[]> {
+  if (!names.length) return [];
+  const { rows } = await db.raw(
+    `SELECT n.name, e.data
+       FROM unnest(?::text[]) AS n(name)
+       CROSS JOIN LATERAL (
+         SELECT data FROM events WHERE project_id = ? AND name = n.name ORDER BY created_at DESC LIMIT ?
+       ) e`,
+    [names, projectId, EVENT_SAMPLE],
+  );
+  const byName = new Map<string, Map<string, FieldType>>(names.map((n) => [n, new Map()]));
+  for (const row of rows as { name: string; data: Record<string, unknown> }[]) {
+    const keys = byName.get(row.name)!;
+    // Rows come newest first: the first value seen of a key types it.
+    for (const [key, value] of Object.entries(row.data ?? {})) if (!keys.has(key) && value !== null) keys.set(key, inferType(value));
+  }
+  return names.map((eventName) => ({
+    eventName,
+    field: `event.${eventName}`,
+    data: [...byName.get(eventName)!.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([key, type]) => ({ key, field: `event.data.${key}`, type })),
+  }));
+}

@@ -1,0 +1,24 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../../activities';
+import type { ConfigChecks, ConfigOf, StepContext, StepOutcome, Zod } from './types';
+
+const { evaluateCondition } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumInterval: '1 minute', nonRetryableErrorTypes: ['InvalidCondition'] },
+});
+
+/** Does the contact match a filter tree right now? The same SQL as segments (db/filters). */
+export const type = 'CONDITION';
+// The tree's shape and fields are the filter compiler's to judge (see `check`), not a second schema's.
+export const config = (z: Zod) => z.strictObject({ condition: z.record(z.string(), z.unknown()) });
+export const branches = ['yes', 'no'] as const;
+export const requiredBranches = ['yes', 'no'] as const;
+
+export async function check(c: ConfigOf<typeof config>, checks: ConfigChecks): Promise<void> {
+  await checks.filterTree('condition', c.condition);
+}
+
+export async function run(c: ConfigOf<typeof config>, ctx: StepContext): Promise<StepOutcome> {
+  const matched = await evaluateCondition({ projectId: ctx.projectId, contactId: ctx.contactId, condition: c.condition });
+  return { branch: matched ? 'yes' : 'no', output: { matched } };
+}

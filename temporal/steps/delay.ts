@@ -1,0 +1,12 @@
+import { durationSchema, ConfigOf, StepContext, StepOutcome } from './types';
+
+/** A durable timer: survives worker restarts and deploys; the execution shows WAITING meanwhile. */
+export const type = 'DELAY';
+export const config = durationSchema;
+export const branches = ['next'] as const;
+
+export async function run(c: ConfigOf<typeof config>, ctx: StepContext): Promise<StepOutcome> {
+  const ms = ctx.duration(c.amount, c.unit);
+  await ctx.sleep(ms);
+  return { branch: 'next', output: { delayedMs: ms } };
+}

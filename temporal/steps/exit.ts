@@ -1,0 +1,10 @@
+import type { StepOutcome, Zod } from './types';
+
+/** Ends the execution as EXITED (a run that reaches a step with no way on ends as COMPLETED instead). */
+export const type = 'EXIT';
+export const config = (z: Zod) => z.strictObject({});
+export const branches = [] as const;
+
+export async function run(): Promise<StepOutcome> {
+  return { end: 'EXITED' };
+}

@@ -1,0 +1,28 @@
+import type { StepModule } from './types';
+import * as trigger from './trigger';
+import * as sendEmail from './sendEmail';
+import * as delay from './delay';
+import * as waitForEvent from './waitForEvent';
+import * as condition from './condition';
+import * as webhook from './webhook';
+import * as updateContact from './updateContact';
+import * as exit from './exit';
+
+/**
+ * THE registry of step types: the API's step schemas and the engine's dispatch are both built from
+ * this list, so adding a type is one file plus one line here (docs/step-types.md).
+ */
+export const STEP_TYPES: readonly StepModule[] = [trigger, sendEmail, delay, waitForEvent, condition, webhook, updateContact, exit];
+
+export type StepRegistry = readonly StepModule[];
+
+export function findStepType(registry: StepRegistry, type: string): StepModule | undefined {
+  return registry.find((s) => s.type === type);
+}
+
+/** Types the API lets users add (everything but engine-owned ones such as TRIGGER). */
+export function addableStepTypes(registry: StepRegistry = STEP_TYPES): string[] {
+  return registry.filter((s) => !s.internal).map((s) => s.type);
+}
+
+export * from './types';

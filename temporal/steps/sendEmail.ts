@@ -1,0 +1,65 @@
+import { ApplicationFailure, ChildWorkflowCancellationType, ParentClosePolicy, executeChild, proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../../activities';
+import type { deliverEmail } from '../workflows/deliverEmail';
+import type { ConfigChecks, ConfigOf, StepContext, StepOutcome, Zod } from './types';
+
+const { prepareWorkflowEmail } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumInterval: '1 minute', nonRetryableErrorTypes: ['StepConfigError'] },
+});
+
+const EMAIL_TYPES = ['TRANSACTIONAL', 'MARKETING', 'HEADLESS'] as const;
+const noLineBreaks = (s: string) => !/[\r\n]/.test(s);
+
+/**
+ * Sends one email to the contact through the same path as /v1/send: an email row, then the
+ * `deliverEmail` workflow (`email-<emailId>`), which renders, hands over at most once and records
+ * `email.sent`. A MARKETING email to an unsubscribed contact is skipped (recorded as SKIPPED).
+ */
+export const type = 'SEND_EMAIL';
+export const config = (z: Zod) => {
+  const address = z.string().trim().max(320).email();
+  return z.union([
+    z.strictObject({ templateId: z.string().uuid() }),
+    z.strictObject({
+      subject: z.string().min(1).max(998).refine(noLineBreaks, 'subject must not contain line breaks'),
+      body: z.string().min(1),
+      from: address,
+      fromName: z.string().max(200).refine(noLineBreaks, 'fromName must not contain line breaks').optional(),
+      replyTo: address.optional(),
+      // Inline content is automated mail to a list of people: marketing unless said otherwise.
+      type: z.enum(EMAIL_TYPES).default('MARKETING'),
+    }),
+  ]);
+};
+export const branches = ['next'] as const;
+
+export async function check(c: ConfigOf<typeof config>, checks: ConfigChecks): Promise<void> {
+  if ('templateId' in c) return checks.template('templateId', c.templateId);
+  checks.liquid('subject', c.subject);
+  checks.liquid('body', c.body);
+  await checks.sender('from', c.from);
+}
+
+export async function run(c: ConfigOf<typeof config>, ctx: StepContext): Promise<StepOutcome> {
+  const prepared = await prepareWorkflowEmail({
+    executionId: ctx.executionId,
+    seq: ctx.seq,
+    projectId: ctx.projectId,
+    contactId: ctx.contactId,
+    config: c,
+    context: ctx.context,
+  });
+  if (prepared.skipped) return { branch: 'next', status: 'SKIPPED', output: { reason: prepared.skipped } };
+  const result = await executeChild<typeof deliverEmail>('deliverEmail', {
+    workflowId: `email-${prepared.emailId}`,
+    args: [{ emailId: prepared.emailId }],
+    // Cancelling the execution must not cancel an email already on its way.
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+    cancellationType: ChildWorkflowCancellationType.ABANDON,
+    searchAttributes: { ProjectId: [ctx.projectId], ContactId: [ctx.contactId] },
+    memo: { to: prepared.to },
+  });
+  if (result.status === 'FAILED') throw ApplicationFailure.nonRetryable(`email ${prepared.emailId} failed: ${result.error ?? 'unknown error'}`, 'EmailFailed');
+  return { branch: 'next', output: { emailId: prepared.emailId, status: result.status } };
+}

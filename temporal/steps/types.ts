@@ -1,0 +1,114 @@
+import type { z } from 'zod';
+
+/**
+ * The contract of a workflow step type (DESIGN §3 "Step types are plugins"). Step files run inside
+ * the Temporal workflow sandbox, so they import only @temporalio/workflow and TYPES (of zod, of the
+ * activities); anything that needs I/O is an activity, and checks that need the database or other
+ * Node modules reach the step through the `ConfigChecks` the API hands in.
+ *
+ * A config schema is a function of zod rather than a schema: the sandbox evaluates every module a
+ * workflow imports once per workflow run, and zod's own setup costs megabytes each time, which ten
+ * thousand waiting executions cannot afford. The API (and the starter, see db/workflows
+ * `stepConfigSchema`) calls it with zod; the workflow never does.
+ */
+
+export type Zod = typeof z;
+/** The parsed config of a step type, from its schema function. */
+export type ConfigOf<F extends (zod: Zod) => z.ZodType> = z.output<ReturnType<F>>;
+
+export const BRANCHES = ['next', 'yes', 'no', 'timeout'] as const;
+export type Branch = (typeof BRANCHES)[number];
+
+export const DURATION_UNITS = ['minutes', 'hours', 'days', 'weeks'] as const;
+export type DurationUnit = (typeof DURATION_UNITS)[number];
+
+export const UNIT_MS: Record<DurationUnit, number> = {
+  minutes: 60_000,
+  hours: 3_600_000,
+  days: 86_400_000,
+  weeks: 604_800_000,
+};
+
+/** An event as steps and Liquid see it (`event` in the execution context). */
+export interface EventPayload {
+  id: string;
+  name: string;
+  data: Record<string, unknown>;
+  createdAt: string;
+}
+
+export interface StepContext {
+  executionId: string;
+  projectId: string;
+  workflowId: string;
+  contactId: string;
+  stepId: string;
+  stepName: string;
+  /** The step's sequence number in its execution: with executionId, the idempotency key of its side effects. */
+  seq: number;
+  /** The execution context as of this step: the caller's variables, `event`, `webhook`, … */
+  context: Record<string, unknown>;
+  /** A configured duration in milliseconds, after the execution's time scale. */
+  duration(amount: number, unit: DurationUnit): number;
+  /** Durable timer; the execution shows WAITING meanwhile. */
+  sleep(ms: number): Promise<void>;
+  /**
+   * Parks until an event of that name reaches this contact (routed by `routeEvent`), or until the
+   * timeout; null on timeout. The execution shows WAITING meanwhile.
+   */
+  waitForEvent(eventName: string, timeoutMs?: number): Promise<EventPayload | null>;
+}
+
+export type StepOutcome =
+  /** Follow `branch` (no transition there ends the execution as COMPLETED). */
+  | { branch: Branch; status?: 'COMPLETED' | 'SKIPPED'; output?: unknown; context?: Record<string, unknown> }
+  /** End the execution here. */
+  | { end: 'EXITED' | 'COMPLETED'; output?: unknown };
+
+/**
+ * Checks a step config needs beyond its zod shape, answered by the API (which owns the database,
+ * Liquid and the filter compiler). Each records a problem at `path` (relative to the config).
+ */
+export interface ConfigChecks {
+  /** Liquid source that must parse. */
+  liquid(path: string, source: string): void;
+  /** A template id that must name a template of the workflow's project. */
+  template(path: string, templateId: string): Promise<void>;
+  /** A sender address whose domain must be verified for the project. */
+  sender(path: string, email: string): Promise<void>;
+  /** A contact `data` patch under the contact data rules. */
+  contactData(path: string, data: Record<string, unknown>): void;
+  /** A filter tree (DESIGN §5.7). */
+  filterTree(path: string, tree: unknown): Promise<void>;
+}
+
+/** What one step file exports. */
+export interface StepModule<C = any> {
+  type: string;
+  /** The config schema, given zod: validates configs on the API and when an execution starts. */
+  config: (zod: Zod) => z.ZodType<C>;
+  /** Branches the step may take: a transition from it may only use these. */
+  branches: readonly Branch[];
+  /** Branches that must be connected before the workflow can be enabled. */
+  requiredBranches?: readonly Branch[];
+  /** Engine-owned types (TRIGGER) exist once per workflow and cannot be added through the API. */
+  internal?: boolean;
+  check?(config: C, checks: ConfigChecks): Promise<void>;
+  run(config: C, ctx: StepContext): Promise<StepOutcome>;
+}
+
+// ───────────────────────────── shared config pieces ─────────────────────────────
+
+/** Trigger and WAIT_FOR_EVENT names: any event name, emitted ones (`email.opened`, `segment.x.entry`) included. */
+export const eventNameSchema = (z: Zod) => z.string().trim().min(1, 'event name is required').max(255, 'event name must be at most 255 characters');
+
+/** About ten years: far enough for any automation, near enough for a Temporal timer. */
+const MAX_DURATION_MS = 3650 * UNIT_MS.days;
+
+export const durationSchema = (z: Zod) =>
+  z
+    .strictObject({
+      amount: z.number().positive('amount must be positive'),
+      unit: z.enum(DURATION_UNITS),
+    })
+    .refine((d) => d.amount * UNIT_MS[d.unit] <= MAX_DURATION_MS, { message: 'duration must be at most 3650 days', path: ['amount'] });

@@ -1,0 +1,32 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../../activities';
+import type { ConfigChecks, ConfigOf, StepContext, StepOutcome, Zod } from './types';
+
+const { applyContactUpdate } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumInterval: '1 minute', nonRetryableErrorTypes: ['ContactDataError'] },
+});
+
+/** Writes the contact through db/contacts (the data rules); a subscription change emits its event. */
+export const type = 'UPDATE_CONTACT';
+export const config = (z: Zod) =>
+  z
+    .strictObject({ data: z.record(z.string(), z.unknown()).optional(), subscribed: z.boolean().optional() })
+    .refine((c) => c.data !== undefined || c.subscribed !== undefined, { message: 'give data or subscribed' });
+export const branches = ['next'] as const;
+
+export async function check(c: ConfigOf<typeof config>, checks: ConfigChecks): Promise<void> {
+  if (c.data) checks.contactData('data', c.data);
+}
+
+export async function run(c: ConfigOf<typeof config>, ctx: StepContext): Promise<StepOutcome> {
+  const result = await applyContactUpdate({
+    executionId: ctx.executionId,
+    seq: ctx.seq,
+    projectId: ctx.projectId,
+    contactId: ctx.contactId,
+    data: c.data,
+    subscribed: c.subscribed,
+  });
+  return { branch: 'next', output: result };
+}

@@ -1,0 +1,16 @@
+import { durationSchema, eventNameSchema, ConfigOf, StepContext, StepOutcome, Zod } from './types';
+
+/**
+ * Waits for the contact's next event of a name. `next` when it comes (its payload becomes `event`
+ * in the execution context), `timeout` when the optional timeout runs out first.
+ */
+export const type = 'WAIT_FOR_EVENT';
+export const config = (z: Zod) => z.strictObject({ eventName: eventNameSchema(z), timeout: durationSchema(z).optional() });
+export const branches = ['next', 'timeout'] as const;
+
+export async function run(c: ConfigOf<typeof config>, ctx: StepContext): Promise<StepOutcome> {
+  const timeoutMs = c.timeout ? ctx.duration(c.timeout.amount, c.timeout.unit) : undefined;
+  const event = await ctx.waitForEvent(c.eventName, timeoutMs);
+  if (!event) return { branch: 'timeout', output: { timedOut: true } };
+  return { branch: 'next', output: { eventId: event.id }, context: { event } };
+}

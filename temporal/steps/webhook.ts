@@ -1,0 +1,53 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../../activities';
+import type { ConfigChecks, ConfigOf, StepContext, StepOutcome, Zod } from './types';
+
+const { callWebhook } = proxyActivities<Activities>({
+  // The activity bounds the whole call (redirects included) well below this.
+  startToCloseTimeout: '1 minute',
+  // A refused target or a bad body never gets better; a network error may, a few times.
+  retry: { maximumAttempts: 3, initialInterval: '2 seconds', nonRetryableErrorTypes: ['WebhookRefused', 'StepConfigError'] },
+});
+
+// Framing headers are the client's to compute; letting a config set them would allow request smuggling.
+const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'upgrade', 'te', 'trailer', 'expect']);
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+const headers = (z: Zod) =>
+  z.record(z.string(), z.string()).superRefine((headers, ctx) => {
+    for (const [name, value] of Object.entries(headers)) {
+      if (!TOKEN.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'header name must be an HTTP token' });
+      else if (RESERVED_HEADERS.has(name.toLowerCase())) ctx.addIssue({ code: 'custom', path: [name], message: `header ${name} is set by the client` });
+      if (/[\r\n\0]/.test(value) || value.length > 4096) ctx.addIssue({ code: 'custom', path: [name], message: 'header value must be at most 4096 characters without line breaks' });
+    }
+  });
+
+/**
+ * Calls an HTTP endpoint (activities/webhook.ts: SSRF-safe). The response status and JSON body go to
+ * the execution context as `webhook`; a refused target fails the step with its reason.
+ */
+export const type = 'WEBHOOK';
+export const config = (z: Zod) =>
+  z
+    .strictObject({
+      url: z
+        .string()
+        .max(2048)
+        .url()
+        .refine((u) => /^https?:\/\//i.test(u), 'url must be http or https'),
+      method: z.enum(['POST', 'PUT', 'PATCH', 'GET']).default('POST'),
+      headers: headers(z).optional(),
+      /** Liquid, rendered with the contact, the execution context and the triggering event. */
+      body: z.string().max(100_000).optional(),
+    })
+    .refine((c) => !(c.method === 'GET' && c.body !== undefined), { message: 'a GET request has no body', path: ['body'] });
+export const branches = ['next'] as const;
+
+export async function check(c: ConfigOf<typeof config>, checks: ConfigChecks): Promise<void> {
+  if (c.body !== undefined) checks.liquid('body', c.body);
+}
+
+export async function run(c: ConfigOf<typeof config>, ctx: StepContext): Promise<StepOutcome> {
+  const webhook = await callWebhook({ projectId: ctx.projectId, contactId: ctx.contactId, config: c, context: ctx.context });
+  return { branch: 'next', output: webhook, context: { webhook } };
+}

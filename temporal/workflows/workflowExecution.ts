@@ -1,0 +1,206 @@
+import {
+  CancellationScope,
+  condition,
+  continueAsNew,
+  defineSignal,
+  isCancellation,
+  proxyLocalActivities,
+  rootCause,
+  setHandler,
+  sleep,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Activities } from '../../activities';
+import { STEP_TYPES, StepRegistry, findStepType, UNIT_MS } from '../steps';
+import type { Branch, EventPayload, StepContext, StepOutcome } from '../steps';
+
+/**
+ * One automation workflow run for one contact (`exec-<executionId>`): walks the graph snapshot it
+ * was started with, step by step, dispatching each step to its type in the registry. Postgres is
+ * kept in step by local activities (status, current step, context, per-step history).
+ */
+
+export interface GraphSnapshot {
+  triggerStepId: string;
+  /** Configs as parsed by their type's schema when the execution started; `invalid` says why one did not parse. */
+  steps: { id: string; type: string; name: string; config: unknown; invalid?: string }[];
+  transitions: { fromStepId: string; toStepId: string; branch: Branch }[];
+}
+
+export interface ExecutionInput {
+  executionId: string;
+  projectId: string;
+  workflowId: string;
+  contactId: string;
+  /**
+   * The graph as it was when the execution started: later edits never reach a running execution,
+   * so a waiting one cannot find its step gone or its branch rewired (docs/workflows.md).
+   */
+  graph: GraphSnapshot;
+  context: Record<string, unknown>;
+  /** Multiplies every DELAY and WAIT_FOR_EVENT timeout (WORKFLOW_TIME_SCALE; 1 in production). */
+  timeScale?: number;
+  /** Set by continue-as-new: where the previous run stopped. */
+  resume?: { stepId: string; seq: number; seenEventIds: string[] };
+}
+
+export type ExecutionEnd = 'COMPLETED' | 'EXITED' | 'FAILED' | 'CANCELLED';
+export type StepRecordStatus = 'COMPLETED' | 'SKIPPED' | 'FAILED' | 'CANCELLED';
+
+/** One mirror write: finishes a step, starts the next, and/or ends the execution. */
+export interface ProgressUpdate {
+  executionId: string;
+  /** The context after the step; omitted leaves the stored one. */
+  context?: Record<string, unknown>;
+  finished?: { seq: number; status: StepRecordStatus; output?: unknown; error?: string };
+  started?: { seq: number; stepId: string; type: string };
+  end?: { status: ExecutionEnd; error?: string };
+}
+
+/** Carries one routed event to an execution; the event id makes a repeated delivery harmless. */
+export const eventSignal = defineSignal<[EventPayload]>('event');
+
+/** A loop of steps that never waits would otherwise run forever. */
+export const MAX_STEPS_PER_EXECUTION = 1000;
+const SEEN_EVENTS_KEPT = 100;
+
+export interface Runtime {
+  /** Resolves false when the execution is no longer active in Postgres (cancelled, or deleted with its workflow). */
+  progress(update: Omit<ProgressUpdate, 'executionId' | 'context'>, context: Record<string, unknown>): Promise<boolean>;
+  stepContext(step: GraphSnapshot['steps'][number], seq: number, context: Record<string, unknown>): StepContext;
+  /** Called at step boundaries; may hand over to a fresh run (never returns then). */
+  checkpoint(state: { stepId: string; seq: number; context: Record<string, unknown> }): Promise<void>;
+  /** The sequence number of the step in progress, for the record of a cancellation. */
+  position: { seq: number };
+}
+
+const message = (err: unknown) => rootCause(err) ?? String(err);
+
+/**
+ * The interpreter, free of Temporal so it can be exercised with any registry: every dispatch goes
+ * through `findStepType(registry, …)`. Configs come parsed in the snapshot (db/workflows snapshotGraph).
+ */
+export async function interpret(input: ExecutionInput, registry: StepRegistry, rt: Runtime): Promise<{ status: ExecutionEnd; error?: string }> {
+  const steps = new Map(input.graph.steps.map((s) => [s.id, s]));
+  const edges = new Map(input.graph.transitions.map((t) => [`${t.fromStepId}:${t.branch}`, t.toStepId]));
+  let seq = input.resume?.seq ?? 0;
+  let step = steps.get(input.resume?.stepId ?? input.graph.triggerStepId);
+  let context = { ...input.context };
+  if (!step) {
+    const error = 'the graph has no trigger step';
+    await rt.progress({ end: { status: 'FAILED', error } }, context);
+    return { status: 'FAILED', error };
+  }
+  rt.position.seq = seq;
+  // Cancelled before it got going (e.g. by cancel-all while the router was starting it).
+  if (!(await rt.progress({ started: { seq, stepId: step.id, type: step.type } }, context))) return { status: 'CANCELLED' };
+  for (;;) {
+    let outcome: StepOutcome;
+    try {
+      const def = findStepType(registry, step.type);
+      if (!def) throw new Error(`unknown step type ${step.type}`);
+      if (step.invalid) throw new Error(step.invalid);
+      outcome = await def.run(step.config, rt.stepContext(step, seq, context));
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+      const error = `step "${step.name}" (${step.type}) failed: ${message(err)}`;
+      await rt.progress({ finished: { seq, status: 'FAILED', error: message(err) }, end: { status: 'FAILED', error } }, context);
+      return { status: 'FAILED', error };
+    }
+    if ('end' in outcome) {
+      await rt.progress({ finished: { seq, status: 'COMPLETED', output: outcome.output }, end: { status: outcome.end } }, context);
+      return { status: outcome.end };
+    }
+    if (outcome.context) context = { ...context, ...outcome.context };
+    const finished = { seq, status: outcome.status ?? 'COMPLETED', output: outcome.output } as const;
+    const target = steps.get(edges.get(`${step.id}:${outcome.branch}`) ?? '');
+    if (!target) {
+      await rt.progress({ finished, end: { status: 'COMPLETED' } }, context);
+      return { status: 'COMPLETED' };
+    }
+    if (seq + 1 >= MAX_STEPS_PER_EXECUTION) {
+      const error = `more than ${MAX_STEPS_PER_EXECUTION} steps: the graph loops without end`;
+      await rt.progress({ finished, end: { status: 'FAILED', error } }, context);
+      return { status: 'FAILED', error };
+    }
+    seq += 1;
+    step = target;
+    rt.position.seq = seq;
+    if (!(await rt.progress({ finished, started: { seq, stepId: step.id, type: step.type } }, context))) return { status: 'CANCELLED' };
+    await rt.checkpoint({ stepId: step.id, seq, context });
+  }
+}
+
+const { recordExecutionProgress, markExecutionWaiting } = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumInterval: '30 seconds' },
+});
+
+export async function workflowExecution(input: ExecutionInput): Promise<{ status: ExecutionEnd; error?: string }> {
+  const scale = input.timeScale ?? 1;
+  const seen: string[] = [...(input.resume?.seenEventIds ?? [])];
+  let waiting: { name: string; got: EventPayload | null } | null = null;
+
+  const accept = (e: EventPayload) => {
+    if (!waiting || waiting.got || e.name !== waiting.name || seen.includes(e.id)) return;
+    waiting.got = e;
+    seen.push(e.id);
+    if (seen.length > SEEN_EVENTS_KEPT) seen.shift();
+  };
+  // Events that come while the execution is not waiting for them are not for it: dropped.
+  setHandler(eventSignal, accept);
+
+  const rt: Runtime = {
+    position: { seq: 0 },
+    progress: async (update, context) => (await recordExecutionProgress({ executionId: input.executionId, context, ...update })).active,
+    stepContext: (step, seq, context) => ({
+      executionId: input.executionId,
+      projectId: input.projectId,
+      workflowId: input.workflowId,
+      contactId: input.contactId,
+      stepId: step.id,
+      stepName: step.name,
+      seq,
+      context,
+      // Timers need at least a millisecond; a tiny test scale must not round a wait to "no wait".
+      duration: (amount, unit) => Math.max(1, Math.round(amount * UNIT_MS[unit] * scale)),
+      async sleep(ms) {
+        await markExecutionWaiting({ executionId: input.executionId, seq, wakeInMs: ms });
+        await sleep(Math.max(1, ms));
+      },
+      async waitForEvent(eventName, timeoutMs) {
+        waiting = { name: eventName, got: null };
+        try {
+          // Marks WAITING (so routeEvent signals us from now on) and returns an event that arrived
+          // while we were getting there, which no signal will bring.
+          const early = await markExecutionWaiting({ executionId: input.executionId, seq, eventName, wakeInMs: timeoutMs });
+          if (early) accept(early);
+          const w = waiting;
+          const ok = timeoutMs === undefined ? (await condition(() => w.got !== null), true) : await condition(() => w.got !== null, Math.max(1, timeoutMs));
+          return ok ? w.got : null;
+        } finally {
+          waiting = null;
+        }
+      },
+    }),
+    async checkpoint(state) {
+      if (!workflowInfo().continueAsNewSuggested) return;
+      await continueAsNew<typeof workflowExecution>({ ...input, context: state.context, resume: { stepId: state.stepId, seq: state.seq, seenEventIds: seen } });
+    },
+  };
+
+  try {
+    return await interpret(input, STEP_TYPES, rt);
+  } catch (err) {
+    if (!isCancellation(err)) throw err;
+    // Cancelled (DELETE …/executions/:id, cancel-all): record it, then end as cancelled in Temporal too.
+    await CancellationScope.nonCancellable(() =>
+      recordExecutionProgress({
+        executionId: input.executionId,
+        finished: { seq: rt.position.seq, status: 'CANCELLED' },
+        end: { status: 'CANCELLED' },
+      }),
+    );
+    throw err;
+  }
+}
