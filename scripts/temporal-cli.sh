@@ -11,16 +11,24 @@ stamp="$bin/.temporal-$VERSION"
 if [ -x "$bin/temporal" ] && [ -f "$stamp" ]; then
   exit 0
 fi
-if ! command -v go >/dev/null 2>&1; then
-  echo "temporal-cli: Go is not installed. Install Go >= 1.22 (https://go.dev/dl) or put a 'temporal' binary on PATH and set TEMPORAL_CLI." >&2
-  exit 1
-fi
 mkdir -p "$bin"
-echo "temporal-cli: building github.com/temporalio/cli/cmd/temporal@$VERSION into $bin (one-time, a few minutes)" >&2
-# Keep the module and build caches under .tools too so CI's warm runs are fast and nothing leaks to $HOME.
-export GOMODCACHE="${GOMODCACHE:-$root/.tools/gomod}"
-export GOCACHE="${GOCACHE:-$root/.tools/gocache}"
-CGO_ENABLED=0 GOBIN="$bin" go install "github.com/temporalio/cli/cmd/temporal@$VERSION"
+
+# A machine-wide copy outlives fresh clones (CI clones anew each run), so a warm machine
+# only copies the binary instead of building it again.
+shared="${XDG_CACHE_HOME:-$HOME/.cache}/svc-tools/temporal-$VERSION"
+if [ -x "$shared" ]; then
+  cp "$shared" "$bin/temporal"
+else
+  if ! command -v go >/dev/null 2>&1; then
+    echo "temporal-cli: Go is not installed. Install Go >= 1.22 (https://go.dev/dl) or put a 'temporal' binary on PATH and set TEMPORAL_CLI." >&2
+    exit 1
+  fi
+  echo "temporal-cli: building github.com/temporalio/cli/cmd/temporal@$VERSION into $bin (one-time, a few minutes)" >&2
+  # Go's own module and build caches (under $HOME) stay warm across clones too.
+  CGO_ENABLED=0 GOBIN="$bin" go install "github.com/temporalio/cli/cmd/temporal@$VERSION"
+  mkdir -p "$(dirname "$shared")"
+  cp "$bin/temporal" "$shared.tmp.$$" && mv "$shared.tmp.$$" "$shared"
+fi
 rm -f "$bin"/.temporal-*
 touch "$stamp"
 "$bin/temporal" --version >&2
