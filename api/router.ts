@@ -10,8 +10,11 @@ import { apiKey, session } from './middleware/auth';
 import { rateLimit } from './middleware/rateLimit';
 import { idempotency } from './middleware/idempotency';
 import { rawJsonBody } from './middleware/rawBody';
+import { nestedDeeperThan } from '../lib/json';
 
 const DEFAULT_JSON_LIMIT = '1mb';
+/** Far deeper than any valid request (filter trees stop at 5 levels, contact data at 5). */
+const MAX_BODY_NESTING = 64;
 
 function authFor(def: RouteDef) {
   switch (def.auth) {
@@ -61,6 +64,12 @@ function validator(def: RouteDef) {
       input.query = r.data;
     }
     if (def.body) {
+      // Recursive schemas (filter trees) would recurse as deep as the JSON does: refuse absurd nesting first.
+      if (nestedDeeperThan(ctx.request.body, MAX_BODY_NESTING)) {
+        const message = `the body nests more than ${MAX_BODY_NESTING} levels deep`;
+        if (def.validationErrors === 'flat') throw new FlatError(400, message);
+        throw validationError([{ field: '(root)', code: 'too_big', message }]);
+      }
       const raw = def.multipart ? { ...(ctx.request.body as object), files: ctx.request.files } : (ctx.request.body ?? {});
       const r = safeParse(def.body, raw);
       if (!r.success) {

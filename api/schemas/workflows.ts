@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nestedDeeperThan } from '../../lib/json';
 import type { Knex } from 'knex';
 import { PageQuery, Timestamp, Uuid } from './common';
 import { FilterTree, filterErrorToFieldError } from './filters';
@@ -19,21 +20,6 @@ const Description = z.string().max(2000, 'description must be at most 2000 chara
 const Position = z.object({ x: z.number(), y: z.number() }).nullable().optional();
 const EventNameSchema = eventNameSchema(z);
 const TriggerConfig = z.object({ eventName: EventNameSchema });
-
-/**
- * Whether JSON nests arrays and objects more than `max` levels deep. Iterative, so that hostile
- * nesting is refused before anything recursive (zod, JSON.stringify) walks it.
- */
-export function nestedDeeperThan(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (depth >= max) return true;
-    for (const child of Object.values(v)) stack.push([child, depth + 1]);
-  }
-  return false;
-}
 
 /** Far more than any real context or filter tree needs. */
 const MAX_NESTING = 32;

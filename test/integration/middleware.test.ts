@@ -53,6 +53,19 @@ describe('errors', () => {
     expect(res.body.error.errors).toEqual([expect.objectContaining({ field: 'name', code: 'invalid_type', received: 'number' })]);
   });
 
+  it('refuses absurdly nested bodies before a recursive schema can overflow the stack', async () => {
+    // Built as text: a JSON serializer would itself overflow on a tree this deep.
+    const leaf = '{"logic":"AND","groups":[{"filters":[{"field":"email","operator":"exists"}]}]}';
+    const tree = '{"logic":"AND","groups":[{"filters":[],"conditions":'.repeat(3000) + leaf + '}]}'.repeat(3000);
+    const json = () => ({ ...bearer(p.secretKey), 'Content-Type': 'application/json' });
+    const flat = await h.http.post('/segments').set(json()).send(`{"name":"deep","condition":${tree}}`);
+    expect(flat.status).toBe(400);
+    expect(flat.body.error).toMatch(/nests more than 64 levels/);
+    const enveloped = await h.http.post('/campaigns').set(json()).send(`{"name":"deep","audienceType":"FILTERED","audienceCondition":${tree}}`);
+    expect(enveloped.status).toBe(422);
+    expectEnvelope(enveloped, 'VALIDATION_ERROR');
+  });
+
   it('answers an unknown route with 404 NOT_FOUND and a wrong method with 405', async () => {
     const res = await h.http.get('/no/such/route');
     expect(res.status).toBe(404);
