@@ -163,17 +163,22 @@ export function checkTemplate(source: string): string | null {
  * also under `data` (which always means the variables, so `{{ data["first name"] }}` keeps working
  * even when a contact has a custom field called `data`). Throws RenderError naming the part.
  */
+async function renderPart(compiled: typeof text, source: string, variables: Variables, part: string): Promise<string> {
+  try {
+    return await compiled.render(compiled.parse(source), { ...variables, data: variables });
+  } catch (err) {
+    throw asRenderError(err, part);
+  }
+}
+
+/** Renders plain text (no HTML escaping, line breaks kept): webhook bodies and other non-HTML payloads. */
+export function renderText(source: string, variables: Variables, part = 'text'): Promise<string> {
+  return renderPart(text, source, variables, part);
+}
+
 export async function renderTemplate(template: RenderInput, variables: Variables): Promise<RenderInput> {
-  const scope = { ...variables, data: variables };
-  const run = async (compiled: typeof text, part: keyof RenderInput) => {
-    try {
-      return await compiled.render(compiled.parse(template[part]), scope);
-    } catch (err) {
-      throw asRenderError(err, part);
-    }
-  };
-  const subject = await run(text, 'subject');
-  const body = await run(html, 'body');
+  const subject = await renderPart(text, template.subject, variables, 'subject');
+  const body = await renderPart(html, template.body, variables, 'body');
   // A rendered subject is a mail header: a variable holding a line break must not split it.
   return { subject: subject.replace(/[\r\n]+/g, ' ').trim(), body };
 }

@@ -4,7 +4,7 @@ import net from 'node:net';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { ActivityDeps } from '.';
 import { createResolver, DnsLookup } from './dns';
-import { renderTemplate, RenderError } from './render';
+import { renderText, RenderError } from './render';
 import { executionVariables } from './workflows';
 import { findContact } from '../db/contacts';
 import type { config as WebhookConfig } from '../temporal/steps/webhook';
@@ -297,7 +297,7 @@ export function webhookActivities(deps: ActivityDeps, options: WebhookActivityOp
         if (!contact) throw ApplicationFailure.nonRetryable('the contact no longer exists', 'ContactGone');
         try {
           // Rendered as plain text (the subject channel): a JSON body must not be HTML-escaped.
-          body = (await renderTemplate({ subject: config.body, body: '' }, executionVariables(contact, input.context))).subject;
+          body = await renderText(config.body, executionVariables(contact, input.context), 'body');
         } catch (err) {
           if (err instanceof RenderError) throw ApplicationFailure.nonRetryable(`body: ${err.message}`, 'StepConfigError');
           throw err;

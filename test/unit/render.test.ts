@@ -1,4 +1,4 @@
-import { renderTemplate, checkTemplate, RenderError, RENDER_LIMITS } from '../../activities/render';
+import { renderTemplate, renderText, checkTemplate, RenderError, RENDER_LIMITS } from '../../activities/render';
 
 /** Renders `source` as the body (HTML) and returns the output. */
 const body = async (source: string, variables: Record<string, unknown> = {}) => (await renderTemplate({ subject: 's', body: source }, variables)).body;
@@ -123,5 +123,12 @@ describe('errors and limits', () => {
     await body('{{ "' + '??|'.repeat(100_000) + '" }}');
     await renderError('{{ a ??'.repeat(100_000));
     expect(Date.now() - started).toBeLessThan(3000);
+  });
+});
+
+describe('renderText', () => {
+  it('keeps line breaks and does not HTML-escape, for webhook bodies', async () => {
+    const out = await renderText('{"name": "{{ name }}",\n"plan": "{{ plan ?? "free" }}"}', { name: 'A & <B>' });
+    expect(out).toBe('{"name": "A & <B>",\n"plan": "free"}');
   });
 });
