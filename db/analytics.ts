@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { rate } from '../lib/math';
 import { ActivityType, whereEventTypes } from './activity';
 import { existingTables } from './references';
 
@@ -75,7 +76,6 @@ const COUNTERS: Record<FunnelStage, string> = {
   failed: 'failed_count',
 };
 
-const rate = (n: number, of: number) => (of === 0 ? 0 : Math.round((n / of) * 10_000) / 10_000);
 
 /** Rates are shares of `sent`, rounded to 4 decimals (0 when nothing was sent), as in campaign stats. */
 function withRates(counts: Record<FunnelStage, number>): Funnel {

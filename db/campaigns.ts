@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { rate } from '../lib/math';
 import { whereAnyContains } from './search';
 import { pageOf } from './pages';
 import { TEMPLATE_TYPES, TemplateType } from './templates';
@@ -477,7 +478,6 @@ export interface CampaignStats {
 /** Unsubscribes that came from a bounce or a complaint are counted there, not as opt-outs. */
 const INVOLUNTARY_SOURCES = ['bounce', 'complaint'];
 
-const rate = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 10_000) / 10_000 : 0);
 
 /**
  * Counters from the campaign row; `unsubscribed` counts recipients who opted out (any route: link,

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { ACTIVE_STATUSES, Graph, WorkflowRow, loadGraph } from './workflows';
 import type { EventPayload } from '../temporal/steps';
 import type { ExecutionEnd, ProgressUpdate } from '../temporal/workflows/workflowExecution';
+import { executionWorkflowId } from '../temporal/workflowIds';
 
 /**
  * Workflow executions as Postgres mirrors them (the source of truth the API lists). Every writer
@@ -42,7 +43,7 @@ export interface ExecutionStepRow {
   finished_at: Date | null;
 }
 
-export const executionWorkflowId = (executionId: string) => `exec-${executionId}`;
+export { executionWorkflowId };
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 

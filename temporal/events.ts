@@ -1,5 +1,6 @@
 import type { TemporalGateway } from './client';
 import { startWorkflowOnce } from './client';
+import { routeEventWorkflowId } from './workflowIds';
 
 export interface RoutableEvent {
   id: string;
@@ -8,7 +9,7 @@ export interface RoutableEvent {
   name: string;
 }
 
-export const routeEventWorkflowId = (eventId: string) => `event-${eventId}`;
+export { routeEventWorkflowId };
 
 /**
  * Hands committed events to the durable `routeEvent` workflow. Ids are deterministic, so a repeat

@@ -6,11 +6,10 @@ import { BulkBody, ImportBody, ImportFileError, importRows, JobAccepted, JobIdPa
 import { BULK_JOB_TYPES, BulkJobType, createJob, deleteJob, findJob, JobType, presentJob, StagedRow } from '../../db/jobs';
 import { csvRecords } from '../../lib/csv';
 import { startWorkflowOnce } from '../../temporal/client';
+import { bulkJobWorkflowId } from '../../temporal/workflowIds';
 
 const projectOf = (ctx: AppContext) => ctx.state.project!.id;
 
-/** DESIGN §3: one `bulkJob` execution per job, ever. */
-export const bulkJobWorkflowId = (jobId: string) => `job-${jobId}`;
 
 /** Stages the job's rows, starts its `bulkJob` workflow and answers 202 with its id. */
 async function enqueue(ctx: AppContext, type: JobType, rows: Iterable<StagedRow> | AsyncIterable<StagedRow>): Promise<void> {

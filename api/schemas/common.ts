@@ -11,3 +11,25 @@ export const PageQuery = z.object({
 });
 
 export const Timestamp = z.string().describe('ISO 8601 timestamp (UTC)');
+
+/** What the router's multipart parser (formidable) hands over for an uploaded file. */
+export interface UploadedFile {
+  filepath: string;
+  size: number;
+}
+
+const isUpload = (v: unknown): v is UploadedFile =>
+  !!v && typeof v === 'object' && typeof (v as UploadedFile).filepath === 'string' && typeof (v as UploadedFile).size === 'number';
+
+/**
+ * A body of one uploaded file in the multipart field `file`. The router passes uploads as `files`;
+ * lifting the part to `file` names it as the client sent it.
+ */
+export function singleFileBody(missing: string, description: string) {
+  return z.preprocess(
+    (raw) => ({ file: (raw as { files?: Record<string, unknown> } | null)?.files?.file }),
+    z.object({
+      file: z.custom<UploadedFile>(isUpload, { error: missing }).meta({ type: 'string', format: 'binary', description }),
+    }),
+  );
+}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { Email, Timestamp, Uuid } from './common';
+import { Email, Timestamp, Uuid, singleFileBody } from './common';
+export type { UploadedFile } from './common';
 import { dataProblems } from '../../db/contacts';
 import { CsvSyntaxError } from '../../lib/csv';
 import { ImportRowPayload, JOB_TYPES, StagedRow } from '../../db/jobs';
@@ -8,23 +9,9 @@ import { ImportRowPayload, JOB_TYPES, StagedRow } from '../../db/jobs';
 export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 export const MAX_BULK_IDS = 1000;
 
-/** What the router's multipart parser (formidable) hands over for an uploaded file. */
-export interface UploadedFile {
-  filepath: string;
-  size: number;
-}
-
-const isUpload = (v: unknown): v is UploadedFile =>
-  !!v && typeof v === 'object' && typeof (v as UploadedFile).filepath === 'string' && typeof (v as UploadedFile).size === 'number';
-
-// The router passes uploads as `files`; lifting the part to `file` names it as the client sent it.
-export const ImportBody = z.preprocess(
-  (raw) => ({ file: (raw as { files?: Record<string, unknown> } | null)?.files?.file }),
-  z.object({
-    file: z
-      .custom<UploadedFile>(isUpload, { error: 'a CSV file is required in the multipart field "file"' })
-      .meta({ type: 'string', format: 'binary', description: 'CSV with a header row: `email` (required), `subscribed` (optional), any other column goes to `data`' }),
-  }),
+export const ImportBody = singleFileBody(
+  'a CSV file is required in the multipart field "file"',
+  'CSV with a header row: `email` (required), `subscribed` (optional), any other column goes to `data`',
 );
 
 export const BulkBody = z.object({

@@ -1,6 +1,7 @@
 import { continueAsNew, executeChild, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import type { ComputeResult } from '../../db/segments';
+import { segmentComputeWorkflowId } from '../workflowIds';
 
 const { computeSegment } = proxyActivities<Activities>({
   // A compute walks every contact of the project; heartbeats after each batch tell a dead worker apart from a long run.
@@ -15,7 +16,7 @@ const { listTrackedSegments } = proxyActivities<Activities>({
 });
 
 /** `segment-<segmentId>-<run key>`: one compute run of a segment (DESIGN §3). */
-export const segmentComputeWorkflowId = (segmentId: string, runKey: string) => `segment-${segmentId}-${runKey}`;
+export { segmentComputeWorkflowId };
 
 export interface SegmentComputeInput {
   segmentId: string;

@@ -1,6 +1,6 @@
 import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
 import { createJob } from '../../db/jobs';
-import { bulkJobWorkflowId } from '../../api/routes/contactJobs';
+import { bulkJobWorkflowId } from '../../temporal/workflowIds';
 
 let h: Harness;
 let p: ProjectFixture;

@@ -1,0 +1,10 @@
+/**
+ * Deterministic Temporal workflow ids (DESIGN §3), in one place: a retried API call or a sweep that
+ * starts the same id again starts nothing new. Pure functions, safe inside the workflow sandbox.
+ */
+export const deliverEmailWorkflowId = (emailId: string) => `email-${emailId}`;
+export const routeEventWorkflowId = (eventId: string) => `event-${eventId}`;
+export const executionWorkflowId = (executionId: string) => `exec-${executionId}`;
+export const campaignWorkflowId = (campaignId: string) => `campaign-${campaignId}`;
+export const bulkJobWorkflowId = (jobId: string) => `job-${jobId}`;
+export const segmentComputeWorkflowId = (segmentId: string, runKey: string) => `segment-${segmentId}-${runKey}`;
