@@ -117,16 +117,18 @@ describe('steps', () => {
     expect(res.body.error.errors.map((e: any) => e.field)).toContain(field);
   });
 
-  it('refuses hostile nesting in a filter tree or a context with 422, not a crash', async () => {
+  // Bodies nested past 64 levels are refused by the router for every route (middleware.test.ts);
+  // ~40 levels gets through to this schema's own limit, which names the field.
+  it('refuses deep nesting in a filter tree or a context with 422 naming the field', async () => {
     const wf = await api.build('deep', { x: { type: 'EXIT' } }, [['trigger', 'x']]);
     const leaf = '{"logic":"AND","groups":[{"filters":[{"field":"email","operator":"exists"}]}]}';
-    const tree = '{"logic":"AND","groups":[{"filters":[],"conditions":'.repeat(3000) + leaf + '}]}'.repeat(3000);
+    const tree = '{"logic":"AND","groups":[{"filters":[],"conditions":'.repeat(12) + leaf + '}]}'.repeat(12);
     const raw = (path: string, body: string) => h.http.post(path).set(bearer(p.secretKey)).set('Content-Type', 'application/json').send(body);
     const step = await raw(`/workflows/${wf.id}/steps`, `{"type":"CONDITION","config":{"condition":${tree}}}`);
     expect(step.status).toBe(422);
     expect(step.body.error.errors[0].field).toBe('config.condition');
     const contact = (await api.track(uniqueEmail(), 'x')).body.data.contact;
-    const context = '{"a":'.repeat(50_000) + '1' + '}'.repeat(50_000);
+    const context = '{"a":'.repeat(40) + '1' + '}'.repeat(40);
     const started = await raw(`/workflows/${wf.id}/executions`, `{"contactId":"${contact}","context":${context}}`);
     expect(started.status).toBe(422);
     expect(started.body.error.errors[0].field).toBe('context');
