@@ -8,6 +8,8 @@ export interface TemporalGateway {
   taskQueue: string;
   namespace: string;
   health(timeoutMs?: number): Promise<boolean>;
+  /** Runs before the connection closes (e.g. handing over batched work). */
+  beforeClose(fn: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -19,6 +21,7 @@ export function createTemporalGateway(config: Config, address = temporalAddress(
   let connecting: Promise<Connection> | null = null;
   let client: Client | null = null;
   let connected: Connection | null = null;
+  const closing: Array<() => Promise<void>> = [];
   const connection = () => {
     if (!connecting) {
       connecting = Connection.connect({ address }).then(
@@ -50,7 +53,11 @@ export function createTemporalGateway(config: Config, address = temporalAddress(
       const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref());
       return Promise.race([probe, timeout]);
     },
+    beforeClose(fn) {
+      closing.push(fn);
+    },
     async close() {
+      for (const fn of closing.splice(0)) await fn().catch(() => undefined);
       if (connected) await connected.close();
       // Do not wait out a connect that may still be timing out; close it whenever it lands.
       else if (connecting) void connecting.then((c) => c.close(), () => undefined);

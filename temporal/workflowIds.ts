@@ -8,3 +8,4 @@ export const executionWorkflowId = (executionId: string) => `exec-${executionId}
 export const campaignWorkflowId = (campaignId: string) => `campaign-${campaignId}`;
 export const bulkJobWorkflowId = (jobId: string) => `job-${jobId}`;
 export const segmentComputeWorkflowId = (segmentId: string, runKey: string) => `segment-${segmentId}-${runKey}`;
+export const routeEventBatchWorkflowId = (firstEventId: string) => `events-${firstEventId}`;

@@ -1,6 +1,7 @@
 // Every workflow the worker runs; the worker bundles this file.
 export * from './domainVerification';
 export * from './routeEvent';
+export * from './routeEventBatch';
 export * from './deliverEmail';
 export * from './maintenance';
 export * from './bulkJob';

@@ -25,8 +25,27 @@ describe('POST /v1/track', () => {
     expect(event).toMatchObject({ name: 'signup', contact_id: contact.id, data: { plan: 'pro', coupon: 'X1' } });
     const routed = await eventually(async () => (await h.deps.knex('events').where({ id: event.id }).first())?.routed_at);
     expect(routed).toBeInstanceOf(Date);
-    const wf = await (await h.deps.temporal.client()).workflow.getHandle(`event-${event.id}`).describe();
-    expect(wf.searchAttributes.ProjectId).toEqual([p.projectId]);
+    const batch = await (await h.deps.temporal.client()).workflow.getHandle(`events-${event.id}`).describe();
+    expect(batch.type).toBe('routeEventBatch');
+    expect(batch.searchAttributes.ProjectId).toEqual([p.projectId]);
+  });
+
+  it('routes a burst of tracked events through a few batch executions, every event exactly once', async () => {
+    const own = await createProjectFixture(h, 'burst');
+    const results = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => h.http.post('/v1/track').set(bearer(own.publicKey)).send({ email: uniqueEmail(`b${i}`), event: 'burst' })),
+    );
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    const ids = results.map((r) => r.body.data.event);
+    await eventually(async () => (await h.deps.knex('events').whereIn('id', ids).whereNull('routed_at')).length === 0);
+    const client = await h.deps.temporal.client();
+    const batches: string[] = [];
+    for await (const wf of client.workflow.list({ query: `WorkflowType = "routeEventBatch" AND ProjectId = "${own.projectId}"` })) batches.push(wf.workflowId);
+    expect(batches.length).toBeGreaterThanOrEqual(1);
+    expect(batches.length).toBeLessThan(60);
+    let routed = 0;
+    for (const id of batches) routed += ((await client.workflow.getHandle(id).result()) as { events: number }).events;
+    expect(routed).toBe(60);
   });
 
   it('records a new event each time the same event is tracked', async () => {

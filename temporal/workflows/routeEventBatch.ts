@@ -1,0 +1,20 @@
+import { proxyLocalActivities } from '@temporalio/workflow';
+import type { Activities } from '../../activities';
+
+const local = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
+  retry: { maximumInterval: '1 minute' },
+});
+
+export interface RouteEventBatchInput {
+  eventIds: string[];
+}
+
+/**
+ * The hot-path variant of `routeEvent`: tracked events of one project, gathered for a few
+ * milliseconds by the API (temporal/eventBatcher.ts), are routed by one execution instead of one each.
+ */
+export async function routeEventBatch({ eventIds }: RouteEventBatchInput) {
+  const routed = await local.routeEventBatch(eventIds);
+  return { events: eventIds.length, ...routed };
+}
