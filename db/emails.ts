@@ -48,7 +48,9 @@ export interface NewEmail {
 }
 
 export async function insertEmail(knex: Knex, e: NewEmail): Promise<void> {
-  await knex.transaction(async (trx) => {
+  // Inside the caller's transaction no savepoint is needed: its commit covers both inserts.
+  const inTransaction = <T>(fn: (trx: Knex) => Promise<T>) => (knex.isTransaction ? fn(knex) : knex.transaction(fn));
+  await inTransaction(async (trx) => {
     await trx('emails').insert({
       id: e.id,
       project_id: e.projectId,
