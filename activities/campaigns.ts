@@ -24,30 +24,14 @@ import { createTransport, BatchRecipient, MAX_BATCH_RECIPIENTS, Transport, Trans
 import { renderTemplate, RenderError } from './render';
 import { linksFor } from '../lib/unsubscribe';
 import { startWorkflowOnce, TemporalGateway } from '../temporal/client';
+import type { CampaignConfig } from '../lib/config';
 
 // ───────────────────────────── starting and stopping the workflow ─────────────────────────────
 
 export const campaignWorkflowId = (campaignId: string) => `campaign-${campaignId}`;
 
-export interface CampaignSendSettings {
-  /** Recipients per batch activity (and at most per provider call). */
-  batchSize: number;
-  /** Batches per workflow run before `continueAsNew`. */
-  batchesPerRun: number;
-}
-
-const intSetting = (raw: string | undefined, fallback: number, min: number, max: number) => {
-  const n = Number(raw);
-  return raw && Number.isInteger(n) ? Math.min(max, Math.max(min, n)) : fallback;
-};
-
-/** From `CAMPAIGN_BATCH_SIZE` (1–1000, default 1000) and `CAMPAIGN_BATCHES_PER_RUN` (default 50). */
-export function campaignSendSettings(env: NodeJS.ProcessEnv = process.env): CampaignSendSettings {
-  return {
-    batchSize: intSetting(env.CAMPAIGN_BATCH_SIZE, MAX_BATCH_RECIPIENTS, 1, MAX_BATCH_RECIPIENTS),
-    batchesPerRun: intSetting(env.CAMPAIGN_BATCHES_PER_RUN, 50, 1, 10_000),
-  };
-}
+/** config.campaigns: `CAMPAIGN_BATCH_SIZE` and `CAMPAIGN_BATCHES_PER_RUN`. */
+export type CampaignSendSettings = CampaignConfig;
 
 export interface CampaignSendInput extends CampaignSendSettings {
   campaignId: string;
@@ -62,7 +46,7 @@ export interface CampaignSendInput extends CampaignSendSettings {
 export async function startCampaignWorkflow(
   gateway: TemporalGateway,
   c: Pick<CampaignRow, 'id' | 'project_id' | 'name' | 'scheduled_for'>,
-  settings: CampaignSendSettings = campaignSendSettings(),
+  settings: CampaignSendSettings,
 ): Promise<{ started: boolean }> {
   const input: CampaignSendInput = {
     campaignId: c.id,
@@ -254,7 +238,7 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
      */
     async resumeCampaigns(): Promise<number> {
       let started = 0;
-      for (const c of await activeCampaigns(knex, 500)) if ((await startCampaignWorkflow(deps.temporal, c)).started) started++;
+      for (const c of await activeCampaigns(knex, 500)) if ((await startCampaignWorkflow(deps.temporal, c, deps.config.campaigns)).started) started++;
       return started;
     },
   };

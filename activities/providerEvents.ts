@@ -7,6 +7,7 @@ import { updateContact } from '../db/contacts';
 import { bumpCampaignCounter, ProviderMilestone } from '../db/campaigns';
 import { startEventRouting } from '../temporal/events';
 import { deterministicUuid } from '../lib/ids';
+import { parsePublicKey } from '../lib/publicKey';
 
 /**
  * SendGrid's Event Webhook (POST /webhooks/sendgrid): each event is applied once (its
@@ -28,10 +29,7 @@ export const TIMESTAMP_HEADER = 'x-twilio-email-event-webhook-timestamp';
  */
 export function verifySendgridSignature(publicKey: string, rawBody: string | Buffer, signature: string, timestamp: string): boolean {
   try {
-    const key = publicKey.includes('BEGIN PUBLIC KEY')
-      ? crypto.createPublicKey(publicKey)
-      : crypto.createPublicKey({ key: Buffer.from(publicKey, 'base64'), format: 'der', type: 'spki' });
-    return crypto.verify('sha256', Buffer.concat([Buffer.from(timestamp), Buffer.from(rawBody)]), key, Buffer.from(signature, 'base64'));
+    return crypto.verify('sha256', Buffer.concat([Buffer.from(timestamp), Buffer.from(rawBody)]), parsePublicKey(publicKey), Buffer.from(signature, 'base64'));
   } catch {
     return false;
   }

@@ -27,18 +27,7 @@ import type { config as SendEmailConfig } from '../temporal/steps/sendEmail';
 import type { ConfigOf, EventPayload } from '../temporal/steps';
 import { deterministicUuid } from '../lib/ids';
 
-type Deps = Pick<ActivityDeps, 'knex' | 'temporal'>;
-
-/**
- * Scale applied to every DELAY and WAIT_FOR_EVENT timeout of the executions this process starts
- * (WORKFLOW_TIME_SCALE, default 1): tests run "2 days" in a second. It travels in the execution's
- * input, so the workflow itself stays deterministic.
- */
-export function workflowTimeScale(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.WORKFLOW_TIME_SCALE;
-  const n = raw === undefined || raw === '' ? 1 : Number(raw);
-  return Number.isFinite(n) && n > 0 ? n : 1;
-}
+type Deps = Pick<ActivityDeps, 'config' | 'knex' | 'temporal'>;
 
 /** What Liquid sees in SEND_EMAIL and WEBHOOK: contact data, the execution context (also as `context`), the contact's ids. */
 export function executionVariables(contact: ContactRow, context: Record<string, unknown>): Record<string, unknown> {
@@ -71,7 +60,8 @@ export async function startExecution(deps: Deps, input: NewExecution): Promise<C
     contactId: execution.contact_id,
     graph: snapshotGraph(graph),
     context: execution.context,
-    timeScale: workflowTimeScale(),
+    // config.workflows.timeScale (tests run "2 days" in a second) travels in the input, so the workflow stays deterministic.
+    timeScale: deps.config.workflows.timeScale,
   };
   await startWorkflowOnce(deps.temporal, {
     workflowType: 'workflowExecution',

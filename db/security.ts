@@ -1,32 +1,14 @@
 import type { Knex } from 'knex';
-import { z } from 'zod';
 import { uuid } from '../lib/ids';
+import type { SecurityConfig } from '../lib/config';
 
 /**
  * When a project's mail hurts deliverability for everyone on the server, it is suspended
- * (projects.disabled = true, so its keys get 403 PROJECT_DISABLED). Defaults follow the big
- * mailbox providers' guidance: bounces above 5 %, complaints above 0.3 %, judged only once enough
- * mail went out that a few bad addresses cannot trip it.
+ * (projects.disabled = true, so its keys get 403 PROJECT_DISABLED). The defaults (config.security)
+ * follow the big mailbox providers' guidance: bounces above 5 %, complaints above 0.3 %, judged
+ * only once enough mail went out that a few bad addresses cannot trip it.
  */
-export interface SecurityThresholds {
-  windowHours: number;
-  maxBounceRate: number;
-  maxComplaintRate: number;
-  minSent: number;
-}
-
-const rate = z.coerce.number().min(0).max(1);
-const ThresholdEnv = z.object({
-  SECURITY_WINDOW_HOURS: z.coerce.number().positive().default(7 * 24),
-  SECURITY_MAX_BOUNCE_RATE: rate.default(0.05),
-  SECURITY_MAX_COMPLAINT_RATE: rate.default(0.003),
-  SECURITY_MIN_SENT: z.coerce.number().int().min(1).default(100),
-});
-
-export function securityThresholds(env: NodeJS.ProcessEnv = process.env): SecurityThresholds {
-  const e = ThresholdEnv.parse(env);
-  return { windowHours: e.SECURITY_WINDOW_HOURS, maxBounceRate: e.SECURITY_MAX_BOUNCE_RATE, maxComplaintRate: e.SECURITY_MAX_COMPLAINT_RATE, minSent: e.SECURITY_MIN_SENT };
-}
+export type SecurityThresholds = SecurityConfig;
 
 /** Statuses of an email the provider accepted: bounces and complaints are counted against all of them. */
 export const HANDED_OVER = ['SENT', 'DELIVERED', 'OPENED', 'CLICKED', 'BOUNCED', 'COMPLAINED'] as const;
@@ -82,7 +64,7 @@ function overThreshold(stats: DeliveryStats, t: SecurityThresholds): string | nu
 export async function checkSuspension(
   knex: Knex,
   projectId: string,
-  thresholds: SecurityThresholds = securityThresholds(),
+  thresholds: SecurityThresholds,
 ): Promise<{ suspended: boolean; reason: string | null; stats: DeliveryStats }> {
   const stats = await deliveryStats(knex, projectId, thresholds.windowHours);
   const reason = overThreshold(stats, thresholds);
@@ -97,7 +79,7 @@ export async function checkSuspension(
 }
 
 /** What the dashboard's security page shows. */
-export async function securityState(knex: Knex, projectId: string, thresholds: SecurityThresholds = securityThresholds()) {
+export async function securityState(knex: Knex, projectId: string, thresholds: SecurityThresholds) {
   const [stats, project, suspensions] = await Promise.all([
     deliveryStats(knex, projectId, thresholds.windowHours),
     knex('projects').where({ id: projectId }).first('disabled'),

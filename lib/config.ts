@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { z } from 'zod';
+import { parsePublicKey } from './publicKey';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -11,6 +12,33 @@ const hostPortList = z
   .string()
   .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
   .pipe(z.array(z.string().regex(/^[^\s:]+(:\d{1,5})?$|^\[[0-9a-fA-F:]+\](:\d{1,5})?$/, 'expected host or host:port')));
+
+/** Empty or blank means unset (`FOO=` in a compose file), as the modules that once read these variables themselves treated it. */
+const unsetIfBlank = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema);
+
+/** One message per variable, whatever is wrong with the number. */
+const numberIn = (message: string, ok: (n: number) => boolean) => z.coerce.number({ error: message }).refine(ok, message);
+const intIn = (min: number, max = Infinity) =>
+  numberIn(max === Infinity ? `must be an integer of at least ${min}` : `must be an integer from ${min} to ${max}`, (n) => Number.isInteger(n) && n >= min && n <= max);
+const positive = numberIn('must be a positive number', (n) => n > 0 && Number.isFinite(n));
+const rate = numberIn('must be a rate from 0 to 1 (0.05 = 5 %)', (n) => n >= 0 && n <= 1);
+
+const optionalText = unsetIfBlank(z.string().trim().optional());
+
+const publicKeyText = unsetIfBlank(
+  z
+    .string()
+    .trim()
+    .refine((text) => {
+      try {
+        parsePublicKey(text);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be a public key: the base64 DER string SendGrid shows, or a PEM')
+    .optional(),
+);
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -33,14 +61,42 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().min(1).default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
+  TEMPORAL_MAX_CACHED_WORKFLOWS: unsetIfBlank(intIn(0).default(500)),
+  SYSTEM_EMAIL_FROM: unsetIfBlank(z.string().trim().regex(/^[^\s@<>]+@[^\s@<>]+$/, 'must be a bare email address, like no-reply@example.com').default('no-reply@localhost')),
+  SENDGRID_WEBHOOK_PUBLIC_KEY: publicKeyText,
+  SECURITY_WINDOW_HOURS: unsetIfBlank(positive.default(7 * 24)),
+  SECURITY_MAX_BOUNCE_RATE: unsetIfBlank(rate.default(0.05)),
+  SECURITY_MAX_COMPLAINT_RATE: unsetIfBlank(rate.default(0.003)),
+  SECURITY_MIN_SENT: unsetIfBlank(intIn(1).default(100)),
+  WORKFLOW_TIME_SCALE: unsetIfBlank(positive.default(1)),
+  // SendGrid takes at most 1000 recipients per call (activities/transports MAX_BATCH_RECIPIENTS).
+  CAMPAIGN_BATCH_SIZE: unsetIfBlank(intIn(1, 1000).default(1000)),
+  CAMPAIGN_BATCHES_PER_RUN: unsetIfBlank(intIn(1).default(50)),
+  STRIPE_SECRET_KEY: optionalText,
+  STRIPE_WEBHOOK_SECRET: optionalText,
+  STRIPE_PRICE_ID: optionalText,
+  STRIPE_API_URL: unsetIfBlank(z.string().trim().url('must be a URL').default('https://api.stripe.com')),
 });
+
+/** Every variable `loadConfig` reads, besides the `OAUTH_<PROVIDER>_CLIENT_ID` / `_CLIENT_SECRET` pairs. */
+export const ENV_VARIABLES = Object.keys(EnvSchema.shape);
+
+const OAUTH_CLIENT_ID = /^OAUTH_([A-Z0-9]+)_CLIENT_ID$/;
+export const OAUTH_VARIABLES = ['OAUTH_<PROVIDER>_CLIENT_ID', 'OAUTH_<PROVIDER>_CLIENT_SECRET'];
 
 export type Env = z.infer<typeof EnvSchema>;
 
 export interface Config {
   port: number;
   databaseUrl: string;
-  temporal: { address?: string; namespace: string; taskQueue: string; uiPort: number };
+  temporal: {
+    address?: string;
+    namespace: string;
+    taskQueue: string;
+    uiPort: number;
+    /** Workers' sticky cache: bounds RSS while many executions wait (each cached one holds ~0.2–0.45 MB). */
+    maxCachedWorkflows: number;
+  };
   email: { transport: 'log' | 'sendgrid'; sendgridApiKey?: string; sendgridApiUrl?: string };
   dnsServers?: string[];
   appUrl: string;
@@ -53,6 +109,51 @@ export interface Config {
   dataDir: string;
   logLevel: Env['LOG_LEVEL'];
   production: boolean;
+  /** Sender of the server's own mail (verification, password reset, invites). */
+  systemEmailFrom: string;
+  /** Verifies SendGrid's Event Webhook signatures; unset: unsigned events are accepted in development only. */
+  sendgridWebhookPublicKey?: string;
+  /** Sign-in providers with both a client id and a secret, sorted by id. */
+  oauthProviders: OAuthProviderConfig[];
+  billing: BillingConfig;
+  security: SecurityConfig;
+  campaigns: CampaignConfig;
+  workflows: { timeScale: number };
+}
+
+export interface OAuthProviderConfig {
+  /** Lower-cased `<PROVIDER>` of the variable names. */
+  id: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+/** Stripe; billing is on when a secret key is configured. */
+export interface BillingConfig {
+  enabled: boolean;
+  secretKey?: string;
+  webhookSecret?: string;
+  priceId?: string;
+  /** Without a trailing slash. */
+  apiUrl: string;
+}
+
+/**
+ * When a project's bounce or complaint rate over the window is above these, it is suspended;
+ * judged only once it sent `minSent` emails in the window.
+ */
+export interface SecurityConfig {
+  windowHours: number;
+  maxBounceRate: number;
+  maxComplaintRate: number;
+  minSent: number;
+}
+
+export interface CampaignConfig {
+  /** Recipients per batch activity (and at most per provider call). */
+  batchSize: number;
+  /** Batches per workflow run before `continueAsNew`. */
+  batchesPerRun: number;
 }
 
 export class ConfigError extends Error {
@@ -74,6 +175,18 @@ function persistedSecret(dataDir: string): string {
   }
 }
 
+/** A provider is listed only when both of its variables are set; the variable names carry its id. */
+function oauthProviders(env: NodeJS.ProcessEnv): OAuthProviderConfig[] {
+  const out: OAuthProviderConfig[] = [];
+  for (const [key, value] of Object.entries(env)) {
+    const m = OAUTH_CLIENT_ID.exec(key);
+    const secret = m && env[`OAUTH_${m[1]}_CLIENT_SECRET`]?.trim();
+    if (!m || !value?.trim() || !secret) continue;
+    out.push({ id: m[1].toLowerCase(), clientId: value.trim(), clientSecret: secret });
+  }
+  return out.sort((a, b) => a.id.localeCompare(b.id));
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
@@ -87,7 +200,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: e.PORT,
     databaseUrl: e.DATABASE_URL,
-    temporal: { address: e.TEMPORAL_ADDRESS, namespace: e.TEMPORAL_NAMESPACE, taskQueue: e.TEMPORAL_TASK_QUEUE, uiPort: e.TEMPORAL_UI_PORT },
+    temporal: {
+      address: e.TEMPORAL_ADDRESS,
+      namespace: e.TEMPORAL_NAMESPACE,
+      taskQueue: e.TEMPORAL_TASK_QUEUE,
+      uiPort: e.TEMPORAL_UI_PORT,
+      maxCachedWorkflows: e.TEMPORAL_MAX_CACHED_WORKFLOWS,
+    },
     email: { transport, sendgridApiKey: e.SENDGRID_API_KEY, sendgridApiUrl: e.SENDGRID_API_URL },
     dnsServers: e.DNS_SERVERS,
     appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
@@ -100,6 +219,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: e.DATA_DIR,
     logLevel: e.LOG_LEVEL,
     production: e.NODE_ENV === 'production',
+    systemEmailFrom: e.SYSTEM_EMAIL_FROM,
+    sendgridWebhookPublicKey: e.SENDGRID_WEBHOOK_PUBLIC_KEY,
+    oauthProviders: oauthProviders(env),
+    billing: {
+      enabled: !!e.STRIPE_SECRET_KEY,
+      secretKey: e.STRIPE_SECRET_KEY,
+      webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+      priceId: e.STRIPE_PRICE_ID,
+      apiUrl: e.STRIPE_API_URL.replace(/\/+$/, ''),
+    },
+    security: {
+      windowHours: e.SECURITY_WINDOW_HOURS,
+      maxBounceRate: e.SECURITY_MAX_BOUNCE_RATE,
+      maxComplaintRate: e.SECURITY_MAX_COMPLAINT_RATE,
+      minSent: e.SECURITY_MIN_SENT,
+    },
+    campaigns: { batchSize: e.CAMPAIGN_BATCH_SIZE, batchesPerRun: e.CAMPAIGN_BATCHES_PER_RUN },
+    workflows: { timeScale: e.WORKFLOW_TIME_SCALE },
   };
 }
 

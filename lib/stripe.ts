@@ -1,37 +1,13 @@
 import crypto from 'node:crypto';
-import { z } from 'zod';
+import type { BillingConfig } from './config';
 
 /**
  * Stripe without the official `stripe` package (it is not a dependency, and this code must run
  * where Stripe is unreachable): webhook signatures are checked per Stripe's documented scheme and
  * the two calls the dashboard needs are plain form-encoded HTTPS requests.
  */
-export interface StripeSettings {
-  enabled: boolean;
-  secretKey?: string;
-  webhookSecret?: string;
-  priceId?: string;
-  apiUrl: string;
-}
-
-const StripeEnv = z.object({
-  STRIPE_SECRET_KEY: z.string().min(1).optional(),
-  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
-  STRIPE_PRICE_ID: z.string().min(1).optional(),
-  STRIPE_API_URL: z.string().url().default('https://api.stripe.com'),
-});
-
-/** Billing is on when a Stripe secret key is configured. */
-export function stripeSettings(env: NodeJS.ProcessEnv = process.env): StripeSettings {
-  const e = StripeEnv.parse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
-  return {
-    enabled: !!e.STRIPE_SECRET_KEY,
-    secretKey: e.STRIPE_SECRET_KEY,
-    webhookSecret: e.STRIPE_WEBHOOK_SECRET,
-    priceId: e.STRIPE_PRICE_ID,
-    apiUrl: e.STRIPE_API_URL.replace(/\/+$/, ''),
-  };
-}
+/** config.billing: on when a Stripe secret key is configured. */
+export type StripeSettings = BillingConfig;
 
 /** Stripe's default: an event signed more than five minutes away from now is refused (replays). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;

@@ -52,7 +52,7 @@ export async function createWorker(opts: StartWorkerOptions): Promise<CreatedWor
     ...workflowSource,
     activities: createActivities({ config: opts.config, knex: opts.knex, log: opts.log, temporal: gateway }),
     // Bounded workflow cache keeps RSS flat when many executions wait for days.
-    maxCachedWorkflows: 2000,
+    maxCachedWorkflows: opts.config.temporal.maxCachedWorkflows,
   });
   if (opts.schedules) {
     const conn = await Connection.connect({ address });

@@ -3,9 +3,6 @@ import { insertEmail } from '../../db/emails';
 import { startDelivery } from '../../temporal/deliveries';
 import { uuid } from '../../lib/ids';
 
-/** The sender of the server's own mail (verification, password reset, invites). */
-export const systemEmailFrom = (env: NodeJS.ProcessEnv = process.env): string => env.SYSTEM_EMAIL_FROM?.trim() || 'no-reply@localhost';
-
 export interface SystemEmail {
   to: string;
   subject: string;
@@ -18,7 +15,7 @@ export interface SystemEmail {
  * Mail from the server itself, through the same rows and `deliverEmail` workflow as any send. It
  * belongs to no project, so it counts towards no project's consumption or bounce rate.
  */
-export async function sendSystemEmail(deps: Pick<Deps, 'knex' | 'temporal' | 'log'>, m: SystemEmail): Promise<string> {
+export async function sendSystemEmail(deps: Pick<Deps, 'config' | 'knex' | 'temporal' | 'log'>, m: SystemEmail): Promise<string> {
   const id = uuid();
   // emails.project_id is nullable since migration 010; the row type still names the common case.
   const projectId = null as unknown as string;
@@ -28,7 +25,7 @@ export async function sendSystemEmail(deps: Pick<Deps, 'knex' | 'temporal' | 'lo
     contactId: null,
     type: 'TRANSACTIONAL',
     to: { email: m.to },
-    from: { email: systemEmailFrom() },
+    from: { email: deps.config.systemEmailFrom },
     subject: m.subject,
     body: m.body,
     variables: m.variables,

@@ -116,7 +116,7 @@ export default [
     summary: 'The OAuth providers configured on this server',
     responses: { 200: { description: 'providers', schema: OAuthConfig } },
     handler(ctx) {
-      ctx.body = { providers: oauthProviders() };
+      ctx.body = { providers: oauthProviders(ctx.deps.config.oauthProviders) };
     },
   }),
 ];

@@ -6,7 +6,7 @@ import { StripeEvent } from '../schemas/billing';
 import { Uuid } from '../schemas/common';
 import { claimBillingEvent, linkCustomer, projectOfCustomer, updateSubscription, upsertInvoice } from '../../db/billing';
 import { findProject } from '../../db/projects';
-import { stripeSettings, verifyStripeSignature } from '../../lib/stripe';
+import { verifyStripeSignature } from '../../lib/stripe';
 
 /** Stripe events are a few kilobytes; anything near this is not one. */
 const MAX_EVENT_BYTES = 1024 * 1024;
@@ -86,7 +86,7 @@ export default [
       404: { description: 'BILLING_DISABLED: billing or the webhook secret is not configured' },
     },
     async handler(ctx) {
-      const settings = stripeSettings();
+      const settings = ctx.deps.config.billing;
       if (!settings.enabled || !settings.webhookSecret) {
         throw new ApiError(404, 'BILLING_DISABLED', 'Billing webhooks are not enabled on this server', {
           suggestion: 'Set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET to receive Stripe events',

@@ -224,7 +224,7 @@ export default [
       // The domain may have been removed since the campaign was written.
       await assertVerifiedSender(ctx.deps.knex, projectId(ctx), current.from);
       const row = guarded(await requestSend(ctx.deps.knex, projectId(ctx), params.id, scheduledFor), (s) => `Only a DRAFT campaign can be sent; this one is ${s}`);
-      await startCampaignWorkflow(ctx.deps.temporal, row);
+      await startCampaignWorkflow(ctx.deps.temporal, row, ctx.deps.config.campaigns);
       const campaign = presentCampaign(row);
       ctx.body = {
         success: true,

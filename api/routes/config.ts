@@ -1,6 +1,4 @@
 import { route } from '../route';
-import { oauthProviders } from '../../lib/oauth';
-import { stripeSettings } from '../../lib/stripe';
 
 export default [
   route({
@@ -13,8 +11,8 @@ export default [
       const c = ctx.deps.config;
       ctx.body = {
         signupsEnabled: !c.disableSignups,
-        oauth: { providers: oauthProviders().map((p) => p.id) },
-        billing: { enabled: stripeSettings().enabled },
+        oauth: { providers: c.oauthProviders.map((p) => p.id) },
+        billing: { enabled: c.billing.enabled },
         storage: { objectStorage: false },
         smtp: { enabled: false },
         email: { transport: c.email.transport },

@@ -43,7 +43,7 @@ export default [
     responses: { 200: { description: 'security state', schema: SecurityOut } },
     async handler(ctx, { params }) {
       await requireProjectRole(ctx, params.id, 'project.read');
-      ctx.body = await securityState(ctx.deps.knex, params.id);
+      ctx.body = await securityState(ctx.deps.knex, params.id, ctx.deps.config.security);
     },
   }),
   route({

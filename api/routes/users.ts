@@ -12,7 +12,7 @@ import { securityState } from '../../db/security';
 import { billingAccount, consumption, currentPeriod, getLimits, listInvoices, setLimits } from '../../db/billing';
 import { cancelProjectExecutions } from '../../temporal/projectExecutions';
 import { LocalImageStore } from '../../lib/storage';
-import { stripeRequest, StripeError, stripeSettings, StripeSettings } from '../../lib/stripe';
+import { stripeRequest, StripeError, StripeSettings } from '../../lib/stripe';
 
 /** Running executions are cancelled before any row goes: a workflow must not keep acting on a wiped project. */
 async function cancelExecutions(ctx: AppContext, projectId: string): Promise<number> {
@@ -27,8 +27,8 @@ async function cancelExecutions(ctx: AppContext, projectId: string): Promise<num
 }
 
 /** Checkout and portal need billing on; off (the default), they answer 404 and say why. */
-function enabledBilling(): StripeSettings {
-  const settings = stripeSettings();
+function enabledBilling(ctx: AppContext): StripeSettings {
+  const settings = ctx.deps.config.billing;
   if (!settings.enabled) {
     throw new ApiError(404, 'BILLING_DISABLED', 'Billing is not enabled on this server', { suggestion: 'Set STRIPE_SECRET_KEY to enable billing' });
   }
@@ -142,7 +142,7 @@ export default [
     responses: { 200: { description: 'security state', schema: SecurityOut } },
     async handler(ctx, { params }) {
       await requireProjectRole(ctx, params.id, 'project.read');
-      ctx.body = await securityState(ctx.deps.knex, params.id);
+      ctx.body = await securityState(ctx.deps.knex, params.id, ctx.deps.config.security);
     },
   }),
   route({
@@ -172,7 +172,7 @@ export default [
     responses: { 200: { description: 'checkout session', schema: SessionOut }, 404: { description: 'BILLING_DISABLED, or no such project' } },
     async handler(ctx, { params }) {
       await requireProjectRole(ctx, params.id, 'billing.manage');
-      const settings = enabledBilling();
+      const settings = enabledBilling(ctx);
       if (!settings.priceId) throw new ApiError(503, 'BILLING_MISCONFIGURED', 'Billing is enabled but STRIPE_PRICE_ID is not set');
       const account = await billingAccount(ctx.deps.knex, params.id);
       const session = await stripe(settings, '/v1/checkout/sessions', {
@@ -200,7 +200,7 @@ export default [
     responses: { 200: { description: 'portal session', schema: SessionOut }, 404: { description: 'BILLING_DISABLED, or no such project' }, 409: { description: 'no subscription yet' } },
     async handler(ctx, { params }) {
       await requireProjectRole(ctx, params.id, 'billing.manage');
-      const settings = enabledBilling();
+      const settings = enabledBilling(ctx);
       const account = await billingAccount(ctx.deps.knex, params.id);
       if (!account) throw conflict('This project has no billing account yet: start a subscription with checkout first');
       const session = await stripe(settings, '/v1/billing_portal/sessions', { customer: account.customerId, return_url: billingPage(ctx, params.id) });
@@ -266,7 +266,7 @@ export default [
     responses: { 200: { description: 'invoices', schema: InvoiceOut.array() } },
     async handler(ctx, { params }) {
       await requireProjectRole(ctx, params.id, 'project.read');
-      ctx.body = stripeSettings().enabled ? await listInvoices(ctx.deps.knex, params.id) : [];
+      ctx.body = ctx.deps.config.billing.enabled ? await listInvoices(ctx.deps.knex, params.id) : [];
     },
   }),
 ];

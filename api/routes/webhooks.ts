@@ -6,7 +6,7 @@ import { fieldErrors, safeParse } from '../validation';
 import { ProviderEventsOut, SendgridEventBatch } from '../schemas/campaigns';
 import { providerEventActivities, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySendgridSignature } from '../../activities/providerEvents';
 
-/** SendGrid's Event Webhook verification key (base64 DER or PEM); read per request so a rotation needs no restart. */
+/** Names the variable that holds SendGrid's Event Webhook verification key (config.sendgridWebhookPublicKey). */
 export const WEBHOOK_KEY_ENV = 'SENDGRID_WEBHOOK_PUBLIC_KEY';
 
 const refused = (message: string) => new ApiError(401, 'UNAUTHORIZED', message);
@@ -19,7 +19,7 @@ const MAX_BODY_BYTES = 10 * 1024 * 1024;
  * Without one, unsigned events are accepted in development and refused in production.
  */
 function assertSigned(ctx: AppContext, raw: Buffer): void {
-  const key = process.env[WEBHOOK_KEY_ENV]?.trim();
+  const key = ctx.deps.config.sendgridWebhookPublicKey;
   if (!key) {
     if (ctx.deps.config.production) throw refused(`Provider events are refused until ${WEBHOOK_KEY_ENV} is configured`);
     return;

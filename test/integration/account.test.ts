@@ -4,8 +4,7 @@ import { startHarness, createProjectFixture, eventually, Harness, ProjectFixture
 let h: Harness;
 
 beforeAll(async () => {
-  process.env.SYSTEM_EMAIL_FROM = 'accounts@example.test';
-  h = await startHarness({ worker: true });
+  h = await startHarness({ worker: true, env: { SYSTEM_EMAIL_FROM: 'accounts@example.test' } });
 });
 afterAll(() => h?.stop());
 
@@ -142,23 +141,21 @@ describe('malformed input', () => {
 });
 
 describe('GET /auth/oauth-config', () => {
-  afterEach(() => {
-    delete process.env.OAUTH_GITHUB_CLIENT_ID;
-    delete process.env.OAUTH_GITHUB_CLIENT_SECRET;
-    delete process.env.OAUTH_GOOGLE_CLIENT_ID;
-  });
-
   it('lists no providers when none is configured', async () => {
     expect((await h.http.get('/auth/oauth-config')).body).toEqual({ providers: [] });
   });
 
   it('lists a provider once both its client id and secret are set, never the secret', async () => {
-    process.env.OAUTH_GITHUB_CLIENT_ID = 'gh-client';
-    process.env.OAUTH_GITHUB_CLIENT_SECRET = 'gh-secret';
-    process.env.OAUTH_GOOGLE_CLIENT_ID = 'half-configured';
-    const res = await h.http.get('/auth/oauth-config');
-    expect(res.body).toEqual({ providers: [{ id: 'github', clientId: 'gh-client' }] });
-    expect(res.text).not.toContain('gh-secret');
-    expect((await h.http.get('/config')).body.oauth).toEqual({ providers: ['github'] });
+    const oauth = await startHarness({
+      env: { OAUTH_GITHUB_CLIENT_ID: 'gh-client', OAUTH_GITHUB_CLIENT_SECRET: 'gh-secret', OAUTH_GOOGLE_CLIENT_ID: 'half-configured' },
+    });
+    try {
+      const res = await oauth.http.get('/auth/oauth-config');
+      expect(res.body).toEqual({ providers: [{ id: 'github', clientId: 'gh-client' }] });
+      expect(res.text).not.toContain('gh-secret');
+      expect((await oauth.http.get('/config')).body.oauth).toEqual({ providers: ['github'] });
+    } finally {
+      await oauth.stop();
+    }
   });
 });

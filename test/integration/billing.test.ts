@@ -95,10 +95,6 @@ function signed(payload: string, { secret = WEBHOOK_SECRET, t = Math.floor(Date.
   const sig = crypto.createHmac('sha256', secret).update(`${t}.${payload}`).digest('hex');
   return `t=${t},v1=${sig}`;
 }
-const hook = (payload: string, signature?: string) => {
-  const req = h.http.post('/webhooks/incoming/stripe').set('Content-Type', 'application/json; charset=utf-8');
-  return (signature ? req.set('Stripe-Signature', signature) : req).send(payload);
-};
 const event = (type: string, object: Record<string, unknown>) =>
   JSON.stringify({ id: `evt_${crypto.randomBytes(8).toString('hex')}`, object: 'event', type, data: { object } }, null, 2);
 
@@ -106,6 +102,7 @@ describe('billing on (Stripe)', () => {
   let stub: http.Server;
   const calls: Array<{ path: string; auth?: string; form: URLSearchParams }> = [];
   let failNext = false;
+  let b: Harness;
 
   beforeAll(async () => {
     stub = http.createServer((req, res) => {
@@ -123,20 +120,27 @@ describe('billing on (Stripe)', () => {
       });
     });
     await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r));
-    Object.assign(process.env, {
-      STRIPE_SECRET_KEY: 'sk_test_123',
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_PRICE_ID: 'price_123',
-      STRIPE_API_URL: `http://127.0.0.1:${(stub.address() as AddressInfo).port}`,
+    b = await startHarness({
+      env: {
+        STRIPE_SECRET_KEY: 'sk_test_123',
+        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        STRIPE_PRICE_ID: 'price_123',
+        STRIPE_API_URL: `http://127.0.0.1:${(stub.address() as AddressInfo).port}`,
+      },
     });
   });
   afterAll(async () => {
-    for (const k of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_ID', 'STRIPE_API_URL']) delete process.env[k];
+    await b?.stop();
     await new Promise((r) => stub.close(r));
   });
 
+  const hook = (payload: string, signature?: string) => {
+    const req = b.http.post('/webhooks/incoming/stripe').set('Content-Type', 'application/json; charset=utf-8');
+    return (signature ? req.set('Stripe-Signature', signature) : req).send(payload);
+  };
+
   it('is announced by /config', async () => {
-    expect((await h.http.get('/config')).body.billing).toEqual({ enabled: true });
+    expect((await b.http.get('/config')).body.billing).toEqual({ enabled: true });
   });
 
   it('accepts only events signed with the secret, over the exact bytes, within five minutes', async () => {
@@ -177,10 +181,10 @@ describe('billing on (Stripe)', () => {
   });
 
   it('starts a checkout for the project and opens the portal once Stripe reported the customer', async () => {
-    const portalBefore = await h.http.post(api('billing-portal')).set('Cookie', p.cookie);
+    const portalBefore = await b.http.post(api('billing-portal')).set('Cookie', p.cookie);
     expect(portalBefore.status).toBe(409);
 
-    const res = await h.http.post(api('checkout')).set('Cookie', p.cookie);
+    const res = await b.http.post(api('checkout')).set('Cookie', p.cookie);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ url: 'https://checkout.stripe.test/c/pay/cs_1' });
     const call = calls.find((c) => c.path === '/v1/checkout/sessions')!;
@@ -197,13 +201,13 @@ describe('billing on (Stripe)', () => {
       customer_id: 'cus_P', subscription_id: 'sub_P', subscription_status: 'active', current_period_end: new Date(1_900_000_000 * 1000),
     });
 
-    const portal = await h.http.post(api('billing-portal')).set('Cookie', p.cookie);
+    const portal = await b.http.post(api('billing-portal')).set('Cookie', p.cookie);
     expect(portal.status).toBe(200);
     expect(portal.body.url).toBe('https://billing.stripe.test/p/session/bps_1');
     expect(calls.find((c) => c.path === '/v1/billing_portal/sessions')!.form.get('customer')).toBe('cus_P');
 
     failNext = true;
-    const failed = await h.http.post(api('checkout')).set('Cookie', p.cookie);
+    const failed = await b.http.post(api('checkout')).set('Cookie', p.cookie);
     expect(failed.status).toBe(502);
     expect(failed.body.error.code).toBe('BILLING_PROVIDER_ERROR');
   });
@@ -215,21 +219,21 @@ describe('billing on (Stripe)', () => {
       event('invoice.paid', { id, customer, number: `N-${id}`, status, amount_due: 1900, amount_paid: 1900, currency: 'eur', hosted_invoice_url: `https://pay.stripe.test/${id}`, invoice_pdf: null, period_start: 1_800_000_000, period_end: 1_802_592_000, created: 1_802_592_000 });
     for (const e of [invoice('in_P1', 'cus_P', 'open'), invoice('in_P1', 'cus_P', 'paid'), invoice('in_Q1', 'cus_Q', 'paid')]) expect((await hook(e, signed(e))).status).toBe(200);
 
-    const mine = await h.http.get(api('billing-invoices')).set('Cookie', p.cookie);
+    const mine = await b.http.get(api('billing-invoices')).set('Cookie', p.cookie);
     expect(mine.body).toEqual([
       {
         id: 'in_P1', number: 'N-in_P1', status: 'paid', amountDue: 1900, amountPaid: 1900, currency: 'eur', hostedInvoiceUrl: 'https://pay.stripe.test/in_P1', invoicePdf: null,
         periodStart: new Date(1_800_000_000_000).toISOString(), periodEnd: new Date(1_802_592_000_000).toISOString(), createdAt: new Date(1_802_592_000_000).toISOString(),
       },
     ]);
-    const theirs = await h.http.get(api('billing-invoices', q)).set('Cookie', q.cookie);
+    const theirs = await b.http.get(api('billing-invoices', q)).set('Cookie', q.cookie);
     expect(theirs.body.map((i: any) => i.id)).toEqual(['in_Q1']);
     // And not through our project's id with their cookie.
-    expect((await h.http.get(api('billing-invoices')).set('Cookie', q.cookie)).status).toBe(404);
+    expect((await b.http.get(api('billing-invoices')).set('Cookie', q.cookie)).status).toBe(404);
   });
 
   it('refuses non-JSON bodies and oversized ones without reading them as events', async () => {
-    const text = await h.http.post('/webhooks/incoming/stripe').set('Content-Type', 'text/plain').set('Stripe-Signature', signed('x')).send('x');
+    const text = await b.http.post('/webhooks/incoming/stripe').set('Content-Type', 'text/plain').set('Stripe-Signature', signed('x')).send('x');
     expect(text.status).toBe(415);
     const big = JSON.stringify({ a: 'x'.repeat(1024 * 1024 + 10) });
     expect((await hook(big, signed(big))).status).toBe(413);

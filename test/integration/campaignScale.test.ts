@@ -11,9 +11,11 @@ let sink: SendgridSink;
 
 const DOMAIN = 'mail.example.com';
 
+const sinkEnv = () => ({ EMAIL_TRANSPORT: 'sendgrid', SENDGRID_API_KEY: 'SG.test-key', SENDGRID_API_URL: sink.url });
+
 beforeAll(async () => {
   sink = await startSendgridSink();
-  h = await startHarness({ worker: true, env: { EMAIL_TRANSPORT: 'sendgrid', SENDGRID_API_KEY: 'SG.test-key', SENDGRID_API_URL: sink.url } });
+  h = await startHarness({ worker: true, env: sinkEnv() });
 });
 // Each test reads only its own campaign's deliveries; an empty sink keeps those reads cheap.
 beforeEach(() => sink.clear());
@@ -100,19 +102,19 @@ describe('campaign sending at scale', () => {
     const contacts = await seed(fx.projectId, 5000, () => ({ plan: 'pro', subscribed: true }));
     const id = await createCampaign(fx, { audienceType: 'ALL' });
     // Small batches and short runs: many batches in flight over time, several continueAsNew.
-    Object.assign(process.env, { CAMPAIGN_BATCH_SIZE: '100', CAMPAIGN_BATCHES_PER_RUN: '10' });
+    const small = await startHarness({ worker: true, env: { ...sinkEnv(), CAMPAIGN_BATCH_SIZE: '100', CAMPAIGN_BATCHES_PER_RUN: '10' } });
     try {
       sink.delay(150);
-      expect((await h.http.post(`/campaigns/${id}/send`).set(bearer(fx.secretKey)).send({})).status).toBe(200);
+      expect((await small.http.post(`/campaigns/${id}/send`).set(bearer(fx.secretKey)).send({})).status).toBe(200);
       const client = await h.deps.temporal.client();
       const firstRun = await eventually(async () => (await client.workflow.getHandle(`campaign-${id}`).describe()).runId);
       await eventually(async () => [...deliveries(id).values()].length >= 1500, 60_000, 50);
-      await h.stopWorker();
+      await small.stopWorker();
       const stopped = await campaignRow(id);
       expect(stopped.status).toBe('SENDING');
       expect(stopped.sent_count).toBeLessThan(5000);
       sink.delay(0);
-      await h.startWorker();
+      await small.startWorker();
       const row = await waitSent(id);
 
       const got = deliveries(id);
@@ -123,8 +125,7 @@ describe('campaign sending at scale', () => {
       expect(finalRun).not.toBe(firstRun);
     } finally {
       sink.delay(0);
-      delete process.env.CAMPAIGN_BATCH_SIZE;
-      delete process.env.CAMPAIGN_BATCHES_PER_RUN;
+      await small.stop();
     }
   });
 
@@ -132,10 +133,10 @@ describe('campaign sending at scale', () => {
     const fx = await project();
     await seed(fx.projectId, 2000, () => ({ plan: 'pro', subscribed: true }));
     const id = await createCampaign(fx, { audienceType: 'ALL' });
-    process.env.CAMPAIGN_BATCH_SIZE = '100';
+    const small = await startHarness({ worker: true, env: { ...sinkEnv(), CAMPAIGN_BATCH_SIZE: '100' } });
     try {
       sink.delay(100);
-      expect((await h.http.post(`/campaigns/${id}/send`).set(bearer(fx.secretKey)).send({})).status).toBe(200);
+      expect((await small.http.post(`/campaigns/${id}/send`).set(bearer(fx.secretKey)).send({})).status).toBe(200);
       await eventually(async () => deliveries(id).size >= 300, 60_000, 50);
       const res = await h.http.post(`/campaigns/${id}/cancel`).set(bearer(fx.secretKey)).send({});
       expect(res.status).toBe(200);
@@ -156,7 +157,7 @@ describe('campaign sending at scale', () => {
       expect((await h.http.post(`/campaigns/${id}/send`).set(bearer(fx.secretKey)).send({})).status).toBe(409);
     } finally {
       sink.delay(0);
-      delete process.env.CAMPAIGN_BATCH_SIZE;
+      await small.stop();
     }
   });
 

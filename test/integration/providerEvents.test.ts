@@ -19,7 +19,6 @@ beforeAll(async () => {
   await verifiedDomain(h, p.projectId, DOMAIN);
 });
 afterAll(async () => {
-  delete process.env[KEY_ENV];
   await h?.stop();
   await sink?.stop();
 });
@@ -182,51 +181,53 @@ describe('POST /webhooks/sendgrid', () => {
     const sign = (timestamp: string, body: string) => crypto.sign('sha256', Buffer.from(timestamp + body), privateKey).toString('base64');
     const headers = (signature: string, timestamp: string) => ({ 'X-Twilio-Email-Event-Webhook-Signature': signature, 'X-Twilio-Email-Event-Webhook-Timestamp': timestamp });
 
-    afterEach(() => {
-      delete process.env[KEY_ENV];
-    });
-
     it('accepts a correctly signed post and refuses unsigned, tampered or wrongly signed ones when a key is configured', async () => {
       const { recipients: [a] } = await sentCampaign(1);
-      process.env[KEY_ENV] = publicBase64;
-      // Bytes exactly as sent, spacing included: the signature covers them, not a re-serialisation.
-      const body = `[ ${JSON.stringify(ev(a, 'delivered'))} ]`;
-      const ts = String(Math.floor(Date.now() / 1000));
-      const good = await post(body, headers(sign(ts, body), ts));
-      expect(good.status).toBe(200);
-      expect(good.body.data.applied).toBe(1);
+      const der = await startHarness({ env: { [KEY_ENV]: publicBase64 } });
+      const pem = await startHarness({ env: { [KEY_ENV]: publicKey.export({ format: 'pem', type: 'spki' }).toString() } });
+      try {
+        // Bytes exactly as sent, spacing included: the signature covers them, not a re-serialisation.
+        const body = `[ ${JSON.stringify(ev(a, 'delivered'))} ]`;
+        const ts = String(Math.floor(Date.now() / 1000));
+        const good = await post(body, headers(sign(ts, body), ts), der);
+        expect(good.status).toBe(200);
+        expect(good.body.data.applied).toBe(1);
 
-      const other = `[${JSON.stringify(ev(a, 'open'))}]`;
-      const unsigned = await post(other);
-      expect(unsigned.status).toBe(401);
-      expect(unsigned.body.error.message).toMatch(/Missing/);
-      const tampered = await post(other.replace('open', 'click'), headers(sign(ts, other), ts));
-      expect(tampered.status).toBe(401);
-      expect((await post(other, headers(sign(String(Number(ts) + 1), other), ts))).status).toBe(401);
-      const stranger = crypto.generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey;
-      const forged = crypto.sign('sha256', Buffer.from(ts + other), stranger).toString('base64');
-      expect((await post(other, headers(forged, ts))).status).toBe(401);
-      expect((await post(other, headers('not base64 at all', ts))).status).toBe(401);
-      expect((await emailRow(a.emailId)).status).toBe('DELIVERED');
+        const other = `[${JSON.stringify(ev(a, 'open'))}]`;
+        const unsigned = await post(other, {}, der);
+        expect(unsigned.status).toBe(401);
+        expect(unsigned.body.error.message).toMatch(/Missing/);
+        const tampered = await post(other.replace('open', 'click'), headers(sign(ts, other), ts), der);
+        expect(tampered.status).toBe(401);
+        expect((await post(other, headers(sign(String(Number(ts) + 1), other), ts), der)).status).toBe(401);
+        const stranger = crypto.generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey;
+        const forged = crypto.sign('sha256', Buffer.from(ts + other), stranger).toString('base64');
+        expect((await post(other, headers(forged, ts), der)).status).toBe(401);
+        expect((await post(other, headers('not base64 at all', ts), der)).status).toBe(401);
+        expect((await emailRow(a.emailId)).status).toBe('DELIVERED');
 
-      // A PEM key works too.
-      process.env[KEY_ENV] = publicKey.export({ format: 'pem', type: 'spki' }).toString();
-      expect((await post(other, headers(sign(ts, other), ts))).status).toBe(200);
-      expect((await emailRow(a.emailId)).status).toBe('OPENED');
+        // A PEM key works too.
+        expect((await post(other, headers(sign(ts, other), ts), pem)).status).toBe(200);
+        expect((await emailRow(a.emailId)).status).toBe('OPENED');
+      } finally {
+        await der.stop();
+        await pem.stop();
+      }
     });
 
     it('accepts unsigned posts in development but refuses them in production when no key is configured', async () => {
       expect((await post([])).status).toBe(200);
       const prod = await startHarness({ env: { NODE_ENV: 'production' } });
+      const signedProd = await startHarness({ env: { NODE_ENV: 'production', [KEY_ENV]: publicBase64 } });
       try {
         const res = await post([], {}, prod);
         expect(res.status).toBe(401);
         expect(res.body.error.message).toMatch(KEY_ENV);
-        process.env[KEY_ENV] = publicBase64;
         const ts = String(Math.floor(Date.now() / 1000));
-        expect((await post('[]', headers(sign(ts, '[]'), ts), prod)).status).toBe(200);
+        expect((await post('[]', headers(sign(ts, '[]'), ts), signedProd)).status).toBe(200);
       } finally {
         await prod.stop();
+        await signedProd.stop();
       }
     });
   });

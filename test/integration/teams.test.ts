@@ -217,12 +217,12 @@ describe('security and suspension', () => {
     await emails(clean.projectId, 'DELIVERED', 200);
     await emails(clean.projectId, 'BOUNCED', 2);
 
-    expect((await checkSuspension(h.deps.knex, clean.projectId)).suspended).toBe(false);
-    const first = await checkSuspension(h.deps.knex, s.projectId);
+    expect((await checkSuspension(h.deps.knex, clean.projectId, h.config.security)).suspended).toBe(false);
+    const first = await checkSuspension(h.deps.knex, s.projectId, h.config.security);
     expect(first).toMatchObject({ suspended: true, stats: { sent: 100, bounced: 10, bounceRate: 0.1 } });
     expect(first.reason).toMatch(/bounce rate 10\.00%/);
     // Already suspended: nothing new is recorded.
-    expect((await checkSuspension(h.deps.knex, s.projectId)).suspended).toBe(false);
+    expect((await checkSuspension(h.deps.knex, s.projectId, h.config.security)).suspended).toBe(false);
 
     const denied = await h.http.get('/contacts').set('Authorization', `Bearer ${s.secretKey}`);
     expect(denied.status).toBe(403);
@@ -239,11 +239,11 @@ describe('security and suspension', () => {
   it('suspends on complaints too, but never on a handful of emails', async () => {
     const few = await createProjectFixture(h, 'few');
     await emails(few.projectId, 'COMPLAINED', 5);
-    expect((await checkSuspension(h.deps.knex, few.projectId)).suspended).toBe(false);
+    expect((await checkSuspension(h.deps.knex, few.projectId, h.config.security)).suspended).toBe(false);
     const many = await createProjectFixture(h, 'many');
     await emails(many.projectId, 'SENT', 995);
     await emails(many.projectId, 'COMPLAINED', 5);
-    const r = await checkSuspension(h.deps.knex, many.projectId);
+    const r = await checkSuspension(h.deps.knex, many.projectId, h.config.security);
     expect(r.suspended).toBe(true);
     expect(r.reason).toMatch(/complaint rate 0\.50%/);
   });

@@ -12,13 +12,13 @@ let h: Harness;
 let p: ProjectFixture;
 let sink: SendgridSink;
 let api: ReturnType<typeof workflowApi>;
-let previousScale: string | undefined;
 
 beforeAll(async () => {
-  previousScale = process.env.WORKFLOW_TIME_SCALE;
-  process.env.WORKFLOW_TIME_SCALE = SCALE;
   sink = await startSendgridSink();
-  h = await startHarness({ worker: true, env: { EMAIL_TRANSPORT: 'sendgrid', SENDGRID_API_KEY: 'SG.test-key', SENDGRID_API_URL: sink.url } });
+  h = await startHarness({
+    worker: true,
+    env: { EMAIL_TRANSPORT: 'sendgrid', SENDGRID_API_KEY: 'SG.test-key', SENDGRID_API_URL: sink.url, WORKFLOW_TIME_SCALE: SCALE },
+  });
   p = await createProjectFixture(h);
   await verifiedDomain(h, p.projectId, 'wf.example.com');
   api = workflowApi(h, p);
@@ -26,8 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.stop();
   await sink?.stop();
-  if (previousScale === undefined) delete process.env.WORKFLOW_TIME_SCALE;
-  else process.env.WORKFLOW_TIME_SCALE = previousScale;
 });
 
 const sinkFor = (email: string) => sink.messages.filter((m) => m.body.personalizations[0].to[0].email === email);

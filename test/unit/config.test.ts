@@ -1,0 +1,148 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ConfigError, ENV_VARIABLES, loadConfig, loadConfigOrExit, OAUTH_VARIABLES } from '../../lib/config';
+
+// A fixed secret keeps loadConfig from generating one into DATA_DIR.
+const base = { JWT_SECRET: 'x'.repeat(32) };
+const load = (env: Record<string, string> = {}) => loadConfig({ ...base, ...env });
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    load(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  throw new Error('configuration was accepted');
+}
+
+const { publicKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+const derBase64 = publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
+const pem = publicKey.export({ format: 'pem', type: 'spki' }).toString();
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const c = load();
+    expect(c.temporal.maxCachedWorkflows).toBe(500);
+    expect(c.systemEmailFrom).toBe('no-reply@localhost');
+    expect(c.sendgridWebhookPublicKey).toBeUndefined();
+    expect(c.oauthProviders).toEqual([]);
+    expect(c.billing).toEqual({ enabled: false, secretKey: undefined, webhookSecret: undefined, priceId: undefined, apiUrl: 'https://api.stripe.com' });
+    expect(c.security).toEqual({ windowHours: 168, maxBounceRate: 0.05, maxComplaintRate: 0.003, minSent: 100 });
+    expect(c.campaigns).toEqual({ batchSize: 1000, batchesPerRun: 50 });
+    expect(c.workflows).toEqual({ timeScale: 1 });
+  });
+
+  it('reads every variable', () => {
+    const c = load({
+      TEMPORAL_MAX_CACHED_WORKFLOWS: '0',
+      SYSTEM_EMAIL_FROM: ' accounts@example.com ',
+      SENDGRID_WEBHOOK_PUBLIC_KEY: derBase64,
+      SECURITY_WINDOW_HOURS: '24',
+      SECURITY_MAX_BOUNCE_RATE: '0.1',
+      SECURITY_MAX_COMPLAINT_RATE: '0',
+      SECURITY_MIN_SENT: '5',
+      WORKFLOW_TIME_SCALE: '0.00001',
+      CAMPAIGN_BATCH_SIZE: '100',
+      CAMPAIGN_BATCHES_PER_RUN: '10',
+      STRIPE_SECRET_KEY: 'sk_test_1',
+      STRIPE_WEBHOOK_SECRET: 'whsec_1',
+      STRIPE_PRICE_ID: 'price_1',
+      STRIPE_API_URL: 'http://127.0.0.1:9999/',
+      OAUTH_GOOGLE_CLIENT_ID: ' g-id ',
+      OAUTH_GOOGLE_CLIENT_SECRET: 'g-secret',
+      OAUTH_GITHUB_CLIENT_ID: 'gh-id',
+      OAUTH_GITHUB_CLIENT_SECRET: 'gh-secret',
+    });
+    expect(c.temporal.maxCachedWorkflows).toBe(0);
+    expect(c.systemEmailFrom).toBe('accounts@example.com');
+    expect(c.sendgridWebhookPublicKey).toBe(derBase64);
+    expect(c.security).toEqual({ windowHours: 24, maxBounceRate: 0.1, maxComplaintRate: 0, minSent: 5 });
+    expect(c.workflows.timeScale).toBe(0.00001);
+    expect(c.campaigns).toEqual({ batchSize: 100, batchesPerRun: 10 });
+    expect(c.billing).toEqual({ enabled: true, secretKey: 'sk_test_1', webhookSecret: 'whsec_1', priceId: 'price_1', apiUrl: 'http://127.0.0.1:9999' });
+    expect(c.oauthProviders).toEqual([
+      { id: 'github', clientId: 'gh-id', clientSecret: 'gh-secret' },
+      { id: 'google', clientId: 'g-id', clientSecret: 'g-secret' },
+    ]);
+    expect(load({ SENDGRID_WEBHOOK_PUBLIC_KEY: pem }).sendgridWebhookPublicKey).toBe(pem.trim());
+  });
+
+  it('lists an OAuth provider only when both its client id and secret are set', () => {
+    expect(load({ OAUTH_GOOGLE_CLIENT_ID: 'half' }).oauthProviders).toEqual([]);
+    expect(load({ OAUTH_GOOGLE_CLIENT_SECRET: 'half' }).oauthProviders).toEqual([]);
+    expect(load({ OAUTH_GOOGLE_CLIENT_ID: 'g', OAUTH_GOOGLE_CLIENT_SECRET: ' ' }).oauthProviders).toEqual([]);
+  });
+
+  it('treats blank values of these variables as unset', () => {
+    const c = load({ SYSTEM_EMAIL_FROM: '', SENDGRID_WEBHOOK_PUBLIC_KEY: '  ', STRIPE_SECRET_KEY: '', STRIPE_API_URL: '', WORKFLOW_TIME_SCALE: '', CAMPAIGN_BATCH_SIZE: '' });
+    expect(c.systemEmailFrom).toBe('no-reply@localhost');
+    expect(c.sendgridWebhookPublicKey).toBeUndefined();
+    expect(c.billing.enabled).toBe(false);
+    expect(c.billing.apiUrl).toBe('https://api.stripe.com');
+    expect(c.workflows.timeScale).toBe(1);
+    expect(c.campaigns.batchSize).toBe(1000);
+  });
+
+  it('rejects invalid values with exactly one line per problem, naming the variable', () => {
+    const got = problems({
+      TEMPORAL_MAX_CACHED_WORKFLOWS: '-1',
+      SYSTEM_EMAIL_FROM: 'Acme <no-reply@acme.example>',
+      SENDGRID_WEBHOOK_PUBLIC_KEY: 'bm90IGEga2V5',
+      SECURITY_WINDOW_HOURS: '0',
+      SECURITY_MAX_BOUNCE_RATE: '5',
+      SECURITY_MAX_COMPLAINT_RATE: 'lots',
+      SECURITY_MIN_SENT: '2.5',
+      WORKFLOW_TIME_SCALE: '-0.5',
+      CAMPAIGN_BATCH_SIZE: '5000',
+      CAMPAIGN_BATCHES_PER_RUN: '0',
+      STRIPE_API_URL: 'not a url',
+    });
+    expect(got.sort()).toEqual(
+      [
+        'CAMPAIGN_BATCHES_PER_RUN: must be an integer of at least 1',
+        'CAMPAIGN_BATCH_SIZE: must be an integer from 1 to 1000',
+        'SECURITY_MAX_BOUNCE_RATE: must be a rate from 0 to 1 (0.05 = 5 %)',
+        'SECURITY_MAX_COMPLAINT_RATE: must be a rate from 0 to 1 (0.05 = 5 %)',
+        'SECURITY_MIN_SENT: must be an integer of at least 1',
+        'SECURITY_WINDOW_HOURS: must be a positive number',
+        'SENDGRID_WEBHOOK_PUBLIC_KEY: must be a public key: the base64 DER string SendGrid shows, or a PEM',
+        'STRIPE_API_URL: must be a URL',
+        'SYSTEM_EMAIL_FROM: must be a bare email address, like no-reply@example.com',
+        'TEMPORAL_MAX_CACHED_WORKFLOWS: must be an integer of at least 0',
+        'WORKFLOW_TIME_SCALE: must be a positive number',
+      ].sort(),
+    );
+  });
+
+  it('stops the process at start with one stderr line per problem', () => {
+    const lines: string[] = [];
+    const write = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
+    const exit = jest.spyOn(process, 'exit').mockImplementation(((code?: number) => {
+      throw new Error(`exit ${code}`);
+    }) as never);
+    try {
+      expect(() => loadConfigOrExit({ ...base, CAMPAIGN_BATCH_SIZE: '0', WORKFLOW_TIME_SCALE: 'fast' })).toThrow('exit 1');
+    } finally {
+      write.mockRestore();
+      exit.mockRestore();
+    }
+    expect(lines.sort()).toEqual([
+      'config error: CAMPAIGN_BATCH_SIZE: must be an integer from 1 to 1000\n',
+      'config error: WORKFLOW_TIME_SCALE: must be a positive number\n',
+    ]);
+  });
+});
+
+describe('README configuration table', () => {
+  it('lists exactly the variables lib/config.ts accepts', () => {
+    const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1));
+    const listed = section
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .flatMap((line) => [...line.split('|')[1].matchAll(/`([^`]+)`/g)].map((m) => m[1]));
+    expect([...listed].sort()).toEqual([...ENV_VARIABLES, ...OAUTH_VARIABLES].sort());
+  });
+});
