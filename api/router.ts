@@ -7,7 +7,6 @@ import type { RouteDef } from './route';
 import { ApiError, FlatError, notFound, validationError } from './errors';
 import { fieldErrors, firstMessage, safeParse } from './validation';
 import { apiKey, session } from './middleware/auth';
-import { rateLimit } from './middleware/rateLimit';
 import { idempotency } from './middleware/idempotency';
 import { rawJsonBody } from './middleware/rawBody';
 import { nestedDeeperThan } from '../lib/json';
@@ -19,9 +18,9 @@ const MAX_BODY_NESTING = 64;
 function authFor(def: RouteDef) {
   switch (def.auth) {
     case 'secret':
-      return [apiKey('secret'), ...(def.noRateLimit ? [] : [rateLimit])];
+      return [apiKey('secret', !def.noRateLimit)];
     case 'public':
-      return [apiKey('public'), ...(def.noRateLimit ? [] : [rateLimit])];
+      return [apiKey('public', !def.noRateLimit)];
     case 'session':
       return [session];
     default:

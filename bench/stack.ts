@@ -110,3 +110,16 @@ export async function benchProject(stack: BenchStack): Promise<{ projectId: stri
   // The bench measures throughput, not the rate limiter.
   return { projectId: body.id, publicKey: body.publicKey, secretKey: body.secretKey };
 }
+
+/** Runs bench/loadClient.ts in a child process against `url` and returns its figures. */
+export async function runRemoteLoad(url: string, authorization: string, body: unknown, concurrency: number, seconds: number): Promise<LoadResult> {
+  const { execFile } = await import('node:child_process');
+  const path = await import('node:path');
+  const tsx = path.join(__dirname, '..', 'node_modules', '.bin', 'tsx');
+  return new Promise((resolve, reject) => {
+    execFile(tsx, [path.join(__dirname, 'loadClient.ts'), url, authorization, String(concurrency), String(seconds), JSON.stringify(body)], { maxBuffer: 1 << 20 }, (err, stdout) => {
+      if (err) return reject(err);
+      resolve(JSON.parse(stdout.trim().split('\n').pop()!));
+    });
+  });
+}

@@ -107,6 +107,32 @@ export async function findProject(knex: Knex, id: string): Promise<ProjectRow | 
   return knex<ProjectRow>('projects').where({ id }).first();
 }
 
+/**
+ * The key's project and, in the same statement, its rate-limit count after this request: one round
+ * trip instead of two on every keyed request. The window row is only touched for a known key.
+ */
+export async function findProjectByKeyCounting(
+  knex: Knex,
+  key: string,
+  windowStart: Date,
+): Promise<{ project: ProjectRow; kind: KeyKind; count: number } | null> {
+  const kind = keyKind(key);
+  if (!kind) return null;
+  const column = kind === 'public' ? 'public_key_hash' : 'secret_key_hash';
+  const { rows } = await knex.raw(
+    `WITH p AS (SELECT * FROM projects WHERE ${column} = ?),
+          hit AS (
+            INSERT INTO rate_limits (project_id, window_start, count) SELECT id, ?, 1 FROM p
+            ON CONFLICT (project_id, window_start) DO UPDATE SET count = rate_limits.count + 1
+            RETURNING count)
+     SELECT p.*, hit.count AS rate_limit_count FROM p, hit`,
+    [hashKey(key), windowStart],
+  );
+  if (!rows[0]) return null;
+  const { rate_limit_count: count, ...project } = rows[0];
+  return { project: project as ProjectRow, kind, count };
+}
+
 export async function membership(knex: Knex, projectId: string, userId: string): Promise<Role | null> {
   const row = await knex('project_members').where({ project_id: projectId, user_id: userId }).first('role');
   return row ? (row.role as Role) : null;

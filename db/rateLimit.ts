@@ -8,19 +8,12 @@ export interface RateLimitResult {
   allowed: boolean;
 }
 
-/**
- * Fixed one-minute window counted in Postgres, so every API replica shares it.
- * One upsert per request; the row's count after our increment decides.
- */
-export async function hitRateLimit(knex: Knex, projectId: string, limit: number, now = Date.now()): Promise<RateLimitResult> {
-  const windowStart = Math.floor(now / 60_000) * 60_000;
-  const { rows } = await knex.raw(
-    `INSERT INTO rate_limits (project_id, window_start, count) VALUES (?, ?, 1)
-     ON CONFLICT (project_id, window_start) DO UPDATE SET count = rate_limits.count + 1
-     RETURNING count`,
-    [projectId, new Date(windowStart)],
-  );
-  const count: number = rows[0].count;
+/** Fixed one-minute windows counted in Postgres (db/projects findProjectByKeyCounting), shared by every replica. */
+export const windowStartOf = (now: number) => Math.floor(now / 60_000) * 60_000;
+
+/** The figures clients see, from the window's count after this request. */
+export function rateLimitResult(count: number, limit: number, now: number): RateLimitResult {
+  const windowStart = windowStartOf(now);
   return {
     limit,
     remaining: Math.max(0, limit - count),

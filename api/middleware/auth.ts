@@ -1,7 +1,9 @@
 import type { Next } from 'koa';
 import type { AppContext } from '../context';
 import { ApiError, unauthorized } from '../errors';
-import { findProjectByKey, KeyKind } from '../../db/projects';
+import { findProjectByKey, findProjectByKeyCounting, KeyKind, ProjectRow } from '../../db/projects';
+import { rateLimitResult, windowStartOf } from '../../db/rateLimit';
+import { applyRateLimit } from './rateLimit';
 import { findUser } from '../../db/users';
 import { verifyJwt } from '../../lib/jwt';
 
@@ -13,12 +15,23 @@ function bearer(ctx: AppContext): string | null {
   return m ? m[1] : null;
 }
 
-/** API-key auth: the key alone names the project, and its kind must match the route's. */
-export function apiKey(required: KeyKind) {
+/**
+ * API-key auth: the key alone names the project, and its kind must match the route's. With
+ * `rateLimited`, the same statement counts the request against the project's limit.
+ */
+export function apiKey(required: KeyKind, rateLimited = true) {
   return async (ctx: AppContext, next: Next) => {
     const key = bearer(ctx);
     if (!key) throw unauthorized('Missing API key: send Authorization: Bearer <key>');
-    const found = key.length <= 200 ? await findProjectByKey(ctx.deps.knex, key) : null;
+    const now = Date.now();
+    const { knex, config } = ctx.deps;
+    let found: { project: ProjectRow; kind: KeyKind } | null = null;
+    let count: number | undefined;
+    if (key.length <= 200) {
+      const counted = rateLimited ? await findProjectByKeyCounting(knex, key, new Date(windowStartOf(now))) : null;
+      found = rateLimited ? counted : await findProjectByKey(knex, key);
+      count = counted?.count;
+    }
     if (!found) throw unauthorized('Invalid API key');
     if (found.kind !== required) {
       throw new ApiError(
@@ -32,6 +45,7 @@ export function apiKey(required: KeyKind) {
     }
     if (found.project.disabled) throw new ApiError(403, 'PROJECT_DISABLED', 'This project is disabled');
     ctx.state.project = found.project;
+    if (count !== undefined) applyRateLimit(ctx, rateLimitResult(count, config.rateLimitPerMinute, now));
     await next();
   };
 }

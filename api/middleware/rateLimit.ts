@@ -1,13 +1,12 @@
-import type { Next } from 'koa';
 import type { AppContext } from '../context';
 import { ApiError } from '../errors';
-import { hitRateLimit } from '../../db/rateLimit';
+import type { RateLimitResult } from '../../db/rateLimit';
 
-/** Per-project limit; runs after key auth, so it always knows the project. */
-export async function rateLimit(ctx: AppContext, next: Next) {
-  const project = ctx.state.project;
-  if (!project) return next();
-  const r = await hitRateLimit(ctx.deps.knex, project.id, ctx.deps.config.rateLimitPerMinute);
+/**
+ * Per-project limit (DESIGN §5.4). The count comes from the key lookup's own statement
+ * (db/projects findProjectByKeyCounting), so limiting costs no extra round trip.
+ */
+export function applyRateLimit(ctx: AppContext, r: RateLimitResult): void {
   const headers = {
     'RateLimit-Limit': String(r.limit),
     'RateLimit-Remaining': String(r.remaining),
@@ -20,5 +19,4 @@ export async function rateLimit(ctx: AppContext, next: Next) {
     });
   }
   ctx.set(headers);
-  await next();
 }
