@@ -26,3 +26,15 @@ export async function startEventRouting(gateway: TemporalGateway, events: Routab
     });
   }
 }
+
+/**
+ * For callers that already committed the events: a Temporal outage must not turn a done change
+ * into an error, and need not, because the maintenance sweep routes whatever stays unrouted.
+ */
+export async function handOffEvents(deps: { temporal: TemporalGateway; log: { warn: (obj: object, msg: string) => void } }, events: RoutableEvent[]): Promise<void> {
+  try {
+    await startEventRouting(deps.temporal, events);
+  } catch (err) {
+    deps.log.warn({ err, events: events.map((e) => e.id) }, 'event routing start failed; the maintenance sweep will route these events');
+  }
+}

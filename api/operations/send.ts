@@ -7,7 +7,7 @@ import { upsertContact } from '../../db/contacts';
 import { findTemplate } from '../../db/templates';
 import { insertEmail, EmailType } from '../../db/emails';
 import { checkTemplate } from '../../activities/render';
-import { startEventRouting } from '../../temporal/events';
+import { handOffEvents, RoutableEvent } from '../../temporal/events';
 import { startDelivery } from '../../temporal/deliveries';
 
 export { startDelivery };
@@ -52,37 +52,49 @@ async function resolveContent(deps: Pick<Deps, 'knex'>, projectId: string, body:
  * POST /v1/send: each recipient in turn gets its own contact upsert, its own rendered email row
  * and its own `deliverEmail` workflow. The call returns once every workflow is started.
  */
-export async function sendEmails(deps: Pick<Deps, 'knex' | 'temporal'>, projectId: string, body: SendBody): Promise<SentEmail[]> {
+export async function sendEmails(deps: Pick<Deps, 'knex' | 'temporal' | 'log'>, projectId: string, body: SendBody): Promise<SentEmail[]> {
   const content = await resolveContent(deps, projectId, body);
   await assertVerifiedSender(deps.knex, projectId, content.from.email);
   const recipients = (Array.isArray(body.to) ? body.to : [body.to]).map(asAddress);
   await assertWithinLimits(deps.knex, projectId, { emails: recipients.length });
-  const out: SentEmail[] = [];
-  for (const to of recipients) {
-    const emailId = uuid();
-    const { contact, emitted } = await deps.knex.transaction(async (trx) => {
-      const written = await upsertContact(trx, { projectId, email: to.email, subscribed: body.subscribed, data: body.data, defaultSubscribed: false, source: 'send' });
+  // All recipients commit together, each with its own upsert and email row: a request that fails
+  // leaves nothing behind, so a client retrying after a 5xx cannot double-send to earlier recipients.
+  const written = await deps.knex.transaction(async (trx) => {
+    const rows: Array<{ emailId: string; contact: { id: string; email: string }; emitted: RoutableEvent[] }> = [];
+    for (const to of recipients) {
+      const emailId = uuid();
+      const c = await upsertContact(trx, { projectId, email: to.email, subscribed: body.subscribed, data: body.data, defaultSubscribed: false, source: 'send' });
       await insertEmail(trx, {
         id: emailId,
         projectId,
-        contactId: written.contact.id,
+        contactId: c.contact.id,
         templateId: content.template?.id ?? null,
         type: content.type,
-        to: { email: written.contact.email, name: to.name },
+        to: { email: c.contact.email, name: to.name },
         from: content.from,
         replyTo: content.replyTo,
         subject: content.subject,
         body: content.html,
-        variables: { ...written.renderData, id: written.contact.id, email: written.contact.email, svc_id: written.contact.id, svc_email: written.contact.email },
+        variables: { ...c.renderData, id: c.contact.id, email: c.contact.email, svc_id: c.contact.id, svc_email: c.contact.email },
         headers: body.headers,
         attachments: body.attachments,
       });
-      return { contact: written.contact, emitted: written.events };
-    });
-    await startEventRouting(deps.temporal, emitted);
-    await startDelivery(deps.temporal, { id: emailId, projectId, contactId: contact.id, to: contact.email });
-    out.push({ contact: { id: contact.id, email: contact.email }, email: emailId });
-  }
-  return out;
+      rows.push({ emailId, contact: { id: c.contact.id, email: c.contact.email }, emitted: c.events });
+    }
+    return rows;
+  });
+  // Committed emails are owed delivery whatever happens next: if Temporal cannot take them now,
+  // the maintenance sweep starts them (same ids), so the request still succeeds.
+  await Promise.all(
+    written.map(async (w) => {
+      await handOffEvents(deps, w.emitted);
+      try {
+        await startDelivery(deps.temporal, { id: w.emailId, projectId, contactId: w.contact.id, to: w.contact.email });
+      } catch (err) {
+        deps.log.warn({ err, emailId: w.emailId }, 'delivery start failed; the maintenance sweep will start it');
+      }
+    }),
+  );
+  return written.map((w) => ({ contact: w.contact, email: w.emailId }));
 }
 

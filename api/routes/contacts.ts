@@ -1,5 +1,5 @@
 import { route } from '../route';
-import { startEventRouting } from '../../temporal/events';
+import { handOffEvents } from '../../temporal/events';
 import type { AppContext } from '../context';
 import { badRequest, conflict, notFound } from '../errors';
 import {
@@ -57,7 +57,7 @@ export default [
     },
     async handler(ctx, { body }) {
       const r = await upsertContact(ctx.deps.knex, { ...body, projectId: projectOf(ctx), defaultSubscribed: true, source: 'api' });
-      await startEventRouting(ctx.deps.temporal, r.events);
+      await handOffEvents(ctx.deps, r.events);
       ctx.status = r.isNew ? 201 : 200;
       ctx.body = { ...presentContact(r.contact), _meta: { isNew: r.isNew, isUpdate: !r.isNew } };
     },
@@ -101,7 +101,7 @@ export default [
       try {
         const r = await updateContact(ctx.deps.knex, { ...body, projectId: projectOf(ctx), contactId: params.id, source: 'api' });
         if (!r) throw notFound('Contact');
-        await startEventRouting(ctx.deps.temporal, r.events);
+        await handOffEvents(ctx.deps, r.events);
         ctx.body = presentContact(r.contact);
       } catch (err) {
         if (err instanceof EmailInUseError) throw conflict(err.message);

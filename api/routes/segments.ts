@@ -33,7 +33,7 @@ import {
   ComputeResult,
   SegmentRow,
 } from '../../db/segments';
-import { startEventRouting } from '../../temporal/events';
+import { handOffEvents } from '../../temporal/events';
 import { startWorkflowOnce } from '../../temporal/client';
 import { segmentComputeWorkflowId } from '../../temporal/workflows/segmentCompute';
 import { uuid } from '../../lib/ids';
@@ -186,7 +186,7 @@ export default [
       const segment = await segmentOr404(ctx, params.id);
       if (segment.type !== 'STATIC') throw new FlatError(400, 'Members can only be added to STATIC segments');
       const r = await addMembers(ctx.deps.knex, segment, body);
-      await startEventRouting(ctx.deps.temporal, r.events);
+      await handOffEvents(ctx.deps, r.events);
       ctx.body = { added: r.added, notFound: r.notFound };
     },
   }),

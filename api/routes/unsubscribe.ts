@@ -4,7 +4,7 @@ import type { AppContext } from '../context';
 import { notFound } from '../errors';
 import { linksFor, verifySubscriptionToken, SubscriptionTarget } from '../../lib/unsubscribe';
 import { findContact, updateContact, ContactRow } from '../../db/contacts';
-import { startEventRouting } from '../../temporal/events';
+import { handOffEvents } from '../../temporal/events';
 
 // Tokens come from lib/unsubscribe; the bound only keeps absurd paths away from the HMAC.
 const TokenParams = z.object({ token: z.string().min(1).max(512) });
@@ -25,7 +25,7 @@ async function setSubscribed(ctx: AppContext, token: string, subscribed: boolean
   const result = await updateContact(ctx.deps.knex, { ...t, subscribed, source: 'link' });
   // A valid link whose contact has since been deleted.
   if (!result) throw notFound('Subscription link');
-  await startEventRouting(ctx.deps.temporal, result.events);
+  await handOffEvents(ctx.deps, result.events);
   return { t, contact: result.contact };
 }
 

@@ -148,6 +148,20 @@ describe('subscription', () => {
     }
   });
 
+  it('keeps a committed flip when Temporal cannot take its event now (the sweep routes it later)', async () => {
+    const c = await created({ email: uniqueEmail() });
+    const down = await startHarness({ temporalAddress: '127.0.0.1:1' });
+    try {
+      const res = await down.http.patch(`/contacts/${c.id}`).set(bearer(p.secretKey)).send({ subscribed: false });
+      expect(res.status).toBe(200);
+      expect(res.body.subscribed).toBe(false);
+      const [event] = await h.deps.knex('events').where({ contact_id: c.id, name: 'contact.unsubscribed' });
+      expect(event.routed_at).toBeNull();
+    } finally {
+      await down.stop();
+    }
+  }, 60_000);
+
   it('keeps the state when an upsert omits subscribed and records a flip made by an upsert', async () => {
     const email = uniqueEmail();
     const c = await created({ email, subscribed: false });

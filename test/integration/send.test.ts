@@ -181,4 +181,22 @@ describe('POST /v1/send', () => {
     expect(event.data).toEqual({ emailId: id });
     expect(sinkFor(to)).toHaveLength(1);
   });
+
+  it('commits a send whose workflows Temporal cannot take now, answers 200, and keeps the key spent', async () => {
+    // Same database and project, but a Temporal address nothing listens on.
+    const down = await startHarness({ temporalAddress: '127.0.0.1:1', env: { EMAIL_TRANSPORT: 'sendgrid', SENDGRID_API_KEY: 'SG.test-key', SENDGRID_API_URL: sink.url } });
+    try {
+      const to = uniqueEmail();
+      const key = `down-${Date.now()}`;
+      const res = await down.http.post('/v1/send').set(bearer(p.secretKey)).set('Idempotency-Key', key).send({ from: 'hello@mail.example.com', subject: 'Hi', body: '<p>Hi</p>', to });
+      expect(res.status).toBe(200);
+      const row = await emailRow(res.body.data.emails[0].email);
+      // Queued for the maintenance sweep, which starts `email-<id>` once Temporal answers.
+      expect(row.status).toBe('QUEUED');
+      const again = await down.http.post('/v1/send').set(bearer(p.secretKey)).set('Idempotency-Key', key).send({ from: 'hello@mail.example.com', subject: 'Hi', body: '<p>Hi</p>', to });
+      expect(again.status).toBe(409);
+    } finally {
+      await down.stop();
+    }
+  }, 60_000);
 });
