@@ -129,3 +129,19 @@ export async function duplicateTemplate(knex: Knex, projectId: string, id: strin
     .returning('*');
   return row;
 }
+
+/**
+ * Where a template is used: workflow SEND_EMAIL steps whose config names it (steps carry the
+ * workflow's name and step id). Campaigns carry their own subject and body (the spec gives them no
+ * template reference), so that list is always empty.
+ */
+export async function templateUsage(knex: Knex, projectId: string, templateId: string) {
+  const steps = await knex('workflow_steps as s')
+    .join('workflows as w', 'w.id', 's.workflow_id')
+    .where('w.project_id', projectId)
+    .where('s.type', 'SEND_EMAIL')
+    .whereRaw("s.config->>'templateId' = ?", [templateId])
+    .orderBy([{ column: 'w.name' }, { column: 's.id' }])
+    .select('w.id as id', 'w.name as name', 's.id as stepId');
+  return { campaigns: [] as Array<{ id: string; name: string }>, workflows: steps as Array<{ id: string; name: string; stepId: string }> };
+}

@@ -1,6 +1,6 @@
 import { route } from '../route';
 import type { AppContext } from '../context';
-import { notFound } from '../errors';
+import { conflict, notFound } from '../errors';
 import { IdParams } from '../schemas/common';
 import { TemplateCreate, TemplateListQuery, TemplateOut, TemplatePage, TemplateUpdate, TemplateUsage } from '../schemas/templates';
 import { assertVerifiedSender } from '../sender';
@@ -11,6 +11,7 @@ import {
   findTemplate,
   listTemplates,
   presentTemplate,
+  templateUsage,
   updateTemplate,
 } from '../../db/templates';
 
@@ -85,7 +86,13 @@ export default [
     params: IdParams,
     responses: { 204: { description: 'deleted' } },
     async handler(ctx, { params }) {
-      if (!(await deleteTemplate(ctx.deps.knex, projectId(ctx), params.id))) throw notFound('Template');
+      if (!(await findTemplate(ctx.deps.knex, projectId(ctx), params.id))) throw notFound('Template');
+      // A SEND_EMAIL step naming a deleted template could never send again: refuse, and say where it is used.
+      const usage = await templateUsage(ctx.deps.knex, projectId(ctx), params.id);
+      if (usage.workflows.length) {
+        throw conflict('The template is used by workflow steps; change or delete those steps first', { details: { workflows: usage.workflows } });
+      }
+      await deleteTemplate(ctx.deps.knex, projectId(ctx), params.id);
       ctx.status = 204;
     },
   }),
@@ -112,9 +119,7 @@ export default [
     responses: { 200: { description: 'references', schema: TemplateUsage } },
     async handler(ctx, { params }) {
       if (!(await findTemplate(ctx.deps.knex, projectId(ctx), params.id))) throw notFound('Template');
-      // Campaigns and workflows do not exist yet: the campaigns and workflows issues fill these
-      // lists (campaigns.template_id, SEND_EMAIL steps whose config.templateId is this id).
-      ctx.body = { campaigns: [], workflows: [] };
+      ctx.body = await templateUsage(ctx.deps.knex, projectId(ctx), params.id);
     },
   }),
 ];

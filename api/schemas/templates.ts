@@ -75,5 +75,5 @@ export const TemplatePage = z.object({
 
 export const TemplateUsage = z.object({
   campaigns: z.array(z.object({ id: z.string(), name: z.string() })),
-  workflows: z.array(z.object({ id: z.string(), name: z.string() })),
+  workflows: z.array(z.object({ id: z.string(), name: z.string(), stepId: z.string() })),
 });

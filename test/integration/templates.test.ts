@@ -85,6 +85,22 @@ describe('template CRUD', () => {
   });
 });
 
+describe('usage', () => {
+  it('lists the workflow steps that send a template and refuses to delete it while they do', async () => {
+    const tpl = await h.http.post('/templates').set(bearer(p.secretKey)).send(valid({ name: 'used' }));
+    const wf = await h.http.post('/workflows').set(bearer(p.secretKey)).send({ name: 'Onboarding', eventName: 'signup' });
+    const step = await h.http.post(`/workflows/${wf.body.id}/steps`).set(bearer(p.secretKey)).send({ type: 'SEND_EMAIL', config: { templateId: tpl.body.id } });
+    expect(step.status).toBe(201);
+    const usage = await h.http.get(`/templates/${tpl.body.id}/usage`).set(bearer(p.secretKey));
+    expect(usage.body).toEqual({ campaigns: [], workflows: [{ id: wf.body.id, name: 'Onboarding', stepId: step.body.id }] });
+    const refused = await h.http.delete(`/templates/${tpl.body.id}`).set(bearer(p.secretKey));
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.details.workflows).toHaveLength(1);
+    expect((await h.http.delete(`/workflows/${wf.body.id}/steps/${step.body.id}`).set(bearer(p.secretKey))).status).toBe(204);
+    expect((await h.http.delete(`/templates/${tpl.body.id}`).set(bearer(p.secretKey))).status).toBe(204);
+  });
+});
+
 describe('validation', () => {
   it("answers a missing from with exactly the spec's flat body", async () => {
     const res = await h.http.post('/templates').set(bearer(p.secretKey)).send(valid({ from: undefined }));
