@@ -214,7 +214,10 @@ describe('enabling', () => {
 
     const tpl = await template(p);
     const gone = await api.build('gone', { send: { type: 'SEND_EMAIL', config: { templateId: tpl }, name: 'Welcome' } }, [['trigger', 'send']]);
-    await h.http.delete(`/templates/${tpl}`).set(bearer(p.secretKey));
+    // The API refuses to delete a template a step sends; a row removed underneath it (e.g. by a
+    // project reset) must still stop the workflow from being enabled.
+    expect((await h.http.delete(`/templates/${tpl}`).set(bearer(p.secretKey))).status).toBe(409);
+    await h.deps.knex('templates').where({ id: tpl }).del();
     const invalid = await api.patch(gone.id, { enabled: true });
     expect(invalid.status).toBe(422);
     expect(invalid.body.error.errors[0]).toMatchObject({ field: `steps.${gone.steps.send}.config.templateId` });
