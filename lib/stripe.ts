@@ -1,10 +1,9 @@
-import crypto from 'node:crypto';
+import Stripe from 'stripe';
 import type { BillingConfig } from './config';
 
 /**
- * Stripe without the official `stripe` package (it is not a dependency, and this code must run
- * where Stripe is unreachable): webhook signatures are checked per Stripe's documented scheme and
- * the two calls the dashboard needs are plain form-encoded HTTPS requests.
+ * Stripe through the official `stripe` client: webhook signatures with its own verifier, and the two
+ * calls the dashboard needs. STRIPE_API_URL points the client elsewhere (a local stub in tests).
  */
 /** config.billing: on when a Stripe secret key is configured. */
 export type StripeSettings = BillingConfig;
@@ -26,22 +25,19 @@ export function verifyStripeSignature(
   toleranceSeconds = SIGNATURE_TOLERANCE_SECONDS,
 ): SignatureCheck {
   if (!header) return { ok: false, reason: 'missing Stripe-Signature header' };
-  let timestamp: number | undefined;
-  const signatures: Buffer[] = [];
-  for (const part of header.split(',')) {
-    const eq = part.indexOf('=');
-    const key = part.slice(0, eq).trim();
-    const value = part.slice(eq + 1).trim();
-    if (key === 't' && /^\d{1,12}$/.test(value)) timestamp = Number(value);
-    else if (key === 'v1' && /^[0-9a-f]{64}$/i.test(value)) signatures.push(Buffer.from(value, 'hex'));
+  try {
+    // The verifier only needs the signing secret; it never calls Stripe.
+    verifier.webhooks.signature!.verifyHeader(payload, header, secret, toleranceSeconds, undefined, nowSeconds * 1000);
+  } catch (err) {
+    return { ok: false, reason: (err as Error).message };
   }
-  if (timestamp === undefined) return { ok: false, reason: 'Stripe-Signature has no timestamp' };
-  if (!signatures.length) return { ok: false, reason: 'Stripe-Signature has no v1 signature' };
-  const expected = crypto.createHmac('sha256', secret).update(`${timestamp}.`).update(payload).digest();
-  if (!signatures.some((s) => crypto.timingSafeEqual(s, expected))) return { ok: false, reason: 'signature does not match the payload' };
-  if (Math.abs(nowSeconds - timestamp) > toleranceSeconds) return { ok: false, reason: 'timestamp is outside the tolerance window' };
+  // Stripe's verifier refuses only old timestamps; one far in the future is no less a replay risk.
+  const timestamp = Number(/(?:^|,)\s*t=(\d+)/.exec(header)?.[1]);
+  if (timestamp - nowSeconds > toleranceSeconds) return { ok: false, reason: 'timestamp is outside the tolerance window' };
   return { ok: true, timestamp };
 }
+
+const verifier = new Stripe('sk_unused_for_signature_checks');
 
 export class StripeError extends Error {
   constructor(
@@ -52,22 +48,33 @@ export class StripeError extends Error {
   }
 }
 
-/** One form-encoded call to the Stripe API; keys are given already flattened (`line_items[0][price]`). */
-export async function stripeRequest(settings: StripeSettings, path: string, form: Record<string, string | undefined>): Promise<any> {
-  const body = new URLSearchParams();
-  for (const [k, v] of Object.entries(form)) if (v !== undefined) body.append(k, v);
-  let res: Response;
-  try {
-    res = await fetch(`${settings.apiUrl}${path}`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${settings.secretKey}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body,
-      signal: AbortSignal.timeout(15_000),
+const clients = new Map<string, Stripe>();
+
+/** One client per key and URL, created on first use. */
+export function stripeClient(settings: StripeSettings): Stripe {
+  const key = `${settings.secretKey}|${settings.apiUrl}`;
+  let client = clients.get(key);
+  if (!client) {
+    const url = new URL(settings.apiUrl);
+    client = new Stripe(settings.secretKey!, {
+      host: url.hostname,
+      port: url.port ? Number(url.port) : url.protocol === 'http:' ? 80 : 443,
+      protocol: url.protocol === 'http:' ? 'http' : 'https',
+      timeout: 15_000,
+      maxNetworkRetries: 1,
     });
-  } catch (err) {
-    throw new StripeError(`Stripe is unreachable: ${(err as Error).message}`, 0);
+    clients.set(key, client);
   }
-  const json = (await res.json().catch(() => null)) as any;
-  if (!res.ok) throw new StripeError(`Stripe answered ${res.status}: ${json?.error?.message ?? 'no message'}`, res.status);
-  return json;
+  return client;
+}
+
+/** A client call with Stripe's own errors (and unreachability) as StripeError. */
+export async function stripeCall<T>(settings: StripeSettings, call: (client: Stripe) => Promise<T>): Promise<T> {
+  try {
+    return await call(stripeClient(settings));
+  } catch (err) {
+    const e = err as { statusCode?: number; message?: string };
+    if (typeof e.statusCode === 'number') throw new StripeError(`Stripe answered ${e.statusCode}: ${e.message ?? 'no message'}`, e.statusCode);
+    throw new StripeError(`Stripe is unreachable: ${e.message ?? String(err)}`, 0);
+  }
 }

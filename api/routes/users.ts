@@ -12,7 +12,8 @@ import { securityState } from '../../db/security';
 import { billingAccount, consumption, currentPeriod, getLimits, listInvoices, setLimits } from '../../db/billing';
 import { cancelProjectExecutions } from '../../temporal/projectExecutions';
 import { LocalImageStore } from '../../lib/storage';
-import { stripeRequest, StripeError, StripeSettings } from '../../lib/stripe';
+import type Stripe from 'stripe';
+import { stripeCall, StripeError, StripeSettings } from '../../lib/stripe';
 
 /** Running executions are cancelled before any row goes: a workflow must not keep acting on a wiped project. */
 async function cancelExecutions(ctx: AppContext, projectId: string): Promise<number> {
@@ -35,9 +36,9 @@ function enabledBilling(ctx: AppContext): StripeSettings {
   return settings;
 }
 
-async function stripe(settings: StripeSettings, path: string, form: Record<string, string | undefined>) {
+async function stripe<T>(settings: StripeSettings, call: (client: Stripe) => Promise<T>): Promise<T> {
   try {
-    return await stripeRequest(settings, path, form);
+    return await stripeCall(settings, call);
   } catch (err) {
     if (err instanceof StripeError) throw new ApiError(502, 'BILLING_PROVIDER_ERROR', err.message);
     throw err;
@@ -175,17 +176,18 @@ export default [
       const settings = enabledBilling(ctx);
       if (!settings.priceId) throw new ApiError(503, 'BILLING_MISCONFIGURED', 'Billing is enabled but STRIPE_PRICE_ID is not set');
       const account = await billingAccount(ctx.deps.knex, params.id);
-      const session = await stripe(settings, '/v1/checkout/sessions', {
-        mode: 'subscription',
-        'line_items[0][price]': settings.priceId,
-        'line_items[0][quantity]': '1',
-        // Both let the webhook tie Stripe's customer and invoices back to the project.
-        client_reference_id: params.id,
-        'subscription_data[metadata][project_id]': params.id,
-        ...(account ? { customer: account.customerId } : { customer_email: ctx.state.user!.email }),
-        success_url: `${billingPage(ctx, params.id)}?checkout=success`,
-        cancel_url: `${billingPage(ctx, params.id)}?checkout=cancelled`,
-      });
+      const session = await stripe(settings, (client) =>
+        client.checkout.sessions.create({
+          mode: 'subscription',
+          line_items: [{ price: settings.priceId!, quantity: 1 }],
+          // Both let the webhook tie Stripe's customer and invoices back to the project.
+          client_reference_id: params.id,
+          subscription_data: { metadata: { project_id: params.id } },
+          ...(account ? { customer: account.customerId } : { customer_email: ctx.state.user!.email }),
+          success_url: `${billingPage(ctx, params.id)}?checkout=success`,
+          cancel_url: `${billingPage(ctx, params.id)}?checkout=cancelled`,
+        }),
+      );
       ctx.body = { url: session.url };
     },
   }),
@@ -203,7 +205,7 @@ export default [
       const settings = enabledBilling(ctx);
       const account = await billingAccount(ctx.deps.knex, params.id);
       if (!account) throw conflict('This project has no billing account yet: start a subscription with checkout first');
-      const session = await stripe(settings, '/v1/billing_portal/sessions', { customer: account.customerId, return_url: billingPage(ctx, params.id) });
+      const session = await stripe(settings, (client) => client.billingPortal.sessions.create({ customer: account.customerId, return_url: billingPage(ctx, params.id) }));
       ctx.body = { url: session.url };
     },
   }),
