@@ -1,4 +1,4 @@
-import { patched, proxyActivities } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 
 const { renderEmail, sendEmail, recordEmailEvent, routeRecordedEvent } = proxyActivities<Activities>({
@@ -18,7 +18,7 @@ export async function deliverEmail({ emailId }: DeliverEmailInput) {
   if (result.status === 'SENT') {
     const eventId = await recordEmailEvent(emailId, 'email.sent');
     // Routed like every other event, so `email.sent` can trigger workflows and end waits.
-    if (patched('route-email-sent') && eventId) await routeRecordedEvent(eventId);
+    if (eventId) await routeRecordedEvent(eventId);
   }
   return result;
 }

@@ -1,10 +1,5 @@
-import { patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
-
-const { markEventRouted } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumInterval: '1 minute' },
-});
 
 // Local: every event passes here, and two round trips through the activity task queue per event
 // would be most of the cost of routing it.
@@ -25,11 +20,6 @@ export interface RouteEventInput {
  * by database constraints), then records that routing ran.
  */
 export async function routeEvent({ eventId }: RouteEventInput) {
-  if (!patched('route-to-workflows')) {
-    // Runs that started before workflows existed only mark the event routed.
-    await markEventRouted(eventId);
-    return { eventId, signalled: 0, started: 0 };
-  }
   const routed = await local.routeEventToWorkflows(eventId);
   await local.markEventRouted(eventId);
   return { eventId, ...routed };
