@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { containsPattern } from './search';
+import { inTransaction } from './transaction';
 import { contactId } from '../lib/ids';
 import { normalizeEmail } from './users';
 import { recordEvent, EventRow } from './events';
@@ -211,10 +212,6 @@ export class EmailInUseError extends Error {
   }
 }
 
-/** Reuses the caller's transaction (so its other writes commit together) or opens one. */
-function inTransaction<T>(db: Knex, fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-  return db.isTransaction ? fn(db as Knex.Transaction) : db.transaction(fn);
-}
 
 /**
  * Upserts by (project, lowercased email). A newly created contact emits no subscription event:

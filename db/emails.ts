@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { inTransaction } from './transaction';
 
 export type EmailStatus = 'QUEUED' | 'SENDING' | 'SENT' | 'DELIVERED' | 'OPENED' | 'CLICKED' | 'BOUNCED' | 'COMPLAINED' | 'FAILED';
 export type EmailType = 'TRANSACTIONAL' | 'MARKETING' | 'HEADLESS';
@@ -49,8 +50,7 @@ export interface NewEmail {
 
 export async function insertEmail(knex: Knex, e: NewEmail): Promise<void> {
   // Inside the caller's transaction no savepoint is needed: its commit covers both inserts.
-  const inTransaction = <T>(fn: (trx: Knex) => Promise<T>) => (knex.isTransaction ? fn(knex) : knex.transaction(fn));
-  await inTransaction(async (trx) => {
+  await inTransaction(knex, async (trx) => {
     await trx('emails').insert({
       id: e.id,
       project_id: e.projectId,

@@ -20,7 +20,7 @@ export interface RouteEventInput {
  * by database constraints), then records that routing ran.
  */
 export async function routeEvent({ eventId }: RouteEventInput) {
-  const routed = await local.routeEventToWorkflows(eventId);
-  await local.markEventRouted(eventId);
+  // The same routine as routeEventBatch, for a batch of one.
+  const routed = await local.routeEventBatch([eventId]);
   return { eventId, ...routed };
 }
