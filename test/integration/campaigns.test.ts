@@ -222,6 +222,12 @@ describe('campaign resource', () => {
     expect(refused.body.error.code).toBe('CONFLICT');
     expect((await c.post(scheduled.id, 'cancel')).status).toBe(200);
     expect((await c.del(scheduled.id)).status).toBe(204);
+    // SENDING counts as active too; a SENT campaign is history and may go.
+    const sending = await created();
+    await h.deps.knex('campaigns').where({ id: sending.id }).update({ status: 'SENDING' });
+    expect((await c.del(sending.id)).status).toBe(409);
+    await h.deps.knex('campaigns').where({ id: sending.id }).update({ status: 'SENT' });
+    expect((await c.del(sending.id)).status).toBe(204);
   });
 
   it('never reaches another project\'s campaign', async () => {

@@ -285,6 +285,8 @@ describe('GET /contacts', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(100);
     expect(res.body).toMatchObject({ hasMore: true, total: 105 });
+    // Without a limit a page holds 20.
+    expect((await api(own.secretKey).list()).body.data).toHaveLength(20);
   });
 
   it('answers 400 BAD_REQUEST for a malformed cursor or a cursor of another sort', async () => {

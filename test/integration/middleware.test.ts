@@ -134,8 +134,11 @@ describe('rate limit', () => {
     expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
     expect(over.headers['ratelimit-limit']).toBe('1000');
     expect(over.headers['ratelimit-remaining']).toBe('0');
+    expect(Number(over.headers['ratelimit-reset'])).toBeGreaterThan(0);
+    expect(Number(over.headers['ratelimit-reset'])).toBeLessThanOrEqual(60);
     const other = await h.http.get('/contacts').set(bearer(b.secretKey));
     expect(other.status).toBe(200);
     expect(other.headers['ratelimit-remaining']).toBe('999');
+    expect(other.headers['ratelimit-reset']).toMatch(/^\d+$/);
   });
 });

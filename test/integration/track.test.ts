@@ -104,6 +104,14 @@ describe('POST /v1/track', () => {
     expect(n).toEqual({ n: 1 });
   });
 
+  it.each([['empty', ''], ['non-ASCII', 'clé'], ['a control character', 'a\tb']])('refuses an %s Idempotency-Key with 422 and records nothing', async (_why, key) => {
+    const email = uniqueEmail();
+    const res = await track({ email, event: 'x' }, { 'Idempotency-Key': key });
+    expect(res.status).toBe(422);
+    expect(res.body.error.errors[0]).toMatchObject({ field: 'Idempotency-Key', code: 'invalid_string' });
+    expect(await h.deps.knex('contacts').where({ project_id: p.projectId, email }).first()).toBeUndefined();
+  });
+
   it('lets another project use the same Idempotency-Key', async () => {
     const other = await createProjectFixture(h, 'other');
     const key = `shared-${Date.now()}`;
