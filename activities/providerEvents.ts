@@ -5,7 +5,8 @@ import type { EmailRow, EmailStatus } from '../db/emails';
 import { recordEvent, EventRow } from '../db/events';
 import { updateContact } from '../db/contacts';
 import { bumpCampaignCounter, ProviderMilestone } from '../db/campaigns';
-import { startEventRouting } from '../temporal/events';
+import { handOffEvents } from '../temporal/events';
+import { checkSuspension } from '../db/security';
 import { deterministicUuid } from '../lib/ids';
 import { parsePublicKey } from '../lib/publicKey';
 
@@ -105,7 +106,7 @@ const CONCURRENCY = 4;
 /** SendGrid retries an undelivered webhook post for up to 72 hours; ids are kept well past that. */
 export const PROVIDER_EVENT_RETENTION_DAYS = 7;
 
-export function providerEventActivities(deps: Pick<ActivityDeps, 'knex' | 'temporal' | 'log'>) {
+export function providerEventActivities(deps: Pick<ActivityDeps, 'knex' | 'temporal' | 'log' | 'config'>) {
   const { knex } = deps;
 
   /**
@@ -173,11 +174,10 @@ export function providerEventActivities(deps: Pick<ActivityDeps, 'knex' | 'tempo
       };
       await Promise.all(Array.from({ length: Math.min(CONCURRENCY, events.length) }, worker));
       // Committed events left unrouted are started by the maintenance sweep; the provider need not retry.
-      try {
-        await startEventRouting(deps.temporal, toRoute);
-      } catch (err) {
-        deps.log.warn({ err, events: toRoute.length }, 'provider events: routing failed; left for the sweep');
-      }
+      await handOffEvents(deps, toRoute);
+      // Bounces and complaints move a project's rates: one over its threshold is suspended now.
+      const hurt = new Set(toRoute.filter((e) => e.name === 'email.bounced' || e.name === 'email.complained').map((e) => e.project_id));
+      for (const projectId of hurt) await checkSuspension(knex, projectId, deps.config.security);
       return result;
     },
   };

@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import { upsertContact } from '../../db/contacts';
+import { insertEmail } from '../../db/emails';
 import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
 import { startSendgridSink, SendgridSink } from '../helpers/sendgridSink';
 import { verifiedDomain, uniqueEmail } from '../helpers/fixtures';
@@ -135,6 +137,26 @@ describe('POST /webhooks/sendgrid', () => {
     expect(unsub.data).toEqual({ source: 'bounce' });
     // Opt-outs count as unsubscribed; bounces and complaints have their own counters.
     expect(await stats(campaignId)).toMatchObject({ bounced: 2, complained: 1, unsubscribed: 1, bounceRate: 0.5 });
+  });
+
+  it('suspends a project whose bounce rate crosses the threshold as the bounces arrive', async () => {
+    const strict = await startHarness({ env: { SECURITY_MIN_SENT: '2' } });
+    try {
+      const q = await createProjectFixture(strict, 'bouncy');
+      const { contact } = await upsertContact(h.deps.knex, { projectId: q.projectId, email: uniqueEmail('bq'), defaultSubscribed: true });
+      const ids = [crypto.randomUUID(), crypto.randomUUID()];
+      for (const id of ids) {
+        await insertEmail(h.deps.knex, { id, projectId: q.projectId, contactId: contact.id, type: 'TRANSACTIONAL', to: { email: contact.email }, from: { email: `a@${DOMAIN}` }, subject: 's', body: 'b', variables: {} });
+      }
+      await h.deps.knex('emails').whereIn('id', ids).update({ status: 'SENT', provider_message_id: 'm' });
+      const bounce = { email: contact.email, timestamp: Math.floor(Date.now() / 1000), event: 'bounce', type: 'bounce', sg_event_id: eventId(), sg_message_id: 'm.filter', email_id: ids[0] };
+      expect((await post([bounce], {}, strict)).status).toBe(200);
+      // 1 of 2 bounced (50% > 5%): the project is disabled and its keys get 403.
+      expect((await strict.deps.knex('projects').where({ id: q.projectId }).first()).disabled).toBe(true);
+      expect((await strict.http.get('/contacts').set(bearer(q.secretKey))).status).toBe(403);
+    } finally {
+      await strict.stop();
+    }
   });
 
   it('finds a transactional email by the message id prefix and address when no email_id is given', async () => {
