@@ -5,6 +5,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { ActivityDeps } from '.';
 import { createResolver, DnsLookup } from './dns';
 import { renderText, RenderError } from './render';
+import { deterministicUuid } from '../lib/ids';
 import { executionVariables } from './workflows';
 import { findContact } from '../db/contacts';
 import type { config as WebhookConfig } from '../temporal/steps/webhook';
@@ -287,6 +288,9 @@ export function webhookActivities(deps: ActivityDeps, options: WebhookActivityOp
     async callWebhook(input: {
       projectId: string;
       contactId: string;
+      /** With `seq`, names this step's call: retries carry the same Idempotency-Key. */
+      executionId: string;
+      seq: number;
       config: ConfigOf<typeof WebhookConfig>;
       context: Record<string, unknown>;
     }): Promise<WebhookResult> {
@@ -303,7 +307,12 @@ export function webhookActivities(deps: ActivityDeps, options: WebhookActivityOp
           throw err;
         }
       }
-      const headers: Record<string, string> = { 'user-agent': 'svc-webhook/1', ...config.headers };
+      // A retry after a timeout may repeat a request the receiver already took: the key lets it tell.
+      const headers: Record<string, string> = {
+        'user-agent': 'svc-webhook/1',
+        'idempotency-key': deterministicUuid('webhook', input.executionId, String(input.seq)),
+        ...config.headers,
+      };
       if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
       try {
         const res = await guardedFetch(

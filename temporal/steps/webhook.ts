@@ -48,6 +48,6 @@ export async function check(c: ConfigOf<typeof config>, checks: ConfigChecks): P
 }
 
 export async function run(c: ConfigOf<typeof config>, ctx: StepContext): Promise<StepOutcome> {
-  const webhook = await callWebhook({ projectId: ctx.projectId, contactId: ctx.contactId, config: c, context: ctx.context });
+  const webhook = await callWebhook({ projectId: ctx.projectId, contactId: ctx.contactId, executionId: ctx.executionId, seq: ctx.seq, config: c, context: ctx.context });
   return { branch: 'next', output: webhook, context: { webhook } };
 }

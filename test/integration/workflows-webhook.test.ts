@@ -1,3 +1,4 @@
+import { deterministicUuid } from '../../lib/ids';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startHarness, createProjectFixture, Harness, ProjectFixture } from '../helpers/harness';
@@ -110,6 +111,9 @@ describe('WEBHOOK calls (WEBHOOK_ALLOW_PRIVATE on)', () => {
     expect(got).toHaveLength(1);
     expect(got[0]).toMatchObject({ method: 'POST', url: '/hook?x=1' });
     expect(got[0].headers).toMatchObject({ 'x-token': 'abc', 'content-type': 'application/json', host: `127.0.0.1:${port}` });
+    // The key names this execution's step, so a retried call repeats it and the receiver can tell.
+    const step = await open.deps.knex('workflow_execution_steps').where({ execution_id: exec.id, type: 'WEBHOOK' }).first();
+    expect(got[0].headers['idempotency-key']).toBe(deterministicUuid('webhook', exec.id, String(step.seq)));
     expect(JSON.parse(got[0].body)).toEqual(sent);
   });
 });

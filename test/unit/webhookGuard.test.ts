@@ -152,7 +152,7 @@ describe('callWebhook activity', () => {
   const config = loadConfig({ JWT_SECRET: 'x'.repeat(32), WEBHOOK_ALLOW_PRIVATE: 'false' });
   const deps = { config, knex: null as any, log: null as any, temporal: null as any };
   const call = (activities: ReturnType<typeof webhookActivities>, url: string) =>
-    activities.callWebhook({ projectId: 'p', contactId: 'c', context: {}, config: { url, method: 'GET' } });
+    activities.callWebhook({ projectId: 'p', contactId: 'c', executionId: 'e', seq: 1, context: {}, config: { url, method: 'GET' } });
 
   it('fails a refused target without retries, naming the reason', async () => {
     respond = (_req, res) => res.writeHead(301, { Location: 'http://127.0.0.2/' }).end();
