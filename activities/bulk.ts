@@ -4,8 +4,7 @@ import type { ActivityDeps } from '.';
 import { ContactDataError, deleteContact, updateContact, upsertContact } from '../db/contacts';
 import type { EventRow } from '../db/events';
 import { BatchResult, BulkRowPayload, finishJob, ImportRowPayload, JobRow, JobRowRecord, markJobRunning, processJobBatch, RowOutcome } from '../db/jobs';
-import { startEventRouting } from '../temporal/events';
-import type { TemporalGateway } from '../temporal/client';
+import { handOffEvents } from '../temporal/events';
 
 export interface JobBatchInput {
   jobId: string;
@@ -43,22 +42,15 @@ async function applyRow(trx: Knex.Transaction, job: JobRow, row: JobRowRecord, e
 }
 
 /**
- * Subscription changes trigger workflows like any other event, so they are handed to `routeEvent`
- * once their batch has committed, through the worker's own client on the queue it serves. Should
- * that fail, the events stay unrouted (routed_at null) for the sweep rather than failing a batch
- * that can no longer be undone.
+ * Subscription changes trigger workflows like any other event, so they are handed over once their
+ * batch has committed (heartbeating: a batch may carry hundreds). A failed hand-off leaves the
+ * event for the maintenance sweep rather than failing a batch that can no longer be undone.
  */
 async function routeCommitted(deps: ActivityDeps, events: EventRow[]): Promise<void> {
-  if (events.length === 0) return;
   const ctx = Context.current();
-  const gateway: Pick<TemporalGateway, 'client' | 'taskQueue'> = { client: async () => ctx.client, taskQueue: ctx.info.taskQueue };
-  try {
-    for (const e of events) {
-      ctx.heartbeat();
-      await startEventRouting(gateway as TemporalGateway, [e]);
-    }
-  } catch (err) {
-    deps.log.warn({ err, events: events.length }, 'bulk job: routing subscription events failed; left for the sweep');
+  for (const e of events) {
+    ctx.heartbeat();
+    await handOffEvents(deps, [e]);
   }
 }
 

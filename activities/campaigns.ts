@@ -25,10 +25,10 @@ import { renderTemplate, RenderError } from './render';
 import { linksFor } from '../lib/unsubscribe';
 import { startWorkflowOnce, TemporalGateway } from '../temporal/client';
 import type { CampaignConfig } from '../lib/config';
+import { campaignWorkflowId } from '../temporal/workflowIds';
 
 // ───────────────────────────── starting and stopping the workflow ─────────────────────────────
 
-export const campaignWorkflowId = (campaignId: string) => `campaign-${campaignId}`;
 
 /** config.campaigns: `CAMPAIGN_BATCH_SIZE` and `CAMPAIGN_BATCHES_PER_RUN`. */
 export type CampaignSendSettings = CampaignConfig;

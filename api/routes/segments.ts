@@ -35,7 +35,7 @@ import {
 } from '../../db/segments';
 import { handOffEvents } from '../../temporal/events';
 import { startWorkflowOnce } from '../../temporal/client';
-import { segmentComputeWorkflowId } from '../../temporal/workflows/segmentCompute';
+import { segmentComputeWorkflowId } from '../../temporal/workflowIds';
 import { uuid } from '../../lib/ids';
 
 const projectId = (ctx: AppContext) => ctx.state.project!.id;

@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, log } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 
 const { pruneExpired, resumeOrphans, resumeCampaigns, pruneProviderEvents } = proxyActivities<Activities>({
@@ -6,11 +6,22 @@ const { pruneExpired, resumeOrphans, resumeCampaigns, pruneProviderEvents } = pr
   retry: { maximumAttempts: 3 },
 });
 
+/** One sweep's failure is logged and must not keep the others (the crash recovery ones) from running. */
+async function attempt<T>(name: string, step: () => Promise<T>): Promise<T | { failed: string }> {
+  try {
+    return await step();
+  } catch (err) {
+    log.warn('maintenance step failed', { step: name, error: String(err) });
+    return { failed: String(err) };
+  }
+}
+
 /** Run by the `maintenance` Schedule every minute. */
 export async function maintenance() {
-  const pruned = await pruneExpired();
-  const resumed = await resumeOrphans();
-  const campaigns = await resumeCampaigns();
-  const providerEventsPruned = await pruneProviderEvents();
-  return { pruned, resumed: { ...resumed, campaigns }, providerEventsPruned };
+  return {
+    resumed: await attempt('resumeOrphans', resumeOrphans),
+    campaigns: await attempt('resumeCampaigns', resumeCampaigns),
+    pruned: await attempt('pruneExpired', pruneExpired),
+    providerEventsPruned: await attempt('pruneProviderEvents', pruneProviderEvents),
+  };
 }

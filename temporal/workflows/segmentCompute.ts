@@ -16,7 +16,6 @@ const { listTrackedSegments } = proxyActivities<Activities>({
 });
 
 /** `segment-<segmentId>-<run key>`: one compute run of a segment (DESIGN §3). */
-export { segmentComputeWorkflowId };
 
 export interface SegmentComputeInput {
   segmentId: string;
