@@ -22,7 +22,8 @@ import {
 } from '../db/campaigns';
 import { createTransport, BatchRecipient, MAX_BATCH_RECIPIENTS, Transport, TransportRejected } from './transports';
 import { renderTemplate, RenderError } from './render';
-import { linksFor } from '../lib/unsubscribe';
+import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
+import { identityVariables } from '../db/contacts';
 import { startWorkflowOnce, TemporalGateway } from '../temporal/client';
 import type { CampaignConfig } from '../lib/config';
 import { campaignWorkflowId } from '../temporal/workflowIds';
@@ -95,12 +96,6 @@ export interface CampaignBatchResult {
 const HEARTBEAT_EVERY_MS = 5_000;
 const UNKNOWN_OUTCOME = 'delivery outcome unknown after an interrupted hand-over; not retried to avoid a duplicate';
 
-/** RFC 8058 one-click unsubscribe headers for marketing mail. */
-const listUnsubscribeHeaders = (unsubscribeUrl: string): Record<string, string> => ({
-  'List-Unsubscribe': `<${unsubscribeUrl}>`,
-  'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-});
-
 /** Heartbeats `details` every few seconds while `work` runs (a provider call may take a while). */
 async function heartbeating<T>(details: unknown, work: () => Promise<T>): Promise<T> {
   const ctx = Context.current();
@@ -118,7 +113,7 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
 
   async function render(c: CampaignRow, r: { contact_id: string; email: string; data: Record<string, unknown> | null }): Promise<RecipientEmail> {
     const links = linksFor(config, c.project_id, r.contact_id);
-    const variables = { ...(r.data ?? {}), id: r.contact_id, email: r.email, svc_id: r.contact_id, svc_email: r.email, ...links };
+    const variables = { ...(r.data ?? {}), ...identityVariables({ id: r.contact_id, email: r.email }), ...links };
     const base = { id: campaignEmailId(c.id, r.contact_id), contactId: r.contact_id, to: r.email, headers: c.type === 'MARKETING' ? listUnsubscribeHeaders(links.unsubscribeUrl) : {} };
     try {
       const rendered = await renderTemplate({ subject: c.subject, body: c.body }, variables);

@@ -4,15 +4,10 @@ import { getEmail, emailAttachments, transitionEmail } from '../db/emails';
 import { recordEvent } from '../db/events';
 import { createTransport, Transport, TransportRejected } from './transports';
 import { renderTemplate, RenderError } from './render';
-import { linksFor } from '../lib/unsubscribe';
+import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
 import { deterministicUuid } from '../lib/ids';
 
 export type DeliveryResult = { status: 'SENT' | 'FAILED' | 'SKIPPED'; messageId?: string | null; error?: string | null };
-
-/** RFC 8058 one-click unsubscribe headers for marketing mail. */
-function listUnsubscribeHeaders(unsubscribeUrl: string): Record<string, string> {
-  return { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
-}
 
 export function emailActivities(deps: ActivityDeps, transport: Transport = createTransport(deps.config)) {
   const { knex, config } = deps;

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { ActivityDeps } from '.';
-import { ContactDataError, ContactRow, findContact, updateContact } from '../db/contacts';
+import { ContactDataError, ContactRow, findContact, identityVariables, updateContact } from '../db/contacts';
 import { EventRow } from '../db/events';
 import { getEmail, insertEmail, EmailType } from '../db/emails';
 import { findTemplate } from '../db/templates';
@@ -35,10 +35,7 @@ export function executionVariables(contact: ContactRow, context: Record<string, 
     ...contact.data,
     ...context,
     context,
-    id: contact.id,
-    email: contact.email,
-    svc_id: contact.id,
-    svc_email: contact.email,
+    ...identityVariables(contact),
   };
 }
 

@@ -412,3 +412,11 @@ export async function listContacts(db: Knex, input: ListContactsInput): Promise<
     total,
   };
 }
+
+/**
+ * A contact's identity as templates see it: the reserved names (`id`, `email`, `svc_id`, `svc_email`)
+ * are the service's own, which is why they are dropped from stored `data`.
+ */
+export function identityVariables(contact: { id: string; email: string }): Record<string, unknown> {
+  return { id: contact.id, email: contact.email, svc_id: contact.id, svc_email: contact.email };
+}

@@ -52,3 +52,8 @@ export function linksFor(config: Pick<Config, 'appUrl' | 'jwtSecret'>, projectId
     manageUrl: `${config.appUrl}/manage/${token}`,
   };
 }
+
+/** RFC 8058 one-click unsubscribe headers for marketing mail. */
+export function listUnsubscribeHeaders(unsubscribeUrl: string): Record<string, string> {
+  return { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+}

@@ -3,7 +3,7 @@ import type { SendBody } from '../schemas/send';
 import { validationError } from '../errors';
 import { assertVerifiedSender } from '../sender';
 import { assertWithinLimits } from '../billingLimits';
-import { upsertContact } from '../../db/contacts';
+import { identityVariables, upsertContact } from '../../db/contacts';
 import { findTemplate } from '../../db/templates';
 import { insertEmail, EmailType } from '../../db/emails';
 import { checkTemplate } from '../../activities/render';
@@ -75,7 +75,7 @@ export async function sendEmails(deps: Pick<Deps, 'knex' | 'temporal' | 'log'>, 
         replyTo: content.replyTo,
         subject: content.subject,
         body: content.html,
-        variables: { ...c.renderData, id: c.contact.id, email: c.contact.email, svc_id: c.contact.id, svc_email: c.contact.email },
+        variables: { ...c.renderData, ...identityVariables(c.contact) },
         headers: body.headers,
         attachments: body.attachments,
       });

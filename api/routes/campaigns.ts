@@ -34,7 +34,7 @@ import {
 } from '../../db/campaigns';
 import { FilterError } from '../../db/filters';
 import { findSegment } from '../../db/segments';
-import { findContactByEmail } from '../../db/contacts';
+import { findContactByEmail, identityVariables } from '../../db/contacts';
 import { insertEmail } from '../../db/emails';
 import { cancelCampaignWorkflow, startCampaignWorkflow } from '../../activities/campaigns';
 import { startDelivery } from '../../temporal/deliveries';
@@ -199,9 +199,12 @@ export default [
         replyTo: c.reply_to,
         subject: `[Test] ${c.subject}`,
         body: c.body,
-        variables: contact ? { ...contact.data, id: contact.id, email: to, svc_id: contact.id, svc_email: to } : { email: to, svc_email: to },
+        variables: contact ? { ...contact.data, ...identityVariables(contact) } : { email: to, svc_email: to },
       });
-      await startDelivery(temporal, { id: emailId, projectId: c.project_id, contactId: contact?.id ?? null, to });
+      // The row is committed: if Temporal cannot take it now, the maintenance sweep starts it.
+      await startDelivery(temporal, { id: emailId, projectId: c.project_id, contactId: contact?.id ?? null, to }).catch((err) =>
+        ctx.deps.log.warn({ err, emailId }, 'test email: delivery start failed; the maintenance sweep will start it'),
+      );
       ctx.body = { success: true, data: { emailId, to }, message: `Test email sent to ${to}` };
     },
   }),
