@@ -439,6 +439,18 @@ describe('sending', () => {
     expect((await api(fx).post(draft.id, 'test', { email: 'nope' })).status).toBe(422);
   });
 
+  it('answers a test send whose delivery Temporal cannot take now with 200 and leaves the email queued for the sweep', async () => {
+    const draft = await created();
+    const down = await startHarness({ temporalAddress: '127.0.0.1:1' });
+    try {
+      const res = await down.http.post(`/campaigns/${draft.id}/test`).set(key()).send({ email: uniqueEmail('down') });
+      expect(res.status).toBe(200);
+      expect((await h.deps.knex('emails').where({ id: res.body.data.emailId }).first()).status).toBe('QUEUED');
+    } finally {
+      await down.stop();
+    }
+  }, 60_000);
+
   it('reports stats with counts and rates', async () => {
     const emails = [uniqueEmail('s1'), uniqueEmail('s2')];
     const fx = await projectWith(emails.map((email) => ({ email })));
