@@ -4,7 +4,7 @@ import { whereAnyContains } from './search';
 import { pageOf } from './pages';
 import { TEMPLATE_TYPES, TemplateType } from './templates';
 import { compileFilter, FilterError, FieldTypes, loadFieldTypes, matchingContactsQuery } from './filters';
-import { findSegment, SegmentRow } from './segments';
+import { findSegment, segmentMembersQuery, SegmentRow } from './segments';
 import { deterministicUuid, uuid } from '../lib/ids';
 
 /**
@@ -296,17 +296,6 @@ export async function activeCampaigns(knex: Knex, limit: number): Promise<Pick<C
 // ───────────────────────────── audience ─────────────────────────────
 
 /**
- * A segment's members as a builder over `contacts c`: the live match of a dynamic segment's
- * condition, the managed list of a static one (db/segments keeps both).
- */
-export function segmentAudienceQuery(knex: Knex, segment: SegmentRow, fieldTypes: FieldTypes): Knex.QueryBuilder {
-  if (segment.type === 'DYNAMIC') return matchingContactsQuery(knex, segment.project_id, segment.condition, fieldTypes);
-  return knex({ c: 'contacts' })
-    .where('c.project_id', segment.project_id)
-    .whereExists((q) => q.select(knex.raw('1')).from('segment_members as m').where('m.segment_id', segment.id).andWhereRaw('m.contact_id = c.id'));
-}
-
-/**
  * The campaign's audience as a builder over `contacts c`. MARKETING goes only to subscribed
  * contacts; TRANSACTIONAL and HEADLESS ignore subscription. A segment that no longer exists is an
  * empty audience. Synchronous on purpose: a builder is thenable, so an async function returning
@@ -315,7 +304,7 @@ export function segmentAudienceQuery(knex: Knex, segment: SegmentRow, fieldTypes
 export function audienceQuery(knex: Knex, c: CampaignRow, fieldTypes: FieldTypes, segment?: SegmentRow): Knex.QueryBuilder {
   let q: Knex.QueryBuilder;
   if (c.audience_type === 'FILTERED') q = matchingContactsQuery(knex, c.project_id, c.audience_condition, fieldTypes);
-  else if (c.audience_type === 'SEGMENT') q = segment ? segmentAudienceQuery(knex, segment, fieldTypes) : knex({ c: 'contacts' }).whereRaw('false');
+  else if (c.audience_type === 'SEGMENT') q = segment ? segmentMembersQuery(knex, segment, fieldTypes) : knex({ c: 'contacts' }).whereRaw('false');
   else q = knex({ c: 'contacts' }).where('c.project_id', c.project_id);
   if (c.type === 'MARKETING') q.andWhere('c.subscribed', true);
   return q;

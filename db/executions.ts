@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { pageOf } from './pages';
 import { ACTIVE_STATUSES, Graph, WorkflowRow, loadGraph } from './workflows';
 import type { EventPayload } from '../temporal/steps';
 import type { ExecutionEnd, ProgressUpdate } from '../temporal/workflows/workflowExecution';
@@ -87,16 +88,7 @@ export async function listExecutions(db: Knex, workflowId: string, input: ListEx
     if (input.contactId) q.andWhere({ contact_id: input.contactId });
     return q;
   };
-  const [rows, counted] = await Promise.all([
-    filtered()
-      .select('*')
-      .orderBy([{ column: 'started_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-      .limit(input.pageSize)
-      .offset((input.page - 1) * input.pageSize),
-    filtered().count<{ count: number }[]>('* as count'),
-  ]);
-  const total = Number(counted[0].count);
-  return { rows: rows as ExecutionRow[], total, totalPages: Math.ceil(total / input.pageSize) };
+  return pageOf<ExecutionRow>(filtered, { page: input.page, pageSize: input.pageSize, orderSql: 'started_at', dir: 'desc' });
 }
 
 export async function findExecution(db: Knex, workflowId: string, id: string): Promise<ExecutionRow | undefined> {

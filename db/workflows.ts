@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import { containsPattern } from './search';
+import { whereAnyContains } from './search';
+import { pageOf } from './pages';
 import { inferType, FieldType } from './contacts';
 import { uuid } from '../lib/ids';
 import { STEP_TYPES, StepRegistry, StepModule, findStepType, Branch } from '../temporal/steps';
@@ -136,23 +137,12 @@ export async function listWorkflows(db: Knex, projectId: string, input: ListWork
   const filtered = () => {
     const q = db<WorkflowRow>('workflows').where({ project_id: projectId });
     if (input.enabled !== undefined) q.andWhere({ enabled: input.enabled });
-    if (input.search) {
-      const pattern = containsPattern(input.search);
-      q.andWhere((w) => w.where('name', 'ilike', pattern).orWhere('description', 'ilike', pattern));
-    }
+    if (input.search) whereAnyContains(q, ['name', 'description'], input.search);
     return q;
   };
-  const [rows, counted] = await Promise.all([
-    filtered()
-      .select('*')
-      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-      .limit(input.pageSize)
-      .offset((input.page - 1) * input.pageSize),
-    filtered().count<{ count: number }[]>('* as count'),
-  ]);
-  const total = Number(counted[0].count);
-  const graphs = await loadGraphs(db, rows.map((r) => r.id));
-  return { rows: rows as WorkflowRow[], graphs, total, totalPages: Math.ceil(total / input.pageSize) };
+  const page = await pageOf<WorkflowRow>(filtered, { page: input.page, pageSize: input.pageSize, orderSql: 'created_at', dir: 'desc' });
+  const graphs = await loadGraphs(db, page.rows.map((r) => r.id));
+  return { ...page, graphs };
 }
 
 export async function hasActiveExecutions(db: Knex, workflowId: string): Promise<boolean> {
