@@ -78,11 +78,8 @@ export function emailActivities(deps: ActivityDeps, transport: Transport = creat
       const links = email.contact_id ? linksFor(config, email.project_id, email.contact_id) : {};
       try {
         const rendered = await renderTemplate({ subject: email.subject, body: email.body }, { ...email.variables, ...links });
-        await knex('emails').where({ id: emailId }).update({
-          rendered_subject: rendered.subject,
-          rendered_body: rendered.body,
-          updated_at: knex.fn.now(),
-        });
+        // Written only while still QUEUED: a row a concurrent cancel or failure moved is left alone.
+        await transitionEmail(knex, emailId, ['QUEUED'], 'QUEUED', { rendered_subject: rendered.subject, rendered_body: rendered.body });
         return { ok: true };
       } catch (err) {
         if (!(err instanceof RenderError)) throw err;

@@ -8,11 +8,11 @@ import { findTemplate } from '../db/templates';
 import { isSenderDomainVerified } from '../db/domains';
 import { contactMatches, FilterError } from '../db/filters';
 import { ACTIVE_STATUSES, snapshotGraph, WorkflowRow } from '../db/workflows';
+import { executionWorkflowId } from '../temporal/workflowIds';
 import {
   CreatedExecution,
   NewExecution,
   createExecution,
-  executionWorkflowId,
   markCancelled,
   markWaiting,
   recordProgress,

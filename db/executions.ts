@@ -3,7 +3,6 @@ import { pageOf } from './pages';
 import { ACTIVE_STATUSES, Graph, WorkflowRow, loadGraph } from './workflows';
 import type { EventPayload } from '../temporal/steps';
 import type { ExecutionEnd, ProgressUpdate } from '../temporal/workflows/workflowExecution';
-import { executionWorkflowId } from '../temporal/workflowIds';
 
 /**
  * Workflow executions as Postgres mirrors them (the source of truth the API lists). Every writer
@@ -44,7 +43,6 @@ export interface ExecutionStepRow {
   finished_at: Date | null;
 }
 
-export { executionWorkflowId };
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 

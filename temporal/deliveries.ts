@@ -2,7 +2,6 @@ import type { TemporalGateway } from './client';
 import { startWorkflowOnce } from './client';
 import { deliverEmailWorkflowId } from './workflowIds';
 
-export { deliverEmailWorkflowId };
 
 /** Starts delivery of a stored email; the id makes a repeat start a no-op. */
 export async function startDelivery(gateway: TemporalGateway, email: { id: string; projectId: string; contactId: string | null; to: string }) {

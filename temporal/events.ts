@@ -9,7 +9,6 @@ export interface RoutableEvent {
   name: string;
 }
 
-export { routeEventWorkflowId };
 
 /**
  * Hands committed events to the durable `routeEvent` workflow. Ids are deterministic, so a repeat

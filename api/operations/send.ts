@@ -10,7 +10,6 @@ import { checkTemplate } from '../../activities/render';
 import { handOffEvents, RoutableEvent } from '../../temporal/events';
 import { startDelivery } from '../../temporal/deliveries';
 
-export { startDelivery };
 import { uuid } from '../../lib/ids';
 
 export interface SentEmail {

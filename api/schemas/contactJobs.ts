@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { Email, Timestamp, Uuid, singleFileBody } from './common';
-export type { UploadedFile } from './common';
 import { dataProblems } from '../../db/contacts';
 import { CsvSyntaxError } from '../../lib/csv';
 import { ImportRowPayload, JOB_TYPES, StagedRow } from '../../db/jobs';

@@ -4,8 +4,8 @@ import { ContactDataInput } from './contacts';
 
 const NO_CRLF = /^[^\r\n]*$/;
 
-export const Recipient = z.union([Email, z.object({ name: z.string().max(200).regex(NO_CRLF, 'Name must not contain line breaks').optional(), email: Email })]);
-export const Sender = z.union([Email, z.object({ name: z.string().max(200).regex(NO_CRLF, 'Name must not contain line breaks').optional(), email: Email })]);
+/** An address as a string or `{ name, email }`: recipients and senders alike. */
+export const Address = z.union([Email, z.object({ name: z.string().max(200).regex(NO_CRLF, 'Name must not contain line breaks').optional(), email: Email })]);
 
 export const ATTACHMENT_LIMITS = { count: 10, totalBytes: 10 * 1024 * 1024 } as const;
 /** The whole JSON body; base64 inflates the 40 MB message limit by a third. */
@@ -26,11 +26,11 @@ const HeaderName = z.string().min(1).max(200).regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z
 
 export const SendBody = z
   .object({
-    to: z.union([Recipient, z.array(Recipient).min(1).max(100)]),
+    to: z.union([Address, z.array(Address).min(1).max(100)]),
     subject: z.string().min(1).max(998).regex(NO_CRLF, 'subject must not contain line breaks').optional(),
     body: z.string().min(1).optional(),
     template: z.string().uuid().optional(),
-    from: Sender.optional(),
+    from: Address.optional(),
     name: z.string().max(200).regex(NO_CRLF, 'name must not contain line breaks').optional(),
     subscribed: z.boolean().optional(),
     data: ContactDataInput.optional(),

@@ -199,4 +199,54 @@ describe('POST /v1/send', () => {
       await down.stop();
     }
   }, 60_000);
+
+  it('uses the deprecated name only when from is a string', async () => {
+    const a = uniqueEmail();
+    const b = uniqueEmail();
+    await sentRow((await send({ to: a, from: { email: 'hello@mail.example.com' }, name: 'Old' })).body.data.emails[0].email);
+    await sentRow((await send({ to: b, from: { name: 'New', email: 'hello@mail.example.com' }, name: 'Old' })).body.data.emails[0].email);
+    expect(sinkFor(a)[0].body.from).toEqual({ email: 'hello@mail.example.com' });
+    expect(sinkFor(b)[0].body.from).toEqual({ email: 'hello@mail.example.com', name: 'New' });
+  });
+
+  it("keeps an existing contact's subscription unless given, and a change records one event", async () => {
+    const email = uniqueEmail();
+    const created = await h.http.post('/contacts').set(bearer(p.secretKey)).send({ email });
+    expect(created.body.subscribed).toBe(true);
+    await send({ to: email });
+    expect((await h.deps.knex('contacts').where({ id: created.body.id }).first()).subscribed).toBe(true);
+    await send({ to: email, subscribed: false });
+    expect((await h.deps.knex('contacts').where({ id: created.body.id }).first()).subscribed).toBe(false);
+    expect(await h.deps.knex('events').where({ contact_id: created.body.id, name: 'contact.unsubscribed' })).toHaveLength(1);
+  });
+
+  it("falls back to the template's reply-to and lets reply override it", async () => {
+    const tpl = await h.http.post('/templates').set(bearer(p.secretKey)).send({ name: 'rt', subject: 'S', body: '<p>B</p>', from: 'team@mail.example.com', replyTo: 'r@example.org', type: 'TRANSACTIONAL' });
+    const [a, b] = [uniqueEmail(), uniqueEmail()];
+    await sentRow((await h.http.post('/v1/send').set(bearer(p.secretKey)).send({ to: a, template: tpl.body.id })).body.data.emails[0].email);
+    await sentRow((await h.http.post('/v1/send').set(bearer(p.secretKey)).send({ to: b, template: tpl.body.id, reply: 'x@example.org' })).body.data.emails[0].email);
+    expect(sinkFor(a)[0].body.reply_to).toEqual({ email: 'r@example.org' });
+    expect(sinkFor(b)[0].body.reply_to).toEqual({ email: 'x@example.org' });
+  });
+
+  it('releases the Idempotency-Key of a request that failed with a 5xx, and the failed request left nothing behind', async () => {
+    const subject = `boom-${Date.now()}`;
+    const fn = `svc_test_boom_${Date.now()}`;
+    // A test-only trigger makes the email insert fail for this one subject.
+    await h.deps.knex.raw(`CREATE FUNCTION ${fn}() RETURNS trigger AS $$ BEGIN IF NEW.subject = '${subject}' THEN RAISE EXCEPTION 'boom'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`);
+    await h.deps.knex.raw(`CREATE TRIGGER ${fn} BEFORE INSERT ON emails FOR EACH ROW EXECUTE FUNCTION ${fn}()`);
+    const key = `release-${Date.now()}`;
+    const to = uniqueEmail();
+    try {
+      const failed = await send({ to, subject }, { 'Idempotency-Key': key });
+      expect(failed.status).toBe(500);
+      // One transaction for all recipients: the contact upsert rolled back with the email.
+      expect(await h.deps.knex('contacts').where({ project_id: p.projectId, email: to }).first()).toBeUndefined();
+    } finally {
+      await h.deps.knex.raw(`DROP TRIGGER ${fn} ON emails`);
+      await h.deps.knex.raw(`DROP FUNCTION ${fn}()`);
+    }
+    const retried = await send({ to, subject }, { 'Idempotency-Key': key });
+    expect(retried.status).toBe(200);
+  });
 });
