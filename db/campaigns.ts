@@ -6,6 +6,7 @@ import { TEMPLATE_TYPES, TemplateType } from './templates';
 import { compileFilter, FilterError, FieldTypes, loadFieldTypes, matchingContactsQuery } from './filters';
 import { findSegment, segmentMembersQuery, SegmentRow } from './segments';
 import { deterministicUuid, uuid } from '../lib/ids';
+import { iso } from '../lib/time';
 
 /**
  * Campaigns (spec "Campaign", "Campaign status"; DESIGN §3 `campaignSend`, §5.9): the resource, its
@@ -80,7 +81,6 @@ export interface CampaignFields {
   audienceCondition?: unknown;
 }
 
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 export function presentCampaign(row: CampaignRow) {
   return {

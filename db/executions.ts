@@ -3,6 +3,7 @@ import { pageOf } from './pages';
 import { ACTIVE_STATUSES, Graph, WorkflowRow, loadGraph } from './workflows';
 import type { EventPayload } from '../temporal/steps';
 import type { ExecutionEnd, ProgressUpdate } from '../temporal/workflows/workflowExecution';
+import { iso } from '../lib/time';
 
 /**
  * Workflow executions as Postgres mirrors them (the source of truth the API lists). Every writer
@@ -44,7 +45,6 @@ export interface ExecutionStepRow {
 }
 
 
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 export function presentExecution(e: ExecutionRow) {
   return {

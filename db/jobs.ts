@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { uuid } from '../lib/ids';
+import { iso } from '../lib/time';
 
 /**
  * Contact import and bulk jobs (DESIGN §5.5). A job's input is staged in `job_rows` when it is
@@ -175,7 +176,6 @@ export async function finishJob(db: Knex, id: string, failure?: string): Promise
   });
 }
 
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 /** The API shape of a job (DESIGN §5.5). */
 export function presentJob(row: JobRow) {

@@ -1,8 +1,8 @@
-import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { randomBase62, uuid } from '../lib/ids';
 import { carryOverEmailUsage } from './billing';
 import { HANDED_OVER } from './security';
+import { sha256Hex } from '../lib/hash';
 
 export type KeyKind = 'public' | 'secret';
 
@@ -40,7 +40,7 @@ export type Action = keyof typeof PERMISSIONS;
 
 export const can = (role: Role, action: Action): boolean => (PERMISSIONS[action] as readonly Role[]).includes(role);
 
-export const hashKey = (key: string) => crypto.createHash('sha256').update(key).digest('hex');
+export const hashKey = sha256Hex;
 
 export function keyKind(key: string): KeyKind | null {
   if (key.startsWith('pk_')) return 'public';

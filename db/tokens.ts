@@ -1,6 +1,6 @@
-import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { randomBase62, uuid } from '../lib/ids';
+import { sha256Hex } from '../lib/hash';
 
 export type TokenPurpose = 'VERIFY_EMAIL' | 'RESET_PASSWORD';
 
@@ -10,7 +10,7 @@ export const TOKEN_TTL_SECONDS: Record<TokenPurpose, number> = {
   RESET_PASSWORD: 3600,
 };
 
-const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+const hashToken = sha256Hex;
 
 /**
  * A new single-use token for the user. Earlier unused tokens of the same purpose expire at once,

@@ -6,6 +6,7 @@ import { inferType, FieldType } from './contacts';
 import { uuid } from '../lib/ids';
 import { STEP_TYPES, StepRegistry, StepModule, findStepType, Branch } from '../temporal/steps';
 import type { GraphSnapshot } from '../temporal/workflows/workflowExecution';
+import { iso } from '../lib/time';
 
 /**
  * Workflow definitions (DESIGN §5.8): the record, its step graph and the graph's rules. Executions
@@ -64,7 +65,6 @@ export class WorkflowRuleError extends Error {
   }
 }
 
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 export const presentStep = (s: StepRow) => ({
   id: s.id,

@@ -15,9 +15,9 @@ import {
 import { windowOf } from '../schemas/analytics';
 import { ACTIVITY_TYPE_DESCRIPTIONS, ACTIVITY_TYPES, ActivityType, activityCounts, activityFeed, upcoming } from '../../db/activity';
 import { parseTimeCursor } from '../../db/eventQueries';
+import { iso } from '../../lib/time';
 
 const projectOf = (ctx: AppContext) => ctx.state.project!.id;
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 export default [
   route({
