@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import { CONTACT_SUBSCRIBED, CONTACT_UNSUBSCRIBED } from './contacts';
-import { columnExists, existingTables } from './references';
 import { TimeCursor, TimePage, timeKeySql, timePage } from './eventQueries';
 
 /**
@@ -219,27 +218,21 @@ export interface UpcomingExecution {
 
 /**
  * Scheduled campaigns (soonest first) and active workflow executions (the soonest to wake first,
- * then the longest waiting). Either list is empty on a schema without its tables; `wakeAt` needs
- * the executions' `wake_at` column and is null without it.
+ * then the longest waiting).
  */
 export async function upcoming(db: Knex, projectId: string, limit: number): Promise<{ campaigns: UpcomingCampaign[]; executions: UpcomingExecution[] }> {
-  const tables = await existingTables(db, ['campaigns', 'workflows', 'workflow_executions']);
-  const campaigns = tables.has('campaigns')
-    ? db('campaigns')
+  const campaigns = db('campaigns')
         .where({ project_id: projectId, status: 'SCHEDULED' })
         .orderBy([{ column: 'scheduled_for', order: 'asc', nulls: 'last' }, { column: 'id' }])
         .limit(limit)
-        .select('id', 'name', 'scheduled_for as scheduledFor')
-    : [];
+        .select('id', 'name', 'scheduled_for as scheduledFor');
   const executions = async (): Promise<UpcomingExecution[]> => {
-    if (!tables.has('workflows') || !tables.has('workflow_executions')) return [];
-    const wake = (await columnExists(db, 'workflow_executions', 'wake_at')) ? 'x.wake_at' : 'NULL::timestamptz';
     return db({ x: 'workflow_executions' })
       .join({ w: 'workflows' }, 'w.id', 'x.workflow_id')
       .leftJoin({ c: 'contacts' }, 'c.id', 'x.contact_id')
       .where('x.project_id', projectId)
       .whereIn('x.status', ['RUNNING', 'WAITING'])
-      .orderByRaw(`${wake} ASC NULLS LAST, x.waiting_since ASC NULLS LAST, x.id`)
+      .orderByRaw('x.wake_at ASC NULLS LAST, x.waiting_since ASC NULLS LAST, x.id')
       .limit(limit)
       .select(
         'x.id',
@@ -250,7 +243,7 @@ export async function upcoming(db: Knex, projectId: string, limit: number): Prom
         'x.status',
         'x.waiting_for as waitingFor',
         'x.waiting_since as waitingSince',
-        db.raw(`${wake} AS "wakeAt"`),
+        'x.wake_at as wakeAt',
       );
   };
   const [c, x] = await Promise.all([campaigns, executions()]);

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import { rate } from '../lib/math';
 import { ActivityType, whereEventTypes } from './activity';
-import { existingTables } from './references';
 
 /**
  * Aggregations for GET /analytics/…: all in SQL, all scoped to one project and bounded by a time
@@ -96,7 +95,6 @@ export async function topCampaigns(
   db: Knex,
   input: { projectId: string; from: Date; to: Date; sort: CampaignSort; limit: number },
 ): Promise<CampaignFunnel[]> {
-  if (!(await existingTables(db, ['campaigns'])).has('campaigns')) return [];
   const order: Record<CampaignSort, string> = {
     sent: 'sent_count',
     opened: 'opened_count',
@@ -127,8 +125,6 @@ export interface CampaignTotals extends Funnel {
 }
 
 export async function campaignTotals(db: Knex, projectId: string, from: Date, to: Date): Promise<CampaignTotals> {
-  const zero = Object.fromEntries(FUNNEL_STAGES.map((s) => [s, 0])) as Record<FunnelStage, number>;
-  if (!(await existingTables(db, ['campaigns'])).has('campaigns')) return { campaigns: 0, totalRecipients: 0, ...withRates(zero), byStatus: {} };
   const [[row], statuses] = await Promise.all([
     startedIn(db, projectId, from, to).select(
       db.raw('count(*)::int AS campaigns'),

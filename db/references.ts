@@ -14,23 +14,6 @@ export interface NamedRef {
 
 export type WorkflowEventRef = NamedRef & { references: Array<'trigger' | 'waitForEvent' | 'condition'> };
 
-// Positive answers only: a table or column never disappears under a running process, but may appear.
-const knownSchema = new WeakMap<object, Set<string>>();
-
-async function schemaHas(db: Knex, key: string, check: () => Promise<boolean>): Promise<boolean> {
-  let known = knownSchema.get(db.client);
-  if (!known) knownSchema.set(db.client, (known = new Set()));
-  if (!known.has(key) && (await check())) known.add(key);
-  return known.has(key);
-}
-
-/** Which of `tables` exist. */
-export async function existingTables(db: Knex, tables: readonly string[]): Promise<Set<string>> {
-  const present = await Promise.all(tables.map((t) => schemaHas(db, t, () => db.schema.hasTable(t))));
-  return new Set(tables.filter((_, i) => present[i]));
-}
-
-export const columnExists = (db: Knex, table: string, column: string) => schemaHas(db, `${table}.${column}`, () => db.schema.hasColumn(table, column));
 
 // Filter nodes anywhere in a tree (groups, nested `conditions`) whose `field` is $f, or, with
 // FIELD_OR_NESTED, a path beneath it ($p = "$f."): a filter on `data.profile.tier` uses `data.profile`.
@@ -58,8 +41,6 @@ async function treeReferences(db: Knex, table: string, column: string, projectId
     .select('id', 'name');
 }
 
-const SOURCES = ['segments', 'campaigns', 'workflows', 'workflow_steps'] as const;
-
 export interface FieldReferences {
   segments: NamedRef[];
   campaigns: NamedRef[];
@@ -71,12 +52,10 @@ export interface FieldReferences {
  * For a data field, UPDATE_CONTACT steps that write it count too.
  */
 export async function fieldReferences(db: Knex, projectId: string, field: string): Promise<FieldReferences> {
-  const tables = await existingTables(db, SOURCES);
   const dataPath = field.startsWith('data.') ? field.slice(5) : null;
   const nested = dataPath !== null;
   const stepMatch = treeMatch('s.config', field, nested);
   const workflows = async (): Promise<NamedRef[]> => {
-    if (!tables.has('workflows') || !tables.has('workflow_steps')) return [];
     const writes = dataPath === null ? 'false' : `(s.type = 'UPDATE_CONTACT' AND s.config->'data' #> string_to_array(?, '.') IS NOT NULL)`;
     return db({ w: 'workflows' })
       .where('w.project_id', projectId)
@@ -90,8 +69,8 @@ export async function fieldReferences(db: Knex, projectId: string, field: string
       .select('w.id', 'w.name');
   };
   const [segments, campaigns, flows] = await Promise.all([
-    tables.has('segments') ? treeReferences(db, 'segments', 'condition', projectId, field, nested) : [],
-    tables.has('campaigns') ? treeReferences(db, 'campaigns', 'audience_condition', projectId, field, nested) : [],
+    treeReferences(db, 'segments', 'condition', projectId, field, nested),
+    treeReferences(db, 'campaigns', 'audience_condition', projectId, field, nested),
     workflows(),
   ]);
   return { segments, campaigns, workflows: flows };
@@ -105,10 +84,8 @@ export interface EventReferences {
 
 /** References to an event name: `event.<name>` filters, workflow triggers, WAIT_FOR_EVENT steps. */
 export async function eventReferences(db: Knex, projectId: string, name: string): Promise<EventReferences> {
-  const tables = await existingTables(db, SOURCES);
   const field = `event.${name}`;
   const workflows = async (): Promise<WorkflowEventRef[]> => {
-    if (!tables.has('workflows') || !tables.has('workflow_steps')) return [];
     const cond = treeMatch('s.config', field, false);
     const { rows } = await db.raw(
       `SELECT id, name, trigger, wait, condition FROM (
@@ -129,8 +106,8 @@ export async function eventReferences(db: Knex, projectId: string, name: string)
     }));
   };
   const [segments, campaigns, flows] = await Promise.all([
-    tables.has('segments') ? treeReferences(db, 'segments', 'condition', projectId, field, false) : [],
-    tables.has('campaigns') ? treeReferences(db, 'campaigns', 'audience_condition', projectId, field, false) : [],
+    treeReferences(db, 'segments', 'condition', projectId, field, false),
+    treeReferences(db, 'campaigns', 'audience_condition', projectId, field, false),
     workflows(),
   ]);
   return { segments, campaigns, workflows: flows };

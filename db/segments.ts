@@ -182,14 +182,8 @@ export async function updateSegment(db: Knex, segment: SegmentRow, patch: Segmen
 }
 
 const ACTIVE_CAMPAIGN_STATUSES = ['SCHEDULED', 'SENDING'];
-const campaignsTableSeen = new WeakSet<Knex>();
-
-/** Whether a SCHEDULED or SENDING campaign targets the segment (false while no campaigns table exists). */
+/** Whether a SCHEDULED or SENDING campaign targets the segment. */
 export async function usedByActiveCampaign(db: Knex, segmentId: string): Promise<boolean> {
-  if (!campaignsTableSeen.has(db)) {
-    if (!(await db.schema.hasTable('campaigns'))) return false;
-    campaignsTableSeen.add(db);
-  }
   const hit = await db('campaigns').where({ segment_id: segmentId }).whereIn('status', ACTIVE_CAMPAIGN_STATUSES).first(db.raw('1 AS hit'));
   return !!hit;
 }
