@@ -19,22 +19,32 @@ export interface NewEvent {
   data?: Record<string, unknown>;
 }
 
+const INSERT_CHUNK = 1000;
+
+const rowOf = (event: NewEvent) => ({
+  id: event.id ?? uuid(),
+  project_id: event.projectId,
+  contact_id: event.contactId,
+  name: event.name,
+  // Stringified so pg never mistakes a top-level array for a Postgres array.
+  data: JSON.stringify(event.data ?? {}) as any,
+});
+
 /**
- * Inserts one event row. Pass the caller's transaction so the event commits with the change it describes.
- * With a given id an existing row is returned instead of a second insert.
+ * Inserts event rows, many per statement (a first segment compute writes one per member). A row
+ * whose given id exists already inserts nothing and is not returned: a retried writer adds nothing.
+ * Pass the caller's transaction so the events commit with the change they describe.
  */
+export async function recordEvents(db: Knex, events: NewEvent[]): Promise<EventRow[]> {
+  const out: EventRow[] = [];
+  for (let i = 0; i < events.length; i += INSERT_CHUNK) {
+    out.push(...(await db<EventRow>('events').insert(events.slice(i, i + INSERT_CHUNK).map(rowOf)).onConflict('id').ignore().returning('*')));
+  }
+  return out;
+}
+
+/** One event; with a given id that exists already, the existing row is returned instead of a second insert. */
 export async function recordEvent(db: Knex, event: NewEvent): Promise<EventRow> {
-  const [row] = await db<EventRow>('events')
-    .insert({
-      id: event.id ?? uuid(),
-      project_id: event.projectId,
-      contact_id: event.contactId,
-      name: event.name,
-      // Stringified so pg never mistakes a top-level array for a Postgres array.
-      data: JSON.stringify(event.data ?? {}) as any,
-    })
-    .onConflict('id')
-    .ignore()
-    .returning('*');
+  const [row] = await recordEvents(db, [event]);
   return row ?? (await db<EventRow>('events').where({ id: event.id! }).first())!;
 }

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { deterministicUuid, uuid } from '../lib/ids';
 import { normalizeEmail, upsertContact, ContactRow } from './contacts';
 import { countMatching, loadFieldTypes, matchingContactsQuery, FieldTypes } from './filters';
-import type { EventRow } from './events';
+import { recordEvents, EventRow } from './events';
 
 /**
  * Segments (spec "Segment"; DESIGN §5.10): dynamic ones are a stored filter tree evaluated by
@@ -386,7 +386,16 @@ export async function computeBatch(db: Knex, runId: string, batchSize = DEFAULT_
       [live, segment.id, segment.id, lo, ...(hi === null ? [] : [hi])],
     );
 
-    const events = await recordMembershipEvents(trx, segment, runId, changes);
+    const events = await recordEvents(
+      trx,
+      changes.map((c) => ({
+        id: membershipEventId(segment.id, c.contact_id, runId, c.change),
+        projectId: segment.project_id,
+        contactId: c.contact_id,
+        name: segmentEventName(segment.slug, c.change),
+        data: { segmentId: segment.id, segmentName: segment.name, computeId: runId },
+      })),
+    );
     const entered = changes.filter((c) => c.change === 'entry').length;
     await trx('segment_computes')
       .where({ id: runId })
@@ -400,32 +409,6 @@ export async function computeBatch(db: Knex, runId: string, batchSize = DEFAULT_
   });
 }
 
-const EVENT_INSERT_CHUNK = 1000;
-
-/**
- * The multi-row form of db/events recordEvent (same columns, same "a known id inserts nothing"
- * rule): a first compute of a large segment writes one event per member, and one round trip per
- * event would dominate its run time.
- */
-async function recordMembershipEvents(
-  trx: Knex.Transaction,
-  segment: SegmentRow,
-  runId: string,
-  changes: { change: MembershipChange; contact_id: string }[],
-): Promise<EventRow[]> {
-  const rows = changes.map((c) => ({
-    id: membershipEventId(segment.id, c.contact_id, runId, c.change),
-    project_id: segment.project_id,
-    contact_id: c.contact_id,
-    name: segmentEventName(segment.slug, c.change),
-    data: JSON.stringify({ segmentId: segment.id, segmentName: segment.name, computeId: runId }),
-  }));
-  const out: EventRow[] = [];
-  for (let i = 0; i < rows.length; i += EVENT_INSERT_CHUNK) {
-    out.push(...(await trx<EventRow>('events').insert(rows.slice(i, i + EVENT_INSERT_CHUNK) as any).onConflict('id').ignore().returning('*')));
-  }
-  return out;
-}
 
 /** Closes a run: caches the stored membership as `memberCount` and returns the run's totals (idempotent). */
 export async function finishCompute(db: Knex, runId: string): Promise<ComputeResult> {
