@@ -3,7 +3,6 @@ import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import type { TemporalGateway } from '../temporal/client';
 import { domainActivities } from './domains';
-import { eventActivities } from './events';
 import { emailActivities } from './email';
 import { maintenanceActivities } from './maintenance';
 import { bulkActivities } from './bulk';
@@ -26,7 +25,6 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     ...domainActivities(deps),
-    ...eventActivities(deps),
     ...emailActivities(deps),
     ...maintenanceActivities(deps),
     ...bulkActivities(deps),

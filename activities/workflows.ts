@@ -7,7 +7,7 @@ import { getEmail, insertEmail, EmailType } from '../db/emails';
 import { findTemplate } from '../db/templates';
 import { isSenderDomainVerified } from '../db/domains';
 import { contactMatches, FilterError } from '../db/filters';
-import { ACTIVE_STATUSES, snapshotGraph, WorkflowRow } from '../db/workflows';
+import { ACTIVE_STATUSES, GraphCache, snapshotGraph } from '../db/workflows';
 import { executionWorkflowId } from '../temporal/workflowIds';
 import {
   CreatedExecution,
@@ -17,7 +17,6 @@ import {
   markWaiting,
   recordProgress,
   toPayload,
-  waitingExecutionIds,
   WaitingInput,
 } from '../db/executions';
 import { startWorkflowOnce } from '../temporal/client';
@@ -44,8 +43,8 @@ export function executionVariables(contact: ContactRow, context: Record<string, 
  * its Temporal workflow `exec-<id>` with the graph snapshot. Repeating it for the same id starts
  * nothing new, so the router and the API may retry freely.
  */
-export async function startExecution(deps: Deps, input: NewExecution): Promise<CreatedExecution> {
-  const created = await createExecution(deps.knex, input);
+export async function startExecution(deps: Deps, input: NewExecution, graphs?: GraphCache): Promise<CreatedExecution> {
+  const created = await createExecution(deps.knex, input, graphs);
   if ('skipped' in created) return created;
   const { execution, workflow, graph } = created;
   // A retried start of an execution that was cancelled in between must not bring it to life.
@@ -55,7 +54,7 @@ export async function startExecution(deps: Deps, input: NewExecution): Promise<C
     projectId: execution.project_id,
     workflowId: workflow.id,
     contactId: execution.contact_id,
-    graph: snapshotGraph(graph),
+    graph: graphs ? graphs.snapshot(graph) : snapshotGraph(graph),
     context: execution.context,
     // config.workflows.timeScale (tests run "2 days" in a second) travels in the input, so the workflow stays deterministic.
     timeScale: deps.config.workflows.timeScale,
@@ -93,7 +92,7 @@ export async function cancelExecutions(deps: Deps, workflowId: string, ids: stri
 }
 
 /** Signals one execution; one that has already ended is no longer waiting, which is fine. */
-async function signalExecution(deps: Deps, executionId: string, event: EventPayload): Promise<boolean> {
+export async function signalExecution(deps: Deps, executionId: string, event: EventPayload): Promise<boolean> {
   const client = await deps.temporal.client();
   try {
     await client.workflow.getHandle(executionWorkflowId(executionId)).signal(eventSignal, event);
@@ -125,38 +124,6 @@ export function workflowActivities(deps: ActivityDeps) {
 
     async markExecutionWaiting(input: WaitingInput): Promise<EventPayload | null> {
       return markWaiting(knex, input);
-    },
-
-    /**
-     * The work of `routeEvent`: signals the contact's executions waiting for this event name (the
-     * event id lets the workflow drop a repeat), then starts the enabled workflows it triggers.
-     */
-    async routeEventToWorkflows(eventId: string): Promise<{ signalled: number; started: number }> {
-      const event = await knex<EventRow>('events').where({ id: eventId }).first();
-      if (!event?.contact_id) return { signalled: 0, started: 0 };
-      const payload = toPayload(event);
-      let signalled = 0;
-      for (const id of await waitingExecutionIds(knex, { id: event.id, contact_id: event.contact_id, name: event.name })) {
-        if (await signalExecution(deps, id, payload)) signalled++;
-      }
-      const workflows = await knex<WorkflowRow>('workflows')
-        .where({ project_id: event.project_id, enabled: true })
-        .whereRaw(`trigger_config->>'eventName' = ?`, [event.name])
-        .select('id');
-      let started = 0;
-      for (const w of workflows) {
-        const created = await startExecution(deps, {
-          id: deterministicUuid('workflow-execution', event.id, w.id),
-          projectId: event.project_id,
-          workflowId: w.id,
-          contactId: event.contact_id,
-          context: { event: payload },
-          triggerEvent: { id: event.id, name: event.name },
-          mode: 'trigger',
-        });
-        if (!('skipped' in created)) started++;
-      }
-      return { signalled, started };
     },
 
     /** Hands an event recorded inside a workflow (e.g. `email.sent`) to routeEvent, like the API does. */

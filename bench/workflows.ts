@@ -49,7 +49,9 @@ function rssMb(root: number): number {
 
 function startWorker(stack: BenchStack): ChildProcess {
   const root = path.resolve(__dirname, '..');
-  return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'temporal', 'worker.ts')], {
+  // BENCH_WORKER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the worker.
+  const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  return spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, 'temporal', 'worker.ts')], {
     cwd: root,
     env: {
       ...process.env,

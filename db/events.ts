@@ -48,3 +48,17 @@ export async function recordEvent(db: Knex, event: NewEvent): Promise<EventRow> 
   const [row] = await recordEvents(db, [event]);
   return row ?? (await db<EventRow>('events').where({ id: event.id! }).first())!;
 }
+
+/** The events of these ids, in the order given (ids not found are left out). */
+export async function eventsByIds(db: Knex, ids: string[]): Promise<EventRow[]> {
+  if (!ids.length) return [];
+  const rows = await db<EventRow>('events').whereIn('id', ids);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** Records that routing ran; the first time counts (markWaiting compares against it). */
+export async function markEventsRouted(db: Knex, ids: string[]): Promise<void> {
+  if (!ids.length) return;
+  await db('events').whereIn('id', ids).whereNull('routed_at').update({ routed_at: db.fn.now() });
+}

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { pageOf } from './pages';
-import { ACTIVE_STATUSES, Graph, WorkflowRow, loadGraph } from './workflows';
+import { ACTIVE_STATUSES, Graph, GraphCache, WorkflowRow, loadGraph } from './workflows';
 import type { EventPayload } from '../temporal/steps';
 import type { ExecutionEnd, ProgressUpdate } from '../temporal/workflows/workflowExecution';
 import { iso } from '../lib/time';
@@ -129,12 +129,14 @@ export type CreatedExecution =
  * the partial unique index on active executions for re-entrant ones. The workflow row is share-locked,
  * so a trigger change, a disable or a delete waits for the start and sees its execution.
  */
-export async function createExecution(db: Knex, input: NewExecution): Promise<CreatedExecution> {
+export async function createExecution(db: Knex, input: NewExecution, graphs?: GraphCache): Promise<CreatedExecution> {
+  // Read under the share lock, so the graph is the version of the row we hold.
+  const graphOf = (trx: Knex.Transaction, workflow: WorkflowRow) => (graphs ? graphs.graph(trx, workflow) : loadGraph(trx, workflow.id));
   return db.transaction(async (trx) => {
     const workflow = await trx<WorkflowRow>('workflows').where({ id: input.workflowId, project_id: input.projectId }).forShare().first();
     if (!workflow) return { skipped: 'not-triggered' as const };
     const existing = await trx<ExecutionRow>('workflow_executions').where({ id: input.id }).first();
-    if (existing) return { execution: existing, workflow, graph: await loadGraph(trx, workflow.id) };
+    if (existing) return { execution: existing, workflow, graph: await graphOf(trx, workflow) };
     if (input.mode === 'trigger' && (!workflow.enabled || workflow.trigger_config.eventName !== input.triggerEvent?.name)) {
       return { skipped: 'not-triggered' as const };
     }
@@ -152,7 +154,7 @@ export async function createExecution(db: Knex, input: NewExecution): Promise<Cr
       [input.id, input.projectId, workflow.id, input.contactId, JSON.stringify(input.context), input.triggerEvent?.id ?? null],
     );
     if (!rows[0]) return { skipped: 'already-active' as const };
-    return { execution: rows[0] as ExecutionRow, workflow, graph: await loadGraph(trx, workflow.id) };
+    return { execution: rows[0] as ExecutionRow, workflow, graph: await graphOf(trx, workflow) };
   });
 }
 
@@ -164,33 +166,33 @@ export async function createExecution(db: Knex, input: NewExecution): Promise<Cr
  * must not go on.
  */
 export async function recordProgress(db: Knex, u: ProgressUpdate): Promise<{ active: boolean }> {
-  return db.transaction(async (trx) => {
-    const current = await trx<ExecutionRow>('workflow_executions').where({ id: u.executionId }).first('status');
-    if (!current) return { active: false };
-    if (u.finished) {
-      await trx('workflow_execution_steps')
-        .where({ execution_id: u.executionId, seq: u.finished.seq })
-        .whereNull('finished_at')
-        .update({
-          status: u.finished.status,
-          output: u.finished.output === undefined ? null : JSON.stringify(u.finished.output),
-          error: u.finished.error ?? null,
-          finished_at: trx.fn.now(),
-        });
-    }
-    if (u.started) {
-      await trx('workflow_execution_steps')
-        .insert({ execution_id: u.executionId, seq: u.started.seq, step_id: u.started.stepId, type: u.started.type, status: 'RUNNING' })
-        .onConflict(['execution_id', 'seq'])
-        .ignore();
-    }
-    const columns: Record<string, unknown> = { updated_at: trx.fn.now(), waiting_for: null, waiting_seq: null, waiting_since: null, wake_at: null };
-    if (u.context) columns.context = JSON.stringify(u.context);
-    if (u.started) Object.assign(columns, { current_step_id: u.started.stepId, status: 'RUNNING' });
-    if (u.end) Object.assign(columns, { status: u.end.status, error: u.end.error ?? null, finished_at: trx.fn.now() });
-    const moved = await trx('workflow_executions').where({ id: u.executionId }).whereIn('status', ACTIVE_STATUSES).update(columns);
-    return { active: moved > 0 && !u.end };
-  });
+  // One statement, not a transaction of five: this runs at every step boundary of every execution.
+  // Its parts see one snapshot; the step rows are written whatever the status (a cancellation is
+  // recorded on an execution already marked CANCELLED), the execution row only while active.
+  const parts: string[] = ['cur AS (SELECT id FROM workflow_executions WHERE id = ?)'];
+  const bindings: Knex.RawBinding[] = [u.executionId];
+  if (u.finished) {
+    parts.push(`fin AS (
+      UPDATE workflow_execution_steps SET status = ?, output = ?::jsonb, error = ?, finished_at = now()
+      WHERE execution_id = ? AND seq = ? AND finished_at IS NULL RETURNING 1)`);
+    bindings.push(u.finished.status, u.finished.output === undefined ? null : JSON.stringify(u.finished.output), u.finished.error ?? null, u.executionId, u.finished.seq);
+  }
+  if (u.started) {
+    parts.push(`ins AS (
+      INSERT INTO workflow_execution_steps (execution_id, seq, step_id, type, status)
+      SELECT id, ?, ?, ?, 'RUNNING' FROM cur
+      ON CONFLICT (execution_id, seq) DO NOTHING RETURNING 1)`);
+    bindings.push(u.started.seq, u.started.stepId, u.started.type);
+  }
+  const sets = ['updated_at = now()', 'waiting_for = NULL', 'waiting_seq = NULL', 'waiting_since = NULL', 'wake_at = NULL'];
+  const setBindings: Knex.RawBinding[] = [];
+  if (u.context) (sets.push('context = ?::jsonb'), setBindings.push(JSON.stringify(u.context)));
+  if (u.started) (sets.push(`current_step_id = ?`, `status = 'RUNNING'`), setBindings.push(u.started.stepId));
+  if (u.end) (sets.push('status = ?', 'error = ?', 'finished_at = now()'), setBindings.push(u.end.status, u.end.error ?? null));
+  parts.push(`moved AS (UPDATE workflow_executions SET ${sets.join(', ')} WHERE id = ? AND status IN (${ACTIVE_STATUSES.map((x) => `'${x}'`).join(', ')}) RETURNING 1)`);
+  bindings.push(...setBindings, u.executionId);
+  const { rows } = await db.raw(`WITH ${parts.join(',\n')} SELECT EXISTS (SELECT 1 FROM moved) AS moved`, bindings);
+  return { active: rows[0].moved && !u.end };
 }
 
 export interface WaitingInput {
@@ -241,13 +243,21 @@ export const toPayload = (e: { id: string; name: string; data: Record<string, un
   createdAt: new Date(e.created_at).toISOString(),
 });
 
-/** Executions of the contact waiting for an event of this name (not the ones this event started). */
-export async function waitingExecutionIds(db: Knex, event: { id: string; contact_id: string; name: string }): Promise<string[]> {
-  const rows = await db('workflow_executions')
-    .where({ contact_id: event.contact_id, status: 'WAITING', waiting_for: event.name })
-    .andWhere((q) => q.whereNull('trigger_event_id').orWhereNot('trigger_event_id', event.id))
-    .select('id');
-  return rows.map((r: { id: string }) => r.id);
+export interface WaitingExecution {
+  id: string;
+  contact_id: string;
+  waiting_for: string;
+  trigger_event_id: string | null;
+}
+
+/** Executions of these contacts waiting for an event of one of these names. */
+export async function waitingExecutionsOf(db: Knex, contactIds: string[], names: string[]): Promise<WaitingExecution[]> {
+  if (!contactIds.length) return [];
+  return db('workflow_executions')
+    .where({ status: 'WAITING' })
+    .whereIn('contact_id', [...new Set(contactIds)])
+    .whereIn('waiting_for', [...new Set(names)])
+    .select('id', 'contact_id', 'waiting_for', 'trigger_event_id');
 }
 
 /** Ends active executions as CANCELLED (the workflow records the same when its cancellation lands). */

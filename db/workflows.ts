@@ -145,6 +145,44 @@ export async function listWorkflows(db: Knex, projectId: string, input: ListWork
   return { ...page, graphs };
 }
 
+/** Enabled workflows of these projects triggered by one of these event names. */
+export async function triggeredWorkflows(db: Knex, projectIds: string[], eventNames: string[]): Promise<Array<{ id: string; project_id: string; event_name: string }>> {
+  if (!projectIds.length) return [];
+  return db('workflows')
+    .where({ enabled: true })
+    .whereIn('project_id', [...new Set(projectIds)])
+    .whereRaw(`trigger_config->>'eventName' = ANY(?)`, [[...new Set(eventNames)]])
+    .select('id', 'project_id', db.raw(`trigger_config->>'eventName' AS event_name`));
+}
+
+/**
+ * Graphs and their snapshots, remembered for one routing pass by workflow id and version
+ * (`updated_at`, which every graph edit bumps in its own transaction): a batch of events starting
+ * the same workflow for many contacts reads its graph once.
+ */
+export class GraphCache {
+  private graphs = new Map<string, Promise<Graph>>();
+  private snapshots = new WeakMap<Graph, GraphSnapshot>();
+
+  graph(db: Knex, workflow: Pick<WorkflowRow, 'id' | 'updated_at'>): Promise<Graph> {
+    const key = `${workflow.id}@${new Date(workflow.updated_at).toISOString()}`;
+    let graph = this.graphs.get(key);
+    if (!graph) {
+      graph = loadGraph(db, workflow.id);
+      this.graphs.set(key, graph);
+      // A failed read must not be remembered.
+      graph.catch(() => this.graphs.delete(key));
+    }
+    return graph;
+  }
+
+  snapshot(graph: Graph): GraphSnapshot {
+    let snap = this.snapshots.get(graph);
+    if (!snap) this.snapshots.set(graph, (snap = snapshotGraph(graph)));
+    return snap;
+  }
+}
+
 export async function hasActiveExecutions(db: Knex, workflowId: string): Promise<boolean> {
   return !!(await db('workflow_executions').where({ workflow_id: workflowId }).whereIn('status', ACTIVE_STATUSES).first('id'));
 }

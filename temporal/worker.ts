@@ -79,7 +79,7 @@ if (require.main === module) {
     const { ensureSearchAttributes } = await import('./searchAttributes');
     const config = loadConfigOrExit();
     const log = createLogger(config.logLevel, 'worker');
-    const knex = createKnex(config.databaseUrl);
+    const knex = createKnex(config.databaseUrl, { max: 20 });
     const conn = await Connection.connect({ address: temporalAddress(config) });
     await ensureSearchAttributes(conn, config.temporal.namespace);
     await conn.close();

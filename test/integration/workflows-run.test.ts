@@ -3,6 +3,9 @@ import { startSendgridSink, SendgridSink } from '../helpers/sendgridSink';
 import { verifiedDomain, uniqueEmail } from '../helpers/fixtures';
 import { workflowApi, equalsFilter } from '../helpers/workflows';
 import { eventSignal } from '../../temporal/workflows/workflowExecution';
+import { routeEvents } from '../../activities/eventBatch';
+import { upsertContact } from '../../db/contacts';
+import { recordEvent } from '../../db/events';
 
 // A day lasts 0.864 s: "DELAY 2 days" runs in under two seconds.
 const SCALE = '0.00001';
@@ -120,6 +123,31 @@ describe('triggered executions', () => {
     expect(timedOut.status).toBe('EXITED');
     expect(timedOut.steps.map((s: any) => s.type)).toEqual(['TRIGGER', 'WAIT_FOR_EVENT', 'EXIT']);
     expect(timedOut.steps[1].output).toEqual({ timedOut: true });
+  });
+
+  it('routes a batch of many contacts side by side: one execution each despite repeats, then every wait released', async () => {
+    const event = `batch-${Date.now()}`;
+    const wf = await api.build(event, { wait: { type: 'WAIT_FOR_EVENT', config: { eventName: `${event}-done` } } }, [['trigger', 'wait']], { enabled: true });
+    const contacts = await Promise.all(
+      Array.from({ length: 24 }, async (_, i) => (await upsertContact(h.deps.knex, { projectId: p.projectId, email: uniqueEmail(`batch${i}`), defaultSubscribed: true })).contact.id),
+    );
+    const record = (contactId: string, name: string) => recordEvent(h.deps.knex, { projectId: p.projectId, contactId, name, data: {} });
+    // Each contact's trigger comes twice in the one batch; allowReentry is off.
+    const triggers = [];
+    for (const c of contacts) triggers.push(await record(c, event));
+    for (const c of contacts) triggers.push(await record(c, event));
+    const routedStarts = await routeEvents(h.deps, triggers.map((e) => e.id));
+    expect(routedStarts).toEqual({ started: 24, signalled: 0 });
+    expect(await api.rows(wf.id)).toHaveLength(24);
+    await eventually(async () => (await api.rows(wf.id)).every((r: any) => r.status === 'WAITING'));
+
+    const done = [];
+    for (const c of contacts) done.push(await record(c, `${event}-done`));
+    const routedSignals = await routeEvents(h.deps, done.map((e) => e.id));
+    expect(routedSignals).toEqual({ started: 0, signalled: 24 });
+    await eventually(async () => (await api.rows(wf.id)).every((r: any) => r.status === 'COMPLETED'), 30_000);
+    const events = await h.deps.knex('events').whereIn('id', [...triggers, ...done].map((e) => e.id)).whereNull('routed_at');
+    expect(events).toHaveLength(0);
   });
 
   it('delivers an event to a wait once: a repeated signal of the same event is dropped', async () => {
