@@ -58,6 +58,8 @@ export async function startExecution(deps: Deps, input: NewExecution, graphs?: G
     context: execution.context,
     // config.workflows.timeScale (tests run "2 days" in a second) travels in the input, so the workflow stays deterministic.
     timeScale: deps.config.workflows.timeScale,
+    // Set by createExecution (or by an engine that already ran): the first mirror write is done.
+    startRecorded: execution.current_step_id !== null,
   };
   await startWorkflowOnce(deps.temporal, {
     workflowType: 'workflowExecution',

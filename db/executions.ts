@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { pageOf } from './pages';
-import { ACTIVE_STATUSES, Graph, GraphCache, WorkflowRow, loadGraph } from './workflows';
+import { ACTIVE_STATUSES, Graph, GraphCache, TRIGGER, WorkflowRow, loadGraph } from './workflows';
 import type { EventPayload } from '../temporal/steps';
 import type { ExecutionEnd, ProgressUpdate } from '../temporal/workflows/workflowExecution';
 import { iso } from '../lib/time';
@@ -146,15 +146,24 @@ export async function createExecution(db: Knex, input: NewExecution, graphs?: Gr
       .ignore()
       .returning('workflow_id');
     if (input.mode === 'trigger' && !workflow.allow_reentry && entered.length === 0) return { skipped: 'already-entered' as const };
+    // The trigger step is recorded with the row (its engine then skips that write: ExecutionInput.startRecorded).
+    const graph = await graphOf(trx, workflow);
+    const trigger = graph.steps.find((st) => st.type === TRIGGER) ?? null;
     const { rows } = await trx.raw(
-      `INSERT INTO workflow_executions (id, project_id, workflow_id, contact_id, status, context, trigger_event_id)
-       VALUES (?, ?, ?, ?, 'RUNNING', ?::jsonb, ?)
-       ON CONFLICT DO NOTHING
-       RETURNING *`,
-      [input.id, input.projectId, workflow.id, input.contactId, JSON.stringify(input.context), input.triggerEvent?.id ?? null],
+      `WITH ex AS (
+         INSERT INTO workflow_executions (id, project_id, workflow_id, contact_id, status, context, trigger_event_id, current_step_id)
+         VALUES (?, ?, ?, ?, 'RUNNING', ?::jsonb, ?, ?)
+         ON CONFLICT DO NOTHING
+         RETURNING *
+       ), step AS (
+         INSERT INTO workflow_execution_steps (execution_id, seq, step_id, type, status)
+         SELECT id, 0, current_step_id, ?, 'RUNNING' FROM ex WHERE current_step_id IS NOT NULL
+       )
+       SELECT * FROM ex`,
+      [input.id, input.projectId, workflow.id, input.contactId, JSON.stringify(input.context), input.triggerEvent?.id ?? null, trigger?.id ?? null, TRIGGER],
     );
     if (!rows[0]) return { skipped: 'already-active' as const };
-    return { execution: rows[0] as ExecutionRow, workflow, graph: await graphOf(trx, workflow) };
+    return { execution: rows[0] as ExecutionRow, workflow, graph };
   });
 }
 

@@ -40,6 +40,12 @@ export interface ExecutionInput {
   context: Record<string, unknown>;
   /** Multiplies every DELAY and WAIT_FOR_EVENT timeout (WORKFLOW_TIME_SCALE; 1 in production). */
   timeScale?: number;
+  /**
+   * The trigger step's row and the execution's current step were written with the execution row
+   * (db/executions createExecution), so the engine does not repeat that write. Absent in inputs of
+   * executions created before this existed: those record it themselves.
+   */
+  startRecorded?: boolean;
   /** Set by continue-as-new: where the previous run stopped. */
   resume?: { stepId: string; seq: number; seenEventIds: string[] };
 }
@@ -92,8 +98,11 @@ export async function interpret(input: ExecutionInput, registry: StepRegistry, r
     return { status: 'FAILED', error };
   }
   rt.position.seq = seq;
-  // Cancelled before it got going (e.g. by cancel-all while the router was starting it).
-  if (!(await rt.progress({ started: { seq, stepId: step.id, type: step.type } }, context))) return { status: 'CANCELLED' };
+  // Cancelled before it got going (e.g. by cancel-all while the router was starting it). When the
+  // start was recorded with the row, the next mirror write (right after the trigger) tells instead.
+  if (input.resume || !input.startRecorded) {
+    if (!(await rt.progress({ started: { seq, stepId: step.id, type: step.type } }, context))) return { status: 'CANCELLED' };
+  }
   for (;;) {
     let outcome: StepOutcome;
     try {

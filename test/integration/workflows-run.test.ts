@@ -6,6 +6,8 @@ import { eventSignal } from '../../temporal/workflows/workflowExecution';
 import { routeEvents } from '../../activities/eventBatch';
 import { upsertContact } from '../../db/contacts';
 import { recordEvent } from '../../db/events';
+import { createExecution } from '../../db/executions';
+import crypto from 'node:crypto';
 
 // A day lasts 0.864 s: "DELAY 2 days" runs in under two seconds.
 const SCALE = '0.00001';
@@ -148,6 +150,17 @@ describe('triggered executions', () => {
     await eventually(async () => (await api.rows(wf.id)).every((r: any) => r.status === 'COMPLETED'), 30_000);
     const events = await h.deps.knex('events').whereIn('id', [...triggers, ...done].map((e) => e.id)).whereNull('routed_at');
     expect(events).toHaveLength(0);
+  });
+
+  it('records the trigger step with the execution row, so its engine starts one mirror write later', async () => {
+    const wf = await api.build(`rec-${Date.now()}`, { exit: { type: 'EXIT' } }, [['trigger', 'exit']], { enabled: true });
+    const contact = (await upsertContact(h.deps.knex, { projectId: p.projectId, email: uniqueEmail('rec'), defaultSubscribed: true })).contact.id;
+    // No Temporal start here: only what createExecution itself writes.
+    const created = await createExecution(h.deps.knex, { id: crypto.randomUUID(), projectId: p.projectId, workflowId: wf.id, contactId: contact, context: {}, mode: 'manual' });
+    if ('skipped' in created) throw new Error(created.skipped);
+    expect(created.execution.current_step_id).toBe(wf.triggerStepId);
+    const steps = await h.deps.knex('workflow_execution_steps').where({ execution_id: created.execution.id });
+    expect(steps).toEqual([expect.objectContaining({ seq: 0, step_id: wf.triggerStepId, type: 'TRIGGER', status: 'RUNNING' })]);
   });
 
   it('delivers an event to a wait once: a repeated signal of the same event is dropped', async () => {
