@@ -1,14 +1,14 @@
 import type { Knex } from 'knex';
 import { ApiError } from './errors';
-import { BillingCategory, currentPeriod, limitBreach } from '../db/billing';
+import { BillingCategory, BillingLimits, currentPeriod, limitBreach } from '../db/billing';
 
 /**
  * Refuses work that would take a project past a monthly cap it set (billing-limits), before any
  * of it is done. 403 rather than 429: waiting a minute does not help; raising the cap or the next
- * calendar month does.
+ * calendar month does. `known`: the limits when the caller already read them (api/sender.ts).
  */
-export async function assertWithinLimits(knex: Knex, projectId: string, requested: Partial<Record<BillingCategory, number>>): Promise<void> {
-  const breach = await limitBreach(knex, projectId, requested);
+export async function assertWithinLimits(knex: Knex, projectId: string, requested: Partial<Record<BillingCategory, number>>, known?: BillingLimits): Promise<void> {
+  const breach = await limitBreach(knex, projectId, requested, known);
   if (!breach) return;
   const { category, limit, used } = breach;
   throw new ApiError(403, 'BILLING_LIMIT_REACHED', `This would exceed the project's monthly ${category} limit (${used} of ${limit} used, ${breach.requested} more requested)`, {

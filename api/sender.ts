@@ -1,6 +1,15 @@
 import type { Knex } from 'knex';
 import { ApiError } from './errors';
-import { isSenderDomainVerified } from '../db/domains';
+import { isSenderDomainVerified, verifiedSenderDomainQuery } from '../db/domains';
+import { limitsOf, BillingLimits } from '../db/billing';
+import { prepared } from '../db/prepared';
+
+function unverifiedSender(from: string): ApiError {
+  const domain = from.slice(from.lastIndexOf('@') + 1);
+  return new ApiError(403, 'INTERNAL_SERVER_ERROR', `The sender domain ${domain} is not verified for this project`, {
+    suggestion: 'Add the domain with POST /domains and publish its DNS records, or use an address on a verified domain',
+  });
+}
 
 /**
  * Templates, campaigns and /v1/send share this rule. The spec's 403 for an unverified sender keeps
@@ -8,8 +17,19 @@ import { isSenderDomainVerified } from '../db/domains';
  */
 export async function assertVerifiedSender(knex: Knex, projectId: string, from: string): Promise<void> {
   if (await isSenderDomainVerified(knex, projectId, from)) return;
-  const domain = from.slice(from.lastIndexOf('@') + 1);
-  throw new ApiError(403, 'INTERNAL_SERVER_ERROR', `The sender domain ${domain} is not verified for this project`, {
-    suggestion: 'Add the domain with POST /domains and publish its DNS records, or use an address on a verified domain',
-  });
+  throw unverifiedSender(from);
+}
+
+/**
+ * assertVerifiedSender and the read of the project's billing limits in one statement: what every
+ * /v1/send checks before writing. Returns the limits for assertWithinLimits.
+ */
+export async function assertVerifiedSenderReadingLimits(knex: Knex, projectId: string, from: string): Promise<BillingLimits> {
+  const domains = verifiedSenderDomainQuery(knex, projectId, from);
+  if (!domains) throw unverifiedSender(from);
+  const limits = knex('billing_limits').where({ project_id: projectId }).select(knex.raw('row_to_json(billing_limits)'));
+  const { sql, bindings } = knex.raw('SELECT EXISTS (?) AS verified, (?) AS limits', [domains.select(knex.raw('1')), limits]).toSQL();
+  const { rows } = await prepared(knex, sql, bindings);
+  if (!rows[0].verified) throw unverifiedSender(from);
+  return limitsOf(rows[0].limits);
 }

@@ -41,9 +41,14 @@ export async function carryOverEmailUsage(trx: Knex.Transaction, projectId: stri
 }
 
 export async function getLimits(knex: Knex, projectId: string): Promise<BillingLimits> {
-  const row = await knex('billing_limits').where({ project_id: projectId }).first();
-  return { emails: row?.emails ?? null, contacts: row?.contacts ?? null };
+  return limitsOf(await knex('billing_limits').where({ project_id: projectId }).first());
 }
+
+/** A `billing_limits` row (or its absence) as limits. */
+export const limitsOf = (row: { emails?: number | null; contacts?: number | null } | null | undefined): BillingLimits => ({
+  emails: row?.emails ?? null,
+  contacts: row?.contacts ?? null,
+});
 
 /** Categories left out keep their cap; null removes it. */
 export async function setLimits(knex: Knex, projectId: string, patch: Partial<BillingLimits>): Promise<BillingLimits> {
@@ -66,8 +71,14 @@ export interface LimitBreach {
  * The first category whose cap `requested` more would exceed, or null. A check before the work,
  * not a reservation: concurrent requests may together overshoot by their own size.
  */
-export async function limitBreach(knex: Knex, projectId: string, requested: Partial<Record<BillingCategory, number>>): Promise<LimitBreach | null> {
-  const limits = await getLimits(knex, projectId);
+export async function limitBreach(
+  knex: Knex,
+  projectId: string,
+  requested: Partial<Record<BillingCategory, number>>,
+  /** Already read by the caller (in a statement of its own); read here when omitted. */
+  known?: BillingLimits,
+): Promise<LimitBreach | null> {
+  const limits = known ?? (await getLimits(knex, projectId));
   const capped = BILLING_CATEGORIES.filter((c) => limits[c] !== null && (requested[c] ?? 0) > 0);
   if (!capped.length) return null;
   const used = await consumption(knex, projectId);

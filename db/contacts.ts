@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { containsPattern } from './search';
 import { inTransaction } from './transaction';
-import { contactId } from '../lib/ids';
+import { prepared } from './prepared';
+import { contactId, uuid } from '../lib/ids';
 import { normalizeEmail } from './users';
 import { recordEvent, EventRow } from './events';
 import { registerFields, FieldEntry, FieldType } from './fields';
@@ -213,39 +214,133 @@ export class EmailInUseError extends Error {
 }
 
 
+/** Variable name → contact column; shared by identityVariables and its SQL twin. */
+const IDENTITY = [['id', 'id'], ['email', 'email'], ['svc_id', 'id'], ['svc_email', 'email']] as const;
+const IDENTITY_SQL = `jsonb_build_object(${IDENTITY.map(([name, column]) => `'${name}', ${column}`).join(', ')})`;
+
+/**
+ * A row that belongs to the contact and is written in the same statement as its upsert (the
+ * tracked event, the sent email), so the pair commits together without a transaction of its own.
+ * The statement is prepared (db/prepared.ts): fixed text, named columns.
+ * `sql` is an `INSERT … SELECT … FROM written … RETURNING …` where `written` is the contact row
+ * after the upsert plus `variables`: what its templates render with (stored data, one-off values,
+ * identity variables), the SQL twin of `{ ...renderData, ...identityVariables(contact) }`.
+ */
+export interface LinkedInsert {
+  sql: string;
+  bindings: Knex.RawBinding[];
+}
+
+/** The subscription flip an upsert may record, and the event a caller links to the contact. */
+const eventInsert = (name: string, data: string) =>
+  `INSERT INTO events (id, project_id, contact_id, name, data)
+   SELECT ?::uuid, project_id, id, ${name}, ${data}::jsonb FROM written`;
+
+// Named, not `*`: the statement is prepared (db/prepared.ts). The ContactRow and EventRow columns.
+const CONTACT_COLUMNS = ['id', 'project_id', 'email', 'subscribed', 'data', 'created_at', 'updated_at'];
+const EVENT_COLUMNS = 'id, project_id, contact_id, name, data, created_at';
+
+/** A tracked event for the written contact (`data` as given: one-off values included). */
+export function linkedEvent(e: { id?: string; name: string; data?: ContactData }): LinkedInsert {
+  return { sql: `${eventInsert('?::text', '?')} RETURNING ${EVENT_COLUMNS}`, bindings: [e.id ?? uuid(), e.name, JSON.stringify(e.data ?? {})] };
+}
+
+/**
+ * One statement: lock the existing row (reading its latest committed state, not the statement's
+ * snapshot, when a concurrent writer held it), or insert it; merge the patch in SQL (`||` sets, `- text[]`
+ * deletes) against the locked row, so concurrent patches of different keys never lose each other;
+ * register the new keys' types (ON CONFLICT DO NOTHING: the first writer wins; key order so two
+ * writers never deadlock); record a subscription flip against the locked (true previous) state; and
+ * insert the caller's linked row. A patch that changes nothing leaves the row, updated_at included,
+ * untouched; whether it changes anything is judged on `old` (the locked row), never on `c`, whose
+ * WHERE is first evaluated on the snapshot's version and would drop a row a concurrent writer changed. FOR NO KEY UPDATE serializes writers of the row without blocking inserts of rows that
+ * reference it (events, emails).
+ */
+const upsertSql = (linked: string | null) => `
+WITH old AS (
+  SELECT ${CONTACT_COLUMNS.join(', ')} FROM contacts WHERE project_id = ? AND email = ? FOR NO KEY UPDATE
+), ins AS (
+  INSERT INTO contacts (id, project_id, email, subscribed, data)
+  SELECT ?::text, ?::uuid, ?::text, ?::boolean, ?::jsonb WHERE NOT EXISTS (SELECT 1 FROM old)
+  ON CONFLICT (project_id, email) DO NOTHING
+  RETURNING ${CONTACT_COLUMNS.join(', ')}
+), upd AS (
+  UPDATE contacts c
+     SET data = (c.data || ?::jsonb) - ?::text[], subscribed = COALESCE(?::boolean, c.subscribed), updated_at = now()
+    FROM old
+   WHERE c.id = old.id
+     AND (old.data, old.subscribed) IS DISTINCT FROM ((old.data || ?::jsonb) - ?::text[], COALESCE(?::boolean, old.subscribed))
+  RETURNING ${CONTACT_COLUMNS.map((c) => `c.${c}`).join(', ')}
+), result AS (
+  SELECT ins.*, true AS is_new, true AS changed, NULL::boolean AS previous FROM ins
+  UNION ALL SELECT upd.*, false, true, old.subscribed FROM upd, old
+  UNION ALL SELECT old.*, false, false, old.subscribed FROM old WHERE NOT EXISTS (SELECT 1 FROM upd)
+), written AS (
+  SELECT result.*, result.data || ?::jsonb || ${IDENTITY_SQL} AS variables FROM result
+), fields AS (
+  INSERT INTO contact_fields (project_id, key, type)
+  SELECT ?::uuid, f.key, f.type FROM unnest(?::text[], ?::text[]) WITH ORDINALITY AS f(key, type, n)
+   WHERE EXISTS (SELECT 1 FROM result) ORDER BY f.n
+  ON CONFLICT (project_id, key) DO NOTHING
+), flip AS (
+  ${eventInsert(`CASE WHEN subscribed THEN '${CONTACT_SUBSCRIBED}' ELSE '${CONTACT_UNSUBSCRIBED}' END`, '?')}
+   WHERE NOT is_new AND subscribed IS DISTINCT FROM previous
+  RETURNING ${EVENT_COLUMNS}
+)${linked === null ? '' : `, linked AS (\n  ${linked}\n)`}
+SELECT result.*, (SELECT row_to_json(flip) FROM flip) AS flip_event,
+       ${linked === null ? 'NULL' : '(SELECT row_to_json(linked) FROM linked)'} AS linked_row
+  FROM result`;
+const PLAIN_UPSERT_SQL = upsertSql(null);
+
 /**
  * Upserts by (project, lowercased email). A newly created contact emits no subscription event:
- * only a change of an existing contact's state does. Safe under concurrency: a racing insert of
- * the same email turns this call into an update of that row.
+ * only a change of an existing contact's state does. One statement, so it needs no transaction;
+ * inside a caller's it commits with the caller's other writes. Safe under concurrency: a racing
+ * insert of the same email makes the statement write nothing, and the retry updates that row.
  */
 export async function upsertContact(db: Knex, input: UpsertContactInput): Promise<ContactWriteResult> {
+  return writeContact(db, input, null);
+}
+
+/** upsertContact plus a linked row (see LinkedInsert), returned as JSON (timestamps as strings). */
+export async function upsertContactWith<L = Record<string, unknown>>(db: Knex, input: UpsertContactInput, linked: LinkedInsert): Promise<ContactWriteResult & { linked: L }> {
+  return writeContact(db, input, linked) as Promise<ContactWriteResult & { linked: L }>;
+}
+
+async function writeContact(db: Knex, input: UpsertContactInput, linked: LinkedInsert | null): Promise<ContactWriteResult & { linked?: unknown }> {
   const data = input.data ?? {};
   assertValidData(data);
   const split = splitData(data);
   const email = normalizeEmail(input.email);
-  return inTransaction(db, async (trx) => {
-    // Retried only for the one race left: the conflicting row is deleted between our two statements.
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const [created] = await trx<ContactRow>('contacts')
-        .insert({
-          id: contactId(),
-          project_id: input.projectId,
-          email,
-          subscribed: input.subscribed ?? input.defaultSubscribed,
-          data: JSON.stringify(split.set) as any,
-        })
-        .onConflict(['project_id', 'email'])
-        .ignore()
-        .returning('*');
-      if (created) {
-        await registerFields(trx, input.projectId, fieldEntries(split.set));
-        return { contact: created, isNew: true, changed: true, renderData: { ...created.data, ...split.oneOff }, events: [] };
-      }
-      const existing = await trx<ContactRow>('contacts').where({ project_id: input.projectId, email }).forUpdate().first();
-      if (existing) return applyChange(trx, existing, { subscribed: input.subscribed, split, source: input.source });
-    }
-    throw new Error('contact upsert kept racing with deletes');
-  });
+  const set = JSON.stringify(split.set);
+  const fields = registryRows(fieldEntries(split.set));
+  const bindings: Knex.RawBinding[] = [
+    input.projectId, email,
+    contactId(), input.projectId, email, input.subscribed ?? input.defaultSubscribed, set,
+    set, split.unset, input.subscribed ?? null, set, split.unset, input.subscribed ?? null,
+    JSON.stringify(split.oneOff),
+    input.projectId, fields.map((f) => f.key), fields.map((f) => f.type),
+    uuid(), JSON.stringify(input.source ? { source: input.source } : {}),
+    ...(linked?.bindings ?? []),
+  ];
+  // Retried only for the one race left: another writer inserted the email after this statement's
+  // snapshot (or the row it found was deleted), so it wrote nothing; the next snapshot sees that row.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const { rows } = await prepared(db, linked ? upsertSql(linked.sql) : PLAIN_UPSERT_SQL, bindings);
+    const row = rows[0];
+    if (!row) continue;
+    const { is_new: isNew, changed, previous: _previous, flip_event: flip, linked_row: linkedRow, ...contact } = row;
+    const events: EventRow[] = flip ? [{ ...flip, created_at: new Date(flip.created_at) }] : [];
+    return { contact, isNew, changed, renderData: { ...contact.data, ...split.oneOff }, events, linked: linkedRow ?? undefined };
+  }
+  throw new Error('contact upsert kept racing with concurrent writers');
+}
+
+/** Registry rows a patch implies: the first type seen per key, in key order (see registerFields). */
+function registryRows(entries: FieldEntry[]): FieldEntry[] {
+  const byKey = new Map<string, FieldType>();
+  for (const e of entries) if (!byKey.has(e.key)) byKey.set(e.key, e.type);
+  return [...byKey.keys()].sort().map((key) => ({ key, type: byKey.get(key)! }));
 }
 
 /** Updates a contact of the project; null when it does not exist there. Throws EmailInUseError. */
@@ -418,5 +513,6 @@ export async function listContacts(db: Knex, input: ListContactsInput): Promise<
  * are the service's own, which is why they are dropped from stored `data`.
  */
 export function identityVariables(contact: { id: string; email: string }): Record<string, unknown> {
-  return { id: contact.id, email: contact.email, svc_id: contact.id, svc_email: contact.email };
+  return Object.fromEntries(IDENTITY.map(([name, column]) => [name, contact[column]]));
 }
+

@@ -119,10 +119,15 @@ export function senderDomainCandidates(emailAddress: string): string[] {
 
 /** True when the address's domain is, or is a subdomain of, one of the project's VERIFIED domains. */
 export async function isSenderDomainVerified(knex: Knex, projectId: string, emailAddress: string): Promise<boolean> {
+  const q = verifiedSenderDomainQuery(knex, projectId, emailAddress);
+  return q ? Boolean(await q.first('id')) : false;
+}
+
+/** The rows that make isSenderDomainVerified true (for callers folding the check into a larger statement); null when none can. */
+export function verifiedSenderDomainQuery(knex: Knex, projectId: string, emailAddress: string): Knex.QueryBuilder | null {
   const candidates = senderDomainCandidates(emailAddress);
-  if (!candidates.length) return false;
-  const hit = await knex('domains').where({ project_id: projectId, status: 'VERIFIED' }).whereIn('domain', candidates).first('id');
-  return Boolean(hit);
+  if (!candidates.length) return null;
+  return knex('domains').where({ project_id: projectId, status: 'VERIFIED' }).whereIn('domain', candidates);
 }
 
 /** Inserts a new PENDING domain; null when the project already has it. */

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { inTransaction } from './transaction';
+import type { LinkedInsert } from './contacts';
 
 export type EmailStatus = 'QUEUED' | 'SENDING' | 'SENT' | 'DELIVERED' | 'OPENED' | 'CLICKED' | 'BOUNCED' | 'COMPLAINED' | 'FAILED';
 export type EmailType = 'TRANSACTIONAL' | 'MARKETING' | 'HEADLESS';
@@ -48,32 +49,53 @@ export interface NewEmail {
   attachments?: Array<{ filename: string; content: string; contentType?: string | null }>;
 }
 
+const columnsOf = (e: Omit<NewEmail, 'attachments'>) => ({
+  id: e.id,
+  project_id: e.projectId,
+  contact_id: e.contactId,
+  template_id: e.templateId ?? null,
+  campaign_id: e.campaignId ?? null,
+  type: e.type,
+  to_email: e.to.email,
+  to_name: e.to.name ?? null,
+  from_email: e.from.email,
+  from_name: e.from.name ?? null,
+  reply_to: e.replyTo ?? null,
+  subject: e.subject,
+  body: e.body,
+  variables: JSON.stringify(e.variables),
+  headers: JSON.stringify(e.headers ?? {}),
+});
+
 export async function insertEmail(knex: Knex, e: NewEmail): Promise<void> {
   // Inside the caller's transaction no savepoint is needed: its commit covers both inserts.
   await inTransaction(knex, async (trx) => {
-    await trx('emails').insert({
-      id: e.id,
-      project_id: e.projectId,
-      contact_id: e.contactId,
-      template_id: e.templateId ?? null,
-      campaign_id: e.campaignId ?? null,
-      type: e.type,
-      to_email: e.to.email,
-      to_name: e.to.name ?? null,
-      from_email: e.from.email,
-      from_name: e.from.name ?? null,
-      reply_to: e.replyTo ?? null,
-      subject: e.subject,
-      body: e.body,
-      variables: JSON.stringify(e.variables),
-      headers: JSON.stringify(e.headers ?? {}),
-    });
-    if (e.attachments?.length) {
-      await trx('email_attachments').insert(
-        e.attachments.map((a) => ({ email_id: e.id, filename: a.filename, content_type: a.contentType ?? null, content: Buffer.from(a.content, 'base64') })),
-      );
-    }
+    await trx('emails').insert(columnsOf(e));
+    await insertAttachments(trx, e.id, e.attachments);
   });
+}
+
+export async function insertAttachments(knex: Knex, emailId: string, attachments: NewEmail['attachments']): Promise<void> {
+  if (!attachments?.length) return;
+  await knex('email_attachments').insert(
+    attachments.map((a) => ({ email_id: emailId, filename: a.filename, content_type: a.contentType ?? null, content: Buffer.from(a.content, 'base64') })),
+  );
+}
+
+/** Columns a linked email takes from the contact written with it: its id, stored address, template variables. */
+const FROM_CONTACT: Record<string, string> = { contact_id: 'id', to_email: 'email', variables: 'variables' };
+
+/**
+ * The email row for a contact written in the same statement (db/contacts upsertContactWith), so the
+ * contact change and its email commit together. Attachments go separately (insertAttachments).
+ */
+export function linkedEmail(e: Omit<NewEmail, 'contactId' | 'variables' | 'attachments' | 'to'> & { toName?: string | null }): LinkedInsert {
+  const row: Record<string, Knex.RawBinding> = columnsOf({ ...e, contactId: null, to: { email: '', name: e.toName }, variables: {} });
+  const columns = Object.keys(row);
+  return {
+    sql: `INSERT INTO emails (${columns.join(', ')}) SELECT ${columns.map((c) => FROM_CONTACT[c] ?? '?').join(', ')} FROM written RETURNING id`,
+    bindings: columns.filter((c) => !FROM_CONTACT[c]).map((c) => row[c]),
+  };
 }
 
 export async function getEmail(knex: Knex, id: string): Promise<EmailRow | undefined> {

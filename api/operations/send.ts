@@ -1,15 +1,15 @@
 import type { Deps } from '../context';
 import type { SendBody } from '../schemas/send';
 import { validationError } from '../errors';
-import { assertVerifiedSender } from '../sender';
+import type { Knex } from 'knex';
+import { assertVerifiedSenderReadingLimits } from '../sender';
 import { assertWithinLimits } from '../billingLimits';
-import { identityVariables, upsertContact } from '../../db/contacts';
+import { upsertContactWith } from '../../db/contacts';
 import { findTemplate } from '../../db/templates';
-import { insertEmail, EmailType } from '../../db/emails';
+import { insertAttachments, linkedEmail, EmailType } from '../../db/emails';
 import { checkTemplate } from '../../activities/render';
 import { handOffEvents, RoutableEvent } from '../../temporal/events';
 import { startDelivery } from '../../temporal/deliveries';
-
 import { uuid } from '../../lib/ids';
 
 export interface SentEmail {
@@ -53,35 +53,39 @@ async function resolveContent(deps: Pick<Deps, 'knex'>, projectId: string, body:
  */
 export async function sendEmails(deps: Pick<Deps, 'knex' | 'temporal' | 'log'>, projectId: string, body: SendBody): Promise<SentEmail[]> {
   const content = await resolveContent(deps, projectId, body);
-  await assertVerifiedSender(deps.knex, projectId, content.from.email);
+  const limits = await assertVerifiedSenderReadingLimits(deps.knex, projectId, content.from.email);
   const recipients = (Array.isArray(body.to) ? body.to : [body.to]).map(asAddress);
-  await assertWithinLimits(deps.knex, projectId, { emails: recipients.length });
+  await assertWithinLimits(deps.knex, projectId, { emails: recipients.length }, limits);
   // All recipients commit together, each with its own upsert and email row: a request that fails
   // leaves nothing behind, so a client retrying after a 5xx cannot double-send to earlier recipients.
-  const written = await deps.knex.transaction(async (trx) => {
+  // Each contact and its email are one statement, so a single recipient without attachments needs
+  // no transaction of its own.
+  const write = async (db: Knex) => {
     const rows: Array<{ emailId: string; contact: { id: string; email: string }; emitted: RoutableEvent[] }> = [];
     for (const to of recipients) {
       const emailId = uuid();
-      const c = await upsertContact(trx, { projectId, email: to.email, subscribed: body.subscribed, data: body.data, defaultSubscribed: false, source: 'send' });
-      await insertEmail(trx, {
-        id: emailId,
-        projectId,
-        contactId: c.contact.id,
-        templateId: content.template?.id ?? null,
-        type: content.type,
-        to: { email: c.contact.email, name: to.name },
-        from: content.from,
-        replyTo: content.replyTo,
-        subject: content.subject,
-        body: content.html,
-        variables: { ...c.renderData, ...identityVariables(c.contact) },
-        headers: body.headers,
-        attachments: body.attachments,
-      });
+      const c = await upsertContactWith(
+        db,
+        { projectId, email: to.email, subscribed: body.subscribed, data: body.data, defaultSubscribed: false, source: 'send' },
+        linkedEmail({
+          id: emailId,
+          projectId,
+          templateId: content.template?.id ?? null,
+          type: content.type,
+          toName: to.name,
+          from: content.from,
+          replyTo: content.replyTo,
+          subject: content.subject,
+          body: content.html,
+          headers: body.headers,
+        }),
+      );
+      await insertAttachments(db, emailId, body.attachments);
       rows.push({ emailId, contact: { id: c.contact.id, email: c.contact.email }, emitted: c.events });
     }
     return rows;
-  });
+  };
+  const written = recipients.length === 1 && !body.attachments?.length ? await write(deps.knex) : await deps.knex.transaction(write);
   // Committed emails are owed delivery whatever happens next: if Temporal cannot take them now,
   // the maintenance sweep starts them (same ids), so the request still succeeds.
   await Promise.all(

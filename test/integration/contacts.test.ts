@@ -1,4 +1,5 @@
 import { startHarness, createProjectFixture, bearer, Harness, ProjectFixture } from '../helpers/harness';
+import { upsertContact } from '../../db/contacts';
 
 let h: Harness;
 let p: ProjectFixture;
@@ -114,6 +115,25 @@ describe('contact data rules', () => {
     expect(a.data.score).toBe(5);
   });
 
+  it('creates one contact from 12 concurrent upserts of a new email and keeps every key', async () => {
+    const email = uniqueEmail('race');
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => api().create({ email, data: { [`k${i}`]: i } })));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 200)).toHaveLength(11);
+    expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
+    const rows = await h.deps.knex('contacts').where({ project_id: p.projectId, email });
+    expect(rows).toHaveLength(1);
+    expect(rows[0].data).toEqual(Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`k${i}`, i])));
+  });
+
+  it('leaves a contact untouched, updated_at included, when an upsert changes nothing', async () => {
+    const email = uniqueEmail();
+    const first = await created({ email, data: { plan: 'pro' } });
+    const again = await api().create({ email, data: { plan: 'pro', ignored: '' } });
+    expect(again.status).toBe(200);
+    expect(again.body.updatedAt).toBe(first.updatedAt);
+  });
+
   it('keeps every key of 10 concurrent PATCHes of different keys', async () => {
     const c = await created({ email: uniqueEmail(), data: { base: true } });
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) => api().patch(c.id, { data: { [`k${i}`]: i } })));
@@ -171,6 +191,36 @@ describe('subscription', () => {
     const flipped = await api().create({ email, subscribed: true });
     expect(flipped.body.subscribed).toBe(true);
     expect((await eventsOf(c.id)).map((e: any) => e.name)).toEqual(['contact.subscribed']);
+  });
+
+  it('records one event per real flip when 40 upserts race to flip the same contact', async () => {
+    const email = uniqueEmail();
+    const c = await created({ email });
+    // Straight to the writer, so the statements overlap as much as they can.
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => upsertContact(h.deps.knex, { projectId: p.projectId, email, subscribed: i % 2 === 1, defaultSubscribed: true, source: 'test' })),
+    );
+    // Each upsert saw the true previous state (row lock), so the flips recorded lead from the
+    // initial state (subscribed) to the stored one: as many of each direction, plus the last.
+    const names = (await h.deps.knex('events').where({ contact_id: c.id }).select('name')).map((e: any) => e.name);
+    const final = (await h.deps.knex('contacts').where({ id: c.id }).first()).subscribed;
+    expect(names.length).toBeGreaterThan(0);
+    expect(names.filter((n: string) => n === 'contact.unsubscribed').length - names.filter((n: string) => n === 'contact.subscribed').length).toBe(final ? 0 : 1);
+    expect(results.reduce((n, r) => n + r.events.length, 0)).toBe(names.length);
+  });
+
+  it('judges a flip against what a concurrent writer committed while the upsert waited for the row', async () => {
+    const email = uniqueEmail();
+    const c = await created({ email });
+    const trx = await h.deps.knex.transaction();
+    await trx('contacts').where({ id: c.id }).update({ subscribed: false });
+    // Starts while the row is locked and still reads subscribed=true in its snapshot.
+    const upsert = upsertContact(h.deps.knex, { projectId: p.projectId, email, subscribed: true, defaultSubscribed: true, source: 'test' });
+    await new Promise((r) => setTimeout(r, 300));
+    await trx.commit();
+    const result = await upsert;
+    expect(result.contact.subscribed).toBe(true);
+    expect(result.events.map((e) => e.name)).toEqual(['contact.subscribed']);
   });
 });
 
