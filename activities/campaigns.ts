@@ -5,21 +5,23 @@ import {
   activeCampaigns,
   beginSending,
   BeginResult,
-  campaignEmailId,
   CampaignRow,
   CampaignStatus,
   cancelCampaign,
-  claimForHandOver,
-  dropUnsent,
   finishSending,
   getCampaign,
+} from '../db/campaigns';
+import {
+  batchBounds,
+  campaignEmailId,
+  claimPage,
+  dropUnsent,
   markFailed,
   markHandedOver,
   recipientPage,
   RecipientEmail,
-  recordRecipientEmails,
   releaseClaim,
-} from '../db/campaigns';
+} from '../db/campaignEmails';
 import { createTransport, BatchRecipient, MAX_BATCH_RECIPIENTS, Transport, TransportRejected } from './transports';
 import { renderTemplate, RenderError } from './render';
 import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
@@ -30,17 +32,22 @@ import { campaignWorkflowId } from '../temporal/workflowIds';
 
 // ───────────────────────────── starting and stopping the workflow ─────────────────────────────
 
-
-/** config.campaigns: `CAMPAIGN_BATCH_SIZE` and `CAMPAIGN_BATCHES_PER_RUN`. */
+/**
+ * config.campaigns: `CAMPAIGN_BATCH_SIZE`, `CAMPAIGN_BATCHES_PER_RUN` and `CAMPAIGN_BATCH_LANES`. Lanes:
+ * one batch alternates between the worker (render, payload) and Postgres or the provider (rows,
+ * hand-over); a few at once keep both busy (docs/benchmarks.md).
+ */
 export type CampaignSendSettings = CampaignConfig;
 
-export interface CampaignSendInput extends CampaignSendSettings {
+export interface CampaignSendInput extends Omit<CampaignSendSettings, 'batchLanes'> {
   campaignId: string;
   projectId: string;
   /** ISO instant to sleep until; null sends at once. */
   scheduledFor: string | null;
   /** Contact id the next batch starts after; set by continueAsNew (and means "already started"). */
   cursor?: string;
+  /** Batches in flight at once; absent in inputs of runs started before lanes existed, which keep one. */
+  batchLanes?: number;
 }
 
 /** Starts `campaignSend` under its deterministic id; a repeat (retried request, sweep) is a no-op. */
@@ -79,7 +86,24 @@ export interface CampaignBatchInput {
   campaignId: string;
   /** Contact id of the previous batch's last recipient ('' to begin). */
   after: string;
+  /** Contact id of this batch's last recipient, from `planCampaignBatches`; absent: the next `batchSize`. */
+  until?: string;
   batchSize: number;
+}
+
+export interface CampaignBatchPlanInput {
+  campaignId: string;
+  after: string;
+  batchSize: number;
+  /** Batches to plan. */
+  count: number;
+}
+
+export interface CampaignBatchPlan {
+  /** Each planned batch's last contact id; batch i runs after bounds[i - 1] (or `after`) up to bounds[i]. */
+  bounds: string[];
+  /** Recipients remain after the last bound. */
+  more: boolean;
 }
 
 export interface CampaignBatchResult {
@@ -132,9 +156,14 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
       return result;
     },
 
+    /** The bounds of the next batches, so several can run at once (the snapshot does not change). */
+    async planCampaignBatches(input: CampaignBatchPlanInput): Promise<CampaignBatchPlan> {
+      return batchBounds(knex, input.campaignId, input.after, Math.min(input.batchSize, MAX_BATCH_RECIPIENTS), input.count);
+    },
+
     /**
      * One page of the audience snapshot, recorded, rendered and handed over. Exactly one email per
-     * recipient relies on the rows' states (see db/campaigns): rows already SENT or FAILED are
+     * recipient relies on the rows' states (see db/campaignEmails): rows already SENT or FAILED are
      * skipped, QUEUED rows (recorded, never offered) are offered, and SENDING rows left by an
      * interrupted attempt are failed rather than offered twice. Nothing is offered once the
      * campaign is no longer SENDING.
@@ -145,7 +174,7 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
       ctx.heartbeat(progress);
       const c = await getCampaign(knex, input.campaignId);
       const limit = Math.min(input.batchSize, MAX_BATCH_RECIPIENTS);
-      const page = c ? await recipientPage(knex, c, input.after, limit) : [];
+      const page = c ? await recipientPage(knex, c, input.after, limit, input.until) : [];
       const cursor = page.length ? page[page.length - 1].contact_id : input.after;
       const result: CampaignBatchResult = { cursor, done: page.length < limit, handedOver: 0, failed: 0 };
       if (!c) return { ...result, done: true, stopped: 'DELETED' };
@@ -167,21 +196,21 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
         if (rendered.length % 100 === 0) ctx.heartbeat(progress);
         rendered.push(await render(c, { contact_id: r.contact_id, email: r.email!, data: r.data }));
       }
-      await recordRecipientEmails(knex, c, rendered);
-
-      const claimed = await claimForHandOver(knex, c.id, contactIds, transport.name);
-      if (claimed.length === 0) {
-        const now = await getCampaign(knex, c.id);
-        if (now?.status !== 'SENDING') {
-          await dropUnsent(knex, c.id, contactIds);
-          return { ...result, done: true, stopped: now?.status ?? 'DELETED' };
-        }
-        return result;
+      // Rows QUEUED by an earlier attempt (and those the log transport's release just put back).
+      const queued = page.filter((r) => r.email_status === 'QUEUED' || (r.email_status === 'SENDING' && transport.name === 'log')).map((r) => r.contact_id);
+      const claim = await claimPage(knex, c, rendered, queued, transport.name);
+      if (!claim.live) {
+        await dropUnsent(knex, c.id, contactIds);
+        return { ...result, done: true, stopped: (await getCampaign(knex, c.id))?.status ?? 'DELETED' };
       }
+      result.failed += claim.unrenderable;
 
-      const groups = transport.splitBatch(
-        claimed.map((e): BatchRecipient => ({ emailId: e.id, to: { email: e.to_email }, subject: e.rendered_subject, html: e.rendered_body, headers: e.headers })),
-      );
+      const offered: Array<BatchRecipient & { contactId: string }> = [
+        ...rendered.filter((e) => claim.written.has(e.id)).map((e) => ({ emailId: e.id, contactId: e.contactId, to: { email: e.to }, subject: e.subject, html: e.body, headers: e.headers })),
+        ...claim.requeued.map((e) => ({ emailId: e.id, contactId: e.contact_id, to: { email: e.to_email }, subject: e.rendered_subject, html: e.rendered_body, headers: e.headers })),
+      ].sort((a, b) => (a.contactId < b.contactId ? -1 : 1));
+      if (offered.length === 0) return result;
+      const groups = transport.splitBatch(offered.map(({ contactId: _, ...r }) => r));
       const from = { email: c.from, name: c.from_name };
       for (let i = 0; i < groups.length; i++) {
         const group = groups[i];

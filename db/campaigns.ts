@@ -5,18 +5,13 @@ import { pageOf } from './pages';
 import { TEMPLATE_TYPES, TemplateType } from './templates';
 import { compileFilter, FilterError, FieldTypes, loadFieldTypes, matchingContactsQuery } from './filters';
 import { findSegment, segmentMembersQuery, SegmentRow } from './segments';
-import { deterministicUuid, uuid } from '../lib/ids';
+import { uuid } from '../lib/ids';
 import { iso } from '../lib/time';
 
 /**
  * Campaigns (spec "Campaign", "Campaign status"; DESIGN §3 `campaignSend`, §5.9): the resource, its
- * status rules, the audience, and the per-recipient records the `campaignSend` batches write.
- *
- * A recipient's record is its `emails` row (one per campaign and contact, unique index
- * `emails_campaign_contact`), so campaign mail shows up in the activity feed and provider events
- * find it exactly like transactional mail. Its status says how far the hand-over got:
- * QUEUED (recorded and rendered, not offered to the provider), SENDING (offered; outcome unknown
- * until the provider answers), SENT (accepted), FAILED.
+ * status rules and the audience. The per-recipient records the `campaignSend` batches write are in
+ * db/campaignEmails.ts.
  */
 
 export const CAMPAIGN_STATUSES = ['DRAFT', 'SCHEDULED', 'SENDING', 'SENT', 'CANCELLED'] as const;
@@ -313,138 +308,6 @@ export function audienceQuery(knex: Knex, c: CampaignRow, fieldTypes: FieldTypes
 /** Throws FilterError when the tree does not compile against the project's field types (the 422 check). */
 export async function assertAudienceCompiles(knex: Knex, projectId: string, tree: unknown): Promise<void> {
   compileFilter(tree, { fieldTypes: await loadFieldTypes(knex, projectId) });
-}
-
-// ───────────────────────────── recipients ─────────────────────────────
-
-/** The id of a recipient's email row: derived, so a re-run batch finds the row it already wrote. */
-export const campaignEmailId = (campaignId: string, contactId: string) => deterministicUuid('campaign-email', campaignId, contactId);
-
-export interface RecipientRow {
-  contact_id: string;
-  /** null when the contact was deleted since the snapshot. */
-  email: string | null;
-  subscribed: boolean | null;
-  data: Record<string, unknown> | null;
-  /** The recipient's email row status; null when no row was written yet. */
-  email_status: string | null;
-}
-
-/** The next page of the snapshot after `after`, with each contact as it is now and its email row's status. */
-export async function recipientPage(knex: Knex, c: Pick<CampaignRow, 'id' | 'project_id'>, after: string, limit: number): Promise<RecipientRow[]> {
-  const { rows } = await knex.raw(
-    `SELECT r.contact_id, ct.email, ct.subscribed, ct.data, e.status AS email_status
-       FROM campaign_recipients r
-       LEFT JOIN contacts ct ON ct.id = r.contact_id AND ct.project_id = ?
-       LEFT JOIN emails e ON e.campaign_id = r.campaign_id AND e.contact_id = r.contact_id
-      WHERE r.campaign_id = ? AND r.contact_id > ?
-      ORDER BY r.contact_id
-      LIMIT ?`,
-    [c.project_id, c.id, after, limit],
-  );
-  return rows;
-}
-
-export interface RecipientEmail {
-  id: string;
-  contactId: string;
-  to: string;
-  subject: string;
-  body: string;
-  headers: Record<string, string>;
-  /** Set when rendering failed: the row is written FAILED and never handed over. */
-  error?: string;
-}
-
-/** Writes recipients' email rows (QUEUED, or FAILED with the render error); rows that exist stay as they are. */
-export async function recordRecipientEmails(knex: Knex, c: CampaignRow, emails: RecipientEmail[]): Promise<void> {
-  if (emails.length === 0) return;
-  const rows = emails.map((e) => ({
-    id: e.id,
-    project_id: c.project_id,
-    contact_id: e.contactId,
-    campaign_id: c.id,
-    type: c.type,
-    to_email: e.to,
-    from_email: c.from,
-    from_name: c.from_name,
-    reply_to: c.reply_to,
-    subject: c.subject,
-    body: c.body,
-    headers: JSON.stringify(e.headers),
-    rendered_subject: e.error ? null : e.subject,
-    rendered_body: e.error ? null : e.body,
-    status: e.error ? 'FAILED' : 'QUEUED',
-    error: e.error ?? null,
-  }));
-  await knex.transaction(async (trx) => {
-    const inserted: { status: string }[] = await trx('emails').insert(rows).onConflict().ignore().returning('status');
-    const failed = inserted.filter((r) => r.status === 'FAILED').length;
-    if (failed) await trx('campaigns').where({ id: c.id }).increment('failed_count', failed);
-  });
-}
-
-export interface ClaimedEmail {
-  id: string;
-  contact_id: string;
-  to_email: string;
-  rendered_subject: string;
-  rendered_body: string;
-  headers: Record<string, string>;
-}
-
-/**
- * QUEUED → SENDING for the page's rows, in the same statement as the check that the campaign is
- * still SENDING: a cancel that commits first leaves every row of the page unclaimed.
- */
-export async function claimForHandOver(knex: Knex, campaignId: string, contactIds: string[], transport: string): Promise<ClaimedEmail[]> {
-  if (contactIds.length === 0) return [];
-  const { rows } = await knex.raw(
-    `UPDATE emails SET status = 'SENDING', transport = ?, updated_at = now()
-      WHERE campaign_id = ? AND contact_id = ANY(?) AND status = 'QUEUED'
-        AND EXISTS (SELECT 1 FROM campaigns WHERE id = ? AND status = 'SENDING')
-      RETURNING id, contact_id, to_email, rendered_subject, rendered_body, headers`,
-    [transport, campaignId, contactIds, campaignId],
-  );
-  return rows.sort((a: ClaimedEmail, b: ClaimedEmail) => (a.contact_id < b.contact_id ? -1 : 1));
-}
-
-/** SENDING → SENT for what the provider accepted; sentCount moves by exactly the rows that moved. */
-export async function markHandedOver(knex: Knex, campaignId: string, emailIds: string[], messageId: string): Promise<number> {
-  return knex.transaction(async (trx) => {
-    const moved = await trx('emails')
-      .whereIn('id', emailIds)
-      .andWhere({ status: 'SENDING' })
-      .update({ status: 'SENT', provider_message_id: messageId, sent_at: trx.fn.now(), updated_at: trx.fn.now() })
-      .returning('id');
-    if (moved.length) await trx('campaigns').where({ id: campaignId }).update({ sent_count: trx.raw('sent_count + ?', [moved.length]), updated_at: trx.fn.now() });
-    return moved.length;
-  });
-}
-
-/** SENDING → FAILED (the provider refused, or an interrupted attempt left the outcome unknown). */
-export async function markFailed(knex: Knex, campaignId: string, where: { emailIds: string[] } | { contactIds: string[] }, error: string): Promise<number> {
-  return knex.transaction(async (trx) => {
-    const q = trx('emails').where({ campaign_id: campaignId, status: 'SENDING' });
-    if ('emailIds' in where) q.whereIn('id', where.emailIds);
-    else q.whereIn('contact_id', where.contactIds);
-    const moved = await q.update({ status: 'FAILED', error, updated_at: trx.fn.now() }).returning('id');
-    if (moved.length) await trx('campaigns').where({ id: campaignId }).increment('failed_count', moved.length);
-    return moved.length;
-  });
-}
-
-/** SENDING → QUEUED: nothing left the building (a retryable refusal, or never offered), so a retry may offer them again. */
-export async function releaseClaim(knex: Knex, campaignId: string, where: { emailIds: string[] } | { contactIds: string[] }): Promise<void> {
-  const q = knex('emails').where({ campaign_id: campaignId, status: 'SENDING' });
-  if ('emailIds' in where) q.whereIn('id', where.emailIds);
-  else q.whereIn('contact_id', where.contactIds);
-  await q.update({ status: 'QUEUED', updated_at: knex.fn.now() });
-}
-
-/** Rows recorded for a page that a cancel stopped before hand-over: they never went out, so they go. */
-export async function dropUnsent(knex: Knex, campaignId: string, contactIds: string[]): Promise<void> {
-  if (contactIds.length) await knex('emails').where({ campaign_id: campaignId, status: 'QUEUED' }).whereIn('contact_id', contactIds).del();
 }
 
 // ───────────────────────────── stats ─────────────────────────────

@@ -72,6 +72,7 @@ const EnvSchema = z.object({
   // SendGrid takes at most 1000 recipients per call (activities/transports MAX_BATCH_RECIPIENTS).
   CAMPAIGN_BATCH_SIZE: unsetIfBlank(intIn(1, 1000).default(1000)),
   CAMPAIGN_BATCHES_PER_RUN: unsetIfBlank(intIn(1).default(50)),
+  CAMPAIGN_BATCH_LANES: unsetIfBlank(intIn(1, 16).default(3)),
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
   STRIPE_PRICE_ID: optionalText,
@@ -154,6 +155,8 @@ export interface CampaignConfig {
   batchSize: number;
   /** Batches per workflow run before `continueAsNew`. */
   batchesPerRun: number;
+  /** Batch activities one campaign keeps in flight. */
+  batchLanes: number;
 }
 
 export class ConfigError extends Error {
@@ -235,7 +238,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxComplaintRate: e.SECURITY_MAX_COMPLAINT_RATE,
       minSent: e.SECURITY_MIN_SENT,
     },
-    campaigns: { batchSize: e.CAMPAIGN_BATCH_SIZE, batchesPerRun: e.CAMPAIGN_BATCHES_PER_RUN },
+    campaigns: { batchSize: e.CAMPAIGN_BATCH_SIZE, batchesPerRun: e.CAMPAIGN_BATCHES_PER_RUN, batchLanes: e.CAMPAIGN_BATCH_LANES },
     workflows: { timeScale: e.WORKFLOW_TIME_SCALE },
   };
 }

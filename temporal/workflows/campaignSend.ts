@@ -1,10 +1,15 @@
-import { ActivityCancellationType, CancellationScope, continueAsNew, isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
+import { ActivityCancellationType, CancellationScope, continueAsNew, isCancellation, patched, proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import type { CampaignSendInput } from '../../activities/campaigns';
 
 // The audience snapshot is one statement (no heartbeat), so its timeout allows for large audiences.
 const { beginCampaignSend, finishCampaignSend, markCampaignCancelled } = proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+
+const { planCampaignBatches } = proxyActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
@@ -19,11 +24,50 @@ const { sendCampaignBatch } = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 150 },
 });
 
+/**
+ * Runs before this marker page one batch at a time, each batch finding where the next starts;
+ * runs after it plan their batches' bounds first and keep `batchLanes` of them in flight.
+ */
+const BATCH_LANES_PATCH = 'campaign-batch-lanes';
+
 /** Timers are slept in pieces so any far-away schedule stays within what a single timer may hold. */
 const LONGEST_TIMER_MS = 30 * 24 * 3600 * 1000;
 
 async function sleepUntil(at: number): Promise<void> {
   for (let left = at - Date.now(); left > 0; left = at - Date.now()) await sleep(Math.min(left, LONGEST_TIMER_MS));
+}
+
+/**
+ * Sends the planned batches with at most `lanes` in flight. A batch that reports the campaign
+ * stopped, or fails, stops new ones from starting; those in flight are always awaited (a cancel
+ * lets each settle its hand-over), then the first failure is rethrown.
+ */
+async function sendInLanes(
+  batch: { campaignId: string; batchSize: number },
+  from: string,
+  bounds: string[],
+  lanes: number,
+  totals: { handedOver: number; failed: number },
+): Promise<string | undefined> {
+  let next = 0;
+  let stopped: string | undefined;
+  let failure: { error: unknown } | undefined;
+  const lane = async () => {
+    while (next < bounds.length && !stopped && !failure) {
+      const i = next++;
+      try {
+        const r = await sendCampaignBatch({ ...batch, after: i === 0 ? from : bounds[i - 1], until: bounds[i] });
+        totals.handedOver += r.handedOver;
+        totals.failed += r.failed;
+        stopped ??= r.stopped;
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(lanes, bounds.length) }, lane));
+  if (failure) throw failure.error;
+  return stopped;
 }
 
 export interface CampaignSendResult {
@@ -38,7 +82,8 @@ export interface CampaignSendResult {
  * sending (audience snapshot, totalRecipients), hands the audience over batch by batch, and ends
  * SENT after the last batch. Cancelling the workflow (POST /campaigns/:id/cancel) stops it between
  * batches; what was handed over stays sent. Every `batchesPerRun` batches it continues as new
- * with the cursor, so the history stays small for any audience size.
+ * with the cursor, so the history stays small for any audience size. Each run plans its batches'
+ * bounds up front and keeps `batchLanes` of them in flight.
  */
 export async function campaignSend(input: CampaignSendInput): Promise<CampaignSendResult> {
   const { campaignId, projectId, batchSize } = input;
@@ -50,6 +95,15 @@ export async function campaignSend(input: CampaignSendInput): Promise<CampaignSe
       const begun = await beginCampaignSend(campaignId);
       if (begun.status !== 'SENDING') return { status: begun.status, ...totals };
     }
+    if (patched(BATCH_LANES_PATCH)) {
+      const plan = await planCampaignBatches({ campaignId, after: cursor, batchSize, count: input.batchesPerRun });
+      const stopped = await sendInLanes({ campaignId, batchSize }, cursor, plan.bounds, Math.max(1, input.batchLanes ?? 1), totals);
+      if (stopped) return { status: stopped, ...totals };
+      if (!plan.more) return { status: (await finishCampaignSend(campaignId)) ?? 'DELETED', ...totals };
+      cursor = plan.bounds[plan.bounds.length - 1];
+      return continueAsNew<typeof campaignSend>({ ...input, cursor });
+    }
+    // Runs started before BATCH_LANES_PATCH.
     for (let batch = 0; batch < input.batchesPerRun; batch++) {
       const r = await sendCampaignBatch({ campaignId, after: cursor, batchSize });
       totals.handedOver += r.handedOver;

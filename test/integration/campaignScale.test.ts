@@ -4,7 +4,9 @@ import { startHarness, createProjectFixture, bearer, eventually, Harness, Projec
 import { startSendgridSink, SendgridSink } from '../helpers/sendgridSink';
 import { verifiedDomain } from '../helpers/fixtures';
 import { campaignActivities } from '../../activities/campaigns';
-import { beginSending, campaignEmailId } from '../../db/campaigns';
+import { loadConfig } from '../../lib/config';
+import { beginSending } from '../../db/campaigns';
+import { campaignEmailId } from '../../db/campaignEmails';
 
 let h: Harness;
 let sink: SendgridSink;
@@ -68,6 +70,24 @@ function deliveries(campaignId: string): Map<string, number> {
   return counts;
 }
 
+/** Most `sendCampaignBatch` activities scheduled and not yet closed at any point of the workflow's (last run's) history. */
+async function mostBatchesInFlight(campaignId: string): Promise<number> {
+  const history = await (await h.deps.temporal.client()).workflow.getHandle(`campaign-${campaignId}`).fetchHistory();
+  const batches = new Set<string>();
+  let inFlight = 0;
+  let most = 0;
+  for (const e of history.events ?? []) {
+    const scheduled = e.activityTaskScheduledEventAttributes;
+    if (scheduled?.activityType?.name === 'sendCampaignBatch') {
+      batches.add(String(e.eventId));
+      most = Math.max(most, ++inFlight);
+    }
+    const closed = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes ?? e.activityTaskCanceledEventAttributes;
+    if (closed && batches.has(String(closed.scheduledEventId))) inFlight--;
+  }
+  return most;
+}
+
 describe('campaign sending at scale', () => {
   it('sends one email to every subscribed contact of a 5,000-contact FILTERED audience and none to the others', async () => {
     const fx = await project();
@@ -95,6 +115,8 @@ describe('campaign sending at scale', () => {
     expect(calls.size).toBe(5);
     const [{ count }] = await h.deps.knex('emails').where({ campaign_id: id, status: 'SENT' }).count<{ count: number }[]>('* as count');
     expect(Number(count)).toBe(4500);
+    // Five batches, planned up front and sent several at a time, never more than the lanes.
+    expect(await mostBatchesInFlight(id)).toBe(Math.min(loadConfig({}).campaigns.batchLanes, 5));
   });
 
   it('still sends exactly one email per recipient when the worker is stopped mid-campaign and started again', async () => {

@@ -1,3 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Worker } from '@temporalio/worker';
+import { temporal } from '@temporalio/proto';
 import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
 import { startSendgridSink, SendgridSink } from '../helpers/sendgridSink';
 import { verifiedDomain, uniqueEmail } from '../helpers/fixtures';
@@ -465,5 +469,16 @@ describe('sending', () => {
     await h.deps.knex('campaigns').where({ id: draft.id }).update({ opened_count: 1, clicked_count: 1 });
     const after = await api(fx).stats(draft.id);
     expect(after.body).toMatchObject({ totalRecipients: 2, sent: 2, opened: 1, clicked: 1, openRate: 0.5, clickRate: 0.5, bounceRate: 0 });
+  });
+});
+
+describe('campaignSend workflow changes', () => {
+  // Histories recorded (encoded History protos) from the workflow as it was before batch lanes, one
+  // batch at a time each finding the next cursor: a run that continued as new, and the run after
+  // it that finished. Replaying them with today's code must take the same path (patched()).
+  it.each(['campaignSend-v1-continued', 'campaignSend-v1-finished'])('replays %s, a run started before batch lanes, without nondeterminism', async (name) => {
+    const history = temporal.api.history.v1.History.decode(fs.readFileSync(path.join(__dirname, '..', 'fixtures', `${name}.history.bin`)));
+    expect(history.events.length).toBeGreaterThan(10);
+    await Worker.runReplayHistory({ workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } }, history, 'campaign-replay-fixture');
   });
 });

@@ -30,7 +30,7 @@ describe('loadConfig', () => {
     expect(c.oauthProviders).toEqual([]);
     expect(c.billing).toEqual({ enabled: false, secretKey: undefined, webhookSecret: undefined, priceId: undefined, apiUrl: 'https://api.stripe.com' });
     expect(c.security).toEqual({ windowHours: 168, maxBounceRate: 0.05, maxComplaintRate: 0.003, minSent: 100 });
-    expect(c.campaigns).toEqual({ batchSize: 1000, batchesPerRun: 50 });
+    expect(c.campaigns).toEqual({ batchSize: 1000, batchesPerRun: 50, batchLanes: 3 });
     expect(c.workflows).toEqual({ timeScale: 1 });
   });
 
@@ -46,6 +46,7 @@ describe('loadConfig', () => {
       WORKFLOW_TIME_SCALE: '0.00001',
       CAMPAIGN_BATCH_SIZE: '100',
       CAMPAIGN_BATCHES_PER_RUN: '10',
+      CAMPAIGN_BATCH_LANES: '5',
       STRIPE_SECRET_KEY: 'sk_test_1',
       STRIPE_WEBHOOK_SECRET: 'whsec_1',
       STRIPE_PRICE_ID: 'price_1',
@@ -60,7 +61,7 @@ describe('loadConfig', () => {
     expect(c.sendgridWebhookPublicKey).toBe(derBase64);
     expect(c.security).toEqual({ windowHours: 24, maxBounceRate: 0.1, maxComplaintRate: 0, minSent: 5 });
     expect(c.workflows.timeScale).toBe(0.00001);
-    expect(c.campaigns).toEqual({ batchSize: 100, batchesPerRun: 10 });
+    expect(c.campaigns).toEqual({ batchSize: 100, batchesPerRun: 10, batchLanes: 5 });
     expect(c.billing).toEqual({ enabled: true, secretKey: 'sk_test_1', webhookSecret: 'whsec_1', priceId: 'price_1', apiUrl: 'http://127.0.0.1:9999' });
     expect(c.oauthProviders).toEqual([
       { id: 'github', clientId: 'gh-id', clientSecret: 'gh-secret' },
@@ -97,11 +98,13 @@ describe('loadConfig', () => {
       WORKFLOW_TIME_SCALE: '-0.5',
       CAMPAIGN_BATCH_SIZE: '5000',
       CAMPAIGN_BATCHES_PER_RUN: '0',
+      CAMPAIGN_BATCH_LANES: '17',
       STRIPE_API_URL: 'not a url',
     });
     expect(got.sort()).toEqual(
       [
         'CAMPAIGN_BATCHES_PER_RUN: must be an integer of at least 1',
+        'CAMPAIGN_BATCH_LANES: must be an integer from 1 to 16',
         'CAMPAIGN_BATCH_SIZE: must be an integer from 1 to 1000',
         'SECURITY_MAX_BOUNCE_RATE: must be a rate from 0 to 1 (0.05 = 5 %)',
         'SECURITY_MAX_COMPLAINT_RATE: must be a rate from 0 to 1 (0.05 = 5 %)',

@@ -1,0 +1,204 @@
+import type { Knex } from 'knex';
+import { deterministicUuid } from '../lib/ids';
+import { binaryTextArray } from './binaryArrays';
+import type { CampaignRow } from './campaigns';
+
+/**
+ * The per-recipient records the `campaignSend` batches write (docs/campaigns.md, "Exactly one email
+ * per recipient"). A recipient's record is its `emails` row (one per campaign and contact, unique
+ * index `emails_campaign_contact`), so campaign mail shows up in the activity feed and provider
+ * events find it exactly like transactional mail. Its status says how far the hand-over got:
+ * QUEUED (recorded, not offered: left by an attempt that stopped before its provider call), SENDING
+ * (offered, or about to be; outcome unknown until the provider answers), SENT (accepted), FAILED.
+ *
+ * A batch costs a fixed number of statements whatever its size (arrays travel as one parameter
+ * each), since at campaign scale the round trips and per-row statements are what limit throughput.
+ */
+
+/** The id of a recipient's email row: derived, so a re-run batch finds the row it already wrote. */
+export const campaignEmailId = (campaignId: string, contactId: string) => deterministicUuid('campaign-email', campaignId, contactId);
+
+/**
+ * Where the next `count` batches of the audience snapshot end: the contact id of every
+ * `batchSize`-th recipient after `after`, and of the last one when fewer remain. `more` says
+ * recipients are left after the last bound. The snapshot never changes once sending started, so
+ * the bounds stay valid for as long as the batches take.
+ */
+export async function batchBounds(knex: Knex, campaignId: string, after: string, batchSize: number, count: number): Promise<{ bounds: string[]; more: boolean }> {
+  const span = batchSize * count;
+  const { rows } = await knex.raw(
+    `SELECT contact_id, rn, n FROM (
+       SELECT contact_id, row_number() OVER (ORDER BY contact_id) AS rn, count(*) OVER () AS n
+         FROM (SELECT contact_id FROM campaign_recipients WHERE campaign_id = ? AND contact_id > ? ORDER BY contact_id LIMIT ?) p
+     ) s
+     WHERE rn % ? = 0 OR rn = n
+     ORDER BY rn`,
+    [campaignId, after, span + 1, batchSize],
+  );
+  const within = rows.filter((r: { rn: number }) => Number(r.rn) <= span);
+  return { bounds: within.map((r: { contact_id: string }) => r.contact_id), more: rows.length > 0 && Number(rows[0].n) > span };
+}
+
+export interface RecipientRow {
+  contact_id: string;
+  /** null when the contact was deleted since the snapshot. */
+  email: string | null;
+  subscribed: boolean | null;
+  data: Record<string, unknown> | null;
+  /** The recipient's email row status; null when no row was written yet. */
+  email_status: string | null;
+}
+
+/**
+ * The next page of the snapshot after `after` (and up to `until` when given), with each contact as
+ * it is now and its email row's status.
+ */
+export async function recipientPage(
+  knex: Knex,
+  c: Pick<CampaignRow, 'id' | 'project_id'>,
+  after: string,
+  limit: number,
+  until?: string,
+): Promise<RecipientRow[]> {
+  const { rows } = await knex.raw(
+    `SELECT r.contact_id, ct.email, ct.subscribed, ct.data, e.status AS email_status
+       FROM campaign_recipients r
+       LEFT JOIN contacts ct ON ct.id = r.contact_id AND ct.project_id = ?
+       LEFT JOIN emails e ON e.campaign_id = r.campaign_id AND e.contact_id = r.contact_id
+      WHERE r.campaign_id = ? AND r.contact_id > ? ${until === undefined ? '' : 'AND r.contact_id <= ?'}
+      ORDER BY r.contact_id
+      LIMIT ?`,
+    until === undefined ? [c.project_id, c.id, after, limit] : [c.project_id, c.id, after, until, limit],
+  );
+  return rows;
+}
+
+export interface RecipientEmail {
+  id: string;
+  contactId: string;
+  to: string;
+  subject: string;
+  body: string;
+  headers: Record<string, string>;
+  /** Set when rendering failed: the row is written FAILED and never handed over. */
+  error?: string;
+}
+
+export interface ClaimedEmail {
+  id: string;
+  contact_id: string;
+  to_email: string;
+  rendered_subject: string;
+  rendered_body: string;
+  headers: Record<string, string>;
+}
+
+export interface PageClaim {
+  /** The campaign was still SENDING: when false nothing was written or claimed. */
+  live: boolean;
+  /** Ids of `fresh` rows written SENDING by this call (not those another attempt had written). */
+  written: Set<string>;
+  /** The page's QUEUED rows this call moved to SENDING, with what they hold. */
+  requeued: ClaimedEmail[];
+  /** `fresh` rows written FAILED (their render error). */
+  unrenderable: number;
+}
+
+/**
+ * The hand-over claim of a page, in one statement that also checks the campaign is still SENDING
+ * (a cancel that commits first leaves the whole page unwritten and unclaimed):
+ *   - `fresh` recipients' rows are written SENDING (or FAILED with their render error; failedCount
+ *     moves by those). Rows that exist already stay as they are and are not in `written`;
+ *   - rows of `queuedContactIds` still QUEUED move to SENDING.
+ * The source body is not copied into every row: it is the campaign's (`campaign_id`).
+ */
+export async function claimPage(knex: Knex, c: CampaignRow, fresh: RecipientEmail[], queuedContactIds: string[], transport: string): Promise<PageClaim> {
+  const { rows } = await knex.raw(
+    `WITH live AS (SELECT EXISTS (SELECT 1 FROM campaigns WHERE id = :id AND status = 'SENDING') AS ok),
+     fresh AS (
+       INSERT INTO emails (id, project_id, contact_id, campaign_id, type, to_email, from_email, from_name, reply_to,
+                           subject, body, headers, rendered_subject, rendered_body, status, transport, error)
+       SELECT u.id::uuid, :projectId, u.contact_id, :id, :type, u.to_email, :from, :fromName, :replyTo,
+              :subject, '', u.headers::jsonb, u.subject, u.body,
+              CASE WHEN u.error IS NULL THEN 'SENDING' ELSE 'FAILED' END, CASE WHEN u.error IS NULL THEN :transport END, u.error
+         FROM unnest(:ids::text[], :contactIds::text[], :tos::text[], :headers::text[], :subjects::text[], :bodies::text[], :errors::text[])
+              AS u(id, contact_id, to_email, headers, subject, body, error)
+        WHERE (SELECT ok FROM live)
+       ON CONFLICT DO NOTHING
+       RETURNING id, status),
+     requeued AS (
+       UPDATE emails SET status = 'SENDING', transport = :transport, updated_at = now()
+        WHERE campaign_id = :id AND contact_id = ANY(:queued::text[]) AND status = 'QUEUED' AND (SELECT ok FROM live)
+       RETURNING id, contact_id, to_email, rendered_subject, rendered_body, headers),
+     failed AS (
+       UPDATE campaigns SET failed_count = failed_count + f.n
+         FROM (SELECT count(*)::int AS n FROM fresh WHERE status = 'FAILED') f
+        WHERE campaigns.id = :id AND f.n > 0)
+     SELECT (SELECT ok FROM live) AS live,
+            (SELECT coalesce(array_agg(id::text), '{}') FROM fresh WHERE status = 'SENDING') AS written,
+            (SELECT coalesce(json_agg(requeued), '[]') FROM requeued) AS requeued,
+            (SELECT count(*)::int FROM fresh WHERE status = 'FAILED') AS unrenderable`,
+    {
+      id: c.id,
+      projectId: c.project_id,
+      type: c.type,
+      from: c.from,
+      fromName: c.from_name,
+      replyTo: c.reply_to,
+      subject: c.subject,
+      transport,
+      ids: binaryTextArray(fresh.map((e) => e.id)),
+      contactIds: binaryTextArray(fresh.map((e) => e.contactId)),
+      tos: binaryTextArray(fresh.map((e) => e.to)),
+      headers: binaryTextArray(fresh.map((e) => JSON.stringify(e.headers))),
+      subjects: binaryTextArray(fresh.map((e) => (e.error ? null : e.subject))),
+      bodies: binaryTextArray(fresh.map((e) => (e.error ? null : e.body))),
+      errors: binaryTextArray(fresh.map((e) => e.error ?? null)),
+      queued: queuedContactIds,
+    },
+  );
+  const [row] = rows;
+  return { live: row.live, written: new Set<string>(row.written), requeued: row.requeued, unrenderable: row.unrenderable };
+}
+
+/** SENDING → SENT for what the provider accepted; sentCount moves by exactly the rows that moved (one statement). */
+export async function markHandedOver(knex: Knex, campaignId: string, emailIds: string[], messageId: string): Promise<number> {
+  const { rows } = await knex.raw(
+    `WITH moved AS (
+       UPDATE emails SET status = 'SENT', provider_message_id = :messageId, sent_at = now(), updated_at = now()
+        WHERE id = ANY(:ids::uuid[]) AND campaign_id = :campaignId AND status = 'SENDING'
+       RETURNING 1),
+     n AS (SELECT count(*)::int AS n FROM moved),
+     bump AS (
+       UPDATE campaigns SET sent_count = sent_count + n.n, updated_at = now() FROM n
+        WHERE campaigns.id = :campaignId AND n.n > 0)
+     SELECT n FROM n`,
+    { messageId, ids: emailIds, campaignId },
+  );
+  return rows[0].n;
+}
+
+/** SENDING → FAILED (the provider refused, or an interrupted attempt left the outcome unknown). */
+export async function markFailed(knex: Knex, campaignId: string, where: { emailIds: string[] } | { contactIds: string[] }, error: string): Promise<number> {
+  return knex.transaction(async (trx) => {
+    const q = trx('emails').where({ campaign_id: campaignId, status: 'SENDING' });
+    if ('emailIds' in where) q.whereIn('id', where.emailIds);
+    else q.whereIn('contact_id', where.contactIds);
+    const moved = await q.update({ status: 'FAILED', error, updated_at: trx.fn.now() }).returning('id');
+    if (moved.length) await trx('campaigns').where({ id: campaignId }).increment('failed_count', moved.length);
+    return moved.length;
+  });
+}
+
+/** SENDING → QUEUED: nothing left the building (a retryable refusal, or never offered), so a retry may offer them again. */
+export async function releaseClaim(knex: Knex, campaignId: string, where: { emailIds: string[] } | { contactIds: string[] }): Promise<void> {
+  const q = knex('emails').where({ campaign_id: campaignId, status: 'SENDING' });
+  if ('emailIds' in where) q.whereIn('id', where.emailIds);
+  else q.whereIn('contact_id', where.contactIds);
+  await q.update({ status: 'QUEUED', updated_at: knex.fn.now() });
+}
+
+/** Rows recorded for a page that a cancel stopped before hand-over: they never went out, so they go. */
+export async function dropUnsent(knex: Knex, campaignId: string, contactIds: string[]): Promise<void> {
+  if (contactIds.length) await knex('emails').where({ campaign_id: campaignId, status: 'QUEUED' }).whereIn('contact_id', contactIds).del();
+}
