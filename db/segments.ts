@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { deterministicUuid, uuid } from '../lib/ids';
 import { normalizeEmail, upsertContact, ContactRow } from './contacts';
-import { countMatching, loadFieldTypes, matchingContactsQuery, FieldTypes } from './filters';
+import { compileFilter, countMatching, loadFieldTypes, matchingContactsQuery, FieldTypes } from './filters';
 import { recordEvents, EventRow } from './events';
 
 /**
@@ -346,11 +346,16 @@ export interface BatchOutcome {
 }
 
 /**
- * One keyset batch of a compute run, in its own transaction: the next `batchSize` contact ids after
- * the run's cursor are matched once, members who match no longer leave, matching non-members
- * enter, an event is written per change, and the cursor and counters advance. The set-based
- * INSERT … ON CONFLICT / DELETE … RETURNING make each transition happen once even when two runs of
- * the same segment overlap; the run row's lock and cursor make a retried batch a no-op.
+ * One keyset batch of a compute run, in its own transaction and one statement: the next `batchSize`
+ * contacts after the run's cursor are read once, in id order, and matched as they are read; members
+ * among them who no longer match leave, matching non-members enter, an event is written per change,
+ * and the cursor and counters advance. The set-based INSERT … ON CONFLICT / DELETE … RETURNING make
+ * each transition happen once even when two runs of the same segment overlap; the run row's lock
+ * and cursor make a retried batch a no-op.
+ *
+ * Why one pass: contact ids are random, so id order is random heap order and each contact costs a
+ * page read that misses the cache once the project outgrows shared_buffers. Finding the batch's
+ * upper id first and then matching the id range read every contact twice.
  */
 export async function computeBatch(db: Knex, runId: string, batchSize = DEFAULT_COMPUTE_BATCH): Promise<BatchOutcome> {
   return db.transaction(async (trx) => {
@@ -359,32 +364,31 @@ export async function computeBatch(db: Knex, runId: string, batchSize = DEFAULT_
     const segment = await trx<SegmentRow>('segments').where({ id: run.segment_id }).first();
     if (!segment) return { done: true, events: [] };
     const lo = run.cursor ?? '';
-    const bound = await trx('contacts')
-      .where('project_id', segment.project_id)
-      .andWhere('id', '>', lo)
-      .orderBy('id')
-      .offset(batchSize - 1)
-      .first('id');
-    // The last batch is open-ended, so it also reaches members above the last contact id seen.
-    const hi: string | null = bound?.id ?? null;
-
-    const live = matchingContactsQuery(trx, segment.project_id, segment.condition, await loadFieldTypes(trx, segment.project_id))
-      .andWhere('c.id', '>', lo)
-      .select('c.id');
-    if (hi !== null) live.andWhere('c.id', '<=', hi);
-    const upper = hi === null ? '' : 'AND m.contact_id <= ?';
-    const { rows: changes } = await trx.raw<{ rows: { change: MembershipChange; contact_id: string }[] }>(
-      `WITH live AS MATERIALIZED (?),
+    // The condition is evaluated over the batch (aliased `c` like a contacts row), not over the
+    // table, so the planner sizes its subqueries for one batch whatever the project's size.
+    const match = compileFilter(segment.condition, { fieldTypes: await loadFieldTypes(trx, segment.project_id) });
+    const { rows } = await trx.raw<{ rows: { change: MembershipChange | 'cursor'; contact_id: string | null }[] }>(
+      `WITH batch AS MATERIALIZED (SELECT c.* FROM contacts c WHERE c.project_id = ? AND c.id > ? ORDER BY c.id LIMIT ?),
+            live AS MATERIALIZED (SELECT c.id FROM batch c WHERE (${match.sql})),
+            bound AS (SELECT max(id) AS hi, count(*) < ? AS last FROM batch),
             entered AS (INSERT INTO segment_members (segment_id, contact_id)
                         SELECT ?, id FROM live ON CONFLICT DO NOTHING RETURNING contact_id),
             exited AS (DELETE FROM segment_members m
-                        WHERE m.segment_id = ? AND m.contact_id > ? ${upper}
+                        WHERE m.segment_id = ? AND m.contact_id > ? AND m.contact_id <= (SELECT hi FROM bound)
                           AND NOT EXISTS (SELECT 1 FROM live WHERE live.id = m.contact_id)
-                        RETURNING m.contact_id)
+                        RETURNING m.contact_id),
+            -- The last (short) batch is open-ended: members above the last contact seen leave too.
+            tail AS (DELETE FROM segment_members m
+                      WHERE (SELECT last FROM bound) AND m.segment_id = ? AND m.contact_id > COALESCE((SELECT hi FROM bound), ?)
+                      RETURNING m.contact_id)
        SELECT 'entry' AS change, contact_id FROM entered
-       UNION ALL SELECT 'exit' AS change, contact_id FROM exited`,
-      [live, segment.id, segment.id, lo, ...(hi === null ? [] : [hi])],
+       UNION ALL SELECT 'exit', contact_id FROM exited
+       UNION ALL SELECT 'exit', contact_id FROM tail
+       UNION ALL SELECT 'cursor', CASE WHEN last THEN NULL ELSE hi END FROM bound`,
+      [segment.project_id, lo, batchSize, ...match.bindings, batchSize, segment.id, segment.id, lo, segment.id, lo],
     );
+    const hi = rows.find((r) => r.change === 'cursor')!.contact_id;
+    const changes = rows.filter((r): r is { change: MembershipChange; contact_id: string } => r.change !== 'cursor');
 
     const events = await recordEvents(
       trx,
