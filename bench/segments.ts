@@ -35,14 +35,17 @@ const TREE = {
   ],
 };
 
-/** Contacts `from`+1 … `to`: a third on each plan, ages 18–77, and a purchase for one in two (0–59 days ago) plus page views. */
+/**
+ * Contacts `from`+1 … `to`: a third on each plan, ages 18–77, and a purchase for one in two (0–59 days ago) plus page views.
+ * Ids are shaped like lib/ids contactId's: a prefix that grows in creation order (here the row number), then random characters.
+ */
 async function seed(knex: Knex, projectId: string, from: number, to: number): Promise<void> {
   const CHUNK = 250_000;
   for (let lo = from; lo < to; lo += CHUNK) {
     const hi = Math.min(to, lo + CHUNK);
     await knex.raw(
       `INSERT INTO contacts (id, project_id, email, subscribed, data, created_at, updated_at)
-       SELECT 'cnt_' || substr(md5(g::text), 1, 22), ?, 'user' || g || '@bench.example', g % 10 <> 0,
+       SELECT 'cnt_' || lpad(g::text, 9, '0') || substr(md5(g::text), 1, 13), ?, 'user' || g || '@bench.example', g % 10 <> 0,
               jsonb_build_object('plan', (ARRAY['free', 'pro', 'team'])[1 + g % 3], 'age', 18 + g % 60, 'country', (ARRAY['DE', 'FR', 'US', 'BR'])[1 + g % 4]),
               now() - (g % 1000) * interval '1 hour', now()
          FROM generate_series(?::int, ?::int) g`,
@@ -50,10 +53,10 @@ async function seed(knex: Knex, projectId: string, from: number, to: number): Pr
     );
     await knex.raw(
       `INSERT INTO events (id, project_id, contact_id, name, data, created_at)
-       SELECT gen_random_uuid(), ?::uuid, 'cnt_' || substr(md5(g::text), 1, 22), 'purchase', '{}'::jsonb, now() - (g % 60) * interval '1 day'
+       SELECT gen_random_uuid(), ?::uuid, 'cnt_' || lpad(g::text, 9, '0') || substr(md5(g::text), 1, 13), 'purchase', '{}'::jsonb, now() - (g % 60) * interval '1 day'
          FROM generate_series(?::int, ?::int) g WHERE g % 2 = 0
        UNION ALL
-       SELECT gen_random_uuid(), ?::uuid, 'cnt_' || substr(md5(g::text), 1, 22), 'page.viewed', '{}'::jsonb, now() - (g % 90) * interval '1 day'
+       SELECT gen_random_uuid(), ?::uuid, 'cnt_' || lpad(g::text, 9, '0') || substr(md5(g::text), 1, 13), 'page.viewed', '{}'::jsonb, now() - (g % 90) * interval '1 day'
          FROM generate_series(?::int, ?::int) g`,
       [projectId, lo + 1, hi, projectId, lo + 1, hi],
     );
