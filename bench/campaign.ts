@@ -5,64 +5,27 @@
  *   - side by side, the sink's raw accept rate for the same batch size: the same kind of payloads
  *     (1000 personalizations, per-recipient bodies as substitutions) POSTed straight at it, one at a
  *     time like the workflow's batches,
- *   - CPU seconds of the worker process, of the Postgres backends serving the bench database and of
- *     the Temporal dev server during the send (from /proc; one core = 100%).
+ *   - CPU seconds during the send of the worker process, of the whole Postgres server, of the
+ *     Temporal dev server and of this process (API and sink), and how busy the machine was (from
+ *     /proc; one core = 100%).
  * Usage: npx tsx bench/campaign.ts [N]
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { spawn, ChildProcess } from 'node:child_process';
-import { startStack, postJson, benchProject, BenchStack } from './stack';
+import { startStack, postRaw, benchProject, BenchStack } from './stack';
 import { startSendgridSink, SendgridSink } from '../test/helpers/sendgridSink';
 import { sendgridBatchPayload, BatchRecipient, MAX_BATCH_RECIPIENTS } from '../activities/transports';
 import { renderTemplate } from '../activities/render';
 import { linksFor } from '../lib/unsubscribe';
+import { loadConfig } from '../lib/config';
+import { cpuMeter, formatCpu } from './cpu';
 
 const N = Number(process.argv[2] ?? 100_000);
 const DOMAIN = 'bench.example';
 const SUBJECT = 'News for {{ name ?? "you" }}';
 // About 2 KB of HTML, personalised twice: a realistic newsletter that still fits a substitution.
 const BODY = `<html><body><h1>Hello {{ name ?? "friend" }}</h1>${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore.</p>'.repeat(16)}<a href="{{ unsubscribeUrl }}">Unsubscribe</a></body></html>`;
-
-// ───────────────────────────── CPU from /proc ─────────────────────────────
-
-const TICKS = 100; // USER_HZ on Linux
-
-function cpuSeconds(pid: number): number {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS;
-  } catch {
-    return 0;
-  }
-}
-
-/** The process and its descendants (tsx may run the script in a child). */
-function tree(root: number): number[] {
-  const parents = new Map<number, number>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // exited while we looked
-    }
-  }
-  const out = [root];
-  for (let i = 0; i < out.length; i++) for (const [pid, ppid] of parents) if (ppid === out[i]) out.push(pid);
-  return out;
-}
-
-const sum = (pids: number[]) => pids.reduce((s, pid) => s + cpuSeconds(pid), 0);
-
-/** Backends of the bench database only: other databases on the same server are not ours to count. */
-async function postgresPids(stack: BenchStack): Promise<number[]> {
-  const { rows } = await stack.knex.raw('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
-  return rows.map((r: { pid: number }) => r.pid);
-}
 
 // ───────────────────────────── setup ─────────────────────────────
 
@@ -122,7 +85,7 @@ async function sendCampaign(stack: BenchStack, key: string, projectId: string, s
   }
 }
 
-/** The same payloads the transport builds, POSTed one at a time straight at the sink. */
+/** The same payloads the transport builds, serialized beforehand and POSTed one at a time straight at the sink. */
 async function rawSinkRate(stack: BenchStack, sink: SendgridSink, projectId: string, recipients: number) {
   const samples: string[] = [];
   for (let s = 0; s < 5; s++) {
@@ -138,7 +101,8 @@ async function rawSinkRate(stack: BenchStack, sink: SendgridSink, projectId: str
   const calls = Math.max(1, Math.ceil(recipients / MAX_BATCH_RECIPIENTS));
   const t0 = performance.now();
   for (let i = 0; i < calls; i++) {
-    const ok = await postJson(`${sink.url}/v3/mail/send`, JSON.parse(samples[i % samples.length]), { authorization: 'Bearer SG.bench' });
+    // The bytes as serialized once: the floor is the sink's accept rate, not this loop's JSON work.
+    const ok = await postRaw(`${sink.url}/v3/mail/send`, samples[i % samples.length], { authorization: 'Bearer SG.bench' });
     if (!ok) throw new Error('sink refused a raw batch');
     sink.clear();
   }
@@ -170,26 +134,18 @@ async function main() {
     await waitForWorker(stack, worker, warmProject.secretKey, warmProject.projectId, sink);
     sink.clear();
 
-    const workerPids = tree(worker.pid!);
-    const temporalPids = tree(stack.server.process.pid!);
-    const pgBefore = new Map((await postgresPids(stack)).map((pid) => [pid, cpuSeconds(pid)]));
-    const cpu0 = { worker: sum(workerPids), temporal: sum(temporalPids) };
+    const meter = cpuMeter({ worker: worker.pid, Temporal: stack.server.process.pid });
     const counter = { recipients: 0, calls: 0 };
     const run = await sendCampaign(stack, p.secretKey, p.projectId, sink, counter);
-    const pgAfter = await postgresPids(stack);
-    const cpu = {
-      worker: sum(tree(worker.pid!)) - cpu0.worker,
-      temporal: sum(temporalPids) - cpu0.temporal,
-      postgres: pgAfter.reduce((s, pid) => s + cpuSeconds(pid) - (pgBefore.get(pid) ?? 0), 0),
-    };
+    const cpu = meter.stop();
     const raw = await rawSinkRate(stack, sink, p.projectId, N);
 
-    const pct = (s: number) => `${((s / run.seconds) * 100).toFixed(0)}% of a core`;
     console.log(`campaign bench: ${N} recipients, batches of ${MAX_BATCH_RECIPIENTS} (one provider call each), body ${Buffer.byteLength(BODY)} bytes of Liquid`);
     console.log(`  campaign (send → SENT)     : ${(run.sent / run.seconds).toFixed(0).padStart(7)} emails/s   ${run.seconds.toFixed(2)} s, ${run.sent}/${run.total} sent, sink got ${counter.recipients} recipients in ${counter.calls} calls`);
     console.log(`  sink raw accept, same size : ${raw.perSecond.toFixed(0).padStart(7)} emails/s   ${raw.calls} calls of ${(raw.payloadBytes / 1024 / 1024).toFixed(2)} MB in ${raw.seconds.toFixed(2)} s`);
     console.log(`  campaign / raw             : ${(((run.sent / run.seconds) / raw.perSecond) * 100).toFixed(0)}%`);
-    console.log(`  CPU during the send        : worker ${cpu.worker.toFixed(1)} s (${pct(cpu.worker)}), Postgres ${cpu.postgres.toFixed(1)} s (${pct(cpu.postgres)}), Temporal ${cpu.temporal.toFixed(1)} s (${pct(cpu.temporal)})`);
+    console.log(`  CPU during the send        : ${formatCpu(cpu, { count: run.sent / 1000, unit: '1000 emails' })} (this process: the API and the sink)`);
+    console.log(`  batch lanes                : ${loadConfig().campaigns.batchLanes}`);
     if (counter.recipients !== N || run.sent !== N) throw new Error(`expected ${N} emails, sink got ${counter.recipients}, campaign counted ${run.sent}`);
   } finally {
     if (worker && worker.exitCode === null) {

@@ -57,9 +57,34 @@ export interface LoadResult {
   perSecond: number;
   p50: number;
   p99: number;
+  /** Every request's latency in ms, sorted (for merging slices). */
+  latencies: number[];
 }
 
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0);
+
+/** One result for several slices of the same load. */
+export function mergeLoads(parts: LoadResult[]): LoadResult {
+  const latencies = parts.flatMap((r) => r.latencies).sort((a, b) => a - b);
+  const seconds = parts.reduce((n, r) => n + r.seconds, 0);
+  const errors = parts.reduce((n, r) => n + r.errors, 0);
+  return { requests: latencies.length, errors, seconds, perSecond: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), latencies };
+}
+
+/**
+ * Runs a floor and a route side by side in ABBA order (floor, route, route, floor), each slice
+ * half the time, and merges each side's slices. A server whose state drifts during the run (the
+ * Temporal dev server slows as started workflows pile up; tables grow) then weighs on both sides
+ * equally instead of on whichever runs second.
+ */
+export async function sideBySide(floor: (seconds: number) => Promise<LoadResult>, route: (seconds: number) => Promise<LoadResult>, seconds: number) {
+  const half = seconds / 2;
+  const f1 = await floor(half);
+  const r1 = await route(half);
+  const r2 = await route(half);
+  const f2 = await floor(half);
+  return { floor: mergeLoads([f1, f2]), route: mergeLoads([r1, r2]) };
+}
 
 /** Runs `op` from `concurrency` loops for `seconds`; latencies in milliseconds. */
 export async function runLoad(op: (i: number) => Promise<boolean>, concurrency: number, seconds: number): Promise<LoadResult> {
@@ -80,14 +105,18 @@ export async function runLoad(op: (i: number) => Promise<boolean>, concurrency: 
   );
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { requests: latencies.length, errors, seconds: elapsed, perSecond: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return { requests: latencies.length, errors, seconds: elapsed, perSecond: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), latencies };
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
 /** A JSON POST over a keep-alive socket; resolves true on a 2xx. */
 export function postJson(url: string, body: unknown, headers: Record<string, string>): Promise<boolean> {
-  const data = JSON.stringify(body);
+  return postRaw(url, JSON.stringify(body), headers);
+}
+
+/** postJson with the body already serialized. */
+export function postRaw(url: string, data: string, headers: Record<string, string>): Promise<boolean> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data), ...headers } }, (res) => {
       res.resume();
@@ -117,7 +146,7 @@ export async function runRemoteLoad(url: string, authorization: string, body: un
   const path = await import('node:path');
   const tsx = path.join(__dirname, '..', 'node_modules', '.bin', 'tsx');
   return new Promise((resolve, reject) => {
-    execFile(tsx, [path.join(__dirname, 'loadClient.ts'), url, authorization, String(concurrency), String(seconds), JSON.stringify(body)], { maxBuffer: 1 << 20 }, (err, stdout) => {
+    execFile(tsx, [path.join(__dirname, 'loadClient.ts'), url, authorization, String(concurrency), String(seconds), JSON.stringify(body)], { maxBuffer: 64 << 20 }, (err, stdout) => {
       if (err) return reject(err);
       resolve(JSON.parse(stdout.trim().split('\n').pop()!));
     });
