@@ -15,6 +15,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { spawn, ChildProcess } from 'node:child_process';
 import { startStack, postJson, benchProject, BenchStack } from './stack';
+import { cpuMeter, formatCpu } from './cpu';
 
 const N = Number(process.argv[2] ?? 10_000);
 const CONCURRENCY = 32;
@@ -131,13 +132,16 @@ async function main() {
     const rssBefore = rssIdle();
     console.error(`warm-up done in ${((Date.now() - warm) / 1000).toFixed(1)} s`);
 
+    const roots = { worker: worker.pid, Temporal: stack.server.process.pid };
     // 1. N triggers → N executions WAITING.
+    let meter = cpuMeter(roots);
     let t0 = performance.now();
     await pool(N, CONCURRENCY, async (i) => {
       if (!(await track(i, TRIGGER))) throw new Error('track failed');
     });
     const trackSeconds = (performance.now() - t0) / 1000;
     const startSeconds = await until(t0, N, async () => (await statusCounts(stack, workflowId)).WAITING ?? 0, 'starting', exited);
+    const startCpu = meter.stop();
     let rssWaiting = 0;
     for (let s = 0; s < 5; s++) {
       rssWaiting = Math.max(rssWaiting, rssIdle());
@@ -145,21 +149,26 @@ async function main() {
     }
 
     // 2. N awaited events → N signals → N COMPLETED.
+    meter = cpuMeter(roots);
     t0 = performance.now();
     await pool(N, CONCURRENCY, async (i) => {
       if (!(await track(i, AWAITED))) throw new Error('track failed');
     });
     const signalSeconds = await until(t0, N + 1, async () => (await statusCounts(stack, workflowId)).COMPLETED ?? 0, 'signalling', exited);
+    const signalCpu = meter.stop();
 
     // 3. Floor: raw starts of the no-op workflow on the same server and task queue.
     const run = crypto.randomBytes(3).toString('hex');
+    meter = cpuMeter(roots);
     t0 = performance.now();
     await pool(N, CONCURRENCY, async (i) => {
       await client.workflow.start('noop', { taskQueue: stack.config.temporal.taskQueue, workflowId: `noop-${run}-${i}`, args: [] });
     });
     const rawStartSeconds = (performance.now() - t0) / 1000;
+    const rawStartCpu = meter.stop();
     const closedNoops = async () => (await client.workflow.count(`WorkflowType = "noop" AND ExecutionStatus = "Completed"`)).count;
     const rawDoneSeconds = await until(t0, N, closedNoops, 'noop', exited);
+    const rawDoneCpu = meter.stop();
 
     const rate = (s: number) => `${(N / s).toFixed(0).padStart(6)}/s`;
     console.log(`workflows bench: ${N} executions (trigger → WAIT_FOR_EVENT), track concurrency ${CONCURRENCY}, worker in its own process`);
@@ -168,6 +177,11 @@ async function main() {
     console.log(`  worker RSS           : ${rssBefore.toFixed(0)} MB idle after warm-up, ${rssWaiting.toFixed(0)} MB with ${N} executions waiting`);
     console.log(`  floor: noop starts   : ${rate(rawStartSeconds)}   ${rawStartSeconds.toFixed(2)} s of client.workflow.start; ${rate(rawDoneSeconds)} until the worker completed them (${rawDoneSeconds.toFixed(2)} s)`);
     console.log(`  started / floor      : ${((rawStartSeconds / startSeconds) * 100).toFixed(0)}% of raw starts, ${((rawDoneSeconds / startSeconds) * 100).toFixed(0)}% of raw start-and-run`);
+    const per = { count: N, unit: 'execution' };
+    console.log(`  CPU, starting        : ${formatCpu(startCpu, per)} (this process: the API)`);
+    console.log(`  CPU, signalling      : ${formatCpu(signalCpu, per)}`);
+    console.log(`  CPU, raw starts      : ${formatCpu(rawStartCpu, per)} (this process: the starting client)`);
+    console.log(`  CPU, raw start + run : ${formatCpu(rawDoneCpu, per)}`);
   } finally {
     if (worker && worker.exitCode === null) {
       const gone = new Promise((r) => worker!.once('exit', r));
