@@ -41,7 +41,9 @@ async function seed(stack: BenchStack, projectId: string, n: number): Promise<vo
 
 function startWorker(stack: BenchStack, sink: SendgridSink): ChildProcess {
   const root = path.resolve(__dirname, '..');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'temporal', 'worker.ts')], {
+  // BENCH_WORKER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the worker.
+  const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, 'temporal', 'worker.ts')], {
     cwd: root,
     env: {
       ...process.env,

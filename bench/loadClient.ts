@@ -9,8 +9,10 @@ async function main() {
   const [url, authorization, concurrency, seconds, template] = process.argv.slice(2);
   // Built before the clock starts: the client's own work should not take CPU from the API.
   const bodies = Array.from({ length: 5000 }, (_, i) => template.replace(/\{i\}/g, String(i)));
+  const cpu0 = process.cpuUsage();
   const result = await runLoad((i) => postRaw(url, bodies[i % 5000], { authorization }), Number(concurrency), Number(seconds));
-  process.stdout.write(`${JSON.stringify(result)}\n`);
+  const cpu = process.cpuUsage(cpu0);
+  process.stdout.write(`${JSON.stringify({ ...result, clientCpuSeconds: (cpu.user + cpu.system) / 1e6 })}\n`);
 }
 
 main().catch((err) => {

@@ -7,6 +7,7 @@
  * Usage: npx tsx bench/send.ts [seconds]
  */
 import crypto from 'node:crypto';
+import { formatCpu } from './cpu';
 import { startStack, runLoad, runRemoteLoad, postJson, fmt, benchProject, sideBySide } from './stack';
 
 const SECONDS = Number(process.argv[2] ?? 15);
@@ -30,11 +31,14 @@ async function main() {
       // The HTTP client runs in its own process so it does not share the API's event loop.
       (seconds) => runRemoteLoad(`${stack.url}/v1/send`, `Bearer ${p.secretKey}`, body('{i}'), CONCURRENCY, seconds),
       SECONDS,
+      { Temporal: stack.server.process.pid },
     );
     console.log(`send bench, concurrency ${CONCURRENCY}, ${SECONDS}s each (ABBA slices), one recipient per request`);
     console.log(`  floor (no-op workflow start): ${fmt(floor)}`);
     console.log(`  POST /v1/send               : ${fmt(route)}`);
     console.log(`  route / floor               : ${((route.perSecond / floor.perSecond) * 100).toFixed(0)}%  (target >= 70%)`);
+    console.log(`  CPU, floor                  : ${formatCpu(floor.cpu!, { count: floor.requests, unit: 'request' })} (this process: the floor's client; the API idles)`);
+    console.log(`  CPU, route                  : ${formatCpu(route.cpu!, { count: route.requests, unit: 'request' })} (this process: the API)`);
   } finally {
     await stack.stop();
   }

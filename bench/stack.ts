@@ -9,6 +9,7 @@ import { createTemporalGateway, TemporalGateway } from '../temporal/client';
 import { startApi, closeServer } from '../api/server';
 import type { Deps } from '../api/context';
 import type { Knex } from 'knex';
+import { cpuMeter, CpuReport } from './cpu';
 
 export interface BenchStack {
   url: string;
@@ -59,6 +60,10 @@ export interface LoadResult {
   p99: number;
   /** Every request's latency in ms, sorted (for merging slices). */
   latencies: number[];
+  /** CPU seconds of the load generator's own process, when it runs in one (runRemoteLoad). */
+  clientCpuSeconds?: number;
+  /** Where the machine's CPU went during the load (sideBySide). */
+  cpu?: CpuReport;
 }
 
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0);
@@ -66,9 +71,19 @@ const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math
 /** One result for several slices of the same load. */
 export function mergeLoads(parts: LoadResult[]): LoadResult {
   const latencies = parts.flatMap((r) => r.latencies).sort((a, b) => a - b);
-  const seconds = parts.reduce((n, r) => n + r.seconds, 0);
-  const errors = parts.reduce((n, r) => n + r.errors, 0);
-  return { requests: latencies.length, errors, seconds, perSecond: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), latencies };
+  const total = (f: (r: LoadResult) => number | undefined) => parts.reduce((n, r) => n + (f(r) ?? 0), 0);
+  const seconds = total((r) => r.seconds);
+  const cpus = parts.flatMap((r) => (r.cpu ? [r.cpu] : []));
+  const cpu: CpuReport | undefined = cpus.length
+    ? {
+        seconds: cpus.reduce((n, c) => n + c.seconds, 0),
+        parts: Object.fromEntries(Object.keys(cpus[0].parts).map((k) => [k, cpus.reduce((n, c) => n + c.parts[k], 0)])),
+        machine: cpus.reduce((n, c) => n + c.machine * c.seconds, 0) / cpus.reduce((n, c) => n + c.seconds, 0),
+      }
+    : undefined;
+  const client = parts.some((r) => r.clientCpuSeconds !== undefined) ? total((r) => r.clientCpuSeconds) : undefined;
+  if (cpu && client !== undefined) cpu.parts['load client'] = client;
+  return { requests: latencies.length, errors: total((r) => r.errors), seconds, perSecond: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), latencies, cpu };
 }
 
 /**
@@ -77,12 +92,23 @@ export function mergeLoads(parts: LoadResult[]): LoadResult {
  * Temporal dev server slows as started workflows pile up; tables grow) then weighs on both sides
  * equally instead of on whichever runs second.
  */
-export async function sideBySide(floor: (seconds: number) => Promise<LoadResult>, route: (seconds: number) => Promise<LoadResult>, seconds: number) {
+export async function sideBySide(
+  floor: (seconds: number) => Promise<LoadResult>,
+  route: (seconds: number) => Promise<LoadResult>,
+  seconds: number,
+  /** Processes whose CPU to count besides this one and Postgres (cpuMeter). */
+  meter: Record<string, number | undefined> = {},
+) {
   const half = seconds / 2;
-  const f1 = await floor(half);
-  const r1 = await route(half);
-  const r2 = await route(half);
-  const f2 = await floor(half);
+  const metered = async (load: (seconds: number) => Promise<LoadResult>) => {
+    const m = cpuMeter(meter);
+    const r = await load(half);
+    return { ...r, cpu: m.stop() };
+  };
+  const f1 = await metered(floor);
+  const r1 = await metered(route);
+  const r2 = await metered(route);
+  const f2 = await metered(floor);
   return { floor: mergeLoads([f1, f2]), route: mergeLoads([r1, r2]) };
 }
 
