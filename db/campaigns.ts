@@ -4,7 +4,8 @@ import { whereAnyContains } from './search';
 import { pageOf } from './pages';
 import { TEMPLATE_TYPES, TemplateType } from './templates';
 import { compileFilter, FilterError, FieldTypes, loadFieldTypes, matchingContactsQuery } from './filters';
-import { findSegment, segmentMembersQuery, SegmentRow } from './segments';
+import { findSegment, lockTargetSegment, segmentMembersQuery, SegmentRow } from './segments';
+import { inTransaction } from './transaction';
 import { uuid } from '../lib/ids';
 import { iso } from '../lib/time';
 
@@ -168,11 +169,16 @@ export type GuardedWrite = { row: CampaignRow } | { conflict: CampaignStatus } |
  * campaign when it starts, so the edit goes out). null when the project has no such campaign.
  */
 export async function replaceCampaign(knex: Knex, projectId: string, id: string, fields: CampaignFields): Promise<GuardedWrite> {
-  const [row] = await knex<CampaignRow>('campaigns')
-    .where({ project_id: projectId, id })
-    .whereIn('status', EDITABLE_STATUSES)
-    .update({ ...toColumns(fields), updated_at: knex.fn.now() } as any)
-    .returning('*');
+  const columns = toColumns(fields);
+  const [row] = await inTransaction(knex, async (trx) => {
+    // A SCHEDULED campaign may be pointed at another segment here (db/segments lockTargetSegment).
+    await lockTargetSegment(trx, columns.segment_id ?? null);
+    return trx<CampaignRow>('campaigns')
+      .where({ project_id: projectId, id })
+      .whereIn('status', EDITABLE_STATUSES)
+      .update({ ...columns, updated_at: trx.fn.now() } as any)
+      .returning('*');
+  });
   if (row) return { row };
   const current = await findCampaign(knex, projectId, id);
   return current ? { conflict: current.status } : null;
@@ -214,10 +220,14 @@ export async function duplicateCampaign(knex: Knex, projectId: string, id: strin
 
 /** DRAFT → SCHEDULED (with a time) or SENDING (immediate); a conflict from any other status. */
 export async function requestSend(knex: Knex, projectId: string, id: string, scheduledFor: Date | null): Promise<GuardedWrite> {
-  const [row] = await knex<CampaignRow>('campaigns')
-    .where({ project_id: projectId, id, status: 'DRAFT' })
-    .update({ status: scheduledFor ? 'SCHEDULED' : 'SENDING', scheduled_for: scheduledFor, updated_at: knex.fn.now() } as any)
-    .returning('*');
+  const [row] = await inTransaction(knex, async (trx) => {
+    const target = await trx<CampaignRow>('campaigns').where({ project_id: projectId, id }).first('segment_id');
+    await lockTargetSegment(trx, target?.segment_id ?? null);
+    return trx<CampaignRow>('campaigns')
+      .where({ project_id: projectId, id, status: 'DRAFT' })
+      .update({ status: scheduledFor ? 'SCHEDULED' : 'SENDING', scheduled_for: scheduledFor, updated_at: trx.fn.now() } as any)
+      .returning('*');
+  });
   if (row) return { row };
   const current = await findCampaign(knex, projectId, id);
   return current ? { conflict: current.status } : null;

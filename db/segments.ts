@@ -3,6 +3,7 @@ import { deterministicUuid, uuid } from '../lib/ids';
 import { normalizeEmail, upsertContact, ContactRow } from './contacts';
 import { compileFilter, countMatching, loadFieldTypes, matchingContactsQuery, FieldTypes } from './filters';
 import { recordEvents, EventRow } from './events';
+import { inTransaction } from './transaction';
 
 /**
  * Segments (spec "Segment"; DESIGN §5.10): dynamic ones are a stored filter tree evaluated by
@@ -182,14 +183,32 @@ export async function updateSegment(db: Knex, segment: SegmentRow, patch: Segmen
 }
 
 const ACTIVE_CAMPAIGN_STATUSES = ['SCHEDULED', 'SENDING'];
-/** Whether a SCHEDULED or SENDING campaign targets the segment. */
-export async function usedByActiveCampaign(db: Knex, segmentId: string): Promise<boolean> {
-  const hit = await db('campaigns').where({ segment_id: segmentId }).whereIn('status', ACTIVE_CAMPAIGN_STATUSES).first(db.raw('1 AS hit'));
-  return !!hit;
+
+/*
+ * "A segment cannot be deleted while a SCHEDULED or SENDING campaign targets it" holds under
+ * concurrency through one lock order on the segment row. A write that makes a campaign target a
+ * segment while active (send, the replace of a scheduled campaign) first takes the row FOR KEY
+ * SHARE (lockTargetSegment) and keeps it until it commits. A delete takes the row FOR UPDATE, which
+ * waits for those writes, and only then checks: in READ COMMITTED that check's snapshot sees what
+ * they committed. The other way round, a send that comes while a delete holds the row waits, then
+ * finds the segment gone (an empty audience, docs/campaigns.md).
+ */
+
+/** Holds the segment a campaign write points at (no-op for null) until the caller's transaction ends. */
+export async function lockTargetSegment(trx: Knex.Transaction, segmentId: string | null): Promise<void> {
+  if (segmentId) await trx.raw('SELECT 1 FROM segments WHERE id = ? FOR KEY SHARE', [segmentId]);
 }
 
-export async function deleteSegment(db: Knex, projectId: string, id: string): Promise<boolean> {
-  return (await db('segments').where({ project_id: projectId, id }).del()) > 0;
+/** Deletes the segment unless an active campaign targets it; null when the project has no such segment. */
+export async function deleteSegment(db: Knex, projectId: string, id: string): Promise<'deleted' | 'in-use' | null> {
+  return inTransaction(db, async (trx) => {
+    const row = await trx('segments').where({ project_id: projectId, id }).forUpdate().first('id');
+    if (!row) return null;
+    const used = await trx('campaigns').where({ segment_id: id }).whereIn('status', ACTIVE_CAMPAIGN_STATUSES).first(trx.raw('1 AS hit'));
+    if (used) return 'in-use';
+    await trx('segments').where({ id }).del();
+    return 'deleted';
+  });
 }
 
 // ───────────────────────────── members ─────────────────────────────

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { whereAnyContains } from './search';
 import { pageOf } from './pages';
 import { uuid } from '../lib/ids';
+import { inTransaction } from './transaction';
 
 export const TEMPLATE_TYPES = ['TRANSACTIONAL', 'MARKETING', 'HEADLESS'] as const;
 export type TemplateType = (typeof TEMPLATE_TYPES)[number];
@@ -115,8 +116,32 @@ export async function updateTemplate(knex: Knex, projectId: string, id: string, 
   return row ?? null;
 }
 
-export async function deleteTemplate(knex: Knex, projectId: string, id: string): Promise<boolean> {
-  return (await knex('templates').where({ project_id: projectId, id }).del()) > 0;
+/*
+ * "A template a workflow step sends cannot be deleted" holds under concurrency through one lock
+ * order on the template row: a step write that names a template checks it with
+ * referenceTemplate inside the write's transaction (FOR KEY SHARE, held until commit); a delete
+ * locks the row FOR UPDATE, which waits for such writes, then looks for users with a fresh
+ * snapshot (READ COMMITTED) that sees what they committed.
+ */
+
+/** Whether the project has the template; inside a transaction it also keeps it from being deleted until commit. */
+export async function referenceTemplate(knex: Knex, projectId: string, id: string): Promise<boolean> {
+  return !!(await knex('templates').where({ project_id: projectId, id }).forKeyShare().first('id'));
+}
+
+/** Deletes the template unless a workflow step sends it (then the steps are returned); null when there is no such template. */
+export async function deleteTemplate(
+  knex: Knex,
+  projectId: string,
+  id: string,
+): Promise<{ deleted: true } | { usedBy: TemplateUsage['workflows'] } | null> {
+  return inTransaction(knex, async (trx) => {
+    if (!(await trx('templates').where({ project_id: projectId, id }).forUpdate().first('id'))) return null;
+    const usage = await templateUsage(trx, projectId, id);
+    if (usage.workflows.length) return { usedBy: usage.workflows };
+    await trx('templates').where({ id }).del();
+    return { deleted: true as const };
+  });
 }
 
 /** A copy under a new id, named "<name> (copy)"; null when the project has no such template. */
@@ -135,7 +160,12 @@ export async function duplicateTemplate(knex: Knex, projectId: string, id: strin
  * workflow's name and step id). Campaigns carry their own subject and body (the spec gives them no
  * template reference), so that list is always empty.
  */
-export async function templateUsage(knex: Knex, projectId: string, templateId: string) {
+export interface TemplateUsage {
+  campaigns: Array<{ id: string; name: string }>;
+  workflows: Array<{ id: string; name: string; stepId: string }>;
+}
+
+export async function templateUsage(knex: Knex, projectId: string, templateId: string): Promise<TemplateUsage> {
   const steps = await knex('workflow_steps as s')
     .join('workflows as w', 'w.id', 's.workflow_id')
     .where('w.project_id', projectId)
@@ -143,5 +173,5 @@ export async function templateUsage(knex: Knex, projectId: string, templateId: s
     .whereRaw("s.config->>'templateId' = ?", [templateId])
     .orderBy([{ column: 'w.name' }, { column: 's.id' }])
     .select('w.id as id', 'w.name as name', 's.id as stepId');
-  return { campaigns: [] as Array<{ id: string; name: string }>, workflows: steps as Array<{ id: string; name: string; stepId: string }> };
+  return { campaigns: [], workflows: steps };
 }

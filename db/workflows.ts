@@ -375,9 +375,14 @@ export interface NewStep {
   position?: { x: number; y: number } | null;
 }
 
-export async function addStep(db: Knex, projectId: string, workflowId: string, input: NewStep): Promise<StepRow> {
+/**
+ * `validate` checks the config against the project inside the write's transaction, so what it
+ * references (a template) cannot be deleted before the step is committed (db/templates).
+ */
+export async function addStep(db: Knex, projectId: string, workflowId: string, input: NewStep, validate?: (trx: Knex.Transaction) => Promise<void>): Promise<StepRow> {
   return db.transaction(async (trx) => {
     await lockWorkflow(trx, projectId, workflowId);
+    await validate?.(trx);
     const [step] = await trx<StepRow>('workflow_steps')
       .insert({
         id: uuid(),
@@ -399,19 +404,22 @@ export interface StepPatch {
   position?: { x: number; y: number } | null;
 }
 
-/** `validate` sees the step's type before the config is written; a TRIGGER config moves the trigger. */
+/**
+ * `validate` sees the step's type before the config is written, inside the write's transaction (as
+ * for addStep); a TRIGGER config moves the trigger.
+ */
 export async function updateStep(
   db: Knex,
   projectId: string,
   workflowId: string,
   stepId: string,
   patch: StepPatch,
-  validate: (step: StepRow) => Promise<Record<string, unknown> | undefined>,
+  validate: (step: StepRow, trx: Knex.Transaction) => Promise<Record<string, unknown> | undefined>,
 ): Promise<StepRow> {
   return db.transaction(async (trx) => {
     const workflow = await lockWorkflow(trx, projectId, workflowId);
     const step = await findStep(trx, workflowId, stepId);
-    const config = await validate(step);
+    const config = await validate(step, trx);
     if (step.type === TRIGGER && config) await setTrigger(trx, workflow, String(config.eventName));
     const columns: Record<string, unknown> = { updated_at: trx.fn.now() };
     if (patch.name !== undefined) columns.name = patch.name;

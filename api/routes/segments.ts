@@ -29,7 +29,6 @@ import {
   refreshMemberCount,
   removeMembers,
   updateSegment,
-  usedByActiveCampaign,
   ComputeResult,
   SegmentRow,
 } from '../../db/segments';
@@ -155,8 +154,9 @@ export default [
     responses: { 204: { description: 'deleted' }, 409: { description: 'used by an active campaign' } },
     async handler(ctx, { params }) {
       const segment = await segmentOr404(ctx, params.id);
-      if (await usedByActiveCampaign(ctx.deps.knex, segment.id)) throw conflict('Segment is used by an active campaign');
-      if (!(await deleteSegment(ctx.deps.knex, projectId(ctx), segment.id))) throw notFound('Segment');
+      const outcome = await deleteSegment(ctx.deps.knex, projectId(ctx), segment.id);
+      if (outcome === 'in-use') throw conflict('Segment is used by an active campaign');
+      if (!outcome) throw notFound('Segment');
       ctx.status = 204;
     },
   }),

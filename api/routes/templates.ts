@@ -86,13 +86,12 @@ export default [
     params: IdParams,
     responses: { 204: { description: 'deleted' } },
     async handler(ctx, { params }) {
-      if (!(await findTemplate(ctx.deps.knex, projectId(ctx), params.id))) throw notFound('Template');
+      const outcome = await deleteTemplate(ctx.deps.knex, projectId(ctx), params.id);
+      if (!outcome) throw notFound('Template');
       // A SEND_EMAIL step naming a deleted template could never send again: refuse, and say where it is used.
-      const usage = await templateUsage(ctx.deps.knex, projectId(ctx), params.id);
-      if (usage.workflows.length) {
-        throw conflict('The template is used by workflow steps; change or delete those steps first', { details: { workflows: usage.workflows } });
+      if ('usedBy' in outcome) {
+        throw conflict('The template is used by workflow steps; change or delete those steps first', { details: { workflows: outcome.usedBy } });
       }
-      await deleteTemplate(ctx.deps.knex, projectId(ctx), params.id);
       ctx.status = 204;
     },
   }),

@@ -113,8 +113,8 @@ async function assertRunnable(knex: Knex, project: string, workflowId: string): 
   });
 }
 
-async function assertValidConfig(deps: Deps, project: string, type: string, config: Record<string, unknown>): Promise<void> {
-  const problems = await stepConfigProblems(deps.knex, project, type, config, 'save');
+async function assertValidConfig(knex: Knex, project: string, type: string, config: Record<string, unknown>): Promise<void> {
+  const problems = await stepConfigProblems(knex, project, type, config, 'save');
   if (problems.length) throw validationError(problems);
 }
 
@@ -212,8 +212,7 @@ export default [
     responses: { 201: { description: 'the step', schema: StepOut } },
     async handler(ctx, { params, body }) {
       await workflowOr404(ctx, params.id);
-      await assertValidConfig(ctx.deps, projectId(ctx), body.type, body.config);
-      const step = await rules(() => addStep(ctx.deps.knex, projectId(ctx), params.id, body));
+      const step = await rules(() => addStep(ctx.deps.knex, projectId(ctx), params.id, body, (trx) => assertValidConfig(trx, projectId(ctx), body.type, body.config)));
       ctx.status = 201;
       ctx.body = presentStep(step);
     },
@@ -228,11 +227,11 @@ export default [
     responses: { 200: { description: 'the step', schema: StepOut } },
     async handler(ctx, { params, body }) {
       const step = await rules(() =>
-        updateStep(ctx.deps.knex, projectId(ctx), params.id, params.stepId, body, async (current) => {
+        updateStep(ctx.deps.knex, projectId(ctx), params.id, params.stepId, body, async (current, trx) => {
           if (body.config === undefined) return undefined;
           const parsed = parseStepConfig(current.type, body.config);
           if ('errors' in parsed) throw validationError(parsed.errors);
-          await assertValidConfig(ctx.deps, projectId(ctx), current.type, parsed.data);
+          await assertValidConfig(trx, projectId(ctx), current.type, parsed.data);
           return parsed.data;
         }),
       );

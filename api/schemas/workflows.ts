@@ -10,7 +10,7 @@ import { STEP_TYPES, StepRegistry, addableStepTypes, findStepType, BRANCHES, eve
 import { stepConfigSchema } from '../../db/workflows';
 import { EXECUTION_STATUSES } from '../../db/executions';
 import { dataProblems } from '../../db/contacts';
-import { findTemplate } from '../../db/templates';
+import { referenceTemplate } from '../../db/templates';
 import { isSenderDomainVerified } from '../../db/domains';
 import { compileFilter, FilterError, loadFieldTypes } from '../../db/filters';
 import { checkTemplate } from '../../activities/render';
@@ -161,7 +161,8 @@ export async function stepConfigProblems(
       if (problem) add(path, `not a valid template: ${problem}`);
     },
     async template(path, templateId) {
-      if (!(await findTemplate(knex, projectId, templateId))) add(path, 'template not found in this project');
+      // In a step write's transaction this also keeps the template from being deleted (db/templates).
+      if (!(await referenceTemplate(knex, projectId, templateId))) add(path, 'template not found in this project');
     },
     async sender(path, email) {
       if (mode === 'save') return assertVerifiedSender(knex, projectId, email);

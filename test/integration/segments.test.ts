@@ -3,6 +3,7 @@ import { startHarness, createProjectFixture, bearer, eventually, Harness, Projec
 import { uniqueEmail } from '../helpers/fixtures';
 import { upsertContact } from '../../db/contacts';
 import { beginCompute, computeBatch, finishCompute } from '../../db/segments';
+import { requestSend } from '../../db/campaigns';
 
 let h: Harness;
 let p: ProjectFixture;
@@ -183,6 +184,32 @@ describe('segment CRUD', () => {
     }
     await h.deps.knex('campaigns').where({ id: campaignId }).update({ status: 'SENT' });
     expect((await api().del(`/segments/${seg.id}`)).status).toBe(204);
+  });
+
+  it('refuses the delete that races a send of a campaign targeting the segment, once that send commits', async () => {
+    const seg = await createSegment({ name: 'raced', type: 'STATIC' });
+    const campaignId = crypto.randomUUID();
+    await h.deps.knex('campaigns').insert({
+      id: campaignId,
+      project_id: p.projectId,
+      name: 'c',
+      subject: 's',
+      body: 'b',
+      from: 'a@example.com',
+      audience_type: 'SEGMENT',
+      segment_id: seg.id,
+      status: 'DRAFT',
+    });
+    const trx = await h.deps.knex.transaction();
+    expect(await requestSend(trx, p.projectId, campaignId, new Date(Date.now() + 3600_000))).toMatchObject({ row: { status: 'SCHEDULED' } });
+    // The delete starts while the send is uncommitted: its check alone would see a DRAFT campaign.
+    const deleting = api().del(`/segments/${seg.id}`).then((r) => r);
+    await new Promise((r) => setTimeout(r, 300));
+    await trx.commit();
+    const res = await deleting;
+    expect(res.status).toBe(409);
+    expect(await h.deps.knex('segments').where({ id: seg.id }).first()).toBeDefined();
+    await h.deps.knex('campaigns').where({ id: campaignId }).del();
   });
 });
 

@@ -1,6 +1,8 @@
 import { startHarness, createProjectFixture, bearer, Harness, ProjectFixture } from '../helpers/harness';
 import { verifiedDomain, uniqueEmail } from '../helpers/fixtures';
 import { workflowApi, equalsFilter } from '../helpers/workflows';
+import { addStep } from '../../db/workflows';
+import { stepConfigProblems } from '../../api/schemas/workflows';
 
 let h: Harness;
 let p: ProjectFixture;
@@ -228,6 +230,32 @@ describe('enabling', () => {
     expect(enabled.status).toBe(200);
     expect(enabled.body.enabled).toBe(true);
     expect((await api.patch(ok.id, { enabled: false })).body.enabled).toBe(false);
+  });
+});
+
+describe('templates in use', () => {
+  it('refuses the delete that races a step write naming the template, once that write commits', async () => {
+    const tpl = await template(p);
+    const wf = (await api.create({ name: 'raced', eventName: 'signup' })).body;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let checked!: () => void;
+    const validated = new Promise<void>((r) => (checked = r));
+    // The route's check, inside the step write's transaction, held open until released.
+    const adding = addStep(h.deps.knex, p.projectId, wf.id, { type: 'SEND_EMAIL', config: { templateId: tpl } }, async (trx) => {
+      expect(await stepConfigProblems(trx, p.projectId, 'SEND_EMAIL', { templateId: tpl }, 'save')).toEqual([]);
+      checked();
+      await gate;
+    });
+    await validated;
+    const deleting = h.http.delete(`/templates/${tpl}`).set(bearer(p.secretKey)).then((r) => r);
+    await new Promise((r) => setTimeout(r, 300));
+    release();
+    await adding;
+    const res = await deleting;
+    expect(res.status).toBe(409);
+    expect(res.body.error.details.workflows).toEqual([expect.objectContaining({ id: wf.id })]);
+    expect(await h.deps.knex('templates').where({ id: tpl }).first()).toBeDefined();
   });
 });
 
