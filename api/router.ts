@@ -1,7 +1,9 @@
 import fs from 'node:fs/promises';
+import fsSync from 'node:fs';
+import path from 'node:path';
 import Router from '@koa/router';
 import { koaBody } from 'koa-body';
-import type { Next } from 'koa';
+import type { Middleware, Next } from 'koa';
 import type { AppContext } from './context';
 import type { RouteDef } from './route';
 import { ApiError, FlatError, notFound, validationError } from './errors';
@@ -28,20 +30,35 @@ function authFor(def: RouteDef) {
   }
 }
 
+/** Where multipart files wait while their request runs (removeUploadsAfter deletes them): inside DATA_DIR, not the system's tmp. */
+export const uploadTempDir = (dataDir: string) => path.join(dataDir, 'uploads-tmp');
+
+function multipartParser(maxFileSize: number) {
+  const parsers = new Map<string, Middleware>();
+  return (ctx: AppContext, next: Next) => {
+    const dir = uploadTempDir(ctx.deps.config.dataDir);
+    let parser = parsers.get(dir);
+    if (!parser) {
+      fsSync.mkdirSync(dir, { recursive: true });
+      parser = koaBody({
+        multipart: true,
+        json: false,
+        formidable: { maxFileSize, maxFiles: 1, allowEmptyFiles: false, uploadDir: dir },
+        onError: (err: any) => {
+          // formidable's own codes: 1009/1016 size limits, 1015 too many files (which it also marks 413).
+          if (err?.code === 1015) throw new ApiError(400, 'BAD_REQUEST', 'Send exactly one file');
+          if (err?.code === 1009 || err?.code === 1016 || err?.httpCode === 413) throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Uploaded file is too large');
+          throw new ApiError(400, 'BAD_REQUEST', 'Malformed multipart body');
+        },
+      }) as Middleware;
+      parsers.set(dir, parser);
+    }
+    return parser(ctx, next);
+  };
+}
+
 function bodyParser(def: RouteDef) {
-  if (def.multipart) {
-    return koaBody({
-      multipart: true,
-      json: false,
-      formidable: { maxFileSize: def.multipart.maxFileSize, maxFiles: 1, allowEmptyFiles: false },
-      onError: (err: any) => {
-        // formidable's own codes: 1009/1016 size limits, 1015 too many files (which it also marks 413).
-        if (err?.code === 1015) throw new ApiError(400, 'BAD_REQUEST', 'Send exactly one file');
-        if (err?.code === 1009 || err?.code === 1016 || err?.httpCode === 413) throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Uploaded file is too large');
-        throw new ApiError(400, 'BAD_REQUEST', 'Malformed multipart body');
-      },
-    });
-  }
+  if (def.multipart) return multipartParser(def.multipart.maxFileSize);
   return koaBody({ jsonLimit: def.bodyLimit ?? DEFAULT_JSON_LIMIT, formLimit: '56kb', textLimit: '56kb', jsonStrict: false });
 }
 

@@ -142,6 +142,14 @@ export async function createDomain(knex: Knex, projectId: string, domain: string
 }
 
 /** A domain by id, scoped to a project when one is given (another project's domain looks missing). */
+export async function listDomains(knex: Knex, projectId: string): Promise<DomainRow[]> {
+  return knex<DomainRow>('domains').where({ project_id: projectId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+}
+
+export async function deleteDomain(knex: Knex, projectId: string, id: string): Promise<boolean> {
+  return (await knex('domains').where({ id, project_id: projectId }).del()) > 0;
+}
+
 export async function findDomain(knex: Knex, id: string, projectId?: string): Promise<DomainRow | undefined> {
   const q = knex<DomainRow>('domains').where({ id });
   if (projectId) q.andWhere({ project_id: projectId });

@@ -104,6 +104,19 @@ export async function findProjectByKey(knex: Knex, key: string): Promise<{ proje
   return project ? { project, kind } : null;
 }
 
+export async function updateProject(knex: Knex, id: string, patch: Partial<Pick<ProjectRow, 'name'>>): Promise<ProjectRow | undefined> {
+  const [row] = await knex<ProjectRow>('projects')
+    .where({ id })
+    .update({ ...patch, updated_at: knex.fn.now() as any })
+    .returning('*');
+  return row;
+}
+
+/** The project and everything of it (every table references projects ON DELETE CASCADE). */
+export async function deleteProject(knex: Knex, id: string): Promise<void> {
+  await knex('projects').where({ id }).del();
+}
+
 export async function findProject(knex: Knex, id: string): Promise<ProjectRow | undefined> {
   return knex<ProjectRow>('projects').where({ id }).first();
 }

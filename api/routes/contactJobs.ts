@@ -66,16 +66,14 @@ export default [
     body: ImportBody,
     responses: { 202: { description: 'queued', schema: JobAccepted } },
     async handler(ctx, { body }) {
-      const { filepath } = body.file;
+      // The temporary file is removed by the router after the request (api/router.ts removeUploadsAfter).
       try {
-        await enqueue(ctx, 'IMPORT', importRows(csvRecords(fs.createReadStream(filepath))));
+        await enqueue(ctx, 'IMPORT', importRows(csvRecords(fs.createReadStream(body.file.filepath))));
       } catch (err) {
         if (err instanceof ImportFileError) {
           throw validationError(err.problems.map((message) => ({ field: 'file', message, code: 'custom' })), 'The CSV file cannot be imported');
         }
         throw err;
-      } finally {
-        await fs.promises.rm(filepath, { force: true });
       }
     },
   }),

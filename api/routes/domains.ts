@@ -4,7 +4,7 @@ import type { AppContext } from '../context';
 import { ApiError, conflict, notFound } from '../errors';
 import { IdParams } from '../schemas/common';
 import { DomainCreate, DomainOut, ProjectDomainsParams } from '../schemas/domains';
-import { createDomain, DomainRow, findDomain, presentDomain } from '../../db/domains';
+import { createDomain, deleteDomain, DomainRow, findDomain, listDomains, presentDomain } from '../../db/domains';
 import { domainActivities } from '../../activities/domains';
 import { DnsLookupError } from '../../activities/dns';
 
@@ -42,8 +42,7 @@ export default [
     responses: { 200: { description: 'domains', schema: z.array(DomainOut) } },
     async handler(ctx, { params }) {
       if (params.projectId !== ctx.state.project!.id) throw notFound('Project');
-      const rows = await ctx.deps.knex<DomainRow>('domains').where({ project_id: params.projectId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
-      ctx.body = rows.map(presentDomain);
+      ctx.body = (await listDomains(ctx.deps.knex, params.projectId)).map(presentDomain);
     },
   }),
   route({
@@ -76,8 +75,7 @@ export default [
     summary: 'Remove a domain; senders on it stop being accepted',
     params: IdParams,
     async handler(ctx, { params }) {
-      const deleted = await ctx.deps.knex('domains').where({ id: params.id, project_id: ctx.state.project!.id }).del();
-      if (!deleted) throw notFound('Domain');
+      if (!(await deleteDomain(ctx.deps.knex, ctx.state.project!.id, params.id))) throw notFound('Domain');
       ctx.status = 204;
     },
   }),

@@ -30,21 +30,18 @@ export default [
       415: { description: 'not a PNG, JPEG, GIF or WebP image (SVG is refused)' },
     },
     async handler(ctx, { body }) {
+      // The temporary file is removed by the router after the request (api/router.ts removeUploadsAfter).
       const { filepath, size } = body.file;
-      try {
-        const ext = sniffImage(await head(filepath));
-        if (!ext) {
-          throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'The file is not a PNG, JPEG, GIF or WebP image', {
-            suggestion: 'The type is read from the file content, not its name; SVG is not accepted',
-          });
-        }
-        const projectId = ctx.state.project!.id;
-        const name = await new LocalImageStore(ctx.deps.config.dataDir).putFile(projectId, filepath, ext);
-        ctx.status = 201;
-        ctx.body = { url: `${ctx.deps.config.appUrl}/uploads/${projectId}/${name}`, size, contentType: IMAGE_TYPES[ext] };
-      } finally {
-        await fs.promises.rm(filepath, { force: true });
+      const ext = sniffImage(await head(filepath));
+      if (!ext) {
+        throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'The file is not a PNG, JPEG, GIF or WebP image', {
+          suggestion: 'The type is read from the file content, not its name; SVG is not accepted',
+        });
       }
+      const projectId = ctx.state.project!.id;
+      const name = await new LocalImageStore(ctx.deps.config.dataDir).putFile(projectId, filepath, ext);
+      ctx.status = 201;
+      ctx.body = { url: `${ctx.deps.config.appUrl}/uploads/${projectId}/${name}`, size, contentType: IMAGE_TYPES[ext] };
     },
   }),
   route({

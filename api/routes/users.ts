@@ -6,7 +6,7 @@ import { ProjectCreate, ProjectOut, ProjectUpdate } from '../schemas/projects';
 import { ResetOut, SecurityOut } from '../schemas/teams';
 import { ConsumptionOut, InvoiceOut, LimitsBody, LimitsOut, SessionOut } from '../schemas/billing';
 import { requireProjectRole } from '../projectAccess';
-import { createProject, presentProject, projectsOfUser, ProjectRow, resetProjectData, Role, rotateKeys } from '../../db/projects';
+import { createProject, deleteProject, presentProject, projectsOfUser, ProjectRow, resetProjectData, Role, rotateKeys, updateProject } from '../../db/projects';
 import { presentUser } from '../../db/users';
 import { securityState } from '../../db/security';
 import { billingAccount, consumption, currentPeriod, getLimits, listInvoices, setLimits } from '../../db/billing';
@@ -94,11 +94,7 @@ export default [
     body: ProjectUpdate,
     async handler(ctx, { params, body }) {
       await requireProjectRole(ctx, params.id, 'project.update');
-      const [row] = await ctx.deps.knex<ProjectRow>('projects')
-        .where({ id: params.id })
-        .update({ ...body, updated_at: ctx.deps.knex.fn.now() as any })
-        .returning('*');
-      ctx.body = presentProject(row);
+      ctx.body = presentProject((await updateProject(ctx.deps.knex, params.id, body))!);
     },
   }),
   route({
@@ -112,7 +108,7 @@ export default [
     async handler(ctx, { params }) {
       await requireProjectRole(ctx, params.id, 'project.delete');
       await cancelExecutions(ctx, params.id);
-      await ctx.deps.knex('projects').where({ id: params.id }).del();
+      await deleteProject(ctx.deps.knex, params.id);
       await new LocalImageStore(ctx.deps.config.dataDir).removeProject(params.id);
       ctx.status = 204;
     },

@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { startHarness, createProjectFixture, bearer, Harness, ProjectFixture } from '../helpers/harness';
+import { uploadTempDir } from '../../api/router';
 
 let h: Harness;
 let a: ProjectFixture;
@@ -9,7 +13,8 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 const GIF = Buffer.concat([Buffer.from('GIF89a'), Buffer.from([1, 0, 1, 0, 0x80, 0, 0])]);
 
 beforeAll(async () => {
-  h = await startHarness({ env: { APP_URL: 'https://mail.example.test' } });
+  // A data directory of its own, so the temporary-file check below sees only this file's uploads.
+  h = await startHarness({ env: { APP_URL: 'https://mail.example.test', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'svc-uploads-test-')) } });
   [a, b] = await Promise.all([createProjectFixture(h, 'a'), createProjectFixture(h, 'b')]);
 });
 afterAll(() => h?.stop());
@@ -58,6 +63,20 @@ describe('POST /uploads/image', () => {
     const pub = await h.http.post('/uploads/image').set(bearer(a.publicKey)).attach('file', PNG, 'a.png');
     expect(pub.status).toBe(401);
     expect(pub.body.error.code).toBe('INVALID_API_KEY');
+  });
+});
+
+describe('temporary upload files', () => {
+  it('are gone after every multipart request: stored, refused, or an import', async () => {
+    const dir = uploadTempDir(h.config.dataDir);
+    expect((await upload(a, PNG, 'ok.png')).status).toBe(201);
+    expect((await upload(a, Buffer.from('not an image'), 'x.png')).status).toBe(415);
+    const csv = await h.http.post('/contacts/import').set(bearer(a.secretKey)).attach('file', Buffer.from('email\nx@example.test\n'), 'c.csv');
+    expect(csv.status).toBe(202);
+    const bad = await h.http.post('/contacts/import').set(bearer(a.secretKey)).attach('file', Buffer.from('name\nx\n'), 'c.csv');
+    expect(bad.status).toBe(422);
+    expect(fs.existsSync(dir)).toBe(true);
+    expect(fs.readdirSync(dir)).toEqual([]);
   });
 });
 
