@@ -10,10 +10,9 @@
  *     /proc; one core = 100%).
  * Usage: npx tsx bench/campaign.ts [N]
  */
-import path from 'node:path';
 import crypto from 'node:crypto';
-import { spawn, ChildProcess } from 'node:child_process';
-import { startStack, postRaw, benchProject, BenchStack } from './stack';
+import type { ChildProcess } from 'node:child_process';
+import { startStack, postRaw, benchProject, BenchStack, startWorkerProcess, stopWorkerProcess } from './stack';
 import { startSendgridSink, SendgridSink } from '../test/helpers/sendgridSink';
 import { sendgridBatchPayload, BatchRecipient, MAX_BATCH_RECIPIENTS } from '../activities/transports';
 import { renderTemplate } from '../activities/render';
@@ -39,27 +38,8 @@ async function seed(stack: BenchStack, projectId: string, n: number): Promise<vo
   await stack.knex.raw('ANALYZE contacts');
 }
 
-function startWorker(stack: BenchStack, sink: SendgridSink): ChildProcess {
-  const root = path.resolve(__dirname, '..');
-  // BENCH_WORKER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the worker.
-  const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, 'temporal', 'worker.ts')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: stack.config.databaseUrl,
-      TEMPORAL_ADDRESS: stack.server.address,
-      TEMPORAL_TASK_QUEUE: stack.config.temporal.taskQueue,
-      EMAIL_TRANSPORT: 'sendgrid',
-      SENDGRID_API_KEY: 'SG.bench',
-      SENDGRID_API_URL: sink.url,
-      JWT_SECRET: stack.config.jwtSecret,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  return child;
-}
+const startWorker = (stack: BenchStack, sink: SendgridSink) =>
+  startWorkerProcess(stack, { EMAIL_TRANSPORT: 'sendgrid', SENDGRID_API_KEY: 'SG.bench', SENDGRID_API_URL: sink.url });
 
 /** Counts what the sink accepted and forgets the bodies, so a large run does not hold them all in memory. */
 function drain(sink: SendgridSink, counter: { recipients: number; calls: number }) {
@@ -150,12 +130,7 @@ async function main() {
     console.log(`  batch lanes                : ${loadConfig().campaigns.batchLanes}`);
     if (counter.recipients !== N || run.sent !== N) throw new Error(`expected ${N} emails, sink got ${counter.recipients}, campaign counted ${run.sent}`);
   } finally {
-    if (worker && worker.exitCode === null) {
-      const gone = new Promise((r) => worker!.once('exit', r));
-      worker.kill('SIGTERM');
-      await Promise.race([gone, new Promise((r) => setTimeout(r, 10_000))]);
-      if (worker.exitCode === null) worker.kill('SIGKILL');
-    }
+    await stopWorkerProcess(worker);
     await stack.stop();
     await sink.stop();
   }

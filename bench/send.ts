@@ -7,8 +7,7 @@
  * Usage: npx tsx bench/send.ts [seconds]
  */
 import crypto from 'node:crypto';
-import { formatCpu } from './cpu';
-import { startStack, runLoad, runRemoteLoad, postJson, fmt, benchProject, sideBySide } from './stack';
+import { startStack, runLoad, runRemoteLoad, postJson, benchProject, sideBySide, reportSideBySide } from './stack';
 
 const SECONDS = Number(process.argv[2] ?? 15);
 const CONCURRENCY = 32;
@@ -22,7 +21,7 @@ async function main() {
     const body = (i: number | string) => ({ to: `user${typeof i === 'number' ? i % 5000 : i}@bench.example`, from: 'hi@bench.example', subject: 'Hello {{ name ?? "there" }}', body: '<p>Hi {{ name ?? "there" }}</p>', data: { name: 'Ann' } });
     await runLoad((i) => postJson(`${stack.url}/v1/send`, body(i), { authorization: `Bearer ${p.secretKey}` }), CONCURRENCY, 2);
 
-    const { floor, route } = await sideBySide(
+    const result = await sideBySide(
       (seconds) =>
         runLoad(async () => {
           await client.workflow.start('noop', { taskQueue: 'bench-noop', workflowId: `noop-${crypto.randomUUID()}`, args: [] });
@@ -34,11 +33,7 @@ async function main() {
       { Temporal: stack.server.process.pid },
     );
     console.log(`send bench, concurrency ${CONCURRENCY}, ${SECONDS}s each (ABBA slices), one recipient per request`);
-    console.log(`  floor (no-op workflow start): ${fmt(floor)}`);
-    console.log(`  POST /v1/send               : ${fmt(route)}`);
-    console.log(`  route / floor               : ${((route.perSecond / floor.perSecond) * 100).toFixed(0)}%  (target >= 70%)`);
-    console.log(`  CPU, floor                  : ${formatCpu(floor.cpu!, { count: floor.requests, unit: 'request' })} (this process: the floor's client; the API idles)`);
-    console.log(`  CPU, route                  : ${formatCpu(route.cpu!, { count: route.requests, unit: 'request' })} (this process: the API)`);
+    reportSideBySide({ floor: 'floor (no-op workflow start)', route: 'POST /v1/send' }, result, 70);
   } finally {
     await stack.stop();
   }

@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
+import path from 'node:path';
+import { spawn, ChildProcess } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, Config } from '../lib/config';
 import { createLogger } from '../lib/logger';
@@ -9,7 +11,7 @@ import { createTemporalGateway, TemporalGateway } from '../temporal/client';
 import { startApi, closeServer } from '../api/server';
 import type { Deps } from '../api/context';
 import type { Knex } from 'knex';
-import { cpuMeter, CpuReport } from './cpu';
+import { cpuMeter, CpuReport, formatCpu } from './cpu';
 
 export interface BenchStack {
   url: string;
@@ -177,4 +179,46 @@ export async function runRemoteLoad(url: string, authorization: string, body: un
       resolve(JSON.parse(stdout.trim().split('\n').pop()!));
     });
   });
+}
+
+/**
+ * The real worker (temporal/worker.ts) in its own process against the stack, as in production.
+ * BENCH_WORKER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles it.
+ */
+export function startWorkerProcess(stack: BenchStack, env: Record<string, string> = {}): ChildProcess {
+  const root = path.resolve(__dirname, '..');
+  const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  return spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, 'temporal', 'worker.ts')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: stack.config.databaseUrl,
+      TEMPORAL_ADDRESS: stack.server.address,
+      TEMPORAL_TASK_QUEUE: stack.config.temporal.taskQueue,
+      JWT_SECRET: stack.config.jwtSecret,
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+}
+
+/** SIGTERM (the worker drains), SIGKILL after 10 s. */
+export async function stopWorkerProcess(worker: ChildProcess | null): Promise<void> {
+  if (!worker || worker.exitCode !== null) return;
+  const gone = new Promise((r) => worker.once('exit', r));
+  worker.kill('SIGTERM');
+  await Promise.race([gone, new Promise((r) => setTimeout(r, 10_000))]);
+  if (worker.exitCode === null) worker.kill('SIGKILL');
+}
+
+/** Prints a sideBySide result: both rates, their ratio against the target, and where the CPU went. */
+export function reportSideBySide(labels: { floor: string; route: string }, r: { floor: LoadResult; route: LoadResult }, targetPercent: number): void {
+  const width = Math.max(labels.floor.length, labels.route.length, 'route / floor'.length);
+  const line = (label: string, text: string) => console.log(`  ${label.padEnd(width)} : ${text}`);
+  line(labels.floor, fmt(r.floor));
+  line(labels.route, fmt(r.route));
+  line('route / floor', `${((r.route.perSecond / r.floor.perSecond) * 100).toFixed(0)}%  (target >= ${targetPercent}%)`);
+  line('CPU, floor', `${formatCpu(r.floor.cpu!, { count: r.floor.requests, unit: 'request' })} (this process: the floor's client; the API idles)`);
+  line('CPU, route', `${formatCpu(r.route.cpu!, { count: r.route.requests, unit: 'request' })} (this process: the API)`);
 }

@@ -4,8 +4,7 @@
  * event in one statement), through the same db/ functions, from a node loop at the same concurrency.
  * Usage: npx tsx bench/track.ts [seconds]
  */
-import { formatCpu } from './cpu';
-import { startStack, runLoad, runRemoteLoad, postJson, fmt, benchProject, sideBySide } from './stack';
+import { startStack, runLoad, runRemoteLoad, postJson, benchProject, sideBySide, reportSideBySide } from './stack';
 import { linkedEvent, splitData, upsertContactWith } from '../db/contacts';
 import { findProjectByKeyCounting } from '../db/projects';
 import { windowStartOf } from '../db/rateLimit';
@@ -35,13 +34,9 @@ async function main() {
     }, CONCURRENCY, seconds);
     // The HTTP client runs in its own process so it does not share the API's event loop.
     const routeLoad = (seconds: number) => runRemoteLoad(`${stack.url}/v1/track`, `Bearer ${p.publicKey}`, { email: 'user{i}@bench.example', event: 'signup', data: { plan: 'pro' } }, CONCURRENCY, seconds);
-    const { floor, route } = await sideBySide(floorLoad, routeLoad, SECONDS, { Temporal: stack.server.process.pid });
+    const result = await sideBySide(floorLoad, routeLoad, SECONDS, { Temporal: stack.server.process.pid });
     console.log(`track bench, concurrency ${CONCURRENCY}, ${SECONDS}s each (ABBA slices)`);
-    console.log(`  floor (same SQL, node loop): ${fmt(floor)}`);
-    console.log(`  POST /v1/track            : ${fmt(route)}`);
-    console.log(`  route / floor             : ${((route.perSecond / floor.perSecond) * 100).toFixed(0)}%  (target >= 50%)`);
-    console.log(`  CPU, floor                  : ${formatCpu(floor.cpu!, { count: floor.requests, unit: 'request' })} (this process: the floor's client; the API idles)`);
-    console.log(`  CPU, route                  : ${formatCpu(route.cpu!, { count: route.requests, unit: 'request' })} (this process: the API)`);
+    reportSideBySide({ floor: 'floor (same SQL, node loop)', route: 'POST /v1/track' }, result, 50);
   } finally {
     await stack.stop();
   }

@@ -11,10 +11,9 @@
  * Usage: npx tsx bench/workflows.ts [N]   (default 10,000)
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import crypto from 'node:crypto';
-import { spawn, ChildProcess } from 'node:child_process';
-import { startStack, postJson, benchProject, BenchStack } from './stack';
+import type { ChildProcess } from 'node:child_process';
+import { startStack, postJson, benchProject, BenchStack, startWorkerProcess, stopWorkerProcess } from './stack';
 import { cpuMeter, formatCpu } from './cpu';
 
 const N = Number(process.argv[2] ?? 10_000);
@@ -46,24 +45,6 @@ function rssMb(root: number): number {
     }
   }
   return kb / 1024;
-}
-
-function startWorker(stack: BenchStack): ChildProcess {
-  const root = path.resolve(__dirname, '..');
-  // BENCH_WORKER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the worker.
-  const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  return spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, 'temporal', 'worker.ts')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: stack.config.databaseUrl,
-      TEMPORAL_ADDRESS: stack.server.address,
-      TEMPORAL_TASK_QUEUE: stack.config.temporal.taskQueue,
-      JWT_SECRET: stack.config.jwtSecret,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
 }
 
 /** Runs `op(0..n-1)` from `concurrency` loops. */
@@ -116,7 +97,7 @@ async function main() {
   try {
     const p = await benchProject(stack);
     const workflowId = await createWorkflow(stack, p.secretKey);
-    worker = startWorker(stack);
+    worker = startWorkerProcess(stack);
     const exited = () => worker!.exitCode !== null;
     const rssIdle = () => rssMb(worker!.pid!);
     const auth = { authorization: `Bearer ${p.publicKey}` };
@@ -183,12 +164,7 @@ async function main() {
     console.log(`  CPU, raw starts      : ${formatCpu(rawStartCpu, per)} (this process: the starting client)`);
     console.log(`  CPU, raw start + run : ${formatCpu(rawDoneCpu, per)}`);
   } finally {
-    if (worker && worker.exitCode === null) {
-      const gone = new Promise((r) => worker!.once('exit', r));
-      worker.kill('SIGTERM');
-      await Promise.race([gone, new Promise((r) => setTimeout(r, 10_000))]);
-      if (worker.exitCode === null) worker.kill('SIGKILL');
-    }
+    await stopWorkerProcess(worker);
     await stack.stop();
   }
 }

@@ -30,6 +30,13 @@ const tagged = (tag: string, filters: object[] = []) => ({
   logic: 'AND',
   groups: [{ filters: [{ field: 'data.tag', operator: 'equals', value: tag }, ...filters] }],
 });
+/** A campaign row of the project whose audience is the segment. */
+async function campaignTargeting(segmentId: string, status: string): Promise<string> {
+  const id = crypto.randomUUID();
+  await h.deps.knex('campaigns').insert({ id, project_id: p.projectId, name: 'c', subject: 's', body: 'b', from: 'a@example.com', audience_type: 'SEGMENT', segment_id: segmentId, status });
+  return id;
+}
+
 const newTag = () => `t${crypto.randomBytes(4).toString('hex')}`;
 
 async function contact(data: Record<string, unknown>, email = uniqueEmail(), projectId = p.projectId) {
@@ -164,18 +171,7 @@ describe('segment CRUD', () => {
 
   it('refuses to delete a segment a SCHEDULED or SENDING campaign uses (409), not one a SENT campaign used', async () => {
     const seg = await createSegment({ name: 'audience', type: 'STATIC' });
-    const campaignId = crypto.randomUUID();
-    await h.deps.knex('campaigns').insert({
-      id: campaignId,
-      project_id: p.projectId,
-      name: 'c',
-      subject: 's',
-      body: 'b',
-      from: 'a@example.com',
-      audience_type: 'SEGMENT',
-      segment_id: seg.id,
-      status: 'SCHEDULED',
-    });
+    const campaignId = await campaignTargeting(seg.id, 'SCHEDULED');
     for (const status of ['SCHEDULED', 'SENDING']) {
       await h.deps.knex('campaigns').where({ id: campaignId }).update({ status });
       const res = await api().del(`/segments/${seg.id}`);
@@ -188,18 +184,7 @@ describe('segment CRUD', () => {
 
   it('refuses the delete that races a send of a campaign targeting the segment, once that send commits', async () => {
     const seg = await createSegment({ name: 'raced', type: 'STATIC' });
-    const campaignId = crypto.randomUUID();
-    await h.deps.knex('campaigns').insert({
-      id: campaignId,
-      project_id: p.projectId,
-      name: 'c',
-      subject: 's',
-      body: 'b',
-      from: 'a@example.com',
-      audience_type: 'SEGMENT',
-      segment_id: seg.id,
-      status: 'DRAFT',
-    });
+    const campaignId = await campaignTargeting(seg.id, 'DRAFT');
     const trx = await h.deps.knex.transaction();
     expect(await requestSend(trx, p.projectId, campaignId, new Date(Date.now() + 3600_000))).toMatchObject({ row: { status: 'SCHEDULED' } });
     // The delete starts while the send is uncommitted: its check alone would see a DRAFT campaign.
