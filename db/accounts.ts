@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { hashPassword } from '../lib/password';
 import { consumeToken, isLiveToken } from './tokens';
 import { acceptInvites } from './members';
-import { normalizeEmail, UserRow } from './users';
+import type { UserRow } from './users';
 
 /**
  * Marks the address proven and turns its pending project invites into memberships, in the
@@ -40,8 +40,4 @@ export async function resetPasswordWithToken(knex: Knex, token: string, password
     await trx('user_tokens').where({ user_id: userId, purpose: 'RESET_PASSWORD' }).whereNull('used_at').update({ expires_at: trx.fn.now() });
     return proveEmail(trx, userId);
   });
-}
-
-export async function findUserByEmail(knex: Knex, email: string): Promise<UserRow | undefined> {
-  return knex<UserRow>('users').where({ email: normalizeEmail(email) }).first();
 }

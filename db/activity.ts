@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { CONTACT_SUBSCRIBED, CONTACT_UNSUBSCRIBED } from './contacts';
-import { TimeCursor, TimePage, timeKeySql, timePage } from './eventQueries';
+import { TimeCursor, TimePage, timePage } from './eventQueries';
+import { timeKeySql } from './cursors';
 
 /**
  * The activity feed (GET /activity…): one newest-first stream of what happened in a project.

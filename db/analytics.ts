@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { rate } from '../lib/math';
+import { sendRates } from '../lib/math';
 import { ActivityType, whereEventTypes } from './activity';
 
 /**
@@ -78,7 +78,7 @@ const COUNTERS: Record<FunnelStage, string> = {
 
 /** Rates are shares of `sent`, rounded to 4 decimals (0 when nothing was sent), as in campaign stats. */
 function withRates(counts: Record<FunnelStage, number>): Funnel {
-  return { ...counts, openRate: rate(counts.opened, counts.sent), clickRate: rate(counts.clicked, counts.sent), bounceRate: rate(counts.bounced, counts.sent) };
+  return { ...counts, ...sendRates(counts) };
 }
 
 /** Campaigns of the project that started sending in [from, to). */

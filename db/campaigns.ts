@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { rate } from '../lib/math';
+import { sendRates } from '../lib/math';
 import { whereAnyContains } from './search';
 import { pageOf } from './pages';
 import { TEMPLATE_TYPES, TemplateType } from './templates';
@@ -364,9 +364,7 @@ export async function campaignStats(knex: Knex, c: CampaignRow): Promise<Campaig
     complained: c.complained_count,
     unsubscribed: Number(rows[0].n),
     failed: c.failed_count,
-    openRate: rate(c.opened_count, c.sent_count),
-    clickRate: rate(c.clicked_count, c.sent_count),
-    bounceRate: rate(c.bounced_count, c.sent_count),
+    ...sendRates({ sent: c.sent_count, opened: c.opened_count, clicked: c.clicked_count, bounced: c.bounced_count }),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { containsPattern } from './search';
 import { inTransaction } from './transaction';
 import { prepared } from './prepared';
+import { decodeCursor, encodeCursor, isTimeKey, timeKeySql } from './cursors';
 import { contactId, uuid } from '../lib/ids';
 import { normalizeEmail } from './users';
 import { recordEvent, EventRow } from './events';
@@ -438,22 +439,13 @@ export interface ContactCursor {
   id: string;
 }
 
-// created_at keys keep Postgres' microseconds: a millisecond JS Date would skip or repeat rows.
-const CREATED_KEY_SQL = `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-const CREATED_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+export const encodeContactCursor = (c: ContactCursor) => encodeCursor([c.sort, c.key, c.id]);
 
-export const encodeCursor = (c: ContactCursor) => Buffer.from(JSON.stringify([c.sort, c.key, c.id])).toString('base64url');
-
-/** null for anything this API did not hand out for this sort (so it never reaches SQL as a bad cast). */
-export function parseCursor(raw: string, sort: ContactSort): ContactCursor | null {
-  try {
-    const v = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-    if (!Array.isArray(v) || v.length !== 3 || v[0] !== sort || typeof v[1] !== 'string' || typeof v[2] !== 'string') return null;
-    if (sort === 'createdAt' && (!CREATED_KEY.test(v[1]) || Number.isNaN(Date.parse(v[1].slice(0, 23) + 'Z')))) return null;
-    return { sort, key: v[1], id: v[2] };
-  } catch {
-    return null;
-  }
+/** null for anything this API did not hand out for this sort (db/cursors). */
+export function parseContactCursor(raw: string, sort: ContactSort): ContactCursor | null {
+  const v = decodeCursor(raw, 3);
+  if (!v || v[0] !== sort || (sort === 'createdAt' && !isTimeKey(v[1]))) return null;
+  return { sort, key: v[1], id: v[2] };
 }
 
 export interface ListContactsInput {
@@ -486,7 +478,7 @@ export async function listContacts(db: Knex, input: ListContactsInput): Promise<
   const column = input.sort === 'email' ? 'email' : 'created_at';
   const cmp = input.dir === 'asc' ? '>' : '<';
   const page = filtered()
-    .select('*', db.raw(`${input.sort === 'email' ? 'email' : CREATED_KEY_SQL} AS sort_key`))
+    .select('*', db.raw(`${input.sort === 'email' ? 'email' : timeKeySql('created_at')} AS sort_key`))
     .orderBy([{ column, order: input.dir }, { column: 'id', order: input.dir }])
     .limit(input.limit + 1);
   if (input.after) {
@@ -502,7 +494,7 @@ export async function listContacts(db: Knex, input: ListContactsInput): Promise<
   const last = kept[kept.length - 1];
   return {
     rows: kept.map(({ sort_key: _key, ...row }) => row),
-    cursor: hasMore && last ? encodeCursor({ sort: input.sort, key: last.sort_key, id: last.id }) : null,
+    cursor: hasMore && last ? encodeContactCursor({ sort: input.sort, key: last.sort_key, id: last.id }) : null,
     hasMore,
     total,
   };

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { decodeCursor, encodeCursor, isTimeKey, timeKeySql } from './cursors';
 
 /**
  * Read and bulk-delete queries over `events` for the dashboard (GET /events…, DELETE /events/:name).
@@ -13,24 +14,14 @@ export interface TimeCursor {
   id: string;
 }
 
-/** The timestamp as a cursor key; microseconds kept, because a millisecond JS Date would skip or repeat rows. */
-export const timeKeySql = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-
-const TIME_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const encodeTimeCursor = (c: TimeCursor) => Buffer.from(JSON.stringify([c.at, c.id])).toString('base64url');
+export const encodeTimeCursor = (c: TimeCursor) => encodeCursor([c.at, c.id]);
 
-/** null for anything this API did not hand out, so a forged cursor never reaches SQL as a bad cast. */
+/** null for anything this API did not hand out (db/cursors). */
 export function parseTimeCursor(raw: string): TimeCursor | null {
-  try {
-    const v = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-    if (!Array.isArray(v) || v.length !== 2 || typeof v[0] !== 'string' || typeof v[1] !== 'string') return null;
-    if (!TIME_KEY.test(v[0]) || Number.isNaN(Date.parse(v[0].slice(0, 23) + 'Z')) || !UUID.test(v[1])) return null;
-    return { at: v[0], id: v[1] };
-  } catch {
-    return null;
-  }
+  const v = decodeCursor(raw, 2);
+  return v && isTimeKey(v[0]) && UUID.test(v[1]) ? { at: v[0], id: v[1] } : null;
 }
 
 export interface TimePage<T> {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { uuid } from '../lib/ids';
 import { can, Role } from './projects';
-import { normalizeEmail, UserRow } from './users';
+import { findUserByEmail, normalizeEmail, UserRow } from './users';
 
 export interface Member {
   userId: string;
@@ -73,7 +73,7 @@ export async function inviteMember(knex: Knex, projectId: string, actor: Actor, 
   const address = normalizeEmail(email);
   return knex.transaction(async (trx) => {
     await lockProject(trx, projectId);
-    const user = await trx<UserRow>('users').where({ email: address }).first();
+    const user = await findUserByEmail(trx, address);
     if (user && (await trx('project_members').where({ project_id: projectId, user_id: user.id }).first())) return { kind: 'refused', reason: 'ALREADY_MEMBER' };
     if (user?.email_verified) {
       const [row] = await trx('project_members').insert({ project_id: projectId, user_id: user.id, role }).returning('*');

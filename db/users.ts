@@ -25,8 +25,12 @@ export async function createUser(knex: Knex, email: string, password: string): P
   return rows[0] ?? null;
 }
 
+export async function findUserByEmail(knex: Knex, email: string): Promise<UserRow | undefined> {
+  return knex<UserRow>('users').where({ email: normalizeEmail(email) }).first();
+}
+
 export async function checkCredentials(knex: Knex, email: string, password: string): Promise<UserRow | null> {
-  const user = await knex<UserRow>('users').where({ email: normalizeEmail(email) }).first();
+  const user = await findUserByEmail(knex, email);
   const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
   return user && ok ? user : null;
 }

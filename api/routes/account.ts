@@ -4,8 +4,8 @@ import { ApiError } from '../errors';
 import { Accepted, OAuthConfig, PasswordReset, PasswordResetRequest, TokenBody, VerificationRequested, VerifiedUser } from '../schemas/account';
 import { sendSystemEmail } from '../operations/systemEmail';
 import { issueToken, recentTokenCount, TokenPurpose, TOKEN_TTL_SECONDS } from '../../db/tokens';
-import { findUserByEmail, resetPasswordWithToken, verifyEmailWithToken } from '../../db/accounts';
-import type { UserRow } from '../../db/users';
+import { resetPasswordWithToken, verifyEmailWithToken } from '../../db/accounts';
+import { findUserByEmail, UserRow } from '../../db/users';
 import { oauthProviders } from '../../lib/oauth';
 
 /** At most this many links of one kind per account and hour: nobody can flood an inbox through us. */

@@ -17,7 +17,7 @@ import {
   EmailInUseError,
   findContact,
   listContacts,
-  parseCursor,
+  parseContactCursor,
   presentContact,
   updateContact,
   upsertContact,
@@ -37,7 +37,7 @@ export default [
     query: ContactListQuery,
     responses: { 200: { description: 'a page of contacts', schema: ContactPageOut } },
     async handler(ctx, { query }) {
-      const after = query.cursor === undefined ? undefined : parseCursor(query.cursor, query.sort);
+      const after = query.cursor === undefined ? undefined : parseContactCursor(query.cursor, query.sort);
       if (after === null) throw badRequest('Invalid cursor: pass the cursor of a previous page with the same sort');
       const page = await listContacts(ctx.deps.knex, { ...query, projectId: projectOf(ctx), after });
       ctx.body = { data: page.rows.map(presentContact), cursor: page.cursor, hasMore: page.hasMore, total: page.total };

@@ -1,4 +1,4 @@
-import { dataProblems, fieldEntries, inferType, parseCursor, encodeCursor, RESERVED_DATA_KEYS, splitData } from '../../db/contacts';
+import { dataProblems, fieldEntries, inferType, parseContactCursor, encodeContactCursor, RESERVED_DATA_KEYS, splitData } from '../../db/contacts';
 
 describe('splitData', () => {
   it('stores primitives', () => {
@@ -114,10 +114,10 @@ describe('dataProblems', () => {
 describe('cursor', () => {
   it('round-trips and refuses cursors of another sort or malformed ones', () => {
     const c = { sort: 'createdAt' as const, key: '2024-05-01T10:20:30.123456Z', id: 'cnt_x' };
-    expect(parseCursor(encodeCursor(c), 'createdAt')).toEqual(c);
-    expect(parseCursor(encodeCursor(c), 'email')).toBeNull();
-    expect(parseCursor('not-a-cursor', 'createdAt')).toBeNull();
-    expect(parseCursor(encodeCursor({ ...c, key: '2024-13-45T99:99:99.000000Z' }), 'createdAt')).toBeNull();
-    expect(parseCursor(encodeCursor({ sort: 'email', key: 'a@b.co', id: 'cnt_y' }), 'email')).toEqual({ sort: 'email', key: 'a@b.co', id: 'cnt_y' });
+    expect(parseContactCursor(encodeContactCursor(c), 'createdAt')).toEqual(c);
+    expect(parseContactCursor(encodeContactCursor(c), 'email')).toBeNull();
+    expect(parseContactCursor('not-a-cursor', 'createdAt')).toBeNull();
+    expect(parseContactCursor(encodeContactCursor({ ...c, key: '2024-13-45T99:99:99.000000Z' }), 'createdAt')).toBeNull();
+    expect(parseContactCursor(encodeContactCursor({ sort: 'email', key: 'a@b.co', id: 'cnt_y' }), 'email')).toEqual({ sort: 'email', key: 'a@b.co', id: 'cnt_y' });
   });
 });
