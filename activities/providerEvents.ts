@@ -71,7 +71,7 @@ const text = (v: unknown, max = 1000): string | undefined => (typeof v === 'stri
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** SendGrid's id, or (for payloads without one) a digest of the event, so a re-post still dedupes. */
-export function providerEventId(e: SendgridEvent): string {
+function providerEventId(e: SendgridEvent): string {
   return text(e.sg_event_id, 200) ?? `sha256:${crypto.createHash('sha256').update(JSON.stringify(e)).digest('hex')}`;
 }
 
@@ -104,7 +104,7 @@ export interface ProviderEventsResult {
 const CONCURRENCY = 4;
 
 /** SendGrid retries an undelivered webhook post for up to 72 hours; ids are kept well past that. */
-export const PROVIDER_EVENT_RETENTION_DAYS = 7;
+const PROVIDER_EVENT_RETENTION_DAYS = 7;
 
 export function providerEventActivities(deps: Pick<ActivityDeps, 'knex' | 'temporal' | 'log' | 'config'>) {
   const { knex } = deps;

@@ -2,7 +2,7 @@ import { Liquid, Tokenizer, TypeGuards } from 'liquidjs';
 import type { Template } from 'liquidjs';
 
 /** Longest subject or body source accepted; the 1 MB JSON body limit keeps real templates well below it. */
-export const MAX_TEMPLATE_LENGTH = 1_000_000;
+const MAX_TEMPLATE_LENGTH = 1_000_000;
 
 /**
  * Work bounds of one parse or render call: a hostile template (huge ranges, self-doubling strings,

@@ -61,7 +61,7 @@ export const MAX_BATCH_RECIPIENTS = 1000;
  * Per-recipient bodies travel as a substitution of this tag, the message's whole content. SendGrid
  * caps a personalization's substitutions at 10,000 bytes; the margin covers the key and JSON quoting.
  */
-export const BODY_TAG = '%svc_body%';
+const BODY_TAG = '%svc_body%';
 const MAX_SUBSTITUTED_BODY_BYTES = 9_500;
 
 const chunk = <T>(items: T[], size: number): T[][] => {
@@ -75,7 +75,7 @@ const chunk = <T>(items: T[], size: number): T[][] => {
  * content (any size); differing bodies that fit a substitution go together as substitutions; a
  * larger unique body goes alone. Every group holds at most MAX_BATCH_RECIPIENTS.
  */
-export function splitForSendgrid(recipients: BatchRecipient[]): BatchRecipient[][] {
+function splitForSendgrid(recipients: BatchRecipient[]): BatchRecipient[][] {
   const byBody = new Map<string, BatchRecipient[]>();
   for (const r of recipients) {
     const same = byBody.get(r.html);

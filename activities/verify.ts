@@ -204,7 +204,7 @@ export interface Verifier {
   verify(email: string): Promise<VerificationResult>;
 }
 
-export const DEFAULT_CACHE_TTL_MS = 60_000;
+const DEFAULT_CACHE_TTL_MS = 60_000;
 const DEFAULT_CACHE_SIZE = 10_000;
 
 const NOT_CHECKED: Omit<VerificationResult, 'email' | 'reasons'> = {
@@ -271,7 +271,7 @@ export function createVerifier(opts: VerifierOptions): Verifier {
 // One verifier (and so one cache) per loaded config: the API process and the worker each build theirs.
 const verifiers = new WeakMap<Config, Verifier>();
 
-export function verifierFor(config: Config): Verifier {
+function verifierFor(config: Config): Verifier {
   let verifier = verifiers.get(config);
   if (!verifier) {
     verifier = createVerifier({ resolver: createResolver(config) });

@@ -18,7 +18,7 @@ import type { ConfigOf } from '../temporal/steps';
  * checked the same way. WEBHOOK_ALLOW_PRIVATE lifts the address rule (development only).
  */
 
-export const WEBHOOK_LIMITS = { timeoutMs: 10_000, maxRedirects: 3, maxResponseBytes: 256 * 1024 } as const;
+const WEBHOOK_LIMITS = { timeoutMs: 10_000, maxRedirects: 3, maxResponseBytes: 256 * 1024 } as const;
 
 /** The target is not allowed; retrying cannot change that. */
 export class WebhookRefused extends Error {

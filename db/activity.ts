@@ -13,7 +13,7 @@ import { timeKeySql } from './cursors';
  * tracked/emitted event. Nothing is stored twice; the feed is a read model over both tables.
  */
 
-export const EMAIL_EVENT_TYPES = {
+const EMAIL_EVENT_TYPES = {
   sent: 'email.sent',
   delivered: 'email.delivered',
   opened: 'email.opened',
@@ -48,7 +48,7 @@ export const ACTIVITY_TYPE_DESCRIPTIONS: Record<ActivityType, string> = {
 export const TYPED_EVENT_NAMES: readonly string[] = Object.values(NAMED_EVENT_TYPES);
 
 const typeOfName = new Map<string, ActivityType>(Object.entries(NAMED_EVENT_TYPES).map(([type, name]) => [name, type as ActivityType]));
-export const activityTypeOf = (eventName: string): ActivityType => typeOfName.get(eventName) ?? 'event';
+const activityTypeOf = (eventName: string): ActivityType => typeOfName.get(eventName) ?? 'event';
 
 /** Restricts an `events e` query to the rows of the given types (none of them: no rows). */
 export function whereEventTypes(q: Knex.QueryBuilder, types: readonly ActivityType[]) {

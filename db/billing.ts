@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-export const BILLING_CATEGORIES = ['emails', 'contacts'] as const;
+const BILLING_CATEGORIES = ['emails', 'contacts'] as const;
 export type BillingCategory = (typeof BILLING_CATEGORIES)[number];
 export type BillingLimits = Record<BillingCategory, number | null>;
 

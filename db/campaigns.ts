@@ -30,7 +30,7 @@ export type CampaignSort = (typeof CAMPAIGN_SORTS)[number];
 /** Statuses in which a campaign's `campaignSend` workflow is alive (sleeping or sending). */
 export const ACTIVE_STATUSES: readonly CampaignStatus[] = ['SCHEDULED', 'SENDING'];
 /** Statuses in which the content and audience may still change. */
-export const EDITABLE_STATUSES: readonly CampaignStatus[] = ['DRAFT', 'SCHEDULED'];
+const EDITABLE_STATUSES: readonly CampaignStatus[] = ['DRAFT', 'SCHEDULED'];
 
 export interface CampaignRow {
   id: string;
@@ -306,7 +306,7 @@ export async function activeCampaigns(knex: Knex, limit: number): Promise<Pick<C
  * empty audience. Synchronous on purpose: a builder is thenable, so an async function returning
  * one would run it.
  */
-export function audienceQuery(knex: Knex, c: CampaignRow, fieldTypes: FieldTypes, segment?: SegmentRow): Knex.QueryBuilder {
+function audienceQuery(knex: Knex, c: CampaignRow, fieldTypes: FieldTypes, segment?: SegmentRow): Knex.QueryBuilder {
   let q: Knex.QueryBuilder;
   if (c.audience_type === 'FILTERED') q = matchingContactsQuery(knex, c.project_id, c.audience_condition, fieldTypes);
   else if (c.audience_type === 'SEGMENT') q = segment ? segmentMembersQuery(knex, segment, fieldTypes) : knex({ c: 'contacts' }).whereRaw('false');
@@ -368,7 +368,7 @@ export async function campaignStats(knex: Knex, c: CampaignRow): Promise<Campaig
   };
 }
 
-export const PROVIDER_COUNTERS = {
+const PROVIDER_COUNTERS = {
   delivered_at: 'delivered_count',
   opened_at: 'opened_count',
   clicked_at: 'clicked_count',

@@ -63,7 +63,7 @@ export async function registeredKeysUnder(db: Knex, projectId: string, path: str
   return rows.map((r: { key: string }) => r.key);
 }
 
-export const FIELD_REMOVAL_BATCH = 1000;
+const FIELD_REMOVAL_BATCH = 1000;
 
 /**
  * Removes `data.<path>` from every contact of the project, then its registry entries (the path's

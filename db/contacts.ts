@@ -100,7 +100,7 @@ export class ContactDataError extends Error {
   }
 }
 
-export function assertValidData(data: ContactData): void {
+function assertValidData(data: ContactData): void {
   const problems = dataProblems(data);
   if (problems.length) throw new ContactDataError(problems);
 }

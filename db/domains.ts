@@ -51,7 +51,7 @@ export function parseDomain(input: string): { domain: string } | { error: string
 }
 
 /** Random per project and domain, so two projects can only both verify a domain with two different TXT records. */
-export const newDomainToken = (): string => randomBase62(24);
+const newDomainToken = (): string => randomBase62(24);
 
 /** The DNS records a domain owner must publish; `valid` stays false until a check finds them. */
 export function buildRecords(domain: string, token: string, spfInclude: string): DnsRecord[] {
@@ -80,7 +80,7 @@ export function recordFound(record: DnsRecord, txt: string[], spfInclude: string
   }
 }
 
-export const requiredRecordsValid = (records: DnsRecord[]) => records.every((r) => !r.required || r.valid);
+const requiredRecordsValid = (records: DnsRecord[]) => records.every((r) => !r.required || r.valid);
 
 /** The columns a check writes. Verification is sticky: a VERIFIED domain never falls back to PENDING. */
 export function applyCheck(row: DomainRow, records: DnsRecord[], now: Date): Pick<DomainRow, 'records' | 'status' | 'last_checked_at' | 'verified_at'> {

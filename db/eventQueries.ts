@@ -16,7 +16,7 @@ export interface TimeCursor {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const encodeTimeCursor = (c: TimeCursor) => encodeCursor([c.at, c.id]);
+const encodeTimeCursor = (c: TimeCursor) => encodeCursor([c.at, c.id]);
 
 /** null for anything this API did not hand out (db/cursors). */
 export function parseTimeCursor(raw: string): TimeCursor | null {
@@ -152,7 +152,7 @@ export async function eventNames(db: Knex, projectId: string, since: Date, limit
 
 // ───────────────────────────── deletion ─────────────────────────────
 
-export const DELETE_BATCH = 1000;
+const DELETE_BATCH = 1000;
 
 /**
  * Deletes every event of that name in the project, `batch` rows per statement, each statement its

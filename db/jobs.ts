@@ -24,7 +24,7 @@ export interface JobError {
 }
 
 /** Only the first errors are kept: a file of 100,000 bad rows must not make a 100,000-entry job. */
-export const MAX_JOB_ERRORS = 100;
+const MAX_JOB_ERRORS = 100;
 
 export interface JobRow {
   id: string;

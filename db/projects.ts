@@ -26,7 +26,7 @@ export type Role = (typeof ROLES)[number];
  * Who may do what on a project (docs/roles.md is the same table in prose). Rules that depend on
  * the target as well as the actor (an ADMIN cannot touch an OWNER, the last OWNER stays) live in db/members.ts.
  */
-export const PERMISSIONS = {
+const PERMISSIONS = {
   'project.read': ['OWNER', 'ADMIN', 'MEMBER'],
   'project.update': ['OWNER', 'ADMIN'],
   'keys.rotate': ['OWNER', 'ADMIN'],
@@ -41,9 +41,9 @@ export type Action = keyof typeof PERMISSIONS;
 
 export const can = (role: Role, action: Action): boolean => (PERMISSIONS[action] as readonly Role[]).includes(role);
 
-export const hashKey = sha256Hex;
+const hashKey = sha256Hex;
 
-export function keyKind(key: string): KeyKind | null {
+function keyKind(key: string): KeyKind | null {
   if (key.startsWith('pk_')) return 'public';
   if (key.startsWith('sk_')) return 'secret';
   return null;

@@ -23,7 +23,7 @@ export interface DeliveryStats {
   complaintRate: number;
 }
 
-export async function deliveryStats(knex: Knex, projectId: string, windowHours: number): Promise<DeliveryStats> {
+async function deliveryStats(knex: Knex, projectId: string, windowHours: number): Promise<DeliveryStats> {
   const row = await knex('emails')
     .where({ project_id: projectId })
     .whereIn('status', HANDED_OVER as unknown as string[])

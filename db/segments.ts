@@ -90,7 +90,7 @@ export async function findSegment(db: Knex, projectId: string, id: string): Prom
 }
 
 /** The live count: the compiled match for dynamic segments, the stored list for static ones. */
-export async function liveMemberCount(db: Knex, segment: SegmentRow): Promise<number> {
+async function liveMemberCount(db: Knex, segment: SegmentRow): Promise<number> {
   if (segment.type === 'DYNAMIC') return countMatching(db, segment.project_id, segment.condition);
   return storedMemberCount(db, segment.id);
 }

@@ -101,7 +101,7 @@ export function presentWorkflow(w: WorkflowRow, graph: Graph) {
 }
 
 /** "SEND_EMAIL" → "Send email": the name a step gets when none is given. */
-export const defaultStepName = (type: string) => type.charAt(0) + type.slice(1).toLowerCase().replace(/_/g, ' ');
+const defaultStepName = (type: string) => type.charAt(0) + type.slice(1).toLowerCase().replace(/_/g, ' ');
 
 // ───────────────────────────── reads ─────────────────────────────
 
@@ -110,7 +110,7 @@ export async function findWorkflow(db: Knex, projectId: string, id: string): Pro
 }
 
 /** The graphs of several workflows in two queries. */
-export async function loadGraphs(db: Knex, workflowIds: string[]): Promise<Map<string, Graph>> {
+async function loadGraphs(db: Knex, workflowIds: string[]): Promise<Map<string, Graph>> {
   const out = new Map<string, Graph>(workflowIds.map((id) => [id, { steps: [], transitions: [] }]));
   if (!workflowIds.length) return out;
   const [steps, transitions] = await Promise.all([
@@ -183,7 +183,7 @@ export class GraphCache {
   }
 }
 
-export async function hasActiveExecutions(db: Knex, workflowId: string): Promise<boolean> {
+async function hasActiveExecutions(db: Knex, workflowId: string): Promise<boolean> {
   return !!(await db('workflow_executions').where({ workflow_id: workflowId }).whereIn('status', ACTIVE_STATUSES).first('id'));
 }
 
@@ -300,7 +300,7 @@ export async function createWorkflow(db: Knex, projectId: string, input: NewWork
 }
 
 /** Locks the workflow row for the rest of the transaction; throws 404 when the project has none. */
-export async function lockWorkflow(trx: Knex.Transaction, projectId: string, id: string): Promise<WorkflowRow> {
+async function lockWorkflow(trx: Knex.Transaction, projectId: string, id: string): Promise<WorkflowRow> {
   const row = await trx<WorkflowRow>('workflows').where({ project_id: projectId, id }).forUpdate().first();
   if (!row) throw new WorkflowRuleError(404, 'Workflow not found');
   return row;

@@ -9,7 +9,7 @@ import type { BillingConfig } from './config';
 export type StripeSettings = BillingConfig;
 
 /** Stripe's default: an event signed more than five minutes away from now is refused (replays). */
-export const SIGNATURE_TOLERANCE_SECONDS = 300;
+const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 export type SignatureCheck = { ok: true; timestamp: number } | { ok: false; reason: string };
 
@@ -51,7 +51,7 @@ export class StripeError extends Error {
 const clients = new Map<string, Stripe>();
 
 /** One client per key and URL, created on first use. */
-export function stripeClient(settings: StripeSettings): Stripe {
+function stripeClient(settings: StripeSettings): Stripe {
   const key = `${settings.secretKey}|${settings.apiUrl}`;
   let client = clients.get(key);
   if (!client) {

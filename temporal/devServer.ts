@@ -7,7 +7,7 @@ import { devServerSearchAttributeFlags } from './searchAttributes';
 
 const ROOT = path.resolve(__dirname, '..');
 
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.unref();
@@ -20,7 +20,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** TEMPORAL_CLI, then our own build in .tools/bin, then PATH; builds ours when none is found. */
-export function findTemporalCli(build = true): string {
+function findTemporalCli(build = true): string {
   if (process.env.TEMPORAL_CLI) return process.env.TEMPORAL_CLI;
   const ours = path.join(ROOT, '.tools', 'bin', 'temporal');
   if (fs.existsSync(ours)) return ours;

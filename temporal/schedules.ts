@@ -2,8 +2,8 @@ import { Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporal
 import type { Duration } from '@temporalio/common';
 
 export const DOMAIN_VERIFICATION_SCHEDULE = 'domain-verification';
-export const MAINTENANCE_SCHEDULE = 'maintenance';
-export const SEGMENT_RECOMPUTE_SCHEDULE = 'segment-recompute';
+const MAINTENANCE_SCHEDULE = 'maintenance';
+const SEGMENT_RECOMPUTE_SCHEDULE = 'segment-recompute';
 
 interface ScheduleSpecDef {
   id: string;

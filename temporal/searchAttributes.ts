@@ -2,7 +2,7 @@ import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 
 /** Search attributes every execution may set so operators can filter in the Temporal Web UI. */
-export const SEARCH_ATTRIBUTES = {
+const SEARCH_ATTRIBUTES = {
   ProjectId: 'Keyword',
   ContactId: 'Keyword',
   WorkflowDefinitionId: 'Keyword',

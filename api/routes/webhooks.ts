@@ -7,7 +7,7 @@ import { ProviderEventsOut, SendgridEventBatch } from '../schemas/campaigns';
 import { providerEventActivities, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySendgridSignature } from '../../activities/providerEvents';
 
 /** Names the variable that holds SendGrid's Event Webhook verification key (config.sendgridWebhookPublicKey). */
-export const WEBHOOK_KEY_ENV = 'SENDGRID_WEBHOOK_PUBLIC_KEY';
+const WEBHOOK_KEY_ENV = 'SENDGRID_WEBHOOK_PUBLIC_KEY';
 
 const refused = (message: string) => new ApiError(401, 'UNAUTHORIZED', message);
 

@@ -13,5 +13,5 @@ export const Accepted = z.object({ success: z.literal(true), message: z.string()
 export const VerificationRequested = z.object({ success: z.literal(true), alreadyVerified: z.boolean(), message: z.string() });
 export const VerifiedUser = z.object({ id: z.string(), email: z.string(), emailVerified: z.literal(true) });
 
-export const OAuthProvider = z.object({ id: z.string(), clientId: z.string() });
+const OAuthProvider = z.object({ id: z.string(), clientId: z.string() });
 export const OAuthConfig = z.object({ providers: z.array(OAuthProvider) });

@@ -28,7 +28,7 @@ export const ActivityQuery = z.object({
 
 const Type = z.enum(ACTIVITY_TYPES);
 
-export const ActivityItemOut = z.object({
+const ActivityItemOut = z.object({
   id: z.string().describe('the event id, or the email id for `failed`'),
   type: Type,
   occurredAt: Timestamp,

@@ -11,7 +11,7 @@ export const Instant = z
   .transform((s) => new Date(s.length === 10 ? `${s}T00:00:00Z` : s))
   .describe('ISO 8601 instant with offset, or a YYYY-MM-DD date (UTC midnight)');
 
-export const MAX_WINDOW_DAYS = 365;
+const MAX_WINDOW_DAYS = 365;
 
 /** `days`: the window [now - days, now) aggregations run over. */
 export const days = (fallback: number, max = MAX_WINDOW_DAYS) =>
@@ -31,12 +31,12 @@ export const windowOf = (d: number, now = new Date()) => ({ from: new Date(now.g
 
 // ───────────────────────────── timeseries ─────────────────────────────
 
-export const TIMESERIES_METRICS = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'failed', 'subscribed', 'unsubscribed', 'events'] as const;
+const TIMESERIES_METRICS = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'failed', 'subscribed', 'unsubscribed', 'events'] as const;
 export type TimeseriesMetric = (typeof TIMESERIES_METRICS)[number];
 /** `events` is the activity type `event`: everything but the email lifecycle and subscription changes. */
 export const metricType = (m: TimeseriesMetric): ActivityType => (m === 'events' ? 'event' : m);
 
-export const TIMESERIES_LIMITS = { maxWindowDays: 90, maxBuckets: 2000 } as const;
+const TIMESERIES_LIMITS = { maxWindowDays: 90, maxBuckets: 2000 } as const;
 const DEFAULT_SPAN: Record<Interval, number> = { hour: 24 * INTERVAL_MS.hour, day: 30 * INTERVAL_MS.day };
 
 export const TimeseriesQuery = z

@@ -3,7 +3,7 @@ import { Email } from './common';
 import { DATA_LIMITS } from '../../db/contacts';
 import { limit } from './analytics';
 
-export const LOOKUP_MAX_EMAILS = 500;
+const LOOKUP_MAX_EMAILS = 500;
 
 export const LookupBody = z.object({
   emails: z.array(Email).max(LOOKUP_MAX_EMAILS).describe(`up to ${LOOKUP_MAX_EMAILS} addresses; normalised (trimmed, lowercased) and de-duplicated`),

@@ -6,7 +6,7 @@ import { ImportRowPayload, JOB_TYPES, StagedRow } from '../../db/jobs';
 
 /** Spec limits: CSV import 5 MB, bulk operations 1,000 contact ids. */
 export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
-export const MAX_BULK_IDS = 1000;
+const MAX_BULK_IDS = 1000;
 
 export const ImportBody = singleFileBody(
   'a CSV file is required in the multipart field "file"',
@@ -58,7 +58,7 @@ const SUBSCRIBED: Record<string, boolean> = { true: true, false: false, '1': tru
 const hasNul = (s: string) => s.includes('\u0000');
 
 /** `email` and `subscribed` are matched case-insensitively; every other column is a data key, as written. */
-export function importColumns(header: string[]): ImportColumns {
+function importColumns(header: string[]): ImportColumns {
   const names = header.map((h) => h.trim());
   const problems: string[] = [];
   const find = (name: string) => {
@@ -85,7 +85,7 @@ export function importColumns(header: string[]): ImportColumns {
 }
 
 /** One record as the contact to upsert, or the reason it is a row error. */
-export function importPayload(columns: ImportColumns, cells: string[]): ImportRowPayload {
+function importPayload(columns: ImportColumns, cells: string[]): ImportRowPayload {
   if (cells.slice(columns.width).some((c) => c !== '')) return { error: `the row has ${cells.length} cells but the header has ${columns.width}` };
   if (cells.some(hasNul)) return { error: 'the row contains a NUL character' };
   const rawEmail = (cells[columns.email] ?? '').trim();

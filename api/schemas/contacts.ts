@@ -26,7 +26,7 @@ export const ContactUpdate = z.object({
   data: ContactDataInput.optional(),
 });
 
-export const MAX_PAGE_LIMIT = 100;
+const MAX_PAGE_LIMIT = 100;
 
 export const ContactListQuery = z.object({
   // Larger limits are clamped, not refused (spec limits table).

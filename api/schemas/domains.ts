@@ -3,7 +3,7 @@ import { Timestamp, Uuid } from './common';
 import { parseDomain } from '../../db/domains';
 
 /** Accepts what people paste (any case, trailing dot, unicode) and yields the normalized name. */
-export const DomainName = z
+const DomainName = z
   .string()
   .max(300)
   .transform((value, ctx) => {
@@ -18,7 +18,7 @@ export const DomainName = z
 export const DomainCreate = z.object({ domain: DomainName });
 export const ProjectDomainsParams = z.object({ projectId: Uuid });
 
-export const DomainRecordOut = z.object({
+const DomainRecordOut = z.object({
   type: z.literal('TXT'),
   name: z.string(),
   value: z.string(),

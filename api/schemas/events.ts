@@ -30,7 +30,7 @@ export const EventStatsQuery = z.object({ days: days(30), limit: limit(100, 500)
 
 export const EventNamesQuery = z.object({ days: days(30).describe('window of `count` in days ending now (1 to 365, default 30)'), limit: limit(500, 1000) });
 
-export const EventOut = z.object({
+const EventOut = z.object({
   id: z.string(),
   name: z.string(),
   contactId: z.string().nullable(),

@@ -11,7 +11,7 @@ import type { FieldError } from '../errors';
  * FilterError with `filterErrorToFieldError`.
  */
 
-export const FilterCondition = z
+const FilterCondition = z
   .object({
     field: z.string().min(1).describe('email, subscribed, createdAt, updatedAt, data.<key>[.<key>…] or event.<name>'),
     operator: z.enum(FILTER_OPERATORS),
@@ -20,7 +20,7 @@ export const FilterCondition = z
   })
   .meta({ id: 'FilterCondition' });
 
-export const FilterGroup = z
+const FilterGroup = z
   .object({
     filters: z.array(FilterCondition),
     get conditions() {

@@ -57,7 +57,7 @@ export const SegmentUpdate = z
   .transform((v) => ({ ...v, condition: v.condition === undefined ? undefined : FilterTree.parse(v.condition) }));
 export type SegmentUpdate = z.infer<typeof SegmentUpdate>;
 
-export const MAX_MEMBER_EMAILS = 1000;
+const MAX_MEMBER_EMAILS = 1000;
 
 const EmailList = z
   .array(text('Each email').trim().max(320, 'Each email must be at most 320 characters').email('Each email must be a valid email address'), {

@@ -7,20 +7,20 @@ const NO_CRLF = /^[^\r\n]*$/;
 /** An address as a string or `{ name, email }`: recipients and senders alike. */
 export const Address = z.union([Email, z.object({ name: z.string().max(200).regex(NO_CRLF, 'Name must not contain line breaks').optional(), email: Email })]);
 
-export const ATTACHMENT_LIMITS = { count: 10, totalBytes: 10 * 1024 * 1024 } as const;
+const ATTACHMENT_LIMITS = { count: 10, totalBytes: 10 * 1024 * 1024 } as const;
 /** The whole JSON body; base64 inflates the 40 MB message limit by a third. */
 export const SEND_BODY_LIMIT = '56mb';
 
 const Base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'content must be base64');
 
-export const Attachment = z.object({
+const Attachment = z.object({
   filename: z.string().min(1).max(255).regex(/^[^\r\n\\/]*$/, 'filename must not contain line breaks or path separators'),
   content: Base64,
   contentType: z.string().max(255).regex(/^[\w.+-]+\/[\w.+-]+$/, 'contentType must be a MIME type').optional(),
 });
 
 /** Bytes a base64 string decodes to, without decoding it. */
-export const base64Bytes = (s: string) => Math.floor((s.length * 3) / 4) - (s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0);
+const base64Bytes = (s: string) => Math.floor((s.length * 3) / 4) - (s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0);
 
 const HeaderName = z.string().min(1).max(200).regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'header names must be HTTP tokens (no CR or LF)');
 

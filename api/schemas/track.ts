@@ -7,7 +7,7 @@ export function isReservedEventName(name: string): boolean {
   return name.startsWith('email.') || name === 'contact.subscribed' || name === 'contact.unsubscribed' || /^segment\..+\.(entry|exit)$/.test(name);
 }
 
-export const EventName = z
+const EventName = z
   .string()
   .trim()
   .min(1)

@@ -7,7 +7,7 @@ export const VerifyBody = z.object({
   email: z.string().trim().min(1, 'Email is required').max(320),
 });
 
-export const VerificationOut: z.ZodType<VerificationResult> = z.object({
+const VerificationOut: z.ZodType<VerificationResult> = z.object({
   email: z.string(),
   valid: z.boolean(),
   isDisposable: z.boolean(),

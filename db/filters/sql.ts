@@ -83,7 +83,7 @@ export function emitTree(tree: ResolvedTree): Sql {
  * A negated operator is the exact complement of its positive form, and every filter is two-valued
  * (a missing or mistyped value is "no match", never NULL), so AND/OR/NOT behave as written.
  */
-export function emitFilter(f: ResolvedFilter): Sql {
+function emitFilter(f: ResolvedFilter): Sql {
   const positive = NEGATION[f.operator];
   const base = emitPositive({ ...f, operator: positive ?? f.operator });
   return fill(positive ? 'NOT COALESCE($, false)' : 'COALESCE($, false)', base);

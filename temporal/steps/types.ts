@@ -19,7 +19,7 @@ export type ConfigOf<F extends (zod: Zod) => z.ZodType> = z.output<ReturnType<F>
 export const BRANCHES = ['next', 'yes', 'no', 'timeout'] as const;
 export type Branch = (typeof BRANCHES)[number];
 
-export const DURATION_UNITS = ['minutes', 'hours', 'days', 'weeks'] as const;
+const DURATION_UNITS = ['minutes', 'hours', 'days', 'weeks'] as const;
 export type DurationUnit = (typeof DURATION_UNITS)[number];
 
 export const UNIT_MS: Record<DurationUnit, number> = {
