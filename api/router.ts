@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import fsSync from 'node:fs';
-import path from 'node:path';
+import { uploadTempDir } from '../lib/storage';
 import Router from '@koa/router';
 import { koaBody } from 'koa-body';
 import type { Middleware, Next } from 'koa';
@@ -29,9 +29,6 @@ function authFor(def: RouteDef) {
       return [];
   }
 }
-
-/** Where multipart files wait while their request runs (removeUploadsAfter deletes them): inside DATA_DIR, not the system's tmp. */
-export const uploadTempDir = (dataDir: string) => path.join(dataDir, 'uploads-tmp');
 
 function multipartParser(maxFileSize: number) {
   const parsers = new Map<string, Middleware>();

@@ -1,9 +1,12 @@
 import http from 'node:http';
 import type { Deps } from './context';
 import { buildApp } from './app';
+import { removeStaleUploads } from '../lib/storage';
 
 export async function startApi(deps: Deps, port = deps.config.port): Promise<http.Server> {
   const { app } = buildApp(deps);
+  const stale = await removeStaleUploads(deps.config.dataDir);
+  if (stale) deps.log.info({ stale }, 'removed upload files left by an earlier process');
   const server = http.createServer(app.callback());
   // Behind load balancers: keep idle sockets longer than typical LB idle timeouts.
   server.keepAliveTimeout = 65_000;

@@ -164,21 +164,30 @@ export async function createCampaign(knex: Knex, projectId: string, fields: Camp
 
 export type GuardedWrite = { row: CampaignRow } | { conflict: CampaignStatus } | null;
 
+/** The campaign row, locked for the write that follows (db/segments: campaign row, then segment row). */
+const lockCampaign = (trx: Knex.Transaction, projectId: string, id: string) =>
+  trx<CampaignRow>('campaigns').where({ project_id: projectId, id }).forUpdate().first('segment_id');
+
 /**
  * Full replace of content and audience, only while DRAFT or SCHEDULED (a scheduled send reads the
- * campaign when it starts, so the edit goes out). null when the project has no such campaign.
+ * campaign when it starts, so the edit goes out). null when the project has no such campaign;
+ * `missingSegment` when the segment it names is not (or no longer) the project's.
  */
-export async function replaceCampaign(knex: Knex, projectId: string, id: string, fields: CampaignFields): Promise<GuardedWrite> {
+export async function replaceCampaign(knex: Knex, projectId: string, id: string, fields: CampaignFields): Promise<GuardedWrite | { missingSegment: true }> {
   const columns = toColumns(fields);
-  const [row] = await inTransaction(knex, async (trx) => {
+  const written = await inTransaction(knex, async (trx) => {
+    if (!(await lockCampaign(trx, projectId, id))) return null;
     // A SCHEDULED campaign may be pointed at another segment here (db/segments lockTargetSegment).
-    await lockTargetSegment(trx, columns.segment_id ?? null);
-    return trx<CampaignRow>('campaigns')
+    if (columns.segment_id && !(await lockTargetSegment(trx, projectId, columns.segment_id))) return { missingSegment: true as const };
+    const [row] = await trx<CampaignRow>('campaigns')
       .where({ project_id: projectId, id })
       .whereIn('status', EDITABLE_STATUSES)
       .update({ ...columns, updated_at: trx.fn.now() } as any)
       .returning('*');
+    return { row };
   });
+  if (written && 'missingSegment' in written) return written;
+  const row = written?.row;
   if (row) return { row };
   const current = await findCampaign(knex, projectId, id);
   return current ? { conflict: current.status } : null;
@@ -221,8 +230,9 @@ export async function duplicateCampaign(knex: Knex, projectId: string, id: strin
 /** DRAFT → SCHEDULED (with a time) or SENDING (immediate); a conflict from any other status. */
 export async function requestSend(knex: Knex, projectId: string, id: string, scheduledFor: Date | null): Promise<GuardedWrite> {
   const [row] = await inTransaction(knex, async (trx) => {
-    const target = await trx<CampaignRow>('campaigns').where({ project_id: projectId, id }).first('segment_id');
-    await lockTargetSegment(trx, target?.segment_id ?? null);
+    const target = await lockCampaign(trx, projectId, id);
+    // A segment deleted before this point is an empty audience (docs/campaigns.md), not an error.
+    if (target?.segment_id) await lockTargetSegment(trx, projectId, target.segment_id);
     return trx<CampaignRow>('campaigns')
       .where({ project_id: projectId, id, status: 'DRAFT' })
       .update({ status: scheduledFor ? 'SCHEDULED' : 'SENDING', scheduled_for: scheduledFor, updated_at: trx.fn.now() } as any)

@@ -6,7 +6,7 @@ import { decodeCursor, encodeCursor, isTimeKey, timeKeySql } from './cursors';
 import { contactId, uuid } from '../lib/ids';
 import { normalizeEmail } from './users';
 import { recordEvent, EventRow } from './events';
-import { registerFields, FieldEntry, FieldType } from './fields';
+import { registerFields, registryRows, FieldEntry, FieldType } from './fields';
 
 /**
  * The contact data rules (spec "Contact data"), shared by every writer: POST/PATCH /contacts,
@@ -337,12 +337,6 @@ async function writeContact(db: Knex, input: UpsertContactInput, linked: LinkedI
   throw new Error('contact upsert kept racing with concurrent writers');
 }
 
-/** Registry rows a patch implies: the first type seen per key, in key order (see registerFields). */
-function registryRows(entries: FieldEntry[]): FieldEntry[] {
-  const byKey = new Map<string, FieldType>();
-  for (const e of entries) if (!byKey.has(e.key)) byKey.set(e.key, e.type);
-  return [...byKey.keys()].sort().map((key) => ({ key, type: byKey.get(key)! }));
-}
 
 /** Updates a contact of the project; null when it does not exist there. Throws EmailInUseError. */
 export async function updateContact(db: Knex, input: UpdateContactInput): Promise<ContactWriteResult | null> {

@@ -30,11 +30,16 @@ const STANDARD_FIELDS: FieldEntry[] = [
  * registering overlapping sets always lock them in the same order and cannot deadlock.
  */
 export async function registerFields(db: Knex, projectId: string, entries: FieldEntry[]): Promise<void> {
+  const rows = registryRows(entries);
+  if (rows.length === 0) return;
+  await db('contact_fields').insert(rows.map((r) => ({ project_id: projectId, ...r }))).onConflict(['project_id', 'key']).ignore();
+}
+
+/** The rows `entries` register: the first type seen per key, in key order. */
+export function registryRows(entries: FieldEntry[]): FieldEntry[] {
   const byKey = new Map<string, FieldType>();
   for (const e of entries) if (!byKey.has(e.key)) byKey.set(e.key, e.type);
-  if (byKey.size === 0) return;
-  const rows = [...byKey.keys()].sort().map((key) => ({ project_id: projectId, key, type: byKey.get(key)! }));
-  await db('contact_fields').insert(rows).onConflict(['project_id', 'key']).ignore();
+  return [...byKey.keys()].sort().map((key) => ({ key, type: byKey.get(key)! }));
 }
 
 export async function registeredFields(db: Knex, projectId: string): Promise<FieldEntry[]> {

@@ -186,17 +186,18 @@ const ACTIVE_CAMPAIGN_STATUSES = ['SCHEDULED', 'SENDING'];
 
 /*
  * "A segment cannot be deleted while a SCHEDULED or SENDING campaign targets it" holds under
- * concurrency through one lock order on the segment row. A write that makes a campaign target a
- * segment while active (send, the replace of a scheduled campaign) first takes the row FOR KEY
- * SHARE (lockTargetSegment) and keeps it until it commits. A delete takes the row FOR UPDATE, which
- * waits for those writes, and only then checks: in READ COMMITTED that check's snapshot sees what
- * they committed. The other way round, a send that comes while a delete holds the row waits, then
- * finds the segment gone (an empty audience, docs/campaigns.md).
+ * concurrency through one lock order: campaign row, then segment row. A write that makes a campaign
+ * target a segment while active (send, the replace of a scheduled campaign) locks the campaign row,
+ * then takes the segment row FOR KEY SHARE (lockTargetSegment) and keeps both until it commits. A
+ * delete takes the segment row FOR UPDATE, which waits for those writes, and only then checks: in
+ * READ COMMITTED that check's snapshot sees what they committed. The other way round, a send that
+ * comes while a delete holds the row waits, then finds the segment gone (an empty audience,
+ * docs/campaigns.md).
  */
 
-/** Holds the segment a campaign write points at (no-op for null) until the caller's transaction ends. */
-export async function lockTargetSegment(trx: Knex.Transaction, segmentId: string | null): Promise<void> {
-  if (segmentId) await trx.raw('SELECT 1 FROM segments WHERE id = ? FOR KEY SHARE', [segmentId]);
+/** Holds the project's segment a campaign write points at until the caller's transaction ends; false when there is none. */
+export async function lockTargetSegment(trx: Knex.Transaction, projectId: string, segmentId: string): Promise<boolean> {
+  return !!(await trx('segments').where({ id: segmentId, project_id: projectId }).forKeyShare().first('id'));
 }
 
 /** Deletes the segment unless an active campaign targets it; null when the project has no such segment. */
@@ -372,9 +373,10 @@ export interface BatchOutcome {
  * each transition happen once even when two runs of the same segment overlap; the run row's lock
  * and cursor make a retried batch a no-op.
  *
- * Why one pass: contact ids are random, so id order is random heap order and each contact costs a
- * page read that misses the cache once the project outgrows shared_buffers. Finding the batch's
- * upper id first and then matching the id range read every contact twice.
+ * Why one pass: finding the batch's upper id first and then matching the id range read every
+ * contact twice, and once a project outgrows shared_buffers each read can miss the cache (ids grow
+ * with creation time, lib/ids.ts, so id order is close to heap order for contacts created since;
+ * older random ids are not).
  */
 export async function computeBatch(db: Knex, runId: string, batchSize = DEFAULT_COMPUTE_BATCH): Promise<BatchOutcome> {
   return db.transaction(async (trx) => {

@@ -27,6 +27,30 @@ export function sniffImage(head: Buffer): ImageExt | null {
   return null;
 }
 
+/**
+ * Where multipart files wait while their request runs: inside DATA_DIR, not the system's tmp. The
+ * router deletes each after its request (api/router.ts removeUploadsAfter).
+ */
+export const uploadTempDir = (dataDir: string) => path.join(dataDir, 'uploads-tmp');
+
+/**
+ * Removes waiting files older than `olderThanMs`: what a process killed mid-request left behind.
+ * Age, not "everything", because replicas sharing the directory may be receiving files right now.
+ */
+export async function removeStaleUploads(dataDir: string, olderThanMs = 3_600_000, now = Date.now()): Promise<number> {
+  const dir = uploadTempDir(dataDir);
+  let removed = 0;
+  for (const name of await fs.promises.readdir(dir).catch(() => [] as string[])) {
+    const file = path.join(dir, name);
+    const stat = await fs.promises.stat(file).catch(() => null);
+    if (stat?.isFile() && now - stat.mtimeMs > olderThanMs) {
+      await fs.promises.rm(file, { force: true });
+      removed++;
+    }
+  }
+  return removed;
+}
+
 /** Stored names are random, so a URL cannot be guessed from another; this is the only shape ever served. */
 export const STORED_NAME = /^[0-9A-Za-z]{20,64}\.(png|jpg|gif|webp)$/;
 

@@ -5,7 +5,7 @@ import { routeEventBatchWorkflowId } from './workflowIds';
 
 /** Flush after this many events of one project, or this long after the first one queued. */
 const MAX_BATCH = 200;
-const MAX_DELAY_MS = 50;
+const MAX_DELAY_MS = 100;
 
 interface Pending {
   events: RoutableEvent[];

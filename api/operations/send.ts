@@ -11,6 +11,7 @@ import { checkTemplate } from '../../activities/render';
 import { handOffEvents, RoutableEvent } from '../../temporal/events';
 import { startDelivery } from '../../temporal/deliveries';
 import { uuid } from '../../lib/ids';
+import { normalizeEmail } from '../../db/users';
 
 export interface SentEmail {
   contact: { id: string; email: string };
@@ -47,6 +48,11 @@ async function resolveContent(deps: Pick<Deps, 'knex'>, projectId: string, body:
   };
 }
 
+const compareAddresses = (a: string, b: string) => {
+  const [x, y] = [normalizeEmail(a), normalizeEmail(b)];
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+
 /**
  * POST /v1/send: each recipient in turn gets its own contact upsert, its own rendered email row
  * and its own `deliverEmail` workflow. The call returns once every workflow is started.
@@ -60,9 +66,13 @@ export async function sendEmails(deps: Pick<Deps, 'knex' | 'temporal' | 'log'>, 
   // leaves nothing behind, so a client retrying after a 5xx cannot double-send to earlier recipients.
   // Each contact and its email are one statement, so a single recipient without attachments needs
   // no transaction of its own.
+  // Contacts are written in address order, not request order: two requests naming the same
+  // recipients in opposite orders would otherwise lock their rows crosswise and deadlock. The
+  // answer keeps the request's order.
+  const byAddress = recipients.map((to, i) => ({ to, i })).sort((a, b) => compareAddresses(a.to.email, b.to.email));
   const write = async (db: Knex) => {
-    const rows: Array<{ emailId: string; contact: { id: string; email: string }; emitted: RoutableEvent[] }> = [];
-    for (const to of recipients) {
+    const rows: Array<{ emailId: string; contact: { id: string; email: string }; emitted: RoutableEvent[] }> = new Array(recipients.length);
+    for (const { to, i } of byAddress) {
       const emailId = uuid();
       const c = await upsertContactWith(
         db,
@@ -81,7 +91,7 @@ export async function sendEmails(deps: Pick<Deps, 'knex' | 'temporal' | 'log'>, 
         }),
       );
       await insertAttachments(db, emailId, body.attachments);
-      rows.push({ emailId, contact: { id: c.contact.id, email: c.contact.email }, emitted: c.events });
+      rows[i] = { emailId, contact: { id: c.contact.id, email: c.contact.email }, emitted: c.events };
     }
     return rows;
   };

@@ -57,12 +57,12 @@ function guarded(result: GuardedWrite, refusal: (status: CampaignStatus) => stri
   return result.row;
 }
 
+const missingSegment = () => validationError([{ field: 'segmentId', code: 'custom', message: 'Segment not found in this project' }]);
+
 /** Create and replace share these checks: a verified sender, a segment of this project, a tree that compiles. */
 async function checkedFields(ctx: AppContext, body: CampaignBody): Promise<CampaignFields> {
   const { knex } = ctx.deps;
-  if (body.audienceType === 'SEGMENT' && !(await findSegment(knex, projectId(ctx), body.segmentId!))) {
-    throw validationError([{ field: 'segmentId', code: 'custom', message: 'Segment not found in this project' }]);
-  }
+  if (body.audienceType === 'SEGMENT' && !(await findSegment(knex, projectId(ctx), body.segmentId!))) throw missingSegment();
   if (body.audienceType === 'FILTERED') {
     try {
       await assertAudienceCompiles(knex, projectId(ctx), body.audienceCondition);
@@ -138,7 +138,9 @@ export default [
     async handler(ctx, { params, body }) {
       await loadCampaign(ctx, params.id);
       const fields = await checkedFields(ctx, body);
-      const row = guarded(await replaceCampaign(ctx.deps.knex, projectId(ctx), params.id, fields), (s) => `A ${s} campaign can no longer be changed`);
+      const replaced = await replaceCampaign(ctx.deps.knex, projectId(ctx), params.id, fields);
+      if (replaced && 'missingSegment' in replaced) throw missingSegment();
+      const row = guarded(replaced, (s) => `A ${s} campaign can no longer be changed`);
       ctx.body = presentCampaign(row);
     },
   }),

@@ -6,6 +6,7 @@ import { startHarness, createProjectFixture, bearer, eventually, Harness, Projec
 import { startSendgridSink, SendgridSink } from '../helpers/sendgridSink';
 import { verifiedDomain, uniqueEmail } from '../helpers/fixtures';
 import { campaignActivities } from '../../activities/campaigns';
+import { replaceCampaign } from '../../db/campaigns';
 
 let h: Harness;
 let p: ProjectFixture;
@@ -201,6 +202,19 @@ describe('campaign resource', () => {
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('CONFLICT');
     expect((await c.put('00000000-0000-4000-8000-000000000000', base)).status).toBe(404);
+  });
+
+  it('refuses to point a campaign at a segment that is not (or no longer) the project\'s, also past the route\'s own check', async () => {
+    const draft = await created();
+    const other = await createProjectFixture(h);
+    const foreign = (await h.http.post('/segments').set(bearer(other.secretKey)).send({ name: 'theirs', type: 'STATIC' })).body.id;
+    const res = await c.put(draft.id, { ...base, audienceType: 'SEGMENT', segmentId: foreign });
+    expect(res.status).toBe(422);
+    expect(res.body.error.errors[0].field).toBe('segmentId');
+    // What the write itself decides when a segment vanishes between the route's check and the write.
+    const fields = { ...base, audienceType: 'SEGMENT', segmentId: foreign } as any;
+    expect(await replaceCampaign(h.deps.knex, p.projectId, draft.id, fields)).toEqual({ missingSegment: true });
+    expect((await c.get(draft.id)).body.audienceType).toBe('ALL');
   });
 
   it('duplicates any campaign into a new DRAFT and leaves the original unchanged', async () => {

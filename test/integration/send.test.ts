@@ -56,6 +56,18 @@ describe('POST /v1/send', () => {
     expect(row.provider_message_id).toBe(sinkFor(b)[0].messageId);
   });
 
+  it('answers in request order and does not deadlock when requests name the same recipients in opposite orders', async () => {
+    // Request order is the reverse of address order on purpose.
+    const [x, y, z] = [uniqueEmail('z'), uniqueEmail('y'), uniqueEmail('x')];
+    const orders = Array.from({ length: 16 }, (_, i) => (i % 2 ? [x, y, z] : [z, y, x]));
+    const results = await Promise.all(orders.map((to) => send({ to, data: { n: 1 } })));
+    results.forEach((res, i) => {
+      expect(res.status).toBe(200);
+      expect(res.body.data.emails.map((e: any) => e.contact.email)).toEqual(orders[i]);
+    });
+    expect(await h.deps.knex('contacts').where({ project_id: p.projectId }).whereIn('email', [x, y, z]).count<{ count: number }[]>('* as count')).toEqual([{ count: 3 }]);
+  });
+
   it('creates new contacts unsubscribed, stores data by the rules, renders one-off values without storing them', async () => {
     const to = uniqueEmail();
     const res = await send({

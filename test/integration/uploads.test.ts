@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startHarness, createProjectFixture, bearer, Harness, ProjectFixture } from '../helpers/harness';
-import { uploadTempDir } from '../../api/router';
+import { removeStaleUploads, uploadTempDir } from '../../lib/storage';
 
 let h: Harness;
 let a: ProjectFixture;
@@ -77,6 +77,18 @@ describe('temporary upload files', () => {
     expect(bad.status).toBe(422);
     expect(fs.existsSync(dir)).toBe(true);
     expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it('left behind by a killed process are removed at the next start once an hour old, not sooner', async () => {
+    const dir = uploadTempDir(h.config.dataDir);
+    const [old, fresh] = [path.join(dir, 'left-old'), path.join(dir, 'left-fresh')];
+    fs.writeFileSync(old, 'x');
+    fs.writeFileSync(fresh, 'x');
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+    fs.utimesSync(old, twoHoursAgo, twoHoursAgo);
+    expect(await removeStaleUploads(h.config.dataDir)).toBe(1);
+    expect(fs.readdirSync(dir)).toEqual(['left-fresh']);
+    fs.rmSync(fresh);
   });
 });
 
