@@ -184,8 +184,10 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
 
       // An earlier attempt that died while the provider had a group: whether it went out is unknown.
       // The log transport's hand-over is the row itself, so there nothing was lost and it goes again.
-      if (page.some((r) => r.email_status === 'SENDING')) {
-        if (transport.name === 'log') await releaseClaim(knex, c.id, { contactIds });
+      const interrupted = page.filter((r) => r.email_status === 'SENDING').map((r) => r.contact_id);
+      const offerInterruptedAgain = transport.name === 'log';
+      if (interrupted.length) {
+        if (offerInterruptedAgain) await releaseClaim(knex, c.id, { contactIds });
         else result.failed += await markFailed(knex, c.id, { contactIds }, UNKNOWN_OUTCOME);
       }
 
@@ -196,8 +198,8 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
         if (rendered.length % 100 === 0) ctx.heartbeat(progress);
         rendered.push(await render(c, { contact_id: r.contact_id, email: r.email!, data: r.data }));
       }
-      // Rows QUEUED by an earlier attempt (and those the log transport's release just put back).
-      const queued = page.filter((r) => r.email_status === 'QUEUED' || (r.email_status === 'SENDING' && transport.name === 'log')).map((r) => r.contact_id);
+      // Rows QUEUED by an earlier attempt, and the interrupted ones the release above just put back.
+      const queued = [...page.filter((r) => r.email_status === 'QUEUED').map((r) => r.contact_id), ...(offerInterruptedAgain ? interrupted : [])];
       const claim = await claimPage(knex, c, rendered, queued, transport.name);
       if (!claim.live) {
         await dropUnsent(knex, c.id, contactIds);
