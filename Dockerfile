@@ -9,7 +9,9 @@ COPY lib ./lib
 COPY db ./db
 COPY api ./api
 COPY activities ./activities
+COPY services ./services
 COPY temporal ./temporal
+COPY worker ./worker
 COPY scripts ./scripts
 EXPOSE 3000
 CMD ["npm", "run", "api"]

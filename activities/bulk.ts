@@ -4,7 +4,7 @@ import type { ActivityDeps } from '.';
 import { ContactDataError, deleteContact, updateContact, upsertContact } from '../db/contacts';
 import type { EventRow } from '../db/events';
 import { BatchResult, BulkRowPayload, finishJob, ImportRowPayload, JobRow, JobRowRecord, markJobRunning, processJobBatch, RowOutcome } from '../db/jobs';
-import { handOffEvents } from '../temporal/events';
+import { handOffEvents } from '../services/events';
 
 export interface JobBatchInput {
   jobId: string;

@@ -1,5 +1,4 @@
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
-import { WorkflowNotFoundError } from '@temporalio/client';
 import type { ActivityDeps } from '.';
 import {
   activeCampaigns,
@@ -22,63 +21,11 @@ import {
   RecipientEmail,
   releaseClaim,
 } from '../db/campaignEmails';
-import { createTransport, BatchRecipient, MAX_BATCH_RECIPIENTS, Transport, TransportRejected } from './transports';
-import { renderTemplate, RenderError } from './render';
+import { createTransport, BatchRecipient, MAX_BATCH_RECIPIENTS, Transport, TransportRejected } from '../services/transports';
+import { renderTemplate, RenderError } from '../services/render';
 import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
 import { identityVariables } from '../db/contacts';
-import { startWorkflowOnce, TemporalGateway } from '../temporal/client';
-import type { CampaignConfig } from '../lib/config';
-import { campaignWorkflowId } from '../temporal/workflowIds';
-
-// ───────────────────────────── starting and stopping the workflow ─────────────────────────────
-
-/**
- * config.campaigns: `CAMPAIGN_BATCH_SIZE`, `CAMPAIGN_BATCHES_PER_RUN` and `CAMPAIGN_BATCH_LANES`. Lanes:
- * one batch alternates between the worker (render, payload) and Postgres or the provider (rows,
- * hand-over); a few at once keep both busy (docs/benchmarks.md).
- */
-export type CampaignSendSettings = CampaignConfig;
-
-export interface CampaignSendInput extends Omit<CampaignSendSettings, 'batchLanes'> {
-  campaignId: string;
-  projectId: string;
-  /** ISO instant to sleep until; null sends at once. */
-  scheduledFor: string | null;
-  /** Contact id the next batch starts after; set by continueAsNew (and means "already started"). */
-  cursor?: string;
-  /** Batches in flight at once; absent in inputs of runs started before lanes existed, which keep one. */
-  batchLanes?: number;
-}
-
-/** Starts `campaignSend` under its deterministic id; a repeat (retried request, sweep) is a no-op. */
-export async function startCampaignWorkflow(
-  gateway: TemporalGateway,
-  c: Pick<CampaignRow, 'id' | 'project_id' | 'name' | 'scheduled_for'>,
-  settings: CampaignSendSettings,
-): Promise<{ started: boolean }> {
-  const input: CampaignSendInput = {
-    campaignId: c.id,
-    projectId: c.project_id,
-    scheduledFor: c.scheduled_for ? new Date(c.scheduled_for).toISOString() : null,
-    ...settings,
-  };
-  return startWorkflowOnce(gateway, {
-    workflowType: 'campaignSend',
-    workflowId: campaignWorkflowId(c.id),
-    args: [input],
-    searchAttributes: { ProjectId: c.project_id },
-    memo: { campaign: c.name },
-  });
-}
-
-/** Temporal cancellation of the campaign's workflow; one that already ended is fine. */
-export async function cancelCampaignWorkflow(gateway: TemporalGateway, campaignId: string): Promise<void> {
-  try {
-    await (await gateway.client()).workflow.getHandle(campaignWorkflowId(campaignId)).cancel();
-  } catch (err) {
-    if (!(err instanceof WorkflowNotFoundError)) throw err;
-  }
-}
+import { startCampaignWorkflow } from '../services/campaigns';
 
 // ───────────────────────────── the batch ─────────────────────────────
 

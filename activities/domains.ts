@@ -1,5 +1,5 @@
 import type { ActivityDeps } from '.';
-import { createResolver } from './dns';
+import { createResolver } from '../services/dns';
 import { applyCheck, buildRecords, DomainRow, findDomain, presentDomain, recordFound } from '../db/domains';
 
 /** DNS checks of sender domains: run by the `domain-verification` Schedule and by `GET /domains/:id/verify`. */

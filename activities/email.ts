@@ -2,8 +2,8 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { ActivityDeps } from '.';
 import { getEmail, emailAttachments, transitionEmail } from '../db/emails';
 import { recordEvent } from '../db/events';
-import { createTransport, Transport, TransportRejected } from './transports';
-import { renderTemplate, RenderError } from './render';
+import { createTransport, Transport, TransportRejected } from '../services/transports';
+import { renderTemplate, RenderError } from '../services/render';
 import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
 import { deterministicUuid } from '../lib/ids';
 

@@ -4,7 +4,7 @@ import { toPayload, waitingExecutionsOf, WaitingExecution } from '../db/executio
 import { GraphCache, triggeredWorkflows } from '../db/workflows';
 import { deterministicUuid } from '../lib/ids';
 import { forEachLimit } from '../lib/concurrency';
-import { signalExecution, startExecution } from './workflows';
+import { signalExecution, startExecution } from '../services/executions';
 
 /** Contacts routed at once: each is a few statements and Temporal calls, mostly waiting on I/O. */
 const CONTACTS_IN_FLIGHT = 16;

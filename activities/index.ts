@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
-import type { TemporalGateway } from '../temporal/client';
+import type { TemporalGateway } from '../services/temporal';
+import type { StepRegistry } from '../temporal/steps';
 import { domainActivities } from './domains';
 import { emailActivities } from './email';
 import { maintenanceActivities } from './maintenance';
@@ -10,7 +11,10 @@ import { segmentActivities } from './segments';
 import { campaignActivities } from './campaigns';
 import { providerEventActivities } from './providerEvents';
 import { workflowActivities } from './workflows';
-import { webhookActivities } from './webhook';
+import { webhookActivities } from './steps/webhook';
+import { sendEmailStepActivities } from './steps/sendEmail';
+import { conditionStepActivities } from './steps/condition';
+import { updateContactStepActivities } from './steps/updateContact';
 import { eventBatchActivities } from './eventBatch';
 
 /** What every activity may use; the worker builds it once. */
@@ -20,6 +24,8 @@ export interface ActivityDeps {
   log: Logger;
   /** For activities that start or signal other workflows (always under deterministic ids). */
   temporal: TemporalGateway;
+  /** The step registry execution starts parse their graphs with (tests inject their own). */
+  steps?: StepRegistry;
 }
 
 export function createActivities(deps: ActivityDeps) {
@@ -32,6 +38,9 @@ export function createActivities(deps: ActivityDeps) {
     ...campaignActivities(deps),
     ...providerEventActivities(deps),
     ...workflowActivities(deps),
+    ...sendEmailStepActivities(deps),
+    ...conditionStepActivities(deps),
+    ...updateContactStepActivities(deps),
     ...webhookActivities(deps),
     ...eventBatchActivities(deps),
   };

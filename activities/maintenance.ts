@@ -1,8 +1,8 @@
 import type { ActivityDeps } from '.';
 import { pruneIdempotencyKeys } from '../db/idempotency';
 import { pruneRateLimits } from '../db/rateLimit';
-import { startEventRouting } from '../temporal/events';
-import { startDelivery } from '../temporal/deliveries';
+import { startEventRouting } from '../services/events';
+import { startDelivery } from '../services/deliveries';
 
 /** Work older than this without progress is assumed orphaned by a crash between commit and start. */
 const ORPHAN_AFTER = "interval '2 minutes'";

@@ -3,7 +3,7 @@ import type { ActivityDeps } from '.';
 import type { EventRow } from '../db/events';
 import { FilterError } from '../db/filters';
 import { beginCompute, computeBatch, finishCompute, listTrackedSegments, ComputeResult, DEFAULT_COMPUTE_BATCH } from '../db/segments';
-import { startEventRouting } from '../temporal/events';
+import { startEventRouting } from '../services/events';
 
 export interface ComputeSegmentInput {
   segmentId: string;

@@ -2,9 +2,10 @@ import type Koa from 'koa';
 import type { Knex } from 'knex';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
-import type { TemporalGateway } from '../temporal/client';
+import type { TemporalGateway } from '../services/temporal';
 import type { ProjectRow } from '../db/projects';
 import type { UserRow } from '../db/users';
+import type { StepRegistry } from '../temporal/steps';
 
 /** Everything a request handler may reach; built once per process (or per test). */
 export interface Deps {
@@ -12,6 +13,8 @@ export interface Deps {
   knex: Knex;
   temporal: TemporalGateway;
   log: Logger;
+  /** Workflow step types; the registry of temporal/steps when absent (tests inject their own). */
+  steps?: StepRegistry;
 }
 
 export interface AppState {

@@ -1,3 +1,5 @@
+import { DomainError } from '../lib/domainErrors';
+
 /** Field-level detail in the error envelope (spec "Errors"). */
 export interface FieldError {
   field: string;
@@ -42,3 +44,10 @@ export const notFound = (what = 'Resource') => new ApiError(404, 'NOT_FOUND', `$
 export const conflict = (message: string, extra?: ErrorExtra) => new ApiError(409, 'CONFLICT', message, extra);
 export const validationError = (errors: FieldError[], message = 'Request validation failed') =>
   new ApiError(422, 'VALIDATION_ERROR', message, { errors });
+
+/** The one place a domain rule (db/, services/) becomes an HTTP answer. */
+export function fromDomainError(err: DomainError): ApiError {
+  if (err.kind === 'not_found') return new ApiError(404, 'NOT_FOUND', err.message);
+  if (err.kind === 'conflict') return conflict(err.message);
+  return validationError([{ field: err.field ?? '(root)', code: 'custom', message: err.message }], err.message);
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AppContext } from './context';
+import type { AppContext, Deps } from './context';
 
 export type Auth = 'none' | 'secret' | 'public' | 'session';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -24,6 +24,8 @@ export interface RouteDef<P = any, Q = any, B = any> {
   resource?: string;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
+  /** The body schema for this app's deps, when it depends on them (the step registry); `body` documents the default. */
+  bodyFor?: (deps: Deps) => z.ZodType<B>;
   /** JSON body limit (koa-body syntax); bodies above it get 413. */
   bodyLimit?: string;
   /** Keep the JSON body unparsed as bytes (signed webhooks); up to this many bytes. */

@@ -84,7 +84,7 @@ function validator(def: RouteDef) {
         throw validationError([{ field: '(root)', code: 'too_big', message }]);
       }
       const raw = def.multipart ? { ...(ctx.request.body as object), files: ctx.request.files } : (ctx.request.body ?? {});
-      const r = safeParse(def.body, raw);
+      const r = safeParse(def.bodyFor?.(ctx.deps) ?? def.body, raw);
       if (!r.success) {
         if (def.validationErrors === 'flat') throw new FlatError(400, firstMessage(r.error));
         throw validationError(fieldErrors(r.error));

@@ -27,7 +27,7 @@ if (require.main === module) {
     const { loadConfigOrExit } = await import('../lib/config');
     const { createLogger } = await import('../lib/logger');
     const { createKnex, ensureDatabase, migrateLatest } = await import('../db/knex');
-    const { createTemporalGateway } = await import('../temporal/client');
+    const { createTemporalGateway } = await import('../services/temporal');
     const config = loadConfigOrExit();
     const log = createLogger(config.logLevel, 'api');
     await ensureDatabase(config.databaseUrl);

@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig, Config } from '../lib/config';
 import { createLogger } from '../lib/logger';
 import { createKnex, ensureDatabase, migrateLatest, dropDatabase } from '../db/knex';
-import { startDevServer, DevServer } from '../temporal/devServer';
-import { createTemporalGateway, TemporalGateway } from '../temporal/client';
+import { startDevServer, DevServer } from '../worker/devServer';
+import { createTemporalGateway, TemporalGateway } from '../services/temporal';
 import { startApi, closeServer } from '../api/server';
 import type { Deps } from '../api/context';
 import type { Knex } from 'knex';
@@ -182,13 +182,13 @@ export async function runRemoteLoad(url: string, authorization: string, body: un
 }
 
 /**
- * The real worker (temporal/worker.ts) in its own process against the stack, as in production.
+ * The real worker (worker/worker.ts) in its own process against the stack, as in production.
  * BENCH_WORKER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles it.
  */
 export function startWorkerProcess(stack: BenchStack, env: Record<string, string> = {}): ChildProcess {
   const root = path.resolve(__dirname, '..');
   const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  return spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, 'temporal', 'worker.ts')], {
+  return spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, 'worker', 'worker.ts')], {
     cwd: root,
     env: {
       ...process.env,

@@ -7,7 +7,7 @@
  *   - the worker process's RSS while the N executions wait,
  *   - side by side, the floor: raw `client.workflow.start` of the no-op workflow on the same server
  *     at the same concurrency (accepted/s, and until the worker has run them all).
- * The worker runs in its own process (temporal/worker.ts), as in production.
+ * The worker runs in its own process (worker/worker.ts), as in production.
  * Usage: npx tsx bench/workflows.ts [N]   (default 10,000)
  */
 import fs from 'node:fs';

@@ -62,3 +62,8 @@ export async function markEventsRouted(db: Knex, ids: string[]): Promise<void> {
   if (!ids.length) return;
   await db('events').whereIn('id', ids).whereNull('routed_at').update({ routed_at: db.fn.now() });
 }
+
+/** The routing fields of one event; undefined when it is gone. */
+export async function findRoutableEvent(db: Knex, id: string): Promise<Pick<EventRow, 'id' | 'project_id' | 'contact_id' | 'name'> | undefined> {
+  return db<EventRow>('events').where({ id }).first('id', 'project_id', 'contact_id', 'name');
+}

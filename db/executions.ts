@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
 import { pageOf } from './pages';
 import { ACTIVE_STATUSES, Graph, GraphCache, TRIGGER, WorkflowRow, loadGraph } from './workflows';
-import type { EventPayload } from '../temporal/steps';
-import type { ExecutionEnd, ProgressUpdate } from '../temporal/workflows/workflowExecution';
+import type { EventPayload, ExecutionEnd, ProgressUpdate } from '../temporal/contract';
 import { iso } from '../lib/time';
 
 /**
@@ -277,4 +276,20 @@ export async function markCancelled(db: Knex, workflowId: string, ids: string[])
     .whereIn('id', ids)
     .whereIn('status', ACTIVE_STATUSES)
     .update({ status: 'CANCELLED' satisfies ExecutionEnd, finished_at: db.fn.now(), updated_at: db.fn.now(), waiting_for: null, waiting_seq: null, waiting_since: null, wake_at: null });
+}
+
+/**
+ * Runs a step's side effect once per (execution, seq): the step's history row, locked for the
+ * transaction, records the outcome with the change, so a retried activity gets the recorded
+ * outcome instead of applying again.
+ */
+export async function applyStepOnce<T extends object>(db: Knex, executionId: string, seq: number, apply: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  return db.transaction(async (trx) => {
+    const where = { execution_id: executionId, seq };
+    const record = await trx('workflow_execution_steps').where(where).forUpdate().first('output');
+    if (record?.output?.applied) return record.output as T;
+    const outcome = await apply(trx);
+    if (record) await trx('workflow_execution_steps').where(where).update({ output: JSON.stringify({ applied: true, ...outcome }) });
+    return outcome;
+  });
 }

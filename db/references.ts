@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
+import { StepPath, stepPathEquals, stepPathHas } from './stepPaths';
 
 /**
  * Where a contact field or an event name is referenced: segment conditions, campaign audience
- * conditions and workflow step configs (CONDITION filter trees, WAIT_FOR_EVENT, UPDATE_CONTACT) and
- * triggers. Read-only; the owners of those tables keep writing them. Any of the tables may be absent
+ * conditions and workflow step configs (filter trees anywhere in a config; the event names and
+ * contact fields step types declare, as `StepPath`s from the registry) and triggers. Read-only; the owners of those tables keep writing them. Any of the tables may be absent
  * on an older schema, in which case its list is empty (the probes below are also used by db/activity).
  */
 
@@ -49,20 +50,20 @@ export interface FieldReferences {
 
 /**
  * References to a contact field: `email`, `subscribed`, `createdAt`, `updatedAt` or `data.<path>`.
- * For a data field, UPDATE_CONTACT steps that write it count too.
+ * For a data field, steps that write it count too (`writers`: where step types keep a data patch).
  */
-export async function fieldReferences(db: Knex, projectId: string, field: string): Promise<FieldReferences> {
+export async function fieldReferences(db: Knex, projectId: string, field: string, writers: readonly StepPath[]): Promise<FieldReferences> {
   const dataPath = field.startsWith('data.') ? field.slice(5) : null;
   const nested = dataPath !== null;
   const stepMatch = treeMatch('s.config', field, nested);
   const workflows = async (): Promise<NamedRef[]> => {
-    const writes = dataPath === null ? 'false' : `(s.type = 'UPDATE_CONTACT' AND s.config->'data' #> string_to_array(?, '.') IS NOT NULL)`;
+    const writes = dataPath === null ? { sql: 'false', bindings: [] } : stepPathHas(writers, dataPath);
     return db({ w: 'workflows' })
       .where('w.project_id', projectId)
       .whereExists(
         db({ s: 'workflow_steps' })
           .whereRaw('s.workflow_id = w.id')
-          .andWhereRaw(`(${stepMatch.sql} OR ${writes})`, [...stepMatch.bindings, ...(dataPath === null ? [] : [dataPath])])
+          .andWhereRaw(`(${stepMatch.sql} OR ${writes.sql})`, [...stepMatch.bindings, ...writes.bindings])
           .select(db.raw('1')),
       )
       .orderBy([{ column: 'w.name' }, { column: 'w.id' }])
@@ -82,22 +83,26 @@ export interface EventReferences {
   workflows: WorkflowEventRef[];
 }
 
-/** References to an event name: `event.<name>` filters, workflow triggers, WAIT_FOR_EVENT steps. */
-export async function eventReferences(db: Knex, projectId: string, name: string): Promise<EventReferences> {
+/**
+ * References to an event name: `event.<name>` filters, workflow triggers, and steps that wait for
+ * it (`waiters`: where step types other than the trigger keep an event name).
+ */
+export async function eventReferences(db: Knex, projectId: string, name: string, waiters: readonly StepPath[]): Promise<EventReferences> {
   const field = `event.${name}`;
   const workflows = async (): Promise<WorkflowEventRef[]> => {
     const cond = treeMatch('s.config', field, false);
+    const wait = stepPathEquals(waiters, name);
     const { rows } = await db.raw(
       `SELECT id, name, trigger, wait, condition FROM (
          SELECT w.id, w.name,
                 coalesce(w.trigger_config->>'eventName' = ?, false) AS trigger,
-                EXISTS (SELECT 1 FROM workflow_steps s WHERE s.workflow_id = w.id AND s.type = 'WAIT_FOR_EVENT' AND s.config->>'eventName' = ?) AS wait,
+                EXISTS (SELECT 1 FROM workflow_steps s WHERE s.workflow_id = w.id AND ${wait.sql}) AS wait,
                 EXISTS (SELECT 1 FROM workflow_steps s WHERE s.workflow_id = w.id AND ${cond.sql}) AS condition
            FROM workflows w WHERE w.project_id = ?
        ) r
        WHERE trigger OR wait OR condition
        ORDER BY name, id`,
-      [name, name, ...cond.bindings, projectId],
+      [name, ...wait.bindings, ...cond.bindings, projectId],
     );
     return rows.map((r: { id: string; name: string; trigger: boolean; wait: boolean; condition: boolean }) => ({
       id: r.id,

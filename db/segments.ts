@@ -4,6 +4,9 @@ import { normalizeEmail, upsertContact, ContactRow } from './contacts';
 import { compileFilter, countMatching, loadFieldTypes, matchingContactsQuery, FieldTypes } from './filters';
 import { recordEvents, EventRow } from './events';
 import { inTransaction } from './transaction';
+import type { ComputeResult } from '../temporal/contract';
+
+export type { ComputeResult };
 
 /**
  * Segments (spec "Segment"; DESIGN §5.10): dynamic ones are a stored filter tree evaluated by
@@ -345,11 +348,6 @@ export interface ComputeRunRow {
   member_count: number | null;
 }
 
-export interface ComputeResult {
-  memberCount: number;
-  entered: number;
-  exited: number;
-}
 
 export const DEFAULT_COMPUTE_BATCH = 5000;
 

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { StepPath, stepPathEquals } from './stepPaths';
 import { whereAnyContains } from './search';
 import { pageOf } from './pages';
 import { uuid } from '../lib/ids';
@@ -134,10 +135,11 @@ export async function deleteTemplate(
   knex: Knex,
   projectId: string,
   id: string,
+  senders: readonly StepPath[],
 ): Promise<{ deleted: true } | { usedBy: TemplateUsage['workflows'] } | null> {
   return inTransaction(knex, async (trx) => {
     if (!(await trx('templates').where({ project_id: projectId, id }).forUpdate().first('id'))) return null;
-    const usage = await templateUsage(trx, projectId, id);
+    const usage = await templateUsage(trx, projectId, id, senders);
     if (usage.workflows.length) return { usedBy: usage.workflows };
     await trx('templates').where({ id }).del();
     return { deleted: true as const };
@@ -156,7 +158,8 @@ export async function duplicateTemplate(knex: Knex, projectId: string, id: strin
 }
 
 /**
- * Where a template is used: workflow SEND_EMAIL steps whose config names it (steps carry the
+ * Where a template is used: workflow steps whose config names it at a template path their type
+ * declares (`senders`, from the step registry; steps carry the
  * workflow's name and step id). Campaigns carry their own subject and body (the spec gives them no
  * template reference), so that list is always empty.
  */
@@ -165,12 +168,12 @@ export interface TemplateUsage {
   workflows: Array<{ id: string; name: string; stepId: string }>;
 }
 
-export async function templateUsage(knex: Knex, projectId: string, templateId: string): Promise<TemplateUsage> {
+export async function templateUsage(knex: Knex, projectId: string, templateId: string, senders: readonly StepPath[]): Promise<TemplateUsage> {
+  const sends = stepPathEquals(senders, templateId);
   const steps = await knex('workflow_steps as s')
     .join('workflows as w', 'w.id', 's.workflow_id')
     .where('w.project_id', projectId)
-    .where('s.type', 'SEND_EMAIL')
-    .whereRaw("s.config->>'templateId' = ?", [templateId])
+    .whereRaw(sends.sql, sends.bindings)
     .orderBy([{ column: 'w.name' }, { column: 's.id' }])
     .select('w.id as id', 'w.name as name', 's.id as stepId');
   return { campaigns: [], workflows: steps };

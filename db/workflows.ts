@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { z } from 'zod';
 import { whereAnyContains } from './search';
 import { pageOf } from './pages';
 import { inferType, FieldType } from './contacts';
 import { uuid } from '../lib/ids';
-import { STEP_TYPES, StepRegistry, StepModule, findStepType, Branch } from '../temporal/steps';
-import type { GraphSnapshot } from '../temporal/workflows/workflowExecution';
+import { DomainError } from '../lib/domainErrors';
+import { TRIGGER_STEP_TYPE } from '../lib/triggerStep';
+import { StepPath } from './stepPaths';
 import { iso } from '../lib/time';
 
 /**
@@ -13,7 +13,7 @@ import { iso } from '../lib/time';
  * live in db/executions.ts.
  */
 
-export const TRIGGER = 'TRIGGER';
+export const TRIGGER = TRIGGER_STEP_TYPE;
 export const ACTIVE_STATUSES = ['RUNNING', 'WAITING'] as const;
 
 export interface WorkflowRow {
@@ -45,7 +45,7 @@ export interface TransitionRow {
   workflow_id: string;
   from_step_id: string;
   to_step_id: string;
-  branch: Branch;
+  branch: string;
   created_at: Date;
 }
 
@@ -54,16 +54,6 @@ export interface Graph {
   transitions: TransitionRow[];
 }
 
-/** A rule of the graph or its data was broken; `status` says how the API answers. */
-export class WorkflowRuleError extends Error {
-  constructor(
-    readonly status: 404 | 409 | 422,
-    message: string,
-    readonly field?: string,
-  ) {
-    super(message);
-  }
-}
 
 
 export const presentStep = (s: StepRow) => ({
@@ -156,13 +146,12 @@ export async function triggeredWorkflows(db: Knex, projectIds: string[], eventNa
 }
 
 /**
- * Graphs and their snapshots, remembered for one routing pass by workflow id and version
+ * Graphs, remembered for one routing pass by workflow id and version
  * (`updated_at`, which every graph edit bumps in its own transaction): a batch of events starting
  * the same workflow for many contacts reads its graph once.
  */
 export class GraphCache {
   private graphs = new Map<string, Promise<Graph>>();
-  private snapshots = new WeakMap<Graph, GraphSnapshot>();
 
   graph(db: Knex, workflow: Pick<WorkflowRow, 'id' | 'updated_at'>): Promise<Graph> {
     const key = `${workflow.id}@${new Date(workflow.updated_at).toISOString()}`;
@@ -175,100 +164,10 @@ export class GraphCache {
     }
     return graph;
   }
-
-  snapshot(graph: Graph): GraphSnapshot {
-    let snap = this.snapshots.get(graph);
-    if (!snap) this.snapshots.set(graph, (snap = snapshotGraph(graph)));
-    return snap;
-  }
 }
 
 async function hasActiveExecutions(db: Knex, workflowId: string): Promise<boolean> {
   return !!(await db('workflow_executions').where({ workflow_id: workflowId }).whereIn('status', ACTIVE_STATUSES).first('id'));
-}
-
-const schemas = new WeakMap<StepModule, z.ZodType>();
-
-/** A step type's config schema (its `config(zod)`), built once per type. Never called in the workflow sandbox. */
-export function stepConfigSchema(def: StepModule): z.ZodType {
-  let schema = schemas.get(def);
-  if (!schema) schemas.set(def, (schema = def.config(z)));
-  return schema;
-}
-
-const issuesText = (error: z.ZodError) => error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; ');
-
-/**
- * The graph as an execution carries it (ExecutionInput.graph). Configs are parsed here, on the
- * Node side, so the engine gets them with defaults applied; a step whose config no longer
- * validates carries the reason, and fails the execution if it is ever reached.
- */
-export function snapshotGraph(graph: Graph, registry: StepRegistry = STEP_TYPES): GraphSnapshot {
-  const trigger = graph.steps.find((s) => s.type === TRIGGER);
-  return {
-    triggerStepId: trigger?.id ?? '',
-    steps: graph.steps.map((s) => {
-      const def = findStepType(registry, s.type);
-      const parsed = def ? stepConfigSchema(def).safeParse(s.config) : null;
-      const base = { id: s.id, type: s.type, name: s.name };
-      if (!parsed) return { ...base, config: s.config };
-      return parsed.success ? { ...base, config: parsed.data } : { ...base, config: s.config, invalid: `invalid ${s.type} config: ${issuesText(parsed.error)}` };
-    }),
-    transitions: graph.transitions.map((t) => ({ fromStepId: t.from_step_id, toStepId: t.to_step_id, branch: t.branch })),
-  };
-}
-
-// ───────────────────────────── graph rules ─────────────────────────────
-
-export interface GraphProblem {
-  stepId: string;
-  /** Relative to the step (`config.templateId`, `branches.yes`, …). */
-  field: string;
-  message: string;
-}
-
-/**
- * What keeps a graph from running, as far as it can be judged without the database: no step after
- * the trigger, a trigger or a required branch (CONDITION yes/no) left unconnected, a transition on a
- * branch its step cannot take, an unknown type, a config its type's schema refuses.
- */
-export function graphProblems(graph: Graph, registry: StepRegistry = STEP_TYPES): GraphProblem[] {
-  const problems: GraphProblem[] = [];
-  const outgoing = new Map<string, Set<string>>();
-  for (const t of graph.transitions) {
-    if (!outgoing.has(t.from_step_id)) outgoing.set(t.from_step_id, new Set());
-    outgoing.get(t.from_step_id)!.add(t.branch);
-  }
-  const trigger = graph.steps.find((s) => s.type === TRIGGER);
-  if (trigger && graph.steps.length === 1) problems.push({ stepId: trigger.id, field: 'steps', message: 'the workflow has no steps after its trigger' });
-  else if (trigger && !outgoing.get(trigger.id)?.has('next')) problems.push({ stepId: trigger.id, field: 'branches.next', message: 'the trigger is not connected to a first step' });
-  for (const step of graph.steps) {
-    const def = findStepType(registry, step.type);
-    if (!def) {
-      problems.push({ stepId: step.id, field: 'type', message: `unknown step type ${step.type}` });
-      continue;
-    }
-    for (const branch of def.requiredBranches ?? []) {
-      if (!outgoing.get(step.id)?.has(branch)) problems.push({ stepId: step.id, field: `branches.${branch}`, message: `the ${branch} branch is not connected` });
-    }
-    for (const branch of outgoing.get(step.id) ?? []) {
-      if (!def.branches.includes(branch as Branch)) problems.push({ stepId: step.id, field: `branches.${branch}`, message: `a ${step.type} step has no ${branch} branch` });
-    }
-    const parsed = stepConfigSchema(def).safeParse(step.config);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) problems.push({ stepId: step.id, field: ['config', ...issue.path.map(String)].join('.'), message: issue.message });
-    }
-  }
-  return problems;
-}
-
-/** Which branches a transition from a step of `type` may use ('next' when the type has it, else its first). */
-export function transitionBranchProblem(type: string, branch: Branch, registry: StepRegistry = STEP_TYPES): string | null {
-  const def = findStepType(registry, type);
-  if (!def) return `unknown step type ${type}`;
-  if (def.branches.length === 0) return `a ${type} step ends the execution and has no outgoing transitions`;
-  if (!def.branches.includes(branch)) return `a ${type} step has branches ${def.branches.join(', ')}, not ${branch}`;
-  return null;
 }
 
 // ───────────────────────────── writes ─────────────────────────────
@@ -302,7 +201,7 @@ export async function createWorkflow(db: Knex, projectId: string, input: NewWork
 /** Locks the workflow row for the rest of the transaction; throws 404 when the project has none. */
 async function lockWorkflow(trx: Knex.Transaction, projectId: string, id: string): Promise<WorkflowRow> {
   const row = await trx<WorkflowRow>('workflows').where({ project_id: projectId, id }).forUpdate().first();
-  if (!row) throw new WorkflowRuleError(404, 'Workflow not found');
+  if (!row) throw new DomainError('not_found', 'Workflow not found');
   return row;
 }
 
@@ -313,7 +212,7 @@ async function lockWorkflow(trx: Knex.Transaction, projectId: string, id: string
 async function setTrigger(trx: Knex.Transaction, workflow: WorkflowRow, eventName: string): Promise<void> {
   if (workflow.trigger_config.eventName === eventName) return;
   if (await hasActiveExecutions(trx, workflow.id)) {
-    throw new WorkflowRuleError(409, 'The trigger cannot change while the workflow has active executions; cancel them or let them finish first');
+    throw new DomainError('conflict', 'The trigger cannot change while the workflow has active executions; cancel them or let them finish first');
   }
   await trx('workflows').where({ id: workflow.id }).update({ trigger_config: JSON.stringify({ eventName }), updated_at: trx.fn.now() });
   await trx('workflow_steps').where({ workflow_id: workflow.id, type: TRIGGER }).update({ config: JSON.stringify({ eventName }), updated_at: trx.fn.now() });
@@ -354,7 +253,7 @@ export async function deleteWorkflow(db: Knex, projectId: string, id: string): P
   await db.transaction(async (trx) => {
     await lockWorkflow(trx, projectId, id);
     if (await hasActiveExecutions(trx, id)) {
-      throw new WorkflowRuleError(409, 'The workflow has active executions; cancel them (POST /workflows/:id/executions/cancel-all) or let them finish first');
+      throw new DomainError('conflict', 'The workflow has active executions; cancel them (POST /workflows/:id/executions/cancel-all) or let them finish first');
     }
     await trx('workflows').where({ id }).del();
   });
@@ -362,7 +261,7 @@ export async function deleteWorkflow(db: Knex, projectId: string, id: string): P
 
 async function findStep(trx: Knex.Transaction, workflowId: string, stepId: string): Promise<StepRow> {
   const step = await trx<StepRow>('workflow_steps').where({ workflow_id: workflowId, id: stepId }).first();
-  if (!step) throw new WorkflowRuleError(404, 'Step not found');
+  if (!step) throw new DomainError('not_found', 'Step not found');
   return step;
 }
 
@@ -440,7 +339,7 @@ export async function deleteStep(db: Knex, projectId: string, workflowId: string
   await db.transaction(async (trx) => {
     await lockWorkflow(trx, projectId, workflowId);
     const step = await findStep(trx, workflowId, stepId);
-    if (step.type === TRIGGER) throw new WorkflowRuleError(409, 'The trigger step cannot be deleted; change the trigger with PATCH /workflows/:id instead');
+    if (step.type === TRIGGER) throw new DomainError('conflict', 'The trigger step cannot be deleted; change the trigger with PATCH /workflows/:id instead');
     if (splice) {
       const next = await trx<TransitionRow>('workflow_transitions').where({ from_step_id: stepId, branch: 'next' }).first();
       if (next && next.to_step_id !== stepId) {
@@ -456,27 +355,34 @@ export async function deleteStep(db: Knex, projectId: string, workflowId: string
 export interface NewTransition {
   fromStepId: string;
   toStepId: string;
-  branch: Branch;
+  branch: string;
 }
 
-export async function addTransition(db: Knex, projectId: string, workflowId: string, input: NewTransition): Promise<TransitionRow> {
+/** `branchProblem` judges the branch against the source step (its type's branches, its config); null accepts it. */
+export async function addTransition(
+  db: Knex,
+  projectId: string,
+  workflowId: string,
+  input: NewTransition,
+  branchProblem: (from: StepRow, branch: string) => string | null,
+): Promise<TransitionRow> {
   return db.transaction(async (trx) => {
     await lockWorkflow(trx, projectId, workflowId);
     const steps = await trx<StepRow>('workflow_steps').where({ workflow_id: workflowId }).whereIn('id', [input.fromStepId, input.toStepId]);
     const from = steps.find((s) => s.id === input.fromStepId);
     const to = steps.find((s) => s.id === input.toStepId);
-    if (!from) throw new WorkflowRuleError(422, 'fromStepId is not a step of this workflow', 'fromStepId');
-    if (!to) throw new WorkflowRuleError(422, 'toStepId is not a step of this workflow', 'toStepId');
-    if (from.id === to.id) throw new WorkflowRuleError(422, 'a transition cannot lead back to its own step', 'toStepId');
-    if (to.type === TRIGGER) throw new WorkflowRuleError(422, 'no transition may lead into the trigger', 'toStepId');
-    const problem = transitionBranchProblem(from.type, input.branch);
-    if (problem) throw new WorkflowRuleError(422, problem, 'branch');
+    if (!from) throw new DomainError('invalid', 'fromStepId is not a step of this workflow', 'fromStepId');
+    if (!to) throw new DomainError('invalid', 'toStepId is not a step of this workflow', 'toStepId');
+    if (from.id === to.id) throw new DomainError('invalid', 'a transition cannot lead back to its own step', 'toStepId');
+    if (to.type === TRIGGER) throw new DomainError('invalid', 'no transition may lead into the trigger', 'toStepId');
+    const problem = branchProblem(from, input.branch);
+    if (problem) throw new DomainError('invalid', problem, 'branch');
     const [row] = await trx<TransitionRow>('workflow_transitions')
       .insert({ id: uuid(), workflow_id: workflowId, from_step_id: from.id, to_step_id: to.id, branch: input.branch })
       .onConflict(['from_step_id', 'branch'])
       .ignore()
       .returning('*');
-    if (!row) throw new WorkflowRuleError(409, `step "${from.name}" already has a ${input.branch} transition; delete it first`);
+    if (!row) throw new DomainError('conflict', `step "${from.name}" already has a ${input.branch} transition; delete it first`);
     await touch(trx, workflowId);
     return row;
   });
@@ -486,7 +392,7 @@ export async function deleteTransition(db: Knex, projectId: string, workflowId: 
   await db.transaction(async (trx) => {
     await lockWorkflow(trx, projectId, workflowId);
     const n = await trx('workflow_transitions').where({ workflow_id: workflowId, id: transitionId }).del();
-    if (!n) throw new WorkflowRuleError(404, 'Transition not found');
+    if (!n) throw new DomainError('not_found', 'Transition not found');
     await touch(trx, workflowId);
   });
 }
@@ -504,16 +410,17 @@ export interface EventFieldSet {
 /** Events sampled per name: enough to see every key a producer sends, cheap on a big events table. */
 const EVENT_SAMPLE = 200;
 
-/** The event names the project's workflows (or one of them) start on or wait for. */
-export async function workflowEventNames(db: Knex, projectId: string, workflowId?: string): Promise<string[]> {
-  const q = db('workflows as w')
-    .join('workflow_steps as s', 's.workflow_id', 'w.id')
-    .where('w.project_id', projectId)
-    .whereIn('s.type', [TRIGGER, 'WAIT_FOR_EVENT'])
-    .distinct(db.raw(`s.config->>'eventName' AS name`));
-  if (workflowId) q.andWhere('w.id', workflowId);
-  const rows: { name: string | null }[] = await q;
-  return rows.map((r) => r.name).filter((n): n is string => !!n).sort();
+/** The event names the project's workflows (or one of them) start on or wait for (`paths`: where step types keep one). */
+export async function workflowEventNames(db: Knex, projectId: string, paths: readonly StepPath[], workflowId?: string): Promise<string[]> {
+  if (!paths.length) return [];
+  const { rows } = await db.raw(
+    `SELECT DISTINCT p.name FROM workflows w
+       JOIN workflow_steps s ON s.workflow_id = w.id
+       CROSS JOIN LATERAL (VALUES ${paths.map(() => '(CASE WHEN s.type = ? THEN s.config #>> ?::text[] END)').join(', ')}) AS p(name)
+      WHERE w.project_id = ? AND p.name IS NOT NULL ${workflowId ? 'AND w.id = ?' : ''}`,
+    [...paths.flatMap((p) => [p.type, [...p.path] as unknown as Knex.Value]), projectId, ...(workflowId ? [workflowId] : [])],
+  );
+  return (rows as { name: string }[]).map((r) => r.name).sort();
 }
 
 /** Top-level data keys of recent events of each name, typed by the contact data inference rule. */

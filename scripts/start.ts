@@ -8,10 +8,10 @@ import { Connection } from '@temporalio/client';
 import { loadConfigOrExit } from '../lib/config';
 import { createLogger } from '../lib/logger';
 import { createKnex, ensureDatabase, migrateLatest } from '../db/knex';
-import { startDevServer, DevServer } from '../temporal/devServer';
-import { ensureSearchAttributes } from '../temporal/searchAttributes';
-import { createTemporalGateway } from '../temporal/client';
-import { createWorker } from '../temporal/worker';
+import { startDevServer, DevServer } from '../worker/devServer';
+import { ensureSearchAttributes } from '../worker/searchAttributes';
+import { createTemporalGateway } from '../services/temporal';
+import { createWorker } from '../worker/worker';
 import { startApi, closeServer } from '../api/server';
 
 async function main() {

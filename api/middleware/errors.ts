@@ -1,6 +1,7 @@
 import type { Next } from 'koa';
 import type { AppContext } from '../context';
-import { ApiError, FlatError } from '../errors';
+import { ApiError, FlatError, fromDomainError } from '../errors';
+import { DomainError } from '../../lib/domainErrors';
 
 const STATUS_CODES: Record<number, string> = {
   400: 'BAD_REQUEST',
@@ -35,6 +36,7 @@ export function envelope(ctx: AppContext, err: ApiError) {
 /** Turns any thrown error into the spec's envelope; nothing internal reaches the client. */
 function toApiError(err: any): ApiError {
   if (err instanceof ApiError) return err;
+  if (err instanceof DomainError) return fromDomainError(err);
   const status: number | undefined = err?.status ?? err?.statusCode;
   if (status === 501) return new ApiError(501, 'NOT_IMPLEMENTED', 'HTTP method not supported');
   // Errors Koa and its parsers raise on purpose (malformed JSON, too large, unknown method).

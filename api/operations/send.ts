@@ -7,9 +7,9 @@ import { assertWithinLimits } from '../billingLimits';
 import { upsertContactWith } from '../../db/contacts';
 import { findTemplate } from '../../db/templates';
 import { insertAttachments, linkedEmail, EmailType } from '../../db/emails';
-import { checkTemplate } from '../../activities/render';
-import { handOffEvents, RoutableEvent } from '../../temporal/events';
-import { startDelivery } from '../../temporal/deliveries';
+import { checkTemplate } from '../../services/render';
+import { handOffEvents, RoutableEvent } from '../../services/events';
+import { startDelivery } from '../../services/deliveries';
 import { uuid } from '../../lib/ids';
 import { normalizeEmail } from '../../db/users';
 

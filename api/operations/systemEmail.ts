@@ -1,6 +1,6 @@
 import type { Deps } from '../context';
 import { insertEmail } from '../../db/emails';
-import { startDelivery } from '../../temporal/deliveries';
+import { startDelivery } from '../../services/deliveries';
 import { uuid } from '../../lib/ids';
 
 export interface SystemEmail {

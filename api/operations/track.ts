@@ -2,7 +2,7 @@ import type { Deps } from '../context';
 import type { TrackBody } from '../schemas/track';
 import { upsertContactWith, linkedEvent, splitData } from '../../db/contacts';
 import type { EventRow } from '../../db/events';
-import { enqueueEventRouting } from '../../temporal/eventBatcher';
+import { enqueueEventRouting } from '../../services/eventBatcher';
 
 export interface TrackResult {
   contactId: string;

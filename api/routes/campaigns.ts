@@ -36,8 +36,8 @@ import { FilterError } from '../../db/filters';
 import { findSegment } from '../../db/segments';
 import { findContactByEmail, identityVariables } from '../../db/contacts';
 import { insertEmail } from '../../db/emails';
-import { cancelCampaignWorkflow, startCampaignWorkflow } from '../../activities/campaigns';
-import { startDelivery } from '../../temporal/deliveries';
+import { cancelCampaignWorkflow, startCampaignWorkflow } from '../../services/campaigns';
+import { startDelivery } from '../../services/deliveries';
 import { uuid } from '../../lib/ids';
 
 const projectId = (ctx: AppContext) => ctx.state.project!.id;

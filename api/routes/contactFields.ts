@@ -1,4 +1,5 @@
 import { route } from '../route';
+import { referencePaths } from '../../services/stepReferences';
 import type { AppContext } from '../context';
 import { badRequest, notFound } from '../errors';
 import {
@@ -70,7 +71,7 @@ export default [
     params: FieldParams,
     responses: { 200: { description: 'references', schema: FieldUsageOut } },
     async handler(ctx, { params }) {
-      ctx.body = { field: params.field, ...(await fieldReferences(ctx.deps.knex, projectOf(ctx), params.field)) };
+      ctx.body = { field: params.field, ...(await fieldReferences(ctx.deps.knex, projectOf(ctx), params.field, referencePaths('contactFields', ctx.deps.steps))) };
     },
   }),
   route({

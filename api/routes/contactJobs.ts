@@ -5,8 +5,7 @@ import { notFound, validationError } from '../errors';
 import { BulkBody, ImportBody, ImportFileError, importRows, JobAccepted, JobIdParams, JobOut, MAX_IMPORT_BYTES } from '../schemas/contactJobs';
 import { BULK_JOB_TYPES, BulkJobType, createJob, deleteJob, findJob, JobType, presentJob, StagedRow } from '../../db/jobs';
 import { csvRecords } from '../../lib/csv';
-import { startWorkflowOnce } from '../../temporal/client';
-import { bulkJobWorkflowId } from '../../temporal/workflowIds';
+import { startBulkJob } from '../../services/jobs';
 
 const projectOf = (ctx: AppContext) => ctx.state.project!.id;
 
@@ -15,13 +14,7 @@ const projectOf = (ctx: AppContext) => ctx.state.project!.id;
 async function enqueue(ctx: AppContext, type: JobType, rows: Iterable<StagedRow> | AsyncIterable<StagedRow>): Promise<void> {
   const job = await createJob(ctx.deps.knex, { projectId: projectOf(ctx), type, rows });
   try {
-    await startWorkflowOnce(ctx.deps.temporal, {
-      workflowType: 'bulkJob',
-      workflowId: bulkJobWorkflowId(job.id),
-      args: [{ jobId: job.id }],
-      searchAttributes: { ProjectId: job.project_id },
-      memo: { type },
-    });
+    await startBulkJob(ctx.deps.temporal, { ...job, type });
   } catch (err) {
     // Nothing would ever run it: better no job than one stuck QUEUED. The client may retry.
     await deleteJob(ctx.deps.knex, job.id);

@@ -1,5 +1,5 @@
 import { route } from '../route';
-import { handOffEvents } from '../../temporal/events';
+import { handOffEvents } from '../../services/events';
 import type { AppContext } from '../context';
 import { badRequest, conflict, notFound } from '../errors';
 import {

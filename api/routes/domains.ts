@@ -6,7 +6,7 @@ import { IdParams } from '../schemas/common';
 import { DomainCreate, DomainOut, ProjectDomainsParams } from '../schemas/domains';
 import { createDomain, deleteDomain, DomainRow, findDomain, listDomains, presentDomain } from '../../db/domains';
 import { domainActivities } from '../../activities/domains';
-import { DnsLookupError } from '../../activities/dns';
+import { DnsLookupError } from '../../services/dns';
 
 /** The key's project owns every domain these routes see; anything else is a 404. */
 async function ownDomain(ctx: AppContext, id: string): Promise<DomainRow> {

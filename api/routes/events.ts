@@ -1,4 +1,5 @@
 import { route } from '../route';
+import { waitPaths } from '../../services/stepReferences';
 import type { AppContext } from '../context';
 import { badRequest, notFound, validationError } from '../errors';
 import { TrackBody, TrackOut, isReservedEventName } from '../schemas/track';
@@ -126,7 +127,7 @@ export default [
     params: EventNameParams,
     responses: { 200: { description: 'references', schema: EventUsageOut } },
     async handler(ctx, { params }) {
-      ctx.body = { event: params.eventName, ...(await eventReferences(ctx.deps.knex, projectOf(ctx), params.eventName)) };
+      ctx.body = { event: params.eventName, ...(await eventReferences(ctx.deps.knex, projectOf(ctx), params.eventName, waitPaths(ctx.deps.steps))) };
     },
   }),
   route({

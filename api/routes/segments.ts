@@ -32,9 +32,8 @@ import {
   ComputeResult,
   SegmentRow,
 } from '../../db/segments';
-import { handOffEvents } from '../../temporal/events';
-import { startWorkflowOnce } from '../../temporal/client';
-import { segmentComputeWorkflowId } from '../../temporal/workflowIds';
+import { handOffEvents } from '../../services/events';
+import { computeSegmentNow } from '../../services/segments';
 import { uuid } from '../../lib/ids';
 
 const projectId = (ctx: AppContext) => ctx.state.project!.id;
@@ -76,19 +75,7 @@ async function evaluating<T>(work: () => Promise<T>): Promise<T> {
 async function runCompute(ctx: AppContext, segment: SegmentRow): Promise<ComputeResult | { running: true; workflowId: string }> {
   // Checked here so a condition that cannot compile answers 409 instead of failing the workflow.
   await evaluating(async () => compileFilter(segment.condition, { fieldTypes: await loadFieldTypes(ctx.deps.knex, segment.project_id) }));
-  const workflowId = segmentComputeWorkflowId(segment.id, uuid());
-  await startWorkflowOnce(ctx.deps.temporal, {
-    workflowType: 'segmentCompute',
-    workflowId,
-    args: [{ segmentId: segment.id }],
-    searchAttributes: { ProjectId: segment.project_id },
-    memo: { segment: segment.name },
-  });
-  const client = await ctx.deps.temporal.client();
-  // A compute larger than a request should wait for goes on in Temporal; the caller is told so.
-  const timeout = new Promise<'running'>((resolve) => setTimeout(() => resolve('running'), COMPUTE_WAIT_MS).unref());
-  const outcome = await Promise.race([client.workflow.getHandle(workflowId).result() as Promise<ComputeResult>, timeout]);
-  return outcome === 'running' ? { running: true, workflowId } : outcome;
+  return computeSegmentNow(ctx.deps.temporal, segment, COMPUTE_WAIT_MS);
 }
 
 const COMPUTE_WAIT_MS = 30_000;

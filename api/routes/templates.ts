@@ -1,4 +1,5 @@
 import { route } from '../route';
+import { referencePaths } from '../../services/stepReferences';
 import type { AppContext } from '../context';
 import { conflict, notFound } from '../errors';
 import { IdParams } from '../schemas/common';
@@ -86,7 +87,7 @@ export default [
     params: IdParams,
     responses: { 204: { description: 'deleted' } },
     async handler(ctx, { params }) {
-      const outcome = await deleteTemplate(ctx.deps.knex, projectId(ctx), params.id);
+      const outcome = await deleteTemplate(ctx.deps.knex, projectId(ctx), params.id, referencePaths('template', ctx.deps.steps));
       if (!outcome) throw notFound('Template');
       // A SEND_EMAIL step naming a deleted template could never send again: refuse, and say where it is used.
       if ('usedBy' in outcome) {
@@ -118,7 +119,7 @@ export default [
     responses: { 200: { description: 'references', schema: TemplateUsage } },
     async handler(ctx, { params }) {
       if (!(await findTemplate(ctx.deps.knex, projectId(ctx), params.id))) throw notFound('Template');
-      ctx.body = await templateUsage(ctx.deps.knex, projectId(ctx), params.id);
+      ctx.body = await templateUsage(ctx.deps.knex, projectId(ctx), params.id, referencePaths('template', ctx.deps.steps));
     },
   }),
 ];

@@ -4,7 +4,7 @@ import type { AppContext } from '../context';
 import { notFound } from '../errors';
 import { linksFor, verifySubscriptionToken, SubscriptionTarget } from '../../lib/unsubscribe';
 import { findContact, updateContact, ContactRow } from '../../db/contacts';
-import { handOffEvents } from '../../temporal/events';
+import { handOffEvents } from '../../services/events';
 
 // Tokens come from lib/unsubscribe; the bound only keeps absurd paths away from the HMAC.
 const TokenParams = z.object({ token: z.string().min(1).max(512) });

@@ -10,7 +10,7 @@ import { createProject, deleteProject, presentProject, projectsOfUser, ProjectRo
 import { presentUser } from '../../db/users';
 import { securityState } from '../../db/security';
 import { billingAccount, consumption, currentPeriod, getLimits, listInvoices, setLimits } from '../../db/billing';
-import { cancelProjectExecutions } from '../../temporal/projectExecutions';
+import { cancelProjectExecutions } from '../../services/projectExecutions';
 import { LocalImageStore } from '../../lib/storage';
 import type Stripe from 'stripe';
 import { stripeCall, StripeError, StripeSettings } from '../../lib/stripe';

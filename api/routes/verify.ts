@@ -1,6 +1,6 @@
 import { route } from '../route';
 import { VerifyBody, VerifyOut } from '../schemas/verify';
-import { verifyEmail } from '../../activities/verify';
+import { verifyEmail } from '../../services/verify';
 
 export default [
   route({

@@ -4,7 +4,7 @@ import { ApiError, validationError } from '../errors';
 import { parseRawJson } from '../middleware/rawBody';
 import { fieldErrors, safeParse } from '../validation';
 import { ProviderEventsOut, SendgridEventBatch } from '../schemas/campaigns';
-import { providerEventActivities, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySendgridSignature } from '../../activities/providerEvents';
+import { providerEvents, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySendgridSignature } from '../../services/providerEvents';
 
 /** Names the variable that holds SendGrid's Event Webhook verification key (config.sendgridWebhookPublicKey). */
 const WEBHOOK_KEY_ENV = 'SENDGRID_WEBHOOK_PUBLIC_KEY';
@@ -52,7 +52,7 @@ export default [
       assertSigned(ctx, raw);
       const events = safeParse(SendgridEventBatch, parseRawJson(raw));
       if (!events.success) throw validationError(fieldErrors(events.error));
-      const data = await providerEventActivities(ctx.deps).applySendgridEvents(events.data);
+      const data = await providerEvents(ctx.deps).applySendgridEvents(events.data);
       ctx.body = { success: true, data };
     },
   }),

@@ -27,11 +27,11 @@ import {
   WorkflowPage,
   WorkflowUpdate,
   parseStepConfig,
+  stepCreateSchema,
   stepConfigProblems,
 } from '../schemas/workflows';
 import {
   WorkflowRow,
-  WorkflowRuleError,
   addStep,
   addTransition,
   createWorkflow,
@@ -40,7 +40,6 @@ import {
   deleteWorkflow,
   eventDataFields,
   findWorkflow,
-  graphProblems,
   listWorkflows,
   loadGraph,
   presentStep,
@@ -60,24 +59,18 @@ import {
 } from '../../db/executions';
 import { describeFields } from '../../db/fields';
 import { findContact } from '../../db/contacts';
-import { cancelExecutions, startExecution } from '../../activities/workflows';
+import { cancelExecutions, startExecution } from '../../services/executions';
+import { graphProblems, transitionBranchProblem } from '../../services/workflowGraphs';
+import { referencePaths } from '../../services/stepReferences';
+import { STEP_TYPES, StepRegistry } from '../../temporal/steps';
 import { uuid } from '../../lib/ids';
 
 const projectId = (ctx: AppContext) => ctx.state.project!.id;
 
 const common = { auth: 'secret', tag: 'workflows', resource: 'Workflow' } as const;
 
-/** db/workflows rules as API answers. */
-async function rules<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (!(err instanceof WorkflowRuleError)) throw err;
-    if (err.status === 404) throw new ApiError(404, 'NOT_FOUND', err.message);
-    if (err.status === 409) throw conflict(err.message);
-    throw validationError([{ field: err.field ?? '(root)', code: 'custom', message: err.message }], err.message);
-  }
-}
+/** The step types this app serves (tests inject a registry of their own). */
+const registryOf = (ctx: AppContext): StepRegistry => ctx.deps.steps ?? STEP_TYPES;
 
 async function workflowOr404(ctx: AppContext, id: string): Promise<WorkflowRow> {
   const row = await findWorkflow(ctx.deps.knex, projectId(ctx), id);
@@ -93,13 +86,13 @@ async function present(knex: Knex, row: WorkflowRow) {
  * Everything that keeps a workflow from running (enabling, or a manual start): the graph rules of
  * db/workflows and each step type's own checks against the project. 422 naming every offending step.
  */
-async function assertRunnable(knex: Knex, project: string, workflowId: string): Promise<void> {
+async function assertRunnable(knex: Knex, project: string, workflowId: string, registry: StepRegistry): Promise<void> {
   const graph = await loadGraph(knex, workflowId);
   const byId = new Map(graph.steps.map((s) => [s.id, s]));
-  const problems: { stepId: string; field: string; message: string }[] = graphProblems(graph);
+  const problems: { stepId: string; field: string; message: string }[] = graphProblems(graph, registry);
   for (const step of graph.steps) {
     if (problems.some((p) => p.stepId === step.id && p.field.startsWith('config'))) continue;
-    for (const e of await stepConfigProblems(knex, project, step.type, step.config, 'enable')) problems.push({ stepId: step.id, field: e.field, message: e.message });
+    for (const e of await stepConfigProblems(knex, project, step.type, step.config, 'enable', registry)) problems.push({ stepId: step.id, field: e.field, message: e.message });
   }
   if (!problems.length) return;
   const describe = (p: (typeof problems)[number]) => {
@@ -113,8 +106,8 @@ async function assertRunnable(knex: Knex, project: string, workflowId: string): 
   });
 }
 
-async function assertValidConfig(knex: Knex, project: string, type: string, config: Record<string, unknown>): Promise<void> {
-  const problems = await stepConfigProblems(knex, project, type, config, 'save');
+async function assertValidConfig(knex: Knex, project: string, type: string, config: Record<string, unknown>, registry: StepRegistry): Promise<void> {
+  const problems = await stepConfigProblems(knex, project, type, config, 'save', registry);
   if (problems.length) throw validationError(problems);
 }
 
@@ -141,7 +134,7 @@ export default [
     responses: { 200: { description: 'contact and event fields', schema: WorkflowFieldsOut } },
     async handler(ctx, { query }) {
       if (query.workflowId) await workflowOr404(ctx, query.workflowId);
-      const names = await workflowEventNames(ctx.deps.knex, projectId(ctx), query.workflowId);
+      const names = await workflowEventNames(ctx.deps.knex, projectId(ctx), referencePaths('eventName', registryOf(ctx)), query.workflowId);
       const [contactFields, eventFields] = await Promise.all([describeFields(ctx.deps.knex, projectId(ctx)), eventDataFields(ctx.deps.knex, projectId(ctx), names)]);
       ctx.body = { contactFields, eventFields };
     },
@@ -183,9 +176,7 @@ export default [
       422: { description: 'enabling a workflow whose graph cannot run; errors name the steps' },
     },
     async handler(ctx, { params, body }) {
-      const row = await rules(() =>
-        updateWorkflow(ctx.deps.knex, projectId(ctx), params.id, body, (trx, workflow) => assertRunnable(trx, projectId(ctx), workflow.id)),
-      );
+      const row = await updateWorkflow(ctx.deps.knex, projectId(ctx), params.id, body, (trx, workflow) => assertRunnable(trx, projectId(ctx), workflow.id, registryOf(ctx)));
       ctx.body = await present(ctx.deps.knex, row);
     },
   }),
@@ -197,7 +188,7 @@ export default [
     params: IdParams,
     responses: { 204: { description: 'deleted' }, 409: { description: 'active executions exist' } },
     async handler(ctx, { params }) {
-      await rules(() => deleteWorkflow(ctx.deps.knex, projectId(ctx), params.id));
+      await deleteWorkflow(ctx.deps.knex, projectId(ctx), params.id);
       ctx.status = 204;
     },
   }),
@@ -209,10 +200,11 @@ export default [
     summary: 'Add a step of one of the registered step types; its config is validated by the type',
     params: IdParams,
     body: StepCreate,
+    bodyFor: (deps) => stepCreateSchema(deps.steps),
     responses: { 201: { description: 'the step', schema: StepOut } },
     async handler(ctx, { params, body }) {
       await workflowOr404(ctx, params.id);
-      const step = await rules(() => addStep(ctx.deps.knex, projectId(ctx), params.id, body, (trx) => assertValidConfig(trx, projectId(ctx), body.type, body.config)));
+      const step = await addStep(ctx.deps.knex, projectId(ctx), params.id, body, (trx) => assertValidConfig(trx, projectId(ctx), body.type, body.config, registryOf(ctx)));
       ctx.status = 201;
       ctx.body = presentStep(step);
     },
@@ -226,15 +218,13 @@ export default [
     body: StepUpdate,
     responses: { 200: { description: 'the step', schema: StepOut } },
     async handler(ctx, { params, body }) {
-      const step = await rules(() =>
-        updateStep(ctx.deps.knex, projectId(ctx), params.id, params.stepId, body, async (current, trx) => {
+      const step = await updateStep(ctx.deps.knex, projectId(ctx), params.id, params.stepId, body, async (current, trx) => {
           if (body.config === undefined) return undefined;
-          const parsed = parseStepConfig(current.type, body.config);
+          const parsed = parseStepConfig(current.type, body.config, registryOf(ctx));
           if ('errors' in parsed) throw validationError(parsed.errors);
-          await assertValidConfig(trx, projectId(ctx), current.type, parsed.data);
+          await assertValidConfig(trx, projectId(ctx), current.type, parsed.data, registryOf(ctx));
           return parsed.data;
-        }),
-      );
+        });
       ctx.body = presentStep(step);
     },
   }),
@@ -247,7 +237,7 @@ export default [
     query: StepDeleteQuery,
     responses: { 204: { description: 'deleted' }, 409: { description: 'the TRIGGER step cannot be deleted' } },
     async handler(ctx, { params, query }) {
-      await rules(() => deleteStep(ctx.deps.knex, projectId(ctx), params.id, params.stepId, query.splice));
+      await deleteStep(ctx.deps.knex, projectId(ctx), params.id, params.stepId, query.splice);
       ctx.status = 204;
     },
   }),
@@ -260,7 +250,7 @@ export default [
     body: TransitionCreate,
     responses: { 201: { description: 'the transition', schema: TransitionOut }, 409: { description: 'the step already has a transition on that branch' } },
     async handler(ctx, { params, body }) {
-      const row = await rules(() => addTransition(ctx.deps.knex, projectId(ctx), params.id, body));
+      const row = await addTransition(ctx.deps.knex, projectId(ctx), params.id, body, (from, branch) => transitionBranchProblem(from, branch, registryOf(ctx)));
       ctx.status = 201;
       ctx.body = presentTransition(row);
     },
@@ -273,7 +263,7 @@ export default [
     params: TransitionParams,
     responses: { 204: { description: 'deleted' } },
     async handler(ctx, { params }) {
-      await rules(() => deleteTransition(ctx.deps.knex, projectId(ctx), params.id, params.transitionId));
+      await deleteTransition(ctx.deps.knex, projectId(ctx), params.id, params.transitionId);
       ctx.status = 204;
     },
   }),
@@ -295,7 +285,7 @@ export default [
       if (!(await findContact(ctx.deps.knex, projectId(ctx), body.contactId))) {
         throw validationError([{ field: 'contactId', code: 'custom', message: 'Contact not found in this project' }]);
       }
-      await assertRunnable(ctx.deps.knex, projectId(ctx), workflow.id);
+      await assertRunnable(ctx.deps.knex, projectId(ctx), workflow.id, registryOf(ctx));
       const created = await startExecution(ctx.deps, {
         id: uuid(),
         projectId: projectId(ctx),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Email, PageQuery, Timestamp, Uuid } from './common';
 import { FilterTree } from './filters';
 import { AUDIENCE_TYPES, CAMPAIGN_SORTS, CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from '../../db/campaigns';
-import { checkTemplate } from '../../activities/render';
+import { checkTemplate } from '../../services/render';
 
 /** Subject and body are Liquid sources rendered per recipient; one that cannot parse would fail every email. */
 const liquid = (source: string, ctx: z.RefinementCtx) => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PageQuery, Timestamp } from './common';
 import { TEMPLATE_SORTS, TEMPLATE_TYPES } from '../../db/templates';
-import { checkTemplate } from '../../activities/render';
+import { checkTemplate } from '../../services/render';
 
 // Template routes answer validation failures with the flat `{ error }` body, so every message is a
 // whole sentence naming its field ("From address is required").

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { VerificationResult } from '../../activities/verify';
+import type { VerificationResult } from '../../services/verify';
 
 // Only "a string of plausible size" is checked here: the format rules live in the verifier, so an
 // odd address still gets a result whose `reasons` say what is wrong with it.

@@ -6,14 +6,14 @@ import { FilterTree, filterErrorToFieldError } from './filters';
 import type { FieldError } from '../errors';
 import { fieldErrors } from '../validation';
 import { assertVerifiedSender } from '../sender';
-import { STEP_TYPES, StepRegistry, addableStepTypes, findStepType, BRANCHES, eventNameSchema, ConfigChecks } from '../../temporal/steps';
-import { stepConfigSchema } from '../../db/workflows';
+import { STEP_TYPES, StepRegistry, addableStepTypes, findStepType, eventNameSchema, ConfigChecks } from '../../temporal/steps';
+import { stepConfigSchema } from '../../services/workflowGraphs';
 import { EXECUTION_STATUSES } from '../../db/executions';
 import { dataProblems } from '../../db/contacts';
 import { referenceTemplate } from '../../db/templates';
 import { isSenderDomainVerified } from '../../db/domains';
 import { compileFilter, FilterError, loadFieldTypes } from '../../db/filters';
-import { checkTemplate } from '../../activities/render';
+import { checkTemplate } from '../../services/render';
 
 const Name = z.string().trim().min(1, 'name is required').max(200, 'name must be at most 200 characters');
 const Description = z.string().max(2000, 'description must be at most 2000 characters').nullable().optional();
@@ -91,11 +91,22 @@ export function parseStepConfig(type: string, config: unknown, registry: StepReg
   return parsed.success ? { data: parsed.data as Record<string, unknown> } : { errors: configErrors(parsed.error, 'config') };
 }
 
+const createSchemas = new WeakMap<StepRegistry, z.ZodType>();
+
 /**
  * Built from the registry: the enum of addable types and the per-type config check both come from
- * `temporal/steps`, so a new step type needs no change here.
+ * `temporal/steps`, so a new step type needs no change here. One schema per registry (the route
+ * asks for the app's, which tests may inject).
  */
 export function stepCreateSchema(registry: StepRegistry = STEP_TYPES) {
+  const cached = createSchemas.get(registry);
+  if (cached) return cached as ReturnType<typeof buildStepCreate>;
+  const schema = buildStepCreate(registry);
+  createSchemas.set(registry, schema);
+  return schema;
+}
+
+function buildStepCreate(registry: StepRegistry) {
   const types = addableStepTypes(registry) as [string, ...string[]];
   return z
     .object({
@@ -131,7 +142,8 @@ export const StepDeleteQuery = z.object({
 export const TransitionCreate = z.object({
   fromStepId: Uuid,
   toStepId: Uuid,
-  branch: z.enum(BRANCHES).default('next'),
+  // Judged against the source step's branches (fixed by its type, or derived from its config) by the route.
+  branch: z.string().trim().min(1).max(100).default('next'),
 });
 export const TransitionParams = z.object({ id: Uuid, transitionId: Uuid });
 
@@ -223,7 +235,7 @@ export const TransitionOut = z.object({
   workflowId: z.string(),
   fromStepId: z.string(),
   toStepId: z.string(),
-  branch: z.enum(BRANCHES),
+  branch: z.string(),
 });
 
 export const WorkflowOut = z.object({

@@ -34,6 +34,7 @@ export const config = (z: Zod) => {
   ]);
 };
 export const branches = ['next'] as const;
+export const references = { template: ['templateId'] };
 
 export async function check(c: ConfigOf<typeof config>, checks: ConfigChecks): Promise<void> {
   if ('templateId' in c) return checks.template('templateId', c.templateId);

@@ -1,13 +1,15 @@
+import { TRIGGER_STEP_TYPE } from '../../lib/triggerStep';
 import { eventNameSchema, StepOutcome, Zod } from './types';
 
 /**
  * Where every execution starts. Created with its workflow, kept equal to the workflow's trigger
  * config, never added or deleted through the API; its `next` transition leads to the first real step.
  */
-export const type = 'TRIGGER';
+export const type = TRIGGER_STEP_TYPE;
 export const internal = true;
 export const config = (z: Zod) => z.strictObject({ eventName: eventNameSchema(z) });
 export const branches = ['next'] as const;
+export const references = { eventName: ['eventName'] };
 
 export async function run(): Promise<StepOutcome> {
   return { branch: 'next' };

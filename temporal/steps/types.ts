@@ -1,4 +1,7 @@
 import type { z } from 'zod';
+import type { EventPayload } from '../contract';
+
+export type { EventPayload };
 
 /**
  * The contract of a workflow step type (DESIGN §3 "Step types are plugins"). Step files run inside
@@ -16,8 +19,8 @@ export type Zod = typeof z;
 /** The parsed config of a step type, from its schema function. */
 export type ConfigOf<F extends (zod: Zod) => z.ZodType> = z.output<ReturnType<F>>;
 
-export const BRANCHES = ['next', 'yes', 'no', 'timeout'] as const;
-export type Branch = (typeof BRANCHES)[number];
+/** A branch name: one of the names its step declares (fixed, or derived from its config). */
+export type Branch = string;
 
 const DURATION_UNITS = ['minutes', 'hours', 'days', 'weeks'] as const;
 export type DurationUnit = (typeof DURATION_UNITS)[number];
@@ -29,13 +32,6 @@ export const UNIT_MS: Record<DurationUnit, number> = {
   weeks: 604_800_000,
 };
 
-/** An event as steps and Liquid see it (`event` in the execution context). */
-export interface EventPayload {
-  id: string;
-  name: string;
-  data: Record<string, unknown>;
-  createdAt: string;
-}
 
 export interface StepContext {
   executionId: string;
@@ -87,14 +83,37 @@ export interface StepModule<C = any> {
   type: string;
   /** The config schema, given zod: validates configs on the API and when an execution starts. */
   config: (zod: Zod) => z.ZodType<C>;
-  /** Branches the step may take: a transition from it may only use these. */
-  branches: readonly Branch[];
-  /** Branches that must be connected before the workflow can be enabled. */
-  requiredBranches?: readonly Branch[];
+  /**
+   * Branches the step may take: a transition from it may only use these. A fixed list, or derived
+   * from the step's parsed config (a weighted split names one branch per weight). Called on the
+   * Node side only (the API's checks), never in the sandbox.
+   */
+  branches: readonly Branch[] | ((config: C) => readonly Branch[]);
+  /** Branches that must be connected before the workflow can be enabled (fixed, or derived from the config). */
+  requiredBranches?: readonly Branch[] | ((config: C) => readonly Branch[]);
+  /**
+   * What the step's config refers to, for usage lists and delete guards (db/references asks these
+   * through services/stepReferences): JSON paths into the stored config. `$` is the config itself.
+   */
+  references?: StepReferences;
   /** Engine-owned types (TRIGGER) exist once per workflow and cannot be added through the API. */
   internal?: boolean;
   check?(config: C, checks: ConfigChecks): Promise<void>;
   run(config: C, ctx: StepContext): Promise<StepOutcome>;
+}
+
+/**
+ * Each entry is a JSON path into the stored config (`templateId`, `data`), read by Postgres as
+ * `config #>> '{templateId}'`: the guards ask the database for every step of every type that
+ * declares the kind, so a new type that references a template is seen without any SQL change.
+ */
+export interface StepReferences {
+  /** A template id (a string). */
+  template?: readonly string[];
+  /** An event name (a string). */
+  eventName?: readonly string[];
+  /** An object whose top-level keys are contact data fields. */
+  contactFields?: readonly string[];
 }
 
 // ───────────────────────────── shared config pieces ─────────────────────────────

@@ -14,6 +14,7 @@ export const config = (z: Zod) =>
     .strictObject({ data: z.record(z.string(), z.unknown()).optional(), subscribed: z.boolean().optional() })
     .refine((c) => c.data !== undefined || c.subscribed !== undefined, { message: 'give data or subscribed' });
 export const branches = ['next'] as const;
+export const references = { contactFields: ['data'] };
 
 export async function check(c: ConfigOf<typeof config>, checks: ConfigChecks): Promise<void> {
   if (c.data) checks.contactData('data', c.data);

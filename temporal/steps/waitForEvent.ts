@@ -7,6 +7,7 @@ import { durationSchema, eventNameSchema, ConfigOf, StepContext, StepOutcome, Zo
 export const type = 'WAIT_FOR_EVENT';
 export const config = (z: Zod) => z.strictObject({ eventName: eventNameSchema(z), timeout: durationSchema(z).optional() });
 export const branches = ['next', 'timeout'] as const;
+export const references = { eventName: ['eventName'] };
 
 export async function run(c: ConfigOf<typeof config>, ctx: StepContext): Promise<StepOutcome> {
   const timeoutMs = c.timeout ? ctx.duration(c.timeout.amount, c.timeout.unit) : undefined;

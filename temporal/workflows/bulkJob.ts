@@ -1,5 +1,6 @@
 import { ActivityFailure, continueAsNew, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import type { BulkJobInput } from '../contract';
 
 const { markJobRunning, applyJobBatch, completeJob } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
@@ -17,15 +18,6 @@ const { failJob } = proxyActivities<Activities>({
 export const DEFAULT_BATCH_SIZE = 500;
 export const DEFAULT_BATCHES_PER_RUN = 100;
 
-export interface BulkJobInput {
-  jobId: string;
-  /** Rows per activity call (one transaction each). */
-  batchSize?: number;
-  /** Batches before continuing as new, which keeps the history small for big imports. */
-  batchesPerRun?: number;
-  /** Row number to continue after; set by continueAsNew. */
-  after?: number;
-}
 
 /**
  * Runs one import or bulk job (workflow id `job-<jobId>`): QUEUED → RUNNING, batches until no row

@@ -1,6 +1,6 @@
 import { ActivityCancellationType, CancellationScope, continueAsNew, isCancellation, patched, proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
-import type { CampaignSendInput } from '../../activities/campaigns';
+import type { CampaignSendInput } from '../contract';
 
 // The audience snapshot is one statement (no heartbeat), so its timeout allows for large audiences.
 const { beginCampaignSend, finishCampaignSend, markCampaignCancelled } = proxyActivities<Activities>({

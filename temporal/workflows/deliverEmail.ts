@@ -1,14 +1,12 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import type { DeliverEmailInput } from '../contract';
 
 const { renderEmail, sendEmail, recordEmailEvent, routeRecordedEvent } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 20 },
 });
 
-export interface DeliverEmailInput {
-  emailId: string;
-}
 
 /** One email: render, hand over to the transport (retried, at most once), record and route `email.sent`. */
 export async function deliverEmail({ emailId }: DeliverEmailInput) {

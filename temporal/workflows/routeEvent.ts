@@ -1,5 +1,6 @@
 import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import type { RouteEventInput } from '../contract';
 
 // Local: every event passes here, and two round trips through the activity task queue per event
 // would be most of the cost of routing it.
@@ -9,9 +10,6 @@ const local = proxyLocalActivities<Activities>({
   retry: { maximumInterval: '1 minute' },
 });
 
-export interface RouteEventInput {
-  eventId: string;
-}
 
 /**
  * Durable hand-off of an event: once started, its consequences happen even if the API dies.

@@ -1,14 +1,12 @@
 import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import type { RouteEventBatchInput } from '../contract';
 
 const local = proxyLocalActivities<Activities>({
   startToCloseTimeout: '5 minutes',
   retry: { maximumInterval: '1 minute' },
 });
 
-export interface RouteEventBatchInput {
-  eventIds: string[];
-}
 
 /**
  * The hot-path variant of `routeEvent`: tracked events of one project, gathered for a few

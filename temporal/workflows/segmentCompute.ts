@@ -1,6 +1,6 @@
 import { continueAsNew, executeChild, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
-import type { ComputeResult } from '../../db/segments';
+import type { ComputeResult, SegmentComputeInput, SegmentRecomputeInput } from '../contract';
 import { segmentComputeWorkflowId } from '../workflowIds';
 
 const { computeSegment } = proxyActivities<Activities>({
@@ -17,21 +17,12 @@ const { listTrackedSegments } = proxyActivities<Activities>({
 
 /** `segment-<segmentId>-<run key>`: one compute run of a segment (DESIGN §3). */
 
-export interface SegmentComputeInput {
-  segmentId: string;
-  batchSize?: number;
-}
 
 /** One compute run; its workflow id names the run, so a retried activity resumes the same run. */
 export async function segmentCompute(input: SegmentComputeInput): Promise<ComputeResult> {
   return computeSegment({ segmentId: input.segmentId, runId: workflowInfo().workflowId, batchSize: input.batchSize });
 }
 
-export interface SegmentRecomputeInput {
-  /** Shared by every run of one sweep (continueAsNew keeps it), so child ids stay unique per sweep. */
-  sweepKey?: string;
-  afterId?: string | null;
-}
 
 const SEGMENTS_PER_RUN = 100;
 const PARALLEL_COMPUTES = 4;

@@ -12,7 +12,8 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { STEP_TYPES, StepRegistry, findStepType, UNIT_MS } from '../steps';
-import type { Branch, EventPayload, StepContext, StepOutcome } from '../steps';
+import type { StepContext, StepOutcome } from '../steps';
+import type { EventPayload, ExecutionEnd, ExecutionInput, GraphSnapshot, ProgressUpdate } from '../contract';
 
 /**
  * One automation workflow run for one contact (`exec-<executionId>`): walks the graph snapshot it
@@ -20,48 +21,7 @@ import type { Branch, EventPayload, StepContext, StepOutcome } from '../steps';
  * kept in step by local activities (status, current step, context, per-step history).
  */
 
-export interface GraphSnapshot {
-  triggerStepId: string;
-  /** Configs as parsed by their type's schema when the execution started; `invalid` says why one did not parse. */
-  steps: { id: string; type: string; name: string; config: unknown; invalid?: string }[];
-  transitions: { fromStepId: string; toStepId: string; branch: Branch }[];
-}
-
-export interface ExecutionInput {
-  executionId: string;
-  projectId: string;
-  workflowId: string;
-  contactId: string;
-  /**
-   * The graph as it was when the execution started: later edits never reach a running execution,
-   * so a waiting one cannot find its step gone or its branch rewired (docs/workflows.md).
-   */
-  graph: GraphSnapshot;
-  context: Record<string, unknown>;
-  /** Multiplies every DELAY and WAIT_FOR_EVENT timeout (WORKFLOW_TIME_SCALE; 1 in production). */
-  timeScale?: number;
-  /**
-   * The trigger step's row and the execution's current step were written with the execution row
-   * (db/executions createExecution), so the engine does not repeat that write. Absent in inputs of
-   * executions created before this existed: those record it themselves.
-   */
-  startRecorded?: boolean;
-  /** Set by continue-as-new: where the previous run stopped. */
-  resume?: { stepId: string; seq: number; seenEventIds: string[] };
-}
-
-export type ExecutionEnd = 'COMPLETED' | 'EXITED' | 'FAILED' | 'CANCELLED';
-export type StepRecordStatus = 'COMPLETED' | 'SKIPPED' | 'FAILED' | 'CANCELLED';
-
-/** One mirror write: finishes a step, starts the next, and/or ends the execution. */
-export interface ProgressUpdate {
-  executionId: string;
-  /** The context after the step; omitted leaves the stored one. */
-  context?: Record<string, unknown>;
-  finished?: { seq: number; status: StepRecordStatus; output?: unknown; error?: string };
-  started?: { seq: number; stepId: string; type: string };
-  end?: { status: ExecutionEnd; error?: string };
-}
+export type { GraphSnapshot, ExecutionInput, ExecutionEnd, ProgressUpdate } from '../contract';
 
 /** Carries one routed event to an execution; the event id makes a repeated delivery harmless. */
 export const eventSignal = defineSignal<[EventPayload]>('event');

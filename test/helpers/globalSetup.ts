@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { startDevServer, DevServer } from '../../temporal/devServer';
+import { startDevServer, DevServer } from '../../worker/devServer';
 import { createKnex, ensureDatabase, migrateLatest, dropDatabase } from '../../db/knex';
-import { WORKFLOWS_PATH } from '../../temporal/worker';
+import { WORKFLOWS_PATH } from '../../worker/worker';
 
 /** Shared by globalTeardown (same process). */
 export interface TestRun {

@@ -4,8 +4,8 @@ import type { Worker } from '@temporalio/worker';
 import { loadConfig, Config } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
 import { createKnex } from '../../db/knex';
-import { createTemporalGateway } from '../../temporal/client';
-import { createWorker } from '../../temporal/worker';
+import { createTemporalGateway } from '../../services/temporal';
+import { createWorker } from '../../worker/worker';
 import { buildApp, BuiltApp } from '../../api/app';
 import type { Deps } from '../../api/context';
 

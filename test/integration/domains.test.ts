@@ -2,9 +2,9 @@ import crypto from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
 import { startDnsServer, TestDnsServer } from '../helpers/dnsServer';
-import { ensureSchedules, DOMAIN_VERIFICATION_SCHEDULE } from '../../temporal/schedules';
+import { ensureSchedules, DOMAIN_VERIFICATION_SCHEDULE } from '../../worker/schedules';
 import { isSenderDomainVerified } from '../../db/domains';
-import { createResolver, DnsLookupError } from '../../activities/dns';
+import { createResolver, DnsLookupError } from '../../services/dns';
 
 let dns: TestDnsServer;
 let h: Harness;

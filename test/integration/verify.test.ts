@@ -1,7 +1,7 @@
 import { startHarness, createProjectFixture, bearer, Harness, ProjectFixture } from '../helpers/harness';
 import { startDnsServer, TestDnsServer } from '../helpers/dnsServer';
-import { createVerifier, useVerifier } from '../../activities/verify';
-import { createResolver } from '../../activities/dns';
+import { createVerifier, useVerifier } from '../../services/verify';
+import { createResolver } from '../../services/dns';
 
 let dns: TestDnsServer;
 let h: Harness;

@@ -1,4 +1,4 @@
-import { renderTemplate, renderText, checkTemplate, RenderError, RENDER_LIMITS } from '../../activities/render';
+import { renderTemplate, renderText, checkTemplate, RenderError, RENDER_LIMITS } from '../../services/render';
 
 /** Renders `source` as the body (HTML) and returns the output. */
 const body = async (source: string, variables: Record<string, unknown> = {}) => (await renderTemplate({ subject: 's', body: source }, variables)).body;

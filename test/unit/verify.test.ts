@@ -8,7 +8,7 @@ import {
   Resolver,
   TtlCache,
   typoSuggestion,
-} from '../../activities/verify';
+} from '../../services/verify';
 
 /** In-memory DNS: records per name, and a count of the questions asked. */
 function fakeResolver(zone: Record<string, { mx?: string[]; a?: string[]; aaaa?: string[] }>) {

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { STEP_TYPES, addableStepTypes, StepModule, StepContext, StepRegistry } from '../../temporal/steps';
 import { interpret, ExecutionInput, ProgressUpdate, Runtime, GraphSnapshot, MAX_STEPS_PER_EXECUTION } from '../../temporal/workflows/workflowExecution';
 import { StepCreate, stepCreateSchema, parseStepConfig } from '../../api/schemas/workflows';
-import { graphProblems, snapshotGraph, transitionBranchProblem, Graph, StepRow, TransitionRow } from '../../db/workflows';
+import { Graph, StepRow, TransitionRow } from '../../db/workflows';
+import { graphProblems, snapshotGraph, transitionBranchProblem } from '../../services/workflowGraphs';
 
 /** An eighth step type, defined the way docs/step-types.md says: one module, then one registry line. */
 const note: StepModule<{ text: string }> = {

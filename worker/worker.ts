@@ -6,7 +6,7 @@ import type { Logger } from '../lib/logger';
 import type { Knex } from 'knex';
 import { createActivities } from '../activities';
 import { ensureSchedules } from './schedules';
-import { createTemporalGateway, temporalAddress, TemporalGateway } from './client';
+import { createTemporalGateway, temporalAddress, TemporalGateway } from '../services/temporal';
 
 let runtimeInstalled = false;
 function installRuntime(level: string) {
@@ -28,7 +28,7 @@ export interface StartWorkerOptions {
   schedules?: boolean;
 }
 
-export const WORKFLOWS_PATH = path.join(__dirname, 'workflows', 'index.ts');
+export const WORKFLOWS_PATH = path.join(__dirname, '..', 'temporal', 'workflows', 'index.ts');
 
 export interface CreatedWorker {
   worker: Worker;

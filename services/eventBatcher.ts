@@ -1,7 +1,8 @@
-import type { TemporalGateway } from './client';
-import { startWorkflowOnce } from './client';
+import type { TemporalGateway } from './temporal';
+import { startWorkflowOnce } from './temporal';
 import type { RoutableEvent } from './events';
-import { routeEventBatchWorkflowId } from './workflowIds';
+import { routeEventBatchWorkflowId } from '../temporal/workflowIds';
+import { routeEventBatch } from '../temporal/workflows/routeEventBatch';
 
 /** Flush after this many events of one project, or this long after the first one queued. */
 const MAX_BATCH = 200;
@@ -44,8 +45,7 @@ export class EventBatcher {
     if (!p) return;
     this.pending.delete(projectId);
     clearTimeout(p.timer);
-    const started = startWorkflowOnce(this.gateway, {
-      workflowType: 'routeEventBatch',
+    const started = startWorkflowOnce(this.gateway, routeEventBatch, {
       workflowId: routeEventBatchWorkflowId(p.events[0].id),
       args: [{ eventIds: p.events.map((e) => e.id) }],
       searchAttributes: { ProjectId: projectId },

@@ -1,4 +1,5 @@
-import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
+import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowNotFoundError, WorkflowStartOptions } from '@temporalio/client';
+import type { SignalDefinition, Workflow } from '@temporalio/common';
 import type { Config } from '../lib/config';
 
 /** The API's handle on Temporal: one lazily opened connection per process. */
@@ -68,26 +69,26 @@ export function createTemporalGateway(config: Config, address = temporalAddress(
   };
 }
 
-export interface StartOnce {
-  workflowType: string;
+export interface StartOnce<W extends Workflow> {
   workflowId: string;
-  args: unknown[];
+  /** The workflow function's own parameters: a changed signature is a type error at every start. */
+  args: Parameters<W>;
   /** Keyword search attributes for the Web UI (ProjectId, ContactId, WorkflowDefinitionId). */
   searchAttributes?: Record<string, string | undefined>;
   memo?: Record<string, unknown>;
-  startDelay?: string;
 }
 
 /**
- * Starts a workflow under a deterministic id. A second start of the same id (a retried API call,
- * a re-run reaper) is a no-op, so callers may start freely.
+ * Starts a workflow, given as its function, under a deterministic id. A second start of the same id
+ * (a retried API call, a re-run reaper) is a no-op, so callers may start freely.
  */
-export async function startWorkflowOnce(gateway: TemporalGateway, s: StartOnce): Promise<{ started: boolean }> {
+export async function startWorkflowOnce<W extends Workflow>(gateway: TemporalGateway, workflow: W, s: StartOnce<W>): Promise<{ started: boolean }> {
   const client = await gateway.client();
   const searchAttributes: Record<string, string[]> = {};
   for (const [k, v] of Object.entries(s.searchAttributes ?? {})) if (v) searchAttributes[k] = [v];
   try {
-    await client.workflow.start(s.workflowType, {
+    // StartOnce<W> checked `args` against the workflow; the SDK's conditional option type cannot see that through a generic.
+    const options = {
       taskQueue: gateway.taskQueue,
       workflowId: s.workflowId,
       args: s.args,
@@ -95,11 +96,33 @@ export async function startWorkflowOnce(gateway: TemporalGateway, s: StartOnce):
       memo: s.memo,
       // One execution per id, ever; only a failed run may be started again (by a sweep).
       workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
-      ...(s.startDelay ? { startDelay: s.startDelay as any } : {}),
-    });
+    } as unknown as WorkflowStartOptions<W>;
+    await client.workflow.start(workflow, options);
     return { started: true };
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) return { started: false };
+    throw err;
+  }
+}
+
+/** Signals one workflow; false when it has ended (or never started), which callers take as "not waiting". */
+export async function signalWorkflow<Args extends unknown[]>(gateway: TemporalGateway, workflowId: string, signal: SignalDefinition<Args>, ...args: Args): Promise<boolean> {
+  try {
+    await (await gateway.client()).workflow.getHandle(workflowId).signal(signal, ...args);
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
+}
+
+/** Requests cancellation of one workflow; one that already ended (or never started) is fine. */
+export async function cancelWorkflow(gateway: TemporalGateway, workflowId: string, runId?: string): Promise<boolean> {
+  try {
+    await (await gateway.client()).workflow.getHandle(workflowId, runId).cancel();
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
     throw err;
   }
 }

@@ -1,5 +1,5 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
-import type { TemporalGateway } from './client';
+import type { TemporalGateway } from './temporal';
+import { cancelWorkflow } from './temporal';
 
 /**
  * Requests cancellation of every running execution tagged with the project (search attribute
@@ -10,12 +10,7 @@ export async function cancelProjectExecutions(gateway: TemporalGateway, projectI
   const client = await gateway.client();
   let cancelled = 0;
   for await (const wf of client.workflow.list({ query: `ProjectId = "${projectId}" AND ExecutionStatus = "Running"` })) {
-    try {
-      await client.workflow.getHandle(wf.workflowId, wf.runId).cancel();
-      cancelled++;
-    } catch (err) {
-      if (!(err instanceof WorkflowNotFoundError)) throw err;
-    }
+    if (await cancelWorkflow(gateway, wf.workflowId, wf.runId)) cancelled++;
   }
   return cancelled;
 }

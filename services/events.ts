@@ -1,6 +1,7 @@
-import type { TemporalGateway } from './client';
-import { startWorkflowOnce } from './client';
-import { routeEventWorkflowId } from './workflowIds';
+import type { TemporalGateway } from './temporal';
+import { startWorkflowOnce } from './temporal';
+import { routeEventWorkflowId } from '../temporal/workflowIds';
+import { routeEvent } from '../temporal/workflows/routeEvent';
 
 export interface RoutableEvent {
   id: string;
@@ -16,8 +17,7 @@ export interface RoutableEvent {
  */
 export async function startEventRouting(gateway: TemporalGateway, events: RoutableEvent[]): Promise<void> {
   for (const e of events) {
-    await startWorkflowOnce(gateway, {
-      workflowType: 'routeEvent',
+    await startWorkflowOnce(gateway, routeEvent, {
       workflowId: routeEventWorkflowId(e.id),
       args: [{ eventId: e.id }],
       searchAttributes: { ProjectId: e.project_id, ContactId: e.contact_id ?? undefined },

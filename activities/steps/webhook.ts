@@ -2,14 +2,14 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { ApplicationFailure } from '@temporalio/activity';
-import type { ActivityDeps } from '.';
-import { createResolver, DnsLookup } from './dns';
-import { renderText, RenderError } from './render';
-import { deterministicUuid } from '../lib/ids';
-import { executionVariables } from './workflows';
-import { findContact } from '../db/contacts';
-import type { config as WebhookConfig } from '../temporal/steps/webhook';
-import type { ConfigOf } from '../temporal/steps';
+import type { ActivityDeps } from '..';
+import { createResolver, DnsLookup } from '../../services/dns';
+import { renderText, RenderError } from '../../services/render';
+import { deterministicUuid } from '../../lib/ids';
+import { executionVariables } from '../../services/executions';
+import { findContact } from '../../db/contacts';
+import type { config as WebhookConfig } from '../../temporal/steps/webhook';
+import type { ConfigOf } from '../../temporal/steps';
 
 /**
  * The WEBHOOK step's HTTP call, guarded against server-side request forgery: the host is resolved

@@ -1,0 +1,74 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { ActivityDeps } from '..';
+import { findContact } from '../../db/contacts';
+import { getEmail, insertEmail, EmailType } from '../../db/emails';
+import { findTemplate } from '../../db/templates';
+import { isSenderDomainVerified } from '../../db/domains';
+import { executionVariables } from '../../services/executions';
+import type { config as SendEmailConfig } from '../../temporal/steps/sendEmail';
+import type { ConfigOf } from '../../temporal/steps';
+import { deterministicUuid } from '../../lib/ids';
+
+/** The activities of the SEND_EMAIL step (temporal/steps/sendEmail.ts). */
+
+const fail = (message: string, type = 'StepConfigError') => ApplicationFailure.nonRetryable(message, type);
+
+export type PrepareEmailInput = {
+  executionId: string;
+  seq: number;
+  projectId: string;
+  contactId: string;
+  config: ConfigOf<typeof SendEmailConfig>;
+  context: Record<string, unknown>;
+};
+
+export function sendEmailStepActivities(deps: ActivityDeps) {
+  const { knex } = deps;
+  return {
+    /**
+     * The email row of a SEND_EMAIL step, under an id derived from (execution, step sequence): a
+     * retry finds the row it created. MARKETING mail to an unsubscribed contact is skipped.
+     */
+    async prepareWorkflowEmail(input: PrepareEmailInput): Promise<{ emailId: string; to: string; skipped?: string }> {
+      const emailId = deterministicUuid('workflow-email', input.executionId, String(input.seq));
+      const existing = await getEmail(knex, emailId);
+      if (existing) return { emailId, to: existing.to_email };
+      const contact = await findContact(knex, input.projectId, input.contactId);
+      if (!contact) throw fail('the contact no longer exists', 'ContactGone');
+      const c = input.config;
+      let content: { subject: string; body: string; from: string; fromName?: string | null; replyTo?: string | null; type: EmailType; templateId?: string };
+      if ('templateId' in c) {
+        const template = await findTemplate(knex, input.projectId, c.templateId);
+        if (!template) throw fail(`template ${c.templateId} not found in this project`);
+        const { subject, body, from, from_name: fromName, reply_to: replyTo, type, id: templateId } = template;
+        content = { subject, body, from, fromName, replyTo, type, templateId };
+      } else {
+        content = c;
+      }
+      if (content.type === 'MARKETING' && !contact.subscribed) return { emailId, to: contact.email, skipped: 'unsubscribed' };
+      if (!(await isSenderDomainVerified(knex, input.projectId, content.from))) {
+        throw fail(`the sender domain of ${content.from} is not verified for this project`);
+      }
+      try {
+        await insertEmail(knex, {
+          id: emailId,
+          projectId: input.projectId,
+          contactId: contact.id,
+          templateId: content.templateId ?? null,
+          type: content.type,
+          to: { email: contact.email },
+          from: { email: content.from, name: content.fromName },
+          replyTo: content.replyTo,
+          subject: content.subject,
+          body: content.body,
+          variables: executionVariables(contact, input.context),
+        });
+      } catch (err: any) {
+        // A concurrent attempt of this same activity got there first.
+        if (err?.code !== '23505') throw err;
+      }
+      return { emailId, to: contact.email };
+    },
+
+  };
+}

@@ -1,0 +1,32 @@
+import type { Knex } from 'knex';
+import type { EmailRow, EmailStatus } from './emails';
+import type { ProviderMilestone } from './campaigns';
+
+/** Provider webhook bookkeeping (services/providerEvents applies the events). */
+
+/** Remembers a provider event id; false when it was seen before (a re-post). */
+export async function claimProviderEvent(trx: Knex, id: string): Promise<boolean> {
+  const fresh = await trx('provider_events').insert({ id }).onConflict('id').ignore().returning('id');
+  return fresh.length > 0;
+}
+
+/** By our email id; else by the provider's message id, which a whole batch shares, plus the address. */
+export async function emailForProviderEvent(trx: Knex, ref: { emailId?: string; messageId?: string; address?: string }): Promise<EmailRow | undefined> {
+  if (ref.emailId) return trx<EmailRow>('emails').where({ id: ref.emailId }).first();
+  if (!ref.messageId || !ref.address) return undefined;
+  return trx<EmailRow>('emails').where({ provider_message_id: ref.messageId }).whereRaw('lower(to_email) = ?', [ref.address]).first();
+}
+
+/** Moves the email to `to` when its status is one of `from` (statuses only move forward). */
+export async function advanceEmailStatus(trx: Knex, id: string, to: EmailStatus, from: EmailStatus[], error?: string): Promise<void> {
+  await trx('emails').where({ id }).whereIn('status', from).update({ status: to, ...(error ? { error } : {}), updated_at: trx.fn.now() });
+}
+
+/** Sets a once-per-email timestamp; true the first time. */
+export async function setEmailMilestone(trx: Knex, id: string, milestone: ProviderMilestone, at: Date): Promise<boolean> {
+  return (await trx('emails').where({ id }).whereNull(milestone).update({ [milestone]: at })) > 0;
+}
+
+export async function pruneProviderEventIds(db: Knex, olderThanDays: number): Promise<number> {
+  return db('provider_events').where('received_at', '<', db.raw(`now() - make_interval(days => ?)`, [olderThanDays])).del();
+}

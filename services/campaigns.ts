@@ -1,0 +1,25 @@
+import type { TemporalGateway } from './temporal';
+import { cancelWorkflow, startWorkflowOnce } from './temporal';
+import type { CampaignRow } from '../db/campaigns';
+import type { CampaignSendSettings } from '../temporal/contract';
+import { campaignWorkflowId } from '../temporal/workflowIds';
+import { campaignSend } from '../temporal/workflows/campaignSend';
+
+/** Starts `campaignSend` under its deterministic id; a repeat (retried request, sweep) is a no-op. */
+export async function startCampaignWorkflow(
+  gateway: TemporalGateway,
+  c: Pick<CampaignRow, 'id' | 'project_id' | 'name' | 'scheduled_for'>,
+  settings: CampaignSendSettings,
+): Promise<{ started: boolean }> {
+  return startWorkflowOnce(gateway, campaignSend, {
+    workflowId: campaignWorkflowId(c.id),
+    args: [{ campaignId: c.id, projectId: c.project_id, scheduledFor: c.scheduled_for ? new Date(c.scheduled_for).toISOString() : null, ...settings }],
+    searchAttributes: { ProjectId: c.project_id },
+    memo: { campaign: c.name },
+  });
+}
+
+/** Temporal cancellation of the campaign's workflow; one that already ended is fine. */
+export async function cancelCampaignWorkflow(gateway: TemporalGateway, campaignId: string): Promise<void> {
+  await cancelWorkflow(gateway, campaignWorkflowId(campaignId));
+}

@@ -1,0 +1,82 @@
+import type { Knex } from 'knex';
+import type { Config } from '../lib/config';
+import type { TemporalGateway } from './temporal';
+import { cancelWorkflow, signalWorkflow, startWorkflowOnce } from './temporal';
+import { snapshotGraph } from './workflowGraphs';
+import type { ContactRow } from '../db/contacts';
+import { identityVariables } from '../db/contacts';
+import { ACTIVE_STATUSES, GraphCache } from '../db/workflows';
+import { CreatedExecution, NewExecution, createExecution, markCancelled } from '../db/executions';
+import type { EventPayload, ExecutionInput } from '../temporal/contract';
+import { executionWorkflowId } from '../temporal/workflowIds';
+import { eventSignal, workflowExecution } from '../temporal/workflows/workflowExecution';
+import { STEP_TYPES, StepRegistry } from '../temporal/steps';
+
+interface Deps {
+  config: Config;
+  knex: Knex;
+  temporal: TemporalGateway;
+  /** The step registry the graph snapshot is parsed with (tests inject their own). */
+  steps?: StepRegistry;
+}
+
+/** What Liquid sees in SEND_EMAIL and WEBHOOK: contact data, the execution context (also as `context`), the contact's ids. */
+export function executionVariables(contact: ContactRow, context: Record<string, unknown>): Record<string, unknown> {
+  return {
+    ...contact.data,
+    ...context,
+    context,
+    ...identityVariables(contact),
+  };
+}
+
+/**
+ * Creates an execution (db/executions createExecution: constraints decide every race) and starts
+ * its Temporal workflow `exec-<id>` with the graph snapshot. Repeating it for the same id starts
+ * nothing new, so the router and the API may retry freely.
+ */
+export async function startExecution(deps: Deps, input: NewExecution, graphs?: GraphCache): Promise<CreatedExecution> {
+  const created = await createExecution(deps.knex, input, graphs);
+  if ('skipped' in created) return created;
+  const { execution, workflow, graph } = created;
+  // A retried start of an execution that was cancelled in between must not bring it to life.
+  if (!ACTIVE_STATUSES.includes(execution.status as (typeof ACTIVE_STATUSES)[number])) return created;
+  const workflowInput: ExecutionInput = {
+    executionId: execution.id,
+    projectId: execution.project_id,
+    workflowId: workflow.id,
+    contactId: execution.contact_id,
+    graph: snapshotGraph(graph, deps.steps ?? STEP_TYPES),
+    context: execution.context,
+    // config.workflows.timeScale (tests run "2 days" in a second) travels in the input, so the workflow stays deterministic.
+    timeScale: deps.config.workflows.timeScale,
+    // Set by createExecution (or by an engine that already ran): the first mirror write is done.
+    startRecorded: execution.current_step_id !== null,
+  };
+  await startWorkflowOnce(deps.temporal, workflowExecution, {
+    workflowId: executionWorkflowId(execution.id),
+    args: [workflowInput],
+    searchAttributes: { ProjectId: execution.project_id, ContactId: execution.contact_id, WorkflowDefinitionId: workflow.id },
+    memo: { workflow: workflow.name, trigger: workflow.trigger_config.eventName },
+  });
+  return created;
+}
+
+/**
+ * Cancels executions in Temporal (their workflows record CANCELLED themselves) and marks them
+ * CANCELLED in Postgres at once, so the answer and every later read agree even before the workers
+ * get to it. A workflow that is already gone is fine.
+ */
+export async function cancelExecutions(deps: Deps, workflowId: string, ids: string[]): Promise<number> {
+  const BATCH = 50;
+  for (let i = 0; i < ids.length; i += BATCH) {
+    await Promise.all(ids.slice(i, i + BATCH).map((id) => cancelWorkflow(deps.temporal, executionWorkflowId(id))));
+  }
+  return markCancelled(deps.knex, workflowId, ids);
+}
+
+/** Signals one execution; one that has already ended is no longer waiting, which is fine. */
+export async function signalExecution(deps: Deps, executionId: string, event: EventPayload): Promise<boolean> {
+  return signalWorkflow(deps.temporal, executionWorkflowId(executionId), eventSignal, event);
+}
+

@@ -1,0 +1,181 @@
+import crypto from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Config } from '../lib/config';
+import type { Logger } from '../lib/logger';
+import type { TemporalGateway } from './temporal';
+import type { EmailStatus } from '../db/emails';
+import { advanceEmailStatus, claimProviderEvent, emailForProviderEvent, pruneProviderEventIds, setEmailMilestone } from '../db/providerEvents';
+import { recordEvent, EventRow } from '../db/events';
+import { updateContact } from '../db/contacts';
+import { bumpCampaignCounter, ProviderMilestone } from '../db/campaigns';
+import { handOffEvents } from './events';
+import { checkSuspension } from '../db/security';
+import { deterministicUuid } from '../lib/ids';
+import { parsePublicKey } from '../lib/publicKey';
+
+/**
+ * SendGrid's Event Webhook (POST /webhooks/sendgrid): each event is applied once (its
+ * `sg_event_id` is remembered in `provider_events`, in the transaction that applies it), moves its
+ * email's status forward, moves the campaign counter the first time the email reaches that
+ * milestone, records an `email.*` event on the contact and, for hard bounces, spam reports and
+ * unsubscribes, unsubscribes the contact.
+ */
+
+/** One event as SendGrid posts it; our custom args (`email_id`, `project_id`, `campaign_id`) sit at the top level. */
+export type SendgridEvent = Record<string, unknown>;
+
+export const SIGNATURE_HEADER = 'x-twilio-email-event-webhook-signature';
+export const TIMESTAMP_HEADER = 'x-twilio-email-event-webhook-timestamp';
+
+/**
+ * SendGrid signs `timestamp + raw body` with ECDSA P-256 / SHA-256. The key is the base64 DER
+ * (SPKI) string SendGrid shows, or a PEM. Anything malformed is simply "not verified".
+ */
+export function verifySendgridSignature(publicKey: string, rawBody: string | Buffer, signature: string, timestamp: string): boolean {
+  try {
+    return crypto.verify('sha256', Buffer.concat([Buffer.from(timestamp), Buffer.from(rawBody)]), parsePublicKey(publicKey), Buffer.from(signature, 'base64'));
+  } catch {
+    return false;
+  }
+}
+
+interface Effect {
+  /** The status the email moves to, from any status ranked below it. */
+  status?: EmailStatus;
+  /** The once-per-email timestamp column (and so the campaign counter) this event sets. */
+  milestone?: ProviderMilestone;
+  /** The contact event recorded. */
+  event?: string;
+  /** Unsubscribes the contact; recorded as the subscription event's `source`. */
+  unsubscribe?: 'bounce' | 'complaint' | 'provider';
+}
+
+const EFFECTS: Record<string, Effect> = {
+  processed: {},
+  dropped: { status: 'FAILED' },
+  delivered: { status: 'DELIVERED', milestone: 'delivered_at', event: 'email.delivered' },
+  open: { status: 'OPENED', milestone: 'opened_at', event: 'email.opened' },
+  click: { status: 'CLICKED', milestone: 'clicked_at', event: 'email.clicked' },
+  bounce: { status: 'BOUNCED', milestone: 'bounced_at', event: 'email.bounced', unsubscribe: 'bounce' },
+  spamreport: { status: 'COMPLAINED', milestone: 'complained_at', event: 'email.complained', unsubscribe: 'complaint' },
+  unsubscribe: { unsubscribe: 'provider' },
+  group_unsubscribe: { unsubscribe: 'provider' },
+};
+
+/**
+ * Statuses only move forward, so late or reordered events never undo a later one. FAILED shares
+ * SENT's rank: a provider event for an email we failed (outcome unknown) shows it did go out.
+ */
+const RANK: Record<EmailStatus, number> = { QUEUED: 0, SENDING: 1, SENT: 2, FAILED: 2, DELIVERED: 3, OPENED: 4, CLICKED: 5, BOUNCED: 6, COMPLAINED: 7 };
+const movesFrom = (to: EmailStatus): EmailStatus[] =>
+  (Object.keys(RANK) as EmailStatus[]).filter((s) => RANK[s] < RANK[to] || (to === 'FAILED' && s === 'SENT'));
+
+const text = (v: unknown, max = 1000): string | undefined => (typeof v === 'string' && v.length > 0 && v.length <= max ? v : undefined);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** SendGrid's id, or (for payloads without one) a digest of the event, so a re-post still dedupes. */
+function providerEventId(e: SendgridEvent): string {
+  return text(e.sg_event_id, 200) ?? `sha256:${crypto.createHash('sha256').update(JSON.stringify(e)).digest('hex')}`;
+}
+
+/** When the event happened (SendGrid's unix seconds), or now when it says nothing usable. */
+function occurredAt(e: SendgridEvent): Date {
+  const t = typeof e.timestamp === 'number' ? new Date(e.timestamp * 1000) : null;
+  return t && !Number.isNaN(t.getTime()) && t.getTime() <= Date.now() + 60_000 ? t : new Date();
+}
+
+export type Outcome = 'applied' | 'duplicate' | 'unmatched' | 'ignored';
+
+export interface ProviderEventsResult {
+  received: number;
+  applied: number;
+  duplicates: number;
+  unmatched: number;
+  ignored: number;
+}
+
+const CONCURRENCY = 4;
+
+/** SendGrid retries an undelivered webhook post for up to 72 hours; ids are kept well past that. */
+const PROVIDER_EVENT_RETENTION_DAYS = 7;
+
+export function providerEvents(deps: { knex: Knex; temporal: TemporalGateway; log: Logger; config: Config }) {
+  const { knex } = deps;
+
+  /**
+   * One event in one transaction. Locks are taken in one order everywhere (email row, contact row,
+   * campaign row), so concurrent events of the same contact or campaign wait rather than deadlock.
+   */
+  async function applyOne(e: SendgridEvent, toRoute: EventRow[]): Promise<Outcome> {
+    return knex.transaction(async (trx) => {
+      const id = providerEventId(e);
+      if (!(await claimProviderEvent(trx, id))) return 'duplicate';
+      const kind = text(e.event, 100);
+      const effect = kind && Object.hasOwn(EFFECTS, kind) ? EFFECTS[kind] : undefined;
+      if (!effect) return 'ignored';
+      const emailId = text(e.email_id);
+      const email = await emailForProviderEvent(trx, {
+        emailId: emailId && UUID.test(emailId) ? emailId : undefined,
+        messageId: text(e.sg_message_id)?.split('.')[0],
+        address: text(e.email, 320)?.toLowerCase(),
+      });
+      const claimedProject = text(e.project_id);
+      if (!email || (claimedProject && claimedProject !== email.project_id)) return 'unmatched';
+
+      const at = occurredAt(e);
+      if (effect.status) {
+        const reason = effect.status === 'FAILED' ? { error: `dropped by the provider: ${text(e.reason) ?? 'no reason given'}` } : {};
+        await advanceEmailStatus(trx, email.id, effect.status, movesFrom(effect.status), reason.error);
+      }
+      let firstTime = false;
+      if (effect.milestone) {
+        firstTime = await setEmailMilestone(trx, email.id, effect.milestone, at);
+      }
+      // A "blocked" bounce is temporary (SendGrid's soft bounce): the address stays subscribed.
+      const softBounce = kind === 'bounce' && e.type === 'blocked';
+      if (effect.unsubscribe && email.contact_id && !softBounce) {
+        const r = await updateContact(trx, { projectId: email.project_id, contactId: email.contact_id, subscribed: false, source: effect.unsubscribe });
+        if (r) toRoute.push(...r.events);
+      }
+      if (effect.event && email.contact_id) {
+        const data: Record<string, unknown> = { emailId: email.id, provider: 'sendgrid' };
+        if (email.campaign_id) data.campaignId = email.campaign_id;
+        if (kind === 'click' && text(e.url, 4000)) data.url = e.url;
+        if (kind === 'bounce' || kind === 'dropped') data.reason = text(e.reason) ?? null;
+        toRoute.push(await recordEvent(trx, { id: deterministicUuid('provider-event', id), projectId: email.project_id, contactId: email.contact_id, name: effect.event, data }));
+      }
+      if (firstTime && email.campaign_id) await bumpCampaignCounter(trx, email.campaign_id, effect.milestone!);
+      return 'applied';
+    });
+  }
+
+  return {
+    /** For the maintenance sweep: forgets event ids too old to be retried by the provider. */
+    async pruneProviderEvents(): Promise<number> {
+      return pruneProviderEventIds(knex, PROVIDER_EVENT_RETENTION_DAYS);
+    },
+
+    /** Applies a posted batch; events are independent, so a few go at once. Safe to call again with the same batch. */
+    async applySendgridEvents(events: SendgridEvent[]): Promise<ProviderEventsResult> {
+      const result: ProviderEventsResult = { received: events.length, applied: 0, duplicates: 0, unmatched: 0, ignored: 0 };
+      const toRoute: EventRow[] = [];
+      let next = 0;
+      const worker = async () => {
+        while (next < events.length) {
+          const outcome = await applyOne(events[next++], toRoute);
+          if (outcome === 'applied') result.applied++;
+          else if (outcome === 'duplicate') result.duplicates++;
+          else if (outcome === 'unmatched') result.unmatched++;
+          else result.ignored++;
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(CONCURRENCY, events.length) }, worker));
+      // Committed events left unrouted are started by the maintenance sweep; the provider need not retry.
+      await handOffEvents(deps, toRoute);
+      // Bounces and complaints move a project's rates: one over its threshold is suspended now.
+      const hurt = new Set(toRoute.filter((e) => e.name === 'email.bounced' || e.name === 'email.complained').map((e) => e.project_id));
+      for (const projectId of hurt) await checkSuspension(knex, projectId, deps.config.security);
+      return result;
+    },
+  };
+}
