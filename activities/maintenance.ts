@@ -1,11 +1,13 @@
 import type { ActivityDeps } from '.';
 import { pruneIdempotencyKeys } from '../db/idempotency';
 import { pruneRateLimits } from '../db/rateLimit';
+import { unroutedEvents } from '../db/events';
+import { orphanedQueuedEmails } from '../db/emails';
 import { startEventRouting } from '../services/events';
 import { startDelivery } from '../services/deliveries';
 
 /** Work older than this without progress is assumed orphaned by a crash between commit and start. */
-const ORPHAN_AFTER = "interval '2 minutes'";
+const ORPHAN_AFTER_MINUTES = 2;
 const SWEEP_BATCH = 500;
 
 export function maintenanceActivities(deps: ActivityDeps) {
@@ -20,20 +22,9 @@ export function maintenanceActivities(deps: ActivityDeps) {
      * unstarted. Starting again under the same deterministic id is a no-op for the ones that did start.
      */
     async resumeOrphans(): Promise<{ events: number; emails: number }> {
-      const events = await knex('events')
-        .whereNull('routed_at')
-        .where('created_at', '<', knex.raw(`now() - ${ORPHAN_AFTER}`))
-        .orderBy('created_at')
-        .limit(SWEEP_BATCH)
-        .select('id', 'project_id', 'contact_id', 'name');
+      const events = await unroutedEvents(knex, ORPHAN_AFTER_MINUTES, SWEEP_BATCH);
       await startEventRouting(deps.temporal, events);
-      const emails = await knex('emails')
-        .where({ status: 'QUEUED' })
-        .whereNull('campaign_id')
-        .where('created_at', '<', knex.raw(`now() - ${ORPHAN_AFTER}`))
-        .orderBy('created_at')
-        .limit(SWEEP_BATCH)
-        .select('id', 'project_id', 'contact_id', 'to_email');
+      const emails = await orphanedQueuedEmails(knex, ORPHAN_AFTER_MINUTES, SWEEP_BATCH);
       for (const e of emails) await startDelivery(deps.temporal, { id: e.id, projectId: e.project_id, contactId: e.contact_id, to: e.to_email });
       return { events: events.length, emails: emails.length };
     },

@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
 import { ApiError } from './errors';
-import { isSenderDomainVerified, verifiedSenderDomainQuery } from '../db/domains';
-import { limitsOf, BillingLimits } from '../db/billing';
-import { prepared } from '../db/prepared';
+import { isSenderDomainVerified } from '../db/domains';
+import { senderVerifiedWithLimits, BillingLimits } from '../db/billing';
 
 function unverifiedSender(from: string): ApiError {
   const domain = from.slice(from.lastIndexOf('@') + 1);
@@ -25,11 +24,7 @@ export async function assertVerifiedSender(knex: Knex, projectId: string, from: 
  * /v1/send checks before writing. Returns the limits for assertWithinLimits.
  */
 export async function assertVerifiedSenderReadingLimits(knex: Knex, projectId: string, from: string): Promise<BillingLimits> {
-  const domains = verifiedSenderDomainQuery(knex, projectId, from);
-  if (!domains) throw unverifiedSender(from);
-  const limits = knex('billing_limits').where({ project_id: projectId }).select(knex.raw('row_to_json(billing_limits)'));
-  const { sql, bindings } = knex.raw('SELECT EXISTS (?) AS verified, (?) AS limits', [domains.select(knex.raw('1')), limits]).toSQL();
-  const { rows } = await prepared(knex, sql, bindings);
-  if (!rows[0].verified) throw unverifiedSender(from);
-  return limitsOf(rows[0].limits);
+  const checked = await senderVerifiedWithLimits(knex, projectId, from);
+  if (!checked.verified) throw unverifiedSender(from);
+  return checked.limits;
 }

@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import { verifiedSenderDomainQuery } from './domains';
+import { prepared } from './prepared';
 
 const BILLING_CATEGORIES = ['emails', 'contacts'] as const;
 export type BillingCategory = (typeof BILLING_CATEGORIES)[number];
@@ -189,4 +191,17 @@ export async function listInvoices(knex: Knex, projectId: string): Promise<Invoi
 export async function claimBillingEvent(knex: Knex, id: string, type: string): Promise<boolean> {
   const rows = await knex('billing_events').insert({ id, type }).onConflict('id').ignore().returning('id');
   return rows.length > 0;
+}
+
+/**
+ * Whether the sender's domain is verified for the project, and the project's billing limits, in
+ * one prepared statement: what every /v1/send checks before writing.
+ */
+export async function senderVerifiedWithLimits(knex: Knex, projectId: string, from: string): Promise<{ verified: boolean; limits: BillingLimits }> {
+  const domains = verifiedSenderDomainQuery(knex, projectId, from);
+  if (!domains) return { verified: false, limits: limitsOf(null) };
+  const limits = knex('billing_limits').where({ project_id: projectId }).select(knex.raw('row_to_json(billing_limits)'));
+  const { sql, bindings } = knex.raw('SELECT EXISTS (?) AS verified, (?) AS limits', [domains.select(knex.raw('1')), limits]).toSQL();
+  const { rows } = await prepared(knex, sql, bindings);
+  return { verified: rows[0].verified, limits: limitsOf(rows[0].limits) };
 }

@@ -155,3 +155,25 @@ export async function findDomain(knex: Knex, id: string, projectId?: string): Pr
   if (projectId) q.andWhere({ project_id: projectId });
   return q.first();
 }
+
+export async function pendingDomainIds(knex: Knex): Promise<string[]> {
+  const rows = await knex('domains').where({ status: 'PENDING' }).orderBy('created_at').select('id');
+  return rows.map((r: { id: string }) => r.id);
+}
+
+/**
+ * Stores a DNS check. DNS is slow, so it is read outside this transaction; the row lock keeps a
+ * concurrent check from writing over a verification with a stale PENDING. Null when the domain is gone.
+ */
+export async function saveDomainCheck(knex: Knex, id: string, records: DnsRecord[], now: Date): Promise<{ before: DomainRow; saved: DomainRow } | null> {
+  return knex.transaction(async (trx) => {
+    const row = await trx<DomainRow>('domains').where({ id }).forUpdate().first();
+    if (!row) return null;
+    const patch = applyCheck(row, records, now);
+    const [saved] = await trx<DomainRow>('domains')
+      .where({ id })
+      .update({ ...patch, records: JSON.stringify(patch.records) as any })
+      .returning('*');
+    return { before: row, saved };
+  });
+}

@@ -126,3 +126,14 @@ export async function transitionEmail(
     .returning('*');
   return row;
 }
+
+/** Single emails still QUEUED `minutes` after they were written (their delivery never started), oldest first. */
+export async function orphanedQueuedEmails(db: Knex, minutes: number, limit: number): Promise<Pick<EmailRow, 'id' | 'project_id' | 'contact_id' | 'to_email'>[]> {
+  return db('emails')
+    .where({ status: 'QUEUED' })
+    .whereNull('campaign_id')
+    .where('created_at', '<', db.raw(`now() - make_interval(mins => ?)`, [minutes]))
+    .orderBy('created_at')
+    .limit(limit)
+    .select('id', 'project_id', 'contact_id', 'to_email');
+}

@@ -67,3 +67,13 @@ export async function markEventsRouted(db: Knex, ids: string[]): Promise<void> {
 export async function findRoutableEvent(db: Knex, id: string): Promise<Pick<EventRow, 'id' | 'project_id' | 'contact_id' | 'name'> | undefined> {
   return db<EventRow>('events').where({ id }).first('id', 'project_id', 'contact_id', 'name');
 }
+
+/** Events left unrouted for longer than `minutes` (a crash between commit and hand-off), oldest first. */
+export async function unroutedEvents(db: Knex, minutes: number, limit: number): Promise<Pick<EventRow, 'id' | 'project_id' | 'contact_id' | 'name'>[]> {
+  return db('events')
+    .whereNull('routed_at')
+    .where('created_at', '<', db.raw(`now() - make_interval(mins => ?)`, [minutes]))
+    .orderBy('created_at')
+    .limit(limit)
+    .select('id', 'project_id', 'contact_id', 'name');
+}

@@ -1,5 +1,8 @@
 import { Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
-import type { Duration } from '@temporalio/common';
+import type { Duration, Workflow } from '@temporalio/common';
+import { domainVerification } from '../temporal/workflows/domainVerification';
+import { maintenance } from '../temporal/workflows/maintenance';
+import { segmentRecompute } from '../temporal/workflows/segmentCompute';
 
 export const DOMAIN_VERIFICATION_SCHEDULE = 'domain-verification';
 const MAINTENANCE_SCHEDULE = 'maintenance';
@@ -7,20 +10,20 @@ const SEGMENT_RECOMPUTE_SCHEDULE = 'segment-recompute';
 
 interface ScheduleSpecDef {
   id: string;
-  workflowType: string;
+  workflow: Workflow;
   every: Duration;
 }
 
 const SCHEDULES: ScheduleSpecDef[] = [
-  { id: DOMAIN_VERIFICATION_SCHEDULE, workflowType: 'domainVerification', every: '5 minutes' },
-  { id: MAINTENANCE_SCHEDULE, workflowType: 'maintenance', every: '1 minute' },
-  { id: SEGMENT_RECOMPUTE_SCHEDULE, workflowType: 'segmentRecompute', every: '15 minutes' },
+  { id: DOMAIN_VERIFICATION_SCHEDULE, workflow: domainVerification, every: '5 minutes' },
+  { id: MAINTENANCE_SCHEDULE, workflow: maintenance, every: '1 minute' },
+  { id: SEGMENT_RECOMPUTE_SCHEDULE, workflow: segmentRecompute, every: '15 minutes' },
 ];
 
 function desired(s: ScheduleSpecDef, taskQueue: string) {
   return {
     spec: { intervals: [{ every: s.every }] },
-    action: { type: 'startWorkflow' as const, workflowType: s.workflowType, taskQueue, workflowId: s.id },
+    action: { type: 'startWorkflow' as const, workflowType: s.workflow, taskQueue, workflowId: s.id },
     policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' as Duration },
   };
 }
@@ -38,7 +41,7 @@ export async function ensureSchedules(client: Client, taskQueue: string): Promis
       if (!(err instanceof ScheduleAlreadyRunning)) throw err;
       const handle = client.schedule.getHandle(s.id);
       const current = await handle.describe();
-      if (current.action.taskQueue !== taskQueue || current.action.workflowType !== s.workflowType) {
+      if (current.action.taskQueue !== taskQueue || current.action.workflowType !== s.workflow.name) {
         await handle.update((prev) => ({ ...prev, ...desired(s, taskQueue) }));
       }
     }

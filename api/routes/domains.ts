@@ -5,7 +5,7 @@ import { ApiError, conflict, notFound } from '../errors';
 import { IdParams } from '../schemas/common';
 import { DomainCreate, DomainOut, ProjectDomainsParams } from '../schemas/domains';
 import { createDomain, deleteDomain, DomainRow, findDomain, listDomains, presentDomain } from '../../db/domains';
-import { domainActivities } from '../../activities/domains';
+import { domainChecker } from '../../services/domains';
 import { DnsLookupError } from '../../services/dns';
 
 /** The key's project owns every domain these routes see; anything else is a 404. */
@@ -56,9 +56,9 @@ export default [
     async handler(ctx, { params }) {
       await ownDomain(ctx, params.id);
       try {
-        const checked = await domainActivities(ctx.deps).verifyDomain(params.id);
+        const checked = await domainChecker(ctx.deps).verifyDomain(params.id);
         if (!checked) throw notFound('Domain');
-        ctx.body = checked;
+        ctx.body = presentDomain(checked);
       } catch (err) {
         if (!(err instanceof DnsLookupError)) throw err;
         throw new ApiError(503, 'DNS_UNAVAILABLE', `Could not check the DNS records: ${err.message}`, {

@@ -1,7 +1,7 @@
 import { ApplicationFailure, ChildWorkflowCancellationType, ParentClosePolicy, executeChild, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { deliverEmailWorkflowId } from '../workflowIds';
-import type { deliverEmail } from '../workflows/deliverEmail';
+import { deliverEmail } from '../workflows/deliverEmail';
 import type { ConfigChecks, ConfigOf, StepContext, StepOutcome, Zod } from './types';
 
 const { prepareWorkflowEmail } = proxyActivities<Activities>({
@@ -53,7 +53,7 @@ export async function run(c: ConfigOf<typeof config>, ctx: StepContext): Promise
     context: ctx.context,
   });
   if (prepared.skipped) return { branch: 'next', status: 'SKIPPED', output: { reason: prepared.skipped } };
-  const result = await executeChild<typeof deliverEmail>('deliverEmail', {
+  const result = await executeChild(deliverEmail, {
     workflowId: deliverEmailWorkflowId(prepared.emailId),
     args: [{ emailId: prepared.emailId }],
     // Cancelling the execution must not cancel an email already on its way.

@@ -1,0 +1,26 @@
+import type { Knex } from 'knex';
+import type { Config } from '../lib/config';
+import type { Logger } from '../lib/logger';
+import { createResolver, DnsLookup } from './dns';
+import { buildRecords, DomainRow, findDomain, recordFound, saveDomainCheck } from '../db/domains';
+
+/** DNS checks of sender domains: run by the `domain-verification` Schedule and by `GET /domains/:id/verify`. */
+export function domainChecker(deps: { config: Config; knex: Knex; log: Logger }, resolver: DnsLookup = createResolver(deps.config)) {
+  const { spfInclude } = deps.config;
+  return {
+    /** Looks the records up and stores what it found; null when the domain no longer exists. */
+    async verifyDomain(id: string): Promise<DomainRow | null> {
+      const found = await findDomain(deps.knex, id);
+      if (!found) return null;
+      // Rebuilt from the current SPF include, so a changed provider setting reaches the records shown to the owner.
+      const expected = buildRecords(found.domain, found.token, spfInclude);
+      const names = [...new Set(expected.map((r) => r.name))];
+      const txt = new Map(await Promise.all(names.map(async (n) => [n, await resolver.txt(n)] as const)));
+      const records = expected.map((r) => ({ ...r, valid: recordFound(r, txt.get(r.name) ?? [], spfInclude) }));
+      const checked = await saveDomainCheck(deps.knex, id, records, new Date());
+      if (!checked) return null;
+      if (checked.saved.status === 'VERIFIED' && checked.before.status !== 'VERIFIED') deps.log.info({ domainId: id, domain: checked.before.domain }, 'domain verified');
+      return checked.saved;
+    },
+  };
+}
