@@ -4,6 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import type { Knex } from 'knex';
+import type { StepRegistry } from '../temporal/steps';
 import { createActivities } from '../activities';
 import { ensureSchedules } from './schedules';
 import { createTemporalGateway, temporalAddress, TemporalGateway } from '../services/temporal';
@@ -26,6 +27,19 @@ export interface StartWorkerOptions {
   workflowBundlePath?: string;
   /** Create the Temporal Schedules this worker's task queue serves (idempotent). */
   schedules?: boolean;
+  /** Step types beyond temporal/steps (tests, forks): see `StepPlugins`. */
+  steps?: StepPlugins;
+}
+
+/**
+ * An injected step registry for the worker: the registry activities parse graph snapshots with, a
+ * workflows file whose `workflowExecution` is `executionWorkflow(registry)` (the sandbox cannot be
+ * handed values, only a file to bundle), and the activities of the extra step types.
+ */
+export interface StepPlugins {
+  registry: StepRegistry;
+  workflowsPath: string;
+  activities?: Record<string, (...args: any[]) => Promise<unknown>>;
 }
 
 export const WORKFLOWS_PATH = path.join(__dirname, '..', 'temporal', 'workflows', 'index.ts');
@@ -42,15 +56,20 @@ export async function createWorker(opts: StartWorkerOptions): Promise<CreatedWor
   const taskQueue = opts.taskQueue ?? opts.config.temporal.taskQueue;
   const connection = await NativeConnection.connect({ address });
   const gateway: TemporalGateway = createTemporalGateway({ ...opts.config, temporal: { ...opts.config.temporal, taskQueue } }, address);
-  const workflowSource: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = opts.workflowBundlePath
-    ? { workflowBundle: { codePath: opts.workflowBundlePath } }
-    : { workflowsPath: WORKFLOWS_PATH };
+  const workflowSource: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = opts.steps
+    ? { workflowsPath: opts.steps.workflowsPath }
+    : opts.workflowBundlePath
+      ? { workflowBundle: { codePath: opts.workflowBundlePath } }
+      : { workflowsPath: WORKFLOWS_PATH };
   const worker = await Worker.create({
     connection,
     namespace: opts.config.temporal.namespace,
     taskQueue,
     ...workflowSource,
-    activities: createActivities({ config: opts.config, knex: opts.knex, log: opts.log, temporal: gateway }),
+    activities: {
+      ...createActivities({ config: opts.config, knex: opts.knex, log: opts.log, temporal: gateway, steps: opts.steps?.registry }),
+      ...opts.steps?.activities,
+    },
     // Bounded workflow cache keeps RSS flat when many executions wait for days.
     maxCachedWorkflows: opts.config.temporal.maxCachedWorkflows,
   });

@@ -105,7 +105,22 @@ const { recordExecutionProgress, markExecutionWaiting } = proxyLocalActivities<A
   retry: { maximumInterval: '30 seconds' },
 });
 
-export async function workflowExecution(input: ExecutionInput): Promise<{ status: ExecutionEnd; error?: string }> {
+/**
+ * The execution workflow over a step registry. The worker registers it over `STEP_TYPES`; a test
+ * (or a fork with extra step types) bundles its own workflows file with `executionWorkflow(itsRegistry)`
+ * exported as `workflowExecution`. The returned function is named `workflowExecution`, the
+ * workflow type clients start.
+ */
+export function executionWorkflow(registry: StepRegistry) {
+  return async function workflowExecution(input: ExecutionInput): Promise<{ status: ExecutionEnd; error?: string }> {
+    return runExecution(input, registry);
+  };
+}
+
+/** The workflow type every execution runs (`exec-<id>`), over the registry of temporal/steps. */
+export const workflowExecution = executionWorkflow(STEP_TYPES);
+
+async function runExecution(input: ExecutionInput, registry: StepRegistry): Promise<{ status: ExecutionEnd; error?: string }> {
   const scale = input.timeScale ?? 1;
   const seen: string[] = [...(input.resume?.seenEventIds ?? [])];
   let waiting: { name: string; got: EventPayload | null } | null = null;
@@ -159,7 +174,7 @@ export async function workflowExecution(input: ExecutionInput): Promise<{ status
   };
 
   try {
-    return await interpret(input, STEP_TYPES, rt);
+    return await interpret(input, registry, rt);
   } catch (err) {
     if (!isCancellation(err)) throw err;
     // Cancelled (DELETE …/executions/:id, cancel-all): record it, then end as cancelled in Temporal too.

@@ -5,7 +5,7 @@ import { loadConfig, Config } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
 import { createKnex } from '../../db/knex';
 import { createTemporalGateway } from '../../services/temporal';
-import { createWorker } from '../../worker/worker';
+import { createWorker, StepPlugins } from '../../worker/worker';
 import { buildApp, BuiltApp } from '../../api/app';
 import type { Deps } from '../../api/context';
 
@@ -26,6 +26,8 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   /** Defaults to the run's dev server. */
   temporalAddress?: string;
+  /** Extra step types for the app and the worker (worker/worker.ts `StepPlugins`). */
+  steps?: StepPlugins;
 }
 
 /**
@@ -38,7 +40,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const log = createLogger(config.logLevel, 'test');
   const knex = createKnex(config.databaseUrl, { max: 20 });
   const temporal = createTemporalGateway(config, opts.temporalAddress ?? process.env.TEST_TEMPORAL_ADDRESS!);
-  const deps: Deps = { config, knex, temporal, log };
+  const deps: Deps = { config, knex, temporal, log, steps: opts.steps?.registry };
   const built = buildApp(deps);
   const http = request(built.app.callback());
 
@@ -58,6 +60,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
         address: process.env.TEST_TEMPORAL_ADDRESS!,
         taskQueue,
         workflowBundlePath: process.env.TEST_WORKFLOW_BUNDLE,
+        steps: opts.steps,
       });
       const done = worker.run();
       running = { worker, done, close };
