@@ -1,8 +1,8 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../../activities';
+import type { conditionStepActivities } from '../../activities/steps/condition';
 import type { ConfigChecks, ConfigOf, StepContext, StepOutcome, Zod } from './types';
 
-const { evaluateCondition } = proxyActivities<Activities>({
+const { evaluateCondition } = proxyActivities<ReturnType<typeof conditionStepActivities>>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumInterval: '1 minute', nonRetryableErrorTypes: ['InvalidCondition'] },
 });
@@ -12,6 +12,11 @@ export const type = 'CONDITION';
 // The tree's shape and fields are the filter compiler's to judge (see `check`), not a second schema's.
 export const config = (z: Zod) => z.strictObject({ condition: z.record(z.string(), z.unknown()) });
 export const branches = ['yes', 'no'] as const;
+/** For the step table in docs/workflows.md (`npm run docs:steps`). */
+export const docs = {
+  config: '`{ condition: <filter tree> }`',
+  notes: '`contactMatches` of db/filters, the same SQL as segments, at the moment the step runs',
+};
 export const requiredBranches = ['yes', 'no'] as const;
 
 export async function check(c: ConfigOf<typeof config>, checks: ConfigChecks): Promise<void> {

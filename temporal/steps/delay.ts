@@ -4,6 +4,11 @@ import { durationSchema, ConfigOf, StepContext, StepOutcome } from './types';
 export const type = 'DELAY';
 export const config = durationSchema;
 export const branches = ['next'] as const;
+/** For the step table in docs/workflows.md (`npm run docs:steps`). */
+export const docs = {
+  config: '`{ amount, unit: minutes|hours|days|weeks }`',
+  notes: 'a durable Temporal timer; at most 3650 days',
+};
 
 export async function run(c: ConfigOf<typeof config>, ctx: StepContext): Promise<StepOutcome> {
   const ms = ctx.duration(c.amount, c.unit);

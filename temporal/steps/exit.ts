@@ -4,6 +4,11 @@ import type { StepOutcome, Zod } from './types';
 export const type = 'EXIT';
 export const config = (z: Zod) => z.strictObject({});
 export const branches = [] as const;
+/** For the step table in docs/workflows.md (`npm run docs:steps`). */
+export const docs = {
+  config: '`{}`',
+  notes: 'ends the execution as EXITED',
+};
 
 export async function run(): Promise<StepOutcome> {
   return { end: 'EXITED' };

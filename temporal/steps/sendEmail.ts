@@ -1,10 +1,10 @@
 import { ApplicationFailure, ChildWorkflowCancellationType, ParentClosePolicy, executeChild, proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../../activities';
+import type { sendEmailStepActivities } from '../../activities/steps/sendEmail';
 import { deliverEmailWorkflowId } from '../workflowIds';
 import { deliverEmail } from '../workflows/deliverEmail';
 import type { ConfigChecks, ConfigOf, StepContext, StepOutcome, Zod } from './types';
 
-const { prepareWorkflowEmail } = proxyActivities<Activities>({
+const { prepareWorkflowEmail } = proxyActivities<ReturnType<typeof sendEmailStepActivities>>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumInterval: '1 minute', nonRetryableErrorTypes: ['StepConfigError'] },
 });
@@ -34,6 +34,12 @@ export const config = (z: Zod) => {
   ]);
 };
 export const branches = ['next'] as const;
+/** For the step table in docs/workflows.md (`npm run docs:steps`). */
+export const docs = {
+  config: '`{ templateId }` or `{ subject, body, from, fromName?, replyTo?, type? }`',
+  notes:
+    "the /v1/send path: an email row, then `deliverEmail` (`email-<emailId>`) as a child workflow; MARKETING (the template's type, or the inline `type`, default MARKETING) to an unsubscribed contact is SKIPPED; a failed delivery fails the step",
+};
 export const references = { template: ['templateId'] };
 
 export async function check(c: ConfigOf<typeof config>, checks: ConfigChecks): Promise<void> {

@@ -9,6 +9,11 @@ export const type = TRIGGER_STEP_TYPE;
 export const internal = true;
 export const config = (z: Zod) => z.strictObject({ eventName: eventNameSchema(z) });
 export const branches = ['next'] as const;
+/** For the step table in docs/workflows.md (`npm run docs:steps`). */
+export const docs = {
+  config: '`{ eventName }`',
+  notes: 'where every execution starts; created with its workflow, not addable',
+};
 export const references = { eventName: ['eventName'] };
 
 export async function run(): Promise<StepOutcome> {

@@ -96,6 +96,8 @@ export interface StepModule<C = any> {
    * through services/stepReferences): JSON paths into the stored config. `$` is the config itself.
    */
   references?: StepReferences;
+  /** The row of the step table in docs/workflows.md (`npm run docs:steps`): its config in short, and what it does. */
+  docs?: { config: string; notes: string };
   /** Engine-owned types (TRIGGER) exist once per workflow and cannot be added through the API. */
   internal?: boolean;
   check?(config: C, checks: ConfigChecks): Promise<void>;

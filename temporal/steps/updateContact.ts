@@ -1,8 +1,8 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../../activities';
+import type { updateContactStepActivities } from '../../activities/steps/updateContact';
 import type { ConfigChecks, ConfigOf, StepContext, StepOutcome, Zod } from './types';
 
-const { applyContactUpdate } = proxyActivities<Activities>({
+const { applyContactUpdate } = proxyActivities<ReturnType<typeof updateContactStepActivities>>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumInterval: '1 minute', nonRetryableErrorTypes: ['ContactDataError'] },
 });
@@ -14,6 +14,11 @@ export const config = (z: Zod) =>
     .strictObject({ data: z.record(z.string(), z.unknown()).optional(), subscribed: z.boolean().optional() })
     .refine((c) => c.data !== undefined || c.subscribed !== undefined, { message: 'give data or subscribed' });
 export const branches = ['next'] as const;
+/** For the step table in docs/workflows.md (`npm run docs:steps`). */
+export const docs = {
+  config: '`{ data?, subscribed? }`',
+  notes: 'db/contacts `updateContact` (the data rules); a subscription change emits and routes its event',
+};
 export const references = { contactFields: ['data'] };
 
 export async function check(c: ConfigOf<typeof config>, checks: ConfigChecks): Promise<void> {

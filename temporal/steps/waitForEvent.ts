@@ -7,6 +7,11 @@ import { durationSchema, eventNameSchema, ConfigOf, StepContext, StepOutcome, Zo
 export const type = 'WAIT_FOR_EVENT';
 export const config = (z: Zod) => z.strictObject({ eventName: eventNameSchema(z), timeout: durationSchema(z).optional() });
 export const branches = ['next', 'timeout'] as const;
+/** For the step table in docs/workflows.md (`npm run docs:steps`). */
+export const docs = {
+  config: '`{ eventName, timeout?: { amount, unit } }`',
+  notes: 'see above; without a timeout it waits until cancelled',
+};
 export const references = { eventName: ['eventName'] };
 
 export async function run(c: ConfigOf<typeof config>, ctx: StepContext): Promise<StepOutcome> {

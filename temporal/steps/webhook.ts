@@ -1,8 +1,8 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../../activities';
+import type { webhookActivities } from '../../activities/steps/webhook';
 import type { ConfigChecks, ConfigOf, StepContext, StepOutcome, Zod } from './types';
 
-const { callWebhook } = proxyActivities<Activities>({
+const { callWebhook } = proxyActivities<ReturnType<typeof webhookActivities>>({
   // The activity bounds the whole call (redirects included) well below this.
   startToCloseTimeout: '1 minute',
   // A refused target or a bad body never gets better; a network error may, a few times.
@@ -42,6 +42,11 @@ export const config = (z: Zod) =>
     })
     .refine((c) => !(c.method === 'GET' && c.body !== undefined), { message: 'a GET request has no body', path: ['body'] });
 export const branches = ['next'] as const;
+/** For the step table in docs/workflows.md (`npm run docs:steps`). */
+export const docs = {
+  config: '`{ url, method: POST|PUT|PATCH|GET (POST), headers?, body? }`',
+  notes: 'response `{ status, body }` (JSON or null) into the context as `webhook`; any HTTP answer completes the step, a network error is retried twice, a refused target fails it',
+};
 
 export async function check(c: ConfigOf<typeof config>, checks: ConfigChecks): Promise<void> {
   if (c.body !== undefined) checks.liquid('body', c.body);
