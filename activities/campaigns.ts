@@ -130,11 +130,10 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
       const contactIds = page.map((r) => r.contact_id);
 
       // An earlier attempt that died while the provider had a group: whether it went out is unknown.
-      // The log transport's hand-over is the row itself, so there nothing was lost and it goes again.
+      // A transport whose hand-over is the row itself lost nothing, so the group goes again.
       const interrupted = page.filter((r) => r.email_status === 'SENDING').map((r) => r.contact_id);
-      const offerInterruptedAgain = transport.name === 'log';
       if (interrupted.length) {
-        if (offerInterruptedAgain) await releaseClaim(knex, c.id, { contactIds });
+        if (transport.reofferInterrupted) await releaseClaim(knex, c.id, { contactIds });
         else result.failed += await markFailed(knex, c.id, { contactIds }, UNKNOWN_OUTCOME);
       }
 
@@ -146,7 +145,7 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
         rendered.push(await render(c, { contact_id: r.contact_id, email: r.email!, data: r.data }));
       }
       // Rows QUEUED by an earlier attempt, and the interrupted ones the release above just put back.
-      const queued = [...page.filter((r) => r.email_status === 'QUEUED').map((r) => r.contact_id), ...(offerInterruptedAgain ? interrupted : [])];
+      const queued = [...page.filter((r) => r.email_status === 'QUEUED').map((r) => r.contact_id), ...(transport.reofferInterrupted ? interrupted : [])];
       const claim = await claimPage(knex, c, rendered, queued, transport.name);
       if (!claim.live) {
         await dropUnsent(knex, c.id, contactIds);

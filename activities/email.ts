@@ -23,8 +23,7 @@ export function emailActivities(deps: ActivityDeps, transport: Transport = creat
       const current = await getEmail(knex, emailId);
       if (!current) return { status: 'FAILED', error: 'email not found' };
       if (current.status === 'SENDING') {
-        if (transport.name === 'log') {
-          // Nothing left the building: the log transport's "send" is the row update itself.
+        if (transport.reofferInterrupted) {
           await transitionEmail(knex, emailId, ['SENDING'], 'QUEUED');
           return sendEmail(emailId);
         }

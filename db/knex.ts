@@ -1,5 +1,4 @@
 import knexFactory, { Knex } from 'knex';
-import { Model } from 'objection';
 import { Client } from 'pg';
 import { migrationSource } from './migrations';
 
@@ -14,7 +13,6 @@ export function createKnex(databaseUrl: string, pool: { min?: number; max?: numb
     connection: databaseUrl,
     pool: { min: pool.min ?? 0, max: pool.max ?? 10 },
   });
-  Model.knex(knex);
   return knex;
 }
 

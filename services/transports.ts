@@ -46,6 +46,12 @@ export interface OutgoingBatch {
 
 export interface Transport {
   name: 'log' | 'sendgrid';
+  /**
+   * Whether a send interrupted mid-hand-over (the row still SENDING) may be offered again. True only
+   * when nothing can have left the building: the log transport's "send" is the row update itself.
+   * A provider may have taken the message, so for it the interrupted send fails instead of risking a copy.
+   */
+  reofferInterrupted: boolean;
   /** Resolves with the provider's message id once the provider accepted the message. */
   send(message: OutgoingMessage): Promise<{ messageId: string }>;
   /** Splits recipients into groups that can each go in one `sendBatch` call. */
@@ -152,6 +158,7 @@ function sendgridTransport(config: Config): Transport {
   mail.setClient(client);
   return {
     name: 'sendgrid',
+    reofferInterrupted: false,
     async send(m) {
       try {
         const [response] = await mail.send({
@@ -196,6 +203,7 @@ function sendgridTransport(config: Config): Transport {
  */
 const logTransport: Transport = {
   name: 'log',
+  reofferInterrupted: true,
   async send(m) {
     return { messageId: `log-${m.emailId}` };
   },

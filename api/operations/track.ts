@@ -24,7 +24,7 @@ export async function trackEvent(deps: Pick<Deps, 'knex' | 'temporal' | 'log'>, 
     linkedEvent({ name: body.event, data: { ...split.set, ...split.oneOff } }),
   );
   const event = written.linked;
-  // Batched hand-off (temporal/eventBatcher.ts): the response does not wait for Temporal at all.
+  // Batched hand-off (services/eventBatcher.ts): the response does not wait for Temporal at all.
   enqueueEventRouting(deps.temporal, [...written.events, event], (err) => deps.log.warn({ err }, 'event routing start failed; the maintenance sweep will route these events'));
   return { contactId: written.contact.id, eventId: event.id, createdAt: new Date(event.created_at) };
 }

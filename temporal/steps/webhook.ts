@@ -23,7 +23,7 @@ const headers = (z: Zod) =>
   });
 
 /**
- * Calls an HTTP endpoint (activities/webhook.ts: SSRF-safe). The response status and JSON body go to
+ * Calls an HTTP endpoint (activities/steps/webhook.ts: SSRF-safe). The response status and JSON body go to
  * the execution context as `webhook`; a refused target fails the step with its reason.
  */
 export const type = 'WEBHOOK';

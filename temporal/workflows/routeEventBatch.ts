@@ -10,7 +10,7 @@ const local = proxyLocalActivities<Activities>({
 
 /**
  * The hot-path variant of `routeEvent`: tracked events of one project, gathered for a few
- * milliseconds by the API (temporal/eventBatcher.ts), are routed by one execution instead of one each.
+ * milliseconds by the API (services/eventBatcher.ts), are routed by one execution instead of one each.
  */
 export async function routeEventBatch({ eventIds }: RouteEventBatchInput) {
   const routed = await local.routeEventBatch(eventIds);
