@@ -14,7 +14,7 @@ const local = proxyLocalActivities<Activities>({
 /**
  * Durable hand-off of an event: once started, its consequences happen even if the API dies.
  * Signals the contact's executions waiting for this event name, starts the executions of the
- * enabled workflows it triggers (activities/workflows.ts: ids derived from the event, races decided
+ * enabled workflows it triggers (services/executions.ts: ids derived from the event, races decided
  * by database constraints), then records that routing ran.
  */
 export async function routeEvent({ eventId }: RouteEventInput) {
