@@ -1,5 +1,5 @@
 import type { ActivityDeps } from '.';
-import { pendingDomainIds, presentDomain } from '../db/domains';
+import { pendingDomainIds, DomainStatus } from '../db/domains';
 import { domainChecker } from '../services/domains';
 
 /** The `domainVerification` workflow's activities. */
@@ -10,10 +10,10 @@ export function domainActivities(deps: ActivityDeps) {
       return pendingDomainIds(deps.knex);
     },
 
-    /** Null when the domain no longer exists. */
-    async verifyDomain(id: string): Promise<ReturnType<typeof presentDomain> | null> {
+    /** Null when the domain no longer exists; ids and status only, the workflow needs no more. */
+    async verifyDomain(id: string): Promise<{ id: string; status: DomainStatus } | null> {
       const row = await checker.verifyDomain(id);
-      return row && presentDomain(row);
+      return row && { id: row.id, status: row.status };
     },
   };
 }

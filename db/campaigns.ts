@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { MessageContentColumns } from './messageContent';
 import { sendRates } from '../lib/math';
 import { whereAnyContains } from './search';
 import { pageOf } from './pages';
@@ -32,17 +33,11 @@ export const ACTIVE_STATUSES: readonly CampaignStatus[] = ['SCHEDULED', 'SENDING
 /** Statuses in which the content and audience may still change. */
 const EDITABLE_STATUSES: readonly CampaignStatus[] = ['DRAFT', 'SCHEDULED'];
 
-export interface CampaignRow {
+export interface CampaignRow extends MessageContentColumns<CampaignType> {
   id: string;
   project_id: string;
   name: string;
   description: string | null;
-  subject: string;
-  body: string;
-  from: string;
-  from_name: string | null;
-  reply_to: string | null;
-  type: CampaignType;
   status: CampaignStatus;
   audience_type: AudienceType;
   audience_condition: unknown | null;
@@ -78,34 +73,6 @@ export interface CampaignFields {
 }
 
 
-export function presentCampaign(row: CampaignRow) {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    subject: row.subject,
-    body: row.body,
-    from: row.from,
-    fromName: row.from_name,
-    replyTo: row.reply_to,
-    type: row.type,
-    status: row.status,
-    audienceType: row.audience_type,
-    audienceCondition: row.audience_condition ?? null,
-    segmentId: row.segment_id,
-    scheduledFor: iso(row.scheduled_for),
-    totalRecipients: row.total_recipients,
-    sentCount: row.sent_count,
-    deliveredCount: row.delivered_count,
-    openedCount: row.opened_count,
-    clickedCount: row.clicked_count,
-    bouncedCount: row.bounced_count,
-    projectId: row.project_id,
-    sentAt: iso(row.sent_at),
-    createdAt: iso(row.created_at)!,
-    updatedAt: iso(row.updated_at)!,
-  };
-}
 
 /** Only the audience fields the audience type uses are kept, so a stored campaign never carries a stale one. */
 function toColumns(f: CampaignFields) {

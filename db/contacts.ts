@@ -161,17 +161,6 @@ export function fieldEntries(set: ContactData, prefix = ''): FieldEntry[] {
   return out;
 }
 
-/** The API shape of a contact. */
-export function presentContact(row: ContactRow) {
-  return {
-    id: row.id,
-    email: row.email,
-    subscribed: row.subscribed,
-    data: row.data ?? {},
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
-  };
-}
 
 // ───────────────────────────── writers ─────────────────────────────
 

@@ -93,18 +93,6 @@ export function applyCheck(row: DomainRow, records: DnsRecord[], now: Date): Pic
   };
 }
 
-export function presentDomain(row: DomainRow) {
-  return {
-    id: row.id,
-    domain: row.domain,
-    projectId: row.project_id,
-    status: row.status,
-    records: row.records,
-    lastCheckedAt: row.last_checked_at,
-    verifiedAt: row.verified_at,
-    createdAt: row.created_at,
-  };
-}
 
 /** The domain of a sender address and each parent domain, most specific first; empty when it has no domain. */
 export function senderDomainCandidates(emailAddress: string): string[] {

@@ -45,29 +45,7 @@ export interface ExecutionStepRow {
 
 
 
-export function presentExecution(e: ExecutionRow) {
-  return {
-    id: e.id,
-    workflowId: e.workflow_id,
-    contactId: e.contact_id,
-    status: e.status,
-    currentStepId: e.current_step_id,
-    context: e.context,
-    startedAt: iso(e.started_at)!,
-    finishedAt: iso(e.finished_at),
-    error: e.error,
-  };
-}
 
-export const presentExecutionStep = (s: ExecutionStepRow) => ({
-  stepId: s.step_id,
-  type: s.type,
-  status: s.status,
-  startedAt: iso(s.started_at)!,
-  finishedAt: iso(s.finished_at),
-  output: s.output ?? null,
-  ...(s.error ? { error: s.error } : {}),
-});
 
 // ───────────────────────────── reads ─────────────────────────────
 

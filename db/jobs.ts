@@ -177,19 +177,3 @@ export async function finishJob(db: Knex, id: string, failure?: string): Promise
 }
 
 
-/** The API shape of a job (DESIGN §5.5). */
-export function presentJob(row: JobRow) {
-  return {
-    id: row.id,
-    type: row.type,
-    status: row.status,
-    total: row.total,
-    processed: row.processed,
-    succeeded: row.succeeded,
-    failed: row.failed,
-    errors: row.errors,
-    createdAt: new Date(row.created_at).toISOString(),
-    startedAt: iso(row.started_at),
-    finishedAt: iso(row.finished_at),
-  };
-}

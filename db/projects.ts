@@ -64,18 +64,6 @@ function newKeys() {
   };
 }
 
-/** The shape the dashboard sees; full keys only right after creation or rotation. */
-export function presentProject(row: ProjectRow, keys?: { publicKey: string; secretKey: string }) {
-  return {
-    id: row.id,
-    name: row.name,
-    publicKey: keys?.publicKey ?? `pk_…${row.public_key_last4}`,
-    secretKey: keys?.secretKey ?? `sk_…${row.secret_key_last4}`,
-    disabled: row.disabled,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
 
 export async function createProject(knex: Knex, ownerId: string, name: string) {
   const keys = newKeys();

@@ -33,21 +33,6 @@ export interface SegmentRow {
   updated_at: Date;
 }
 
-export function presentSegment(row: SegmentRow) {
-  return {
-    id: row.id,
-    name: row.name,
-    slug: row.slug,
-    description: row.description,
-    type: row.type,
-    condition: row.condition ?? null,
-    trackMembership: row.track_membership,
-    memberCount: row.member_count,
-    projectId: row.project_id,
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
-  };
-}
 
 // ───────────────────────────── slugs and event names ─────────────────────────────
 

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { MessageContentColumns } from './messageContent';
 import { StepPath, stepPathEquals } from './stepPaths';
 import { whereAnyContains } from './search';
 import { pageOf } from './pages';
@@ -11,17 +12,11 @@ export type TemplateType = (typeof TEMPLATE_TYPES)[number];
 export const TEMPLATE_SORTS = ['name', 'createdAt', 'updatedAt'] as const;
 export type TemplateSort = (typeof TEMPLATE_SORTS)[number];
 
-export interface TemplateRow {
+export interface TemplateRow extends MessageContentColumns<TemplateType> {
   id: string;
   project_id: string;
   name: string;
   description: string | null;
-  subject: string;
-  body: string;
-  from: string;
-  from_name: string | null;
-  reply_to: string | null;
-  type: TemplateType;
   created_at: Date;
   updated_at: Date;
 }
@@ -61,22 +56,6 @@ function toColumns(fields: Partial<TemplateFields>): Partial<TemplateRow> {
   return out as Partial<TemplateRow>;
 }
 
-export function presentTemplate(row: TemplateRow) {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    subject: row.subject,
-    body: row.body,
-    from: row.from,
-    fromName: row.from_name,
-    replyTo: row.reply_to,
-    type: row.type,
-    projectId: row.project_id,
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
-  };
-}
 
 export interface ListTemplatesInput {
   page: number;

@@ -13,7 +13,6 @@ export interface UserRow {
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-export const presentUser = (u: UserRow) => ({ id: u.id, email: u.email, emailVerified: u.email_verified, createdAt: u.created_at });
 
 /** null when the email is taken. */
 export async function createUser(knex: Knex, email: string, password: string): Promise<UserRow | null> {

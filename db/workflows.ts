@@ -56,39 +56,8 @@ export interface Graph {
 
 
 
-export const presentStep = (s: StepRow) => ({
-  id: s.id,
-  workflowId: s.workflow_id,
-  type: s.type,
-  name: s.name,
-  config: s.config,
-  position: s.position,
-});
 
-export const presentTransition = (t: TransitionRow) => ({
-  id: t.id,
-  workflowId: t.workflow_id,
-  fromStepId: t.from_step_id,
-  toStepId: t.to_step_id,
-  branch: t.branch,
-});
 
-export function presentWorkflow(w: WorkflowRow, graph: Graph) {
-  return {
-    id: w.id,
-    projectId: w.project_id,
-    name: w.name,
-    description: w.description,
-    enabled: w.enabled,
-    allowReentry: w.allow_reentry,
-    triggerType: w.trigger_type,
-    triggerConfig: w.trigger_config,
-    steps: graph.steps.map(presentStep),
-    transitions: graph.transitions.map(presentTransition),
-    createdAt: iso(w.created_at)!,
-    updatedAt: iso(w.updated_at)!,
-  };
-}
 
 /** "SEND_EMAIL" → "Send email": the name a step gets when none is given. */
 const defaultStepName = (type: string) => type.charAt(0) + type.slice(1).toLowerCase().replace(/_/g, ' ');

@@ -28,7 +28,6 @@ import {
   findCampaign,
   GuardedWrite,
   listCampaigns,
-  presentCampaign,
   replaceCampaign,
   requestSend,
 } from '../../db/campaigns';
@@ -39,6 +38,7 @@ import { insertEmail } from '../../db/emails';
 import { cancelCampaignWorkflow, startCampaignWorkflow } from '../../services/campaigns';
 import { startDelivery } from '../../services/deliveries';
 import { uuid } from '../../lib/ids';
+import { presentCampaign } from '../presenters/campaigns';
 
 const projectId = (ctx: AppContext) => ctx.state.project!.id;
 

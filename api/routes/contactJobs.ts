@@ -3,12 +3,12 @@ import { route, RouteDef } from '../route';
 import type { AppContext } from '../context';
 import { notFound, validationError } from '../errors';
 import { BulkBody, ImportBody, ImportFileError, importRows, JobAccepted, JobIdParams, JobOut, MAX_IMPORT_BYTES } from '../schemas/contactJobs';
-import { BULK_JOB_TYPES, BulkJobType, createJob, deleteJob, findJob, JobType, presentJob, StagedRow } from '../../db/jobs';
+import { BULK_JOB_TYPES, BulkJobType, createJob, deleteJob, findJob, JobType, StagedRow } from '../../db/jobs';
 import { csvRecords } from '../../lib/csv';
 import { startBulkJob } from '../../services/jobs';
+import { presentJob } from '../presenters/jobs';
 
 const projectOf = (ctx: AppContext) => ctx.state.project!.id;
-
 
 /** Stages the job's rows, starts its `bulkJob` workflow and answers 202 with its id. */
 async function enqueue(ctx: AppContext, type: JobType, rows: Iterable<StagedRow> | AsyncIterable<StagedRow>): Promise<void> {

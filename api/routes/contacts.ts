@@ -18,11 +18,11 @@ import {
   findContact,
   listContacts,
   parseContactCursor,
-  presentContact,
   updateContact,
   upsertContact,
 } from '../../db/contacts';
 import { describeFields } from '../../db/fields';
+import { presentContact } from '../presenters/contacts';
 
 const projectOf = (ctx: AppContext) => ctx.state.project!.id;
 

@@ -4,9 +4,10 @@ import type { AppContext } from '../context';
 import { ApiError, conflict, notFound } from '../errors';
 import { IdParams } from '../schemas/common';
 import { DomainCreate, DomainOut, ProjectDomainsParams } from '../schemas/domains';
-import { createDomain, deleteDomain, DomainRow, findDomain, listDomains, presentDomain } from '../../db/domains';
+import { createDomain, deleteDomain, DomainRow, findDomain, listDomains } from '../../db/domains';
 import { domainChecker } from '../../services/domains';
 import { DnsLookupError } from '../../services/dns';
+import { presentDomain } from '../presenters/domains';
 
 /** The key's project owns every domain these routes see; anything else is a 404. */
 async function ownDomain(ctx: AppContext, id: string): Promise<DomainRow> {

@@ -17,7 +17,7 @@ import {
   SegmentUpdate,
 } from '../schemas/segments';
 import { compileFilter, FilterError, loadFieldTypes } from '../../db/filters';
-import { presentContact } from '../../db/contacts';
+
 import {
   addMembers,
   createSegment,
@@ -25,7 +25,6 @@ import {
   findSegment,
   listMembers,
   listSegments,
-  presentSegment,
   refreshMemberCount,
   removeMembers,
   updateSegment,
@@ -35,6 +34,8 @@ import {
 import { handOffEvents } from '../../services/events';
 import { computeSegmentNow } from '../../services/segments';
 import { uuid } from '../../lib/ids';
+import { presentContact } from '../presenters/contacts';
+import { presentSegment } from '../presenters/segments';
 
 const projectId = (ctx: AppContext) => ctx.state.project!.id;
 

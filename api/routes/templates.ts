@@ -11,10 +11,10 @@ import {
   duplicateTemplate,
   findTemplate,
   listTemplates,
-  presentTemplate,
   templateUsage,
   updateTemplate,
 } from '../../db/templates';
+import { presentTemplate } from '../presenters/templates';
 
 const projectId = (ctx: AppContext) => ctx.state.project!.id;
 

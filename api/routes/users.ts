@@ -6,14 +6,16 @@ import { ProjectCreate, ProjectOut, ProjectUpdate } from '../schemas/projects';
 import { ResetOut, SecurityOut } from '../schemas/teams';
 import { ConsumptionOut, InvoiceOut, LimitsBody, LimitsOut, SessionOut } from '../schemas/billing';
 import { requireProjectRole } from '../projectAccess';
-import { createProject, deleteProject, presentProject, projectsOfUser, ProjectRow, resetProjectData, Role, rotateKeys, updateProject } from '../../db/projects';
-import { presentUser } from '../../db/users';
+import { createProject, deleteProject, projectsOfUser, ProjectRow, resetProjectData, Role, rotateKeys, updateProject } from '../../db/projects';
+
 import { securityState } from '../../db/security';
 import { billingAccount, consumption, currentPeriod, getLimits, listInvoices, setLimits } from '../../db/billing';
 import { cancelProjectExecutions } from '../../services/projectExecutions';
 import { LocalImageStore } from '../../lib/storage';
 import type Stripe from 'stripe';
 import { stripeCall, StripeError, StripeSettings } from '../../lib/stripe';
+import { presentProject } from '../presenters/projects';
+import { presentUser } from '../presenters/users';
 
 /** Running executions are cancelled before any row goes: a workflow must not keep acting on a wiped project. */
 async function cancelExecutions(ctx: AppContext, projectId: string): Promise<number> {

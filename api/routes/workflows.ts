@@ -42,9 +42,6 @@ import {
   findWorkflow,
   listWorkflows,
   loadGraph,
-  presentStep,
-  presentTransition,
-  presentWorkflow,
   updateStep,
   updateWorkflow,
   workflowEventNames,
@@ -54,8 +51,6 @@ import {
   executionSteps,
   findExecution,
   listExecutions,
-  presentExecution,
-  presentExecutionStep,
 } from '../../db/executions';
 import { describeFields } from '../../db/fields';
 import { findContact } from '../../db/contacts';
@@ -64,6 +59,8 @@ import { graphProblems, transitionBranchProblem } from '../../services/workflowG
 import { referencePaths } from '../../services/stepReferences';
 import { STEP_TYPES, StepRegistry } from '../../temporal/steps';
 import { uuid } from '../../lib/ids';
+import { presentExecution, presentExecutionStep } from '../presenters/executions';
+import { presentStep, presentTransition, presentWorkflow } from '../presenters/workflows';
 
 const projectId = (ctx: AppContext) => ctx.state.project!.id;
 

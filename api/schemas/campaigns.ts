@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Email, PageQuery, Timestamp, Uuid } from './common';
+import { Email, MessageContentOut, PageQuery, Timestamp, Uuid } from './common';
 import { FilterTree } from './filters';
 import { AUDIENCE_TYPES, CAMPAIGN_SORTS, CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from '../../db/campaigns';
 import { checkTemplate } from '../../services/render';
@@ -65,11 +65,7 @@ export const CampaignOut = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string().nullable(),
-  subject: z.string(),
-  body: z.string(),
-  from: z.string(),
-  fromName: z.string().nullable(),
-  replyTo: z.string().nullable(),
+  ...MessageContentOut,
   type: CampaignType,
   status: CampaignStatus,
   audienceType: AudienceType,

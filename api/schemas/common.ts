@@ -12,6 +12,15 @@ export const PageQuery = z.object({
 
 export const Timestamp = z.string().describe('ISO 8601 timestamp (UTC)');
 
+/** The message content templates and campaigns answer with (each adds its own `type` enum). */
+export const MessageContentOut = {
+  subject: z.string(),
+  body: z.string(),
+  from: z.string(),
+  fromName: z.string().nullable(),
+  replyTo: z.string().nullable(),
+};
+
 /** What the router's multipart parser (formidable) hands over for an uploaded file. */
 export interface UploadedFile {
   filepath: string;

@@ -12,4 +12,5 @@ export const ProjectOut = z.object({
   secretKey: z.string(),
   disabled: z.boolean(),
   createdAt: z.string(),
+  updatedAt: z.string(),
 });

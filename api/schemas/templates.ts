@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PageQuery, Timestamp } from './common';
+import { MessageContentOut, PageQuery, Timestamp } from './common';
 import { TEMPLATE_SORTS, TEMPLATE_TYPES } from '../../db/templates';
 import { checkTemplate } from '../../services/render';
 
@@ -54,11 +54,7 @@ export const TemplateOut = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string().nullable(),
-  subject: z.string(),
-  body: z.string(),
-  from: z.string(),
-  fromName: z.string().nullable(),
-  replyTo: z.string().nullable(),
+  ...MessageContentOut,
   type: Type,
   projectId: z.string(),
   createdAt: Timestamp,

@@ -1,0 +1,31 @@
+import type { z } from 'zod';
+import { presentMessageContent } from './messageContent';
+import type { CampaignOut } from '../schemas/campaigns';
+import type { CampaignRow } from '../../db/campaigns';
+import { iso } from '../../lib/time';
+
+/** Response shapes of the campaigns routes, typed by their `*Out` schemas (api/schemas). */
+
+export function presentCampaign(row: CampaignRow): z.input<typeof CampaignOut> {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    ...presentMessageContent(row),
+    status: row.status,
+    audienceType: row.audience_type,
+    audienceCondition: row.audience_condition ?? null,
+    segmentId: row.segment_id,
+    scheduledFor: iso(row.scheduled_for),
+    totalRecipients: row.total_recipients,
+    sentCount: row.sent_count,
+    deliveredCount: row.delivered_count,
+    openedCount: row.opened_count,
+    clickedCount: row.clicked_count,
+    bouncedCount: row.bounced_count,
+    projectId: row.project_id,
+    sentAt: iso(row.sent_at),
+    createdAt: iso(row.created_at)!,
+    updatedAt: iso(row.updated_at)!,
+  };
+}

@@ -1,0 +1,40 @@
+import type { z } from 'zod';
+import type { StepOut, TransitionOut, WorkflowOut } from '../schemas/workflows';
+import type { Graph, StepRow, TransitionRow, WorkflowRow } from '../../db/workflows';
+import { iso } from '../../lib/time';
+
+/** Response shapes of the workflows routes, typed by their `*Out` schemas (api/schemas). */
+
+export const presentStep = (s: StepRow): z.input<typeof StepOut> => ({
+  id: s.id,
+  workflowId: s.workflow_id,
+  type: s.type,
+  name: s.name,
+  config: s.config,
+  position: s.position,
+});
+
+export const presentTransition = (t: TransitionRow): z.input<typeof TransitionOut> => ({
+  id: t.id,
+  workflowId: t.workflow_id,
+  fromStepId: t.from_step_id,
+  toStepId: t.to_step_id,
+  branch: t.branch,
+});
+
+export function presentWorkflow(w: WorkflowRow, graph: Graph): z.input<typeof WorkflowOut> {
+  return {
+    id: w.id,
+    projectId: w.project_id,
+    name: w.name,
+    description: w.description,
+    enabled: w.enabled,
+    allowReentry: w.allow_reentry,
+    triggerType: w.trigger_type,
+    triggerConfig: w.trigger_config,
+    steps: graph.steps.map(presentStep),
+    transitions: graph.transitions.map(presentTransition),
+    createdAt: iso(w.created_at)!,
+    updatedAt: iso(w.updated_at)!,
+  };
+}

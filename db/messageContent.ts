@@ -1,0 +1,9 @@
+/** The message-content columns templates and campaigns share (emails keep the sender as `from_email`). */
+export interface MessageContentColumns<Type extends string = string> {
+  subject: string;
+  body: string;
+  from: string;
+  from_name: string | null;
+  reply_to: string | null;
+  type: Type;
+}
