@@ -29,6 +29,7 @@ import { identityVariables } from '../db/contacts';
 import { startWorkflowOnce, TemporalGateway } from '../temporal/client';
 import type { CampaignConfig } from '../lib/config';
 import { campaignWorkflowId } from '../temporal/workflowIds';
+import { deliveriesFailed, emailsHandedOver } from '../lib/metrics';
 
 // ───────────────────────────── starting and stopping the workflow ─────────────────────────────
 
@@ -230,13 +231,18 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
           const { messageId } = await heartbeating(progress, () =>
             transport.sendBatch({ projectId: c.project_id, campaignId: c.id, from, replyTo: c.reply_to, recipients: group }),
           );
-          result.handedOver += await markHandedOver(knex, c.id, ids, messageId);
+          const handedOver = await markHandedOver(knex, c.id, ids, messageId);
+          emailsHandedOver.inc({ transport: transport.name, type: c.type }, handedOver);
+          result.handedOver += handedOver;
         } catch (err) {
           if (err instanceof TransportRejected && !err.retryable) {
-            result.failed += await markFailed(knex, c.id, { emailIds: ids }, err.message);
+            const failed = await markFailed(knex, c.id, { emailIds: ids }, err.message);
+            deliveriesFailed.inc({ transport: transport.name, type: c.type, reason: 'rejected' }, failed);
+            result.failed += failed;
             continue;
           }
           if (err instanceof TransportRejected) {
+            deliveriesFailed.inc({ transport: transport.name, type: c.type, reason: 'unavailable' }, group.length);
             await releaseClaim(knex, c.id, { emailIds: untried() });
             throw ApplicationFailure.retryable(err.message, 'TransportUnavailable');
           }

@@ -9,6 +9,7 @@ import { handOffEvents } from '../temporal/events';
 import { checkSuspension } from '../db/security';
 import { deterministicUuid } from '../lib/ids';
 import { parsePublicKey } from '../lib/publicKey';
+import { providerEvents } from '../lib/metrics';
 
 /**
  * SendGrid's Event Webhook (POST /webhooks/sendgrid): each event is applied once (its
@@ -165,7 +166,9 @@ export function providerEventActivities(deps: Pick<ActivityDeps, 'knex' | 'tempo
       let next = 0;
       const worker = async () => {
         while (next < events.length) {
-          const outcome = await applyOne(events[next++], toRoute);
+          const event = events[next++];
+          const outcome = await applyOne(event, toRoute);
+          providerEvents.inc({ provider: 'sendgrid', kind: typeof event.event === 'string' && Object.hasOwn(EFFECTS, event.event) ? event.event : 'other', outcome });
           if (outcome === 'applied') result.applied++;
           else if (outcome === 'duplicate') result.duplicates++;
           else if (outcome === 'unmatched') result.unmatched++;

@@ -25,6 +25,7 @@ import { eventSignal, ExecutionInput, ProgressUpdate } from '../temporal/workflo
 import type { config as SendEmailConfig } from '../temporal/steps/sendEmail';
 import type { ConfigOf, EventPayload } from '../temporal/steps';
 import { deterministicUuid } from '../lib/ids';
+import { executionsEnded, executionsStarted, executionSteps } from '../lib/metrics';
 
 type Deps = Pick<ActivityDeps, 'config' | 'knex' | 'temporal'>;
 
@@ -46,6 +47,7 @@ export function executionVariables(contact: ContactRow, context: Record<string, 
 export async function startExecution(deps: Deps, input: NewExecution, graphs?: GraphCache): Promise<CreatedExecution> {
   const created = await createExecution(deps.knex, input, graphs);
   if ('skipped' in created) return created;
+  if (created.fresh) executionsStarted.inc({ mode: input.mode });
   const { execution, workflow, graph } = created;
   // A retried start of an execution that was cancelled in between must not bring it to life.
   if (!ACTIVE_STATUSES.includes(execution.status as (typeof ACTIVE_STATUSES)[number])) return created;
@@ -90,7 +92,9 @@ export async function cancelExecutions(deps: Deps, workflowId: string, ids: stri
       }),
     );
   }
-  return markCancelled(deps.knex, workflowId, ids);
+  const cancelled = await markCancelled(deps.knex, workflowId, ids);
+  executionsEnded.inc({ status: 'CANCELLED' }, cancelled);
+  return cancelled;
 }
 
 /** Signals one execution; one that has already ended is no longer waiting, which is fine. */
@@ -121,7 +125,10 @@ export function workflowActivities(deps: ActivityDeps) {
   return {
     /** Mirror of the engine's progress (status, current step, context, step history); idempotent. */
     async recordExecutionProgress(update: ProgressUpdate): Promise<{ active: boolean }> {
-      return recordProgress(knex, update);
+      const { active, ended, stepStarted } = await recordProgress(knex, update);
+      if (ended) executionsEnded.inc({ status: update.end!.status });
+      if (stepStarted) executionSteps.inc({ type: update.started!.type });
+      return { active };
     },
 
     async markExecutionWaiting(input: WaitingInput): Promise<EventPayload | null> {
