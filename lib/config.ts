@@ -14,11 +14,11 @@ const hostPortList = z
   .pipe(z.array(z.string().regex(/^[^\s:]+(:\d{1,5})?$|^\[[0-9a-fA-F:]+\](:\d{1,5})?$/, 'expected host or host:port')));
 
 /** `host:port` to listen on (the SDK's exporter needs both parts). */
+const BIND_ADDRESS = /^([^\s:[\]]+|\[[0-9a-fA-F:]+\]):(\d{1,5})$/;
 const bindAddress = z
   .string()
   .trim()
-  .regex(/^([^\s:[\]]+|\[[0-9a-fA-F:]+\]):\d{1,5}$/, 'must be host:port, like 0.0.0.0:9464')
-  .refine((s) => Number(s.slice(s.lastIndexOf(':') + 1)) <= 65535, 'must be host:port, like 0.0.0.0:9464');
+  .refine((s) => Number(BIND_ADDRESS.exec(s)?.[2] ?? NaN) <= 65535, 'must be host:port, like 0.0.0.0:9464');
 
 /** Empty or blank means unset (`FOO=` in a compose file), as the modules that once read these variables themselves treated it. */
 const unsetIfBlank = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema);
