@@ -45,13 +45,13 @@ beforeAll(async () => {
   worker.stdout!.on('data', (d) => (output += d));
   worker.stderr!.on('data', (d) => (output += d));
   // The entrypoint bundles the workflow code before it polls; its app endpoint answers once it runs.
-  await eventually(() => fetch(appUrl, { headers: bearer(TOKEN) }).then((r) => r.ok), 120_000, 250).catch((err) => {
+  await eventually(() => fetch(appUrl, { headers: bearer(TOKEN) }).then((r) => r.ok), 240_000, 250).catch((err) => {
     throw new Error(`${err.message}\nworker output:\n${output}`);
   });
   h = await startHarness({ env: { TEMPORAL_TASK_QUEUE: TASK_QUEUE }, temporalAddress: server.address });
   p = await createProjectFixture(h);
   await verifiedDomain(h, p.projectId, 'mail.example.com');
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   await h?.stop();
@@ -78,7 +78,7 @@ describe('a worker process with WORKER_METRICS_ADDRESS and WORKER_APP_METRICS_AD
       .send({ from: 'hello@mail.example.com', to: Array.from({ length: sends }, () => uniqueEmail()), subject: 'Hi', body: '<p>Hi</p>' });
     expect(res.status).toBe(200);
     const ids = res.body.data.emails.map((e: any) => e.email);
-    await eventually(async () => (await h.deps.knex('emails').whereIn('id', ids).where({ status: 'SENT' })).length === sends);
+    await eventually(async () => (await h.deps.knex('emails').whereIn('id', ids).where({ status: 'SENT' })).length === sends, 120_000);
 
     // The SDK's exporter: workflow and activity task metrics labelled with the worker's task queue.
     const completed = (samples: ReturnType<typeof parseMetrics>) =>
@@ -86,7 +86,7 @@ describe('a worker process with WORKER_METRICS_ADDRESS and WORKER_APP_METRICS_AD
     const sdk = await eventually(async () => {
       const samples = await scrape(sdkUrl);
       return completed(samples) === sends && samples;
-    });
+    }, 120_000);
     const names = new Set(sdk.filter((s) => s.labels.task_queue === TASK_QUEUE).map((s) => s.name));
     for (const name of [
       'temporal_workflow_task_schedule_to_start_latency_seconds_bucket',
@@ -107,5 +107,5 @@ describe('a worker process with WORKER_METRICS_ADDRESS and WORKER_APP_METRICS_AD
     expect(valueOf(app, 'svc_db_pool_connections', { pool: 'worker', state: 'max' })).toBe(20);
     const api = parseMetrics((await h.http.get('/metrics')).text);
     expect(valueOf(api, 'svc_emails_handed_over_total', { transport: 'log', type: 'TRANSACTIONAL' })).toBe(0);
-  });
+  }, 300_000);
 });
