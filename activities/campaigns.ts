@@ -23,6 +23,7 @@ import {
 } from '../db/campaignEmails';
 import { createTransport, BatchRecipient, MAX_BATCH_RECIPIENTS, Transport, TransportRejected } from '../services/transports';
 import { renderTemplate, RenderError } from '../services/render';
+import { deliveriesFailed, emailsHandedOver } from '../lib/metrics';
 import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
 import { identityVariables } from '../db/contacts';
 import { startCampaignWorkflow } from '../services/campaigns';
@@ -176,13 +177,18 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
           const { messageId } = await heartbeating(progress, () =>
             transport.sendBatch({ projectId: c.project_id, campaignId: c.id, from, replyTo: c.reply_to, recipients: group }),
           );
-          result.handedOver += await markHandedOver(knex, c.id, ids, messageId);
+          const handedOver = await markHandedOver(knex, c.id, ids, messageId);
+          emailsHandedOver.inc({ transport: transport.name, type: c.type }, handedOver);
+          result.handedOver += handedOver;
         } catch (err) {
           if (err instanceof TransportRejected && !err.retryable) {
-            result.failed += await markFailed(knex, c.id, { emailIds: ids }, err.message);
+            const failed = await markFailed(knex, c.id, { emailIds: ids }, err.message);
+            deliveriesFailed.inc({ transport: transport.name, type: c.type, reason: 'rejected' }, failed);
+            result.failed += failed;
             continue;
           }
           if (err instanceof TransportRejected) {
+            deliveriesFailed.inc({ transport: transport.name, type: c.type, reason: 'unavailable' }, group.length);
             await releaseClaim(knex, c.id, { emailIds: untried() });
             throw ApplicationFailure.retryable(err.message, 'TransportUnavailable');
           }

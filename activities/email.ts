@@ -6,6 +6,7 @@ import { createTransport, Transport, TransportRejected } from '../services/trans
 import { renderTemplate, RenderError } from '../services/render';
 import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
 import { deterministicUuid } from '../lib/ids';
+import { deliveriesFailed, emailsHandedOver } from '../lib/metrics';
 
 export type DeliveryResult = { status: 'SENT' | 'FAILED' | 'SKIPPED'; messageId?: string | null; error?: string | null };
 
@@ -28,7 +29,7 @@ export function emailActivities(deps: ActivityDeps, transport: Transport = creat
           return sendEmail(emailId);
         }
         const error = 'delivery outcome unknown after an interrupted attempt; not retried to avoid a duplicate';
-        await transitionEmail(knex, emailId, ['SENDING'], 'FAILED', { error });
+        if (await transitionEmail(knex, emailId, ['SENDING'], 'FAILED', { error })) deliveriesFailed.inc({ transport: transport.name, type: current.type, reason: 'interrupted' });
         return { status: 'FAILED', error };
       }
       if (current.status === 'FAILED') return { status: 'FAILED', error: current.error };
@@ -52,9 +53,11 @@ export function emailActivities(deps: ActivityDeps, transport: Transport = creat
         attachments: await emailAttachments(knex, emailId),
       });
       await transitionEmail(knex, emailId, ['SENDING'], 'SENT', { provider_message_id: messageId, sent_at: new Date() });
+      emailsHandedOver.inc({ transport: transport.name, type: claimed.type });
       return { status: 'SENT', messageId };
     } catch (err) {
       if (err instanceof TransportRejected) {
+        deliveriesFailed.inc({ transport: transport.name, type: claimed.type, reason: err.retryable ? 'unavailable' : 'rejected' });
         if (err.retryable) {
           await transitionEmail(knex, emailId, ['SENDING'], 'QUEUED');
           throw ApplicationFailure.retryable(err.message, 'TransportUnavailable');

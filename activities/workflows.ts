@@ -2,6 +2,7 @@ import type { ActivityDeps } from '.';
 import { findRoutableEvent } from '../db/events';
 import { markWaiting, recordProgress, WaitingInput } from '../db/executions';
 import { startEventRouting } from '../services/events';
+import { executionsEnded, executionSteps } from '../lib/metrics';
 import type { EventPayload, ProgressUpdate } from '../temporal/contract';
 
 /** The engine's own activities (temporal/workflows/workflowExecution.ts); each step type's sit beside it in steps/. */
@@ -10,7 +11,10 @@ export function workflowActivities(deps: ActivityDeps) {
   return {
     /** Mirror of the engine's progress (status, current step, context, step history); idempotent. */
     async recordExecutionProgress(update: ProgressUpdate): Promise<{ active: boolean }> {
-      return recordProgress(knex, update);
+      const { active, ended, stepStarted } = await recordProgress(knex, update);
+      if (ended) executionsEnded.inc({ status: update.end!.status });
+      if (stepStarted) executionSteps.inc({ type: update.started!.type });
+      return { active };
     },
 
     async markExecutionWaiting(input: WaitingInput): Promise<EventPayload | null> {

@@ -3,6 +3,8 @@ import type Router from '@koa/router';
 import type { Deps } from './context';
 import { requestId } from './middleware/requestId';
 import { errorEnvelope } from './middleware/errors';
+import { httpMetrics, metricsEndpoint } from './middleware/metrics';
+import { observePool } from '../lib/metrics';
 import { buildRouter } from './router';
 import { allRoutes } from './routes';
 
@@ -19,8 +21,11 @@ export function buildApp(deps: Deps): BuiltApp {
   // Koa's own error printer would duplicate our 500 logs.
   app.silent = true;
   const router = buildRouter(allRoutes);
+  observePool('api', deps.knex);
+  app.use(httpMetrics);
   app.use(requestId);
   app.use(errorEnvelope);
+  app.use(metricsEndpoint);
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));
   return { app, router };

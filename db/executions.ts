@@ -97,7 +97,7 @@ export interface NewExecution {
 }
 
 export type CreatedExecution =
-  | { execution: ExecutionRow; workflow: WorkflowRow; graph: Graph }
+  | { execution: ExecutionRow; workflow: WorkflowRow; graph: Graph; /** false when an earlier call created the row */ fresh: boolean }
   | { skipped: 'not-triggered' | 'already-entered' | 'already-active' };
 
 /**
@@ -113,7 +113,7 @@ export async function createExecution(db: Knex, input: NewExecution, graphs?: Gr
     const workflow = await trx<WorkflowRow>('workflows').where({ id: input.workflowId, project_id: input.projectId }).forShare().first();
     if (!workflow) return { skipped: 'not-triggered' as const };
     const existing = await trx<ExecutionRow>('workflow_executions').where({ id: input.id }).first();
-    if (existing) return { execution: existing, workflow, graph: await graphOf(trx, workflow) };
+    if (existing) return { execution: existing, workflow, graph: await graphOf(trx, workflow), fresh: false };
     if (input.mode === 'trigger' && (!workflow.enabled || workflow.trigger_config.eventName !== input.triggerEvent?.name)) {
       return { skipped: 'not-triggered' as const };
     }
@@ -140,7 +140,7 @@ export async function createExecution(db: Knex, input: NewExecution, graphs?: Gr
       [input.id, input.projectId, workflow.id, input.contactId, JSON.stringify(input.context), input.triggerEvent?.id ?? null, trigger?.id ?? null, TRIGGER],
     );
     if (!rows[0]) return { skipped: 'already-active' as const };
-    return { execution: rows[0] as ExecutionRow, workflow, graph };
+    return { execution: rows[0] as ExecutionRow, workflow, graph, fresh: true };
   });
 }
 
@@ -151,7 +151,7 @@ export async function createExecution(db: Knex, input: NewExecution, graphs?: Gr
  * active here: one cancelled (or deleted with its workflow) while its engine was between two steps
  * must not go on.
  */
-export async function recordProgress(db: Knex, u: ProgressUpdate): Promise<{ active: boolean }> {
+export async function recordProgress(db: Knex, u: ProgressUpdate): Promise<{ active: boolean; ended: boolean; stepStarted: boolean }> {
   // One statement, not a transaction of five: this runs at every step boundary of every execution.
   // Its parts see one snapshot; the step rows are written whatever the status (a cancellation is
   // recorded on an execution already marked CANCELLED), the execution row only while active.
@@ -177,8 +177,10 @@ export async function recordProgress(db: Knex, u: ProgressUpdate): Promise<{ act
   if (u.end) (sets.push('status = ?', 'error = ?', 'finished_at = now()'), setBindings.push(u.end.status, u.end.error ?? null));
   parts.push(`moved AS (UPDATE workflow_executions SET ${sets.join(', ')} WHERE id = ? AND status IN (${ACTIVE_STATUSES.map((x) => `'${x}'`).join(', ')}) RETURNING 1)`);
   bindings.push(...setBindings, u.executionId);
-  const { rows } = await db.raw(`WITH ${parts.join(',\n')} SELECT EXISTS (SELECT 1 FROM moved) AS moved`, bindings);
-  return { active: rows[0].moved && !u.end };
+  const stepStarted = u.started ? 'EXISTS (SELECT 1 FROM ins)' : 'false';
+  const { rows } = await db.raw(`WITH ${parts.join(',\n')} SELECT EXISTS (SELECT 1 FROM moved) AS moved, ${stepStarted} AS step_started`, bindings);
+  // `ended` and `stepStarted` are true only for the call that made the change, not for a retry of it.
+  return { active: rows[0].moved && !u.end, ended: rows[0].moved && !!u.end, stepStarted: rows[0].step_started };
 }
 
 export interface WaitingInput {

@@ -13,6 +13,13 @@ const hostPortList = z
   .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
   .pipe(z.array(z.string().regex(/^[^\s:]+(:\d{1,5})?$|^\[[0-9a-fA-F:]+\](:\d{1,5})?$/, 'expected host or host:port')));
 
+/** `host:port` to listen on (the SDK's exporter needs both parts). */
+const BIND_ADDRESS = /^([^\s:[\]]+|\[[0-9a-fA-F:]+\]):(\d{1,5})$/;
+const bindAddress = z
+  .string()
+  .trim()
+  .refine((s) => Number(BIND_ADDRESS.exec(s)?.[2] ?? NaN) <= 65535, 'must be host:port, like 0.0.0.0:9464');
+
 /** Empty or blank means unset (`FOO=` in a compose file), as the modules that once read these variables themselves treated it. */
 const unsetIfBlank = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema);
 
@@ -77,6 +84,9 @@ const EnvSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalText,
   STRIPE_PRICE_ID: optionalText,
   STRIPE_API_URL: unsetIfBlank(z.string().trim().url('must be a URL').default('https://api.stripe.com')),
+  METRICS_TOKEN: optionalText,
+  WORKER_METRICS_ADDRESS: unsetIfBlank(bindAddress.optional()),
+  WORKER_APP_METRICS_ADDRESS: unsetIfBlank(bindAddress.optional()),
 });
 
 /** Every variable `loadConfig` reads, besides the `OAUTH_<PROVIDER>_CLIENT_ID` / `_CLIENT_SECRET` pairs. */
@@ -120,6 +130,17 @@ export interface Config {
   security: SecurityConfig;
   campaigns: CampaignConfig;
   workflows: { timeScale: number };
+  metrics: MetricsConfig;
+}
+
+/** Prometheus endpoints (docs/metrics.md). */
+export interface MetricsConfig {
+  /** When set, GET /metrics (and a worker's app metrics) need `Authorization: Bearer <token>`. */
+  token?: string;
+  /** A worker's Temporal SDK metrics (its runtime's own exporter) listen here. */
+  workerAddress?: string;
+  /** A worker's own counters (emails handed over, executions, ...) listen here. */
+  workerAppAddress?: string;
 }
 
 export interface OAuthProviderConfig {
@@ -199,6 +220,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   const transport = e.EMAIL_TRANSPORT ?? (e.SENDGRID_API_KEY ? 'sendgrid' : 'log');
   if (transport === 'sendgrid' && !e.SENDGRID_API_KEY) problems.push('SENDGRID_API_KEY: required when EMAIL_TRANSPORT=sendgrid');
+  if (e.WORKER_METRICS_ADDRESS && e.WORKER_METRICS_ADDRESS === e.WORKER_APP_METRICS_ADDRESS) {
+    problems.push('WORKER_APP_METRICS_ADDRESS: must differ from WORKER_METRICS_ADDRESS (the SDK exporter listens there)');
+  }
   if (problems.length) throw new ConfigError(problems);
   return {
     port: e.PORT,
@@ -240,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     campaigns: { batchSize: e.CAMPAIGN_BATCH_SIZE, batchesPerRun: e.CAMPAIGN_BATCHES_PER_RUN, batchLanes: e.CAMPAIGN_BATCH_LANES },
     workflows: { timeScale: e.WORKFLOW_TIME_SCALE },
+    metrics: { token: e.METRICS_TOKEN, workerAddress: e.WORKER_METRICS_ADDRESS, workerAppAddress: e.WORKER_APP_METRICS_ADDRESS },
   };
 }
 

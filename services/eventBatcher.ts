@@ -3,6 +3,7 @@ import { startWorkflowOnce } from './temporal';
 import type { RoutableEvent } from './events';
 import { routeEventBatchWorkflowId } from '../temporal/workflowIds';
 import { routeEventBatch } from '../temporal/workflows/routeEventBatch';
+import { eventRoutingHandoff, eventRoutingQueued, eventsHandedOff } from '../lib/metrics';
 
 /** Flush after this many events of one project, or this long after the first one queued. */
 const MAX_BATCH = 200;
@@ -11,6 +12,8 @@ const MAX_DELAY_MS = 100;
 interface Pending {
   events: RoutableEvent[];
   timer: NodeJS.Timeout;
+  /** When the first event was queued: the hand-off latency histogram measures from here. */
+  endTimer: (labels: { outcome: 'started' | 'failed' }) => number;
 }
 
 /**
@@ -32,10 +35,11 @@ export class EventBatcher {
     for (const e of events) {
       let p = this.pending.get(e.project_id);
       if (!p) {
-        p = { events: [], timer: setTimeout(() => this.flush(e.project_id), MAX_DELAY_MS) };
+        p = { events: [], timer: setTimeout(() => this.flush(e.project_id), MAX_DELAY_MS), endTimer: eventRoutingHandoff.startTimer() };
         this.pending.set(e.project_id, p);
       }
       p.events.push(e);
+      eventRoutingQueued.inc();
       if (p.events.length >= MAX_BATCH) this.flush(e.project_id);
     }
   }
@@ -45,14 +49,23 @@ export class EventBatcher {
     if (!p) return;
     this.pending.delete(projectId);
     clearTimeout(p.timer);
+    // The queue metric counts events until Temporal answers, so a slow server shows as a growing queue.
+    const settled = (outcome: 'started' | 'failed') => {
+      eventRoutingQueued.dec(p.events.length);
+      p.endTimer({ outcome });
+      eventsHandedOff.inc({ outcome }, p.events.length);
+    };
     const started = startWorkflowOnce(this.gateway, routeEventBatch, {
       workflowId: routeEventBatchWorkflowId(p.events[0].id),
       args: [{ eventIds: p.events.map((e) => e.id) }],
       searchAttributes: { ProjectId: projectId },
       memo: { events: p.events.length },
     }).then(
-      () => undefined,
-      (err) => this.onError(err),
+      () => settled('started'),
+      (err) => {
+        settled('failed');
+        this.onError(err);
+      },
     );
     this.inFlight.add(started);
     void started.finally(() => this.inFlight.delete(started));

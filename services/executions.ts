@@ -10,6 +10,7 @@ import { CreatedExecution, NewExecution, createExecution, markCancelled } from '
 import type { EventPayload, ExecutionInput } from '../temporal/contract';
 import { executionWorkflowId } from '../temporal/workflowIds';
 import { eventSignal, workflowExecution } from '../temporal/workflows/workflowExecution';
+import { executionsEnded, executionsStarted } from '../lib/metrics';
 import { STEP_TYPES, StepRegistry } from '../temporal/steps';
 
 interface Deps {
@@ -38,6 +39,7 @@ export function executionVariables(contact: ContactRow, context: Record<string, 
 export async function startExecution(deps: Deps, input: NewExecution, graphs?: GraphCache): Promise<CreatedExecution> {
   const created = await createExecution(deps.knex, input, graphs);
   if ('skipped' in created) return created;
+  if (created.fresh) executionsStarted.inc({ mode: input.mode });
   const { execution, workflow, graph } = created;
   // A retried start of an execution that was cancelled in between must not bring it to life.
   if (!ACTIVE_STATUSES.includes(execution.status as (typeof ACTIVE_STATUSES)[number])) return created;
@@ -72,7 +74,9 @@ export async function cancelExecutions(deps: Deps, workflowId: string, ids: stri
   for (let i = 0; i < ids.length; i += BATCH) {
     await Promise.all(ids.slice(i, i + BATCH).map((id) => cancelWorkflow(deps.temporal, executionWorkflowId(id))));
   }
-  return markCancelled(deps.knex, workflowId, ids);
+  const cancelled = await markCancelled(deps.knex, workflowId, ids);
+  executionsEnded.inc({ status: 'CANCELLED' }, cancelled);
+  return cancelled;
 }
 
 /** Signals one execution; one that has already ended is no longer waiting, which is fine. */

@@ -11,6 +11,7 @@ import { bumpCampaignCounter, ProviderMilestone } from '../db/campaigns';
 import { handOffEvents } from './events';
 import { checkSuspension } from '../db/security';
 import { deterministicUuid } from '../lib/ids';
+import { providerEvents as providerEventsApplied } from '../lib/metrics';
 import { parsePublicKey } from '../lib/publicKey';
 
 /**
@@ -162,7 +163,9 @@ export function providerEvents(deps: { knex: Knex; temporal: TemporalGateway; lo
       let next = 0;
       const worker = async () => {
         while (next < events.length) {
-          const outcome = await applyOne(events[next++], toRoute);
+          const event = events[next++];
+          const outcome = await applyOne(event, toRoute);
+          providerEventsApplied.inc({ provider: 'sendgrid', kind: typeof event.event === 'string' && Object.hasOwn(EFFECTS, event.event) ? event.event : 'other', outcome });
           if (outcome === 'applied') result.applied++;
           else if (outcome === 'duplicate') result.duplicates++;
           else if (outcome === 'unmatched') result.unmatched++;

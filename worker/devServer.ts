@@ -7,7 +7,7 @@ import { devServerSearchAttributeFlags } from './searchAttributes';
 
 const ROOT = path.resolve(__dirname, '..');
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.unref();

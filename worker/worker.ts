@@ -8,13 +8,15 @@ import type { StepRegistry } from '../temporal/steps';
 import { createActivities } from '../activities';
 import { ensureSchedules } from './schedules';
 import { createTemporalGateway, temporalAddress, TemporalGateway } from '../services/temporal';
+import { sdkTelemetryOptions, serveWorkerMetrics } from './workerMetrics';
 
 let runtimeInstalled = false;
-function installRuntime(level: string) {
+function installRuntime(config: Config) {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
+  const level = config.logLevel;
   const sdkLevel = level === 'debug' || level === 'trace' ? 'DEBUG' : level === 'silent' ? 'ERROR' : 'WARN';
-  Runtime.install({ logger: new DefaultLogger(sdkLevel as any) });
+  Runtime.install({ logger: new DefaultLogger(sdkLevel as any), ...sdkTelemetryOptions(config) });
 }
 
 export interface StartWorkerOptions {
@@ -51,7 +53,7 @@ export interface CreatedWorker {
 }
 
 export async function createWorker(opts: StartWorkerOptions): Promise<CreatedWorker> {
-  installRuntime(opts.config.logLevel);
+  installRuntime(opts.config);
   const address = opts.address ?? temporalAddress(opts.config);
   const taskQueue = opts.taskQueue ?? opts.config.temporal.taskQueue;
   const connection = await NativeConnection.connect({ address });
@@ -103,8 +105,10 @@ if (require.main === module) {
     await ensureSearchAttributes(conn, config.temporal.namespace);
     await conn.close();
     const { worker, close } = await createWorker({ config, knex, log, schedules: true });
+    const metrics = await serveWorkerMetrics(config, knex, log);
     log.info({ taskQueue: config.temporal.taskQueue, address: temporalAddress(config) }, 'worker running');
     await worker.run();
+    await metrics.close();
     await close();
     await knex.destroy();
   })().catch((err) => {

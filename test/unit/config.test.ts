@@ -32,6 +32,7 @@ describe('loadConfig', () => {
     expect(c.security).toEqual({ windowHours: 168, maxBounceRate: 0.05, maxComplaintRate: 0.003, minSent: 100 });
     expect(c.campaigns).toEqual({ batchSize: 1000, batchesPerRun: 50, batchLanes: 3 });
     expect(c.workflows).toEqual({ timeScale: 1 });
+    expect(c.metrics).toEqual({ token: undefined, workerAddress: undefined, workerAppAddress: undefined });
   });
 
   it('reads every variable', () => {
@@ -55,6 +56,9 @@ describe('loadConfig', () => {
       OAUTH_GOOGLE_CLIENT_SECRET: 'g-secret',
       OAUTH_GITHUB_CLIENT_ID: 'gh-id',
       OAUTH_GITHUB_CLIENT_SECRET: 'gh-secret',
+      METRICS_TOKEN: ' scrape-me ',
+      WORKER_METRICS_ADDRESS: '0.0.0.0:9464',
+      WORKER_APP_METRICS_ADDRESS: '[::1]:9465',
     });
     expect(c.temporal.maxCachedWorkflows).toBe(0);
     expect(c.systemEmailFrom).toBe('accounts@example.com');
@@ -67,6 +71,7 @@ describe('loadConfig', () => {
       { id: 'github', clientId: 'gh-id', clientSecret: 'gh-secret' },
       { id: 'google', clientId: 'g-id', clientSecret: 'g-secret' },
     ]);
+    expect(c.metrics).toEqual({ token: 'scrape-me', workerAddress: '0.0.0.0:9464', workerAppAddress: '[::1]:9465' });
     expect(load({ SENDGRID_WEBHOOK_PUBLIC_KEY: pem }).sendgridWebhookPublicKey).toBe(pem.trim());
   });
 
@@ -77,7 +82,8 @@ describe('loadConfig', () => {
   });
 
   it('treats blank values of these variables as unset', () => {
-    const c = load({ SYSTEM_EMAIL_FROM: '', SENDGRID_WEBHOOK_PUBLIC_KEY: '  ', STRIPE_SECRET_KEY: '', STRIPE_API_URL: '', WORKFLOW_TIME_SCALE: '', CAMPAIGN_BATCH_SIZE: '' });
+    const c = load({ SYSTEM_EMAIL_FROM: '', SENDGRID_WEBHOOK_PUBLIC_KEY: '  ', STRIPE_SECRET_KEY: '', STRIPE_API_URL: '', WORKFLOW_TIME_SCALE: '', CAMPAIGN_BATCH_SIZE: '', METRICS_TOKEN: ' ', WORKER_METRICS_ADDRESS: '' });
+    expect(c.metrics).toEqual({ token: undefined, workerAddress: undefined, workerAppAddress: undefined });
     expect(c.systemEmailFrom).toBe('no-reply@localhost');
     expect(c.sendgridWebhookPublicKey).toBeUndefined();
     expect(c.billing.enabled).toBe(false);
@@ -100,6 +106,8 @@ describe('loadConfig', () => {
       CAMPAIGN_BATCHES_PER_RUN: '0',
       CAMPAIGN_BATCH_LANES: '17',
       STRIPE_API_URL: 'not a url',
+      WORKER_METRICS_ADDRESS: '9464',
+      WORKER_APP_METRICS_ADDRESS: 'localhost:70000',
     });
     expect(got.sort()).toEqual(
       [
@@ -115,8 +123,16 @@ describe('loadConfig', () => {
         'SYSTEM_EMAIL_FROM: must be a bare email address, like no-reply@example.com',
         'TEMPORAL_MAX_CACHED_WORKFLOWS: must be an integer of at least 0',
         'WORKFLOW_TIME_SCALE: must be a positive number',
+        'WORKER_METRICS_ADDRESS: must be host:port, like 0.0.0.0:9464',
+        'WORKER_APP_METRICS_ADDRESS: must be host:port, like 0.0.0.0:9464',
       ].sort(),
     );
+  });
+
+  it('refuses one address for both worker metrics endpoints', () => {
+    expect(problems({ WORKER_METRICS_ADDRESS: '0.0.0.0:9464', WORKER_APP_METRICS_ADDRESS: '0.0.0.0:9464' })).toEqual([
+      'WORKER_APP_METRICS_ADDRESS: must differ from WORKER_METRICS_ADDRESS (the SDK exporter listens there)',
+    ]);
   });
 
   it('stops the process at start with one stderr line per problem', () => {
