@@ -12,6 +12,7 @@ import { apiKey, session } from './middleware/auth';
 import { idempotency } from './middleware/idempotency';
 import { rawJsonBody } from './middleware/rawBody';
 import { nestedDeeperThan } from '../lib/json';
+import { findRefusedText, refusedMessage } from '../lib/hostileText';
 
 const DEFAULT_JSON_LIMIT = '1mb';
 /** Far deeper than any valid request (filter trees stop at 5 levels, contact data at 5). */
@@ -65,10 +66,17 @@ function validator(def: RouteDef) {
     const input: { params: unknown; query: unknown; body: unknown } = { params: ctx.params ?? {}, query: ctx.query, body: undefined };
     if (def.params) {
       const r = safeParse(def.params, ctx.params ?? {});
-      if (!r.success) throw notFound(def.resource ?? def.tag.replace(/s$/, '').replace(/^./, (c) => c.toUpperCase()));
+      if (!r.success || findRefusedText(ctx.params ?? {})) throw notFound(def.resource ?? def.tag.replace(/s$/, '').replace(/^./, (c) => c.toUpperCase()));
       input.params = r.data;
     }
     if (def.query) {
+      const refused = findRefusedText(ctx.query);
+      if (refused) {
+        if (def.validationErrors === 'flat') throw new FlatError(400, refusedMessage(refused));
+        throw new ApiError(400, 'BAD_REQUEST', `Invalid query: ${refusedMessage(refused)}`, {
+          errors: [{ field: refused.field, code: 'invalid_string', message: refusedMessage(refused) }],
+        });
+      }
       const r = safeParse(def.query, ctx.query);
       if (!r.success) {
         if (def.validationErrors === 'flat') throw new FlatError(400, firstMessage(r.error));
@@ -82,6 +90,12 @@ function validator(def: RouteDef) {
         const message = `the body nests more than ${MAX_BODY_NESTING} levels deep`;
         if (def.validationErrors === 'flat') throw new FlatError(400, message);
         throw validationError([{ field: '(root)', code: 'too_big', message }]);
+      }
+      // Every string and key of the body, however deep, before any schema sees it (lib/hostileText).
+      const refused = findRefusedText(ctx.request.body);
+      if (refused) {
+        if (def.validationErrors === 'flat') throw new FlatError(400, refusedMessage(refused));
+        throw validationError([{ field: refused.field, code: 'invalid_string', message: refusedMessage(refused) }]);
       }
       const raw = def.multipart ? { ...(ctx.request.body as object), files: ctx.request.files } : (ctx.request.body ?? {});
       const r = safeParse(def.body, raw);
