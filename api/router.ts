@@ -11,6 +11,8 @@ import { fieldErrors, firstMessage, safeParse } from './validation';
 import { apiKey, session } from './middleware/auth';
 import { idempotency } from './middleware/idempotency';
 import { rawJsonBody } from './middleware/rawBody';
+import { crossSiteGuard } from './middleware/crossSite';
+import { publicCors, publicPreflight } from './middleware/cors';
 import { nestedDeeperThan } from '../lib/json';
 import { findRefusedText, refusedMessage } from '../lib/hostileText';
 
@@ -126,7 +128,10 @@ export function buildRouter(defs: RouteDef[]): Router<any, any> {
     const handler = async (ctx: AppContext) => {
       await def.handler(ctx, (ctx.state as any).input);
     };
-    const chain: any[] = [...authFor(def)];
+    const chain: any[] = [];
+    if (def.auth === 'session' && def.method !== 'get') chain.push(crossSiteGuard({ multipart: !!def.multipart }));
+    if (def.auth === 'public') chain.push(publicCors);
+    chain.push(...authFor(def));
     if (def.idempotent) chain.push(idempotency);
     if (def.rawJsonBody) chain.push(rawJsonBody(def.rawJsonBody.limitBytes));
     else if (def.method !== 'get' && def.method !== 'delete') chain.push(bodyParser(def));
@@ -135,5 +140,9 @@ export function buildRouter(defs: RouteDef[]): Router<any, any> {
     chain.push(validator(def), handler);
     (router as any)[def.method](def.path, ...chain);
   }
+  // Browsers' preflights for the public-key routes; other paths keep allowedMethods' plain OPTIONS answer.
+  const publicMethods = new Map<string, string[]>();
+  for (const def of defs.filter((d) => d.auth === 'public')) publicMethods.set(def.path, [...(publicMethods.get(def.path) ?? []), def.method.toUpperCase()]);
+  for (const [path, methods] of publicMethods) router.options(path, publicPreflight(methods));
   return router;
 }
