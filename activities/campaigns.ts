@@ -29,6 +29,7 @@ import { identityVariables } from '../db/contacts';
 import { startWorkflowOnce, TemporalGateway } from '../temporal/client';
 import type { CampaignConfig } from '../lib/config';
 import { campaignWorkflowId } from '../temporal/workflowIds';
+import { enqueueEventRouting } from '../temporal/eventBatcher';
 
 // ───────────────────────────── starting and stopping the workflow ─────────────────────────────
 
@@ -230,7 +231,10 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
           const { messageId } = await heartbeating(progress, () =>
             transport.sendBatch({ projectId: c.project_id, campaignId: c.id, from, replyTo: c.reply_to, recipients: group }),
           );
-          result.handedOver += await markHandedOver(knex, c.id, ids, messageId);
+          const handed = await markHandedOver(knex, c.id, ids, messageId);
+          result.handedOver += handed.moved;
+          // Committed above; the maintenance sweep routes any event a crash keeps from this hand-off.
+          enqueueEventRouting(deps.temporal, handed.events, (err) => deps.log.warn({ err, campaignId: c.id }, 'email.sent routing start failed; the maintenance sweep will route them'));
         } catch (err) {
           if (err instanceof TransportRejected && !err.retryable) {
             result.failed += await markFailed(knex, c.id, { emailIds: ids }, err.message);
