@@ -29,7 +29,7 @@ import { identityVariables } from '../db/contacts';
 import { startWorkflowOnce, TemporalGateway } from '../temporal/client';
 import type { CampaignConfig } from '../lib/config';
 import { campaignWorkflowId } from '../temporal/workflowIds';
-import { enqueueEventRouting } from '../temporal/eventBatcher';
+import { startEventBatch } from '../temporal/eventBatcher';
 
 // ───────────────────────────── starting and stopping the workflow ─────────────────────────────
 
@@ -233,8 +233,8 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
           );
           const handed = await markHandedOver(knex, c.id, ids, messageId);
           result.handedOver += handed.moved;
-          // Committed above; the maintenance sweep routes any event a crash keeps from this hand-off.
-          enqueueEventRouting(deps.temporal, handed.events, (err) => deps.log.warn({ err, campaignId: c.id }, 'email.sent routing start failed; the maintenance sweep will route them'));
+          // The group's email.sent events, committed above, go to routing as one batch; the maintenance sweep routes them if this start fails.
+          await startEventBatch(deps.temporal, c.project_id, handed.events).catch((err) => deps.log.warn({ err, campaignId: c.id }, 'email.sent routing start failed; the maintenance sweep will route them'));
         } catch (err) {
           if (err instanceof TransportRejected && !err.retryable) {
             result.failed += await markFailed(knex, c.id, { emailIds: ids }, err.message);

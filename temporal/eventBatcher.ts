@@ -44,13 +44,7 @@ export class EventBatcher {
     if (!p) return;
     this.pending.delete(projectId);
     clearTimeout(p.timer);
-    const started = startWorkflowOnce(this.gateway, {
-      workflowType: 'routeEventBatch',
-      workflowId: routeEventBatchWorkflowId(p.events[0].id),
-      args: [{ eventIds: p.events.map((e) => e.id) }],
-      searchAttributes: { ProjectId: projectId },
-      memo: { events: p.events.length },
-    }).then(
+    const started = startEventBatch(this.gateway, projectId, p.events).then(
       () => undefined,
       (err) => this.onError(err),
     );
@@ -63,6 +57,22 @@ export class EventBatcher {
     for (const projectId of [...this.pending.keys()]) this.flush(projectId);
     await Promise.all(this.inFlight);
   }
+}
+
+/**
+ * One `routeEventBatch` execution for events of one project, under an id derived from the first
+ * event (a repeat is a no-op). For writers that produce their events in batches already (campaign
+ * hand-overs); the batcher below gathers single ones first.
+ */
+export async function startEventBatch(gateway: TemporalGateway, projectId: string, events: RoutableEvent[]): Promise<void> {
+  if (!events.length) return;
+  await startWorkflowOnce(gateway, {
+    workflowType: 'routeEventBatch',
+    workflowId: routeEventBatchWorkflowId(events[0].id),
+    args: [{ eventIds: events.map((e) => e.id) }],
+    searchAttributes: { ProjectId: projectId },
+    memo: { events: events.length },
+  });
 }
 
 const batchers = new WeakMap<TemporalGateway, EventBatcher>();
