@@ -62,7 +62,7 @@ export class EventBatcher {
 /**
  * One `routeEventBatch` execution for events of one project, under an id derived from the first
  * event (a repeat is a no-op). For writers that produce their events in batches already (campaign
- * hand-overs); the batcher below gathers single ones first.
+ * hand-overs); EventBatcher gathers single ones into such batches first.
  */
 export async function startEventBatch(gateway: TemporalGateway, projectId: string, events: RoutableEvent[]): Promise<void> {
   if (!events.length) return;
