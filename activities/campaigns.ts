@@ -27,6 +27,7 @@ import { deliveriesFailed, emailsHandedOver } from '../lib/metrics';
 import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
 import { identityVariables } from '../db/contacts';
 import { startCampaignWorkflow } from '../services/campaigns';
+import { startEventBatch } from '../services/eventBatcher';
 
 // ───────────────────────────── the batch ─────────────────────────────
 
@@ -177,9 +178,11 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
           const { messageId } = await heartbeating(progress, () =>
             transport.sendBatch({ projectId: c.project_id, campaignId: c.id, from, replyTo: c.reply_to, recipients: group }),
           );
-          const handedOver = await markHandedOver(knex, c.id, ids, messageId);
-          emailsHandedOver.inc({ transport: transport.name, type: c.type }, handedOver);
-          result.handedOver += handedOver;
+          const handed = await markHandedOver(knex, c.id, ids, messageId);
+          emailsHandedOver.inc({ transport: transport.name, type: c.type }, handed.moved);
+          result.handedOver += handed.moved;
+          // The group's email.sent events, committed above, go to routing as one batch; the maintenance sweep routes them if this start fails.
+          await startEventBatch(deps.temporal, c.project_id, handed.events).catch((err) => deps.log.warn({ err, campaignId: c.id }, 'email.sent routing start failed; the maintenance sweep will route them'));
         } catch (err) {
           if (err instanceof TransportRejected && !err.retryable) {
             const failed = await markFailed(knex, c.id, { emailIds: ids }, err.message);

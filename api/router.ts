@@ -11,7 +11,10 @@ import { fieldErrors, firstMessage, safeParse } from './validation';
 import { apiKey, session } from './middleware/auth';
 import { idempotency } from './middleware/idempotency';
 import { rawJsonBody } from './middleware/rawBody';
+import { crossSiteGuard } from './middleware/crossSite';
+import { publicCors, publicPreflight } from './middleware/cors';
 import { nestedDeeperThan } from '../lib/json';
+import { findRefusedText, refusedMessage } from '../lib/hostileText';
 
 const DEFAULT_JSON_LIMIT = '1mb';
 /** Far deeper than any valid request (filter trees stop at 5 levels, contact data at 5). */
@@ -65,10 +68,17 @@ function validator(def: RouteDef) {
     const input: { params: unknown; query: unknown; body: unknown } = { params: ctx.params ?? {}, query: ctx.query, body: undefined };
     if (def.params) {
       const r = safeParse(def.params, ctx.params ?? {});
-      if (!r.success) throw notFound(def.resource ?? def.tag.replace(/s$/, '').replace(/^./, (c) => c.toUpperCase()));
+      if (!r.success || findRefusedText(ctx.params ?? {})) throw notFound(def.resource ?? def.tag.replace(/s$/, '').replace(/^./, (c) => c.toUpperCase()));
       input.params = r.data;
     }
     if (def.query) {
+      const refused = findRefusedText(ctx.query);
+      if (refused) {
+        if (def.validationErrors === 'flat') throw new FlatError(400, refusedMessage(refused));
+        throw new ApiError(400, 'BAD_REQUEST', `Invalid query: ${refusedMessage(refused)}`, {
+          errors: [{ field: refused.field, code: 'invalid_string', message: refusedMessage(refused) }],
+        });
+      }
       const r = safeParse(def.query, ctx.query);
       if (!r.success) {
         if (def.validationErrors === 'flat') throw new FlatError(400, firstMessage(r.error));
@@ -82,6 +92,12 @@ function validator(def: RouteDef) {
         const message = `the body nests more than ${MAX_BODY_NESTING} levels deep`;
         if (def.validationErrors === 'flat') throw new FlatError(400, message);
         throw validationError([{ field: '(root)', code: 'too_big', message }]);
+      }
+      // Every string and key of the body, however deep, before any schema sees it (lib/hostileText).
+      const refused = findRefusedText(ctx.request.body);
+      if (refused) {
+        if (def.validationErrors === 'flat') throw new FlatError(400, refusedMessage(refused));
+        throw validationError([{ field: refused.field, code: 'invalid_string', message: refusedMessage(refused) }]);
       }
       const raw = def.multipart ? { ...(ctx.request.body as object), files: ctx.request.files } : (ctx.request.body ?? {});
       const r = safeParse(def.bodyFor?.(ctx.deps) ?? def.body, raw);
@@ -112,7 +128,10 @@ export function buildRouter(defs: RouteDef[]): Router<any, any> {
     const handler = async (ctx: AppContext) => {
       await def.handler(ctx, (ctx.state as any).input);
     };
-    const chain: any[] = [...authFor(def)];
+    const chain: any[] = [];
+    if (def.auth === 'session' && def.method !== 'get') chain.push(crossSiteGuard({ multipart: !!def.multipart }));
+    if (def.auth === 'public') chain.push(publicCors);
+    chain.push(...authFor(def));
     if (def.idempotent) chain.push(idempotency);
     if (def.rawJsonBody) chain.push(rawJsonBody(def.rawJsonBody.limitBytes));
     else if (def.method !== 'get' && def.method !== 'delete') chain.push(bodyParser(def));
@@ -121,5 +140,9 @@ export function buildRouter(defs: RouteDef[]): Router<any, any> {
     chain.push(validator(def), handler);
     (router as any)[def.method](def.path, ...chain);
   }
+  // Browsers' preflights for the public-key routes; other paths keep allowedMethods' plain OPTIONS answer.
+  const publicMethods = new Map<string, string[]>();
+  for (const def of defs.filter((d) => d.auth === 'public')) publicMethods.set(def.path, [...(publicMethods.get(def.path) ?? []), def.method.toUpperCase()]);
+  for (const [path, methods] of publicMethods) router.options(path, publicPreflight(methods));
   return router;
 }

@@ -161,21 +161,44 @@ export async function claimPage(knex: Knex, c: CampaignRow, fresh: RecipientEmai
   return { live: row.live, written: new Set<string>(row.written), requeued: row.requeued, unrenderable: row.unrenderable };
 }
 
-/** SENDING → SENT for what the provider accepted; sentCount moves by exactly the rows that moved (one statement). */
-export async function markHandedOver(knex: Knex, campaignId: string, emailIds: string[], messageId: string): Promise<number> {
+/** The id of an email's `email.sent` event: the one deliverEmail's recordEmailEvent derives, so both paths agree. */
+export const emailSentEventId = (emailId: string) => deterministicUuid(emailId, 'email.sent');
+
+export interface HandedOver {
+  /** Rows that moved SENDING → SENT (sentCount moved by as many). */
+  moved: number;
+  /** The `email.sent` events written for them, to hand to event routing. */
+  events: Array<{ id: string; project_id: string; contact_id: string; name: string }>;
+}
+
+/**
+ * SENDING → SENT for what the provider accepted, in one statement: sentCount moves by exactly the
+ * rows that moved, and each of them gets its `email.sent` event (DESIGN §5.10, like a transactional
+ * send), so the activity feed lists campaign mail and workflows can trigger on it. One multi-row
+ * insert per group; a contact deleted meanwhile gets no event.
+ */
+export async function markHandedOver(knex: Knex, campaignId: string, emailIds: string[], messageId: string): Promise<HandedOver> {
   const { rows } = await knex.raw(
     `WITH moved AS (
        UPDATE emails SET status = 'SENT', provider_message_id = :messageId, sent_at = now(), updated_at = now()
         WHERE id = ANY(:ids::uuid[]) AND campaign_id = :campaignId AND status = 'SENDING'
-       RETURNING 1),
+       RETURNING id, project_id, contact_id),
      n AS (SELECT count(*)::int AS n FROM moved),
      bump AS (
        UPDATE campaigns SET sent_count = sent_count + n.n, updated_at = now() FROM n
-        WHERE campaigns.id = :campaignId AND n.n > 0)
-     SELECT n FROM n`,
-    { messageId, ids: emailIds, campaignId },
+        WHERE campaigns.id = :campaignId AND n.n > 0),
+     sent AS (
+       INSERT INTO events (id, project_id, contact_id, name, data)
+       SELECT u.event_id, m.project_id, m.contact_id, 'email.sent', jsonb_build_object('emailId', m.id)
+         FROM moved m
+         JOIN unnest(:ids::uuid[], :eventIds::uuid[]) AS u(email_id, event_id) ON u.email_id = m.id
+         JOIN contacts ct ON ct.id = m.contact_id
+       ON CONFLICT (id) DO NOTHING
+       RETURNING id, project_id, contact_id, name)
+     SELECT (SELECT n FROM n) AS n, (SELECT coalesce(json_agg(sent), '[]') FROM sent) AS events`,
+    { messageId, ids: emailIds, eventIds: emailIds.map(emailSentEventId), campaignId },
   );
-  return rows[0].n;
+  return { moved: rows[0].n, events: rows[0].events };
 }
 
 /** SENDING → FAILED (the provider refused, or an interrupted attempt left the outcome unknown). */

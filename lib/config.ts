@@ -32,6 +32,19 @@ const rate = numberIn('must be a rate from 0 to 1 (0.05 = 5 %)', (n) => n >= 0 &
 
 const optionalText = unsetIfBlank(z.string().trim().optional());
 
+/** Comma-separated web origins (`https://app.example.com`), each reduced to its canonical `scheme://host[:port]`. */
+const originList = z
+  .string()
+  .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+  .pipe(
+    z.array(
+      z
+        .string()
+        .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), 'must be a comma-separated list of http(s) origins, like https://app.example.com')
+        .transform((u) => new URL(u).origin),
+    ),
+  );
+
 const publicKeyText = unsetIfBlank(
   z
     .string()
@@ -59,6 +72,7 @@ const EnvSchema = z.object({
   SENDGRID_API_URL: z.string().url().optional(),
   DNS_SERVERS: hostPortList.optional(),
   APP_URL: z.string().url().optional(),
+  DASHBOARD_ORIGINS: unsetIfBlank(originList.optional()),
   JWT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   DISABLE_SIGNUPS: bool.default(false),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1000),
@@ -111,6 +125,8 @@ export interface Config {
   email: { transport: 'log' | 'sendgrid'; sendgridApiKey?: string; sendgridApiUrl?: string };
   dnsServers?: string[];
   appUrl: string;
+  /** Origins whose pages may make cookie-authenticated writes: APP_URL's origin plus DASHBOARD_ORIGINS. */
+  dashboardOrigins: string[];
   jwtSecret: string;
   disableSignups: boolean;
   rateLimitPerMinute: number;
@@ -237,6 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     email: { transport, sendgridApiKey: e.SENDGRID_API_KEY, sendgridApiUrl: e.SENDGRID_API_URL },
     dnsServers: e.DNS_SERVERS,
     appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    dashboardOrigins: [...new Set([new URL(e.APP_URL ?? `http://localhost:${e.PORT}`).origin, ...(e.DASHBOARD_ORIGINS ?? [])])],
     jwtSecret: e.JWT_SECRET ?? persistedSecret(e.DATA_DIR),
     disableSignups: e.DISABLE_SIGNUPS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,

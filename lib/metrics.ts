@@ -71,7 +71,7 @@ interface TarnPool {
 
 export const eventRoutingQueued = new Gauge({
   name: 'svc_event_routing_queued_events',
-  help: 'Tracked events waiting in this process for their routing workflow to be started (temporal/eventBatcher.ts)',
+  help: 'Tracked events waiting in this process for their routing workflow to be started (services/eventBatcher.ts)',
   registers,
 });
 

@@ -55,12 +55,7 @@ export class EventBatcher {
       p.endTimer({ outcome });
       eventsHandedOff.inc({ outcome }, p.events.length);
     };
-    const started = startWorkflowOnce(this.gateway, routeEventBatch, {
-      workflowId: routeEventBatchWorkflowId(p.events[0].id),
-      args: [{ eventIds: p.events.map((e) => e.id) }],
-      searchAttributes: { ProjectId: projectId },
-      memo: { events: p.events.length },
-    }).then(
+    const started = startEventBatch(this.gateway, projectId, p.events).then(
       () => settled('started'),
       (err) => {
         settled('failed');
@@ -76,6 +71,21 @@ export class EventBatcher {
     for (const projectId of [...this.pending.keys()]) this.flush(projectId);
     await Promise.all(this.inFlight);
   }
+}
+
+/**
+ * One `routeEventBatch` execution for events of one project, under an id derived from the first
+ * event (a repeat is a no-op). For writers that produce their events in batches already (campaign
+ * hand-overs); EventBatcher gathers single ones into such batches first.
+ */
+export async function startEventBatch(gateway: TemporalGateway, projectId: string, events: RoutableEvent[]): Promise<void> {
+  if (!events.length) return;
+  await startWorkflowOnce(gateway, routeEventBatch, {
+    workflowId: routeEventBatchWorkflowId(events[0].id),
+    args: [{ eventIds: events.map((e) => e.id) }],
+    searchAttributes: { ProjectId: projectId },
+    memo: { events: events.length },
+  });
 }
 
 const batchers = new WeakMap<TemporalGateway, EventBatcher>();

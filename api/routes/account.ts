@@ -1,46 +1,13 @@
 import { route } from '../route';
-import type { AppContext } from '../context';
 import { ApiError } from '../errors';
 import { Accepted, OAuthConfig, PasswordReset, PasswordResetRequest, TokenBody, VerificationRequested, VerifiedUser } from '../schemas/account';
-import { sendSystemEmail } from '../operations/systemEmail';
-import { issueToken, recentTokenCount, TokenPurpose, TOKEN_TTL_SECONDS } from '../../db/tokens';
+import { mailToken, MAX_EMAILS_PER_HOUR } from '../operations/accountEmails';
 import { resetPasswordWithToken, verifyEmailWithToken } from '../../db/accounts';
-import { findUserByEmail, UserRow } from '../../db/users';
+import { findUserByEmail } from '../../db/users';
 import { oauthProviders } from '../../lib/oauth';
-
-/** At most this many links of one kind per account and hour: nobody can flood an inbox through us. */
-const MAX_EMAILS_PER_HOUR = 5;
 
 const invalidToken = () =>
   new ApiError(400, 'INVALID_TOKEN', 'This link is invalid, was already used or has expired', { suggestion: 'Ask for a new email and use the newest link' });
-
-const EMAILS: Record<TokenPurpose, { subject: string; page: string; body: string }> = {
-  VERIFY_EMAIL: {
-    subject: 'Verify your email address',
-    page: 'verify-email',
-    body: `<p>Confirm your email address by opening this link:</p><p><a href="{{ url }}">{{ url }}</a></p><p>It works once and expires in {{ hours }} hours. If you did not sign up, ignore this email.</p>`,
-  },
-  RESET_PASSWORD: {
-    subject: 'Reset your password',
-    page: 'reset-password',
-    body: `<p>Someone asked to reset the password of this account. To choose a new one, open this link:</p><p><a href="{{ url }}">{{ url }}</a></p><p>It works once and expires in {{ hours }} hour(s). If it was not you, ignore this email: your password stays as it is.</p>`,
-  },
-};
-
-/** Issues a token and mails its link; false when the account already got its hourly share. */
-async function mailToken(ctx: AppContext, user: UserRow, purpose: TokenPurpose): Promise<boolean> {
-  const { knex } = ctx.deps;
-  if ((await recentTokenCount(knex, user.id, purpose, 3600)) >= MAX_EMAILS_PER_HOUR) return false;
-  const token = await issueToken(knex, user.id, purpose);
-  const email = EMAILS[purpose];
-  await sendSystemEmail(ctx.deps, {
-    to: user.email,
-    subject: email.subject,
-    body: email.body,
-    variables: { url: `${ctx.deps.config.appUrl}/${email.page}?token=${token}`, hours: TOKEN_TTL_SECONDS[purpose] / 3600 },
-  });
-  return true;
-}
 
 export default [
   route({

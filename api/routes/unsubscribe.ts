@@ -5,12 +5,10 @@ import { notFound } from '../errors';
 import { linksFor, verifySubscriptionToken, SubscriptionTarget } from '../../lib/unsubscribe';
 import { findContact, updateContact, ContactRow } from '../../db/contacts';
 import { handOffEvents } from '../../services/events';
+import { escapeHtml, renderPage } from '../pages';
 
 // Tokens come from lib/unsubscribe; the bound only keeps absurd paths away from the HMAC.
 const TokenParams = z.object({ token: z.string().min(1).max(512) });
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The contact a link was signed for; a forged link looks missing. */
 function signedTarget(ctx: AppContext, token: string): SubscriptionTarget {
@@ -35,18 +33,7 @@ function page(ctx: AppContext, { t, contact }: { t: SubscriptionTarget; contact:
     ? `<a href="${escapeHtml(links.unsubscribeUrl)}">Unsubscribe</a>`
     : `<a href="${escapeHtml(links.subscribeUrl)}">Subscribe again</a>`;
   const state = contact.subscribed ? 'subscribed to' : 'unsubscribed from';
-  ctx.type = 'html';
-  // The token in the URL is a credential for this contact's flag: keep it out of caches and referrers.
-  ctx.set('Cache-Control', 'no-store');
-  ctx.set('Referrer-Policy', 'no-referrer');
-  ctx.body = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>${escapeHtml(headline)}</title></head>
-<body style="font-family: system-ui, sans-serif; max-width: 32rem; margin: 4rem auto; padding: 0 1rem">
-<h1>${escapeHtml(headline)}</h1>
-<p>${escapeHtml(contact.email)} is ${state} these emails.</p>
-<p>${action}</p>
-</body></html>`;
+  renderPage(ctx, headline, `<p>${escapeHtml(contact.email)} is ${state} these emails.</p>\n<p>${action}</p>`);
 }
 
 const common = { auth: 'none', tag: 'subscriptions', noRateLimit: true, params: TokenParams } as const;

@@ -348,6 +348,29 @@ describe('sending', () => {
     expect((await api(fx).post(draft.id, 'send')).status).toBe(409);
   });
 
+  it('records every campaign email like a transactional one: a `sent` activity item and a routed `email.sent` event each', async () => {
+    const emails = [uniqueEmail('feed1'), uniqueEmail('feed2'), uniqueEmail('feed3')];
+    const fx = await projectWith(emails.map((email) => ({ email })));
+    const draft = await created({}, fx);
+    expect((await api(fx).post(draft.id, 'send', { scheduledFor: null })).status).toBe(200);
+    await waitStatus(fx, draft.id, 'SENT');
+
+    const rows = await h.deps.knex('emails').where({ campaign_id: draft.id }).select('id', 'contact_id', 'to_email');
+    expect(rows).toHaveLength(3);
+    const feed = await h.http.get('/activity?type=sent&limit=100').set(key(fx));
+    expect(feed.status).toBe(200);
+    const fed = JSON.stringify(feed.body.data);
+    expect(feed.body.data).toHaveLength(3);
+    for (const r of rows) expect(fed).toContain(r.id);
+
+    // Routed through the batched hand-off, so workflows can trigger on them.
+    const events = await eventually(async () => {
+      const found = await h.deps.knex('events').where({ project_id: fx.projectId, name: 'email.sent' });
+      return found.length === 3 && found.every((e) => e.routed_at) ? found : null;
+    });
+    expect(events.map((e) => [e.contact_id, e.data.emailId]).sort()).toEqual(rows.map((r) => [r.contact_id, r.id]).sort());
+  });
+
   it('sends a TRANSACTIONAL campaign to unsubscribed contacts too, without unsubscribe headers', async () => {
     const [on, off] = [uniqueEmail('on'), uniqueEmail('off')];
     const fx = await projectWith([{ email: on }, { email: off, subscribed: false }]);

@@ -24,7 +24,22 @@ interface Probe {
   url: string;
   raw?: string;
   expectStatus?: number;
+  /** The field (dotted path, or query parameter) the answer must refuse with code `invalid_string`. */
+  expectRefused?: string;
 }
+
+/**
+ * Hostile characters: those the API refuses anywhere (docs/api.md "Strings"), and those it must
+ * store or refuse but never fail on. In query strings a lone surrogate cannot be written: its
+ * WTF-8 bytes decode to U+FFFD, which is storable.
+ */
+const HOSTILE: Array<{ name: string; text: string; query: string; refused: boolean; refusedInQuery: boolean }> = [
+  { name: 'NUL', text: '\u0000', query: '%00', refused: true, refusedInQuery: true },
+  { name: 'lone surrogate', text: '\ud800', query: '%ED%A0%80', refused: true, refusedInQuery: false },
+  { name: 'C0 control', text: '\u0001', query: '%01', refused: true, refusedInQuery: true },
+  { name: 'escape', text: '\u001b', query: '%1B', refused: true, refusedInQuery: true },
+  { name: 'bidi override', text: '\u202e', query: '%E2%80%AE', refused: false, refusedInQuery: false },
+];
 
 const ONE_MB = 1024 * 1024;
 const HUGE = 'x'.repeat(100_000);
@@ -113,6 +128,83 @@ function hugeStrings(value: unknown): unknown {
   return value;
 }
 
+type FieldPath = Array<string | number>;
+
+/**
+ * Every place the schema takes a string, as paths into the body: properties, array items, the
+ * alternatives of unions, and for open objects (records such as contact `data`) a key, a value
+ * and a nested value. Recursive schemas (filter trees) stop at a few levels.
+ */
+function stringPaths(node: Json | undefined, root: Json, path: FieldPath = [], depth = 0, out = new Map<string, { path: FieldPath; key: boolean }>()) {
+  const s = resolve(node, root);
+  if (depth > 6) return out;
+  const add = (p: FieldPath, key = false) => out.set(`${key ? 'key:' : ''}${p.join('.')}`, { path: p, key });
+  for (const alt of [...(s.anyOf ?? []), ...(s.oneOf ?? []), ...(s.allOf ?? [])]) stringPaths(alt, root, path, depth + 1, out);
+  const types: string[] = Array.isArray(s.type) ? s.type : s.type ? [s.type] : [];
+  if (types.includes('string') && path.length) add(path);
+  if (types.includes('array') && s.items) stringPaths(s.items, root, [...path, 0], depth + 1, out);
+  if (types.includes('object') || s.properties) {
+    for (const [k, child] of Object.entries<Json>(s.properties ?? {})) stringPaths(child, root, [...path, k], depth + 1, out);
+    if ((s.additionalProperties && typeof s.additionalProperties === 'object') || s.additionalProperties === true) {
+      add(path, true);
+      add([...path, 'fuzzKey']);
+      add([...path, 'fuzzKey', 'nested']);
+    }
+  }
+  // `unknown` values (unrepresentable → any) may be strings too.
+  if (!types.length && !s.anyOf && !s.oneOf && !s.allOf && !s.const && !s.enum && path.length) add(path);
+  return out;
+}
+
+function withValueAt(body: unknown, path: FieldPath, value: unknown): unknown {
+  const out = structuredClone(body && typeof body === 'object' ? body : {}) as Json;
+  let node: Json = out;
+  path.forEach((step, i) => {
+    if (i === path.length - 1) {
+      node[step] = value;
+      return;
+    }
+    const next = node[step];
+    if (!next || typeof next !== 'object') node[step] = typeof path[i + 1] === 'number' ? [] : {};
+    node = node[step];
+  });
+  return out;
+}
+
+/** A probe per string field and per query parameter of the route's own schemas, for each hostile character. */
+function hostileProbes(target: Target, basePath: string, schema: Json | undefined, good: unknown): Probe[] {
+  const { def } = target;
+  const probes: Probe[] = [];
+  if (schema && !def?.multipart) {
+    for (const { path, key } of stringPaths(schema, schema).values()) {
+      const field = path.join('.') || '(root)';
+      for (const h of HOSTILE) {
+        const text = h.text;
+        const body = key ? withValueAt(good, path, { [`k${text}`]: 'v' }) : withValueAt(good, path, `x${text}y`);
+        probes.push({ target, kind: `${h.name} in ${key ? 'a key of ' : ''}${field}`, url: basePath, raw: JSON.stringify(body), expectRefused: h.refused ? field : undefined });
+      }
+    }
+  }
+  const query = def?.query ? (z.toJSONSchema(def.query, { io: 'input', unrepresentable: 'any' }) as Json) : undefined;
+  for (const name of Object.keys(query?.properties ?? {})) {
+    for (const h of HOSTILE) {
+      const raw = schema ? JSON.stringify(good) : undefined;
+      probes.push({ target, kind: `${h.name} in query ${name}`, url: `${basePath}?${encodeURIComponent(name)}=x${h.query}y`, raw, expectRefused: h.refusedInQuery ? name : undefined });
+    }
+  }
+  return probes;
+}
+
+/** Unknown ids the route's params schema accepts, so hostile probes reach body and query validation instead of a 404. */
+function acceptedParamsPath(target: Target): string {
+  const schema = target.def?.params;
+  const names = [...target.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
+  const candidates = [crypto.randomUUID(), 'cnt_doesnotexist', 'email', 'fuzz'];
+  const all = (c: string) => Object.fromEntries(names.map((n) => [n, c]));
+  const value = candidates.find((c) => !schema || schema.safeParse(all(c)).success) ?? candidates[0];
+  return fillPath(target.path, () => encodeURIComponent(value));
+}
+
 function fillPath(path: string, value: () => string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, () => value());
 }
@@ -131,6 +223,7 @@ function probesFor(target: Target): Probe[] {
   if (path.includes(':')) {
     for (const [kind, value] of Object.entries(UNKNOWN_IDS)) probes.push({ target, kind: `param: ${kind}`, url: fillPath(path, value), raw: goodRaw });
   }
+  probes.push(...hostileProbes(target, acceptedParamsPath(target), schema, good));
   if (!takesBody) return probes;
 
   const props = Object.keys(schema?.properties ?? {});
@@ -173,16 +266,35 @@ function envelopeProblem(res: { status: number; body: any; headers: any }): stri
   return null;
 }
 
+/** A refused string answers 422 (400 in the query) naming the field with `invalid_string`, or the flat 400 naming it. */
+function refusalProblem(probe: Probe, res: { status: number; body: any }): string | null {
+  const field = probe.expectRefused!;
+  if (probe.target.def?.validationErrors === 'flat') {
+    return res.status === 400 && isFlat(res.body) && res.body.error.includes(field) ? null : `expected the flat 400 naming ${field}`;
+  }
+  const inQuery = probe.kind.includes(' in query ');
+  const status = inQuery ? 400 : 422;
+  const code = inQuery ? 'BAD_REQUEST' : 'VALIDATION_ERROR';
+  const named = res.body?.error?.errors?.some((e: any) => e.field === field && e.code === 'invalid_string');
+  return res.status === status && res.body?.error?.code === code && named ? null : `expected ${status} ${code} with an invalid_string error on ${field}`;
+}
+
 const isFlat = (body: any) => body && typeof body === 'object' && typeof body.error === 'string' && Object.keys(body).length === 1;
 
 function judge(probe: Probe, res: { status: number; body: any; headers: any }): string | null {
   const { def, path } = probe.target;
   if (probe.expectStatus && res.status !== probe.expectStatus) return `expected ${probe.expectStatus}`;
+  if (probe.expectRefused !== undefined) {
+    const problem = refusalProblem(probe, res);
+    if (problem) return problem;
+  }
   if (res.status === 503 && path === '/health') return null;
   const stub = res.status === 501 && res.body?.error?.code === 'NOT_IMPLEMENTED';
   if (res.status >= 500 && !stub) return 'server error';
   if (res.status < 400) return null;
   if (def?.validationErrors === 'flat' && isFlat(res.body)) return null;
+  // The pages our emails link to answer people, with an HTML page saying what went wrong.
+  if (def?.tag === 'pages' && /^text\/html/.test(res.headers['content-type'] ?? '')) return null;
   return envelopeProblem(res);
 }
 

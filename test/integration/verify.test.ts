@@ -75,11 +75,19 @@ describe('POST /v1/verify', () => {
     expect(res.body.data.suggestion).toBeUndefined();
   });
 
-  it('explains a malformed address instead of refusing the request', async () => {
-    const res = await verify('jane..doe@acme-mail.test');
+  it('refuses a malformed address with 422 invalid_string, like /v1/track', async () => {
+    for (const email of ['not-an-email', 'jane..doe@acme-mail.test', 'jane@', '@acme-mail.test', 'jane@acme-mail']) {
+      const res = await verify(email);
+      expect(res.status).toBe(422);
+      expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', errors: [expect.objectContaining({ field: 'email', code: 'invalid_string' })] });
+    }
+  });
+
+  it('explains a well-formed address that breaks a delivery rule instead of refusing it', async () => {
+    const res = await verify(`${'a'.repeat(65)}@acme-mail.test`);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ valid: false, hasMxRecords: false });
-    expect(res.body.data.reasons[0]).toMatch(/dot/);
+    expect(res.body.data.reasons[0]).toMatch(/longer than 64/);
   });
 
   it('refuses a public key with INVALID_API_KEY', async () => {

@@ -75,6 +75,16 @@ describe('loadConfig', () => {
     expect(load({ SENDGRID_WEBHOOK_PUBLIC_KEY: pem }).sendgridWebhookPublicKey).toBe(pem.trim());
   });
 
+  it("allows APP_URL's origin and DASHBOARD_ORIGINS to make cookie writes", () => {
+    expect(load({ PORT: '4000' }).dashboardOrigins).toEqual(['http://localhost:4000']);
+    expect(load({ DASHBOARD_ORIGINS: ' ' }).dashboardOrigins).toEqual(['http://localhost:3000']);
+    const c = load({ APP_URL: 'https://mail.example.com/base/', DASHBOARD_ORIGINS: 'https://App.Example.com/, http://localhost:5173,https://mail.example.com' });
+    expect(c.dashboardOrigins).toEqual(['https://mail.example.com', 'https://app.example.com', 'http://localhost:5173']);
+    for (const bad of ['app.example.com', 'ftp://files.example.com']) {
+      expect(problems({ DASHBOARD_ORIGINS: `https://ok.example.com,${bad}` })).toEqual(['DASHBOARD_ORIGINS.1: must be a comma-separated list of http(s) origins, like https://app.example.com']);
+    }
+  });
+
   it('lists an OAuth provider only when both its client id and secret are set', () => {
     expect(load({ OAUTH_GOOGLE_CLIENT_ID: 'half' }).oauthProviders).toEqual([]);
     expect(load({ OAUTH_GOOGLE_CLIENT_SECRET: 'half' }).oauthProviders).toEqual([]);

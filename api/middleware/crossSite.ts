@@ -1,0 +1,36 @@
+import type { Next } from 'koa';
+import type { AppContext } from '../context';
+import { ApiError, forbidden } from '../errors';
+
+/**
+ * Guard of every cookie-authenticated state-changing route (api/router.ts). A browser attaches the
+ * session cookie to requests other sites make, and SameSite=Lax neither covers same-site
+ * subdomains nor every client, so:
+ * - a request whose `Origin` is not one of config.dashboardOrigins (or, without `Origin`, whose
+ *   `Sec-Fetch-Site` is `cross-site` or `same-site`) is refused with 403; clients that send
+ *   neither (curl, servers) are not browsers acting for someone else;
+ * - a body must be JSON (multipart where the route takes a file): HTML forms can send only
+ *   urlencoded, multipart or text/plain bodies without a CORS preflight, which we never grant.
+ */
+export function crossSiteGuard(opts: { multipart: boolean }) {
+  const accepted = opts.multipart ? ['application/json', 'multipart/form-data'] : ['application/json'];
+  return async (ctx: AppContext, next: Next) => {
+    const origin = ctx.get('Origin');
+    if (origin) {
+      if (!ctx.deps.config.dashboardOrigins.includes(origin)) throw forbidden(`Cross-origin request refused: ${clip(origin)} is not an allowed origin`);
+    } else if (['cross-site', 'same-site'].includes(ctx.get('Sec-Fetch-Site').toLowerCase())) {
+      throw forbidden('Cross-origin request refused');
+    }
+    if (hasBody(ctx) && !ctx.is(accepted)) {
+      throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `This endpoint accepts ${accepted.join(' or ')} bodies only`);
+    }
+    await next();
+  };
+}
+
+const clip = (s: string) => (s.length > 100 ? `${s.slice(0, 100)}…` : s);
+
+/** A declared content type counts as a body even when empty: a form posts one with no fields. */
+function hasBody(ctx: AppContext): boolean {
+  return !!ctx.get('Content-Type') || Number(ctx.get('Content-Length') || 0) > 0 || !!ctx.get('Transfer-Encoding');
+}

@@ -1,0 +1,37 @@
+import type { AppContext } from './context';
+
+/**
+ * The server-rendered pages people reach from our emails (subscription links, account links):
+ * plain HTML forms, no script at all, one stylesheet from this origin, and a CSP that allows
+ * nothing else, so an injected string could neither run nor load anything.
+ */
+export const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+export const PAGE_STYLESHEET_PATH = '/pages.css';
+
+export const PAGE_CSS = `body { font-family: system-ui, sans-serif; max-width: 32rem; margin: 4rem auto; padding: 0 1rem; line-height: 1.5; color: #1a1a1a }
+h1 { font-size: 1.5rem }
+form { display: grid; gap: .75rem; margin: 1.5rem 0 }
+label { display: grid; gap: .25rem }
+input { font: inherit; padding: .5rem; border: 1px solid #999; border-radius: 4px }
+button { font: inherit; padding: .6rem 1rem; border: 0; border-radius: 4px; background: #2451b7; color: #fff; cursor: pointer }
+.error { color: #a40000 }
+`;
+
+export const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** Answers an HTML page; `body` is trusted markup, every value in it must already be escaped. */
+export function renderPage(ctx: AppContext, title: string, body: string, status = 200) {
+  ctx.status = status;
+  ctx.type = 'html';
+  // Links carry tokens that are credentials: keep them out of caches and referrers.
+  ctx.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'Content-Security-Policy': PAGE_CSP, 'X-Content-Type-Options': 'nosniff' });
+  ctx.body = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><link rel="stylesheet" href="${PAGE_STYLESHEET_PATH}"></head>
+<body>
+<h1>${escapeHtml(title)}</h1>
+${body}
+</body></html>`;
+}

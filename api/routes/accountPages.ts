@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import { route } from '../route';
+import type { AppContext } from '../context';
+import { escapeHtml, PAGE_CSS, PAGE_STYLESHEET_PATH, renderPage } from '../pages';
+import { Credentials } from '../schemas/auth';
+import { mailToken } from '../operations/accountEmails';
+import { resetPasswordWithToken, verifyEmailWithToken } from '../../db/accounts';
+import { createUser } from '../../db/users';
+
+/**
+ * The pages the links of the service's own emails open (api/operations/accountEmails.ts and the
+ * invite in routes/projects.ts): verify an address, choose a new password, accept an invite. Every
+ * change happens on a form POST, never on the GET, because mail scanners open links.
+ */
+
+const TOKEN = /^[0-9A-Za-z]{1,100}$/;
+// Loose on purpose: a bad value gets a page that says so, not a JSON error.
+const text = z.string().max(2000).optional();
+const TokenQuery = z.object({ token: text });
+const TokenForm = z.object({ token: text });
+const ResetForm = z.object({ token: text, password: text });
+const SignupQuery = z.object({ email: text });
+const SignupForm = z.object({ email: text, password: text });
+
+const common = { auth: 'none', tag: 'pages', noRateLimit: true } as const;
+
+const tokenOf = (raw: string | undefined) => (raw && TOKEN.test(raw.trim()) ? raw.trim() : null);
+const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
+const error = (message: string) => `<p class="error" role="alert">${escapeHtml(message)}</p>`;
+
+function badLink(ctx: AppContext, title: string) {
+  renderPage(ctx, title, `${error('This link is invalid, was already used or has expired.')}\n<p>Ask for a new email and use the newest link.</p>`, 400);
+}
+
+function resetForm(token: string, problem?: string) {
+  return `${problem ? error(problem) : ''}
+<form method="post" action="/reset-password">${hidden('token', token)}
+<label>New password <input type="password" name="password" minlength="8" maxlength="1024" autocomplete="new-password" required></label>
+<button type="submit">Set the new password</button>
+</form>`;
+}
+
+function signupForm(email: string, problem?: string) {
+  return `<p>You were invited to a project on this server. Create your account with the invited address; we then email it a link, and verifying the address turns the invitation into a membership.</p>
+${problem ? error(problem) : ''}
+<form method="post" action="/signup">
+<label>Email <input type="email" name="email" value="${escapeHtml(email)}" autocomplete="email" required></label>
+<label>Password <input type="password" name="password" minlength="8" maxlength="1024" autocomplete="new-password" required></label>
+<button type="submit">Create account</button>
+</form>`;
+}
+
+export default [
+  route({
+    ...common,
+    method: 'get',
+    path: PAGE_STYLESHEET_PATH,
+    summary: 'The stylesheet of the server-rendered pages',
+    handler(ctx) {
+      ctx.type = 'text/css';
+      ctx.set('Cache-Control', 'public, max-age=3600');
+      ctx.body = PAGE_CSS;
+    },
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: '/verify-email',
+    summary: 'Page of the verification link: a button that verifies (nothing changes on GET)',
+    query: TokenQuery,
+    handler(ctx, { query }) {
+      const token = tokenOf(query.token);
+      if (!token) return badLink(ctx, 'Verify your email address');
+      renderPage(ctx, 'Verify your email address', `<p>Press the button to confirm that this address is yours.</p>
+<form method="post" action="/verify-email">${hidden('token', token)}<button type="submit">Verify my email address</button></form>`);
+    },
+  }),
+  route({
+    ...common,
+    method: 'post',
+    path: '/verify-email',
+    summary: 'Verify an address from the verification page (form field token); pending invites for it are accepted',
+    body: TokenForm,
+    async handler(ctx, { body }) {
+      const token = tokenOf(body.token);
+      const user = token ? await verifyEmailWithToken(ctx.deps.knex, token) : null;
+      if (!user) return badLink(ctx, 'Verify your email address');
+      renderPage(ctx, 'Email address verified', `<p>${escapeHtml(user.email)} is verified. Invitations to projects for this address are now memberships.</p>
+<p><a href="${escapeHtml(ctx.deps.config.appUrl)}/">Continue</a></p>`);
+    },
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: '/reset-password',
+    summary: 'Page of the password reset link: a form for the new password',
+    query: TokenQuery,
+    handler(ctx, { query }) {
+      const token = tokenOf(query.token);
+      if (!token) return badLink(ctx, 'Choose a new password');
+      renderPage(ctx, 'Choose a new password', resetForm(token));
+    },
+  }),
+  route({
+    ...common,
+    method: 'post',
+    path: '/reset-password',
+    summary: 'Set the new password from the reset page (form fields token, password)',
+    body: ResetForm,
+    async handler(ctx, { body }) {
+      const token = tokenOf(body.token);
+      if (!token) return badLink(ctx, 'Choose a new password');
+      const password = Credentials.shape.password.safeParse(body.password ?? '');
+      if (!password.success) return renderPage(ctx, 'Choose a new password', resetForm(token, password.error.issues[0].message), 400);
+      const user = await resetPasswordWithToken(ctx.deps.knex, token, password.data);
+      if (!user) return badLink(ctx, 'Choose a new password');
+      renderPage(ctx, 'Password changed', `<p>The password of ${escapeHtml(user.email)} is changed. Sign in with the new one.</p>`);
+    },
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: '/signup',
+    summary: 'Page of the invitation link: create the invited account',
+    query: SignupQuery,
+    handler(ctx, { query }) {
+      renderPage(ctx, 'Join your team', signupForm(query.email ?? ''));
+    },
+  }),
+  route({
+    ...common,
+    method: 'post',
+    path: '/signup',
+    summary: 'Create the invited account from the invitation page (form fields email, password) and email it a verification link',
+    body: SignupForm,
+    async handler(ctx, { body }) {
+      const email = body.email ?? '';
+      if (ctx.deps.config.disableSignups) return renderPage(ctx, 'Join your team', error('Signups are disabled on this server.'), 403);
+      const input = Credentials.safeParse({ email, password: body.password ?? '' });
+      if (!input.success) return renderPage(ctx, 'Join your team', signupForm(email, input.error.issues[0].message), 400);
+      const user = await createUser(ctx.deps.knex, input.data.email, input.data.password);
+      if (!user) {
+        const message = 'An account with this address exists already. Sign in, then ask for a verification email from your account: verifying the address accepts the invitation.';
+        return renderPage(ctx, 'Join your team', error(message), 409);
+      }
+      await mailToken(ctx, user, 'VERIFY_EMAIL');
+      renderPage(ctx, 'Check your inbox', `<p>We sent a link to ${escapeHtml(user.email)}. Open it and press the button there to verify the address and join the project.</p>`, 201);
+    },
+  }),
+];

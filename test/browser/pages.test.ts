@@ -1,0 +1,200 @@
+import crypto from 'node:crypto';
+import type { Page } from 'puppeteer-core';
+import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
+import { launchBrowser, startLocalServer, LocalServer, TestBrowser } from '../helpers/browser';
+import { linksFor } from '../../lib/unsubscribe';
+
+/**
+ * The pages the service's own emails link to, and /v1/track from another site's page, in a real
+ * headless Chromium (Debian's package, driven by puppeteer-core).
+ */
+
+let api: LocalServer;
+let site: LocalServer;
+let h: Harness;
+let p: ProjectFixture;
+let tb: TestBrowser;
+let page: Page;
+/** CSP violations and script errors the pages cause; every test expects none. */
+let problems: string[];
+
+beforeAll(async () => {
+  api = await startLocalServer();
+  site = await startLocalServer();
+  h = await startHarness({ env: { APP_URL: api.url } });
+  api.handle(h.built.app.callback());
+  p = await createProjectFixture(h, 'pages');
+  tb = await launchBrowser();
+});
+afterAll(async () => {
+  await tb?.close();
+  await h?.stop();
+  await api?.close();
+  await site?.close();
+});
+beforeEach(async () => {
+  problems = [];
+  page = await tb.browser.newPage();
+  page.on('console', (m) => {
+    // Error pages answer 4xx on purpose (and there is no favicon); anything else (a CSP refusal) counts.
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(String(e)));
+});
+afterEach(async () => {
+  await page?.close();
+});
+
+const text = (selector = 'body') => page.$eval(selector, (el: any) => el.innerText as string);
+const email = (tag: string) => `${tag}-${crypto.randomBytes(5).toString('hex')}@example.test`;
+
+/** The link in the newest system email to `to` (the log transport keeps its variables). */
+async function linkMailedTo(to: string): Promise<string> {
+  const row = await h.deps.knex('emails').where({ to_email: to }).orderBy('created_at', 'desc').first('variables');
+  if (!row) throw new Error(`no email to ${to}`);
+  return row.variables.url as string;
+}
+
+async function open(url: string) {
+  const res = await page.goto(url, { waitUntil: 'load' });
+  expect(res!.headers()['content-security-policy']).toMatch(/default-src 'none'/);
+  // The stylesheet loaded under the CSP: its rules apply.
+  expect(await page.$eval('body', (b: any) => (globalThis as any).getComputedStyle(b).maxWidth)).toBe('512px');
+  expect(await page.$$eval('script', (s) => s.length)).toBe(0);
+  return res!;
+}
+
+async function submit() {
+  await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('button[type=submit]')]);
+}
+
+async function signedUp(address: string, password = 'correct horse battery') {
+  const res = await h.http.post('/auth/signup').send({ email: address, password });
+  expect(res.status).toBe(201);
+  return (res.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
+}
+
+describe('verify-email page', () => {
+  it('verifies on the button press, not on opening the link', async () => {
+    const address = email('verify');
+    const cookie = await signedUp(address);
+    expect((await h.http.post('/auth/request-verification').set('Cookie', cookie)).status).toBe(200);
+    const link = await linkMailedTo(address);
+    expect(link.startsWith(`${api.url}/verify-email?token=`)).toBe(true);
+
+    await open(link);
+    expect(await text('h1')).toBe('Verify your email address');
+    const user = () => h.deps.knex('users').where({ email: address }).first('email_verified');
+    expect((await user()).email_verified).toBe(false);
+
+    await submit();
+    expect(await text('h1')).toBe('Email address verified');
+    expect(await text()).toContain(address);
+    expect((await user()).email_verified).toBe(true);
+
+    // The link works once.
+    await open(link);
+    await submit();
+    expect(await text('.error')).toMatch(/invalid, was already used or has expired/);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('reset-password page', () => {
+  it('sets the new password from the emailed link, after refusing a short one', async () => {
+    const address = email('reset');
+    await signedUp(address, 'the old password');
+    expect((await h.http.post('/auth/request-password-reset').send({ email: address })).status).toBe(200);
+    const link = await eventually(() => linkMailedTo(address).catch(() => null));
+    expect(link.startsWith(`${api.url}/reset-password?token=`)).toBe(true);
+
+    await open(link);
+    // The browser's own minlength check would stop a short one; the server must refuse it too.
+    await page.$eval('input[name=password]', (i: any) => i.removeAttribute('minlength'));
+    await page.type('input[name=password]', 'short');
+    await submit();
+    expect(await text('.error')).toMatch(/at least 8/);
+
+    await page.type('input[name=password]', 'a brand new password');
+    await submit();
+    expect(await text('h1')).toBe('Password changed');
+    expect((await h.http.post('/auth/login').send({ email: address, password: 'a brand new password' })).status).toBe(200);
+    expect((await h.http.post('/auth/login').send({ email: address, password: 'the old password' })).status).toBe(401);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('invite page', () => {
+  it('creates the invited account, mails the verification, and verifying it makes the membership', async () => {
+    const invitee = email('invitee');
+    const invited = await h.http.post(`/projects/${p.projectId}/members`).set('Cookie', p.cookie).send({ email: invitee, role: 'MEMBER' });
+    expect(invited.status).toBe(202);
+    const link = await linkMailedTo(invitee);
+    expect(link).toBe(`${api.url}/signup?email=${encodeURIComponent(invitee)}`);
+
+    await open(link);
+    expect(await page.$eval('input[name=email]', (i: any) => i.value)).toBe(invitee);
+    await page.type('input[name=password]', 'invitee password');
+    await submit();
+    expect(await text('h1')).toBe('Check your inbox');
+
+    await open(await linkMailedTo(invitee));
+    await submit();
+    expect(await text('h1')).toBe('Email address verified');
+    const members = await h.http.get(`/projects/${p.projectId}/members`).set('Cookie', p.cookie);
+    expect(members.body.members.map((m: { email: string }) => m.email)).toContain(invitee);
+    expect(members.body.invites).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('subscription manage page', () => {
+  it('shows the state and unsubscribes through its link', async () => {
+    const address = email('manage');
+    const created = await h.http.post('/contacts').set(bearer(p.secretKey)).send({ email: address, subscribed: true });
+    expect(created.status).toBe(201);
+    await open(linksFor(h.config, p.projectId, created.body.id).manageUrl);
+    expect(await text()).toContain(`${address} is subscribed to these emails.`);
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('a')]);
+    expect(await text('h1')).toBe('You have been unsubscribed');
+    expect((await h.http.get(`/contacts/${created.body.id}`).set(bearer(p.secretKey))).body.subscribed).toBe(false);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('/v1/track from a page on another origin', () => {
+  it('tracks with the public key through fetch and reads the answer, while a secret-key route stays closed', async () => {
+    // The other site: a page whose script calls the API like a shop's tracking snippet would.
+    const script = `
+      const api = ${JSON.stringify(api.url)};
+      window.results = (async () => {
+        const res = await fetch(api + '/v1/track', {
+          method: 'POST',
+          headers: { Authorization: 'Bearer ${p.publicKey}', 'Content-Type': 'application/json', 'Idempotency-Key': 'page-${crypto.randomUUID()}' },
+          body: JSON.stringify({ event: 'page.viewed', email: 'visitor@example.test', data: { path: '/pricing' } }),
+        });
+        const track = { status: res.status, body: await res.json(), requestId: res.headers.get('X-Request-Id'), remaining: res.headers.get('RateLimit-Remaining') };
+        let send;
+        try {
+          const s = await fetch(api + '/v1/send', { method: 'POST', headers: { Authorization: 'Bearer ${p.secretKey}', 'Content-Type': 'application/json' }, body: '{}' });
+          send = 'readable ' + s.status;
+        } catch (err) {
+          send = 'blocked';
+        }
+        return { track, send };
+      })();`;
+    site.handle((req, res) => {
+      if (req.url === '/app.js') res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(script);
+      else res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><title>shop</title><script src="/app.js"></script>');
+    });
+    await page.goto(site.url, { waitUntil: 'load' });
+    const results = await page.evaluate(() => (globalThis as any).results);
+    expect(results.track.status).toBe(200);
+    expect(results.track.body).toMatchObject({ success: true, data: { event: expect.any(String), contact: expect.any(String) } });
+    expect(results.track.requestId).toMatch(/^req_/);
+    expect(Number(results.track.remaining)).toBeGreaterThan(0);
+    expect(results.send).toBe('blocked');
+    const event = await h.deps.knex('events').where({ id: results.track.body.data.event }).first('name', 'data');
+    expect(event).toMatchObject({ name: 'page.viewed', data: { path: '/pricing' } });
+  });
+});
