@@ -29,6 +29,7 @@ import { identityVariables } from '../db/contacts';
 import { startWorkflowOnce, TemporalGateway } from '../temporal/client';
 import type { CampaignConfig } from '../lib/config';
 import { campaignWorkflowId } from '../temporal/workflowIds';
+import { publishCampaignEnd } from '../services/webhooks/campaigns';
 
 // ───────────────────────────── starting and stopping the workflow ─────────────────────────────
 
@@ -250,12 +251,15 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
 
     /** SENDING → SENT after the last batch (idempotent). */
     async finishCampaignSend(campaignId: string): Promise<CampaignStatus | null> {
-      return finishSending(knex, campaignId);
+      const status = await finishSending(knex, campaignId);
+      if (status === 'SENT') await publishCampaignEnd(deps, campaignId, 'campaign.sent');
+      return status;
     },
 
     /** The workflow was cancelled (API cancel already did this; the Temporal UI's cancel does not). */
     async markCampaignCancelled(input: { campaignId: string; projectId: string }): Promise<void> {
       await cancelCampaign(knex, input.projectId, input.campaignId);
+      await publishCampaignEnd(deps, input.campaignId, 'campaign.cancelled');
     },
 
     /**

@@ -12,6 +12,7 @@ import { providerEventActivities } from './providerEvents';
 import { workflowActivities } from './workflows';
 import { webhookActivities } from './webhook';
 import { eventBatchActivities } from './eventBatch';
+import { webhookDeliveryActivities } from './webhookDeliveries';
 
 /** What every activity may use; the worker builds it once. */
 export interface ActivityDeps {
@@ -34,6 +35,7 @@ export function createActivities(deps: ActivityDeps) {
     ...workflowActivities(deps),
     ...webhookActivities(deps),
     ...eventBatchActivities(deps),
+    ...webhookDeliveryActivities(deps),
   };
 }
 

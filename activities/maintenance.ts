@@ -3,6 +3,8 @@ import { pruneIdempotencyKeys } from '../db/idempotency';
 import { pruneRateLimits } from '../db/rateLimit';
 import { startEventRouting } from '../temporal/events';
 import { startDelivery } from '../temporal/deliveries';
+import { stalledWebhookEndpoints } from '../db/webhookEndpoints';
+import { wakeWebhookEndpoints } from '../services/webhooks/handOff';
 
 /** Work older than this without progress is assumed orphaned by a crash between commit and start. */
 const ORPHAN_AFTER = "interval '2 minutes'";
@@ -19,7 +21,7 @@ export function maintenanceActivities(deps: ActivityDeps) {
      * The API commits an event or email and then starts its workflow; a crash in between leaves it
      * unstarted. Starting again under the same deterministic id is a no-op for the ones that did start.
      */
-    async resumeOrphans(): Promise<{ events: number; emails: number }> {
+    async resumeOrphans(): Promise<{ events: number; emails: number; webhookEndpoints: number }> {
       const events = await knex('events')
         .whereNull('routed_at')
         .where('created_at', '<', knex.raw(`now() - ${ORPHAN_AFTER}`))
@@ -35,7 +37,10 @@ export function maintenanceActivities(deps: ActivityDeps) {
         .limit(SWEEP_BATCH)
         .select('id', 'project_id', 'contact_id', 'to_email');
       for (const e of emails) await startDelivery(deps.temporal, { id: e.id, projectId: e.project_id, contactId: e.contact_id, to: e.to_email });
-      return { events: events.length, emails: emails.length };
+      // Due webhook messages that sat still: their endpoint's wake-up was lost (or its run failed).
+      const endpoints = await stalledWebhookEndpoints(knex, 2 * 60_000, SWEEP_BATCH);
+      await wakeWebhookEndpoints(deps.temporal, endpoints);
+      return { events: events.length, emails: emails.length, webhookEndpoints: endpoints.length };
     },
   };
 }

@@ -57,6 +57,8 @@ const EnvSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1000),
   IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().default(24),
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  WEBHOOK_RETRY_HOURS: unsetIfBlank(positive.default(24)),
+  WEBHOOK_ENDPOINT_RATE_PER_SECOND: unsetIfBlank(positive.default(50)),
   SPF_INCLUDE: z.string().min(1).default('sendgrid.net'),
   DATA_DIR: z.string().min(1).default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -120,6 +122,15 @@ export interface Config {
   security: SecurityConfig;
   campaigns: CampaignConfig;
   workflows: { timeScale: number };
+  webhooks: WebhookConfig;
+}
+
+/** Outbound event webhooks (docs/webhooks.md); their durations are scaled by WORKFLOW_TIME_SCALE too. */
+export interface WebhookConfig {
+  /** How long a message is retried before it is marked FAILED. */
+  retryHours: number;
+  /** Requests per second one endpoint receives at most. */
+  ratePerSecond: number;
 }
 
 export interface OAuthProviderConfig {
@@ -240,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     campaigns: { batchSize: e.CAMPAIGN_BATCH_SIZE, batchesPerRun: e.CAMPAIGN_BATCHES_PER_RUN, batchLanes: e.CAMPAIGN_BATCH_LANES },
     workflows: { timeScale: e.WORKFLOW_TIME_SCALE },
+    webhooks: { retryHours: e.WEBHOOK_RETRY_HOURS, ratePerSecond: e.WEBHOOK_ENDPOINT_RATE_PER_SECOND },
   };
 }
 

@@ -32,6 +32,7 @@ describe('loadConfig', () => {
     expect(c.security).toEqual({ windowHours: 168, maxBounceRate: 0.05, maxComplaintRate: 0.003, minSent: 100 });
     expect(c.campaigns).toEqual({ batchSize: 1000, batchesPerRun: 50, batchLanes: 3 });
     expect(c.workflows).toEqual({ timeScale: 1 });
+    expect(c.webhooks).toEqual({ retryHours: 24, ratePerSecond: 50 });
   });
 
   it('reads every variable', () => {
@@ -47,6 +48,8 @@ describe('loadConfig', () => {
       CAMPAIGN_BATCH_SIZE: '100',
       CAMPAIGN_BATCHES_PER_RUN: '10',
       CAMPAIGN_BATCH_LANES: '5',
+      WEBHOOK_RETRY_HOURS: '0.5',
+      WEBHOOK_ENDPOINT_RATE_PER_SECOND: '200',
       STRIPE_SECRET_KEY: 'sk_test_1',
       STRIPE_WEBHOOK_SECRET: 'whsec_1',
       STRIPE_PRICE_ID: 'price_1',
@@ -58,6 +61,7 @@ describe('loadConfig', () => {
     });
     expect(c.temporal.maxCachedWorkflows).toBe(0);
     expect(c.systemEmailFrom).toBe('accounts@example.com');
+    expect(c.webhooks).toEqual({ retryHours: 0.5, ratePerSecond: 200 });
     expect(c.sendgridWebhookPublicKey).toBe(derBase64);
     expect(c.security).toEqual({ windowHours: 24, maxBounceRate: 0.1, maxComplaintRate: 0, minSent: 5 });
     expect(c.workflows.timeScale).toBe(0.00001);
