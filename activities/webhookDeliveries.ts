@@ -7,7 +7,8 @@ export function webhookDeliveryActivities(deps: ActivityDeps) {
   return {
     /** One round of an endpoint's queue (services/webhooks/delivery.ts); heartbeats per message. */
     async deliverWebhookRound(endpointId: string): Promise<WebhookRoundResult> {
-      return deliverDueRound(deps, endpointId, () => Context.current().heartbeat());
+      const ctx = Context.current();
+      return deliverDueRound(deps, endpointId, { heartbeat: () => ctx.heartbeat(), stopping: () => ctx.cancellationSignal.aborted });
     },
   };
 }

@@ -88,19 +88,19 @@ export interface SystemMessage {
  * straight to the matching endpoints' queues.
  */
 export async function enqueueSystemDeliveries(db: Knex, m: SystemMessage): Promise<{ endpoints: WokenEndpoint[]; deliveryIds: string[] }> {
-  const target = m.endpointId ? 'w.id = ?' : `w.enabled AND ${matchesPatternsSql('w.events', '?::text')}`;
+  const target = m.endpointId ? 'w.id = ?' : `w.enabled AND ${matchesPatternsSql('w.events', 't.name')}`;
   const { rows } = await db.raw(
-    `WITH w AS (
-       SELECT w.id, w.project_id, w.url FROM webhook_endpoints w
+    `WITH t AS (SELECT ?::text AS name), w AS (
+       SELECT w.id, w.project_id, w.url FROM webhook_endpoints w, t
         WHERE w.project_id = ? AND ${target} AND w.id IS DISTINCT FROM ?::uuid
      ), ins AS (
        INSERT INTO webhook_deliveries (endpoint_id, source_key, type, body)
-       SELECT w.id, ?, ?, jsonb_build_object('type', ?::text, 'timestamp', ${ISO_MS('now()')}, 'data', ?::jsonb)::text FROM w
+       SELECT w.id, ?, t.name, jsonb_build_object('type', t.name, 'timestamp', ${ISO_MS('now()')}, 'data', ?::jsonb)::text FROM w, t
        ON CONFLICT (endpoint_id, source_key) DO NOTHING
        RETURNING id
      )
      SELECT w.*, (SELECT coalesce(array_agg(id), '{}') FROM ins) AS delivery_ids FROM w`,
-    [m.projectId, m.endpointId ?? m.type, m.exceptEndpointId ?? null, m.sourceKey, m.type, m.type, JSON.stringify(m.data)],
+    [m.type, m.projectId, ...(m.endpointId ? [m.endpointId] : []), m.exceptEndpointId ?? null, m.sourceKey, JSON.stringify(m.data)],
   );
   return { endpoints: rows.map(({ delivery_ids: _ids, ...w }: any) => w), deliveryIds: rows[0]?.delivery_ids ?? [] };
 }

@@ -46,7 +46,13 @@ function pacer(ratePerSecond: number) {
  * to the endpoint's rate), records every outcome in one statement, and judges the endpoint's
  * health. Payloads are read here, never carried through Temporal.
  */
-export async function deliverDueRound(deps: DeliveryDeps, endpointId: string, heartbeat: () => void = () => undefined): Promise<WebhookRoundResult> {
+export interface RoundControl {
+  heartbeat(): void;
+  /** True once the worker is shutting down: no new request starts, and what was sent is recorded. */
+  stopping(): boolean;
+}
+
+export async function deliverDueRound(deps: DeliveryDeps, endpointId: string, control: RoundControl = { heartbeat: () => undefined, stopping: () => false }): Promise<WebhookRoundResult> {
   const { knex } = deps;
   const policy = webhookPolicy(deps.config);
   const endpoint = await getWebhookEndpoint(knex, endpointId);
@@ -58,10 +64,11 @@ export async function deliverDueRound(deps: DeliveryDeps, endpointId: string, he
   const pace = pacer(policy.ratePerSecond);
   const outcomes: AttemptOutcome[] = [];
   await forEachLimit(due, IN_FLIGHT, async (d) => {
+    if (control.stopping()) return;
     await pace();
     const r = await sendSignedMessage(target, messageIdOf(d.id), d.body);
     outcomes.push({ id: d.id, ...r, retryInMs: retryDelayMs(d.attempts + 1, policy.scale) });
-    heartbeat();
+    control.heartbeat();
   });
   await recordAttempts(knex, outcomes, policy.retryWindowMs);
 
@@ -79,6 +86,6 @@ export async function deliverDueRound(deps: DeliveryDeps, endpointId: string, he
     });
     return { delivered, failed, stop: 'disabled', more: false, nextDueInMs: null };
   }
-  const more = due.length === ROUND_SIZE;
+  const more = due.length === ROUND_SIZE || outcomes.length < due.length;
   return { delivered, failed, more, nextDueInMs: more ? 0 : await nextDueInMs(knex, endpointId) };
 }
