@@ -158,11 +158,13 @@ export async function recordAttempts(db: Knex, outcomes: AttemptOutcome[], retry
 /** Milliseconds until the endpoint's next pending message is due (0: now); null when none is pending. */
 export async function nextDueInMs(db: Knex, endpointId: string): Promise<number | null> {
   const { rows } = await db.raw(
-    `SELECT greatest(0, extract(epoch FROM min(next_attempt_at) - now()) * 1000)::float8 AS ms
+    // Not greatest(0, …): it skips a NULL (nothing pending) and would answer 0.
+    `SELECT (extract(epoch FROM min(next_attempt_at) - now()) * 1000)::float8 AS ms
        FROM webhook_deliveries WHERE endpoint_id = ? AND status = 'PENDING'`,
     [endpointId],
   );
-  return rows[0]?.ms === null || rows[0]?.ms === undefined ? null : Math.ceil(Number(rows[0].ms));
+  const ms = rows[0]?.ms;
+  return ms === null || ms === undefined ? null : Math.max(0, Math.ceil(Number(ms)));
 }
 
 /** A disabled endpoint's queue ends here. */
