@@ -122,6 +122,8 @@ export default [
     async handler(ctx, { params, body }) {
       const row = await updateWebhookEndpoint(ctx.deps.knex, projectId(ctx), params.id, body);
       if (!row) throw notFound('Webhook endpoint');
+      // Messages left PENDING while it was disabled go out now.
+      if (body.enabled === true) await handOffWebhooks(ctx.deps, [row]);
       ctx.body = presentEndpoint(row);
     },
   }),

@@ -141,6 +141,16 @@ describe('delivery', () => {
     expect(() => verify(e.secret, { ...call, body: call.body.replace('test', 'tost') })).toThrow();
     expect(() => verify(e.secret, { ...call, headers: { ...call.headers, 'webhook-id': 'msg_other' } })).toThrow();
     await eventually(async () => (await deliveryRow(queued.body.id)).status === 'DELIVERED');
+
+    // With nothing pending, the endpoint's workflow sleeps on a signal instead of polling.
+    const handle = (await h.deps.temporal.client()).workflow.getHandle(`webhook-${e.id}`);
+    const settled = await eventually(async () => {
+      const a = (await handle.describe()).historyLength;
+      await new Promise((r) => setTimeout(r, 300));
+      return a === (await handle.describe()).historyLength && a;
+    });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await handle.describe()).historyLength).toBe(settled);
   });
 
   it('retries with the same webhook-id until the receiver takes it (fourth attempt)', async () => {
