@@ -2,6 +2,7 @@ import type { TemporalGateway } from '../../temporal/client';
 import type { WokenEndpoint } from '../../db/webhookDeliveries';
 import { webhookDeliveryWorkflowId } from '../../temporal/workflowIds';
 import { WEBHOOK_WAKE_SIGNAL } from '../../temporal/webhooks';
+import type { webhookDelivery } from '../../temporal/workflows/webhookDelivery';
 
 /**
  * Wakes each endpoint's delivery workflow (`webhook-<endpointId>`), starting it when it is not
@@ -11,7 +12,7 @@ export async function wakeWebhookEndpoints(gateway: TemporalGateway, endpoints: 
   if (!endpoints.length) return;
   const client = await gateway.client();
   for (const e of endpoints) {
-    await client.workflow.signalWithStart('webhookDelivery', {
+    await client.workflow.signalWithStart<typeof webhookDelivery, []>('webhookDelivery', {
       taskQueue: gateway.taskQueue,
       workflowId: webhookDeliveryWorkflowId(e.id),
       args: [{ endpointId: e.id }],

@@ -150,7 +150,11 @@ describe('delivery', () => {
       return a === (await handle.describe()).historyLength && a;
     });
     await new Promise((r) => setTimeout(r, 1000));
-    expect((await handle.describe()).historyLength).toBe(settled);
+    const described = await handle.describe();
+    expect(described.historyLength).toBe(settled);
+    // Operators see which endpoint it serves in the Web UI; its input is the endpoint id alone.
+    expect(await described.staticSummary()).toBe(`Webhook deliveries to ${new URL(rx.url(e.path)).host} (endpoint ${e.id})`);
+    expect(described.searchAttributes.ProjectId).toEqual([p.projectId]);
   });
 
   it('retries with the same webhook-id until the receiver takes it (fourth attempt)', async () => {
