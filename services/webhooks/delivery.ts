@@ -10,6 +10,7 @@ import { retryDelayMs, webhookPolicy } from './policy';
 import { messageIdOf } from './signing';
 import { sendSignedMessage } from './sender';
 import { publishSystemMessage } from './publish';
+import { pacer } from './pacer';
 
 /** Messages per round (one activity). */
 export const ROUND_SIZE = 200;
@@ -27,18 +28,6 @@ export interface DeliveryDeps {
 export function signingSecrets(e: Pick<WebhookEndpointRow, 'secret' | 'previous_secret' | 'previous_secret_expires_at'>, now = Date.now()): string[] {
   const previousValid = e.previous_secret && e.previous_secret_expires_at && new Date(e.previous_secret_expires_at).getTime() > now;
   return previousValid ? [e.secret, e.previous_secret!] : [e.secret];
-}
-
-/** Spaces request starts `1000 / rate` ms apart. */
-function pacer(ratePerSecond: number) {
-  const interval = 1000 / ratePerSecond;
-  let next = Date.now();
-  return async () => {
-    const now = Date.now();
-    const wait = next - now;
-    next = Math.max(next, now) + interval;
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-  };
 }
 
 /**

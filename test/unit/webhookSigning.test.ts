@@ -3,6 +3,7 @@ import { generateWebhookSecret, messageIdOf, signatureHeaders } from '../../serv
 import { RETRY_DELAYS_MS, retryDelayMs, webhookPolicy } from '../../services/webhooks/policy';
 import { signingSecrets } from '../../services/webhooks/delivery';
 import { WebhookEndpointCreate } from '../../api/schemas/webhookEndpoints';
+import { pacer } from '../../services/webhooks/pacer';
 
 describe('signatureHeaders', () => {
   const body = JSON.stringify({ type: 'purchase', timestamp: '2026-01-01T00:00:00.000Z', data: { total: 3 } });
@@ -58,4 +59,23 @@ describe('event patterns', () => {
   const accepts = (events: string[]) => WebhookEndpointCreate.safeParse({ url: 'https://example.com/h', events }).success;
   it.each([['*'], ['email.*'], ['segment.*'], ['email.delivered'], ['purchase'], ['segment.vip.entry'], ['Signed Up']])('accepts %s', (p) => expect(accepts([p])).toBe(true));
   it.each([['**'], ['email*'], ['*.sent'], ['a.*.b'], [''], ['bad\u0001name']])('refuses %j', (p) => expect(accepts([p])).toBe(false));
+});
+
+describe('pacer', () => {
+  it('starts requests no closer than 1000 / rate ms apart, on a fake clock', async () => {
+    let t = 1_000;
+    const starts: number[] = [];
+    const pace = pacer(20, { now: () => t, sleep: async (ms) => void (t += ms) });
+    for (let i = 0; i < 5; i++) {
+      await pace();
+      starts.push(t);
+    }
+    expect(starts).toEqual([1000, 1050, 1100, 1150, 1200]);
+    // Idle time is not saved up as a burst.
+    t += 10_000;
+    await pace();
+    const resumed = t;
+    await pace();
+    expect(t - resumed).toBe(50);
+  });
 });
