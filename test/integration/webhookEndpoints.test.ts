@@ -6,6 +6,8 @@ import { startSendgridSink, SendgridSink } from '../helpers/sendgridSink';
 import { verifiedDomain, uniqueEmail } from '../helpers/fixtures';
 import { recordEvents } from '../../db/events';
 import { enqueueEventRouting } from '../../temporal/eventBatcher';
+import { stalledWebhookEndpoints } from '../../db/webhookEndpoints';
+import { wakeWebhookEndpoints } from '../../services/webhooks/handOff';
 
 /**
  * Outbound event webhooks end to end: the real API, Postgres, Temporal dev server and worker, and
@@ -307,6 +309,14 @@ describe('a worker kill during a burst', () => {
     await h.startWorker();
     await eventually(async () => (await h.deps.knex('webhook_deliveries').where({ endpoint_id: e.id, status: 'DELIVERED' }).count({ n: '*' }))[0].n == 5000, 120_000, 500);
 
+    // A worker killed outright (no graceful stop) leaves sent messages unrecorded: the same state
+    // as these 200 rows put back to PENDING. The sweep's wake-up sends them again.
+    const unrecorded = await h.deps.knex('webhook_deliveries').where({ endpoint_id: e.id }).orderBy('id').limit(200).pluck('id');
+    await h.deps.knex('webhook_deliveries').whereIn('id', unrecorded).update({ status: 'PENDING', next_attempt_at: new Date(0) });
+    const before = rx.calls(e.path).length;
+    await wakeWebhookEndpoints(h.deps.temporal, await stalledWebhookEndpoints(h.deps.knex, 0, 10));
+    await eventually(async () => rx.calls(e.path).length >= before + 200, 60_000);
+
     const calls = rx.calls(e.path);
     expect(atKill).toBeLessThan(5000);
     const byId = new Map<string, Set<string>>();
@@ -314,6 +324,7 @@ describe('a worker kill during a burst', () => {
     expect(byId.size).toBe(5000);
     // A repeat is the same message: deduplicable by webhook-id alone.
     expect([...byId.values()].every((bodies) => bodies.size === 1)).toBe(true);
+    expect(calls.length).toBeGreaterThanOrEqual(5200);
     const seen = new Set([...byId.values()].map((b) => (JSON.parse([...b][0]).data.data.i as number)));
     expect(seen.size).toBe(5000);
     for (const c of calls.slice(0, 50)) expect(verifies(e.secret, c)).toBe(true);
