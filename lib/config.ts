@@ -58,7 +58,7 @@ const EnvSchema = z.object({
   IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().default(24),
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   WEBHOOK_RETRY_HOURS: unsetIfBlank(positive.default(24)),
-  WEBHOOK_ENDPOINT_RATE_PER_SECOND: unsetIfBlank(positive.default(50)),
+  WEBHOOK_ENDPOINT_RATE_PER_SECOND: unsetIfBlank(numberIn('must be a number of at least 1', (n) => n >= 1 && Number.isFinite(n)).default(50)),
   SPF_INCLUDE: z.string().min(1).default('sendgrid.net'),
   DATA_DIR: z.string().min(1).default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -12,8 +12,9 @@ import { sendSignedMessage } from './sender';
 import { publishSystemMessage } from './publish';
 import { pacer } from './pacer';
 
-/** Messages per round (one activity). */
+/** Messages per round (one activity); fewer at low rates, so a round's pacing stays near 10 s. */
 export const ROUND_SIZE = 200;
+const PACED_SECONDS_PER_ROUND = 10;
 /** Requests in flight to one endpoint. */
 const IN_FLIGHT = 16;
 
@@ -30,17 +31,17 @@ export function signingSecrets(e: Pick<WebhookEndpointRow, 'secret' | 'previous_
   return previousValid ? [e.secret, e.previous_secret!] : [e.secret];
 }
 
-/**
- * One round of an endpoint's delivery workflow: sends its due messages (at most ROUND_SIZE, paced
- * to the endpoint's rate), records every outcome in one statement, and judges the endpoint's
- * health. Payloads are read here, never carried through Temporal.
- */
 export interface RoundControl {
   heartbeat(): void;
   /** True once the worker is shutting down: no new request starts, and what was sent is recorded. */
   stopping(): boolean;
 }
 
+/**
+ * One round of an endpoint's delivery workflow: sends its due messages (at most ROUND_SIZE, paced
+ * to the endpoint's rate), records every outcome in one statement, and judges the endpoint's
+ * health. Payloads are read here, never carried through Temporal.
+ */
 export async function deliverDueRound(deps: DeliveryDeps, endpointId: string, control: RoundControl = { heartbeat: () => undefined, stopping: () => false }): Promise<WebhookRoundResult> {
   const { knex } = deps;
   const policy = webhookPolicy(deps.config);
@@ -48,7 +49,8 @@ export async function deliverDueRound(deps: DeliveryDeps, endpointId: string, co
   if (!endpoint) return { delivered: 0, failed: 0, stop: 'deleted', more: false, nextDueInMs: null };
   if (!endpoint.enabled) return { delivered: 0, failed: 0, stop: 'disabled', more: false, nextDueInMs: null };
 
-  const due = await dueDeliveries(knex, endpointId, ROUND_SIZE);
+  const roundSize = Math.min(ROUND_SIZE, Math.max(1, Math.floor(policy.ratePerSecond * PACED_SECONDS_PER_ROUND)));
+  const due = await dueDeliveries(knex, endpointId, roundSize);
   const target = { url: endpoint.url, secrets: signingSecrets(endpoint), resolver: createResolver(deps.config), allowPrivate: deps.config.webhookAllowPrivate };
   const pace = pacer(policy.ratePerSecond);
   const outcomes: AttemptOutcome[] = [];
@@ -75,6 +77,6 @@ export async function deliverDueRound(deps: DeliveryDeps, endpointId: string, co
     });
     return { delivered, failed, stop: 'disabled', more: false, nextDueInMs: null };
   }
-  const more = due.length === ROUND_SIZE || outcomes.length < due.length;
+  const more = due.length === roundSize || outcomes.length < due.length;
   return { delivered, failed, more, nextDueInMs: more ? 0 : await nextDueInMs(knex, endpointId) };
 }

@@ -100,6 +100,8 @@ describe('loadConfig', () => {
       SECURITY_MAX_COMPLAINT_RATE: 'lots',
       SECURITY_MIN_SENT: '2.5',
       WORKFLOW_TIME_SCALE: '-0.5',
+      WEBHOOK_RETRY_HOURS: '0',
+      WEBHOOK_ENDPOINT_RATE_PER_SECOND: '0.5',
       CAMPAIGN_BATCH_SIZE: '5000',
       CAMPAIGN_BATCHES_PER_RUN: '0',
       CAMPAIGN_BATCH_LANES: '17',
@@ -119,6 +121,8 @@ describe('loadConfig', () => {
         'SYSTEM_EMAIL_FROM: must be a bare email address, like no-reply@example.com',
         'TEMPORAL_MAX_CACHED_WORKFLOWS: must be an integer of at least 0',
         'WORKFLOW_TIME_SCALE: must be a positive number',
+        'WEBHOOK_RETRY_HOURS: must be a positive number',
+        'WEBHOOK_ENDPOINT_RATE_PER_SECOND: must be a number of at least 1',
       ].sort(),
     );
   });
