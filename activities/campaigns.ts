@@ -28,6 +28,7 @@ import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
 import { identityVariables } from '../db/contacts';
 import { startCampaignWorkflow } from '../services/campaigns';
 import { startEventBatch } from '../services/eventBatcher';
+import { publishCampaignEnd } from '../services/webhooks/campaigns';
 
 // ───────────────────────────── the batch ─────────────────────────────
 
@@ -205,12 +206,15 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
 
     /** SENDING → SENT after the last batch (idempotent). */
     async finishCampaignSend(campaignId: string): Promise<CampaignStatus | null> {
-      return finishSending(knex, campaignId);
+      const status = await finishSending(knex, campaignId);
+      if (status === 'SENT') await publishCampaignEnd(deps, campaignId, 'campaign.sent');
+      return status;
     },
 
     /** The workflow was cancelled (API cancel already did this; the Temporal UI's cancel does not). */
     async markCampaignCancelled(input: { campaignId: string; projectId: string }): Promise<void> {
       await cancelCampaign(knex, input.projectId, input.campaignId);
+      await publishCampaignEnd(deps, input.campaignId, 'campaign.cancelled');
     },
 
     /**

@@ -5,6 +5,7 @@ import { GraphCache, triggeredWorkflows } from '../db/workflows';
 import { deterministicUuid } from '../lib/ids';
 import { forEachLimit } from '../lib/concurrency';
 import { signalExecution, startExecution } from '../services/executions';
+import { publishEvents } from '../services/webhooks/publish';
 
 /** Contacts routed at once: each is a few statements and Temporal calls, mostly waiting on I/O. */
 const CONTACTS_IN_FLIGHT = 16;
@@ -65,6 +66,7 @@ export async function routeEvents(deps: ActivityDeps, eventIds: string[]): Promi
       }
     }
   });
+  await publishEvents(deps, eventIds);
   await markEventsRouted(knex, eventIds);
   return { signalled, started };
 }

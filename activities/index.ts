@@ -16,6 +16,7 @@ import { sendEmailStepActivities } from './steps/sendEmail';
 import { conditionStepActivities } from './steps/condition';
 import { updateContactStepActivities } from './steps/updateContact';
 import { eventBatchActivities } from './eventBatch';
+import { webhookDeliveryActivities } from './webhookDeliveries';
 
 /** What every activity may use; the worker builds it once. */
 export interface ActivityDeps {
@@ -43,6 +44,7 @@ export function createActivities(deps: ActivityDeps) {
     ...updateContactStepActivities(deps),
     ...webhookActivities(deps),
     ...eventBatchActivities(deps),
+    ...webhookDeliveryActivities(deps),
   };
 }
 

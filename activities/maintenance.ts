@@ -5,6 +5,8 @@ import { unroutedEvents } from '../db/events';
 import { orphanedQueuedEmails } from '../db/emails';
 import { startEventRouting } from '../services/events';
 import { startDelivery } from '../services/deliveries';
+import { stalledWebhookEndpoints } from '../db/webhookEndpoints';
+import { wakeWebhookEndpoints } from '../services/webhooks/handOff';
 
 /** Work older than this without progress is assumed orphaned by a crash between commit and start. */
 const ORPHAN_AFTER_MINUTES = 2;
@@ -21,12 +23,15 @@ export function maintenanceActivities(deps: ActivityDeps) {
      * The API commits an event or email and then starts its workflow; a crash in between leaves it
      * unstarted. Starting again under the same deterministic id is a no-op for the ones that did start.
      */
-    async resumeOrphans(): Promise<{ events: number; emails: number }> {
+    async resumeOrphans(): Promise<{ events: number; emails: number; webhookEndpoints: number }> {
       const events = await unroutedEvents(knex, ORPHAN_AFTER_MINUTES, SWEEP_BATCH);
       await startEventRouting(deps.temporal, events);
       const emails = await orphanedQueuedEmails(knex, ORPHAN_AFTER_MINUTES, SWEEP_BATCH);
       for (const e of emails) await startDelivery(deps.temporal, { id: e.id, projectId: e.project_id, contactId: e.contact_id, to: e.to_email });
-      return { events: events.length, emails: emails.length };
+      // Due webhook messages that sat still: their endpoint's wake-up was lost (or its run failed).
+      const endpoints = await stalledWebhookEndpoints(knex, 2 * 60_000, SWEEP_BATCH);
+      await wakeWebhookEndpoints(deps.temporal, endpoints);
+      return { events: events.length, emails: emails.length, webhookEndpoints: endpoints.length };
     },
   };
 }

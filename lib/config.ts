@@ -78,6 +78,8 @@ const EnvSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1000),
   IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().default(24),
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  WEBHOOK_RETRY_HOURS: unsetIfBlank(positive.default(24)),
+  WEBHOOK_ENDPOINT_RATE_PER_SECOND: unsetIfBlank(numberIn('must be a number of at least 1', (n) => n >= 1 && Number.isFinite(n)).default(50)),
   SPF_INCLUDE: z.string().min(1).default('sendgrid.net'),
   DATA_DIR: z.string().min(1).default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -147,6 +149,15 @@ export interface Config {
   campaigns: CampaignConfig;
   workflows: { timeScale: number };
   metrics: MetricsConfig;
+  webhooks: WebhookConfig;
+}
+
+/** Outbound event webhooks (docs/webhooks.md); their durations are scaled by WORKFLOW_TIME_SCALE too. */
+export interface WebhookConfig {
+  /** How long a message is retried before it is marked FAILED. */
+  retryHours: number;
+  /** Requests per second one endpoint receives at most. */
+  ratePerSecond: number;
 }
 
 /** Prometheus endpoints (docs/metrics.md). */
@@ -282,6 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     campaigns: { batchSize: e.CAMPAIGN_BATCH_SIZE, batchesPerRun: e.CAMPAIGN_BATCHES_PER_RUN, batchLanes: e.CAMPAIGN_BATCH_LANES },
     workflows: { timeScale: e.WORKFLOW_TIME_SCALE },
     metrics: { token: e.METRICS_TOKEN, workerAddress: e.WORKER_METRICS_ADDRESS, workerAppAddress: e.WORKER_APP_METRICS_ADDRESS },
+    webhooks: { retryHours: e.WEBHOOK_RETRY_HOURS, ratePerSecond: e.WEBHOOK_ENDPOINT_RATE_PER_SECOND },
   };
 }
 

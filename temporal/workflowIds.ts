@@ -9,3 +9,4 @@ export const campaignWorkflowId = (campaignId: string) => `campaign-${campaignId
 export const bulkJobWorkflowId = (jobId: string) => `job-${jobId}`;
 export const segmentComputeWorkflowId = (segmentId: string, runKey: string) => `segment-${segmentId}-${runKey}`;
 export const routeEventBatchWorkflowId = (firstEventId: string) => `events-${firstEventId}`;
+export const webhookDeliveryWorkflowId = (endpointId: string) => `webhook-${endpointId}`;

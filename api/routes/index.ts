@@ -19,6 +19,7 @@ import templates from './templates';
 import unsubscribe from './unsubscribe';
 import campaigns from './campaigns';
 import webhooks from './webhooks';
+import webhookEndpoints from './webhookEndpoints';
 import segments from './segments';
 import workflows from './workflows';
 import events from './events';
@@ -27,4 +28,4 @@ import analytics from './analytics';
 import accountPages from './accountPages';
 
 /** Every route of the API. New resource files are added here; app, OpenAPI and the fuzzer follow. */
-export const allRoutes: RouteDef[] = [...health, ...config, ...docs, ...auth, ...account, ...users, ...projects, ...uploads, ...billingWebhook, ...send, ...track, ...contactJobs, ...contactFields, ...contacts, ...domains, ...verify, ...templates, ...unsubscribe, ...accountPages, ...segments, ...workflows, ...campaigns, ...webhooks, ...events, ...activity, ...analytics];
+export const allRoutes: RouteDef[] = [...health, ...config, ...docs, ...auth, ...account, ...users, ...projects, ...uploads, ...billingWebhook, ...send, ...track, ...contactJobs, ...contactFields, ...contacts, ...domains, ...verify, ...templates, ...unsubscribe, ...accountPages, ...segments, ...workflows, ...campaigns, ...webhooks, ...webhookEndpoints, ...events, ...activity, ...analytics];

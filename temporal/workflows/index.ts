@@ -10,3 +10,4 @@ export * from './segmentCompute';
 export { workflowExecution } from './workflowExecution';
 export * from './noop';
 export * from './campaignSend';
+export * from './webhookDelivery';

@@ -33,6 +33,7 @@ describe('loadConfig', () => {
     expect(c.campaigns).toEqual({ batchSize: 1000, batchesPerRun: 50, batchLanes: 3 });
     expect(c.workflows).toEqual({ timeScale: 1 });
     expect(c.metrics).toEqual({ token: undefined, workerAddress: undefined, workerAppAddress: undefined });
+    expect(c.webhooks).toEqual({ retryHours: 24, ratePerSecond: 50 });
   });
 
   it('reads every variable', () => {
@@ -48,6 +49,8 @@ describe('loadConfig', () => {
       CAMPAIGN_BATCH_SIZE: '100',
       CAMPAIGN_BATCHES_PER_RUN: '10',
       CAMPAIGN_BATCH_LANES: '5',
+      WEBHOOK_RETRY_HOURS: '0.5',
+      WEBHOOK_ENDPOINT_RATE_PER_SECOND: '200',
       STRIPE_SECRET_KEY: 'sk_test_1',
       STRIPE_WEBHOOK_SECRET: 'whsec_1',
       STRIPE_PRICE_ID: 'price_1',
@@ -62,6 +65,7 @@ describe('loadConfig', () => {
     });
     expect(c.temporal.maxCachedWorkflows).toBe(0);
     expect(c.systemEmailFrom).toBe('accounts@example.com');
+    expect(c.webhooks).toEqual({ retryHours: 0.5, ratePerSecond: 200 });
     expect(c.sendgridWebhookPublicKey).toBe(derBase64);
     expect(c.security).toEqual({ windowHours: 24, maxBounceRate: 0.1, maxComplaintRate: 0, minSent: 5 });
     expect(c.workflows.timeScale).toBe(0.00001);
@@ -112,6 +116,8 @@ describe('loadConfig', () => {
       SECURITY_MAX_COMPLAINT_RATE: 'lots',
       SECURITY_MIN_SENT: '2.5',
       WORKFLOW_TIME_SCALE: '-0.5',
+      WEBHOOK_RETRY_HOURS: '0',
+      WEBHOOK_ENDPOINT_RATE_PER_SECOND: '0.5',
       CAMPAIGN_BATCH_SIZE: '5000',
       CAMPAIGN_BATCHES_PER_RUN: '0',
       CAMPAIGN_BATCH_LANES: '17',
@@ -135,6 +141,8 @@ describe('loadConfig', () => {
         'WORKFLOW_TIME_SCALE: must be a positive number',
         'WORKER_METRICS_ADDRESS: must be host:port, like 0.0.0.0:9464',
         'WORKER_APP_METRICS_ADDRESS: must be host:port, like 0.0.0.0:9464',
+        'WEBHOOK_RETRY_HOURS: must be a positive number',
+        'WEBHOOK_ENDPOINT_RATE_PER_SECOND: must be a number of at least 1',
       ].sort(),
     );
   });

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApplicationFailure } from '@temporalio/common';
-import { addressProblem, guardedFetch, GuardOptions, WebhookRefused, webhookActivities } from '../../activities/steps/webhook';
+import { addressProblem, guardedFetch, GuardOptions, WebhookRefused } from '../../services/httpGuard';
+import { webhookActivities } from '../../activities/steps/webhook';
 import { loadConfig } from '../../lib/config';
 
 describe('addressProblem', () => {

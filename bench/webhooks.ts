@@ -1,0 +1,116 @@
+/**
+ * N events (default 10,000) to one webhook endpoint through the real path: events committed, handed
+ * to routing by the API's batcher, `routeEventBatch` queues the deliveries (one statement per
+ * batch) and wakes the endpoint's `webhookDelivery` workflow, whose rounds (in a separate worker
+ * process) POST signed messages to a receiver on loopback. Prints:
+ *   - deliveries per second (hand-off → every message DELIVERED), with the per-endpoint rate
+ *     limit lifted (WEBHOOK_ENDPOINT_RATE_PER_SECOND, argument 2, default 100000) so the pipeline's
+ *     own capacity shows;
+ *   - Temporal actions per delivered message, counted from the server's histories: workflow
+ *     starts, signals, activities and local activities, timers, continue-as-new — for the delivery
+ *     workflow alone and with the routing it shares with every other consequence of an event.
+ * Usage: npx tsx bench/webhooks.ts [N] [ratePerSecond]
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { startStack, benchProject, startWorkerProcess, stopWorkerProcess } from './stack';
+import { recordEvents } from '../db/events';
+import { upsertContact } from '../db/contacts';
+import { enqueueEventRouting } from '../services/eventBatcher';
+
+const N = Number(process.argv[2] ?? 10_000);
+const RATE = process.argv[3] ?? '100000';
+
+/** History event types that Temporal counts as actions. */
+const ACTIONS = new Set([
+  'EVENT_TYPE_WORKFLOW_EXECUTION_STARTED',
+  'EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED',
+  'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED',
+  'EVENT_TYPE_MARKER_RECORDED',
+  'EVENT_TYPE_TIMER_STARTED',
+  'EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW',
+]);
+
+async function main() {
+  const env = { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_ENDPOINT_RATE_PER_SECOND: RATE };
+  const stack = await startStack(env);
+  const seen = new Set<string>();
+  let calls = 0;
+  let sample: { body: string; headers: Record<string, string> } | null = null;
+  const receiver = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      calls++;
+      seen.add(String(req.headers['webhook-id']));
+      sample ??= { body: Buffer.concat(chunks).toString('utf8'), headers: req.headers as Record<string, string> };
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  const worker = startWorkerProcess(stack, env);
+  try {
+    const p = await benchProject(stack);
+    const created = await fetch(`${stack.url}/webhook-endpoints`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${p.secretKey}` },
+      body: JSON.stringify({ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, events: ['order.paid'] }),
+    });
+    const endpoint = (await created.json()) as { id: string; secret: string };
+    const contact = await upsertContact(stack.knex, { projectId: p.projectId, email: 'buyer@bench.example', defaultSubscribed: true });
+    const events = await recordEvents(
+      stack.knex,
+      Array.from({ length: N }, (_, i) => ({ projectId: p.projectId, contactId: contact.contact.id, name: 'order.paid', data: { orderId: i, total: 42 } })),
+    );
+    // Warm the worker (bundle, connections) with a test message before the clock starts.
+    await fetch(`${stack.url}/webhook-endpoints/${endpoint.id}/test`, { method: 'POST', headers: { authorization: `Bearer ${p.secretKey}` } });
+    while (calls === 0) await new Promise((r) => setTimeout(r, 100));
+    seen.clear();
+    calls = 0;
+    sample = null;
+    const client = await stack.temporal.client();
+    const startedAt = new Date();
+    const t0 = performance.now();
+    enqueueEventRouting(stack.temporal, events, (err) => console.error('hand-off failed', err));
+    for (;;) {
+      const [{ n }] = await stack.knex('webhook_deliveries').where({ endpoint_id: endpoint.id, status: 'DELIVERED', type: 'order.paid' }).count({ n: '*' });
+      if (Number(n) >= N) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    new Webhook(endpoint.secret).verify(sample!.body, sample!.headers);
+
+    const count = { delivery: 0, routing: 0, deliveryEvents: 0, routingEvents: 0, workflows: 0 };
+    // Runs started since the clock started, and the delivery workflow the warm-up started (its
+    // warm-up round is a handful of actions, counted against the bench).
+    for await (const w of client.workflow.list({ query: `StartTime >= '${startedAt.toISOString()}' OR WorkflowType = 'webhookDelivery'` })) {
+      const history = await client.workflow.getHandle(w.workflowId, w.runId).fetchHistory();
+      const actions = (history.events ?? []).filter((e) => ACTIONS.has(String(typeEnum(e.eventType)))).length;
+      const isDelivery = w.type === 'webhookDelivery';
+      count[isDelivery ? 'delivery' : 'routing'] += actions;
+      count[isDelivery ? 'deliveryEvents' : 'routingEvents'] += history.events?.length ?? 0;
+      count.workflows++;
+    }
+    console.log(`webhooks bench: ${N} events to one endpoint, rate limit ${RATE}/s`);
+    console.log(`  delivered          : ${seen.size} distinct messages in ${calls} calls, ${seconds.toFixed(1)} s → ${(N / seconds).toFixed(0)} deliveries/s`);
+    console.log(`  Temporal actions   : delivery workflow ${count.delivery} (${(count.delivery / N).toFixed(4)} per message); with routing ${count.delivery + count.routing} (${((count.delivery + count.routing) / N).toFixed(4)} per message), ${count.workflows} executions`);
+    console.log(`  history events     : delivery ${count.deliveryEvents}, routing ${count.routingEvents}`);
+  } finally {
+    await stopWorkerProcess(worker);
+    await new Promise((r) => receiver.close(r));
+    await stack.stop();
+  }
+}
+
+/** Event types come back as enum numbers; their names come from the proto enum. */
+function typeEnum(t: unknown): string {
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  const { temporal } = require('@temporalio/proto');
+  return typeof t === 'number' ? temporal.api.enums.v1.EventType[t] : String(t);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
