@@ -77,6 +77,14 @@ const EnvSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalText,
   STRIPE_PRICE_ID: optionalText,
   STRIPE_API_URL: unsetIfBlank(z.string().trim().url('must be a URL').default('https://api.stripe.com')),
+  CLUSTER_MODE: unsetIfBlank(bool.default(false)),
+  UPLOAD_STORE: unsetIfBlank(z.enum(['postgres', 's3']).default('postgres')),
+  S3_BUCKET: optionalText,
+  S3_ENDPOINT: unsetIfBlank(z.string().trim().url('must be a URL').optional()),
+  S3_REGION: unsetIfBlank(z.string().trim().default('us-east-1')),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: unsetIfBlank(bool.default(false)),
 });
 
 /** Every variable `loadConfig` reads, besides the `OAUTH_<PROVIDER>_CLIENT_ID` / `_CLIENT_SECRET` pairs. */
@@ -120,7 +128,15 @@ export interface Config {
   security: SecurityConfig;
   campaigns: CampaignConfig;
   workflows: { timeScale: number };
+  /** Several API and worker replicas share this configuration: nothing may be generated per process. */
+  clusterMode: boolean;
+  uploads: UploadStoreConfig;
 }
+
+/** Where uploaded images live: every API replica must see the same store. */
+export type UploadStoreConfig =
+  | { store: 'postgres' }
+  | { store: 's3'; bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
 
 export interface OAuthProviderConfig {
   /** Lower-cased `<PROVIDER>` of the variable names. */
@@ -199,6 +215,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   const transport = e.EMAIL_TRANSPORT ?? (e.SENDGRID_API_KEY ? 'sendgrid' : 'log');
   if (transport === 'sendgrid' && !e.SENDGRID_API_KEY) problems.push('SENDGRID_API_KEY: required when EMAIL_TRANSPORT=sendgrid');
+  // A secret generated into one replica's DATA_DIR would sign cookies the other replicas refuse.
+  if (e.CLUSTER_MODE && !e.JWT_SECRET) problems.push('JWT_SECRET: required when CLUSTER_MODE=true (every replica must share one secret)');
+  if (e.UPLOAD_STORE === 's3' && !e.S3_BUCKET) problems.push('S3_BUCKET: required when UPLOAD_STORE=s3');
+  if (!!e.S3_ACCESS_KEY_ID !== !!e.S3_SECRET_ACCESS_KEY) problems.push('S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither');
   if (problems.length) throw new ConfigError(problems);
   return {
     port: e.PORT,
@@ -240,6 +260,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     campaigns: { batchSize: e.CAMPAIGN_BATCH_SIZE, batchesPerRun: e.CAMPAIGN_BATCHES_PER_RUN, batchLanes: e.CAMPAIGN_BATCH_LANES },
     workflows: { timeScale: e.WORKFLOW_TIME_SCALE },
+    clusterMode: e.CLUSTER_MODE,
+    uploads:
+      e.UPLOAD_STORE === 's3'
+        ? {
+            store: 's3',
+            bucket: e.S3_BUCKET!,
+            endpoint: e.S3_ENDPOINT,
+            region: e.S3_REGION,
+            accessKeyId: e.S3_ACCESS_KEY_ID,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          }
+        : { store: 'postgres' },
   };
 }
 

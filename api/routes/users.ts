@@ -11,7 +11,7 @@ import { presentUser } from '../../db/users';
 import { securityState } from '../../db/security';
 import { billingAccount, consumption, currentPeriod, getLimits, listInvoices, setLimits } from '../../db/billing';
 import { cancelProjectExecutions } from '../../temporal/projectExecutions';
-import { LocalImageStore } from '../../lib/storage';
+import { imageStore } from '../imageStore';
 import type Stripe from 'stripe';
 import { stripeCall, StripeError, StripeSettings } from '../../lib/stripe';
 
@@ -109,7 +109,7 @@ export default [
       await requireProjectRole(ctx, params.id, 'project.delete');
       await cancelExecutions(ctx, params.id);
       await deleteProject(ctx.deps.knex, params.id);
-      await new LocalImageStore(ctx.deps.config.dataDir).removeProject(params.id);
+      await imageStore(ctx.deps).removeProject(params.id);
       ctx.status = 204;
     },
   }),
