@@ -17,6 +17,10 @@ export class S3ImageStore implements ImageStore {
       region: config.region,
       endpoint: config.endpoint,
       forcePathStyle: config.forcePathStyle,
+      // Checksums only where S3 requires them: many S3-compatible stores refuse the SDK's default
+      // streaming checksum trailers.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
       ...(config.accessKeyId ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey! } } : {}),
     });
   }

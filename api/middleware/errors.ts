@@ -48,7 +48,7 @@ function toApiError(err: any): ApiError {
   }
   const part = unavailablePart(err);
   if (part) {
-    return new ApiError(503, 'SERVICE_UNAVAILABLE', `The ${part === 'upstream' ? 'storage or provider' : part} is unreachable; retry shortly`, {
+    return new ApiError(503, 'SERVICE_UNAVAILABLE', `${part === 'service' ? 'A backing service' : part === 'database' ? 'The database' : 'Temporal'} is unreachable; retry shortly`, {
       details: { unavailable: part },
       headers: { 'Retry-After': '5' },
     });
