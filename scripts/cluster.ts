@@ -17,6 +17,7 @@ import {
   ROOT,
   TOOLS,
   applyTemporalSchema,
+  configPaths,
   ensureServerTools,
   prepareNamespace,
   serverArgs,
@@ -137,7 +138,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   }
 
   const { serverRoot, uiRoot } = writeServerConfig(dir, {
-    server: serverConfigYaml({ databaseUrl: config.databaseUrl, host, frontendPort: Number(portText) }),
+    server: serverConfigYaml({ databaseUrl: config.databaseUrl, host, frontendPort: Number(portText), dynamicConfigFile: configPaths(dir).dynamicConfigFile }),
     ui: uiConfigYaml({ temporalAddress, port: config.temporal.uiPort, namespace: config.temporal.namespace }),
   });
 

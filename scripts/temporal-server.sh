@@ -3,8 +3,8 @@
 #   .tools/bin/temporal-server    go.temporal.io/server/cmd/server (the version the pinned CLI embeds)
 #   .tools/bin/temporal-sql-tool  go.temporal.io/server/cmd/tools/sql (schema setup/upgrade)
 #   .tools/ui/server              github.com/temporalio/ui-server/v2 (its binary is also `server`)
-#   .tools/schema/postgresql/...  the server's SQL schema files, copied from the module source
 # A machine-wide copy under ~/.cache/svc-tools outlives fresh clones, so a warm machine only copies.
+# The SQL schema files are embedded in temporal-sql-tool (--schema-name postgresql/v12/...).
 # ui-server >= v2.56 needs Go >= 1.26.9; v2.55.0 builds with the Go this machine has.
 set -euo pipefail
 SERVER_VERSION="${TEMPORAL_SERVER_VERSION:-v1.29.1}"
@@ -13,7 +13,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 tools="$root/.tools"
 stamp="$tools/.server-$SERVER_VERSION-ui-$UI_VERSION"
 if [ -f "$stamp" ] && [ -x "$tools/bin/temporal-server" ] && [ -x "$tools/bin/temporal-sql-tool" ] \
-  && [ -x "$tools/ui/server" ] && [ -d "$tools/schema/postgresql" ]; then
+  && [ -x "$tools/ui/server" ]; then
   exit 0
 fi
 shared="${XDG_CACHE_HOME:-$HOME/.cache}/svc-tools/temporal-server-$SERVER_VERSION-ui-$UI_VERSION"
@@ -30,12 +30,10 @@ if [ ! -f "$shared/.complete" ]; then
     "go.temporal.io/server/cmd/server@$SERVER_VERSION" \
     "go.temporal.io/server/cmd/tools/sql@$SERVER_VERSION"
   CGO_ENABLED=0 GOBIN="$build/ui" go install "github.com/temporalio/ui-server/v2/cmd/server@$UI_VERSION"
-  src="$(go env GOMODCACHE)/go.temporal.io/server@$SERVER_VERSION"
-  mkdir -p "$build/out/bin" "$build/out/ui" "$build/out/schema"
+  mkdir -p "$build/out/bin" "$build/out/ui"
   cp "$build/bin/server" "$build/out/bin/temporal-server"
   cp "$build/bin/sql" "$build/out/bin/temporal-sql-tool"
   cp "$build/ui/server" "$build/out/ui/server"
-  cp -r "$src/schema/postgresql" "$build/out/schema/postgresql"
   chmod -R u+w "$build/out"
   touch "$build/out/.complete"
   mkdir -p "$(dirname "$shared")"
@@ -46,6 +44,5 @@ fi
 mkdir -p "$tools/bin" "$tools/ui"
 cp "$shared/bin/temporal-server" "$shared/bin/temporal-sql-tool" "$tools/bin/"
 cp "$shared/ui/server" "$tools/ui/server"
-rm -rf "$tools/schema" && mkdir -p "$tools/schema" && cp -r "$shared/schema/postgresql" "$tools/schema/postgresql"
 rm -f "$tools"/.server-*
 touch "$stamp"

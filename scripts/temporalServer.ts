@@ -71,9 +71,8 @@ export async function applyTemporalSchema(databaseUrl: string, log: (line: strin
     await ensureDatabase(withDatabase(databaseUrl, db));
     const base = ['--plugin', 'postgres12', '--ep', pg.host, '-p', String(pg.port), '-u', pg.user, ...(pg.password ? ['--pw', pg.password] : []), '--db', db];
     const run = (args: string[]) => execFileSync(TOOLS.sqlTool, [...base, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    // Versioning tables only (version 0.0); on a database that has them it changes nothing.
-    const existing = (await schemaVersion(withDatabase(databaseUrl, db))) !== null;
-    if (!existing) run(['setup-schema', '-v', '0.0']);
+    // Versioning tables only (version 0.0); on a database that has a schema it changes nothing.
+    run(['setup-schema', '-v', '0.0']);
     run(['update-schema', '--schema-name', `postgresql/v12/${kind === 'default' ? 'temporal' : 'visibility'}`]);
     log(`schema of ${db}: version ${await schemaVersion(withDatabase(databaseUrl, db))}`);
   }
@@ -94,7 +93,7 @@ async function schemaVersion(databaseUrl: string): Promise<string | null> {
 }
 
 /** The server's configuration: Postgres persistence and (advanced) visibility on Postgres. */
-export function serverConfigYaml(opts: { databaseUrl: string; host: string; frontendPort: number; historyShards?: number }): string {
+export function serverConfigYaml(opts: { databaseUrl: string; host: string; frontendPort: number; dynamicConfigFile: string; historyShards?: number }): string {
   const pg = pgTarget(opts.databaseUrl);
   const p = serverPorts(opts.frontendPort);
   const store = (db: string, conns: number) => `
@@ -159,7 +158,7 @@ dcRedirectionPolicy:
   policy: "noop"
 
 dynamicConfigClient:
-  filepath: "config/dynamicconfig.yaml"
+  filepath: ${JSON.stringify(opts.dynamicConfigFile)}
   pollInterval: "10s"
 `;
 }
@@ -189,14 +188,19 @@ auth:
 `;
 }
 
+/** Where writeServerConfig puts the server's and the UI's configuration under `dir`. */
+export function configPaths(dir: string) {
+  const serverRoot = path.join(dir, 'temporal');
+  return { serverRoot, uiRoot: path.join(dir, 'temporal-ui'), dynamicConfigFile: path.join(serverRoot, 'config', 'dynamicconfig.yaml') };
+}
+
 /** Writes the server's and the UI's configuration under `dir`; returns the roots their binaries take. */
 export function writeServerConfig(dir: string, yaml: { server: string; ui: string }): { serverRoot: string; uiRoot: string } {
-  const serverRoot = path.join(dir, 'temporal');
-  const uiRoot = path.join(dir, 'temporal-ui');
+  const { serverRoot, uiRoot, dynamicConfigFile } = configPaths(dir);
   fs.mkdirSync(path.join(serverRoot, 'config'), { recursive: true });
   fs.mkdirSync(path.join(uiRoot, 'config'), { recursive: true });
   fs.writeFileSync(path.join(serverRoot, 'config', 'cluster.yaml'), yaml.server);
-  fs.writeFileSync(path.join(serverRoot, 'config', 'dynamicconfig.yaml'), DYNAMIC_CONFIG_YAML);
+  fs.writeFileSync(dynamicConfigFile, DYNAMIC_CONFIG_YAML);
   fs.writeFileSync(path.join(uiRoot, 'config', 'cluster.yaml'), yaml.ui);
   return { serverRoot, uiRoot };
 }
