@@ -107,6 +107,8 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
 
   const temporalAddress = baseEnv.TEMPORAL_ADDRESS || '127.0.0.1:7233';
   const [host, portText] = temporalAddress.split(':');
+  // The server records its membership ports (P+4 … P+7) in a Postgres smallint.
+  if (!(Number(portText) > 0 && Number(portText) + 9 <= 32_767)) throw new Error(`TEMPORAL_ADDRESS: the port must be at most 32758 (the server also takes the nine after it); got ${temporalAddress}`);
   const env: NodeJS.ProcessEnv = {
     ...baseEnv,
     CLUSTER_MODE: 'true',
@@ -154,7 +156,17 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
       // A restarted process has written its own pid file by then.
       if (fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() === String(child.pid)) fs.rmSync(pidFile);
     });
-    await m.ready(child);
+    try {
+      await m.ready(child);
+    } catch (err: any) {
+      const tail = fs
+        .readFileSync(path.join(logDir, `${m.name}.log`), 'utf8')
+        .split('\n')
+        .slice(-8)
+        .map((line) => line.slice(0, 400))
+        .join('\n');
+      throw new Error(`${err?.message ?? err}\n--- last lines of ${m.name}.log:\n${tail}`);
+    }
   };
   const add = async (m: Managed) => {
     processes.set(m.name, m);

@@ -96,10 +96,13 @@ async function portFree(port: number): Promise<boolean> {
   });
 }
 
-/** The first port of `n` consecutive free ones (the Temporal server takes ten, the APIs one each). */
+/**
+ * The first port of `n` consecutive free ones (the Temporal server takes ten, the APIs one each),
+ * below 32,768: the server stores its membership ports as a Postgres smallint.
+ */
 export async function freePortRange(n: number): Promise<number> {
   for (let attempt = 0; attempt < 200; attempt++) {
-    const first = 20_000 + Math.floor(Math.random() * 30_000);
+    const first = 20_000 + Math.floor(Math.random() * 12_000);
     let ok = true;
     for (let p = first; p < first + n && ok; p++) ok = await portFree(p);
     if (ok) return first;
