@@ -3,8 +3,9 @@
  * their schema (idempotent), the server's configuration, the namespace and search attributes.
  * The binaries come from scripts/temporal-server.sh (built from the server's Go module).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { ensureDatabase } from '../db/knex';
@@ -27,6 +28,28 @@ export function ensureServerTools(): void {
  * Ports of one server: the frontend's gRPC port P comes from TEMPORAL_ADDRESS; the other services
  * and the membership ring take the next nine (P+1 … P+9), so one number places the whole server.
  */
+async function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+/**
+ * The first of `n` consecutive free ports (a server takes ten), below 32,768: the server records
+ * its membership ports in a Postgres smallint.
+ */
+export async function freePortRange(n = 10): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const first = 20_000 + Math.floor(Math.random() * 12_000);
+    let ok = true;
+    for (let p = first; p < first + n && ok; p++) ok = await portFree(p);
+    if (ok) return first;
+  }
+  throw new Error(`no ${n} consecutive free ports`);
+}
+
 export function serverPorts(frontend: number) {
   return {
     frontend,
@@ -41,6 +64,9 @@ export function serverPorts(frontend: number) {
     metrics: frontend + 9,
   };
 }
+
+/** Names of the server's two databases (the bench uses throwaway ones). */
+export type TemporalDatabases = { default: string; visibility: string };
 
 interface PgTarget {
   host: string;
@@ -65,9 +91,9 @@ const withDatabase = (databaseUrl: string, name: string) => {
  * both schemas to the latest version the server binary embeds. Safe to run on every start: an
  * up-to-date schema is left alone, an older one is upgraded (docs/deployment.md).
  */
-export async function applyTemporalSchema(databaseUrl: string, log: (line: string) => void): Promise<void> {
+export async function applyTemporalSchema(databaseUrl: string, log: (line: string) => void, databases: TemporalDatabases = TEMPORAL_DATABASES): Promise<void> {
   const pg = pgTarget(databaseUrl);
-  for (const [kind, db] of Object.entries(TEMPORAL_DATABASES)) {
+  for (const [kind, db] of Object.entries(databases)) {
     await ensureDatabase(withDatabase(databaseUrl, db));
     const base = ['--plugin', 'postgres12', '--ep', pg.host, '-p', String(pg.port), '-u', pg.user, ...(pg.password ? ['--pw', pg.password] : []), '--db', db];
     const run = (args: string[]) => execFileSync(TOOLS.sqlTool, [...base, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -93,8 +119,16 @@ async function schemaVersion(databaseUrl: string): Promise<string | null> {
 }
 
 /** The server's configuration: Postgres persistence and (advanced) visibility on Postgres. */
-export function serverConfigYaml(opts: { databaseUrl: string; host: string; frontendPort: number; dynamicConfigFile: string; historyShards?: number }): string {
+export function serverConfigYaml(opts: {
+  databaseUrl: string;
+  host: string;
+  frontendPort: number;
+  dynamicConfigFile: string;
+  historyShards?: number;
+  databases?: TemporalDatabases;
+}): string {
   const pg = pgTarget(opts.databaseUrl);
+  const databases = opts.databases ?? TEMPORAL_DATABASES;
   const p = serverPorts(opts.frontendPort);
   const store = (db: string, conns: number) => `
       sql:
@@ -123,8 +157,8 @@ persistence:
   # Fixed for the life of the database: changing it needs a new database.
   numHistoryShards: ${opts.historyShards ?? 4}
   datastores:
-    postgres-default:${store(TEMPORAL_DATABASES.default, 20)}
-    postgres-visibility:${store(TEMPORAL_DATABASES.visibility, 10)}
+    postgres-default:${store(databases.default, 20)}
+    postgres-visibility:${store(databases.visibility, 10)}
 
 global:
   membership:
@@ -260,4 +294,43 @@ export async function prepareNamespace(address: string, namespace: string, reten
   } finally {
     await conn.close();
   }
+}
+
+export interface ServerProcess {
+  address: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * One production Temporal server on its own, for the benches (`BENCH_TEMPORAL=server`): schema,
+ * configuration under `dir`, the process, the namespace. scripts/cluster.ts runs the same pieces
+ * as one of its managed processes.
+ */
+export async function startServerProcess(opts: { databaseUrl: string; dir: string; port: number; namespace?: string; databases?: TemporalDatabases }): Promise<ServerProcess> {
+  ensureServerTools();
+  await applyTemporalSchema(opts.databaseUrl, () => undefined, opts.databases);
+  const { serverRoot } = writeServerConfig(opts.dir, {
+    server: serverConfigYaml({ databaseUrl: opts.databaseUrl, host: '127.0.0.1', frontendPort: opts.port, dynamicConfigFile: configPaths(opts.dir).dynamicConfigFile, databases: opts.databases }),
+    ui: '',
+  });
+  const out = fs.openSync(path.join(opts.dir, 'temporal.log'), 'a');
+  const child = spawn(TOOLS.server, serverArgs(serverRoot), { cwd: ROOT, stdio: ['ignore', out, out] });
+  fs.closeSync(out);
+  const address = `127.0.0.1:${opts.port}`;
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+    });
+  try {
+    await waitForFrontend(address, () => child.exitCode === null);
+    await prepareNamespace(address, opts.namespace ?? 'default');
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { address, process: child, stop };
 }

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import net from 'node:net';
 
 /** HTTP against one API replica of a running cluster, and the fixtures the fault tests build through it. */
 
@@ -86,26 +85,4 @@ export async function pool<T, R>(items: T[], concurrency: number, fn: (item: T, 
     }),
   );
   return out;
-}
-
-async function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.once('error', () => resolve(false));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
-  });
-}
-
-/**
- * The first port of `n` consecutive free ones (the Temporal server takes ten, the APIs one each),
- * below 32,768: the server stores its membership ports as a Postgres smallint.
- */
-export async function freePortRange(n: number): Promise<number> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const first = 20_000 + Math.floor(Math.random() * 12_000);
-    let ok = true;
-    for (let p = first; p < first + n && ok; p++) ok = await portFree(p);
-    if (ok) return first;
-  }
-  throw new Error(`no ${n} consecutive free ports`);
 }

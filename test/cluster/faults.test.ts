@@ -14,7 +14,8 @@ import { startCluster, Cluster } from '../../scripts/cluster';
 import { startSendgridSink, SendgridSink } from '../helpers/sendgridSink';
 import { eventually } from '../helpers/harness';
 import { startPrivatePostgres, PrivatePostgres } from './privatePostgres';
-import { bearer, buildWorkflow, call, ClusterProject, createProject, freePortRange, pool, Reply } from './clusterClient';
+import { bearer, buildWorkflow, call, ClusterProject, createProject, pool, Reply } from './clusterClient';
+import { freePortRange } from '../../scripts/temporalServer';
 
 jest.setTimeout(20 * 60_000);
 
@@ -147,6 +148,8 @@ beforeAll(async () => {
       SENDGRID_API_KEY: 'SG.cluster-test',
       SENDGRID_API_URL: sink.url,
       WORKFLOW_TIME_SCALE: String(TIME_SCALE),
+      // The load here is the test's own, not a client to throttle.
+      RATE_LIMIT_PER_MINUTE: '100000000',
       // 100 batches for 10,000 recipients, so a fault lands between many of them.
       CAMPAIGN_BATCH_SIZE: '100',
     },
