@@ -17,10 +17,10 @@ import { startPrivatePostgres, PrivatePostgres } from './privatePostgres';
 import { bearer, buildWorkflow, call, ClusterProject, createProject, pool, Reply } from './clusterClient';
 import { freePortRange } from '../../scripts/temporalServer';
 
-jest.setTimeout(20 * 60_000);
+jest.setTimeout(40 * 60_000);
 
 const DOMAIN = 'mail.example.com';
-// A DELAY of 48 hours lasts 172.8 s: longer than starting 2,000 executions takes here.
+// An hour of DELAY lasts 3.6 s.
 const TIME_SCALE = 0.001;
 const RECIPIENTS = 10_000;
 
@@ -211,10 +211,6 @@ describe('the cluster shape', () => {
 
 describe('faults', () => {
   it('SIGKILL of one of two workers mid 10,000-recipient campaign, while 1,000 executions sleep in DELAY and 1,000 wait for an event: the survivor finishes all of it, once', async () => {
-    const delayWf = await buildWorkflow(api[0], people, 'cl-delay', { delay: { type: 'DELAY', config: { amount: 48, unit: 'hours' } }, mark: { type: 'UPDATE_CONTACT', config: { data: { delayDone: true } } } }, [
-      ['trigger', 'delay'],
-      ['delay', 'mark'],
-    ]);
     const waitWf = await buildWorkflow(
       api[1],
       people,
@@ -228,9 +224,19 @@ describe('faults', () => {
     const sleepers = Array.from({ length: 1000 }, (_, i) => `sleep-${i}@example.org`);
     const waiters = Array.from({ length: 1000 }, (_, i) => `wait-${i}@example.org`);
     // Both API replicas batch their hand-offs on their own: routing must still start one execution per event.
-    const tracked = await Promise.all([trackAll(people, sleepers, 'cl-delay'), trackAll(people, waiters, 'cl-wait')]);
-    expect(tracked.flat().filter((r) => r.status !== 200)).toEqual([]);
-    await eventually(async () => (await count(executions(delayWf.id).where({ status: 'WAITING' }))) === 1000 && (await count(executions(waitWf.id).where({ status: 'WAITING' }))) === 1000, 10 * 60_000, 1000);
+    const startedAt = Date.now();
+    expect((await trackAll(people, waiters, 'cl-wait')).filter((r) => r.status !== 200)).toEqual([]);
+    await eventually(async () => (await count(executions(waitWf.id).where({ status: 'WAITING' }))) === 1000, 15 * 60_000, 1000);
+    // The sleepers must all be asleep when the worker dies, however busy the machine is: their DELAY
+    // is sized from how long 1,000 starts just took (this sizes the test, it asserts nothing on time).
+    const delaySeconds = Math.max(90, (3 * (Date.now() - startedAt)) / 1000);
+    const delayHours = Math.ceil(delaySeconds / (3600 * TIME_SCALE));
+    const delayWf = await buildWorkflow(api[0], people, 'cl-delay', { delay: { type: 'DELAY', config: { amount: delayHours, unit: 'hours' } }, mark: { type: 'UPDATE_CONTACT', config: { data: { delayDone: true } } } }, [
+      ['trigger', 'delay'],
+      ['delay', 'mark'],
+    ]);
+    expect((await trackAll(people, sleepers, 'cl-delay')).filter((r) => r.status !== 200)).toEqual([]);
+    await eventually(async () => (await count(executions(delayWf.id).where({ status: 'WAITING' }))) === 1000, 15 * 60_000, 1000);
 
     const recipients = await seedContacts(audience.projectId, RECIPIENTS);
     // Slow provider answers keep the campaign going long enough to kill a worker in its middle.
@@ -240,22 +246,24 @@ describe('faults', () => {
     await cluster.kill('worker-1', 'SIGKILL');
     const atKill = delivered(campaignId);
     sink.delay(0);
-    // The fault landed where it should: mid-campaign, with every sleeper still asleep.
+    // The fault landed where it should: mid-campaign, with every sleeper still asleep and every waiter waiting.
     expect(atKill).toBeLessThan(RECIPIENTS);
     expect((await knex('campaigns').where({ id: campaignId }).first()).status).toBe('SENDING');
     expect(await count(executions(delayWf.id).where({ status: 'WAITING' }))).toBe(1000);
+    expect(await count(executions(waitWf.id).where({ status: 'WAITING' }))).toBe(1000);
 
     expect((await trackAll(people, waiters, 'cl-release')).filter((r) => r.status !== 200)).toEqual([]);
 
     const outcome = await expectCampaignExactlyOnce(campaignId, recipients);
     process.stdout.write(`campaign with a SIGKILLed worker: ${outcome.sent} sent, ${outcome.failed} outcome unknown (in flight at the kill)\n`);
-    await eventually(async () => (await count(executions(waitWf.id).where({ status: 'COMPLETED' }))) === 1000, 10 * 60_000, 1000);
-    await eventually(async () => (await count(executions(delayWf.id).where({ status: 'COMPLETED' }))) === 1000, 10 * 60_000, 1000);
+    await eventually(async () => (await count(executions(waitWf.id).where({ status: 'COMPLETED' }))) === 1000, 15 * 60_000, 1000);
+    await eventually(async () => (await count(executions(delayWf.id).where({ status: 'COMPLETED' }))) === 1000, 15 * 60_000, 1000);
     await expectExecutionsOnce(delayWf.id, 1000, [delayWf.steps.delay, delayWf.steps.mark]);
     await expectExecutionsOnce(waitWf.id, 1000, [waitWf.steps.wait, waitWf.steps.mark]);
     expect(await count(knex('contacts').where({ project_id: people.projectId }).whereRaw(`data->>'delayDone' = 'true'`))).toBe(1000);
+    expect(await count(knex('contacts').where({ project_id: people.projectId }).whereRaw(`data->>'released' = 'true'`))).toBe(1000);
     // The killed worker never came back: the survivor did all of it.
-    expect(cluster.pid('worker-1') && fs.existsSync(path.join(cluster.dir, 'worker-1.pid'))).toBe(false);
+    expect(fs.existsSync(path.join(cluster.dir, 'worker-1.pid'))).toBe(false);
 
     await cluster.restart('worker-1');
   });

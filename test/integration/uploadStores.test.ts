@@ -9,7 +9,12 @@ import { startS3Sink, S3Sink } from '../helpers/s3Sink';
  * uploaded through one is served by the others, from Postgres by default or from an S3 bucket.
  */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-const ownDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'svc-replica-'));
+const dirs: string[] = [];
+const ownDataDir = () => {
+  dirs.push(fs.mkdtempSync(path.join(os.tmpdir(), 'svc-replica-')));
+  return dirs[dirs.length - 1];
+};
+afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 const pathOf = (url: string) => new URL(url).pathname;
 
 async function replicas(env: Record<string, string> = {}): Promise<[Harness, Harness]> {
