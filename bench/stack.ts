@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
 import http from 'node:http';
 import path from 'node:path';
 import { spawn, ChildProcess } from 'node:child_process';
@@ -19,13 +21,36 @@ export interface BenchStack {
   config: Config;
   knex: Knex;
   temporal: TemporalGateway;
-  server: DevServer;
+  server: Pick<DevServer, 'address' | 'process' | 'stop'>;
   stop(): Promise<void>;
+}
+
+/**
+ * BENCH_TEMPORAL=server runs the bench on the production Temporal server (built from its Go
+ * module, persistence and visibility on Postgres; scripts/temporalServer.ts) instead of the CLI's
+ * dev server, with throwaway databases of its own.
+ */
+async function startTemporal(): Promise<BenchStack['server']> {
+  if (process.env.BENCH_TEMPORAL !== 'server') return startDevServer({ headless: true });
+  const { startServerProcess, freePortRange } = await import('../scripts/temporalServer');
+  const id = `svc_bench_${Date.now()}_${crypto.randomBytes(3).toString('hex')}`;
+  const databases = { default: `${id}_temporal`, visibility: `${id}_visibility` };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-temporal-'));
+  const base = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const server = await startServerProcess({ databaseUrl: base, dir, port: await freePortRange(), databases });
+  return {
+    ...server,
+    async stop() {
+      await server.stop();
+      for (const db of Object.values(databases)) await dropDatabase(Object.assign(new URL(base), { pathname: `/${db}` }).toString()).catch(() => undefined);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** The real API on a fresh database and its own Temporal dev server, like the tests but listening on a port. */
 export async function startStack(env: Record<string, string> = {}): Promise<BenchStack> {
-  const server = await startDevServer({ headless: true });
+  const server = await startTemporal();
   const url = new URL('postgres://postgres@127.0.0.1:5432/postgres');
   url.pathname = `/svc_bench_${Date.now()}_${crypto.randomBytes(3).toString('hex')}`;
   const config = loadConfig({ ...process.env, DATABASE_URL: url.toString(), JWT_SECRET: 'bench-secret-bench-secret', LOG_LEVEL: 'silent', TEMPORAL_TASK_QUEUE: 'bench', ...env });

@@ -176,6 +176,8 @@ export const KEPT_ON_RESET = new Set([
   'billing_invoices',
   'billing_usage_carry',
   'rate_limits',
+  // Uploaded images: mail already sent links to them.
+  'uploads',
 ]);
 
 /** Project-scoped tables in an order that deletes referencing tables before the ones they reference. */

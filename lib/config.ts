@@ -103,6 +103,14 @@ const EnvSchema = z.object({
   METRICS_TOKEN: optionalText,
   WORKER_METRICS_ADDRESS: unsetIfBlank(bindAddress.optional()),
   WORKER_APP_METRICS_ADDRESS: unsetIfBlank(bindAddress.optional()),
+  CLUSTER_MODE: unsetIfBlank(bool.default(false)),
+  UPLOAD_STORE: unsetIfBlank(z.enum(['postgres', 's3']).default('postgres')),
+  S3_BUCKET: optionalText,
+  S3_ENDPOINT: unsetIfBlank(z.string().trim().url('must be a URL').optional()),
+  S3_REGION: unsetIfBlank(z.string().trim().default('us-east-1')),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: unsetIfBlank(bool.default(false)),
 });
 
 /** Every variable `loadConfig` reads, besides the `OAUTH_<PROVIDER>_CLIENT_ID` / `_CLIENT_SECRET` pairs. */
@@ -150,6 +158,9 @@ export interface Config {
   workflows: { timeScale: number };
   metrics: MetricsConfig;
   webhooks: WebhookConfig;
+  /** Several API and worker replicas share this configuration: nothing may be generated per process. */
+  clusterMode: boolean;
+  uploads: UploadStoreConfig;
 }
 
 /** Outbound event webhooks (docs/webhooks.md); their durations are scaled by WORKFLOW_TIME_SCALE too. */
@@ -169,6 +180,11 @@ export interface MetricsConfig {
   /** A worker's own counters (emails handed over, executions, ...) listen here. */
   workerAppAddress?: string;
 }
+
+/** Where uploaded images live: every API replica must see the same store. */
+export type UploadStoreConfig =
+  | { store: 'postgres' }
+  | { store: 's3'; bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
 
 export interface OAuthProviderConfig {
   /** Lower-cased `<PROVIDER>` of the variable names. */
@@ -250,6 +266,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.WORKER_METRICS_ADDRESS && e.WORKER_METRICS_ADDRESS === e.WORKER_APP_METRICS_ADDRESS) {
     problems.push('WORKER_APP_METRICS_ADDRESS: must differ from WORKER_METRICS_ADDRESS (the SDK exporter listens there)');
   }
+  // A secret generated into one replica's DATA_DIR would sign cookies the other replicas refuse.
+  if (e.CLUSTER_MODE && !e.JWT_SECRET) problems.push('JWT_SECRET: required when CLUSTER_MODE=true (every replica must share one secret)');
+  if (e.UPLOAD_STORE === 's3' && !e.S3_BUCKET) problems.push('S3_BUCKET: required when UPLOAD_STORE=s3');
+  if (!!e.S3_ACCESS_KEY_ID !== !!e.S3_SECRET_ACCESS_KEY) problems.push('S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither');
   if (problems.length) throw new ConfigError(problems);
   return {
     port: e.PORT,
@@ -294,6 +314,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workflows: { timeScale: e.WORKFLOW_TIME_SCALE },
     metrics: { token: e.METRICS_TOKEN, workerAddress: e.WORKER_METRICS_ADDRESS, workerAppAddress: e.WORKER_APP_METRICS_ADDRESS },
     webhooks: { retryHours: e.WEBHOOK_RETRY_HOURS, ratePerSecond: e.WEBHOOK_ENDPOINT_RATE_PER_SECOND },
+    clusterMode: e.CLUSTER_MODE,
+    uploads:
+      e.UPLOAD_STORE === 's3'
+        ? {
+            store: 's3',
+            bucket: e.S3_BUCKET!,
+            endpoint: e.S3_ENDPOINT,
+            region: e.S3_REGION,
+            accessKeyId: e.S3_ACCESS_KEY_ID,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          }
+        : { store: 'postgres' },
   };
 }
 

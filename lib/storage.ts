@@ -54,47 +54,23 @@ export async function removeStaleUploads(dataDir: string, olderThanMs = 3_600_00
 /** Stored names are random, so a URL cannot be guessed from another; this is the only shape ever served. */
 export const STORED_NAME = /^[0-9A-Za-z]{20,64}\.(png|jpg|gif|webp)$/;
 
-/**
- * Uploaded images on local disk under `<dataDir>/uploads/<projectId>/`. Every API replica must see
- * the same directory (a shared volume) for the public URLs to work behind a load balancer.
- */
-export class LocalImageStore {
-  readonly root: string;
-
-  constructor(dataDir: string) {
-    this.root = path.resolve(dataDir, 'uploads');
-  }
-
-  private dir(projectId: string) {
-    return path.join(this.root, projectId);
-  }
-
-  /** Copies an uploaded temp file in under a fresh random name; written to a temp name first so readers never see half a file. */
-  async putFile(projectId: string, sourcePath: string, ext: ImageExt): Promise<string> {
-    const dir = this.dir(projectId);
-    await fs.promises.mkdir(dir, { recursive: true });
-    const name = `${randomBase62(18)}.${ext}`;
-    const partial = path.join(dir, `.${name}.partial`);
-    await fs.promises.copyFile(sourcePath, partial);
-    await fs.promises.rename(partial, path.join(dir, name));
-    return name;
-  }
-
-  /** A readable file, or null. Callers pass names checked against STORED_NAME, so no path can leave the project's folder. */
-  async open(projectId: string, name: string): Promise<{ stream: fs.ReadStream; size: number } | null> {
-    if (!STORED_NAME.test(name)) return null;
-    const file = path.join(this.dir(projectId), name);
-    try {
-      const stat = await fs.promises.stat(file);
-      if (!stat.isFile()) return null;
-      return { stream: fs.createReadStream(file), size: stat.size };
-    } catch (err: any) {
-      if (err?.code === 'ENOENT' || err?.code === 'ENOTDIR') return null;
-      throw err;
-    }
-  }
-
-  async removeProject(projectId: string): Promise<void> {
-    await fs.promises.rm(this.dir(projectId), { recursive: true, force: true });
-  }
+/** An image as the store hands it back. */
+export interface StoredImage {
+  body: Buffer | NodeJS.ReadableStream;
+  size: number;
 }
+
+/**
+ * Where uploaded images live. Every API replica must reach the same store, so none of them is a
+ * replica's own disk: Postgres by default, an S3-compatible bucket by configuration.
+ */
+export interface ImageStore {
+  /** Stores the file under a fresh random name (STORED_NAME) and returns that name. */
+  putFile(projectId: string, sourcePath: string, ext: ImageExt): Promise<string>;
+  /** The image, or null. Names not matching STORED_NAME are never looked up. */
+  open(projectId: string, name: string): Promise<StoredImage | null>;
+  removeProject(projectId: string): Promise<void>;
+}
+
+/** A fresh unguessable stored name. */
+export const newStoredName = (ext: ImageExt) => `${randomBase62(18)}.${ext}`;

@@ -2,6 +2,7 @@ import type { Next } from 'koa';
 import type { AppContext } from '../context';
 import { ApiError, FlatError, fromDomainError } from '../errors';
 import { DomainError } from '../../lib/domainErrors';
+import { unavailablePart } from '../../lib/unavailable';
 
 const STATUS_CODES: Record<number, string> = {
   400: 'BAD_REQUEST',
@@ -46,6 +47,13 @@ function toApiError(err: any): ApiError {
     if (err.type === 'entity.parse.failed' || /JSON/i.test(message)) message = 'Malformed JSON body';
     if (status === 413) message = 'Request body is too large';
     return new ApiError(status, code, message);
+  }
+  const part = unavailablePart(err);
+  if (part) {
+    return new ApiError(503, 'SERVICE_UNAVAILABLE', `${part === 'service' ? 'A backing service' : part === 'database' ? 'The database' : 'Temporal'} is unreachable; retry shortly`, {
+      details: { unavailable: part },
+      headers: { 'Retry-After': '5' },
+    });
   }
   return new ApiError(500, 'INTERNAL_SERVER_ERROR', 'An unexpected error occurred');
 }

@@ -11,7 +11,7 @@ import { createProject, deleteProject, projectsOfUser, ProjectRow, resetProjectD
 import { securityState } from '../../db/security';
 import { billingAccount, consumption, currentPeriod, getLimits, listInvoices, setLimits } from '../../db/billing';
 import { cancelProjectExecutions } from '../../services/projectExecutions';
-import { LocalImageStore } from '../../lib/storage';
+import { imageStore } from '../imageStore';
 import type Stripe from 'stripe';
 import { stripeCall, StripeError, StripeSettings } from '../../lib/stripe';
 import { presentProject } from '../presenters/projects';
@@ -111,7 +111,7 @@ export default [
       await requireProjectRole(ctx, params.id, 'project.delete');
       await cancelExecutions(ctx, params.id);
       await deleteProject(ctx.deps.knex, params.id);
-      await new LocalImageStore(ctx.deps.config.dataDir).removeProject(params.id);
+      await imageStore(ctx.deps).removeProject(params.id);
       ctx.status = 204;
     },
   }),

@@ -10,6 +10,7 @@ import * as campaigns from './008_campaigns';
 import * as feedIndexes from './009_feed_indexes';
 import * as accounts from './010_accounts';
 import * as webhookEndpoints from './011_webhook_endpoints';
+import * as uploads from './012_uploads';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -27,6 +28,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['009_feed_indexes', feedIndexes],
   ['010_accounts', accounts],
   ['011_webhook_endpoints', webhookEndpoints],
+  ['012_uploads', uploads],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

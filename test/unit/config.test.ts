@@ -172,6 +172,28 @@ describe('loadConfig', () => {
   });
 });
 
+describe('cluster mode and the upload store', () => {
+  it('refuses a generated JWT_SECRET in cluster mode: each replica would sign with its own', () => {
+    expect(() => loadConfig({ CLUSTER_MODE: 'true', DATA_DIR: '/nonexistent' })).toThrow(ConfigError);
+    try {
+      loadConfig({ CLUSTER_MODE: 'true' });
+    } catch (err) {
+      expect((err as ConfigError).problems).toEqual(['JWT_SECRET: required when CLUSTER_MODE=true (every replica must share one secret)']);
+    }
+    expect(load({ CLUSTER_MODE: 'true' }).clusterMode).toBe(true);
+    expect(load().clusterMode).toBe(false);
+  });
+
+  it('stores uploads in Postgres by default and in a bucket when configured', () => {
+    expect(load().uploads).toEqual({ store: 'postgres' });
+    expect(
+      load({ UPLOAD_STORE: 's3', S3_BUCKET: 'img', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's', S3_FORCE_PATH_STYLE: 'true' }).uploads,
+    ).toEqual({ store: 's3', bucket: 'img', endpoint: 'http://127.0.0.1:9000', region: 'us-east-1', accessKeyId: 'k', secretAccessKey: 's', forcePathStyle: true });
+    expect(problems({ UPLOAD_STORE: 's3', S3_ACCESS_KEY_ID: 'k' }).sort()).toEqual(['S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither', 'S3_BUCKET: required when UPLOAD_STORE=s3']);
+    expect(problems({ UPLOAD_STORE: 'disk' })).toHaveLength(1);
+  });
+});
+
 describe('README configuration table', () => {
   it('lists exactly the variables lib/config.ts accepts', () => {
     const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');

@@ -1,0 +1,62 @@
+/**
+ * The production shape, declared once. `npm run cluster` (scripts/cluster.ts) runs it on one
+ * machine; `docker-compose.yml` describes it for several; test/unit/topology.test.ts keeps the
+ * compose file in step with this list (services, commands, environment names).
+ */
+
+/** What every API and worker replica reads; all replicas of the cluster get the same values. */
+export const SHARED_ENV = [
+  'DATABASE_URL',
+  'TEMPORAL_ADDRESS',
+  'TEMPORAL_NAMESPACE',
+  'TEMPORAL_TASK_QUEUE',
+  'APP_URL',
+  'JWT_SECRET',
+  'CLUSTER_MODE',
+  'UPLOAD_STORE',
+  'S3_BUCKET',
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_FORCE_PATH_STYLE',
+  'EMAIL_TRANSPORT',
+  'SENDGRID_API_KEY',
+  'SENDGRID_API_URL',
+  'NODE_ENV',
+] as const;
+
+export interface AppService {
+  /** Service name in docker-compose.yml; pid files are `<name>-<i>.pid`. */
+  name: 'api' | 'worker';
+  /** The package.json script the process runs (compose: `npm run <script>`). */
+  script: string;
+  /** Variable holding the number of replicas, and its default. */
+  replicas: { variable: 'CLUSTER_APIS' | 'CLUSTER_WORKERS'; default: number };
+  /** Environment beyond SHARED_ENV. */
+  env: readonly string[];
+}
+
+export const APP_SERVICES: readonly AppService[] = [
+  // Replica i listens on PORT + i (compose publishes the same range).
+  { name: 'api', script: 'api', replicas: { variable: 'CLUSTER_APIS', default: 2 }, env: ['PORT', 'DATA_DIR'] },
+  { name: 'worker', script: 'worker', replicas: { variable: 'CLUSTER_WORKERS', default: 2 }, env: [] },
+];
+
+/**
+ * The Temporal services. The cluster script runs the binaries scripts/temporal-server.sh builds
+ * (and itself applies the schema and registers the namespace); compose runs the images of the same
+ * versions (`temporalio/auto-setup` does the schema and namespace).
+ */
+export const TEMPORAL_SERVER_VERSION = '1.29.1';
+export const TEMPORAL_UI_VERSION = '2.55.0';
+export const TEMPORAL_SERVICES = { server: 'temporal', ui: 'temporal-ui' } as const;
+
+/** Postgres is not started by the cluster script: it uses the server of DATABASE_URL. */
+export const EXTERNAL_SERVICES = ['postgres'] as const;
+
+/** The Temporal databases, created on the Postgres server of DATABASE_URL. */
+export const TEMPORAL_DATABASES = { default: 'temporal', visibility: 'temporal_visibility' } as const;
+
+/** Tooling variables read by the cluster script only (the README lists them). */
+export const CLUSTER_TOOLING_ENV = ['CLUSTER_APIS', 'CLUSTER_WORKERS'] as const;

@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { ENV_VARIABLES } from '../../lib/config';
+import { APP_SERVICES, CLUSTER_TOOLING_ENV, EXTERNAL_SERVICES, SHARED_ENV, TEMPORAL_SERVER_VERSION, TEMPORAL_SERVICES, TEMPORAL_UI_VERSION } from '../../scripts/topology';
+import { scriptCommand } from '../../scripts/cluster';
+
+const ROOT = path.resolve(__dirname, '../..');
+const compose = parse(fs.readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true });
+const envNames = (service: any) => Object.keys(service.environment ?? {}).sort();
+
+/** docker-compose.yml and `npm run cluster` describe one shape: scripts/topology.ts. */
+describe('docker-compose.yml and the cluster script', () => {
+  it('run the same services', () => {
+    const declared = [...EXTERNAL_SERVICES, ...Object.values(TEMPORAL_SERVICES), ...APP_SERVICES.map((s) => s.name)];
+    expect(Object.keys(compose.services).sort()).toEqual(declared.sort());
+  });
+
+  it.each(APP_SERVICES.map((s) => [s.name, s] as const))('%s: same command, environment names and default replicas', (name, service) => {
+    const c = compose.services[name];
+    expect(c.command).toEqual(['npm', 'run', service.script]);
+    expect(envNames(c)).toEqual([...SHARED_ENV, ...service.env].sort());
+    expect(c.deploy.replicas).toBe(service.replicas.default);
+    // The cluster script runs the same package.json script, without npm in between.
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    expect(scriptCommand(service.script).args.slice(-1)[0]).toBe(pkg.scripts[service.script].split(/\s+/)[1]);
+  });
+
+  it('pass only variables the server reads, and document the tooling ones', () => {
+    for (const name of [...SHARED_ENV, ...APP_SERVICES.flatMap((s) => s.env)]) expect(ENV_VARIABLES).toContain(name);
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    for (const name of [...CLUSTER_TOOLING_ENV, ...APP_SERVICES.map((s) => s.replicas.variable)]) expect(readme).toContain(`\`${name}\``);
+  });
+
+  it('run the same Temporal server and UI versions as the Go build', () => {
+    expect(compose.services[TEMPORAL_SERVICES.server].image).toBe(`temporalio/auto-setup:${TEMPORAL_SERVER_VERSION}`);
+    expect(compose.services[TEMPORAL_SERVICES.ui].image).toBe(`temporalio/ui:${TEMPORAL_UI_VERSION}`);
+    const build = fs.readFileSync(path.join(ROOT, 'scripts', 'temporal-server.sh'), 'utf8');
+    expect(build).toContain(`TEMPORAL_SERVER_VERSION:-v${TEMPORAL_SERVER_VERSION}}`);
+    expect(build).toContain(`TEMPORAL_UI_VERSION:-v${TEMPORAL_UI_VERSION}}`);
+  });
+});
