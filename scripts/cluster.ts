@@ -28,6 +28,16 @@ import {
   writeServerConfig,
 } from './temporalServer';
 
+/** Worker i's metrics addresses: the configured ports shifted by 2·i, so replicas on one machine do not collide. */
+export function workerMetricsEnv(env: NodeJS.ProcessEnv, i: number): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const name of ['WORKER_METRICS_ADDRESS', 'WORKER_APP_METRICS_ADDRESS'] as const) {
+    const m = /^(.*):(\d+)$/.exec(env[name] ?? '');
+    if (m) out[name] = `${m[1]}:${Number(m[2]) + 2 * i}`;
+  }
+  return out;
+}
+
 export interface ClusterOptions {
   /** The environment every process gets (defaults to process.env); DATA_DIR, PORT etc. are read from it. */
   env?: NodeJS.ProcessEnv;
@@ -245,7 +255,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
         add({
           name: `${workerService.name}-${i}`,
           ...scriptCommand(workerService.script),
-          env: { ...env, DATA_DIR: path.join(dir, `${workerService.name}-${i}`) },
+          env: { ...env, ...workerMetricsEnv(env, i), DATA_DIR: path.join(dir, `${workerService.name}-${i}`) },
           ready: (child) => waitFor(`worker ${i}`, child, () => polling(child)),
         }),
       );

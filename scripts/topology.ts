@@ -24,6 +24,7 @@ export const SHARED_ENV = [
   'SENDGRID_API_KEY',
   'SENDGRID_API_URL',
   'NODE_ENV',
+  'METRICS_TOKEN',
 ] as const;
 
 export interface AppService {
@@ -40,7 +41,8 @@ export interface AppService {
 export const APP_SERVICES: readonly AppService[] = [
   // Replica i listens on PORT + i (compose publishes the same range).
   { name: 'api', script: 'api', replicas: { variable: 'CLUSTER_APIS', default: 2 }, env: ['PORT', 'DATA_DIR'] },
-  { name: 'worker', script: 'worker', replicas: { variable: 'CLUSTER_WORKERS', default: 2 }, env: [] },
+  // Worker i serves its metrics on the configured ports + 2·i (workerMetricsEnv in scripts/cluster.ts).
+  { name: 'worker', script: 'worker', replicas: { variable: 'CLUSTER_WORKERS', default: 2 }, env: ['WORKER_METRICS_ADDRESS', 'WORKER_APP_METRICS_ADDRESS'] },
 ];
 
 /**
@@ -54,6 +56,9 @@ export const TEMPORAL_SERVICES = { server: 'temporal', ui: 'temporal-ui' } as co
 
 /** Postgres is not started by the cluster script: it uses the server of DATABASE_URL. */
 export const EXTERNAL_SERVICES = ['postgres'] as const;
+
+/** Compose-only extras behind a profile (`--profile monitoring`); the cluster script leaves scraping to the operator. */
+export const MONITORING_SERVICES = ['prometheus'] as const;
 
 /** The Temporal databases, created on the Postgres server of DATABASE_URL. */
 export const TEMPORAL_DATABASES = { default: 'temporal', visibility: 'temporal_visibility' } as const;

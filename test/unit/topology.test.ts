@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { ENV_VARIABLES } from '../../lib/config';
-import { APP_SERVICES, CLUSTER_TOOLING_ENV, EXTERNAL_SERVICES, SHARED_ENV, TEMPORAL_SERVER_VERSION, TEMPORAL_SERVICES, TEMPORAL_UI_VERSION } from '../../scripts/topology';
-import { scriptCommand } from '../../scripts/cluster';
+import { APP_SERVICES, CLUSTER_TOOLING_ENV, EXTERNAL_SERVICES, MONITORING_SERVICES, SHARED_ENV, TEMPORAL_SERVER_VERSION, TEMPORAL_SERVICES, TEMPORAL_UI_VERSION } from '../../scripts/topology';
+import { scriptCommand, workerMetricsEnv } from '../../scripts/cluster';
 
 const ROOT = path.resolve(__dirname, '../..');
 const compose = parse(fs.readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true });
@@ -12,7 +12,7 @@ const envNames = (service: any) => Object.keys(service.environment ?? {}).sort()
 /** docker-compose.yml and `npm run cluster` describe one shape: scripts/topology.ts. */
 describe('docker-compose.yml and the cluster script', () => {
   it('run the same services', () => {
-    const declared = [...EXTERNAL_SERVICES, ...Object.values(TEMPORAL_SERVICES), ...APP_SERVICES.map((s) => s.name)];
+    const declared = [...EXTERNAL_SERVICES, ...MONITORING_SERVICES, ...Object.values(TEMPORAL_SERVICES), ...APP_SERVICES.map((s) => s.name)];
     expect(Object.keys(compose.services).sort()).toEqual(declared.sort());
   });
 
@@ -38,5 +38,12 @@ describe('docker-compose.yml and the cluster script', () => {
     const build = fs.readFileSync(path.join(ROOT, 'scripts', 'temporal-server.sh'), 'utf8');
     expect(build).toContain(`TEMPORAL_SERVER_VERSION:-v${TEMPORAL_SERVER_VERSION}}`);
     expect(build).toContain(`TEMPORAL_UI_VERSION:-v${TEMPORAL_UI_VERSION}}`);
+  });
+
+  it('gives each worker replica its own metrics ports', () => {
+    const env = { WORKER_METRICS_ADDRESS: '127.0.0.1:9464', WORKER_APP_METRICS_ADDRESS: '127.0.0.1:9465' };
+    expect(workerMetricsEnv(env, 0)).toEqual(env);
+    expect(workerMetricsEnv(env, 1)).toEqual({ WORKER_METRICS_ADDRESS: '127.0.0.1:9466', WORKER_APP_METRICS_ADDRESS: '127.0.0.1:9467' });
+    expect(workerMetricsEnv({}, 3)).toEqual({});
   });
 });
