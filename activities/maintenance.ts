@@ -33,8 +33,8 @@ export function maintenanceActivities(deps: ActivityDeps) {
         .where('created_at', '<', knex.raw(`now() - ${ORPHAN_AFTER}`))
         .orderBy('created_at')
         .limit(SWEEP_BATCH)
-        .select('id', 'project_id', 'contact_id', 'to_email');
-      for (const e of emails) await startDelivery(deps.temporal, { id: e.id, projectId: e.project_id, contactId: e.contact_id, to: e.to_email });
+        .select('id', 'project_id', 'contact_id');
+      for (const e of emails) await startDelivery(deps.temporal, { id: e.id, projectId: e.project_id, contactId: e.contact_id, source: 'maintenance sweep (delivery never started)' });
       return { events: events.length, emails: emails.length };
     },
   };

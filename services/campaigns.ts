@@ -4,6 +4,7 @@ import type { CampaignRow } from '../db/campaigns';
 import type { CampaignSendSettings } from '../temporal/contract';
 import { campaignWorkflowId } from '../temporal/workflowIds';
 import { campaignSend } from '../temporal/workflows/campaignSend';
+import { campaignStart } from '../temporal/summaries';
 
 /** Starts `campaignSend` under its deterministic id; a repeat (retried request, sweep) is a no-op. */
 export async function startCampaignWorkflow(
@@ -11,10 +12,12 @@ export async function startCampaignWorkflow(
   c: Pick<CampaignRow, 'id' | 'project_id' | 'name' | 'scheduled_for'>,
   settings: CampaignSendSettings,
 ): Promise<{ started: boolean }> {
+  const scheduledFor = c.scheduled_for ? new Date(c.scheduled_for).toISOString() : null;
   return startWorkflowOnce(gateway, campaignSend, {
     workflowId: campaignWorkflowId(c.id),
-    args: [{ campaignId: c.id, projectId: c.project_id, scheduledFor: c.scheduled_for ? new Date(c.scheduled_for).toISOString() : null, ...settings }],
-    searchAttributes: { ProjectId: c.project_id },
+    args: [{ campaignId: c.id, projectId: c.project_id, scheduledFor, ...settings }],
+    ...campaignStart({ id: c.id, projectId: c.project_id, name: c.name, scheduledFor }),
+    searchAttributes: { ProjectId: c.project_id, CampaignId: c.id },
     memo: { campaign: c.name },
   });
 }

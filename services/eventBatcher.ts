@@ -3,6 +3,7 @@ import { startWorkflowOnce } from './temporal';
 import type { RoutableEvent } from './events';
 import { routeEventBatchWorkflowId } from '../temporal/workflowIds';
 import { routeEventBatch } from '../temporal/workflows/routeEventBatch';
+import { routeEventBatchStart } from '../temporal/summaries';
 
 /** Flush after this many events of one project, or this long after the first one queued. */
 const MAX_BATCH = 200;
@@ -48,6 +49,7 @@ export class EventBatcher {
     const started = startWorkflowOnce(this.gateway, routeEventBatch, {
       workflowId: routeEventBatchWorkflowId(p.events[0].id),
       args: [{ eventIds: p.events.map((e) => e.id) }],
+      ...routeEventBatchStart({ projectId, eventIds: p.events.map((e) => e.id) }),
       searchAttributes: { ProjectId: projectId },
       memo: { events: p.events.length },
     }).then(

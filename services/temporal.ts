@@ -69,12 +69,21 @@ export function createTemporalGateway(config: Config, address = temporalAddress(
   };
 }
 
+/** Keyword search attributes operators filter by in the Web UI (worker/searchAttributes registers them). */
+export type SearchAttributeName = 'ProjectId' | 'ContactId' | 'WorkflowDefinitionId' | 'CampaignId' | 'StepType';
+
 export interface StartOnce<W extends Workflow> {
   workflowId: string;
   /** The workflow function's own parameters: a changed signature is a type error at every start. */
   args: Parameters<W>;
-  /** Keyword search attributes for the Web UI (ProjectId, ContactId, WorkflowDefinitionId). */
-  searchAttributes?: Record<string, string | undefined>;
+  /**
+   * One line for the Web UI's list: what and for whom, by name and id. Never an email address or
+   * other contact data: Temporal history is not where personal data lives.
+   */
+  summary: string;
+  /** Markdown for the execution's page: project, API paths, trigger (temporal/summaries.ts builds both). */
+  details: string;
+  searchAttributes?: Partial<Record<SearchAttributeName, string | undefined>>;
   memo?: Record<string, unknown>;
 }
 
@@ -94,6 +103,8 @@ export async function startWorkflowOnce<W extends Workflow>(gateway: TemporalGat
       args: s.args,
       searchAttributes,
       memo: s.memo,
+      staticSummary: s.summary,
+      staticDetails: s.details,
       // One execution per id, ever; only a failed run may be started again (by a sweep).
       workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
     } as unknown as WorkflowStartOptions<W>;

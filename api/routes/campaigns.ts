@@ -204,7 +204,7 @@ export default [
         variables: contact ? { ...contact.data, ...identityVariables(contact) } : { email: to, svc_email: to },
       });
       // The row is committed: if Temporal cannot take it now, the maintenance sweep starts it.
-      await startDelivery(temporal, { id: emailId, projectId: c.project_id, contactId: contact?.id ?? null, to }).catch((err) =>
+      await startDelivery(temporal, { id: emailId, projectId: c.project_id, contactId: contact?.id ?? null, template: c.name, source: `test of campaign ${c.id}` }).catch((err) =>
         ctx.deps.log.warn({ err, emailId }, 'test email: delivery start failed; the maintenance sweep will start it'),
       );
       ctx.body = { success: true, data: { emailId, to }, message: `Test email sent to ${to}` };

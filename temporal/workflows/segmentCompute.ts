@@ -2,6 +2,7 @@ import { continueAsNew, executeChild, log, proxyActivities, workflowInfo } from 
 import type { Activities } from '../../activities';
 import type { ComputeResult, SegmentComputeInput, SegmentRecomputeInput } from '../contract';
 import { segmentComputeWorkflowId } from '../workflowIds';
+import { segmentComputeStart } from '../summaries';
 
 const { computeSegment } = proxyActivities<Activities>({
   // A compute walks every contact of the project; heartbeats after each batch tell a dead worker apart from a long run.
@@ -44,6 +45,7 @@ export async function segmentRecompute(input: SegmentRecomputeInput = {}): Promi
           await executeChild(segmentCompute, {
             workflowId: segmentComputeWorkflowId(s.id, sweepKey),
             args: [{ segmentId: s.id }],
+            ...segmentComputeStart({ id: s.id, projectId: s.projectId, name: s.name }, `segment-recompute Schedule (sweep ${sweepKey})`),
             searchAttributes: { ProjectId: [s.projectId] },
             memo: { segment: s.name },
           });
