@@ -1,5 +1,13 @@
-import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowNotFoundError, WorkflowStartOptions } from '@temporalio/client';
-import type { SignalDefinition, Workflow } from '@temporalio/common';
+import {
+  Client,
+  Connection,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowIdReusePolicy,
+  WorkflowNotFoundError,
+  WorkflowStartOptions,
+  WorkflowUpdateFailedError,
+} from '@temporalio/client';
+import type { SignalDefinition, UpdateDefinition, Workflow } from '@temporalio/common';
 import type { Config } from '../lib/config';
 
 /** The API's handle on Temporal: one lazily opened connection per process. */
@@ -134,6 +142,20 @@ export async function cancelWorkflow(gateway: TemporalGateway, workflowId: strin
     return true;
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
+}
+
+/**
+ * Sends an Update and waits for its handler's answer. `refused` carries the reason when the
+ * workflow's validator (or handler) said no, or when the workflow has ended or never started.
+ */
+export async function updateWorkflow<Ret>(gateway: TemporalGateway, workflowId: string, update: UpdateDefinition<Ret, []>): Promise<{ result: Ret } | { refused: string }> {
+  try {
+    return { result: await (await gateway.client()).workflow.getHandle(workflowId).executeUpdate(update) };
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError) return { refused: (err.cause as Error | undefined)?.message ?? err.message };
+    if (err instanceof WorkflowNotFoundError) return { refused: 'its workflow has ended' };
     throw err;
   }
 }

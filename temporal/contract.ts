@@ -115,6 +115,8 @@ export interface CampaignSendInput extends Omit<CampaignSendSettings, 'batchLane
   cursor?: string;
   /** Batches in flight at once; absent in inputs of runs started before lanes existed, which keep one. */
   batchLanes?: number;
+  /** Set by continueAsNew: what earlier runs did, for the `state` query and the current details. */
+  progress?: { totalRecipients: number; handedOver: number; failed: number };
 }
 
 // ───────────────────────────── what a running workflow tells operators ─────────────────────────────
