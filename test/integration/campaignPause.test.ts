@@ -115,7 +115,7 @@ describe('pause and resume', () => {
       sink.delay(0);
       await small.stop();
     }
-  });
+  }, 180_000);
 
   it('answers 409 in the error envelope for a wrong status, lets the workflow refuse what it cannot do, cancels from PAUSED, and lists PAUSED', async () => {
     const { fx } = await projectWithContacts(600);
