@@ -1,5 +1,6 @@
 import {
   ActivityCancellationType,
+  ApplicationFailure,
   CancellationScope,
   condition,
   continueAsNew,
@@ -90,7 +91,7 @@ function campaignControls(input: CampaignSendInput) {
               : `${state.status === 'SENT' ? 'Sent' : 'Cancelled'} · ${progress}`;
     setCurrentDetails(state.failed ? `${line} · ${count(state.failed)} failed` : line);
   };
-  const write = (paused: boolean) => {
+  const write = (paused: boolean): Promise<string | null> => {
     pendingWrites++;
     const done = writes.then(() => setCampaignPaused({ campaignId: input.campaignId, paused }));
     writes = done.catch(() => undefined);
@@ -105,13 +106,18 @@ function campaignControls(input: CampaignSendInput) {
     state.pausedSince = new Date(Date.now()).toISOString();
     show();
   };
+  /** The row moved on meanwhile (a cancel, the last batch's finish): the update fails with its status. */
+  const settle = async (paused: boolean) => {
+    const status = await write(paused);
+    if (status !== (paused ? 'PAUSED' : 'SENDING')) throw ApplicationFailure.nonRetryable(`the campaign is ${status ?? 'deleted'}`, 'CampaignStatusChanged');
+    return state;
+  };
   setHandler(campaignStateQuery, () => state);
   setHandler(
     pauseCampaignUpdate,
     async () => {
       pause();
-      await write(true);
-      return state;
+      return settle(true);
     },
     {
       validator: () => {
@@ -126,8 +132,7 @@ function campaignControls(input: CampaignSendInput) {
       state.status = 'SENDING';
       state.pausedSince = null;
       show();
-      await write(false);
-      return state;
+      return settle(false);
     },
     {
       validator: () => {

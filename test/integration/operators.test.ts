@@ -30,7 +30,9 @@ const currentDetails = async (hd: WorkflowHandle) => ((await hd.query<{ currentD
 
 /** The static summary and details of a workflow as the Web UI shows them, checked for what every start must say and never say. */
 async function described(workflowId: string, mustName: string[]) {
-  const d = await (await handle(workflowId)).describe();
+  // The API answers before some starts (an execution row is written, then its workflow started by the router).
+  const hd = await handle(workflowId);
+  const d = await eventually(() => hd.describe());
   const summary = (await d.staticSummary()) ?? '';
   const details = (await d.staticDetails()) ?? '';
   expect(summary.length).toBeGreaterThan(0);
@@ -58,8 +60,8 @@ describe('every workflow explains itself in the Web UI', () => {
     const wf = await api.build(
       event,
       {
-        // 4 scaled days: about 3.5 s, long enough to be seen waiting.
-        pause: { type: 'DELAY', config: { amount: 4, unit: 'days' } },
+        // 10 scaled days: about 9 s, long enough to be seen waiting on a loaded machine.
+        pause: { type: 'DELAY', config: { amount: 10, unit: 'days' } },
         wait: { type: 'WAIT_FOR_EVENT', config: { eventName: `${event}-purchase`, timeout: { amount: 300, unit: 'days' } } },
         done: { type: 'UPDATE_CONTACT', config: { data: { bought: true } } },
       },
