@@ -9,6 +9,7 @@ import {
   cancelCampaign,
   finishSending,
   getCampaign,
+  setSendingPaused,
 } from '../db/campaigns';
 import {
   batchBounds,
@@ -202,6 +203,11 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
         }
       }
       return result;
+    },
+
+    /** SENDING ⇄ PAUSED, when the workflow accepted a pause or resume (idempotent). */
+    async setCampaignPaused(input: { campaignId: string; paused: boolean }): Promise<CampaignStatus | null> {
+      return setSendingPaused(knex, input.campaignId, input.paused);
     },
 
     /** SENDING → SENT after the last batch (idempotent). */

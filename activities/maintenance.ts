@@ -27,7 +27,7 @@ export function maintenanceActivities(deps: ActivityDeps) {
       const events = await unroutedEvents(knex, ORPHAN_AFTER_MINUTES, SWEEP_BATCH);
       await startEventRouting(deps.temporal, events);
       const emails = await orphanedQueuedEmails(knex, ORPHAN_AFTER_MINUTES, SWEEP_BATCH);
-      for (const e of emails) await startDelivery(deps.temporal, { id: e.id, projectId: e.project_id, contactId: e.contact_id, to: e.to_email });
+      for (const e of emails) await startDelivery(deps.temporal, { id: e.id, projectId: e.project_id, contactId: e.contact_id, source: 'maintenance sweep (delivery never started)' });
       // Due webhook messages that sat still: their endpoint's wake-up was lost (or its run failed).
       const endpoints = await stalledWebhookEndpoints(knex, 2 * 60_000, SWEEP_BATCH);
       await wakeWebhookEndpoints(deps.temporal, endpoints);

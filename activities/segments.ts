@@ -4,6 +4,8 @@ import type { EventRow } from '../db/events';
 import { FilterError } from '../db/filters';
 import { beginCompute, computeBatch, finishCompute, listTrackedSegments, ComputeResult, DEFAULT_COMPUTE_BATCH } from '../db/segments';
 import { startEventRouting } from '../services/events';
+import { signalWorkflow } from '../services/temporal';
+import { segmentProgressSignal } from '../temporal/contract';
 
 export interface ComputeSegmentInput {
   segmentId: string;
@@ -41,11 +43,17 @@ export function segmentActivities(deps: ActivityDeps) {
         if (err?.code === '23503') return { memberCount: 0, entered: 0, exited: 0 };
         throw err;
       }
+      let processed = 0;
       try {
         for (let batch = 1; ; batch++) {
-          const { done, events } = await computeBatch(knex, input.runId, input.batchSize ?? DEFAULT_COMPUTE_BATCH);
+          const { done, events, walked } = await computeBatch(knex, input.runId, input.batchSize ?? DEFAULT_COMPUTE_BATCH);
           await route(events);
           ctx.heartbeat({ batch });
+          processed += walked;
+          // Progress for the workflow's state query and current details (runId is its workflow id); best effort.
+          await signalWorkflow(deps.temporal, input.runId, segmentProgressSignal, { batches: batch, processed }).catch((err) =>
+            deps.log.debug({ err, runId: input.runId }, 'segment compute progress signal failed'),
+          );
           if (done) break;
           if (ctx.cancellationSignal.aborted) throw new CancelledFailure('segment compute cancelled');
         }

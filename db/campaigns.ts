@@ -16,7 +16,8 @@ import { iso } from '../lib/time';
  * db/campaignEmails.ts.
  */
 
-export const CAMPAIGN_STATUSES = ['DRAFT', 'SCHEDULED', 'SENDING', 'SENT', 'CANCELLED'] as const;
+/** PAUSED is this service's extension of the spec's statuses (POST /campaigns/:id/pause, docs/api.md). */
+export const CAMPAIGN_STATUSES = ['DRAFT', 'SCHEDULED', 'SENDING', 'PAUSED', 'SENT', 'CANCELLED'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
 export const AUDIENCE_TYPES = ['ALL', 'SEGMENT', 'FILTERED'] as const;
@@ -28,8 +29,8 @@ export type CampaignType = TemplateType;
 export const CAMPAIGN_SORTS = ['name', 'createdAt', 'updatedAt'] as const;
 export type CampaignSort = (typeof CAMPAIGN_SORTS)[number];
 
-/** Statuses in which a campaign's `campaignSend` workflow is alive (sleeping or sending). */
-export const ACTIVE_STATUSES: readonly CampaignStatus[] = ['SCHEDULED', 'SENDING'];
+/** Statuses in which a campaign's `campaignSend` workflow is alive (sleeping, sending or paused). */
+export const ACTIVE_STATUSES: readonly CampaignStatus[] = ['SCHEDULED', 'SENDING', 'PAUSED'];
 /** Statuses in which the content and audience may still change. */
 const EDITABLE_STATUSES: readonly CampaignStatus[] = ['DRAFT', 'SCHEDULED'];
 
@@ -210,7 +211,7 @@ export async function requestSend(knex: Knex, projectId: string, id: string, sch
   return current ? { conflict: current.status } : null;
 }
 
-/** SCHEDULED or SENDING → CANCELLED. Batches check the status before every hand-over. */
+/** SCHEDULED, SENDING or PAUSED → CANCELLED. Batches check the status before every hand-over. */
 export async function cancelCampaign(knex: Knex, projectId: string, id: string): Promise<GuardedWrite> {
   const [row] = await knex<CampaignRow>('campaigns')
     .where({ project_id: projectId, id })
@@ -260,6 +261,20 @@ export async function beginSending(knex: Knex, campaignId: string): Promise<Begi
   });
 }
 
+/**
+ * SENDING ⇄ PAUSED, written by the campaign's workflow when it accepts a pause or resume (so the
+ * row never says PAUSED while the workflow would still hand batches out). Idempotent; any other
+ * status (cancelled meanwhile) is left alone. Answers the status after the write.
+ */
+export async function setSendingPaused(knex: Knex, campaignId: string, paused: boolean): Promise<CampaignStatus | null> {
+  const [from, to]: CampaignStatus[] = paused ? ['SENDING', 'PAUSED'] : ['PAUSED', 'SENDING'];
+  const [row] = await knex<CampaignRow>('campaigns')
+    .where({ id: campaignId, status: from })
+    .update({ status: to, updated_at: knex.fn.now() } as any)
+    .returning('status');
+  return row?.status ?? (await getCampaign(knex, campaignId))?.status ?? null;
+}
+
 /** SENDING → SENT once the last batch is handed over (idempotent). */
 export async function finishSending(knex: Knex, campaignId: string): Promise<CampaignStatus | null> {
   const [row] = await knex<CampaignRow>('campaigns')
@@ -270,7 +285,7 @@ export async function finishSending(knex: Knex, campaignId: string): Promise<Cam
   return (await getCampaign(knex, campaignId))?.status ?? null;
 }
 
-/** SCHEDULED or SENDING campaigns, oldest first: their workflows must be running. */
+/** SCHEDULED, SENDING or PAUSED campaigns, oldest first: their workflows must be running. */
 export async function activeCampaigns(knex: Knex, limit: number): Promise<Pick<CampaignRow, 'id' | 'project_id' | 'name' | 'scheduled_for'>[]> {
   return knex('campaigns').whereIn('status', ACTIVE_STATUSES).orderBy('updated_at').limit(limit).select('id', 'project_id', 'name', 'scheduled_for');
 }

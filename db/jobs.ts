@@ -111,6 +111,9 @@ export interface BatchResult {
   last: number;
   /** false once no row is left after `last`. */
   more: boolean;
+  /** The job's rows processed so far and its row count, for the workflow's `state` (absent in results recorded before). */
+  processed?: number;
+  total?: number;
 }
 
 /**
@@ -126,14 +129,14 @@ export async function processJobBatch<P>(
 ): Promise<BatchResult> {
   return db.transaction(async (trx) => {
     const job = await trx<JobRow>('jobs').where({ id: jobId }).forUpdate().first();
-    if (!job || job.status !== 'RUNNING') return { last: range.after, more: false };
+    if (!job || job.status !== 'RUNNING') return { last: range.after, more: false, processed: job?.processed, total: job?.total };
     const rows: JobRowRecord<P>[] = await trx('job_rows')
       .where({ job_id: jobId, done: false })
       .andWhere('row_number', '>', range.after)
       .orderBy('row_number')
       .limit(range.limit)
       .select('row_number', 'payload');
-    if (rows.length === 0) return { last: range.after, more: false };
+    if (rows.length === 0) return { last: range.after, more: false, processed: job.processed, total: job.total };
 
     let succeeded = 0;
     const errors: JobError[] = [];
@@ -152,7 +155,7 @@ export async function processJobBatch<P>(
         failed: trx.raw('failed + ?', [errors.length]),
         ...(errors.length && job.errors.length < MAX_JOB_ERRORS ? { errors: JSON.stringify([...job.errors, ...errors].slice(0, MAX_JOB_ERRORS)) } : {}),
       });
-    return { last, more: rows.length === range.limit };
+    return { last, more: rows.length === range.limit, processed: job.processed + rows.length, total: job.total };
   });
 }
 

@@ -170,7 +170,8 @@ export async function updateSegment(db: Knex, segment: SegmentRow, patch: Segmen
   return row;
 }
 
-const ACTIVE_CAMPAIGN_STATUSES = ['SCHEDULED', 'SENDING'];
+// As db/campaigns ACTIVE_STATUSES (not imported: db/campaigns imports this module).
+const ACTIVE_CAMPAIGN_STATUSES = ['SCHEDULED', 'SENDING', 'PAUSED'];
 
 /*
  * "A segment cannot be deleted while a SCHEDULED or SENDING campaign targets it" holds under
@@ -346,6 +347,8 @@ export interface BatchOutcome {
   done: boolean;
   /** The entry/exit events this batch committed, for routing. */
   events: EventRow[];
+  /** Contacts this batch read. */
+  walked: number;
 }
 
 /**
@@ -364,17 +367,17 @@ export interface BatchOutcome {
 export async function computeBatch(db: Knex, runId: string, batchSize = DEFAULT_COMPUTE_BATCH): Promise<BatchOutcome> {
   return db.transaction(async (trx) => {
     const run = await trx<ComputeRunRow>('segment_computes').where({ id: runId }).forUpdate().first();
-    if (!run || run.status !== 'RUNNING') return { done: true, events: [] };
+    if (!run || run.status !== 'RUNNING') return { done: true, events: [], walked: 0 };
     const segment = await trx<SegmentRow>('segments').where({ id: run.segment_id }).first();
-    if (!segment) return { done: true, events: [] };
+    if (!segment) return { done: true, events: [], walked: 0 };
     const lo = run.cursor ?? '';
     // The condition is evaluated over the batch (aliased `c` like a contacts row), not over the
     // table, so the planner sizes its subqueries for one batch whatever the project's size.
     const match = compileFilter(segment.condition, { fieldTypes: await loadFieldTypes(trx, segment.project_id) });
-    const { rows } = await trx.raw<{ rows: { change: MembershipChange | 'cursor'; contact_id: string | null }[] }>(
+    const { rows } = await trx.raw<{ rows: { change: MembershipChange | 'cursor' | 'walked'; contact_id: string | null }[] }>(
       `WITH batch AS MATERIALIZED (SELECT c.* FROM contacts c WHERE c.project_id = ? AND c.id > ? ORDER BY c.id LIMIT ?),
             live AS MATERIALIZED (SELECT c.id FROM batch c WHERE (${match.sql})),
-            bound AS (SELECT max(id) AS hi, count(*) < ? AS last FROM batch),
+            bound AS (SELECT max(id) AS hi, count(*) < ? AS last, count(*) AS n FROM batch),
             entered AS (INSERT INTO segment_members (segment_id, contact_id)
                         SELECT ?, id FROM live ON CONFLICT DO NOTHING RETURNING contact_id),
             exited AS (DELETE FROM segment_members m
@@ -388,11 +391,13 @@ export async function computeBatch(db: Knex, runId: string, batchSize = DEFAULT_
        SELECT 'entry' AS change, contact_id FROM entered
        UNION ALL SELECT 'exit', contact_id FROM exited
        UNION ALL SELECT 'exit', contact_id FROM tail
-       UNION ALL SELECT 'cursor', CASE WHEN last THEN NULL ELSE hi END FROM bound`,
+       UNION ALL SELECT 'cursor', CASE WHEN last THEN NULL ELSE hi END FROM bound
+       UNION ALL SELECT 'walked', n::text FROM bound`,
       [segment.project_id, lo, batchSize, ...match.bindings, batchSize, segment.id, segment.id, lo, segment.id, lo],
     );
     const hi = rows.find((r) => r.change === 'cursor')!.contact_id;
-    const changes = rows.filter((r): r is { change: MembershipChange; contact_id: string } => r.change !== 'cursor');
+    const walked = Number(rows.find((r) => r.change === 'walked')!.contact_id);
+    const changes = rows.filter((r): r is { change: MembershipChange; contact_id: string } => r.change === 'entry' || r.change === 'exit');
 
     const events = await recordEvents(
       trx,
@@ -413,7 +418,7 @@ export async function computeBatch(db: Knex, runId: string, batchSize = DEFAULT_
         entered: trx.raw('entered + ?', [entered]),
         exited: trx.raw('exited + ?', [changes.length - entered]),
       });
-    return { done: hi === null, events };
+    return { done: hi === null, events, walked };
   });
 }
 

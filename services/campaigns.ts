@@ -1,9 +1,11 @@
 import type { TemporalGateway } from './temporal';
-import { cancelWorkflow, startWorkflowOnce } from './temporal';
+import { cancelWorkflow, startWorkflowOnce, updateWorkflow } from './temporal';
 import type { CampaignRow } from '../db/campaigns';
-import type { CampaignSendSettings } from '../temporal/contract';
+import { pauseCampaignUpdate, resumeCampaignUpdate } from '../temporal/contract';
+import type { CampaignSendSettings, CampaignState } from '../temporal/contract';
 import { campaignWorkflowId } from '../temporal/workflowIds';
 import { campaignSend } from '../temporal/workflows/campaignSend';
+import { campaignStart } from '../temporal/summaries';
 
 /** Starts `campaignSend` under its deterministic id; a repeat (retried request, sweep) is a no-op. */
 export async function startCampaignWorkflow(
@@ -11,10 +13,12 @@ export async function startCampaignWorkflow(
   c: Pick<CampaignRow, 'id' | 'project_id' | 'name' | 'scheduled_for'>,
   settings: CampaignSendSettings,
 ): Promise<{ started: boolean }> {
+  const scheduledFor = c.scheduled_for ? new Date(c.scheduled_for).toISOString() : null;
   return startWorkflowOnce(gateway, campaignSend, {
     workflowId: campaignWorkflowId(c.id),
-    args: [{ campaignId: c.id, projectId: c.project_id, scheduledFor: c.scheduled_for ? new Date(c.scheduled_for).toISOString() : null, ...settings }],
-    searchAttributes: { ProjectId: c.project_id },
+    args: [{ campaignId: c.id, projectId: c.project_id, scheduledFor, ...settings }],
+    ...campaignStart({ id: c.id, projectId: c.project_id, name: c.name, scheduledFor }),
+    searchAttributes: { ProjectId: c.project_id, CampaignId: c.id },
     memo: { campaign: c.name },
   });
 }
@@ -22,4 +26,12 @@ export async function startCampaignWorkflow(
 /** Temporal cancellation of the campaign's workflow; one that already ended is fine. */
 export async function cancelCampaignWorkflow(gateway: TemporalGateway, campaignId: string): Promise<void> {
   await cancelWorkflow(gateway, campaignWorkflowId(campaignId));
+}
+
+/**
+ * Pause (or resume) through the campaign's workflow: answers once the workflow accepted it and
+ * wrote the campaign row, or with the reason it refused (its validator judges its own state).
+ */
+export async function setCampaignPaused(gateway: TemporalGateway, campaignId: string, paused: boolean): Promise<{ result: CampaignState } | { refused: string }> {
+  return updateWorkflow(gateway, campaignWorkflowId(campaignId), paused ? pauseCampaignUpdate : resumeCampaignUpdate);
 }

@@ -4,6 +4,7 @@ import type { RoutableEvent } from './events';
 import { routeEventBatchWorkflowId } from '../temporal/workflowIds';
 import { routeEventBatch } from '../temporal/workflows/routeEventBatch';
 import { eventRoutingHandoff, eventRoutingQueued, eventsHandedOff } from '../lib/metrics';
+import { routeEventBatchStart } from '../temporal/summaries';
 
 /** Flush after this many events of one project, or this long after the first one queued. */
 const MAX_BATCH = 200;
@@ -83,6 +84,7 @@ export async function startEventBatch(gateway: TemporalGateway, projectId: strin
   await startWorkflowOnce(gateway, routeEventBatch, {
     workflowId: routeEventBatchWorkflowId(events[0].id),
     args: [{ eventIds: events.map((e) => e.id) }],
+    ...routeEventBatchStart({ projectId, eventIds: events.map((e) => e.id) }),
     searchAttributes: { ProjectId: projectId },
     memo: { events: events.length },
   });

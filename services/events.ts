@@ -2,6 +2,7 @@ import type { TemporalGateway } from './temporal';
 import { startWorkflowOnce } from './temporal';
 import { routeEventWorkflowId } from '../temporal/workflowIds';
 import { routeEvent } from '../temporal/workflows/routeEvent';
+import { routeEventStart } from '../temporal/summaries';
 
 export interface RoutableEvent {
   id: string;
@@ -20,6 +21,7 @@ export async function startEventRouting(gateway: TemporalGateway, events: Routab
     await startWorkflowOnce(gateway, routeEvent, {
       workflowId: routeEventWorkflowId(e.id),
       args: [{ eventId: e.id }],
+      ...routeEventStart({ id: e.id, projectId: e.project_id, contactId: e.contact_id, name: e.name }),
       searchAttributes: { ProjectId: e.project_id, ContactId: e.contact_id ?? undefined },
       memo: { event: e.name },
     });

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Config } from '../lib/config';
 import type { TemporalGateway } from './temporal';
 import { cancelWorkflow, signalWorkflow, startWorkflowOnce } from './temporal';
+import { executionStart } from '../temporal/summaries';
 import { snapshotGraph } from './workflowGraphs';
 import type { ContactRow } from '../db/contacts';
 import { identityVariables } from '../db/contacts';
@@ -58,7 +59,9 @@ export async function startExecution(deps: Deps, input: NewExecution, graphs?: G
   await startWorkflowOnce(deps.temporal, workflowExecution, {
     workflowId: executionWorkflowId(execution.id),
     args: [workflowInput],
-    searchAttributes: { ProjectId: execution.project_id, ContactId: execution.contact_id, WorkflowDefinitionId: workflow.id },
+    ...executionStart({ executionId: execution.id, projectId: execution.project_id, contactId: execution.contact_id, workflow, triggerEvent: input.triggerEvent }),
+    // StepType starts at the trigger; the workflow upserts it as the execution moves.
+    searchAttributes: { ProjectId: execution.project_id, ContactId: execution.contact_id, WorkflowDefinitionId: workflow.id, StepType: 'TRIGGER' },
     memo: { workflow: workflow.name, trigger: workflow.trigger_config.eventName },
   });
   return created;

@@ -1,5 +1,6 @@
 import type { TemporalGateway } from './temporal';
 import { startWorkflowOnce } from './temporal';
+import { segmentComputeStart } from '../temporal/summaries';
 import { uuid } from '../lib/ids';
 import { segmentComputeWorkflowId } from '../temporal/workflowIds';
 import { segmentCompute } from '../temporal/workflows/segmentCompute';
@@ -18,6 +19,7 @@ export async function computeSegmentNow(
   await startWorkflowOnce(gateway, segmentCompute, {
     workflowId,
     args: [{ segmentId: segment.id }],
+    ...segmentComputeStart({ id: segment.id, projectId: segment.project_id, name: segment.name }, 'POST /segments/:id/compute'),
     searchAttributes: { ProjectId: segment.project_id },
     memo: { segment: segment.name },
   });

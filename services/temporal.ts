@@ -1,5 +1,13 @@
-import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowNotFoundError, WorkflowStartOptions } from '@temporalio/client';
-import type { SignalDefinition, Workflow } from '@temporalio/common';
+import {
+  Client,
+  Connection,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowIdReusePolicy,
+  WorkflowNotFoundError,
+  WorkflowStartOptions,
+  WorkflowUpdateFailedError,
+} from '@temporalio/client';
+import type { SignalDefinition, UpdateDefinition, Workflow } from '@temporalio/common';
 import type { Config } from '../lib/config';
 
 /** The API's handle on Temporal: one lazily opened connection per process. */
@@ -69,12 +77,21 @@ export function createTemporalGateway(config: Config, address = temporalAddress(
   };
 }
 
+/** Keyword search attributes operators filter by in the Web UI (worker/searchAttributes registers them). */
+export type SearchAttributeName = 'ProjectId' | 'ContactId' | 'WorkflowDefinitionId' | 'CampaignId' | 'StepType';
+
 export interface StartOnce<W extends Workflow> {
   workflowId: string;
   /** The workflow function's own parameters: a changed signature is a type error at every start. */
   args: Parameters<W>;
-  /** Keyword search attributes for the Web UI (ProjectId, ContactId, WorkflowDefinitionId). */
-  searchAttributes?: Record<string, string | undefined>;
+  /**
+   * One line for the Web UI's list: what and for whom, by name and id. Never an email address or
+   * other contact data: Temporal history is not where personal data lives.
+   */
+  summary: string;
+  /** Markdown for the execution's page: project, API paths, trigger (temporal/summaries.ts builds both). */
+  details: string;
+  searchAttributes?: Partial<Record<SearchAttributeName, string | undefined>>;
   memo?: Record<string, unknown>;
 }
 
@@ -94,6 +111,8 @@ export async function startWorkflowOnce<W extends Workflow>(gateway: TemporalGat
       args: s.args,
       searchAttributes,
       memo: s.memo,
+      staticSummary: s.summary,
+      staticDetails: s.details,
       // One execution per id, ever; only a failed run may be started again (by a sweep).
       workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
     } as unknown as WorkflowStartOptions<W>;
@@ -123,6 +142,20 @@ export async function cancelWorkflow(gateway: TemporalGateway, workflowId: strin
     return true;
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
+}
+
+/**
+ * Sends an Update and waits for its handler's answer. `refused` carries the reason when the
+ * workflow's validator (or handler) said no, or when the workflow has ended or never started.
+ */
+export async function updateWorkflow<Ret>(gateway: TemporalGateway, workflowId: string, update: UpdateDefinition<Ret, []>): Promise<{ result: Ret } | { refused: string }> {
+  try {
+    return { result: await (await gateway.client()).workflow.getHandle(workflowId).executeUpdate(update) };
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError) return { refused: (err.cause as Error | undefined)?.message ?? err.message };
+    if (err instanceof WorkflowNotFoundError) return { refused: 'its workflow has ended' };
     throw err;
   }
 }

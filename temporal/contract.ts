@@ -1,9 +1,11 @@
 /**
  * The engine's contract with the layers around it: workflow inputs, the execution snapshot, the
- * progress mirror and the event payload. Types only, so db/, services/ and activities/ may
- * `import type` from here without loading sandbox code. Signals and queries are values and live
- * with the workflow that owns them (e.g. `eventSignal` in workflows/workflowExecution.ts).
+ * progress mirror, the event payload, and the queries and updates operators and the API send to
+ * running workflows. Besides types it holds only those definitions (`defineQuery` and friends just
+ * name a handler; they touch no sandbox state), so services/ and activities/ can import them
+ * without loading a workflow. `eventSignal` still lives with its workflow.
  */
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { CampaignConfig } from '../lib/config';
 
 /** An event as steps and Liquid see it (`event` in the execution context). */
@@ -113,4 +115,58 @@ export interface CampaignSendInput extends Omit<CampaignSendSettings, 'batchLane
   cursor?: string;
   /** Batches in flight at once; absent in inputs of runs started before lanes existed, which keep one. */
   batchLanes?: number;
+  /** Set by continueAsNew: what earlier runs did, for the `state` query and the current details. */
+  progress?: { totalRecipients: number; handedOver: number; failed: number };
 }
+
+// ───────────────────────────── what a running workflow tells operators ─────────────────────────────
+
+/** `state` of a `workflowExecution`, in the API's field names (GET /workflows/:id/executions/:executionId). */
+export interface ExecutionState {
+  status: 'RUNNING' | 'WAITING' | ExecutionEnd;
+  currentStepId: string | null;
+  stepType: string | null;
+  /** The event name a WAIT_FOR_EVENT step waits for. */
+  waitingFor: string | null;
+  /** When a DELAY ends or a WAIT_FOR_EVENT times out (ISO). */
+  wakeAt: string | null;
+  seq: number;
+}
+
+/** `state` of a `campaignSend`, in the API's field names. */
+export interface CampaignState {
+  status: 'SCHEDULED' | 'STARTING' | 'SENDING' | 'PAUSED' | 'SENT' | 'CANCELLED';
+  totalRecipients: number | null;
+  /** Recipients this campaign's batches have handed to the provider so far (all runs). */
+  handedOver: number;
+  failed: number;
+  /** Batches in flight now. */
+  lanes: number;
+  paused: boolean;
+  /** When the pause in effect began (ISO). */
+  pausedSince: string | null;
+}
+
+/** `state` of a `bulkJob` (rows) or a `segmentCompute` (contacts walked): `total` is null while unknown. */
+export interface JobState {
+  status: 'RUNNING' | 'COMPLETED' | 'FAILED';
+  processed: number;
+  total: number | null;
+  batches: number;
+}
+
+export const executionStateQuery = defineQuery<ExecutionState>('state');
+export const campaignStateQuery = defineQuery<CampaignState>('state');
+export const jobStateQuery = defineQuery<JobState>('state');
+
+/**
+ * SENDING → PAUSED: no further batch is handed over (those in flight finish). Refused by the
+ * workflow's validator unless it is sending and not paused; answers the state once the campaign row
+ * says PAUSED.
+ */
+export const pauseCampaignUpdate = defineUpdate<CampaignState>('pause');
+/** PAUSED → SENDING: sending continues with the recipients not yet handed over. */
+export const resumeCampaignUpdate = defineUpdate<CampaignState>('resume');
+
+/** Sent by the compute activity after each committed batch, so the workflow can tell where it stands. */
+export const segmentProgressSignal = defineSignal<[{ batches: number; processed: number }]>('computeProgress');

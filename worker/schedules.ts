@@ -12,18 +12,25 @@ interface ScheduleSpecDef {
   id: string;
   workflow: Workflow;
   every: Duration;
+  /** The Web UI's one line for each run (docs/operators.md). */
+  summary: string;
 }
 
 const SCHEDULES: ScheduleSpecDef[] = [
-  { id: DOMAIN_VERIFICATION_SCHEDULE, workflow: domainVerification, every: '5 minutes' },
-  { id: MAINTENANCE_SCHEDULE, workflow: maintenance, every: '1 minute' },
-  { id: SEGMENT_RECOMPUTE_SCHEDULE, workflow: segmentRecompute, every: '15 minutes' },
+  { id: DOMAIN_VERIFICATION_SCHEDULE, workflow: domainVerification, every: '5 minutes', summary: 'DNS check of every pending sending domain (Schedule, every 5 minutes)' },
+  {
+    id: MAINTENANCE_SCHEDULE,
+    workflow: maintenance,
+    every: '1 minute',
+    summary: 'Sweep: routes unrouted events, starts undelivered emails and orphaned campaigns, prunes old rows (Schedule, every minute)',
+  },
+  { id: SEGMENT_RECOMPUTE_SCHEDULE, workflow: segmentRecompute, every: '15 minutes', summary: 'Recompute of every tracked dynamic segment, one child per segment (Schedule, every 15 minutes)' },
 ];
 
 function desired(s: ScheduleSpecDef, taskQueue: string) {
   return {
     spec: { intervals: [{ every: s.every }] },
-    action: { type: 'startWorkflow' as const, workflowType: s.workflow, taskQueue, workflowId: s.id },
+    action: { type: 'startWorkflow' as const, workflowType: s.workflow, taskQueue, workflowId: s.id, staticSummary: s.summary },
     policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' as Duration },
   };
 }
@@ -31,7 +38,7 @@ function desired(s: ScheduleSpecDef, taskQueue: string) {
 /**
  * Creates our Schedules when missing; safe to call from every worker at every start. An existing
  * Schedule that points at another task queue (TEMPORAL_TASK_QUEUE changed) is moved to this one,
- * otherwise its runs would wait forever on a queue nobody polls.
+ * otherwise its runs would wait forever on a queue nobody polls; one whose summary changed gets the new one.
  */
 export async function ensureSchedules(client: Client, taskQueue: string): Promise<string[]> {
   for (const s of SCHEDULES) {
@@ -41,7 +48,8 @@ export async function ensureSchedules(client: Client, taskQueue: string): Promis
       if (!(err instanceof ScheduleAlreadyRunning)) throw err;
       const handle = client.schedule.getHandle(s.id);
       const current = await handle.describe();
-      if (current.action.taskQueue !== taskQueue || current.action.workflowType !== s.workflow.name) {
+      const stale = current.action.taskQueue !== taskQueue || current.action.workflowType !== s.workflow.name || current.action.staticSummary !== s.summary;
+      if (stale) {
         await handle.update((prev) => ({ ...prev, ...desired(s, taskQueue) }));
       }
     }

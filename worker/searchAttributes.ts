@@ -1,12 +1,16 @@
 import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
+import type { SearchAttributeName } from '../services/temporal';
 
 /** Search attributes every execution may set so operators can filter in the Temporal Web UI. */
 const SEARCH_ATTRIBUTES = {
   ProjectId: 'Keyword',
   ContactId: 'Keyword',
   WorkflowDefinitionId: 'Keyword',
-} as const;
+  CampaignId: 'Keyword',
+  /** The step type an automation execution is at (upserted as it moves). */
+  StepType: 'Keyword',
+} as const satisfies Record<SearchAttributeName, 'Keyword'>;
 
 /** As `temporal server start-dev --search-attribute` flags. */
 export function devServerSearchAttributeFlags(): string[] {

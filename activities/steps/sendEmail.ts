@@ -27,25 +27,26 @@ export function sendEmailStepActivities(deps: ActivityDeps) {
   return {
     /**
      * The email row of a SEND_EMAIL step, under an id derived from (execution, step sequence): a
-     * retry finds the row it created. MARKETING mail to an unsubscribed contact is skipped.
+     * retry finds the row it created. MARKETING mail to an unsubscribed contact is skipped. The
+     * result lands in Temporal history, so it names the email by id (and its template), never the address.
      */
-    async prepareWorkflowEmail(input: PrepareEmailInput): Promise<{ emailId: string; to: string; skipped?: string }> {
+    async prepareWorkflowEmail(input: PrepareEmailInput): Promise<{ emailId: string; template?: string; skipped?: string }> {
       const emailId = deterministicUuid('workflow-email', input.executionId, String(input.seq));
       const existing = await getEmail(knex, emailId);
-      if (existing) return { emailId, to: existing.to_email };
+      if (existing) return { emailId };
       const contact = await findContact(knex, input.projectId, input.contactId);
       if (!contact) throw fail('the contact no longer exists', 'ContactGone');
       const c = input.config;
-      let content: { subject: string; body: string; from: string; fromName?: string | null; replyTo?: string | null; type: EmailType; templateId?: string };
+      let content: { subject: string; body: string; from: string; fromName?: string | null; replyTo?: string | null; type: EmailType; templateId?: string; template?: string };
       if ('templateId' in c) {
         const template = await findTemplate(knex, input.projectId, c.templateId);
         if (!template) throw fail(`template ${c.templateId} not found in this project`);
-        const { subject, body, from, from_name: fromName, reply_to: replyTo, type, id: templateId } = template;
-        content = { subject, body, from, fromName, replyTo, type, templateId };
+        const { subject, body, from, from_name: fromName, reply_to: replyTo, type, id: templateId, name } = template;
+        content = { subject, body, from, fromName, replyTo, type, templateId, template: name };
       } else {
         content = c;
       }
-      if (content.type === 'MARKETING' && !contact.subscribed) return { emailId, to: contact.email, skipped: 'unsubscribed' };
+      if (content.type === 'MARKETING' && !contact.subscribed) return { emailId, skipped: 'unsubscribed' };
       if (!(await isSenderDomainVerified(knex, input.projectId, content.from))) {
         throw fail(`the sender domain of ${content.from} is not verified for this project`);
       }
@@ -67,7 +68,7 @@ export function sendEmailStepActivities(deps: ActivityDeps) {
         // A concurrent attempt of this same activity got there first.
         if (err?.code !== '23505') throw err;
       }
-      return { emailId, to: contact.email };
+      return { emailId, template: content.template };
     },
 
   };

@@ -102,7 +102,7 @@ export async function sendEmails(deps: Pick<Deps, 'knex' | 'temporal' | 'log'>, 
     written.map(async (w) => {
       await handOffEvents(deps, w.emitted);
       try {
-        await startDelivery(deps.temporal, { id: w.emailId, projectId, contactId: w.contact.id, to: w.contact.email });
+        await startDelivery(deps.temporal, { id: w.emailId, projectId, contactId: w.contact.id, template: content.template?.name, source: 'POST /v1/send' });
       } catch (err) {
         deps.log.warn({ err, emailId: w.emailId }, 'delivery start failed; the maintenance sweep will start it');
       }

@@ -31,7 +31,7 @@ export async function sendSystemEmail(deps: Pick<Deps, 'config' | 'knex' | 'temp
     variables: m.variables,
   });
   try {
-    await startDelivery(deps.temporal, { id, projectId, contactId: null, to: m.to });
+    await startDelivery(deps.temporal, { id, projectId, contactId: null, source: 'system email' });
   } catch (err) {
     // The row is committed: the maintenance sweep starts deliveries that never got their workflow.
     deps.log.warn({ err, emailId: id }, 'system email queued; delivery start deferred to the maintenance sweep');

@@ -35,7 +35,7 @@ import { FilterError } from '../../db/filters';
 import { findSegment } from '../../db/segments';
 import { findContactByEmail, identityVariables } from '../../db/contacts';
 import { insertEmail } from '../../db/emails';
-import { cancelCampaignWorkflow, startCampaignWorkflow } from '../../services/campaigns';
+import { cancelCampaignWorkflow, setCampaignPaused, startCampaignWorkflow } from '../../services/campaigns';
 import { startDelivery } from '../../services/deliveries';
 import { uuid } from '../../lib/ids';
 import { presentCampaign } from '../presenters/campaigns';
@@ -133,7 +133,7 @@ export default [
     body: CampaignBody,
     responses: {
       200: { description: 'the replaced campaign', schema: CampaignOut },
-      409: { description: 'the campaign is SENDING, SENT or CANCELLED' },
+      409: { description: 'the campaign is SENDING, PAUSED, SENT or CANCELLED' },
     },
     async handler(ctx, { params, body }) {
       await loadCampaign(ctx, params.id);
@@ -148,7 +148,7 @@ export default [
     ...common,
     method: 'delete',
     path: '/campaigns/:id',
-    summary: 'Delete a campaign; refused while it is SCHEDULED or SENDING (its workflow is active: cancel it first)',
+    summary: 'Delete a campaign; refused while it is SCHEDULED, SENDING or PAUSED (its workflow is active: cancel it first)',
     params: IdParams,
     responses: { 204: { description: 'deleted' }, 409: { description: 'the campaign has an active execution' } },
     async handler(ctx, { params }) {
@@ -204,7 +204,7 @@ export default [
         variables: contact ? { ...contact.data, ...identityVariables(contact) } : { email: to, svc_email: to },
       });
       // The row is committed: if Temporal cannot take it now, the maintenance sweep starts it.
-      await startDelivery(temporal, { id: emailId, projectId: c.project_id, contactId: contact?.id ?? null, to }).catch((err) =>
+      await startDelivery(temporal, { id: emailId, projectId: c.project_id, contactId: contact?.id ?? null, template: c.name, source: `test of campaign ${c.id}` }).catch((err) =>
         ctx.deps.log.warn({ err, emailId }, 'test email: delivery start failed; the maintenance sweep will start it'),
       );
       ctx.body = { success: true, data: { emailId, to }, message: `Test email sent to ${to}` };
@@ -242,14 +242,37 @@ export default [
     ...common,
     method: 'post',
     path: '/campaigns/:id/cancel',
-    summary: 'Cancel a SCHEDULED or SENDING campaign: no further batch goes out; emails already handed over stay sent',
+    summary: 'Cancel a SCHEDULED, SENDING or PAUSED campaign: no further batch goes out; emails already handed over stay sent',
     params: IdParams,
-    responses: { 200: { description: 'the cancelled campaign', schema: CampaignOut }, 409: { description: 'the campaign is not SCHEDULED or SENDING' } },
+    responses: { 200: { description: 'the cancelled campaign', schema: CampaignOut }, 409: { description: 'the campaign is not SCHEDULED, SENDING or PAUSED' } },
     async handler(ctx, { params }) {
-      const row = guarded(await cancelCampaign(ctx.deps.knex, projectId(ctx), params.id), (s) => `Only a SCHEDULED or SENDING campaign can be cancelled; this one is ${s}`);
+      const row = guarded(await cancelCampaign(ctx.deps.knex, projectId(ctx), params.id), (s) => `Only a SCHEDULED, SENDING or PAUSED campaign can be cancelled; this one is ${s}`);
       await cancelCampaignWorkflow(ctx.deps.temporal, row.id);
       ctx.body = presentCampaign(row);
     },
+  }),
+  ...(['pause', 'resume'] as const).map((action) => {
+    const [from, to] = action === 'pause' ? (['SENDING', 'PAUSED'] as const) : (['PAUSED', 'SENDING'] as const);
+    return route({
+      ...common,
+      method: 'post',
+      path: `/campaigns/:id/${action}`,
+      summary:
+        action === 'pause'
+          ? 'Pause a SENDING campaign (extension of the spec): no further batch is handed over; batches in flight finish'
+          : 'Resume a PAUSED campaign (extension of the spec): sending continues with the recipients not yet handed over',
+      params: IdParams,
+      responses: { 200: { description: `the campaign, now ${to}`, schema: CampaignOut }, 409: { description: `the campaign is not ${from}, or its workflow refused` } },
+      async handler(ctx, { params }) {
+        const row = await loadCampaign(ctx, params.id);
+        const refuse = (why: string) => conflict(`Only a ${from} campaign can be ${action}d; ${why}`, { details: { status: row.status } });
+        if (row.status !== from) throw refuse(`this one is ${row.status}`);
+        // The workflow decides (a Temporal Update with a validator) and writes the row before answering.
+        const outcome = await setCampaignPaused(ctx.deps.temporal, row.id, action === 'pause');
+        if ('refused' in outcome) throw refuse(outcome.refused);
+        ctx.body = presentCampaign(await loadCampaign(ctx, params.id));
+      },
+    });
   }),
   route({
     ...common,

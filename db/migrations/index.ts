@@ -11,6 +11,7 @@ import * as feedIndexes from './009_feed_indexes';
 import * as accounts from './010_accounts';
 import * as webhookEndpoints from './011_webhook_endpoints';
 import * as uploads from './012_uploads';
+import * as campaignPaused from './013_campaign_paused';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -29,6 +30,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['010_accounts', accounts],
   ['011_webhook_endpoints', webhookEndpoints],
   ['012_uploads', uploads],
+  ['013_campaign_paused', campaignPaused],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

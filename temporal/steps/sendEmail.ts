@@ -1,6 +1,7 @@
 import { ApplicationFailure, ChildWorkflowCancellationType, ParentClosePolicy, executeChild, proxyActivities } from '@temporalio/workflow';
 import type { sendEmailStepActivities } from '../../activities/steps/sendEmail';
 import { deliverEmailWorkflowId } from '../workflowIds';
+import { deliveryStart } from '../summaries';
 import { deliverEmail } from '../workflows/deliverEmail';
 import type { ConfigChecks, ConfigOf, StepContext, StepOutcome, Zod } from './types';
 
@@ -65,8 +66,8 @@ export async function run(c: ConfigOf<typeof config>, ctx: StepContext): Promise
     // Cancelling the execution must not cancel an email already on its way.
     parentClosePolicy: ParentClosePolicy.ABANDON,
     cancellationType: ChildWorkflowCancellationType.ABANDON,
+    ...deliveryStart({ emailId: prepared.emailId, projectId: ctx.projectId, contactId: ctx.contactId, label: prepared.template, source: `SEND_EMAIL step '${ctx.stepName}' of workflow ${ctx.workflowId}`, executionId: ctx.executionId }),
     searchAttributes: { ProjectId: [ctx.projectId], ContactId: [ctx.contactId] },
-    memo: { to: prepared.to },
   });
   if (result.status === 'FAILED') throw ApplicationFailure.nonRetryable(`email ${prepared.emailId} failed: ${result.error ?? 'unknown error'}`, 'EmailFailed');
   return { branch: 'next', output: { emailId: prepared.emailId, status: result.status } };

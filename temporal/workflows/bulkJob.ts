@@ -1,6 +1,7 @@
-import { ActivityFailure, continueAsNew, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, continueAsNew, proxyActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
-import type { BulkJobInput } from '../contract';
+import { jobStateQuery } from '../contract';
+import type { BulkJobInput, JobState } from '../contract';
 
 const { markJobRunning, applyJobBatch, completeJob } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
@@ -28,16 +29,32 @@ export const DEFAULT_BATCHES_PER_RUN = 100;
 export async function bulkJob(input: BulkJobInput): Promise<void> {
   const { jobId, batchSize = DEFAULT_BATCH_SIZE, batchesPerRun = DEFAULT_BATCHES_PER_RUN } = input;
   let after = input.after ?? 0;
+  // The row's own counters, as the last batch reported them (GET /contacts/import/:jobId shows the same).
+  const state: JobState = { status: 'RUNNING', processed: 0, total: null, batches: 0 };
+  const show = () =>
+    setCurrentDetails(`${state.status === 'RUNNING' ? 'Running' : state.status === 'COMPLETED' ? 'Completed' : 'Failed'} · ${state.processed.toLocaleString('en-US')} of ${state.total?.toLocaleString('en-US') ?? '?'} rows processed · ${state.batches} batches in this run`);
+  setHandler(jobStateQuery, () => state);
+  show();
   try {
     if (input.after === undefined) await markJobRunning(jobId);
     for (let batch = 0; batch < batchesPerRun; batch++) {
       const r = await applyJobBatch({ jobId, after, limit: batchSize });
-      if (!r.more) return await completeJob(jobId);
+      state.batches++;
+      state.processed = r.processed ?? state.processed;
+      state.total = r.total ?? state.total;
+      show();
+      if (!r.more) {
+        await completeJob(jobId);
+        state.status = 'COMPLETED';
+        return show();
+      }
       after = r.last;
     }
   } catch (err) {
     if (!(err instanceof ActivityFailure)) throw err;
-    return await failJob(jobId, `Job failed: ${err.cause?.message ?? err.message}`);
+    await failJob(jobId, `Job failed: ${err.cause?.message ?? err.message}`);
+    state.status = 'FAILED';
+    return show();
   }
   await continueAsNew<typeof bulkJob>({ ...input, after });
 }

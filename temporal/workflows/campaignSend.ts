@@ -1,6 +1,19 @@
-import { ActivityCancellationType, CancellationScope, continueAsNew, isCancellation, patched, proxyActivities, sleep } from '@temporalio/workflow';
+import {
+  ActivityCancellationType,
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  continueAsNew,
+  isCancellation,
+  patched,
+  proxyActivities,
+  setCurrentDetails,
+  setHandler,
+  sleep,
+} from '@temporalio/workflow';
 import type { Activities } from '../../activities';
-import type { CampaignSendInput } from '../contract';
+import { campaignStateQuery, pauseCampaignUpdate, resumeCampaignUpdate } from '../contract';
+import type { CampaignSendInput, CampaignState } from '../contract';
 
 // The audience snapshot is one statement (no heartbeat), so its timeout allows for large audiences.
 const { beginCampaignSend, finishCampaignSend, markCampaignCancelled } = proxyActivities<Activities>({
@@ -11,6 +24,12 @@ const { beginCampaignSend, finishCampaignSend, markCampaignCancelled } = proxyAc
 const { planCampaignBatches } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+
+// A pause or resume answers the API once this write is done; it is one UPDATE.
+const { setCampaignPaused } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
 });
 
 const { sendCampaignBatch } = proxyActivities<Activities>({
@@ -38,9 +57,115 @@ async function sleepUntil(at: number): Promise<void> {
 }
 
 /**
+ * Pause and resume (Temporal Updates, validated against the workflow's own state), the `state`
+ * query and the current details line. A pause stops new batches from being handed out at once and
+ * writes PAUSED to the campaign row; batches already in flight finish (one that finds the row
+ * PAUSED before its claim hands nothing over and is run again after the resume). Status writes are
+ * chained, so the row ends in the state last asked for, and no batch starts while one is pending.
+ */
+function campaignControls(input: CampaignSendInput) {
+  const state: CampaignState = {
+    status: input.cursor === undefined ? (input.scheduledFor ? 'SCHEDULED' : 'STARTING') : 'SENDING',
+    totalRecipients: input.progress?.totalRecipients ?? null,
+    handedOver: input.progress?.handedOver ?? 0,
+    failed: input.progress?.failed ?? 0,
+    lanes: 0,
+    paused: false,
+    pausedSince: null,
+  };
+  let pendingWrites = 0;
+  let writes: Promise<unknown> = Promise.resolve();
+  const count = (n: number | null) => (n === null ? '?' : n.toLocaleString('en-US'));
+  const show = () => {
+    const progress = `${count(state.handedOver)} of ${count(state.totalRecipients)} handed over`;
+    const lanes = `${state.lanes} ${state.lanes === 1 ? 'lane' : 'lanes'}`;
+    const line =
+      state.status === 'SCHEDULED'
+        ? `Scheduled for ${input.scheduledFor}`
+        : state.status === 'STARTING'
+          ? 'Starting · taking the audience snapshot'
+          : state.status === 'PAUSED'
+            ? `Paused since ${state.pausedSince} · ${progress}${state.lanes ? ` · ${lanes} finishing` : ''}`
+            : state.status === 'SENDING'
+              ? `Sending · ${progress} · ${lanes}`
+              : `${state.status === 'SENT' ? 'Sent' : 'Cancelled'} · ${progress}`;
+    setCurrentDetails(state.failed ? `${line} · ${count(state.failed)} failed` : line);
+  };
+  const write = (paused: boolean): Promise<string | null> => {
+    pendingWrites++;
+    const done = writes.then(() => setCampaignPaused({ campaignId: input.campaignId, paused }));
+    writes = done.catch(() => undefined);
+    return done.finally(() => {
+      pendingWrites--;
+      show();
+    });
+  };
+  const pause = () => {
+    state.paused = true;
+    state.status = 'PAUSED';
+    state.pausedSince = new Date(Date.now()).toISOString();
+    show();
+  };
+  /** The row moved on meanwhile (a cancel, the last batch's finish): the update fails with its status. */
+  const settle = async (paused: boolean) => {
+    const status = await write(paused);
+    if (status !== (paused ? 'PAUSED' : 'SENDING')) throw ApplicationFailure.nonRetryable(`the campaign is ${status ?? 'deleted'}`, 'CampaignStatusChanged');
+    return state;
+  };
+  setHandler(campaignStateQuery, () => state);
+  setHandler(
+    pauseCampaignUpdate,
+    async () => {
+      pause();
+      return settle(true);
+    },
+    {
+      validator: () => {
+        if (state.status !== 'SENDING') throw new Error(`only a sending campaign can be paused; this one is ${state.status === 'STARTING' ? 'still starting' : state.status}`);
+      },
+    },
+  );
+  setHandler(
+    resumeCampaignUpdate,
+    async () => {
+      state.paused = false;
+      state.status = 'SENDING';
+      state.pausedSince = null;
+      show();
+      return settle(false);
+    },
+    {
+      validator: () => {
+        if (state.status !== 'PAUSED') throw new Error(`only a paused campaign can be resumed; this one is ${state.status}`);
+      },
+    },
+  );
+  show();
+  const open = () => !state.paused && pendingWrites === 0;
+  return {
+    state,
+    show,
+    set(status: CampaignState['status']) {
+      state.status = status;
+      show();
+    },
+    /** A run restarted (by the sweep) while its campaign row says PAUSED stays paused. */
+    pausedByRow: pause,
+    /** Waits out a pause (no-op, and no await, when none is in effect: runs before pauses existed must replay alike). */
+    async whilePaused(): Promise<void> {
+      if (!open()) await condition(open);
+    },
+    progress: () => ({ totalRecipients: state.totalRecipients ?? 0, handedOver: state.handedOver, failed: state.failed }),
+  };
+}
+
+type Controls = ReturnType<typeof campaignControls>;
+
+/**
  * Sends the planned batches with at most `lanes` in flight. A batch that reports the campaign
  * stopped, or fails, stops new ones from starting; those in flight are always awaited (a cancel
- * lets each settle its hand-over), then the first failure is rethrown.
+ * lets each settle its hand-over), then the first failure is rethrown. While paused no lane takes
+ * a batch; a batch that found the campaign PAUSED is taken again after the resume.
  */
 async function sendInLanes(
   batch: { campaignId: string; batchSize: number },
@@ -48,20 +173,32 @@ async function sendInLanes(
   bounds: string[],
   lanes: number,
   totals: { handedOver: number; failed: number },
+  controls: Controls,
 ): Promise<string | undefined> {
   let next = 0;
+  const again: number[] = [];
   let stopped: string | undefined;
   let failure: { error: unknown } | undefined;
   const lane = async () => {
-    while (next < bounds.length && !stopped && !failure) {
-      const i = next++;
+    while ((again.length || next < bounds.length) && !stopped && !failure) {
+      await controls.whilePaused();
+      if (!again.length && next >= bounds.length) break;
+      const i = again.length ? again.shift()! : next++;
+      controls.state.lanes++;
+      controls.show();
       try {
         const r = await sendCampaignBatch({ ...batch, after: i === 0 ? from : bounds[i - 1], until: bounds[i] });
         totals.handedOver += r.handedOver;
         totals.failed += r.failed;
-        stopped ??= r.stopped;
+        controls.state.handedOver += r.handedOver;
+        controls.state.failed += r.failed;
+        if (r.stopped === 'PAUSED') again.push(i);
+        else stopped ??= r.stopped;
       } catch (error) {
         failure ??= { error };
+      } finally {
+        controls.state.lanes--;
+        controls.show();
       }
     }
   };
@@ -89,32 +226,47 @@ export async function campaignSend(input: CampaignSendInput): Promise<CampaignSe
   const { campaignId, projectId, batchSize } = input;
   let cursor = input.cursor ?? '';
   const totals = { handedOver: 0, failed: 0 };
+  const controls = campaignControls(input);
+  const ended = (status: string) => {
+    if (status === 'SENT' || status === 'CANCELLED') controls.set(status);
+    return { status, ...totals };
+  };
   try {
     if (input.cursor === undefined) {
       if (input.scheduledFor) await sleepUntil(Date.parse(input.scheduledFor));
+      controls.set('STARTING');
       const begun = await beginCampaignSend(campaignId);
-      if (begun.status !== 'SENDING') return { status: begun.status, ...totals };
+      controls.state.totalRecipients = begun.totalRecipients;
+      if (begun.status === 'PAUSED') controls.pausedByRow();
+      else if (begun.status !== 'SENDING') return ended(begun.status);
+      else controls.set('SENDING');
     }
     if (patched(BATCH_LANES_PATCH)) {
       const plan = await planCampaignBatches({ campaignId, after: cursor, batchSize, count: input.batchesPerRun });
-      const stopped = await sendInLanes({ campaignId, batchSize }, cursor, plan.bounds, Math.max(1, input.batchLanes ?? 1), totals);
-      if (stopped) return { status: stopped, ...totals };
-      if (!plan.more) return { status: (await finishCampaignSend(campaignId)) ?? 'DELETED', ...totals };
+      const stopped = await sendInLanes({ campaignId, batchSize }, cursor, plan.bounds, Math.max(1, input.batchLanes ?? 1), totals, controls);
+      if (stopped) return ended(stopped);
+      // A pause that came during the last batches holds the finish (or the hand-over to the next run) until resumed.
+      await controls.whilePaused();
+      if (!plan.more) return ended((await finishCampaignSend(campaignId)) ?? 'DELETED');
       cursor = plan.bounds[plan.bounds.length - 1];
-      return continueAsNew<typeof campaignSend>({ ...input, cursor });
+      return continueAsNew<typeof campaignSend>({ ...input, cursor, progress: controls.progress() });
     }
     // Runs started before BATCH_LANES_PATCH.
     for (let batch = 0; batch < input.batchesPerRun; batch++) {
       const r = await sendCampaignBatch({ campaignId, after: cursor, batchSize });
       totals.handedOver += r.handedOver;
       totals.failed += r.failed;
+      controls.state.handedOver += r.handedOver;
       cursor = r.cursor;
       if (r.stopped) return { status: r.stopped, ...totals };
       if (r.done) return { status: (await finishCampaignSend(campaignId)) ?? 'DELETED', ...totals };
     }
   } catch (err) {
-    if (isCancellation(err)) await CancellationScope.nonCancellable(() => markCampaignCancelled({ campaignId, projectId }));
+    if (isCancellation(err)) {
+      controls.set('CANCELLED');
+      await CancellationScope.nonCancellable(() => markCampaignCancelled({ campaignId, projectId }));
+    }
     throw err;
   }
-  return continueAsNew<typeof campaignSend>({ ...input, cursor });
+  return continueAsNew<typeof campaignSend>({ ...input, cursor, progress: controls.progress() });
 }

@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import type { DeliverEmailInput } from '../contract';
 
@@ -10,9 +10,18 @@ const { renderEmail, sendEmail, recordEmailEvent, routeRecordedEvent } = proxyAc
 
 /** One email: render, hand over to the transport (retried, at most once), record and route `email.sent`. */
 export async function deliverEmail({ emailId }: DeliverEmailInput) {
+  // Also says what it is when started as a child: SDK 1.24 does not pass a child's static summary on.
+  const parent = workflowInfo().parent;
+  const what = `Delivery of email ${emailId}${parent ? ` for ${parent.workflowId}` : ''}`;
+  setCurrentDetails(`${what} · rendering`);
   const rendered = await renderEmail(emailId);
-  if (!rendered.ok) return { status: 'FAILED' as const, error: rendered.error };
+  if (!rendered.ok) {
+    setCurrentDetails(`${what} · FAILED (render)`);
+    return { status: 'FAILED' as const, error: rendered.error };
+  }
+  setCurrentDetails(`${what} · handing over`);
   const result = await sendEmail(emailId);
+  setCurrentDetails(`${what} · ${result.status}`);
   if (result.status === 'SENT') {
     const eventId = await recordEmailEvent(emailId, 'email.sent');
     // Routed like every other event, so `email.sent` can trigger workflows and end waits.

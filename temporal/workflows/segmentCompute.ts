@@ -1,7 +1,9 @@
-import { continueAsNew, executeChild, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, executeChild, log, proxyActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
-import type { ComputeResult, SegmentComputeInput, SegmentRecomputeInput } from '../contract';
+import { jobStateQuery, segmentProgressSignal } from '../contract';
+import type { ComputeResult, JobState, SegmentComputeInput, SegmentRecomputeInput } from '../contract';
 import { segmentComputeWorkflowId } from '../workflowIds';
+import { segmentComputeStart } from '../summaries';
 
 const { computeSegment } = proxyActivities<Activities>({
   // A compute walks every contact of the project; heartbeats after each batch tell a dead worker apart from a long run.
@@ -18,9 +20,25 @@ const { listTrackedSegments } = proxyActivities<Activities>({
 /** `segment-<segmentId>-<run key>`: one compute run of a segment (DESIGN §3). */
 
 
-/** One compute run; its workflow id names the run, so a retried activity resumes the same run. */
+/**
+ * One compute run; its workflow id names the run, so a retried activity resumes the same run. The
+ * activity signals its progress after each batch (contacts walked; the total is not counted up front).
+ */
 export async function segmentCompute(input: SegmentComputeInput): Promise<ComputeResult> {
-  return computeSegment({ segmentId: input.segmentId, runId: workflowInfo().workflowId, batchSize: input.batchSize });
+  const state: JobState = { status: 'RUNNING', processed: 0, total: null, batches: 0 };
+  const show = (extra = '') => setCurrentDetails(`${state.status === 'RUNNING' ? 'Computing' : 'Completed'} · ${state.batches} batches · ${state.processed.toLocaleString('en-US')} contacts walked${extra}`);
+  setHandler(jobStateQuery, () => state);
+  setHandler(segmentProgressSignal, (p) => {
+    // A retried activity starts counting again from where its run row stood; keep the furthest.
+    state.batches = Math.max(state.batches, p.batches);
+    state.processed = Math.max(state.processed, p.processed);
+    show();
+  });
+  show();
+  const result = await computeSegment({ segmentId: input.segmentId, runId: workflowInfo().workflowId, batchSize: input.batchSize });
+  state.status = 'COMPLETED';
+  show(` · ${result.memberCount.toLocaleString('en-US')} members (${result.entered} entered, ${result.exited} exited)`);
+  return result;
 }
 
 
@@ -44,6 +62,7 @@ export async function segmentRecompute(input: SegmentRecomputeInput = {}): Promi
           await executeChild(segmentCompute, {
             workflowId: segmentComputeWorkflowId(s.id, sweepKey),
             args: [{ segmentId: s.id }],
+            ...segmentComputeStart({ id: s.id, projectId: s.projectId, name: s.name }, `segment-recompute Schedule (sweep ${sweepKey})`),
             searchAttributes: { ProjectId: [s.projectId] },
             memo: { segment: s.name },
           });

@@ -4,16 +4,20 @@ import {
   continueAsNew,
   defineSignal,
   isCancellation,
+  patched,
   proxyLocalActivities,
   rootCause,
+  setCurrentDetails,
   setHandler,
   sleep,
+  upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { STEP_TYPES, StepRegistry, findStepType, UNIT_MS } from '../steps';
 import type { StepContext, StepOutcome } from '../steps';
-import type { EventPayload, ExecutionEnd, ExecutionInput, GraphSnapshot, ProgressUpdate } from '../contract';
+import { executionStateQuery } from '../contract';
+import type { EventPayload, ExecutionEnd, ExecutionInput, ExecutionState, GraphSnapshot, ProgressUpdate } from '../contract';
 
 /**
  * One automation workflow run for one contact (`exec-<executionId>`): walks the graph snapshot it
@@ -106,6 +110,61 @@ const { recordExecutionProgress, markExecutionWaiting } = proxyLocalActivities<A
 });
 
 /**
+ * Executions after this marker upsert the StepType search attribute at every step they start: a
+ * command that executions started before it never issued, so their replays must not either.
+ */
+const STEP_TYPE_PATCH = 'step-type-search-attribute';
+
+/**
+ * What the execution tells operators: the `state` query, the current details line in the Web UI
+ * ("Step 3 of 7 · WAIT_FOR_EVENT 'purchase' · times out …") and the StepType search attribute.
+ */
+function operatorView(input: ExecutionInput) {
+  const steps = new Map(input.graph.steps.map((s) => [s.id, s]));
+  const first = steps.get(input.resume?.stepId ?? input.graph.triggerStepId);
+  const state: ExecutionState = {
+    status: 'RUNNING',
+    currentStepId: first?.id ?? null,
+    stepType: first?.type ?? null,
+    waitingFor: null,
+    wakeAt: null,
+    seq: input.resume?.seq ?? 0,
+  };
+  setHandler(executionStateQuery, () => state);
+  const show = () => {
+    const step = state.currentStepId ? steps.get(state.currentStepId) : undefined;
+    const n = state.seq + 1;
+    const parts = [n <= steps.size ? `Step ${n} of ${steps.size}` : `Step ${n}`];
+    if (step) parts.push(`${step.type} '${step.name}'`);
+    if (state.waitingFor) parts.push(`waiting for event '${state.waitingFor}'`);
+    if (state.wakeAt) parts.push(`${state.waitingFor ? 'times out' : 'wakes'} ${state.wakeAt}`);
+    if (state.status !== 'RUNNING' && state.status !== 'WAITING') parts.push(state.status);
+    setCurrentDetails(parts.join(' · '));
+  };
+  show();
+  return {
+    state,
+    started(seq: number, stepId: string, type: string) {
+      Object.assign(state, { status: 'RUNNING', currentStepId: stepId, stepType: type, seq, waitingFor: null, wakeAt: null });
+      if (patched(STEP_TYPE_PATCH)) upsertSearchAttributes({ StepType: [type] });
+      show();
+    },
+    waiting(eventName: string | null, ms: number | undefined) {
+      Object.assign(state, { status: 'WAITING', waitingFor: eventName, wakeAt: ms === undefined ? null : new Date(Date.now() + ms).toISOString() });
+      show();
+    },
+    running() {
+      Object.assign(state, { status: 'RUNNING', waitingFor: null, wakeAt: null });
+      show();
+    },
+    ended(status: ExecutionEnd) {
+      Object.assign(state, { status, waitingFor: null, wakeAt: null });
+      show();
+    },
+  };
+}
+
+/**
  * The execution workflow over a step registry. The worker registers it over `STEP_TYPES`; a test
  * (or a fork with extra step types) bundles its own workflows file with `executionWorkflow(itsRegistry)`
  * exported as `workflowExecution`. The returned function is named `workflowExecution`, the
@@ -133,10 +192,15 @@ async function runExecution(input: ExecutionInput, registry: StepRegistry): Prom
   };
   // Events that come while the execution is not waiting for them are not for it: dropped.
   setHandler(eventSignal, accept);
+  const view = operatorView(input);
 
   const rt: Runtime = {
     position: { seq: 0 },
-    progress: async (update, context) => (await recordExecutionProgress({ executionId: input.executionId, context, ...update })).active,
+    progress: async (update, context) => {
+      if (update.started) view.started(update.started.seq, update.started.stepId, update.started.type);
+      if (update.end) view.ended(update.end.status);
+      return (await recordExecutionProgress({ executionId: input.executionId, context, ...update })).active;
+    },
     stepContext: (step, seq, context) => ({
       executionId: input.executionId,
       projectId: input.projectId,
@@ -149,11 +213,14 @@ async function runExecution(input: ExecutionInput, registry: StepRegistry): Prom
       // Timers need at least a millisecond; a tiny test scale must not round a wait to "no wait".
       duration: (amount, unit) => Math.max(1, Math.round(amount * UNIT_MS[unit] * scale)),
       async sleep(ms) {
+        view.waiting(null, ms);
         await markExecutionWaiting({ executionId: input.executionId, seq, wakeInMs: ms });
         await sleep(Math.max(1, ms));
+        view.running();
       },
       async waitForEvent(eventName, timeoutMs) {
         waiting = { name: eventName, got: null };
+        view.waiting(eventName, timeoutMs);
         try {
           // Marks WAITING (so routeEvent signals us from now on) and returns an event that arrived
           // while we were getting there, which no signal will bring.
@@ -164,6 +231,7 @@ async function runExecution(input: ExecutionInput, registry: StepRegistry): Prom
           return ok ? w.got : null;
         } finally {
           waiting = null;
+          view.running();
         }
       },
     }),
@@ -178,6 +246,7 @@ async function runExecution(input: ExecutionInput, registry: StepRegistry): Prom
   } catch (err) {
     if (!isCancellation(err)) throw err;
     // Cancelled (DELETE …/executions/:id, cancel-all): record it, then end as cancelled in Temporal too.
+    view.ended('CANCELLED');
     await CancellationScope.nonCancellable(() =>
       recordExecutionProgress({
         executionId: input.executionId,

@@ -176,7 +176,7 @@ describe('campaign resource', () => {
     await api(fx).post(a.id, 'send', { scheduledFor: '2999-01-01T00:00:00Z' });
     expect((await api(fx).list({ status: 'SCHEDULED' })).body.data.map((x: any) => x.id)).toEqual([a.id]);
     expect((await api(fx).list({ status: 'DRAFT' })).body.total).toBe(2);
-    const bad = await api(fx).list({ status: 'PAUSED' });
+    const bad = await api(fx).list({ status: 'ARCHIVED' });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('BAD_REQUEST');
     await api(fx).post(a.id, 'cancel');

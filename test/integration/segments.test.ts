@@ -350,7 +350,7 @@ describe('tracked compute', () => {
     let batches = 0;
     for (let done = false; !done; batches++) done = (await computeBatch(h.deps.knex, runId, 2)).done;
     // A retry after the last commit (the activity died before returning) finds the run finished.
-    expect(await computeBatch(h.deps.knex, runId, 2)).toEqual({ done: true, events: [] });
+    expect(await computeBatch(h.deps.knex, runId, 2)).toEqual({ done: true, events: [], walked: 0 });
     expect(batches).toBeGreaterThan(1);
     const result = await finishCompute(h.deps.knex, runId);
     expect(result).toEqual({ memberCount: 5, entered: 5, exited: 0 });
