@@ -24,6 +24,7 @@ import workflows from './workflows';
 import events from './events';
 import activity from './activity';
 import analytics from './analytics';
+import settings from './settings';
 
 /** Every route of the API. New resource files are added here; app, OpenAPI and the fuzzer follow. */
-export const allRoutes: RouteDef[] = [...health, ...config, ...docs, ...auth, ...account, ...users, ...projects, ...uploads, ...billingWebhook, ...send, ...track, ...contactJobs, ...contactFields, ...contacts, ...domains, ...verify, ...templates, ...unsubscribe, ...segments, ...workflows, ...campaigns, ...webhooks, ...events, ...activity, ...analytics];
+export const allRoutes: RouteDef[] = [...health, ...config, ...docs, ...auth, ...account, ...users, ...projects, ...uploads, ...billingWebhook, ...send, ...track, ...contactJobs, ...contactFields, ...contacts, ...domains, ...verify, ...templates, ...unsubscribe, ...segments, ...workflows, ...campaigns, ...webhooks, ...events, ...activity, ...analytics, ...settings];

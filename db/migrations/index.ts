@@ -9,6 +9,7 @@ import * as segments from './007_segments';
 import * as campaigns from './008_campaigns';
 import * as feedIndexes from './009_feed_indexes';
 import * as accounts from './010_accounts';
+import * as deliveryControls from './013_delivery_controls';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -25,6 +26,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['008_campaigns', campaigns],
   ['009_feed_indexes', feedIndexes],
   ['010_accounts', accounts],
+  ['013_delivery_controls', deliveryControls],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
