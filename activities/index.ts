@@ -15,6 +15,7 @@ import { webhookActivities } from './steps/webhook';
 import { sendEmailStepActivities } from './steps/sendEmail';
 import { conditionStepActivities } from './steps/condition';
 import { updateContactStepActivities } from './steps/updateContact';
+import { waitUntilStepActivities } from './steps/waitUntil';
 import { eventBatchActivities } from './eventBatch';
 
 /** What every activity may use; the worker builds it once. */
@@ -41,6 +42,7 @@ export function createActivities(deps: ActivityDeps) {
     ...sendEmailStepActivities(deps),
     ...conditionStepActivities(deps),
     ...updateContactStepActivities(deps),
+    ...waitUntilStepActivities(deps),
     ...webhookActivities(deps),
     ...eventBatchActivities(deps),
   };

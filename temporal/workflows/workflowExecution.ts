@@ -133,8 +133,8 @@ export async function workflowExecution(input: ExecutionInput): Promise<{ status
       context,
       // Timers need at least a millisecond; a tiny test scale must not round a wait to "no wait".
       duration: (amount, unit) => Math.max(1, Math.round(amount * UNIT_MS[unit] * scale)),
-      async sleep(ms) {
-        await markExecutionWaiting({ executionId: input.executionId, seq, wakeInMs: ms });
+      async sleep(ms, reason) {
+        await markExecutionWaiting({ executionId: input.executionId, seq, wakeInMs: ms, ...(reason ? { reason } : {}) });
         await sleep(Math.max(1, ms));
       },
       async waitForEvent(eventName, timeoutMs) {
