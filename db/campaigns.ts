@@ -8,6 +8,7 @@ import { findSegment, lockTargetSegment, segmentMembersQuery, SegmentRow } from 
 import { inTransaction } from './transaction';
 import { uuid } from '../lib/ids';
 import { iso } from '../lib/time';
+import { pendingCount } from './campaignDeferrals';
 
 /**
  * Campaigns (spec "Campaign", "Campaign status"; DESIGN §3 `campaignSend`, §5.9): the resource, its
@@ -56,6 +57,9 @@ export interface CampaignRow {
   bounced_count: number;
   complained_count: number;
   failed_count: number;
+  /** Set by a send in each recipient's time zone: the local date-time (`2026-12-01T09:00`), no offset. */
+  local_schedule?: string | null;
+  capped_count?: number;
   started_at: Date | null;
   sent_at: Date | null;
   created_at: Date;
@@ -228,14 +232,14 @@ export async function duplicateCampaign(knex: Knex, projectId: string, id: strin
 // ───────────────────────────── status transitions ─────────────────────────────
 
 /** DRAFT → SCHEDULED (with a time) or SENDING (immediate); a conflict from any other status. */
-export async function requestSend(knex: Knex, projectId: string, id: string, scheduledFor: Date | null): Promise<GuardedWrite> {
+export async function requestSend(knex: Knex, projectId: string, id: string, scheduledFor: Date | null, localSchedule: string | null = null): Promise<GuardedWrite> {
   const [row] = await inTransaction(knex, async (trx) => {
     const target = await lockCampaign(trx, projectId, id);
     // A segment deleted before this point is an empty audience (docs/campaigns.md), not an error.
     if (target?.segment_id) await lockTargetSegment(trx, projectId, target.segment_id);
     return trx<CampaignRow>('campaigns')
       .where({ project_id: projectId, id, status: 'DRAFT' })
-      .update({ status: scheduledFor ? 'SCHEDULED' : 'SENDING', scheduled_for: scheduledFor, updated_at: trx.fn.now() } as any)
+      .update({ status: scheduledFor ? 'SCHEDULED' : 'SENDING', scheduled_for: scheduledFor, local_schedule: localSchedule, updated_at: trx.fn.now() } as any)
       .returning('*');
   });
   if (row) return { row };
@@ -342,6 +346,8 @@ export interface CampaignStats {
   complained: number;
   unsubscribed: number;
   failed: number;
+  pending: number;
+  capped: number;
   openRate: number;
   clickRate: number;
   bounceRate: number;
@@ -374,6 +380,8 @@ export async function campaignStats(knex: Knex, c: CampaignRow): Promise<Campaig
     complained: c.complained_count,
     unsubscribed: Number(rows[0].n),
     failed: c.failed_count,
+    pending: await pendingCount(knex, c.id),
+    capped: c.capped_count ?? 0,
     ...sendRates({ sent: c.sent_count, opened: c.opened_count, clicked: c.clicked_count, bounced: c.bounced_count }),
   };
 }

@@ -32,24 +32,35 @@ export async function updateSendingPolicy(db: Knex, projectId: string, patch: Pa
 }
 
 /**
- * Claims one MARKETING email for a contact under the cap: true when it may be handed over. Two
- * workers claiming for the same contact take turns on a per-contact transaction lock, so the count
- * each sees includes the other's claim. A claim is keyed by the email id: asking again for an email
- * already claimed answers true, so retried activities neither double-count nor lose their email.
+ * Claims MARKETING emails for contacts under the cap: the ids of those that may be handed over. Two
+ * workers claiming for the same contact take turns on per-contact transaction locks (taken in
+ * contact order, so overlapping batches cannot deadlock), so the count each sees includes the
+ * other's claims. A claim is keyed by the email id: asking again for an email already claimed
+ * answers yes, so retried activities neither double-count nor lose their email. One email per
+ * contact per call.
  */
-export async function claimMarketingSend(db: Knex, input: { emailId: string; projectId: string; contactId: string; cap: FrequencyCap }): Promise<boolean> {
+export async function claimMarketingSends(db: Knex, input: { projectId: string; cap: FrequencyCap; sends: { emailId: string; contactId: string }[] }): Promise<Set<string>> {
+  if (input.sends.length === 0) return new Set();
+  const emailIds = input.sends.map((s) => s.emailId);
+  const contactIds = input.sends.map((s) => s.contactId);
   return inTransaction(db, async (trx) => {
-    await trx.raw(`SELECT pg_advisory_xact_lock(hashtextextended('marketing-send:' || ?, 0))`, [input.contactId]);
-    const { rows } = await trx.raw(
-      `WITH mine AS (SELECT 1 FROM marketing_sends WHERE email_id = ?),
-            recent AS (SELECT count(*)::int AS n FROM marketing_sends WHERE contact_id = ? AND sent_at > now() - (? || ' milliseconds')::interval)
-       INSERT INTO marketing_sends (email_id, project_id, contact_id)
-       SELECT ?, ?, ? FROM recent WHERE NOT EXISTS (SELECT 1 FROM mine) AND recent.n < ?
-       RETURNING email_id`,
-      [input.emailId, input.contactId, String(CAP_WINDOW_MS[input.cap.per]), input.emailId, input.projectId, input.contactId, input.cap.max],
+    await trx.raw(
+      `SELECT pg_advisory_xact_lock(hashtextextended('marketing-send:' || c, 0)) FROM (SELECT DISTINCT c FROM unnest(?::text[]) c ORDER BY c) s`,
+      [contactIds],
     );
-    if (rows.length > 0) return true;
-    const mine = await trx('marketing_sends').where({ email_id: input.emailId }).first('email_id');
-    return Boolean(mine);
+    // A new statement: its snapshot sees every claim committed by whoever held a lock before us.
+    const { rows } = await trx.raw(
+      `WITH req AS (SELECT * FROM unnest(?::uuid[], ?::text[]) AS r(email_id, contact_id)),
+            mine AS (SELECT email_id FROM marketing_sends WHERE email_id = ANY(?::uuid[])),
+            recent AS (SELECT contact_id, count(*)::int AS n FROM marketing_sends
+                        WHERE contact_id = ANY(?::text[]) AND sent_at > now() - (? || ' milliseconds')::interval GROUP BY contact_id),
+            ins AS (INSERT INTO marketing_sends (email_id, project_id, contact_id)
+                    SELECT r.email_id, ?, r.contact_id FROM req r LEFT JOIN recent USING (contact_id)
+                     WHERE r.email_id NOT IN (SELECT email_id FROM mine) AND coalesce(recent.n, 0) < ?
+                    RETURNING email_id)
+       SELECT email_id::text FROM ins UNION ALL SELECT email_id::text FROM mine`,
+      [emailIds, contactIds, emailIds, contactIds, String(CAP_WINDOW_MS[input.cap.per]), input.projectId, input.cap.max],
+    );
+    return new Set<string>(rows.map((r: { email_id: string }) => r.email_id));
   });
 }

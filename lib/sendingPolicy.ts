@@ -1,4 +1,4 @@
-import { isTimeZone, quietHoursEnd, QuietHours } from './zonedTime';
+import { isTimeZone, LocalDateTime, quietHoursEnd, QuietHours, zonedInstant } from './zonedTime';
 
 /**
  * A project's sending policy (GET/PATCH /settings): its default time zone, its quiet hours and its
@@ -32,4 +32,13 @@ export type EmailType = 'TRANSACTIONAL' | 'MARKETING' | 'HEADLESS';
 export function heldUntil(policy: SendingPolicy, type: EmailType, timeZone: string, now: number): number | null {
   if (type !== 'MARKETING' || !policy.quietHours) return null;
   return quietHoursEnd(now, timeZone, policy.quietHours);
+}
+
+/**
+ * When a campaign hands a recipient over: at their own local send time when the campaign has one
+ * (or now, once it has passed), moved to the end of their quiet hours when it falls inside them.
+ */
+export function recipientDue(now: number, policy: SendingPolicy, type: EmailType, timeZone: string, localSchedule: LocalDateTime | null): number {
+  const at = localSchedule ? Math.max(now, zonedInstant(localSchedule, timeZone)) : now;
+  return heldUntil(policy, type, timeZone, at) ?? at;
 }

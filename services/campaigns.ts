@@ -10,10 +10,12 @@ export async function startCampaignWorkflow(
   gateway: TemporalGateway,
   c: Pick<CampaignRow, 'id' | 'project_id' | 'name' | 'scheduled_for'>,
   settings: CampaignSendSettings,
+  /** config.workflows.timeScale: how long a deferred recipient's wait really lasts (tests shorten it). */
+  timeScale = 1,
 ): Promise<{ started: boolean }> {
   return startWorkflowOnce(gateway, campaignSend, {
     workflowId: campaignWorkflowId(c.id),
-    args: [{ campaignId: c.id, projectId: c.project_id, scheduledFor: c.scheduled_for ? new Date(c.scheduled_for).toISOString() : null, ...settings }],
+    args: [{ campaignId: c.id, projectId: c.project_id, scheduledFor: c.scheduled_for ? new Date(c.scheduled_for).toISOString() : null, ...settings, ...(timeScale !== 1 ? { timeScale } : {}) }],
     searchAttributes: { ProjectId: c.project_id },
     memo: { campaign: c.name },
   });

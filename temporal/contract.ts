@@ -113,4 +113,6 @@ export interface CampaignSendInput extends Omit<CampaignSendSettings, 'batchLane
   cursor?: string;
   /** Batches in flight at once; absent in inputs of runs started before lanes existed, which keep one. */
   batchLanes?: number;
+  /** Multiplies the waits for deferred recipients (WORKFLOW_TIME_SCALE; 1 in production). */
+  timeScale?: number;
 }

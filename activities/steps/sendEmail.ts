@@ -8,7 +8,7 @@ import { executionVariables } from '../../services/executions';
 import type { config as SendEmailConfig } from '../../temporal/steps/sendEmail';
 import type { ConfigOf } from '../../temporal/steps';
 import { deterministicUuid } from '../../lib/ids';
-import { claimMarketingSend, sendingPolicy } from '../../db/sendingPolicy';
+import { claimMarketingSends, sendingPolicy } from '../../db/sendingPolicy';
 import { contactTimeZone, DEFAULT_POLICY, heldUntil } from '../../lib/sendingPolicy';
 
 /** The activities of the SEND_EMAIL step (temporal/steps/sendEmail.ts). */
@@ -67,7 +67,7 @@ export function sendEmailStepActivities(deps: ActivityDeps) {
       }
       if (content.type === 'MARKETING' && !contact.subscribed) return { emailId, to: contact.email, skipped: 'unsubscribed' };
       const cap = content.type === 'MARKETING' ? (await sendingPolicy(knex, input.projectId))?.frequencyCap : null;
-      if (cap && !(await claimMarketingSend(knex, { emailId, projectId: input.projectId, contactId: contact.id, cap }))) {
+      if (cap && !(await claimMarketingSends(knex, { projectId: input.projectId, cap, sends: [{ emailId, contactId: contact.id }] })).has(emailId)) {
         return { emailId, to: contact.email, skipped: 'frequency_cap' };
       }
       if (!(await isSenderDomainVerified(knex, input.projectId, content.from))) {

@@ -56,7 +56,11 @@ export const CampaignListQuery = PageQuery.extend({
  * unparseable one); omitted or null sends at once.
  */
 export const CampaignSendBody = z.object({
-  scheduledFor: z.unknown().optional().describe('timestamp string (anything `new Date()` parses) or null'),
+  scheduledFor: z.unknown().optional().describe('timestamp string (anything `new Date()` parses) or null; with recipientTimezone, a local date-time with no offset'),
+  recipientTimezone: z
+    .boolean()
+    .optional()
+    .describe("hand each recipient over at scheduledFor on their own clock (data.timezone, else the project's); recipients whose moment has passed go at once"),
 });
 
 export const CampaignTestBody = z.object({ email: Email });
@@ -123,6 +127,8 @@ export const CampaignStatsOut = z.object({
   openRate: z.number().describe('opened / sent, 0 to 1'),
   clickRate: z.number().describe('clicked / sent, 0 to 1'),
   bounceRate: z.number().describe('bounced / sent, 0 to 1'),
+  pending: z.number().int().describe('recipients deferred to a later moment (quiet hours, their local send time), not handed over yet'),
+  capped: z.number().int().describe('MARKETING recipients skipped by the frequency cap'),
 });
 
 // ───────────────────────────── provider events ─────────────────────────────

@@ -21,9 +21,34 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('workflow_executions', (t) => {
     t.text('waiting_reason');
   });
+
+  // A campaign sent at a local date-time in each recipient's zone, and its capped recipients' count.
+  await knex.schema.alterTable('campaigns', (t) => {
+    t.text('local_schedule');
+    t.integer('capped_count').notNullable().defaultTo(0);
+  });
+  // Recipients set aside by a batch: held until `due_at` (quiet hours, their local time), or capped for good.
+  await knex.schema.createTable('campaign_deferrals', (t) => {
+    t.uuid('campaign_id').notNullable().references('campaigns.id').onDelete('CASCADE');
+    t.text('contact_id').notNullable();
+    t.timestamp('due_at', { useTz: true }).notNullable();
+    t.primary(['campaign_id', 'contact_id']);
+    t.index(['campaign_id', 'due_at']);
+  });
+  await knex.schema.createTable('campaign_capped', (t) => {
+    t.uuid('campaign_id').notNullable().references('campaigns.id').onDelete('CASCADE');
+    t.text('contact_id').notNullable();
+    t.primary(['campaign_id', 'contact_id']);
+  });
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.schema.dropTable('campaign_capped');
+  await knex.schema.dropTable('campaign_deferrals');
+  await knex.schema.alterTable('campaigns', (t) => {
+    t.dropColumn('local_schedule');
+    t.dropColumn('capped_count');
+  });
   await knex.schema.alterTable('workflow_executions', (t) => t.dropColumn('waiting_reason'));
   await knex.schema.dropTable('marketing_sends');
   await knex.schema.alterTable('projects', (t) => {

@@ -8,7 +8,7 @@ const { beginCampaignSend, finishCampaignSend, markCampaignCancelled } = proxyAc
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
-const { planCampaignBatches } = proxyActivities<Activities>({
+const { planCampaignBatches, nextCampaignDeferral, clearCampaignDeferrals } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
@@ -29,6 +29,12 @@ const { sendCampaignBatch } = proxyActivities<Activities>({
  * runs after it plan their batches' bounds first and keep `batchLanes` of them in flight.
  */
 const BATCH_LANES_PATCH = 'campaign-batch-lanes';
+
+/**
+ * Runs before this marker end after the audience pass; runs after it then hand over the recipients
+ * the delivery controls deferred (quiet hours, each recipient's local time), each group when due.
+ */
+const DEFERRED_PASS_PATCH = 'campaign-deferred-recipients';
 
 /** Timers are slept in pieces so any far-away schedule stays within what a single timer may hold. */
 const LONGEST_TIMER_MS = 30 * 24 * 3600 * 1000;
@@ -70,6 +76,31 @@ async function sendInLanes(
   return stopped;
 }
 
+/**
+ * The deferred recipients, earliest due first: sleeps until each group is due (durations scaled by
+ * `timeScale` like workflow timers, so tests run a day in seconds), then pages through those due.
+ * Returns why the campaign stopped, if it did.
+ */
+async function sendDeferred(input: CampaignSendInput, totals: { handedOver: number; failed: number }): Promise<string | undefined> {
+  const scale = input.timeScale ?? 1;
+  for (;;) {
+    const next = await nextCampaignDeferral(input.campaignId);
+    if (!next) return undefined;
+    const wait = (Date.parse(next.dueAt) - next.now) * scale;
+    if (wait > 0) await sleepUntil(Date.now() + wait);
+    let after = '';
+    for (;;) {
+      const r = await sendCampaignBatch({ campaignId: input.campaignId, after, batchSize: input.batchSize, deferredUpTo: next.dueAt });
+      totals.handedOver += r.handedOver;
+      totals.failed += r.failed;
+      if (r.stopped) return r.stopped;
+      if (r.done) break;
+      after = r.cursor;
+    }
+    await clearCampaignDeferrals({ campaignId: input.campaignId, upTo: next.dueAt });
+  }
+}
+
 export interface CampaignSendResult {
   status: string;
   /** Recipients handed over and failed by this run. */
@@ -99,7 +130,13 @@ export async function campaignSend(input: CampaignSendInput): Promise<CampaignSe
       const plan = await planCampaignBatches({ campaignId, after: cursor, batchSize, count: input.batchesPerRun });
       const stopped = await sendInLanes({ campaignId, batchSize }, cursor, plan.bounds, Math.max(1, input.batchLanes ?? 1), totals);
       if (stopped) return { status: stopped, ...totals };
-      if (!plan.more) return { status: (await finishCampaignSend(campaignId)) ?? 'DELETED', ...totals };
+      if (!plan.more) {
+        if (patched(DEFERRED_PASS_PATCH)) {
+          const stoppedLater = await sendDeferred(input, totals);
+          if (stoppedLater) return { status: stoppedLater, ...totals };
+        }
+        return { status: (await finishCampaignSend(campaignId)) ?? 'DELETED', ...totals };
+      }
       cursor = plan.bounds[plan.bounds.length - 1];
       return continueAsNew<typeof campaignSend>({ ...input, cursor });
     }
