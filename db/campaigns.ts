@@ -60,6 +60,8 @@ export interface CampaignRow {
   /** Set by a send in each recipient's time zone: the local date-time (`2026-12-01T09:00`), no offset. */
   local_schedule?: string | null;
   capped_count?: number;
+  /** Hand-over pace (warm-up of a new domain); null: as fast as batches go. */
+  send_rate_per_minute?: number | null;
   started_at: Date | null;
   sent_at: Date | null;
   created_at: Date;
@@ -79,6 +81,7 @@ export interface CampaignFields {
   audienceType: AudienceType;
   segmentId?: string | null;
   audienceCondition?: unknown;
+  sendRatePerMinute?: number | null;
 }
 
 
@@ -98,6 +101,7 @@ export function presentCampaign(row: CampaignRow) {
     audienceCondition: row.audience_condition ?? null,
     segmentId: row.segment_id,
     scheduledFor: iso(row.scheduled_for),
+    sendRatePerMinute: row.send_rate_per_minute ?? null,
     totalRecipients: row.total_recipients,
     sentCount: row.sent_count,
     deliveredCount: row.delivered_count,
@@ -125,6 +129,7 @@ function toColumns(f: CampaignFields) {
     audience_type: f.audienceType,
     segment_id: f.audienceType === 'SEGMENT' ? f.segmentId ?? null : null,
     audience_condition: f.audienceType === 'FILTERED' ? JSON.stringify(f.audienceCondition) : null,
+    send_rate_per_minute: f.sendRatePerMinute ?? null,
   };
 }
 
@@ -224,6 +229,7 @@ export async function duplicateCampaign(knex: Knex, projectId: string, id: strin
       audience_type: original.audience_type,
       segment_id: original.segment_id,
       audience_condition: original.audience_condition === null ? null : (JSON.stringify(original.audience_condition) as any),
+      send_rate_per_minute: original.send_rate_per_minute ?? null,
     })
     .returning('*');
   return row;
@@ -263,6 +269,8 @@ export async function cancelCampaign(knex: Knex, projectId: string, id: string):
 export interface BeginResult {
   status: CampaignStatus;
   totalRecipients: number;
+  /** The campaign's pace, read when sending starts (absent in results recorded before it existed). */
+  sendRatePerMinute?: number | null;
   /** Why a campaign that could not start was cancelled. */
   error?: string;
 }
@@ -277,7 +285,7 @@ export async function beginSending(knex: Knex, campaignId: string): Promise<Begi
   return knex.transaction(async (trx) => {
     const c = await trx<CampaignRow>('campaigns').where({ id: campaignId }).forUpdate().first();
     if (!c) return { status: 'CANCELLED', totalRecipients: 0, error: 'campaign deleted' };
-    if (c.started_at || !ACTIVE_STATUSES.includes(c.status)) return { status: c.status, totalRecipients: c.total_recipients };
+    if (c.started_at || !ACTIVE_STATUSES.includes(c.status)) return { status: c.status, totalRecipients: c.total_recipients, sendRatePerMinute: c.send_rate_per_minute ?? null };
     let audience: Knex.QueryBuilder;
     try {
       audience = audienceQuery(trx, c, await loadFieldTypes(trx, c.project_id), c.segment_id ? await findSegment(trx, c.project_id, c.segment_id) : undefined);
@@ -293,7 +301,7 @@ export async function beginSending(knex: Knex, campaignId: string): Promise<Begi
     await trx('campaigns')
       .where({ id: c.id })
       .update({ status: 'SENDING', total_recipients: rowCount ?? 0, started_at: trx.fn.now(), updated_at: trx.fn.now() });
-    return { status: 'SENDING', totalRecipients: rowCount ?? 0 };
+    return { status: 'SENDING', totalRecipients: rowCount ?? 0, sendRatePerMinute: c.send_rate_per_minute ?? null };
   });
 }
 

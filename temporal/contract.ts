@@ -113,6 +113,8 @@ export interface CampaignSendInput extends Omit<CampaignSendSettings, 'batchLane
   cursor?: string;
   /** Batches in flight at once; absent in inputs of runs started before lanes existed, which keep one. */
   batchLanes?: number;
-  /** Multiplies the waits for deferred recipients (WORKFLOW_TIME_SCALE; 1 in production). */
+  /** Multiplies the waits for deferred recipients and the pacing (WORKFLOW_TIME_SCALE; 1 in production). */
   timeScale?: number;
+  /** The campaign's pace, from beginCampaignSend; carried by continueAsNew. */
+  sendRatePerMinute?: number;
 }

@@ -34,6 +34,14 @@ export const CampaignBody = z
     audienceType: AudienceType,
     segmentId: Uuid.nullable().optional(),
     audienceCondition: FilterTree.nullable().optional(),
+    sendRatePerMinute: z
+      .number()
+      .int('sendRatePerMinute must be a whole number')
+      .min(1, 'sendRatePerMinute must be at least 1')
+      .max(1_000_000)
+      .nullable()
+      .optional()
+      .describe('paces the hand-over to at most this many emails per minute (warm-up of a new domain); null or omitted: no pacing'),
   })
   .superRefine((v, ctx) => {
     if (v.audienceType === 'SEGMENT' && !v.segmentId) ctx.addIssue({ code: 'custom', path: ['segmentId'], message: 'segmentId is required when audienceType is SEGMENT' });
@@ -80,6 +88,7 @@ export const CampaignOut = z.object({
   audienceCondition: z.unknown().nullable(),
   segmentId: z.string().nullable(),
   scheduledFor: Timestamp.nullable(),
+  sendRatePerMinute: z.number().int().nullable(),
   totalRecipients: z.number().int(),
   sentCount: z.number().int(),
   deliveredCount: z.number().int(),

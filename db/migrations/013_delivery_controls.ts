@@ -26,6 +26,7 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('campaigns', (t) => {
     t.text('local_schedule');
     t.integer('capped_count').notNullable().defaultTo(0);
+    t.integer('send_rate_per_minute');
   });
   // Recipients set aside by a batch: held until `due_at` (quiet hours, their local time), or capped for good.
   await knex.schema.createTable('campaign_deferrals', (t) => {
@@ -48,6 +49,7 @@ export async function down(knex: Knex): Promise<void> {
   await knex.schema.alterTable('campaigns', (t) => {
     t.dropColumn('local_schedule');
     t.dropColumn('capped_count');
+    t.dropColumn('send_rate_per_minute');
   });
   await knex.schema.alterTable('workflow_executions', (t) => t.dropColumn('waiting_reason'));
   await knex.schema.dropTable('marketing_sends');

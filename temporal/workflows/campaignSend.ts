@@ -1,4 +1,4 @@
-import { ActivityCancellationType, CancellationScope, continueAsNew, isCancellation, patched, proxyActivities, sleep } from '@temporalio/workflow';
+import { ActivityCancellationType, CancellationScope, continueAsNew, isCancellation, patched, proxyActivities, setCurrentDetails, sleep } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import type { CampaignSendInput } from '../contract';
 
@@ -35,6 +35,9 @@ const BATCH_LANES_PATCH = 'campaign-batch-lanes';
  * the delivery controls deferred (quiet hours, each recipient's local time), each group when due.
  */
 const DEFERRED_PASS_PATCH = 'campaign-deferred-recipients';
+
+/** Runs after this marker with a `sendRatePerMinute` send one batch at a time and wait between batches. */
+const SEND_RATE_PATCH = 'campaign-send-rate';
 
 /** Timers are slept in pieces so any far-away schedule stays within what a single timer may hold. */
 const LONGEST_TIMER_MS = 30 * 24 * 3600 * 1000;
@@ -101,6 +104,42 @@ async function sendDeferred(input: CampaignSendInput, totals: { handedOver: numb
   }
 }
 
+interface Pass {
+  stopped?: string;
+  /** Recipients remain after this run's batches. */
+  more: boolean;
+  /** Where the next run starts. */
+  cursor: string;
+}
+
+async function sendLanesPass(input: CampaignSendInput, cursor: string, totals: { handedOver: number; failed: number }): Promise<Pass> {
+  const plan = await planCampaignBatches({ campaignId: input.campaignId, after: cursor, batchSize: input.batchSize, count: input.batchesPerRun });
+  const stopped = await sendInLanes({ campaignId: input.campaignId, batchSize: input.batchSize }, cursor, plan.bounds, Math.max(1, input.batchLanes ?? 1), totals);
+  return { stopped, more: plan.more, cursor: plan.bounds.length ? plan.bounds[plan.bounds.length - 1] : cursor };
+}
+
+/**
+ * Paced hand-over: batches of at most `rate` recipients, one at a time, each followed by a durable
+ * wait of (handed over / rate) minutes, so no minute sees more than `rate`. The current details in
+ * the Temporal UI say the pace and progress.
+ */
+async function sendPacedPass(input: CampaignSendInput, rate: number, cursor: string, totals: { handedOver: number; failed: number }): Promise<Pass> {
+  const batchSize = Math.min(input.batchSize, rate);
+  const plan = await planCampaignBatches({ campaignId: input.campaignId, after: cursor, batchSize, count: input.batchesPerRun });
+  let after = cursor;
+  for (const until of plan.bounds) {
+    setCurrentDetails(`Paced at ${rate} emails per minute (batches of ${batchSize}); ${totals.handedOver} handed over by this run`);
+    const r = await sendCampaignBatch({ campaignId: input.campaignId, after, until, batchSize });
+    totals.handedOver += r.handedOver;
+    totals.failed += r.failed;
+    if (r.stopped) return { stopped: r.stopped, more: false, cursor: after };
+    after = until;
+    const pause = (r.handedOver / rate) * 60_000 * (input.timeScale ?? 1);
+    if (pause > 0) await sleep(pause);
+  }
+  return { more: plan.more, cursor: after };
+}
+
 export interface CampaignSendResult {
   status: string;
   /** Recipients handed over and failed by this run. */
@@ -125,19 +164,20 @@ export async function campaignSend(input: CampaignSendInput): Promise<CampaignSe
       if (input.scheduledFor) await sleepUntil(Date.parse(input.scheduledFor));
       const begun = await beginCampaignSend(campaignId);
       if (begun.status !== 'SENDING') return { status: begun.status, ...totals };
+      if (begun.sendRatePerMinute) input = { ...input, sendRatePerMinute: begun.sendRatePerMinute };
     }
     if (patched(BATCH_LANES_PATCH)) {
-      const plan = await planCampaignBatches({ campaignId, after: cursor, batchSize, count: input.batchesPerRun });
-      const stopped = await sendInLanes({ campaignId, batchSize }, cursor, plan.bounds, Math.max(1, input.batchLanes ?? 1), totals);
-      if (stopped) return { status: stopped, ...totals };
-      if (!plan.more) {
+      const rate = input.sendRatePerMinute;
+      const pass = rate && patched(SEND_RATE_PATCH) ? await sendPacedPass(input, rate, cursor, totals) : await sendLanesPass(input, cursor, totals);
+      if (pass.stopped) return { status: pass.stopped, ...totals };
+      if (!pass.more) {
         if (patched(DEFERRED_PASS_PATCH)) {
           const stoppedLater = await sendDeferred(input, totals);
           if (stoppedLater) return { status: stoppedLater, ...totals };
         }
         return { status: (await finishCampaignSend(campaignId)) ?? 'DELETED', ...totals };
       }
-      cursor = plan.bounds[plan.bounds.length - 1];
+      cursor = pass.cursor;
       return continueAsNew<typeof campaignSend>({ ...input, cursor });
     }
     // Runs started before BATCH_LANES_PATCH.

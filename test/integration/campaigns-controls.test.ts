@@ -185,3 +185,30 @@ describe('delivery controls keep running executions replayable', () => {
     await Worker.runReplayHistory({ workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } }, history, `${name}-replay`);
   });
 });
+
+describe('campaign send rate', () => {
+  it('sendRatePerMinute is validated, kept, and paces the hand-over: batches of at most the rate, one at a time, a durable wait after each', async () => {
+    const emails = Array.from({ length: 5 }, () => uniqueEmail('rate'));
+    const { fx, api } = await project(emails.map((email) => ({ email })));
+    const bad = await h.http.post('/campaigns').set(bearer(fx.secretKey)).send({ name: 'r', subject: 'S', body: '<p>b</p>', from: `news@${DOMAIN}`, audienceType: 'ALL', sendRatePerMinute: 0 });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.errors.map((e: any) => e.field)).toContain('sendRatePerMinute');
+    const id = await api.create({ sendRatePerMinute: 2 });
+    const shown = (await h.http.get(`/campaigns/${id}`).set(bearer(fx.secretKey))).body;
+    expect((shown.data ?? shown).sendRatePerMinute).toBe(2);
+    await api.send(id);
+    await eventually(async () => (await statusOf(id)) === 'SENT', 30_000);
+    for (const e of emails) expect(sinkFor(e)).toHaveLength(1);
+
+    const history = await (await h.deps.temporal.client()).workflow.getHandle(`campaign-${id}`).fetchHistory();
+    const batches = history.events!.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'sendCampaignBatch')
+      .map((e) => JSON.parse(Buffer.from(e.activityTaskScheduledEventAttributes!.input!.payloads![0].data!).toString()));
+    expect(batches.map((b) => b.batchSize)).toEqual([2, 2, 2]);
+    const timers = history.events!.filter((e) => e.timerStartedEventAttributes).map((e) => {
+      const d = e.timerStartedEventAttributes!.startToFireTimeout!;
+      return Number(d.seconds ?? 0) * 1000 + (d.nanos ?? 0) / 1e6;
+    });
+    // 2, 2 and 1 handed over at 2 a minute: 1, 1 and 0.5 minutes, scaled.
+    expect(timers).toEqual([60_000 * SCALE, 60_000 * SCALE, 30_000 * SCALE]);
+  }, 60_000);
+});
