@@ -6,7 +6,7 @@ import { startHarness, createProjectFixture, bearer, eventually, Harness, Projec
 import { startSendgridSink, SendgridSink } from '../helpers/sendgridSink';
 import { verifiedDomain, uniqueEmail } from '../helpers/fixtures';
 import { workflowApi } from '../helpers/workflows';
-import { createWorker } from '../../worker/worker';
+import { startSecondWorker } from '../helpers/secondWorker';
 import { localTime, nextLocalTime } from '../../lib/zonedTime';
 
 // An hour lasts 0.36 s: recipients a day apart are handed over seconds apart, in order.
@@ -148,8 +148,7 @@ describe('campaign quiet hours and frequency cap', () => {
     const event = `cap-${Date.now()}`;
     const built = await wf.build(event, { send: { type: 'SEND_EMAIL', config: { subject: 'From the workflow', body: '<p>w</p>', from: `news@${DOMAIN}` } } }, [['trigger', 'send']], { enabled: true });
     const id = await api.create({ subject: 'From the campaign' });
-    const second = await createWorker({ config: h.config, knex: h.deps.knex, log: h.deps.log, address: process.env.TEST_TEMPORAL_ADDRESS!, taskQueue: h.taskQueue, workflowBundlePath: process.env.TEST_WORKFLOW_BUNDLE });
-    const running = second.worker.run();
+    const stopSecond = await startSecondWorker(h);
     try {
       await Promise.all([api.send(id), ...emails.map((e) => wf.track(e, event))]);
       await eventually(async () => (await statusOf(id)) === 'SENT', 30_000);
@@ -168,9 +167,7 @@ describe('campaign quiet hours and frequency cap', () => {
       await eventually(async () => emails.every((e) => sinkFor(e).length === 1));
       for (const e of emails) expect(sinkFor(e)).toHaveLength(1);
     } finally {
-      second.worker.shutdown();
-      await running;
-      await second.close();
+      await stopSecond();
     }
   }, 90_000);
 });

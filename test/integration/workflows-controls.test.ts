@@ -7,7 +7,7 @@ import { workflowApi } from '../helpers/workflows';
 import { upsertContact } from '../../db/contacts';
 import { startExecution } from '../../services/executions';
 import { forEachLimit } from '../../lib/concurrency';
-import { createWorker } from '../../worker/worker';
+import { startSecondWorker } from '../helpers/secondWorker';
 import { localTime } from '../../lib/zonedTime';
 
 // An hour lasts 1.8 s: quiet hours two hours long are seen WAITING, and a local 09:00 a day away comes within a minute.
@@ -207,8 +207,7 @@ describe('frequency cap', () => {
     const event = `cap-${Date.now()}`;
     const one = await api.build(event, { send: MARKETING('One') }, [['trigger', 'send']], { enabled: true, name: 'cap one' });
     const two = await api.build(event, { send: MARKETING('Two') }, [['trigger', 'send']], { enabled: true, name: 'cap two' });
-    const second = await createWorker({ config: h.config, knex: h.deps.knex, log: h.deps.log, address: process.env.TEST_TEMPORAL_ADDRESS!, taskQueue: h.taskQueue, workflowBundlePath: process.env.TEST_WORKFLOW_BUNDLE });
-    const running = second.worker.run();
+    const stopSecond = await startSecondWorker(h);
     try {
       const emails = Array.from({ length: 8 }, () => uniqueEmail('cap'));
       await Promise.all(emails.map((e) => api.track(e, event)));
@@ -232,9 +231,7 @@ describe('frequency cap', () => {
       const t = await run(tx.id, c.id);
       expect((await api.until(tx.id, t.body.id, ['COMPLETED'])).steps[1].status).toBe('COMPLETED');
     } finally {
-      second.worker.shutdown();
-      await running;
-      await second.close();
+      await stopSecond();
       await settings({ frequencyCap: null });
     }
   }, 120_000);
