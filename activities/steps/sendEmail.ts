@@ -66,12 +66,13 @@ export function sendEmailStepActivities(deps: ActivityDeps) {
         content = c;
       }
       if (content.type === 'MARKETING' && !contact.subscribed) return { emailId, to: contact.email, skipped: 'unsubscribed' };
+      if (!(await isSenderDomainVerified(knex, input.projectId, content.from))) {
+        throw fail(`the sender domain of ${content.from} is not verified for this project`);
+      }
+      // Claimed last: a send that fails a check above must not use up the contact's cap.
       const cap = content.type === 'MARKETING' ? (await sendingPolicy(knex, input.projectId))?.frequencyCap : null;
       if (cap && !(await claimMarketingSends(knex, { projectId: input.projectId, cap, sends: [{ emailId, contactId: contact.id }] })).has(emailId)) {
         return { emailId, to: contact.email, skipped: 'frequency_cap' };
-      }
-      if (!(await isSenderDomainVerified(knex, input.projectId, content.from))) {
-        throw fail(`the sender domain of ${content.from} is not verified for this project`);
       }
       try {
         await insertEmail(knex, {
