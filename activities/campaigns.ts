@@ -20,6 +20,7 @@ import {
   markHandedOver,
   recipientPage,
   RecipientEmail,
+  RecipientRow,
   releaseClaim,
 } from '../db/campaignEmails';
 import { createTransport, BatchRecipient, MAX_BATCH_RECIPIENTS, Transport, TransportRejected } from '../services/transports';
@@ -30,6 +31,10 @@ import { identityVariables } from '../db/contacts';
 import { startCampaignWorkflow } from '../services/campaigns';
 import { startEventBatch } from '../services/eventBatcher';
 import { publishCampaignEnd } from '../services/webhooks/campaigns';
+import { clearDueDeferrals, deferRecipients, dueDeferredPage, nextDeferral, recordCapped } from '../db/campaignDeferrals';
+import { claimMarketingSends, sendingPolicy } from '../db/sendingPolicy';
+import { contactTimeZone, recipientDue } from '../lib/sendingPolicy';
+import { parseLocalDateTime } from '../lib/zonedTime';
 
 // ───────────────────────────── the batch ─────────────────────────────
 
@@ -40,6 +45,11 @@ export interface CampaignBatchInput {
   /** Contact id of this batch's last recipient, from `planCampaignBatches`; absent: the next `batchSize`. */
   until?: string;
   batchSize: number;
+  /**
+   * A pass over the deferred recipients due by this instant (ISO) instead of the audience: they are
+   * not deferred again (db/campaignDeferrals).
+   */
+  deferredUpTo?: string;
 }
 
 export interface CampaignBatchPlanInput {
@@ -66,6 +76,9 @@ export interface CampaignBatchResult {
   stopped?: CampaignStatus | 'DELETED';
   handedOver: number;
   failed: number;
+  /** Recipients set aside by the delivery controls: deferred to a later pass, or capped. */
+  deferred?: number;
+  capped?: number;
 }
 
 const HEARTBEAT_EVERY_MS = 5_000;
@@ -99,7 +112,51 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
     }
   }
 
+  /**
+   * The delivery controls on a page's fresh recipients (docs/campaigns.md): those whose moment is
+   * later (their local send time, the end of their quiet hours) are deferred, MARKETING ones over
+   * the frequency cap are recorded as capped; the rest are returned to be handed over now.
+   */
+  async function applyDeliveryControls<R extends RecipientRow>(c: CampaignRow, fresh: R[], mayDefer: boolean, result: CampaignBatchResult): Promise<R[]> {
+    const policy = await sendingPolicy(knex, c.project_id);
+    if (!policy || fresh.length === 0) return fresh;
+    const local = c.local_schedule ? parseLocalDateTime(c.local_schedule) : null;
+    let now = fresh;
+    if (mayDefer && (local || (c.type === 'MARKETING' && policy.quietHours))) {
+      const at = Date.now();
+      const deferred: { contactId: string; dueAt: number }[] = [];
+      now = fresh.filter((r) => {
+        const due = recipientDue(at, policy, c.type, contactTimeZone(r.data, policy.timezone), local);
+        if (due <= at) return true;
+        deferred.push({ contactId: r.contact_id, dueAt: due });
+        return false;
+      });
+      await deferRecipients(knex, c.id, deferred);
+      result.deferred = deferred.length;
+    }
+    if (c.type !== 'MARKETING' || !policy.frequencyCap) return now;
+    const allowed = await claimMarketingSends(knex, {
+      projectId: c.project_id,
+      cap: policy.frequencyCap,
+      sends: now.map((r) => ({ emailId: campaignEmailId(c.id, r.contact_id), contactId: r.contact_id })),
+    });
+    const capped = now.filter((r) => !allowed.has(campaignEmailId(c.id, r.contact_id)));
+    result.capped = await recordCapped(knex, c.id, capped.map((r) => r.contact_id));
+    return now.filter((r) => allowed.has(campaignEmailId(c.id, r.contact_id)));
+  }
+
   return {
+    /** When the earliest deferred recipient of the campaign is due (ISO), and the activity's clock; null when none waits. */
+    async nextCampaignDeferral(campaignId: string): Promise<{ dueAt: string; now: number } | null> {
+      const due = await nextDeferral(knex, campaignId);
+      return due ? { dueAt: new Date(due).toISOString(), now: Date.now() } : null;
+    },
+
+    /** After a pass over the deferred recipients due by `upTo`: they are dealt with. */
+    async clearCampaignDeferrals(input: { campaignId: string; upTo: string }): Promise<void> {
+      await clearDueDeferrals(knex, input.campaignId, new Date(input.upTo));
+    },
+
     /** SCHEDULED/SENDING → SENDING with the audience snapshot and totalRecipients (idempotent). */
     async beginCampaignSend(campaignId: string): Promise<BeginResult> {
       const result = await beginSending(knex, campaignId);
@@ -125,7 +182,7 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
       ctx.heartbeat(progress);
       const c = await getCampaign(knex, input.campaignId);
       const limit = Math.min(input.batchSize, MAX_BATCH_RECIPIENTS);
-      const page = c ? await recipientPage(knex, c, input.after, limit, input.until) : [];
+      const page = !c ? [] : input.deferredUpTo ? await dueDeferredPage(knex, c, new Date(input.deferredUpTo), input.after, limit) : await recipientPage(knex, c, input.after, limit, input.until);
       const cursor = page.length ? page[page.length - 1].contact_id : input.after;
       const result: CampaignBatchResult = { cursor, done: page.length < limit, handedOver: 0, failed: 0 };
       if (!c) return { ...result, done: true, stopped: 'DELETED' };
@@ -142,7 +199,8 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
       }
 
       progress.stage = 'render';
-      const fresh = page.filter((r) => r.email_status === null && r.email !== null && (c.type !== 'MARKETING' || r.subscribed));
+      const eligible = page.filter((r) => r.email_status === null && r.email !== null && !r.set_aside && (c.type !== 'MARKETING' || r.subscribed));
+      const fresh = await applyDeliveryControls(c, eligible, !input.deferredUpTo, result);
       const rendered: RecipientEmail[] = [];
       for (const r of fresh) {
         if (rendered.length % 100 === 0) ctx.heartbeat(progress);
@@ -229,7 +287,7 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
      */
     async resumeCampaigns(): Promise<number> {
       let started = 0;
-      for (const c of await activeCampaigns(knex, 500)) if ((await startCampaignWorkflow(deps.temporal, c, deps.config.campaigns)).started) started++;
+      for (const c of await activeCampaigns(knex, 500)) if ((await startCampaignWorkflow(deps.temporal, c, deps.config.campaigns, deps.config.workflows.timeScale)).started) started++;
       return started;
     },
   };

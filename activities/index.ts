@@ -15,6 +15,7 @@ import { webhookActivities } from './steps/webhook';
 import { sendEmailStepActivities } from './steps/sendEmail';
 import { conditionStepActivities } from './steps/condition';
 import { updateContactStepActivities } from './steps/updateContact';
+import { waitUntilStepActivities } from './steps/waitUntil';
 import { eventBatchActivities } from './eventBatch';
 import { webhookDeliveryActivities } from './webhookDeliveries';
 
@@ -42,6 +43,7 @@ export function createActivities(deps: ActivityDeps) {
     ...sendEmailStepActivities(deps),
     ...conditionStepActivities(deps),
     ...updateContactStepActivities(deps),
+    ...waitUntilStepActivities(deps),
     ...webhookActivities(deps),
     ...eventBatchActivities(deps),
     ...webhookDeliveryActivities(deps),

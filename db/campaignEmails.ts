@@ -47,6 +47,8 @@ export interface RecipientRow {
   data: Record<string, unknown> | null;
   /** The recipient's email row status; null when no row was written yet. */
   email_status: string | null;
+  /** Deferred or capped by an earlier attempt (db/campaignDeferrals): not handed over by this pass. */
+  set_aside: boolean;
 }
 
 /**
@@ -61,7 +63,9 @@ export async function recipientPage(
   until?: string,
 ): Promise<RecipientRow[]> {
   const { rows } = await knex.raw(
-    `SELECT r.contact_id, ct.email, ct.subscribed, ct.data, e.status AS email_status
+    `SELECT r.contact_id, ct.email, ct.subscribed, ct.data, e.status AS email_status,
+            (EXISTS (SELECT 1 FROM campaign_deferrals d WHERE d.campaign_id = r.campaign_id AND d.contact_id = r.contact_id)
+             OR EXISTS (SELECT 1 FROM campaign_capped k WHERE k.campaign_id = r.campaign_id AND k.contact_id = r.contact_id)) AS set_aside
        FROM campaign_recipients r
        LEFT JOIN contacts ct ON ct.id = r.contact_id AND ct.project_id = ?
        LEFT JOIN emails e ON e.campaign_id = r.campaign_id AND e.contact_id = r.contact_id

@@ -9,6 +9,7 @@ import { findSegment, lockTargetSegment, segmentMembersQuery, SegmentRow } from 
 import { inTransaction } from './transaction';
 import { uuid } from '../lib/ids';
 import { iso } from '../lib/time';
+import { pendingCount } from './campaignDeferrals';
 
 /**
  * Campaigns (spec "Campaign", "Campaign status"; DESIGN §3 `campaignSend`, §5.9): the resource, its
@@ -52,6 +53,11 @@ export interface CampaignRow extends MessageContentColumns<CampaignType> {
   bounced_count: number;
   complained_count: number;
   failed_count: number;
+  /** Set by a send in each recipient's time zone: the local date-time (`2026-12-01T09:00`), no offset. */
+  local_schedule?: string | null;
+  capped_count?: number;
+  /** Hand-over pace (warm-up of a new domain); null: as fast as batches go. */
+  send_rate_per_minute?: number | null;
   started_at: Date | null;
   sent_at: Date | null;
   created_at: Date;
@@ -71,6 +77,7 @@ export interface CampaignFields {
   audienceType: AudienceType;
   segmentId?: string | null;
   audienceCondition?: unknown;
+  sendRatePerMinute?: number | null;
 }
 
 
@@ -89,6 +96,7 @@ function toColumns(f: CampaignFields) {
     audience_type: f.audienceType,
     segment_id: f.audienceType === 'SEGMENT' ? f.segmentId ?? null : null,
     audience_condition: f.audienceType === 'FILTERED' ? JSON.stringify(f.audienceCondition) : null,
+    send_rate_per_minute: f.sendRatePerMinute ?? null,
   };
 }
 
@@ -188,6 +196,7 @@ export async function duplicateCampaign(knex: Knex, projectId: string, id: strin
       audience_type: original.audience_type,
       segment_id: original.segment_id,
       audience_condition: original.audience_condition === null ? null : (JSON.stringify(original.audience_condition) as any),
+      send_rate_per_minute: original.send_rate_per_minute ?? null,
     })
     .returning('*');
   return row;
@@ -196,14 +205,14 @@ export async function duplicateCampaign(knex: Knex, projectId: string, id: strin
 // ───────────────────────────── status transitions ─────────────────────────────
 
 /** DRAFT → SCHEDULED (with a time) or SENDING (immediate); a conflict from any other status. */
-export async function requestSend(knex: Knex, projectId: string, id: string, scheduledFor: Date | null): Promise<GuardedWrite> {
+export async function requestSend(knex: Knex, projectId: string, id: string, scheduledFor: Date | null, localSchedule: string | null = null): Promise<GuardedWrite> {
   const [row] = await inTransaction(knex, async (trx) => {
     const target = await lockCampaign(trx, projectId, id);
     // A segment deleted before this point is an empty audience (docs/campaigns.md), not an error.
     if (target?.segment_id) await lockTargetSegment(trx, projectId, target.segment_id);
     return trx<CampaignRow>('campaigns')
       .where({ project_id: projectId, id, status: 'DRAFT' })
-      .update({ status: scheduledFor ? 'SCHEDULED' : 'SENDING', scheduled_for: scheduledFor, updated_at: trx.fn.now() } as any)
+      .update({ status: scheduledFor ? 'SCHEDULED' : 'SENDING', scheduled_for: scheduledFor, local_schedule: localSchedule, updated_at: trx.fn.now() } as any)
       .returning('*');
   });
   if (row) return { row };
@@ -227,6 +236,8 @@ export async function cancelCampaign(knex: Knex, projectId: string, id: string):
 export interface BeginResult {
   status: CampaignStatus;
   totalRecipients: number;
+  /** The campaign's pace, read when sending starts (absent in results recorded before it existed). */
+  sendRatePerMinute?: number | null;
   /** Why a campaign that could not start was cancelled. */
   error?: string;
 }
@@ -241,7 +252,7 @@ export async function beginSending(knex: Knex, campaignId: string): Promise<Begi
   return knex.transaction(async (trx) => {
     const c = await trx<CampaignRow>('campaigns').where({ id: campaignId }).forUpdate().first();
     if (!c) return { status: 'CANCELLED', totalRecipients: 0, error: 'campaign deleted' };
-    if (c.started_at || !ACTIVE_STATUSES.includes(c.status)) return { status: c.status, totalRecipients: c.total_recipients };
+    if (c.started_at || !ACTIVE_STATUSES.includes(c.status)) return { status: c.status, totalRecipients: c.total_recipients, sendRatePerMinute: c.send_rate_per_minute ?? null };
     let audience: Knex.QueryBuilder;
     try {
       audience = audienceQuery(trx, c, await loadFieldTypes(trx, c.project_id), c.segment_id ? await findSegment(trx, c.project_id, c.segment_id) : undefined);
@@ -257,7 +268,7 @@ export async function beginSending(knex: Knex, campaignId: string): Promise<Begi
     await trx('campaigns')
       .where({ id: c.id })
       .update({ status: 'SENDING', total_recipients: rowCount ?? 0, started_at: trx.fn.now(), updated_at: trx.fn.now() });
-    return { status: 'SENDING', totalRecipients: rowCount ?? 0 };
+    return { status: 'SENDING', totalRecipients: rowCount ?? 0, sendRatePerMinute: c.send_rate_per_minute ?? null };
   });
 }
 
@@ -324,6 +335,8 @@ export interface CampaignStats {
   complained: number;
   unsubscribed: number;
   failed: number;
+  pending: number;
+  capped: number;
   openRate: number;
   clickRate: number;
   bounceRate: number;
@@ -356,6 +369,8 @@ export async function campaignStats(knex: Knex, c: CampaignRow): Promise<Campaig
     complained: c.complained_count,
     unsubscribed: Number(rows[0].n),
     failed: c.failed_count,
+    pending: await pendingCount(knex, c.id),
+    capped: c.capped_count ?? 0,
     ...sendRates({ sent: c.sent_count, opened: c.opened_count, clicked: c.clicked_count, bounced: c.bounced_count }),
   };
 }

@@ -26,6 +26,7 @@ export interface ExecutionRow {
   waiting_seq: number | null;
   waiting_since: Date | null;
   wake_at: Date | null;
+  waiting_reason?: string | null;
   started_at: Date;
   finished_at: Date | null;
   updated_at: Date;
@@ -170,7 +171,7 @@ export async function recordProgress(db: Knex, u: ProgressUpdate): Promise<{ act
       ON CONFLICT (execution_id, seq) DO NOTHING RETURNING 1)`);
     bindings.push(u.started.seq, u.started.stepId, u.started.type);
   }
-  const sets = ['updated_at = now()', 'waiting_for = NULL', 'waiting_seq = NULL', 'waiting_since = NULL', 'wake_at = NULL'];
+  const sets = ['updated_at = now()', 'waiting_for = NULL', 'waiting_seq = NULL', 'waiting_since = NULL', 'wake_at = NULL', 'waiting_reason = NULL'];
   const setBindings: Knex.RawBinding[] = [];
   if (u.context) (sets.push('context = ?::jsonb'), setBindings.push(JSON.stringify(u.context)));
   if (u.started) (sets.push(`current_step_id = ?`, `status = 'RUNNING'`), setBindings.push(u.started.stepId));
@@ -190,6 +191,8 @@ export interface WaitingInput {
   eventName?: string;
   /** The timer (DELAY, or a WAIT_FOR_EVENT timeout) in milliseconds from now, for `wake_at`. */
   wakeInMs?: number;
+  /** Why a timer waits, for people (`quiet hours until …`); shown as the execution's `waitingReason`. */
+  reason?: string;
 }
 
 /**
@@ -204,6 +207,7 @@ export async function markWaiting(db: Knex, input: WaitingInput): Promise<EventP
     .update({
       status: 'WAITING',
       waiting_for: input.eventName ?? null,
+      waiting_reason: input.reason ?? null,
       // A retried call keeps the first start of this wait, so it cannot skip an event in between.
       waiting_since: db.raw('CASE WHEN waiting_seq = ? AND waiting_since IS NOT NULL THEN waiting_since ELSE now() END', [input.seq]),
       waiting_seq: input.seq,
@@ -255,7 +259,7 @@ export async function markCancelled(db: Knex, workflowId: string, ids: string[])
     .where({ workflow_id: workflowId })
     .whereIn('id', ids)
     .whereIn('status', ACTIVE_STATUSES)
-    .update({ status: 'CANCELLED' satisfies ExecutionEnd, finished_at: db.fn.now(), updated_at: db.fn.now(), waiting_for: null, waiting_seq: null, waiting_since: null, wake_at: null });
+    .update({ status: 'CANCELLED' satisfies ExecutionEnd, finished_at: db.fn.now(), updated_at: db.fn.now(), waiting_for: null, waiting_reason: null, waiting_seq: null, waiting_since: null, wake_at: null });
 }
 
 /**

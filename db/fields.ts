@@ -53,7 +53,15 @@ export async function registeredFields(db: Knex, projectId: string): Promise<Fie
  */
 export async function describeFields(db: Knex, projectId: string): Promise<FieldDescriptor[]> {
   const custom = await registeredFields(db, projectId);
-  const counts = custom.map((_, i) => `, count(*) FILTER (WHERE data #> string_to_array(?, '.') IS NOT NULL) AS k${i}`).join('');
+  // `timezone` is soft-reserved (lib/sendingPolicy): only values that name a zone count as present,
+  // so an invalid one, which falls back to the project's zone, shows as missing coverage.
+  const counts = custom
+    .map((f, i) =>
+      f.key === 'timezone'
+        ? `, count(*) FILTER (WHERE data #>> string_to_array(?, '.') IN (SELECT name FROM pg_timezone_names)) AS k${i}`
+        : `, count(*) FILTER (WHERE data #> string_to_array(?, '.') IS NOT NULL) AS k${i}`,
+    )
+    .join('');
   const { rows } = await db.raw(`SELECT count(*) AS total${counts} FROM contacts WHERE project_id = ?`, [
     ...custom.map((f) => f.key),
     projectId,

@@ -12,11 +12,13 @@ export async function startCampaignWorkflow(
   gateway: TemporalGateway,
   c: Pick<CampaignRow, 'id' | 'project_id' | 'name' | 'scheduled_for'>,
   settings: CampaignSendSettings,
+  /** config.workflows.timeScale: how long a deferred recipient's wait really lasts (tests shorten it). */
+  timeScale = 1,
 ): Promise<{ started: boolean }> {
   const scheduledFor = c.scheduled_for ? new Date(c.scheduled_for).toISOString() : null;
   return startWorkflowOnce(gateway, campaignSend, {
     workflowId: campaignWorkflowId(c.id),
-    args: [{ campaignId: c.id, projectId: c.project_id, scheduledFor, ...settings }],
+    args: [{ campaignId: c.id, projectId: c.project_id, scheduledFor, ...settings, ...(timeScale !== 1 ? { timeScale } : {}) }],
     ...campaignStart({ id: c.id, projectId: c.project_id, name: c.name, scheduledFor }),
     searchAttributes: { ProjectId: c.project_id, CampaignId: c.id },
     memo: { campaign: c.name },

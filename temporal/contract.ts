@@ -117,6 +117,10 @@ export interface CampaignSendInput extends Omit<CampaignSendSettings, 'batchLane
   batchLanes?: number;
   /** Set by continueAsNew: what earlier runs did, for the `state` query and the current details. */
   progress?: { totalRecipients: number; handedOver: number; failed: number };
+  /** Multiplies the waits for deferred recipients and the pacing (WORKFLOW_TIME_SCALE; 1 in production). */
+  timeScale?: number;
+  /** The campaign's pace, from beginCampaignSend; carried by continueAsNew. */
+  sendRatePerMinute?: number;
 }
 
 // ───────────────────────────── what a running workflow tells operators ─────────────────────────────

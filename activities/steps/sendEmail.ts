@@ -8,6 +8,8 @@ import { executionVariables } from '../../services/executions';
 import type { config as SendEmailConfig } from '../../temporal/steps/sendEmail';
 import type { ConfigOf } from '../../temporal/steps';
 import { deterministicUuid } from '../../lib/ids';
+import { claimMarketingSends, sendingPolicy } from '../../db/sendingPolicy';
+import { contactTimeZone, DEFAULT_POLICY, heldUntil } from '../../lib/sendingPolicy';
 
 /** The activities of the SEND_EMAIL step (temporal/steps/sendEmail.ts). */
 
@@ -25,6 +27,24 @@ export type PrepareEmailInput = {
 export function sendEmailStepActivities(deps: ActivityDeps) {
   const { knex } = deps;
   return {
+    /**
+     * When the step's email is MARKETING and the contact is in the project's quiet hours (in their own
+     * time zone), the instant they end and the real milliseconds until then; else null.
+     */
+    async quietHoursHold(input: { projectId: string; contactId: string; config: PrepareEmailInput['config'] }): Promise<{ until: string; waitMs: number; timeZone: string } | null> {
+      const policy = await sendingPolicy(knex, input.projectId);
+      if (!policy?.quietHours) return null;
+      const c = input.config;
+      const type = 'templateId' in c ? (await findTemplate(knex, input.projectId, c.templateId))?.type : c.type;
+      if (type !== 'MARKETING') return null;
+      const contact = await findContact(knex, input.projectId, input.contactId);
+      if (!contact) return null;
+      const timeZone = contactTimeZone(contact.data, policy.timezone ?? DEFAULT_POLICY.timezone);
+      const now = Date.now();
+      const until = heldUntil(policy, type, timeZone, now);
+      return until === null ? null : { until: new Date(until).toISOString(), waitMs: until - now, timeZone };
+    },
+
     /**
      * The email row of a SEND_EMAIL step, under an id derived from (execution, step sequence): a
      * retry finds the row it created. MARKETING mail to an unsubscribed contact is skipped. The
@@ -49,6 +69,11 @@ export function sendEmailStepActivities(deps: ActivityDeps) {
       if (content.type === 'MARKETING' && !contact.subscribed) return { emailId, skipped: 'unsubscribed' };
       if (!(await isSenderDomainVerified(knex, input.projectId, content.from))) {
         throw fail(`the sender domain of ${content.from} is not verified for this project`);
+      }
+      // Claimed last: a send that fails a check above must not use up the contact's cap.
+      const cap = content.type === 'MARKETING' ? (await sendingPolicy(knex, input.projectId))?.frequencyCap : null;
+      if (cap && !(await claimMarketingSends(knex, { projectId: input.projectId, cap, sends: [{ emailId, contactId: contact.id }] })).has(emailId)) {
+        return { emailId, skipped: 'frequency_cap' };
       }
       try {
         await insertEmail(knex, {

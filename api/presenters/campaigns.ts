@@ -17,6 +17,7 @@ export function presentCampaign(row: CampaignRow): z.input<typeof CampaignOut> {
     audienceCondition: row.audience_condition ?? null,
     segmentId: row.segment_id,
     scheduledFor: iso(row.scheduled_for),
+    sendRatePerMinute: row.send_rate_per_minute ?? null,
     totalRecipients: row.total_recipients,
     sentCount: row.sent_count,
     deliveredCount: row.delivered_count,

@@ -12,6 +12,8 @@ export function presentExecution(e: ExecutionRow): z.input<typeof ExecutionOut> 
     contactId: e.contact_id,
     status: e.status,
     currentStepId: e.current_step_id,
+    /** Why a WAITING execution waits on a timer (quiet hours, a local time), when its step says. */
+    waitingReason: e.status === 'WAITING' ? (e.waiting_reason ?? null) : null,
     context: e.context,
     startedAt: iso(e.started_at)!,
     finishedAt: iso(e.finished_at),

@@ -16,6 +16,7 @@ import {
   CampaignTestOut,
 } from '../schemas/campaigns';
 import { assertVerifiedSender } from '../sender';
+import { parseLocalDateTime } from '../../lib/zonedTime';
 import {
   assertAudienceCompiles,
   CampaignFields,
@@ -81,6 +82,14 @@ function parseSchedule(raw: unknown): Date | null {
   const date = typeof raw === 'string' || typeof raw === 'number' ? new Date(raw) : null;
   if (!date || Number.isNaN(date.getTime())) throw badRequest('scheduledFor must be a date (timestamp string) or null', { details: { scheduledFor: raw } });
   return date;
+}
+
+/** A send in each recipient's zone starts now and holds each recipient until this local date-time of theirs. */
+function parseLocalSchedule(raw: unknown): string {
+  if (typeof raw !== 'string' || !parseLocalDateTime(raw)) {
+    throw validationError([{ field: 'scheduledFor', code: 'custom', message: 'with recipientTimezone, scheduledFor is a local date-time with no offset, such as 2026-12-01T09:00:00' }]);
+  }
+  return raw;
 }
 
 export default [
@@ -224,17 +233,18 @@ export default [
       409: { description: 'the campaign is not a DRAFT' },
     },
     async handler(ctx, { params, body }) {
-      const scheduledFor = parseSchedule(body.scheduledFor);
+      const localSchedule = body.recipientTimezone ? parseLocalSchedule(body.scheduledFor) : null;
+      const scheduledFor = localSchedule ? null : parseSchedule(body.scheduledFor);
       const current = await loadCampaign(ctx, params.id);
       // The domain may have been removed since the campaign was written.
       await assertVerifiedSender(ctx.deps.knex, projectId(ctx), current.from);
-      const row = guarded(await requestSend(ctx.deps.knex, projectId(ctx), params.id, scheduledFor), (s) => `Only a DRAFT campaign can be sent; this one is ${s}`);
-      await startCampaignWorkflow(ctx.deps.temporal, row, ctx.deps.config.campaigns);
+      const row = guarded(await requestSend(ctx.deps.knex, projectId(ctx), params.id, scheduledFor, localSchedule), (s) => `Only a DRAFT campaign can be sent; this one is ${s}`);
+      await startCampaignWorkflow(ctx.deps.temporal, row, ctx.deps.config.campaigns, ctx.deps.config.workflows.timeScale);
       const campaign = presentCampaign(row);
       ctx.body = {
         success: true,
         data: { id: campaign.id, name: campaign.name, status: campaign.status, scheduledFor: campaign.scheduledFor },
-        message: scheduledFor ? `Campaign scheduled for ${campaign.scheduledFor}` : 'Campaign is being sent now',
+        message: localSchedule ? `Campaign is being sent at ${localSchedule} in each recipient's time zone` : scheduledFor ? `Campaign scheduled for ${campaign.scheduledFor}` : 'Campaign is being sent now',
       };
     },
   }),

@@ -9,6 +9,7 @@ import { requireProjectRole } from '../projectAccess';
 import { createProject, deleteProject, projectsOfUser, ProjectRow, resetProjectData, Role, rotateKeys, updateProject } from '../../db/projects';
 
 import { securityState } from '../../db/security';
+import { updateSendingPolicy } from '../../db/sendingPolicy';
 import { billingAccount, consumption, currentPeriod, getLimits, listInvoices, setLimits } from '../../db/billing';
 import { cancelProjectExecutions } from '../../services/projectExecutions';
 import { imageStore } from '../imageStore';
@@ -96,7 +97,12 @@ export default [
     body: ProjectUpdate,
     async handler(ctx, { params, body }) {
       await requireProjectRole(ctx, params.id, 'project.update');
-      ctx.body = presentProject((await updateProject(ctx.deps.knex, params.id, body))!);
+      const { settings: policy, ...fields } = body;
+      const { row, settings } = await ctx.deps.knex.transaction(async (trx) => ({
+        row: (await updateProject(trx, params.id, fields))!,
+        settings: await updateSendingPolicy(trx, params.id, policy ?? {}),
+      }));
+      ctx.body = { ...presentProject(row), settings };
     },
   }),
   route({

@@ -34,6 +34,14 @@ export const CampaignBody = z
     audienceType: AudienceType,
     segmentId: Uuid.nullable().optional(),
     audienceCondition: FilterTree.nullable().optional(),
+    sendRatePerMinute: z
+      .number()
+      .int('sendRatePerMinute must be a whole number')
+      .min(1, 'sendRatePerMinute must be at least 1')
+      .max(1_000_000)
+      .nullable()
+      .optional()
+      .describe('paces the hand-over to at most this many emails per minute (warm-up of a new domain); null or omitted: no pacing'),
   })
   .superRefine((v, ctx) => {
     if (v.audienceType === 'SEGMENT' && !v.segmentId) ctx.addIssue({ code: 'custom', path: ['segmentId'], message: 'segmentId is required when audienceType is SEGMENT' });
@@ -56,7 +64,11 @@ export const CampaignListQuery = PageQuery.extend({
  * unparseable one); omitted or null sends at once.
  */
 export const CampaignSendBody = z.object({
-  scheduledFor: z.unknown().optional().describe('timestamp string (anything `new Date()` parses) or null'),
+  scheduledFor: z.unknown().optional().describe('timestamp string (anything `new Date()` parses) or null; with recipientTimezone, a local date-time with no offset'),
+  recipientTimezone: z
+    .boolean()
+    .optional()
+    .describe("hand each recipient over at scheduledFor on their own clock (data.timezone, else the project's); recipients whose moment has passed go at once"),
 });
 
 export const CampaignTestBody = z.object({ email: Email });
@@ -72,6 +84,7 @@ export const CampaignOut = z.object({
   audienceCondition: z.unknown().nullable(),
   segmentId: z.string().nullable(),
   scheduledFor: Timestamp.nullable(),
+  sendRatePerMinute: z.number().int().nullable(),
   totalRecipients: z.number().int(),
   sentCount: z.number().int(),
   deliveredCount: z.number().int(),
@@ -119,6 +132,8 @@ export const CampaignStatsOut = z.object({
   openRate: z.number().describe('opened / sent, 0 to 1'),
   clickRate: z.number().describe('clicked / sent, 0 to 1'),
   bounceRate: z.number().describe('bounced / sent, 0 to 1'),
+  pending: z.number().int().describe('recipients deferred to a later moment (quiet hours, their local send time), not handed over yet'),
+  capped: z.number().int().describe('MARKETING recipients skipped by the frequency cap'),
 });
 
 // ───────────────────────────── provider events ─────────────────────────────

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { SettingsPatch } from './settings';
 
 export const ProjectCreate = z.object({ name: z.string().trim().min(1).max(100) });
 export const ProjectUpdate = z
-  .object({ name: z.string().trim().min(1).max(100).optional() })
+  .object({ name: z.string().trim().min(1).max(100).optional(), settings: SettingsPatch.optional() })
   .refine((v) => Object.keys(v).length > 0, { message: 'Nothing to update' });
 
 export const ProjectOut = z.object({

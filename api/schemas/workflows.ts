@@ -278,6 +278,7 @@ export const ExecutionOut = z.object({
   contactId: z.string(),
   status: z.enum(EXECUTION_STATUSES),
   currentStepId: z.string().nullable(),
+  waitingReason: z.string().nullable().describe('why a WAITING execution waits on a timer (quiet hours, a local time); null otherwise'),
   context: z.record(z.string(), z.unknown()),
   startedAt: Timestamp,
   finishedAt: Timestamp.nullable(),

@@ -12,6 +12,7 @@ import * as accounts from './010_accounts';
 import * as webhookEndpoints from './011_webhook_endpoints';
 import * as uploads from './012_uploads';
 import * as campaignPaused from './013_campaign_paused';
+import * as deliveryControls from './014_delivery_controls';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -31,6 +32,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['011_webhook_endpoints', webhookEndpoints],
   ['012_uploads', uploads],
   ['013_campaign_paused', campaignPaused],
+  ['014_delivery_controls', deliveryControls],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -7,12 +7,14 @@ import * as condition from './condition';
 import * as webhook from './webhook';
 import * as updateContact from './updateContact';
 import * as exit from './exit';
+import * as randomSplit from './randomSplit';
+import * as waitUntil from './waitUntil';
 
 /**
  * THE registry of step types: the API's step schemas and the engine's dispatch are both built from
  * this list, so adding a type is one file plus one line here (docs/step-types.md).
  */
-export const STEP_TYPES: readonly StepModule[] = [trigger, sendEmail, delay, waitForEvent, condition, webhook, updateContact, exit];
+export const STEP_TYPES: readonly StepModule[] = [trigger, sendEmail, delay, waitForEvent, condition, webhook, updateContact, exit, randomSplit, waitUntil];
 
 export type StepRegistry = readonly StepModule[];
 

@@ -1,11 +1,11 @@
-import { ApplicationFailure, ChildWorkflowCancellationType, ParentClosePolicy, executeChild, proxyActivities } from '@temporalio/workflow';
+import { ApplicationFailure, ChildWorkflowCancellationType, ParentClosePolicy, executeChild, patched, proxyActivities } from '@temporalio/workflow';
 import type { sendEmailStepActivities } from '../../activities/steps/sendEmail';
 import { deliverEmailWorkflowId } from '../workflowIds';
 import { deliveryStart } from '../summaries';
 import { deliverEmail } from '../workflows/deliverEmail';
 import type { ConfigChecks, ConfigOf, StepContext, StepOutcome, Zod } from './types';
 
-const { prepareWorkflowEmail } = proxyActivities<ReturnType<typeof sendEmailStepActivities>>({
+const { prepareWorkflowEmail, quietHoursHold } = proxyActivities<ReturnType<typeof sendEmailStepActivities>>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumInterval: '1 minute', nonRetryableErrorTypes: ['StepConfigError'] },
 });
@@ -16,7 +16,8 @@ const noLineBreaks = (s: string) => !/[\r\n]/.test(s);
 /**
  * Sends one email to the contact through the same path as /v1/send: an email row, then the
  * `deliverEmail` workflow (`email-<emailId>`), which renders, hands over at most once and records
- * `email.sent`. A MARKETING email to an unsubscribed contact is skipped (recorded as SKIPPED).
+ * `email.sent`. A MARKETING email to an unsubscribed contact, or over the project's frequency cap, is
+ * skipped (recorded as SKIPPED with the reason); one in the contact's quiet hours waits for them to end.
  */
 export const type = 'SEND_EMAIL';
 export const config = (z: Zod) => {
@@ -50,7 +51,18 @@ export async function check(c: ConfigOf<typeof config>, checks: ConfigChecks): P
   await checks.sender('from', c.from);
 }
 
+/** Steps that began before this marker send at once; later ones first wait out the contact's quiet hours. */
+const QUIET_HOURS_PATCH = 'send-email-quiet-hours';
+
 export async function run(c: ConfigOf<typeof config>, ctx: StepContext): Promise<StepOutcome> {
+  let held: { heldUntil: string; timeZone: string } | undefined;
+  if (patched(QUIET_HOURS_PATCH)) {
+    const hold = await quietHoursHold({ projectId: ctx.projectId, contactId: ctx.contactId, config: c });
+    if (hold) {
+      await ctx.sleep(ctx.duration(hold.waitMs / 60_000, 'minutes'), `quiet hours until ${hold.until} (${hold.timeZone})`);
+      held = { heldUntil: hold.until, timeZone: hold.timeZone };
+    }
+  }
   const prepared = await prepareWorkflowEmail({
     executionId: ctx.executionId,
     seq: ctx.seq,
@@ -59,7 +71,7 @@ export async function run(c: ConfigOf<typeof config>, ctx: StepContext): Promise
     config: c,
     context: ctx.context,
   });
-  if (prepared.skipped) return { branch: 'next', status: 'SKIPPED', output: { reason: prepared.skipped } };
+  if (prepared.skipped) return { branch: 'next', status: 'SKIPPED', output: { reason: prepared.skipped, ...held } };
   const result = await executeChild(deliverEmail, {
     workflowId: deliverEmailWorkflowId(prepared.emailId),
     args: [{ emailId: prepared.emailId }],
@@ -70,5 +82,5 @@ export async function run(c: ConfigOf<typeof config>, ctx: StepContext): Promise
     searchAttributes: { ProjectId: [ctx.projectId], ContactId: [ctx.contactId] },
   });
   if (result.status === 'FAILED') throw ApplicationFailure.nonRetryable(`email ${prepared.emailId} failed: ${result.error ?? 'unknown error'}`, 'EmailFailed');
-  return { branch: 'next', output: { emailId: prepared.emailId, status: result.status } };
+  return { branch: 'next', output: { emailId: prepared.emailId, status: result.status, ...held } };
 }

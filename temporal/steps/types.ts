@@ -46,8 +46,8 @@ export interface StepContext {
   context: Record<string, unknown>;
   /** A configured duration in milliseconds, after the execution's time scale. */
   duration(amount: number, unit: DurationUnit): number;
-  /** Durable timer; the execution shows WAITING meanwhile. */
-  sleep(ms: number): Promise<void>;
+  /** Durable timer; the execution shows WAITING meanwhile, with `reason` as its `waitingReason` when given. */
+  sleep(ms: number, reason?: string): Promise<void>;
   /**
    * Parks until an event of that name reaches this contact (routed by `routeEvent`), or until the
    * timeout; null on timeout. The execution shows WAITING meanwhile.

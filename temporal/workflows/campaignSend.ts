@@ -21,7 +21,7 @@ const { beginCampaignSend, finishCampaignSend, markCampaignCancelled } = proxyAc
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
-const { planCampaignBatches } = proxyActivities<Activities>({
+const { planCampaignBatches, nextCampaignDeferral, clearCampaignDeferrals } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
@@ -49,6 +49,15 @@ const { sendCampaignBatch } = proxyActivities<Activities>({
  */
 const BATCH_LANES_PATCH = 'campaign-batch-lanes';
 
+/**
+ * Runs before this marker end after the audience pass; runs after it then hand over the recipients
+ * the delivery controls deferred (quiet hours, each recipient's local time), each group when due.
+ */
+const DEFERRED_PASS_PATCH = 'campaign-deferred-recipients';
+
+/** Runs after this marker with a `sendRatePerMinute` send one batch at a time and wait between batches. */
+const SEND_RATE_PATCH = 'campaign-send-rate';
+
 /** Timers are slept in pieces so any far-away schedule stays within what a single timer may hold. */
 const LONGEST_TIMER_MS = 30 * 24 * 3600 * 1000;
 
@@ -73,6 +82,8 @@ function campaignControls(input: CampaignSendInput) {
     paused: false,
     pausedSince: null,
   };
+  /** The pace of a campaign with `sendRatePerMinute`, shown while it sends. */
+  let pace: string | null = null;
   let pendingWrites = 0;
   let writes: Promise<unknown> = Promise.resolve();
   const count = (n: number | null) => (n === null ? '?' : n.toLocaleString('en-US'));
@@ -87,7 +98,7 @@ function campaignControls(input: CampaignSendInput) {
           : state.status === 'PAUSED'
             ? `Paused since ${state.pausedSince} · ${progress}${state.lanes ? ` · ${lanes} finishing` : ''}`
             : state.status === 'SENDING'
-              ? `Sending · ${progress} · ${lanes}`
+              ? `Sending · ${progress} · ${pace ?? lanes}`
               : `${state.status === 'SENT' ? 'Sent' : 'Cancelled'} · ${progress}`;
     setCurrentDetails(state.failed ? `${line} · ${count(state.failed)} failed` : line);
   };
@@ -149,6 +160,10 @@ function campaignControls(input: CampaignSendInput) {
       state.status = status;
       show();
     },
+    pace(text: string) {
+      pace = text;
+      show();
+    },
     /** A run restarted (by the sweep) while its campaign row says PAUSED stays paused. */
     pausedByRow: pause,
     /** Waits out a pause (no-op, and no await, when none is in effect: runs before pauses existed must replay alike). */
@@ -160,6 +175,29 @@ function campaignControls(input: CampaignSendInput) {
 }
 
 type Controls = ReturnType<typeof campaignControls>;
+type Totals = { handedOver: number; failed: number };
+
+/** Counts a batch's result into the run's totals and the operator's view. */
+function count(r: Totals, totals: Totals, controls: Controls): void {
+  totals.handedOver += r.handedOver;
+  totals.failed += r.failed;
+  controls.state.handedOver += r.handedOver;
+  controls.state.failed += r.failed;
+  controls.show();
+}
+
+/**
+ * One batch, held while the campaign is paused: a batch that found the row PAUSED handed nothing
+ * over and is sent again after the resume. Returns the batch's result once it was not paused.
+ */
+async function sendHeld(batch: Parameters<typeof sendCampaignBatch>[0], totals: Totals, controls: Controls) {
+  for (;;) {
+    await controls.whilePaused();
+    const r = await sendCampaignBatch(batch);
+    count(r, totals, controls);
+    if (r.stopped !== 'PAUSED') return r;
+  }
+}
 
 /**
  * Sends the planned batches with at most `lanes` in flight. A batch that reports the campaign
@@ -188,10 +226,7 @@ async function sendInLanes(
       controls.show();
       try {
         const r = await sendCampaignBatch({ ...batch, after: i === 0 ? from : bounds[i - 1], until: bounds[i] });
-        totals.handedOver += r.handedOver;
-        totals.failed += r.failed;
-        controls.state.handedOver += r.handedOver;
-        controls.state.failed += r.failed;
+        count(r, totals, controls);
         if (r.stopped === 'PAUSED') again.push(i);
         else stopped ??= r.stopped;
       } catch (error) {
@@ -205,6 +240,63 @@ async function sendInLanes(
   await Promise.all(Array.from({ length: Math.min(lanes, bounds.length) }, lane));
   if (failure) throw failure.error;
   return stopped;
+}
+
+/**
+ * The deferred recipients, earliest due first: sleeps until each group is due (durations scaled by
+ * `timeScale` like workflow timers, so tests run a day in seconds), then pages through those due.
+ * Returns why the campaign stopped, if it did.
+ */
+async function sendDeferred(input: CampaignSendInput, totals: Totals, controls: Controls): Promise<string | undefined> {
+  const scale = input.timeScale ?? 1;
+  for (;;) {
+    const next = await nextCampaignDeferral(input.campaignId);
+    if (!next) return undefined;
+    const wait = (Date.parse(next.dueAt) - next.now) * scale;
+    if (wait > 0) await sleepUntil(Date.now() + wait);
+    let after = '';
+    for (;;) {
+      const r = await sendHeld({ campaignId: input.campaignId, after, batchSize: input.batchSize, deferredUpTo: next.dueAt }, totals, controls);
+      if (r.stopped) return r.stopped;
+      if (r.done) break;
+      after = r.cursor;
+    }
+    await clearCampaignDeferrals({ campaignId: input.campaignId, upTo: next.dueAt });
+  }
+}
+
+interface Pass {
+  stopped?: string;
+  /** Recipients remain after this run's batches. */
+  more: boolean;
+  /** Where the next run starts. */
+  cursor: string;
+}
+
+async function sendLanesPass(input: CampaignSendInput, cursor: string, totals: Totals, controls: Controls): Promise<Pass> {
+  const plan = await planCampaignBatches({ campaignId: input.campaignId, after: cursor, batchSize: input.batchSize, count: input.batchesPerRun });
+  const stopped = await sendInLanes({ campaignId: input.campaignId, batchSize: input.batchSize }, cursor, plan.bounds, Math.max(1, input.batchLanes ?? 1), totals, controls);
+  return { stopped, more: plan.more, cursor: plan.bounds.length ? plan.bounds[plan.bounds.length - 1] : cursor };
+}
+
+/**
+ * Paced hand-over: batches of at most `rate` recipients, one at a time, each followed by a durable
+ * wait of (handed over / rate) minutes, so no minute sees more than `rate`. The current details in
+ * the Temporal UI say the pace and progress.
+ */
+async function sendPacedPass(input: CampaignSendInput, rate: number, cursor: string, totals: Totals, controls: Controls): Promise<Pass> {
+  const batchSize = Math.min(input.batchSize, rate);
+  const plan = await planCampaignBatches({ campaignId: input.campaignId, after: cursor, batchSize, count: input.batchesPerRun });
+  let after = cursor;
+  for (const until of plan.bounds) {
+    controls.pace(`paced at ${rate} emails per minute, batches of ${batchSize}`);
+    const r = await sendHeld({ campaignId: input.campaignId, after, until, batchSize }, totals, controls);
+    if (r.stopped) return { stopped: r.stopped, more: false, cursor: after };
+    after = until;
+    const pause = (r.handedOver / rate) * 60_000 * (input.timeScale ?? 1);
+    if (pause > 0) await sleep(pause);
+  }
+  return { more: plan.more, cursor: after };
 }
 
 export interface CampaignSendResult {
@@ -240,15 +332,22 @@ export async function campaignSend(input: CampaignSendInput): Promise<CampaignSe
       if (begun.status === 'PAUSED') controls.pausedByRow();
       else if (begun.status !== 'SENDING') return ended(begun.status);
       else controls.set('SENDING');
+      if (begun.sendRatePerMinute) input = { ...input, sendRatePerMinute: begun.sendRatePerMinute };
     }
     if (patched(BATCH_LANES_PATCH)) {
-      const plan = await planCampaignBatches({ campaignId, after: cursor, batchSize, count: input.batchesPerRun });
-      const stopped = await sendInLanes({ campaignId, batchSize }, cursor, plan.bounds, Math.max(1, input.batchLanes ?? 1), totals, controls);
-      if (stopped) return ended(stopped);
+      const rate = input.sendRatePerMinute;
+      const pass = rate && patched(SEND_RATE_PATCH) ? await sendPacedPass(input, rate, cursor, totals, controls) : await sendLanesPass(input, cursor, totals, controls);
+      if (pass.stopped) return ended(pass.stopped);
       // A pause that came during the last batches holds the finish (or the hand-over to the next run) until resumed.
       await controls.whilePaused();
-      if (!plan.more) return ended((await finishCampaignSend(campaignId)) ?? 'DELETED');
-      cursor = plan.bounds[plan.bounds.length - 1];
+      if (!pass.more) {
+        if (patched(DEFERRED_PASS_PATCH)) {
+          const stoppedLater = await sendDeferred(input, totals, controls);
+          if (stoppedLater) return ended(stoppedLater);
+        }
+        return ended((await finishCampaignSend(campaignId)) ?? 'DELETED');
+      }
+      cursor = pass.cursor;
       return continueAsNew<typeof campaignSend>({ ...input, cursor, progress: controls.progress() });
     }
     // Runs started before BATCH_LANES_PATCH.

@@ -212,9 +212,9 @@ async function runExecution(input: ExecutionInput, registry: StepRegistry): Prom
       context,
       // Timers need at least a millisecond; a tiny test scale must not round a wait to "no wait".
       duration: (amount, unit) => Math.max(1, Math.round(amount * UNIT_MS[unit] * scale)),
-      async sleep(ms) {
+      async sleep(ms, reason) {
         view.waiting(null, ms);
-        await markExecutionWaiting({ executionId: input.executionId, seq, wakeInMs: ms });
+        await markExecutionWaiting({ executionId: input.executionId, seq, wakeInMs: ms, ...(reason ? { reason } : {}) });
         await sleep(Math.max(1, ms));
         view.running();
       },

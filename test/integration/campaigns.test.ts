@@ -499,7 +499,7 @@ describe('sending', () => {
     const before = await api(fx).stats(draft.id);
     expect(before.status).toBe(200);
     expect(before.body).toEqual({
-      totalRecipients: 0, sent: 0, delivered: 0, opened: 0, clicked: 0, bounced: 0, complained: 0, unsubscribed: 0, failed: 0, openRate: 0, clickRate: 0, bounceRate: 0,
+      totalRecipients: 0, sent: 0, delivered: 0, opened: 0, clicked: 0, bounced: 0, complained: 0, unsubscribed: 0, failed: 0, pending: 0, capped: 0, openRate: 0, clickRate: 0, bounceRate: 0,
     });
     await api(fx).post(draft.id, 'send');
     await waitStatus(fx, draft.id, 'SENT');

@@ -63,8 +63,8 @@ function rows(g: GraphSnapshot): Graph {
 }
 
 describe('the step registry drives both validation and execution', () => {
-  it('holds the seven spec step types plus the engine-owned TRIGGER', () => {
-    expect(STEP_TYPES.map((s) => s.type).sort()).toEqual(['CONDITION', 'DELAY', 'EXIT', 'SEND_EMAIL', 'TRIGGER', 'UPDATE_CONTACT', 'WAIT_FOR_EVENT', 'WEBHOOK']);
+  it('holds the seven spec step types, RANDOM_SPLIT and WAIT_UNTIL, plus the engine-owned TRIGGER', () => {
+    expect(STEP_TYPES.map((s) => s.type).sort()).toEqual(['CONDITION', 'DELAY', 'EXIT', 'RANDOM_SPLIT', 'SEND_EMAIL', 'TRIGGER', 'UPDATE_CONTACT', 'WAIT_FOR_EVENT', 'WAIT_UNTIL', 'WEBHOOK']);
     expect(new Set(STEP_TYPES.map((s) => s.type)).size).toBe(STEP_TYPES.length);
   });
 

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { CLOCK_TIME, isTimeZone } from '../../lib/zonedTime';
+import { CAP_PERIODS } from '../../lib/sendingPolicy';
+
+const Clock = z.string().regex(CLOCK_TIME, 'must be a 24-hour HH:MM time such as 21:00');
+
+export const TimeZoneName = z.string().refine(isTimeZone, 'must be an IANA time zone name such as Europe/Paris');
+
+export const QuietHours = z.strictObject({ start: Clock, end: Clock });
+export const FrequencyCap = z.strictObject({
+  max: z.number().int('max must be a whole number').min(1, 'max must be at least 1').max(1000),
+  per: z.enum(CAP_PERIODS),
+});
+
+/** PATCH /settings: only the keys sent change; null turns a control off. */
+export const SettingsPatch = z.strictObject({
+  timezone: TimeZoneName.optional(),
+  quietHours: QuietHours.nullable().optional(),
+  frequencyCap: FrequencyCap.nullable().optional(),
+});
+
+export const SettingsOut = z.object({
+  timezone: z.string(),
+  quietHours: z.object({ start: z.string(), end: z.string() }).nullable(),
+  frequencyCap: z.object({ max: z.number(), per: z.enum(CAP_PERIODS) }).nullable(),
+});
