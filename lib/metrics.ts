@@ -134,6 +134,13 @@ export const executionSteps = new Counter({
   registers,
 });
 
+export const webhookAttempts = new Counter({
+  name: 'svc_webhook_attempts_total',
+  help: 'Outbound webhook calls, by result: delivered (a 2xx within 10 s) or failed (any other answer, a timeout, a refused target; retried until the retry window ends)',
+  labelNames: ['result'] as const,
+  registers,
+});
+
 /** The Prometheus text of this process's registry. */
 export function metricsText(): Promise<string> {
   return registry.metrics();

@@ -6,6 +6,7 @@ import { createResolver } from '../dns';
 import { getWebhookEndpoint, recordEndpointHealth, WebhookEndpointRow } from '../../db/webhookEndpoints';
 import { AttemptOutcome, dueDeliveries, failPendingDeliveries, nextDueInMs, recordAttempts } from '../../db/webhookDeliveries';
 import { forEachLimit } from '../../lib/concurrency';
+import { webhookAttempts } from '../../lib/metrics';
 import { retryDelayMs, webhookPolicy } from './policy';
 import { messageIdOf } from './signing';
 import { sendSignedMessage } from './sender';
@@ -65,6 +66,8 @@ export async function deliverDueRound(deps: DeliveryDeps, endpointId: string, co
 
   const delivered = outcomes.filter((o) => o.ok).length;
   const failed = outcomes.length - delivered;
+  webhookAttempts.inc({ result: 'delivered' }, delivered);
+  webhookAttempts.inc({ result: 'failed' }, failed);
   const health = await recordEndpointHealth(knex, endpointId, { succeeded: delivered > 0, failed: failed > 0 }, policy.disableAfterMs);
   if (health.disabled) {
     await failPendingDeliveries(knex, endpointId, 'endpoint disabled after failing continuously');

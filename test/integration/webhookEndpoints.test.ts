@@ -7,6 +7,7 @@ import { verifiedDomain, uniqueEmail } from '../helpers/fixtures';
 import { recordEvents } from '../../db/events';
 import { enqueueEventRouting } from '../../services/eventBatcher';
 import { stalledWebhookEndpoints } from '../../db/webhookEndpoints';
+import { webhookAttempts } from '../../lib/metrics';
 import { wakeWebhookEndpoints } from '../../services/webhooks/handOff';
 
 /**
@@ -160,6 +161,8 @@ describe('delivery', () => {
   });
 
   it('retries with the same webhook-id until the receiver takes it (fourth attempt)', async () => {
+    const attempts = async (result: 'delivered' | 'failed') => (await webhookAttempts.get()).values.find((v) => v.labels.result === result)?.value ?? 0;
+    const before = { delivered: await attempts('delivered'), failed: await attempts('failed') };
     const e = await endpoint(['*'], [500, 503, 500, 204]);
     const queued = await api().test(e.id);
     const delivered = await eventually(async () => {
@@ -172,6 +175,9 @@ describe('delivery', () => {
     expect(new Set(calls.map((c) => c.headers['webhook-id']))).toEqual(new Set([queued.body.messageId]));
     expect(new Set(calls.map((c) => c.body)).size).toBe(1);
     for (const c of calls) expect(verifies(e.secret, c)).toBe(true);
+    // The worker runs in this process: its counters saw three failed calls and one delivered (other tests' calls only add).
+    expect((await attempts('failed')) - before.failed).toBeGreaterThanOrEqual(3);
+    expect((await attempts('delivered')) - before.delivered).toBeGreaterThanOrEqual(1);
 
     // The log, a page at a time; a manual retry sends the same message again.
     await api().test(e.id);
