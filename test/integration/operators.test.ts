@@ -91,7 +91,8 @@ describe('every workflow explains itself in the Web UI', () => {
 
     const waiting = await eventually(async () => {
       const s = await hd.query(executionStateQuery);
-      return s.stepType === 'WAIT_FOR_EVENT' ? s : null;
+      // The step starts (RUNNING) a moment before it parks (WAITING): wait for the parked state.
+      return s.stepType === 'WAIT_FOR_EVENT' && s.status === 'WAITING' ? s : null;
     });
     expect(waiting).toMatchObject({ status: 'WAITING', currentStepId: wf.steps.wait, seq: 2, waitingFor: `${event}-purchase`, wakeAt: expect.any(String) });
     const waitDetails = await currentDetails(hd);
