@@ -351,7 +351,10 @@ describe('faults', () => {
     await sleep(3000);
     phase = 'outage';
     pg.stop();
-    await sleep(5000);
+    // Keep Postgres down until clients have been told so (a short outage can be waited out by the
+    // pool, which answers 200 later and proves nothing); a service that never says 503 fails here.
+    await eventually(async () => replies.some((r) => r.reply.status === 503), 60_000, 100);
+    await sleep(2000);
     pg.start();
     phase = 'after';
     // Recovered by itself: both replicas answer 200 again without anyone restarting them.
