@@ -67,9 +67,24 @@ const EnvSchema = z.object({
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('svc'),
   TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
-  EMAIL_TRANSPORT: z.enum(['log', 'sendgrid']).optional(),
+  EMAIL_TRANSPORT: z.enum(['log', 'sendgrid', 'smtp', 'ses']).optional(),
   SENDGRID_API_KEY: z.string().min(1).optional(),
   SENDGRID_API_URL: z.string().url().optional(),
+  // SMTP (docs/providers.md): nodemailer's pooled transport; the service DKIM-signs what it sends this way.
+  SMTP_URL: unsetIfBlank(z.string().trim().refine((u) => URL.canParse(u) && /^smtps?:$/.test(new URL(u).protocol), 'must be smtp://user:pass@host:port or smtps://…').optional()),
+  SMTP_POOL_SIZE: unsetIfBlank(intIn(1, 100).default(5)),
+  DKIM_SELECTOR: unsetIfBlank(z.string().trim().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be a DNS label, like svc').default('svc')),
+  ENCRYPTION_KEY: unsetIfBlank(z.string().min(16, 'must be at least 16 characters').optional()),
+  // Amazon SES v2 through the official client; the endpoint override points it at a local sink in tests.
+  SES_REGION: unsetIfBlank(z.string().trim().default('us-east-1')),
+  SES_ENDPOINT: unsetIfBlank(z.string().trim().url('must be a URL').optional()),
+  SES_ACCESS_KEY_ID: optionalText,
+  SES_SECRET_ACCESS_KEY: optionalText,
+  SES_CONFIGURATION_SET: optionalText,
+  // Hosts whose certificates may sign SNS notifications (POST /webhooks/ses); default: AWS's sns.<region>.amazonaws.com.
+  SNS_CERT_HOSTS: unsetIfBlank(hostPortList.optional()),
+  // The per-project delivery throttle (every path, every worker); a project's settings may lower or raise it.
+  SEND_RATE_PER_SECOND: unsetIfBlank(positive.default(50)),
   DNS_SERVERS: hostPortList.optional(),
   APP_URL: z.string().url().optional(),
   DASHBOARD_ORIGINS: unsetIfBlank(originList.optional()),
@@ -132,7 +147,7 @@ export interface Config {
     /** Workers' sticky cache: bounds RSS while many executions wait (each cached one holds ~0.2–0.45 MB). */
     maxCachedWorkflows: number;
   };
-  email: { transport: 'log' | 'sendgrid'; sendgridApiKey?: string; sendgridApiUrl?: string };
+  email: EmailConfig;
   dnsServers?: string[];
   appUrl: string;
   /** Origins whose pages may make cookie-authenticated writes: APP_URL's origin plus DASHBOARD_ORIGINS. */
@@ -161,6 +176,25 @@ export interface Config {
   /** Several API and worker replicas share this configuration: nothing may be generated per process. */
   clusterMode: boolean;
   uploads: UploadStoreConfig;
+}
+
+export type TransportName = 'log' | 'sendgrid' | 'smtp' | 'ses';
+
+/** Where emails go (docs/providers.md). */
+export interface EmailConfig {
+  transport: TransportName;
+  sendgridApiKey?: string;
+  sendgridApiUrl?: string;
+  smtp?: { url: string; poolSize: number };
+  ses: { region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string; configurationSet?: string };
+  /** Hosts (host or host:port) allowed to serve the certificate of an SNS notification; undefined: AWS's own. */
+  snsCertHosts?: string[];
+  /** The DKIM selector of keys the service generates for its sender domains (SMTP signs with them). */
+  dkimSelector: string;
+  /** Encrypts stored DKIM private keys: ENCRYPTION_KEY, else JWT_SECRET. */
+  encryptionKey: string;
+  /** Deliveries per second per project unless its settings say otherwise. */
+  sendRatePerSecond: number;
 }
 
 /** Outbound event webhooks (docs/webhooks.md); their durations are scaled by WORKFLOW_TIME_SCALE too. */
@@ -261,8 +295,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const problems: string[] = [];
-  const transport = e.EMAIL_TRANSPORT ?? (e.SENDGRID_API_KEY ? 'sendgrid' : 'log');
+  const transport: TransportName = e.EMAIL_TRANSPORT ?? (e.SENDGRID_API_KEY ? 'sendgrid' : e.SMTP_URL ? 'smtp' : 'log');
   if (transport === 'sendgrid' && !e.SENDGRID_API_KEY) problems.push('SENDGRID_API_KEY: required when EMAIL_TRANSPORT=sendgrid');
+  if (transport === 'smtp' && !e.SMTP_URL) problems.push('SMTP_URL: required when EMAIL_TRANSPORT=smtp');
+  if (!!e.SES_ACCESS_KEY_ID !== !!e.SES_SECRET_ACCESS_KEY) problems.push('SES_ACCESS_KEY_ID, SES_SECRET_ACCESS_KEY: set both or neither');
   if (e.WORKER_METRICS_ADDRESS && e.WORKER_METRICS_ADDRESS === e.WORKER_APP_METRICS_ADDRESS) {
     problems.push('WORKER_APP_METRICS_ADDRESS: must differ from WORKER_METRICS_ADDRESS (the SDK exporter listens there)');
   }
@@ -271,6 +307,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.UPLOAD_STORE === 's3' && !e.S3_BUCKET) problems.push('S3_BUCKET: required when UPLOAD_STORE=s3');
   if (!!e.S3_ACCESS_KEY_ID !== !!e.S3_SECRET_ACCESS_KEY) problems.push('S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither');
   if (problems.length) throw new ConfigError(problems);
+  const jwtSecret = e.JWT_SECRET ?? persistedSecret(e.DATA_DIR);
   return {
     port: e.PORT,
     databaseUrl: e.DATABASE_URL,
@@ -281,11 +318,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       uiPort: e.TEMPORAL_UI_PORT,
       maxCachedWorkflows: e.TEMPORAL_MAX_CACHED_WORKFLOWS,
     },
-    email: { transport, sendgridApiKey: e.SENDGRID_API_KEY, sendgridApiUrl: e.SENDGRID_API_URL },
+    email: {
+      transport,
+      sendgridApiKey: e.SENDGRID_API_KEY,
+      sendgridApiUrl: e.SENDGRID_API_URL,
+      smtp: e.SMTP_URL ? { url: e.SMTP_URL, poolSize: e.SMTP_POOL_SIZE } : undefined,
+      ses: {
+        region: e.SES_REGION,
+        endpoint: e.SES_ENDPOINT,
+        accessKeyId: e.SES_ACCESS_KEY_ID,
+        secretAccessKey: e.SES_SECRET_ACCESS_KEY,
+        configurationSet: e.SES_CONFIGURATION_SET,
+      },
+      snsCertHosts: e.SNS_CERT_HOSTS,
+      dkimSelector: e.DKIM_SELECTOR,
+      encryptionKey: e.ENCRYPTION_KEY ?? jwtSecret,
+      sendRatePerSecond: e.SEND_RATE_PER_SECOND,
+    },
     dnsServers: e.DNS_SERVERS,
     appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     dashboardOrigins: [...new Set([new URL(e.APP_URL ?? `http://localhost:${e.PORT}`).origin, ...(e.DASHBOARD_ORIGINS ?? [])])],
-    jwtSecret: e.JWT_SECRET ?? persistedSecret(e.DATA_DIR),
+    jwtSecret,
     disableSignups: e.DISABLE_SIGNUPS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     idempotencyTtlHours: e.IDEMPOTENCY_TTL_HOURS,

@@ -1,6 +1,6 @@
 import { MailService } from '@sendgrid/mail';
 import { Client } from '@sendgrid/client';
-import type { Config } from '../lib/config';
+import type { Config, TransportName } from '../lib/config';
 
 export interface Address {
   email: string;
@@ -45,7 +45,7 @@ export interface OutgoingBatch {
 }
 
 export interface Transport {
-  name: 'log' | 'sendgrid';
+  name: TransportName;
   /**
    * Whether a send interrupted mid-hand-over (the row still SENDING) may be offered again. True only
    * when nothing can have left the building: the log transport's "send" is the row update itself.
