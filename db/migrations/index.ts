@@ -13,8 +13,8 @@ import * as webhookEndpoints from './011_webhook_endpoints';
 import * as uploads from './012_uploads';
 import * as campaignPaused from './013_campaign_paused';
 import * as deliveryControls from './014_delivery_controls';
-import * as sendThrottle from './016_send_throttle';
 import * as dkimKeys from './015_dkim_keys';
+import * as sendThrottle from './016_send_throttle';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -35,8 +35,8 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['012_uploads', uploads],
   ['013_campaign_paused', campaignPaused],
   ['014_delivery_controls', deliveryControls],
-  ['016_send_throttle', sendThrottle],
   ['015_dkim_keys', dkimKeys],
+  ['016_send_throttle', sendThrottle],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
