@@ -67,6 +67,7 @@ const EnvSchema = z.object({
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('svc'),
   TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
+  TEMPORAL_PORT: unsetIfBlank(intIn(1, 65535).default(7233)),
   EMAIL_TRANSPORT: z.enum(['log', 'sendgrid', 'smtp', 'ses']).optional(),
   SENDGRID_API_KEY: z.string().min(1).optional(),
   SENDGRID_API_URL: z.string().url().optional(),
@@ -85,6 +86,9 @@ const EnvSchema = z.object({
   SNS_CERT_HOSTS: unsetIfBlank(hostPortList.optional()),
   // The per-project delivery throttle (every path, every worker); a project's settings may lower or raise it.
   SEND_RATE_PER_SECOND: unsetIfBlank(positive.default(50)),
+  // The maildev inbox `npm start` runs when no provider is named (scripts/devInbox.ts); loopback only.
+  DEV_INBOX_SMTP_PORT: unsetIfBlank(intIn(1, 65535).default(1025)),
+  DEV_INBOX_WEB_PORT: unsetIfBlank(intIn(1, 65535).default(1080)),
   DNS_SERVERS: hostPortList.optional(),
   APP_URL: z.string().url().optional(),
   DASHBOARD_ORIGINS: unsetIfBlank(originList.optional()),
@@ -144,6 +148,8 @@ export interface Config {
     namespace: string;
     taskQueue: string;
     uiPort: number;
+    /** gRPC port of the dev server `npm start` runs when no address is set. */
+    port: number;
     /** Workers' sticky cache: bounds RSS while many executions wait (each cached one holds ~0.2–0.45 MB). */
     maxCachedWorkflows: number;
   };
@@ -176,6 +182,18 @@ export interface Config {
   /** Several API and worker replicas share this configuration: nothing may be generated per process. */
   clusterMode: boolean;
   uploads: UploadStoreConfig;
+  /** Set when no variable names a provider: `npm start` then runs the development inbox and sends to it over SMTP. */
+  devInbox?: DevInboxConfig;
+}
+
+/** The local inbox of `npm start` (docs/providers.md). */
+export interface DevInboxConfig {
+  /** Loopback only: the inbox has no authentication and shows every message. */
+  host: '127.0.0.1';
+  smtpPort: number;
+  webPort: number;
+  /** What `email.smtp` becomes once the inbox runs. */
+  smtp: { url: string; poolSize: number };
 }
 
 export type TransportName = 'log' | 'sendgrid' | 'smtp' | 'ses';
@@ -316,6 +334,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       namespace: e.TEMPORAL_NAMESPACE,
       taskQueue: e.TEMPORAL_TASK_QUEUE,
       uiPort: e.TEMPORAL_UI_PORT,
+      port: e.TEMPORAL_PORT,
       maxCachedWorkflows: e.TEMPORAL_MAX_CACHED_WORKFLOWS,
     },
     email: {
@@ -368,6 +387,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: { token: e.METRICS_TOKEN, workerAddress: e.WORKER_METRICS_ADDRESS, workerAppAddress: e.WORKER_APP_METRICS_ADDRESS },
     webhooks: { retryHours: e.WEBHOOK_RETRY_HOURS, ratePerSecond: e.WEBHOOK_ENDPOINT_RATE_PER_SECOND },
     clusterMode: e.CLUSTER_MODE,
+    devInbox:
+      e.EMAIL_TRANSPORT || e.SENDGRID_API_KEY || e.SMTP_URL
+        ? undefined
+        : {
+            host: '127.0.0.1',
+            smtpPort: e.DEV_INBOX_SMTP_PORT,
+            webPort: e.DEV_INBOX_WEB_PORT,
+            smtp: { url: `smtp://127.0.0.1:${e.DEV_INBOX_SMTP_PORT}`, poolSize: e.SMTP_POOL_SIZE },
+          },
     uploads:
       e.UPLOAD_STORE === 's3'
         ? {

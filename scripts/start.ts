@@ -1,7 +1,8 @@
 /**
  * `npm start`: everything on one machine. Migrations, the API, the worker and — unless
  * TEMPORAL_ADDRESS names a cluster — a local Temporal dev server with its Web UI and SQLite
- * persistence under DATA_DIR. One Ctrl-C stops all of it.
+ * persistence under DATA_DIR — and, unless a variable names an email provider, a development inbox
+ * the emails go to over SMTP. One Ctrl-C stops all of it.
  */
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
@@ -9,6 +10,7 @@ import { loadConfigOrExit } from '../lib/config';
 import { createLogger } from '../lib/logger';
 import { createKnex, ensureDatabase, migrateLatest } from '../db/knex';
 import { startDevServer, DevServer } from '../worker/devServer';
+import { startDevInbox, DevInbox } from './devInbox';
 import { ensureSearchAttributes } from '../worker/searchAttributes';
 import { createTemporalGateway } from '../services/temporal';
 import { createWorker } from '../worker/worker';
@@ -23,7 +25,7 @@ async function main() {
   if (!address) {
     log.info('starting the local Temporal dev server (set TEMPORAL_ADDRESS to use a cluster instead)');
     devServer = await startDevServer({
-      port: 7233,
+      port: config.temporal.port,
       uiPort: config.temporal.uiPort,
       dbFile: path.resolve(config.dataDir, 'temporal.db'),
       log: (line) => log.debug({ temporal: line }),
@@ -34,7 +36,17 @@ async function main() {
     await ensureSearchAttributes(conn, config.temporal.namespace);
     await conn.close();
   }
-  const runtimeConfig = { ...config, temporal: { ...config.temporal, address } };
+  let inbox: DevInbox | undefined;
+  let email = config.email;
+  if (config.devInbox) {
+    inbox = await startDevInbox({
+      ...config.devInbox,
+      mailDirectory: path.resolve(config.dataDir, 'inbox'),
+      log: (line) => log.debug({ inbox: line }),
+    });
+    email = { ...config.email, transport: 'smtp', smtp: config.devInbox.smtp };
+  }
+  const runtimeConfig = { ...config, temporal: { ...config.temporal, address }, email };
 
   await ensureDatabase(config.databaseUrl);
   const knex = createKnex(config.databaseUrl, { max: 20 });
@@ -47,6 +59,12 @@ async function main() {
   log.info({ url: `http://localhost:${config.port}` }, `API listening at http://localhost:${config.port} (docs at /docs)`);
   if (devServer?.uiUrl) log.info({ url: devServer.uiUrl }, `Temporal Web UI at ${devServer.uiUrl}`);
   else log.info({ address }, `using the Temporal cluster at ${address}`);
+  if (inbox) {
+    log.info(
+      { url: inbox.webUrl, smtp: email.smtp!.url },
+      `development inbox at ${inbox.webUrl}: every email is delivered there over SMTP (set EMAIL_TRANSPORT, SMTP_URL or SENDGRID_API_KEY to send for real)`,
+    );
+  } else log.info({ transport: email.transport }, `emails go to the ${email.transport} transport`);
 
   // The SDK runtime shuts the worker down on SIGINT/SIGTERM; run() resolves once in-flight tasks finish.
   await worker.run();
@@ -56,6 +74,7 @@ async function main() {
   await closeWorker();
   await knex.destroy();
   await devServer?.stop();
+  await inbox?.stop();
 }
 
 main().catch((err) => {
