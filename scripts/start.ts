@@ -20,6 +20,18 @@ async function main() {
   const config = loadConfigOrExit();
   const log = createLogger(config.logLevel, 'svc');
 
+  let inbox: DevInbox | undefined;
+  let email = config.email;
+  // First: it fails fast on a taken port, before anything else is running.
+  if (config.devInbox) {
+    inbox = await startDevInbox({
+      ...config.devInbox,
+      mailDirectory: path.resolve(config.dataDir, 'inbox'),
+      log: (line) => log.debug({ inbox: line }),
+    });
+    email = { ...config.email, transport: 'smtp', smtp: config.devInbox.smtp };
+  }
+
   let devServer: DevServer | undefined;
   let address = config.temporal.address;
   if (!address) {
@@ -35,16 +47,6 @@ async function main() {
     const conn = await Connection.connect({ address });
     await ensureSearchAttributes(conn, config.temporal.namespace);
     await conn.close();
-  }
-  let inbox: DevInbox | undefined;
-  let email = config.email;
-  if (config.devInbox) {
-    inbox = await startDevInbox({
-      ...config.devInbox,
-      mailDirectory: path.resolve(config.dataDir, 'inbox'),
-      log: (line) => log.debug({ inbox: line }),
-    });
-    email = { ...config.email, transport: 'smtp', smtp: config.devInbox.smtp };
   }
   const runtimeConfig = { ...config, temporal: { ...config.temporal, address }, email };
 

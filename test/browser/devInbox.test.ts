@@ -109,9 +109,20 @@ describe('the inbox (maildev through scripts/devInbox.ts)', () => {
   }, 60_000);
 });
 
+/** `npm start` as a newcomer's shell runs it: nothing names a provider or a cluster. */
+function spawnStart(env: Record<string, string>): { child: ChildProcess; output: () => string } {
+  const full: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', ...env };
+  for (const name of ['EMAIL_TRANSPORT', 'SMTP_URL', 'SENDGRID_API_KEY', 'TEMPORAL_ADDRESS', 'APP_URL']) delete full[name];
+  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/start.ts'], { cwd: ROOT, env: full, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  return { child, output: () => output };
+}
+
 describe('`npm start` with no provider', () => {
   let child: ChildProcess;
-  let output = '';
+  let output: () => string;
   let dataDir: string;
   let databaseUrl: string;
   let knex: Knex;
@@ -129,8 +140,7 @@ describe('`npm start` with no provider', () => {
     const first = await freePortRange(5);
     api = `http://127.0.0.1:${first}`;
     [smtpPort, webPort] = [first + 3, first + 4];
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
+    ({ child, output } = spawnStart({
       PORT: String(first),
       TEMPORAL_PORT: String(first + 1),
       TEMPORAL_UI_PORT: String(first + 2),
@@ -138,19 +148,13 @@ describe('`npm start` with no provider', () => {
       DEV_INBOX_WEB_PORT: String(webPort),
       DATABASE_URL: databaseUrl,
       DATA_DIR: dataDir,
-      LOG_LEVEL: 'info',
-    };
-    // As a newcomer's shell: nothing names a provider or a cluster.
-    for (const name of ['EMAIL_TRANSPORT', 'SMTP_URL', 'SENDGRID_API_KEY', 'TEMPORAL_ADDRESS', 'APP_URL']) delete env[name];
-    child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/start.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (d) => (output += d));
-    child.stderr!.on('data', (d) => (output += d));
+    }));
     // The inbox line comes last, once the API listens and the worker is built.
     const line = await eventually(async () => {
-      if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}:\n${output}`);
+      if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}:\n${output()}`);
       return logLines().find((l) => l.msg?.startsWith('development inbox at') && l.url);
     }, 240_000, 250).catch((err) => {
-      throw new Error(`${err.message}\nnpm start output:\n${output}`);
+      throw new Error(`${err.message}\nnpm start output:\n${output()}`);
     });
     inboxUrl = line.url!;
     knex = createKnex(databaseUrl, { max: 2 });
@@ -169,7 +173,7 @@ describe('`npm start` with no provider', () => {
   }, 60_000);
 
   const logLines = () =>
-    output
+    output()
       .split('\n')
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as { msg?: string; url?: string; smtp?: string });
@@ -208,6 +212,9 @@ describe('`npm start` with no provider', () => {
     expect(caught.from.map((f) => f.address)).toEqual(['hello@inbox.example.com']);
     expect(caught.to.map((t) => t.address)).toEqual(['reader@example.org']);
     expect(caught.html).toContain('<h1>Welcome aboard</h1>');
+    // Signed with the domain's own key, as a real relay would get it (docs/providers.md).
+    const source = await (await fetch(`${inboxUrl}/email/${caught.id}/source`)).text();
+    expect(source).toMatch(/^DKIM-Signature:[^]*?\bd=inbox\.example\.com;/m);
 
     // The page, in a real browser: the message is listed, and opening it renders its HTML.
     tb = await launchBrowser();
@@ -236,4 +243,31 @@ describe('`npm start` with no provider', () => {
     expect(await exited).toBe(0);
     expect(await answers(`${inboxUrl}/email`)).toBe(false);
   }, 60_000);
+});
+
+describe('`npm start` when the inbox cannot listen', () => {
+  it('stops with maildev\'s error before it starts anything else', async () => {
+    const first = await freePortRange(5);
+    const squatter = net.createServer();
+    await new Promise<void>((resolve) => squatter.listen(first + 4, '127.0.0.1', resolve));
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-start-'));
+    try {
+      const { child, output } = spawnStart({
+        PORT: String(first),
+        TEMPORAL_PORT: String(first + 1),
+        TEMPORAL_UI_PORT: String(first + 2),
+        DEV_INBOX_SMTP_PORT: String(first + 3),
+        DEV_INBOX_WEB_PORT: String(first + 4),
+        DATA_DIR: dataDir,
+      });
+      const code = await new Promise((resolve) => child.once('exit', resolve));
+      expect(code).toBe(1);
+      expect(output()).toMatch(/start failed: Error: maildev exited with code \d+[^]*EADDRINUSE/);
+      // The Temporal dev server was never started: its port is free.
+      expect(await answers(`http://127.0.0.1:${first + 2}`)).toBe(false);
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
