@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { randomBase62, uuid } from '../lib/ids';
 
 export type DomainStatus = 'PENDING' | 'VERIFIED';
-export type RecordPurpose = 'ownership' | 'spf' | 'dmarc';
+export type RecordPurpose = 'ownership' | 'spf' | 'dmarc' | 'dkim';
 
 export interface DnsRecord {
   type: 'TXT';
@@ -30,6 +30,7 @@ export interface DomainRow {
 const OWNERSHIP_LABEL = '_svc-verification';
 const OWNERSHIP_PREFIX = 'svc-verification=';
 const DMARC_LABEL = '_dmarc';
+const DKIM_LABEL = '_domainkey';
 // The ownership record's name must still be a legal DNS name (253 octets).
 const MAX_DOMAIN_LENGTH = 253 - OWNERSHIP_LABEL.length - 1;
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
@@ -53,13 +54,36 @@ export function parseDomain(input: string): { domain: string } | { error: string
 /** Random per project and domain, so two projects can only both verify a domain with two different TXT records. */
 const newDomainToken = (): string => randomBase62(24);
 
-/** The DNS records a domain owner must publish; `valid` stays false until a check finds them. */
-export function buildRecords(domain: string, token: string, spfInclude: string): DnsRecord[] {
+/** The public half of a domain's DKIM key, as its DNS record names it. */
+export interface DkimPublicKey {
+  selector: string;
+  /** base64 DER SubjectPublicKeyInfo (the record's `p=`). */
+  publicKey: string;
+}
+
+/**
+ * The DNS records a domain owner must publish; `valid` stays false until a check finds them. The
+ * DKIM record is listed (and required) only when given: when the service signs the mail itself.
+ */
+export function buildRecords(domain: string, token: string, spfInclude: string, dkim?: DkimPublicKey | null): DnsRecord[] {
   return [
     { type: 'TXT', name: `${OWNERSHIP_LABEL}.${domain}`, value: `${OWNERSHIP_PREFIX}${token}`, purpose: 'ownership', required: true, valid: false },
     { type: 'TXT', name: domain, value: `v=spf1 include:${spfInclude} ~all`, purpose: 'spf', required: true, valid: false },
     { type: 'TXT', name: `${DMARC_LABEL}.${domain}`, value: 'v=DMARC1; p=none;', purpose: 'dmarc', required: false, valid: false },
+    ...(dkim
+      ? [{ type: 'TXT' as const, name: `${dkim.selector}.${DKIM_LABEL}.${domain}`, value: `v=DKIM1; k=rsa; p=${dkim.publicKey}`, purpose: 'dkim' as const, required: true, valid: false }]
+      : []),
   ];
+}
+
+/** The tags of a DKIM key record (RFC 6376 §3.6.1: `tag=value` pairs split by `;`, whitespace folded away). */
+function dkimTags(txt: string): Map<string, string> {
+  const tags = new Map<string, string>();
+  for (const part of txt.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0) tags.set(part.slice(0, eq).trim().toLowerCase(), part.slice(eq + 1).replace(/\s+/g, ''));
+  }
+  return tags;
 }
 
 const isSpf = (txt: string) => /^v=spf1(\s|$)/i.test(txt.trim());
@@ -77,6 +101,14 @@ export function recordFound(record: DnsRecord, txt: string[], spfInclude: string
     }
     case 'dmarc':
       return txt.some((t) => /^v=DMARC1(\s*;|\s*$)/i.test(t.trim()));
+    case 'dkim': {
+      // The published key must be ours; other tags (t=, h=, n=) are the owner's business.
+      const expected = dkimTags(record.value).get('p');
+      return txt.some((t) => {
+        const tags = dkimTags(t);
+        return (tags.get('v') ?? 'DKIM1') === 'DKIM1' && (tags.get('k') ?? 'rsa') === 'rsa' && tags.get('p') === expected;
+      });
+    }
   }
 }
 
@@ -118,15 +150,61 @@ export function verifiedSenderDomainQuery(knex: Knex, projectId: string, emailAd
   return knex('domains').where({ project_id: projectId, status: 'VERIFIED' }).whereIn('domain', candidates);
 }
 
-/** Inserts a new PENDING domain; null when the project already has it. */
-export async function createDomain(knex: Knex, projectId: string, domain: string, spfInclude: string): Promise<DomainRow | null> {
+/** A generated DKIM key pair, the private half sealed (lib/secretBox). */
+export interface NewDkimKey extends DkimPublicKey {
+  privateKeySealed: string;
+}
+
+/**
+ * Inserts a new PENDING domain with its DKIM key (when given) in one transaction; `listDkim` puts the
+ * key's record in the records to publish. Null when the project already has the domain.
+ */
+export async function createDomain(knex: Knex, projectId: string, domain: string, spfInclude: string, dkim?: { key: NewDkimKey; listed: boolean }): Promise<DomainRow | null> {
   const token = newDomainToken();
-  const [row] = await knex<DomainRow>('domains')
-    .insert({ id: uuid(), project_id: projectId, domain, token, records: JSON.stringify(buildRecords(domain, token, spfInclude)) as any })
-    .onConflict(['project_id', 'domain'])
-    .ignore()
-    .returning('*');
-  return row ?? null;
+  const records = buildRecords(domain, token, spfInclude, dkim?.listed ? dkim.key : null);
+  return knex.transaction(async (trx) => {
+    const [row] = await trx<DomainRow>('domains')
+      .insert({ id: uuid(), project_id: projectId, domain, token, records: JSON.stringify(records) as any })
+      .onConflict(['project_id', 'domain'])
+      .ignore()
+      .returning('*');
+    if (row && dkim) await insertDkimKey(trx, row.id, dkim.key);
+    return row ?? null;
+  });
+}
+
+/** Stores a domain's DKIM key unless it has one; the key the domain ends up with is returned. */
+export async function insertDkimKey(knex: Knex, domainId: string, key: NewDkimKey): Promise<DkimPublicKey | undefined> {
+  try {
+    await knex('dkim_keys')
+      .insert({ domain_id: domainId, selector: key.selector, public_key: key.publicKey, private_key_sealed: key.privateKeySealed })
+      .onConflict('domain_id')
+      .ignore();
+  } catch (err: any) {
+    // The domain was deleted meanwhile (foreign key): it needs no key.
+    if (err?.code === '23503') return undefined;
+    throw err;
+  }
+  return dkimPublicKey(knex, domainId);
+}
+
+export async function dkimPublicKey(knex: Knex, domainId: string): Promise<DkimPublicKey | undefined> {
+  const row = await knex('dkim_keys').where({ domain_id: domainId }).first('selector', 'public_key');
+  return row && { selector: row.selector, publicKey: row.public_key };
+}
+
+/**
+ * The key that signs mail from `fromAddress`: that of the project's most specific VERIFIED domain
+ * the address is on (the domain itself or a parent), as its DKIM `d=`. Undefined when none has a key.
+ */
+export async function senderDkimKey(knex: Knex, projectId: string, fromAddress: string): Promise<{ domain: string; selector: string; privateKeySealed: string } | undefined> {
+  const q = verifiedSenderDomainQuery(knex, projectId, fromAddress);
+  if (!q) return undefined;
+  const row = await q
+    .join('dkim_keys', 'dkim_keys.domain_id', 'domains.id')
+    .orderByRaw('length(domains.domain) DESC')
+    .first('domains.domain', 'dkim_keys.selector', 'dkim_keys.private_key_sealed');
+  return row && { domain: row.domain, selector: row.selector, privateKeySealed: row.private_key_sealed };
 }
 
 /** A domain by id, scoped to a project when one is given (another project's domain looks missing). */

@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import { createResolver, DnsLookup } from './dns';
-import { buildRecords, DomainRow, findDomain, recordFound, saveDomainCheck } from '../db/domains';
+import { buildRecords, dkimPublicKey, DomainRow, findDomain, insertDkimKey, recordFound, saveDomainCheck } from '../db/domains';
+import { generateDkimKey, signsMail } from './dkim';
 
 /** DNS checks of sender domains: run by the `domain-verification` Schedule and by `GET /domains/:id/verify`. */
 export function domainChecker(deps: { config: Config; knex: Knex; log: Logger }, resolver: DnsLookup = createResolver(deps.config)) {
@@ -12,8 +13,10 @@ export function domainChecker(deps: { config: Config; knex: Knex; log: Logger },
     async verifyDomain(id: string): Promise<DomainRow | null> {
       const found = await findDomain(deps.knex, id);
       if (!found) return null;
-      // Rebuilt from the current SPF include, so a changed provider setting reaches the records shown to the owner.
-      const expected = buildRecords(found.domain, found.token, spfInclude);
+      // Rebuilt from the current SPF include and transport, so a changed provider setting reaches the records shown to the owner.
+      // A domain added before DKIM keys existed gets its key here, the first time it is checked while we sign.
+      const dkim = signsMail(deps.config) ? ((await dkimPublicKey(deps.knex, id)) ?? (await insertDkimKey(deps.knex, id, await generateDkimKey(deps.config, found.domain)))) : null;
+      const expected = buildRecords(found.domain, found.token, spfInclude, dkim);
       const names = [...new Set(expected.map((r) => r.name))];
       const txt = new Map(await Promise.all(names.map(async (n) => [n, await resolver.txt(n)] as const)));
       const records = expected.map((r) => ({ ...r, valid: recordFound(r, txt.get(r.name) ?? [], spfInclude) }));

@@ -7,6 +7,7 @@ import { DomainCreate, DomainOut, ProjectDomainsParams } from '../schemas/domain
 import { createDomain, deleteDomain, DomainRow, findDomain, listDomains } from '../../db/domains';
 import { domainChecker } from '../../services/domains';
 import { DnsLookupError } from '../../services/dns';
+import { generateDkimKey, signsMail } from '../../services/dkim';
 import { presentDomain } from '../presenters/domains';
 
 /** The key's project owns every domain these routes see; anything else is a 404. */
@@ -26,7 +27,9 @@ export default [
     body: DomainCreate,
     responses: { 201: { description: 'created, PENDING until its DNS records are found', schema: DomainOut } },
     async handler(ctx, { body }) {
-      const row = await createDomain(ctx.deps.knex, ctx.state.project!.id, body.domain, ctx.deps.config.spfInclude);
+      // Every domain gets a key, so switching EMAIL_TRANSPORT to smtp later needs no new one; its record is listed only when we sign.
+      const key = await generateDkimKey(ctx.deps.config, body.domain);
+      const row = await createDomain(ctx.deps.knex, ctx.state.project!.id, body.domain, ctx.deps.config.spfInclude, { key, listed: signsMail(ctx.deps.config) });
       if (!row) throw conflict(`Domain ${body.domain} is already added to this project`);
       ctx.status = 201;
       ctx.body = presentDomain(row);

@@ -22,7 +22,7 @@ const DomainRecordOut = z.object({
   type: z.literal('TXT'),
   name: z.string(),
   value: z.string(),
-  purpose: z.enum(['ownership', 'spf', 'dmarc']),
+  purpose: z.enum(['ownership', 'spf', 'dmarc', 'dkim']),
   required: z.boolean(),
   valid: z.boolean(),
 });
