@@ -25,6 +25,7 @@ import {
 } from '../db/campaignEmails';
 import { createTransport, BatchRecipient, MAX_BATCH_RECIPIENTS, Transport, TransportRejected } from '../services/transports';
 import { renderTemplate, RenderError } from '../services/render';
+import { abTestPage, subjectFor } from '../db/campaignAbTest';
 import { deliveriesFailed, emailsHandedOver } from '../lib/metrics';
 import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
 import { identityVariables } from '../db/contacts';
@@ -99,12 +100,13 @@ async function heartbeating<T>(details: unknown, work: () => Promise<T>): Promis
 export function campaignActivities(deps: ActivityDeps, transport: Transport = createTransport(deps.config)) {
   const { knex, config } = deps;
 
-  async function render(c: CampaignRow, r: { contact_id: string; email: string; data: Record<string, unknown> | null }): Promise<RecipientEmail> {
+  /** `variant`: the recipient's A/B test subject (db/campaignAbTest); null gets the winner's, or the campaign's subject. */
+  async function render(c: CampaignRow, r: { contact_id: string; email: string; data: Record<string, unknown> | null; variant?: number | null }): Promise<RecipientEmail> {
     const links = linksFor(config, c.project_id, r.contact_id);
     const variables = { ...(r.data ?? {}), ...identityVariables({ id: r.contact_id, email: r.email }), ...links };
-    const base = { id: campaignEmailId(c.id, r.contact_id), contactId: r.contact_id, to: r.email, headers: c.type === 'MARKETING' ? listUnsubscribeHeaders(links.unsubscribeUrl) : {} };
+    const base = { id: campaignEmailId(c.id, r.contact_id), contactId: r.contact_id, to: r.email, headers: c.type === 'MARKETING' ? listUnsubscribeHeaders(links.unsubscribeUrl) : {}, variant: r.variant ?? null };
     try {
-      const rendered = await renderTemplate({ subject: c.subject, body: c.body }, variables);
+      const rendered = await renderTemplate({ subject: subjectFor(c, r.variant ?? null), body: c.body }, variables);
       return { ...base, subject: rendered.subject, body: rendered.body };
     } catch (err) {
       if (!(err instanceof RenderError)) throw err;
@@ -189,6 +191,7 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
       if (c.status !== 'SENDING') return { ...result, done: true, stopped: c.status };
       if (page.length === 0) return result;
       const contactIds = page.map((r) => r.contact_id);
+      const ab = await abTestPage(knex, c, contactIds);
 
       // An earlier attempt that died while the provider had a group: whether it went out is unknown.
       // A transport whose hand-over is the row itself lost nothing, so the group goes again.
@@ -199,12 +202,13 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
       }
 
       progress.stage = 'render';
-      const eligible = page.filter((r) => r.email_status === null && r.email !== null && !r.set_aside && (c.type !== 'MARKETING' || r.subscribed));
+      // Outside an A/B test group, recipients wait (unwritten) until the winner is chosen.
+      const eligible = page.filter((r) => r.email_status === null && r.email !== null && !r.set_aside && (c.type !== 'MARKETING' || r.subscribed) && !ab.held(r.contact_id));
       const fresh = await applyDeliveryControls(c, eligible, !input.deferredUpTo, result);
       const rendered: RecipientEmail[] = [];
       for (const r of fresh) {
         if (rendered.length % 100 === 0) ctx.heartbeat(progress);
-        rendered.push(await render(c, { contact_id: r.contact_id, email: r.email!, data: r.data }));
+        rendered.push(await render(c, { contact_id: r.contact_id, email: r.email!, data: r.data, variant: ab.variant(r.contact_id) }));
       }
       // Rows QUEUED by an earlier attempt, and the interrupted ones the release above just put back.
       const queued = [...page.filter((r) => r.email_status === 'QUEUED').map((r) => r.contact_id), ...(transport.reofferInterrupted ? interrupted : [])];

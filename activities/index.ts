@@ -9,6 +9,7 @@ import { maintenanceActivities } from './maintenance';
 import { bulkActivities } from './bulk';
 import { segmentActivities } from './segments';
 import { campaignActivities } from './campaigns';
+import { campaignAbTestActivities } from './campaignAbTest';
 import { providerEventActivities } from './providerEvents';
 import { workflowActivities } from './workflows';
 import { webhookActivities } from './steps/webhook';
@@ -38,6 +39,7 @@ export function createActivities(deps: ActivityDeps) {
     ...bulkActivities(deps),
     ...segmentActivities(deps),
     ...campaignActivities(deps),
+    ...campaignAbTestActivities(deps),
     ...providerEventActivities(deps),
     ...workflowActivities(deps),
     ...sendEmailStepActivities(deps),

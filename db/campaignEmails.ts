@@ -84,6 +84,8 @@ export interface RecipientEmail {
   subject: string;
   body: string;
   headers: Record<string, string>;
+  /** The A/B test variant (subject index) of a test-group recipient (db/campaignAbTest). */
+  variant?: number | null;
   /** Set when rendering failed: the row is written FAILED and never handed over. */
   error?: string;
 }
@@ -121,12 +123,12 @@ export async function claimPage(knex: Knex, c: CampaignRow, fresh: RecipientEmai
     `WITH live AS (SELECT EXISTS (SELECT 1 FROM campaigns WHERE id = :id AND status = 'SENDING') AS ok),
      fresh AS (
        INSERT INTO emails (id, project_id, contact_id, campaign_id, type, to_email, from_email, from_name, reply_to,
-                           subject, body, headers, rendered_subject, rendered_body, status, transport, error)
+                           subject, body, headers, rendered_subject, rendered_body, status, transport, error, ab_variant)
        SELECT u.id::uuid, :projectId, u.contact_id, :id, :type, u.to_email, :from, :fromName, :replyTo,
               :subject, '', u.headers::jsonb, u.subject, u.body,
-              CASE WHEN u.error IS NULL THEN 'SENDING' ELSE 'FAILED' END, CASE WHEN u.error IS NULL THEN :transport END, u.error
-         FROM unnest(:ids::text[], :contactIds::text[], :tos::text[], :headers::text[], :subjects::text[], :bodies::text[], :errors::text[])
-              AS u(id, contact_id, to_email, headers, subject, body, error)
+              CASE WHEN u.error IS NULL THEN 'SENDING' ELSE 'FAILED' END, CASE WHEN u.error IS NULL THEN :transport END, u.error, u.variant::smallint
+         FROM unnest(:ids::text[], :contactIds::text[], :tos::text[], :headers::text[], :subjects::text[], :bodies::text[], :errors::text[], :variants::text[])
+              AS u(id, contact_id, to_email, headers, subject, body, error, variant)
         WHERE (SELECT ok FROM live)
        ON CONFLICT DO NOTHING
        RETURNING id, status),
@@ -158,6 +160,7 @@ export async function claimPage(knex: Knex, c: CampaignRow, fresh: RecipientEmai
       subjects: binaryTextArray(fresh.map((e) => (e.error ? null : e.subject))),
       bodies: binaryTextArray(fresh.map((e) => (e.error ? null : e.body))),
       errors: binaryTextArray(fresh.map((e) => e.error ?? null)),
+      variants: binaryTextArray(fresh.map((e) => (e.variant === null || e.variant === undefined ? null : String(e.variant)))),
       queued: queuedContactIds,
     },
   );

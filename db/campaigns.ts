@@ -10,6 +10,7 @@ import { inTransaction } from './transaction';
 import { uuid } from '../lib/ids';
 import { iso } from '../lib/time';
 import { pendingCount } from './campaignDeferrals';
+import { variantStats, type CampaignAbTest, type VariantStats } from './campaignAbTest';
 
 /**
  * Campaigns (spec "Campaign", "Campaign status"; DESIGN §3 `campaignSend`, §5.9): the resource, its
@@ -58,6 +59,11 @@ export interface CampaignRow extends MessageContentColumns<CampaignType> {
   capped_count?: number;
   /** Hand-over pace (warm-up of a new domain); null: as fast as batches go. */
   send_rate_per_minute?: number | null;
+  /** The A/B subject test (db/campaignAbTest); null: none. */
+  ab_test?: CampaignAbTest | null;
+  /** Index of the winning subject once chosen. */
+  ab_winner?: number | null;
+  ab_winner_due_at?: Date | null;
   started_at: Date | null;
   sent_at: Date | null;
   created_at: Date;
@@ -78,6 +84,7 @@ export interface CampaignFields {
   segmentId?: string | null;
   audienceCondition?: unknown;
   sendRatePerMinute?: number | null;
+  abTest?: CampaignAbTest | null;
 }
 
 
@@ -97,6 +104,7 @@ function toColumns(f: CampaignFields) {
     segment_id: f.audienceType === 'SEGMENT' ? f.segmentId ?? null : null,
     audience_condition: f.audienceType === 'FILTERED' ? JSON.stringify(f.audienceCondition) : null,
     send_rate_per_minute: f.sendRatePerMinute ?? null,
+    ab_test: f.abTest ? JSON.stringify(f.abTest) : null,
   };
 }
 
@@ -197,6 +205,7 @@ export async function duplicateCampaign(knex: Knex, projectId: string, id: strin
       segment_id: original.segment_id,
       audience_condition: original.audience_condition === null ? null : (JSON.stringify(original.audience_condition) as any),
       send_rate_per_minute: original.send_rate_per_minute ?? null,
+      ab_test: original.ab_test ? (JSON.stringify(original.ab_test) as any) : null,
     })
     .returning('*');
   return row;
@@ -238,6 +247,8 @@ export interface BeginResult {
   totalRecipients: number;
   /** The campaign's pace, read when sending starts (absent in results recorded before it existed). */
   sendRatePerMinute?: number | null;
+  /** Set when the campaign has an A/B subject test (absent otherwise, as in results recorded before tests existed). */
+  abTest?: true;
   /** Why a campaign that could not start was cancelled. */
   error?: string;
 }
@@ -252,7 +263,8 @@ export async function beginSending(knex: Knex, campaignId: string): Promise<Begi
   return knex.transaction(async (trx) => {
     const c = await trx<CampaignRow>('campaigns').where({ id: campaignId }).forUpdate().first();
     if (!c) return { status: 'CANCELLED', totalRecipients: 0, error: 'campaign deleted' };
-    if (c.started_at || !ACTIVE_STATUSES.includes(c.status)) return { status: c.status, totalRecipients: c.total_recipients, sendRatePerMinute: c.send_rate_per_minute ?? null };
+    const abTest = c.ab_test ? { abTest: true as const } : {};
+    if (c.started_at || !ACTIVE_STATUSES.includes(c.status)) return { status: c.status, totalRecipients: c.total_recipients, sendRatePerMinute: c.send_rate_per_minute ?? null, ...abTest };
     let audience: Knex.QueryBuilder;
     try {
       audience = audienceQuery(trx, c, await loadFieldTypes(trx, c.project_id), c.segment_id ? await findSegment(trx, c.project_id, c.segment_id) : undefined);
@@ -268,7 +280,7 @@ export async function beginSending(knex: Knex, campaignId: string): Promise<Begi
     await trx('campaigns')
       .where({ id: c.id })
       .update({ status: 'SENDING', total_recipients: rowCount ?? 0, started_at: trx.fn.now(), updated_at: trx.fn.now() });
-    return { status: 'SENDING', totalRecipients: rowCount ?? 0, sendRatePerMinute: c.send_rate_per_minute ?? null };
+    return { status: 'SENDING', totalRecipients: rowCount ?? 0, sendRatePerMinute: c.send_rate_per_minute ?? null, ...abTest };
   });
 }
 
@@ -340,6 +352,8 @@ export interface CampaignStats {
   openRate: number;
   clickRate: number;
   bounceRate: number;
+  /** Only for a campaign with an A/B subject test. */
+  variants?: VariantStats[];
 }
 
 /** Unsubscribes that came from a bounce or a complaint are counted there, not as opt-outs. */
@@ -372,6 +386,7 @@ export async function campaignStats(knex: Knex, c: CampaignRow): Promise<Campaig
     pending: await pendingCount(knex, c.id),
     capped: c.capped_count ?? 0,
     ...sendRates({ sent: c.sent_count, opened: c.opened_count, clicked: c.clicked_count, bounced: c.bounced_count }),
+    ...(c.ab_test ? { variants: await variantStats(knex, c) } : {}),
   };
 }
 

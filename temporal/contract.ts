@@ -7,6 +7,10 @@
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { CampaignConfig } from '../lib/config';
+import type { DurationUnit } from './steps/types';
+
+/** The units of the DELAY step's `{ amount, unit }` duration, which campaigns' A/B tests share. */
+export type { DurationUnit };
 
 /** An event as steps and Liquid see it (`event` in the execution context). */
 export interface EventPayload {
@@ -121,6 +125,11 @@ export interface CampaignSendInput extends Omit<CampaignSendSettings, 'batchLane
   timeScale?: number;
   /** The campaign's pace, from beginCampaignSend; carried by continueAsNew. */
   sendRatePerMinute?: number;
+  /**
+   * The phase of the campaign's A/B subject test (docs/campaigns.md): `test` hands over the test
+   * group only, `rest` the others with the winning subject once it is chosen. Absent: no test.
+   */
+  abTest?: 'test' | 'rest';
 }
 
 // ───────────────────────────── what a running workflow tells operators ─────────────────────────────
@@ -149,6 +158,8 @@ export interface CampaignState {
   paused: boolean;
   /** When the pause in effect began (ISO). */
   pausedSince: string | null;
+  /** Only for a campaign with an A/B subject test: its phase, and when the winner is (or was) due (ISO). */
+  abTest?: { phase: 'test' | 'waiting' | 'rest'; winnerAt: string | null };
 }
 
 /** `state` of a `bulkJob` (rows) or a `segmentCompute` (contacts walked): `total` is null while unknown. */

@@ -3,6 +3,8 @@ import { Email, MessageContentOut, PageQuery, Timestamp, Uuid } from './common';
 import { FilterTree } from './filters';
 import { AUDIENCE_TYPES, CAMPAIGN_SORTS, CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from '../../db/campaigns';
 import { checkTemplate } from '../../services/render';
+import { AB_TEST_METRICS } from '../../db/campaignAbTest';
+import { durationSchema } from '../../temporal/steps';
 
 /** Subject and body are Liquid sources rendered per recipient; one that cannot parse would fail every email. */
 const liquid = (source: string, ctx: z.RefinementCtx) => {
@@ -16,6 +18,23 @@ export const CampaignStatus = z.enum(CAMPAIGN_STATUSES);
 export const AudienceType = z.enum(AUDIENCE_TYPES);
 const CampaignType = z.enum(CAMPAIGN_TYPES);
 
+/** A campaign subject: the campaign's own and each A/B test subject. */
+const Subject = z.string().min(1).max(998).refine(...noLineBreaks).superRefine(liquid);
+
+/**
+ * An A/B subject test (extension of the spec, docs/campaigns.md): `testPercent` of the audience is
+ * split evenly across the subjects; after `winnerAfter` (the DELAY step's duration) the subject with
+ * the best rate of `metric` goes to the rest, ties keeping the first.
+ */
+export const AbTest = z
+  .strictObject({
+    subjects: z.array(Subject).min(2, 'an A/B test has 2 to 5 subjects').max(5, 'an A/B test has 2 to 5 subjects'),
+    testPercent: z.number().int('testPercent must be a whole number').min(1, 'testPercent must be 1 to 50').max(50, 'testPercent must be 1 to 50'),
+    winnerAfter: durationSchema(z),
+    metric: z.enum(AB_TEST_METRICS),
+  })
+  .describe('A/B subject test: the share of the audience in the test group, split evenly across the subjects (Liquid); after winnerAfter the subject with the best open (or click) rate goes to the rest');
+
 /**
  * Create and full replace (PUT) take the same body. `segmentId` is required for SEGMENT and
  * `audienceCondition` for FILTERED; the one the audience type does not use is ignored.
@@ -24,7 +43,7 @@ export const CampaignBody = z
   .object({
     name: z.string().trim().min(1).max(200),
     description: z.string().max(2000).nullable().optional(),
-    subject: z.string().min(1).max(998).refine(...noLineBreaks).superRefine(liquid),
+    subject: Subject,
     body: z.string().min(1).superRefine(liquid),
     from: Email,
     // Goes into the From header: a line break would let it inject headers.
@@ -42,6 +61,7 @@ export const CampaignBody = z
       .nullable()
       .optional()
       .describe('paces the hand-over to at most this many emails per minute (warm-up of a new domain); null or omitted: no pacing'),
+    abTest: AbTest.nullable().optional().describe('null or omitted: no A/B test'),
   })
   .superRefine((v, ctx) => {
     if (v.audienceType === 'SEGMENT' && !v.segmentId) ctx.addIssue({ code: 'custom', path: ['segmentId'], message: 'segmentId is required when audienceType is SEGMENT' });
@@ -85,6 +105,7 @@ export const CampaignOut = z.object({
   segmentId: z.string().nullable(),
   scheduledFor: Timestamp.nullable(),
   sendRatePerMinute: z.number().int().nullable(),
+  abTest: AbTest.nullable(),
   totalRecipients: z.number().int(),
   sentCount: z.number().int(),
   deliveredCount: z.number().int(),
@@ -134,6 +155,10 @@ export const CampaignStatsOut = z.object({
   bounceRate: z.number().describe('bounced / sent, 0 to 1'),
   pending: z.number().int().describe('recipients deferred to a later moment (quiet hours, their local send time), not handed over yet'),
   capped: z.number().int().describe('MARKETING recipients skipped by the frequency cap'),
+  variants: z
+    .array(z.object({ subject: z.string(), sent: z.number().int(), opened: z.number().int(), clicked: z.number().int(), winner: z.boolean() }))
+    .optional()
+    .describe("only for a campaign with an A/B test: each subject's test group (the rest is in the totals), in the test's order; winner is true on the chosen one"),
 });
 
 // ───────────────────────────── provider events ─────────────────────────────

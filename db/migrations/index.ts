@@ -15,6 +15,7 @@ import * as campaignPaused from './013_campaign_paused';
 import * as deliveryControls from './014_delivery_controls';
 import * as dkimKeys from './015_dkim_keys';
 import * as sendThrottle from './016_send_throttle';
+import * as campaignAb from './018_campaign_ab';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -37,6 +38,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['014_delivery_controls', deliveryControls],
   ['015_dkim_keys', dkimKeys],
   ['016_send_throttle', sendThrottle],
+  ['018_campaign_ab', campaignAb],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -15,8 +15,9 @@ import type { Activities } from '../../activities';
 import { campaignStateQuery, pauseCampaignUpdate, resumeCampaignUpdate } from '../contract';
 import type { CampaignSendInput, CampaignState } from '../contract';
 
-// The audience snapshot is one statement (no heartbeat), so its timeout allows for large audiences.
-const { beginCampaignSend, finishCampaignSend, markCampaignCancelled } = proxyActivities<Activities>({
+// The audience snapshot is one statement (no heartbeat), so its timeout allows for large audiences;
+// so is the A/B test group's pick over it.
+const { beginCampaignSend, finishCampaignSend, markCampaignCancelled, startCampaignAbTest, campaignAbTestWinnerDue, chooseCampaignAbTestWinner } = proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
@@ -58,6 +59,13 @@ const DEFERRED_PASS_PATCH = 'campaign-deferred-recipients';
 /** Runs after this marker with a `sendRatePerMinute` send one batch at a time and wait between batches. */
 const SEND_RATE_PATCH = 'campaign-send-rate';
 
+/**
+ * Runs after this marker of a campaign with an A/B subject test pick the test group, hand it over,
+ * wait `winnerAfter`, choose the winner and then hand over the rest. Asked only on that path, so
+ * campaigns without a test issue the same commands as before it existed.
+ */
+const AB_TEST_PATCH = 'campaign-ab-test';
+
 /** Timers are slept in pieces so any far-away schedule stays within what a single timer may hold. */
 const LONGEST_TIMER_MS = 30 * 24 * 3600 * 1000;
 
@@ -81,6 +89,8 @@ function campaignControls(input: CampaignSendInput) {
     lanes: 0,
     paused: false,
     pausedSince: null,
+    // Only with a test: the state of a campaign without one keeps its shape.
+    ...(input.abTest ? { abTest: { phase: input.abTest, winnerAt: null } } : {}),
   };
   /** The pace of a campaign with `sendRatePerMinute`, shown while it sends. */
   let pace: string | null = null;
@@ -90,6 +100,7 @@ function campaignControls(input: CampaignSendInput) {
   const show = () => {
     const progress = `${count(state.handedOver)} of ${count(state.totalRecipients)} handed over`;
     const lanes = `${state.lanes} ${state.lanes === 1 ? 'lane' : 'lanes'}`;
+    const ab = state.abTest?.phase === 'test' ? ' · A/B test group' : state.abTest?.phase === 'rest' ? ' · A/B winner to the rest' : '';
     const line =
       state.status === 'SCHEDULED'
         ? `Scheduled for ${input.scheduledFor}`
@@ -98,7 +109,9 @@ function campaignControls(input: CampaignSendInput) {
           : state.status === 'PAUSED'
             ? `Paused since ${state.pausedSince} · ${progress}${state.lanes ? ` · ${lanes} finishing` : ''}`
             : state.status === 'SENDING'
-              ? `Sending · ${progress} · ${pace ?? lanes}`
+              ? state.abTest?.phase === 'waiting'
+                ? `A/B test · waiting for winner until ${state.abTest.winnerAt} · ${progress}`
+                : `Sending${ab} · ${progress} · ${pace ?? lanes}`
               : `${state.status === 'SENT' ? 'Sent' : 'Cancelled'} · ${progress}`;
     setCurrentDetails(state.failed ? `${line} · ${count(state.failed)} failed` : line);
   };
@@ -162,6 +175,10 @@ function campaignControls(input: CampaignSendInput) {
     },
     pace(text: string) {
       pace = text;
+      show();
+    },
+    abTest(phase: NonNullable<CampaignState['abTest']>['phase'], winnerAt: string | null) {
+      state.abTest = { phase, winnerAt };
       show();
     },
     /** A run restarted (by the sweep) while its campaign row says PAUSED stays paused. */
@@ -299,6 +316,22 @@ async function sendPacedPass(input: CampaignSendInput, rate: number, cursor: str
   return { more: plan.more, cursor: after };
 }
 
+/**
+ * The A/B test's wait, once its test group is handed over: sleeps until the winner is due (fixed in
+ * Postgres the first time, `winnerAfter` scaled like the other campaign waits), then has the winner
+ * chosen and stored; the current details say until when meanwhile. A pause does not hold the choice.
+ */
+async function chooseWinner(input: CampaignSendInput, controls: Controls): Promise<void> {
+  const due = await campaignAbTestWinnerDue({ campaignId: input.campaignId, timeScale: input.timeScale });
+  if (due) {
+    controls.abTest('waiting', due.dueAt);
+    const wait = Date.parse(due.dueAt) - due.now;
+    if (wait > 0) await sleepUntil(Date.now() + wait);
+  }
+  await chooseCampaignAbTestWinner(input.campaignId);
+  controls.abTest('rest', due?.dueAt ?? null);
+}
+
 export interface CampaignSendResult {
   status: string;
   /** Recipients handed over and failed by this run. */
@@ -333,6 +366,14 @@ export async function campaignSend(input: CampaignSendInput): Promise<CampaignSe
       else if (begun.status !== 'SENDING') return ended(begun.status);
       else controls.set('SENDING');
       if (begun.sendRatePerMinute) input = { ...input, sendRatePerMinute: begun.sendRatePerMinute };
+      if (begun.abTest && patched(AB_TEST_PATCH)) {
+        const ab = await startCampaignAbTest(campaignId);
+        // A run the sweep starts again after the choice goes straight to the rest.
+        if (ab) {
+          input = { ...input, abTest: ab.winner === null ? 'test' : 'rest' };
+          controls.abTest(input.abTest!, null);
+        }
+      }
     }
     if (patched(BATCH_LANES_PATCH)) {
       const rate = input.sendRatePerMinute;
@@ -341,6 +382,12 @@ export async function campaignSend(input: CampaignSendInput): Promise<CampaignSe
       // A pause that came during the last batches holds the finish (or the hand-over to the next run) until resumed.
       await controls.whilePaused();
       if (!pass.more) {
+        // The test group is out: the rest waits for the winner, then a run of its own hands it over from the first recipient.
+        if (input.abTest === 'test' && patched(AB_TEST_PATCH)) {
+          await chooseWinner(input, controls);
+          await controls.whilePaused();
+          return continueAsNew<typeof campaignSend>({ ...input, cursor: '', abTest: 'rest', progress: controls.progress() });
+        }
         if (patched(DEFERRED_PASS_PATCH)) {
           const stoppedLater = await sendDeferred(input, totals, controls);
           if (stoppedLater) return ended(stoppedLater);
