@@ -84,6 +84,16 @@ const EnvSchema = z.object({
   SES_CONFIGURATION_SET: optionalText,
   // Hosts whose certificates may sign SNS notifications (POST /webhooks/ses); default: AWS's sns.<region>.amazonaws.com.
   SNS_CERT_HOSTS: unsetIfBlank(hostPortList.optional()),
+  // Extra CA certificates (PEM) trusted, besides the system's, by the SNS certificate and SubscribeURL fetches only (LocalStack, tests).
+  SNS_CERT_CA: unsetIfBlank(z.string().trim().regex(/-----BEGIN CERTIFICATE-----/, 'must be PEM certificates').optional()),
+  // The SNS topics POST /webhooks/ses accepts messages from (AWS: "reject any message with an unexpected TopicArn"); unset: any topic.
+  SNS_TOPIC_ARNS: unsetIfBlank(
+    z
+      .string()
+      .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+      .pipe(z.array(z.string().regex(/^arn:aws[\w-]*:sns:[\w-]+:\d{12}:[\w.-]{1,256}$/, 'expected SNS topic ARNs, like arn:aws:sns:us-east-1:123456789012:ses-events')))
+      .optional(),
+  ),
   // The per-project delivery throttle (every path, every worker); a project's settings may lower or raise it.
   SEND_RATE_PER_SECOND: unsetIfBlank(positive.default(50)),
   // The maildev inbox `npm start` runs when no provider is named (scripts/devInbox.ts); loopback only.
@@ -207,6 +217,10 @@ export interface EmailConfig {
   ses: { region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string; configurationSet?: string };
   /** Hosts (host or host:port) allowed to serve the certificate of an SNS notification; undefined: AWS's own. */
   snsCertHosts?: string[];
+  /** PEM certificates those https fetches trust besides the system's CAs. */
+  snsCertCa?: string;
+  /** SNS topics whose messages are accepted; undefined: any. */
+  snsTopicArns?: string[];
   /** The DKIM selector of keys the service generates for its sender domains (SMTP signs with them). */
   dkimSelector: string;
   /** Encrypts stored DKIM private keys: ENCRYPTION_KEY, else JWT_SECRET. */
@@ -350,6 +364,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         configurationSet: e.SES_CONFIGURATION_SET,
       },
       snsCertHosts: e.SNS_CERT_HOSTS,
+      snsCertCa: e.SNS_CERT_CA,
+      snsTopicArns: e.SNS_TOPIC_ARNS,
       dkimSelector: e.DKIM_SELECTOR,
       encryptionKey: e.ENCRYPTION_KEY ?? jwtSecret,
       sendRatePerSecond: e.SEND_RATE_PER_SECOND,

@@ -15,8 +15,9 @@ import { providerEvents as providerEventsApplied } from '../lib/metrics';
 import { parsePublicKey } from '../lib/publicKey';
 
 /**
- * SendGrid's Event Webhook (POST /webhooks/sendgrid): each event is applied once (its
- * `sg_event_id` is remembered in `provider_events`, in the transaction that applies it), moves its
+ * Provider events (SendGrid's Event Webhook, POST /webhooks/sendgrid; SES through SNS, POST
+ * /webhooks/ses, mapped by services/sesEvents): each event is applied once (its id, SendGrid's
+ * `sg_event_id` or the SNS message id, is remembered in `provider_events`, in the transaction that applies it), moves its
  * email's status forward, moves the campaign counter the first time the email reaches that
  * milestone, records an `email.*` event on the contact and, for hard bounces, spam reports and
  * unsubscribes, unsubscribes the contact.
@@ -24,6 +25,30 @@ import { parsePublicKey } from '../lib/publicKey';
 
 /** One event as SendGrid posts it; our custom args (`email_id`, `project_id`, `campaign_id`) sit at the top level. */
 export type SendgridEvent = Record<string, unknown>;
+
+/**
+ * One event in the shape every provider's adapter produces (SendGrid's below, SES's in
+ * services/sesEvents), so all providers move the same statuses, counters, events and suppressions.
+ */
+export interface ProviderEvent {
+  provider: 'sendgrid' | 'ses' | 'smtp';
+  /** Unique per event across providers; remembered so a re-post is applied once. */
+  id: string;
+  /** A key of EFFECTS (SendGrid's event names, onto which other providers' kinds are mapped); anything else is ignored. */
+  kind?: string;
+  /** Our email id when the provider echoes it back (SendGrid custom args, SES message tags). */
+  emailId?: string;
+  /** The provider's message id and the recipient's address, for events without our email id. */
+  messageId?: string;
+  address?: string;
+  /** The project the event names; an event naming another project than its email's is not applied. */
+  projectId?: string;
+  at: Date;
+  /** A temporary bounce: the address stays subscribed. */
+  softBounce?: boolean;
+  url?: string;
+  reason?: string;
+}
 
 export const SIGNATURE_HEADER = 'x-twilio-email-event-webhook-signature';
 export const TIMESTAMP_HEADER = 'x-twilio-email-event-webhook-timestamp';
@@ -79,10 +104,29 @@ function providerEventId(e: SendgridEvent): string {
   return text(e.sg_event_id, 200) ?? `sha256:${crypto.createHash('sha256').update(JSON.stringify(e)).digest('hex')}`;
 }
 
-/** When the event happened (SendGrid's unix seconds), or now when it says nothing usable. */
-function occurredAt(e: SendgridEvent): Date {
-  const t = typeof e.timestamp === 'number' ? new Date(e.timestamp * 1000) : null;
+/** When the event happened, or now when the provider says nothing usable (or a time in the future). */
+export function occurredAt(t: Date | null): Date {
   return t && !Number.isNaN(t.getTime()) && t.getTime() <= Date.now() + 60_000 ? t : new Date();
+}
+
+/** SendGrid's event in the common shape. */
+function fromSendgrid(e: SendgridEvent): ProviderEvent {
+  const kind = text(e.event, 100);
+  return {
+    provider: 'sendgrid',
+    id: providerEventId(e),
+    kind,
+    emailId: text(e.email_id),
+    messageId: text(e.sg_message_id)?.split('.')[0],
+    address: text(e.email, 320),
+    projectId: text(e.project_id),
+    // SendGrid's timestamps are unix seconds.
+    at: occurredAt(typeof e.timestamp === 'number' ? new Date(e.timestamp * 1000) : null),
+    // A "blocked" bounce is temporary (SendGrid's soft bounce).
+    softBounce: kind === 'bounce' && e.type === 'blocked',
+    url: text(e.url, 4000),
+    reason: text(e.reason),
+  };
 }
 
 export type Outcome = 'applied' | 'duplicate' | 'unmatched' | 'ignored';
@@ -107,42 +151,38 @@ export function providerEvents(deps: { knex: Knex; temporal: TemporalGateway; lo
    * One event in one transaction. Locks are taken in one order everywhere (email row, contact row,
    * campaign row), so concurrent events of the same contact or campaign wait rather than deadlock.
    */
-  async function applyOne(e: SendgridEvent, toRoute: EventRow[]): Promise<Outcome> {
+  async function applyOne(e: ProviderEvent, toRoute: EventRow[]): Promise<Outcome> {
     return knex.transaction(async (trx) => {
-      const id = providerEventId(e);
+      const id = e.id;
       if (!(await claimProviderEvent(trx, id))) return 'duplicate';
-      const kind = text(e.event, 100);
+      const kind = e.kind;
       const effect = kind && Object.hasOwn(EFFECTS, kind) ? EFFECTS[kind] : undefined;
       if (!effect) return 'ignored';
-      const emailId = text(e.email_id);
       const email = await emailForProviderEvent(trx, {
-        emailId: emailId && UUID.test(emailId) ? emailId : undefined,
-        messageId: text(e.sg_message_id)?.split('.')[0],
-        address: text(e.email, 320)?.toLowerCase(),
+        emailId: e.emailId && UUID.test(e.emailId) ? e.emailId : undefined,
+        messageId: e.messageId,
+        address: e.address?.toLowerCase(),
       });
-      const claimedProject = text(e.project_id);
-      if (!email || (claimedProject && claimedProject !== email.project_id)) return 'unmatched';
+      if (!email || (e.projectId && e.projectId !== email.project_id)) return 'unmatched';
 
-      const at = occurredAt(e);
+      const at = e.at;
       if (effect.status) {
-        const reason = effect.status === 'FAILED' ? { error: `dropped by the provider: ${text(e.reason) ?? 'no reason given'}` } : {};
+        const reason = effect.status === 'FAILED' ? { error: `dropped by the provider: ${e.reason ?? 'no reason given'}` } : {};
         await advanceEmailStatus(trx, email.id, effect.status, movesFrom(effect.status), reason.error);
       }
       let firstTime = false;
       if (effect.milestone) {
         firstTime = await setEmailMilestone(trx, email.id, effect.milestone, at);
       }
-      // A "blocked" bounce is temporary (SendGrid's soft bounce): the address stays subscribed.
-      const softBounce = kind === 'bounce' && e.type === 'blocked';
-      if (effect.unsubscribe && email.contact_id && !softBounce) {
+      if (effect.unsubscribe && email.contact_id && !e.softBounce) {
         const r = await updateContact(trx, { projectId: email.project_id, contactId: email.contact_id, subscribed: false, source: effect.unsubscribe });
         if (r) toRoute.push(...r.events);
       }
       if (effect.event && email.contact_id) {
-        const data: Record<string, unknown> = { emailId: email.id, provider: 'sendgrid' };
+        const data: Record<string, unknown> = { emailId: email.id, provider: e.provider };
         if (email.campaign_id) data.campaignId = email.campaign_id;
-        if (kind === 'click' && text(e.url, 4000)) data.url = e.url;
-        if (kind === 'bounce' || kind === 'dropped') data.reason = text(e.reason) ?? null;
+        if (kind === 'click' && e.url) data.url = e.url;
+        if (kind === 'bounce' || kind === 'dropped') data.reason = e.reason ?? null;
         toRoute.push(await recordEvent(trx, { id: deterministicUuid('provider-event', id), projectId: email.project_id, contactId: email.contact_id, name: effect.event, data }));
       }
       if (firstTime && email.campaign_id) await bumpCampaignCounter(trx, email.campaign_id, effect.milestone!);
@@ -150,14 +190,19 @@ export function providerEvents(deps: { knex: Knex; temporal: TemporalGateway; lo
     });
   }
 
-  return {
+  const api = {
     /** For the maintenance sweep: forgets event ids too old to be retried by the provider. */
     async pruneProviderEvents(): Promise<number> {
       return pruneProviderEventIds(knex, PROVIDER_EVENT_RETENTION_DAYS);
     },
 
-    /** Applies a posted batch; events are independent, so a few go at once. Safe to call again with the same batch. */
-    async applySendgridEvents(events: SendgridEvent[]): Promise<ProviderEventsResult> {
+    /** Applies a posted SendGrid batch; safe to call again with the same batch. */
+    applySendgridEvents(events: SendgridEvent[]): Promise<ProviderEventsResult> {
+      return api.applyProviderEvents(events.map(fromSendgrid));
+    },
+
+    /** Applies events of any provider; they are independent, so a few go at once. Safe to call again with the same events. */
+    async applyProviderEvents(events: ProviderEvent[]): Promise<ProviderEventsResult> {
       const result: ProviderEventsResult = { received: events.length, applied: 0, duplicates: 0, unmatched: 0, ignored: 0 };
       const toRoute: EventRow[] = [];
       let next = 0;
@@ -165,7 +210,7 @@ export function providerEvents(deps: { knex: Knex; temporal: TemporalGateway; lo
         while (next < events.length) {
           const event = events[next++];
           const outcome = await applyOne(event, toRoute);
-          providerEventsApplied.inc({ provider: 'sendgrid', kind: typeof event.event === 'string' && Object.hasOwn(EFFECTS, event.event) ? event.event : 'other', outcome });
+          providerEventsApplied.inc({ provider: event.provider, kind: event.kind && Object.hasOwn(EFFECTS, event.kind) ? event.kind : 'other', outcome });
           if (outcome === 'applied') result.applied++;
           else if (outcome === 'duplicate') result.duplicates++;
           else if (outcome === 'unmatched') result.unmatched++;
@@ -181,4 +226,5 @@ export function providerEvents(deps: { knex: Knex; temporal: TemporalGateway; lo
       return result;
     },
   };
+  return api;
 }

@@ -19,6 +19,7 @@ import templates from './templates';
 import unsubscribe from './unsubscribe';
 import campaigns from './campaigns';
 import webhooks from './webhooks';
+import sesWebhook from './sesWebhook';
 import webhookEndpoints from './webhookEndpoints';
 import segments from './segments';
 import workflows from './workflows';
@@ -29,4 +30,4 @@ import accountPages from './accountPages';
 import settings from './settings';
 
 /** Every route of the API. New resource files are added here; app, OpenAPI and the fuzzer follow. */
-export const allRoutes: RouteDef[] = [...health, ...config, ...docs, ...auth, ...account, ...users, ...projects, ...settings, ...uploads, ...billingWebhook, ...send, ...track, ...contactJobs, ...contactFields, ...contacts, ...domains, ...verify, ...templates, ...unsubscribe, ...accountPages, ...segments, ...workflows, ...campaigns, ...webhooks, ...webhookEndpoints, ...events, ...activity, ...analytics];
+export const allRoutes: RouteDef[] = [...health, ...config, ...docs, ...auth, ...account, ...users, ...projects, ...settings, ...uploads, ...billingWebhook, ...send, ...track, ...contactJobs, ...contactFields, ...contacts, ...domains, ...verify, ...templates, ...unsubscribe, ...accountPages, ...segments, ...workflows, ...campaigns, ...webhooks, ...sesWebhook, ...webhookEndpoints, ...events, ...activity, ...analytics];
