@@ -23,7 +23,8 @@ import {
   RecipientRow,
   releaseClaim,
 } from '../db/campaignEmails';
-import { createTransport, BatchRecipient, MAX_BATCH_RECIPIENTS, Transport, TransportRejected } from '../services/transports';
+import { createTransport, BatchRecipient, BatchResult, MAX_BATCH_RECIPIENTS, Transport, TransportRejected } from '../services/transports';
+import { refusalBounces } from '../services/providerEvents';
 import { renderTemplate, RenderError } from '../services/render';
 import { abTestPage, subjectFor } from '../db/campaignAbTest';
 import { deliveriesFailed, emailsHandedOver } from '../lib/metrics';
@@ -97,8 +98,9 @@ async function heartbeating<T>(details: unknown, work: () => Promise<T>): Promis
   }
 }
 
-export function campaignActivities(deps: ActivityDeps, transport: Transport = createTransport(deps.config)) {
+export function campaignActivities(deps: ActivityDeps, transport: Transport = createTransport(deps.config, deps)) {
   const { knex, config } = deps;
+  const bounces = refusalBounces(deps, transport.name === 'log' ? null : transport.name);
 
   /** `variant`: the recipient's A/B test subject (db/campaignAbTest); null gets the winner's, or the campaign's subject. */
   async function render(c: CampaignRow, r: { contact_id: string; email: string; data: Record<string, unknown> | null; variant?: number | null }): Promise<RecipientEmail> {
@@ -238,30 +240,39 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
           throw new CancelledFailure('campaign batch cancelled between provider calls');
         }
         progress.stage = `hand-over ${i + 1}/${groups.length}`;
+        // A failure of the whole call counts for each recipient of the group.
+        const outcome = await heartbeating(progress, () => transport.sendBatch({ projectId: c.project_id, campaignId: c.id, from, replyTo: c.reply_to, recipients: group })).catch(
+          (err): BatchResult => (err instanceof TransportRejected ? { accepted: [], rejected: ids.map((emailId) => ({ emailId, error: err })), unknown: [] } : { accepted: [], rejected: [], unknown: ids.map((emailId) => ({ emailId, error: err })) }),
+        );
+        const later = () => groups.slice(i + 1).flatMap((g) => g.map((r) => r.emailId));
+        // One statement per kind of outcome: accepted → SENT, refused for good → FAILED (bounces counted).
         try {
-          const { messageId } = await heartbeating(progress, () =>
-            transport.sendBatch({ projectId: c.project_id, campaignId: c.id, from, replyTo: c.reply_to, recipients: group }),
-          );
-          const handed = await markHandedOver(knex, c.id, ids, messageId);
-          emailsHandedOver.inc({ transport: transport.name, type: c.type }, handed.moved);
-          result.handedOver += handed.moved;
-          // The group's email.sent events, committed above, go to routing as one batch; the maintenance sweep routes them if this start fails.
-          await startEventBatch(deps.temporal, c.project_id, handed.events).catch((err) => deps.log.warn({ err, campaignId: c.id }, 'email.sent routing start failed; the maintenance sweep will route them'));
-        } catch (err) {
-          if (err instanceof TransportRejected && !err.retryable) {
-            const failed = await markFailed(knex, c.id, { emailIds: ids }, err.message);
+          if (outcome.accepted.length) {
+            const handed = await markHandedOver(knex, c.id, outcome.accepted);
+            emailsHandedOver.inc({ transport: transport.name, type: c.type }, handed.moved);
+            result.handedOver += handed.moved;
+            // The group's email.sent events, committed above, go to routing as one batch; the maintenance sweep routes them if this start fails.
+            await startEventBatch(deps.temporal, c.project_id, handed.events).catch((err) => deps.log.warn({ err, campaignId: c.id }, 'email.sent routing start failed; the maintenance sweep will route them'));
+          }
+          const refused = outcome.rejected.filter((r) => !r.error.retryable);
+          if (refused.length) {
+            const failed = await markFailed(knex, c.id, { emailIds: refused.map((r) => r.emailId) }, Object.fromEntries(refused.map((r) => [r.emailId, r.error.message])));
             deliveriesFailed.inc({ transport: transport.name, type: c.type, reason: 'rejected' }, failed);
             result.failed += failed;
-            continue;
+            await bounces.record(refused);
           }
-          if (err instanceof TransportRejected) {
-            deliveriesFailed.inc({ transport: transport.name, type: c.type, reason: 'unavailable' }, group.length);
-            await releaseClaim(knex, c.id, { emailIds: untried() });
-            throw ApplicationFailure.retryable(err.message, 'TransportUnavailable');
-          }
-          // No answer for this group: it stays SENDING (outcome unknown); the later ones were never offered.
-          await releaseClaim(knex, c.id, { emailIds: groups.slice(i + 1).flatMap((g) => g.map((r) => r.emailId)) });
+        } catch (err) {
+          await releaseClaim(knex, c.id, { emailIds: later() });
           throw err;
+        }
+        // Refused for now (nothing handed over): back to QUEUED with the groups not offered, for the retry.
+        const deferred = outcome.rejected.filter((r) => r.error.retryable);
+        if (deferred.length || outcome.unknown.length) {
+          await releaseClaim(knex, c.id, { emailIds: [...deferred.map((r) => r.emailId), ...later()] });
+          if (deferred.length) deliveriesFailed.inc({ transport: transport.name, type: c.type, reason: 'unavailable' }, deferred.length);
+          // No answer for some: they stay SENDING (outcome unknown), and the retry fails them rather than offer them twice.
+          if (outcome.unknown.length) throw outcome.unknown[0].error;
+          throw ApplicationFailure.retryable(deferred[0].error.message, 'TransportUnavailable');
         }
       }
       return result;

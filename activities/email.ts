@@ -3,6 +3,7 @@ import type { ActivityDeps } from '.';
 import { getEmail, emailAttachments, transitionEmail } from '../db/emails';
 import { recordEvent } from '../db/events';
 import { createTransport, Transport, TransportRejected } from '../services/transports';
+import { refusalBounces } from '../services/providerEvents';
 import { renderTemplate, RenderError } from '../services/render';
 import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
 import { deterministicUuid } from '../lib/ids';
@@ -10,8 +11,9 @@ import { deliveriesFailed, emailsHandedOver } from '../lib/metrics';
 
 export type DeliveryResult = { status: 'SENT' | 'FAILED' | 'SKIPPED'; messageId?: string | null; error?: string | null };
 
-export function emailActivities(deps: ActivityDeps, transport: Transport = createTransport(deps.config)) {
+export function emailActivities(deps: ActivityDeps, transport: Transport = createTransport(deps.config, deps)) {
   const { knex, config } = deps;
+  const bounces = refusalBounces(deps, transport.name === 'log' ? null : transport.name);
 
   /**
    * Hands the rendered email to the transport at most once. The row is claimed QUEUED → SENDING
@@ -63,6 +65,8 @@ export function emailActivities(deps: ActivityDeps, transport: Transport = creat
           throw ApplicationFailure.retryable(err.message, 'TransportUnavailable');
         }
         await transitionEmail(knex, emailId, ['SENDING'], 'FAILED', { error: err.message });
+        // A refusal of the recipient (SMTP 5xx) is also a bounce.
+        await bounces.record([{ emailId, error: err }]);
         return { status: 'FAILED', error: err.message };
       }
       throw err;

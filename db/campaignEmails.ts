@@ -184,12 +184,14 @@ export interface HandedOver {
  * send), so the activity feed lists campaign mail and workflows can trigger on it. One multi-row
  * insert per group; a contact deleted meanwhile gets no event.
  */
-export async function markHandedOver(knex: Knex, campaignId: string, emailIds: string[], messageId: string): Promise<HandedOver> {
+export async function markHandedOver(knex: Knex, campaignId: string, accepted: Array<{ emailId: string; messageId: string }>): Promise<HandedOver> {
+  const emailIds = accepted.map((a) => a.emailId);
   const { rows } = await knex.raw(
     `WITH moved AS (
-       UPDATE emails SET status = 'SENT', provider_message_id = :messageId, sent_at = now(), updated_at = now()
-        WHERE id = ANY(:ids::uuid[]) AND campaign_id = :campaignId AND status = 'SENDING'
-       RETURNING id, project_id, contact_id),
+       UPDATE emails e SET status = 'SENT', provider_message_id = a.message_id, sent_at = now(), updated_at = now()
+         FROM unnest(:ids::uuid[], :messageIds::text[]) AS a(id, message_id)
+        WHERE e.id = a.id AND e.campaign_id = :campaignId AND e.status = 'SENDING'
+       RETURNING e.id, e.project_id, e.contact_id),
      n AS (SELECT count(*)::int AS n FROM moved),
      bump AS (
        UPDATE campaigns SET sent_count = sent_count + n.n, updated_at = now() FROM n
@@ -203,18 +205,22 @@ export async function markHandedOver(knex: Knex, campaignId: string, emailIds: s
        ON CONFLICT (id) DO NOTHING
        RETURNING id, project_id, contact_id, name)
      SELECT (SELECT n FROM n) AS n, (SELECT coalesce(json_agg(sent), '[]') FROM sent) AS events`,
-    { messageId, ids: emailIds, eventIds: emailIds.map(emailSentEventId), campaignId },
+    { messageIds: binaryTextArray(accepted.map((a) => a.messageId)), ids: emailIds, eventIds: emailIds.map(emailSentEventId), campaignId },
   );
   return { moved: rows[0].n, events: rows[0].events };
 }
 
-/** SENDING → FAILED (the provider refused, or an interrupted attempt left the outcome unknown). */
-export async function markFailed(knex: Knex, campaignId: string, where: { emailIds: string[] } | { contactIds: string[] }, error: string): Promise<number> {
+/**
+ * SENDING → FAILED (the provider refused, or an interrupted attempt left the outcome unknown). `error`
+ * is one message for all, or each email id's own (SMTP refuses recipients one by one).
+ */
+export async function markFailed(knex: Knex, campaignId: string, where: { emailIds: string[] } | { contactIds: string[] }, error: string | Record<string, string>): Promise<number> {
   return knex.transaction(async (trx) => {
     const q = trx('emails').where({ campaign_id: campaignId, status: 'SENDING' });
     if ('emailIds' in where) q.whereIn('id', where.emailIds);
     else q.whereIn('contact_id', where.contactIds);
-    const moved = await q.update({ status: 'FAILED', error, updated_at: trx.fn.now() }).returning('id');
+    const message = typeof error === 'string' ? error : trx.raw('(?::jsonb) ->> id::text', [JSON.stringify(error)]);
+    const moved = await q.update({ status: 'FAILED', error: message, updated_at: trx.fn.now() }).returning('id');
     if (moved.length) await trx('campaigns').where({ id: campaignId }).increment('failed_count', moved.length);
     return moved.length;
   });

@@ -228,3 +228,22 @@ export function providerEvents(deps: { knex: Knex; temporal: TemporalGateway; lo
   };
   return api;
 }
+
+/**
+ * Refusals heard while handing mail over (an SMTP 5xx at RCPT or DATA, `bounce` set) are bounces
+ * known at once: they go through the same path as a provider's bounce report (status, campaign
+ * counter, `email.bounced`, the contact unsubscribed, the suspension check). The id is derived from
+ * the email, so recording a refusal twice applies it once. `provider` null: the transport never bounces.
+ */
+export function refusalBounces(deps: Parameters<typeof providerEvents>[0], provider: ProviderEvent['provider'] | null) {
+  const events = providerEvents(deps);
+  return {
+    async record(refusals: Array<{ emailId: string; error: { message: string; bounce: boolean } }>): Promise<void> {
+      const bounced = provider ? refusals.filter((r) => r.error.bounce) : [];
+      if (!provider || bounced.length === 0) return;
+      await events.applyProviderEvents(
+        bounced.map((r) => ({ provider, id: `${provider}-refused:${r.emailId}`, kind: 'bounce', emailId: r.emailId, at: new Date(), reason: r.error.message })),
+      );
+    },
+  };
+}

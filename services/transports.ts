@@ -1,6 +1,9 @@
 import { MailService } from '@sendgrid/mail';
 import { Client } from '@sendgrid/client';
+import type { Knex } from 'knex';
 import type { Config, TransportName } from '../lib/config';
+import { dkimKeyLookup } from './dkim';
+import { smtpTransport } from './smtpTransport';
 
 export interface Address {
   email: string;
@@ -44,6 +47,20 @@ export interface OutgoingBatch {
   recipients: BatchRecipient[];
 }
 
+/**
+ * How a group went, recipient by recipient. A provider that takes the group in one call accepts
+ * all of it (or throws for all of it); one that is offered each recipient alone (SMTP) answers
+ * each differently.
+ */
+export interface BatchResult {
+  /** Accepted, each with its provider message id (one call for the group gives them all the same). */
+  accepted: Array<{ emailId: string; messageId: string }>;
+  /** Refused with a known outcome: nothing was handed over. */
+  rejected: Array<{ emailId: string; error: TransportRejected }>;
+  /** No answer: the provider may have taken these. */
+  unknown: Array<{ emailId: string; error: Error }>;
+}
+
 export interface Transport {
   name: TransportName;
   /**
@@ -56,8 +73,11 @@ export interface Transport {
   send(message: OutgoingMessage): Promise<{ messageId: string }>;
   /** Splits recipients into groups that can each go in one `sendBatch` call. */
   splitBatch(recipients: BatchRecipient[]): BatchRecipient[][];
-  /** One provider call for the whole group; resolves once the provider accepted every recipient. */
-  sendBatch(batch: OutgoingBatch): Promise<{ messageId: string }>;
+  /**
+   * Offers the group; resolves with each recipient's outcome. A failure of the whole group (one
+   * provider call refused or unanswered) may be thrown instead, as `send` throws.
+   */
+  sendBatch(batch: OutgoingBatch): Promise<BatchResult>;
 }
 
 /** SendGrid's cap on personalizations (recipients) per /v3/mail/send call. */
@@ -126,10 +146,19 @@ export class TransportRejected extends Error {
     message: string,
     readonly status: number,
     readonly retryable: boolean,
+    /** The receiving side refused the recipient or the message for good (an SMTP 5xx at RCPT or DATA): a bounce. */
+    readonly bounce = false,
   ) {
     super(message);
   }
 }
+
+/** A group taken in one call: every recipient accepted under the call's message id. */
+const allAccepted = (batch: OutgoingBatch, messageId: string): BatchResult => ({
+  accepted: batch.recipients.map((r) => ({ emailId: r.emailId, messageId })),
+  rejected: [],
+  unknown: [],
+});
 
 const addr = (a: Address) => (a.name ? { email: a.email, name: a.name } : { email: a.email });
 
@@ -188,8 +217,8 @@ function sendgridTransport(config: Config): Transport {
       try {
         // The client directly: the mail helper would re-wrap every personalization, and we need the raw payload.
         const [response] = await client.request({ method: 'POST', url: '/v3/mail/send', body: sendgridBatchPayload(batch) });
-        const messageId = headerValue(response.headers['x-message-id']);
-        return { messageId: messageId || `sg-${batch.recipients[0].emailId}` };
+        const messageId = headerValue(response.headers['x-message-id']) || `sg-${batch.recipients[0].emailId}`;
+        return allAccepted(batch, messageId);
       } catch (err: any) {
         throw sendgridFailure(err);
       }
@@ -209,10 +238,12 @@ const logTransport: Transport = {
   },
   splitBatch: splitForSendgrid,
   async sendBatch(batch) {
-    return { messageId: `log-${batch.recipients[0].emailId}` };
+    return allAccepted(batch, `log-${batch.recipients[0].emailId}`);
   },
 };
 
-export function createTransport(config: Config): Transport {
+/** `knex` serves what a transport reads at send time (the DKIM keys SMTP signs with); without it SMTP mail goes unsigned. */
+export function createTransport(config: Config, deps?: { knex: Knex }): Transport {
+  if (config.email.transport === 'smtp') return smtpTransport(config, deps ? dkimKeyLookup(deps.knex, config) : async () => null);
   return config.email.transport === 'sendgrid' ? sendgridTransport(config) : logTransport;
 }

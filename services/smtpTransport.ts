@@ -1,0 +1,134 @@
+import nodemailer from 'nodemailer';
+import type { Config, EmailConfig } from '../lib/config';
+import type { DkimKeyLookup, DkimSigning } from './dkim';
+import type { Address, BatchResult, OutgoingAttachment, Transport } from './transports';
+import { TransportRejected } from './transports';
+
+/**
+ * EMAIL_TRANSPORT=smtp (docs/providers.md, "SMTP"): nodemailer's pooled SMTP client, one message per
+ * recipient, each DKIM-signed with the key of its sender's domain (services/dkim.ts).
+ */
+
+type Pool = ReturnType<typeof nodemailer.createTransport>;
+
+/**
+ * One pool per loaded configuration, so a worker's transactional and campaign activities share
+ * SMTP_POOL_SIZE connections instead of opening a pool each.
+ */
+const pools = new WeakMap<EmailConfig, Pool>();
+
+function poolFor(email: EmailConfig): Pool {
+  let pool = pools.get(email);
+  if (!pool) {
+    pool = nodemailer.createTransport({ url: email.smtp!.url, pool: true, maxConnections: email.smtp!.poolSize });
+    pools.set(email, pool);
+  }
+  return pool;
+}
+
+/**
+ * Recipients per `sendBatch` call. The pool sends a group's messages side by side; between groups
+ * the campaign activity records outcomes and notices a cancellation, so a stopping worker waits
+ * for one group at most.
+ */
+const GROUP_SIZE = 100;
+
+/** Errors of a connection that never reached the server: nothing was handed over. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** Commands whose permanent refusal is about the recipient or the message: a bounce. */
+const BOUNCE_COMMANDS = new Set(['RCPT TO', 'DATA']);
+
+/**
+ * What an SMTP failure says about the message. A reply code means the server answered, so the
+ * message was not taken: 4xx (and 503, a sequence problem) may succeed later; 5xx never will, and
+ * at RCPT or DATA it is a bounce. A connection that never opened sent nothing either. Anything else
+ * (a connection lost mid-transaction, a timeout) leaves the outcome unknown and is returned as is.
+ */
+export function smtpFailure(err: any): Error {
+  const code: unknown = err?.responseCode;
+  if (typeof code === 'number' && code >= 400) {
+    const permanent = code >= 500 && code !== 503;
+    return new TransportRejected(`SMTP server answered ${String(err.response ?? code).slice(0, 500)}`, code, !permanent, permanent && BOUNCE_COMMANDS.has(err.command));
+  }
+  if (UNREACHABLE.has(err?.originalCode) || UNREACHABLE.has(err?.code) || err?.code === 'EDNS') {
+    return new TransportRejected(`SMTP server unreachable: ${err.originalCode ?? err.code}`, 0, true);
+  }
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+const mailbox = (a: Address) => (a.name ? { name: a.name, address: a.email } : a.email);
+const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1);
+
+/** Our email id in the Message-ID, so a reply or bounce that quotes it finds the email. */
+const messageIdFor = (emailId: string, from: string) => `<${emailId}@${domainOf(from) || 'localhost'}>`;
+
+const attachmentsFor = (list: OutgoingAttachment[]) =>
+  list.map((a) => ({ filename: a.filename, content: a.content, encoding: 'base64', ...(a.contentType ? { contentType: a.contentType } : {}) }));
+
+export function smtpTransport(config: Config, dkimKeys: DkimKeyLookup): Transport {
+  const pool = poolFor(config.email);
+
+  /** A key that cannot be read (wrong ENCRYPTION_KEY, database down) stops the send before anything left: retried. */
+  async function signing(projectId: string, from: string): Promise<DkimSigning | undefined> {
+    try {
+      return (await dkimKeys(projectId, from)) ?? undefined;
+    } catch (err: any) {
+      throw new TransportRejected(`DKIM key unavailable: ${err?.message ?? err}`, 0, true);
+    }
+  }
+
+  return {
+    name: 'smtp',
+    reofferInterrupted: false,
+    async send(m) {
+      const dkim = await signing(m.projectId, m.from.email);
+      try {
+        const info = await pool.sendMail({
+          messageId: messageIdFor(m.emailId, m.from.email),
+          from: mailbox(m.from),
+          to: mailbox(m.to),
+          ...(m.replyTo ? { replyTo: m.replyTo } : {}),
+          subject: m.subject,
+          html: m.html,
+          headers: m.headers,
+          attachments: attachmentsFor(m.attachments),
+          ...(dkim ? { dkim } : {}),
+        });
+        return { messageId: info.messageId };
+      } catch (err) {
+        throw smtpFailure(err);
+      }
+    },
+    splitBatch(recipients) {
+      const groups = [];
+      for (let i = 0; i < recipients.length; i += GROUP_SIZE) groups.push(recipients.slice(i, i + GROUP_SIZE));
+      return groups;
+    },
+    async sendBatch(batch) {
+      const dkim = await signing(batch.projectId, batch.from.email);
+      const result: BatchResult = { accepted: [], rejected: [], unknown: [] };
+      await Promise.all(
+        batch.recipients.map(async (r) => {
+          try {
+            const info = await pool.sendMail({
+              messageId: messageIdFor(r.emailId, batch.from.email),
+              from: mailbox(batch.from),
+              to: mailbox(r.to),
+              ...(batch.replyTo ? { replyTo: batch.replyTo } : {}),
+              subject: r.subject,
+              html: r.html,
+              headers: r.headers,
+              ...(dkim ? { dkim } : {}),
+            });
+            result.accepted.push({ emailId: r.emailId, messageId: info.messageId });
+          } catch (err) {
+            const failure = smtpFailure(err);
+            if (failure instanceof TransportRejected) result.rejected.push({ emailId: r.emailId, error: failure });
+            else result.unknown.push({ emailId: r.emailId, error: failure });
+          }
+        }),
+      );
+      return result;
+    },
+  };
+}
