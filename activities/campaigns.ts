@@ -27,6 +27,7 @@ import { createTransport, BatchRecipient, BatchResult, MAX_BATCH_RECIPIENTS, Tra
 import { refusalBounces } from '../services/providerEvents';
 import { renderTemplate, RenderError } from '../services/render';
 import { abTestPage, subjectFor } from '../db/campaignAbTest';
+import { BATCH_WAIT_BUDGET_MS, GROUP_WAIT_MS, limitGroups, sendThrottleFor } from '../services/sendThrottle';
 import { deliveriesFailed, emailsHandedOver } from '../lib/metrics';
 import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
 import { identityVariables } from '../db/contacts';
@@ -81,6 +82,8 @@ export interface CampaignBatchResult {
   /** Recipients set aside by the delivery controls: deferred to a later pass, or capped. */
   deferred?: number;
   capped?: number;
+  /** The project's send throttle on this batch: its rate, and how long the batch waited for slots. */
+  pacing?: { ratePerSecond: number; waitedMs: number };
 }
 
 const HEARTBEAT_EVERY_MS = 5_000;
@@ -101,6 +104,7 @@ async function heartbeating<T>(details: unknown, work: () => Promise<T>): Promis
 export function campaignActivities(deps: ActivityDeps, transport: Transport = createTransport(deps.config, deps)) {
   const { knex, config } = deps;
   const bounces = refusalBounces(deps, transport.name === 'log' ? null : transport.name);
+  const throttle = sendThrottleFor(knex, config.email, transport);
 
   /** `variant`: the recipient's A/B test subject (db/campaignAbTest); null gets the winner's, or the campaign's subject. */
   async function render(c: CampaignRow, r: { contact_id: string; email: string; data: Record<string, unknown> | null; variant?: number | null }): Promise<RecipientEmail> {
@@ -182,6 +186,7 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
      */
     async sendCampaignBatch(input: CampaignBatchInput): Promise<CampaignBatchResult> {
       const ctx = Context.current();
+      const startedAt = Date.now();
       const progress = { after: input.after, stage: 'page' };
       ctx.heartbeat(progress);
       const c = await getCampaign(knex, input.campaignId);
@@ -226,12 +231,24 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
         ...claim.requeued.map((e) => ({ emailId: e.id, contactId: e.contact_id, to: { email: e.to_email }, subject: e.rendered_subject, html: e.rendered_body, headers: e.headers })),
       ].sort((a, b) => (a.contactId < b.contactId ? -1 : 1));
       if (offered.length === 0) return result;
-      const groups = transport.splitBatch(offered.map(({ contactId: _, ...r }) => r));
+      // Groups of a fifth of a second's worth of the project's rate, each reserved on its own, keep arrivals within the rate.
+      const groups = limitGroups(transport.splitBatch(offered.map(({ contactId: _, ...r }) => r)), throttle ? await throttle.groupSize(c.project_id) : MAX_BATCH_RECIPIENTS);
       const from = { email: c.from, name: c.from_name };
       for (let i = 0; i < groups.length; i++) {
         const group = groups[i];
         const ids = group.map((r) => r.emailId);
         const untried = () => groups.slice(i).flatMap((g) => g.map((r) => r.emailId));
+        if (throttle) {
+          progress.stage = `throttle ${i + 1}/${groups.length}`;
+          const maxWaitMs = Math.min(GROUP_WAIT_MS, BATCH_WAIT_BUDGET_MS - (Date.now() - startedAt));
+          const slot = await heartbeating(progress, () => throttle.group({ projectId: c.project_id, count: group.length, maxWaitMs }, { signal: ctx.cancellationSignal }));
+          if (!slot.go) {
+            // The project's queue is longer than this attempt may wait: the groups not offered go back to QUEUED and the retry comes when it has moved.
+            await releaseClaim(knex, c.id, { emailIds: untried() });
+            throw ApplicationFailure.create({ type: 'SendThrottled', message: `project send rate ${slot.rate}/s: next slot in ${Math.round(slot.retryInMs)} ms`, nextRetryDelay: Math.max(1, Math.round(slot.retryInMs)) });
+          }
+          result.pacing = { ratePerSecond: slot.rate, waitedMs: (result.pacing?.waitedMs ?? 0) + slot.waitedMs };
+        }
         // A cancelled activity (worker shutting down, workflow cancelled) stops between groups: the
         // ones not offered yet go back to QUEUED, so a retry offers them and nothing is lost.
         if (ctx.cancellationSignal.aborted) {

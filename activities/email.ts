@@ -3,6 +3,7 @@ import type { ActivityDeps } from '.';
 import { getEmail, emailAttachments, transitionEmail } from '../db/emails';
 import { recordEvent } from '../db/events';
 import { createTransport, Transport, TransportRejected } from '../services/transports';
+import { sendThrottleFor } from '../services/sendThrottle';
 import { refusalBounces } from '../services/providerEvents';
 import { renderTemplate, RenderError } from '../services/render';
 import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
@@ -14,6 +15,27 @@ export type DeliveryResult = { status: 'SENT' | 'FAILED' | 'SKIPPED'; messageId?
 export function emailActivities(deps: ActivityDeps, transport: Transport = createTransport(deps.config, deps)) {
   const { knex, config } = deps;
   const bounces = refusalBounces(deps, transport.name === 'log' ? null : transport.name);
+  const throttle = sendThrottleFor(knex, config.email, transport);
+
+  /**
+   * Waits for the email's slot of its project's send throttle, before the claim so that a worker
+   * lost while waiting leaves the row QUEUED. A slot further away than a short wait is held for the
+   * email and the attempt fails with that delay: the Temporal retry carries the wait (and uses an
+   * attempt), not a worker's activity slot. System mail has no project and is not throttled.
+   */
+  async function awaitSendSlot(emailId: string): Promise<void> {
+    const email = throttle && (await getEmail(knex, emailId));
+    if (!throttle || !email?.project_id || email.status !== 'QUEUED') return;
+    // The wait in the activity is at most a second (EMAIL_WAIT_MS): a shutting-down worker's grace time covers it.
+    const slot = await throttle.email({ emailId, projectId: email.project_id });
+    if (!slot.go) {
+      throw ApplicationFailure.create({
+        type: 'SendThrottled',
+        message: `project send rate ${slot.rate}/s: the email's slot begins in ${Math.round(slot.retryInMs)} ms`,
+        nextRetryDelay: Math.max(1, Math.round(slot.retryInMs)),
+      });
+    }
+  }
 
   /**
    * Hands the rendered email to the transport at most once. The row is claimed QUEUED → SENDING
@@ -21,6 +43,7 @@ export function emailActivities(deps: ActivityDeps, transport: Transport = creat
    * provider took the message, and fails it rather than risk a second copy.
    */
   async function sendEmail(emailId: string): Promise<DeliveryResult> {
+    await awaitSendSlot(emailId);
     const claimed = await transitionEmail(knex, emailId, ['QUEUED'], 'SENDING', { transport: transport.name });
     if (!claimed) {
       const current = await getEmail(knex, emailId);

@@ -10,6 +10,7 @@ import { inTransaction } from './transaction';
 import { uuid } from '../lib/ids';
 import { iso } from '../lib/time';
 import { pendingCount } from './campaignDeferrals';
+import { campaignPacing, type Pacing } from './sendThrottle';
 import { variantStats, type CampaignAbTest, type VariantStats } from './campaignAbTest';
 
 /**
@@ -352,6 +353,8 @@ export interface CampaignStats {
   openRate: number;
   clickRate: number;
   bounceRate: number;
+  /** What holds the hand-over back: the project's send throttle or the campaign's own pace (db/sendThrottle). */
+  pacing: Pacing;
   /** Only for a campaign with an A/B subject test. */
   variants?: VariantStats[];
 }
@@ -386,6 +389,7 @@ export async function campaignStats(knex: Knex, c: CampaignRow): Promise<Campaig
     pending: await pendingCount(knex, c.id),
     capped: c.capped_count ?? 0,
     ...sendRates({ sent: c.sent_count, opened: c.opened_count, clicked: c.clicked_count, bounced: c.bounced_count }),
+    pacing: await campaignPacing(knex, c.project_id, c.send_rate_per_minute),
     ...(c.ab_test ? { variants: await variantStats(knex, c) } : {}),
   };
 }

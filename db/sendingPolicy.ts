@@ -8,12 +8,20 @@ interface PolicyColumns {
   timezone: string;
   quiet_hours: SendingPolicy['quietHours'];
   frequency_cap: SendingPolicy['frequencyCap'];
+  send_rate_per_second: number | null;
 }
 
-const present = (r: PolicyColumns): SendingPolicy => ({ timezone: r.timezone, quietHours: r.quiet_hours ?? null, frequencyCap: r.frequency_cap ?? null });
+const COLUMNS = ['timezone', 'quiet_hours', 'frequency_cap', 'send_rate_per_second'];
+
+const present = (r: PolicyColumns): SendingPolicy => ({
+  timezone: r.timezone,
+  quietHours: r.quiet_hours ?? null,
+  frequencyCap: r.frequency_cap ?? null,
+  sendRatePerSecond: r.send_rate_per_second === null || r.send_rate_per_second === undefined ? null : Number(r.send_rate_per_second),
+});
 
 export async function sendingPolicy(db: Knex, projectId: string): Promise<SendingPolicy | undefined> {
-  const row: PolicyColumns | undefined = await db('projects').where({ id: projectId }).first('timezone', 'quiet_hours', 'frequency_cap');
+  const row: PolicyColumns | undefined = await db('projects').where({ id: projectId }).first(COLUMNS);
   return row && present(row);
 }
 
@@ -23,11 +31,12 @@ export async function updateSendingPolicy(db: Knex, projectId: string, patch: Pa
   if (patch.timezone !== undefined) set.timezone = patch.timezone;
   if (patch.quietHours !== undefined) set.quiet_hours = patch.quietHours === null ? null : JSON.stringify(patch.quietHours);
   if (patch.frequencyCap !== undefined) set.frequency_cap = patch.frequencyCap === null ? null : JSON.stringify(patch.frequencyCap);
+  if (patch.sendRatePerSecond !== undefined) set.send_rate_per_second = patch.sendRatePerSecond;
   if (Object.keys(set).length === 0) return sendingPolicy(db, projectId);
   const [row] = await db('projects')
     .where({ id: projectId })
     .update({ ...set, updated_at: db.fn.now() })
-    .returning(['timezone', 'quiet_hours', 'frequency_cap']);
+    .returning(COLUMNS);
   return row && present(row);
 }
 

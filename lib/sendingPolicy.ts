@@ -3,11 +3,14 @@ import { isTimeZone, LocalDateTime, quietHoursEnd, QuietHours, zonedInstant } fr
 /**
  * A project's sending policy (GET/PATCH /settings): its default time zone, its quiet hours and its
  * frequency cap. Both apply to MARKETING mail only; TRANSACTIONAL and HEADLESS mail is never held.
+ * `sendRatePerSecond` is the project's own send throttle (services/sendThrottle.ts), every kind of
+ * mail; null: the workers' SEND_RATE_PER_SECOND.
  */
 export interface SendingPolicy {
   timezone: string;
   quietHours: QuietHours | null;
   frequencyCap: FrequencyCap | null;
+  sendRatePerSecond: number | null;
 }
 
 export const CAP_PERIODS = ['day', 'week'] as const;
@@ -18,7 +21,7 @@ export interface FrequencyCap {
 
 export const CAP_WINDOW_MS: Record<FrequencyCap['per'], number> = { day: 86_400_000, week: 7 * 86_400_000 };
 
-export const DEFAULT_POLICY: SendingPolicy = { timezone: 'UTC', quietHours: null, frequencyCap: null };
+export const DEFAULT_POLICY: SendingPolicy = { timezone: 'UTC', quietHours: null, frequencyCap: null, sendRatePerSecond: null };
 
 /** A contact's zone: `data.timezone` when it names a zone, else the project's (docs/api.md). */
 export function contactTimeZone(data: Record<string, unknown> | null | undefined, projectZone: string): string {

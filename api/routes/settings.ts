@@ -9,7 +9,7 @@ export default [
     path: '/settings',
     auth: 'secret',
     tag: 'settings',
-    summary: "The project's sending policy: default time zone, quiet hours, frequency cap",
+    summary: "The project's sending policy: default time zone, quiet hours, frequency cap, send rate",
     responses: { 200: { description: 'sending policy', schema: SettingsOut } },
     async handler(ctx) {
       ctx.body = (await sendingPolicy(ctx.deps.knex, ctx.state.project!.id)) ?? notFoundProject();
@@ -20,7 +20,7 @@ export default [
     path: '/settings',
     auth: 'secret',
     tag: 'settings',
-    summary: 'Change the sending policy; only the keys sent change, null turns quiet hours or the cap off',
+    summary: 'Change the sending policy; only the keys sent change, null turns quiet hours or the cap off and puts the send rate back to the default',
     body: SettingsPatch,
     responses: { 200: { description: 'sending policy', schema: SettingsOut } },
     async handler(ctx, { body }) {

@@ -155,6 +155,12 @@ export const CampaignStatsOut = z.object({
   bounceRate: z.number().describe('bounced / sent, 0 to 1'),
   pending: z.number().int().describe('recipients deferred to a later moment (quiet hours, their local send time), not handed over yet'),
   capped: z.number().int().describe('MARKETING recipients skipped by the frequency cap'),
+  pacing: z
+    .object({
+      ratePerSecond: z.number().nullable().describe("null: the server's default is not known yet (no throttled delivery of the project so far)"),
+      source: z.enum(['project', 'campaign']).describe("project: the project's send throttle (settings sendRatePerSecond, else SEND_RATE_PER_SECOND); campaign: its own sendRatePerMinute, the lower one"),
+    })
+    .describe('the rate the hand-over is held to (extension)'),
   variants: z
     .array(z.object({ subject: z.string(), sent: z.number().int(), opened: z.number().int(), clicked: z.number().int(), winner: z.boolean() }))
     .optional()

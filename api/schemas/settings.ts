@@ -12,15 +12,23 @@ export const FrequencyCap = z.strictObject({
   per: z.enum(CAP_PERIODS),
 });
 
+/** Deliveries per second, across every worker and path; fractions allowed (0.5 = one every two seconds). */
+export const SendRatePerSecond = z
+  .number()
+  .positive('sendRatePerSecond must be a positive number')
+  .max(100_000, 'sendRatePerSecond must be at most 100000');
+
 /** PATCH /settings: only the keys sent change; null turns a control off. */
 export const SettingsPatch = z.strictObject({
   timezone: TimeZoneName.optional(),
   quietHours: QuietHours.nullable().optional(),
   frequencyCap: FrequencyCap.nullable().optional(),
+  sendRatePerSecond: SendRatePerSecond.nullable().optional().describe("the project's send throttle; null: the server's SEND_RATE_PER_SECOND"),
 });
 
 export const SettingsOut = z.object({
   timezone: z.string(),
   quietHours: z.object({ start: z.string(), end: z.string() }).nullable(),
   frequencyCap: z.object({ max: z.number(), per: z.enum(CAP_PERIODS) }).nullable(),
+  sendRatePerSecond: z.number().nullable().describe("deliveries per second this project may make; null: the server's SEND_RATE_PER_SECOND"),
 });

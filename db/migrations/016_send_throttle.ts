@@ -6,6 +6,7 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('projects', (t) => {
     t.double('send_rate_per_second');
   });
+  await knex.raw('ALTER TABLE projects ADD CONSTRAINT projects_send_rate_positive CHECK (send_rate_per_second > 0)');
   // One row per project: when its next delivery slot is free (GCRA). Every worker reserves slots by
   // moving `next_free` forward in one UPDATE, so the rate holds across workers and paths.
   // `default_rate_per_second` is the workers' SEND_RATE_PER_SECOND as of the last reservation: the

@@ -94,6 +94,8 @@ function campaignControls(input: CampaignSendInput) {
   };
   /** The pace of a campaign with `sendRatePerMinute`, shown while it sends. */
   let pace: string | null = null;
+  /** The project's send throttle as the last batch met it (display only: no command depends on it). */
+  let throttle: string | null = null;
   let pendingWrites = 0;
   let writes: Promise<unknown> = Promise.resolve();
   const count = (n: number | null) => (n === null ? '?' : n.toLocaleString('en-US'));
@@ -111,7 +113,7 @@ function campaignControls(input: CampaignSendInput) {
             : state.status === 'SENDING'
               ? state.abTest?.phase === 'waiting'
                 ? `A/B test · waiting for winner until ${state.abTest.winnerAt} · ${progress}`
-                : `Sending${ab} · ${progress} · ${pace ?? lanes}`
+                : `Sending${ab} · ${progress} · ${pace ?? lanes}${throttle ? ` · ${throttle}` : ''}`
               : `${state.status === 'SENT' ? 'Sent' : 'Cancelled'} · ${progress}`;
     setCurrentDetails(state.failed ? `${line} · ${count(state.failed)} failed` : line);
   };
@@ -177,6 +179,12 @@ function campaignControls(input: CampaignSendInput) {
       pace = text;
       show();
     },
+    /** What the last batch reported of the project's send throttle. */
+    throttled(pacing: { ratePerSecond: number; waitedMs: number } | undefined) {
+      if (!pacing) return;
+      const waited = pacing.waitedMs >= 100 ? `, last batch waited ${(pacing.waitedMs / 1000).toFixed(1)} s for it` : '';
+      throttle = `project send rate ${pacing.ratePerSecond}/s${waited}`;
+    },
     abTest(phase: NonNullable<CampaignState['abTest']>['phase'], winnerAt: string | null) {
       state.abTest = { phase, winnerAt };
       show();
@@ -195,7 +203,8 @@ type Controls = ReturnType<typeof campaignControls>;
 type Totals = { handedOver: number; failed: number };
 
 /** Counts a batch's result into the run's totals and the operator's view. */
-function count(r: Totals, totals: Totals, controls: Controls): void {
+function count(r: Totals & { pacing?: { ratePerSecond: number; waitedMs: number } }, totals: Totals, controls: Controls): void {
+  controls.throttled(r.pacing);
   totals.handedOver += r.handedOver;
   totals.failed += r.failed;
   controls.state.handedOver += r.handedOver;

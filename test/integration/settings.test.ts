@@ -14,23 +14,32 @@ const get = () => h.http.get('/settings').set(bearer(p.secretKey));
 const patch = (body: unknown) => h.http.patch('/settings').set(bearer(p.secretKey)).send(body as object);
 
 describe('sending policy (GET/PATCH /settings)', () => {
-  it('a new project has UTC, no quiet hours, no cap', async () => {
+  it('a new project has UTC, no quiet hours, no cap, the default send rate', async () => {
     const res = await get();
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ timezone: 'UTC', quietHours: null, frequencyCap: null });
+    expect(res.body).toEqual({ timezone: 'UTC', quietHours: null, frequencyCap: null, sendRatePerSecond: null });
   });
 
   it('PATCH changes only the keys sent, and null turns a control off', async () => {
-    expect((await patch({ timezone: 'Europe/Paris' })).body).toEqual({ timezone: 'Europe/Paris', quietHours: null, frequencyCap: null });
+    expect((await patch({ timezone: 'Europe/Paris' })).body).toEqual({ timezone: 'Europe/Paris', quietHours: null, frequencyCap: null, sendRatePerSecond: null });
     expect((await patch({ quietHours: { start: '21:00', end: '08:00' } })).body).toEqual({
       timezone: 'Europe/Paris',
       quietHours: { start: '21:00', end: '08:00' },
       frequencyCap: null,
+      sendRatePerSecond: null,
     });
     const capped = await patch({ frequencyCap: { max: 3, per: 'day' } });
-    expect(capped.body).toEqual({ timezone: 'Europe/Paris', quietHours: { start: '21:00', end: '08:00' }, frequencyCap: { max: 3, per: 'day' } });
+    expect(capped.body).toEqual({ timezone: 'Europe/Paris', quietHours: { start: '21:00', end: '08:00' }, frequencyCap: { max: 3, per: 'day' }, sendRatePerSecond: null });
     expect((await get()).body).toEqual(capped.body);
-    expect((await patch({ quietHours: null })).body).toEqual({ timezone: 'Europe/Paris', quietHours: null, frequencyCap: { max: 3, per: 'day' } });
+    expect((await patch({ quietHours: null })).body).toEqual({ timezone: 'Europe/Paris', quietHours: null, frequencyCap: { max: 3, per: 'day' }, sendRatePerSecond: null });
+  });
+
+  it('sendRatePerSecond is set, kept alongside the rest, and null puts it back to the default', async () => {
+    const before = (await get()).body;
+    expect((await patch({ sendRatePerSecond: 12.5 })).body).toEqual({ ...before, sendRatePerSecond: 12.5 });
+    expect((await get()).body.sendRatePerSecond).toBe(12.5);
+    expect((await patch({ timezone: before.timezone })).body.sendRatePerSecond).toBe(12.5);
+    expect((await patch({ sendRatePerSecond: null })).body).toEqual({ ...before, sendRatePerSecond: null });
   });
 
   it.each([
@@ -42,6 +51,10 @@ describe('sending policy (GET/PATCH /settings)', () => {
     [{ frequencyCap: { max: 0, per: 'day' } }, 'frequencyCap.max'],
     [{ frequencyCap: { max: 1.5, per: 'day' } }, 'frequencyCap.max'],
     [{ frequencyCap: { max: 2, per: 'month' } }, 'frequencyCap.per'],
+    [{ sendRatePerSecond: 0 }, 'sendRatePerSecond'],
+    [{ sendRatePerSecond: -5 }, 'sendRatePerSecond'],
+    [{ sendRatePerSecond: '50' }, 'sendRatePerSecond'],
+    [{ sendRatePerSecond: 1e9 }, 'sendRatePerSecond'],
   ])('refuses %j with 422 naming %s, changing nothing', async (body, field) => {
     const before = (await get()).body;
     const res = await patch(body);
@@ -58,10 +71,14 @@ describe('sending policy (GET/PATCH /settings)', () => {
   });
 
   it('the dashboard sets the same policy under `settings` of PATCH /users/@me/projects/:id', async () => {
-    const res = await h.http.patch(`/users/@me/projects/${p.projectId}`).set('Cookie', p.cookie).send({ settings: { timezone: 'Asia/Tokyo', frequencyCap: null } });
+    const res = await h.http.patch(`/users/@me/projects/${p.projectId}`).set('Cookie', p.cookie).send({ settings: { timezone: 'Asia/Tokyo', frequencyCap: null, sendRatePerSecond: 20 } });
     expect(res.status).toBe(200);
-    expect(res.body.settings).toEqual({ timezone: 'Asia/Tokyo', quietHours: null, frequencyCap: null });
+    expect(res.body.settings).toEqual({ timezone: 'Asia/Tokyo', quietHours: null, frequencyCap: null, sendRatePerSecond: 20 });
     expect((await get()).body.timezone).toBe('Asia/Tokyo');
+    expect((await get()).body.sendRatePerSecond).toBe(20);
+    const zero = await h.http.patch(`/users/@me/projects/${p.projectId}`).set('Cookie', p.cookie).send({ settings: { sendRatePerSecond: 0 } });
+    expect(zero.status).toBe(422);
+    expect(zero.body.error.errors.map((d: any) => d.field)).toContain('settings.sendRatePerSecond');
     const bad = await h.http.patch(`/users/@me/projects/${p.projectId}`).set('Cookie', p.cookie).send({ settings: { quietHours: { start: 'x', end: '08:00' } } });
     expect(bad.status).toBe(422);
     expect(bad.body.error.errors.map((d: any) => d.field)).toContain('settings.quietHours.start');

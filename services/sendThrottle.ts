@@ -1,0 +1,120 @@
+import type { Knex } from 'knex';
+import type { EmailConfig } from '../lib/config';
+import type { Transport } from './transports';
+import { holdSlot, projectSendRate, reserveSendSlots, takeHeldSlot } from '../db/sendThrottle';
+
+/**
+ * The per-project send throttle (docs/providers.md "Per-project send throttle"): every delivery of
+ * a project, from any worker and any path (a single email, a campaign group), first reserves its
+ * slots in Postgres (db/sendThrottle.ts), then waits for them. Waits are short on purpose: a worker
+ * has a limited number of activity slots, and a project whose backlog held them all would slow every
+ * other project down. A longer wait is handed back to the caller as `retryInMs`, which the
+ * activities turn into a Temporal retry with that delay: the server keeps the timer, not a worker.
+ */
+
+/** Longest wait a single email spends inside its activity; a later slot is held for its retry. */
+export const EMAIL_WAIT_MS = 1_000;
+/** A held email's retry is due this long before its slot, so Temporal's dispatch never makes it late. */
+export const RETRY_LEAD_MS = 500;
+/** Longest wait for one campaign group inside a batch: a campaign keeps only a few batches in flight. */
+export const GROUP_WAIT_MS = 60_000;
+
+export type Throttled = { go: true; rate: number; waitedMs: number } | { go: false; rate: number; retryInMs: number };
+
+export interface WaitOptions {
+  /** Called every few seconds while waiting (an activity's heartbeat). */
+  heartbeat?: () => void;
+  /** Ends the wait early (the activity was cancelled); the caller checks the signal afterwards. */
+  signal?: AbortSignal;
+}
+
+export interface SendThrottle {
+  /**
+   * One email: reserves its slot (or takes the one an earlier attempt held for it) and waits for it
+   * when it begins within EMAIL_WAIT_MS; a later slot is held for the email and `retryInMs` says when
+   * to come back for it, so a retried email keeps its place in the queue.
+   */
+  email(input: { emailId: string; projectId: string }, opts?: WaitOptions): Promise<Throttled>;
+  /** A group of `count` recipients: reserves and waits when the slots begin within `maxWaitMs`, else reserves nothing. */
+  group(input: { projectId: string; count: number; maxWaitMs: number }, opts?: WaitOptions): Promise<Throttled>;
+  /**
+   * Recipients one provider call may carry: a fifth of a second's worth of the project's rate. A
+   * group arrives all at once, so over any stretch arrivals can run ahead of the rate by one group;
+   * the rest of the one second's worth the throttle allows is left for the jitter of waking up and
+   * of the provider call.
+   */
+  groupSize(projectId: string): Promise<number>;
+}
+
+const HEARTBEAT_EVERY_MS = 5_000;
+
+/** Sleeps `ms`, heartbeating, and returns early when `signal` aborts. */
+async function wait(ms: number, opts: WaitOptions): Promise<void> {
+  if (ms <= 0 || opts.signal?.aborted) return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      clearInterval(beat);
+      opts.signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const beat = setInterval(() => opts.heartbeat?.(), HEARTBEAT_EVERY_MS);
+    opts.signal?.addEventListener('abort', done);
+  });
+}
+
+/**
+ * The throttle for deliveries through `transport`; null for a transport whose hand-over delivers
+ * nothing (`log` only writes the row it was given), which has no provider to protect.
+ */
+export function sendThrottleFor(knex: Knex, email: Pick<EmailConfig, 'sendRatePerSecond'>, transport: Pick<Transport, 'name'>): SendThrottle | null {
+  if (transport.name === 'log') return null;
+  const defaultRate = email.sendRatePerSecond;
+  return {
+    async email({ emailId, projectId }, opts = {}) {
+      const held = await takeHeldSlot(knex, emailId);
+      let waitMs: number;
+      let rate = defaultRate;
+      if (held !== undefined) waitMs = held;
+      else {
+        const r = await reserveSendSlots(knex, { projectId, count: 1, defaultRate, maxWaitMs: null });
+        // A project deleted meanwhile: nothing to pace, the send finds out the rest.
+        if (!r) return { go: true, rate, waitedMs: 0 };
+        rate = r.rate;
+        waitMs = r.reserved ? r.waitMs : 0;
+      }
+      if (waitMs > EMAIL_WAIT_MS) {
+        await holdSlot(knex, { emailId, projectId, waitMs });
+        return { go: false, rate, retryInMs: Math.max(0, waitMs - RETRY_LEAD_MS) };
+      }
+      await wait(waitMs, opts);
+      return { go: true, rate, waitedMs: Math.max(0, waitMs) };
+    },
+
+    async group({ projectId, count, maxWaitMs }, opts = {}) {
+      const r = await reserveSendSlots(knex, { projectId, count, defaultRate, maxWaitMs: Math.max(0, maxWaitMs) });
+      if (!r) return { go: true, rate: defaultRate, waitedMs: 0 };
+      if (!r.reserved) return { go: false, rate: r.rate, retryInMs: Math.max(0, r.queuedMs - RETRY_LEAD_MS) };
+      await wait(r.waitMs, opts);
+      return { go: true, rate: r.rate, waitedMs: Math.max(0, r.waitMs) };
+    },
+
+    async groupSize(projectId) {
+      const rate = (await projectSendRate(knex, projectId, defaultRate)) ?? defaultRate;
+      return Math.max(1, Math.floor(rate / 5));
+    },
+  };
+}
+
+/**
+ * How long one campaign batch attempt may spend waiting for its groups' slots in all: well inside
+ * the batch activity's 10-minute start-to-close, with room for rendering and provider calls. A batch
+ * that would wait longer hands its remaining groups back and is retried when the queue has moved.
+ */
+export const BATCH_WAIT_BUDGET_MS = 4 * 60_000;
+
+/** Splits provider groups further so that none carries more than `size` recipients. */
+export function limitGroups<T>(groups: T[][], size: number): T[][] {
+  return groups.flatMap((g) => Array.from({ length: Math.ceil(g.length / size) }, (_, i) => g.slice(i * size, (i + 1) * size)));
+}
