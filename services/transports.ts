@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import type { Config, TransportName } from '../lib/config';
 import { dkimKeyLookup } from './dkim';
 import { smtpTransport } from './smtpTransport';
+import { sesTransport } from './sesTransport';
 
 export interface Address {
   email: string;
@@ -244,6 +245,7 @@ const logTransport: Transport = {
 
 /** `knex` serves what a transport reads at send time (the DKIM keys SMTP signs with); without it SMTP mail goes unsigned. */
 export function createTransport(config: Config, deps?: { knex: Knex }): Transport {
+  if (config.email.transport === 'ses') return sesTransport(config);
   if (config.email.transport === 'smtp') return smtpTransport(config, deps ? dkimKeyLookup(deps.knex, config) : async () => null);
   return config.email.transport === 'sendgrid' ? sendgridTransport(config) : logTransport;
 }
