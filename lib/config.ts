@@ -95,7 +95,7 @@ const EnvSchema = z.object({
       .optional(),
   ),
   // The per-project delivery throttle (every path, every worker); a project's settings may lower or raise it.
-  SEND_RATE_PER_SECOND: unsetIfBlank(positive.default(50)),
+  SEND_RATE_PER_SECOND: unsetIfBlank(positive.default(1000)),
   // The maildev inbox `npm start` runs when no provider is named (scripts/devInbox.ts); loopback only.
   DEV_INBOX_SMTP_PORT: unsetIfBlank(intIn(1, 65535).default(1025)),
   DEV_INBOX_WEB_PORT: unsetIfBlank(intIn(1, 65535).default(1080)),

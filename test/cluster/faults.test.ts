@@ -150,6 +150,7 @@ beforeAll(async () => {
       WORKFLOW_TIME_SCALE: String(TIME_SCALE),
       // The load here is the test's own, not a client to throttle.
       RATE_LIMIT_PER_MINUTE: '100000000',
+      SEND_RATE_PER_SECOND: '1000000',
       // 100 batches for 10,000 recipients, so a fault lands between many of them.
       CAMPAIGN_BATCH_SIZE: '100',
     },

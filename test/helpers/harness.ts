@@ -36,7 +36,8 @@ export interface HarnessOptions {
  */
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   const taskQueue = `test-${crypto.randomBytes(4).toString('hex')}`;
-  const config = loadConfig({ ...process.env, TEMPORAL_TASK_QUEUE: taskQueue, ...opts.env });
+  // The per-project send throttle stays out of the way unless a test sets its own rate (sendThrottle.test.ts does).
+  const config = loadConfig({ ...process.env, TEMPORAL_TASK_QUEUE: taskQueue, SEND_RATE_PER_SECOND: '1000000', ...opts.env });
   const log = createLogger(config.logLevel, 'test');
   const knex = createKnex(config.databaseUrl, { max: 20 });
   const temporal = createTemporalGateway(config, opts.temporalAddress ?? process.env.TEST_TEMPORAL_ADDRESS!);
