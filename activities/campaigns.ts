@@ -23,7 +23,9 @@ import {
   RecipientRow,
   releaseClaim,
 } from '../db/campaignEmails';
-import { createTransport, BatchRecipient, BatchResult, MAX_BATCH_RECIPIENTS, Transport, TransportRejected } from '../services/transports';
+import { createTransport } from '../services/transports';
+import { BatchRecipient, BatchResult, Transport, TransportRejected } from '../services/transport';
+import { MAX_BATCH_RECIPIENTS } from '../services/sendgridTransport';
 import { refusalBounces } from '../services/providerEvents';
 import { renderTemplate, RenderError } from '../services/render';
 import { abTestPage, subjectFor } from '../db/campaignAbTest';

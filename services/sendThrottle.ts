@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { EmailConfig } from '../lib/config';
-import type { Transport } from './transports';
+import type { Transport } from './transport';
 import { holdSlot, projectSendRate, reserveSendSlots, takeHeldSlot } from '../db/sendThrottle';
 
 /**

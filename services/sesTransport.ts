@@ -1,8 +1,8 @@
 import { SESv2Client, SendEmailCommand, type SendEmailCommandInput } from '@aws-sdk/client-sesv2';
 import { encodeWord, isPlainText } from 'nodemailer/lib/mime-funcs';
 import type { Config } from '../lib/config';
-import type { Address, BatchRecipient, BatchResult, OutgoingAttachment, Transport } from './transports';
-import { TransportRejected } from './transports';
+import type { Address, BatchRecipient, BatchResult, OutgoingAttachment, Transport } from './transport';
+import { TransportRejected } from './transport';
 
 /**
  * Amazon SES through the official SESv2 client (`SendEmail`, `Content.Simple`). Simple content

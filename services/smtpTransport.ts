@@ -1,8 +1,8 @@
 import nodemailer from 'nodemailer';
 import type { Config, EmailConfig } from '../lib/config';
 import type { DkimKeyLookup, DkimSigning } from './dkim';
-import type { Address, BatchResult, OutgoingAttachment, Transport } from './transports';
-import { TransportRejected } from './transports';
+import type { Address, BatchResult, OutgoingAttachment, Transport } from './transport';
+import { TransportRejected } from './transport';
 
 /**
  * EMAIL_TRANSPORT=smtp (docs/providers.md, "SMTP"): nodemailer's pooled SMTP client, one message per
