@@ -367,7 +367,8 @@ const INVOLUNTARY_SOURCES = ['bounce', 'complaint'];
  * Counters from the campaign row; `unsubscribed` counts recipients who opted out (any route: link,
  * one-click header, provider) after their email went out. Rates are shares of `sent`, 0 to 1.
  */
-export async function campaignStats(knex: Knex, c: CampaignRow): Promise<CampaignStats> {
+/** `defaultSendRate`: SEND_RATE_PER_SECOND, the project's send rate unless its settings name one. */
+export async function campaignStats(knex: Knex, c: CampaignRow, defaultSendRate: number): Promise<CampaignStats> {
   const { rows } = await knex.raw(
     `SELECT count(*) AS n FROM emails e
       WHERE e.campaign_id = ? AND e.sent_at IS NOT NULL AND e.contact_id IS NOT NULL
@@ -389,7 +390,7 @@ export async function campaignStats(knex: Knex, c: CampaignRow): Promise<Campaig
     pending: await pendingCount(knex, c.id),
     capped: c.capped_count ?? 0,
     ...sendRates({ sent: c.sent_count, opened: c.opened_count, clicked: c.clicked_count, bounced: c.bounced_count }),
-    pacing: await campaignPacing(knex, c.project_id, c.send_rate_per_minute),
+    pacing: await campaignPacing(knex, c.project_id, c.send_rate_per_minute, defaultSendRate),
     ...(c.ab_test ? { variants: await variantStats(knex, c) } : {}),
   };
 }

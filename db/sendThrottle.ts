@@ -109,22 +109,20 @@ export async function projectThrottleRates(db: Knex, projectId: string): Promise
 }
 
 export interface Pacing {
-  /** Deliveries per second the campaign's hand-over is held to; null: not known (see below). */
-  ratePerSecond: number | null;
+  /** Deliveries per second the campaign's hand-over is held to at most. */
+  ratePerSecond: number;
   /** Which limit is the lower one: the project's send throttle or the campaign's `sendRatePerMinute`. */
   source: 'project' | 'campaign';
 }
 
 /**
- * A campaign's pacing (GET /campaigns/:id/stats): the lower of the project's send rate and the
- * campaign's own `sendRatePerMinute`. The project's rate is its setting, else the default the
- * workers applied to it last; before its first throttled delivery that default is unknown to the
- * API, and a campaign without a pace of its own then shows null.
+ * A campaign's pacing (GET /campaigns/:id/stats): the lower of the project's send rate (its setting,
+ * else `defaultRate`, SEND_RATE_PER_SECOND, which the API and the workers share) and the campaign's
+ * own `sendRatePerMinute`.
  */
-export async function campaignPacing(db: Knex, projectId: string, sendRatePerMinute: number | null | undefined): Promise<Pacing> {
-  const rates = await projectThrottleRates(db, projectId);
-  const project = rates.own ?? rates.workersDefault;
+export async function campaignPacing(db: Knex, projectId: string, sendRatePerMinute: number | null | undefined, defaultRate: number): Promise<Pacing> {
+  const project = (await projectThrottleRates(db, projectId)).own ?? defaultRate;
   const campaign = sendRatePerMinute ? sendRatePerMinute / 60 : null;
-  if (campaign !== null && (project === null || campaign < project)) return { ratePerSecond: campaign, source: 'campaign' };
+  if (campaign !== null && campaign < project) return { ratePerSecond: campaign, source: 'campaign' };
   return { ratePerSecond: project, source: 'project' };
 }

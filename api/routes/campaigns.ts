@@ -292,7 +292,7 @@ export default [
     params: IdParams,
     responses: { 200: { description: 'counts and rates', schema: CampaignStatsOut } },
     async handler(ctx, { params }) {
-      ctx.body = await campaignStats(ctx.deps.knex, await loadCampaign(ctx, params.id));
+      ctx.body = await campaignStats(ctx.deps.knex, await loadCampaign(ctx, params.id), ctx.deps.config.email.sendRatePerSecond);
     },
   }),
 ];

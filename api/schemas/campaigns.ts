@@ -157,7 +157,7 @@ export const CampaignStatsOut = z.object({
   capped: z.number().int().describe('MARKETING recipients skipped by the frequency cap'),
   pacing: z
     .object({
-      ratePerSecond: z.number().nullable().describe("null: the server's default is not known yet (no throttled delivery of the project so far)"),
+      ratePerSecond: z.number().describe('deliveries per second the hand-over is held to at most'),
       source: z.enum(['project', 'campaign']).describe("project: the project's send throttle (settings sendRatePerSecond, else SEND_RATE_PER_SECOND); campaign: its own sendRatePerMinute, the lower one"),
     })
     .describe('the rate the hand-over is held to (extension)'),

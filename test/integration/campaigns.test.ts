@@ -500,6 +500,8 @@ describe('sending', () => {
     expect(before.status).toBe(200);
     expect(before.body).toEqual({
       totalRecipients: 0, sent: 0, delivered: 0, opened: 0, clicked: 0, bounced: 0, complained: 0, unsubscribed: 0, failed: 0, pending: 0, capped: 0, openRate: 0, clickRate: 0, bounceRate: 0,
+      // No rate of the project's own and none of the campaign's: the configured default holds it.
+      pacing: { ratePerSecond: h.config.email.sendRatePerSecond, source: 'project' },
     });
     await api(fx).post(draft.id, 'send');
     await waitStatus(fx, draft.id, 'SENT');
