@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { MessageContentColumns } from './messageContent';
 import { sendRates } from '../lib/math';
 import { whereAnyContains } from './search';
-import { pageOf } from './pages';
+import { pageOf, ListingQuery } from './pages';
 import { TEMPLATE_TYPES, TemplateType } from './templates';
 import { compileFilter, FilterError, FieldTypes, loadFieldTypes, matchingContactsQuery } from './filters';
 import { findSegment, lockTargetSegment, segmentMembersQuery, SegmentRow } from './segments';
@@ -113,13 +113,8 @@ function toColumns(f: CampaignFields) {
 
 const SORT_SQL: Record<CampaignSort, string> = { name: 'lower(name)', createdAt: 'created_at', updatedAt: 'updated_at' };
 
-export interface ListCampaignsInput {
-  page: number;
-  pageSize: number;
+export interface ListCampaignsInput extends ListingQuery<CampaignSort> {
   status?: CampaignStatus;
-  search?: string;
-  sort: CampaignSort;
-  dir: 'asc' | 'desc';
 }
 
 export async function listCampaigns(knex: Knex, projectId: string, input: ListCampaignsInput) {

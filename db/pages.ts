@@ -8,6 +8,15 @@ export interface PageInput {
   dir: 'asc' | 'desc';
 }
 
+/** What a paged, searchable, sortable listing is asked for (templates, campaigns); `S` names its sort keys. */
+export interface ListingQuery<S extends string> {
+  page: number;
+  pageSize: number;
+  search?: string;
+  sort: S;
+  dir: 'asc' | 'desc';
+}
+
 /**
  * One page of a filtered listing plus its total. `filtered` builds the same WHERE twice (rows and
  * count); id breaks ties so equal sort keys never shuffle rows between pages.

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { MessageContentColumns } from './messageContent';
 import { StepPath, stepPathEquals } from './stepPaths';
 import { whereAnyContains } from './search';
-import { pageOf } from './pages';
+import { pageOf, ListingQuery } from './pages';
 import { uuid } from '../lib/ids';
 import { inTransaction } from './transaction';
 
@@ -57,13 +57,8 @@ function toColumns(fields: Partial<TemplateFields>): Partial<TemplateRow> {
 }
 
 
-export interface ListTemplatesInput {
-  page: number;
-  pageSize: number;
+export interface ListTemplatesInput extends ListingQuery<TemplateSort> {
   type?: TemplateType;
-  search?: string;
-  sort: TemplateSort;
-  dir: 'asc' | 'desc';
 }
 
 export async function listTemplates(knex: Knex, projectId: string, input: ListTemplatesInput) {

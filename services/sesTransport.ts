@@ -1,7 +1,7 @@
 import { SESv2Client, SendEmailCommand, type SendEmailCommandInput } from '@aws-sdk/client-sesv2';
 import { encodeWord, isPlainText } from 'nodemailer/lib/mime-funcs';
 import type { Config } from '../lib/config';
-import type { Address, BatchRecipient, BatchResult, OutgoingAttachment, Transport } from './transport';
+import type { Address, BatchRecipient, BatchResult, OutgoingMessage, Transport } from './transport';
 import { TransportRejected } from './transport';
 
 /**
@@ -31,18 +31,8 @@ const tags = (pairs: Record<string, string | null | undefined>) =>
     .filter((p): p is [string, string] => !!p[1])
     .map(([Name, Value]) => ({ Name, Value }));
 
-interface OneMessage {
-  emailId: string;
-  projectId: string;
-  campaignId?: string;
-  to: Address;
-  from: Address;
-  replyTo?: string | null;
-  subject: string;
-  html: string;
-  headers: Record<string, string>;
-  attachments: OutgoingAttachment[];
-}
+/** A transactional message, or one recipient of a campaign group (which names its campaign). */
+type OneMessage = OutgoingMessage & { campaignId?: string };
 
 export function sendEmailInput(m: OneMessage, configurationSet?: string): SendEmailCommandInput {
   return {
