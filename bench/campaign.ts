@@ -7,7 +7,10 @@
  *     time like the workflow's batches,
  *   - CPU seconds during the send of the worker process, of the whole Postgres server, of the
  *     Temporal dev server and of this process (API and sink), and how busy the machine was (from
- *     /proc; one core = 100%).
+ *     /proc; one core = 100%),
+ *   - the Temporal actions per campaign email: everything the campaign's project ran (`campaignSend`
+ *     and its continue-as-new runs, the `routeEventBatch` of each group's `email.sent` events),
+ *     counted after the floor; the warm-up campaign has a project of its own.
  * Usage: npx tsx bench/campaign.ts [N]
  */
 import crypto from 'node:crypto';
@@ -20,6 +23,7 @@ import { renderTemplate } from '../services/render';
 import { linksFor } from '../lib/unsubscribe';
 import { loadConfig } from '../lib/config';
 import { cpuMeter, formatCpu } from './cpu';
+import { countActions, formatActions, untilClosed } from './actions';
 
 const N = Number(process.argv[2] ?? 100_000);
 const DOMAIN = 'bench.example';
@@ -123,6 +127,10 @@ async function main() {
     const run = await sendCampaign(stack, p.secretKey, p.projectId, sink, counter);
     const cpu = meter.stop();
     const raw = await rawSinkRate(stack, sink, p.projectId, N);
+    const client = await stack.temporal.client();
+    const mine = `ProjectId = '${p.projectId}'`;
+    await untilClosed(client, mine);
+    const actions = await countActions(client, mine);
 
     console.log(`campaign bench: ${N} recipients, batches of ${MAX_BATCH_RECIPIENTS} (one provider call each), body ${Buffer.byteLength(BODY)} bytes of Liquid`);
     console.log(`  campaign (send → SENT)     : ${(run.sent / run.seconds).toFixed(0).padStart(7)} emails/s   ${run.seconds.toFixed(2)} s, ${run.sent}/${run.total} sent, sink got ${counter.recipients} recipients in ${counter.calls} calls`);
@@ -130,6 +138,7 @@ async function main() {
     console.log(`  campaign / raw             : ${(((run.sent / run.seconds) / raw.perSecond) * 100).toFixed(0)}%`);
     console.log(`  CPU during the send        : ${formatCpu(cpu, { count: run.sent / 1000, unit: '1000 emails' })} (this process: the API and the sink)`);
     console.log(`  batch lanes                : ${loadConfig().campaigns.batchLanes}`);
+    console.log(`  Temporal actions           : ${formatActions(actions.total, run.sent, 'email', 0.005)}, ${actions.executions} executions`);
     if (counter.recipients !== N || run.sent !== N) throw new Error(`expected ${N} emails, sink got ${counter.recipients}, campaign counted ${run.sent}`);
   } finally {
     await stopWorkerProcess(worker);

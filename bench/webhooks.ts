@@ -6,9 +6,9 @@
  *   - deliveries per second (hand-off → every message DELIVERED), with the per-endpoint rate
  *     limit lifted (WEBHOOK_ENDPOINT_RATE_PER_SECOND, argument 2, default 100000) so the pipeline's
  *     own capacity shows;
- *   - Temporal actions per delivered message, counted from the server's histories: workflow
- *     starts, signals, activities and local activities, timers, continue-as-new — for the delivery
- *     workflow alone and with the routing it shares with every other consequence of an event.
+ *   - Temporal actions per delivered message, counted from the server's histories (bench/actions.ts
+ *     says which events count) — for the delivery workflow alone and with the routing it shares
+ *     with every other consequence of an event.
  * Usage: npx tsx bench/webhooks.ts [N] [ratePerSecond]
  */
 import http from 'node:http';
@@ -18,19 +18,10 @@ import { startStack, benchProject, startWorkerProcess, stopWorkerProcess } from 
 import { recordEvents } from '../db/events';
 import { upsertContact } from '../db/contacts';
 import { enqueueEventRouting } from '../services/eventBatcher';
+import { countActions, formatActions, noActions, totalActions } from './actions';
 
 const N = Number(process.argv[2] ?? 10_000);
 const RATE = process.argv[3] ?? '100000';
-
-/** History event types that Temporal counts as actions. */
-const ACTIONS = new Set([
-  'EVENT_TYPE_WORKFLOW_EXECUTION_STARTED',
-  'EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED',
-  'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED',
-  'EVENT_TYPE_MARKER_RECORDED',
-  'EVENT_TYPE_TIMER_STARTED',
-  'EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW',
-]);
 
 async function main() {
   const env = { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_ENDPOINT_RATE_PER_SECOND: RATE };
@@ -81,33 +72,26 @@ async function main() {
     const seconds = (performance.now() - t0) / 1000;
     new Webhook(endpoint.secret).verify(sample!.body, sample!.headers);
 
-    const count = { delivery: 0, routing: 0, deliveryEvents: 0, routingEvents: 0, workflows: 0 };
-    // Runs started since the clock started, and the delivery workflow the warm-up started (its
-    // warm-up round is a handful of actions, counted against the bench).
-    for await (const w of client.workflow.list({ query: `StartTime >= '${startedAt.toISOString()}' OR WorkflowType = 'webhookDelivery'` })) {
-      const history = await client.workflow.getHandle(w.workflowId, w.runId).fetchHistory();
-      const actions = (history.events ?? []).filter((e) => ACTIONS.has(String(typeEnum(e.eventType)))).length;
-      const isDelivery = w.type === 'webhookDelivery';
-      count[isDelivery ? 'delivery' : 'routing'] += actions;
-      count[isDelivery ? 'deliveryEvents' : 'routingEvents'] += history.events?.length ?? 0;
-      count.workflows++;
-    }
+    // The project's runs started since the clock started, and the delivery workflow the warm-up
+    // started: events count from the moment the clock started, so the warm-up round stays out
+    // (and so do the worker's scheduled maintenance runs, which carry no ProjectId).
+    const tally = await countActions(client, `ProjectId = '${p.projectId}' AND (StartTime >= '${startedAt.toISOString()}' OR WorkflowType = 'webhookDelivery')`, {
+      since: startedAt,
+      groupBy: (w) => (w.type === 'webhookDelivery' ? 'delivery' : 'routing'),
+    });
+    const delivery = tally.groups.delivery ?? noActions();
+    const all = tally.total;
     console.log(`webhooks bench: ${N} events to one endpoint, rate limit ${RATE}/s`);
     console.log(`  delivered          : ${seen.size} distinct messages in ${calls} calls, ${seconds.toFixed(1)} s → ${(N / seconds).toFixed(0)} deliveries/s`);
-    console.log(`  Temporal actions   : delivery workflow ${count.delivery} (${(count.delivery / N).toFixed(4)} per message); with routing ${count.delivery + count.routing} (${((count.delivery + count.routing) / N).toFixed(4)} per message), ${count.workflows} executions`);
-    console.log(`  history events     : delivery ${count.deliveryEvents}, routing ${count.routingEvents}`);
+    console.log(`  Temporal actions   : delivery workflow ${totalActions(delivery)} (${(totalActions(delivery) / N).toFixed(4)} per message); with routing ${totalActions(all)} (${(totalActions(all) / N).toFixed(4)} per message), ${tally.executions} executions`);
+    console.log(`    delivery alone   : ${formatActions(delivery, N, 'message')}`);
+    console.log(`    with routing     : ${formatActions(all, N, 'message')}`);
+    console.log(`  history events     : delivery ${tally.historyEvents.delivery ?? 0}, routing ${tally.historyEvents.routing ?? 0}`);
   } finally {
     await stopWorkerProcess(worker);
     await new Promise((r) => receiver.close(r));
     await stack.stop();
   }
-}
-
-/** Event types come back as enum numbers; their names come from the proto enum. */
-function typeEnum(t: unknown): string {
-  // eslint-disable-next-line @typescript-eslint/no-var-requires
-  const { temporal } = require('@temporalio/proto');
-  return typeof t === 'number' ? temporal.api.enums.v1.EventType[t] : String(t);
 }
 
 main().catch((err) => {

@@ -6,7 +6,11 @@
  *   - signals routed per second (first awaited event → all N COMPLETED),
  *   - the worker process's RSS while the N executions wait,
  *   - side by side, the floor: raw `client.workflow.start` of the no-op workflow on the same server
- *     at the same concurrency (accepted/s, and until the worker has run them all).
+ *     at the same concurrency (accepted/s, and until the worker has run them all),
+ *   - the Temporal actions per execution and per execution step, counted at the end from the
+ *     histories of the project's runs (executions and the routing of both tracked events) from the
+ *     first trigger on: the warm-up's runs closed before that, and the floor's no-op runs carry no
+ *     project.
  * The worker runs in its own process (worker/worker.ts), as in production.
  * Usage: npx tsx bench/workflows.ts [N]   (default 10,000)
  */
@@ -15,6 +19,7 @@ import crypto from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { startStack, postJson, benchProject, BenchStack, startWorkerProcess, stopWorkerProcess } from './stack';
 import { cpuMeter, formatCpu } from './cpu';
+import { countActions, formatActions, untilClosed } from './actions';
 
 const N = Number(process.argv[2] ?? 10_000);
 const CONCURRENCY = 32;
@@ -113,6 +118,11 @@ async function main() {
     const rssBefore = rssIdle();
     console.error(`warm-up done in ${((Date.now() - warm) / 1000).toFixed(1)} s`);
 
+    // The warm-up's runs (its execution, its routing) end before the actions counted begin.
+    const mine = `ProjectId = '${p.projectId}'`;
+    await untilClosed(client, mine);
+    const since = new Date();
+
     const roots = { worker: worker.pid, Temporal: stack.server.process.pid };
     // 1. N triggers → N executions WAITING.
     let meter = cpuMeter(roots);
@@ -151,6 +161,15 @@ async function main() {
     const rawDoneSeconds = await until(t0, N, closedNoops, 'noop', exited);
     const rawDoneCpu = meter.stop();
 
+    await untilClosed(client, mine);
+    const actions = await countActions(client, mine, { since });
+    const [{ n: steps }] = await stack.knex('workflow_execution_steps as s')
+      .join('workflow_executions as e', 'e.id', 's.execution_id')
+      .join('contacts as c', 'c.id', 'e.contact_id')
+      .where('e.workflow_id', workflowId)
+      .whereNot('c.email', 'user-1@bench.example')
+      .count({ n: '*' });
+
     const rate = (s: number) => `${(N / s).toFixed(0).padStart(6)}/s`;
     console.log(`workflows bench: ${N} executions (trigger → WAIT_FOR_EVENT), track concurrency ${CONCURRENCY}, worker in its own process`);
     console.log(`  executions started   : ${rate(startSeconds)}   ${startSeconds.toFixed(2)} s from the first trigger to ${N} WAITING (the ${N} tracks took ${trackSeconds.toFixed(2)} s)`);
@@ -158,6 +177,8 @@ async function main() {
     console.log(`  worker RSS           : ${rssBefore.toFixed(0)} MB idle after warm-up, ${rssWaiting.toFixed(0)} MB with ${N} executions waiting`);
     console.log(`  floor: noop starts   : ${rate(rawStartSeconds)}   ${rawStartSeconds.toFixed(2)} s of client.workflow.start; ${rate(rawDoneSeconds)} until the worker completed them (${rawDoneSeconds.toFixed(2)} s)`);
     console.log(`  started / floor      : ${((rawStartSeconds / startSeconds) * 100).toFixed(0)}% of raw starts, ${((rawDoneSeconds / startSeconds) * 100).toFixed(0)}% of raw start-and-run`);
+    console.log(`  Temporal actions     : ${formatActions(actions.total, N, 'execution')}, ${actions.executions} runs`);
+    console.log(`    per execution step : ${formatActions(actions.total, Number(steps), 'step')}`);
     const per = { count: N, unit: 'execution' };
     console.log(`  CPU, starting        : ${formatCpu(startCpu, per)} (this process: the API)`);
     console.log(`  CPU, signalling      : ${formatCpu(signalCpu, per)}`);
