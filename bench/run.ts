@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 
-const HELPERS = new Set(['run', 'cpu', 'loadClient', 'stack']);
+const HELPERS = new Set(['run', 'actions', 'cpu', 'loadClient', 'stack']);
 const benches = fs
   .readdirSync(__dirname)
   .filter((f) => f.endsWith('.ts') && !HELPERS.has(path.basename(f, '.ts')))
