@@ -9,12 +9,15 @@ import {
 } from '@temporalio/client';
 import type { SignalDefinition, UpdateDefinition, Workflow } from '@temporalio/common';
 import type { Config } from '../lib/config';
+import { deliveriesTaskQueue } from '../temporal/workflowIds';
 
 /** The API's handle on Temporal: one lazily opened connection per process. */
 export interface TemporalGateway {
   client(): Promise<Client>;
   connection(): Promise<Connection>;
   taskQueue: string;
+  /** Where `deliverEmail` starts: `deliveriesTaskQueue(taskQueue)` (a bench sets it to taskQueue to measure the shared queue). */
+  deliveriesTaskQueue: string;
   namespace: string;
   health(timeoutMs?: number): Promise<boolean>;
   /** Runs before the connection closes (e.g. handing over batched work). */
@@ -46,6 +49,7 @@ export function createTemporalGateway(config: Config, address = temporalAddress(
   };
   return {
     taskQueue: config.temporal.taskQueue,
+    deliveriesTaskQueue: deliveriesTaskQueue(config.temporal.taskQueue),
     namespace: config.temporal.namespace,
     connection,
     async client() {
@@ -93,6 +97,8 @@ export interface StartOnce<W extends Workflow> {
   details: string;
   searchAttributes?: Partial<Record<SearchAttributeName, string | undefined>>;
   memo?: Record<string, unknown>;
+  /** Another task queue than the gateway's (deliveries run on their own: temporal/workflowIds.ts). */
+  taskQueue?: string;
 }
 
 /**
@@ -106,7 +112,7 @@ export async function startWorkflowOnce<W extends Workflow>(gateway: TemporalGat
   try {
     // StartOnce<W> checked `args` against the workflow; the SDK's conditional option type cannot see that through a generic.
     const options = {
-      taskQueue: gateway.taskQueue,
+      taskQueue: s.taskQueue ?? gateway.taskQueue,
       workflowId: s.workflowId,
       args: s.args,
       searchAttributes,
