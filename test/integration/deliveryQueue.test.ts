@@ -2,7 +2,8 @@ import { startHarness, createProjectFixture, bearer, eventually, Harness, Projec
 import { startSendgridSink, SendgridSink } from '../helpers/sendgridSink';
 import { verifiedDomain, uniqueEmail } from '../helpers/fixtures';
 import { workflowApi } from '../helpers/workflows';
-import { createWorker, CreatedWorker } from '../../worker/worker';
+import type { CreatedWorker } from '../../worker/worker';
+import { createHarnessWorker } from '../helpers/secondWorker';
 import { deliverEmailWorkflowId, deliveriesTaskQueue } from '../../temporal/workflowIds';
 
 let h: Harness;
@@ -16,14 +17,7 @@ beforeAll(async () => {
   h = await startHarness({ env: { EMAIL_TRANSPORT: 'sendgrid', SENDGRID_API_KEY: 'SG.test-key', SENDGRID_API_URL: sink.url } });
   p = await createProjectFixture(h);
   await verifiedDomain(h, p.projectId, 'mail.example.com');
-  created = await createWorker({
-    config: h.config,
-    knex: h.deps.knex,
-    log: h.deps.log,
-    address: process.env.TEST_TEMPORAL_ADDRESS!,
-    taskQueue: h.taskQueue,
-    workflowBundlePath: process.env.TEST_WORKFLOW_BUNDLE,
-  });
+  created = await createHarnessWorker(h);
   // The main queue's worker stops before anything is sent: nothing on that queue is ever processed.
   const mainDone = created.workers.main.run();
   created.workers.main.shutdown();
