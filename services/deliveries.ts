@@ -19,8 +19,6 @@ export async function startDelivery(gateway: TemporalGateway, email: DeliverySta
   await startWorkflowOnce(gateway, deliverEmail, {
     workflowId: deliverEmailWorkflowId(email.id),
     args: [{ emailId: email.id }],
-    // Its own task queue: a password reset does not wait behind event routing.
-    taskQueue: gateway.deliveriesTaskQueue,
     ...deliveryStart({ emailId: email.id, projectId: email.projectId, contactId: email.contactId, label: email.template, source: email.source }),
     searchAttributes: { ProjectId: email.projectId, ContactId: email.contactId ?? undefined },
   });

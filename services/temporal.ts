@@ -9,15 +9,12 @@ import {
 } from '@temporalio/client';
 import type { SignalDefinition, UpdateDefinition, Workflow } from '@temporalio/common';
 import type { Config } from '../lib/config';
-import { deliveriesTaskQueue } from '../temporal/workflowIds';
 
 /** The API's handle on Temporal: one lazily opened connection per process. */
 export interface TemporalGateway {
   client(): Promise<Client>;
   connection(): Promise<Connection>;
   taskQueue: string;
-  /** Where `deliverEmail` starts: `deliveriesTaskQueue(taskQueue)` (a bench sets it to taskQueue to measure the shared queue). */
-  deliveriesTaskQueue: string;
   namespace: string;
   health(timeoutMs?: number): Promise<boolean>;
   /** Runs before the connection closes (e.g. handing over batched work). */
@@ -49,7 +46,6 @@ export function createTemporalGateway(config: Config, address = temporalAddress(
   };
   return {
     taskQueue: config.temporal.taskQueue,
-    deliveriesTaskQueue: deliveriesTaskQueue(config.temporal.taskQueue),
     namespace: config.temporal.namespace,
     connection,
     async client() {
@@ -97,8 +93,6 @@ export interface StartOnce<W extends Workflow> {
   details: string;
   searchAttributes?: Partial<Record<SearchAttributeName, string | undefined>>;
   memo?: Record<string, unknown>;
-  /** Another task queue than the gateway's (deliveries run on their own: temporal/workflowIds.ts). */
-  taskQueue?: string;
 }
 
 /**
@@ -112,7 +106,7 @@ export async function startWorkflowOnce<W extends Workflow>(gateway: TemporalGat
   try {
     // StartOnce<W> checked `args` against the workflow; the SDK's conditional option type cannot see that through a generic.
     const options = {
-      taskQueue: s.taskQueue ?? gateway.taskQueue,
+      taskQueue: gateway.taskQueue,
       workflowId: s.workflowId,
       args: s.args,
       searchAttributes,

@@ -10,9 +10,3 @@ export const bulkJobWorkflowId = (jobId: string) => `job-${jobId}`;
 export const segmentComputeWorkflowId = (segmentId: string, runKey: string) => `segment-${segmentId}-${runKey}`;
 export const routeEventBatchWorkflowId = (firstEventId: string) => `events-${firstEventId}`;
 export const webhookDeliveryWorkflowId = (endpointId: string) => `webhook-${endpointId}`;
-
-/**
- * The task queue `deliverEmail` runs on (workflow and activities): its own, so a send is not queued
- * behind event routing and campaign work on the main queue. Derived here only, from the main queue.
- */
-export const deliveriesTaskQueue = (taskQueue: string) => `${taskQueue}-deliveries`;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { NativeConnection, Worker, Runtime, DefaultLogger, WorkerOptions, bundleWorkflowCode } from '@temporalio/worker';
+import { NativeConnection, Worker, Runtime, DefaultLogger, WorkerOptions } from '@temporalio/worker';
 import { Client, Connection } from '@temporalio/client';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
@@ -9,7 +9,6 @@ import { createActivities } from '../activities';
 import { ensureSchedules } from './schedules';
 import { createTemporalGateway, temporalAddress, TemporalGateway } from '../services/temporal';
 import { sdkTelemetryOptions, serveWorkerMetrics } from './workerMetrics';
-import { deliveriesTaskQueue } from '../temporal/workflowIds';
 
 let runtimeInstalled = false;
 function installRuntime(config: Config) {
@@ -47,33 +46,10 @@ export interface StepPlugins {
 
 export const WORKFLOWS_PATH = path.join(__dirname, '..', 'temporal', 'workflows', 'index.ts');
 
-/** Both workers as one: run() resolves once both have stopped; shutdown() stops both. */
-export interface WorkerPair {
-  run(): Promise<void>;
-  shutdown(): void;
-}
-
 export interface CreatedWorker {
-  worker: WorkerPair;
-  /** The two workers: the main task queue, and `deliverEmail` on its own (temporal/workflowIds.ts `deliveriesTaskQueue`). */
-  workers: { main: Worker; deliveries: Worker };
+  worker: Worker;
   /** Closes what the worker opened (its native connection and its client for activities). */
   close(): Promise<void>;
-}
-
-/** Runs both; when one stops (or fails), the other is shut down too, and a failure is rethrown. */
-function pair(workers: Worker[]): WorkerPair {
-  const shutdown = () => {
-    for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
-  };
-  return {
-    async run() {
-      const results = await Promise.allSettled(workers.map((w) => w.run().finally(shutdown)));
-      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      if (failed) throw failed.reason;
-    },
-    shutdown,
-  };
 }
 
 export async function createWorker(opts: StartWorkerOptions): Promise<CreatedWorker> {
@@ -82,30 +58,23 @@ export async function createWorker(opts: StartWorkerOptions): Promise<CreatedWor
   const taskQueue = opts.taskQueue ?? opts.config.temporal.taskQueue;
   const connection = await NativeConnection.connect({ address });
   const gateway: TemporalGateway = createTemporalGateway({ ...opts.config, temporal: { ...opts.config.temporal, taskQueue } }, address);
-  // Bundled once for both workers (bundling takes seconds and memory).
-  const workflowSource: Pick<WorkerOptions, 'workflowBundle'> = opts.workflowBundlePath && !opts.steps
-    ? { workflowBundle: { codePath: opts.workflowBundlePath } }
-    : { workflowBundle: await bundleWorkflowCode({ workflowsPath: opts.steps?.workflowsPath ?? WORKFLOWS_PATH, logger: Runtime.instance().logger }) };
-  // One set of activities for both workers: they share the send rate limiter and transport pools.
-  const activities = {
-    ...createActivities({ config: opts.config, knex: opts.knex, log: opts.log, temporal: gateway, steps: opts.steps?.registry }),
-    ...opts.steps?.activities,
-  };
-  const create = (queue: string) =>
-    Worker.create({
-      connection,
-      namespace: opts.config.temporal.namespace,
-      taskQueue: queue,
-      ...workflowSource,
-      activities,
-      // Bounded workflow cache keeps RSS flat when many executions wait for days.
-      maxCachedWorkflows: opts.config.temporal.maxCachedWorkflows,
-    });
-  // The main queue's worker still registers deliverEmail: emails started there by an older
-  // deployment (or by a SEND_EMAIL step from before the patch) are still delivered.
-  const main = await create(taskQueue);
-  // Its own pollers and slots, so a send never waits behind event routing on the main queue.
-  const deliveries = await create(deliveriesTaskQueue(taskQueue));
+  const workflowSource: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = opts.steps
+    ? { workflowsPath: opts.steps.workflowsPath }
+    : opts.workflowBundlePath
+      ? { workflowBundle: { codePath: opts.workflowBundlePath } }
+      : { workflowsPath: WORKFLOWS_PATH };
+  const worker = await Worker.create({
+    connection,
+    namespace: opts.config.temporal.namespace,
+    taskQueue,
+    ...workflowSource,
+    activities: {
+      ...createActivities({ config: opts.config, knex: opts.knex, log: opts.log, temporal: gateway, steps: opts.steps?.registry }),
+      ...opts.steps?.activities,
+    },
+    // Bounded workflow cache keeps RSS flat when many executions wait for days.
+    maxCachedWorkflows: opts.config.temporal.maxCachedWorkflows,
+  });
   if (opts.schedules) {
     const conn = await Connection.connect({ address });
     try {
@@ -115,8 +84,7 @@ export async function createWorker(opts: StartWorkerOptions): Promise<CreatedWor
     }
   }
   return {
-    worker: pair([main, deliveries]),
-    workers: { main, deliveries },
+    worker,
     async close() {
       await gateway.close();
       await connection.close();
@@ -138,7 +106,7 @@ if (require.main === module) {
     await conn.close();
     const { worker, close } = await createWorker({ config, knex, log, schedules: true });
     const metrics = await serveWorkerMetrics(config, knex, log);
-    log.info({ taskQueue: config.temporal.taskQueue, deliveriesTaskQueue: deliveriesTaskQueue(config.temporal.taskQueue), address: temporalAddress(config) }, 'worker running');
+    log.info({ taskQueue: config.temporal.taskQueue, address: temporalAddress(config) }, 'worker running');
     await worker.run();
     await metrics.close();
     await close();

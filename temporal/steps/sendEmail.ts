@@ -1,6 +1,6 @@
-import { ApplicationFailure, ChildWorkflowCancellationType, ParentClosePolicy, executeChild, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, ChildWorkflowCancellationType, ParentClosePolicy, executeChild, patched, proxyActivities } from '@temporalio/workflow';
 import type { sendEmailStepActivities } from '../../activities/steps/sendEmail';
-import { deliverEmailWorkflowId, deliveriesTaskQueue } from '../workflowIds';
+import { deliverEmailWorkflowId } from '../workflowIds';
 import { deliveryStart } from '../summaries';
 import { deliverEmail } from '../workflows/deliverEmail';
 import type { ConfigChecks, ConfigOf, StepContext, StepOutcome, Zod } from './types';
@@ -53,8 +53,6 @@ export async function check(c: ConfigOf<typeof config>, checks: ConfigChecks): P
 
 /** Steps that began before this marker send at once; later ones first wait out the contact's quiet hours. */
 const QUIET_HOURS_PATCH = 'send-email-quiet-hours';
-/** Children started before this marker ran on the parent's task queue; later ones on the deliveries queue. */
-const DELIVERIES_QUEUE_PATCH = 'deliveries-task-queue';
 
 export async function run(c: ConfigOf<typeof config>, ctx: StepContext): Promise<StepOutcome> {
   let held: { heldUntil: string; timeZone: string } | undefined;
@@ -74,11 +72,9 @@ export async function run(c: ConfigOf<typeof config>, ctx: StepContext): Promise
     context: ctx.context,
   });
   if (prepared.skipped) return { branch: 'next', status: 'SKIPPED', output: { reason: prepared.skipped, ...held } };
-  const ownQueue = patched(DELIVERIES_QUEUE_PATCH) ? { taskQueue: deliveriesTaskQueue(workflowInfo().taskQueue) } : {};
   const result = await executeChild(deliverEmail, {
     workflowId: deliverEmailWorkflowId(prepared.emailId),
     args: [{ emailId: prepared.emailId }],
-    ...ownQueue,
     // Cancelling the execution must not cancel an email already on its way.
     parentClosePolicy: ParentClosePolicy.ABANDON,
     cancellationType: ChildWorkflowCancellationType.ABANDON,

@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
 import request from 'supertest';
+import type { Worker } from '@temporalio/worker';
 import { loadConfig, Config } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
 import { createKnex } from '../../db/knex';
 import { createTemporalGateway } from '../../services/temporal';
-import { createWorker, StepPlugins, WorkerPair } from '../../worker/worker';
+import { createWorker, StepPlugins } from '../../worker/worker';
 import { buildApp, BuiltApp } from '../../api/app';
 import type { Deps } from '../../api/context';
 
@@ -44,7 +45,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const built = buildApp(deps);
   const http = request(built.app.callback());
 
-  let running: { worker: WorkerPair; done: Promise<void>; close: () => Promise<void> } | null = null;
+  let running: { worker: Worker; done: Promise<void>; close: () => Promise<void> } | null = null;
   const harness: Harness = {
     deps,
     built,

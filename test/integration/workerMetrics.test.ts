@@ -4,7 +4,6 @@ import { startHarness, createProjectFixture, bearer, eventually, Harness, Projec
 import { verifiedDomain, uniqueEmail } from '../helpers/fixtures';
 import { parseMetrics, valueOf } from '../helpers/metrics';
 import { startDevServer, DevServer, freePort } from '../../worker/devServer';
-import { deliveriesTaskQueue } from '../../temporal/workflowIds';
 
 /**
  * The real worker entrypoint (`tsx worker/worker.ts`) in its own process: the SDK runtime is
@@ -81,15 +80,14 @@ describe('a worker process with WORKER_METRICS_ADDRESS and WORKER_APP_METRICS_AD
     const ids = res.body.data.emails.map((e: any) => e.email);
     await eventually(async () => (await h.deps.knex('emails').whereIn('id', ids).where({ status: 'SENT' })).length === sends, 120_000);
 
-    // The SDK's exporter: workflow and activity task metrics labelled with the worker's task queues.
+    // The SDK's exporter: workflow and activity task metrics labelled with the worker's task queue.
     const completed = (samples: ReturnType<typeof parseMetrics>) =>
-      valueOf(samples, 'temporal_workflow_completed_total', { task_queue: deliveriesTaskQueue(TASK_QUEUE), workflow_type: 'deliverEmail' });
+      valueOf(samples, 'temporal_workflow_completed_total', { task_queue: TASK_QUEUE, workflow_type: 'deliverEmail' });
     const sdk = await eventually(async () => {
       const samples = await scrape(sdkUrl);
       return completed(samples) === sends && samples;
     }, 120_000);
-    // The worker polls two queues; the deliveries above ran on the second.
-    const names = new Set(sdk.filter((s) => s.labels.task_queue === deliveriesTaskQueue(TASK_QUEUE)).map((s) => s.name));
+    const names = new Set(sdk.filter((s) => s.labels.task_queue === TASK_QUEUE).map((s) => s.name));
     for (const name of [
       'temporal_workflow_task_schedule_to_start_latency_seconds_bucket',
       'temporal_workflow_task_execution_latency_seconds_bucket',
