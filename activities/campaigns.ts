@@ -105,7 +105,7 @@ async function heartbeating<T>(details: unknown, work: () => Promise<T>): Promis
 
 export function campaignActivities(deps: ActivityDeps, transport: Transport = createTransport(deps.config, deps)) {
   const { knex, config } = deps;
-  const bounces = refusalBounces(deps, transport.name === 'log' ? null : transport.name);
+  const bounces = refusalBounces(deps, transport);
   const throttle = sendThrottleFor(knex, config.email, transport);
 
   /** `variant`: the recipient's A/B test subject (db/campaignAbTest); null gets the winner's, or the campaign's subject. */

@@ -15,7 +15,7 @@ export type DeliveryResult = { status: 'SENT' | 'FAILED' | 'SKIPPED'; messageId?
 
 export function emailActivities(deps: ActivityDeps, transport: Transport = createTransport(deps.config, deps)) {
   const { knex, config } = deps;
-  const bounces = refusalBounces(deps, transport.name === 'log' ? null : transport.name);
+  const bounces = refusalBounces(deps, transport);
   const throttle = sendThrottleFor(knex, config.email, transport);
 
   /**

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import type { TemporalGateway } from './temporal';
+import type { Transport } from './transport';
 import type { EmailStatus } from '../db/emails';
 import { advanceEmailStatus, claimProviderEvent, emailForProviderEvent, pruneProviderEventIds, setEmailMilestone } from '../db/providerEvents';
 import { recordEvent, EventRow } from '../db/events';
@@ -233,10 +234,11 @@ export function providerEvents(deps: { knex: Knex; temporal: TemporalGateway; lo
  * Refusals heard while handing mail over (an SMTP 5xx at RCPT or DATA, `bounce` set) are bounces
  * known at once: they go through the same path as a provider's bounce report (status, campaign
  * counter, `email.bounced`, the contact unsubscribed, the suspension check). The id is derived from
- * the email, so recording a refusal twice applies it once. `provider` null: the transport never bounces.
+ * the email, so recording a refusal twice applies it once. The `log` transport refuses nothing.
  */
-export function refusalBounces(deps: Parameters<typeof providerEvents>[0], provider: ProviderEvent['provider'] | null) {
+export function refusalBounces(deps: Parameters<typeof providerEvents>[0], transport: Pick<Transport, 'name'>) {
   const events = providerEvents(deps);
+  const provider = transport.name === 'log' ? null : transport.name;
   return {
     async record(refusals: Array<{ emailId: string; error: { message: string; bounce: boolean } }>): Promise<void> {
       const bounced = provider ? refusals.filter((r) => r.error.bounce) : [];

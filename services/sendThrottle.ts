@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { EmailConfig } from '../lib/config';
 import type { Transport } from './transport';
+import { chunk } from '../lib/arrays';
 import { holdSlot, projectSendRate, reserveSendSlots, takeHeldSlot } from '../db/sendThrottle';
 
 /**
@@ -116,5 +117,5 @@ export const BATCH_WAIT_BUDGET_MS = 4 * 60_000;
 
 /** Splits provider groups further so that none carries more than `size` recipients. */
 export function limitGroups<T>(groups: T[][], size: number): T[][] {
-  return groups.flatMap((g) => Array.from({ length: Math.ceil(g.length / size) }, (_, i) => g.slice(i * size, (i + 1) * size)));
+  return groups.flatMap((g) => chunk(g, size));
 }

@@ -1,6 +1,7 @@
 import { MailService } from '@sendgrid/mail';
 import { Client } from '@sendgrid/client';
 import type { Config } from '../lib/config';
+import { chunk } from '../lib/arrays';
 import { allAccepted, Address, BatchRecipient, OutgoingBatch, Transport, TransportRejected } from './transport';
 
 /** SendGrid's cap on personalizations (recipients) per /v3/mail/send call. */
@@ -13,11 +14,6 @@ export const MAX_BATCH_RECIPIENTS = 1000;
 const BODY_TAG = '%svc_body%';
 const MAX_SUBSTITUTED_BODY_BYTES = 9_500;
 
-const chunk = <T>(items: T[], size: number): T[][] => {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-};
 
 /**
  * Groups for SendGrid: recipients sharing one rendered body go together with that body as the

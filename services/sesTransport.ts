@@ -1,8 +1,9 @@
 import { SESv2Client, SendEmailCommand, type SendEmailCommandInput } from '@aws-sdk/client-sesv2';
 import { encodeWord, isPlainText } from 'nodemailer/lib/mime-funcs';
 import type { Config } from '../lib/config';
-import type { Address, BatchRecipient, BatchResult, OutgoingMessage, Transport } from './transport';
-import { TransportRejected } from './transport';
+import type { Address, OutgoingMessage, Transport } from './transport';
+import { sendEach, TransportRejected } from './transport';
+import { chunk } from '../lib/arrays';
 
 /**
  * Amazon SES through the official SESv2 client (`SendEmail`, `Content.Simple`). Simple content
@@ -115,29 +116,8 @@ export function sesTransport(config: Config): Transport {
     name: 'ses',
     reofferInterrupted: false,
     send: (m) => sendOne(m),
-    splitBatch(recipients: BatchRecipient[]) {
-      const groups: BatchRecipient[][] = [];
-      for (let i = 0; i < recipients.length; i += GROUP_SIZE) groups.push(recipients.slice(i, i + GROUP_SIZE));
-      return groups;
-    },
+    splitBatch: (recipients) => chunk(recipients, GROUP_SIZE),
     // SendEmail takes one message, so each recipient is its own call with its own outcome and SES message id.
-    async sendBatch(batch) {
-      const result: BatchResult = { accepted: [], rejected: [], unknown: [] };
-      let next = 0;
-      const lane = async () => {
-        while (next < batch.recipients.length) {
-          const r = batch.recipients[next++];
-          try {
-            const { messageId } = await sendOne({ ...r, projectId: batch.projectId, campaignId: batch.campaignId, from: batch.from, replyTo: batch.replyTo, attachments: [] });
-            result.accepted.push({ emailId: r.emailId, messageId });
-          } catch (err) {
-            if (err instanceof TransportRejected) result.rejected.push({ emailId: r.emailId, error: err });
-            else result.unknown.push({ emailId: r.emailId, error: err instanceof Error ? err : new Error(String(err)) });
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(CONCURRENCY, batch.recipients.length) }, lane));
-      return result;
-    },
+    sendBatch: (batch) => sendEach(batch, CONCURRENCY, sendOne),
   };
 }

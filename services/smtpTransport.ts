@@ -1,8 +1,9 @@
 import nodemailer from 'nodemailer';
 import type { Config, EmailConfig } from '../lib/config';
 import type { DkimKeyLookup, DkimSigning } from './dkim';
-import type { Address, BatchResult, OutgoingAttachment, Transport } from './transport';
-import { TransportRejected } from './transport';
+import type { Address, OutgoingAttachment, OutgoingMessage, Transport } from './transport';
+import { sendEach, TransportRejected } from './transport';
+import { chunk } from '../lib/arrays';
 
 /**
  * EMAIL_TRANSPORT=smtp (docs/providers.md, "SMTP"): nodemailer's pooled SMTP client, one message per
@@ -77,58 +78,33 @@ export function smtpTransport(config: Config, dkimKeys: DkimKeyLookup): Transpor
     }
   }
 
+  /** One message, one SMTP transaction, signed with the sender domain's key (cached per worker). */
+  async function send(m: OutgoingMessage): Promise<{ messageId: string }> {
+    const dkim = await signing(m.projectId, m.from.email);
+    try {
+      const info = await pool.sendMail({
+        messageId: messageIdFor(m.emailId, m.from.email),
+        from: mailbox(m.from),
+        to: mailbox(m.to),
+        ...(m.replyTo ? { replyTo: m.replyTo } : {}),
+        subject: m.subject,
+        html: m.html,
+        headers: m.headers,
+        attachments: attachmentsFor(m.attachments),
+        ...(dkim ? { dkim } : {}),
+      });
+      return { messageId: info.messageId };
+    } catch (err) {
+      throw smtpFailure(err);
+    }
+  }
+
   return {
     name: 'smtp',
     reofferInterrupted: false,
-    async send(m) {
-      const dkim = await signing(m.projectId, m.from.email);
-      try {
-        const info = await pool.sendMail({
-          messageId: messageIdFor(m.emailId, m.from.email),
-          from: mailbox(m.from),
-          to: mailbox(m.to),
-          ...(m.replyTo ? { replyTo: m.replyTo } : {}),
-          subject: m.subject,
-          html: m.html,
-          headers: m.headers,
-          attachments: attachmentsFor(m.attachments),
-          ...(dkim ? { dkim } : {}),
-        });
-        return { messageId: info.messageId };
-      } catch (err) {
-        throw smtpFailure(err);
-      }
-    },
-    splitBatch(recipients) {
-      const groups = [];
-      for (let i = 0; i < recipients.length; i += GROUP_SIZE) groups.push(recipients.slice(i, i + GROUP_SIZE));
-      return groups;
-    },
-    async sendBatch(batch) {
-      const dkim = await signing(batch.projectId, batch.from.email);
-      const result: BatchResult = { accepted: [], rejected: [], unknown: [] };
-      await Promise.all(
-        batch.recipients.map(async (r) => {
-          try {
-            const info = await pool.sendMail({
-              messageId: messageIdFor(r.emailId, batch.from.email),
-              from: mailbox(batch.from),
-              to: mailbox(r.to),
-              ...(batch.replyTo ? { replyTo: batch.replyTo } : {}),
-              subject: r.subject,
-              html: r.html,
-              headers: r.headers,
-              ...(dkim ? { dkim } : {}),
-            });
-            result.accepted.push({ emailId: r.emailId, messageId: info.messageId });
-          } catch (err) {
-            const failure = smtpFailure(err);
-            if (failure instanceof TransportRejected) result.rejected.push({ emailId: r.emailId, error: failure });
-            else result.unknown.push({ emailId: r.emailId, error: failure });
-          }
-        }),
-      );
-      return result;
-    },
+    send,
+    splitBatch: (recipients) => chunk(recipients, GROUP_SIZE),
+    // The pool bounds the connections; a group's messages queue on it side by side.
+    sendBatch: (batch) => sendEach(batch, GROUP_SIZE, send),
   };
 }

@@ -3,6 +3,7 @@
  * (services/*Transport.ts) implements it; the activities speak only to it.
  */
 import type { TransportName } from '../lib/config';
+import { forEachLimit } from '../lib/concurrency';
 
 export interface Address {
   email: string;
@@ -98,3 +99,21 @@ export const allAccepted = (batch: OutgoingBatch, messageId: string): BatchResul
   rejected: [],
   unknown: [],
 });
+
+/**
+ * A group offered recipient by recipient (SMTP, SES: one message per call), at most `concurrency`
+ * calls in flight: each recipient's outcome is its own, sorted the way `sendBatch` answers.
+ */
+export async function sendEach(batch: OutgoingBatch, concurrency: number, send: (m: OutgoingMessage & { campaignId: string }) => Promise<{ messageId: string }>): Promise<BatchResult> {
+  const result: BatchResult = { accepted: [], rejected: [], unknown: [] };
+  await forEachLimit(batch.recipients, concurrency, async (r) => {
+    try {
+      const { messageId } = await send({ ...r, projectId: batch.projectId, campaignId: batch.campaignId, from: batch.from, replyTo: batch.replyTo, attachments: [] });
+      result.accepted.push({ emailId: r.emailId, messageId });
+    } catch (err) {
+      if (err instanceof TransportRejected) result.rejected.push({ emailId: r.emailId, error: err });
+      else result.unknown.push({ emailId: r.emailId, error: err instanceof Error ? err : new Error(String(err)) });
+    }
+  });
+  return result;
+}
