@@ -24,6 +24,7 @@ import {
   releaseClaim,
 } from '../db/campaignEmails';
 import { createTransport } from '../services/transports';
+import { heartbeating, UNKNOWN_OUTCOME } from './handOver';
 import { BatchRecipient, BatchResult, Transport, TransportRejected } from '../services/transport';
 import { MAX_BATCH_RECIPIENTS } from '../services/sendgridTransport';
 import { refusalBounces } from '../services/providerEvents';
@@ -86,21 +87,6 @@ export interface CampaignBatchResult {
   capped?: number;
   /** The project's send throttle on this batch: its rate, and how long the batch waited for slots. */
   pacing?: { ratePerSecond: number; waitedMs: number };
-}
-
-const HEARTBEAT_EVERY_MS = 5_000;
-const UNKNOWN_OUTCOME = 'delivery outcome unknown after an interrupted hand-over; not retried to avoid a duplicate';
-
-/** Heartbeats `details` every few seconds while `work` runs (a provider call may take a while). */
-async function heartbeating<T>(details: unknown, work: () => Promise<T>): Promise<T> {
-  const ctx = Context.current();
-  ctx.heartbeat(details);
-  const timer = setInterval(() => ctx.heartbeat(details), HEARTBEAT_EVERY_MS);
-  try {
-    return await work();
-  } finally {
-    clearInterval(timer);
-  }
 }
 
 export function campaignActivities(deps: ActivityDeps, transport: Transport = createTransport(deps.config, deps)) {

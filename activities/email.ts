@@ -6,8 +6,8 @@ import { createTransport } from '../services/transports';
 import { Transport, TransportRejected } from '../services/transport';
 import { sendThrottleFor } from '../services/sendThrottle';
 import { refusalBounces } from '../services/providerEvents';
-import { renderTemplate, RenderError } from '../services/render';
-import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
+import { RenderError } from '../services/render';
+import { outgoingMessage, renderRow } from './outgoing';
 import { deterministicUuid } from '../lib/ids';
 import { deliveriesFailed, emailsHandedOver } from '../lib/metrics';
 
@@ -61,23 +61,8 @@ export function emailActivities(deps: ActivityDeps, transport: Transport = creat
       if (current.status === 'FAILED') return { status: 'FAILED', error: current.error };
       return { status: 'SENT', messageId: current.provider_message_id };
     }
-    const links = claimed.contact_id ? linksFor(config, claimed.project_id, claimed.contact_id) : null;
-    const headers = {
-      ...claimed.headers,
-      ...(claimed.type === 'MARKETING' && links?.unsubscribeUrl ? listUnsubscribeHeaders(links.unsubscribeUrl) : {}),
-    };
     try {
-      const { messageId } = await transport.send({
-        emailId,
-        projectId: claimed.project_id,
-        to: { email: claimed.to_email, name: claimed.to_name },
-        from: { email: claimed.from_email, name: claimed.from_name },
-        replyTo: claimed.reply_to,
-        subject: claimed.rendered_subject ?? claimed.subject,
-        html: claimed.rendered_body ?? claimed.body,
-        headers,
-        attachments: await emailAttachments(knex, emailId),
-      });
+      const { messageId } = await transport.send(outgoingMessage(config, claimed, await emailAttachments(knex, emailId)));
       await transitionEmail(knex, emailId, ['SENDING'], 'SENT', { provider_message_id: messageId, sent_at: new Date() });
       emailsHandedOver.inc({ transport: transport.name, type: claimed.type });
       return { status: 'SENT', messageId };
@@ -105,9 +90,8 @@ export function emailActivities(deps: ActivityDeps, transport: Transport = creat
       const email = await getEmail(knex, emailId);
       if (!email) return { ok: false, error: 'email not found' };
       if (email.rendered_body !== null || email.status !== 'QUEUED') return { ok: email.status !== 'FAILED' };
-      const links = email.contact_id ? linksFor(config, email.project_id, email.contact_id) : {};
       try {
-        const rendered = await renderTemplate({ subject: email.subject, body: email.body }, { ...email.variables, ...links });
+        const rendered = await renderRow(config, email);
         // Written only while still QUEUED: a row a concurrent cancel or failure moved is left alone.
         await transitionEmail(knex, emailId, ['QUEUED'], 'QUEUED', { rendered_subject: rendered.subject, rendered_body: rendered.body });
         return { ok: true };

@@ -5,6 +5,7 @@ import type { TemporalGateway } from '../services/temporal';
 import type { StepRegistry } from '../temporal/steps';
 import { domainActivities } from './domains';
 import { emailActivities } from './email';
+import { deliveryBatchActivities } from './deliveryBatch';
 import { maintenanceActivities } from './maintenance';
 import { bulkActivities } from './bulk';
 import { segmentActivities } from './segments';
@@ -35,6 +36,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...domainActivities(deps),
     ...emailActivities(deps),
+    ...deliveryBatchActivities(deps),
     ...maintenanceActivities(deps),
     ...bulkActivities(deps),
     ...segmentActivities(deps),

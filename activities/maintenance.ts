@@ -5,6 +5,8 @@ import { unroutedEvents } from '../db/events';
 import { orphanedQueuedEmails } from '../db/emails';
 import { startEventRouting } from '../services/events';
 import { startDelivery } from '../services/deliveries';
+import { startDeliveryBatch } from '../services/deliveryBatcher';
+import { orphanedBatches } from '../db/deliveryBatches';
 import { stalledWebhookEndpoints } from '../db/webhookEndpoints';
 import { wakeWebhookEndpoints } from '../services/webhooks/handOff';
 
@@ -23,15 +25,19 @@ export function maintenanceActivities(deps: ActivityDeps) {
      * The API commits an event or email and then starts its workflow; a crash in between leaves it
      * unstarted. Starting again under the same deterministic id is a no-op for the ones that did start.
      */
-    async resumeOrphans(): Promise<{ events: number; emails: number; webhookEndpoints: number }> {
+    async resumeOrphans(): Promise<{ events: number; emails: number; batches: number; webhookEndpoints: number }> {
       const events = await unroutedEvents(knex, ORPHAN_AFTER_MINUTES, SWEEP_BATCH);
       await startEventRouting(deps.temporal, events);
       const emails = await orphanedQueuedEmails(knex, ORPHAN_AFTER_MINUTES, SWEEP_BATCH);
       for (const e of emails) await startDelivery(deps.temporal, { id: e.id, projectId: e.project_id, contactId: e.contact_id, source: 'maintenance sweep (delivery never started)' });
+      // /v1/send batches go again under the id their rows name: a no-op for one that did start
+      // (however few of its rows the query found), and a new run for one that failed for good.
+      const batches = await orphanedBatches(knex, ORPHAN_AFTER_MINUTES, SWEEP_BATCH);
+      for (const b of batches) await startDeliveryBatch(deps.temporal, { ...b, source: 'maintenance sweep (batch never started)' });
       // Due webhook messages that sat still: their endpoint's wake-up was lost (or its run failed).
       const endpoints = await stalledWebhookEndpoints(knex, 2 * 60_000, SWEEP_BATCH);
       await wakeWebhookEndpoints(deps.temporal, endpoints);
-      return { events: events.length, emails: emails.length, webhookEndpoints: endpoints.length };
+      return { events: events.length, emails: emails.length, batches: batches.length, webhookEndpoints: endpoints.length };
     },
   };
 }

@@ -183,19 +183,21 @@ export interface HandedOver {
  * rows that moved, and each of them gets its `email.sent` event (DESIGN §5.10, like a transactional
  * send), so the activity feed lists campaign mail and workflows can trigger on it. One multi-row
  * insert per group; a contact deleted meanwhile gets no event.
+ *
+ * `campaignId` null: transactional emails (a /v1/send batch), the same way without a campaign's counts.
  */
-export async function markHandedOver(knex: Knex, campaignId: string, accepted: Array<{ emailId: string; messageId: string }>): Promise<HandedOver> {
+export async function markHandedOver(knex: Knex, campaignId: string | null, accepted: Array<{ emailId: string; messageId: string }>): Promise<HandedOver> {
   const emailIds = accepted.map((a) => a.emailId);
   const { rows } = await knex.raw(
     `WITH moved AS (
        UPDATE emails e SET status = 'SENT', provider_message_id = a.message_id, sent_at = now(), updated_at = now()
          FROM unnest(:ids::uuid[], :messageIds::text[]) AS a(id, message_id)
-        WHERE e.id = a.id AND e.campaign_id = :campaignId AND e.status = 'SENDING'
+        WHERE e.id = a.id AND e.campaign_id IS NOT DISTINCT FROM :campaignId::uuid AND e.status = 'SENDING'
        RETURNING e.id, e.project_id, e.contact_id),
      n AS (SELECT count(*)::int AS n FROM moved),
      bump AS (
        UPDATE campaigns SET sent_count = sent_count + n.n, updated_at = now() FROM n
-        WHERE campaigns.id = :campaignId AND n.n > 0),
+        WHERE campaigns.id = :campaignId::uuid AND n.n > 0),
      sent AS (
        INSERT INTO events (id, project_id, contact_id, name, data)
        SELECT u.event_id, m.project_id, m.contact_id, 'email.sent', jsonb_build_object('emailId', m.id)
@@ -214,20 +216,20 @@ export async function markHandedOver(knex: Knex, campaignId: string, accepted: A
  * SENDING → FAILED (the provider refused, or an interrupted attempt left the outcome unknown). `error`
  * is one message for all, or each email id's own (SMTP refuses recipients one by one).
  */
-export async function markFailed(knex: Knex, campaignId: string, where: { emailIds: string[] } | { contactIds: string[] }, error: string | Record<string, string>): Promise<number> {
+export async function markFailed(knex: Knex, campaignId: string | null, where: { emailIds: string[] } | { contactIds: string[] }, error: string | Record<string, string>): Promise<number> {
   return knex.transaction(async (trx) => {
     const q = trx('emails').where({ campaign_id: campaignId, status: 'SENDING' });
     if ('emailIds' in where) q.whereIn('id', where.emailIds);
     else q.whereIn('contact_id', where.contactIds);
     const message = typeof error === 'string' ? error : trx.raw('(?::jsonb) ->> id::text', [JSON.stringify(error)]);
     const moved = await q.update({ status: 'FAILED', error: message, updated_at: trx.fn.now() }).returning('id');
-    if (moved.length) await trx('campaigns').where({ id: campaignId }).increment('failed_count', moved.length);
+    if (campaignId && moved.length) await trx('campaigns').where({ id: campaignId }).increment('failed_count', moved.length);
     return moved.length;
   });
 }
 
 /** SENDING → QUEUED: nothing left the building (a retryable refusal, or never offered), so a retry may offer them again. */
-export async function releaseClaim(knex: Knex, campaignId: string, where: { emailIds: string[] } | { contactIds: string[] }): Promise<void> {
+export async function releaseClaim(knex: Knex, campaignId: string | null, where: { emailIds: string[] } | { contactIds: string[] }): Promise<void> {
   const q = knex('emails').where({ campaign_id: campaignId, status: 'SENDING' });
   if ('emailIds' in where) q.whereIn('id', where.emailIds);
   else q.whereIn('contact_id', where.contactIds);

@@ -23,6 +23,8 @@ export interface EmailRow {
   headers: Record<string, string>;
   rendered_subject: string | null;
   rendered_body: string | null;
+  /** The `deliverEmailBatch` workflow that delivers it (a /v1/send email); null for one delivered on its own. */
+  delivery_workflow: string | null;
   status: EmailStatus;
   transport: string | null;
   provider_message_id: string | null;
@@ -46,6 +48,8 @@ export interface NewEmail {
   body: string;
   variables: Record<string, unknown>;
   headers?: Record<string, string>;
+  /** The batch workflow that will deliver it (db/deliveryBatches), when it goes in one. */
+  deliveryWorkflow?: string | null;
   attachments?: Array<{ filename: string; content: string; contentType?: string | null }>;
 }
 
@@ -65,6 +69,7 @@ const columnsOf = (e: Omit<NewEmail, 'attachments'>) => ({
   body: e.body,
   variables: JSON.stringify(e.variables),
   headers: JSON.stringify(e.headers ?? {}),
+  delivery_workflow: e.deliveryWorkflow ?? null,
 });
 
 export async function insertEmail(knex: Knex, e: NewEmail): Promise<void> {
@@ -102,13 +107,26 @@ export async function getEmail(knex: Knex, id: string): Promise<EmailRow | undef
   return knex<EmailRow>('emails').where({ id }).first();
 }
 
-export async function emailAttachments(knex: Knex, id: string) {
-  const rows = await knex('email_attachments').where({ email_id: id }).orderBy('id');
-  return rows.map((r: { filename: string; content_type: string | null; content: Buffer }) => ({
-    filename: r.filename,
-    contentType: r.content_type,
-    content: r.content.toString('base64'),
-  }));
+export interface StoredAttachment {
+  filename: string;
+  contentType: string | null;
+  /** base64 */
+  content: string;
+}
+
+/** The attachments of many emails in one read, by email id (emails without any are absent). */
+export async function attachmentsOf(knex: Knex, ids: string[]): Promise<Map<string, StoredAttachment[]>> {
+  const out = new Map<string, StoredAttachment[]>();
+  if (!ids.length) return out;
+  const rows = await knex('email_attachments').whereIn('email_id', ids).orderBy('id');
+  for (const r of rows as Array<{ email_id: string; filename: string; content_type: string | null; content: Buffer }>) {
+    out.set(r.email_id, [...(out.get(r.email_id) ?? []), { filename: r.filename, contentType: r.content_type, content: r.content.toString('base64') }]);
+  }
+  return out;
+}
+
+export async function emailAttachments(knex: Knex, id: string): Promise<StoredAttachment[]> {
+  return (await attachmentsOf(knex, [id])).get(id) ?? [];
 }
 
 /** Moves an email between states only from the expected one; returns the row when it moved. */
@@ -127,11 +145,15 @@ export async function transitionEmail(
   return row;
 }
 
-/** Single emails still QUEUED `minutes` after they were written (their delivery never started), oldest first. */
+/**
+ * Single emails still QUEUED `minutes` after they were written (their delivery never started),
+ * oldest first. Emails of a batch are the batch's (db/deliveryBatches orphanedBatches).
+ */
 export async function orphanedQueuedEmails(db: Knex, minutes: number, limit: number): Promise<Pick<EmailRow, 'id' | 'project_id' | 'contact_id' | 'to_email'>[]> {
   return db('emails')
     .where({ status: 'QUEUED' })
     .whereNull('campaign_id')
+    .whereNull('delivery_workflow')
     .where('created_at', '<', db.raw(`now() - make_interval(mins => ?)`, [minutes]))
     .orderBy('created_at')
     .limit(limit)

@@ -68,6 +68,11 @@ export interface DeliverEmailInput {
   emailId: string;
 }
 
+/** The ids are for operators; the activity reads the batch's rows by the workflow's id (db/deliveryBatches). */
+export interface DeliverEmailBatchInput {
+  emailIds: string[];
+}
+
 export interface RouteEventInput {
   eventId: string;
 }

@@ -56,6 +56,19 @@ export function deliveryStart(d: { emailId: string; projectId: string; contactId
   };
 }
 
+/** A /v1/send batch (temporal/workflows/deliverEmailBatch.ts): every email id, and where each row names the batch. */
+export function deliveryBatchStart(b: { projectId: string; emailIds: string[]; source: string }): StartText {
+  return {
+    summary: `Delivery of ${count(b.emailIds.length)} email${b.emailIds.length === 1 ? '' : 's'} from ${b.source} (first ${b.emailIds[0]})`,
+    details: detailLines([
+      ['Project', b.projectId],
+      ['Emails', b.emailIds.join(', ')],
+      ['Rows', 'each email row names this workflow in `delivery_workflow`'],
+      ['Source', b.source],
+    ]),
+  };
+}
+
 export function campaignStart(c: { id: string; projectId: string; name: string; scheduledFor: string | null }): StartText {
   return {
     summary: `Campaign '${c.name}'${c.scheduledFor ? ` · scheduled for ${c.scheduledFor}` : ''}`,

@@ -3,6 +3,8 @@
  * starts the same id again starts nothing new. Pure functions, safe inside the workflow sandbox.
  */
 export const deliverEmailWorkflowId = (emailId: string) => `email-${emailId}`;
+/** A /v1/send batch: its rows carry this id from their commit, so a restart by the sweep reuses it. */
+export const deliverEmailBatchWorkflowId = (batchId: string) => `emails-${batchId}`;
 export const routeEventWorkflowId = (eventId: string) => `event-${eventId}`;
 export const executionWorkflowId = (executionId: string) => `exec-${executionId}`;
 export const campaignWorkflowId = (campaignId: string) => `campaign-${campaignId}`;

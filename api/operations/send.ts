@@ -9,7 +9,7 @@ import { findTemplate } from '../../db/templates';
 import { insertAttachments, linkedEmail, EmailType } from '../../db/emails';
 import { checkTemplate } from '../../services/render';
 import { handOffEvents, RoutableEvent } from '../../services/events';
-import { startDelivery } from '../../services/deliveries';
+import { reserveDelivery } from '../../services/deliveryBatcher';
 import { uuid } from '../../lib/ids';
 import { normalizeEmail } from '../../db/users';
 
@@ -54,8 +54,10 @@ const compareAddresses = (a: string, b: string) => {
 };
 
 /**
- * POST /v1/send: each recipient in turn gets its own contact upsert, its own rendered email row
- * and its own `deliverEmail` workflow. The call returns once every workflow is started.
+ * POST /v1/send: each recipient in turn gets its own contact upsert and its own email row; the
+ * rows are delivered by the `deliverEmailBatch` workflow the batcher placed the request in
+ * (services/deliveryBatcher.ts), named on each row. The call returns once the rows committed:
+ * the batch starts a few milliseconds later, and the maintenance sweep starts any a crash left.
  */
 export async function sendEmails(deps: Pick<Deps, 'knex' | 'temporal' | 'log'>, projectId: string, body: SendBody): Promise<SentEmail[]> {
   const content = await resolveContent(deps, projectId, body);
@@ -88,6 +90,7 @@ export async function sendEmails(deps: Pick<Deps, 'knex' | 'temporal' | 'log'>, 
           subject: content.subject,
           body: content.html,
           headers: body.headers,
+          deliveryWorkflow: ticket.workflowId,
         }),
       );
       await insertAttachments(db, emailId, body.attachments);
@@ -95,19 +98,18 @@ export async function sendEmails(deps: Pick<Deps, 'knex' | 'temporal' | 'log'>, 
     }
     return rows;
   };
-  const written = recipients.length === 1 && !body.attachments?.length ? await write(deps.knex) : await deps.knex.transaction(write);
-  // Committed emails are owed delivery whatever happens next: if Temporal cannot take them now,
-  // the maintenance sweep starts them (same ids), so the request still succeeds.
-  await Promise.all(
-    written.map(async (w) => {
-      await handOffEvents(deps, w.emitted);
-      try {
-        await startDelivery(deps.temporal, { id: w.emailId, projectId, contactId: w.contact.id, template: content.template?.name, source: 'POST /v1/send' });
-      } catch (err) {
-        deps.log.warn({ err, emailId: w.emailId }, 'delivery start failed; the maintenance sweep will start it');
-      }
-    }),
+  // The place is taken before the rows are written, so they can name their batch; the batch waits
+  // for this request to commit or fail before it starts.
+  const ticket = reserveDelivery(deps.temporal, projectId, recipients.length, (err, batch) =>
+    deps.log.warn({ err, workflowId: batch.workflowId, emails: batch.emailIds.length }, 'delivery batch start failed; the maintenance sweep will start it'),
   );
+  let written: Awaited<ReturnType<typeof write>> = [];
+  try {
+    written = recipients.length === 1 && !body.attachments?.length ? await write(deps.knex) : await deps.knex.transaction(write);
+  } finally {
+    ticket.settle(written.map((w) => w.emailId));
+  }
+  await Promise.all(written.map((w) => handOffEvents(deps, w.emitted)));
   return written.map((w) => ({ contact: w.contact, email: w.emailId }));
 }
 

@@ -16,6 +16,7 @@ import * as deliveryControls from './014_delivery_controls';
 import * as dkimKeys from './015_dkim_keys';
 import * as sendThrottle from './016_send_throttle';
 import * as campaignAb from './018_campaign_ab';
+import * as deliveryBatches from './019_delivery_batches';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -39,6 +40,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['015_dkim_keys', dkimKeys],
   ['016_send_throttle', sendThrottle],
   ['018_campaign_ab', campaignAb],
+  ['019_delivery_batches', deliveryBatches],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -3,6 +3,7 @@ export * from './domainVerification';
 export * from './routeEvent';
 export * from './routeEventBatch';
 export * from './deliverEmail';
+export * from './deliverEmailBatch';
 export * from './maintenance';
 export * from './bulkJob';
 export * from './segmentCompute';

@@ -106,16 +106,20 @@ describe('every workflow explains itself in the Web UI', () => {
     expect(await hd.query(executionStateQuery)).toMatchObject({ status: 'COMPLETED', stepType: 'UPDATE_CONTACT' });
   });
 
-  it('a delivery from /v1/send and from a SEND_EMAIL step (a child workflow): the email id and template, never the address', async () => {
+  it('a delivery from /v1/send (a batch) and from a SEND_EMAIL step (a child workflow): the email ids and template, never the address', async () => {
     const tpl = await h.http.post('/templates').set(bearer(p.secretKey)).send({ name: 'Receipt', subject: 'Thanks', body: '<p>hi</p>', from: `team@${DOMAIN}`, type: 'TRANSACTIONAL' });
     expect(tpl.status).toBe(201);
     const to = uniqueEmail('receipt');
     const sent = await h.http.post('/v1/send').set(bearer(p.secretKey)).send({ to, template: tpl.body.id });
     expect(sent.status).toBe(200);
     const emailId = sent.body.data.emails[0].email as string;
-    const cid = await contactId(to);
-    const { summary } = await described(`email-${emailId}`, [emailId, cid, p.projectId, 'POST /v1/send']);
-    expect(summary).toBe(`Delivery of email ${emailId} ('Receipt') to contact ${cid}`);
+    // Its row names the batch workflow that delivers it, and that workflow's summary names the email.
+    const batch = (await h.deps.knex('emails').where({ id: emailId }).first()).delivery_workflow as string;
+    expect(batch).toMatch(/^emails-/);
+    const { summary } = await described(batch, [emailId, p.projectId, 'POST /v1/send']);
+    expect(summary).toBe(`Delivery of 1 email from POST /v1/send (first ${emailId})`);
+    await eventually(async () => (await currentDetails(await handle(batch))) === 'Delivery of 1 email · 1 sent, 0 failed');
+    expect(JSON.stringify((await (await handle(batch)).fetchHistory()).events)).not.toContain(to);
 
     const api = workflowApi(h, p);
     const event = `ops-buy-${Date.now()}`;

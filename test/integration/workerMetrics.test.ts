@@ -81,11 +81,12 @@ describe('a worker process with WORKER_METRICS_ADDRESS and WORKER_APP_METRICS_AD
     await eventually(async () => (await h.deps.knex('emails').whereIn('id', ids).where({ status: 'SENT' })).length === sends, 120_000);
 
     // The SDK's exporter: workflow and activity task metrics labelled with the worker's task queue.
+    // One request's recipients go in one batch workflow.
     const completed = (samples: ReturnType<typeof parseMetrics>) =>
-      valueOf(samples, 'temporal_workflow_completed_total', { task_queue: TASK_QUEUE, workflow_type: 'deliverEmail' });
+      valueOf(samples, 'temporal_workflow_completed_total', { task_queue: TASK_QUEUE, workflow_type: 'deliverEmailBatch' });
     const sdk = await eventually(async () => {
       const samples = await scrape(sdkUrl);
-      return completed(samples) === sends && samples;
+      return completed(samples) === 1 && samples;
     }, 120_000);
     const names = new Set(sdk.filter((s) => s.labels.task_queue === TASK_QUEUE).map((s) => s.name));
     for (const name of [

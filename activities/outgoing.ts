@@ -1,0 +1,32 @@
+import type { Config } from '../lib/config';
+import type { EmailRow, StoredAttachment } from '../db/emails';
+import type { OutgoingMessage } from '../services/transport';
+import { renderTemplate } from '../services/render';
+import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
+
+/**
+ * A stored email as the transport gets it, for the paths that deliver rows one by one (a single
+ * delivery and a /v1/send batch); campaign groups build theirs from the campaign.
+ */
+
+/** Renders a row's subject and body with its variables and the contact's links; throws RenderError. */
+export async function renderRow(config: Config, email: EmailRow): Promise<{ subject: string; body: string }> {
+  const links = email.contact_id ? linksFor(config, email.project_id, email.contact_id) : {};
+  return renderTemplate({ subject: email.subject, body: email.body }, { ...email.variables, ...links });
+}
+
+/** The message of a claimed (rendered) row; marketing mail carries the one-click unsubscribe pair. */
+export function outgoingMessage(config: Config, row: EmailRow, attachments: StoredAttachment[]): OutgoingMessage {
+  const links = row.contact_id ? linksFor(config, row.project_id, row.contact_id) : null;
+  return {
+    emailId: row.id,
+    projectId: row.project_id,
+    to: { email: row.to_email, name: row.to_name },
+    from: { email: row.from_email, name: row.from_name },
+    replyTo: row.reply_to,
+    subject: row.rendered_subject ?? row.subject,
+    html: row.rendered_body ?? row.body,
+    headers: { ...row.headers, ...(row.type === 'MARKETING' && links?.unsubscribeUrl ? listUnsubscribeHeaders(links.unsubscribeUrl) : {}) },
+    attachments,
+  };
+}

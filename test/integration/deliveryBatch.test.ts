@@ -1,0 +1,149 @@
+import crypto from 'node:crypto';
+import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
+import { startSendgridSink, SendgridSink } from '../helpers/sendgridSink';
+import { verifiedDomain, uniqueEmail } from '../helpers/fixtures';
+import { upsertContact } from '../../db/contacts';
+import { insertEmail } from '../../db/emails';
+import { reserveDelivery, startDeliveryBatch } from '../../services/deliveryBatcher';
+import { deliverEmailBatchWorkflowId } from '../../temporal/workflowIds';
+import { UNKNOWN_OUTCOME } from '../../activities/handOver';
+
+/** POST /v1/send hands its emails to Temporal in batches (services/deliveryBatcher.ts, temporal/workflows/deliverEmailBatch.ts). */
+
+const DOMAIN = 'batch.example.com';
+let h: Harness;
+let p: ProjectFixture;
+let sink: SendgridSink;
+
+beforeAll(async () => {
+  sink = await startSendgridSink();
+  h = await startHarness({ worker: true, env: { EMAIL_TRANSPORT: 'sendgrid', SENDGRID_API_KEY: 'SG.test-key', SENDGRID_API_URL: sink.url } });
+  p = await createProjectFixture(h);
+  await verifiedDomain(h, p.projectId, DOMAIN);
+});
+afterAll(async () => {
+  await h?.stop();
+  await sink?.stop();
+});
+
+const send = (to: string | string[]) => h.http.post('/v1/send').set(bearer(p.secretKey)).send({ from: `hello@${DOMAIN}`, subject: 'Hi {{ name }}', body: '<p>Hi {{ name }}</p>', data: { name: 'Ann' }, to });
+const rows = (ids: string[]) => h.deps.knex('emails').whereIn('id', ids);
+const arrived = (email: string) => sink.recipients().filter((r) => r.email === email);
+const workflowRuns = async (workflowId: string) => {
+  const client = await h.deps.temporal.client();
+  const runs = [];
+  for await (const wf of client.workflow.list({ query: `WorkflowId = "${workflowId}"` })) runs.push(wf);
+  return runs;
+};
+
+/** Rows as an API request would have committed them for batch `workflowId`, with `status` set directly. */
+async function batchRows(workflowId: string, statuses: string[]) {
+  const out: Array<{ id: string; to: string }> = [];
+  for (const status of statuses) {
+    const { contact } = await upsertContact(h.deps.knex, { projectId: p.projectId, email: uniqueEmail('batch'), defaultSubscribed: true });
+    const id = crypto.randomUUID();
+    await insertEmail(h.deps.knex, {
+      id, projectId: p.projectId, contactId: contact.id, type: 'TRANSACTIONAL', deliveryWorkflow: workflowId,
+      to: { email: contact.email }, from: { email: `hello@${DOMAIN}` }, subject: 'S', body: '<p>B</p>', variables: {},
+    });
+    await h.deps.knex('emails').where({ id }).update({ status });
+    out.push({ id, to: contact.email });
+  }
+  return out;
+}
+
+describe('POST /v1/send in batches', () => {
+  it('30 concurrent requests go out in a few batch workflows, each email once; rows name their batch and the batch names its emails, never an address', async () => {
+    const to = Array.from({ length: 30 }, () => uniqueEmail('many'));
+    const answers = await Promise.all(to.map((t) => send(t)));
+    expect(answers.map((a) => a.status)).toEqual(to.map(() => 200));
+    const ids = answers.map((a) => a.body.data.emails[0].email as string);
+    await eventually(async () => (await rows(ids)).every((r) => r.status === 'SENT'));
+    for (const t of to) expect(arrived(t)).toHaveLength(1);
+    expect(arrived(to[0])[0]).toMatchObject({ subject: 'Hi Ann', html: '<p>Hi Ann</p>' });
+
+    const batches = new Map<string, string[]>();
+    for (const r of await rows(ids)) batches.set(r.delivery_workflow, [...(batches.get(r.delivery_workflow) ?? []), r.id]);
+    // Far fewer workflow starts than emails: that is the point of the batch.
+    expect(batches.size).toBeLessThan(ids.length / 3);
+    const client = await h.deps.temporal.client();
+    for (const [workflowId, emailIds] of batches) {
+      expect(workflowId).toMatch(/^emails-[0-9a-f-]{36}$/);
+      const handle = client.workflow.getHandle(workflowId);
+      expect(await handle.result()).toEqual({ sent: emailIds.length, failed: 0 });
+      const d = await handle.describe();
+      const details = (await d.staticDetails()) ?? '';
+      for (const id of emailIds) expect(details).toContain(id);
+      expect(await d.staticSummary()).toMatch(new RegExp(`^Delivery of ${emailIds.length} emails? from POST /v1/send \\(first `));
+      const history = JSON.stringify((await handle.fetchHistory()).events);
+      for (const t of to) expect(history).not.toContain(t);
+    }
+    // Each email's `email.sent` event was recorded and routed by the batch itself.
+    const sent = await h.deps.knex('events').where({ name: 'email.sent' }).whereIn(h.deps.knex.raw("data->>'emailId'"), ids);
+    expect(sent).toHaveLength(ids.length);
+    await eventually(async () => (await h.deps.knex('events').whereIn('id', sent.map((e) => e.id)).whereNull('routed_at')).length === 0);
+  });
+
+  it('a batch starts only once every request that took a place in it has committed or failed', async () => {
+    const first = reserveDelivery(h.deps.temporal, p.projectId, 1, () => undefined);
+    const second = reserveDelivery(h.deps.temporal, p.projectId, 1, () => undefined);
+    expect(second.workflowId).toBe(first.workflowId);
+    const [a] = await batchRows(first.workflowId, ['QUEUED']);
+    first.settle([a.id]);
+    // Well past the batch's window: still waiting for the second request.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await workflowRuns(first.workflowId)).toHaveLength(0);
+    second.settle([]); // that request failed and wrote nothing
+    await eventually(async () => (await rows([a.id]))[0].status === 'SENT');
+    expect(arrived(a.to)).toHaveLength(1);
+  });
+
+  it('a lost provider answer fails that email (outcome unknown) and never offers it twice; the rest of its batch goes once', async () => {
+    const to = Array.from({ length: 3 }, () => uniqueEmail('lost'));
+    sink.loseAnswers(1);
+    const res = await send(to);
+    expect(res.status).toBe(200);
+    const ids = res.body.data.emails.map((e: any) => e.email as string);
+    const done = await eventually(async () => {
+      const r = await rows(ids);
+      return r.every((x) => x.status === 'SENT' || x.status === 'FAILED') ? r : null;
+    });
+    const failed = done.filter((r) => r.status === 'FAILED');
+    expect(failed).toHaveLength(1);
+    expect(failed[0].error).toBe(UNKNOWN_OUTCOME);
+    // The provider took all three (one answer was lost): each arrived once, none twice.
+    for (const t of to) expect(arrived(t)).toHaveLength(1);
+  });
+
+  it('an attempt that died mid hand-over: its SENDING row is failed, its QUEUED row delivered, rows of other batches untouched', async () => {
+    const workflowId = deliverEmailBatchWorkflowId(crypto.randomUUID());
+    const [interrupted, queued] = await batchRows(workflowId, ['SENDING', 'QUEUED']);
+    const [other] = await batchRows(deliverEmailBatchWorkflowId(crypto.randomUUID()), ['QUEUED']);
+    await startDeliveryBatch(h.deps.temporal, { workflowId, projectId: p.projectId, emailIds: [interrupted.id, queued.id], source: 'test' });
+    const client = await h.deps.temporal.client();
+    expect(await client.workflow.getHandle(workflowId).result()).toEqual({ sent: 1, failed: 1 });
+    const byId = new Map((await rows([interrupted.id, queued.id, other.id])).map((r) => [r.id, r]));
+    expect(byId.get(interrupted.id)).toMatchObject({ status: 'FAILED', error: UNKNOWN_OUTCOME });
+    expect(byId.get(queued.id).status).toBe('SENT');
+    expect(byId.get(other.id).status).toBe('QUEUED');
+    expect(arrived(interrupted.to)).toHaveLength(0);
+    expect(arrived(queued.to)).toHaveLength(1);
+  });
+
+  it('the maintenance sweep starts a batch an API crash never started, under the id its rows name, and only once', async () => {
+    const workflowId = deliverEmailBatchWorkflowId(crypto.randomUUID());
+    const orphans = await batchRows(workflowId, ['QUEUED', 'QUEUED']);
+    await h.deps.knex('emails').whereIn('id', orphans.map((o) => o.id)).update({ created_at: new Date(Date.now() - 10 * 60_000) });
+    const client = await h.deps.temporal.client();
+    const sweep = () => client.workflow.execute('maintenance', { taskQueue: h.taskQueue, workflowId: `maintenance-test-${crypto.randomUUID()}` });
+    const result: any = await sweep();
+    expect(result.resumed.batches).toBeGreaterThanOrEqual(1);
+    await eventually(async () => (await rows(orphans.map((o) => o.id))).every((r) => r.status === 'SENT'));
+    await sweep();
+    expect(await eventually(async () => {
+      const runs = await workflowRuns(workflowId);
+      return runs.length ? runs : null;
+    })).toHaveLength(1);
+    for (const o of orphans) expect(arrived(o.to)).toHaveLength(1);
+  });
+});
