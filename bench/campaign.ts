@@ -5,6 +5,10 @@
  *   - side by side, the sink's raw accept rate for the same batch size: the same kind of payloads
  *     (1000 personalizations, per-recipient bodies as substitutions) POSTed straight at it, one at a
  *     time like the workflow's batches,
+ *   - side by side, a minimal-pipeline floor (issue 20): a node loop in this process that, per 1,000
+ *     recipients (loaded into memory beforehand), renders the same Liquid subject and body with the
+ *     same signed links and headers, writes the 1,000 email rows in one statement and posts the
+ *     same payload to the sink; with the CPU per 1,000 emails of each process for both,
  *   - CPU seconds during the send of the worker process, of the whole Postgres server, of the
  *     Temporal dev server and of this process (API and sink), and how busy the machine was (from
  *     /proc; one core = 100%),
@@ -20,6 +24,10 @@ import { startSendgridSink, SendgridSink } from '../test/helpers/sendgridSink';
 import type { BatchRecipient } from '../services/transport';
 import { sendgridBatchPayload, MAX_BATCH_RECIPIENTS } from '../services/sendgridTransport';
 import { renderTemplate } from '../services/render';
+import { identityVariables } from '../db/contacts';
+import { binaryTextArray } from '../db/binaryArrays';
+import { listUnsubscribeHeaders } from '../lib/unsubscribe';
+import type { CpuReport } from './cpu';
 import { linksFor } from '../lib/unsubscribe';
 import { loadConfig } from '../lib/config';
 import { cpuMeter, formatCpu } from './cpu';
@@ -98,6 +106,44 @@ async function rawSinkRate(stack: BenchStack, sink: SendgridSink, projectId: str
   return { seconds, perSecond: (calls * MAX_BATCH_RECIPIENTS) / seconds, calls, payloadBytes: Buffer.byteLength(samples[0]) };
 }
 
+/**
+ * The least a campaign of these recipients must do, as one node loop: render, one insert of 1,000
+ * rows, one provider call. No Temporal, no claim, no snapshot, no status checks, no `email.sent` events.
+ */
+async function minimalPipeline(stack: BenchStack, sink: SendgridSink, projectId: string): Promise<{ seconds: number; emails: number; cpu: CpuReport }> {
+  const contacts: Array<{ id: string; email: string; data: Record<string, unknown> }> = await stack.knex('contacts').where({ project_id: projectId }).orderBy('id').select('id', 'email', 'data');
+  const meter = cpuMeter({ Temporal: stack.server.process.pid });
+  const t0 = performance.now();
+  for (let at = 0; at < contacts.length; at += MAX_BATCH_RECIPIENTS) {
+    const recipients: BatchRecipient[] = [];
+    for (const c of contacts.slice(at, at + MAX_BATCH_RECIPIENTS)) {
+      const links = linksFor(stack.config, projectId, c.id);
+      const r = await renderTemplate({ subject: SUBJECT, body: BODY }, { ...c.data, ...identityVariables(c), ...links });
+      recipients.push({ emailId: crypto.randomUUID(), to: { email: c.email }, subject: r.subject, html: r.body, headers: listUnsubscribeHeaders(links.unsubscribeUrl) });
+    }
+    await stack.knex.raw(
+      `INSERT INTO emails (id, project_id, contact_id, type, to_email, from_email, subject, body, headers, rendered_subject, rendered_body, status)
+       SELECT u.id::uuid, ?, u.contact_id, 'MARKETING', u.to_email, ?, ?, '', u.headers::jsonb, u.subject, u.body, 'SENT'
+         FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[]) AS u(id, contact_id, to_email, headers, subject, body)`,
+      [
+        projectId,
+        `news@${DOMAIN}`,
+        SUBJECT,
+        binaryTextArray(recipients.map((r) => r.emailId)),
+        binaryTextArray(contacts.slice(at, at + MAX_BATCH_RECIPIENTS).map((c) => c.id)),
+        binaryTextArray(recipients.map((r) => r.to.email)),
+        binaryTextArray(recipients.map((r) => JSON.stringify(r.headers))),
+        binaryTextArray(recipients.map((r) => r.subject)),
+        binaryTextArray(recipients.map((r) => r.html)),
+      ],
+    );
+    const payload = JSON.stringify(sendgridBatchPayload({ projectId, campaignId: crypto.randomUUID(), from: { email: `news@${DOMAIN}` }, recipients }));
+    if (!(await postRaw(`${sink.url}/v3/mail/send`, payload, { authorization: 'Bearer SG.bench' }))) throw new Error('sink refused a floor batch');
+    sink.clear();
+  }
+  return { seconds: (performance.now() - t0) / 1000, emails: contacts.length, cpu: meter.stop() };
+}
+
 async function waitForWorker(stack: BenchStack, worker: ChildProcess, key: string, projectId: string, sink: SendgridSink) {
   // A one-recipient campaign warms the worker (bundling, connections, JIT) before anything is timed.
   const warm = { recipients: 0, calls: 0 };
@@ -127,6 +173,7 @@ async function main() {
     const run = await sendCampaign(stack, p.secretKey, p.projectId, sink, counter);
     const cpu = meter.stop();
     const raw = await rawSinkRate(stack, sink, p.projectId, N);
+    const floor = await minimalPipeline(stack, sink, p.projectId);
     const client = await stack.temporal.client();
     const mine = `ProjectId = '${p.projectId}'`;
     await untilClosed(client, mine);
@@ -136,7 +183,12 @@ async function main() {
     console.log(`  campaign (send → SENT)     : ${(run.sent / run.seconds).toFixed(0).padStart(7)} emails/s   ${run.seconds.toFixed(2)} s, ${run.sent}/${run.total} sent, sink got ${counter.recipients} recipients in ${counter.calls} calls`);
     console.log(`  sink raw accept, same size : ${raw.perSecond.toFixed(0).padStart(7)} emails/s   ${raw.calls} calls of ${(raw.payloadBytes / 1024 / 1024).toFixed(2)} MB in ${raw.seconds.toFixed(2)} s`);
     console.log(`  campaign / raw             : ${(((run.sent / run.seconds) / raw.perSecond) * 100).toFixed(0)}%`);
+    const floorRate = floor.emails / floor.seconds;
+    const ratio = (run.sent / run.seconds / floorRate) * 100;
+    console.log(`  minimal pipeline (floor)   : ${floorRate.toFixed(0).padStart(7)} emails/s   ${floor.seconds.toFixed(2)} s for ${floor.emails}: render, one 1,000-row insert, one sink call per 1,000`);
+    console.log(`  campaign / minimal floor   : ${ratio.toFixed(0)}% — target ≥ 70 %: ${ratio >= 70 ? 'met' : 'not met'}`);
     console.log(`  CPU during the send        : ${formatCpu(cpu, { count: run.sent / 1000, unit: '1000 emails' })} (this process: the API and the sink)`);
+    console.log(`  CPU of the floor           : ${formatCpu(floor.cpu, { count: floor.emails / 1000, unit: '1000 emails' })} (this process: the loop and the sink)`);
     console.log(`  batch lanes                : ${loadConfig().campaigns.batchLanes}`);
     console.log(`  Temporal actions           : ${formatActions(actions.total, run.sent, 'email', 0.005)}, ${actions.executions} executions`);
     if (counter.recipients !== N || run.sent !== N) throw new Error(`expected ${N} emails, sink got ${counter.recipients}, campaign counted ${run.sent}`);

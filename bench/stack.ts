@@ -93,7 +93,8 @@ export interface LoadResult {
   cpu?: CpuReport;
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0);
+/** The p-th percentile of ascending `sorted`; 0 when empty. */
+export const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0);
 
 /** One result for several slices of the same load. */
 export function mergeLoads(parts: LoadResult[]): LoadResult {

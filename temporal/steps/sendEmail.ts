@@ -40,7 +40,7 @@ export const branches = ['next'] as const;
 export const docs = {
   config: '`{ templateId }` or `{ subject, body, from, fromName?, replyTo?, type? }`',
   notes:
-    "the /v1/send path: an email row, then `deliverEmail` (`email-<emailId>`) as a child workflow; MARKETING (the template's type, or the inline `type`, default MARKETING) to an unsubscribed contact is SKIPPED; a failed delivery fails the step",
+    "an email row, then `deliverEmail` (`email-<emailId>`) as a child workflow; MARKETING (the template's type, or the inline `type`, default MARKETING) to an unsubscribed contact is SKIPPED; a failed delivery fails the step",
 };
 export const references = { template: ['templateId'] };
 

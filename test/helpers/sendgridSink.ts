@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 
 export interface SinkMessage {
   messageId: string;
+  /** Date.now() when the request was accepted (the benches time deliveries by it). */
+  receivedAt: number;
   authorization?: string;
   body: any;
 }
@@ -81,7 +83,7 @@ export async function startSendgridSink(): Promise<SendgridSink> {
         return;
       }
       const messageId = crypto.randomBytes(11).toString('base64url');
-      messages.push({ messageId, authorization: req.headers.authorization, body });
+      messages.push({ messageId, receivedAt: Date.now(), authorization: req.headers.authorization, body });
       if (lostAnswers > 0) {
         lostAnswers--;
         req.socket.destroy();

@@ -79,7 +79,7 @@ describe('POST /v1/send in batches', () => {
       for (const t of to) expect(history).not.toContain(t);
     }
     // Each email's `email.sent` event was recorded and routed by the batch itself.
-    const sent = await h.deps.knex('events').where({ name: 'email.sent' }).whereIn(h.deps.knex.raw("data->>'emailId'"), ids);
+    const sent = await h.deps.knex('events').where({ name: 'email.sent' }).whereRaw("data->>'emailId' = ANY(?)", [ids]);
     expect(sent).toHaveLength(ids.length);
     await eventually(async () => (await h.deps.knex('events').whereIn('id', sent.map((e) => e.id)).whereNull('routed_at')).length === 0);
   });

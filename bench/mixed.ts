@@ -1,0 +1,96 @@
+/**
+ * Transactional email under mixed load (issue 20): twelve POST /v1/track clients beside four
+ * POST /v1/send clients for N seconds, the worker in its own process, deliveries to the local
+ * SendGrid sink. Prints track and send req/s, the p50/p99 of the time from each send's 200 to the
+ * sink's accept of that email, and how long after the load stopped the last delivery arrived.
+ * Sends go through the batched hand-off (deliverEmailBatch) on the worker's one task queue.
+ * The track clients run in a child process (bench/loadClient.ts); the send clients run here, since
+ * each answer's email id is needed to match it with its delivery.
+ * Usage: npx tsx bench/mixed.ts [seconds]
+ */
+import crypto from 'node:crypto';
+import { startStack, runRemoteLoad, runLoad, postJson, benchProject, BenchStack, startWorkerProcess, stopWorkerProcess, fmt, LoadResult, percentile } from './stack';
+import { startSendgridSink } from '../test/helpers/sendgridSink';
+
+const SECONDS = Number(process.argv[2] ?? 60);
+const TRACK_CLIENTS = 12;
+const SEND_CLIENTS = 4;
+
+const verifiedDomain = (stack: BenchStack, projectId: string) =>
+  stack.knex('domains').insert({ id: crypto.randomUUID(), project_id: projectId, domain: 'bench.example', token: 't', status: 'VERIFIED', records: '[]', verified_at: new Date() });
+
+async function main() {
+  const sink = await startSendgridSink();
+  const stack = await startStack({ RATE_LIMIT_PER_MINUTE: '100000000' });
+  const worker = startWorkerProcess(stack, { EMAIL_TRANSPORT: 'sendgrid', SENDGRID_API_KEY: 'SG.bench', SENDGRID_API_URL: sink.url, SEND_RATE_PER_SECOND: '1000000' });
+  try {
+    const p = await benchProject(stack);
+    await verifiedDomain(stack, p.projectId);
+
+    // When the sink accepted each recipient: polled, 5 ms resolution.
+    const accepted = new Map<string, number>();
+    let seen = 0;
+    const watch = setInterval(() => {
+      const now = performance.now();
+      for (; seen < sink.messages.length; seen++) accepted.set(sink.messages[seen].body.personalizations[0].to[0].email, now);
+    }, 5);
+
+    // Warm up both routes and the worker (its first workflow tasks load the bundle).
+    const warm = (seconds: number) =>
+      Promise.all([
+        runLoad((i) => postJson(`${stack.url}/v1/track`, { email: `warm${i}@bench.example`, event: 'warm' }, { authorization: `Bearer ${p.publicKey}` }), 4, seconds),
+        runLoad((i) => postJson(`${stack.url}/v1/send`, { to: `warm${i}@bench.example`, from: 'hi@bench.example', subject: 'Warm', body: '<p>Hi</p>' }, { authorization: `Bearer ${p.secretKey}` }), 2, seconds),
+      ]);
+    await warm(3);
+
+    // Each send has its own recipient, so the sink's record names the send it delivers.
+    const answered = new Map<string, number>();
+    let sendErrors = 0;
+    let n = 0;
+    const send = async () => {
+      const to = `send${n++}-${crypto.randomBytes(3).toString('hex')}@bench.example`;
+      const res = await fetch(`${stack.url}/v1/send`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${p.secretKey}` },
+        body: JSON.stringify({ to, from: 'hi@bench.example', subject: 'Your code {{ code }}', body: '<p>Reset code {{ code }}</p>', data: { code: '123456' } }),
+      });
+      await res.arrayBuffer();
+      if (res.status !== 200) {
+        sendErrors++;
+        return false;
+      }
+      answered.set(to, performance.now());
+      return true;
+    };
+    const [track, sends] = await Promise.all([
+      runRemoteLoad(`${stack.url}/v1/track`, `Bearer ${p.publicKey}`, { email: 'user{i}@bench.example', event: 'signup', data: { plan: 'pro' } }, TRACK_CLIENTS, SECONDS),
+      runLoad(send, SEND_CLIENTS, SECONDS) as Promise<LoadResult>,
+    ]);
+    const stopped = performance.now();
+
+    // Wait for every answered send to reach the sink (or give up after 10 minutes).
+    const giveUp = stopped + 600_000;
+    while ([...answered.keys()].some((to) => !accepted.has(to)) && performance.now() < giveUp) {
+      if (worker.exitCode !== null) throw new Error('the worker exited');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    clearInterval(watch);
+    const waits = [...answered].filter(([to]) => accepted.has(to)).map(([to, at]) => accepted.get(to)! - at).sort((a, b) => a - b);
+    const lastAccept = Math.max(...[...answered.keys()].filter((to) => accepted.has(to)).map((to) => accepted.get(to)!));
+
+    console.log(`mixed bench, ${SECONDS}s: ${TRACK_CLIENTS} /v1/track clients beside ${SEND_CLIENTS} /v1/send clients; batched deliveries`);
+    console.log(`  POST /v1/track            : ${fmt(track)}`);
+    console.log(`  POST /v1/send             : ${fmt(sends)}`);
+    console.log(`  send 200 → sink accept    : p50 ${(percentile(waits, 50) / 1000).toFixed(2)} s   p99 ${(percentile(waits, 99) / 1000).toFixed(2)} s   max ${(waits[waits.length - 1] / 1000).toFixed(2)} s   (${waits.length} of ${answered.size} answered sends delivered)`);
+    console.log(`  last delivery after load  : ${((lastAccept - stopped) / 1000).toFixed(1)} s after the load stopped`);
+  } finally {
+    await stopWorkerProcess(worker);
+    await stack.stop();
+    await sink.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
