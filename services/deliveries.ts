@@ -3,6 +3,7 @@ import { startWorkflowOnce } from './temporal';
 import { deliverEmailWorkflowId } from '../temporal/workflowIds';
 import { deliverEmail } from '../temporal/workflows/deliverEmail';
 import { deliveryStart } from '../temporal/summaries';
+import { PRIORITY } from '../temporal/priorities';
 
 export interface DeliveryStart {
   id: string;
@@ -21,5 +22,6 @@ export async function startDelivery(gateway: TemporalGateway, email: DeliverySta
     args: [{ emailId: email.id }],
     ...deliveryStart({ emailId: email.id, projectId: email.projectId, contactId: email.contactId, label: email.template, source: email.source }),
     searchAttributes: { ProjectId: email.projectId, ContactId: email.contactId ?? undefined },
+    priorityKey: PRIORITY.transactional,
   });
 }

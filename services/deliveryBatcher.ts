@@ -4,6 +4,7 @@ import { startWorkflowOnce } from './temporal';
 import { deliverEmailBatchWorkflowId } from '../temporal/workflowIds';
 import { deliverEmailBatch } from '../temporal/workflows/deliverEmailBatch';
 import { deliveryBatchStart } from '../temporal/summaries';
+import { PRIORITY } from '../temporal/priorities';
 
 /**
  * Close a batch at this many emails of one project, or this long after its first place was taken.
@@ -119,6 +120,7 @@ export async function startDeliveryBatch(gateway: TemporalGateway, b: { workflow
     ...deliveryBatchStart(b),
     searchAttributes: { ProjectId: b.projectId },
     memo: { emails: b.emailIds.length },
+    priorityKey: PRIORITY.transactional,
   });
 }
 

@@ -93,6 +93,8 @@ export interface StartOnce<W extends Workflow> {
   details: string;
   searchAttributes?: Partial<Record<SearchAttributeName, string | undefined>>;
   memo?: Record<string, unknown>;
+  /** Where its tasks queue when the worker is behind (temporal/priorities.ts); its activities inherit it. */
+  priorityKey?: number;
 }
 
 /**
@@ -115,6 +117,7 @@ export async function startWorkflowOnce<W extends Workflow>(gateway: TemporalGat
       staticDetails: s.details,
       // One execution per id, ever; only a failed run may be started again (by a sweep).
       workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
+      ...(s.priorityKey ? { priority: { priorityKey: s.priorityKey } } : {}),
     } as unknown as WorkflowStartOptions<W>;
     await client.workflow.start(workflow, options);
     return { started: true };

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { PRIORITY } from '../../temporal/priorities';
 import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
 import { startSendgridSink, SendgridSink } from '../helpers/sendgridSink';
 import { verifiedDomain } from '../helpers/fixtures';
@@ -66,7 +67,10 @@ describe('pause and resume', () => {
       const paused = await api.post(id, 'pause');
       expect(paused.status).toBe(200);
       expect(paused.body.status).toBe('PAUSED');
-      const pausedRun = (await (await h.deps.temporal.client()).workflow.getHandle(`campaign-${id}`).describe()).runId;
+      const described = await (await h.deps.temporal.client()).workflow.getHandle(`campaign-${id}`).describe();
+      const pausedRun = described.runId;
+      // Bulk work queues behind transactional mail when the workers are behind (temporal/priorities.ts).
+      expect(described.raw.workflowExecutionInfo?.priority?.priorityKey).toBe(PRIORITY.bulk);
       expect((await api.get(id)).body.status).toBe('PAUSED');
       expect((await api.post(id, 'pause')).status).toBe(409);
       // Batches in flight when the pause came finish; then nothing moves.

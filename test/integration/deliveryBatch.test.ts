@@ -7,6 +7,7 @@ import { insertEmail } from '../../db/emails';
 import { reserveDelivery, startDeliveryBatch } from '../../services/deliveryBatcher';
 import { deliverEmailBatchWorkflowId } from '../../temporal/workflowIds';
 import { UNKNOWN_OUTCOME } from '../../activities/handOver';
+import { PRIORITY } from '../../temporal/priorities';
 
 /** POST /v1/send hands its emails to Temporal in batches (services/deliveryBatcher.ts, temporal/workflows/deliverEmailBatch.ts). */
 
@@ -72,6 +73,8 @@ describe('POST /v1/send in batches', () => {
       const handle = client.workflow.getHandle(workflowId);
       expect(await handle.result()).toEqual({ sent: emailIds.length, failed: 0 });
       const d = await handle.describe();
+      // Transactional mail goes first when the workers are behind (temporal/priorities.ts).
+      expect(d.raw.workflowExecutionInfo?.priority?.priorityKey).toBe(PRIORITY.transactional);
       const details = (await d.staticDetails()) ?? '';
       for (const id of emailIds) expect(details).toContain(id);
       expect(await d.staticSummary()).toMatch(new RegExp(`^Delivery of ${emailIds.length} emails? from POST /v1/send \\(first `));
