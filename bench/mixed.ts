@@ -11,6 +11,8 @@
 import crypto from 'node:crypto';
 import { startStack, runRemoteLoad, runLoad, postJson, benchProject, BenchStack, startWorkerProcess, stopWorkerProcess, fmt, LoadResult, percentile } from './stack';
 import { startSendgridSink } from '../test/helpers/sendgridSink';
+import { temporal } from '@temporalio/proto';
+import { optionalTsToMs } from '@temporalio/common/lib/time';
 
 const SECONDS = Number(process.argv[2] ?? 60);
 const TRACK_CLIENTS = 12;
@@ -18,6 +20,34 @@ const SEND_CLIENTS = 4;
 
 const verifiedDomain = (stack: BenchStack, projectId: string) =>
   stack.knex('domains').insert({ id: crypto.randomUUID(), project_id: projectId, domain: 'bench.example', token: 't', status: 'VERIFIED', records: '[]', verified_at: new Date() });
+
+/** Where a delivery batch's time went, from its histories: p50 / p99 of each hop, in seconds. */
+async function printBatchWaits(stack: BenchStack) {
+  const client = await stack.temporal.client();
+  const hops: Record<string, number[]> = { 'start → workflow task': [], 'activity scheduled → started': [], 'activity run': [], 'start → activity started': [] };
+  const T = temporal.api.enums.v1.EventType;
+  for await (const w of client.workflow.list({ query: `WorkflowType = 'deliverEmailBatch'` })) {
+    const events = (await client.workflow.getHandle(w.workflowId, w.runId).fetchHistory()).events ?? [];
+    const t = (type: number) => optionalTsToMs(events.find((e) => e.eventType === type)?.eventTime) ?? NaN;
+    const started = t(T.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED);
+    hops['start → workflow task'].push(t(T.EVENT_TYPE_WORKFLOW_TASK_STARTED) - started);
+    hops['activity scheduled → started'].push(t(T.EVENT_TYPE_ACTIVITY_TASK_STARTED) - t(T.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED));
+    hops['activity run'].push(t(T.EVENT_TYPE_ACTIVITY_TASK_COMPLETED) - t(T.EVENT_TYPE_ACTIVITY_TASK_STARTED));
+    hops['start → activity started'].push(t(T.EVENT_TYPE_ACTIVITY_TASK_STARTED) - started);
+  }
+  const routing: Record<string, number[]> = { 'routing start → workflow task': [], 'routing first task (its local activity)': [] };
+  for await (const w of client.workflow.list({ query: `WorkflowType = 'routeEventBatch'` })) {
+    const events = (await client.workflow.getHandle(w.workflowId, w.runId).fetchHistory()).events ?? [];
+    const t = (type: number) => optionalTsToMs(events.find((e) => e.eventType === type)?.eventTime) ?? NaN;
+    routing['routing start → workflow task'].push(t(T.EVENT_TYPE_WORKFLOW_TASK_STARTED) - t(T.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED));
+    routing['routing first task (its local activity)'].push(t(T.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) - t(T.EVENT_TYPE_WORKFLOW_TASK_STARTED));
+  }
+  Object.assign(hops, routing);
+  for (const [hop, values] of Object.entries(hops)) {
+    const v = values.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+    console.log(`  ${hop.padEnd(40)}: p50 ${(percentile(v, 50) / 1000).toFixed(2)} s   p99 ${(percentile(v, 99) / 1000).toFixed(2)} s   (${v.length} batches)`);
+  }
+}
 
 async function main() {
   const sink = await startSendgridSink();
@@ -83,6 +113,7 @@ async function main() {
     console.log(`  POST /v1/send             : ${fmt(sends)}`);
     console.log(`  send 200 → sink accept    : p50 ${(percentile(waits, 50) / 1000).toFixed(2)} s   p99 ${(percentile(waits, 99) / 1000).toFixed(2)} s   max ${(waits[waits.length - 1] / 1000).toFixed(2)} s   (${waits.length} of ${answered.size} answered sends delivered)`);
     console.log(`  last delivery after load  : ${((lastAccept - stopped) / 1000).toFixed(1)} s after the load stopped`);
+    await printBatchWaits(stack);
   } finally {
     await stopWorkerProcess(worker);
     await stack.stop();

@@ -198,8 +198,15 @@ dynamicConfigClient:
 }
 
 /** Dynamic configuration: the server's defaults, but ids as long as the API allows. */
+/**
+ * `matching.useNewMatcher`: the matcher that dispatches a backlog by task priority, which the
+ * service's starts set (temporal/priorities.ts); server 1.29 does not turn it on by itself.
+ */
 export const DYNAMIC_CONFIG_YAML = `limit.maxIDLength:
   - value: 255
+    constraints: {}
+matching.useNewMatcher:
+  - value: true
     constraints: {}
 `;
 
