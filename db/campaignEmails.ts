@@ -192,12 +192,12 @@ export async function markHandedOver(knex: Knex, campaignId: string | null, acce
     `WITH moved AS (
        UPDATE emails e SET status = 'SENT', provider_message_id = a.message_id, sent_at = now(), updated_at = now()
          FROM unnest(:ids::uuid[], :messageIds::text[]) AS a(id, message_id)
-        WHERE e.id = a.id AND e.campaign_id IS NOT DISTINCT FROM :campaignId::uuid AND e.status = 'SENDING'
+        WHERE e.id = a.id AND ${campaignId ? 'e.campaign_id = :campaignId' : 'e.campaign_id IS NULL'} AND e.status = 'SENDING'
        RETURNING e.id, e.project_id, e.contact_id),
      n AS (SELECT count(*)::int AS n FROM moved),
      bump AS (
        UPDATE campaigns SET sent_count = sent_count + n.n, updated_at = now() FROM n
-        WHERE campaigns.id = :campaignId::uuid AND n.n > 0),
+        WHERE campaigns.id = :campaignId AND n.n > 0),
      sent AS (
        INSERT INTO events (id, project_id, contact_id, name, data)
        SELECT u.event_id, m.project_id, m.contact_id, 'email.sent', jsonb_build_object('emailId', m.id)
