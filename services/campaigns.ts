@@ -6,7 +6,6 @@ import type { CampaignSendSettings, CampaignState } from '../temporal/contract';
 import { campaignWorkflowId } from '../temporal/workflowIds';
 import { campaignSend } from '../temporal/workflows/campaignSend';
 import { campaignStart } from '../temporal/summaries';
-import { PRIORITY } from '../temporal/priorities';
 
 /** Starts `campaignSend` under its deterministic id; a repeat (retried request, sweep) is a no-op. */
 export async function startCampaignWorkflow(
@@ -23,7 +22,6 @@ export async function startCampaignWorkflow(
     ...campaignStart({ id: c.id, projectId: c.project_id, name: c.name, scheduledFor }),
     searchAttributes: { ProjectId: c.project_id, CampaignId: c.id },
     memo: { campaign: c.name },
-    priorityKey: PRIORITY.bulk,
   });
 }
 
