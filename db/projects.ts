@@ -4,6 +4,7 @@ import { randomBase62, uuid } from '../lib/ids';
 import { carryOverEmailUsage } from './billing';
 import { HANDED_OVER } from './security';
 import { sha256Hex } from '../lib/hash';
+import { RESERVED_EVENT_FAMILIES } from '../lib/reservedEvents';
 
 export type KeyKind = 'public' | 'secret';
 
@@ -236,8 +237,8 @@ export async function setupState(knex: Knex, projectId: string) {
     exists('domains', (q) => q.where({ status: 'VERIFIED' })),
     exists('contacts'),
     exists('templates'),
-    // Events the service emits itself (email.*, contact.*, segment.*) do not show that the project tracks its own.
-    exists('events', (q) => q.whereNot('name', 'like', 'email.%').whereNot('name', 'like', 'contact.%').whereNot('name', 'like', 'segment.%')),
+    // Events the service emits itself do not show that the project tracks its own.
+    exists('events', (q) => RESERVED_EVENT_FAMILIES.reduce((w, f) => w.whereNot('name', 'ilike', `${f}.%`), q)),
     exists('emails', (q) => q.whereIn('status', [...HANDED_OVER])),
   ]);
   const steps = { hasDomain, hasVerifiedDomain, hasContact, hasTemplate, hasTrackedEvent, hasSentEmail };

@@ -59,7 +59,7 @@ export const EventNamesOut = z.object({
       name: z.string(),
       count: z.number().int().describe('events of this name in the window'),
       lastSeen: Timestamp,
-      reserved: z.boolean().describe('emitted by the service (email.*, contact.*, segment entry/exit); cannot be tracked or deleted'),
+      reserved: z.boolean().describe('in a family the service emits (email.*, contact.*, segment.*, campaign.*, webhook.*); cannot be tracked or deleted'),
     }),
   ),
 });

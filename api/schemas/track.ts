@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { Email } from './common';
 import { ContactDataInput } from './contacts';
+import { isReservedEventName } from '../../lib/reservedEvents';
 
-/** Names the service emits itself; callers cannot track them (spec "Events"). */
-export function isReservedEventName(name: string): boolean {
-  return name.startsWith('email.') || name === 'contact.subscribed' || name === 'contact.unsubscribed' || /^segment\..+\.(entry|exit)$/.test(name);
-}
+/** Names the service emits itself; callers cannot track them (lib/reservedEvents.ts). */
+export { isReservedEventName };
 
 const EventName = z
   .string()

@@ -52,6 +52,18 @@ describe('POST /events/track', () => {
     expect(event).toMatchObject({ project_id: p.projectId, name: 'dashboard.test', data: { plan: 'pro', once: 1 } });
   });
 
+  it.each(['email.delivered', 'contact.subscribed', 'contact.created', 'segment.vip.entry', 'campaign.sent', 'campaign.cancelled', 'webhook.disabled', 'webhook.test', 'WEBHOOK.Test'])(
+    'refuses %s, a name in a family the service emits, and records nothing',
+    async (event) => {
+      const email = uniqueEmail();
+      const res = await h.http.post('/events/track').set(bearer(p.secretKey)).send({ email, event });
+      expect(res.status).toBe(422);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+      expect(res.body.error.errors).toEqual([expect.objectContaining({ field: 'event', code: 'reserved_event' })]);
+      expect(await h.deps.knex('contacts').where({ project_id: p.projectId, email }).first()).toBeUndefined();
+    },
+  );
+
   it('refuses the public key, reserved names, bad bodies and a reused Idempotency-Key', async () => {
     const email = uniqueEmail();
     const pub = await h.http.post('/events/track').set(bearer(p.publicKey)).send({ email, event: 'x' });
