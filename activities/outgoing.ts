@@ -3,6 +3,7 @@ import type { EmailRow, StoredAttachment } from '../db/emails';
 import type { OutgoingMessage } from '../services/transport';
 import { renderTemplate } from '../services/render';
 import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
+import { withoutForbiddenHeaders } from '../lib/mailHeaders';
 
 /**
  * A stored email as the transport gets it, for the paths that deliver rows one by one (a single
@@ -26,7 +27,8 @@ export function outgoingMessage(config: Config, row: EmailRow, attachments: Stor
     replyTo: row.reply_to,
     subject: row.rendered_subject ?? row.subject,
     html: row.rendered_body ?? row.body,
-    headers: { ...row.headers, ...(row.type === 'MARKETING' && links?.unsubscribeUrl ? listUnsubscribeHeaders(links.unsubscribeUrl) : {}) },
+    // The caller's headers were checked at the API; rows stored before that check are cleaned here.
+    headers: { ...withoutForbiddenHeaders(row.headers), ...(row.type === 'MARKETING' && links?.unsubscribeUrl ? listUnsubscribeHeaders(links.unsubscribeUrl) : {}) },
     attachments,
   };
 }

@@ -48,6 +48,7 @@ export function sendgridBatchPayload(batch: OutgoingBatch) {
     from: addr(batch.from),
     ...(batch.replyTo ? { reply_to: { email: batch.replyTo } } : {}),
     personalizations: batch.recipients.map((r) => ({
+      // Exactly the one recipient: no cc or bcc, whatever the headers carry.
       to: [addr(r.to)],
       subject: r.subject,
       ...(Object.keys(r.headers).length ? { headers: r.headers } : {}),

@@ -38,6 +38,7 @@ type OneMessage = OutgoingMessage & { campaignId?: string };
 export function sendEmailInput(m: OneMessage, configurationSet?: string): SendEmailCommandInput {
   return {
     FromEmailAddress: mailbox(m.from),
+    // The recipient and nobody else: SES sends to Destination, never to addresses in Headers.
     Destination: { ToAddresses: [mailbox(m.to)] },
     ...(m.replyTo ? { ReplyToAddresses: [m.replyTo] } : {}),
     Content: {

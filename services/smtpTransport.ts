@@ -86,6 +86,10 @@ export function smtpTransport(config: Config, dkimKeys: DkimKeyLookup): Transpor
         messageId: messageIdFor(m.emailId, m.from.email),
         from: mailbox(m.from),
         to: mailbox(m.to),
+        // The SMTP envelope, given rather than derived: nodemailer would otherwise collect RCPT TO from
+        // every To/Cc/Bcc header, so a header that slipped past the API would add recipients no
+        // contact, suppression or billing check saw. One message, one recipient.
+        envelope: { from: m.from.email, to: [m.to.email] },
         ...(m.replyTo ? { replyTo: m.replyTo } : {}),
         subject: m.subject,
         html: m.html,

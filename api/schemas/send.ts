@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Email } from './common';
 import { ContactDataInput } from './contacts';
+import { isForbiddenHeader } from '../../lib/mailHeaders';
 
 const NO_CRLF = /^[^\r\n]*$/;
 
@@ -24,6 +25,18 @@ const base64Bytes = (s: string) => Math.floor((s.length * 3) / 4) - (s.endsWith(
 
 const HeaderName = z.string().min(1).max(200).regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'header names must be HTTP tokens (no CR or LF)');
 
+/**
+ * Custom headers, minus the address, routing, MIME, signature and list headers (lib/mailHeaders.ts):
+ * a `Bcc` here would become a recipient no contact, suppression or billing check ever saw.
+ */
+const CustomHeaders = z.record(HeaderName, z.string().max(998).regex(NO_CRLF, 'header values must not contain CR or LF')).superRefine((headers, ctx) => {
+  for (const name of Object.keys(headers)) {
+    if (isForbiddenHeader(name)) {
+      ctx.addIssue({ code: 'custom', path: [name], message: `header ${name} cannot be set: the service sets it, or it would add recipients or change the sender (use to, from, reply or subject)` });
+    }
+  }
+});
+
 export const SendBody = z
   .object({
     to: z.union([Address, z.array(Address).min(1).max(100)]),
@@ -34,7 +47,7 @@ export const SendBody = z
     name: z.string().max(200).regex(NO_CRLF, 'name must not contain line breaks').optional(),
     subscribed: z.boolean().optional(),
     data: ContactDataInput.optional(),
-    headers: z.record(HeaderName, z.string().max(998).regex(NO_CRLF, 'header values must not contain CR or LF')).optional(),
+    headers: CustomHeaders.optional(),
     reply: Email.optional(),
     attachments: z.array(Attachment).max(ATTACHMENT_LIMITS.count, `at most ${ATTACHMENT_LIMITS.count} attachments`).optional(),
   })

@@ -144,6 +144,28 @@ describe('POST /v1/send', () => {
     expect(sink.messages.length).toBe(before);
   });
 
+  it('refuses headers that add recipients, change the sender, rebuild or vouch for the message, in any case, naming each; writes nothing', async () => {
+    const to = uniqueEmail();
+    const hidden = uniqueEmail('hidden');
+    const before = sink.messages.length;
+    const refused = { Bcc: hidden, cc: hidden, TO: hidden, 'reply-to': hidden, 'Return-Path': hidden, SENDER: hidden, 'Resent-Bcc': hidden, 'content-Type': 'text/plain', 'DKIM-Signature': 'v=1', 'List-Unsubscribe': '<https://evil.example>', 'Message-Id': '<x@y>', 'X-SES-Configuration-Set': 'other' };
+    const res = await send({ to, headers: { ...refused, 'X-Campaign': 'fine', 'In-Reply-To': '<a@b>' } });
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    const fields = res.body.error.errors.map((e: any) => e.field).sort();
+    expect(fields).toEqual(Object.keys(refused).map((name) => `headers.${name}`).sort());
+    expect(await h.deps.knex('contacts').where({ project_id: p.projectId }).whereIn('email', [to, hidden])).toEqual([]);
+    expect(sink.messages.length).toBe(before);
+  });
+
+  it('lets threading headers through to the provider', async () => {
+    const to = uniqueEmail();
+    const res = await send({ to, headers: { 'In-Reply-To': '<order-1@shop.example>', References: '<order-1@shop.example>' } });
+    expect(res.status).toBe(200);
+    await sentRow(res.body.data.emails[0].email);
+    expect(sinkFor(to)[0].body.headers).toEqual({ 'In-Reply-To': '<order-1@shop.example>', References: '<order-1@shop.example>' });
+  });
+
   it('refuses the public key with 401 INVALID_API_KEY', async () => {
     const res = await h.http.post('/v1/send').set(bearer(p.publicKey)).send({});
     expect(res.status).toBe(401);
