@@ -30,7 +30,7 @@ async function main() {
     const data = { plan: 'pro' };
     const floorLoad = (seconds: number) => runLoad(async (i) => {
       // As api/middleware/auth.ts and api/operations/track.ts call them.
-      const found = await findProjectByKeyCounting(stack.knex, p.publicKey, new Date(windowStartOf(Date.now())));
+      const found = await findProjectByKeyCounting(stack.knex, p.publicKey, new Date(windowStartOf(Date.now())), 100_000_000);
       const split = splitData(data);
       await upsertContactWith(
         stack.knex,

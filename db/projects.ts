@@ -118,34 +118,58 @@ const PROJECT_COLUMNS = 'id, name, public_key_hash, secret_key_hash, public_key_
  * commit. A count lost in a crash costs nothing, so this statement's own commit does not wait for
  * the WAL flush (set_config(…, true) lasts until that commit): the row's lock is held for less time.
  * Only when it is its own transaction: inside a caller's, the setting would cover the caller's writes.
+ *
+ * `count` is what the project's limit is checked against; `public_count` counts the public key's
+ * requests alone. A public request past the public key's share (the third binding) bumps only
+ * `public_count`: it is refused anyway, and must not eat into what the secret key keeps. In the
+ * DO UPDATE both SET expressions read the row as it was before this request.
  */
-const countingLookup = (column: string, asyncCommit: boolean) => `
-  WITH p AS (SELECT ${PROJECT_COLUMNS} FROM projects WHERE ${column} = ?),
-       hit AS (
-         INSERT INTO rate_limits (project_id, window_start, count) SELECT id, ?, 1 FROM p
+const countingLookup = (kind: KeyKind, asyncCommit: boolean) => {
+  const column = kind === 'public' ? 'public_key_hash' : 'secret_key_hash';
+  const hit =
+    kind === 'public'
+      ? `INSERT INTO rate_limits (project_id, window_start, count, public_count) SELECT id, ?, 1, 1 FROM p
+         ON CONFLICT (project_id, window_start) DO UPDATE SET
+           public_count = rate_limits.public_count + 1,
+           count = rate_limits.count + CASE WHEN rate_limits.public_count < ?::bigint THEN 1 ELSE 0 END
+         RETURNING count, public_count`
+      : `INSERT INTO rate_limits (project_id, window_start, count) SELECT id, ?, 1 FROM p
          ON CONFLICT (project_id, window_start) DO UPDATE SET count = rate_limits.count + 1
-         RETURNING count)
-  SELECT p.*, hit.count AS rate_limit_count${asyncCommit ? `, set_config('synchronous_commit', 'off', true) AS async_commit` : ''} FROM p, hit`;
+         RETURNING count, public_count`;
+  return `
+  WITH p AS (SELECT ${PROJECT_COLUMNS} FROM projects WHERE ${column} = ?),
+       hit AS (${hit})
+  SELECT p.*, hit.count AS rate_limit_count, hit.public_count AS rate_limit_public_count${asyncCommit ? `, set_config('synchronous_commit', 'off', true) AS async_commit` : ''} FROM p, hit`;
+};
 const COUNTING_LOOKUP = {
-  own: { public: countingLookup('public_key_hash', true), secret: countingLookup('secret_key_hash', true) },
-  inTransaction: { public: countingLookup('public_key_hash', false), secret: countingLookup('secret_key_hash', false) },
+  own: { public: countingLookup('public', true), secret: countingLookup('secret', true) },
+  inTransaction: { public: countingLookup('public', false), secret: countingLookup('secret', false) },
 };
 
+/** A window's counts after this request: all keys together, and the public key alone. */
+export interface RateLimitCounts {
+  count: number;
+  publicCount: number;
+}
+
 /**
- * The key's project and, in the same statement, its rate-limit count after this request: one round
+ * The key's project and, in the same statement, its rate-limit counts after this request: one round
  * trip instead of two on every keyed request. The window row is only touched for a known key.
+ * `publicLimit` is the public key's share of the limit (requests per window); only public keys use it.
  */
 export async function findProjectByKeyCounting(
   knex: Knex,
   key: string,
   windowStart: Date,
-): Promise<{ project: ProjectRow; kind: KeyKind; count: number } | null> {
+  publicLimit: number,
+): Promise<({ project: ProjectRow; kind: KeyKind } & RateLimitCounts) | null> {
   const kind = keyKind(key);
   if (!kind) return null;
-  const { rows } = await prepared(knex, COUNTING_LOOKUP[knex.isTransaction ? 'inTransaction' : 'own'][kind], [hashKey(key), windowStart]);
+  const bindings = kind === 'public' ? [hashKey(key), windowStart, publicLimit] : [hashKey(key), windowStart];
+  const { rows } = await prepared(knex, COUNTING_LOOKUP[knex.isTransaction ? 'inTransaction' : 'own'][kind], bindings);
   if (!rows[0]) return null;
-  const { rate_limit_count: count, async_commit: _async, ...project } = rows[0];
-  return { project: project as ProjectRow, kind, count };
+  const { rate_limit_count: count, rate_limit_public_count: publicCount, async_commit: _async, ...project } = rows[0];
+  return { project: project as ProjectRow, kind, count, publicCount };
 }
 
 export async function membership(knex: Knex, projectId: string, userId: string): Promise<Role | null> {

@@ -105,6 +105,7 @@ const EnvSchema = z.object({
   JWT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   DISABLE_SIGNUPS: bool.default(false),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1000),
+  RATE_LIMIT_PUBLIC_SHARE: unsetIfBlank(numberIn('must be a share above 0 and at most 1 (0.5 = half)', (n) => n > 0 && n <= 1).default(0.5)),
   IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().default(24),
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   WEBHOOK_RETRY_HOURS: unsetIfBlank(positive.default(24)),
@@ -171,6 +172,8 @@ export interface Config {
   jwtSecret: string;
   disableSignups: boolean;
   rateLimitPerMinute: number;
+  /** Most of `rateLimitPerMinute` the public key may use (0 < x ≤ 1): the secret key keeps the rest. */
+  rateLimitPublicShare: number;
   idempotencyTtlHours: number;
   webhookAllowPrivate: boolean;
   spfInclude: string;
@@ -376,6 +379,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret,
     disableSignups: e.DISABLE_SIGNUPS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    rateLimitPublicShare: e.RATE_LIMIT_PUBLIC_SHARE,
     idempotencyTtlHours: e.IDEMPOTENCY_TTL_HOURS,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     spfInclude: e.SPF_INCLUDE,

@@ -1,8 +1,8 @@
 import type { Next } from 'koa';
 import type { AppContext } from '../context';
 import { ApiError, unauthorized } from '../errors';
-import { findProjectByKey, findProjectByKeyCounting, KeyKind, ProjectRow } from '../../db/projects';
-import { rateLimitResult, windowStartOf } from '../../db/rateLimit';
+import { findProjectByKey, findProjectByKeyCounting, KeyKind, ProjectRow, RateLimitCounts } from '../../db/projects';
+import { publicLimitOf, publicRateLimitResult, rateLimitResult, windowStartOf } from '../../db/rateLimit';
 import { applyRateLimit } from './rateLimit';
 import { findUser } from '../../db/users';
 import { verifyJwt } from '../../lib/jwt';
@@ -26,11 +26,13 @@ export function apiKey(required: KeyKind, rateLimited = true) {
     const now = Date.now();
     const { knex, config } = ctx.deps;
     let found: { project: ProjectRow; kind: KeyKind } | null = null;
-    let count: number | undefined;
+    let counts: RateLimitCounts | undefined;
     if (key.length <= 200) {
-      const counted = rateLimited ? await findProjectByKeyCounting(knex, key, new Date(windowStartOf(now))) : null;
+      const counted = rateLimited
+        ? await findProjectByKeyCounting(knex, key, new Date(windowStartOf(now)), publicLimitOf(config.rateLimitPerMinute, config.rateLimitPublicShare))
+        : null;
       found = rateLimited ? counted : await findProjectByKey(knex, key);
-      count = counted?.count;
+      counts = counted ?? undefined;
     }
     if (!found) throw unauthorized('Invalid API key');
     if (found.kind !== required) {
@@ -45,7 +47,16 @@ export function apiKey(required: KeyKind, rateLimited = true) {
     }
     if (found.project.disabled) throw new ApiError(403, 'PROJECT_DISABLED', 'This project is disabled');
     ctx.state.project = found.project;
-    if (count !== undefined) applyRateLimit(ctx, rateLimitResult(count, config.rateLimitPerMinute, now));
+    // The public key sits in web pages: it gets its own share of the limit, so its visitors can never
+    // spend what the tenant's server needs (RATE_LIMIT_PUBLIC_SHARE).
+    if (counts) {
+      applyRateLimit(
+        ctx,
+        found.kind === 'public'
+          ? publicRateLimitResult(counts, config.rateLimitPerMinute, config.rateLimitPublicShare, now)
+          : rateLimitResult(counts.count, config.rateLimitPerMinute, now),
+      );
+    }
     await next();
   };
 }

@@ -34,6 +34,7 @@ describe('loadConfig', () => {
     expect(c.workflows).toEqual({ timeScale: 1 });
     expect(c.metrics).toEqual({ token: undefined, workerAddress: undefined, workerAppAddress: undefined });
     expect(c.webhooks).toEqual({ retryHours: 24, ratePerSecond: 50 });
+    expect(c.rateLimitPublicShare).toBe(0.5);
   });
 
   it('reads every variable', () => {
@@ -62,7 +63,11 @@ describe('loadConfig', () => {
       METRICS_TOKEN: ' scrape-me ',
       WORKER_METRICS_ADDRESS: '0.0.0.0:9464',
       WORKER_APP_METRICS_ADDRESS: '[::1]:9465',
+      RATE_LIMIT_PUBLIC_SHARE: '1',
     });
+    expect(c.rateLimitPublicShare).toBe(1);
+    expect(load({ RATE_LIMIT_PUBLIC_SHARE: '0.1' }).rateLimitPublicShare).toBe(0.1);
+    expect(problems({ RATE_LIMIT_PUBLIC_SHARE: '1.5' })).toEqual(['RATE_LIMIT_PUBLIC_SHARE: must be a share above 0 and at most 1 (0.5 = half)']);
     expect(c.temporal.maxCachedWorkflows).toBe(0);
     expect(c.systemEmailFrom).toBe('accounts@example.com');
     expect(c.webhooks).toEqual({ retryHours: 0.5, ratePerSecond: 200 });
@@ -124,6 +129,7 @@ describe('loadConfig', () => {
       STRIPE_API_URL: 'not a url',
       WORKER_METRICS_ADDRESS: '9464',
       WORKER_APP_METRICS_ADDRESS: 'localhost:70000',
+      RATE_LIMIT_PUBLIC_SHARE: '0',
     });
     expect(got.sort()).toEqual(
       [
@@ -143,6 +149,7 @@ describe('loadConfig', () => {
         'WORKER_APP_METRICS_ADDRESS: must be host:port, like 0.0.0.0:9464',
         'WEBHOOK_RETRY_HOURS: must be a positive number',
         'WEBHOOK_ENDPOINT_RATE_PER_SECOND: must be a number of at least 1',
+        'RATE_LIMIT_PUBLIC_SHARE: must be a share above 0 and at most 1 (0.5 = half)',
       ].sort(),
     );
   });
