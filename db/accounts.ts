@@ -1,19 +1,18 @@
 import type { Knex } from 'knex';
 import { hashPassword } from '../lib/password';
 import { consumeToken, isLiveToken } from './tokens';
-import { acceptInvites } from './members';
 import type { UserRow } from './users';
 
 /**
- * Marks the address proven and turns its pending project invites into memberships, in the
- * transaction that spent the token.
+ * Marks the address proven, in the transaction that spent the token. Nothing else follows from it:
+ * pending project invites in particular stay pending (db/members.ts acceptInvite), since the
+ * account may have been made by someone else with this address and only verified by its owner.
  */
 async function proveEmail(trx: Knex.Transaction, userId: string): Promise<UserRow> {
   const [user] = await trx<UserRow>('users')
     .where({ id: userId })
     .update({ email_verified: true, updated_at: trx.fn.now() as any })
     .returning('*');
-  await acceptInvites(trx, user);
   return user;
 }
 

@@ -194,6 +194,8 @@ export const KEPT_ON_RESET = new Set([
   'projects',
   'project_members',
   'project_invites',
+  // The log the invitation limits count: a reset must not hand out a fresh allowance.
+  'invite_emails',
   'project_suspensions',
   'domains',
   'billing_limits',

@@ -4,7 +4,7 @@ import { ApiError, unauthorized } from '../errors';
 import { findProjectByKey, findProjectByKeyCounting, KeyKind, ProjectRow, RateLimitCounts } from '../../db/projects';
 import { publicLimitOf, publicRateLimitResult, rateLimitResult, windowStartOf } from '../../db/rateLimit';
 import { applyRateLimit } from './rateLimit';
-import { findUser } from '../../db/users';
+import { findUser, UserRow } from '../../db/users';
 import { verifyJwt } from '../../lib/jwt';
 
 export const SESSION_COOKIE = 'token';
@@ -61,11 +61,16 @@ export function apiKey(required: KeyKind, rateLimited = true) {
   };
 }
 
-/** Dashboard auth: the JWT cookie set by /auth/login or /auth/signup. */
-export async function session(ctx: AppContext, next: Next) {
+/** The signed-in user of the request, if any: for pages that answer both the signed-in and everyone else. */
+export async function sessionUser(ctx: AppContext): Promise<UserRow | undefined> {
   const token = ctx.cookies.get(SESSION_COOKIE);
   const claims = token ? verifyJwt(token, ctx.deps.config.jwtSecret) : null;
-  const user = claims ? await findUser(ctx.deps.knex, claims.sub) : undefined;
+  return claims ? await findUser(ctx.deps.knex, claims.sub) : undefined;
+}
+
+/** Dashboard auth: the JWT cookie set by /auth/login or /auth/signup. */
+export async function session(ctx: AppContext, next: Next) {
+  const user = await sessionUser(ctx);
   if (!user) throw unauthorized('Not signed in');
   ctx.state.user = user;
   await next();

@@ -15,17 +15,33 @@ import { ApiError, forbidden } from '../errors';
 export function crossSiteGuard(opts: { multipart: boolean }) {
   const accepted = opts.multipart ? ['application/json', 'multipart/form-data'] : ['application/json'];
   return async (ctx: AppContext, next: Next) => {
-    const origin = ctx.get('Origin');
-    if (origin) {
-      if (!ctx.deps.config.dashboardOrigins.includes(origin)) throw forbidden(`Cross-origin request refused: ${clip(origin)} is not an allowed origin`);
-    } else if (['cross-site', 'same-site'].includes(ctx.get('Sec-Fetch-Site').toLowerCase())) {
-      throw forbidden('Cross-origin request refused');
-    }
+    const refused = crossSiteRefusal(ctx);
+    if (refused) throw forbidden(refused);
     if (hasBody(ctx) && !ctx.is(accepted)) {
       throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `This endpoint accepts ${accepted.join(' or ')} bodies only`);
     }
     await next();
   };
+}
+
+/** Why the request looks made by another site's page, or null: the Origin half of the guard. */
+export function crossSiteRefusal(ctx: AppContext): string | null {
+  const origin = ctx.get('Origin');
+  if (origin) return ctx.deps.config.dashboardOrigins.includes(origin) ? null : `Cross-origin request refused: ${clip(origin)} is not an allowed origin`;
+  if (['cross-site', 'same-site'].includes(ctx.get('Sec-Fetch-Site').toLowerCase())) return 'Cross-origin request refused';
+  return null;
+}
+
+/**
+ * The guard for a cookie-authenticated HTML form (the invite page's Accept button): a form body
+ * cannot be refused for its type, so the request must say where it comes from. Our pages send
+ * `Referrer-Policy: no-referrer`, under which browsers post forms with `Origin: null`; then
+ * `Sec-Fetch-Site: same-origin` must vouch for it. A request that names neither is refused.
+ */
+export function formCrossSiteRefusal(ctx: AppContext): string | null {
+  const origin = ctx.get('Origin');
+  if (origin && origin !== 'null') return crossSiteRefusal(ctx);
+  return ctx.get('Sec-Fetch-Site').toLowerCase() === 'same-origin' ? null : 'Cross-origin request refused: the request does not show it comes from this site';
 }
 
 const clip = (s: string) => (s.length > 100 ? `${s.slice(0, 100)}…` : s);

@@ -34,7 +34,7 @@ export default [
     path: '/auth/verify-email',
     auth: 'none',
     tag: 'auth',
-    summary: 'Verify an email address with the token from the emailed link; pending project invites for it are accepted',
+    summary: 'Verify an email address with the token from the emailed link (project invites stay pending: they are accepted with their own link)',
     body: TokenBody,
     responses: { 200: { description: 'verified', schema: VerifiedUser }, 400: { description: 'INVALID_TOKEN: unknown, used or expired' } },
     async handler(ctx, { body }) {

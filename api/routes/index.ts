@@ -5,6 +5,7 @@ import auth from './auth';
 import users from './users';
 import account from './account';
 import projects from './projects';
+import invites from './invites';
 import uploads from './uploads';
 import billingWebhook from './billingWebhook';
 import contactJobs from './contactJobs';
@@ -30,4 +31,4 @@ import accountPages from './accountPages';
 import settings from './settings';
 
 /** Every route of the API. New resource files are added here; app, OpenAPI and the fuzzer follow. */
-export const allRoutes: RouteDef[] = [...health, ...config, ...docs, ...auth, ...account, ...users, ...projects, ...settings, ...uploads, ...billingWebhook, ...send, ...track, ...contactJobs, ...contactFields, ...contacts, ...domains, ...verify, ...templates, ...unsubscribe, ...accountPages, ...segments, ...workflows, ...campaigns, ...webhooks, ...sesWebhook, ...webhookEndpoints, ...events, ...activity, ...analytics];
+export const allRoutes: RouteDef[] = [...health, ...config, ...docs, ...auth, ...account, ...users, ...projects, ...invites, ...settings, ...uploads, ...billingWebhook, ...send, ...track, ...contactJobs, ...contactFields, ...contacts, ...domains, ...verify, ...templates, ...unsubscribe, ...accountPages, ...segments, ...workflows, ...campaigns, ...webhooks, ...sesWebhook, ...webhookEndpoints, ...events, ...activity, ...analytics];

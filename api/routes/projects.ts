@@ -1,16 +1,19 @@
 import { route } from '../route';
-import { conflict, forbidden, notFound } from '../errors';
+import { ApiError, conflict, forbidden, notFound } from '../errors';
 import { IdParams } from '../schemas/common';
 import { InviteBody, InviteOut, InviteParams, MemberOut, MemberParams, RoleBody, SecurityOut, SetupStateOut, TeamOut } from '../schemas/teams';
 import { requireProjectRole } from '../projectAccess';
 import { sendSystemEmail } from '../operations/systemEmail';
-import { cancelInvite, changeMember, inviteMember, listInvites, listMembers, Member, MemberChangeRefusal } from '../../db/members';
+import { cancelInvite, changeMember, INVITE_LIMITS, INVITE_TTL_SECONDS, inviteMember, listInvites, listMembers, Member, MemberChangeRefusal } from '../../db/members';
 import { findProject, setupState } from '../../db/projects';
 import { securityState } from '../../db/security';
 
+// Subject and body are fixed template source: the project name, the inviter and the role go in as
+// variables, so a name like `{{ 7 | times: 6 }}` is shown as written, never evaluated.
+const INVITE_SUBJECT = 'You are invited to {{ project }}';
 const INVITE_EMAIL = `<p>{{ inviter }} invited you to the project “{{ project }}” as {{ role }}.</p>
-<p>To join, sign up (or sign in) with this address and verify it: <a href="{{ url }}">{{ url }}</a></p>
-<p>If you did not expect this, ignore this email.</p>`;
+<p>To join, open this link, sign in (or sign up) with this address and press “Accept invite”: <a href="{{ url }}">{{ url }}</a></p>
+<p>The link works once and expires in {{ days }} days. If you did not expect this, ignore this email.</p>`;
 
 function answer(result: MemberChangeRefusal | Member) {
   if (result === 'NOT_FOUND') throw notFound('Member');
@@ -65,7 +68,8 @@ export default [
     path: '/projects/:id/members',
     auth: 'session',
     tag: 'projects',
-    summary: 'Invite by email: a verified account joins at once (201); any other address gets a pending invite by email (202)',
+    summary:
+      'Invite by email: a verified account joins at once (201); any other address gets a pending invite and an email with a link to accept it (202; the same address again within 10 minutes is not mailed again)',
     params: IdParams,
     body: InviteBody,
     responses: {
@@ -73,6 +77,7 @@ export default [
       202: { description: 'invited', schema: InviteOut },
       403: { description: 'role may not invite (with this role)' },
       409: { description: 'already a member' },
+      429: { description: 'RATE_LIMIT_EXCEEDED: too many invitation emails for this project (hour) or this address (day); see Retry-After' },
     },
     async handler(ctx, { params, body }) {
       const role = await requireProjectRole(ctx, params.id, 'members.manage');
@@ -80,20 +85,35 @@ export default [
       const result = await inviteMember(ctx.deps.knex, params.id, { userId: user.id, role }, body.email, body.role);
       if (result.kind === 'refused') {
         if (result.reason === 'ALREADY_MEMBER') throw conflict('This person is already a member of the project');
-        throw forbidden('Only owners may invite an OWNER');
+        throw forbidden('Only owners may invite an OWNER, or change an invite made for one');
+      }
+      if (result.kind === 'limited') {
+        const message =
+          result.scope === 'project'
+            ? `At most ${INVITE_LIMITS.perProject.max} invitation emails per project and hour`
+            : `At most ${INVITE_LIMITS.perAddress.max} invitation emails per address and day`;
+        throw new ApiError(429, 'RATE_LIMIT_EXCEEDED', message, { headers: { 'Retry-After': String(result.retryAfterSeconds) } });
       }
       if (result.kind === 'member') {
         ctx.status = 201;
         ctx.body = result.member;
         return;
       }
-      const project = (await findProject(ctx.deps.knex, params.id))!;
-      await sendSystemEmail(ctx.deps, {
-        to: result.invite.email,
-        subject: `You are invited to ${project.name}`,
-        body: INVITE_EMAIL,
-        variables: { inviter: user.email, project: project.name, role: result.invite.role, url: `${ctx.deps.config.appUrl}/signup?email=${encodeURIComponent(result.invite.email)}` },
-      });
+      if (result.token) {
+        const project = (await findProject(ctx.deps.knex, params.id))!;
+        await sendSystemEmail(ctx.deps, {
+          to: result.invite.email,
+          subject: INVITE_SUBJECT,
+          body: INVITE_EMAIL,
+          variables: {
+            inviter: user.email,
+            project: project.name,
+            role: result.invite.role,
+            url: `${ctx.deps.config.appUrl}/invite?token=${result.token}`,
+            days: INVITE_TTL_SECONDS / 86400,
+          },
+        });
+      }
       ctx.status = 202;
       ctx.body = result.invite;
     },

@@ -11,7 +11,15 @@ export const InviteBody = z.object({ email: Email, role: Role.default('MEMBER') 
 export const RoleBody = z.object({ role: Role });
 
 export const MemberOut = z.object({ userId: z.string(), email: z.string(), role: Role, emailVerified: z.boolean(), joinedAt: Timestamp });
-export const InviteOut = z.object({ id: z.string(), email: z.string(), role: Role, invitedBy: z.string().nullable(), createdAt: Timestamp });
+export const InviteOut = z.object({
+  id: z.string(),
+  email: z.string(),
+  role: Role,
+  invitedBy: z.string().nullable(),
+  createdAt: Timestamp,
+  expiresAt: Timestamp.describe('the invitation link stops working then (7 days after it was last mailed)'),
+  expired: z.boolean().describe('listed until withdrawn or made again; an expired invite cannot be accepted'),
+});
 export const TeamOut = z.object({ members: z.array(MemberOut), invites: z.array(InviteOut) });
 
 export const SetupStateOut = z.object({
@@ -45,3 +53,10 @@ export const ResetOut = z.object({
   deleted: z.record(z.string(), z.number().int()).describe('rows deleted per table'),
   cancelledExecutions: z.number().int(),
 });
+
+/** Invite tokens are issued as base62; anything else cannot be one. */
+const InviteToken = z.string().trim().regex(/^[0-9A-Za-z]{1,100}$/, 'not a token from an invitation email');
+export const InviteTokenParams = z.object({ token: InviteToken });
+export const InviteTokenBody = z.object({ token: InviteToken });
+export const InviteOfferOut = z.object({ projectName: z.string(), role: Role, email: z.string(), expiresAt: Timestamp });
+export const InviteAcceptedOut = z.object({ projectId: z.string(), role: Role });

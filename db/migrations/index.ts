@@ -17,6 +17,7 @@ import * as dkimKeys from './015_dkim_keys';
 import * as sendThrottle from './016_send_throttle';
 import * as campaignAb from './018_campaign_ab';
 import * as deliveryBatches from './019_delivery_batches';
+import * as inviteTokens from './020_invite_tokens';
 import * as rateLimitPublic from './024_rate_limit_public';
 
 /**
@@ -42,6 +43,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['016_send_throttle', sendThrottle],
   ['018_campaign_ab', campaignAb],
   ['019_delivery_batches', deliveryBatches],
+  ['020_invite_tokens', inviteTokens],
   ['024_rate_limit_public', rateLimitPublic],
 ];
 

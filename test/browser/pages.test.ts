@@ -125,14 +125,20 @@ describe('reset-password page', () => {
 });
 
 describe('invite page', () => {
-  it('creates the invited account, mails the verification, and verifying it makes the membership', async () => {
+  it('sends a visitor to sign up and verify first, then accepts on the button press of the signed-in invitee', async () => {
     const invitee = email('invitee');
     const invited = await h.http.post(`/projects/${p.projectId}/members`).set('Cookie', p.cookie).send({ email: invitee, role: 'MEMBER' });
     expect(invited.status).toBe(202);
     const link = await linkMailedTo(invitee);
-    expect(link).toBe(`${api.url}/signup?email=${encodeURIComponent(invitee)}`);
+    expect(link.startsWith(`${api.url}/invite?token=`)).toBe(true);
+    const isMember = async () => (await h.http.get(`/projects/${p.projectId}/members`).set('Cookie', p.cookie)).body.members.some((m: { email: string }) => m.email === invitee);
 
+    // Not signed in: the offer, and what to do first; no button.
     await open(link);
+    expect(await text('h1')).toBe('Join your team');
+    expect(await text()).toContain('to the project pages as MEMBER');
+    expect(await page.$$('button')).toHaveLength(0);
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('a[href^="/signup"]')]);
     expect(await page.$eval('input[name=email]', (i: any) => i.value)).toBe(invitee);
     await page.type('input[name=password]', 'invitee password');
     await submit();
@@ -141,9 +147,23 @@ describe('invite page', () => {
     await open(await linkMailedTo(invitee));
     await submit();
     expect(await text('h1')).toBe('Email address verified');
-    const members = await h.http.get(`/projects/${p.projectId}/members`).set('Cookie', p.cookie);
-    expect(members.body.members.map((m: { email: string }) => m.email)).toContain(invitee);
-    expect(members.body.invites).toEqual([]);
+    // Verifying the address is not accepting the invitation.
+    expect(await isMember()).toBe(false);
+
+    const login = await h.http.post('/auth/login').send({ email: invitee, password: 'invitee password' });
+    const session = (login.headers['set-cookie'] as unknown as string[])[0].split(';')[0].split('=');
+    await page.setCookie({ name: session[0], value: session[1], url: api.url });
+    await open(link);
+    expect(await isMember()).toBe(false);
+    expect(await text('button')).toBe('Accept invite');
+    await submit();
+    expect(await text('h1')).toBe('Invitation accepted');
+    expect(await text()).toContain('You joined pages as MEMBER');
+    expect(await isMember()).toBe(true);
+
+    // The link works once.
+    await open(link);
+    expect(await text('.error')).toMatch(/invalid, was already used or has expired/);
     expect(problems).toEqual([]);
   });
 });

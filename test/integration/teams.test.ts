@@ -118,13 +118,14 @@ describe('owners', () => {
 });
 
 describe('invites', () => {
-  it('an unknown address gets a pending invite and an email; the account that verifies the address joins with the role', async () => {
+  it('an unknown address gets a pending invite and an email; the account that verifies the address joins with the role by accepting it', async () => {
     const email = fresh();
     const res = await h.http.post(`/projects/${P()}/members`).set('Cookie', owner.cookie).send({ email, role: 'ADMIN' });
     expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ email, role: 'ADMIN', invitedBy: owner.userId });
+    expect(res.body).toMatchObject({ email, role: 'ADMIN', invitedBy: owner.userId, expired: false });
     const mail = await eventually(() => h.deps.knex('emails').whereNull('project_id').where({ to_email: email }).first());
     expect(mail.variables.project).toBe((await h.deps.knex('projects').where({ id: P() }).first()).name);
+    const inviteToken = new URL(mail.variables.url).searchParams.get('token')!;
 
     const invitee = await signup(false, email.toUpperCase());
     // Signing up with the address proves nothing yet.
@@ -133,6 +134,9 @@ describe('invites', () => {
     const verification = await eventually(() => h.deps.knex('emails').whereNull('project_id').where({ to_email: email }).where('subject', 'like', 'Verify%').first());
     const token = new URL(verification.variables.url).searchParams.get('token');
     expect((await h.http.post('/auth/verify-email').send({ token })).status).toBe(200);
+    // Verifying is not accepting: the account joins when it accepts the invite with its emailed token.
+    expect((await h.http.get(`/projects/${P()}/members`).set('Cookie', invitee.cookie)).status).toBe(404);
+    expect((await h.http.post('/auth/invites/accept').set('Cookie', invitee.cookie).send({ token: inviteToken })).body).toEqual({ projectId: P(), role: 'ADMIN' });
 
     const team = await h.http.get(`/projects/${P()}/members`).set('Cookie', invitee.cookie);
     expect(team.status).toBe(200);
