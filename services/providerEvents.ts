@@ -42,6 +42,12 @@ export interface ProviderEvent {
   /** The provider's message id and the recipient's address, for events without our email id. */
   messageId?: string;
   address?: string;
+  /**
+   * The email must carry `messageId` as its stored provider message id, even when `emailId` names it.
+   * For senders proven only to hold *some* key the provider signs with (SNS signs every AWS
+   * account's topics): our email ids are not secret (they travel in headers), the pair is.
+   */
+  requireMessageId?: boolean;
   /** The project the event names; an event naming another project than its email's is not applied. */
   projectId?: string;
   at: Date;
@@ -163,6 +169,7 @@ export function providerEvents(deps: { knex: Knex; temporal: TemporalGateway; lo
         emailId: e.emailId && UUID.test(e.emailId) ? e.emailId : undefined,
         messageId: e.messageId,
         address: e.address?.toLowerCase(),
+        requireMessageId: e.requireMessageId,
       });
       if (!email || (e.projectId && e.projectId !== email.project_id)) return 'unmatched';
 
