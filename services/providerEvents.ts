@@ -72,6 +72,23 @@ export function verifySendgridSignature(publicKey: string, rawBody: string | Buf
   }
 }
 
+/**
+ * How far the signed timestamp may be from our clock, either way. SendGrid stamps a post when it
+ * sends it, so a genuine one is seconds old; an older one that still verifies is a captured request
+ * played again, which remembered event ids stop only until they are pruned (7 days). The margin
+ * covers clock skew and a slow hop.
+ */
+export const SENDGRID_SIGNATURE_MAX_AGE_SECONDS = 10 * 60;
+
+/** Why a (verified) signature timestamp is refused, or null when it is recent enough. */
+export function sendgridTimestampProblem(timestamp: string, now = Date.now()): string | null {
+  if (!/^\d{1,12}$/.test(timestamp.trim())) return 'Invalid event webhook timestamp: expected unix seconds';
+  const skew = Math.abs(now / 1000 - Number(timestamp));
+  return skew > SENDGRID_SIGNATURE_MAX_AGE_SECONDS
+    ? `The event webhook signature timestamp is more than ${SENDGRID_SIGNATURE_MAX_AGE_SECONDS / 60} minutes from now: a replayed request, or a clock out of sync`
+    : null;
+}
+
 interface Effect {
   /** The status the email moves to, from any status ranked below it. */
   status?: EmailStatus;
