@@ -10,9 +10,16 @@ export async function claimProviderEvent(trx: Knex, id: string): Promise<boolean
   return fresh.length > 0;
 }
 
-/** By our email id; else by the provider's message id, which a whole batch shares, plus the address. */
-export async function emailForProviderEvent(trx: Knex, ref: { emailId?: string; messageId?: string; address?: string }): Promise<EmailRow | undefined> {
-  if (ref.emailId) return trx<EmailRow>('emails').where({ id: ref.emailId }).first();
+/**
+ * By our email id; else by the provider's message id, which a whole batch shares, plus the address.
+ * With `requireMessageId`, an email found by its id must also carry that provider message id.
+ */
+export async function emailForProviderEvent(trx: Knex, ref: { emailId?: string; messageId?: string; address?: string; requireMessageId?: boolean }): Promise<EmailRow | undefined> {
+  if (ref.requireMessageId && !ref.messageId) return undefined;
+  if (ref.emailId) {
+    const byId = trx<EmailRow>('emails').where({ id: ref.emailId });
+    return (ref.requireMessageId ? byId.andWhere({ provider_message_id: ref.messageId }) : byId).first();
+  }
   if (!ref.messageId || !ref.address) return undefined;
   return trx<EmailRow>('emails').where({ provider_message_id: ref.messageId }).whereRaw('lower(to_email) = ?', [ref.address]).first();
 }

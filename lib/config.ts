@@ -86,7 +86,7 @@ const EnvSchema = z.object({
   SNS_CERT_HOSTS: unsetIfBlank(hostPortList.optional()),
   // Extra CA certificates (PEM) trusted, besides the system's, by the SNS certificate and SubscribeURL fetches only (LocalStack, tests).
   SNS_CERT_CA: unsetIfBlank(z.string().trim().regex(/-----BEGIN CERTIFICATE-----/, 'must be PEM certificates').optional()),
-  // The SNS topics POST /webhooks/ses accepts messages from (AWS: "reject any message with an unexpected TopicArn"); unset: any topic.
+  // The SNS topics POST /webhooks/ses accepts messages from (AWS: "reject any message with an unexpected TopicArn"); unset: the route answers 404.
   SNS_TOPIC_ARNS: unsetIfBlank(
     z
       .string()
@@ -222,7 +222,7 @@ export interface EmailConfig {
   snsCertHosts?: string[];
   /** PEM certificates those https fetches trust besides the system's CAs. */
   snsCertCa?: string;
-  /** SNS topics whose messages are accepted; undefined: any. */
+  /** SNS topics whose messages are accepted; undefined: POST /webhooks/ses is off (404). */
   snsTopicArns?: string[];
   /** The DKIM selector of keys the service generates for its sender domains (SMTP signs with them). */
   dkimSelector: string;
@@ -334,6 +334,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (transport === 'sendgrid' && !e.SENDGRID_API_KEY) problems.push('SENDGRID_API_KEY: required when EMAIL_TRANSPORT=sendgrid');
   if (transport === 'smtp' && !e.SMTP_URL) problems.push('SMTP_URL: required when EMAIL_TRANSPORT=smtp');
   if (!!e.SES_ACCESS_KEY_ID !== !!e.SES_SECRET_ACCESS_KEY) problems.push('SES_ACCESS_KEY_ID, SES_SECRET_ACCESS_KEY: set both or neither');
+  // SNS signs every AWS account's topics alike: without the list, bounces and complaints could not be received safely at all.
+  if (transport === 'ses' && !e.SNS_TOPIC_ARNS?.length && e.NODE_ENV === 'production') {
+    problems.push('SNS_TOPIC_ARNS: required when EMAIL_TRANSPORT=ses in production (POST /webhooks/ses accepts notifications only from the listed topics)');
+  }
   if (e.WORKER_METRICS_ADDRESS && e.WORKER_METRICS_ADDRESS === e.WORKER_APP_METRICS_ADDRESS) {
     problems.push('WORKER_APP_METRICS_ADDRESS: must differ from WORKER_METRICS_ADDRESS (the SDK exporter listens there)');
   }
@@ -368,7 +372,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
       snsCertHosts: e.SNS_CERT_HOSTS,
       snsCertCa: e.SNS_CERT_CA,
-      snsTopicArns: e.SNS_TOPIC_ARNS,
+      snsTopicArns: e.SNS_TOPIC_ARNS?.length ? e.SNS_TOPIC_ARNS : undefined,
       dkimSelector: e.DKIM_SELECTOR,
       encryptionKey: e.ENCRYPTION_KEY ?? jwtSecret,
       sendRatePerSecond: e.SEND_RATE_PER_SECOND,

@@ -5,9 +5,10 @@ import type { DnsLookup } from './dns';
 
 /**
  * The WEBHOOK step's HTTP call, guarded against server-side request forgery: the host is resolved
- * with the project's resolver, every address it resolves to must be public, the connection goes to
- * the address that was checked (a second DNS answer cannot swap it), and each redirect hop is
- * checked the same way. WEBHOOK_ALLOW_PRIVATE lifts the address rule (development only).
+ * with the project's resolver, every address it resolves to must be public, the port must be a web
+ * port (ALLOWED_PORTS), the connection goes to the address that was checked (a second DNS answer
+ * cannot swap it), and each redirect hop is checked the same way. WEBHOOK_ALLOW_PRIVATE lifts the
+ * address and port rules (development only).
  */
 
 export const WEBHOOK_LIMITS = { timeoutMs: 10_000, maxRedirects: 3, maxResponseBytes: 256 * 1024 } as const;
@@ -40,9 +41,12 @@ const V4_BLOCKED: [string, number, string][] = [
 const V6_BLOCKED: [string, number, string][] = [
   ['::', 128, 'unspecified'],
   ['::1', 128, 'loopback'],
+  // RFC 8215 local-use NAT64: where the IPv4 address sits depends on the operator's prefix length, so the whole /48 is refused.
+  ['64:ff9b:1::', 48, 'local-use NAT64'],
   ['100::', 64, 'discard-only'],
   ['2001::', 23, 'IETF protocol assignment'],
   ['2001:db8::', 32, 'documentation'],
+  ['3fff::', 20, 'documentation'],
   ['fc00::', 7, 'unique local (private)'],
   ['fe80::', 10, 'link-local'],
   ['fec0::', 10, 'site-local'],
@@ -75,23 +79,45 @@ function inCidr(value: bigint, base: bigint, prefix: number, bits: number): bool
   return value >> shift === base >> shift;
 }
 
-// Cloud metadata endpoints (AWS, GCP, Azure, …; AWS's IPv6 one): named apart because they hold credentials.
-const METADATA_V4 = v4ToBigInt('169.254.169.254');
+/**
+ * Cloud metadata and platform endpoints, named apart because they hold credentials or configuration:
+ * AWS, GCP, Azure IMDS, DigitalOcean, … (169.254.169.254), Azure's WireServer (168.63.129.16: a
+ * public address, so only this list refuses it), Alibaba Cloud (100.100.100.200), Oracle Cloud
+ * (192.0.0.192) and AWS's IPv6 endpoint (fd00:ec2::254).
+ */
+const METADATA_V4 = new Set(['169.254.169.254', '168.63.129.16', '100.100.100.200', '192.0.0.192'].map(v4ToBigInt));
 const METADATA_V6 = groupsToBigInt(v6Groups('fd00:ec2::254'));
 const METADATA = 'cloud metadata endpoint';
 
 function v4Problem(ip: string): string | null {
   const v = v4ToBigInt(ip);
-  if (v === METADATA_V4) return METADATA;
+  if (METADATA_V4.has(v)) return METADATA;
   for (const [base, prefix, label] of V4_BLOCKED) if (inCidr(v, v4ToBigInt(base), prefix, 32)) return label;
   return null;
 }
 
 const groupsToV4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
 
+/** The IPv4 address an IPv6 form carries, or null for a plain IPv6 address. */
+function embeddedV4(g: number[]): string | null {
+  const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  // ::ffff:a.b.c.d (IPv4-mapped)
+  if (zero(0, 5) && g[5] === 0xffff) return groupsToV4(g[6], g[7]);
+  // ::ffff:0:a.b.c.d (IPv4-translated, RFC 2765)
+  if (zero(0, 4) && g[4] === 0xffff && g[5] === 0) return groupsToV4(g[6], g[7]);
+  // 64:ff9b::a.b.c.d (NAT64 well-known prefix)
+  if (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) return groupsToV4(g[6], g[7]);
+  // 2002:AABB:CCDD::/48 (6to4)
+  if (g[0] === 0x2002) return groupsToV4(g[1], g[2]);
+  // ::a.b.c.d (IPv4-compatible; ::1 and :: are themselves)
+  if (zero(0, 6) && (g[6] || g[7] > 1)) return groupsToV4(g[6], g[7]);
+  return null;
+}
+
 /**
  * Why an address may not be called (`null` when it is a public unicast address). IPv6 forms that
- * carry an IPv4 address (mapped, NAT64, 6to4, IPv4-compatible) are judged by that address.
+ * carry an IPv4 address (mapped ::ffff:0:0/96, translated ::ffff:0:0:0/96, NAT64 64:ff9b::/96,
+ * 6to4, IPv4-compatible) are judged by that address: a kernel or a NAT64 gateway turns them into it.
  */
 export function addressProblem(address: string): string | null {
   const ip = address.replace(/%.*$/, '');
@@ -100,16 +126,7 @@ export function addressProblem(address: string): string | null {
   if (family === 4) return v4Problem(ip);
   const g = v6Groups(ip);
   if (groupsToBigInt(g) === METADATA_V6) return METADATA;
-  const embedded =
-    g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff // ::ffff:a.b.c.d (mapped)
-      ? groupsToV4(g[6], g[7])
-      : g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0) // 64:ff9b::/96 (NAT64)
-        ? groupsToV4(g[6], g[7])
-        : g[0] === 0x2002 // 2002::/16 (6to4)
-          ? groupsToV4(g[1], g[2])
-          : g.slice(0, 6).every((x) => x === 0) && (g[6] || g[7] > 1) // ::a.b.c.d (IPv4-compatible)
-            ? groupsToV4(g[6], g[7])
-            : null;
+  const embedded = embeddedV4(g);
   if (embedded) {
     const p = v4Problem(embedded);
     return p ? `${p} (IPv4 ${embedded} inside IPv6)` : null;
@@ -117,6 +134,21 @@ export function addressProblem(address: string): string | null {
   const v = groupsToBigInt(g);
   for (const [base, prefix, label] of V6_BLOCKED) if (inCidr(v, groupsToBigInt(v6Groups(base)), prefix, 128)) return label;
   return null;
+}
+
+// ───────────────────────────── port rule ─────────────────────────────
+
+/**
+ * The ports a webhook may call: the web's (80, 443) and their usual alternates (8080, 8443). A
+ * public host's other ports are its databases, caches, mail and admin services, which an attacker
+ * could otherwise probe or feed through our requests.
+ */
+export const ALLOWED_PORTS: readonly number[] = [80, 443, 8080, 8443];
+
+/** Why a URL's port may not be called (`null` when it may); an absent port is the scheme's own. */
+export function portProblem(url: URL): string | null {
+  const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+  return ALLOWED_PORTS.includes(port) ? null : `port ${port} is not one webhooks may call (${ALLOWED_PORTS.join(', ')})`;
 }
 
 // ───────────────────────────── guarded request ─────────────────────────────
@@ -133,6 +165,8 @@ export interface GuardOptions {
   allowPrivate: boolean;
   /** Tests only: lets one otherwise refused address through (a redirect needs a first hop that passes). */
   allowAddress?: (ip: string) => boolean;
+  /** Tests only: lets an otherwise refused port through (a loopback test server listens on a random one). */
+  allowPort?: (port: number) => boolean;
   timeoutMs?: number;
   maxRedirects?: number;
   maxResponseBytes?: number;
@@ -165,6 +199,9 @@ async function checkedAddress(url: URL, opts: GuardOptions): Promise<{ address: 
         throw new WebhookRefused(address === host ? `${host} is a ${problem} address` : `${host} resolves to ${address}, a ${problem} address`);
       }
     }
+    // After the addresses, so a private target is named as such whatever its port.
+    const portRefusal = portProblem(url);
+    if (portRefusal && !opts.allowPort?.(Number(url.port))) throw new WebhookRefused(portRefusal);
   }
   return { address: addresses[0], family: net.isIP(addresses[0]) as 4 | 6 };
 }

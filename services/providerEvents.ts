@@ -42,6 +42,12 @@ export interface ProviderEvent {
   /** The provider's message id and the recipient's address, for events without our email id. */
   messageId?: string;
   address?: string;
+  /**
+   * The email must carry `messageId` as its stored provider message id, even when `emailId` names it.
+   * For senders proven only to hold *some* key the provider signs with (SNS signs every AWS
+   * account's topics): our email ids are not secret (they travel in headers), the pair is.
+   */
+  requireMessageId?: boolean;
   /** The project the event names; an event naming another project than its email's is not applied. */
   projectId?: string;
   at: Date;
@@ -64,6 +70,23 @@ export function verifySendgridSignature(publicKey: string, rawBody: string | Buf
   } catch {
     return false;
   }
+}
+
+/**
+ * How far the signed timestamp may be from our clock, either way. SendGrid stamps a post when it
+ * sends it, so a genuine one is seconds old; an older one that still verifies is a captured request
+ * played again, which remembered event ids stop only until they are pruned (7 days). The margin
+ * covers clock skew and a slow hop.
+ */
+export const SENDGRID_SIGNATURE_MAX_AGE_SECONDS = 10 * 60;
+
+/** Why a (verified) signature timestamp is refused, or null when it is recent enough. */
+export function sendgridTimestampProblem(timestamp: string, now = Date.now()): string | null {
+  if (!/^\d{1,12}$/.test(timestamp.trim())) return 'Invalid event webhook timestamp: expected unix seconds';
+  const skew = Math.abs(now / 1000 - Number(timestamp));
+  return skew > SENDGRID_SIGNATURE_MAX_AGE_SECONDS
+    ? `The event webhook signature timestamp is more than ${SENDGRID_SIGNATURE_MAX_AGE_SECONDS / 60} minutes from now: a replayed request, or a clock out of sync`
+    : null;
 }
 
 interface Effect {
@@ -163,6 +186,7 @@ export function providerEvents(deps: { knex: Knex; temporal: TemporalGateway; lo
         emailId: e.emailId && UUID.test(e.emailId) ? e.emailId : undefined,
         messageId: e.messageId,
         address: e.address?.toLowerCase(),
+        requireMessageId: e.requireMessageId,
       });
       if (!email || (e.projectId && e.projectId !== email.project_id)) return 'unmatched';
 

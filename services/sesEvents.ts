@@ -97,6 +97,8 @@ export function sesProviderEvents(snsMessageId: string, message: string): Provid
     emailId: tag(n, 'email_id'),
     projectId: tag(n, 'project_id'),
     messageId: n.mail.messageId,
+    // The tags name an email, but only SES's message id for it proves the notification is about that email.
+    requireMessageId: true,
     at: occurredAt(when ? new Date(when) : null),
     // Only a Permanent bounce is final; Transient and Undetermined ones leave the address subscribed.
     softBounce: sesKind === 'Bounce' && n.bounce?.bounceType !== 'Permanent',

@@ -105,10 +105,20 @@ function certificate(config: EmailConfig, url: string): Promise<crypto.X509Certi
   return pending;
 }
 
+/**
+ * Whether POST /webhooks/ses listens at all: only when mail goes out through SES and the operator
+ * named the topics it publishes to. SNS signs every AWS account's topics alike and any account may
+ * subscribe its own topic to this URL, so a valid signature alone proves nothing about the sender:
+ * without the list, anyone could post bounces and complaints (and suspend a project with them).
+ */
+export function sesWebhookEnabled(config: EmailConfig): boolean {
+  return config.transport === 'ses' && !!config.snsTopicArns?.length;
+}
+
 /** Resolves when `m` is signed by SNS (as far as the allowed hosts say); throws SnsError otherwise. */
 export async function verifySnsMessage(config: EmailConfig, m: SnsMessage, now = new Date()): Promise<void> {
-  // Any AWS account's topic gets valid signatures: only the listed topics are ours.
-  if (config.snsTopicArns && !config.snsTopicArns.includes(m.TopicArn)) throw new SnsError('the SNS topic is not one of SNS_TOPIC_ARNS', 'refused');
+  // Any AWS account's topic gets valid signatures: only the listed topics are ours (no list: none is).
+  if (!config.snsTopicArns?.includes(m.TopicArn)) throw new SnsError('the SNS topic is not one of SNS_TOPIC_ARNS', 'refused');
   if (!supportedSignatureVersion(m.SignatureVersion)) throw new SnsError(`unsupported SignatureVersion ${JSON.stringify(m.SignatureVersion)}`, 'refused');
   if (!snsUrlAllowed(m.SigningCertURL, config.snsCertHosts)) throw new SnsError('the signing certificate URL is not on an allowed host (SNS_CERT_HOSTS)', 'refused');
   const cert = await certificate(config, m.SigningCertURL);

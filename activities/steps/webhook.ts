@@ -27,8 +27,10 @@ function parseJson(res: GuardedResponse): unknown {
   }
 }
 
+/** Tests only: see GuardOptions. */
 export interface WebhookActivityOptions {
   allowAddress?: (ip: string) => boolean;
+  allowPort?: (port: number) => boolean;
 }
 
 export function webhookActivities(deps: ActivityDeps, options: WebhookActivityOptions = {}) {
@@ -66,7 +68,7 @@ export function webhookActivities(deps: ActivityDeps, options: WebhookActivityOp
       try {
         const res = await guardedFetch(
           { url: config.url, method: config.method, headers, body },
-          { resolver, allowPrivate: deps.config.webhookAllowPrivate, allowAddress: options.allowAddress },
+          { resolver, allowPrivate: deps.config.webhookAllowPrivate, allowAddress: options.allowAddress, allowPort: options.allowPort },
         );
         return { status: res.status, body: parseJson(res), ...(res.truncated ? { truncated: true } : {}) };
       } catch (err) {

@@ -5,7 +5,7 @@ import { fieldErrors, safeParse } from '../validation';
 import { ProviderEventsOut } from '../schemas/campaigns';
 import { providerEvents } from '../../services/providerEvents';
 import { sesProviderEvents } from '../../services/sesEvents';
-import { confirmSnsSubscription, SnsError, SnsMessage, verifySnsMessage } from '../../services/snsMessages';
+import { confirmSnsSubscription, sesWebhookEnabled, SnsError, SnsMessage, verifySnsMessage } from '../../services/snsMessages';
 
 /** What a subscription (un)confirmation is answered with. */
 const SnsConfirmationOut = z.object({
@@ -47,10 +47,12 @@ export default [
       200: { description: 'applied (a repeated SNS message id counts as a duplicate), or a subscription confirmed', schema: z.union([ProviderEventsOut, SnsConfirmationOut]) },
       400: { description: 'not JSON' },
       401: { description: 'bad signature, a topic not in SNS_TOPIC_ARNS, unsupported signature version, signing certificate or SubscribeURL not on an allowed host (SNS_CERT_HOSTS), or a message older than 3 days' },
+      404: { description: 'the endpoint is off: it listens only with EMAIL_TRANSPORT=ses and SNS_TOPIC_ARNS set' },
       422: { description: 'not an SNS message' },
       503: { description: 'the signing certificate or the SubscribeURL could not be reached; SNS retries' },
     },
     async handler(ctx) {
+      if (!sesWebhookEnabled(ctx.deps.config.email)) throw new ApiError(404, 'NOT_FOUND', 'POST /webhooks/ses is off: it needs EMAIL_TRANSPORT=ses and SNS_TOPIC_ARNS');
       const parsed = safeParse(SnsMessage, snsJson(ctx.request.body));
       if (!parsed.success) throw validationError(fieldErrors(parsed.error), 'Not an SNS message');
       const m = parsed.data;

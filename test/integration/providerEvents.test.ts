@@ -237,6 +237,29 @@ describe('POST /webhooks/sendgrid', () => {
       }
     });
 
+    it('refuses a correctly signed post whose signature timestamp is more than 10 minutes from now (a replay)', async () => {
+      const { recipients: [a] } = await sentCampaign(1);
+      const signed = await startHarness({ env: { [KEY_ENV]: publicBase64 } });
+      try {
+        const body = JSON.stringify([ev(a, 'delivered')]);
+        const at = (minutesAgo: number) => String(Math.floor(Date.now() / 1000 - minutesAgo * 60));
+        for (const ts of [at(11), at(-11), at(24 * 60)]) {
+          const res = await post(body, headers(sign(ts, body), ts), signed);
+          expect(res.status).toBe(401);
+          expect(res.body.error).toMatchObject({ code: 'UNAUTHORIZED', message: expect.stringMatching(/more than 10 minutes from now/) });
+        }
+        expect((await emailRow(a.emailId)).status).toBe('SENT');
+        // Within the window (clock skew, a slow hop) the same events are taken.
+        const recent = at(4);
+        const res = await post(body, headers(sign(recent, body), recent), signed);
+        expect(res.status).toBe(200);
+        expect(res.body.data.applied).toBe(1);
+        expect((await emailRow(a.emailId)).status).toBe('DELIVERED');
+      } finally {
+        await signed.stop();
+      }
+    });
+
     it('accepts unsigned posts in development but refuses them in production when no key is configured', async () => {
       expect((await post([])).status).toBe(200);
       const prod = await startHarness({ env: { NODE_ENV: 'production' } });

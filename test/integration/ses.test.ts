@@ -19,23 +19,23 @@ const CONFIGURATION_SET = 'svc-events';
 /** Allowed, but nothing listens there: the certificate cannot be fetched. */
 const DEAD_HOST = '127.0.0.1:1';
 
+/** SES for sending, SNS (topic, certificate hosts and CA) for its notifications: what POST /webhooks/ses needs to listen. */
+const sesEnv = (): Record<string, string> => ({
+  EMAIL_TRANSPORT: 'ses',
+  SES_REGION: 'eu-west-1',
+  SES_ENDPOINT: sink.url,
+  SES_ACCESS_KEY_ID: 'AKIDTESTKEY',
+  SES_SECRET_ACCESS_KEY: 'test-secret',
+  SES_CONFIGURATION_SET: CONFIGURATION_SET,
+  SNS_CERT_HOSTS: `${sns.host},${DEAD_HOST}`,
+  SNS_CERT_CA: sns.ca,
+  SNS_TOPIC_ARNS: sns.topicArn,
+});
+
 beforeAll(async () => {
   sink = await startSesSink();
   sns = await startSnsSigner();
-  h = await startHarness({
-    worker: true,
-    env: {
-      EMAIL_TRANSPORT: 'ses',
-      SES_REGION: 'eu-west-1',
-      SES_ENDPOINT: sink.url,
-      SES_ACCESS_KEY_ID: 'AKIDTESTKEY',
-      SES_SECRET_ACCESS_KEY: 'test-secret',
-      SES_CONFIGURATION_SET: CONFIGURATION_SET,
-      SNS_CERT_HOSTS: `${sns.host},${DEAD_HOST}`,
-      SNS_CERT_CA: sns.ca,
-      SNS_TOPIC_ARNS: sns.topicArn,
-    },
-  });
+  h = await startHarness({ worker: true, env: sesEnv() });
   p = await createProjectFixture(h);
   await verifiedDomain(h, p.projectId, DOMAIN);
 });
@@ -296,6 +296,31 @@ describe('POST /webhooks/ses', () => {
       const res = await post(m);
       expect(res.status).toBe(401);
       expect(res.body.error.message).toMatch(/SNS_TOPIC_ARNS/);
+    });
+
+    it('a signed notification from our topic naming one of our emails (by its tags) with another SES message id', async () => {
+      // Email ids travel in headers; the SES message id SendEmail gave us for the email is what binds a notification to it.
+      const forged = permanentBounce({ ...r, messageId: `${r.messageId}-other` });
+      const res = await post(sns.notification(forged));
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual({ received: 1, applied: 0, duplicates: 0, unmatched: 1, ignored: 0 });
+      const noId = permanentBounce(r);
+      delete (noId.mail as Record<string, unknown>).messageId;
+      expect((await post(sns.notification(noId))).body.data).toMatchObject({ applied: 0 });
+    });
+
+    it.each([
+      ['EMAIL_TRANSPORT=ses without SNS_TOPIC_ARNS', { EMAIL_TRANSPORT: 'ses', SNS_TOPIC_ARNS: '' }],
+      ['SNS_TOPIC_ARNS with another transport', { EMAIL_TRANSPORT: 'log' }],
+    ])('with 404, even a correctly signed notification, when the endpoint is off: %s', async (_name, env) => {
+      const off = await startHarness({ env: { ...sesEnv(), ...env } });
+      try {
+        const res = await off.http.post('/webhooks/ses').set('Content-Type', 'text/plain').send(JSON.stringify(sns.notification(permanentBounce(r))));
+        expect(res.status).toBe(404);
+        expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', message: expect.stringMatching(/EMAIL_TRANSPORT=ses and SNS_TOPIC_ARNS/) });
+      } finally {
+        await off.stop();
+      }
     });
 
     it('an unknown signature version and a replayed old message', async () => {

@@ -1,7 +1,7 @@
 import { deterministicUuid } from '../../lib/ids';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startHarness, createProjectFixture, Harness, ProjectFixture } from '../helpers/harness';
+import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
 import { startDnsServer, TestDnsServer } from '../helpers/dnsServer';
 import { uniqueEmail } from '../helpers/fixtures';
 import { workflowApi } from '../helpers/workflows';
@@ -57,12 +57,19 @@ async function runWebhook(h: Harness, url: string) {
 }
 
 describe('WEBHOOK refusals (WEBHOOK_ALLOW_PRIVATE off)', () => {
-  beforeAll(() => dns.set('internal.svc.test', 'A', ['10.1.2.3']));
+  beforeAll(() => {
+    dns.set('internal.svc.test', 'A', ['10.1.2.3']);
+    // A public address (example.com's): only the port is wrong, and nothing is ever sent there.
+    dns.set('public.svc.test', 'A', ['93.184.215.14']);
+  });
 
   it.each([
     ['loopback', () => `http://127.0.0.1:${port}/hook`, /refused: 127\.0\.0\.1 is a loopback address/],
     ['the cloud metadata address', () => 'http://169.254.169.254/latest/meta-data/', /refused: 169\.254\.169\.254 is a cloud metadata endpoint address/],
     ['a name resolving to a private address', () => `http://internal.svc.test:${port}/hook`, /refused: internal\.svc\.test resolves to 10\.1\.2\.3, a private address/],
+    ['loopback in the IPv4-translated IPv6 form', () => `http://[::ffff:0:127.0.0.1]:${port}/hook`, /refused: ::ffff:0:7f00:1 is a loopback \(IPv4 127\.0\.0\.1 inside IPv6\) address/],
+    ["Azure's WireServer", () => 'http://168.63.129.16/machine?comp=goalstate', /refused: 168\.63\.129\.16 is a cloud metadata endpoint address/],
+    ['a public host on a port other than 80, 443, 8080 and 8443', () => 'http://public.svc.test:6379/', /refused: port 6379 is not one webhooks may call \(80, 443, 8080, 8443\)/],
   ])('refuses %s and records a failed step with the reason', async (_name, url, reason) => {
     const before = received.length;
     const done = await runWebhook(guarded, url());
@@ -73,6 +80,24 @@ describe('WEBHOOK refusals (WEBHOOK_ALLOW_PRIVATE off)', () => {
       ['WEBHOOK', 'FAILED'],
     ]);
     expect(done.steps[1].error).toMatch(reason);
+    expect(received.length).toBe(before);
+  });
+});
+
+describe('webhook endpoints under the same rules (WEBHOOK_ALLOW_PRIVATE off)', () => {
+  it.each([
+    ['a public host on a port other than 80, 443, 8080 and 8443', 'http://public.svc.test:6379/hook', /^refused: port 6379 is not one webhooks may call/],
+    ['the IPv4-translated form of the metadata address', 'http://[::ffff:0:169.254.169.254]/latest/meta-data/', /^refused: ::ffff:0:a9fe:a9fe is a cloud metadata endpoint \(IPv4 169\.254\.169\.254 inside IPv6\) address/],
+  ])('records the delivery to %s as failed with the reason, sending nothing', async (_name, url, reason) => {
+    const created = await guarded.http.post('/webhook-endpoints').set(bearer(p.secretKey)).send({ url, events: ['contact.*'] });
+    expect(created.status).toBe(201);
+    const before = received.length;
+    expect((await guarded.http.post(`/webhook-endpoints/${created.body.id}/test`).set(bearer(p.secretKey))).status).toBe(202);
+    const delivery = await eventually(async () => {
+      const page = await guarded.http.get(`/webhook-endpoints/${created.body.id}/deliveries`).set(bearer(p.secretKey));
+      return page.body.data?.find((d: any) => d.type === 'webhook.test' && d.attempts > 0);
+    });
+    expect(delivery).toMatchObject({ lastStatusCode: null, lastError: expect.stringMatching(reason) });
     expect(received.length).toBe(before);
   });
 });

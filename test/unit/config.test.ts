@@ -154,6 +154,17 @@ describe('loadConfig', () => {
     );
   });
 
+  it('refuses EMAIL_TRANSPORT=ses in production without SNS_TOPIC_ARNS: SNS signs every AWS account\'s topics alike', () => {
+    expect(problems({ NODE_ENV: 'production', EMAIL_TRANSPORT: 'ses' })).toEqual([
+      'SNS_TOPIC_ARNS: required when EMAIL_TRANSPORT=ses in production (POST /webhooks/ses accepts notifications only from the listed topics)',
+    ]);
+    expect(problems({ NODE_ENV: 'production', EMAIL_TRANSPORT: 'ses', SNS_TOPIC_ARNS: ' , ' })).toHaveLength(1);
+    const topic = 'arn:aws:sns:eu-west-1:123456789012:ses-events';
+    expect(load({ NODE_ENV: 'production', EMAIL_TRANSPORT: 'ses', SNS_TOPIC_ARNS: topic }).email.snsTopicArns).toEqual([topic]);
+    // In development the endpoint is simply off until the topics are named.
+    expect(load({ EMAIL_TRANSPORT: 'ses' }).email.snsTopicArns).toBeUndefined();
+  });
+
   it('refuses one address for both worker metrics endpoints', () => {
     expect(problems({ WORKER_METRICS_ADDRESS: '0.0.0.0:9464', WORKER_APP_METRICS_ADDRESS: '0.0.0.0:9464' })).toEqual([
       'WORKER_APP_METRICS_ADDRESS: must differ from WORKER_METRICS_ADDRESS (the SDK exporter listens there)',
