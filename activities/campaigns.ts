@@ -28,7 +28,7 @@ import { heartbeating, UNKNOWN_OUTCOME } from './handOver';
 import { BatchRecipient, BatchResult, Transport, TransportRejected } from '../services/transport';
 import { MAX_BATCH_RECIPIENTS } from '../services/sendgridTransport';
 import { refusalBounces } from '../services/providerEvents';
-import { renderTemplate, RenderError } from '../services/render';
+import { batchRenderer, BatchRenderer, RenderError } from '../services/render';
 import { abTestPage, subjectFor } from '../db/campaignAbTest';
 import { BATCH_WAIT_BUDGET_MS, GROUP_WAIT_MS, limitGroups, sendThrottleFor } from '../services/sendThrottle';
 import { deliveriesFailed, emailsHandedOver } from '../lib/metrics';
@@ -95,12 +95,12 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
   const throttle = sendThrottleFor(knex, config.email, transport);
 
   /** `variant`: the recipient's A/B test subject (db/campaignAbTest); null gets the winner's, or the campaign's subject. */
-  async function render(c: CampaignRow, r: { contact_id: string; email: string; data: Record<string, unknown> | null; variant?: number | null }): Promise<RecipientEmail> {
+  async function render(c: CampaignRow, r: { contact_id: string; email: string; data: Record<string, unknown> | null; variant?: number | null }, renderer: BatchRenderer): Promise<RecipientEmail> {
     const links = linksFor(config, c.project_id, r.contact_id);
     const variables = { ...(r.data ?? {}), ...identityVariables({ id: r.contact_id, email: r.email }), ...links };
     const base = { id: campaignEmailId(c.id, r.contact_id), contactId: r.contact_id, to: r.email, headers: c.type === 'MARKETING' ? listUnsubscribeHeaders(links.unsubscribeUrl) : {}, variant: r.variant ?? null };
     try {
-      const rendered = await renderTemplate({ subject: subjectFor(c, r.variant ?? null), body: c.body }, variables);
+      const rendered = await renderer.render({ subject: subjectFor(c, r.variant ?? null), body: c.body }, variables);
       return { ...base, subject: rendered.subject, body: rendered.body };
     } catch (err) {
       if (!(err instanceof RenderError)) throw err;
@@ -201,9 +201,12 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
       const eligible = page.filter((r) => r.email_status === null && r.email !== null && !r.set_aside && (c.type !== 'MARKETING' || r.subscribed) && !ab.held(r.contact_id));
       const fresh = await applyDeliveryControls(c, eligible, !input.deferredUpTo, result);
       const rendered: RecipientEmail[] = [];
+      // Yields between recipients and bounds the batch's render time (services/render.ts batchRenderer);
+      // a recipient over a budget is written FAILED by the claim below, so a retry never renders it again.
+      const renderer = batchRenderer();
       for (const r of fresh) {
-        if (rendered.length % 100 === 0) ctx.heartbeat(progress);
-        rendered.push(await render(c, { contact_id: r.contact_id, email: r.email!, data: r.data, variant: ab.variant(r.contact_id) }));
+        ctx.heartbeat(progress);
+        rendered.push(await render(c, { contact_id: r.contact_id, email: r.email!, data: r.data, variant: ab.variant(r.contact_id) }, renderer));
       }
       // Rows QUEUED by an earlier attempt, and the interrupted ones the release above just put back.
       const queued = [...page.filter((r) => r.email_status === 'QUEUED').map((r) => r.contact_id), ...(transport.reofferInterrupted ? interrupted : [])];
