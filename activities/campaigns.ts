@@ -30,7 +30,7 @@ import { MAX_BATCH_RECIPIENTS } from '../services/sendgridTransport';
 import { refusalBounces } from '../services/providerEvents';
 import { batchRenderer, BatchRenderer, RenderError } from '../services/render';
 import { abTestPage, subjectFor } from '../db/campaignAbTest';
-import { BATCH_WAIT_BUDGET_MS, GROUP_WAIT_MS, limitGroups, sendThrottleFor } from '../services/sendThrottle';
+import { BATCH_WAIT_BUDGET_MS, evenPace, GROUP_WAIT_MS, limitGroups, sendThrottleFor, wait } from '../services/sendThrottle';
 import { deliveriesFailed, emailsHandedOver } from '../lib/metrics';
 import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
 import { identityVariables } from '../db/contacts';
@@ -56,6 +56,12 @@ export interface CampaignBatchInput {
    * not deferred again (db/campaignDeferrals).
    */
   deferredUpTo?: string;
+  /**
+   * The campaign's `sendRatePerMinute`, set by runs after the workflow's even-pace marker: the batch
+   * then spreads its recipients evenly over its share of the minute (services/sendThrottle.ts
+   * evenPace) instead of handing them over at once and leaving the wait to the workflow.
+   */
+  ratePerMinute?: number;
 }
 
 export interface CampaignBatchPlanInput {
@@ -223,12 +229,21 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
       ].sort((a, b) => (a.contactId < b.contactId ? -1 : 1));
       if (offered.length === 0) return result;
       // Groups of a fifth of a second's worth of the project's rate, each reserved on its own, keep arrivals within the rate.
-      const groups = limitGroups(transport.splitBatch(offered.map(({ contactId: _, ...r }) => r)), throttle ? await throttle.groupSize(c.project_id) : MAX_BATCH_RECIPIENTS);
+      const pace = input.ratePerMinute ? evenPace(input.ratePerMinute, config.workflows.timeScale) : null;
+      const groupSize = Math.min(throttle ? await throttle.groupSize(c.project_id) : MAX_BATCH_RECIPIENTS, pace?.groupSize ?? MAX_BATCH_RECIPIENTS);
+      const groups = limitGroups(transport.splitBatch(offered.map(({ contactId: _, ...r }) => r)), groupSize);
       const from = { email: c.from, name: c.from_name };
+      /** Waits `ms` for the campaign's own rate, heartbeating. */
+      const keepPace = async (ms: number) => {
+        if (ms <= 0) return;
+        progress.stage = `pace ${input.ratePerMinute}/min`;
+        await heartbeating(progress, () => wait(ms, { signal: ctx.cancellationSignal }));
+      };
       for (let i = 0; i < groups.length; i++) {
         const group = groups[i];
         const ids = group.map((r) => r.emailId);
         const untried = () => groups.slice(i).flatMap((g) => g.map((r) => r.emailId));
+        if (pace) await keepPace(pace.reserve(group.length));
         if (throttle) {
           progress.stage = `throttle ${i + 1}/${groups.length}`;
           const maxWaitMs = Math.min(GROUP_WAIT_MS, BATCH_WAIT_BUDGET_MS - (Date.now() - startedAt));
@@ -283,6 +298,8 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
           throw ApplicationFailure.retryable(deferred[0].error.message, 'TransportUnavailable');
         }
       }
+      // The batch takes its whole share of time, so the next batch's first group does not follow this one's last at once.
+      if (pace) await keepPace(pace.untilFree());
       return result;
     },
 
