@@ -28,9 +28,9 @@ import { heartbeating, UNKNOWN_OUTCOME } from './handOver';
 import { BatchRecipient, BatchResult, Transport, TransportRejected } from '../services/transport';
 import { MAX_BATCH_RECIPIENTS } from '../services/sendgridTransport';
 import { refusalBounces } from '../services/providerEvents';
-import { renderTemplate, RenderError } from '../services/render';
+import { batchRenderer, BatchRenderer, RenderError } from '../services/render';
 import { abTestPage, subjectFor } from '../db/campaignAbTest';
-import { BATCH_WAIT_BUDGET_MS, GROUP_WAIT_MS, limitGroups, sendThrottleFor } from '../services/sendThrottle';
+import { BATCH_WAIT_BUDGET_MS, evenPace, GROUP_WAIT_MS, limitGroups, sendThrottleFor, wait } from '../services/sendThrottle';
 import { deliveriesFailed, emailsHandedOver } from '../lib/metrics';
 import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
 import { identityVariables } from '../db/contacts';
@@ -56,6 +56,12 @@ export interface CampaignBatchInput {
    * not deferred again (db/campaignDeferrals).
    */
   deferredUpTo?: string;
+  /**
+   * The campaign's `sendRatePerMinute`, set by runs after the workflow's even-pace marker: the batch
+   * then spreads its recipients evenly over its share of the minute (services/sendThrottle.ts
+   * evenPace) instead of handing them over at once and leaving the wait to the workflow.
+   */
+  ratePerMinute?: number;
 }
 
 export interface CampaignBatchPlanInput {
@@ -95,12 +101,12 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
   const throttle = sendThrottleFor(knex, config.email, transport);
 
   /** `variant`: the recipient's A/B test subject (db/campaignAbTest); null gets the winner's, or the campaign's subject. */
-  async function render(c: CampaignRow, r: { contact_id: string; email: string; data: Record<string, unknown> | null; variant?: number | null }): Promise<RecipientEmail> {
+  async function render(c: CampaignRow, r: { contact_id: string; email: string; data: Record<string, unknown> | null; variant?: number | null }, renderer: BatchRenderer): Promise<RecipientEmail> {
     const links = linksFor(config, c.project_id, r.contact_id);
     const variables = { ...(r.data ?? {}), ...identityVariables({ id: r.contact_id, email: r.email }), ...links };
     const base = { id: campaignEmailId(c.id, r.contact_id), contactId: r.contact_id, to: r.email, headers: c.type === 'MARKETING' ? listUnsubscribeHeaders(links.unsubscribeUrl) : {}, variant: r.variant ?? null };
     try {
-      const rendered = await renderTemplate({ subject: subjectFor(c, r.variant ?? null), body: c.body }, variables);
+      const rendered = await renderer.render({ subject: subjectFor(c, r.variant ?? null), body: c.body }, variables);
       return { ...base, subject: rendered.subject, body: rendered.body };
     } catch (err) {
       if (!(err instanceof RenderError)) throw err;
@@ -201,9 +207,12 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
       const eligible = page.filter((r) => r.email_status === null && r.email !== null && !r.set_aside && (c.type !== 'MARKETING' || r.subscribed) && !ab.held(r.contact_id));
       const fresh = await applyDeliveryControls(c, eligible, !input.deferredUpTo, result);
       const rendered: RecipientEmail[] = [];
+      // Yields between recipients and bounds the batch's render time (services/render.ts batchRenderer);
+      // a recipient over a budget is written FAILED by the claim below, so a retry never renders it again.
+      const renderer = batchRenderer();
       for (const r of fresh) {
-        if (rendered.length % 100 === 0) ctx.heartbeat(progress);
-        rendered.push(await render(c, { contact_id: r.contact_id, email: r.email!, data: r.data, variant: ab.variant(r.contact_id) }));
+        ctx.heartbeat(progress);
+        rendered.push(await render(c, { contact_id: r.contact_id, email: r.email!, data: r.data, variant: ab.variant(r.contact_id) }, renderer));
       }
       // Rows QUEUED by an earlier attempt, and the interrupted ones the release above just put back.
       const queued = [...page.filter((r) => r.email_status === 'QUEUED').map((r) => r.contact_id), ...(transport.reofferInterrupted ? interrupted : [])];
@@ -220,12 +229,21 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
       ].sort((a, b) => (a.contactId < b.contactId ? -1 : 1));
       if (offered.length === 0) return result;
       // Groups of a fifth of a second's worth of the project's rate, each reserved on its own, keep arrivals within the rate.
-      const groups = limitGroups(transport.splitBatch(offered.map(({ contactId: _, ...r }) => r)), throttle ? await throttle.groupSize(c.project_id) : MAX_BATCH_RECIPIENTS);
+      const pace = input.ratePerMinute ? evenPace(input.ratePerMinute, config.workflows.timeScale) : null;
+      const groupSize = Math.min(throttle ? await throttle.groupSize(c.project_id) : MAX_BATCH_RECIPIENTS, pace?.groupSize ?? MAX_BATCH_RECIPIENTS);
+      const groups = limitGroups(transport.splitBatch(offered.map(({ contactId: _, ...r }) => r)), groupSize);
       const from = { email: c.from, name: c.from_name };
+      /** Waits `ms` for the campaign's own rate, heartbeating. */
+      const keepPace = async (ms: number) => {
+        if (ms <= 0) return;
+        progress.stage = `pace ${input.ratePerMinute}/min`;
+        await heartbeating(progress, () => wait(ms, { signal: ctx.cancellationSignal }));
+      };
       for (let i = 0; i < groups.length; i++) {
         const group = groups[i];
         const ids = group.map((r) => r.emailId);
         const untried = () => groups.slice(i).flatMap((g) => g.map((r) => r.emailId));
+        if (pace) await keepPace(pace.reserve(group.length));
         if (throttle) {
           progress.stage = `throttle ${i + 1}/${groups.length}`;
           const maxWaitMs = Math.min(GROUP_WAIT_MS, BATCH_WAIT_BUDGET_MS - (Date.now() - startedAt));
@@ -280,6 +298,8 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
           throw ApplicationFailure.retryable(deferred[0].error.message, 'TransportUnavailable');
         }
       }
+      // The batch takes its whole share of time, so the next batch's first group does not follow this one's last at once.
+      if (pace) await keepPace(pace.untilFree());
       return result;
     },
 

@@ -7,7 +7,7 @@ import { createTransport } from '../services/transports';
 import { BatchResult, Transport, TransportRejected } from '../services/transport';
 import { GROUP_WAIT_MS, sendThrottleFor } from '../services/sendThrottle';
 import { refusalBounces } from '../services/providerEvents';
-import { RenderError } from '../services/render';
+import { batchRenderer, RenderError } from '../services/render';
 import { forEachLimit } from '../lib/concurrency';
 import { chunk } from '../lib/arrays';
 import { deliveriesFailed, emailsHandedOver } from '../lib/metrics';
@@ -66,9 +66,13 @@ export function deliveryBatchActivities(deps: ActivityDeps, transport: Transport
 
       progress.stage = 'render';
       const rendered: RenderedEmail[] = [];
+      // Yields between emails and bounds the batch's render time (services/render.ts batchRenderer);
+      // an email over a budget is written FAILED below, so a retry never renders it again.
+      const renderer = batchRenderer();
       for (const r of queued) {
+        ctx.heartbeat(progress);
         try {
-          rendered.push({ id: r.id, ...(await renderRow(config, r)) });
+          rendered.push({ id: r.id, ...(await renderRow(config, r, renderer)) });
         } catch (err) {
           if (!(err instanceof RenderError)) throw err;
           rendered.push({ id: r.id, error: err.message });

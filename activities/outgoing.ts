@@ -1,7 +1,7 @@
 import type { Config } from '../lib/config';
 import type { EmailRow, StoredAttachment } from '../db/emails';
 import type { OutgoingMessage } from '../services/transport';
-import { renderTemplate } from '../services/render';
+import { renderTemplate, BatchRenderer } from '../services/render';
 import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
 import { withoutForbiddenHeaders } from '../lib/mailHeaders';
 
@@ -11,9 +11,11 @@ import { withoutForbiddenHeaders } from '../lib/mailHeaders';
  */
 
 /** Renders a row's subject and body with its variables and the contact's links; throws RenderError. */
-export async function renderRow(config: Config, email: EmailRow): Promise<{ subject: string; body: string }> {
+export async function renderRow(config: Config, email: EmailRow, renderer?: BatchRenderer): Promise<{ subject: string; body: string }> {
   const links = email.contact_id ? linksFor(config, email.project_id, email.contact_id) : {};
-  return renderTemplate({ subject: email.subject, body: email.body }, { ...email.variables, ...links });
+  const template = { subject: email.subject, body: email.body };
+  const variables = { ...email.variables, ...links };
+  return renderer ? renderer.render(template, variables) : renderTemplate(template, variables);
 }
 
 /** The message of a claimed (rendered) row; marketing mail carries the one-click unsubscribe pair. */

@@ -31,8 +31,10 @@ if (require.main === module) {
     const config = loadConfigOrExit();
     const log = createLogger(config.logLevel, 'api');
     await ensureDatabase(config.databaseUrl);
-    const knex = createKnex(config.databaseUrl, { max: 20 });
-    await migrateLatest(knex);
+    // Migrations may run longer than a request may: they use a pool without the API's statement timeout.
+    const migrator = createKnex(config.databaseUrl, { max: 1 });
+    await migrateLatest(migrator).finally(() => migrator.destroy());
+    const knex = createKnex(config.databaseUrl, { max: 20, statementTimeoutMs: config.dbStatementTimeoutMs });
     const temporal = createTemporalGateway(config);
     const server = await startApi({ config, knex, temporal, log });
     log.info({ url: `http://localhost:${config.port}` }, `API listening at http://localhost:${config.port}`);

@@ -7,10 +7,22 @@ import pg from 'pg';
 pg.types.setTypeParser(20, (v) => Number(v));
 pg.types.setTypeParser(1082, (v) => v);
 
-export function createKnex(databaseUrl: string, pool: { min?: number; max?: number } = {}): Knex {
+export interface KnexOptions {
+  min?: number;
+  max?: number;
+  /**
+   * Postgres `statement_timeout` of every session of the pool (ms; 0 or absent: none). The API's
+   * pool sets it so one slow or lock-blocked query cannot hold a request and a connection for ever;
+   * the worker's pool does not (docs/deployment.md "Statement timeout").
+   */
+  statementTimeoutMs?: number;
+}
+
+export function createKnex(databaseUrl: string, pool: KnexOptions = {}): Knex {
   const knex = knexFactory({
     client: 'pg',
-    connection: databaseUrl,
+    // Set at connection start-up (a startup parameter), so every pooled session has it before its first query.
+    connection: pool.statementTimeoutMs ? { connectionString: databaseUrl, statement_timeout: pool.statementTimeoutMs } : databaseUrl,
     pool: { min: pool.min ?? 0, max: pool.max ?? 10 },
   });
   return knex;

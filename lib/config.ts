@@ -63,6 +63,8 @@ const publicKeyText = unsetIfBlank(
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/svc'),
+  // 0 turns it off. The API's pool only: the worker's batch statements (audience snapshots) may run long.
+  DB_STATEMENT_TIMEOUT_MS: unsetIfBlank(intIn(0).default(15_000)),
   TEMPORAL_ADDRESS: z.string().min(1).optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('svc'),
@@ -154,6 +156,8 @@ export type Env = z.infer<typeof EnvSchema>;
 export interface Config {
   port: number;
   databaseUrl: string;
+  /** statement_timeout of the API's Postgres sessions (ms; 0: none). */
+  dbStatementTimeoutMs: number;
   temporal: {
     address?: string;
     namespace: string;
@@ -350,6 +354,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: e.PORT,
     databaseUrl: e.DATABASE_URL,
+    dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
     temporal: {
       address: e.TEMPORAL_ADDRESS,
       namespace: e.TEMPORAL_NAMESPACE,

@@ -26,3 +26,13 @@ export function unavailablePart(err: unknown): UnavailablePart | null {
   }
   return null;
 }
+
+/**
+ * Postgres cancelled the statement (57014 query_canceled): the API's `statement_timeout`
+ * (DB_STATEMENT_TIMEOUT_MS) ran out, on a slow query or one waiting for a lock. The request answers
+ * 503 rather than holding its connection for as long as the query would take.
+ */
+export function isStatementTimeout(err: unknown): boolean {
+  for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++) if (e.code === '57014') return true;
+  return false;
+}

@@ -16,6 +16,8 @@ export interface LocalDateTime {
   day: number;
   hour: number;
   minute: number;
+  /** 0 when absent: a campaign's local schedule may name seconds, a clock time (`HH:MM`) does not. */
+  second?: number;
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -69,7 +71,7 @@ function offsetAt(instant: number, timeZone: string): number {
  * (the autumn hour) as its first occurrence.
  */
 export function zonedInstant(t: LocalDateTime, timeZone: string): number {
-  const wall = Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute);
+  const wall = Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second ?? 0);
   // Two rounds settle the offset of any zone: the guess's offset, then the offset at the answer.
   const first = wall - offsetAt(wall, timeZone);
   const second = wall - offsetAt(first, timeZone);
@@ -81,7 +83,7 @@ export function zonedInstant(t: LocalDateTime, timeZone: string): number {
 
 function localMatches(instant: number, t: LocalDateTime, timeZone: string): boolean {
   const l = localTime(instant, timeZone);
-  return l.year === t.year && l.month === t.month && l.day === t.day && l.hour === t.hour && l.minute === t.minute;
+  return l.year === t.year && l.month === t.month && l.day === t.day && l.hour === t.hour && l.minute === t.minute && l.second === (t.second ?? 0);
 }
 
 export const parseClock = (hhmm: string): { hour: number; minute: number } => {
@@ -141,7 +143,9 @@ export function parseLocalDateTime(s: string): LocalDateTime | null {
   const m = LOCAL_DATE_TIME.exec(s);
   if (!m) return null;
   const [year, month, day, hour, minute] = m.slice(1, 6).map(Number);
+  // The seconds count: `17:04:07` is not `17:04` (a recipient must not get it up to a minute early).
+  const second = m[6] === undefined ? 0 : Number(m[6]);
   const t = new Date(Date.UTC(year, month - 1, day, hour, minute));
-  if (t.getUTCFullYear() !== year || t.getUTCMonth() + 1 !== month || t.getUTCDate() !== day || hour > 23 || minute > 59) return null;
-  return { year, month, day, hour, minute };
+  if (t.getUTCFullYear() !== year || t.getUTCMonth() + 1 !== month || t.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) return null;
+  return { year, month, day, hour, minute, second };
 }

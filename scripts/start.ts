@@ -57,7 +57,9 @@ async function main() {
 
   const { worker, close: closeWorker } = await createWorker({ config: runtimeConfig, knex, log, address, schedules: true });
   const temporal = createTemporalGateway(runtimeConfig, address);
-  const server = await startApi({ config: runtimeConfig, knex, temporal, log });
+  // The API gets a pool of its own with the statement timeout; the worker's batch statements may run longer.
+  const apiKnex = createKnex(config.databaseUrl, { max: 10, statementTimeoutMs: config.dbStatementTimeoutMs });
+  const server = await startApi({ config: runtimeConfig, knex: apiKnex, temporal, log });
   log.info({ url: `http://localhost:${config.port}` }, `API listening at http://localhost:${config.port} (docs at /docs)`);
   if (devServer?.uiUrl) log.info({ url: devServer.uiUrl }, `Temporal Web UI at ${devServer.uiUrl}`);
   else log.info({ address }, `using the Temporal cluster at ${address}`);
@@ -74,6 +76,7 @@ async function main() {
   await closeServer(server);
   await temporal.close();
   await closeWorker();
+  await apiKnex.destroy();
   await knex.destroy();
   await devServer?.stop();
   await inbox?.stop();

@@ -5,18 +5,47 @@ import type { Template } from 'liquidjs';
 const MAX_TEMPLATE_LENGTH = 1_000_000;
 
 /**
+ * The render budget of one email (its subject and body together), in ms. Rendering is synchronous
+ * (see `compiler`), so while it runs the worker's thread serves no one else, whichever project's
+ * deliveries wait: a template that needs more than this fails instead of stalling every tenant.
+ * Real templates render in well under a millisecond.
+ */
+export const RENDER_BUDGET_MS = 50;
+
+/**
+ * Render time one batch activity may spend in all (a campaign page, a /v1/send batch). With the
+ * per-email budget and the yields between recipients it bounds how long a batch of slow templates
+ * keeps a worker's activity slot: recipients past it fail with a RenderBudgetExceeded.
+ */
+export const BATCH_RENDER_BUDGET_MS = 2_000;
+
+/**
  * Work bounds of one parse or render call: a hostile template (huge ranges, self-doubling strings,
- * endless loops) fails with a RenderError in about a second instead of hanging a worker.
+ * endless loops) fails with a RenderError within the render budget instead of hanging a worker.
  */
 export const RENDER_LIMITS = {
   // Our rewrites lengthen a source a little; the raw length is checked against MAX_TEMPLATE_LENGTH first.
   parseLimit: 2 * MAX_TEMPLATE_LENGTH,
-  renderLimit: 1000,
-  memoryLimit: 10_000_000,
+  // Liquid checks the time between nodes (each loop iteration included); renders pass what is left of their budget.
+  renderLimit: RENDER_BUDGET_MS,
+  // Counted in range elements and filter-built characters. A range is built as an array before the
+  // time bound is first checked, so this also bounds that allocation (2M elements: ~20 ms).
+  memoryLimit: 2_000_000,
 };
 
 export class RenderError extends Error {
   override name = 'RenderError';
+}
+
+/** A render that needed more time or memory than its budget; the same template would again. */
+export class RenderBudgetExceeded extends RenderError {
+  override name = 'RenderBudgetExceeded';
+  constructor(
+    message: string,
+    readonly over: 'time' | 'memory' = 'time',
+  ) {
+    super(message);
+  }
 }
 
 export interface RenderInput {
@@ -139,15 +168,18 @@ function compiler(html: boolean) {
   }
   // Synchronous: nothing we allow is asynchronous (no partials, no async filters), and the async
   // renderer costs several promises per node, which a campaign batch pays per recipient.
-  return { parse, render: (templates: Template[], scope: object) => liquid.renderSync(templates, scope) as string };
+  return { parse, render: (templates: Template[], scope: object, renderLimit: number) => liquid.renderSync(templates, scope, { renderLimit }) as string };
 }
 
 const text = compiler(false);
 const html = compiler(true);
 
-function asRenderError(err: unknown, part?: string): RenderError {
+function asRenderError(err: unknown, part?: string, budgetMs?: number): RenderError {
   const message = err instanceof Error ? err.message : String(err);
-  return new RenderError(part ? `${part}: ${message}` : message);
+  const prefix = part ? `${part}: ` : '';
+  if (/^template render limit exceeded/.test(message)) return new RenderBudgetExceeded(`${prefix}rendering takes longer than the render budget of ${budgetMs ?? RENDER_BUDGET_MS} ms`);
+  if (/^memory alloc limit exceeded/.test(message)) return new RenderBudgetExceeded(`${prefix}rendering needs more memory than the render budget allows (${RENDER_LIMITS.memoryLimit.toLocaleString('en-US')} range items or characters)`, 'memory');
+  return new RenderError(prefix + message);
 }
 
 /** Parses without rendering; the readable problem (with line and column when Liquid gives them), or null. */
@@ -160,27 +192,112 @@ export function checkTemplate(source: string): string | null {
   }
 }
 
-/**
- * Renders a subject and an HTML body with the same variables. Variables are reachable by name and
- * also under `data` (which always means the variables, so `{{ data["first name"] }}` keeps working
- * even when a contact has a custom field called `data`). Throws RenderError naming the part.
- */
-async function renderPart(compiled: typeof text, source: string, variables: Variables, part: string): Promise<string> {
+type Compiler = typeof text;
+
+function parsePart(compiled: Compiler, source: string, part: string): Template[] {
   try {
-    return compiled.render(compiled.parse(source), { ...variables, data: variables });
+    return compiled.parse(source);
   } catch (err) {
     throw asRenderError(err, part);
   }
 }
 
-/** Renders plain text (no HTML escaping, line breaks kept): webhook bodies and other non-HTML payloads. */
-export function renderText(source: string, variables: Variables, part = 'text'): Promise<string> {
-  return renderPart(text, source, variables, part);
+function renderParsed(compiled: Compiler, templates: Template[], variables: Variables, part: string, deadline: number, budgetMs: number): string {
+  const left = deadline - performance.now();
+  if (left <= 0) throw new RenderBudgetExceeded(`${part}: rendering takes longer than the render budget of ${budgetMs} ms`);
+  try {
+    return compiled.render(templates, { ...variables, data: variables }, left);
+  } catch (err) {
+    throw asRenderError(err, part, budgetMs);
+  }
 }
 
-export async function renderTemplate(template: RenderInput, variables: Variables): Promise<RenderInput> {
-  const subject = await renderPart(text, template.subject, variables, 'subject');
-  const body = await renderPart(html, template.body, variables, 'body');
-  // A rendered subject is a mail header: a variable holding a line break must not split it.
-  return { subject: subject.replace(/[\r\n]+/g, ' ').trim(), body };
+export interface RenderBudget {
+  /** ms the render may take (default RENDER_BUDGET_MS). */
+  budgetMs?: number;
+}
+
+/**
+ * Runs `render` (given its deadline) within the budget. Parsing is outside it: bounded by the
+ * source's length and cached. The budget is wall time, so a render that a GC pause or a busy
+ * machine stopped midway gets one more try; a template that is slow in itself fails both.
+ */
+function withinBudget<T>(budgetMs: number, render: (deadline: number) => T): T {
+  try {
+    return render(performance.now() + budgetMs);
+  } catch (err) {
+    if (!(err instanceof RenderBudgetExceeded) || err.over !== 'time') throw err;
+    return render(performance.now() + budgetMs);
+  }
+}
+
+/** Renders plain text (no HTML escaping, line breaks kept): webhook bodies and other non-HTML payloads. */
+export async function renderText(source: string, variables: Variables, part = 'text', { budgetMs = RENDER_BUDGET_MS }: RenderBudget = {}): Promise<string> {
+  const templates = parsePart(text, source, part);
+  return withinBudget(budgetMs, (deadline) => renderParsed(text, templates, variables, part, deadline, budgetMs));
+}
+
+/**
+ * Renders a subject and an HTML body with the same variables. Variables are reachable by name and
+ * also under `data` (which always means the variables, so `{{ data["first name"] }}` keeps working
+ * even when a contact has a custom field called `data`). Subject and body share one render budget.
+ * Throws RenderError naming the part (RenderBudgetExceeded when over a budget).
+ */
+export async function renderTemplate(template: RenderInput, variables: Variables, { budgetMs = RENDER_BUDGET_MS }: RenderBudget = {}): Promise<RenderInput> {
+  const subjectTemplates = parsePart(text, template.subject, 'subject');
+  const bodyTemplates = parsePart(html, template.body, 'body');
+  return withinBudget(budgetMs, (deadline) => {
+    const subject = renderParsed(text, subjectTemplates, variables, 'subject', deadline, budgetMs);
+    const body = renderParsed(html, bodyTemplates, variables, 'body', deadline, budgetMs);
+    // A rendered subject is a mail header: a variable holding a line break must not split it.
+    return { subject: subject.replace(/[\r\n]+/g, ' ').trim(), body };
+  });
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export interface BatchRenderer {
+  /** renderTemplate within the batch's budgets; throws RenderError (RenderBudgetExceeded when over a budget). */
+  render(template: RenderInput, variables: Variables): Promise<RenderInput>;
+  /** Render time spent so far, ms. */
+  readonly spentMs: number;
+}
+
+/**
+ * The renderer of one batch activity (a campaign page, a /v1/send batch), which renders many
+ * recipients in a row:
+ * - before each render it yields to the event loop (setImmediate), so the thread goes back to the
+ *   worker's other activities, whatever project they send for, at least every render budget;
+ * - a template that went over its budget once fails the batch's later recipients of the same
+ *   template with the same error, without being rendered again;
+ * - once `batchBudgetMs` of render time is spent, the remaining recipients fail (RenderBudgetExceeded).
+ * The activities record these as FAILED rows, so a retry of the activity renders none of them again.
+ */
+export function batchRenderer(opts: { budgetMs?: number; batchBudgetMs?: number; now?: () => number } = {}): BatchRenderer {
+  const budgetMs = opts.budgetMs ?? RENDER_BUDGET_MS;
+  const batchBudgetMs = opts.batchBudgetMs ?? BATCH_RENDER_BUDGET_MS;
+  const now = opts.now ?? (() => performance.now());
+  const overBudget = new Map<string, string>();
+  let spentMs = 0;
+  return {
+    get spentMs() {
+      return spentMs;
+    },
+    async render(template, variables) {
+      await nextTurn();
+      const key = `${template.subject}\u0000${template.body}`;
+      const known = overBudget.get(key);
+      if (known !== undefined) throw new RenderBudgetExceeded(known);
+      if (spentMs >= batchBudgetMs) throw new RenderBudgetExceeded(`the batch's render budget of ${batchBudgetMs} ms is spent (its templates render too slowly)`);
+      const started = now();
+      try {
+        return await renderTemplate(template, variables, { budgetMs });
+      } catch (err) {
+        if (err instanceof RenderBudgetExceeded) overBudget.set(key, err.message);
+        throw err;
+      } finally {
+        spentMs += now() - started;
+      }
+    },
+  };
 }

@@ -50,7 +50,7 @@ export interface SendThrottle {
 const HEARTBEAT_EVERY_MS = 5_000;
 
 /** Sleeps `ms`, heartbeating, and returns early when `signal` aborts. */
-async function wait(ms: number, opts: WaitOptions): Promise<void> {
+export async function wait(ms: number, opts: WaitOptions): Promise<void> {
   if (ms <= 0 || opts.signal?.aborted) return;
   await new Promise<void>((resolve) => {
     const done = () => {
@@ -118,4 +118,37 @@ export const BATCH_WAIT_BUDGET_MS = 4 * 60_000;
 /** Splits provider groups further so that none carries more than `size` recipients. */
 export function limitGroups<T>(groups: T[][], size: number): T[][] {
   return groups.flatMap((g) => chunk(g, size));
+}
+
+/**
+ * A campaign's own `sendRatePerMinute`, spread evenly (docs/campaigns.md "Send rate") by the project
+ * throttle's rule, GCRA: a group of n takes the slots from max(next free, now), and the next free
+ * slot moves n / rate later. A late group (a slow provider call, a busy machine) starts from now, so
+ * it never catches up in a burst. The state is the one batch's own: a paced campaign sends one batch
+ * at a time, so no shared row is needed. Groups carry a fifth of a second's worth (at least one
+ * recipient), like the project throttle's, so over any second arrivals stay within the rate plus one
+ * group. Durations are scaled by `timeScale` (WORKFLOW_TIME_SCALE) as the campaign's other waits are.
+ */
+export interface EvenPace {
+  /** Recipients one provider call may carry. */
+  groupSize: number;
+  /** Reserves the next `count` slots: ms to wait before they begin (0 when they begin now). */
+  reserve(count: number): number;
+  /** ms until the last reserved slot has passed: what the batch waits before it ends. */
+  untilFree(): number;
+}
+
+export function evenPace(ratePerMinute: number, timeScale = 1, now: () => number = Date.now): EvenPace {
+  const msPerRecipient = (60_000 / ratePerMinute) * timeScale;
+  let nextFree = now();
+  return {
+    groupSize: Math.max(1, Math.floor(ratePerMinute / 60 / 5)),
+    reserve(count) {
+      const at = now();
+      const start = Math.max(nextFree, at);
+      nextFree = start + count * msPerRecipient;
+      return start - at;
+    },
+    untilFree: () => Math.max(0, nextFree - now()),
+  };
 }

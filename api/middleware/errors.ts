@@ -2,7 +2,7 @@ import type { Next } from 'koa';
 import type { AppContext } from '../context';
 import { ApiError, FlatError, fromDomainError } from '../errors';
 import { DomainError } from '../../lib/domainErrors';
-import { unavailablePart } from '../../lib/unavailable';
+import { isStatementTimeout, unavailablePart } from '../../lib/unavailable';
 
 const STATUS_CODES: Record<number, string> = {
   400: 'BAD_REQUEST',
@@ -47,6 +47,12 @@ function toApiError(err: any): ApiError {
     if (err.type === 'entity.parse.failed' || /JSON/i.test(message)) message = 'Malformed JSON body';
     if (status === 413) message = 'Request body is too large';
     return new ApiError(status, code, message);
+  }
+  if (isStatementTimeout(err)) {
+    return new ApiError(503, 'SERVICE_UNAVAILABLE', 'The database did not answer in time (statement timeout); retry shortly', {
+      details: { unavailable: 'database' },
+      headers: { 'Retry-After': '5' },
+    });
   }
   const part = unavailablePart(err);
   if (part) {

@@ -60,6 +60,14 @@ const DEFERRED_PASS_PATCH = 'campaign-deferred-recipients';
 const SEND_RATE_PATCH = 'campaign-send-rate';
 
 /**
+ * Runs after this marker pass `sendRatePerMinute` to each paced batch, which spreads its recipients
+ * evenly over its share of the minute (services/sendThrottle.ts evenPace), and no longer sleep after
+ * it. Runs before it handed each batch over at once (a minute's worth in the same second) and slept
+ * (handed over / rate) minutes afterwards.
+ */
+const EVEN_PACE_PATCH = 'campaign-send-rate-even';
+
+/**
  * Runs after this marker of a campaign with an A/B subject test pick the test group, hand it over,
  * wait `winnerAfter`, choose the winner and then hand over the rest. Asked only on that path, so
  * campaigns without a test issue the same commands as before it existed.
@@ -306,19 +314,22 @@ async function sendLanesPass(input: CampaignSendInput, cursor: string, totals: T
 }
 
 /**
- * Paced hand-over: batches of at most `rate` recipients, one at a time, each followed by a durable
- * wait of (handed over / rate) minutes, so no minute sees more than `rate`. The current details in
- * the Temporal UI say the pace and progress.
+ * Paced hand-over: batches of at most `rate` recipients (a minute's worth), one at a time. Each batch
+ * spreads its recipients evenly over its share of the minute (EVEN_PACE_PATCH); runs before that
+ * marker hand a batch over at once and then wait (handed over / rate) minutes, durably. The current
+ * details in the Temporal UI say the pace and progress.
  */
 async function sendPacedPass(input: CampaignSendInput, rate: number, cursor: string, totals: Totals, controls: Controls): Promise<Pass> {
   const batchSize = Math.min(input.batchSize, rate);
   const plan = await planCampaignBatches({ campaignId: input.campaignId, after: cursor, batchSize, count: input.batchesPerRun });
+  const even = patched(EVEN_PACE_PATCH);
   let after = cursor;
   for (const until of plan.bounds) {
     controls.pace(`paced at ${rate} emails per minute, batches of ${batchSize}`);
-    const r = await sendHeld({ campaignId: input.campaignId, after, until, batchSize }, totals, controls);
+    const r = await sendHeld({ campaignId: input.campaignId, after, until, batchSize, ...(even ? { ratePerMinute: rate } : {}) }, totals, controls);
     if (r.stopped) return { stopped: r.stopped, more: false, cursor: after };
     after = until;
+    if (even) continue;
     const pause = (r.handedOver / rate) * 60_000 * (input.timeScale ?? 1);
     if (pause > 0) await sleep(pause);
   }

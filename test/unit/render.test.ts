@@ -1,4 +1,4 @@
-import { renderTemplate, renderText, checkTemplate, RenderError, RENDER_LIMITS } from '../../services/render';
+import { renderTemplate, renderText, checkTemplate, RenderError, RENDER_LIMITS, RenderBudgetExceeded, RENDER_BUDGET_MS, batchRenderer } from '../../services/render';
 
 /** Renders `source` as the body (HTML) and returns the output. */
 const body = async (source: string, variables: Record<string, unknown> = {}) => (await renderTemplate({ subject: 's', body: source }, variables)).body;
@@ -101,7 +101,7 @@ describe('errors and limits', () => {
   it('stops endless nested loops at the time bound', async () => {
     const started = Date.now();
     const err = await renderError('{% for i in (1..100000) %}{% for j in (1..100000) %}{% endfor %}{% endfor %}');
-    expect(err.message).toMatch(/limit exceeded/);
+    expect(err.message).toMatch(/render budget/);
     expect(Date.now() - started).toBeLessThan(RENDER_LIMITS.renderLimit + 2000);
   });
 
@@ -130,5 +130,59 @@ describe('renderText', () => {
   it('keeps line breaks and does not HTML-escape, for webhook bodies', async () => {
     const out = await renderText('{"name": "{{ name }}",\n"plan": "{{ plan ?? "free" }}"}', { name: 'A & <B>' });
     expect(out).toBe('{"name": "A & <B>",\n"plan": "free"}');
+  });
+});
+
+describe('render budget', () => {
+  // 100,000 iterations are within the memory bound; walking them takes far longer than the budget.
+  const slow = '{% for i in (1..100000) %}{% for j in (1..100) %}x{% endfor %}{% endfor %}';
+
+  it('fails a render over its budget with an error naming the render budget', async () => {
+    const err = await renderTemplate({ subject: 'Hi', body: slow }, {}).then(
+      () => null,
+      (e) => e,
+    );
+    expect(err).toBeInstanceOf(RenderBudgetExceeded);
+    expect(err).toBeInstanceOf(RenderError);
+    expect(err.message).toBe(`body: rendering takes longer than the render budget of ${RENDER_BUDGET_MS} ms`);
+    await expect(renderTemplate({ subject: slow, body: '' }, {})).rejects.toThrow(/^subject: rendering takes longer than the render budget/);
+    await expect(renderText(slow, {}, 'body')).rejects.toThrow(RenderBudgetExceeded);
+  });
+
+  it('names the budget when a range is too large to build', async () => {
+    await expect(renderTemplate({ subject: '', body: '{% for i in (1..9999999) %}x{% endfor %}' }, {})).rejects.toThrow(/^body: rendering needs more memory than the render budget allows/);
+  });
+
+  it('a batch fails later recipients of an over-budget template without rendering them again', async () => {
+    // A clock on which every render takes 25 ms (read at its start and its end).
+    let clock = 0;
+    const renderer = batchRenderer({ now: () => (clock += 25) });
+    await expect(renderer.render({ subject: 'Hi', body: slow }, {})).rejects.toThrow(RenderBudgetExceeded);
+    expect(renderer.spentMs).toBe(25);
+    // Known over budget: refused at once with the same message, and no render time is spent on it.
+    await expect(renderer.render({ subject: 'Hi', body: slow }, {})).rejects.toThrow(`body: rendering takes longer than the render budget of ${RENDER_BUDGET_MS} ms`);
+    expect(renderer.spentMs).toBe(25);
+    // Another template of the batch still renders.
+    await expect(renderer.render({ subject: 'Hi {{ name }}', body: '<p>ok</p>' }, { name: 'Ada' })).resolves.toEqual({ subject: 'Hi Ada', body: '<p>ok</p>' });
+  });
+
+  it("a batch stops rendering once its render budget is spent", async () => {
+    // A clock on which every render takes 50 ms.
+    let clock = 0;
+    const renderer = batchRenderer({ batchBudgetMs: 100, now: () => (clock += 50) });
+    const template = { subject: 'Hi {{ name }}', body: 'ok' };
+    await expect(renderer.render(template, { name: 'a' })).resolves.toEqual({ subject: 'Hi a', body: 'ok' });
+    await expect(renderer.render(template, { name: 'b' })).resolves.toEqual({ subject: 'Hi b', body: 'ok' });
+    await expect(renderer.render(template, { name: 'c' })).rejects.toThrow("the batch's render budget of 100 ms is spent");
+  });
+
+  it('yields to the event loop between recipients, so other work runs during a slow batch', async () => {
+    const order: string[] = [];
+    setTimeout(() => order.push('other work'), 0);
+    const renderer = batchRenderer();
+    // Three different slow templates: each is rendered (and runs out its budget) on its own turn.
+    for (let i = 0; i < 3; i++) await renderer.render({ subject: `${i}`, body: slow }, {}).catch(() => order.push(`recipient ${i}`));
+    expect(order.indexOf('other work')).toBeGreaterThan(-1);
+    expect(order.indexOf('other work')).toBeLessThan(order.indexOf('recipient 2'));
   });
 });

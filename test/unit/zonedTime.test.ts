@@ -1,5 +1,5 @@
 import { isTimeZone, localTime, nextLocalTime, parseLocalDateTime, quietHoursEnd, zonedInstant } from '../../lib/zonedTime';
-import { contactTimeZone, heldUntil, DEFAULT_POLICY } from '../../lib/sendingPolicy';
+import { contactTimeZone, heldUntil, recipientDue, DEFAULT_POLICY } from '../../lib/sendingPolicy';
 
 const at = (iso: string) => Date.parse(iso);
 const isoOf = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -50,10 +50,22 @@ describe('zoned time', () => {
   });
 
   it('parses local date-times with no offset only', () => {
-    expect(parseLocalDateTime('2026-12-01T09:00:00')).toEqual({ year: 2026, month: 12, day: 1, hour: 9, minute: 0 });
-    expect(parseLocalDateTime('2026-12-01T09:00')).toEqual({ year: 2026, month: 12, day: 1, hour: 9, minute: 0 });
+    expect(parseLocalDateTime('2026-12-01T09:00:00')).toEqual({ year: 2026, month: 12, day: 1, hour: 9, minute: 0, second: 0 });
+    expect(parseLocalDateTime('2026-12-01T09:00')).toEqual({ year: 2026, month: 12, day: 1, hour: 9, minute: 0, second: 0 });
     expect(parseLocalDateTime('2026-12-01T09:00:00Z')).toBeNull();
     expect(parseLocalDateTime('2026-02-30T09:00:00')).toBeNull();
+    expect(parseLocalDateTime('2026-12-01T09:00:60')).toBeNull();
+  });
+
+  it("honours a local schedule's seconds: 17:04:07 is not sent at 17:04:00", () => {
+    const local = parseLocalDateTime('2026-11-26T17:04:07')!;
+    expect(local.second).toBe(7);
+    expect(isoOf(zonedInstant(local, 'Asia/Tokyo'))).toBe('2026-11-26T08:04:07.000Z');
+    expect(isoOf(zonedInstant(local, 'America/New_York'))).toBe('2026-11-26T22:04:07.000Z');
+    // Seven seconds before it the recipient is still deferred, to the exact second.
+    expect(recipientDue(at('2026-11-26T08:04:00Z'), DEFAULT_POLICY, 'MARKETING', 'Asia/Tokyo', local)).toBe(at('2026-11-26T08:04:07Z'));
+    // Across a daylight-saving change the seconds stay too (New York falls back on 2026-11-01 at 02:00).
+    expect(isoOf(zonedInstant(parseLocalDateTime('2026-11-01T01:30:45')!, 'America/New_York'))).toBe('2026-11-01T05:30:45.000Z');
   });
 });
 
