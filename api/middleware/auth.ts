@@ -50,12 +50,16 @@ export function apiKey(required: KeyKind, rateLimited = true) {
   };
 }
 
-/** Dashboard auth: the JWT cookie set by /auth/login or /auth/signup. */
+/**
+ * Dashboard auth: the JWT cookie set by /auth/login or /auth/signup. The cookie's `sv` must be the
+ * user's current session version, so a password reset or "log out everywhere" ends every earlier
+ * cookie at once. Cookies issued before versions existed carry none and count as version 0.
+ */
 export async function session(ctx: AppContext, next: Next) {
   const token = ctx.cookies.get(SESSION_COOKIE);
   const claims = token ? verifyJwt(token, ctx.deps.config.jwtSecret) : null;
   const user = claims ? await findUser(ctx.deps.knex, claims.sub) : undefined;
-  if (!user) throw unauthorized('Not signed in');
+  if (!user || (claims!.sv ?? 0) !== user.session_version) throw unauthorized('Not signed in');
   ctx.state.user = user;
   await next();
 }

@@ -17,6 +17,7 @@ import * as dkimKeys from './015_dkim_keys';
 import * as sendThrottle from './016_send_throttle';
 import * as campaignAb from './018_campaign_ab';
 import * as deliveryBatches from './019_delivery_batches';
+import * as sessionVersions from './021_session_versions';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -41,6 +42,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['016_send_throttle', sendThrottle],
   ['018_campaign_ab', campaignAb],
   ['019_delivery_batches', deliveryBatches],
+  ['021_session_versions', sessionVersions],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
