@@ -82,7 +82,7 @@ export default [
     crossSiteForms: true,
     tag: 'auth',
     summary: 'Clear the session cookie',
-    responses: { 204: { description: 'cookie cleared' } },
+    responses: { 204: { description: 'cookie cleared' }, 403: { description: 'a request from another origin' } },
     async handler(ctx) {
       clearSession(ctx);
       ctx.status = 204;
@@ -94,7 +94,7 @@ export default [
     auth: 'session',
     tag: 'auth',
     summary: 'End every session of the signed-in user, on every device, and clear this cookie',
-    responses: { 204: { description: 'every session ended' }, 401: { description: 'not signed in' } },
+    responses: { 204: { description: 'every session ended' }, 401: { description: 'not signed in' }, 403: { description: 'a request from another origin' } },
     async handler(ctx) {
       await bumpSessionVersion(ctx.deps.knex, ctx.state.user!.id);
       clearSession(ctx);
