@@ -1,6 +1,7 @@
 import type { ActivityDeps } from '.';
 import { pruneIdempotencyKeys } from '../db/idempotency';
 import { pruneRateLimits } from '../db/rateLimit';
+import { pruneAuthThrottle } from '../db/authThrottle';
 import { unroutedEvents } from '../db/events';
 import { orphanedQueuedEmails } from '../db/emails';
 import { startEventRouting } from '../services/events';
@@ -17,8 +18,8 @@ const SWEEP_BATCH = 500;
 export function maintenanceActivities(deps: ActivityDeps) {
   const { knex } = deps;
   return {
-    async pruneExpired(): Promise<{ idempotencyKeys: number; rateLimitWindows: number }> {
-      return { idempotencyKeys: await pruneIdempotencyKeys(knex), rateLimitWindows: await pruneRateLimits(knex) };
+    async pruneExpired(): Promise<{ idempotencyKeys: number; rateLimitWindows: number; authThrottles: number }> {
+      return { idempotencyKeys: await pruneIdempotencyKeys(knex), rateLimitWindows: await pruneRateLimits(knex), authThrottles: await pruneAuthThrottle(knex) };
     },
 
     /**

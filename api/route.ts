@@ -36,6 +36,11 @@ export interface RouteDef<P = any, Q = any, B = any> {
   validationErrors?: 'envelope' | 'flat';
   /** Honour the Idempotency-Key header (DESIGN §5.4). */
   idempotent?: boolean;
+  /**
+   * Guard a route without session auth with the cross-site check too (middleware/crossSite.ts),
+   * accepting urlencoded form bodies besides JSON, so a form on one of our own pages may post to it.
+   */
+  crossSiteForms?: boolean;
   /** Skip the per-project rate limit (health, provider webhooks). */
   noRateLimit?: boolean;
   responses?: Record<number, RouteResponse>;

@@ -130,6 +130,7 @@ export function buildRouter(defs: RouteDef[]): Router<any, any> {
     };
     const chain: any[] = [];
     if (def.auth === 'session' && def.method !== 'get') chain.push(crossSiteGuard({ multipart: !!def.multipart }));
+    else if (def.crossSiteForms) chain.push(crossSiteGuard({ multipart: false, forms: true }));
     if (def.auth === 'public') chain.push(publicCors);
     chain.push(...authFor(def));
     if (def.idempotent) chain.push(idempotency);

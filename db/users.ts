@@ -7,6 +7,8 @@ export interface UserRow {
   email: string;
   password_hash: string;
   email_verified: boolean;
+  /** Carried in every session cookie; bumping it ends every earlier session (api/middleware/auth.ts). */
+  session_version: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -36,4 +38,9 @@ export async function checkCredentials(knex: Knex, email: string, password: stri
 
 export async function findUser(knex: Knex, id: string): Promise<UserRow | undefined> {
   return knex<UserRow>('users').where({ id }).first();
+}
+
+/** Ends every session of the user issued before now; the new version signs the next cookie. */
+export async function bumpSessionVersion(knex: Knex, id: string): Promise<void> {
+  await knex('users').where({ id }).increment('session_version', 1);
 }

@@ -105,6 +105,8 @@ const EnvSchema = z.object({
   APP_URL: z.string().url().optional(),
   DASHBOARD_ORIGINS: unsetIfBlank(originList.optional()),
   JWT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  // Login, signup and password-reset attempts per client address per minute (db/authThrottle.ts).
+  AUTH_RATE_LIMIT_PER_MINUTE: unsetIfBlank(intIn(1).default(20)),
   DISABLE_SIGNUPS: bool.default(false),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1000),
   RATE_LIMIT_PUBLIC_SHARE: unsetIfBlank(numberIn('must be a share above 0 and at most 1 (0.5 = half)', (n) => n > 0 && n <= 1).default(0.5)),
@@ -178,6 +180,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Most of `rateLimitPerMinute` the public key may use (0 < x ≤ 1): the secret key keeps the rest. */
   rateLimitPublicShare: number;
+  /** Login, signup and password-reset attempts per client address per minute. */
+  authRateLimitPerMinute: number;
   idempotencyTtlHours: number;
   webhookAllowPrivate: boolean;
   spfInclude: string;
@@ -302,17 +306,32 @@ export class ConfigError extends Error {
   }
 }
 
-/** The dashboard-cookie secret persists in DATA_DIR so sessions and unsubscribe links survive restarts. */
+/** Shortest secret accepted from the persisted file, and from JWT_SECRET in production. */
+export const MIN_JWT_SECRET_LENGTH = 32;
+
+/**
+ * The dashboard-cookie secret persists in DATA_DIR so sessions and unsubscribe links survive
+ * restarts. Generated only when the file is absent: one that exists but is blank or short (a
+ * truncated copy, an empty volume mount) would sign cookies anyone can forge, so it stops the start.
+ */
 function persistedSecret(dataDir: string): string {
   const file = path.join(dataDir, 'jwt-secret');
+  let stored: string;
   try {
-    return fs.readFileSync(file, 'utf8').trim();
-  } catch {
+    stored = fs.readFileSync(file, 'utf8').trim();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError([`${file}: cannot read the JWT secret file (${(err as Error).message})`]);
     fs.mkdirSync(dataDir, { recursive: true });
     const secret = crypto.randomBytes(32).toString('base64url');
     fs.writeFileSync(file, secret, { mode: 0o600 });
     return secret;
   }
+  if (stored.length < MIN_JWT_SECRET_LENGTH) {
+    throw new ConfigError([
+      `${file}: the JWT secret file is ${stored ? `shorter than ${MIN_JWT_SECRET_LENGTH} characters` : 'empty'}; delete it to generate a new secret (signed-in sessions and unsubscribe links made with the old one stop working) or set JWT_SECRET`,
+    ]);
+  }
+  return stored;
 }
 
 /** A provider is listed only when both of its variables are set; the variable names carry its id. */
@@ -347,6 +366,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   // A secret generated into one replica's DATA_DIR would sign cookies the other replicas refuse.
   if (e.CLUSTER_MODE && !e.JWT_SECRET) problems.push('JWT_SECRET: required when CLUSTER_MODE=true (every replica must share one secret)');
+  if (e.NODE_ENV === 'production' && e.JWT_SECRET !== undefined && e.JWT_SECRET.trim().length < MIN_JWT_SECRET_LENGTH) {
+    problems.push(`JWT_SECRET: must be at least ${MIN_JWT_SECRET_LENGTH} characters when NODE_ENV=production`);
+  }
   if (e.UPLOAD_STORE === 's3' && !e.S3_BUCKET) problems.push('S3_BUCKET: required when UPLOAD_STORE=s3');
   if (!!e.S3_ACCESS_KEY_ID !== !!e.S3_SECRET_ACCESS_KEY) problems.push('S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither');
   if (problems.length) throw new ConfigError(problems);
@@ -389,6 +411,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     disableSignups: e.DISABLE_SIGNUPS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     rateLimitPublicShare: e.RATE_LIMIT_PUBLIC_SHARE,
+    authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
     idempotencyTtlHours: e.IDEMPOTENCY_TTL_HOURS,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     spfInclude: e.SPF_INCLUDE,

@@ -8,6 +8,8 @@ export interface JwtClaims {
   sub: string;
   iat: number;
   exp: number;
+  /** Session cookies: the user's session version when issued (api/middleware/auth.ts session()). */
+  sv?: number;
   [k: string]: unknown;
 }
 

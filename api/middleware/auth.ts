@@ -61,11 +61,17 @@ export function apiKey(required: KeyKind, rateLimited = true) {
   };
 }
 
-/** The signed-in user of the request, if any: for pages that answer both the signed-in and everyone else. */
+/**
+ * The signed-in user of the request, if any: for pages that answer both the signed-in and everyone
+ * else. The cookie's `sv` must be the user's current session version, so a password reset or "log
+ * out everywhere" ends every earlier cookie at once. Cookies issued before versions existed carry
+ * none and count as version 0.
+ */
 export async function sessionUser(ctx: AppContext): Promise<UserRow | undefined> {
   const token = ctx.cookies.get(SESSION_COOKIE);
   const claims = token ? verifyJwt(token, ctx.deps.config.jwtSecret) : null;
-  return claims ? await findUser(ctx.deps.knex, claims.sub) : undefined;
+  const user = claims ? await findUser(ctx.deps.knex, claims.sub) : undefined;
+  return user && (claims!.sv ?? 0) === user.session_version ? user : undefined;
 }
 
 /** Dashboard auth: the JWT cookie set by /auth/login or /auth/signup. */

@@ -11,9 +11,11 @@ import { ApiError, forbidden } from '../errors';
  *   neither (curl, servers) are not browsers acting for someone else;
  * - a body must be JSON (multipart where the route takes a file): HTML forms can send only
  *   urlencoded, multipart or text/plain bodies without a CORS preflight, which we never grant.
+ *   Routes that take no session and must work from our own pages' forms (`crossSiteForms`:
+ *   POST /auth/logout) accept urlencoded too; the Origin check alone guards them.
  */
-export function crossSiteGuard(opts: { multipart: boolean }) {
-  const accepted = opts.multipart ? ['application/json', 'multipart/form-data'] : ['application/json'];
+export function crossSiteGuard(opts: { multipart: boolean; forms?: boolean }) {
+  const accepted = ['application/json', ...(opts.multipart ? ['multipart/form-data'] : []), ...(opts.forms ? ['application/x-www-form-urlencoded'] : [])];
   return async (ctx: AppContext, next: Next) => {
     const refused = crossSiteRefusal(ctx);
     if (refused) throw forbidden(refused);

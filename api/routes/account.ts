@@ -5,6 +5,7 @@ import { mailToken, MAX_EMAILS_PER_HOUR } from '../operations/accountEmails';
 import { resetPasswordWithToken, verifyEmailWithToken } from '../../db/accounts';
 import { findUserByEmail } from '../../db/users';
 import { oauthProviders } from '../../lib/oauth';
+import { throttleClient } from '../middleware/authThrottle';
 
 const invalidToken = () =>
   new ApiError(400, 'INVALID_TOKEN', 'This link is invalid, was already used or has expired', { suggestion: 'Ask for a new email and use the newest link' });
@@ -50,8 +51,9 @@ export default [
     tag: 'auth',
     summary: 'Email a password reset link (valid 1 hour, once); the answer is the same whether the account exists or not',
     body: PasswordResetRequest,
-    responses: { 200: { description: 'accepted', schema: Accepted } },
+    responses: { 200: { description: 'accepted', schema: Accepted }, 429: { description: 'RATE_LIMIT_EXCEEDED: too many attempts from this address' } },
     async handler(ctx, { body }) {
+      await throttleClient(ctx);
       const { knex, log } = ctx.deps;
       // Not awaited: the answer must take as long for an unknown address as for a known one.
       void (async () => {
@@ -68,8 +70,13 @@ export default [
     tag: 'auth',
     summary: 'Set a new password with the token from the emailed link',
     body: PasswordReset,
-    responses: { 200: { description: 'password changed', schema: Accepted }, 400: { description: 'INVALID_TOKEN: unknown, used or expired' } },
+    responses: {
+      200: { description: 'password changed; every earlier session of the account ended', schema: Accepted },
+      400: { description: 'INVALID_TOKEN: unknown, used or expired' },
+      429: { description: 'RATE_LIMIT_EXCEEDED: too many attempts from this address' },
+    },
     async handler(ctx, { body }) {
+      await throttleClient(ctx);
       const user = await resetPasswordWithToken(ctx.deps.knex, body.token, body.password);
       if (!user) throw invalidToken();
       ctx.body = { success: true, message: 'Password changed; sign in with the new one' };

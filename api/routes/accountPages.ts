@@ -9,6 +9,7 @@ import { formCrossSiteRefusal } from '../middleware/crossSite';
 import { resetPasswordWithToken, verifyEmailWithToken } from '../../db/accounts';
 import { acceptInvite, findInviteByToken, InviteOffer } from '../../db/members';
 import { createUser, normalizeEmail, UserRow } from '../../db/users';
+import { countClientAttempt } from '../middleware/authThrottle';
 
 /**
  * The pages the links of the service's own emails open (api/operations/accountEmails.ts and the
@@ -33,6 +34,15 @@ const error = (message: string) => `<p class="error" role="alert">${escapeHtml(m
 
 function badLink(ctx: AppContext, title: string, status = 400) {
   renderPage(ctx, title, `${error('This link is invalid, was already used or has expired.')}\n<p>Ask for a new email and use the newest link.</p>`, status);
+}
+
+/** The sign-in throttle's per-address count (middleware/authThrottle.ts), answered as a page. */
+async function refusedAsTooMany(ctx: AppContext, title: string): Promise<boolean> {
+  const v = await countClientAttempt(ctx);
+  if (v.allowed) return false;
+  renderPage(ctx, title, error(`Too many attempts from your address. Try again in ${v.retryAfterSeconds} seconds.`), 429);
+  ctx.set('Retry-After', String(v.retryAfterSeconds));
+  return true;
 }
 
 function resetForm(token: string, problem?: string) {
@@ -146,13 +156,14 @@ export default [
     summary: 'Set the new password from the reset page (form fields token, password)',
     body: ResetForm,
     async handler(ctx, { body }) {
+      if (await refusedAsTooMany(ctx, 'Choose a new password')) return;
       const token = tokenOf(body.token);
       if (!token) return badLink(ctx, 'Choose a new password');
       const password = Credentials.shape.password.safeParse(body.password ?? '');
       if (!password.success) return renderPage(ctx, 'Choose a new password', resetForm(token, password.error.issues[0].message), 400);
       const user = await resetPasswordWithToken(ctx.deps.knex, token, password.data);
       if (!user) return badLink(ctx, 'Choose a new password');
-      renderPage(ctx, 'Password changed', `<p>The password of ${escapeHtml(user.email)} is changed. Sign in with the new one.</p>`);
+      renderPage(ctx, 'Password changed', `<p>The password of ${escapeHtml(user.email)} is changed, and every device signed in to it is signed out. Sign in with the new one.</p>`);
     },
   }),
   route({
@@ -175,6 +186,7 @@ export default [
       const email = body.email ?? '';
       const invite = tokenOf(body.invite);
       if (ctx.deps.config.disableSignups) return renderPage(ctx, 'Join your team', error('Signups are disabled on this server.'), 403);
+      if (await refusedAsTooMany(ctx, 'Join your team')) return;
       const input = Credentials.safeParse({ email, password: body.password ?? '' });
       if (!input.success) return renderPage(ctx, 'Join your team', signupForm(email, invite, input.error.issues[0].message), 400);
       const user = await createUser(ctx.deps.knex, input.data.email, input.data.password);

@@ -2,14 +2,17 @@ import { route } from '../route';
 import type { AppContext } from '../context';
 import { ApiError, conflict } from '../errors';
 import { Credentials, Login, UserOut } from '../schemas/auth';
-import { checkCredentials, createUser, UserRow } from '../../db/users';
+import { bumpSessionVersion, checkCredentials, createUser, UserRow } from '../../db/users';
 import { signJwt } from '../../lib/jwt';
 import { SESSION_COOKIE } from '../middleware/auth';
+import { reserveSignIn, signInSucceeded, throttleClient } from '../middleware/authThrottle';
 
 const SESSION_TTL_SECONDS = 7 * 24 * 3600;
 
 function setSession(ctx: AppContext, user: UserRow) {
-  ctx.cookies.set(SESSION_COOKIE, signJwt({ sub: user.id }, ctx.deps.config.jwtSecret, SESSION_TTL_SECONDS), {
+  // `sv`: the user's session version; bumping it ends this cookie (middleware/auth.ts session()).
+  const token = signJwt({ sub: user.id, sv: user.session_version }, ctx.deps.config.jwtSecret, SESSION_TTL_SECONDS);
+  ctx.cookies.set(SESSION_COOKIE, token, {
     httpOnly: true,
     sameSite: 'lax',
     // From the request (X-Forwarded-Proto behind a proxy): a Secure cookie on a plain-http request makes `cookies` throw.
@@ -19,6 +22,10 @@ function setSession(ctx: AppContext, user: UserRow) {
   });
 }
 
+const clearSession = (ctx: AppContext) => ctx.cookies.set(SESSION_COOKIE, null, { httpOnly: true, sameSite: 'lax', overwrite: true });
+
+const tooMany = { description: 'RATE_LIMIT_EXCEEDED: too many attempts from this address, or this account is locked; Retry-After says for how long' };
+
 export default [
   route({
     method: 'post',
@@ -27,9 +34,10 @@ export default [
     tag: 'auth',
     summary: 'Create a dashboard user and sign in',
     body: Credentials,
-    responses: { 201: { description: 'created', schema: UserOut }, 403: { description: 'signups disabled' }, 409: { description: 'email taken' } },
+    responses: { 201: { description: 'created', schema: UserOut }, 403: { description: 'signups disabled' }, 409: { description: 'email taken' }, 429: tooMany },
     async handler(ctx, { body }) {
       if (ctx.deps.config.disableSignups) throw new ApiError(403, 'FORBIDDEN', 'Signups are disabled on this server');
+      await throttleClient(ctx);
       const user = await createUser(ctx.deps.knex, body.email, body.password);
       if (!user) throw conflict('An account with this email already exists');
       setSession(ctx, user);
@@ -44,10 +52,13 @@ export default [
     tag: 'auth',
     summary: 'Sign in with email and password; sets the session cookie',
     body: Login,
-    responses: { 200: { description: 'signed in', schema: UserOut }, 401: { description: 'wrong email or password' } },
+    responses: { 200: { description: 'signed in', schema: UserOut }, 401: { description: 'wrong email or password' }, 429: tooMany },
     async handler(ctx, { body }) {
+      await throttleClient(ctx);
+      await reserveSignIn(ctx, body.email);
       const user = await checkCredentials(ctx.deps.knex, body.email, body.password);
       if (!user) throw new ApiError(401, 'UNAUTHORIZED', 'Invalid email or password');
+      await signInSucceeded(ctx, body.email);
       setSession(ctx, user);
       ctx.body = { id: user.id, email: user.email };
     },
@@ -57,10 +68,37 @@ export default [
     path: '/auth/logout',
     auth: 'none',
     tag: 'auth',
-    summary: 'Clear the session cookie',
+    summary: 'Clear the session cookie (kept for the spec; POST /auth/logout is the one to use)',
     async handler(ctx) {
-      ctx.cookies.set(SESSION_COOKIE, null, { httpOnly: true, sameSite: 'lax' });
+      clearSession(ctx);
       ctx.body = { success: true };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/auth/logout',
+    auth: 'none',
+    // A page from another site cannot sign the user out: Origin is checked; a same-origin form may post here.
+    crossSiteForms: true,
+    tag: 'auth',
+    summary: 'Clear the session cookie',
+    responses: { 204: { description: 'cookie cleared' }, 403: { description: 'a request from another origin' } },
+    async handler(ctx) {
+      clearSession(ctx);
+      ctx.status = 204;
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/auth/logout-all',
+    auth: 'session',
+    tag: 'auth',
+    summary: 'End every session of the signed-in user, on every device, and clear this cookie',
+    responses: { 204: { description: 'every session ended' }, 401: { description: 'not signed in' }, 403: { description: 'a request from another origin' } },
+    async handler(ctx) {
+      await bumpSessionVersion(ctx.deps.knex, ctx.state.user!.id);
+      clearSession(ctx);
+      ctx.status = 204;
     },
   }),
 ];

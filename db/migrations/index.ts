@@ -18,6 +18,7 @@ import * as sendThrottle from './016_send_throttle';
 import * as campaignAb from './018_campaign_ab';
 import * as deliveryBatches from './019_delivery_batches';
 import * as inviteTokens from './020_invite_tokens';
+import * as sessionVersions from './021_session_versions';
 import * as rateLimitPublic from './024_rate_limit_public';
 
 /**
@@ -44,6 +45,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['018_campaign_ab', campaignAb],
   ['019_delivery_batches', deliveryBatches],
   ['020_invite_tokens', inviteTokens],
+  ['021_session_versions', sessionVersions],
   ['024_rate_limit_public', rateLimitPublic],
 ];
 

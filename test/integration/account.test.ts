@@ -119,6 +119,83 @@ describe('password reset', () => {
   });
 });
 
+describe('password reset ends sessions', () => {
+  const cookieOf = (res: { headers: Record<string, any> }) => (res.headers['set-cookie'] as string[])[0].split(';')[0];
+
+  it('a reset ends every earlier session of the account', async () => {
+    const p = await createProjectFixture(h);
+    const phone = cookieOf(await h.http.post('/auth/login').send({ email: p.email, password: 'correct horse battery' }));
+    expect((await h.http.get('/users/@me').set('Cookie', phone)).status).toBe(200);
+    await h.http.post('/auth/request-password-reset').send({ email: p.email });
+    const token = tokenIn(await mailTo(p.email, /Reset/));
+    expect((await h.http.post('/auth/reset-password').send({ token, password: 'a brand new password' })).status).toBe(200);
+    for (const stale of [p.cookie, phone]) {
+      const res = await h.http.get('/users/@me').set('Cookie', stale);
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe('UNAUTHORIZED');
+    }
+    const fresh = await h.http.post('/auth/login').send({ email: p.email, password: 'a brand new password' });
+    expect((await h.http.get('/users/@me').set('Cookie', cookieOf(fresh))).status).toBe(200);
+  });
+
+  it("claiming an unverified account through the emailed reset link kills the squatter's session", async () => {
+    const victim = `victim-${crypto.randomBytes(4).toString('hex')}@example.test`;
+    // The attacker signs up first with the victim's address (never verified) and keeps the cookie.
+    const squat = await h.http.post('/auth/signup').send({ email: victim, password: 'attacker password' });
+    expect(squat.status).toBe(201);
+    const attacker = cookieOf(squat);
+    expect((await h.http.get('/users/@me').set('Cookie', attacker)).body).toMatchObject({ email: victim, emailVerified: false });
+
+    // The real owner asks for a reset and follows the link in their inbox: page, then form post.
+    await h.http.post('/auth/request-password-reset').send({ email: victim });
+    const link = new URL((await mailTo(victim, /Reset/)).variables.url);
+    const page = await h.http.get(`${link.pathname}${link.search}`);
+    expect(page.status).toBe(200);
+    const done = await h.http.post('/reset-password').type('form').send({ token: link.searchParams.get('token')!, password: 'the owner password' });
+    expect(done.status).toBe(200);
+
+    const res = await h.http.get('/users/@me').set('Cookie', attacker);
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('UNAUTHORIZED');
+    expect((await h.http.post('/users/@me/projects').set('Cookie', attacker).send({ name: 'still mine?' })).status).toBe(401);
+    expect((await h.http.post('/auth/login').send({ email: victim, password: 'attacker password' })).status).toBe(401);
+    const owner = await h.http.post('/auth/login').send({ email: victim, password: 'the owner password' });
+    expect((await h.http.get('/users/@me').set('Cookie', cookieOf(owner))).body).toMatchObject({ email: victim, emailVerified: true });
+  });
+
+  it("a reset forgets the account's failed sign-ins, so a locked owner gets back in", async () => {
+    const p = await createProjectFixture(h);
+    for (let i = 0; i < 5; i++) expect((await h.http.post('/auth/login').send({ email: p.email, password: `guess ${i}` })).status).toBe(401);
+    expect((await h.http.post('/auth/login').send({ email: p.email, password: 'correct horse battery' })).status).toBe(429);
+    await h.http.post('/auth/request-password-reset').send({ email: p.email });
+    const token = tokenIn(await mailTo(p.email, /Reset/));
+    expect((await h.http.post('/auth/reset-password').send({ token, password: 'a brand new password' })).status).toBe(200);
+    expect((await h.http.post('/auth/login').send({ email: p.email, password: 'a brand new password' })).status).toBe(200);
+  });
+});
+
+describe('sign-in limits on the account pages', () => {
+  it('answers the signup and reset forms with a 429 page and Retry-After beyond the per-address limit', async () => {
+    const limited = await startHarness({ env: { AUTH_RATE_LIMIT_PER_MINUTE: '2' } });
+    try {
+      const ip = `10.9.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}`;
+      const email = `page-${crypto.randomBytes(4).toString('hex')}@example.test`;
+      const form = (path: string, body: Record<string, string>) => limited.http.post(path).set('X-Forwarded-For', ip).type('form').send(body);
+      expect((await form('/reset-password', { token: 'abc', password: 'long enough password' })).status).toBe(400);
+      expect((await form('/signup', { email, password: 'long enough password' })).status).toBe(201);
+      for (const res of [await form('/signup', { email: `x${email}`, password: 'long enough password' }), await form('/reset-password', { token: 'abc', password: 'long enough password' })]) {
+        expect(res.status).toBe(429);
+        expect(res.type).toBe('text/html');
+        expect(res.text).toContain('Too many attempts');
+        expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      }
+      expect(await limited.deps.knex('users').where({ email: `x${email}` }).first()).toBeUndefined();
+    } finally {
+      await limited.stop();
+    }
+  });
+});
+
 describe('malformed input', () => {
   it.each([
     ['/auth/verify-email', {}],

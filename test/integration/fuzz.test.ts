@@ -325,10 +325,10 @@ function enumerate(): Target[] {
   return targets;
 }
 
-async function send(probe: Probe) {
+async function send(probe: Probe, cookie = p.cookie) {
   const { method, def, path } = probe.target;
   const key = def?.auth === 'public' || path.startsWith('/v1/track') ? p.publicKey : p.secretKey;
-  let req = (h.http as any)[method.toLowerCase()](probe.url).set('Authorization', `Bearer ${key}`).set('Cookie', p.cookie);
+  let req = (h.http as any)[method.toLowerCase()](probe.url).set('Authorization', `Bearer ${key}`).set('Cookie', cookie);
   if (probe.raw !== undefined) req = req.set('Content-Type', 'application/json').send(probe.raw);
   return req;
 }
@@ -354,13 +354,20 @@ describe('route fuzzer', () => {
     const targets = enumerate();
     // Deletions and key rotation go last, so a route that removes something shared cannot blind the others.
     const late = (t: Target) => t.method === 'DELETE' || /regenerate|rotate/.test(t.path);
-    const probes = [...targets.filter((t) => !late(t)), ...targets.filter(late)].flatMap(probesFor);
+    // Ending every session of a user would sign the fixture out under the other probes: these go
+    // after all of them, one at a time, each with a session of its own user signed in just before.
+    const endsSessions = (t: Target) => t.method === 'POST' && t.path === '/auth/logout-all';
+    const rest = targets.filter((t) => !endsSessions(t));
+    const probes = [...rest.filter((t) => !late(t)), ...rest.filter(late)].flatMap(probesFor);
+    const sessionEnders = targets.filter(endsSessions).flatMap(probesFor);
+    expect(sessionEnders.length).toBeGreaterThan(0);
+    const other = await createProjectFixture(h, 'fuzz sessions');
     const failures: string[] = [];
-    await pool(probes, 8, async (probe) => {
+    const probeOnce = async (probe: Probe, cookie?: string) => {
       const where = `${probe.target.method} ${probe.target.path} [${probe.kind}]`;
       let res;
       try {
-        res = await send(probe);
+        res = await send(probe, cookie);
       } catch (err) {
         failures.push(`${where}\n  request failed: ${(err as Error).message}`);
         return;
@@ -371,8 +378,13 @@ describe('route fuzzer', () => {
       failures.push(
         `${where} → ${res.status}: ${problem}\n  url: ${clip(probe.url, 120)}\n  body: ${clip(res.text ?? '', 400)}` + (stack ? `\n  server: ${stack.replace(/\n/g, '\n    ')}` : ''),
       );
-    });
+    };
+    await pool(probes, 8, (probe) => probeOnce(probe));
+    for (const probe of sessionEnders) {
+      const login = await h.http.post('/auth/login').send({ email: other.email, password: 'correct horse battery' });
+      await probeOnce(probe, (login.headers['set-cookie'] as unknown as string[])[0].split(';')[0]);
+    }
     expect(probes.length).toBeGreaterThan(allRoutes.length);
     if (failures.length) throw new Error(`${failures.length} of ${probes.length} fuzz probes failed:\n\n${failures.join('\n\n')}`);
-  }, 90_000);
+  }, 150_000);
 });

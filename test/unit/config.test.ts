@@ -64,10 +64,12 @@ describe('loadConfig', () => {
       WORKER_METRICS_ADDRESS: '0.0.0.0:9464',
       WORKER_APP_METRICS_ADDRESS: '[::1]:9465',
       RATE_LIMIT_PUBLIC_SHARE: '1',
+      AUTH_RATE_LIMIT_PER_MINUTE: '7',
     });
     expect(c.rateLimitPublicShare).toBe(1);
     expect(load({ RATE_LIMIT_PUBLIC_SHARE: '0.1' }).rateLimitPublicShare).toBe(0.1);
     expect(problems({ RATE_LIMIT_PUBLIC_SHARE: '1.5' })).toEqual(['RATE_LIMIT_PUBLIC_SHARE: must be a share above 0 and at most 1 (0.5 = half)']);
+    expect(c.authRateLimitPerMinute).toBe(7);
     expect(c.temporal.maxCachedWorkflows).toBe(0);
     expect(c.systemEmailFrom).toBe('accounts@example.com');
     expect(c.webhooks).toEqual({ retryHours: 0.5, ratePerSecond: 200 });
@@ -209,6 +211,49 @@ describe('cluster mode and the upload store', () => {
     ).toEqual({ store: 's3', bucket: 'img', endpoint: 'http://127.0.0.1:9000', region: 'us-east-1', accessKeyId: 'k', secretAccessKey: 's', forcePathStyle: true });
     expect(problems({ UPLOAD_STORE: 's3', S3_ACCESS_KEY_ID: 'k' }).sort()).toEqual(['S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither', 'S3_BUCKET: required when UPLOAD_STORE=s3']);
     expect(problems({ UPLOAD_STORE: 'disk' })).toHaveLength(1);
+  });
+});
+
+describe('the JWT secret', () => {
+  const dataDir = () => fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'jwt-secret-'));
+  const refusal = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+    } catch (err) {
+      if (err instanceof ConfigError) return err.problems;
+      throw err;
+    }
+    throw new Error('configuration was accepted');
+  };
+
+  it('generates a secret into DATA_DIR when the file is absent, and reads it back', () => {
+    const dir = dataDir();
+    const first = loadConfig({ DATA_DIR: dir }).jwtSecret;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(fs.readFileSync(path.join(dir, 'jwt-secret'), 'utf8')).toBe(first);
+    expect(loadConfig({ DATA_DIR: dir }).jwtSecret).toBe(first);
+  });
+
+  it.each([
+    ['empty', '', 'empty'],
+    ['whitespace only', ' \n\t \n', 'empty'],
+    ['short', 'abc123\n', 'shorter than 32 characters'],
+  ])('refuses to start with a persisted secret file that is %s, naming the file, and leaves it alone', (_name, content, says) => {
+    const dir = dataDir();
+    const file = path.join(dir, 'jwt-secret');
+    fs.writeFileSync(file, content);
+    const found = refusal({ DATA_DIR: dir });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toContain(file);
+    expect(found[0]).toContain(says);
+    expect(fs.readFileSync(file, 'utf8')).toBe(content);
+  });
+
+  it('refuses a JWT_SECRET shorter than 32 characters in production only', () => {
+    expect(refusal({ NODE_ENV: 'production', JWT_SECRET: 'y'.repeat(31) })).toEqual(['JWT_SECRET: must be at least 32 characters when NODE_ENV=production']);
+    expect(refusal({ NODE_ENV: 'production', JWT_SECRET: ' '.repeat(40) })).toEqual(['JWT_SECRET: must be at least 32 characters when NODE_ENV=production']);
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'y'.repeat(32) }).jwtSecret).toBe('y'.repeat(32));
+    expect(loadConfig({ JWT_SECRET: 'y'.repeat(16) }).jwtSecret).toBe('y'.repeat(16));
   });
 });
 
