@@ -62,6 +62,8 @@ const publicKeyText = unsetIfBlank(
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  // Interface the API listens on; unset: all of them (a container, or a machine where the API is public).
+  API_HOST: unsetIfBlank(z.string().trim().regex(/^[^\s/]+$/, 'must be an address such as 127.0.0.1 or 0.0.0.0').optional()),
   DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/svc'),
   TEMPORAL_ADDRESS: z.string().min(1).optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
@@ -152,6 +154,8 @@ export type Env = z.infer<typeof EnvSchema>;
 
 export interface Config {
   port: number;
+  /** Interface the API listens on; undefined: every interface. */
+  apiHost?: string;
   databaseUrl: string;
   temporal: {
     address?: string;
@@ -342,6 +346,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const jwtSecret = e.JWT_SECRET ?? persistedSecret(e.DATA_DIR);
   return {
     port: e.PORT,
+    apiHost: e.API_HOST,
     databaseUrl: e.DATABASE_URL,
     temporal: {
       address: e.TEMPORAL_ADDRESS,
