@@ -41,6 +41,7 @@ import { clearDueDeferrals, deferRecipients, dueDeferredPage, nextDeferral, reco
 import { claimMarketingSends, sendingPolicy } from '../db/sendingPolicy';
 import { contactTimeZone, recipientDue } from '../lib/sendingPolicy';
 import { parseLocalDateTime } from '../lib/zonedTime';
+import { redactAddresses } from '../lib/redact';
 
 // ───────────────────────────── the batch ─────────────────────────────
 
@@ -295,7 +296,7 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
           if (deferred.length) deliveriesFailed.inc({ transport: transport.name, type: c.type, reason: 'unavailable' }, deferred.length);
           // No answer for some: they stay SENDING (outcome unknown), and the retry fails them rather than offer them twice.
           if (outcome.unknown.length) throw outcome.unknown[0].error;
-          throw ApplicationFailure.retryable(deferred[0].error.message, 'TransportUnavailable');
+          throw ApplicationFailure.retryable(redactAddresses(deferred[0].error.message), 'TransportUnavailable');
         }
       }
       // The batch takes its whole share of time, so the next batch's first group does not follow this one's last at once.

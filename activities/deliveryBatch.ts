@@ -14,6 +14,7 @@ import { deliveriesFailed, emailsHandedOver } from '../lib/metrics';
 import { heartbeating, UNKNOWN_OUTCOME } from './handOver';
 import { outgoingMessage, renderRow } from './outgoing';
 import { routeEvents } from './eventBatch';
+import { redactAddresses } from '../lib/redact';
 
 /** Provider calls in flight at once for one batch: each is one message (transactional mail differs per email). */
 const SENDS_IN_FLIGHT = 16;
@@ -148,7 +149,7 @@ export function deliveryBatchActivities(deps: ActivityDeps, transport: Transport
       }
       // No answer for some: they stay SENDING (outcome unknown), and the retry fails them rather than offer them twice.
       if (outcome.unknown.length) throw outcome.unknown[0].error;
-      if (deferred.length) throw ApplicationFailure.retryable(deferred[0].error.message, 'TransportUnavailable');
+      if (deferred.length) throw ApplicationFailure.retryable(redactAddresses(deferred[0].error.message), 'TransportUnavailable');
       if (stopped) throw stopped;
       return result;
     },

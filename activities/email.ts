@@ -10,6 +10,7 @@ import { RenderError } from '../services/render';
 import { outgoingMessage, renderRow } from './outgoing';
 import { deterministicUuid } from '../lib/ids';
 import { deliveriesFailed, emailsHandedOver } from '../lib/metrics';
+import { redactAddresses } from '../lib/redact';
 
 export type DeliveryResult = { status: 'SENT' | 'FAILED' | 'SKIPPED'; messageId?: string | null; error?: string | null };
 
@@ -58,7 +59,7 @@ export function emailActivities(deps: ActivityDeps, transport: Transport = creat
         if (await transitionEmail(knex, emailId, ['SENDING'], 'FAILED', { error })) deliveriesFailed.inc({ transport: transport.name, type: current.type, reason: 'interrupted' });
         return { status: 'FAILED', error };
       }
-      if (current.status === 'FAILED') return { status: 'FAILED', error: current.error };
+      if (current.status === 'FAILED') return { status: 'FAILED', error: redactAddresses(current.error) };
       return { status: 'SENT', messageId: current.provider_message_id };
     }
     try {
@@ -71,12 +72,12 @@ export function emailActivities(deps: ActivityDeps, transport: Transport = creat
         deliveriesFailed.inc({ transport: transport.name, type: claimed.type, reason: err.retryable ? 'unavailable' : 'rejected' });
         if (err.retryable) {
           await transitionEmail(knex, emailId, ['SENDING'], 'QUEUED');
-          throw ApplicationFailure.retryable(err.message, 'TransportUnavailable');
+          throw ApplicationFailure.retryable(redactAddresses(err.message), 'TransportUnavailable');
         }
         await transitionEmail(knex, emailId, ['SENDING'], 'FAILED', { error: err.message });
         // A refusal of the recipient (SMTP 5xx) is also a bounce.
         await bounces.record([{ emailId, error: err }]);
-        return { status: 'FAILED', error: err.message };
+        return { status: 'FAILED', error: redactAddresses(err.message) };
       }
       throw err;
     }

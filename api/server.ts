@@ -12,7 +12,7 @@ export async function startApi(deps: Deps, port = deps.config.port): Promise<htt
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, () => resolve());
+    server.listen(port, deps.config.apiHost, () => resolve());
   });
   return server;
 }

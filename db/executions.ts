@@ -160,7 +160,7 @@ export async function recordProgress(db: Knex, u: ProgressUpdate): Promise<{ act
   const bindings: Knex.RawBinding[] = [u.executionId];
   if (u.finished) {
     parts.push(`fin AS (
-      UPDATE workflow_execution_steps SET status = ?, output = ?::jsonb, error = ?, finished_at = now()
+      UPDATE workflow_execution_steps SET status = ?, output = COALESCE(?::jsonb, output), error = ?, finished_at = now()
       WHERE execution_id = ? AND seq = ? AND finished_at IS NULL RETURNING 1)`);
     bindings.push(u.finished.status, u.finished.output === undefined ? null : JSON.stringify(u.finished.output), u.finished.error ?? null, u.executionId, u.finished.seq);
   }
@@ -174,6 +174,7 @@ export async function recordProgress(db: Knex, u: ProgressUpdate): Promise<{ act
   const sets = ['updated_at = now()', 'waiting_for = NULL', 'waiting_seq = NULL', 'waiting_since = NULL', 'wake_at = NULL', 'waiting_reason = NULL'];
   const setBindings: Knex.RawBinding[] = [];
   if (u.context) (sets.push('context = ?::jsonb'), setBindings.push(JSON.stringify(u.context)));
+  else if (u.contextPatch) (sets.push(`context = COALESCE(context, '{}'::jsonb) || ?::jsonb`), setBindings.push(JSON.stringify(u.contextPatch)));
   if (u.started) (sets.push(`current_step_id = ?`, `status = 'RUNNING'`), setBindings.push(u.started.stepId));
   if (u.end) (sets.push('status = ?', 'error = ?', 'finished_at = now()'), setBindings.push(u.end.status, u.end.error ?? null));
   parts.push(`moved AS (UPDATE workflow_executions SET ${sets.join(', ')} WHERE id = ? AND status IN (${ACTIVE_STATUSES.map((x) => `'${x}'`).join(', ')}) RETURNING 1)`);
@@ -182,6 +183,29 @@ export async function recordProgress(db: Knex, u: ProgressUpdate): Promise<{ act
   const { rows } = await db.raw(`WITH ${parts.join(',\n')} SELECT EXISTS (SELECT 1 FROM moved) AS moved, ${stepStarted} AS step_started`, bindings);
   // `ended` and `stepStarted` are true only for the call that made the change, not for a retry of it.
   return { active: rows[0].moved && !u.end, ended: rows[0].moved && !!u.end, stepStarted: rows[0].step_started };
+}
+
+/**
+ * The stored context of an execution: what step activities render with. It stays in Postgres, where
+ * erasure reaches it; workflows carry the execution id only.
+ */
+export async function executionContext(db: Knex, executionId: string): Promise<Record<string, unknown>> {
+  const row = await db('workflow_executions').where({ id: executionId }).first('context');
+  return row?.context ?? {};
+}
+
+/**
+ * A step's result written by its own activity (WEBHOOK: the answer may echo personal data, so it goes
+ * to the context and the step row here instead of through the workflow). The step's later
+ * `finished` write without output keeps it.
+ */
+export async function recordStepResult(db: Knex, executionId: string, seq: number, result: { contextPatch: Record<string, unknown>; output: unknown }): Promise<void> {
+  await db.transaction(async (trx) => {
+    await trx('workflow_executions')
+      .where({ id: executionId })
+      .update({ context: trx.raw(`COALESCE(context, '{}'::jsonb) || ?::jsonb`, [JSON.stringify(result.contextPatch)]), updated_at: trx.fn.now() });
+    await trx('workflow_execution_steps').where({ execution_id: executionId, seq }).update({ output: JSON.stringify(result.output) });
+  });
 }
 
 export interface WaitingInput {

@@ -62,6 +62,8 @@ const publicKeyText = unsetIfBlank(
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  // Interface the API listens on; unset: all of them (a container, or a machine where the API is public).
+  API_HOST: unsetIfBlank(z.string().trim().regex(/^[^\s/]+$/, 'must be an address such as 127.0.0.1 or 0.0.0.0').optional()),
   DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/svc'),
   // 0 turns it off. The API's pool only: the worker's batch statements (audience snapshots) may run long.
   DB_STATEMENT_TIMEOUT_MS: unsetIfBlank(intIn(0).default(15_000)),
@@ -157,6 +159,8 @@ export type Env = z.infer<typeof EnvSchema>;
 
 export interface Config {
   port: number;
+  /** Interface the API listens on; undefined: every interface. */
+  apiHost?: string;
   databaseUrl: string;
   /** statement_timeout of the API's Postgres sessions (ms; 0: none). */
   dbStatementTimeoutMs: number;
@@ -375,6 +379,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const jwtSecret = e.JWT_SECRET ?? persistedSecret(e.DATA_DIR);
   return {
     port: e.PORT,
+    apiHost: e.API_HOST,
     databaseUrl: e.DATABASE_URL,
     dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
     temporal: {

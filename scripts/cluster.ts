@@ -12,7 +12,7 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { loadConfig, ConfigError } from '../lib/config';
 import { createKnex, ensureDatabase, migrateLatest } from '../db/knex';
-import { APP_SERVICES, SHARED_ENV, TEMPORAL_SERVICES } from './topology';
+import { APP_SERVICES, CLUSTER_BIND_HOST, SHARED_ENV, TEMPORAL_SERVICES } from './topology';
 import {
   ROOT,
   TOOLS,
@@ -36,6 +36,28 @@ export function workerMetricsEnv(env: NodeJS.ProcessEnv, i: number): NodeJS.Proc
     if (m) out[name] = `${m[1]}:${Number(m[2]) + 2 * i}`;
   }
   return out;
+}
+
+/**
+ * The frontend port of TEMPORAL_ADDRESS. The cluster's server binds loopback only (it has no
+ * authentication), so an address naming another interface is refused rather than silently unreachable.
+ */
+export function clusterTemporalPort(temporalAddress: string): string {
+  const [host, portText] = temporalAddress.split(':');
+  if (host !== CLUSTER_BIND_HOST && host !== 'localhost') {
+    throw new Error(`TEMPORAL_ADDRESS: npm run cluster binds the Temporal server to ${CLUSTER_BIND_HOST} (it has no authentication; docs/deployment.md, "Securing Temporal"); use ${CLUSTER_BIND_HOST}:<port>, got ${temporalAddress}`);
+  }
+  // The server records its membership ports (P+4 … P+7) in a Postgres smallint.
+  if (!(Number(portText) > 0 && Number(portText) + 9 <= 32_767)) throw new Error(`TEMPORAL_ADDRESS: the port must be at most 32758 (the server also takes the nine after it); got ${temporalAddress}`);
+  return portText;
+}
+
+/** The Temporal server's and Web UI's configuration files for the cluster: every listener on loopback. */
+export function clusterTemporalConfig(opts: { databaseUrl: string; temporalAddress: string; uiPort: number; namespace: string; dir: string }): { server: string; ui: string } {
+  return {
+    server: serverConfigYaml({ databaseUrl: opts.databaseUrl, host: CLUSTER_BIND_HOST, frontendPort: Number(clusterTemporalPort(opts.temporalAddress)), dynamicConfigFile: configPaths(opts.dir).dynamicConfigFile }),
+    ui: uiConfigYaml({ temporalAddress: opts.temporalAddress, host: CLUSTER_BIND_HOST, port: opts.uiPort, namespace: opts.namespace }),
+  };
 }
 
 export interface ClusterOptions {
@@ -115,10 +137,9 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const logDir = path.join(dir, 'logs');
   fs.mkdirSync(logDir, { recursive: true });
 
-  const temporalAddress = baseEnv.TEMPORAL_ADDRESS || '127.0.0.1:7233';
-  const [host, portText] = temporalAddress.split(':');
-  // The server records its membership ports (P+4 … P+7) in a Postgres smallint.
-  if (!(Number(portText) > 0 && Number(portText) + 9 <= 32_767)) throw new Error(`TEMPORAL_ADDRESS: the port must be at most 32758 (the server also takes the nine after it); got ${temporalAddress}`);
+  const temporalAddress = baseEnv.TEMPORAL_ADDRESS || `${CLUSTER_BIND_HOST}:7233`;
+  // Refused before anything starts when it names an interface other than loopback.
+  clusterTemporalPort(temporalAddress);
   const env: NodeJS.ProcessEnv = {
     ...baseEnv,
     CLUSTER_MODE: 'true',
@@ -149,10 +170,10 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     await knex.destroy();
   }
 
-  const { serverRoot, uiRoot } = writeServerConfig(dir, {
-    server: serverConfigYaml({ databaseUrl: config.databaseUrl, host, frontendPort: Number(portText), dynamicConfigFile: configPaths(dir).dynamicConfigFile }),
-    ui: uiConfigYaml({ temporalAddress, port: config.temporal.uiPort, namespace: config.temporal.namespace }),
-  });
+  const { serverRoot, uiRoot } = writeServerConfig(
+    dir,
+    clusterTemporalConfig({ databaseUrl: config.databaseUrl, temporalAddress, uiPort: config.temporal.uiPort, namespace: config.temporal.namespace, dir }),
+  );
 
   const processes = new Map<string, Managed>();
   const launch = async (m: Managed) => {
@@ -240,7 +261,8 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
       const url = `http://127.0.0.1:${port}`;
       apiUrls.push(url);
       // Each replica keeps its own DATA_DIR, as it would on its own machine: nothing they share may live there.
-      const replicaEnv = { ...env, PORT: String(port), DATA_DIR: path.join(dir, `${apiService.name}-${i}`) };
+      // Loopback unless the operator names another interface: the load balancer in front is what the world reaches.
+      const replicaEnv = { ...env, PORT: String(port), API_HOST: env.API_HOST || CLUSTER_BIND_HOST, DATA_DIR: path.join(dir, `${apiService.name}-${i}`) };
       starting.push(
         add({
           name: `${apiService.name}-${i}`,

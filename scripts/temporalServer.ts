@@ -211,9 +211,11 @@ matching.useNewMatcher:
 `;
 
 /** The Web UI server's configuration (its binary reads <root>/config/<env>.yaml). */
-export function uiConfigYaml(opts: { temporalAddress: string; port: number; namespace: string }): string {
+export function uiConfigYaml(opts: { temporalAddress: string; port: number; namespace: string; host?: string }): string {
+  // Without \`host\` the UI server listens on every interface, and it has no login here.
   return `# Written by scripts/cluster.ts on every start.
 temporalGrpcAddress: ${opts.temporalAddress}
+host: ${opts.host ?? '127.0.0.1'}
 port: ${opts.port}
 enableUi: true
 defaultNamespace: ${opts.namespace}

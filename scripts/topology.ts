@@ -39,8 +39,9 @@ export interface AppService {
 }
 
 export const APP_SERVICES: readonly AppService[] = [
-  // Replica i listens on PORT + i (compose publishes the same range).
-  { name: 'api', script: 'api', replicas: { variable: 'CLUSTER_APIS', default: 2 }, env: ['PORT', 'DATA_DIR'] },
+  // Replica i listens on PORT + i (compose publishes the same range, on loopback); API_HOST is
+  // 127.0.0.1 under the cluster script, 0.0.0.0 inside a container (the published port decides there).
+  { name: 'api', script: 'api', replicas: { variable: 'CLUSTER_APIS', default: 2 }, env: ['PORT', 'DATA_DIR', 'API_HOST'] },
   // Worker i serves its metrics on the configured ports + 2·i (workerMetricsEnv in scripts/cluster.ts).
   { name: 'worker', script: 'worker', replicas: { variable: 'CLUSTER_WORKERS', default: 2 }, env: ['WORKER_METRICS_ADDRESS', 'WORKER_APP_METRICS_ADDRESS'] },
 ];
@@ -65,3 +66,10 @@ export const TEMPORAL_DATABASES = { default: 'temporal', visibility: 'temporal_v
 
 /** Tooling variables read by the cluster script only (the README lists them). */
 export const CLUSTER_TOOLING_ENV = ['CLUSTER_APIS', 'CLUSTER_WORKERS'] as const;
+
+/**
+ * Where the cluster script binds every listener (Temporal frontend, its internal services and
+ * metrics, the Web UI, the APIs): none of them authenticates, so they stay on this machine unless an
+ * operator puts TLS and authentication in front (docs/deployment.md, "Securing Temporal").
+ */
+export const CLUSTER_BIND_HOST = '127.0.0.1';

@@ -50,7 +50,9 @@ export async function startExecution(deps: Deps, input: NewExecution, graphs?: G
     workflowId: workflow.id,
     contactId: execution.contact_id,
     graph: snapshotGraph(graph, deps.steps ?? STEP_TYPES),
-    context: execution.context,
+    // The context (the trigger event's data, later webhook answers) stays in the row: step activities
+    // read it there, and a history must not carry personal data (DESIGN §7, "Erasure").
+    context: {},
     // config.workflows.timeScale (tests run "2 days" in a second) travels in the input, so the workflow stays deterministic.
     timeScale: deps.config.workflows.timeScale,
     // Set by createExecution (or by an engine that already ran): the first mirror write is done.
@@ -84,6 +86,7 @@ export async function cancelExecutions(deps: Deps, workflowId: string, ids: stri
 
 /** Signals one execution; one that has already ended is no longer waiting, which is fine. */
 export async function signalExecution(deps: Deps, executionId: string, event: EventPayload): Promise<boolean> {
-  return signalWorkflow(deps.temporal, executionWorkflowId(executionId), eventSignal, event);
+  // Without its data: the signal is recorded in the history; the engine stores the event by id.
+  return signalWorkflow(deps.temporal, executionWorkflowId(executionId), eventSignal, { ...event, data: {} });
 }
 

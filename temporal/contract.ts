@@ -57,8 +57,16 @@ export type StepRecordStatus = 'COMPLETED' | 'SKIPPED' | 'FAILED' | 'CANCELLED';
 /** One mirror write: finishes a step, starts the next, and/or ends the execution. */
 export interface ProgressUpdate {
   executionId: string;
-  /** The context after the step; omitted leaves the stored one. */
+  /**
+   * The whole context after the step; omitted leaves the stored one. Only histories written before
+   * contexts stayed in Postgres send it: it holds event data and webhook answers, personal data
+   * that must not reach Temporal (DESIGN §7, "Erasure").
+   */
   context?: Record<string, unknown>;
+  /** Keys a step added or changed, merged into the stored context (ids and statuses, never contact data). */
+  contextPatch?: Record<string, unknown>;
+  /** The event (by id) a WAIT_FOR_EVENT received: the activity reads it and stores it as the context's `event`. */
+  contextEventId?: string;
   finished?: { seq: number; status: StepRecordStatus; output?: unknown; error?: string };
   started?: { seq: number; stepId: string; type: string };
   end?: { status: ExecutionEnd; error?: string };

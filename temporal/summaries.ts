@@ -4,7 +4,9 @@
  * the workflows' own child starts alike. Pure functions, safe inside the workflow sandbox.
  *
  * Ids and names only: no email address or other contact data goes into Temporal, whose history is
- * not where personal data lives.
+ * not where personal data lives. The same holds for inputs, signals, results and failures (execution
+ * contexts stay in Postgres); test/integration/temporalPrivacy.test.ts reads every history of a
+ * scenario over the main paths for the addresses and values it seeded.
  */
 
 export interface StartText {

@@ -5,6 +5,7 @@ import { getEmail, insertEmail, EmailType } from '../../db/emails';
 import { findTemplate } from '../../db/templates';
 import { isSenderDomainVerified } from '../../db/domains';
 import { executionVariables } from '../../services/executions';
+import { executionContext } from '../../db/executions';
 import type { config as SendEmailConfig } from '../../temporal/steps/sendEmail';
 import type { ConfigOf } from '../../temporal/steps';
 import { deterministicUuid } from '../../lib/ids';
@@ -21,7 +22,8 @@ export type PrepareEmailInput = {
   projectId: string;
   contactId: string;
   config: ConfigOf<typeof SendEmailConfig>;
-  context: Record<string, unknown>;
+  /** Only in inputs scheduled before the context stayed in Postgres; the row is read instead. */
+  context?: Record<string, unknown>;
 };
 
 export function sendEmailStepActivities(deps: ActivityDeps) {
@@ -87,7 +89,7 @@ export function sendEmailStepActivities(deps: ActivityDeps) {
           replyTo: content.replyTo,
           subject: content.subject,
           body: content.body,
-          variables: executionVariables(contact, input.context),
+          variables: executionVariables(contact, await executionContext(knex, input.executionId)),
         });
       } catch (err: any) {
         // A concurrent attempt of this same activity got there first.

@@ -5,6 +5,7 @@ import { renderText, RenderError } from '../../services/render';
 import { deterministicUuid } from '../../lib/ids';
 import { executionVariables } from '../../services/executions';
 import { findContact } from '../../db/contacts';
+import { executionContext, recordStepResult } from '../../db/executions';
 import { guardedFetch, GuardedResponse, WebhookRefused, WEBHOOK_LIMITS } from '../../services/httpGuard';
 import type { config as WebhookConfig } from '../../temporal/steps/webhook';
 import type { ConfigOf } from '../../temporal/steps';
@@ -43,8 +44,9 @@ export function webhookActivities(deps: ActivityDeps, options: WebhookActivityOp
       executionId: string;
       seq: number;
       config: ConfigOf<typeof WebhookConfig>;
-      context: Record<string, unknown>;
-    }): Promise<WebhookResult> {
+      /** Only in inputs scheduled before the context stayed in Postgres; the row is read instead. */
+      context?: Record<string, unknown>;
+    }): Promise<Pick<WebhookResult, 'status' | 'truncated'>> {
       const { config } = input;
       let body: string | undefined;
       if (config.body !== undefined && config.method !== 'GET') {
@@ -52,7 +54,7 @@ export function webhookActivities(deps: ActivityDeps, options: WebhookActivityOp
         if (!contact) throw ApplicationFailure.nonRetryable('the contact no longer exists', 'ContactGone');
         try {
           // Rendered as plain text (the subject channel): a JSON body must not be HTML-escaped.
-          body = await renderText(config.body, executionVariables(contact, input.context), 'body');
+          body = await renderText(config.body, executionVariables(contact, await executionContext(deps.knex, input.executionId)), 'body');
         } catch (err) {
           if (err instanceof RenderError) throw ApplicationFailure.nonRetryable(`body: ${err.message}`, 'StepConfigError');
           throw err;
@@ -65,16 +67,20 @@ export function webhookActivities(deps: ActivityDeps, options: WebhookActivityOp
         ...config.headers,
       };
       if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+      let webhook: WebhookResult;
       try {
         const res = await guardedFetch(
           { url: config.url, method: config.method, headers, body },
           { resolver, allowPrivate: deps.config.webhookAllowPrivate, allowAddress: options.allowAddress, allowPort: options.allowPort },
         );
-        return { status: res.status, body: parseJson(res), ...(res.truncated ? { truncated: true } : {}) };
+        webhook = { status: res.status, body: parseJson(res), ...(res.truncated ? { truncated: true } : {}) };
       } catch (err) {
         if (err instanceof WebhookRefused) throw ApplicationFailure.nonRetryable(`refused: ${err.message}`, 'WebhookRefused');
         throw new Error(`webhook request to ${new URL(config.url).host} failed: ${(err as Error).message}`);
       }
+      // Stored here, not returned: the answer may echo the contact's data, and results enter the history.
+      await recordStepResult(deps.knex, input.executionId, input.seq, { contextPatch: { webhook }, output: webhook });
+      return { status: webhook.status, ...(webhook.truncated ? { truncated: true } : {}) };
     },
   };
 }

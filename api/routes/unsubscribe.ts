@@ -27,13 +27,39 @@ async function setSubscribed(ctx: AppContext, token: string, subscribed: boolean
   return { t, contact: result.contact };
 }
 
+/** A button that POSTs to `url`: a plain form, so it needs no script and a link scanner's GET never presses it. */
+const button = (url: string, label: string) => `<form method="post" action="${escapeHtml(url)}"><button type="submit">${escapeHtml(label)}</button></form>`;
+
+/** The state of the contact, and the one button that changes it. */
 function page(ctx: AppContext, { t, contact }: { t: SubscriptionTarget; contact: ContactRow }, headline: string) {
   const links = linksFor(ctx.deps.config, t.projectId, t.contactId);
-  const action = contact.subscribed
-    ? `<a href="${escapeHtml(links.unsubscribeUrl)}">Unsubscribe</a>`
-    : `<a href="${escapeHtml(links.subscribeUrl)}">Subscribe again</a>`;
+  const action = contact.subscribed ? button(links.unsubscribeUrl, 'Unsubscribe') : button(links.subscribeUrl, 'Subscribe again');
   const state = contact.subscribed ? 'subscribed to' : 'unsubscribed from';
-  renderPage(ctx, headline, `<p>${escapeHtml(contact.email)} is ${state} these emails.</p>\n<p>${action}</p>`);
+  renderPage(ctx, headline, `<p>${escapeHtml(contact.email)} is ${state} these emails.</p>\n${action}`);
+}
+
+/** The contact a link names, read without changing anything. */
+async function signedContact(ctx: AppContext, token: string) {
+  const t = signedTarget(ctx, token);
+  const contact = await findContact(ctx.deps.knex, t.projectId, t.contactId);
+  if (!contact) throw notFound('Subscription link');
+  return { t, contact };
+}
+
+/**
+ * What a GET of a subscription link answers: what pressing the button will do, and the button,
+ * which POSTs back to the same signed link. Mail scanners and link previews open every GET, so a
+ * GET changes nothing (DESIGN §7, "Consent").
+ */
+async function confirmPage(ctx: AppContext, token: string, subscribe: boolean) {
+  const { t, contact } = await signedContact(ctx, token);
+  const links = linksFor(ctx.deps.config, t.projectId, t.contactId);
+  const email = escapeHtml(contact.email);
+  if (subscribe) {
+    renderPage(ctx, 'Subscribe again?', `<p>Press the button to receive these emails at ${email} again.</p>\n${button(links.subscribeUrl, 'Subscribe')}`);
+  } else {
+    renderPage(ctx, 'Unsubscribe?', `<p>Press the button to stop receiving these emails at ${email}.</p>\n${button(links.unsubscribeUrl, 'Unsubscribe')}`);
+  }
 }
 
 const common = { auth: 'none', tag: 'subscriptions', noRateLimit: true, params: TokenParams } as const;
@@ -43,16 +69,16 @@ export default [
     ...common,
     method: 'get',
     path: '/unsubscribe/:token',
-    summary: 'Unsubscribe link from an email; answers an HTML page',
+    summary: 'Unsubscribe link from an email: an HTML page whose button POSTs to the same link (a GET changes nothing)',
     async handler(ctx, { params }) {
-      page(ctx, await setSubscribed(ctx, params.token, false), 'You have been unsubscribed');
+      await confirmPage(ctx, params.token, false);
     },
   }),
   route({
     ...common,
     method: 'post',
     path: '/unsubscribe/:token',
-    summary: 'RFC 8058 one-click unsubscribe (body List-Unsubscribe=One-Click, form-encoded)',
+    summary: 'Unsubscribes: the page\'s button, and RFC 8058 one-click (body List-Unsubscribe=One-Click, form-encoded)',
     async handler(ctx, { params }) {
       // The signed URL is the whole authorisation; mailbox providers' bodies vary, so none is required.
       page(ctx, await setSubscribed(ctx, params.token, false), 'You have been unsubscribed');
@@ -62,7 +88,16 @@ export default [
     ...common,
     method: 'get',
     path: '/subscribe/:token',
-    summary: 'Subscribe again from a link; answers an HTML page',
+    summary: 'Subscribe-again link: an HTML page whose button POSTs to the same link (a GET changes nothing)',
+    async handler(ctx, { params }) {
+      await confirmPage(ctx, params.token, true);
+    },
+  }),
+  route({
+    ...common,
+    method: 'post',
+    path: '/subscribe/:token',
+    summary: 'Subscribes again (the button of the subscribe page); answers an HTML page',
     async handler(ctx, { params }) {
       page(ctx, await setSubscribed(ctx, params.token, true), 'You are subscribed');
     },
@@ -71,12 +106,9 @@ export default [
     ...common,
     method: 'get',
     path: '/manage/:token',
-    summary: 'Current subscription state with a link to change it; answers an HTML page',
+    summary: 'Current subscription state with a button to change it; answers an HTML page',
     async handler(ctx, { params }) {
-      const t = signedTarget(ctx, params.token);
-      const contact = await findContact(ctx.deps.knex, t.projectId, t.contactId);
-      if (!contact) throw notFound('Subscription link');
-      page(ctx, { t, contact }, 'Your email preferences');
+      page(ctx, await signedContact(ctx, params.token), 'Your email preferences');
     },
   }),
 ];

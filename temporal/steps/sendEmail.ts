@@ -69,7 +69,6 @@ export async function run(c: ConfigOf<typeof config>, ctx: StepContext): Promise
     projectId: ctx.projectId,
     contactId: ctx.contactId,
     config: c,
-    context: ctx.context,
   });
   if (prepared.skipped) return { branch: 'next', status: 'SKIPPED', output: { reason: prepared.skipped, ...held } };
   const result = await executeChild(deliverEmail, {

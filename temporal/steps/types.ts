@@ -42,7 +42,11 @@ export interface StepContext {
   stepName: string;
   /** The step's sequence number in its execution: with executionId, the idempotency key of its side effects. */
   seq: number;
-  /** The execution context as of this step: the caller's variables, `event`, `webhook`, … */
+  /**
+   * What steps returned as `context` during this run, without personal data: the full context (the
+   * caller's variables, `event` with its data, `webhook` answers) stays in the execution row, and
+   * activities that render read it there by `executionId` (DESIGN §7: histories carry ids only).
+   */
   context: Record<string, unknown>;
   /** A configured duration in milliseconds, after the execution's time scale. */
   duration(amount: number, unit: DurationUnit): number;

@@ -53,6 +53,8 @@ export async function check(c: ConfigOf<typeof config>, checks: ConfigChecks): P
 }
 
 export async function run(c: ConfigOf<typeof config>, ctx: StepContext): Promise<StepOutcome> {
-  const webhook = await callWebhook({ projectId: ctx.projectId, contactId: ctx.contactId, executionId: ctx.executionId, seq: ctx.seq, config: c, context: ctx.context });
-  return { branch: 'next', output: webhook, context: { webhook } };
+  // The activity renders with the stored context and stores the answer (context `webhook` and the
+  // step's output) itself: the answer may echo personal data, and the history gets the status only.
+  await callWebhook({ projectId: ctx.projectId, contactId: ctx.contactId, executionId: ctx.executionId, seq: ctx.seq, config: c });
+  return { branch: 'next' };
 }

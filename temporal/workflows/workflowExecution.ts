@@ -194,12 +194,21 @@ async function runExecution(input: ExecutionInput, registry: StepRegistry): Prom
   setHandler(eventSignal, accept);
   const view = operatorView(input);
 
+  // The context lives in the execution row. Only what steps changed in it since the last write goes
+  // out, as a patch, and a received event as its id: the history keeps no event data (DESIGN §7).
+  let written: Record<string, unknown> = { ...input.context };
   const rt: Runtime = {
     position: { seq: 0 },
     progress: async (update, context) => {
       if (update.started) view.started(update.started.seq, update.started.stepId, update.started.type);
       if (update.end) view.ended(update.end.status);
-      return (await recordExecutionProgress({ executionId: input.executionId, context, ...update })).active;
+      const patch: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(context)) if (written[key] !== value) patch[key] = value;
+      written = context;
+      const event = patch.event as EventPayload | undefined;
+      if (event) delete patch.event;
+      const changes = { ...(Object.keys(patch).length ? { contextPatch: patch } : {}), ...(event ? { contextEventId: event.id } : {}) };
+      return (await recordExecutionProgress({ executionId: input.executionId, ...changes, ...update })).active;
     },
     stepContext: (step, seq, context) => ({
       executionId: input.executionId,

@@ -169,15 +169,36 @@ describe('invite page', () => {
 });
 
 describe('subscription manage page', () => {
-  it('shows the state and unsubscribes through its link', async () => {
+  it('shows the state and unsubscribes with its button, a form POST without script', async () => {
     const address = email('manage');
     const created = await h.http.post('/contacts').set(bearer(p.secretKey)).send({ email: address, subscribed: true });
     expect(created.status).toBe(201);
     await open(linksFor(h.config, p.projectId, created.body.id).manageUrl);
     expect(await text()).toContain(`${address} is subscribed to these emails.`);
-    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('a')]);
+    expect(await page.$$('script')).toEqual([]);
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('button')]);
     expect(await text('h1')).toBe('You have been unsubscribed');
     expect((await h.http.get(`/contacts/${created.body.id}`).set(bearer(p.secretKey))).body.subscribed).toBe(false);
+    expect(problems).toEqual([]);
+  });
+
+  it('opens the unsubscribe link without unsubscribing; the button does it', async () => {
+    const address = email('unsub');
+    const created = await h.http.post('/contacts').set(bearer(p.secretKey)).send({ email: address, subscribed: true });
+    expect(created.status).toBe(201);
+    const state = async () => (await h.http.get(`/contacts/${created.body.id}`).set(bearer(p.secretKey))).body.subscribed;
+    // The pages must work for readers who turned script off.
+    await page.setJavaScriptEnabled(false);
+    await open(linksFor(h.config, p.projectId, created.body.id).unsubscribeUrl);
+    expect(await text()).toContain(`Press the button to stop receiving these emails at ${address}.`);
+    expect(await state()).toBe(true);
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('button')]);
+    expect(await text('h1')).toBe('You have been unsubscribed');
+    expect(await state()).toBe(false);
+    // The result page's button subscribes again, also by POST.
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('button')]);
+    expect(await text('h1')).toBe('You are subscribed');
+    expect(await state()).toBe(true);
     expect(problems).toEqual([]);
   });
 });

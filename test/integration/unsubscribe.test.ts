@@ -44,7 +44,31 @@ describe('subscription tokens', () => {
 });
 
 describe('subscription links', () => {
-  it('unsubscribes with GET, resubscribes, and records both events', async () => {
+  it('changes nothing on GET: the pages show what the button will do, and the button POSTs to the same link', async () => {
+    const id = await newContact('link-scanner@example.test');
+    const links = linksFor(h.config, p.projectId, id);
+    const formTo = (url: string) => `<form method="post" action="${url}">`;
+
+    // What a mail scanner or link preview does: open every link, including the subscribe one.
+    for (const url of [links.unsubscribeUrl, links.subscribeUrl, links.manageUrl]) {
+      const res = await h.http.get(pathOf(url));
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      expect(res.headers['content-security-policy']).toMatch(/default-src 'none'/);
+      expect(res.text).not.toMatch(/<script/i);
+    }
+    expect(await subscribed(id)).toBe(true);
+    expect(await eventNames(id)).toEqual([]);
+
+    const off = await h.http.get(pathOf(links.unsubscribeUrl));
+    expect(off.text).toContain('Press the button to stop receiving these emails at link-scanner@example.test.');
+    expect(off.text).toContain(formTo(links.unsubscribeUrl));
+    const on = await h.http.get(pathOf(links.subscribeUrl));
+    expect(on.text).toContain('Press the button to receive these emails at link-scanner@example.test again.');
+    expect(on.text).toContain(formTo(links.subscribeUrl));
+  });
+
+  it('unsubscribes and resubscribes through the pages\' form POSTs, and records both events', async () => {
     const id = await newContact('link-user@example.test');
     const links = linksFor(h.config, p.projectId, id);
 
@@ -52,22 +76,23 @@ describe('subscription links', () => {
     expect(manage.status).toBe(200);
     expect(manage.headers['content-type']).toMatch(/text\/html/);
     expect(manage.text).toContain('link-user@example.test is subscribed');
-    expect(manage.text).toContain(pathOf(links.unsubscribeUrl));
+    expect(manage.text).toContain(`<form method="post" action="${links.unsubscribeUrl}">`);
 
-    const off = await h.http.get(pathOf(links.unsubscribeUrl));
+    // The browser's form submission: no body beyond the button.
+    const off = await h.http.post(pathOf(links.unsubscribeUrl)).type('form').send('');
     expect(off.status).toBe(200);
     expect(off.headers['content-type']).toMatch(/text\/html/);
-    expect(off.text).toMatch(/unsubscribed/i);
-    expect(off.text).toContain(pathOf(links.subscribeUrl));
+    expect(off.text).toContain('You have been unsubscribed');
+    expect(off.text).toContain(`<form method="post" action="${links.subscribeUrl}">`);
     expect(await subscribed(id)).toBe(false);
 
-    // A second click changes nothing and records nothing.
-    expect((await h.http.get(pathOf(links.unsubscribeUrl))).status).toBe(200);
+    // A second press changes nothing and records nothing.
+    expect((await h.http.post(pathOf(links.unsubscribeUrl)).type('form').send('')).status).toBe(200);
     expect(await eventNames(id)).toEqual(['contact.unsubscribed']);
 
-    const on = await h.http.get(pathOf(links.subscribeUrl));
+    const on = await h.http.post(pathOf(links.subscribeUrl)).type('form').send('');
     expect(on.status).toBe(200);
-    expect(on.text).toMatch(/subscribed/i);
+    expect(on.text).toContain('You are subscribed');
     expect(await subscribed(id)).toBe(true);
     expect(await eventNames(id)).toEqual(['contact.unsubscribed', 'contact.subscribed']);
   });
@@ -95,6 +120,7 @@ describe('subscription links', () => {
         await h.http.get(`/unsubscribe/${bad}`),
         await h.http.post(`/unsubscribe/${bad}`).type('form').send('List-Unsubscribe=One-Click'),
         await h.http.get(`/subscribe/${bad}`),
+        await h.http.post(`/subscribe/${bad}`).type('form').send(''),
         await h.http.get(`/manage/${bad}`),
       ]) {
         expect(res.status).toBe(404);
@@ -105,6 +131,7 @@ describe('subscription links', () => {
 
     await h.http.delete(`/contacts/${id}`).set(bearer(p.secretKey));
     expect((await h.http.get(`/unsubscribe/${token}`)).status).toBe(404);
+    expect((await h.http.post(`/unsubscribe/${token}`).type('form').send('List-Unsubscribe=One-Click')).status).toBe(404);
     expect((await h.http.get(`/manage/${token}`)).status).toBe(404);
   });
 });

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { ENV_VARIABLES } from '../../lib/config';
-import { APP_SERVICES, CLUSTER_TOOLING_ENV, EXTERNAL_SERVICES, MONITORING_SERVICES, SHARED_ENV, TEMPORAL_SERVER_VERSION, TEMPORAL_SERVICES, TEMPORAL_UI_VERSION } from '../../scripts/topology';
-import { scriptCommand, workerMetricsEnv } from '../../scripts/cluster';
+import { APP_SERVICES, CLUSTER_BIND_HOST, CLUSTER_TOOLING_ENV, EXTERNAL_SERVICES, MONITORING_SERVICES, SHARED_ENV, TEMPORAL_SERVER_VERSION, TEMPORAL_SERVICES, TEMPORAL_UI_VERSION } from '../../scripts/topology';
+import { clusterTemporalConfig, clusterTemporalPort, scriptCommand, workerMetricsEnv } from '../../scripts/cluster';
 
 const ROOT = path.resolve(__dirname, '../..');
 const compose = parse(fs.readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true });
@@ -38,6 +38,39 @@ describe('docker-compose.yml and the cluster script', () => {
     const build = fs.readFileSync(path.join(ROOT, 'scripts', 'temporal-server.sh'), 'utf8');
     expect(build).toContain(`TEMPORAL_SERVER_VERSION:-v${TEMPORAL_SERVER_VERSION}}`);
     expect(build).toContain(`TEMPORAL_UI_VERSION:-v${TEMPORAL_UI_VERSION}}`);
+  });
+
+  // Temporal's frontend and UI authenticate nobody: a port published on every interface hands every
+  // project's histories, and the power to terminate workflows, to whoever reaches the host.
+  it.each(Object.entries(compose.services).flatMap(([name, s]: [string, any]) => (s.ports ?? []).map((p: unknown) => [name, p] as const)))(
+    '%s publishes %s on loopback only',
+    (_name, port) => {
+      // Short syntax: [HOST_IP:]HOST_PORT:CONTAINER_PORT; a bare or two-part mapping binds every interface.
+      // Variables are read at their defaults (`${VAR:-8233}`), which is what an unconfigured host runs.
+      const spec = (typeof port === 'string' ? port : String(port)).replace(/\$\{\w+:-([^}]*)\}/g, '$1');
+      const hostIp = typeof port === 'object' && port ? (port as any).host_ip : spec.split(':').length === 3 ? spec.split(':')[0] : undefined;
+      expect(hostIp).toBe('127.0.0.1');
+    },
+  );
+
+  it('publish nothing of Postgres', () => {
+    for (const name of EXTERNAL_SERVICES) expect(compose.services[name].ports).toBeUndefined();
+  });
+
+  it('the cluster binds the Temporal server, its internal services, metrics and the UI to loopback', () => {
+    const { server, ui } = clusterTemporalConfig({ databaseUrl: 'postgres://u:p@127.0.0.1:5432/svc', temporalAddress: 'localhost:7233', uiPort: 8233, namespace: 'default', dir: '/tmp/x' });
+    const s = parse(server);
+    for (const svc of ['frontend', 'history', 'matching', 'worker']) expect(s.services[svc].rpc.bindOnIP).toBe('127.0.0.1');
+    expect(s.global.membership.broadcastAddress).toBe('127.0.0.1');
+    expect(s.global.metrics.prometheus.listenAddress).toMatch(/^127\.0\.0\.1:\d+$/);
+    expect(parse(ui).host).toBe('127.0.0.1');
+    expect(CLUSTER_BIND_HOST).toBe('127.0.0.1');
+  });
+
+  it('the cluster refuses a TEMPORAL_ADDRESS on another interface', () => {
+    expect(() => clusterTemporalPort('0.0.0.0:7233')).toThrow(/binds the Temporal server to 127\.0\.0\.1/);
+    expect(() => clusterTemporalPort('10.0.0.5:7233')).toThrow(/TEMPORAL_ADDRESS/);
+    expect(clusterTemporalPort('127.0.0.1:7233')).toBe('7233');
   });
 
   it('gives each worker replica its own metrics ports', () => {
