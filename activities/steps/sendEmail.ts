@@ -88,6 +88,7 @@ export function sendEmailStepActivities(deps: ActivityDeps) {
           subject: content.subject,
           body: content.body,
           variables: executionVariables(contact, input.context),
+          workflowExecutionId: input.executionId,
         });
       } catch (err: any) {
         // A concurrent attempt of this same activity got there first.

@@ -18,6 +18,7 @@ import * as sendThrottle from './016_send_throttle';
 import * as campaignAb from './018_campaign_ab';
 import * as deliveryBatches from './019_delivery_batches';
 import * as rateLimitPublic from './024_rate_limit_public';
+import * as emailStory from './027_email_story';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -43,6 +44,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['018_campaign_ab', campaignAb],
   ['019_delivery_batches', deliveryBatches],
   ['024_rate_limit_public', rateLimitPublic],
+  ['027_email_story', emailStory],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
