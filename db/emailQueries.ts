@@ -114,7 +114,7 @@ const MAX_EVENTS = 1000;
  * What happened to one email, oldest first: the `email.*` events recorded on its contact that name
  * it (each provider notification is one, so a second open is a second item), the row's milestone
  * timestamps for steps without an event, and `failed` from the row (a failure records no event; its
- * time is the row's last update). Walks events_contact_created_id.
+ * time is the row's last update). Oldest first, ties in lifecycle order. Walks events_contact_created_id.
  */
 export async function emailStory(db: Knex, email: EmailSummaryRow): Promise<EmailStoryEvent[]> {
   const rows: Array<{ name: string; data: Record<string, unknown> | null; created_at: Date }> = email.contact_id
@@ -137,5 +137,9 @@ export async function emailStory(db: Knex, email: EmailSummaryRow): Promise<Emai
     if (!told.has(type) && at instanceof Date) story.push({ type, at, data: {} });
   }
   if (email.status === 'FAILED') story.push({ type: 'failed', at: email.updated_at, data: { error: email.error } });
-  return story.sort((a, b) => a.at.getTime() - b.at.getTime() || RANK.get(a.type)! - RANK.get(b.type)!);
+  // Providers report whole seconds on their own clock (the row's milestones keep that time), so a
+  // delivery in the second of the send can read earlier than it: nothing is told before the send.
+  const sentAt = story.find((e) => e.type === 'sent')?.at.getTime() ?? -Infinity;
+  const key = (e: EmailStoryEvent) => (e.type === 'sent' ? e.at.getTime() : Math.max(e.at.getTime(), sentAt));
+  return story.sort((a, b) => key(a) - key(b) || RANK.get(a.type)! - RANK.get(b.type)!);
 }

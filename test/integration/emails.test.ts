@@ -119,6 +119,23 @@ describe('GET /emails/:id', () => {
     expect(d.body.events[1].data.error).toMatch(/Invalid/);
   });
 
+  it("still tells the story from the row's timestamps once the contact (and its events) is deleted", async () => {
+    const sent = await sentEmail(p);
+    // The provider's clock says the delivery came before the send (whole seconds, another machine).
+    const providerTime = Math.floor(Date.now() / 1000) - 30;
+    await webhook(sent, p, [{ event: 'delivered', timestamp: providerTime }]);
+    expect((await h.http.delete(`/contacts/${sent.contactId}`).set(bearer(p.secretKey))).status).toBe(204);
+    const res = await getEmail(p.secretKey, sent.emailId);
+    expect(res.status).toBe(200);
+    expect(res.body.contactId).toBeNull();
+    expect(res.body.events).toEqual([
+      { type: 'sent', at: expect.any(String), data: {} },
+      { type: 'delivered', at: new Date(providerTime * 1000).toISOString(), data: {} },
+    ]);
+    // Told after the send it follows, at the time the provider gave.
+    expect(Date.parse(res.body.events[1].at)).toBeLessThan(Date.parse(res.body.events[0].at));
+  });
+
   it('is 404 NOT_FOUND for another project, an unknown id and a malformed id', async () => {
     const sent = await sentEmail(p);
     for (const [key, id] of [
