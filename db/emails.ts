@@ -25,6 +25,8 @@ export interface EmailRow {
   rendered_body: string | null;
   /** The `deliverEmailBatch` workflow that delivers it (a /v1/send email); null for one delivered on its own. */
   delivery_workflow: string | null;
+  /** The workflow execution whose SEND_EMAIL step wrote it; null for every other email. */
+  workflow_execution_id: string | null;
   status: EmailStatus;
   transport: string | null;
   provider_message_id: string | null;
@@ -50,6 +52,8 @@ export interface NewEmail {
   headers?: Record<string, string>;
   /** The batch workflow that will deliver it (db/deliveryBatches), when it goes in one. */
   deliveryWorkflow?: string | null;
+  /** The execution whose SEND_EMAIL step writes it (activities/steps/sendEmail). */
+  workflowExecutionId?: string | null;
   attachments?: Array<{ filename: string; content: string; contentType?: string | null }>;
 }
 
@@ -70,6 +74,7 @@ const columnsOf = (e: Omit<NewEmail, 'attachments'>) => ({
   variables: JSON.stringify(e.variables),
   headers: JSON.stringify(e.headers ?? {}),
   delivery_workflow: e.deliveryWorkflow ?? null,
+  workflow_execution_id: e.workflowExecutionId ?? null,
 });
 
 export async function insertEmail(knex: Knex, e: NewEmail): Promise<void> {

@@ -90,6 +90,7 @@ export function sendEmailStepActivities(deps: ActivityDeps) {
           subject: content.subject,
           body: content.body,
           variables: executionVariables(contact, await executionContext(knex, input.executionId)),
+          workflowExecutionId: input.executionId,
         });
       } catch (err: any) {
         // A concurrent attempt of this same activity got there first.
