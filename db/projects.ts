@@ -126,8 +126,8 @@ const countingLookup = (column: string, asyncCommit: boolean) => `
          RETURNING count)
   SELECT p.*, hit.count AS rate_limit_count${asyncCommit ? `, set_config('synchronous_commit', 'off', true) AS async_commit` : ''} FROM p, hit`;
 const COUNTING_LOOKUP = {
-  own: { public: countingLookup('public_key_hash', true), secret: countingLookup('secret_key_hash', true) },
-  inTransaction: { public: countingLookup('public_key_hash', false), secret: countingLookup('secret_key_hash', false) },
+  own: { public: countingLookup('public_key_hash', true), secret: countingLookup('secret_key_hash', true), id: countingLookup('id', true) },
+  inTransaction: { public: countingLookup('public_key_hash', false), secret: countingLookup('secret_key_hash', false), id: countingLookup('id', false) },
 };
 
 /**
@@ -145,6 +145,14 @@ export async function findProjectByKeyCounting(
   if (!rows[0]) return null;
   const { rate_limit_count: count, async_commit: _async, ...project } = rows[0];
   return { project: project as ProjectRow, kind, count };
+}
+
+/** findProjectByKeyCounting for a request that names its project by id (the session cookie's X-Project-Id). */
+export async function findProjectByIdCounting(knex: Knex, id: string, windowStart: Date): Promise<{ project: ProjectRow; count: number } | null> {
+  const { rows } = await prepared(knex, COUNTING_LOOKUP[knex.isTransaction ? 'inTransaction' : 'own'].id, [id, windowStart]);
+  if (!rows[0]) return null;
+  const { rate_limit_count: count, async_commit: _async, ...project } = rows[0];
+  return { project: project as ProjectRow, count };
 }
 
 export async function membership(knex: Knex, projectId: string, userId: string): Promise<Role | null> {
