@@ -29,7 +29,7 @@ async function main() {
       mailDirectory: path.resolve(config.dataDir, 'inbox'),
       log: (line) => log.debug({ inbox: line }),
     });
-    email = { ...config.email, transport: 'smtp', smtp: config.devInbox.smtp };
+    email = { ...config.email, transport: 'smtp', smtp: config.devInbox.smtp, localInbox: true };
   }
 
   let devServer: DevServer | undefined;
