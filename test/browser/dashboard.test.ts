@@ -67,7 +67,7 @@ const click = async (name: string, role = 'button') => (await page.waitForSelect
 
 const email = (tag: string) => `${tag}-${crypto.randomBytes(5).toString('hex')}@example.test`;
 
-it('signs up, creates a project, rotates its keys, finds a contact and adds a domain', async () => {
+it('signs up, creates a project, rotates its keys, finds a contact, adds a domain and invites a member', async () => {
   h.config.email.localInbox = true;
 
   // A browser opening the server's root lands on the dashboard, served with a CSP and no inline script.
@@ -144,5 +144,15 @@ it('signs up, creates a project, rotates its keys, finds a contact and adds a do
   // The checklist now counts the domain and the contacts.
   await click('Setup', 'link');
   await waitForText('2 of 6 done');
+
+  // Team: the owner is listed and invites someone, who shows as a pending invite.
+  await click('Team', 'link');
+  await waitForText('Pending invites');
+  expect(await page.$eval('table[aria-label="Members"]', (t) => (t as any).innerText)).toContain(me);
+  const invitee = email('invitee');
+  await fill('Email', invitee);
+  await click('Invite');
+  await page.waitForSelector('table[aria-label="Pending invites"]', { timeout: 20_000 });
+  expect(await page.$eval('table[aria-label="Pending invites"]', (t) => (t as any).innerText)).toContain(invitee);
   expect(problems).toEqual([]);
 }, 180_000);

@@ -18,7 +18,7 @@ export const SECTIONS = [
   { path: 'webhooks', label: 'Webhooks' },
 ] as const;
 
-const BUILT = new Set(['contacts', 'domains', 'keys']);
+const BUILT = new Set(['contacts', 'domains', 'keys', 'team']);
 
 export const routes: RouteObject[] = [
   { path: '/login', lazy: page(() => import('./pages/Login')) },
@@ -34,6 +34,7 @@ export const routes: RouteObject[] = [
       { path: 'domains', lazy: page(() => import('./pages/Domains')) },
       { path: 'contacts', lazy: page(() => import('./pages/Contacts')) },
       { path: 'contacts/:contactId', lazy: page(() => import('./pages/ContactDetail')) },
+      { path: 'team', lazy: page(() => import('./pages/Team')) },
       ...SECTIONS.filter((s) => !BUILT.has(s.path)).map((s) => ({ path: s.path, lazy: page(() => import('./pages/ComingSoon')) })),
     ],
   },

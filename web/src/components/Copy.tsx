@@ -5,7 +5,7 @@ export function Copy({ value, what }: { value: string; what: string }) {
   return (
     <CopyButton value={value}>
       {({ copied, copy }) => (
-        <Button size="compact-xs" variant="light" color={copied ? 'teal' : 'blue'} onClick={copy} aria-label={`Copy ${what}`}>
+        <Button size="compact-xs" variant="light" color={copied ? 'teal' : 'blue'} onClick={copy} aria-label={`Copy ${what}`} style={{ flexShrink: 0 }}>
           {copied ? 'Copied' : 'Copy'}
         </Button>
       )}

@@ -72,8 +72,8 @@ function DomainCard({ domain, projectId }: { domain: Domain; projectId: string }
                 <Table.Td>{r.purpose}</Table.Td>
                 <Table.Td>{r.required ? 'yes' : 'no'}</Table.Td>
                 <Table.Td>
-                  <Badge color={r.valid ? 'green' : 'gray'} variant="light">
-                    {r.valid ? 'found' : 'not found'}
+                  <Badge color={r.valid ? 'green' : 'gray'} variant="light" style={{ overflow: 'visible' }}>
+                    {r.valid ? 'found' : 'missing'}
                   </Badge>
                 </Table.Td>
               </Table.Tr>
