@@ -143,6 +143,9 @@ async function main() {
     await click('Invite');
     await text('colleague@example.com');
     await shot('team');
+    await click('Activity', 'link');
+    await text('purchase');
+    await shot('activity');
     await click('Templates', 'link');
     await text('Coming soon');
     await shot('coming-soon');

@@ -154,5 +154,11 @@ it('signs up, creates a project, rotates its keys, finds a contact, adds a domai
   await click('Invite');
   await page.waitForSelector('table[aria-label="Pending invites"]', { timeout: 20_000 });
   expect(await page.$eval('table[aria-label="Pending invites"]', (t) => (t as any).innerText)).toContain(invitee);
+
+  // Activity: the feed with its type filters, without an error.
+  await click('Activity', 'link');
+  await page.waitForSelector('[aria-label="Types shown"]', { timeout: 20_000 });
+  await page.waitForFunction(() => !(globalThis as any).document.querySelector('[role="status"]'), { timeout: 20_000 });
+  expect(await page.$('[data-testid="error-state"]')).toBeNull();
   expect(problems).toEqual([]);
 }, 180_000);

@@ -18,7 +18,7 @@ export const SECTIONS = [
   { path: 'webhooks', label: 'Webhooks' },
 ] as const;
 
-const BUILT = new Set(['contacts', 'domains', 'keys', 'team']);
+const BUILT = new Set(['contacts', 'domains', 'keys', 'team', 'activity']);
 
 export const routes: RouteObject[] = [
   { path: '/login', lazy: page(() => import('./pages/Login')) },
@@ -35,6 +35,7 @@ export const routes: RouteObject[] = [
       { path: 'contacts', lazy: page(() => import('./pages/Contacts')) },
       { path: 'contacts/:contactId', lazy: page(() => import('./pages/ContactDetail')) },
       { path: 'team', lazy: page(() => import('./pages/Team')) },
+      { path: 'activity', lazy: page(() => import('./pages/Activity')) },
       ...SECTIONS.filter((s) => !BUILT.has(s.path)).map((s) => ({ path: s.path, lazy: page(() => import('./pages/ComingSoon')) })),
     ],
   },

@@ -15,7 +15,7 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
 export function ErrorState({ error, title = 'Something went wrong' }: { error: unknown; title?: string }) {
   const message = error instanceof Error ? error.message : String(error);
   return (
-    <Alert color="red" title={title} role="alert" my="md">
+    <Alert color="red" title={title} role="alert" my="md" data-testid="error-state">
       {message}
     </Alert>
   );
