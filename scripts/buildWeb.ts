@@ -76,7 +76,9 @@ export function initialJsSize(): { bytes: number; files: string[] } {
 export async function buildDashboard(log: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<void> {
   const hash = sourceHash();
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(viteBin(), ['build', '--config', path.join(WEB_DIR, 'vite.config.ts'), '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+    // Always React's production build: a caller's NODE_ENV (jest sets `test`) would otherwise select the development one.
+    const env = { ...process.env, NODE_ENV: 'production' };
+    const child = spawn(viteBin(), ['build', '--config', path.join(WEB_DIR, 'vite.config.ts'), '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit', env });
     child.once('error', reject);
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`vite build exited with code ${code}`))));
   });
