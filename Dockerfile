@@ -1,3 +1,12 @@
+# The dashboard's static build (web/ → web/dist, docs/dashboard.md): the runtime image keeps only its output.
+FROM node:20-bookworm-slim AS web
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY web ./web
+COPY scripts/buildWeb.ts ./scripts/
+RUN npx tsx scripts/buildWeb.ts
+
 # One image for both roles: the API (`npm run api`) and the worker (`npm run worker`).
 FROM node:20-bookworm-slim
 WORKDIR /app
@@ -13,5 +22,6 @@ COPY services ./services
 COPY temporal ./temporal
 COPY worker ./worker
 COPY scripts ./scripts
+COPY --from=web /app/web/dist ./web/dist
 EXPOSE 3000
 CMD ["npm", "run", "api"]

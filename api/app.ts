@@ -7,6 +7,7 @@ import { httpMetrics, metricsEndpoint } from './middleware/metrics';
 import { observePool } from '../lib/metrics';
 import { buildRouter } from './router';
 import { allRoutes } from './routes';
+import { dashboard } from './dashboard';
 
 export interface BuiltApp {
   app: Koa<any, any>;
@@ -26,6 +27,7 @@ export function buildApp(deps: Deps): BuiltApp {
   app.use(requestId);
   app.use(errorEnvelope);
   app.use(metricsEndpoint);
+  app.use(dashboard());
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));
   return { app, router };

@@ -29,7 +29,8 @@ const FlatError = z.object({ error: z.string() });
 
 const SECURITY: Record<RouteDef['auth'], Json[]> = {
   none: [],
-  secret: [{ secretKey: [] }],
+  // Or the dashboard's session cookie with X-Project-Id (api/middleware/auth.ts projectFromSession).
+  secret: [{ secretKey: [] }, { session: [], projectId: [] }],
   public: [{ publicKey: [] }],
   session: [{ session: [] }],
 };
@@ -171,6 +172,7 @@ function build(routes: RouteDef[], info: OpenApiInfo): Json {
         secretKey: { type: 'http', scheme: 'bearer', description: 'Project secret key (sk_…), server side only' },
         publicKey: { type: 'http', scheme: 'bearer', description: 'Project public key (pk_…), for /v1/track' },
         session: { type: 'apiKey', in: 'cookie', name: 'token', description: 'Dashboard session set by /auth/login or /auth/signup' },
+        projectId: { type: 'apiKey', in: 'header', name: 'X-Project-Id', description: 'With the session cookie on a secret-key route: the id of a project the user is a member of' },
       },
     },
   };

@@ -23,7 +23,7 @@ const MAX_BODY_NESTING = 64;
 function authFor(def: RouteDef) {
   switch (def.auth) {
     case 'secret':
-      return [apiKey('secret', !def.noRateLimit)];
+      return [apiKey('secret', !def.noRateLimit, { multipart: !!def.multipart })];
     case 'public':
       return [apiKey('public', !def.noRateLimit)];
     case 'session':

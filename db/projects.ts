@@ -124,8 +124,9 @@ const PROJECT_COLUMNS = 'id, name, public_key_hash, secret_key_hash, public_key_
  * `public_count`: it is refused anyway, and must not eat into what the secret key keeps. In the
  * DO UPDATE both SET expressions read the row as it was before this request.
  */
-const countingLookup = (kind: KeyKind, asyncCommit: boolean) => {
-  const column = kind === 'public' ? 'public_key_hash' : 'secret_key_hash';
+const countingLookup = (kind: KeyKind | 'id', asyncCommit: boolean) => {
+  // 'id': the dashboard's session cookie + X-Project-Id, counted like the secret key.
+  const column = kind === 'public' ? 'public_key_hash' : kind === 'secret' ? 'secret_key_hash' : 'id';
   const hit =
     kind === 'public'
       ? `INSERT INTO rate_limits (project_id, window_start, count, public_count) SELECT id, ?, 1, 1 FROM p
@@ -142,8 +143,8 @@ const countingLookup = (kind: KeyKind, asyncCommit: boolean) => {
   SELECT p.*, hit.count AS rate_limit_count, hit.public_count AS rate_limit_public_count${asyncCommit ? `, set_config('synchronous_commit', 'off', true) AS async_commit` : ''} FROM p, hit`;
 };
 const COUNTING_LOOKUP = {
-  own: { public: countingLookup('public', true), secret: countingLookup('secret', true) },
-  inTransaction: { public: countingLookup('public', false), secret: countingLookup('secret', false) },
+  own: { public: countingLookup('public', true), secret: countingLookup('secret', true), id: countingLookup('id', true) },
+  inTransaction: { public: countingLookup('public', false), secret: countingLookup('secret', false), id: countingLookup('id', false) },
 };
 
 /** A window's counts after this request: all keys together, and the public key alone. */
@@ -170,6 +171,14 @@ export async function findProjectByKeyCounting(
   if (!rows[0]) return null;
   const { rate_limit_count: count, rate_limit_public_count: publicCount, async_commit: _async, ...project } = rows[0];
   return { project: project as ProjectRow, kind, count, publicCount };
+}
+
+/** findProjectByKeyCounting for a request that names its project by id (the session cookie's X-Project-Id). */
+export async function findProjectByIdCounting(knex: Knex, id: string, windowStart: Date): Promise<{ project: ProjectRow; count: number } | null> {
+  const { rows } = await prepared(knex, COUNTING_LOOKUP[knex.isTransaction ? 'inTransaction' : 'own'].id, [id, windowStart]);
+  if (!rows[0]) return null;
+  const { rate_limit_count: count, rate_limit_public_count: _public, async_commit: _async, ...project } = rows[0];
+  return { project: project as ProjectRow, count };
 }
 
 export async function membership(knex: Knex, projectId: string, userId: string): Promise<Role | null> {

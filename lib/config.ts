@@ -226,6 +226,11 @@ export type TransportName = 'log' | 'sendgrid' | 'smtp' | 'ses';
 /** Where emails go (docs/providers.md). */
 export interface EmailConfig {
   transport: TransportName;
+  /**
+   * Set by scripts/start.ts when the emails go to its development inbox: nothing leaves the
+   * machine, so the sender-domain check is waived (senderCheckWaived). Never set from the environment.
+   */
+  localInbox?: boolean;
   sendgridApiKey?: string;
   sendgridApiUrl?: string;
   smtp?: { url: string; poolSize: number };
@@ -480,3 +485,10 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
     throw err;
   }
 }
+
+/**
+ * "A first email in five minutes": while every email goes to the local development inbox, no domain
+ * can be spoofed and no DNS can be published, so sends, templates, campaigns and workflow steps skip
+ * the sender-domain check (api/sender.ts, activities/steps/sendEmail.ts). Any real transport keeps it.
+ */
+export const senderCheckWaived = (config: { email: Pick<EmailConfig, 'localInbox'> }): boolean => config.email.localInbox === true;

@@ -15,6 +15,7 @@ import { ensureSearchAttributes } from '../worker/searchAttributes';
 import { createTemporalGateway } from '../services/temporal';
 import { createWorker } from '../worker/worker';
 import { startApi, closeServer } from '../api/server';
+import { ensureDashboardBuilt } from './buildWeb';
 
 async function main() {
   const config = loadConfigOrExit();
@@ -29,8 +30,12 @@ async function main() {
       mailDirectory: path.resolve(config.dataDir, 'inbox'),
       log: (line) => log.debug({ inbox: line }),
     });
-    email = { ...config.email, transport: 'smtp', smtp: config.devInbox.smtp };
+    email = { ...config.email, transport: 'smtp', smtp: config.devInbox.smtp, localInbox: true };
   }
+
+  // The dashboard is built by `npm ci` (prepare); this rebuilds it when web/ changed since (scripts/buildWeb.ts).
+  const dashboard = await ensureDashboardBuilt((line) => log.info(line));
+  if (dashboard.reason) log.warn(`the dashboard is not built: ${dashboard.reason}`);
 
   let devServer: DevServer | undefined;
   let address = config.temporal.address;
@@ -60,6 +65,8 @@ async function main() {
   // The API gets a pool of its own with the statement timeout; the worker's batch statements may run longer.
   const apiKnex = createKnex(config.databaseUrl, { max: 10, statementTimeoutMs: config.dbStatementTimeoutMs });
   const server = await startApi({ config: runtimeConfig, knex: apiKnex, temporal, log });
+  // The first address a newcomer needs: the dashboard.
+  log.info({ url: `http://localhost:${config.port}/app/` }, `Dashboard at http://localhost:${config.port}/app/`);
   log.info({ url: `http://localhost:${config.port}` }, `API listening at http://localhost:${config.port} (docs at /docs)`);
   if (devServer?.uiUrl) log.info({ url: devServer.uiUrl }, `Temporal Web UI at ${devServer.uiUrl}`);
   else log.info({ address }, `using the Temporal cluster at ${address}`);

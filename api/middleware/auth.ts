@@ -1,11 +1,17 @@
 import type { Next } from 'koa';
 import type { AppContext } from '../context';
 import { ApiError, unauthorized } from '../errors';
-import { findProjectByKey, findProjectByKeyCounting, KeyKind, ProjectRow, RateLimitCounts } from '../../db/projects';
+import { findProject, findProjectByIdCounting, findProjectByKey, findProjectByKeyCounting, KeyKind, membership, ProjectRow, RateLimitCounts } from '../../db/projects';
 import { publicLimitOf, publicRateLimitResult, rateLimitResult, windowStartOf } from '../../db/rateLimit';
 import { applyRateLimit } from './rateLimit';
 import { findUser, UserRow } from '../../db/users';
 import { verifyJwt } from '../../lib/jwt';
+import { crossSiteGuard } from './crossSite';
+import { notFound } from '../errors';
+
+/** The header naming the project a cookie-authenticated request to a secret-key route acts on. */
+export const PROJECT_ID_HEADER = 'X-Project-Id';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const SESSION_COOKIE = 'token';
 
@@ -19,9 +25,13 @@ function bearer(ctx: AppContext): string | null {
  * API-key auth: the key alone names the project, and its kind must match the route's. With
  * `rateLimited`, the same statement counts the request against the project's limit.
  */
-export function apiKey(required: KeyKind, rateLimited = true) {
+export function apiKey(required: KeyKind, rateLimited = true, opts: { multipart?: boolean } = {}) {
+  // Secret-key routes also serve the dashboard's session cookie (docs/api.md, "Cookie access").
+  const byCookie = required === 'secret' ? projectFromSession(rateLimited, crossSiteGuard({ multipart: !!opts.multipart })) : null;
   return async (ctx: AppContext, next: Next) => {
     const key = bearer(ctx);
+    // A key, when sent, decides alone: a request never mixes the key's project with the cookie's user.
+    if (!key && byCookie && ctx.cookies.get(SESSION_COOKIE)) return byCookie(ctx, next);
     if (!key) throw unauthorized('Missing API key: send Authorization: Bearer <key>');
     const now = Date.now();
     const { knex, config } = ctx.deps;
@@ -80,4 +90,37 @@ export async function session(ctx: AppContext, next: Next) {
   if (!user) throw unauthorized('Not signed in');
   ctx.state.user = user;
   await next();
+}
+
+/**
+ * The session cookie plus `X-Project-Id` in place of the secret key: the signed-in user acts on a
+ * project they are a member of (any role: docs/roles.md lets a MEMBER use the resource routes). The
+ * project is then what the key would have named — its rate limit and billing limits apply as for a
+ * key — so handlers read ctx.state.project either way. A write first passes the guard every cookie
+ * write passes (api/middleware/crossSite.ts): the browser attaches the cookie to other sites' requests too.
+ */
+function projectFromSession(rateLimited: boolean, guard: ReturnType<typeof crossSiteGuard>) {
+  return async (ctx: AppContext, next: Next) => {
+    const authenticate = async () => {
+      // The same check as session(): a revoked cookie (older session version) is no cookie.
+      const user = await sessionUser(ctx);
+      if (!user) throw unauthorized('Not signed in: send the session cookie of a signed-in user, or Authorization: Bearer <secret key>');
+      const projectId = ctx.get(PROJECT_ID_HEADER).trim();
+      if (!projectId) throw unauthorized(`Missing ${PROJECT_ID_HEADER}: with the session cookie, send ${PROJECT_ID_HEADER}: <project id>`);
+      // Unknown, malformed, or a project the user is not in: the same 404 as the project routes.
+      if (!UUID.test(projectId) || !(await membership(ctx.deps.knex, projectId, user.id))) throw notFound('Project');
+      const now = Date.now();
+      const found = rateLimited
+        ? await findProjectByIdCounting(ctx.deps.knex, projectId, new Date(windowStartOf(now)))
+        : { project: await findProject(ctx.deps.knex, projectId), count: undefined };
+      if (!found?.project) throw notFound('Project');
+      if (found.project.disabled) throw new ApiError(403, 'PROJECT_DISABLED', 'This project is disabled');
+      ctx.state.user = user;
+      ctx.state.project = found.project;
+      if (found.count !== undefined) applyRateLimit(ctx, rateLimitResult(found.count, ctx.deps.config.rateLimitPerMinute, now));
+      await next();
+    };
+    if (ctx.method === 'GET' || ctx.method === 'HEAD') return authenticate();
+    return guard(ctx, authenticate);
+  };
 }

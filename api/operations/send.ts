@@ -1,3 +1,4 @@
+import { senderCheckWaived } from '../../lib/config';
 import type { Deps } from '../context';
 import type { SendBody } from '../schemas/send';
 import { validationError } from '../errors';
@@ -59,9 +60,9 @@ const compareAddresses = (a: string, b: string) => {
  * (services/deliveryBatcher.ts), named on each row. The call returns once the rows committed:
  * the batch starts a few milliseconds later, and the maintenance sweep starts any a crash left.
  */
-export async function sendEmails(deps: Pick<Deps, 'knex' | 'temporal' | 'log'>, projectId: string, body: SendBody): Promise<SentEmail[]> {
+export async function sendEmails(deps: Pick<Deps, 'knex' | 'temporal' | 'log' | 'config'>, projectId: string, body: SendBody): Promise<SentEmail[]> {
   const content = await resolveContent(deps, projectId, body);
-  const limits = await assertVerifiedSenderReadingLimits(deps.knex, projectId, content.from.email);
+  const limits = await assertVerifiedSenderReadingLimits(deps.knex, projectId, content.from.email, senderCheckWaived(deps.config));
   const recipients = (Array.isArray(body.to) ? body.to : [body.to]).map(asAddress);
   await assertWithinLimits(deps.knex, projectId, { emails: recipients.length }, limits);
   // All recipients commit together, each with its own upsert and email row: a request that fails

@@ -1,3 +1,4 @@
+import { senderCheckWaived } from '../../lib/config';
 import { route } from '../route';
 import { referencePaths } from '../../services/stepReferences';
 import type { AppContext } from '../context';
@@ -45,7 +46,7 @@ export default [
       403: { description: 'sender domain not verified (code INTERNAL_SERVER_ERROR)' },
     },
     async handler(ctx, { body }) {
-      await assertVerifiedSender(ctx.deps.knex, projectId(ctx), body.from);
+      await assertVerifiedSender(ctx.deps.knex, projectId(ctx), body.from, senderCheckWaived(ctx.deps.config));
       ctx.status = 201;
       ctx.body = presentTemplate(await createTemplate(ctx.deps.knex, projectId(ctx), body));
     },
@@ -73,7 +74,7 @@ export default [
     responses: { 200: { description: 'the updated template', schema: TemplateOut } },
     async handler(ctx, { params, body }) {
       if (!(await findTemplate(ctx.deps.knex, projectId(ctx), params.id))) throw notFound('Template');
-      if (body.from !== undefined) await assertVerifiedSender(ctx.deps.knex, projectId(ctx), body.from);
+      if (body.from !== undefined) await assertVerifiedSender(ctx.deps.knex, projectId(ctx), body.from, senderCheckWaived(ctx.deps.config));
       const row = await updateTemplate(ctx.deps.knex, projectId(ctx), params.id, body);
       if (!row) throw notFound('Template');
       ctx.body = presentTemplate(row);

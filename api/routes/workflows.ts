@@ -1,3 +1,4 @@
+import { senderCheckWaived } from '../../lib/config';
 import type { Knex } from 'knex';
 import { route } from '../route';
 import type { AppContext, Deps } from '../context';
@@ -83,13 +84,13 @@ async function present(knex: Knex, row: WorkflowRow) {
  * Everything that keeps a workflow from running (enabling, or a manual start): the graph rules of
  * db/workflows and each step type's own checks against the project. 422 naming every offending step.
  */
-async function assertRunnable(knex: Knex, project: string, workflowId: string, registry: StepRegistry): Promise<void> {
+async function assertRunnable(knex: Knex, project: string, workflowId: string, registry: StepRegistry, senderWaived: boolean): Promise<void> {
   const graph = await loadGraph(knex, workflowId);
   const byId = new Map(graph.steps.map((s) => [s.id, s]));
   const problems: { stepId: string; field: string; message: string }[] = graphProblems(graph, registry);
   for (const step of graph.steps) {
     if (problems.some((p) => p.stepId === step.id && p.field.startsWith('config'))) continue;
-    for (const e of await stepConfigProblems(knex, project, step.type, step.config, 'enable', registry)) problems.push({ stepId: step.id, field: e.field, message: e.message });
+    for (const e of await stepConfigProblems(knex, project, step.type, step.config, 'enable', registry, senderWaived)) problems.push({ stepId: step.id, field: e.field, message: e.message });
   }
   if (!problems.length) return;
   const describe = (p: (typeof problems)[number]) => {
@@ -103,8 +104,8 @@ async function assertRunnable(knex: Knex, project: string, workflowId: string, r
   });
 }
 
-async function assertValidConfig(knex: Knex, project: string, type: string, config: Record<string, unknown>, registry: StepRegistry): Promise<void> {
-  const problems = await stepConfigProblems(knex, project, type, config, 'save', registry);
+async function assertValidConfig(knex: Knex, project: string, type: string, config: Record<string, unknown>, registry: StepRegistry, senderWaived: boolean): Promise<void> {
+  const problems = await stepConfigProblems(knex, project, type, config, 'save', registry, senderWaived);
   if (problems.length) throw validationError(problems);
 }
 
@@ -173,7 +174,7 @@ export default [
       422: { description: 'enabling a workflow whose graph cannot run; errors name the steps' },
     },
     async handler(ctx, { params, body }) {
-      const row = await updateWorkflow(ctx.deps.knex, projectId(ctx), params.id, body, (trx, workflow) => assertRunnable(trx, projectId(ctx), workflow.id, registryOf(ctx)));
+      const row = await updateWorkflow(ctx.deps.knex, projectId(ctx), params.id, body, (trx, workflow) => assertRunnable(trx, projectId(ctx), workflow.id, registryOf(ctx), senderCheckWaived(ctx.deps.config)));
       ctx.body = await present(ctx.deps.knex, row);
     },
   }),
@@ -201,7 +202,7 @@ export default [
     responses: { 201: { description: 'the step', schema: StepOut } },
     async handler(ctx, { params, body }) {
       await workflowOr404(ctx, params.id);
-      const step = await addStep(ctx.deps.knex, projectId(ctx), params.id, body, (trx) => assertValidConfig(trx, projectId(ctx), body.type, body.config, registryOf(ctx)));
+      const step = await addStep(ctx.deps.knex, projectId(ctx), params.id, body, (trx) => assertValidConfig(trx, projectId(ctx), body.type, body.config, registryOf(ctx), senderCheckWaived(ctx.deps.config)));
       ctx.status = 201;
       ctx.body = presentStep(step);
     },
@@ -219,7 +220,7 @@ export default [
           if (body.config === undefined) return undefined;
           const parsed = parseStepConfig(current.type, body.config, registryOf(ctx));
           if ('errors' in parsed) throw validationError(parsed.errors);
-          await assertValidConfig(trx, projectId(ctx), current.type, parsed.data, registryOf(ctx));
+          await assertValidConfig(trx, projectId(ctx), current.type, parsed.data, registryOf(ctx), senderCheckWaived(ctx.deps.config));
           return parsed.data;
         });
       ctx.body = presentStep(step);
@@ -282,7 +283,7 @@ export default [
       if (!(await findContact(ctx.deps.knex, projectId(ctx), body.contactId))) {
         throw validationError([{ field: 'contactId', code: 'custom', message: 'Contact not found in this project' }]);
       }
-      await assertRunnable(ctx.deps.knex, projectId(ctx), workflow.id, registryOf(ctx));
+      await assertRunnable(ctx.deps.knex, projectId(ctx), workflow.id, registryOf(ctx), senderCheckWaived(ctx.deps.config));
       const created = await startExecution(ctx.deps, {
         id: uuid(),
         projectId: projectId(ctx),

@@ -161,6 +161,7 @@ export async function stepConfigProblems(
   config: Record<string, unknown>,
   mode: 'save' | 'enable',
   registry: StepRegistry = STEP_TYPES,
+  senderWaived = false,
 ): Promise<FieldError[]> {
   const def = findStepType(registry, type);
   if (!def?.check) return [];
@@ -177,8 +178,8 @@ export async function stepConfigProblems(
       if (!(await referenceTemplate(knex, projectId, templateId))) add(path, 'template not found in this project');
     },
     async sender(path, email) {
-      if (mode === 'save') return assertVerifiedSender(knex, projectId, email);
-      if (!(await isSenderDomainVerified(knex, projectId, email))) add(path, `the sender domain of ${email} is not verified for this project`);
+      if (mode === 'save') return assertVerifiedSender(knex, projectId, email, senderWaived);
+      if (!senderWaived && !(await isSenderDomainVerified(knex, projectId, email))) add(path, `the sender domain of ${email} is not verified for this project`);
     },
     contactData(path, data) {
       for (const p of dataProblems(data)) add([path, ...p.path].join('.'), p.message);

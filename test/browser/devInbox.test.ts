@@ -183,6 +183,12 @@ describe('`npm start` with no provider', () => {
     const said = logLines().find((l) => l.msg?.startsWith('development inbox at'))!;
     expect(said.msg).toContain(inboxUrl);
     expect(said.smtp).toBe(`smtp://127.0.0.1:${smtpPort}`);
+    // The dashboard's address is the first one the log gives, and it is served.
+    const urls = logLines().filter((l) => l.url);
+    expect(urls[0].msg).toBe(`Dashboard at http://localhost:${new URL(api).port}/app/`);
+    const dashboardPage = await fetch(`${api}/app/`);
+    expect(dashboardPage.status).toBe(200);
+    expect(await dashboardPage.text()).toContain('<div id="root">');
 
     // A newcomer's first steps (README): sign up, create a project, add a sender domain.
     const signup = await fetch(`${api}/auth/signup`, {
@@ -197,6 +203,19 @@ describe('`npm start` with no provider', () => {
     const key = bearer(project.body.secretKey);
     const domain = await call(api, 'POST', '/domains', { body: { domain: 'inbox.example.com' }, headers: key });
     expect(domain.status).toBe(201);
+    // A first email before any DNS: with the development inbox the sender-domain check is waived
+    // (lib/config.ts senderCheckWaived), so even a domain the project never added sends; unsigned.
+    const first = `First ${crypto.randomBytes(4).toString('hex')}`;
+    const unverified = await call(api, 'POST', '/v1/send', {
+      body: { from: 'hello@never-added.example.net', to: 'reader@example.org', subject: first, body: '<p>Before any DNS</p>' },
+      headers: key,
+    });
+    expect(unverified.status).toBe(200);
+    const firstCaught = await withSubject(inboxUrl, first);
+    expect(firstCaught.from.map((f) => f.address)).toEqual(['hello@never-added.example.net']);
+    const config = await call(api, 'GET', '/config', {});
+    expect(config.body.email).toEqual({ transport: 'smtp', localInbox: true, inboxUrl, senderCheckWaived: true });
+
     // Verified without DNS, as the other tests' fixtures do (the domains tests cover the DNS path).
     await knex('domains').where({ id: domain.body.id }).update({ status: 'VERIFIED', verified_at: new Date() });
 

@@ -35,7 +35,9 @@ describe('OpenAPI document', () => {
       publicKey: { type: 'http', scheme: 'bearer' },
       session: { type: 'apiKey', in: 'cookie', name: 'token' },
     });
-    expect(doc.paths['/contacts'].get.security).toEqual([{ secretKey: [] }]);
+    // The key, or the dashboard's session cookie with X-Project-Id (docs/api.md, Cookie access).
+    expect(doc.paths['/contacts'].get.security).toEqual([{ secretKey: [] }, { session: [], projectId: [] }]);
+    expect(doc.components.securitySchemes.projectId).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Project-Id' });
     expect(doc.paths['/v1/track'].post.security).toEqual([{ publicKey: [] }]);
     expect(doc.paths['/users/@me'].get.security).toEqual([{ session: [] }]);
     expect(doc.paths['/health'].get.security).toEqual([]);

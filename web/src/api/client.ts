@@ -1,0 +1,71 @@
+import createClient from 'openapi-fetch';
+import type { paths } from './schema';
+
+/**
+ * The dashboard is a client of the public API on the same origin: the session cookie (httpOnly,
+ * never readable here) authenticates, and project resources take `X-Project-Id` (docs/api.md,
+ * "Cookie access"). Nothing secret is ever written to localStorage.
+ */
+export const api = createClient<paths>({ baseUrl: '', credentials: 'same-origin' });
+
+/** The JSON a route answers with `status` (200 unless given), as the server's OpenAPI document says. */
+export type ResponseOf<P extends keyof paths, M extends keyof paths[P], S extends number = 200> = paths[P][M] extends {
+  responses: { [K in S]: { content: { 'application/json': infer T } } };
+}
+  ? T
+  : never;
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The API's own message: `{ error: { code, message } }`, or the flat `{ error: "…" }` some routes answer. */
+export function messageOf(body: unknown, status: number): { message: string; code?: string } {
+  const e = (body as { error?: unknown } | undefined)?.error;
+  if (typeof e === 'string') return { message: e };
+  if (e && typeof e === 'object' && typeof (e as { message?: unknown }).message === 'string') {
+    return { message: (e as { message: string }).message, code: (e as { code?: string }).code };
+  }
+  return { message: `The server answered ${status}` };
+}
+
+/** The data of an openapi-fetch call, or an ApiError carrying the API's message. */
+export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await call;
+  if (!response.ok) {
+    const { message, code } = messageOf(error, response.status);
+    throw new ApiError(response.status, message, code);
+  }
+  return data as T;
+}
+
+export const forProject = (projectId: string) => ({ 'X-Project-Id': projectId });
+
+/** Shapes of routes whose OpenAPI entry has no response schema yet. */
+export interface User {
+  id: string;
+  email: string;
+  emailVerified: boolean;
+  createdAt: string;
+}
+export type Role = 'OWNER' | 'ADMIN' | 'MEMBER';
+export interface Project {
+  id: string;
+  name: string;
+  publicKey: string;
+  secretKey: string;
+  disabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+  role?: Role;
+}
+export interface AppConfig {
+  signupsEnabled: boolean;
+  email: { transport: string; localInbox: boolean; inboxUrl: string | null; senderCheckWaived: boolean };
+}

@@ -1,0 +1,42 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, ApiError, AppConfig, Project, unwrap, User } from './client';
+
+/** The signed-in user, or null (401). */
+export function useMe() {
+  return useQuery({
+    queryKey: ['me'],
+    queryFn: async (): Promise<User | null> => {
+      try {
+        return (await unwrap(api.GET('/users/@me'))) as unknown as User;
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 401) return null;
+        throw err;
+      }
+    },
+    staleTime: 60_000,
+  });
+}
+
+export function useProjects(enabled = true) {
+  return useQuery({
+    queryKey: ['projects'],
+    queryFn: async () => (await unwrap(api.GET('/users/@me/projects'))) as unknown as Project[],
+    enabled,
+  });
+}
+
+export function useAppConfig() {
+  return useQuery({
+    queryKey: ['config'],
+    queryFn: async () => (await unwrap(api.GET('/config'))) as unknown as AppConfig,
+    staleTime: Infinity,
+  });
+}
+
+export function useSignedOut() {
+  const qc = useQueryClient();
+  return async () => {
+    await unwrap(api.GET('/auth/logout'));
+    qc.clear();
+  };
+}

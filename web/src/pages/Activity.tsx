@@ -1,0 +1,100 @@
+import { useState } from 'react';
+import { Anchor, Badge, Button, Chip, Group, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { api, forProject, unwrap } from '../api/client';
+import { useCurrentProject } from '../api/project';
+import { Empty, ErrorState, Loading } from '../components/States';
+
+const TYPES = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'subscribed', 'unsubscribed', 'failed', 'event'] as const;
+const COLORS: Record<string, string> = { bounced: 'red', complained: 'red', failed: 'red', unsubscribed: 'orange', delivered: 'green', event: 'grape' };
+
+/** The project's newest-first feed (GET /activity), refreshed every few seconds while open. */
+export default function Activity() {
+  const { projectId } = useCurrentProject();
+  const [types, setTypes] = useState<string[]>([]);
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const cursor = cursors[cursors.length - 1];
+  const feed = useQuery({
+    queryKey: ['activity', projectId, types.join(','), cursor],
+    placeholderData: keepPreviousData,
+    // Only the first page moves: older pages stay put.
+    refetchInterval: cursor ? false : 5000,
+    queryFn: () =>
+      unwrap(api.GET('/activity', { params: { query: { limit: 50, cursor, type: types.length ? types.join(',') : undefined } }, headers: forProject(projectId) })),
+  });
+  return (
+    <Stack>
+      <Title order={1} size="h2">
+        Activity
+      </Title>
+      <Chip.Group
+        multiple
+        value={types}
+        onChange={(v) => {
+          setTypes(v);
+          setCursors([undefined]);
+        }}
+      >
+        <Group gap="xs" role="group" aria-label="Types shown">
+          {TYPES.map((t) => (
+            <Chip key={t} value={t} size="xs">
+              {t}
+            </Chip>
+          ))}
+        </Group>
+      </Chip.Group>
+      {feed.isPending ? <Loading /> : null}
+      {feed.error ? <ErrorState error={feed.error} /> : null}
+      {feed.data && !feed.data.data.length ? <Empty>Nothing yet: sends, subscription changes and tracked events appear here.</Empty> : null}
+      {feed.data?.data.length ? (
+        <Paper withBorder>
+          <ScrollArea>
+            <Table aria-label="Activity" miw={640}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>When</Table.Th>
+                  <Table.Th>Type</Table.Th>
+                  <Table.Th>Contact</Table.Th>
+                  <Table.Th>What</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {feed.data.data.map((a) => (
+                  <Table.Tr key={`${a.type}-${a.id}`}>
+                    <Table.Td>{new Date(a.occurredAt).toLocaleString()}</Table.Td>
+                    <Table.Td>
+                      <Badge variant="light" color={COLORS[a.type] ?? 'blue'}>
+                        {a.type}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      {a.contact ? (
+                        <Anchor component={Link} to={`/p/${projectId}/contacts/${a.contact.id}`}>
+                          {a.contact.email ?? a.contact.id}
+                        </Anchor>
+                      ) : (
+                        '—'
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{a.email ? `${a.email.subject}${a.email.error ? ` — ${a.email.error}` : ''}` : a.event ? a.event.name : ''}</Text>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ScrollArea>
+          <Group justify="flex-end" p="sm" gap="xs">
+            <Button size="xs" variant="default" disabled={cursors.length < 2} onClick={() => setCursors((c) => c.slice(0, -1))}>
+              Newer
+            </Button>
+            <Button size="xs" variant="default" disabled={!feed.data.hasMore} onClick={() => setCursors((c) => [...c, feed.data!.cursor ?? undefined])}>
+              Older
+            </Button>
+          </Group>
+        </Paper>
+      ) : null}
+    </Stack>
+  );
+}

@@ -1,0 +1,221 @@
+import { useEffect, useState } from 'react';
+import { Anchor, Badge, Button, FileInput, Group, Modal, Paper, Progress, ScrollArea, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { api, forProject, ResponseOf, unwrap } from '../api/client';
+import { useCurrentProject } from '../api/project';
+import { Empty, ErrorState, Loading } from '../components/States';
+
+type Job = ResponseOf<'/contacts/import/{jobId}', 'get'>;
+const PAGE = 25;
+
+/** "Import CSV": uploads the file, then follows the job (GET /contacts/import/:jobId) until it is done. */
+function ImportCsv({ projectId, onDone }: { projectId: string; onDone: () => void }) {
+  const [opened, setOpened] = useState(false);
+  const [file, setFile] = useState<File | null>(null);
+  const [jobId, setJobId] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const job = useQuery({
+    queryKey: ['import', projectId, jobId],
+    enabled: !!jobId,
+    queryFn: () => unwrap(api.GET('/contacts/import/{jobId}', { params: { path: { jobId: jobId! } }, headers: forProject(projectId) })),
+    refetchInterval: (q) => (q.state.data && ['COMPLETED', 'FAILED'].includes((q.state.data as Job).status) ? false : 500),
+  });
+  const finished = job.data && ['COMPLETED', 'FAILED'].includes(job.data.status);
+  useEffect(() => {
+    if (finished) onDone();
+  }, [finished]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  async function upload() {
+    if (!file) return;
+    setError(null);
+    try {
+      const form = new FormData();
+      form.append('file', file);
+      const res = await unwrap(
+        api.POST('/contacts/import', { body: form as never, bodySerializer: (b) => b as unknown as FormData, headers: forProject(projectId) }),
+      );
+      setJobId((res as { jobId: string }).jobId);
+    } catch (err) {
+      setError(err);
+    }
+  }
+  const close = () => {
+    setOpened(false);
+    setJobId(null);
+    setFile(null);
+    setError(null);
+  };
+  const percent = job.data ? (job.data.total ? (100 * job.data.processed) / job.data.total : finished ? 100 : 0) : 0;
+  return (
+    <>
+      <Button variant="light" onClick={() => setOpened(true)}>
+        Import CSV
+      </Button>
+      <Modal opened={opened} onClose={close} title="Import contacts from CSV">
+        <Stack>
+          <Text size="sm">A header row with `email` (required), `subscribed` (optional); any other column becomes a custom field.</Text>
+          <FileInput label="CSV file" accept=".csv,text/csv" value={file} onChange={setFile} disabled={!!jobId} clearable />
+          {error ? <ErrorState error={error} title="The file was not imported" /> : null}
+          {jobId ? (
+            <Stack gap={4}>
+              <Progress value={percent} aria-label="Import progress" animated={!finished} />
+              <Text size="sm" role="status">
+                {job.data ? `${job.data.status.toLowerCase()}: ${job.data.processed} of ${job.data.total} rows` : 'Queued…'}
+              </Text>
+              {finished ? (
+                <Text size="sm">
+                  {job.data!.succeeded} imported, {job.data!.failed} failed.
+                </Text>
+              ) : null}
+              {job.data?.errors.length ? (
+                <Table aria-label="Row errors">
+                  <Table.Tbody>
+                    {job.data.errors.slice(0, 20).map((e, i) => (
+                      <Table.Tr key={i}>
+                        <Table.Td>Row {e.row ?? '?'}</Table.Td>
+                        <Table.Td>{e.message}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              ) : null}
+              {job.error ? <ErrorState error={job.error} /> : null}
+            </Stack>
+          ) : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              {finished ? 'Close' : 'Cancel'}
+            </Button>
+            {!jobId ? (
+              <Button onClick={upload} disabled={!file}>
+                Upload
+              </Button>
+            ) : null}
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}
+
+export default function Contacts() {
+  const { projectId } = useCurrentProject();
+  const qc = useQueryClient();
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search.trim(), 300);
+  const [subscribed, setSubscribed] = useState<string>('all');
+  const [sort, setSort] = useState<'createdAt' | 'email'>('createdAt');
+  // The server paginates by cursor: the stack holds the cursors of the pages before this one.
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  useEffect(() => setCursors([undefined]), [debounced, subscribed, sort]);
+  const cursor = cursors[cursors.length - 1];
+  const page = useQuery({
+    queryKey: ['contacts', projectId, debounced, subscribed, sort, cursor],
+    placeholderData: keepPreviousData,
+    queryFn: () =>
+      unwrap(
+        api.GET('/contacts', {
+          params: {
+            query: {
+              limit: PAGE,
+              cursor,
+              search: debounced || undefined,
+              subscribed: subscribed === 'all' ? undefined : (subscribed as 'true' | 'false'),
+              sort,
+              dir: sort === 'email' ? 'asc' : 'desc',
+            },
+          },
+          headers: forProject(projectId),
+        }),
+      ),
+  });
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={1} size="h2">
+          Contacts
+        </Title>
+        <ImportCsv projectId={projectId} onDone={() => qc.invalidateQueries({ queryKey: ['contacts', projectId] })} />
+      </Group>
+      <Group align="flex-end">
+        <TextInput label="Search" placeholder="Email contains…" type="search" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={280} />
+        <Select
+          label="Subscribed"
+          value={subscribed}
+          onChange={(v) => setSubscribed(v ?? 'all')}
+          allowDeselect={false}
+          data={[
+            { value: 'all', label: 'All' },
+            { value: 'true', label: 'Subscribed' },
+            { value: 'false', label: 'Unsubscribed' },
+          ]}
+          w={160}
+        />
+        <Select
+          label="Sort by"
+          value={sort}
+          onChange={(v) => setSort((v as 'createdAt' | 'email') ?? 'createdAt')}
+          allowDeselect={false}
+          data={[
+            { value: 'createdAt', label: 'Newest first' },
+            { value: 'email', label: 'Email A–Z' },
+          ]}
+          w={160}
+        />
+      </Group>
+      {page.isPending ? <Loading /> : null}
+      {page.error ? <ErrorState error={page.error} /> : null}
+      {page.data ? (
+        <Paper withBorder>
+          {page.data.data.length ? (
+            <ScrollArea>
+              <Table aria-label="Contacts" striped highlightOnHover miw={560}>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Email</Table.Th>
+                    <Table.Th>Subscribed</Table.Th>
+                    <Table.Th>Created</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {page.data.data.map((c) => (
+                    <Table.Tr key={c.id}>
+                      <Table.Td>
+                        <Anchor component={Link} to={`/p/${projectId}/contacts/${c.id}`}>
+                          {c.email}
+                        </Anchor>
+                      </Table.Td>
+                      <Table.Td>
+                        <Badge color={c.subscribed ? 'green' : 'gray'} variant="light">
+                          {c.subscribed ? 'Subscribed' : 'Unsubscribed'}
+                        </Badge>
+                      </Table.Td>
+                      <Table.Td>{new Date(c.createdAt).toLocaleString()}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </ScrollArea>
+          ) : (
+            <Empty>{debounced || subscribed !== 'all' ? 'No contact matches.' : 'No contacts yet: add them through the API or import a CSV file.'}</Empty>
+          )}
+          <Group justify="space-between" p="sm">
+            <Text size="sm" c="dimmed">
+              {page.data.total} contact{page.data.total === 1 ? '' : 's'}
+            </Text>
+            <Group gap="xs">
+              <Button size="xs" variant="default" disabled={cursors.length < 2} onClick={() => setCursors((c) => c.slice(0, -1))}>
+                Previous page
+              </Button>
+              <Button size="xs" variant="default" disabled={!page.data.hasMore} onClick={() => setCursors((c) => [...c, page.data!.cursor ?? undefined])}>
+                Next page
+              </Button>
+            </Group>
+          </Group>
+        </Paper>
+      ) : null}
+    </Stack>
+  );
+}

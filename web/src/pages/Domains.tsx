@@ -1,0 +1,135 @@
+import { useState, type FormEvent } from 'react';
+import { Badge, Button, Code, Group, Paper, ScrollArea, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, forProject, ResponseOf, unwrap } from '../api/client';
+import { useAppConfig } from '../api/session';
+import { useCurrentProject } from '../api/project';
+import { Copy } from '../components/Copy';
+import { Empty, ErrorState, Loading } from '../components/States';
+
+type Domain = ResponseOf<'/domains/project/{projectId}', 'get'>[number];
+
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
+
+function DomainCard({ domain, projectId }: { domain: Domain; projectId: string }) {
+  const qc = useQueryClient();
+  const verify = useMutation({
+    mutationFn: () => unwrap(api.GET('/domains/{id}/verify', { params: { path: { id: domain.id } }, headers: forProject(projectId) })),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['domains', projectId] }),
+  });
+  return (
+    <Paper withBorder p="md" component="section" aria-label={domain.domain}>
+      <Group justify="space-between" mb="sm">
+        <Group>
+          <Title order={2} size="h4">
+            {domain.domain}
+          </Title>
+          <Badge color={domain.status === 'VERIFIED' ? 'green' : 'yellow'} data-testid="domain-status">
+            {domain.status === 'VERIFIED' ? 'Verified' : 'Pending'}
+          </Badge>
+        </Group>
+        <Group>
+          <Text size="sm" c="dimmed">
+            Last check: {when(domain.lastCheckedAt)}
+          </Text>
+          <Button size="xs" onClick={() => verify.mutate()} loading={verify.isPending}>
+            Verify now
+          </Button>
+        </Group>
+      </Group>
+      {verify.error ? <ErrorState error={verify.error} title="The check did not run" /> : null}
+      <Text size="sm" mb="xs">
+        Publish these DNS records at your DNS provider, then verify.
+      </Text>
+      <ScrollArea>
+        <Table aria-label={`DNS records of ${domain.domain}`} miw={700}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Type</Table.Th>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Value</Table.Th>
+              <Table.Th>Purpose</Table.Th>
+              <Table.Th>Required</Table.Th>
+              <Table.Th>Valid</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {domain.records.map((r) => (
+              <Table.Tr key={`${r.purpose}-${r.name}`}>
+                <Table.Td>{r.type}</Table.Td>
+                <Table.Td>
+                  <Group gap={6} wrap="nowrap">
+                    <Code>{r.name}</Code>
+                    <Copy value={r.name} what={`${r.purpose} record name`} />
+                  </Group>
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={6} wrap="nowrap">
+                    <Code style={{ wordBreak: 'break-all', maxWidth: 320 }}>{r.value}</Code>
+                    <Copy value={r.value} what={`${r.purpose} record value`} />
+                  </Group>
+                </Table.Td>
+                <Table.Td>{r.purpose}</Table.Td>
+                <Table.Td>{r.required ? 'yes' : 'no'}</Table.Td>
+                <Table.Td>
+                  <Badge color={r.valid ? 'green' : 'gray'} variant="light" style={{ overflow: 'visible' }}>
+                    {r.valid ? 'found' : 'missing'}
+                  </Badge>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </ScrollArea>
+    </Paper>
+  );
+}
+
+export default function Domains() {
+  const { projectId } = useCurrentProject();
+  const config = useAppConfig();
+  const qc = useQueryClient();
+  const [name, setName] = useState('');
+  const domains = useQuery({
+    queryKey: ['domains', projectId],
+    queryFn: () => unwrap(api.GET('/domains/project/{projectId}', { params: { path: { projectId } }, headers: forProject(projectId) })),
+  });
+  const add = useMutation({
+    mutationFn: (domain: string) => unwrap(api.POST('/domains', { body: { domain }, headers: forProject(projectId) })),
+    onSuccess: () => {
+      setName('');
+      return Promise.all([qc.invalidateQueries({ queryKey: ['domains', projectId] }), qc.invalidateQueries({ queryKey: ['setup-state', projectId] })]);
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    add.mutate(name.trim());
+  };
+  return (
+    <Stack>
+      <Title order={1} size="h2">
+        Domains
+      </Title>
+      {config.data?.email.senderCheckWaived ? (
+        <Text size="sm" c="dimmed">
+          With the development inbox any sender works; domains keep their true DNS status.
+        </Text>
+      ) : null}
+      <Paper withBorder p="md">
+        <form onSubmit={submit}>
+          <Group align="flex-end">
+            <TextInput label="Domain" placeholder="mail.example.com" required value={name} onChange={(e) => setName(e.currentTarget.value)} w={300} />
+            <Button type="submit" loading={add.isPending}>
+              Add domain
+            </Button>
+          </Group>
+        </form>
+        {add.error ? <ErrorState error={add.error} title="The domain was not added" /> : null}
+      </Paper>
+      {domains.isPending ? <Loading /> : null}
+      {domains.error ? <ErrorState error={domains.error} /> : null}
+      {domains.data && !domains.data.length ? <Empty>No domains yet: add the domain you send from.</Empty> : null}
+      {domains.data?.map((d) => <DomainCard key={d.id} domain={d} projectId={projectId} />)}
+    </Stack>
+  );
+}

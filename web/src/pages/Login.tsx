@@ -1,0 +1,5 @@
+import { AuthForm } from './Auth';
+
+export default function Login() {
+  return <AuthForm mode="login" />;
+}

@@ -1,0 +1,60 @@
+import { useState, type FormEvent } from 'react';
+import { Anchor, Button, Center, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Link, Navigate, useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { api, Project, unwrap } from '../api/client';
+import { rememberKeys } from '../api/keys';
+import { useMe } from '../api/session';
+import { ErrorState, Loading } from '../components/States';
+
+export default function NewProject() {
+  const me = useMe();
+  const [name, setName] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  if (me.isPending) return <Loading />;
+  if (!me.data) return <Navigate to="/login" replace />;
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const project = (await unwrap(api.POST('/users/@me/projects', { body: { name } }))) as unknown as Project;
+      rememberKeys(project.id, { publicKey: project.publicKey, secretKey: project.secretKey });
+      await qc.invalidateQueries({ queryKey: ['projects'] });
+      navigate(`/p/${project.id}`);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Center mih="100vh" p="md">
+      <Paper withBorder shadow="sm" p="xl" w="100%" maw={460}>
+        <form onSubmit={submit}>
+          <Stack>
+            <Title order={1} size="h2">
+              New project
+            </Title>
+            <Text c="dimmed" size="sm">
+              A project holds contacts, templates, campaigns and its own API keys.
+            </Text>
+            <TextInput label="Project name" required maxLength={100} value={name} onChange={(e) => setName(e.currentTarget.value)} />
+            {error ? <ErrorState error={error} title="The project was not created" /> : null}
+            <Button type="submit" loading={busy}>
+              Create project
+            </Button>
+            <Anchor component={Link} to="/" size="sm">
+              Back
+            </Anchor>
+          </Stack>
+        </form>
+      </Paper>
+    </Center>
+  );
+}

@@ -1,0 +1,67 @@
+import { Anchor, Badge, Button, Group, List, Paper, Progress, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { api, unwrap } from '../api/client';
+import { useCurrentProject } from '../api/project';
+import { ErrorState, Loading } from '../components/States';
+import { NewKeys } from './ApiKeys';
+
+/** The project's setup checklist (GET /projects/:id/setup-state), each item linking to where it gets done. */
+export default function Overview() {
+  const { projectId } = useCurrentProject();
+  const state = useQuery({
+    queryKey: ['setup-state', projectId],
+    queryFn: () => unwrap(api.GET('/projects/{id}/setup-state', { params: { path: { id: projectId } } })),
+  });
+  const to = (path: string) => `/p/${projectId}/${path}`;
+  return (
+    <Stack>
+      <Title order={1} size="h2">
+        Set up your project
+      </Title>
+      <NewKeys projectId={projectId} />
+      {state.isPending ? <Loading /> : null}
+      {state.error ? <ErrorState error={state.error} /> : null}
+      {state.data ? (
+        <Paper withBorder p="md">
+          <Group justify="space-between" mb="sm">
+            <Text fw={600}>Setup checklist</Text>
+            <Badge color={state.data.done ? 'green' : 'gray'}>
+              {state.data.completed} of {state.data.total} done
+            </Badge>
+          </Group>
+          <Progress value={(100 * state.data.completed) / state.data.total} mb="md" aria-label="Setup progress" />
+          <List spacing="sm" listStyleType="none" aria-label="Setup checklist">
+            {[
+              { done: state.data.hasDomain, label: 'Add a sender domain', path: 'domains' },
+              { done: state.data.hasVerifiedDomain, label: 'Verify the domain (publish its DNS records)', path: 'domains' },
+              { done: state.data.hasContact, label: 'Add a contact', path: 'contacts' },
+              { done: state.data.hasTemplate, label: 'Create a template', path: 'templates' },
+              { done: state.data.hasTrackedEvent, label: 'Track an event', path: 'activity' },
+              { done: state.data.hasSentEmail, label: 'Send an email', path: 'keys' },
+            ].map((item) => (
+              <List.Item
+                key={item.label}
+                icon={
+                  <ThemeIcon color={item.done ? 'green' : 'gray'} size={20} radius="xl" aria-hidden>
+                    {item.done ? '✓' : ''}
+                  </ThemeIcon>
+                }
+              >
+                <Anchor component={Link} to={to(item.path)}>
+                  {item.label}
+                </Anchor>{' '}
+                <Text span size="sm" c="dimmed">
+                  {item.done ? '(done)' : '(to do)'}
+                </Text>
+              </List.Item>
+            ))}
+          </List>
+        </Paper>
+      ) : null}
+      <Button component={Link} to={to('keys')} variant="light" w="fit-content">
+        See the API keys and how to send
+      </Button>
+    </Stack>
+  );
+}

@@ -1,0 +1,90 @@
+import { Alert, Anchor, AppShell, Burger, Button, Group, NavLink, Select, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { Link, Navigate, NavLink as RouterNavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { useAppConfig, useMe, useSignedOut } from '../api/session';
+import { useCurrentProject } from '../api/project';
+import { SECTIONS } from '../routes';
+import { ErrorState, Loading } from '../components/States';
+
+export default function ProjectLayout() {
+  const me = useMe();
+  const { projectId, project, projects } = useCurrentProject();
+  const config = useAppConfig();
+  const [opened, { toggle, close }] = useDisclosure();
+  const navigate = useNavigate();
+  const signOut = useSignedOut();
+  const { pathname } = useLocation();
+
+  if (me.isPending) return <Loading />;
+  if (me.error) return <ErrorState error={me.error} />;
+  if (!me.data) return <Navigate to="/login" replace />;
+  if (projects.isPending) return <Loading label="Loading your projects…" />;
+  if (projects.error) return <ErrorState error={projects.error} />;
+  if (!project) return <ErrorState title="Project not found" error={new Error('This project does not exist, or you are not a member of it.')} />;
+
+  const section = (path: string) => `/p/${projectId}/${path}`;
+  return (
+    <AppShell header={{ height: 60 }} navbar={{ width: 230, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            <Anchor component={Link} to={`/p/${projectId}`} fw={700} c="inherit" underline="never">
+              svc-mail
+            </Anchor>
+            <Select
+              aria-label="Project"
+              placeholder="Project"
+              data={projects.data.map((p) => ({ value: p.id, label: p.name }))}
+              value={projectId}
+              allowDeselect={false}
+              onChange={(id) => id && navigate(`/p/${id}`)}
+              w={{ base: 140, sm: 220 }}
+            />
+            <Button component={Link} to="/new-project" variant="subtle" size="xs" visibleFrom="xs">
+              New project
+            </Button>
+          </Group>
+          <Group wrap="nowrap" gap="xs">
+            <Text size="sm" c="dimmed" visibleFrom="md">
+              {me.data.email}
+            </Text>
+            <Button
+              variant="default"
+              size="xs"
+              onClick={async () => {
+                await signOut();
+                navigate('/login', { replace: true });
+              }}
+            >
+              Log out
+            </Button>
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" component="nav" aria-label="Project">
+        <NavLink component={RouterNavLink} to={`/p/${projectId}`} end label="Setup" onClick={close} active={pathname === `/p/${projectId}`} />
+        {SECTIONS.map((s) => (
+          <NavLink key={s.path} component={RouterNavLink} to={section(s.path)} label={s.label} onClick={close} active={pathname.startsWith(section(s.path))} />
+        ))}
+      </AppShell.Navbar>
+      <AppShell.Main>
+        {config.data?.email.localInbox ? (
+          <Alert color="yellow" mb="md" title="Development inbox: mail does not leave this machine">
+            Every email goes to the local inbox{config.data.email.inboxUrl ? <> at <Anchor href={config.data.email.inboxUrl} target="_blank" rel="noreferrer">{config.data.email.inboxUrl}</Anchor></> : null}, so
+            any sender address works without a verified domain. Name a provider (EMAIL_TRANSPORT, SMTP_URL or SENDGRID_API_KEY) to send for real.
+          </Alert>
+        ) : null}
+        {project.disabled ? (
+          <Alert color="red" mb="md" title="This project is disabled">
+            Its API answers 403 PROJECT_DISABLED.
+          </Alert>
+        ) : null}
+        <Title order={2} size="h6" c="dimmed" mb={4}>
+          {project.name}
+        </Title>
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,5 @@
+import { AuthForm } from './Auth';
+
+export default function Signup() {
+  return <AuthForm mode="signup" />;
+}

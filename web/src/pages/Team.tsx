@@ -1,0 +1,175 @@
+import { useState, type FormEvent } from 'react';
+import { Badge, Button, Group, Modal, Paper, ScrollArea, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, Role, unwrap } from '../api/client';
+import { useMe } from '../api/session';
+import { useCurrentProject } from '../api/project';
+import { Empty, ErrorState, Loading } from '../components/States';
+
+const ROLES: Role[] = ['OWNER', 'ADMIN', 'MEMBER'];
+
+/**
+ * Members, invites and their roles (docs/roles.md): controls a role may not use are not shown —
+ * MEMBERs see the list, ADMINs manage ADMINs and MEMBERs, OWNERs everyone. The server decides anyway.
+ */
+export default function Team() {
+  const { projectId, project } = useCurrentProject();
+  const me = useMe();
+  const qc = useQueryClient();
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('MEMBER');
+  const [removing, setRemoving] = useState<{ userId: string; email: string } | null>(null);
+  const path = { params: { path: { id: projectId } } };
+  const team = useQuery({ queryKey: ['team', projectId], queryFn: () => unwrap(api.GET('/projects/{id}/members', path)) });
+  const refresh = () => qc.invalidateQueries({ queryKey: ['team', projectId] });
+  const invite = useMutation({
+    mutationFn: () => unwrap(api.POST('/projects/{id}/members', { ...path, body: { email, role } })),
+    onSuccess: () => {
+      setEmail('');
+      return refresh();
+    },
+  });
+  const change = useMutation({
+    mutationFn: (v: { userId: string; role: Role }) => unwrap(api.PATCH('/projects/{id}/members/{userId}', { params: { path: { id: projectId, userId: v.userId } }, body: { role: v.role } })),
+    onSuccess: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: (userId: string) => unwrap(api.DELETE('/projects/{id}/members/{userId}', { params: { path: { id: projectId, userId } } })),
+    onSuccess: () => {
+      setRemoving(null);
+      return refresh();
+    },
+  });
+  const withdraw = useMutation({
+    mutationFn: (inviteId: string) => unwrap(api.DELETE('/projects/{id}/invites/{inviteId}', { params: { path: { id: projectId, inviteId } } })),
+    onSuccess: refresh,
+  });
+
+  const myRole = project?.role;
+  const manages = myRole === 'OWNER' || myRole === 'ADMIN';
+  const mayTouch = (target: Role) => myRole === 'OWNER' || (myRole === 'ADMIN' && target !== 'OWNER');
+  const grantable = myRole === 'OWNER' ? ROLES : ROLES.filter((r) => r !== 'OWNER');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    invite.mutate();
+  };
+  return (
+    <Stack>
+      <Title order={1} size="h2">
+        Team
+      </Title>
+      {manages ? (
+        <Paper withBorder p="md">
+          <form onSubmit={submit}>
+            <Group align="flex-end">
+              <TextInput label="Email" type="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} w={280} />
+              <Select label="Role" data={grantable} value={role} onChange={(v) => setRole((v as Role) ?? 'MEMBER')} allowDeselect={false} w={140} />
+              <Button type="submit" loading={invite.isPending}>
+                Invite
+              </Button>
+            </Group>
+          </form>
+          {invite.error ? <ErrorState error={invite.error} title="Not invited" /> : null}
+          {invite.isSuccess ? <Text size="sm" c="green" mt="xs">Invited.</Text> : null}
+        </Paper>
+      ) : null}
+      {team.isPending ? <Loading /> : null}
+      {team.error ? <ErrorState error={team.error} /> : null}
+      {change.error ? <ErrorState error={change.error} title="The role did not change" /> : null}
+      {withdraw.error ? <ErrorState error={withdraw.error} /> : null}
+      {team.data ? (
+        <>
+          <Paper withBorder>
+            <ScrollArea>
+              <Table aria-label="Members" miw={560}>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Email</Table.Th>
+                    <Table.Th>Role</Table.Th>
+                    <Table.Th>Joined</Table.Th>
+                    <Table.Th />
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {team.data.members.map((m) => (
+                    <Table.Tr key={m.userId}>
+                      <Table.Td>
+                        {m.email} {m.userId === me.data?.id ? <Badge variant="light" size="xs">you</Badge> : null}
+                      </Table.Td>
+                      <Table.Td>
+                        {mayTouch(m.role) ? (
+                          <Select
+                            aria-label={`Role of ${m.email}`}
+                            data={myRole === 'OWNER' ? ROLES : grantable}
+                            value={m.role}
+                            allowDeselect={false}
+                            onChange={(v) => v && v !== m.role && change.mutate({ userId: m.userId, role: v as Role })}
+                            w={130}
+                            size="xs"
+                          />
+                        ) : (
+                          <Badge variant="outline">{m.role}</Badge>
+                        )}
+                      </Table.Td>
+                      <Table.Td>{new Date(m.joinedAt).toLocaleDateString()}</Table.Td>
+                      <Table.Td>
+                        {mayTouch(m.role) || m.userId === me.data?.id ? (
+                          <Button size="compact-xs" color="red" variant="subtle" onClick={() => setRemoving({ userId: m.userId, email: m.email })}>
+                            {m.userId === me.data?.id ? 'Leave' : 'Remove'}
+                          </Button>
+                        ) : null}
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </ScrollArea>
+          </Paper>
+          <Title order={2} size="h4">
+            Pending invites
+          </Title>
+          {team.data.invites.length ? (
+            <Paper withBorder>
+              <Table aria-label="Pending invites">
+                <Table.Tbody>
+                  {team.data.invites.map((i) => (
+                    <Table.Tr key={i.id}>
+                      <Table.Td>{i.email}</Table.Td>
+                      <Table.Td>
+                        <Badge variant="outline">{i.role}</Badge>
+                      </Table.Td>
+                      <Table.Td>{new Date(i.createdAt).toLocaleDateString()}</Table.Td>
+                      <Table.Td>
+                        {mayTouch(i.role) ? (
+                          <Button size="compact-xs" variant="subtle" color="red" onClick={() => withdraw.mutate(i.id)}>
+                            Withdraw
+                          </Button>
+                        ) : null}
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Paper>
+          ) : (
+            <Empty>No pending invites.</Empty>
+          )}
+        </>
+      ) : null}
+      <Modal opened={!!removing} onClose={() => setRemoving(null)} title={removing?.userId === me.data?.id ? 'Leave this project?' : 'Remove this member?'}>
+        <Stack>
+          <Text>{removing?.email} loses access to the project at once.</Text>
+          {remove.error ? <ErrorState error={remove.error} /> : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setRemoving(null)}>
+              Cancel
+            </Button>
+            <Button color="red" loading={remove.isPending} onClick={() => removing && remove.mutate(removing.userId)}>
+              {removing?.userId === me.data?.id ? 'Leave' : 'Remove'}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}

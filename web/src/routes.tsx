@@ -1,0 +1,43 @@
+import type { RouteObject } from 'react-router';
+import type { ComponentType } from 'react';
+
+/** Every screen is its own chunk (code-split by route): the first load carries only the shell and the screen it shows. */
+const page = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
+
+export const SECTIONS = [
+  { path: 'contacts', label: 'Contacts' },
+  { path: 'templates', label: 'Templates' },
+  { path: 'campaigns', label: 'Campaigns' },
+  { path: 'segments', label: 'Segments' },
+  { path: 'workflows', label: 'Workflows' },
+  { path: 'activity', label: 'Activity' },
+  { path: 'domains', label: 'Domains' },
+  { path: 'keys', label: 'API keys' },
+  { path: 'team', label: 'Team' },
+  { path: 'settings', label: 'Settings' },
+  { path: 'webhooks', label: 'Webhooks' },
+] as const;
+
+const BUILT = new Set(['contacts', 'domains', 'keys', 'team', 'activity']);
+
+export const routes: RouteObject[] = [
+  { path: '/login', lazy: page(() => import('./pages/Login')) },
+  { path: '/signup', lazy: page(() => import('./pages/Signup')) },
+  { path: '/', lazy: page(() => import('./pages/Home')) },
+  { path: '/new-project', lazy: page(() => import('./pages/NewProject')) },
+  {
+    path: '/p/:projectId',
+    lazy: page(() => import('./pages/ProjectLayout')),
+    children: [
+      { index: true, lazy: page(() => import('./pages/Overview')) },
+      { path: 'keys', lazy: page(() => import('./pages/ApiKeys')) },
+      { path: 'domains', lazy: page(() => import('./pages/Domains')) },
+      { path: 'contacts', lazy: page(() => import('./pages/Contacts')) },
+      { path: 'contacts/:contactId', lazy: page(() => import('./pages/ContactDetail')) },
+      { path: 'team', lazy: page(() => import('./pages/Team')) },
+      { path: 'activity', lazy: page(() => import('./pages/Activity')) },
+      ...SECTIONS.filter((s) => !BUILT.has(s.path)).map((s) => ({ path: s.path, lazy: page(() => import('./pages/ComingSoon')) })),
+    ],
+  },
+  { path: '*', lazy: page(() => import('./pages/NotFound')) },
+];
