@@ -89,6 +89,8 @@ export interface CampaignBatchResult {
   stopped?: CampaignStatus | 'DELETED';
   handedOver: number;
   failed: number;
+  /** Recipients on the project's suppression list: written SUPPRESSED, never offered. */
+  suppressed?: number;
   /** Recipients set aside by the delivery controls: deferred to a later pass, or capped. */
   deferred?: number;
   capped?: number;
@@ -223,6 +225,11 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
         return { ...result, done: true, stopped: (await getCampaign(knex, c.id))?.status ?? 'DELETED' };
       }
       result.failed += claim.unrenderable;
+      if (claim.suppressed) {
+        result.suppressed = claim.suppressed;
+        // Their email.suppressed events, committed with the claim; the maintenance sweep routes them if this start fails.
+        await startEventBatch(deps.temporal, c.project_id, claim.events).catch((err) => deps.log.warn({ err, campaignId: c.id }, 'email.suppressed routing start failed; the maintenance sweep will route them'));
+      }
 
       const offered: Array<BatchRecipient & { contactId: string }> = [
         ...rendered.filter((e) => claim.written.has(e.id)).map((e) => ({ emailId: e.id, contactId: e.contactId, to: { email: e.to }, subject: e.subject, html: e.body, headers: e.headers })),

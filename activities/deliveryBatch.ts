@@ -22,6 +22,8 @@ const SENDS_IN_FLIGHT = 16;
 export interface DeliveryBatchResult {
   sent: number;
   failed: number;
+  /** Recipients on the project's suppression list: never offered (optional: older results lack it). */
+  suppressed?: number;
 }
 
 const countByType = (rows: EmailRow[]) => {
@@ -79,8 +81,18 @@ export function deliveryBatchActivities(deps: ActivityDeps, transport: Transport
           rendered.push({ id: r.id, error: err.message });
         }
       }
+      /** Suppressed rows a claim moved: counted, and their `email.suppressed` events routed (the sweep routes them if this fails). */
+      const suppressed = async (claim: { suppressed: number; events: Array<{ id: string }> }) => {
+        if (!claim.suppressed) return;
+        result.suppressed = (result.suppressed ?? 0) + claim.suppressed;
+        await routeEvents(deps, claim.events.map((e) => e.id)).catch((err) => deps.log.warn({ err, workflowId }, 'email.suppressed routing failed; the maintenance sweep will route them'));
+      };
       const unrenderable = rendered.filter((r) => 'error' in r);
-      if (unrenderable.length) result.failed += (await claimRendered(knex, workflowId, unrenderable, transport.name)).unrenderable;
+      if (unrenderable.length) {
+        const claim = await claimRendered(knex, workflowId, unrenderable, transport.name);
+        result.failed += claim.unrenderable;
+        await suppressed(claim);
+      }
       const renderable = rendered.filter((r) => !('error' in r));
       if (!renderable.length) return result;
 
@@ -107,7 +119,10 @@ export function deliveryBatchActivities(deps: ActivityDeps, transport: Transport
           stopped = new CancelledFailure('delivery batch cancelled between provider calls');
           break;
         }
-        const group = (await claimRendered(knex, workflowId, groups[i], transport.name)).claimed;
+        // The claim checks the suppression list: suppressed rows are not in `group`, never offered.
+        const claim = await claimRendered(knex, workflowId, groups[i], transport.name);
+        await suppressed(claim);
+        const group = claim.claimed;
         claimed.push(...group);
         progress.stage = `hand-over ${i + 1}/${groups.length}`;
         await heartbeating(progress, () =>

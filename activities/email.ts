@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { ActivityDeps } from '.';
-import { getEmail, emailAttachments, transitionEmail } from '../db/emails';
+import { claimEmail, getEmail, emailAttachments, transitionEmail } from '../db/emails';
 import { recordEvent } from '../db/events';
 import { createTransport } from '../services/transports';
 import { Transport, TransportRejected } from '../services/transport';
@@ -12,7 +12,8 @@ import { deterministicUuid } from '../lib/ids';
 import { deliveriesFailed, emailsHandedOver } from '../lib/metrics';
 import { redactAddresses } from '../lib/redact';
 
-export type DeliveryResult = { status: 'SENT' | 'FAILED' | 'SKIPPED'; messageId?: string | null; error?: string | null };
+/** SUPPRESSED: the recipient is on the project's suppression list; nothing was offered to the provider. */
+export type DeliveryResult = { status: 'SENT' | 'FAILED' | 'SKIPPED' | 'SUPPRESSED'; messageId?: string | null; error?: string | null };
 
 export function emailActivities(deps: ActivityDeps, transport: Transport = createTransport(deps.config, deps)) {
   const { knex, config } = deps;
@@ -41,12 +42,13 @@ export function emailActivities(deps: ActivityDeps, transport: Transport = creat
 
   /**
    * Hands the rendered email to the transport at most once. The row is claimed QUEUED → SENDING
-   * first; a retry that finds SENDING knows an earlier attempt died without knowing whether the
+   * first (or SUPPRESSED, never offered, when its recipient is on the project's suppression list); a retry that finds SENDING knows an earlier attempt died without knowing whether the
    * provider took the message, and fails it rather than risk a second copy.
    */
   async function sendEmail(emailId: string): Promise<DeliveryResult> {
     await awaitSendSlot(emailId);
-    const claimed = await transitionEmail(knex, emailId, ['QUEUED'], 'SENDING', { transport: transport.name });
+    const claimed = await claimEmail(knex, emailId, transport.name);
+    if (claimed?.status === 'SUPPRESSED') return { status: 'SUPPRESSED' };
     if (!claimed) {
       const current = await getEmail(knex, emailId);
       if (!current) return { status: 'FAILED', error: 'email not found' };
@@ -60,6 +62,7 @@ export function emailActivities(deps: ActivityDeps, transport: Transport = creat
         return { status: 'FAILED', error };
       }
       if (current.status === 'FAILED') return { status: 'FAILED', error: redactAddresses(current.error) };
+      if (current.status === 'SUPPRESSED') return { status: 'SUPPRESSED' };
       return { status: 'SENT', messageId: current.provider_message_id };
     }
     try {

@@ -20,6 +20,7 @@ const EMAIL_EVENT_TYPES = {
   clicked: 'email.clicked',
   bounced: 'email.bounced',
   complained: 'email.complained',
+  suppressed: 'email.suppressed',
 } as const;
 
 const NAMED_EVENT_TYPES = {
@@ -38,6 +39,7 @@ export const ACTIVITY_TYPE_DESCRIPTIONS: Record<ActivityType, string> = {
   clicked: 'the recipient clicked a link in the email (each click the provider reports)',
   bounced: 'the email bounced',
   complained: 'the recipient marked the email as spam',
+  suppressed: "the email was not sent: its recipient is on the project's suppression list",
   subscribed: 'a contact became subscribed',
   unsubscribed: 'a contact became unsubscribed',
   failed: 'an email could not be sent (render or provider failure)',

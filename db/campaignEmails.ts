@@ -2,6 +2,12 @@ import type { Knex } from 'knex';
 import { deterministicUuid } from '../lib/ids';
 import { binaryTextArray } from './binaryArrays';
 import type { CampaignRow } from './campaigns';
+import { SUPPRESSED_REASON } from './emails';
+import { suppressedEventBindings, suppressedEventsSql, suppressedSql, type SuppressedEvent } from './suppressions';
+
+/** The suppression check of a fresh row (its project is the campaign's) and of a stored one. */
+const SUPPRESSED_NEW = suppressedSql(':projectId::uuid', 'u.to_email');
+const SUPPRESSED_ROW = suppressedSql('emails.project_id', 'emails.to_email');
 
 /**
  * The per-recipient records the `campaignSend` batches write (docs/campaigns.md, "Exactly one email
@@ -108,6 +114,10 @@ export interface PageClaim {
   requeued: ClaimedEmail[];
   /** `fresh` rows written FAILED (their render error). */
   unrenderable: number;
+  /** Rows written or moved SUPPRESSED (the recipient is on the project's suppression list): never offered. */
+  suppressed: number;
+  /** Their `email.suppressed` events, committed with the claim, for routing. */
+  events: SuppressedEvent[];
 }
 
 /**
@@ -115,7 +125,9 @@ export interface PageClaim {
  * (a cancel that commits first leaves the whole page unwritten and unclaimed):
  *   - `fresh` recipients' rows are written SENDING (or FAILED with their render error; failedCount
  *     moves by those). Rows that exist already stay as they are and are not in `written`;
- *   - rows of `queuedContactIds` still QUEUED move to SENDING.
+ *   - rows of `queuedContactIds` still QUEUED move to SENDING;
+ *   - either kind whose address is on the project's suppression list is SUPPRESSED instead (set-based:
+ *     the list is read by the same statement, never per recipient), with its `email.suppressed` event.
  * The source body is not copied into every row: it is the campaign's (`campaign_id`).
  */
 export async function claimPage(knex: Knex, c: CampaignRow, fresh: RecipientEmail[], queuedContactIds: string[], transport: string): Promise<PageClaim> {
@@ -126,24 +138,34 @@ export async function claimPage(knex: Knex, c: CampaignRow, fresh: RecipientEmai
                            subject, body, headers, rendered_subject, rendered_body, status, transport, error, ab_variant)
        SELECT u.id::uuid, :projectId, u.contact_id, :id, :type, u.to_email, :from, :fromName, :replyTo,
               :subject, '', u.headers::jsonb, u.subject, u.body,
-              CASE WHEN u.error IS NULL THEN 'SENDING' ELSE 'FAILED' END, CASE WHEN u.error IS NULL THEN :transport END, u.error, u.variant::smallint
+              CASE WHEN u.error IS NOT NULL THEN 'FAILED' WHEN ${SUPPRESSED_NEW} THEN 'SUPPRESSED' ELSE 'SENDING' END,
+              CASE WHEN u.error IS NULL AND NOT ${SUPPRESSED_NEW} THEN :transport END,
+              CASE WHEN u.error IS NOT NULL THEN u.error WHEN ${SUPPRESSED_NEW} THEN :suppressedReason END, u.variant::smallint
          FROM unnest(:ids::text[], :contactIds::text[], :tos::text[], :headers::text[], :subjects::text[], :bodies::text[], :errors::text[], :variants::text[])
               AS u(id, contact_id, to_email, headers, subject, body, error, variant)
         WHERE (SELECT ok FROM live)
        ON CONFLICT DO NOTHING
-       RETURNING id, status),
+       RETURNING id, status, project_id, contact_id, campaign_id),
      requeued AS (
-       UPDATE emails SET status = 'SENDING', transport = :transport, updated_at = now()
+       UPDATE emails SET status = CASE WHEN ${SUPPRESSED_ROW} THEN 'SUPPRESSED' ELSE 'SENDING' END,
+                         transport = CASE WHEN ${SUPPRESSED_ROW} THEN NULL ELSE :transport END,
+                         error = CASE WHEN ${SUPPRESSED_ROW} THEN :suppressedReason ELSE error END,
+                         updated_at = now()
         WHERE campaign_id = :id AND contact_id = ANY(:queued::text[]) AND status = 'QUEUED' AND (SELECT ok FROM live)
-       RETURNING id, contact_id, to_email, rendered_subject, rendered_body, headers),
+       RETURNING id, contact_id, to_email, rendered_subject, rendered_body, headers, status, project_id, campaign_id),
+     suppressed_events AS (${suppressedEventsSql(
+       '(SELECT id, project_id, contact_id, campaign_id, status FROM fresh UNION ALL SELECT id, project_id, contact_id, campaign_id, status FROM requeued)',
+     )}),
      failed AS (
        UPDATE campaigns SET failed_count = failed_count + f.n
          FROM (SELECT count(*)::int AS n FROM fresh WHERE status = 'FAILED') f
         WHERE campaigns.id = :id AND f.n > 0)
      SELECT (SELECT ok FROM live) AS live,
             (SELECT coalesce(array_agg(id::text), '{}') FROM fresh WHERE status = 'SENDING') AS written,
-            (SELECT coalesce(json_agg(requeued), '[]') FROM requeued) AS requeued,
-            (SELECT count(*)::int FROM fresh WHERE status = 'FAILED') AS unrenderable`,
+            (SELECT coalesce(json_agg(r), '[]') FROM (SELECT id, contact_id, to_email, rendered_subject, rendered_body, headers FROM requeued WHERE status = 'SENDING') r) AS requeued,
+            (SELECT count(*)::int FROM fresh WHERE status = 'FAILED') AS unrenderable,
+            (SELECT count(*)::int FROM fresh WHERE status = 'SUPPRESSED') + (SELECT count(*)::int FROM requeued WHERE status = 'SUPPRESSED') AS suppressed,
+            (SELECT coalesce(json_agg(suppressed_events), '[]') FROM suppressed_events) AS suppressed_events`,
     {
       id: c.id,
       projectId: c.project_id,
@@ -162,10 +184,12 @@ export async function claimPage(knex: Knex, c: CampaignRow, fresh: RecipientEmai
       errors: binaryTextArray(fresh.map((e) => e.error ?? null)),
       variants: binaryTextArray(fresh.map((e) => (e.variant === null || e.variant === undefined ? null : String(e.variant)))),
       queued: queuedContactIds,
+      suppressedReason: SUPPRESSED_REASON,
+      ...suppressedEventBindings([...fresh.map((e) => e.id), ...queuedContactIds.map((contactId) => campaignEmailId(c.id, contactId))]),
     },
   );
   const [row] = rows;
-  return { live: row.live, written: new Set<string>(row.written), requeued: row.requeued, unrenderable: row.unrenderable };
+  return { live: row.live, written: new Set<string>(row.written), requeued: row.requeued, unrenderable: row.unrenderable, suppressed: row.suppressed, events: row.suppressed_events };
 }
 
 /** The id of an email's `email.sent` event: the one deliverEmail's recordEmailEvent derives, so both paths agree. */

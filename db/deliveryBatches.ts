@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { EmailRow } from './emails';
+import { SUPPRESSED_REASON, type EmailRow } from './emails';
+import { suppressedEventsSql, suppressedEventBindings, suppressedSql, type SuppressedEvent } from './suppressions';
 import { binaryTextArray } from './binaryArrays';
 
 /**
@@ -19,31 +20,50 @@ export type RenderedEmail = { id: string; subject: string; body: string } | { id
 
 /**
  * The hand-over claim of a batch, in one statement: QUEUED rows move to SENDING with their
- * rendered subject and body (or to FAILED with their render error). Rows another attempt moved
- * meanwhile are left alone; the answer lists the ids this call claimed for sending.
+ * rendered subject and body (or to FAILED with their render error, or to SUPPRESSED when the
+ * recipient is on the project's suppression list, recording `email.suppressed` with it). Rows
+ * another attempt moved meanwhile are left alone; the answer lists the rows this call claimed for
+ * sending and the suppressed rows' events, for routing.
  */
-export async function claimRendered(knex: Knex, workflowId: string, rendered: RenderedEmail[], transport: string): Promise<{ claimed: EmailRow[]; unrenderable: number }> {
-  if (!rendered.length) return { claimed: [], unrenderable: 0 };
+export async function claimRendered(
+  knex: Knex,
+  workflowId: string,
+  rendered: RenderedEmail[],
+  transport: string,
+): Promise<{ claimed: EmailRow[]; unrenderable: number; suppressed: number; events: SuppressedEvent[] }> {
+  if (!rendered.length) return { claimed: [], unrenderable: 0, suppressed: 0, events: [] };
   const { rows } = await knex.raw(
-    `UPDATE emails e
-        SET status = CASE WHEN u.error IS NULL THEN 'SENDING' ELSE 'FAILED' END,
-            transport = CASE WHEN u.error IS NULL THEN :transport END,
-            rendered_subject = u.subject, rendered_body = u.body,
-            error = CASE WHEN u.error IS NULL THEN NULL ELSE 'render failed: ' || u.error END,
-            updated_at = now()
-       FROM unnest(:ids::text[], :subjects::text[], :bodies::text[], :errors::text[]) AS u(id, subject, body, error)
-      WHERE e.id = u.id::uuid AND e.delivery_workflow = :workflowId AND e.status = 'QUEUED'
-      RETURNING e.*`,
+    `WITH claimed AS (
+       UPDATE emails e
+          SET status = CASE WHEN u.error IS NOT NULL THEN 'FAILED' WHEN ${suppressedSql('e.project_id', 'e.to_email')} THEN 'SUPPRESSED' ELSE 'SENDING' END,
+              transport = CASE WHEN u.error IS NULL AND NOT ${suppressedSql('e.project_id', 'e.to_email')} THEN :transport END,
+              rendered_subject = u.subject, rendered_body = u.body,
+              error = CASE WHEN u.error IS NOT NULL THEN 'render failed: ' || u.error WHEN ${suppressedSql('e.project_id', 'e.to_email')} THEN :suppressedReason END,
+              updated_at = now()
+         FROM unnest(:ids::text[], :subjects::text[], :bodies::text[], :errors::text[]) AS u(id, subject, body, error)
+        WHERE e.id = u.id::uuid AND e.delivery_workflow = :workflowId AND e.status = 'QUEUED'
+        RETURNING e.*),
+     suppressed_events AS (${suppressedEventsSql('claimed')})
+     SELECT claimed.*, (SELECT coalesce(json_agg(suppressed_events), '[]') FROM suppressed_events) AS suppressed_events FROM claimed`,
     {
       transport,
       workflowId,
+      suppressedReason: SUPPRESSED_REASON,
       ids: binaryTextArray(rendered.map((r) => r.id)),
       subjects: binaryTextArray(rendered.map((r) => ('error' in r ? null : r.subject))),
       bodies: binaryTextArray(rendered.map((r) => ('error' in r ? null : r.body))),
       errors: binaryTextArray(rendered.map((r) => ('error' in r ? r.error : null))),
+      ...suppressedEventBindings(rendered.map((r) => r.id)),
     },
   );
-  return { claimed: rows.filter((r: EmailRow) => r.status === 'SENDING'), unrenderable: rows.filter((r: EmailRow) => r.status === 'FAILED').length };
+  const events: SuppressedEvent[] = rows[0]?.suppressed_events ?? [];
+  const out = (rows as Array<EmailRow & { suppressed_events?: unknown }>).map(({ suppressed_events: _e, ...row }) => row as EmailRow);
+  return {
+    claimed: out.filter((r) => r.status === 'SENDING'),
+    unrenderable: out.filter((r) => r.status === 'FAILED').length,
+    suppressed: out.filter((r) => r.status === 'SUPPRESSED').length,
+    events,
+  };
 }
 
 /** Emails of batches still QUEUED `minutes` after they were written (an API crash kept the batch from starting), by batch. */

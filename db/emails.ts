@@ -1,8 +1,12 @@
 import type { Knex } from 'knex';
 import { inTransaction } from './transaction';
 import type { LinkedInsert } from './contacts';
+import { suppressedSql } from './suppressions';
 
-export type EmailStatus = 'QUEUED' | 'SENDING' | 'SENT' | 'DELIVERED' | 'OPENED' | 'CLICKED' | 'BOUNCED' | 'COMPLAINED' | 'FAILED';
+/** SUPPRESSED: its recipient was on the project's suppression list at hand-over (db/suppressions); never offered to a provider. */
+/** Every status an email row takes (docs/api.md, Emails); SENDING while a batch hands it over. */
+export const EMAIL_STATUSES = ['QUEUED', 'SENDING', 'SENT', 'DELIVERED', 'OPENED', 'CLICKED', 'BOUNCED', 'COMPLAINED', 'FAILED', 'SUPPRESSED'] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 export type EmailType = 'TRANSACTIONAL' | 'MARKETING' | 'HEADLESS';
 
 export interface EmailRow {
@@ -148,6 +152,29 @@ export async function transitionEmail(
     .update({ ...extra, status: to, updated_at: knex.fn.now() as any })
     .returning('*');
   return row;
+}
+
+/** Why a SUPPRESSED email was not handed over (its `error`). */
+export const SUPPRESSED_REASON = "the recipient's address is on the project's suppression list";
+
+/**
+ * The hand-over claim of one email, in one statement: QUEUED → SENDING, or → SUPPRESSED when its
+ * recipient is on its project's suppression list (checked here, at hand-over, so an address
+ * suppressed after the email was queued is still honoured). Undefined when the row was not QUEUED.
+ */
+export async function claimEmail(knex: Knex, id: string, transport: string): Promise<EmailRow | undefined> {
+  const { rows } = await knex.raw(
+    `UPDATE emails e
+        SET status = CASE WHEN s.suppressed THEN 'SUPPRESSED' ELSE 'SENDING' END,
+            transport = CASE WHEN s.suppressed THEN NULL ELSE :transport END,
+            error = CASE WHEN s.suppressed THEN :reason ELSE e.error END,
+            updated_at = now()
+       FROM (SELECT ${suppressedSql('x.project_id', 'x.to_email')} AS suppressed FROM emails x WHERE x.id = :id) s
+      WHERE e.id = :id AND e.status = 'QUEUED'
+      RETURNING e.*`,
+    { id, transport, reason: SUPPRESSED_REASON },
+  );
+  return rows[0];
 }
 
 /**

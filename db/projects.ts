@@ -212,6 +212,8 @@ export const KEPT_ON_RESET = new Set([
   'billing_invoices',
   'billing_usage_carry',
   'rate_limits',
+  // Bounced and complaining addresses stay suppressed: a reset must not let the project mail them again.
+  'suppressions',
   // Uploaded images: mail already sent links to them.
   'uploads',
 ]);

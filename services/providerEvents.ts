@@ -8,6 +8,7 @@ import type { EmailStatus } from '../db/emails';
 import { advanceEmailStatus, claimProviderEvent, emailForProviderEvent, pruneProviderEventIds, setEmailMilestone } from '../db/providerEvents';
 import { recordEvent, EventRow } from '../db/events';
 import { updateContact } from '../db/contacts';
+import { suppressFromEvent } from '../db/suppressions';
 import { bumpCampaignCounter, ProviderMilestone } from '../db/campaigns';
 import { handOffEvents } from './events';
 import { checkSuspension } from '../db/security';
@@ -21,7 +22,7 @@ import { parsePublicKey } from '../lib/publicKey';
  * `sg_event_id` or the SNS message id, is remembered in `provider_events`, in the transaction that applies it), moves its
  * email's status forward, moves the campaign counter the first time the email reaches that
  * milestone, records an `email.*` event on the contact and, for hard bounces, spam reports and
- * unsubscribes, unsubscribes the contact.
+ * unsubscribes, unsubscribes the contact; hard bounces and spam reports also suppress the address.
  */
 
 /** One event as SendGrid posts it; our custom args (`email_id`, `project_id`, `campaign_id`) sit at the top level. */
@@ -98,6 +99,8 @@ interface Effect {
   event?: string;
   /** Unsubscribes the contact; recorded as the subscription event's `source`. */
   unsubscribe?: 'bounce' | 'complaint' | 'provider';
+  /** Puts the address on the project's suppression list (db/suppressions); a soft bounce does not. */
+  suppress?: 'HARD_BOUNCE' | 'COMPLAINT';
 }
 
 const EFFECTS: Record<string, Effect> = {
@@ -106,8 +109,8 @@ const EFFECTS: Record<string, Effect> = {
   delivered: { status: 'DELIVERED', milestone: 'delivered_at', event: 'email.delivered' },
   open: { status: 'OPENED', milestone: 'opened_at', event: 'email.opened' },
   click: { status: 'CLICKED', milestone: 'clicked_at', event: 'email.clicked' },
-  bounce: { status: 'BOUNCED', milestone: 'bounced_at', event: 'email.bounced', unsubscribe: 'bounce' },
-  spamreport: { status: 'COMPLAINED', milestone: 'complained_at', event: 'email.complained', unsubscribe: 'complaint' },
+  bounce: { status: 'BOUNCED', milestone: 'bounced_at', event: 'email.bounced', unsubscribe: 'bounce', suppress: 'HARD_BOUNCE' },
+  spamreport: { status: 'COMPLAINED', milestone: 'complained_at', event: 'email.complained', unsubscribe: 'complaint', suppress: 'COMPLAINT' },
   unsubscribe: { unsubscribe: 'provider' },
   group_unsubscribe: { unsubscribe: 'provider' },
 };
@@ -116,7 +119,8 @@ const EFFECTS: Record<string, Effect> = {
  * Statuses only move forward, so late or reordered events never undo a later one. FAILED shares
  * SENT's rank: a provider event for an email we failed (outcome unknown) shows it did go out.
  */
-const RANK: Record<EmailStatus, number> = { QUEUED: 0, SENDING: 1, SENT: 2, FAILED: 2, DELIVERED: 3, OPENED: 4, CLICKED: 5, BOUNCED: 6, COMPLAINED: 7 };
+// SUPPRESSED emails never reached a provider: no event of theirs moves them.
+const RANK: Record<EmailStatus, number> = { QUEUED: 0, SENDING: 1, SENT: 2, FAILED: 2, DELIVERED: 3, OPENED: 4, CLICKED: 5, BOUNCED: 6, COMPLAINED: 7, SUPPRESSED: 99 };
 const movesFrom = (to: EmailStatus): EmailStatus[] =>
   (Object.keys(RANK) as EmailStatus[]).filter((s) => RANK[s] < RANK[to] || (to === 'FAILED' && s === 'SENT'));
 
@@ -202,6 +206,11 @@ export function providerEvents(deps: { knex: Knex; temporal: TemporalGateway; lo
       if (effect.unsubscribe && email.contact_id && !e.softBounce) {
         const r = await updateContact(trx, { projectId: email.project_id, contactId: email.contact_id, subscribed: false, source: effect.unsubscribe });
         if (r) toRoute.push(...r.events);
+      }
+      // In the same transaction as the unsubscribe: the address is never offered to a provider again,
+      // whether or not it is a contact (a /v1/send recipient, a test send).
+      if (effect.suppress && email.project_id && !e.softBounce) {
+        await suppressFromEvent(trx, { projectId: email.project_id, email: email.to_email, reason: effect.suppress, emailId: email.id });
       }
       if (effect.event && email.contact_id) {
         const data: Record<string, unknown> = { emailId: email.id, provider: e.provider };

@@ -4,8 +4,7 @@ import { ContactIdParams } from './contacts';
 import { limit } from './analytics';
 import { EMAIL_EVENT_TYPES } from '../../db/emailQueries';
 
-/** Every status an email row takes (DESIGN §4); SENDING while a campaign or batch hands it over. */
-export const EMAIL_STATUSES = ['QUEUED', 'SENDING', 'SENT', 'DELIVERED', 'OPENED', 'CLICKED', 'BOUNCED', 'COMPLAINED', 'FAILED'] as const;
+import { EMAIL_STATUSES } from '../../db/emails';
 
 export const EmailIdParams = IdParams;
 

@@ -21,6 +21,7 @@ import * as inviteTokens from './020_invite_tokens';
 import * as sessionVersions from './021_session_versions';
 import * as rateLimitPublic from './024_rate_limit_public';
 import * as emailStory from './027_email_story';
+import * as suppressions from './028_suppressions';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -49,6 +50,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['021_session_versions', sessionVersions],
   ['024_rate_limit_public', rateLimitPublic],
   ['027_email_story', emailStory],
+  ['028_suppressions', suppressions],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

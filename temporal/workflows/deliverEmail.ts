@@ -8,7 +8,7 @@ const { renderEmail, sendEmail, recordEmailEvent, routeRecordedEvent } = proxyAc
 });
 
 
-/** One email: render, hand over to the transport (retried, at most once), record and route `email.sent`. */
+/** One email: render, hand over to the transport (retried, at most once), record and route `email.sent` (or `email.suppressed`). */
 export async function deliverEmail({ emailId }: DeliverEmailInput) {
   // Also says what it is when started as a child: SDK 1.24 does not pass a child's static summary on.
   const parent = workflowInfo().parent;
@@ -25,6 +25,10 @@ export async function deliverEmail({ emailId }: DeliverEmailInput) {
   if (result.status === 'SENT') {
     const eventId = await recordEmailEvent(emailId, 'email.sent');
     // Routed like every other event, so `email.sent` can trigger workflows and end waits.
+    if (eventId) await routeRecordedEvent(eventId);
+  } else if (result.status === 'SUPPRESSED') {
+    // Recorded and routed like email.sent, so workflows, webhooks and the activity feed see it.
+    const eventId = await recordEmailEvent(emailId, 'email.suppressed');
     if (eventId) await routeRecordedEvent(eventId);
   }
   return result;

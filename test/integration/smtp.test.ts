@@ -177,7 +177,7 @@ describe('EMAIL_TRANSPORT=smtp', () => {
     expect(signed).toEqual(expect.arrayContaining(['list-unsubscribe', 'list-unsubscribe-post', 'from', 'subject']));
   });
 
-  it('a 550 at RCPT fails the email and counts a bounce: contact unsubscribed, email.bounced recorded; nothing arrives', async () => {
+  it('a 550 at RCPT fails the email and counts a bounce: contact unsubscribed, email.bounced recorded, address suppressed; nothing arrives', async () => {
     const to = uniqueEmail('gone');
     sink.refuse(to, { at: 'RCPT', code: 550 });
     const res = await h.http.post('/v1/send').set(key()).send({ to, subscribed: true, from: `hello@${DOMAIN}`, subject: 'x', body: '<p>x</p>' });
@@ -191,6 +191,13 @@ describe('EMAIL_TRANSPORT=smtp', () => {
     await eventually(async () => (await h.deps.knex('contacts').where({ id: contact.id }).first()).subscribed === false);
     const [bounced] = await h.deps.knex('events').where({ contact_id: contact.id, name: 'email.bounced' });
     expect(bounced.data).toMatchObject({ emailId, provider: 'smtp', reason: expect.stringMatching(/550/) });
+    expect(sink.refusals(to)).toBe(1);
+    expect(sink.mailsTo(to)).toHaveLength(0);
+    // The refusal put the address on the suppression list: the next email to it is never offered to the relay.
+    const listed = await h.http.get(`/suppressions?search=${encodeURIComponent(to)}`).set(key());
+    expect(listed.body.data).toEqual([expect.objectContaining({ email: to, reason: 'HARD_BOUNCE', emailId })]);
+    const again = await h.http.post('/v1/send').set(key()).send({ to, from: `hello@${DOMAIN}`, subject: 'y', body: '<p>y</p>' });
+    await waitStatus(again.body.data.emails[0].email, ['SUPPRESSED']);
     expect(sink.refusals(to)).toBe(1);
     expect(sink.mailsTo(to)).toHaveLength(0);
   });

@@ -1347,6 +1347,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/suppressions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's suppression list in address order (cursor pagination); expired entries are listed too */
+        get: operations["getSuppressions"];
+        put?: never;
+        /** Add addresses (MANUAL) to the suppression list; those already on it are left as they are */
+        post: operations["postSuppressions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/suppressions/{email}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove an address from the suppression list; mail to it is handed over again */
+        delete: operations["deleteSuppressionsEmail"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/templates": {
         parameters: {
             query?: never;
@@ -2144,7 +2179,7 @@ export interface operations {
                 limit?: number;
                 /** @description before (exclusive) */
                 to?: string;
-                /** @description comma-separated: sent, delivered, opened, clicked, bounced, complained, subscribed, unsubscribed, failed, event */
+                /** @description comma-separated: sent, delivered, opened, clicked, bounced, complained, suppressed, subscribed, unsubscribed, failed, event */
                 type?: string;
             };
             header?: never;
@@ -2188,7 +2223,7 @@ export interface operations {
                             /** @description ISO 8601 timestamp (UTC) */
                             occurredAt: string;
                             /** @enum {string} */
-                            type: "sent" | "delivered" | "opened" | "clicked" | "bounced" | "complained" | "subscribed" | "unsubscribed" | "failed" | "event";
+                            type: "sent" | "delivered" | "opened" | "clicked" | "bounced" | "complained" | "suppressed" | "subscribed" | "unsubscribed" | "failed" | "event";
                         }[];
                         hasMore: boolean;
                     };
@@ -2246,7 +2281,7 @@ export interface operations {
             query?: {
                 /** @description 1 to 1440, default 60 */
                 minutes?: number;
-                /** @description comma-separated: sent, delivered, opened, clicked, bounced, complained, subscribed, unsubscribed, failed, event */
+                /** @description comma-separated: sent, delivered, opened, clicked, bounced, complained, suppressed, subscribed, unsubscribed, failed, event */
                 type?: string;
             };
             header?: never;
@@ -2413,7 +2448,7 @@ export interface operations {
                         types: {
                             description: string;
                             /** @enum {string} */
-                            type: "sent" | "delivered" | "opened" | "clicked" | "bounced" | "complained" | "subscribed" | "unsubscribed" | "failed" | "event";
+                            type: "sent" | "delivered" | "opened" | "clicked" | "bounced" | "complained" | "suppressed" | "subscribed" | "unsubscribed" | "failed" | "event";
                         }[];
                     };
                 };
@@ -2645,7 +2680,7 @@ export interface operations {
                 /** @description inclusive; default: `to` minus 24 hours (hour) or 30 days (day) */
                 from?: string;
                 interval?: "hour" | "day";
-                metric: "sent" | "delivered" | "opened" | "clicked" | "bounced" | "complained" | "failed" | "subscribed" | "unsubscribed" | "events";
+                metric: "sent" | "delivered" | "opened" | "clicked" | "bounced" | "complained" | "suppressed" | "failed" | "subscribed" | "unsubscribed" | "events";
                 /** @description exclusive; default: now */
                 to?: string;
             };
@@ -2667,7 +2702,7 @@ export interface operations {
                         /** @enum {string} */
                         interval: "hour" | "day";
                         /** @enum {string} */
-                        metric: "sent" | "delivered" | "opened" | "clicked" | "bounced" | "complained" | "failed" | "subscribed" | "unsubscribed" | "events";
+                        metric: "sent" | "delivered" | "opened" | "clicked" | "bounced" | "complained" | "suppressed" | "failed" | "subscribed" | "unsubscribed" | "events";
                         points: {
                             count: number;
                             /** @description bucket start (UTC) */
@@ -6977,7 +7012,7 @@ export interface operations {
                 /** @description 1 to 100 (larger values are clamped), default 20 */
                 limit?: number;
                 /** @description only emails in this status */
-                status?: "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED";
+                status?: "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED";
             };
             header?: never;
             path?: never;
@@ -7001,7 +7036,7 @@ export interface operations {
                             createdAt: string;
                             id: string;
                             /** @enum {string} */
-                            status: "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED";
+                            status: "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED";
                             /** @description as rendered for the recipient, once rendered; else the source subject */
                             subject: string;
                             templateId: string | null;
@@ -7098,7 +7133,7 @@ export interface operations {
                         }[];
                         id: string;
                         /** @enum {string} */
-                        status: "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED";
+                        status: "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED";
                         /** @description as rendered for the recipient, once rendered; else the source subject */
                         subject: string;
                         templateId: string | null;
@@ -9886,6 +9921,282 @@ export interface operations {
             };
             /** @description unknown resource */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSuppressions: {
+        parameters: {
+            query?: {
+                /** @description the `cursor` of the previous page */
+                cursor?: string;
+                /** @description 1 to 200 (larger values are clamped), default 50 */
+                limit?: number;
+                /** @description HARD_BOUNCE and COMPLAINT are added by provider events; the API adds MANUAL */
+                reason?: "HARD_BOUNCE" | "COMPLAINT" | "MANUAL";
+                /** @description part of the address (case-insensitive substring) */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description pass as `cursor` for the next page; null on the last page */
+                        cursor: string | null;
+                        data: {
+                            /** @description ISO 8601 timestamp (UTC) */
+                            createdAt: string;
+                            /** @description lowercase */
+                            email: string;
+                            /** @description the email whose bounce or complaint added it */
+                            emailId: string | null;
+                            /** @description null: suppresses until deleted; an entry past its expiry no longer suppresses */
+                            expiresAt: string | null;
+                            /**
+                             * @description HARD_BOUNCE and COMPLAINT are added by provider events; the API adds MANUAL
+                             * @enum {string}
+                             */
+                            reason: "HARD_BOUNCE" | "COMPLAINT" | "MANUAL";
+                        }[];
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postSuppressions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 1000 addresses; stored lowercase */
+                    emails: string[];
+                    /** @description when the entries stop suppressing; omitted: never */
+                    expiresAt?: string;
+                    /**
+                     * @description only MANUAL entries are added through the API
+                     * @default MANUAL
+                     * @constant
+                     */
+                    reason?: "MANUAL";
+                };
+            };
+        };
+        responses: {
+            /** @description every address was already on the list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description addresses new on the list (lowercase) */
+                        added: string[];
+                        /** @description addresses already on it, left unchanged (their reason and expiry kept) */
+                        existing: string[];
+                    };
+                };
+            };
+            /** @description at least one address was added */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description addresses new on the list (lowercase) */
+                        added: string[];
+                        /** @description addresses already on it, left unchanged (their reason and expiry kept) */
+                        existing: string[];
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteSuppressionsEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the address (any case) */
+                email: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
