@@ -8,7 +8,6 @@ import { compileFilter, FilterError, FieldTypes, loadFieldTypes, matchingContact
 import { findSegment, lockTargetSegment, segmentMembersQuery, SegmentRow } from './segments';
 import { inTransaction } from './transaction';
 import { uuid } from '../lib/ids';
-import { iso } from '../lib/time';
 import { pendingCount } from './campaignDeferrals';
 import { campaignPacing, type Pacing } from './sendThrottle';
 import { variantStats, type CampaignAbTest, type VariantStats } from './campaignAbTest';

@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import { uuid } from '../lib/ids';
-import { iso } from '../lib/time';
 
 /**
  * Contact import and bulk jobs (DESIGN §5.5). A job's input is staged in `job_rows` when it is

@@ -6,7 +6,6 @@ import { uuid } from '../lib/ids';
 import { DomainError } from '../lib/domainErrors';
 import { TRIGGER_STEP_TYPE } from '../lib/triggerStep';
 import { StepPath } from './stepPaths';
-import { iso } from '../lib/time';
 
 /**
  * Workflow definitions (DESIGN §5.8): the record, its step graph and the graph's rules. Executions

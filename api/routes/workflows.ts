@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { route } from '../route';
-import type { AppContext, Deps } from '../context';
+import type { AppContext } from '../context';
 import { ApiError, conflict, notFound, validationError, FieldError } from '../errors';
 import { IdParams } from '../schemas/common';
 import {
