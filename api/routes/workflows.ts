@@ -81,7 +81,7 @@ async function present(knex: Knex, row: WorkflowRow) {
 
 /**
  * Everything that keeps a workflow from running (enabling, or a manual start): the graph rules of
- * db/workflows and each step type's own checks against the project. 422 naming every offending step.
+ * services/workflowGraphs (graphProblems) and each step type's own checks against the project. 422 naming every offending step.
  */
 async function assertRunnable(knex: Knex, project: string, workflowId: string, registry: StepRegistry): Promise<void> {
   const graph = await loadGraph(knex, workflowId);

@@ -11,7 +11,7 @@ export type { EventPayload };
  *
  * A config schema is a function of zod rather than a schema: the sandbox evaluates every module a
  * workflow imports once per workflow run, and zod's own setup costs megabytes each time, which ten
- * thousand waiting executions cannot afford. The API (and the starter, see db/workflows
+ * thousand waiting executions cannot afford. The API (and the starter, see services/workflowGraphs
  * `stepConfigSchema`) calls it with zod; the workflow never does.
  */
 

@@ -48,7 +48,7 @@ const message = (err: unknown) => rootCause(err) ?? String(err);
 
 /**
  * The interpreter, free of Temporal so it can be exercised with any registry: every dispatch goes
- * through `findStepType(registry, …)`. Configs come parsed in the snapshot (db/workflows snapshotGraph).
+ * through `findStepType(registry, …)`. Configs come parsed in the snapshot (services/workflowGraphs snapshotGraph).
  */
 export async function interpret(input: ExecutionInput, registry: StepRegistry, rt: Runtime): Promise<{ status: ExecutionEnd; error?: string }> {
   const steps = new Map(input.graph.steps.map((s) => [s.id, s]));
