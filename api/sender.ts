@@ -12,7 +12,7 @@ function unverifiedSender(from: string): ApiError {
 
 /**
  * Templates, campaigns and /v1/send share this rule. The spec's 403 for an unverified sender keeps
- * the code INTERNAL_SERVER_ERROR (DESIGN §5.3); the message says what is wrong.
+ * the code INTERNAL_SERVER_ERROR (docs/api.md, Conventions' error table); the message says what is wrong.
  */
 export async function assertVerifiedSender(knex: Knex, projectId: string, from: string): Promise<void> {
   if (await isSenderDomainVerified(knex, projectId, from)) return;

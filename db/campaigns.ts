@@ -13,7 +13,7 @@ import { campaignPacing, type Pacing } from './sendThrottle';
 import { variantStats, type CampaignAbTest, type VariantStats } from './campaignAbTest';
 
 /**
- * Campaigns (spec "Campaign", "Campaign status"; DESIGN §3 `campaignSend`, §5.9): the resource, its
+ * Campaigns (spec "Campaign", "Campaign status"; docs/campaigns.md): the resource, its
  * status rules and the audience. The per-recipient records the `campaignSend` batches write are in
  * db/campaignEmails.ts.
  */

@@ -8,7 +8,7 @@ import { TRIGGER_STEP_TYPE } from '../lib/triggerStep';
 import { StepPath } from './stepPaths';
 
 /**
- * Workflow definitions (DESIGN §5.8): the record, its step graph and the graph's rules. Executions
+ * Workflow definitions (docs/workflows.md): the record, its step graph and the graph's rules. Executions
  * live in db/executions.ts.
  */
 

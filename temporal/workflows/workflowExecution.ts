@@ -195,7 +195,7 @@ async function runExecution(input: ExecutionInput, registry: StepRegistry): Prom
   const view = operatorView(input);
 
   // The context lives in the execution row. Only what steps changed in it since the last write goes
-  // out, as a patch, and a received event as its id: the history keeps no event data (DESIGN §7).
+  // out, as a patch, and a received event as its id: the history keeps no event data (temporal/summaries.ts).
   let written: Record<string, unknown> = { ...input.context };
   const rt: Runtime = {
     position: { seq: 0 },
