@@ -34,7 +34,7 @@ export interface RouteDef<P = any, Q = any, B = any> {
   multipart?: { maxFileSize: number };
   /** 'flat' answers validation failures with the spec's `{ error }` body and 400. */
   validationErrors?: 'envelope' | 'flat';
-  /** Honour the Idempotency-Key header (DESIGN §5.4). */
+  /** Honour the Idempotency-Key header (docs/api.md, "Idempotency-Key"). */
   idempotent?: boolean;
   /**
    * Guard a route without session auth with the cross-site check too (middleware/crossSite.ts),

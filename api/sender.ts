@@ -11,8 +11,9 @@ function unverifiedSender(from: string): ApiError {
 }
 
 /**
- * Templates, campaigns and /v1/send share this rule; `waived` is senderCheckWaived(config) (lib/config.ts). The spec's 403 for an unverified sender keeps
- * the code INTERNAL_SERVER_ERROR (DESIGN §5.3); the message says what is wrong.
+ * Templates, campaigns and /v1/send share this rule; `waived` is senderCheckWaived(config) (lib/config.ts).
+ * The spec's 403 for an unverified sender keeps the code INTERNAL_SERVER_ERROR (docs/api.md, Conventions'
+ * error table); the message says what is wrong.
  */
 export async function assertVerifiedSender(knex: Knex, projectId: string, from: string, waived: boolean): Promise<void> {
   if (waived || (await isSenderDomainVerified(knex, projectId, from))) return;

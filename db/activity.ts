@@ -6,7 +6,7 @@ import { timeKeySql } from './cursors';
 /**
  * The activity feed (GET /activity…): one newest-first stream of what happened in a project.
  *
- * Email lifecycle items are the `email.*` event rows the service records (DESIGN §5.10: deliverEmail
+ * Email lifecycle items are the `email.*` event rows the service records (docs/api.md, "Activity": deliverEmail
  * records `email.sent` once per email, provider notifications one event per notification, so a
  * repeated open is a second item); the email row they name supplies subject and recipient. An email that FAILED records no event, so failures come
  * from `emails` rows (at their last update). Every other event row is a subscription change or a

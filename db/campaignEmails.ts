@@ -204,7 +204,7 @@ export interface HandedOver {
 
 /**
  * SENDING → SENT for what the provider accepted, in one statement: sentCount moves by exactly the
- * rows that moved, and each of them gets its `email.sent` event (DESIGN §5.10, like a transactional
+ * rows that moved, and each of them gets its `email.sent` event (like a transactional
  * send), so the activity feed lists campaign mail and workflows can trigger on it. One multi-row
  * insert per group; a contact deleted meanwhile gets no event.
  *

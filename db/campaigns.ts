@@ -8,13 +8,12 @@ import { compileFilter, FilterError, FieldTypes, loadFieldTypes, matchingContact
 import { findSegment, lockTargetSegment, segmentMembersQuery, SegmentRow } from './segments';
 import { inTransaction } from './transaction';
 import { uuid } from '../lib/ids';
-import { iso } from '../lib/time';
 import { pendingCount } from './campaignDeferrals';
 import { campaignPacing, type Pacing } from './sendThrottle';
 import { variantStats, type CampaignAbTest, type VariantStats } from './campaignAbTest';
 
 /**
- * Campaigns (spec "Campaign", "Campaign status"; DESIGN §3 `campaignSend`, §5.9): the resource, its
+ * Campaigns (spec "Campaign", "Campaign status"; docs/campaigns.md): the resource, its
  * status rules and the audience. The per-recipient records the `campaignSend` batches write are in
  * db/campaignEmails.ts.
  */

@@ -2,7 +2,6 @@ import type { Knex } from 'knex';
 import { pageOf } from './pages';
 import { ACTIVE_STATUSES, Graph, GraphCache, TRIGGER, WorkflowRow, loadGraph } from './workflows';
 import type { EventPayload, ExecutionEnd, ProgressUpdate } from '../temporal/contract';
-import { iso } from '../lib/time';
 
 /**
  * Workflow executions as Postgres mirrors them (the source of truth the API lists). Every writer

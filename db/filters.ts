@@ -5,7 +5,7 @@ import { resolveTree } from './filters/resolve';
 import { emitTree, Binding } from './filters/sql';
 
 /**
- * THE filter-tree compiler (DESIGN §1, §5.7): segments, campaign audiences and workflow CONDITION
+ * THE filter-tree compiler (docs/architecture.md): segments, campaign audiences and workflow CONDITION
  * steps all go through `compileFilter`; "does this contact match" is the same SQL with `c.id = ?`.
  *
  * Semantics:

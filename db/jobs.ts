@@ -1,9 +1,8 @@
 import type { Knex } from 'knex';
 import { uuid } from '../lib/ids';
-import { iso } from '../lib/time';
 
 /**
- * Contact import and bulk jobs (DESIGN §5.5). A job's input is staged in `job_rows` when it is
+ * Contact import and bulk jobs (docs/api.md, "Import and bulk jobs"). A job's input is staged in `job_rows` when it is
  * created; the bulkJob workflow then walks the rows in keyset order. Each batch applies its rows,
  * flips their `done` flag and moves the job's counters in one transaction, so a retried activity,
  * a restarted worker or a replayed workflow never applies a row twice.

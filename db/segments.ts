@@ -9,7 +9,7 @@ import type { ComputeResult } from '../temporal/contract';
 export type { ComputeResult };
 
 /**
- * Segments (spec "Segment"; DESIGN §5.10): dynamic ones are a stored filter tree evaluated by
+ * Segments (spec "Segment"; docs/api.md, "Segments"): dynamic ones are a stored filter tree evaluated by
  * db/filters, static ones a managed list in `segment_members`. A dynamic segment that tracks
  * membership also keeps its members in `segment_members`: the snapshot of its last compute, which
  * the next compute diffs against the live match to emit `segment.<slug>.entry|exit` events.

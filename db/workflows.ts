@@ -6,10 +6,9 @@ import { uuid } from '../lib/ids';
 import { DomainError } from '../lib/domainErrors';
 import { TRIGGER_STEP_TYPE } from '../lib/triggerStep';
 import { StepPath } from './stepPaths';
-import { iso } from '../lib/time';
 
 /**
- * Workflow definitions (DESIGN §5.8): the record, its step graph and the graph's rules. Executions
+ * Workflow definitions (docs/workflows.md): the record, its step graph and the graph's rules. Executions
  * live in db/executions.ts.
  */
 

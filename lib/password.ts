@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { Semaphore } from './concurrency';
 
 const scrypt = promisify(crypto.scrypt) as (pw: string, salt: Buffer, len: number, opts: crypto.ScryptOptions) => Promise<Buffer>;
-// scrypt is memory-hard (N=2^15, r=8 → 32 MiB per hash), as DESIGN §5.2 asks.
+// scrypt is memory-hard (N=2^15, r=8 → 32 MiB per hash).
 const PARAMS = { N: 32768, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEYLEN = 32;
 

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { loadConfig, ConfigError } from '../lib/config';
 import { createKnex, ensureDatabase, migrateLatest } from '../db/knex';
-import { APP_SERVICES, CLUSTER_BIND_HOST, SHARED_ENV, TEMPORAL_SERVICES } from './topology';
+import { APP_SERVICES, CLUSTER_BIND_HOST, TEMPORAL_SERVICES } from './topology';
 import {
   ROOT,
   TOOLS,

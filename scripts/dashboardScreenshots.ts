@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import puppeteer, { Page } from 'puppeteer-core';
+import puppeteer from 'puppeteer-core';
 import { loadConfig } from '../lib/config';
 import { createLogger } from '../lib/logger';
 import { createKnex, dropDatabase, ensureDatabase, migrateLatest } from '../db/knex';

@@ -51,7 +51,7 @@ export async function startExecution(deps: Deps, input: NewExecution, graphs?: G
     contactId: execution.contact_id,
     graph: snapshotGraph(graph, deps.steps ?? STEP_TYPES),
     // The context (the trigger event's data, later webhook answers) stays in the row: step activities
-    // read it there, and a history must not carry personal data (DESIGN §7, "Erasure").
+    // read it there, and a history must not carry personal data (the rule in temporal/summaries.ts).
     context: {},
     // config.workflows.timeScale (tests run "2 days" in a second) travels in the input, so the workflow stays deterministic.
     timeScale: deps.config.workflows.timeScale,

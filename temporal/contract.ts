@@ -60,7 +60,7 @@ export interface ProgressUpdate {
   /**
    * The whole context after the step; omitted leaves the stored one. Only histories written before
    * contexts stayed in Postgres send it: it holds event data and webhook answers, personal data
-   * that must not reach Temporal (DESIGN §7, "Erasure").
+   * that must not reach Temporal (temporal/summaries.ts).
    */
   context?: Record<string, unknown>;
   /** Keys a step added or changed, merged into the stored context (ids and statuses, never contact data). */

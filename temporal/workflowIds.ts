@@ -1,5 +1,5 @@
 /**
- * Deterministic Temporal workflow ids (DESIGN §3), in one place: a retried API call or a sweep that
+ * Deterministic Temporal workflow ids (docs/architecture.md, "Temporal"), in one place: a retried API call or a sweep that
  * starts the same id again starts nothing new. Pure functions, safe inside the workflow sandbox.
  */
 export const deliverEmailWorkflowId = (emailId: string) => `email-${emailId}`;

@@ -6,7 +6,7 @@ import { deterministicUuid } from '../../lib/ids';
 import { executionVariables } from '../../services/executions';
 import { findContact } from '../../db/contacts';
 import { executionContext, recordStepResult } from '../../db/executions';
-import { guardedFetch, GuardedResponse, WebhookRefused, WEBHOOK_LIMITS } from '../../services/httpGuard';
+import { guardedFetch, GuardedResponse, WebhookRefused } from '../../services/httpGuard';
 import type { config as WebhookConfig } from '../../temporal/steps/webhook';
 import type { ConfigOf } from '../../temporal/steps';
 

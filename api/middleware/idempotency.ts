@@ -10,7 +10,7 @@ import {
 
 const HEADER = 'Idempotency-Key';
 
-/** DESIGN §5.4: the key is claimed before any work; reuse is refused (409), never replayed. */
+/** docs/api.md, "Idempotency-Key": the key is claimed before any work; reuse is refused (409), never replayed. */
 export async function idempotency(ctx: AppContext, next: Next) {
   const raw = ctx.get(HEADER);
   if (raw === '' && !(HEADER.toLowerCase() in ctx.headers)) return next();

@@ -3,7 +3,7 @@ import { ApiError } from '../errors';
 import type { RateLimitResult } from '../../db/rateLimit';
 
 /**
- * Per-project limit (DESIGN §5.4). The count comes from the key lookup's own statement
+ * Per-project limit (docs/api.md, "Rate limit"). The count comes from the key lookup's own statement
  * (db/projects findProjectByKeyCounting), so limiting costs no extra round trip.
  */
 export function applyRateLimit(ctx: AppContext, r: RateLimitResult): void {

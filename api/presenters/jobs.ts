@@ -5,7 +5,7 @@ import { iso } from '../../lib/time';
 
 /** Response shapes of the jobs routes, typed by their `*Out` schemas (api/schemas). */
 
-/** The API shape of a job (DESIGN §5.5). */
+/** The API shape of a job (docs/api.md, "Import and bulk jobs"). */
 export function presentJob(row: JobRow): z.input<typeof JobOut> {
   return {
     id: row.id,

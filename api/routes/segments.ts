@@ -33,7 +33,6 @@ import {
 } from '../../db/segments';
 import { handOffEvents } from '../../services/events';
 import { computeSegmentNow } from '../../services/segments';
-import { uuid } from '../../lib/ids';
 import { presentContact } from '../presenters/contacts';
 import { presentSegment } from '../presenters/segments';
 

@@ -49,7 +49,7 @@ async function signedContact(ctx: AppContext, token: string) {
 /**
  * What a GET of a subscription link answers: what pressing the button will do, and the button,
  * which POSTs back to the same signed link. Mail scanners and link previews open every GET, so a
- * GET changes nothing (DESIGN §7, "Consent").
+ * GET changes nothing (docs/api.md, "Subscription links").
  */
 async function confirmPage(ctx: AppContext, token: string, subscribe: boolean) {
   const { t, contact } = await signedContact(ctx, token);

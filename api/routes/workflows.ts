@@ -1,7 +1,7 @@
 import { senderCheckWaived } from '../../lib/config';
 import type { Knex } from 'knex';
 import { route } from '../route';
-import type { AppContext, Deps } from '../context';
+import type { AppContext } from '../context';
 import { ApiError, conflict, notFound, validationError, FieldError } from '../errors';
 import { IdParams } from '../schemas/common';
 import {
@@ -82,7 +82,7 @@ async function present(knex: Knex, row: WorkflowRow) {
 
 /**
  * Everything that keeps a workflow from running (enabling, or a manual start): the graph rules of
- * db/workflows and each step type's own checks against the project. 422 naming every offending step.
+ * services/workflowGraphs (graphProblems) and each step type's own checks against the project. 422 naming every offending step.
  */
 async function assertRunnable(knex: Knex, project: string, workflowId: string, registry: StepRegistry, senderWaived: boolean): Promise<void> {
   const graph = await loadGraph(knex, workflowId);

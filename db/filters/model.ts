@@ -1,7 +1,7 @@
 import type { FieldType } from '../fields';
 
 /**
- * The vocabulary of filter trees (DESIGN §5.7), shared by the compiler in db/filters.ts and the
+ * The vocabulary of filter trees, shared by the compiler in db/filters.ts and the
  * zod schema in api/schemas/filters.ts so the two can never disagree on a name or a limit.
  */
 

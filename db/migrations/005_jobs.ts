@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 export async function up(knex: Knex): Promise<void> {
-  // Contact imports and bulk operations (DESIGN §5.5); the bulkJob workflow moves them.
+  // Contact imports and bulk operations (docs/api.md, "Import and bulk jobs"); the bulkJob workflow moves them.
   await knex.schema.createTable('jobs', (t) => {
     t.uuid('id').primary();
     t.uuid('project_id').notNullable().references('projects.id').onDelete('CASCADE');

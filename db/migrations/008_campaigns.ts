@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Campaigns (spec "Campaign"; DESIGN §3 `campaignSend`, §5.9) and provider events.
+ * Campaigns (spec "Campaign"; docs/campaigns.md) and provider events.
  *
  * Runs outside a transaction because the index on `emails` is built CONCURRENTLY (emails is one of
  * the largest tables of a running install); every step is written to be re-runnable instead.

@@ -4,14 +4,14 @@ import type { EventPayload } from '../contract';
 export type { EventPayload };
 
 /**
- * The contract of a workflow step type (DESIGN §3 "Step types are plugins"). Step files run inside
+ * The contract of a workflow step type (docs/step-types.md). Step files run inside
  * the Temporal workflow sandbox, so they import only @temporalio/workflow and TYPES (of zod, of the
  * activities); anything that needs I/O is an activity, and checks that need the database or other
  * Node modules reach the step through the `ConfigChecks` the API hands in.
  *
  * A config schema is a function of zod rather than a schema: the sandbox evaluates every module a
  * workflow imports once per workflow run, and zod's own setup costs megabytes each time, which ten
- * thousand waiting executions cannot afford. The API (and the starter, see db/workflows
+ * thousand waiting executions cannot afford. The API (and the starter, see services/workflowGraphs
  * `stepConfigSchema`) calls it with zod; the workflow never does.
  */
 
@@ -45,7 +45,7 @@ export interface StepContext {
   /**
    * What steps returned as `context` during this run, without personal data: the full context (the
    * caller's variables, `event` with its data, `webhook` answers) stays in the execution row, and
-   * activities that render read it there by `executionId` (DESIGN §7: histories carry ids only).
+   * activities that render read it there by `executionId` (histories carry ids only: temporal/summaries.ts).
    */
   context: Record<string, unknown>;
   /** A configured duration in milliseconds, after the execution's time scale. */
@@ -78,7 +78,7 @@ export interface ConfigChecks {
   sender(path: string, email: string): Promise<void>;
   /** A contact `data` patch under the contact data rules. */
   contactData(path: string, data: Record<string, unknown>): void;
-  /** A filter tree (DESIGN §5.7). */
+  /** A filter tree (db/filters/model.ts). */
   filterTree(path: string, tree: unknown): Promise<void>;
 }
 

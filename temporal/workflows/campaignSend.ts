@@ -360,7 +360,7 @@ export interface CampaignSendResult {
 }
 
 /**
- * One campaign (workflow id `campaign-<id>`, DESIGN §3): sleeps until `scheduledFor`, starts
+ * One campaign (workflow id `campaign-<id>`, docs/campaigns.md): sleeps until `scheduledFor`, starts
  * sending (audience snapshot, totalRecipients), hands the audience over batch by batch, and ends
  * SENT after the last batch. Cancelling the workflow (POST /campaigns/:id/cancel) stops it between
  * batches; what was handed over stays sent. Every `batchesPerRun` batches it continues as new

@@ -17,7 +17,7 @@ const { listTrackedSegments } = proxyActivities<Activities>({
   retry: { maximumAttempts: 5 },
 });
 
-/** `segment-<segmentId>-<run key>`: one compute run of a segment (DESIGN §3). */
+/** `segment-<segmentId>-<run key>`: one compute run of a segment. */
 
 
 /**

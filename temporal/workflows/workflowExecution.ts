@@ -48,7 +48,7 @@ const message = (err: unknown) => rootCause(err) ?? String(err);
 
 /**
  * The interpreter, free of Temporal so it can be exercised with any registry: every dispatch goes
- * through `findStepType(registry, …)`. Configs come parsed in the snapshot (db/workflows snapshotGraph).
+ * through `findStepType(registry, …)`. Configs come parsed in the snapshot (services/workflowGraphs snapshotGraph).
  */
 export async function interpret(input: ExecutionInput, registry: StepRegistry, rt: Runtime): Promise<{ status: ExecutionEnd; error?: string }> {
   const steps = new Map(input.graph.steps.map((s) => [s.id, s]));
@@ -195,7 +195,7 @@ async function runExecution(input: ExecutionInput, registry: StepRegistry): Prom
   const view = operatorView(input);
 
   // The context lives in the execution row. Only what steps changed in it since the last write goes
-  // out, as a patch, and a received event as its id: the history keeps no event data (DESIGN §7).
+  // out, as a patch, and a received event as its id: the history keeps no event data (temporal/summaries.ts).
   let written: Record<string, unknown> = { ...input.context };
   const rt: Runtime = {
     position: { seq: 0 },

@@ -42,7 +42,7 @@ async function waitForText(text: string, timeout = 20_000) {
   try {
     // innerText is what is rendered (badges are upper-cased by CSS): compared without case.
     await page.waitForFunction((t: string) => (globalThis as any).document.body.innerText.toLowerCase().includes(t), { timeout }, text.toLowerCase());
-  } catch (err) {
+  } catch {
     const shown = await page.evaluate(() => (globalThis as any).document.body.innerText as string).catch(() => '?');
     throw new Error(`"${text}" not shown at ${page.url()}; the page says:\n${shown}\n${problems.join('\n')}`);
   }

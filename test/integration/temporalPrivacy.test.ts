@@ -8,7 +8,7 @@ import { verifiedDomain } from '../helpers/fixtures';
 import { workflowApi } from '../helpers/workflows';
 
 /**
- * Temporal histories are not where personal data lives (DESIGN §7, "Erasure"; temporal/summaries.ts):
+ * Temporal histories are not where personal data lives (the rule in temporal/summaries.ts):
  * erasure deletes Postgres rows, and nothing reaches into a history the server keeps for its retention.
  * This runs the main paths — /v1/send, a tracked event starting a workflow that sends, calls a webhook
  * and updates the contact, a campaign, a CSV import — with distinctive addresses, names and data

@@ -313,7 +313,7 @@ describe('a worker kill during a burst', () => {
     await h.stopWorker();
     const atKill = rx.calls(e.path).length;
     await h.startWorker();
-    await eventually(async () => (await h.deps.knex('webhook_deliveries').where({ endpoint_id: e.id, status: 'DELIVERED' }).count({ n: '*' }))[0].n == 5000, 120_000, 500);
+    await eventually(async () => Number((await h.deps.knex('webhook_deliveries').where({ endpoint_id: e.id, status: 'DELIVERED' }).count({ n: '*' }))[0].n) === 5000, 120_000, 500);
 
     // A worker killed outright (no graceful stop) leaves sent messages unrecorded: the same state
     // as these 200 rows put back to PENDING. The sweep's wake-up sends them again.
