@@ -160,5 +160,10 @@ it('signs up, creates a project, rotates its keys, finds a contact, adds a domai
   await page.waitForSelector('[aria-label="Types shown"]', { timeout: 20_000 });
   await page.waitForFunction(() => !(globalThis as any).document.querySelector('[role="status"]'), { timeout: 20_000 });
   expect(await page.$('[data-testid="error-state"]')).toBeNull();
+
+  // Log out (POST /auth/logout): back at the sign-in form, and the cookie no longer opens a page.
+  await click('Log out');
+  await page.waitForSelector('::-p-aria([name="Log in"][role="button"])', { timeout: 20_000 });
+  expect(await page.evaluate(async () => (await fetch('/users/@me')).status)).toBe(401);
   expect(problems).toEqual([]);
 }, 180_000);

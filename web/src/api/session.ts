@@ -36,7 +36,8 @@ export function useAppConfig() {
 export function useSignedOut() {
   const qc = useQueryClient();
   return async () => {
-    await unwrap(api.GET('/auth/logout'));
+    // POST: the logout the pages use (GET /auth/logout stays for the spec's clients).
+    await unwrap(api.POST('/auth/logout'));
     qc.clear();
   };
 }
