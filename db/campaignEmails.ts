@@ -83,6 +83,8 @@ export interface RecipientEmail {
   to: string;
   subject: string;
   body: string;
+  /** The text/plain part as rendered. */
+  text: string;
   headers: Record<string, string>;
   /** The A/B test variant (subject index) of a test-group recipient (db/campaignAbTest). */
   variant?: number | null;
@@ -96,6 +98,8 @@ export interface ClaimedEmail {
   to_email: string;
   rendered_subject: string;
   rendered_body: string;
+  /** Null for a row rendered before the text part was stored (migration 029): generated when handed over. */
+  rendered_text: string | null;
   headers: Record<string, string>;
 }
 
@@ -123,19 +127,19 @@ export async function claimPage(knex: Knex, c: CampaignRow, fresh: RecipientEmai
     `WITH live AS (SELECT EXISTS (SELECT 1 FROM campaigns WHERE id = :id AND status = 'SENDING') AS ok),
      fresh AS (
        INSERT INTO emails (id, project_id, contact_id, campaign_id, type, to_email, from_email, from_name, reply_to,
-                           subject, body, headers, rendered_subject, rendered_body, status, transport, error, ab_variant)
+                           subject, body, headers, rendered_subject, rendered_body, rendered_text, status, transport, error, ab_variant)
        SELECT u.id::uuid, :projectId, u.contact_id, :id, :type, u.to_email, :from, :fromName, :replyTo,
-              :subject, '', u.headers::jsonb, u.subject, u.body,
+              :subject, '', u.headers::jsonb, u.subject, u.body, u.text,
               CASE WHEN u.error IS NULL THEN 'SENDING' ELSE 'FAILED' END, CASE WHEN u.error IS NULL THEN :transport END, u.error, u.variant::smallint
-         FROM unnest(:ids::text[], :contactIds::text[], :tos::text[], :headers::text[], :subjects::text[], :bodies::text[], :errors::text[], :variants::text[])
-              AS u(id, contact_id, to_email, headers, subject, body, error, variant)
+         FROM unnest(:ids::text[], :contactIds::text[], :tos::text[], :headers::text[], :subjects::text[], :bodies::text[], :texts::text[], :errors::text[], :variants::text[])
+              AS u(id, contact_id, to_email, headers, subject, body, text, error, variant)
         WHERE (SELECT ok FROM live)
        ON CONFLICT DO NOTHING
        RETURNING id, status),
      requeued AS (
        UPDATE emails SET status = 'SENDING', transport = :transport, updated_at = now()
         WHERE campaign_id = :id AND contact_id = ANY(:queued::text[]) AND status = 'QUEUED' AND (SELECT ok FROM live)
-       RETURNING id, contact_id, to_email, rendered_subject, rendered_body, headers),
+       RETURNING id, contact_id, to_email, rendered_subject, rendered_body, rendered_text, headers),
      failed AS (
        UPDATE campaigns SET failed_count = failed_count + f.n
          FROM (SELECT count(*)::int AS n FROM fresh WHERE status = 'FAILED') f
@@ -159,6 +163,7 @@ export async function claimPage(knex: Knex, c: CampaignRow, fresh: RecipientEmai
       headers: binaryTextArray(fresh.map((e) => JSON.stringify(e.headers))),
       subjects: binaryTextArray(fresh.map((e) => (e.error ? null : e.subject))),
       bodies: binaryTextArray(fresh.map((e) => (e.error ? null : e.body))),
+      texts: binaryTextArray(fresh.map((e) => (e.error ? null : e.text))),
       errors: binaryTextArray(fresh.map((e) => e.error ?? null)),
       variants: binaryTextArray(fresh.map((e) => (e.variant === null || e.variant === undefined ? null : String(e.variant)))),
       queued: queuedContactIds,

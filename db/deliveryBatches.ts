@@ -15,11 +15,11 @@ export async function batchEmails(knex: Knex, workflowId: string): Promise<Email
 }
 
 /** One QUEUED row rendered for hand-over, or the reason it could not be. */
-export type RenderedEmail = { id: string; subject: string; body: string } | { id: string; error: string };
+export type RenderedEmail = { id: string; subject: string; body: string; text: string } | { id: string; error: string };
 
 /**
  * The hand-over claim of a batch, in one statement: QUEUED rows move to SENDING with their
- * rendered subject and body (or to FAILED with their render error). Rows another attempt moved
+ * rendered subject, body and text part (or to FAILED with their render error). Rows another attempt moved
  * meanwhile are left alone; the answer lists the ids this call claimed for sending.
  */
 export async function claimRendered(knex: Knex, workflowId: string, rendered: RenderedEmail[], transport: string): Promise<{ claimed: EmailRow[]; unrenderable: number }> {
@@ -28,10 +28,10 @@ export async function claimRendered(knex: Knex, workflowId: string, rendered: Re
     `UPDATE emails e
         SET status = CASE WHEN u.error IS NULL THEN 'SENDING' ELSE 'FAILED' END,
             transport = CASE WHEN u.error IS NULL THEN :transport END,
-            rendered_subject = u.subject, rendered_body = u.body,
+            rendered_subject = u.subject, rendered_body = u.body, rendered_text = u.text,
             error = CASE WHEN u.error IS NULL THEN NULL ELSE 'render failed: ' || u.error END,
             updated_at = now()
-       FROM unnest(:ids::text[], :subjects::text[], :bodies::text[], :errors::text[]) AS u(id, subject, body, error)
+       FROM unnest(:ids::text[], :subjects::text[], :bodies::text[], :texts::text[], :errors::text[]) AS u(id, subject, body, text, error)
       WHERE e.id = u.id::uuid AND e.delivery_workflow = :workflowId AND e.status = 'QUEUED'
       RETURNING e.*`,
     {
@@ -40,6 +40,7 @@ export async function claimRendered(knex: Knex, workflowId: string, rendered: Re
       ids: binaryTextArray(rendered.map((r) => r.id)),
       subjects: binaryTextArray(rendered.map((r) => ('error' in r ? null : r.subject))),
       bodies: binaryTextArray(rendered.map((r) => ('error' in r ? null : r.body))),
+      texts: binaryTextArray(rendered.map((r) => ('error' in r ? null : r.text))),
       errors: binaryTextArray(rendered.map((r) => ('error' in r ? r.error : null))),
     },
   );

@@ -20,6 +20,7 @@ import * as deliveryBatches from './019_delivery_batches';
 import * as inviteTokens from './020_invite_tokens';
 import * as sessionVersions from './021_session_versions';
 import * as rateLimitPublic from './024_rate_limit_public';
+import * as plainText from './029_plain_text';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -47,6 +48,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['020_invite_tokens', inviteTokens],
   ['021_session_versions', sessionVersions],
   ['024_rate_limit_public', rateLimitPublic],
+  ['029_plain_text', plainText],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
