@@ -60,6 +60,9 @@ describe('the text/plain part over SMTP', () => {
     expect(raw).toMatch(/Content-Type: multipart\/alternative/i);
     expect(parsed.text?.trim()).toBe('Hello Ada & Bob, your code is <42>.');
     expect(parsed.html).toContain('Hi Ada &amp; Bob');
+    // The row keeps the part as sent, beside the rendered body (what the log transport leaves to read).
+    const row = await h.deps.knex('emails').where({ id: res.body.data.emails[0].email }).first();
+    expect(row).toMatchObject({ text: 'Hello {{name}}, your code is {{code}}.', rendered_text: 'Hello Ada & Bob, your code is <42>.' });
   });
 
   it('refuses a text that is not a valid template with a 422', async () => {
