@@ -29,6 +29,7 @@ import { BatchRecipient, BatchResult, Transport, TransportRejected } from '../se
 import { MAX_BATCH_RECIPIENTS } from '../services/sendgridTransport';
 import { refusalBounces } from '../services/providerEvents';
 import { batchRenderer, BatchRenderer, RenderError } from '../services/render';
+import { htmlToPlainText } from '../services/plainText';
 import { abTestPage, subjectFor } from '../db/campaignAbTest';
 import { BATCH_WAIT_BUDGET_MS, evenPace, GROUP_WAIT_MS, limitGroups, sendThrottleFor, wait } from '../services/sendThrottle';
 import { deliveriesFailed, emailsHandedOver } from '../lib/metrics';
@@ -109,11 +110,11 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
     const variables = { ...(r.data ?? {}), ...identityVariables({ id: r.contact_id, email: r.email }), ...links };
     const base = { id: campaignEmailId(c.id, r.contact_id), contactId: r.contact_id, to: r.email, headers: c.type === 'MARKETING' ? listUnsubscribeHeaders(links.unsubscribeUrl) : {}, variant: r.variant ?? null };
     try {
-      const rendered = await renderer.render({ subject: subjectFor(c, r.variant ?? null), body: c.body }, variables);
-      return { ...base, subject: rendered.subject, body: rendered.body };
+      const rendered = await renderer.render({ subject: subjectFor(c, r.variant ?? null), body: c.body, text: c.text }, variables);
+      return { ...base, subject: rendered.subject, body: rendered.body, text: rendered.text };
     } catch (err) {
       if (!(err instanceof RenderError)) throw err;
-      return { ...base, subject: '', body: '', error: `render failed: ${err.message}` };
+      return { ...base, subject: '', body: '', text: '', error: `render failed: ${err.message}` };
     }
   }
 
@@ -232,8 +233,8 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
       }
 
       const offered: Array<BatchRecipient & { contactId: string }> = [
-        ...rendered.filter((e) => claim.written.has(e.id)).map((e) => ({ emailId: e.id, contactId: e.contactId, to: { email: e.to }, subject: e.subject, html: e.body, headers: e.headers })),
-        ...claim.requeued.map((e) => ({ emailId: e.id, contactId: e.contact_id, to: { email: e.to_email }, subject: e.rendered_subject, html: e.rendered_body, headers: e.headers })),
+        ...rendered.filter((e) => claim.written.has(e.id)).map((e) => ({ emailId: e.id, contactId: e.contactId, to: { email: e.to }, subject: e.subject, html: e.body, text: e.text, headers: e.headers })),
+        ...claim.requeued.map((e) => ({ emailId: e.id, contactId: e.contact_id, to: { email: e.to_email }, subject: e.rendered_subject, html: e.rendered_body, text: e.rendered_text ?? htmlToPlainText(e.rendered_body), headers: e.headers })),
       ].sort((a, b) => (a.contactId < b.contactId ? -1 : 1));
       if (offered.length === 0) return result;
       // Groups of a fifth of a second's worth of the project's rate, each reserved on its own, keep arrivals within the rate.

@@ -97,7 +97,7 @@ export function emailActivities(deps: ActivityDeps, transport: Transport = creat
       try {
         const rendered = await renderRow(config, email);
         // Written only while still QUEUED: a row a concurrent cancel or failure moved is left alone.
-        await transitionEmail(knex, emailId, ['QUEUED'], 'QUEUED', { rendered_subject: rendered.subject, rendered_body: rendered.body });
+        await transitionEmail(knex, emailId, ['QUEUED'], 'QUEUED', { rendered_subject: rendered.subject, rendered_body: rendered.body, rendered_text: rendered.text });
         return { ok: true };
       } catch (err) {
         if (!(err instanceof RenderError)) throw err;

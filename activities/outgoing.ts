@@ -1,7 +1,8 @@
 import type { Config } from '../lib/config';
 import type { EmailRow, StoredAttachment } from '../db/emails';
 import type { OutgoingMessage } from '../services/transport';
-import { renderTemplate, BatchRenderer } from '../services/render';
+import { renderTemplate, BatchRenderer, Rendered } from '../services/render';
+import { htmlToPlainText } from '../services/plainText';
 import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
 import { withoutForbiddenHeaders } from '../lib/mailHeaders';
 
@@ -10,10 +11,13 @@ import { withoutForbiddenHeaders } from '../lib/mailHeaders';
  * delivery and a /v1/send batch); campaign groups build theirs from the campaign.
  */
 
-/** Renders a row's subject and body with its variables and the contact's links; throws RenderError. */
-export async function renderRow(config: Config, email: EmailRow, renderer?: BatchRenderer): Promise<{ subject: string; body: string }> {
+/**
+ * Renders a row's subject, body and text part with its variables and the contact's links (so an
+ * `{{unsubscribeUrl}}` is in the text part as in the HTML); throws RenderError.
+ */
+export async function renderRow(config: Config, email: EmailRow, renderer?: BatchRenderer): Promise<Rendered> {
   const links = email.contact_id ? linksFor(config, email.project_id, email.contact_id) : {};
-  const template = { subject: email.subject, body: email.body };
+  const template = { subject: email.subject, body: email.body, text: email.text };
   const variables = { ...email.variables, ...links };
   return renderer ? renderer.render(template, variables) : renderTemplate(template, variables);
 }
@@ -29,6 +33,8 @@ export function outgoingMessage(config: Config, row: EmailRow, attachments: Stor
     replyTo: row.reply_to,
     subject: row.rendered_subject ?? row.subject,
     html: row.rendered_body ?? row.body,
+    // A row rendered before the text part was stored (migration 029) gets one generated now.
+    text: row.rendered_text ?? htmlToPlainText(row.rendered_body ?? row.body),
     // The caller's headers were checked at the API; rows stored before that check are cleaned here.
     headers: { ...withoutForbiddenHeaders(row.headers), ...(row.type === 'MARKETING' && links?.unsubscribeUrl ? listUnsubscribeHeaders(links.unsubscribeUrl) : {}) },
     attachments,

@@ -90,7 +90,7 @@ async function rawSinkRate(stack: BenchStack, sink: SendgridSink, projectId: str
       const contactId = `cnt_${crypto.randomBytes(11).toString('hex')}`;
       const links = linksFor(stack.config, projectId, contactId);
       const r = await renderTemplate({ subject: SUBJECT, body: BODY }, { name: `User ${i}`, ...links });
-      batch.push({ emailId: crypto.randomUUID(), to: { email: `raw${i}@bench.example` }, subject: r.subject, html: r.body, headers: { 'List-Unsubscribe': `<${links.unsubscribeUrl}>` } });
+      batch.push({ emailId: crypto.randomUUID(), to: { email: `raw${i}@bench.example` }, subject: r.subject, html: r.body, text: r.text, headers: { 'List-Unsubscribe': `<${links.unsubscribeUrl}>` } });
     }
     samples.push(JSON.stringify(sendgridBatchPayload({ projectId, campaignId: crypto.randomUUID(), from: { email: `news@${DOMAIN}` }, recipients: batch })));
   }
@@ -119,7 +119,7 @@ async function minimalPipeline(stack: BenchStack, sink: SendgridSink, projectId:
     for (const c of contacts.slice(at, at + MAX_BATCH_RECIPIENTS)) {
       const links = linksFor(stack.config, projectId, c.id);
       const r = await renderTemplate({ subject: SUBJECT, body: BODY }, { ...c.data, ...identityVariables(c), ...links });
-      recipients.push({ emailId: crypto.randomUUID(), to: { email: c.email }, subject: r.subject, html: r.body, headers: listUnsubscribeHeaders(links.unsubscribeUrl) });
+      recipients.push({ emailId: crypto.randomUUID(), to: { email: c.email }, subject: r.subject, html: r.body, text: r.text, headers: listUnsubscribeHeaders(links.unsubscribeUrl) });
     }
     await stack.knex.raw(
       `INSERT INTO emails (id, project_id, contact_id, type, to_email, from_email, subject, body, headers, rendered_subject, rendered_body, status)

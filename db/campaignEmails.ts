@@ -89,6 +89,8 @@ export interface RecipientEmail {
   to: string;
   subject: string;
   body: string;
+  /** The text/plain part as rendered. */
+  text: string;
   headers: Record<string, string>;
   /** The A/B test variant (subject index) of a test-group recipient (db/campaignAbTest). */
   variant?: number | null;
@@ -102,6 +104,8 @@ export interface ClaimedEmail {
   to_email: string;
   rendered_subject: string;
   rendered_body: string;
+  /** Null for a row rendered before the text part was stored (migration 029): generated when handed over. */
+  rendered_text: string | null;
   headers: Record<string, string>;
 }
 
@@ -135,14 +139,14 @@ export async function claimPage(knex: Knex, c: CampaignRow, fresh: RecipientEmai
     `WITH live AS (SELECT EXISTS (SELECT 1 FROM campaigns WHERE id = :id AND status = 'SENDING') AS ok),
      fresh AS (
        INSERT INTO emails (id, project_id, contact_id, campaign_id, type, to_email, from_email, from_name, reply_to,
-                           subject, body, headers, rendered_subject, rendered_body, status, transport, error, ab_variant)
+                           subject, body, headers, rendered_subject, rendered_body, rendered_text, status, transport, error, ab_variant)
        SELECT u.id::uuid, :projectId, u.contact_id, :id, :type, u.to_email, :from, :fromName, :replyTo,
-              :subject, '', u.headers::jsonb, u.subject, u.body,
+              :subject, '', u.headers::jsonb, u.subject, u.body, u.text,
               CASE WHEN u.error IS NOT NULL THEN 'FAILED' WHEN ${SUPPRESSED_NEW} THEN 'SUPPRESSED' ELSE 'SENDING' END,
               CASE WHEN u.error IS NULL AND NOT ${SUPPRESSED_NEW} THEN :transport END,
               CASE WHEN u.error IS NOT NULL THEN u.error WHEN ${SUPPRESSED_NEW} THEN :suppressedReason END, u.variant::smallint
-         FROM unnest(:ids::text[], :contactIds::text[], :tos::text[], :headers::text[], :subjects::text[], :bodies::text[], :errors::text[], :variants::text[])
-              AS u(id, contact_id, to_email, headers, subject, body, error, variant)
+         FROM unnest(:ids::text[], :contactIds::text[], :tos::text[], :headers::text[], :subjects::text[], :bodies::text[], :texts::text[], :errors::text[], :variants::text[])
+              AS u(id, contact_id, to_email, headers, subject, body, text, error, variant)
         WHERE (SELECT ok FROM live)
        ON CONFLICT DO NOTHING
        RETURNING id, status, project_id, contact_id, campaign_id),
@@ -152,7 +156,7 @@ export async function claimPage(knex: Knex, c: CampaignRow, fresh: RecipientEmai
                          error = CASE WHEN ${SUPPRESSED_ROW} THEN :suppressedReason ELSE error END,
                          updated_at = now()
         WHERE campaign_id = :id AND contact_id = ANY(:queued::text[]) AND status = 'QUEUED' AND (SELECT ok FROM live)
-       RETURNING id, contact_id, to_email, rendered_subject, rendered_body, headers, status, project_id, campaign_id),
+       RETURNING id, contact_id, to_email, rendered_subject, rendered_body, rendered_text, headers, status, project_id, campaign_id),
      suppressed_events AS (${suppressedEventsSql(
        '(SELECT id, project_id, contact_id, campaign_id, status FROM fresh UNION ALL SELECT id, project_id, contact_id, campaign_id, status FROM requeued)',
      )}),
@@ -181,6 +185,7 @@ export async function claimPage(knex: Knex, c: CampaignRow, fresh: RecipientEmai
       headers: binaryTextArray(fresh.map((e) => JSON.stringify(e.headers))),
       subjects: binaryTextArray(fresh.map((e) => (e.error ? null : e.subject))),
       bodies: binaryTextArray(fresh.map((e) => (e.error ? null : e.body))),
+      texts: binaryTextArray(fresh.map((e) => (e.error ? null : e.text))),
       errors: binaryTextArray(fresh.map((e) => e.error ?? null)),
       variants: binaryTextArray(fresh.map((e) => (e.variant === null || e.variant === undefined ? null : String(e.variant)))),
       queued: queuedContactIds,

@@ -76,6 +76,7 @@ export interface CampaignFields {
   description?: string | null;
   subject: string;
   body: string;
+  text?: string | null;
   from: string;
   fromName?: string | null;
   replyTo?: string | null;
@@ -96,6 +97,7 @@ function toColumns(f: CampaignFields) {
     description: f.description ?? null,
     subject: f.subject,
     body: f.body,
+    text: f.text ?? null,
     from: f.from,
     from_name: f.fromName ?? null,
     reply_to: f.replyTo ?? null,
@@ -192,6 +194,7 @@ export async function duplicateCampaign(knex: Knex, projectId: string, id: strin
       description: original.description,
       subject: original.subject,
       body: original.body,
+      text: original.text,
       from: original.from,
       from_name: original.from_name,
       reply_to: original.reply_to,

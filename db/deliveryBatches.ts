@@ -16,12 +16,12 @@ export async function batchEmails(knex: Knex, workflowId: string): Promise<Email
 }
 
 /** One QUEUED row rendered for hand-over, or the reason it could not be. */
-export type RenderedEmail = { id: string; subject: string; body: string } | { id: string; error: string };
+export type RenderedEmail = { id: string; subject: string; body: string; text: string } | { id: string; error: string };
 
 /**
  * The hand-over claim of a batch, in one statement: QUEUED rows move to SENDING with their
- * rendered subject and body (or to FAILED with their render error, or to SUPPRESSED when the
- * recipient is on the project's suppression list, recording `email.suppressed` with it). Rows
+ * rendered subject, body and text part (or to FAILED with their render error, or to SUPPRESSED when
+ * the recipient is on the project's suppression list, recording `email.suppressed` with it). Rows
  * another attempt moved meanwhile are left alone; the answer lists the rows this call claimed for
  * sending and the suppressed rows' events, for routing.
  */
@@ -37,10 +37,10 @@ export async function claimRendered(
        UPDATE emails e
           SET status = CASE WHEN u.error IS NOT NULL THEN 'FAILED' WHEN ${suppressedSql('e.project_id', 'e.to_email')} THEN 'SUPPRESSED' ELSE 'SENDING' END,
               transport = CASE WHEN u.error IS NULL AND NOT ${suppressedSql('e.project_id', 'e.to_email')} THEN :transport END,
-              rendered_subject = u.subject, rendered_body = u.body,
+              rendered_subject = u.subject, rendered_body = u.body, rendered_text = u.text,
               error = CASE WHEN u.error IS NOT NULL THEN 'render failed: ' || u.error WHEN ${suppressedSql('e.project_id', 'e.to_email')} THEN :suppressedReason END,
               updated_at = now()
-         FROM unnest(:ids::text[], :subjects::text[], :bodies::text[], :errors::text[]) AS u(id, subject, body, error)
+         FROM unnest(:ids::text[], :subjects::text[], :bodies::text[], :texts::text[], :errors::text[]) AS u(id, subject, body, text, error)
         WHERE e.id = u.id::uuid AND e.delivery_workflow = :workflowId AND e.status = 'QUEUED'
         RETURNING e.*),
      suppressed_events AS (${suppressedEventsSql('claimed')})
@@ -52,6 +52,7 @@ export async function claimRendered(
       ids: binaryTextArray(rendered.map((r) => r.id)),
       subjects: binaryTextArray(rendered.map((r) => ('error' in r ? null : r.subject))),
       bodies: binaryTextArray(rendered.map((r) => ('error' in r ? null : r.body))),
+      texts: binaryTextArray(rendered.map((r) => ('error' in r ? null : r.text))),
       errors: binaryTextArray(rendered.map((r) => ('error' in r ? r.error : null))),
       ...suppressedEventBindings(rendered.map((r) => r.id)),
     },

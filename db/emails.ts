@@ -23,10 +23,14 @@ export interface EmailRow {
   reply_to: string | null;
   subject: string;
   body: string;
+  /** Liquid source of the text/plain part; null: generated from the rendered body. */
+  text: string | null;
   variables: Record<string, unknown>;
   headers: Record<string, string>;
   rendered_subject: string | null;
   rendered_body: string | null;
+  /** The text/plain part as rendered; null for a row rendered before migration 029 (generated when sent). */
+  rendered_text: string | null;
   /** The `deliverEmailBatch` workflow that delivers it (a /v1/send email); null for one delivered on its own. */
   delivery_workflow: string | null;
   /** The workflow execution whose SEND_EMAIL step wrote it; null for every other email. */
@@ -52,6 +56,8 @@ export interface NewEmail {
   replyTo?: string | null;
   subject: string;
   body: string;
+  /** Liquid source of the text/plain part; absent or null: generated from the rendered body. */
+  text?: string | null;
   variables: Record<string, unknown>;
   headers?: Record<string, string>;
   /** The batch workflow that will deliver it (db/deliveryBatches), when it goes in one. */
@@ -75,6 +81,7 @@ const columnsOf = (e: Omit<NewEmail, 'attachments'>) => ({
   reply_to: e.replyTo ?? null,
   subject: e.subject,
   body: e.body,
+  text: e.text ?? null,
   variables: JSON.stringify(e.variables),
   headers: JSON.stringify(e.headers ?? {}),
   delivery_workflow: e.deliveryWorkflow ?? null,
@@ -144,7 +151,7 @@ export async function transitionEmail(
   id: string,
   from: EmailStatus[],
   to: EmailStatus,
-  extra: Partial<Pick<EmailRow, 'provider_message_id' | 'error' | 'transport' | 'sent_at' | 'rendered_subject' | 'rendered_body'>> = {},
+  extra: Partial<Pick<EmailRow, 'provider_message_id' | 'error' | 'transport' | 'sent_at' | 'rendered_subject' | 'rendered_body' | 'rendered_text'>> = {},
 ): Promise<EmailRow | undefined> {
   const [row] = await knex<EmailRow>('emails')
     .where({ id })

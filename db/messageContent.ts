@@ -2,6 +2,8 @@
 export interface MessageContentColumns<Type extends string = string> {
   subject: string;
   body: string;
+  /** Liquid source of the text/plain part; null: generated from the rendered body (services/plainText.ts). */
+  text: string | null;
   from: string;
   from_name: string | null;
   reply_to: string | null;

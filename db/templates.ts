@@ -27,6 +27,7 @@ export interface TemplateFields {
   description?: string | null;
   subject: string;
   body: string;
+  text?: string | null;
   from: string;
   fromName?: string | null;
   replyTo?: string | null;
@@ -38,6 +39,7 @@ const COLUMNS: Record<keyof TemplateFields, keyof TemplateRow> = {
   description: 'description',
   subject: 'subject',
   body: 'body',
+  text: 'text',
   from: 'from',
   fromName: 'from_name',
   replyTo: 'reply_to',

@@ -1,5 +1,6 @@
 import { Liquid, Tokenizer, TypeGuards } from 'liquidjs';
 import type { Template } from 'liquidjs';
+import { htmlToPlainText } from './plainText';
 
 /** Longest subject or body source accepted; the 1 MB JSON body limit keeps real templates well below it. */
 const MAX_TEMPLATE_LENGTH = 1_000_000;
@@ -51,6 +52,15 @@ export class RenderBudgetExceeded extends RenderError {
 export interface RenderInput {
   subject: string;
   body: string;
+  /** Liquid source of the text/plain part; absent or null: the part is generated from the rendered body. */
+  text?: string | null;
+}
+
+/** A rendered message: its subject, HTML body and text/plain part. */
+export interface Rendered {
+  subject: string;
+  body: string;
+  text: string;
 }
 
 export type Variables = Record<string, unknown>;
@@ -238,19 +248,31 @@ export async function renderText(source: string, variables: Variables, part = 't
 }
 
 /**
- * Renders a subject and an HTML body with the same variables. Variables are reachable by name and
- * also under `data` (which always means the variables, so `{{ data["first name"] }}` keeps working
- * even when a contact has a custom field called `data`). Subject and body share one render budget.
- * Throws RenderError naming the part (RenderBudgetExceeded when over a budget).
+ * Renders a subject, an HTML body and the text/plain part with the same variables. Variables are
+ * reachable by name and also under `data` (which always means the variables, so
+ * `{{ data["first name"] }}` keeps working even when a contact has a custom field called `data`).
+ * The text part is the template's own `text` (rendered like a plain-text payload, no HTML
+ * escaping) or, without one, generated from the rendered body (services/plainText.ts). All three
+ * share one render budget: the conversion cannot be interrupted midway, so a body whose conversion
+ * overran it fails after it like a slow render. Throws RenderError naming the part
+ * (RenderBudgetExceeded when over a budget).
  */
-export async function renderTemplate(template: RenderInput, variables: Variables, { budgetMs = RENDER_BUDGET_MS }: RenderBudget = {}): Promise<RenderInput> {
+export async function renderTemplate(template: RenderInput, variables: Variables, { budgetMs = RENDER_BUDGET_MS }: RenderBudget = {}): Promise<Rendered> {
   const subjectTemplates = parsePart(text, template.subject, 'subject');
   const bodyTemplates = parsePart(html, template.body, 'body');
+  const textTemplates = template.text != null ? parsePart(text, template.text, 'text') : null;
   return withinBudget(budgetMs, (deadline) => {
     const subject = renderParsed(text, subjectTemplates, variables, 'subject', deadline, budgetMs);
     const body = renderParsed(html, bodyTemplates, variables, 'body', deadline, budgetMs);
+    let plain: string;
+    if (textTemplates) {
+      plain = renderParsed(text, textTemplates, variables, 'text', deadline, budgetMs);
+    } else {
+      plain = htmlToPlainText(body);
+      if (performance.now() > deadline) throw new RenderBudgetExceeded(`text: rendering takes longer than the render budget of ${budgetMs} ms`);
+    }
     // A rendered subject is a mail header: a variable holding a line break must not split it.
-    return { subject: subject.replace(/[\r\n]+/g, ' ').trim(), body };
+    return { subject: subject.replace(/[\r\n]+/g, ' ').trim(), body, text: plain };
   });
 }
 
@@ -258,7 +280,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface BatchRenderer {
   /** renderTemplate within the batch's budgets; throws RenderError (RenderBudgetExceeded when over a budget). */
-  render(template: RenderInput, variables: Variables): Promise<RenderInput>;
+  render(template: RenderInput, variables: Variables): Promise<Rendered>;
   /** Render time spent so far, ms. */
   readonly spentMs: number;
 }
@@ -285,7 +307,7 @@ export function batchRenderer(opts: { budgetMs?: number; batchBudgetMs?: number;
     },
     async render(template, variables) {
       await nextTurn();
-      const key = `${template.subject}\u0000${template.body}`;
+      const key = `${template.subject}\u0000${template.body}\u0000${template.text ?? ''}`;
       const known = overBudget.get(key);
       if (known !== undefined) throw new RenderBudgetExceeded(known);
       if (spentMs >= batchBudgetMs) throw new RenderBudgetExceeded(`the batch's render budget of ${batchBudgetMs} ms is spent (its templates render too slowly)`);

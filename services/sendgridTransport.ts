@@ -8,29 +8,35 @@ import { allAccepted, Address, BatchRecipient, OutgoingBatch, Transport, Transpo
 export const MAX_BATCH_RECIPIENTS = 1000;
 
 /**
- * Per-recipient bodies travel as a substitution of this tag, the message's whole content. SendGrid
- * caps a personalization's substitutions at 10,000 bytes; the margin covers the key and JSON quoting.
+ * Per-recipient bodies travel as substitutions of these tags, the message's whole content (the
+ * text/plain part and the HTML). SendGrid caps a personalization's substitutions at 10,000 bytes
+ * in all; the margin covers the keys and JSON quoting.
  */
 const BODY_TAG = '%svc_body%';
+const TEXT_TAG = '%svc_text%';
 const MAX_SUBSTITUTED_BODY_BYTES = 9_500;
 
+/** Recipients with the same key have the same content, both parts. */
+const contentKey = (r: BatchRecipient) => `${r.text}\u0000${r.html}`;
+const contentBytes = (r: BatchRecipient) => Buffer.byteLength(r.html) + Buffer.byteLength(r.text);
 
 /**
- * Groups for SendGrid: recipients sharing one rendered body go together with that body as the
- * content (any size); differing bodies that fit a substitution go together as substitutions; a
- * larger unique body goes alone. Every group holds at most MAX_BATCH_RECIPIENTS.
+ * Groups for SendGrid: recipients sharing one rendered content (HTML and text) go together with
+ * it as the content (any size); differing contents that fit the substitutions go together as
+ * substitutions; a larger unique content goes alone. Every group holds at most MAX_BATCH_RECIPIENTS.
  */
 export function splitForSendgrid(recipients: BatchRecipient[]): BatchRecipient[][] {
-  const byBody = new Map<string, BatchRecipient[]>();
+  const byContent = new Map<string, BatchRecipient[]>();
   for (const r of recipients) {
-    const same = byBody.get(r.html);
+    const key = contentKey(r);
+    const same = byContent.get(key);
     if (same) same.push(r);
-    else byBody.set(r.html, [r]);
+    else byContent.set(key, [r]);
   }
   const groups: BatchRecipient[][] = [];
   const substituted: BatchRecipient[] = [];
-  for (const [html, list] of byBody) {
-    if (list.length === 1 && Buffer.byteLength(html) <= MAX_SUBSTITUTED_BODY_BYTES) substituted.push(list[0]);
+  for (const list of byContent.values()) {
+    if (list.length === 1 && contentBytes(list[0]) <= MAX_SUBSTITUTED_BODY_BYTES) substituted.push(list[0]);
     else groups.push(...chunk(list, MAX_BATCH_RECIPIENTS));
   }
   return [...chunk(substituted, MAX_BATCH_RECIPIENTS), ...groups];
@@ -38,12 +44,13 @@ export function splitForSendgrid(recipients: BatchRecipient[]): BatchRecipient[]
 
 /**
  * The /v3/mail/send body of a batch: one personalization per recipient with its own subject,
- * headers and `email_id` custom arg (how provider events find the email row); the body is the
- * shared content when every recipient has the same one, else a per-recipient substitution.
+ * headers and `email_id` custom arg (how provider events find the email row); the content
+ * (text/plain first, then text/html, the order SendGrid requires) is shared when every recipient
+ * has the same one, else per-recipient substitutions.
  */
 export function sendgridBatchPayload(batch: OutgoingBatch) {
   const first = batch.recipients[0];
-  const shared = batch.recipients.every((r) => r.html === first.html);
+  const shared = batch.recipients.every((r) => contentKey(r) === contentKey(first));
   return {
     from: addr(batch.from),
     ...(batch.replyTo ? { reply_to: { email: batch.replyTo } } : {}),
@@ -52,10 +59,13 @@ export function sendgridBatchPayload(batch: OutgoingBatch) {
       to: [addr(r.to)],
       subject: r.subject,
       ...(Object.keys(r.headers).length ? { headers: r.headers } : {}),
-      ...(shared ? {} : { substitutions: { [BODY_TAG]: r.html } }),
+      ...(shared ? {} : { substitutions: { [TEXT_TAG]: r.text, [BODY_TAG]: r.html } }),
       custom_args: { email_id: r.emailId },
     })),
-    content: [{ type: 'text/html', value: shared ? first.html : BODY_TAG }],
+    content: [
+      { type: 'text/plain', value: shared ? first.text : TEXT_TAG },
+      { type: 'text/html', value: shared ? first.html : BODY_TAG },
+    ],
     custom_args: { project_id: batch.projectId, campaign_id: batch.campaignId },
   };
 }
@@ -97,6 +107,8 @@ export function sendgridTransport(config: Config): Transport {
           from: addr(m.from),
           ...(m.replyTo ? { replyTo: m.replyTo } : {}),
           subject: m.subject,
+          // The helper orders content text/plain first, then text/html, as SendGrid requires.
+          text: m.text,
           html: m.html,
           headers: m.headers,
           // System emails have no project, and SendGrid accepts only string custom args.

@@ -44,7 +44,7 @@ export function sendEmailInput(m: OneMessage, configurationSet?: string): SendEm
     Content: {
       Simple: {
         Subject: { Data: m.subject, Charset: UTF8 },
-        Body: { Html: { Data: m.html, Charset: UTF8 } },
+        Body: { Text: { Data: m.text, Charset: UTF8 }, Html: { Data: m.html, Charset: UTF8 } },
         ...(Object.keys(m.headers).length ? { Headers: Object.entries(m.headers).map(([Name, Value]) => ({ Name, Value })) } : {}),
         ...(m.attachments.length
           ? {

@@ -92,6 +92,8 @@ export function smtpTransport(config: Config, dkimKeys: DkimKeyLookup): Transpor
         envelope: { from: m.from.email, to: [m.to.email] },
         ...(m.replyTo ? { replyTo: m.replyTo } : {}),
         subject: m.subject,
+        // Both parts: nodemailer puts them in a multipart/alternative, text first (the least preferred).
+        text: m.text,
         html: m.html,
         headers: m.headers,
         attachments: attachmentsFor(m.attachments),

@@ -25,6 +25,8 @@ export interface OutgoingMessage {
   replyTo?: string | null;
   subject: string;
   html: string;
+  /** The text/plain part sent beside the HTML (every transport sends both, as multipart/alternative). */
+  text: string;
   headers: Record<string, string>;
   attachments: OutgoingAttachment[];
 }
@@ -35,6 +37,7 @@ export interface BatchRecipient {
   to: Address;
   subject: string;
   html: string;
+  text: string;
   headers: Record<string, string>;
 }
 

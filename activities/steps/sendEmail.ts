@@ -60,12 +60,12 @@ export function sendEmailStepActivities(deps: ActivityDeps) {
       const contact = await findContact(knex, input.projectId, input.contactId);
       if (!contact) throw fail('the contact no longer exists', 'ContactGone');
       const c = input.config;
-      let content: { subject: string; body: string; from: string; fromName?: string | null; replyTo?: string | null; type: EmailType; templateId?: string; template?: string };
+      let content: { subject: string; body: string; text?: string | null; from: string; fromName?: string | null; replyTo?: string | null; type: EmailType; templateId?: string; template?: string };
       if ('templateId' in c) {
         const template = await findTemplate(knex, input.projectId, c.templateId);
         if (!template) throw fail(`template ${c.templateId} not found in this project`);
-        const { subject, body, from, from_name: fromName, reply_to: replyTo, type, id: templateId, name } = template;
-        content = { subject, body, from, fromName, replyTo, type, templateId, template: name };
+        const { subject, body, text, from, from_name: fromName, reply_to: replyTo, type, id: templateId, name } = template;
+        content = { subject, body, text, from, fromName, replyTo, type, templateId, template: name };
       } else {
         content = c;
       }
@@ -90,6 +90,7 @@ export function sendEmailStepActivities(deps: ActivityDeps) {
           replyTo: content.replyTo,
           subject: content.subject,
           body: content.body,
+          text: content.text ?? null,
           variables: executionVariables(contact, await executionContext(knex, input.executionId)),
           workflowExecutionId: input.executionId,
         });

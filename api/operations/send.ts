@@ -35,7 +35,11 @@ async function resolveContent(deps: Pick<Deps, 'knex'>, projectId: string, body:
   if (!from) throw validationError([{ field: 'from', code: 'custom', message: 'from is required unless the template has one' }]);
   const subject = body.subject ?? template!.subject;
   const html = body.body ?? template!.body;
-  for (const [field, source] of [['subject', subject], ['body', html]] as const) {
+  // A template's text describes the template's body: with a body of the request's own, the part
+  // is generated from that body unless the request gives its text too.
+  const text = body.text ?? (body.body === undefined ? template?.text ?? null : null);
+  for (const [field, source] of [['subject', subject], ['body', html], ['text', text]] as const) {
+    if (source === null) continue;
     const problem = checkTemplate(source);
     if (problem) throw validationError([{ field, code: 'custom', message: `${field} is not a valid template: ${problem}` }], 'Template could not be parsed');
   }
@@ -44,6 +48,7 @@ async function resolveContent(deps: Pick<Deps, 'knex'>, projectId: string, body:
     from,
     subject,
     html,
+    text,
     replyTo: body.reply ?? template?.reply_to ?? null,
     type: (template?.type ?? 'TRANSACTIONAL') as EmailType,
   };
@@ -90,6 +95,7 @@ export async function sendEmails(deps: Pick<Deps, 'knex' | 'temporal' | 'log' | 
           replyTo: content.replyTo,
           subject: content.subject,
           body: content.html,
+          text: content.text,
           headers: body.headers,
           deliveryWorkflow: ticket.workflowId,
         }),

@@ -211,6 +211,7 @@ export default [
         replyTo: c.reply_to,
         subject: `[Test] ${c.subject}`,
         body: c.body,
+        text: c.text,
         variables: contact ? { ...contact.data, ...identityVariables(contact) } : { email: to, svc_email: to },
       });
       // The row is committed: if Temporal cannot take it now, the maintenance sweep starts it.

@@ -45,6 +45,7 @@ export const CampaignBody = z
     description: z.string().max(2000).nullable().optional(),
     subject: Subject,
     body: z.string().min(1).superRefine(liquid),
+    text: z.string().min(1).superRefine(liquid).nullable().optional().describe('Liquid source of the text/plain part; null or omitted: generated from the rendered HTML body'),
     from: Email,
     // Goes into the From header: a line break would let it inject headers.
     fromName: z.string().max(200).refine(...noLineBreaks).nullable().optional(),

@@ -16,6 +16,7 @@ export const Timestamp = z.string().describe('ISO 8601 timestamp (UTC)');
 export const MessageContentOut = {
   subject: z.string(),
   body: z.string(),
+  text: z.string().nullable().describe('Liquid source of the text/plain part; null: generated from the rendered HTML body'),
   from: z.string(),
   fromName: z.string().nullable(),
   replyTo: z.string().nullable(),

@@ -42,6 +42,8 @@ export const SendBody = z
     to: z.union([Address, z.array(Address).min(1).max(100)]),
     subject: z.string().min(1).max(998).regex(NO_CRLF, 'subject must not contain line breaks').optional(),
     body: z.string().min(1).optional(),
+    // The text/plain part's own Liquid source; omitted: the template's, or generated from the rendered body.
+    text: z.string().min(1).optional(),
     template: z.string().uuid().optional(),
     from: Address.optional(),
     name: z.string().max(200).regex(NO_CRLF, 'name must not contain line breaks').optional(),

@@ -29,6 +29,8 @@ const fields = {
     .refine(...noLineBreaks('Subject'))
     .superRefine(liquid('Subject')),
   body: text('Body').min(1, 'Body is required').superRefine(liquid('Body')),
+  // The text/plain part's own source; null or omitted: generated from the rendered body.
+  text: text('Text').min(1, 'Text must not be empty (null generates it from the body)').superRefine(liquid('Text')).nullable().optional(),
   from: email('From address'),
   // Goes into the From header: a line break would let it inject headers.
   fromName: text('From name').max(200, 'From name must be at most 200 characters').refine(...noLineBreaks('From name')).nullable().optional(),

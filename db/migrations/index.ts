@@ -22,6 +22,7 @@ import * as sessionVersions from './021_session_versions';
 import * as rateLimitPublic from './024_rate_limit_public';
 import * as emailStory from './027_email_story';
 import * as suppressions from './028_suppressions';
+import * as plainText from './029_plain_text';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -51,6 +52,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['024_rate_limit_public', rateLimitPublic],
   ['027_email_story', emailStory],
   ['028_suppressions', suppressions],
+  ['029_plain_text', plainText],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -384,7 +384,7 @@ describe('sending', () => {
     }
     // Every recipient had the same body: it went as the message content, without substitutions.
     const message = sink.messages.find((m) => m.messageId === sinkFor(on)[0].messageId)!.body;
-    expect(message.content[0].value).toBe('<p>Receipt</p>');
+    expect(message.content.find((c: any) => c.type === 'text/html').value).toBe('<p>Receipt</p>');
     expect(message.personalizations[0].substitutions).toBeUndefined();
   });
 

@@ -50,7 +50,10 @@ describe('POST /v1/send', () => {
       expect(msg.personalizations[0].to[0]).toEqual(name ? { email: addr, name } : { email: addr });
       expect(msg.from).toEqual({ email: 'hello@mail.example.com' });
       expect(msg.subject).toBe('Hello pro');
-      expect(msg.content[0]).toEqual({ type: 'text/html', value: '<p>Hi Ann, plan pro</p>' });
+      expect(msg.content).toEqual([
+        { type: 'text/plain', value: 'Hi Ann, plan pro' },
+        { type: 'text/html', value: '<p>Hi Ann, plan pro</p>' },
+      ]);
     }
     const row = await emailRow(res.body.data.emails[1].email);
     expect(row.provider_message_id).toBe(sinkFor(b)[0].messageId);
@@ -96,7 +99,7 @@ describe('POST /v1/send', () => {
     const msg = sinkFor(to)[0].body;
     expect(msg.subject).toBe('Override Zed');
     expect(msg.from).toEqual({ email: 'team@mail.example.com', name: 'Team' });
-    expect(msg.content[0].value).toMatch(/^<a href="http:\/\/localhost:\d+\/unsubscribe\/[\w.-]+">u<\/a>$/);
+    expect(msg.content.find((c: any) => c.type === 'text/html').value).toMatch(/^<a href="http:\/\/localhost:\d+\/unsubscribe\/[\w.-]+">u<\/a>$/);
     expect(msg.headers['List-Unsubscribe']).toMatch(/^<http:\/\/localhost:\d+\/unsubscribe\/[\w.-]+>$/);
     expect(msg.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
   });

@@ -43,6 +43,8 @@ describe('template CRUD', () => {
       description: null,
       subject: 'Hi {{ first name ?? "there" }}',
       body: '<p>Hello {{name}}</p>',
+      // No text of its own: the text/plain part is generated from the body.
+      text: null,
       from: 'news@mail.example.com',
       fromName: 'Team',
       replyTo: 'reply@elsewhere.org',

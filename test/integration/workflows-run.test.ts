@@ -90,7 +90,7 @@ describe('triggered executions', () => {
     const mails = sinkFor(pro);
     expect(mails).toHaveLength(1);
     expect(mails[0].body.subject).toBe(`Welcome Ann (${event})`);
-    expect(mails[0].body.content[0].value).toBe('<p>plan pro via ads</p>');
+    expect(mails[0].body.content.find((c: any) => c.type === 'text/html').value).toBe('<p>plan pro via ads</p>');
     expect(sinkFor(free)).toHaveLength(0);
     await eventually(async () => (await h.deps.knex('contacts').where({ email: pro, project_id: p.projectId }).first()).data.welcomed === true);
   });
@@ -364,7 +364,7 @@ describe('durability', () => {
     const done = await api.until(wf.id, started.body.id, ['COMPLETED', 'FAILED']);
     expect(done.status).toBe('COMPLETED');
     await eventually(async () => sinkFor(email).length === 1);
-    expect(sinkFor(email)[0].body.content[0].value).toBe('<p>still here</p>');
+    expect(sinkFor(email)[0].body.content.find((c: any) => c.type === 'text/html').value).toBe('<p>still here</p>');
     expect(await h.deps.knex('emails').where({ project_id: p.projectId, to_email: email }).count({ n: '*' }).first()).toEqual({ n: 1 });
   });
 });

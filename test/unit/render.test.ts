@@ -163,7 +163,7 @@ describe('render budget', () => {
     await expect(renderer.render({ subject: 'Hi', body: slow }, {})).rejects.toThrow(`body: rendering takes longer than the render budget of ${RENDER_BUDGET_MS} ms`);
     expect(renderer.spentMs).toBe(25);
     // Another template of the batch still renders.
-    await expect(renderer.render({ subject: 'Hi {{ name }}', body: '<p>ok</p>' }, { name: 'Ada' })).resolves.toEqual({ subject: 'Hi Ada', body: '<p>ok</p>' });
+    await expect(renderer.render({ subject: 'Hi {{ name }}', body: '<p>ok</p>' }, { name: 'Ada' })).resolves.toEqual({ subject: 'Hi Ada', body: '<p>ok</p>', text: 'ok' });
   });
 
   it("a batch stops rendering once its render budget is spent", async () => {
@@ -171,8 +171,8 @@ describe('render budget', () => {
     let clock = 0;
     const renderer = batchRenderer({ batchBudgetMs: 100, now: () => (clock += 50) });
     const template = { subject: 'Hi {{ name }}', body: 'ok' };
-    await expect(renderer.render(template, { name: 'a' })).resolves.toEqual({ subject: 'Hi a', body: 'ok' });
-    await expect(renderer.render(template, { name: 'b' })).resolves.toEqual({ subject: 'Hi b', body: 'ok' });
+    await expect(renderer.render(template, { name: 'a' })).resolves.toEqual({ subject: 'Hi a', body: 'ok', text: 'ok' });
+    await expect(renderer.render(template, { name: 'b' })).resolves.toEqual({ subject: 'Hi b', body: 'ok', text: 'ok' });
     await expect(renderer.render(template, { name: 'c' })).rejects.toThrow("the batch's render budget of 100 ms is spent");
   });
 

@@ -3730,6 +3730,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                             subject: string;
+                            /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
+                            text: string | null;
                             totalRecipients: number;
                             /** @enum {string} */
                             type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
@@ -3826,6 +3828,8 @@ export interface operations {
                     /** @description paces the hand-over to at most this many emails per minute (warm-up of a new domain); null or omitted: no pacing */
                     sendRatePerMinute?: number | null;
                     subject: string;
+                    /** @description Liquid source of the text/plain part; null or omitted: generated from the rendered HTML body */
+                    text?: string | null;
                     /**
                      * @default MARKETING
                      * @enum {string}
@@ -3879,6 +3883,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                             subject: string;
+                            /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
+                            text: string | null;
                             totalRecipients: number;
                             /** @enum {string} */
                             type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
@@ -4009,6 +4015,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                         subject: string;
+                        /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
+                        text: string | null;
                         totalRecipients: number;
                         /** @enum {string} */
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
@@ -4102,6 +4110,8 @@ export interface operations {
                     /** @description paces the hand-over to at most this many emails per minute (warm-up of a new domain); null or omitted: no pacing */
                     sendRatePerMinute?: number | null;
                     subject: string;
+                    /** @description Liquid source of the text/plain part; null or omitted: generated from the rendered HTML body */
+                    text?: string | null;
                     /**
                      * @default MARKETING
                      * @enum {string}
@@ -4154,6 +4164,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                         subject: string;
+                        /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
+                        text: string | null;
                         totalRecipients: number;
                         /** @enum {string} */
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
@@ -4373,6 +4385,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                         subject: string;
+                        /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
+                        text: string | null;
                         totalRecipients: number;
                         /** @enum {string} */
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
@@ -4491,6 +4505,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                         subject: string;
+                        /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
+                        text: string | null;
                         totalRecipients: number;
                         /** @enum {string} */
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
@@ -4600,6 +4616,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                         subject: string;
+                        /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
+                        text: string | null;
                         totalRecipients: number;
                         /** @enum {string} */
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
@@ -4718,6 +4736,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                         subject: string;
+                        /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
+                        text: string | null;
                         totalRecipients: number;
                         /** @enum {string} */
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
@@ -10250,6 +10270,8 @@ export interface operations {
                             projectId: string;
                             replyTo: string | null;
                             subject: string;
+                            /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
+                            text: string | null;
                             /** @enum {string} */
                             type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                             /** @description ISO 8601 timestamp (UTC) */
@@ -10327,6 +10349,7 @@ export interface operations {
                     name: string;
                     replyTo?: string | null;
                     subject: string;
+                    text?: string | null;
                     /**
                      * @default MARKETING
                      * @enum {string}
@@ -10354,6 +10377,8 @@ export interface operations {
                         projectId: string;
                         replyTo: string | null;
                         subject: string;
+                        /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
+                        text: string | null;
                         /** @enum {string} */
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                         /** @description ISO 8601 timestamp (UTC) */
@@ -10446,6 +10471,8 @@ export interface operations {
                         projectId: string;
                         replyTo: string | null;
                         subject: string;
+                        /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
+                        text: string | null;
                         /** @enum {string} */
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                         /** @description ISO 8601 timestamp (UTC) */
@@ -10585,6 +10612,7 @@ export interface operations {
                     name?: string;
                     replyTo?: string | null;
                     subject?: string;
+                    text?: string | null;
                     /** @enum {string} */
                     type?: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                 };
@@ -10609,6 +10637,8 @@ export interface operations {
                         projectId: string;
                         replyTo: string | null;
                         subject: string;
+                        /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
+                        text: string | null;
                         /** @enum {string} */
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                         /** @description ISO 8601 timestamp (UTC) */
@@ -10710,6 +10740,8 @@ export interface operations {
                         projectId: string;
                         replyTo: string | null;
                         subject: string;
+                        /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
+                        text: string | null;
                         /** @enum {string} */
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                         /** @description ISO 8601 timestamp (UTC) */
@@ -11951,6 +11983,7 @@ export interface operations {
                     subscribed?: boolean;
                     /** Format: uuid */
                     template?: string;
+                    text?: string;
                     to: (string | {
                         /** Format: email */
                         email: string;
