@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { CONTACT_SUBSCRIBED, CONTACT_UNSUBSCRIBED } from './contacts';
 import { TimeCursor, TimePage, timePage } from './eventQueries';
 import { timeKeySql } from './cursors';
+import { EMAIL_EVENT_NAMES } from './emails';
 
 /**
  * The activity feed (GET /activity…): one newest-first stream of what happened in a project.
@@ -13,15 +14,7 @@ import { timeKeySql } from './cursors';
  * tracked/emitted event. Nothing is stored twice; the feed is a read model over both tables.
  */
 
-const EMAIL_EVENT_TYPES = {
-  sent: 'email.sent',
-  delivered: 'email.delivered',
-  opened: 'email.opened',
-  clicked: 'email.clicked',
-  bounced: 'email.bounced',
-  complained: 'email.complained',
-  suppressed: 'email.suppressed',
-} as const;
+const EMAIL_EVENT_TYPES = EMAIL_EVENT_NAMES;
 
 const NAMED_EVENT_TYPES = {
   ...EMAIL_EVENT_TYPES,

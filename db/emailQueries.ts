@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { EmailRow, EmailStatus } from './emails';
+import { EMAIL_EVENT_NAMES, type EmailRow, type EmailStatus } from './emails';
 import { TimeCursor, TimePage, timePage } from './eventQueries';
 import { timeKeySql } from './cursors';
 
@@ -78,17 +78,8 @@ export interface EmailStoryEvent {
   data: Record<string, unknown>;
 }
 
-/** The contact event each lifecycle step is recorded as (deliverEmail, campaign sends, services/providerEvents). */
-const EVENT_NAMES: Record<Exclude<EmailEventType, 'failed'>, string> = {
-  sent: 'email.sent',
-  delivered: 'email.delivered',
-  opened: 'email.opened',
-  clicked: 'email.clicked',
-  bounced: 'email.bounced',
-  complained: 'email.complained',
-  // Recorded by a hand-over that refuses a suppressed address, where one does; nothing else writes it.
-  suppressed: 'email.suppressed',
-};
+/** The contact event each lifecycle step is recorded as (deliverEmail, campaign sends, the claims' suppression, services/providerEvents). */
+const EVENT_NAMES: Record<Exclude<EmailEventType, 'failed'>, string> = EMAIL_EVENT_NAMES;
 const TYPE_OF_NAME = new Map(Object.entries(EVENT_NAMES).map(([type, name]) => [name, type as EmailEventType]));
 
 /**

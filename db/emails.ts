@@ -7,6 +7,17 @@ import { suppressedSql } from './suppressions';
 /** Every status an email row takes (docs/api.md, Emails); SENDING while a batch hands it over. */
 export const EMAIL_STATUSES = ['QUEUED', 'SENDING', 'SENT', 'DELIVERED', 'OPENED', 'CLICKED', 'BOUNCED', 'COMPLAINED', 'FAILED', 'SUPPRESSED'] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+/** The contact event each step of an email's life is recorded as: the activity feed and GET /emails/:id read them back. */
+export const EMAIL_EVENT_NAMES = {
+  sent: 'email.sent',
+  delivered: 'email.delivered',
+  opened: 'email.opened',
+  clicked: 'email.clicked',
+  bounced: 'email.bounced',
+  complained: 'email.complained',
+  suppressed: 'email.suppressed',
+} as const;
 export type EmailType = 'TRANSACTIONAL' | 'MARKETING' | 'HEADLESS';
 
 export interface EmailRow {

@@ -187,6 +187,11 @@ describe('the check at hand-over', () => {
     const feed = await h.http.get('/activity?type=suppressed').set(key());
     expect(feed.status).toBe(200);
     expect(JSON.stringify(feed.body)).toContain(blockedId);
+    // And the email's story says so.
+    const story = await h.http.get(`/emails/${blockedId}`).set(key());
+    expect(story.status).toBe(200);
+    expect(story.body).toMatchObject({ status: 'SUPPRESSED' });
+    expect(story.body.events.map((e: any) => e.type)).toEqual(['suppressed']);
   });
 
   it('an expired entry no longer suppresses, and a deleted one lets mail through again', async () => {
