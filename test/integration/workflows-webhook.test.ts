@@ -28,6 +28,7 @@ beforeAll(async () => {
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       received.push({ method: req.method, url: req.url, headers: req.headers, body });
+      if (req.url?.startsWith('/html')) return void res.writeHead(500, { 'Content-Type': 'text/html' }).end('<html>oops</html>');
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ ok: true, echoed: body ? JSON.parse(body) : null }));
     });
   });
@@ -140,5 +141,20 @@ describe('WEBHOOK calls (WEBHOOK_ALLOW_PRIVATE on)', () => {
     const step = await open.deps.knex('workflow_execution_steps').where({ execution_id: exec.id, type: 'WEBHOOK' }).first();
     expect(got[0].headers['idempotency-key']).toBe(deterministicUuid('webhook', exec.id, String(step.seq)));
     expect(JSON.parse(got[0].body)).toEqual(sent);
+  });
+
+  it('keeps the status of an answer that is not JSON, with a null body, in the context and the step output', async () => {
+    const api = workflowApi(open, p);
+    const event = `hooked-html-${Date.now()}`;
+    const wf = await api.build(event, { hook: { type: 'WEBHOOK', config: { url: `http://127.0.0.1:${port}/html`, method: 'GET' } } }, [['trigger', 'hook']], {
+      enabled: true,
+    });
+    const email = uniqueEmail();
+    await api.track(email, event);
+    const contact = await open.deps.knex('contacts').where({ project_id: p.projectId, email }).first();
+    const done = await api.until(wf.id, (await api.executionOf(wf.id, contact.id)).id, ['COMPLETED', 'FAILED']);
+    expect(done.status).toBe('COMPLETED');
+    expect(done.context.webhook).toEqual({ status: 500, body: null });
+    expect(done.steps[1].output).toEqual({ status: 500, body: null });
   });
 });
