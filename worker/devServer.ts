@@ -55,7 +55,7 @@ async function waitReady(address: string, child: ChildProcess, timeoutMs: number
   const deadline = Date.now() + timeoutMs;
   let lastErr: unknown;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`temporal dev server exited with code ${child.exitCode}`);
+    if (child.exitCode !== null) throw new DevServerExited(`temporal dev server exited with code ${child.exitCode}`);
     try {
       const conn = await Connection.connect({ address, connectTimeout: 1000 });
       try {
@@ -73,6 +73,20 @@ async function waitReady(address: string, child: ChildProcess, timeoutMs: number
 }
 
 export async function startDevServer(opts: DevServerOptions = {}): Promise<DevServer> {
+  // A free port can be taken between our probe and the server's bind (tests start several servers at
+  // once), and the dev server then exits at once: with a port of our own choosing, try another.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startDevServerOnce(opts);
+    } catch (err) {
+      if (opts.port !== undefined || attempt >= 3 || !(err instanceof DevServerExited)) throw err;
+    }
+  }
+}
+
+class DevServerExited extends Error {}
+
+async function startDevServerOnce(opts: DevServerOptions): Promise<DevServer> {
   const bin = findTemporalCli();
   const port = opts.port ?? (await freePort());
   // The priority-aware matcher (temporal/priorities.ts): the CLI's dev server leaves it off.
