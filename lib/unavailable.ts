@@ -7,6 +7,8 @@ export type UnavailablePart = 'database' | 'temporal' | 'service';
 
 /** Postgres: connection exceptions (08xxx), shutdown and start-up (57P01–57P03). */
 const PG_UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006']);
+/** node-postgres's own words for a connection that broke or was closed under a query (a restart). */
+const PG_CONNECTION_LOST = /^(Connection terminated|Client has encountered a connection error and is not queryable|Client was closed and is not queryable)/;
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTCONN']);
 const SOCKET_MESSAGE = new RegExp(`\\b(${[...SOCKET_CODES].join('|')})\\b`);
 /** gRPC UNAVAILABLE and DEADLINE_EXCEEDED: the client already retried before giving up. */
@@ -18,7 +20,7 @@ export function unavailablePart(err: unknown): UnavailablePart | null {
       if (e.name !== 'ServiceError' || GRPC_UNAVAILABLE.has(e.cause?.code) || /connect|unavailable|deadline/i.test(String(e.message))) return 'temporal';
     }
     if (typeof e.code === 'string' && PG_UNAVAILABLE_CODES.has(e.code)) return 'database';
-    if (e.name === 'KnexTimeoutError' || /^Connection terminated/.test(String(e.message))) return 'database';
+    if (e.name === 'KnexTimeoutError' || PG_CONNECTION_LOST.test(String(e.message))) return 'database';
     // A refused or reset socket: Postgres before it accepts connections, an S3 store, a provider.
     if (typeof e.code === 'string' && SOCKET_CODES.has(e.code)) return 'service';
     // The same, wrapped by a client library that kept only the message.

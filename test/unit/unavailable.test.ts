@@ -5,6 +5,9 @@ describe('unavailablePart', () => {
   it('names Postgres when it is shutting down, starting, or the connection broke', () => {
     for (const code of ['57P01', '57P03', '08006']) expect(unavailablePart(Object.assign(new Error('pg'), { code }))).toBe('database');
     expect(unavailablePart(new Error('Connection terminated unexpectedly'))).toBe('database');
+    // node-postgres, when a pooled client's connection broke or was closed under a query.
+    expect(unavailablePart(new Error('Client has encountered a connection error and is not queryable'))).toBe('database');
+    expect(unavailablePart(new Error('Client was closed and is not queryable'))).toBe('database');
     expect(unavailablePart(Object.assign(new Error('Timeout acquiring a connection'), { name: 'KnexTimeoutError' }))).toBe('database');
   });
 
