@@ -56,6 +56,16 @@ function expand(m: SinkMessage): SinkRecipient[] {
 }
 
 /** A local stand-in for SendGrid's v3 `/v3/mail/send`: 202 + `X-Message-Id`, recording what the real client sent. */
+/** The environment of a harness whose worker sends through this sink and verifies signed Event Webhook posts with `publicKey`. */
+export function sendgridEnv(sink: SendgridSink, publicKey: import('node:crypto').KeyObject): Record<string, string> {
+  return {
+    EMAIL_TRANSPORT: 'sendgrid',
+    SENDGRID_API_KEY: 'SG.test-key',
+    SENDGRID_API_URL: sink.url,
+    SENDGRID_WEBHOOK_PUBLIC_KEY: publicKey.export({ format: 'der', type: 'spki' }).toString('base64'),
+  };
+}
+
 export async function startSendgridSink(): Promise<SendgridSink> {
   const messages: SinkMessage[] = [];
   let failures: { left: number; status: number } = { left: 0, status: 500 };

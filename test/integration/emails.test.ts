@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
-import { startSendgridSink, SendgridSink } from '../helpers/sendgridSink';
+import { sendgridEnv, startSendgridSink, SendgridSink } from '../helpers/sendgridSink';
 import { verifiedDomain, uniqueEmail } from '../helpers/fixtures';
 import { workflowApi } from '../helpers/workflows';
 
@@ -17,12 +17,7 @@ beforeAll(async () => {
   sink = await startSendgridSink();
   h = await startHarness({
     worker: true,
-    env: {
-      EMAIL_TRANSPORT: 'sendgrid',
-      SENDGRID_API_KEY: 'SG.test-key',
-      SENDGRID_API_URL: sink.url,
-      SENDGRID_WEBHOOK_PUBLIC_KEY: publicKey.export({ format: 'der', type: 'spki' }).toString('base64'),
-    },
+    env: sendgridEnv(sink, publicKey),
   });
   p = await createProjectFixture(h, 'Story');
   q = await createProjectFixture(h, 'Listing');
