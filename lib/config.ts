@@ -489,6 +489,6 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
 /**
  * "A first email in five minutes": while every email goes to the local development inbox, no domain
  * can be spoofed and no DNS can be published, so sends, templates, campaigns and workflow steps skip
- * the sender-domain check (api/sender.ts, activities/steps/sendEmail.ts). Any real transport keeps it.
+ * the sender-domain check (services/senderCheck.ts, activities/steps/sendEmail.ts). Any real transport keeps it.
  */
 export const senderCheckWaived = (config: { email: Pick<EmailConfig, 'localInbox'> }): boolean => config.email.localInbox === true;

@@ -16,7 +16,7 @@ import {
   CampaignTestBody,
   CampaignTestOut,
 } from '../schemas/campaigns';
-import { assertVerifiedSender } from '../sender';
+import { assertVerifiedSender } from '../../services/senderCheck';
 import { parseLocalDateTime } from '../../lib/zonedTime';
 import {
   assertAudienceCompiles,

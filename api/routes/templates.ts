@@ -5,7 +5,7 @@ import type { AppContext } from '../context';
 import { conflict, notFound } from '../errors';
 import { IdParams } from '../schemas/common';
 import { TemplateCreate, TemplateListQuery, TemplateOut, TemplatePage, TemplateUpdate, TemplateUsage } from '../schemas/templates';
-import { assertVerifiedSender } from '../sender';
+import { assertVerifiedSender } from '../../services/senderCheck';
 import {
   createTemplate,
   deleteTemplate,
