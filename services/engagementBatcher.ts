@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { TemporalGateway } from './temporal';
 import type { Logger } from '../lib/logger';
 import { EngagementHit, recordEngagements } from '../db/tracking';
+import type { EmailStatus } from '../db/emails';
 import { startEventBatch } from './eventBatcher';
 import { movesFrom } from './providerEvents';
 import { MACHINE_WINDOW_SECONDS } from './machineAgents';
@@ -10,7 +11,11 @@ import { MACHINE_WINDOW_SECONDS } from './machineAgents';
 const MAX_BATCH = 500;
 const MAX_DELAY_MS = 100;
 
-const RULES = { machineWindowSeconds: MACHINE_WINDOW_SECONDS, toOpened: movesFrom('OPENED'), toClicked: movesFrom('CLICKED') };
+// The provider events' order, minus the hand-over's own states: a reader can open a message the
+// relay took before our SENDING → SENT commit lands, and moving the row then would keep that commit
+// (which only moves SENDING rows) from recording the send. The milestone is set all the same.
+const settled = (to: EmailStatus) => movesFrom(to).filter((s) => s !== 'QUEUED' && s !== 'SENDING');
+const RULES = { machineWindowSeconds: MACHINE_WINDOW_SECONDS, toOpened: settled('OPENED'), toClicked: settled('CLICKED') };
 
 type Deps = { knex: Knex; temporal: TemporalGateway; log: Pick<Logger, 'warn'> };
 

@@ -34,8 +34,13 @@ afterAll(async () => {
 const key = (fx: ProjectFixture = p) => bearer(fx.secretKey);
 
 async function receivedHtml(to: string): Promise<string> {
+  return (await received(to)).html;
+}
+
+async function received(to: string): Promise<{ html: string; text: string }> {
   const [mail] = await eventually(async () => (sink.mailsTo(to).length ? sink.mailsTo(to) : null));
-  return String((await simpleParser(mail.raw)).html);
+  const parsed = await simpleParser(mail.raw);
+  return { html: String(parsed.html), text: String(parsed.text) };
 }
 
 /** The tracking URLs of a received body, as paths on the app (TRACKING_URL is a CNAME to it). */
@@ -77,8 +82,11 @@ describe('a tracked /v1/send email over SMTP', () => {
   it('carries the pixel and rewritten links, keeps the subscription links, and records one human open and click with repeats', async () => {
     const to = uniqueEmail();
     const sent = await send({ to, body: BODY, track: { opens: true, clicks: true } });
-    const html = await receivedHtml(to);
+    const { html, text } = await received(to);
     const { pixels, links } = trackingPaths(html);
+    // The text part keeps the real URLs.
+    expect(text).toContain('https://shop.example/b');
+    expect(text).not.toContain('/t/c/');
     expect(pixels).toHaveLength(1);
     expect(links).toHaveLength(2);
     expect(html).not.toContain('https://shop.example');
@@ -172,6 +180,51 @@ describe('a tracked /v1/send email over SMTP', () => {
     });
     expect(row.status).toBe('CLICKED');
   });
+
+  it('never moves a status backwards: an open after a complaint sets opened_at and leaves COMPLAINED', async () => {
+    const to = uniqueEmail();
+    const sent = await send({ to, body: BODY, track: { opens: true } });
+    const { pixels } = trackingPaths(await receivedHtml(to));
+    await h.deps.knex('emails').where({ id: sent.email }).update({ status: 'COMPLAINED' });
+    await get(pixels[0]);
+    const row = await eventually(async () => {
+      const r = await h.deps.knex('emails').where({ id: sent.email }).first();
+      return r.opened_at ? r : null;
+    });
+    expect(row.status).toBe('COMPLAINED');
+  });
+
+  it('an open before the hand-over is recorded leaves the row SENDING, so the SENT commit still finds it', async () => {
+    const to = uniqueEmail();
+    const sent = await send({ to, body: BODY, track: { opens: true } });
+    const { pixels } = trackingPaths(await receivedHtml(to));
+    // As if the relay took the message and the reader opened it before our SENDING → SENT commit landed.
+    await h.deps.knex('emails').where({ id: sent.email }).update({ status: 'SENDING' });
+    await get(pixels[0]);
+    const row = await eventually(async () => {
+      const r = await h.deps.knex('emails').where({ id: sent.email }).first();
+      return r.opened_at ? r : null;
+    });
+    expect(row.status).toBe('SENDING');
+  });
+});
+
+describe('single deliveries', () => {
+  it("a campaign's test send is tracked like the campaign: pixel, rewritten links, and the click leads to the link", async () => {
+    const created = await h.http
+      .post('/campaigns')
+      .set(key())
+      .send({ name: 'Test me', subject: 'S', body: BODY, from: `news@${DOMAIN}`, audienceType: 'ALL', tracking: { opens: true, clicks: true } });
+    const to = uniqueEmail('tester');
+    expect((await h.http.post(`/campaigns/${created.body.data.id}/test`).set(key()).send({ email: to })).status).toBe(200);
+    const { pixels, links } = trackingPaths(await receivedHtml(to));
+    expect(pixels).toHaveLength(1);
+    expect(links).toHaveLength(2);
+    expect((await get(links[0])).headers.location).toBe('https://shop.example/a?x=1&y=2');
+    const row = await h.deps.knex('emails').where({ to_email: to }).first();
+    expect(row).toMatchObject({ track_opens: true, track_clicks: true, links: ['https://shop.example/a?x=1&y=2', 'https://shop.example/b'] });
+    await eventually(async () => ((await engagements(row.id)).length === 1 ? true : null));
+  });
 });
 
 describe('bad tokens', () => {
@@ -228,10 +281,13 @@ describe('a tracked campaign', () => {
     await h.http.head(paths[2].links[0]).set('User-Agent', BROWSER);
     await get(paths[2].pixels[0], SCANNER);
 
-    const stats = await eventually(async () => {
+    await eventually(async () => {
       const res = await h.http.get(`/campaigns/${id}/stats`).set(key(fx));
       return res.body.engagement?.machineOpens === 1 && res.body.engagement.clicks === 4 ? res.body : null;
     });
+    // Read again: the stats read the counters and the engagement rows one after the other, so one
+    // read may straddle the commit that moved both.
+    const stats = (await h.http.get(`/campaigns/${id}/stats`).set(key(fx))).body;
     expect(stats).toMatchObject({ sent: 3, opened: 2, clicked: 2, engagement: { opens: 3, clicks: 4, machineOpens: 1, machineClicks: 1 } });
     const campaign = await h.http.get(`/campaigns/${id}`).set(key(fx));
     expect(campaign.body).toMatchObject({ openedCount: 2, clickedCount: 2 });
