@@ -34,7 +34,12 @@ export interface Tracked {
 // Elements whose content is text to the tokenizer: a `<a href>` inside them is not a tag.
 const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes', 'noscript', 'plaintext']);
 const LINK_TAGS = new Set(['a', 'area']);
-const SPACE = /[\t\n\f\r ]/;
+// Tokenizer whitespace, tested by char code: a regular expression per character cost more than the rest of the scan.
+const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 12 || c === 13;
+const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const SLASH = 47;
+const GT = 62;
+const EQ = 61;
 
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', sol: '/', colon: ':', quest: '?', equals: '=', num: '#', percnt: '%', plus: '+', period: '.', comma: ',', semi: ';', lowbar: '_', hyphen: '-' };
 // Names a browser decodes in an attribute even without their `;` (HTML's legacy references), unless followed by `=` or an alphanumeric.
@@ -111,22 +116,22 @@ function readAttributes(html: string, i: number): { attributes: Attribute[]; end
   const attributes: Attribute[] = [];
   const n = html.length;
   while (i < n) {
-    while (i < n && (SPACE.test(html[i]) || html[i] === '/')) i++;
+    while (i < n && (isSpace(html.charCodeAt(i)) || html.charCodeAt(i) === SLASH)) i++;
     if (i >= n) break;
-    if (html[i] === '>') return { attributes, end: i + 1, closed: true };
+    if (html.charCodeAt(i) === GT) return { attributes, end: i + 1, closed: true };
     const nameStart = i;
     // A name may begin with `=` (the tokenizer takes it as part of the name).
     i++;
-    while (i < n && !SPACE.test(html[i]) && html[i] !== '/' && html[i] !== '>' && html[i] !== '=') i++;
+    for (let c = html.charCodeAt(i); i < n && !isSpace(c) && c !== SLASH && c !== GT && c !== EQ; c = html.charCodeAt(++i));
     const name = html.slice(nameStart, i).toLowerCase();
     let j = i;
-    while (j < n && SPACE.test(html[j])) j++;
-    if (html[j] !== '=') {
+    while (j < n && isSpace(html.charCodeAt(j))) j++;
+    if (html.charCodeAt(j) !== EQ) {
       attributes.push({ name, value: '', spanStart: i, spanEnd: i });
       continue;
     }
     j++;
-    while (j < n && SPACE.test(html[j])) j++;
+    while (j < n && isSpace(html.charCodeAt(j))) j++;
     const quote = html[j];
     if (quote === '"' || quote === "'") {
       const close = html.indexOf(quote, j + 1);
@@ -135,7 +140,7 @@ function readAttributes(html: string, i: number): { attributes: Attribute[]; end
       i = close < 0 ? n : close + 1;
     } else {
       const start = j;
-      while (j < n && !SPACE.test(html[j]) && html[j] !== '>') j++;
+      for (let c = html.charCodeAt(j); j < n && !isSpace(c) && c !== GT; c = html.charCodeAt(++j));
       attributes.push({ name, value: html.slice(start, j), spanStart: start, spanEnd: j });
       i = j;
     }
@@ -163,13 +168,13 @@ export function trackHtml(html: string, options: TrackOptions): Tracked {
       const close = html.indexOf('>', lt + 2);
       i = close < 0 ? n : close + 1;
     } else if (next === '/') {
-      const m = /^<\/([A-Za-z][^\t\n\f\r />]*)/.exec(html.slice(lt, lt + 64));
-      if (m && m[1].toLowerCase() === 'body') bodyClose = lt;
+      const after = html.charCodeAt(lt + 6);
+      if (html.slice(lt + 2, lt + 6).toLowerCase() === 'body' && (Number.isNaN(after) || isSpace(after) || after === SLASH || after === GT)) bodyClose = lt;
       const close = html.indexOf('>', lt + 2);
       i = close < 0 ? n : close + 1;
-    } else if (/[A-Za-z]/.test(next)) {
+    } else if (isLetter(next.charCodeAt(0))) {
       let j = lt + 1;
-      while (j < n && !SPACE.test(html[j]) && html[j] !== '/' && html[j] !== '>') j++;
+      for (let c = html.charCodeAt(j); j < n && !isSpace(c) && c !== SLASH && c !== GT; c = html.charCodeAt(++j));
       const tag = html.slice(lt + 1, j).toLowerCase();
       const { attributes, end, closed } = readAttributes(html, j);
       i = end;

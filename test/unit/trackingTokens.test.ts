@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { signTrackingToken, verifyTrackingToken, openPixelUrl, clickUrl } from '../../services/trackingTokens';
 import { signSubscriptionToken } from '../../lib/unsubscribe';
 
@@ -44,5 +45,16 @@ describe('tracking tokens', () => {
   it('are spelled into URLs under the tracking base', () => {
     expect(openPixelUrl('https://t.example.com', SECRET, EMAIL)).toMatch(/^https:\/\/t\.example\.com\/t\/o\/[\w-]+\.[\w-]+$/);
     expect(clickUrl('https://t.example.com', SECRET, EMAIL, 3)).toMatch(/^https:\/\/t\.example\.com\/t\/c\/[\w-]+\.[\w-]+$/);
+  });
+});
+
+describe('the signature', () => {
+  it('is HMAC-SHA256 as node computes it, truncated to 128 bits, for short and long secrets', () => {
+    for (const secret of [SECRET, 'x'.repeat(64), 'y'.repeat(100)]) {
+      const token = signTrackingToken(secret, { kind: 'click', emailId: EMAIL, link: 2 });
+      const [payload, signature] = token.split('.');
+      const expected = crypto.createHmac('sha256', secret).update(`track-click:${payload}`).digest().subarray(0, 16).toString('base64url');
+      expect(signature).toBe(expected);
+    }
   });
 });
