@@ -1,6 +1,6 @@
 import type { Config } from '../lib/config';
 import type { TrackingChoice } from '../lib/trackingSettings';
-import { clickUrl, MAX_TRACKED_LINKS, openPixelUrl } from './trackingTokens';
+import { MAX_TRACKED_LINKS, trackingUrls } from './trackingTokens';
 import { trackHtml } from './trackedLinks';
 
 /** What tracking did to one rendered body: the body to send, and what the email row must keep. */
@@ -21,10 +21,11 @@ export interface TrackedBody {
 export function trackedBody(config: Pick<Config, 'appUrl' | 'trackingUrl' | 'jwtSecret'>, emailId: string, html: string, choice: TrackingChoice): TrackedBody {
   if (!choice.opens && !choice.clicks) return { body: html, trackOpens: false, trackClicks: false, links: null };
   const kept = [`${config.appUrl}/unsubscribe/`, `${config.appUrl}/subscribe/`, `${config.appUrl}/manage/`, `${config.trackingUrl}/t/`];
+  const urls = trackingUrls(config.trackingUrl, config.jwtSecret, emailId);
   const tracked = trackHtml(html, {
     clicks: choice.clicks,
-    pixelUrl: choice.opens ? openPixelUrl(config.trackingUrl, config.jwtSecret, emailId) : undefined,
-    clickUrl: (i) => clickUrl(config.trackingUrl, config.jwtSecret, emailId, i),
+    pixelUrl: choice.opens ? urls.pixel() : undefined,
+    clickUrl: urls.click,
     keep: (url) => kept.some((prefix) => url.startsWith(prefix)),
     maxLinks: MAX_TRACKED_LINKS,
   });

@@ -53,20 +53,26 @@ const sign = (secret: string, kind: TrackingKind, payload: string) =>
     .subarray(0, SIGNATURE_BYTES)
     .toString('base64url');
 
-export function signTrackingToken(secret: string, target: TrackingTarget): string {
-  const m = UUID.exec(target.emailId);
+/** The tokens of one email: its id is parsed once for the pixel and every link. */
+export function emailTokens(secret: string, emailId: string): { open(): string; click(link: number): string } {
+  const m = UUID.exec(emailId);
   if (!m) throw new Error('a tracking token names an email by its uuid');
-  const id = Buffer.from(m.slice(1).join(''), 'hex');
-  let bytes = id;
-  if (target.kind === 'click') {
-    const link = target.link ?? -1;
-    if (!Number.isInteger(link) || link < 0 || link >= MAX_TRACKED_LINKS) throw new Error('a click token names a link index from 0 to 65534');
-    const index = Buffer.alloc(2);
-    index.writeUInt16BE(link);
-    bytes = Buffer.concat([id, index]);
-  }
-  const payload = bytes.toString('base64url');
-  return `${payload}.${sign(secret, target.kind, payload)}`;
+  const bytes = Buffer.alloc(18);
+  bytes.write(m.slice(1).join(''), 'hex');
+  const token = (kind: TrackingKind, payload: string) => `${payload}.${sign(secret, kind, payload)}`;
+  return {
+    open: () => token('open', bytes.subarray(0, 16).toString('base64url')),
+    click(link) {
+      if (!Number.isInteger(link) || link < 0 || link >= MAX_TRACKED_LINKS) throw new Error('a click token names a link index from 0 to 65534');
+      bytes.writeUInt16BE(link, 16);
+      return token('click', bytes.toString('base64url'));
+    },
+  };
+}
+
+export function signTrackingToken(secret: string, target: TrackingTarget): string {
+  const tokens = emailTokens(secret, target.emailId);
+  return target.kind === 'click' ? tokens.click(target.link ?? -1) : tokens.open();
 }
 
 /** What a token was signed for, or null for anything malformed, forged, or of the other kind. */
@@ -86,3 +92,9 @@ export function verifyTrackingToken(secret: string, kind: TrackingKind, token: s
 
 export const openPixelUrl = (base: string, secret: string, emailId: string) => `${base}/t/o/${signTrackingToken(secret, { kind: 'open', emailId })}`;
 export const clickUrl = (base: string, secret: string, emailId: string, link: number) => `${base}/t/c/${signTrackingToken(secret, { kind: 'click', emailId, link })}`;
+
+/** The pixel and link URLs of one email under `base`. */
+export function trackingUrls(base: string, secret: string, emailId: string): { pixel(): string; click(link: number): string } {
+  const tokens = emailTokens(secret, emailId);
+  return { pixel: () => `${base}/t/o/${tokens.open()}`, click: (link) => `${base}/t/c/${tokens.click(link)}` };
+}
