@@ -45,6 +45,9 @@ import { claimMarketingSends, sendingPolicy } from '../db/sendingPolicy';
 import { contactTimeZone, recipientDue } from '../lib/sendingPolicy';
 import { parseLocalDateTime } from '../lib/zonedTime';
 import { redactAddresses } from '../lib/redact';
+import { trackingSettings } from '../db/tracking';
+import { DEFAULT_TRACKING, resolveTracking, TrackingChoice } from '../lib/trackingSettings';
+import { trackedBody } from '../services/emailTracking';
 
 // ───────────────────────────── the batch ─────────────────────────────
 
@@ -107,13 +110,19 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
   const throttle = sendThrottleFor(knex, config.email, transport);
 
   /** `variant`: the recipient's A/B test subject (db/campaignAbTest); null gets the winner's, or the campaign's subject. */
-  async function render(c: CampaignRow, r: { contact_id: string; email: string; data: Record<string, unknown> | null; variant?: number | null }, renderer: BatchRenderer): Promise<RecipientEmail> {
+  async function render(
+    c: CampaignRow,
+    r: { contact_id: string; email: string; data: Record<string, unknown> | null; variant?: number | null },
+    renderer: BatchRenderer,
+    tracking: TrackingChoice,
+  ): Promise<RecipientEmail> {
     const links = linksFor(config, c.project_id, r.contact_id);
     const variables = { ...(r.data ?? {}), ...identityVariables({ id: r.contact_id, email: r.email }), ...links };
     const base = { id: campaignEmailId(c.id, r.contact_id), contactId: r.contact_id, to: r.email, headers: c.type === 'MARKETING' ? listUnsubscribeHeaders(links.unsubscribeUrl) : {}, variant: r.variant ?? null };
     try {
       const rendered = await renderer.render({ subject: subjectFor(c, r.variant ?? null), body: c.body, text: c.text }, variables);
-      return { ...base, subject: rendered.subject, body: rendered.body, text: rendered.text };
+      const tracked = trackedBody(config, base.id, rendered.body, tracking);
+      return { ...base, subject: rendered.subject, body: tracked.body, text: rendered.text, trackOpens: tracked.trackOpens, trackClicks: tracked.trackClicks, links: tracked.links };
     } catch (err) {
       if (!(err instanceof RenderError)) throw err;
       return { ...base, subject: '', body: '', text: '', error: `render failed: ${err.message}` };
@@ -216,9 +225,11 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
       // Yields between recipients and bounds the batch's render time (services/render.ts batchRenderer);
       // a recipient over a budget is written FAILED by the claim below, so a retry never renders it again.
       const renderer = batchRenderer();
+      // The campaign's own choice, else the project's settings for its type (read once per batch).
+      const tracking = fresh.length ? resolveTracking((await trackingSettings(knex, c.project_id)) ?? DEFAULT_TRACKING, c.type, c.tracking) : DEFAULT_TRACKING.TRANSACTIONAL;
       for (const r of fresh) {
         ctx.heartbeat(progress);
-        rendered.push(await render(c, { contact_id: r.contact_id, email: r.email!, data: r.data, variant: ab.variant(r.contact_id) }, renderer));
+        rendered.push(await render(c, { contact_id: r.contact_id, email: r.email!, data: r.data, variant: ab.variant(r.contact_id) }, renderer, tracking));
       }
       // Rows QUEUED by an earlier attempt, and the interrupted ones the release above just put back.
       const queued = [...page.filter((r) => r.email_status === 'QUEUED').map((r) => r.contact_id), ...(transport.reofferInterrupted ? interrupted : [])];

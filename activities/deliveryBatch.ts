@@ -13,6 +13,7 @@ import { chunk } from '../lib/arrays';
 import { deliveriesFailed, emailsHandedOver } from '../lib/metrics';
 import { heartbeating, UNKNOWN_OUTCOME } from './handOver';
 import { outgoingMessage, renderRow } from './outgoing';
+import { trackingSettings } from '../db/tracking';
 import { routeEvents } from './eventBatch';
 import { redactAddresses } from '../lib/redact';
 
@@ -72,10 +73,11 @@ export function deliveryBatchActivities(deps: ActivityDeps, transport: Transport
       // Yields between emails and bounds the batch's render time (services/render.ts batchRenderer);
       // an email over a budget is written FAILED below, so a retry never renders it again.
       const renderer = batchRenderer();
+      const tracking = (await trackingSettings(knex, projectId)) ?? null;
       for (const r of queued) {
         ctx.heartbeat(progress);
         try {
-          rendered.push({ id: r.id, ...(await renderRow(config, r, renderer)) });
+          rendered.push({ id: r.id, ...(await renderRow(config, r, tracking, renderer)) });
         } catch (err) {
           if (!(err instanceof RenderError)) throw err;
           rendered.push({ id: r.id, error: err.message });

@@ -8,6 +8,7 @@ import { sendThrottleFor } from '../services/sendThrottle';
 import { refusalBounces } from '../services/providerEvents';
 import { RenderError } from '../services/render';
 import { outgoingMessage, renderRow } from './outgoing';
+import { trackingSettings } from '../db/tracking';
 import { deterministicUuid } from '../lib/ids';
 import { deliveriesFailed, emailsHandedOver } from '../lib/metrics';
 import { redactAddresses } from '../lib/redact';
@@ -95,9 +96,17 @@ export function emailActivities(deps: ActivityDeps, transport: Transport = creat
       if (!email) return { ok: false, error: 'email not found' };
       if (email.rendered_body !== null || email.status !== 'QUEUED') return { ok: email.status !== 'FAILED' };
       try {
-        const rendered = await renderRow(config, email);
+        const tracking = email.project_id ? ((await trackingSettings(knex, email.project_id)) ?? null) : null;
+        const rendered = await renderRow(config, email, tracking);
         // Written only while still QUEUED: a row a concurrent cancel or failure moved is left alone.
-        await transitionEmail(knex, emailId, ['QUEUED'], 'QUEUED', { rendered_subject: rendered.subject, rendered_body: rendered.body, rendered_text: rendered.text });
+        await transitionEmail(knex, emailId, ['QUEUED'], 'QUEUED', {
+          rendered_subject: rendered.subject,
+          rendered_body: rendered.body,
+          rendered_text: rendered.text,
+          track_opens: rendered.trackOpens,
+          track_clicks: rendered.trackClicks,
+          links: rendered.links,
+        });
         return { ok: true };
       } catch (err) {
         if (!(err instanceof RenderError)) throw err;

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { deterministicUuid } from '../lib/ids';
 import { binaryTextArray } from './binaryArrays';
+import { LINKS_OF } from './tracking';
 import type { CampaignRow } from './campaigns';
 import { SUPPRESSED_REASON } from './emails';
 import { suppressedEventBindings, suppressedEventsSql, suppressedSql, type SuppressedEvent } from './suppressions';
@@ -96,6 +97,10 @@ export interface RecipientEmail {
   variant?: number | null;
   /** Set when rendering failed: the row is written FAILED and never handed over. */
   error?: string;
+  /** First-party tracking the body got (docs/tracking.md), and the original URLs of its rewritten links. */
+  trackOpens?: boolean;
+  trackClicks?: boolean;
+  links?: string[] | null;
 }
 
 export interface ClaimedEmail {
@@ -139,14 +144,17 @@ export async function claimPage(knex: Knex, c: CampaignRow, fresh: RecipientEmai
     `WITH live AS (SELECT EXISTS (SELECT 1 FROM campaigns WHERE id = :id AND status = 'SENDING') AS ok),
      fresh AS (
        INSERT INTO emails (id, project_id, contact_id, campaign_id, type, to_email, from_email, from_name, reply_to,
-                           subject, body, headers, rendered_subject, rendered_body, rendered_text, status, transport, error, ab_variant)
+                           subject, body, headers, rendered_subject, rendered_body, rendered_text, status, transport, error, ab_variant,
+                           track_opens, track_clicks, links)
        SELECT u.id::uuid, :projectId, u.contact_id, :id, :type, u.to_email, :from, :fromName, :replyTo,
               :subject, '', u.headers::jsonb, u.subject, u.body, u.text,
               CASE WHEN u.error IS NOT NULL THEN 'FAILED' WHEN ${SUPPRESSED_NEW} THEN 'SUPPRESSED' ELSE 'SENDING' END,
               CASE WHEN u.error IS NULL AND NOT ${SUPPRESSED_NEW} THEN :transport END,
-              CASE WHEN u.error IS NOT NULL THEN u.error WHEN ${SUPPRESSED_NEW} THEN :suppressedReason END, u.variant::smallint
-         FROM unnest(:ids::text[], :contactIds::text[], :tos::text[], :headers::text[], :subjects::text[], :bodies::text[], :texts::text[], :errors::text[], :variants::text[])
-              AS u(id, contact_id, to_email, headers, subject, body, text, error, variant)
+              CASE WHEN u.error IS NOT NULL THEN u.error WHEN ${SUPPRESSED_NEW} THEN :suppressedReason END, u.variant::smallint,
+              u.track_opens::boolean, u.track_clicks::boolean, ${LINKS_OF('u.links')}
+         FROM unnest(:ids::text[], :contactIds::text[], :tos::text[], :headers::text[], :subjects::text[], :bodies::text[], :texts::text[], :errors::text[], :variants::text[],
+                     :trackOpens::text[], :trackClicks::text[], :links::text[])
+              AS u(id, contact_id, to_email, headers, subject, body, text, error, variant, track_opens, track_clicks, links)
         WHERE (SELECT ok FROM live)
        ON CONFLICT DO NOTHING
        RETURNING id, status, project_id, contact_id, campaign_id),
@@ -188,6 +196,9 @@ export async function claimPage(knex: Knex, c: CampaignRow, fresh: RecipientEmai
       texts: binaryTextArray(fresh.map((e) => (e.error ? null : e.text))),
       errors: binaryTextArray(fresh.map((e) => e.error ?? null)),
       variants: binaryTextArray(fresh.map((e) => (e.variant === null || e.variant === undefined ? null : String(e.variant)))),
+      trackOpens: binaryTextArray(fresh.map((e) => (e.error || e.trackOpens === undefined ? null : String(e.trackOpens)))),
+      trackClicks: binaryTextArray(fresh.map((e) => (e.error || e.trackClicks === undefined ? null : String(e.trackClicks)))),
+      links: binaryTextArray(fresh.map((e) => (e.error || !e.links ? null : JSON.stringify(e.links)))),
       queued: queuedContactIds,
       suppressedReason: SUPPRESSED_REASON,
       ...suppressedEventBindings([...fresh.map((e) => e.id), ...queuedContactIds.map((contactId) => campaignEmailId(c.id, contactId))]),

@@ -1,3 +1,5 @@
+import { campaignEngagementTotals, type EngagementTotals } from './tracking';
+import type { TrackingPatch } from '../lib/trackingSettings';
 import type { Knex } from 'knex';
 import type { MessageContentColumns } from './messageContent';
 import { sendRates } from '../lib/math';
@@ -64,6 +66,8 @@ export interface CampaignRow extends MessageContentColumns<CampaignType> {
   /** Index of the winning subject once chosen. */
   ab_winner?: number | null;
   ab_winner_due_at?: Date | null;
+  /** First-party tracking of its emails (docs/tracking.md); a key left out or null: the project's settings. */
+  tracking?: TrackingPatch | null;
   started_at: Date | null;
   sent_at: Date | null;
   created_at: Date;
@@ -86,6 +90,7 @@ export interface CampaignFields {
   audienceCondition?: unknown;
   sendRatePerMinute?: number | null;
   abTest?: CampaignAbTest | null;
+  tracking?: TrackingPatch | null;
 }
 
 
@@ -107,6 +112,7 @@ function toColumns(f: CampaignFields) {
     audience_condition: f.audienceType === 'FILTERED' ? JSON.stringify(f.audienceCondition) : null,
     send_rate_per_minute: f.sendRatePerMinute ?? null,
     ab_test: f.abTest ? JSON.stringify(f.abTest) : null,
+    tracking: f.tracking ? JSON.stringify(f.tracking) : null,
   };
 }
 
@@ -203,6 +209,7 @@ export async function duplicateCampaign(knex: Knex, projectId: string, id: strin
       segment_id: original.segment_id,
       audience_condition: original.audience_condition === null ? null : (JSON.stringify(original.audience_condition) as any),
       send_rate_per_minute: original.send_rate_per_minute ?? null,
+      tracking: original.tracking ? (JSON.stringify(original.tracking) as any) : null,
       ab_test: original.ab_test ? (JSON.stringify(original.ab_test) as any) : null,
     })
     .returning('*');
@@ -354,6 +361,8 @@ export interface CampaignStats {
   pacing: Pacing;
   /** Only for a campaign with an A/B subject test. */
   variants?: VariantStats[];
+  /** First-party tracking (docs/tracking.md): human opens and clicks with repeats, and machines' hits (not counted in opened/clicked). */
+  engagement: EngagementTotals;
 }
 
 /** Unsubscribes that came from a bounce or a complaint are counted there, not as opt-outs. */
@@ -389,6 +398,7 @@ export async function campaignStats(knex: Knex, c: CampaignRow, defaultSendRate:
     ...sendRates({ sent: c.sent_count, opened: c.opened_count, clicked: c.clicked_count, bounced: c.bounced_count }),
     pacing: await campaignPacing(knex, c.project_id, c.send_rate_per_minute, defaultSendRate),
     ...(c.ab_test ? { variants: await variantStats(knex, c) } : {}),
+    engagement: await campaignEngagementTotals(knex, c.id),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { SUPPRESSED_REASON, type EmailRow } from './emails';
 import { suppressedEventsSql, suppressedEventBindings, suppressedSql, type SuppressedEvent } from './suppressions';
 import { binaryTextArray } from './binaryArrays';
+import { LINKS_OF } from './tracking';
 
 /**
  * The rows of /v1/send's batched hand-off (temporal/workflows/deliverEmailBatch/): every email a
@@ -16,7 +17,9 @@ export async function batchEmails(knex: Knex, workflowId: string): Promise<Email
 }
 
 /** One QUEUED row rendered for hand-over, or the reason it could not be. */
-export type RenderedEmail = { id: string; subject: string; body: string; text: string } | { id: string; error: string };
+export type RenderedEmail =
+  | { id: string; subject: string; body: string; text: string; trackOpens: boolean; trackClicks: boolean; links: string[] | null }
+  | { id: string; error: string };
 
 /**
  * The hand-over claim of a batch, in one statement: QUEUED rows move to SENDING with their
@@ -38,9 +41,11 @@ export async function claimRendered(
           SET status = CASE WHEN u.error IS NOT NULL THEN 'FAILED' WHEN ${suppressedSql('e.project_id', 'e.to_email')} THEN 'SUPPRESSED' ELSE 'SENDING' END,
               transport = CASE WHEN u.error IS NULL AND NOT ${suppressedSql('e.project_id', 'e.to_email')} THEN :transport END,
               rendered_subject = u.subject, rendered_body = u.body, rendered_text = u.text,
+              track_opens = u.track_opens::boolean, track_clicks = u.track_clicks::boolean, links = ${LINKS_OF('u.links')},
               error = CASE WHEN u.error IS NOT NULL THEN 'render failed: ' || u.error WHEN ${suppressedSql('e.project_id', 'e.to_email')} THEN :suppressedReason END,
               updated_at = now()
-         FROM unnest(:ids::text[], :subjects::text[], :bodies::text[], :texts::text[], :errors::text[]) AS u(id, subject, body, text, error)
+         FROM unnest(:ids::text[], :subjects::text[], :bodies::text[], :texts::text[], :errors::text[], :trackOpens::text[], :trackClicks::text[], :links::text[])
+              AS u(id, subject, body, text, error, track_opens, track_clicks, links)
         WHERE e.id = u.id::uuid AND e.delivery_workflow = :workflowId AND e.status = 'QUEUED'
         RETURNING e.*),
      suppressed_events AS (${suppressedEventsSql('claimed')})
@@ -54,6 +59,9 @@ export async function claimRendered(
       bodies: binaryTextArray(rendered.map((r) => ('error' in r ? null : r.body))),
       texts: binaryTextArray(rendered.map((r) => ('error' in r ? null : r.text))),
       errors: binaryTextArray(rendered.map((r) => ('error' in r ? r.error : null))),
+      trackOpens: binaryTextArray(rendered.map((r) => ('error' in r ? null : String(r.trackOpens)))),
+      trackClicks: binaryTextArray(rendered.map((r) => ('error' in r ? null : String(r.trackClicks)))),
+      links: binaryTextArray(rendered.map((r) => ('error' in r || r.links === null ? null : JSON.stringify(r.links)))),
       ...suppressedEventBindings(rendered.map((r) => r.id)),
     },
   );

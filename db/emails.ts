@@ -47,6 +47,11 @@ export interface EmailRow {
   /** The workflow execution whose SEND_EMAIL step wrote it; null for every other email. */
   workflow_execution_id: string | null;
   status: EmailStatus;
+  /** First-party tracking (docs/tracking.md): a /v1/send override until rendered (null: the project's settings), then what the email got. */
+  track_opens: boolean | null;
+  track_clicks: boolean | null;
+  /** The original URLs of the rewritten links, in click-token index order; null: clicks not tracked. */
+  links: string[] | null;
   transport: string | null;
   provider_message_id: string | null;
   error: string | null;
@@ -76,6 +81,8 @@ export interface NewEmail {
   /** The execution whose SEND_EMAIL step writes it (activities/steps/sendEmail). */
   workflowExecutionId?: string | null;
   attachments?: Array<{ filename: string; content: string; contentType?: string | null }>;
+  /** A /v1/send request's `track`: overrides the project's tracking settings for this email. */
+  track?: { opens?: boolean; clicks?: boolean };
 }
 
 const columnsOf = (e: Omit<NewEmail, 'attachments'>) => ({
@@ -97,6 +104,8 @@ const columnsOf = (e: Omit<NewEmail, 'attachments'>) => ({
   headers: JSON.stringify(e.headers ?? {}),
   delivery_workflow: e.deliveryWorkflow ?? null,
   workflow_execution_id: e.workflowExecutionId ?? null,
+  track_opens: e.track?.opens ?? null,
+  track_clicks: e.track?.clicks ?? null,
 });
 
 export async function insertEmail(knex: Knex, e: NewEmail): Promise<void> {
@@ -162,7 +171,9 @@ export async function transitionEmail(
   id: string,
   from: EmailStatus[],
   to: EmailStatus,
-  extra: Partial<Pick<EmailRow, 'provider_message_id' | 'error' | 'transport' | 'sent_at' | 'rendered_subject' | 'rendered_body' | 'rendered_text'>> = {},
+  extra: Partial<
+    Pick<EmailRow, 'provider_message_id' | 'error' | 'transport' | 'sent_at' | 'rendered_subject' | 'rendered_body' | 'rendered_text' | 'track_opens' | 'track_clicks' | 'links'>
+  > = {},
 ): Promise<EmailRow | undefined> {
   const [row] = await knex<EmailRow>('emails')
     .where({ id })

@@ -105,6 +105,8 @@ const EnvSchema = z.object({
   DEV_INBOX_WEB_PORT: unsetIfBlank(intIn(1, 65535).default(1080)),
   DNS_SERVERS: hostPortList.optional(),
   APP_URL: z.string().url().optional(),
+  // Base of open-pixel and click URLs (docs/tracking.md); a tracking domain is a CNAME to this server.
+  TRACKING_URL: unsetIfBlank(z.string().url().optional()),
   DASHBOARD_ORIGINS: unsetIfBlank(originList.optional()),
   JWT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   // Login, signup and password-reset attempts per client address per minute (db/authThrottle.ts).
@@ -180,6 +182,8 @@ export interface Config {
   email: EmailConfig;
   dnsServers?: string[];
   appUrl: string;
+  /** Base of first-party open and click URLs (`/t/o/…`, `/t/c/…`): TRACKING_URL, else APP_URL. */
+  trackingUrl: string;
   /** Origins whose pages may make cookie-authenticated writes: APP_URL's origin plus DASHBOARD_ORIGINS. */
   dashboardOrigins: string[];
   jwtSecret: string;
@@ -420,6 +424,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     dnsServers: e.DNS_SERVERS,
     appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    trackingUrl: (e.TRACKING_URL ?? e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     dashboardOrigins: [...new Set([new URL(e.APP_URL ?? `http://localhost:${e.PORT}`).origin, ...(e.DASHBOARD_ORIGINS ?? [])])],
     jwtSecret,
     disableSignups: e.DISABLE_SIGNUPS,

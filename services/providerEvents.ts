@@ -121,7 +121,7 @@ const EFFECTS: Record<string, Effect> = {
  */
 // SUPPRESSED emails never reached a provider: no event of theirs moves them.
 const RANK: Record<EmailStatus, number> = { QUEUED: 0, SENDING: 1, SENT: 2, FAILED: 2, DELIVERED: 3, OPENED: 4, CLICKED: 5, BOUNCED: 6, COMPLAINED: 7, SUPPRESSED: 99 };
-const movesFrom = (to: EmailStatus): EmailStatus[] =>
+export const movesFrom = (to: EmailStatus): EmailStatus[] =>
   (Object.keys(RANK) as EmailStatus[]).filter((s) => RANK[s] < RANK[to] || (to === 'FAILED' && s === 'SENT'));
 
 const text = (v: unknown, max = 1000): string | undefined => (typeof v === 'string' && v.length > 0 && v.length <= max ? v : undefined);
@@ -193,6 +193,8 @@ export function providerEvents(deps: { knex: Knex; temporal: TemporalGateway; lo
         requireMessageId: e.requireMessageId,
       });
       if (!email || (e.projectId && e.projectId !== email.project_id)) return 'unmatched';
+      // Our own pixel and redirects count this email's opens or clicks (docs/tracking.md): the provider's would count them twice.
+      if ((kind === 'open' && email.track_opens) || (kind === 'click' && email.track_clicks)) return 'ignored';
 
       const at = e.at;
       if (effect.status) {

@@ -98,6 +98,7 @@ export async function sendEmails(deps: Pick<Deps, 'knex' | 'temporal' | 'log' | 
           text: content.text,
           headers: body.headers,
           deliveryWorkflow: ticket.workflowId,
+          track: body.track,
         }),
       );
       await insertAttachments(db, emailId, body.attachments);

@@ -19,6 +19,7 @@ export function presentCampaign(row: CampaignRow): z.input<typeof CampaignOut> {
     scheduledFor: iso(row.scheduled_for),
     sendRatePerMinute: row.send_rate_per_minute ?? null,
     abTest: row.ab_test ?? null,
+    tracking: row.tracking ?? null,
     totalRecipients: row.total_recipients,
     sentCount: row.sent_count,
     deliveredCount: row.delivered_count,

@@ -1,3 +1,5 @@
+import { CampaignLinksOut } from '../schemas/tracking';
+import { campaignLinks } from '../../db/tracking';
 import { senderCheckWaived } from '../../lib/config';
 import { route } from '../route';
 import type { AppContext } from '../context';
@@ -215,6 +217,8 @@ export default [
         body: c.body,
         text: c.text,
         variables: contact ? { ...contact.data, ...identityVariables(contact) } : { email: to, svc_email: to },
+        // A test shows the links as the campaign will send them.
+        track: c.tracking ?? undefined,
       });
       // The row is committed: if Temporal cannot take it now, the maintenance sweep starts it.
       await startDelivery(temporal, { id: emailId, projectId: c.project_id, contactId: contact?.id ?? null, template: c.name, source: `test of campaign ${c.id}` }).catch((err) =>
@@ -297,6 +301,17 @@ export default [
     responses: { 200: { description: 'counts and rates', schema: CampaignStatsOut } },
     async handler(ctx, { params }) {
       ctx.body = await campaignStats(ctx.deps.knex, await loadCampaign(ctx, params.id), ctx.deps.config.email.sendRatePerSecond);
+    },
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: '/campaigns/:id/links',
+    summary: "Clicks per link of the campaign's emails (first-party click tracking), most clicked first; machines' clicks are not counted",
+    params: IdParams,
+    responses: { 200: { description: 'one entry per original URL', schema: CampaignLinksOut } },
+    async handler(ctx, { params }) {
+      ctx.body = await campaignLinks(ctx.deps.knex, (await loadCampaign(ctx, params.id)).id);
     },
   }),
 ];

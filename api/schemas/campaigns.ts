@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Email, MessageContentOut, PageQuery, Timestamp, Uuid } from './common';
 import { FilterTree } from './filters';
+import { TrackingChoiceIn, TrackingChoiceOut } from './tracking';
 import { AUDIENCE_TYPES, CAMPAIGN_SORTS, CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from '../../db/campaigns';
 import { checkTemplate } from '../../services/render';
 import { AB_TEST_METRICS } from '../../db/campaignAbTest';
@@ -63,6 +64,9 @@ export const CampaignBody = z
       .optional()
       .describe('paces the hand-over to at most this many emails per minute (warm-up of a new domain); null or omitted: no pacing'),
     abTest: AbTest.nullable().optional().describe('null or omitted: no A/B test'),
+    tracking: TrackingChoiceIn.nullable()
+      .optional()
+      .describe("first-party open and click tracking of this campaign's emails (docs/tracking.md); a key left out, null or omitted: the project's settings for the campaign's type"),
   })
   .superRefine((v, ctx) => {
     if (v.audienceType === 'SEGMENT' && !v.segmentId) ctx.addIssue({ code: 'custom', path: ['segmentId'], message: 'segmentId is required when audienceType is SEGMENT' });
@@ -107,6 +111,7 @@ export const CampaignOut = z.object({
   scheduledFor: Timestamp.nullable(),
   sendRatePerMinute: z.number().int().nullable(),
   abTest: AbTest.nullable(),
+  tracking: TrackingChoiceOut.nullable().describe("the campaign's own tracking choice; null: the project's settings for its type"),
   totalRecipients: z.number().int(),
   sentCount: z.number().int(),
   deliveredCount: z.number().int(),
@@ -166,6 +171,14 @@ export const CampaignStatsOut = z.object({
     .array(z.object({ subject: z.string(), sent: z.number().int(), opened: z.number().int(), clicked: z.number().int(), winner: z.boolean() }))
     .optional()
     .describe("only for a campaign with an A/B test: each subject's test group (the rest is in the totals), in the test's order; winner is true on the chosen one"),
+  engagement: z
+    .object({
+      opens: z.number().int().describe('human opens, repeats included (opened counts each email once)'),
+      clicks: z.number().int().describe('human clicks, repeats included (clicked counts each email once)'),
+      machineOpens: z.number().int().describe('pixel fetches by machines: HEAD requests, prefetchers and scanners right after hand-over; not in opened or opens'),
+      machineClicks: z.number().int().describe('link fetches by machines; not in clicked or clicks'),
+    })
+    .describe('first-party tracking (docs/tracking.md); zero for emails tracked by a provider'),
 });
 
 // ───────────────────────────── provider events ─────────────────────────────

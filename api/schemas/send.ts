@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Email } from './common';
 import { ContactDataInput } from './contacts';
 import { isForbiddenHeader } from '../../lib/mailHeaders';
+import { TrackingChoiceIn } from './tracking';
 
 const NO_CRLF = /^[^\r\n]*$/;
 
@@ -52,6 +53,7 @@ export const SendBody = z
     headers: CustomHeaders.optional(),
     reply: Email.optional(),
     attachments: z.array(Attachment).max(ATTACHMENT_LIMITS.count, `at most ${ATTACHMENT_LIMITS.count} attachments`).optional(),
+    track: TrackingChoiceIn.optional().describe("first-party open and click tracking of these emails (docs/tracking.md); a key left out: the project's settings for the email's type"),
   })
   .superRefine((v, ctx) => {
     if (!v.template) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CLOCK_TIME, isTimeZone } from '../../lib/zonedTime';
 import { CAP_PERIODS } from '../../lib/sendingPolicy';
+import { TrackingSettingsOut, TrackingSettingsPatch } from './tracking';
 
 const Clock = z.string().regex(CLOCK_TIME, 'must be a 24-hour HH:MM time such as 21:00');
 
@@ -24,6 +25,7 @@ export const SettingsPatch = z.strictObject({
   quietHours: QuietHours.nullable().optional(),
   frequencyCap: FrequencyCap.nullable().optional(),
   sendRatePerSecond: SendRatePerSecond.nullable().optional().describe("the project's send throttle; null: the server's SEND_RATE_PER_SECOND"),
+  tracking: TrackingSettingsPatch.optional().describe('first-party open and click tracking per email type (docs/tracking.md); only the keys sent change'),
 });
 
 export const SettingsOut = z.object({
@@ -31,4 +33,5 @@ export const SettingsOut = z.object({
   quietHours: z.object({ start: z.string(), end: z.string() }).nullable(),
   frequencyCap: z.object({ max: z.number(), per: z.enum(CAP_PERIODS) }).nullable(),
   sendRatePerSecond: z.number().nullable().describe("deliveries per second this project may make; null: the server's SEND_RATE_PER_SECOND"),
+  tracking: TrackingSettingsOut,
 });

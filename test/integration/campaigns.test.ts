@@ -330,7 +330,8 @@ describe('sending', () => {
     expect(sinkFor(off)).toHaveLength(0);
     expect(a.subject).toBe('Hi Ann');
     expect(b.subject).toBe('Hi there');
-    expect(a.html).toMatch(/^<p>Hello Ann<\/p><a href="http:\/\/localhost:\d+\/unsubscribe\/[\w.-]+">unsubscribe<\/a>$/);
+    // Marketing mail carries the open pixel by default (docs/tracking.md); the unsubscribe link is never rewritten.
+    expect(a.html).toMatch(/^<p>Hello Ann<\/p><a href="http:\/\/localhost:\d+\/unsubscribe\/[\w.-]+">unsubscribe<\/a><img src="http:\/\/localhost:\d+\/t\/o\/[\w.-]+"[^>]*>$/);
     expect(b.html).toMatch(/^<p>Hello friend<\/p>/);
     expect(a.headers['List-Unsubscribe']).toBe(`<${a.html.match(/href="([^"]+)"/)![1]}>`);
     expect(a.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
@@ -502,6 +503,7 @@ describe('sending', () => {
       totalRecipients: 0, sent: 0, delivered: 0, opened: 0, clicked: 0, bounced: 0, complained: 0, unsubscribed: 0, failed: 0, pending: 0, capped: 0, openRate: 0, clickRate: 0, bounceRate: 0,
       // No rate of the project's own and none of the campaign's: the configured default holds it.
       pacing: { ratePerSecond: h.config.email.sendRatePerSecond, source: 'project' },
+      engagement: { opens: 0, clicks: 0, machineOpens: 0, machineClicks: 0 },
     });
     await api(fx).post(draft.id, 'send');
     await waitStatus(fx, draft.id, 'SENT');

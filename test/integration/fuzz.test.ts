@@ -293,8 +293,9 @@ function judge(probe: Probe, res: { status: number; body: any; headers: any }): 
   if (res.status >= 500 && !stub) return 'server error';
   if (res.status < 400) return null;
   if (def?.validationErrors === 'flat' && isFlat(res.body)) return null;
-  // The pages our emails link to answer people, with an HTML page saying what went wrong.
-  if (def?.tag === 'pages' && /^text\/html/.test(res.headers['content-type'] ?? '')) return null;
+  // The pages our emails link to answer people, with an HTML page saying what went wrong; so do the
+  // tracked links and pixels of our emails (a reader's browser opens them).
+  if ((def?.tag === 'pages' || def?.tag === 'tracking') && /^text\/html/.test(res.headers['content-type'] ?? '')) return null;
   return envelopeProblem(res);
 }
 

@@ -96,6 +96,14 @@ describe('loadConfig', () => {
     }
   });
 
+  it('puts tracking URLs under TRACKING_URL, else APP_URL, else the local address', () => {
+    expect(load({ PORT: '4000' }).trackingUrl).toBe('http://localhost:4000');
+    expect(load({ APP_URL: 'https://mail.example.com/' }).trackingUrl).toBe('https://mail.example.com');
+    expect(load({ APP_URL: 'https://mail.example.com', TRACKING_URL: 'https://t.example.com/' }).trackingUrl).toBe('https://t.example.com');
+    expect(load({ APP_URL: 'https://mail.example.com', TRACKING_URL: ' ' }).trackingUrl).toBe('https://mail.example.com');
+    expect(problems({ TRACKING_URL: 'not a url' })).toHaveLength(1);
+  });
+
   it('lists an OAuth provider only when both its client id and secret are set', () => {
     expect(load({ OAUTH_GOOGLE_CLIENT_ID: 'half' }).oauthProviders).toEqual([]);
     expect(load({ OAUTH_GOOGLE_CLIENT_SECRET: 'half' }).oauthProviders).toEqual([]);

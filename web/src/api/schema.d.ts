@@ -415,6 +415,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/campaigns/{id}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Clicks per link of the campaign's emails (first-party click tracking), most clicked first; machines' clicks are not counted */
+        get: operations["getCampaignsIdLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/campaigns/{id}/pause": {
         parameters: {
             query?: never;
@@ -1317,7 +1334,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The project's sending policy: default time zone, quiet hours, frequency cap, send rate */
+        /** The project's sending policy: default time zone, quiet hours, frequency cap, send rate, open and click tracking */
         get: operations["getSettings"];
         put?: never;
         post?: never;
@@ -1394,6 +1411,40 @@ export interface paths {
         post?: never;
         /** Remove an address from the suppression list; mail to it is handed over again */
         delete: operations["deleteSuppressionsEmail"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/t/c/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tracked link of an email: 302 to the link's original URL; the click is recorded (HEAD requests as a machine) */
+        get: operations["getTCToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/t/o/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Open pixel of a tracked email: a 1×1 transparent GIF; the open is recorded (HEAD requests as a machine) */
+        get: operations["getTOToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3760,6 +3811,11 @@ export interface operations {
                             /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                             text: string | null;
                             totalRecipients: number;
+                            /** @description the campaign's own tracking choice; null: the project's settings for its type */
+                            tracking: {
+                                clicks?: boolean;
+                                opens?: boolean;
+                            } | null;
                             /** @enum {string} */
                             type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                             /** @description ISO 8601 timestamp (UTC) */
@@ -3857,6 +3913,13 @@ export interface operations {
                     subject: string;
                     /** @description Liquid source of the text/plain part; null or omitted: generated from the rendered HTML body */
                     text?: string | null;
+                    /** @description first-party open and click tracking of this campaign's emails (docs/tracking.md); a key left out, null or omitted: the project's settings for the campaign's type */
+                    tracking?: {
+                        /** @description rewrite the http(s) links of the HTML body to tracked redirects (subscription links excepted) */
+                        clicks?: boolean;
+                        /** @description add the open pixel */
+                        opens?: boolean;
+                    } | null;
                     /**
                      * @default MARKETING
                      * @enum {string}
@@ -3913,6 +3976,11 @@ export interface operations {
                             /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                             text: string | null;
                             totalRecipients: number;
+                            /** @description the campaign's own tracking choice; null: the project's settings for its type */
+                            tracking: {
+                                clicks?: boolean;
+                                opens?: boolean;
+                            } | null;
                             /** @enum {string} */
                             type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                             /** @description ISO 8601 timestamp (UTC) */
@@ -4045,6 +4113,11 @@ export interface operations {
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
                         totalRecipients: number;
+                        /** @description the campaign's own tracking choice; null: the project's settings for its type */
+                        tracking: {
+                            clicks?: boolean;
+                            opens?: boolean;
+                        } | null;
                         /** @enum {string} */
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                         /** @description ISO 8601 timestamp (UTC) */
@@ -4139,6 +4212,13 @@ export interface operations {
                     subject: string;
                     /** @description Liquid source of the text/plain part; null or omitted: generated from the rendered HTML body */
                     text?: string | null;
+                    /** @description first-party open and click tracking of this campaign's emails (docs/tracking.md); a key left out, null or omitted: the project's settings for the campaign's type */
+                    tracking?: {
+                        /** @description rewrite the http(s) links of the HTML body to tracked redirects (subscription links excepted) */
+                        clicks?: boolean;
+                        /** @description add the open pixel */
+                        opens?: boolean;
+                    } | null;
                     /**
                      * @default MARKETING
                      * @enum {string}
@@ -4194,6 +4274,11 @@ export interface operations {
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
                         totalRecipients: number;
+                        /** @description the campaign's own tracking choice; null: the project's settings for its type */
+                        tracking: {
+                            clicks?: boolean;
+                            opens?: boolean;
+                        } | null;
                         /** @enum {string} */
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                         /** @description ISO 8601 timestamp (UTC) */
@@ -4415,6 +4500,11 @@ export interface operations {
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
                         totalRecipients: number;
+                        /** @description the campaign's own tracking choice; null: the project's settings for its type */
+                        tracking: {
+                            clicks?: boolean;
+                            opens?: boolean;
+                        } | null;
                         /** @enum {string} */
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                         /** @description ISO 8601 timestamp (UTC) */
@@ -4535,11 +4625,90 @@ export interface operations {
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
                         totalRecipients: number;
+                        /** @description the campaign's own tracking choice; null: the project's settings for its type */
+                        tracking: {
+                            clicks?: boolean;
+                            opens?: boolean;
+                        } | null;
                         /** @enum {string} */
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                         /** @description ISO 8601 timestamp (UTC) */
                         updatedAt: string;
                     };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getCampaignsIdLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one entry per original URL */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human clicks, repeats included */
+                        clicks: number;
+                        /** @description recipients who clicked it at least once */
+                        uniqueClicks: number;
+                        /** @description the original URL of the link */
+                        url: string;
+                    }[];
                 };
             };
             /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
@@ -4646,6 +4815,11 @@ export interface operations {
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
                         totalRecipients: number;
+                        /** @description the campaign's own tracking choice; null: the project's settings for its type */
+                        tracking: {
+                            clicks?: boolean;
+                            opens?: boolean;
+                        } | null;
                         /** @enum {string} */
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                         /** @description ISO 8601 timestamp (UTC) */
@@ -4766,6 +4940,11 @@ export interface operations {
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
                         totalRecipients: number;
+                        /** @description the campaign's own tracking choice; null: the project's settings for its type */
+                        tracking: {
+                            clicks?: boolean;
+                            opens?: boolean;
+                        } | null;
                         /** @enum {string} */
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                         /** @description ISO 8601 timestamp (UTC) */
@@ -4980,6 +5159,17 @@ export interface operations {
                         clickRate: number;
                         complained: number;
                         delivered: number;
+                        /** @description first-party tracking (docs/tracking.md); zero for emails tracked by a provider */
+                        engagement: {
+                            /** @description human clicks, repeats included (clicked counts each email once) */
+                            clicks: number;
+                            /** @description link fetches by machines; not in clicked or clicks */
+                            machineClicks: number;
+                            /** @description pixel fetches by machines: HEAD requests, prefetchers and scanners right after hand-over; not in opened or opens */
+                            machineOpens: number;
+                            /** @description human opens, repeats included (opened counts each email once) */
+                            opens: number;
+                        };
                         failed: number;
                         opened: number;
                         /** @description opened / sent, 0 to 1 */
@@ -9748,6 +9938,17 @@ export interface operations {
                         /** @description deliveries per second this project may make; null: the server's SEND_RATE_PER_SECOND */
                         sendRatePerSecond: number | null;
                         timezone: string;
+                        /** @description per email type (HEADLESS follows TRANSACTIONAL); defaults: MARKETING both on, TRANSACTIONAL both off */
+                        tracking: {
+                            MARKETING: {
+                                clicks: boolean;
+                                opens: boolean;
+                            };
+                            TRANSACTIONAL: {
+                                clicks: boolean;
+                                opens: boolean;
+                            };
+                        };
                     };
                 };
             };
@@ -9811,6 +10012,21 @@ export interface operations {
                     /** @description the project's send throttle; null: the server's SEND_RATE_PER_SECOND */
                     sendRatePerSecond?: number | null;
                     timezone?: string;
+                    /** @description first-party open and click tracking per email type (docs/tracking.md); only the keys sent change */
+                    tracking?: {
+                        MARKETING?: {
+                            /** @description rewrite the http(s) links of the HTML body to tracked redirects (subscription links excepted) */
+                            clicks?: boolean;
+                            /** @description add the open pixel */
+                            opens?: boolean;
+                        };
+                        TRANSACTIONAL?: {
+                            /** @description rewrite the http(s) links of the HTML body to tracked redirects (subscription links excepted) */
+                            clicks?: boolean;
+                            /** @description add the open pixel */
+                            opens?: boolean;
+                        };
+                    };
                 };
             };
         };
@@ -9834,6 +10050,17 @@ export interface operations {
                         /** @description deliveries per second this project may make; null: the server's SEND_RATE_PER_SECOND */
                         sendRatePerSecond: number | null;
                         timezone: string;
+                        /** @description per email type (HEADLESS follows TRANSACTIONAL); defaults: MARKETING both on, TRANSACTIONAL both off */
+                        tracking: {
+                            MARKETING: {
+                                clicks: boolean;
+                                opens: boolean;
+                            };
+                            TRANSACTIONAL: {
+                                clicks: boolean;
+                                opens: boolean;
+                            };
+                        };
                     };
                 };
             };
@@ -10337,6 +10564,89 @@ export interface operations {
             };
             /** @description rate limit exceeded; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getTCToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Location: the original URL */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description not a token this server signed, or no such link (an HTML page, no Location) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getTOToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description image/gif, never cached */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description not a token this server signed (an HTML page) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11438,6 +11748,21 @@ export interface operations {
                         /** @description the project's send throttle; null: the server's SEND_RATE_PER_SECOND */
                         sendRatePerSecond?: number | null;
                         timezone?: string;
+                        /** @description first-party open and click tracking per email type (docs/tracking.md); only the keys sent change */
+                        tracking?: {
+                            MARKETING?: {
+                                /** @description rewrite the http(s) links of the HTML body to tracked redirects (subscription links excepted) */
+                                clicks?: boolean;
+                                /** @description add the open pixel */
+                                opens?: boolean;
+                            };
+                            TRANSACTIONAL?: {
+                                /** @description rewrite the http(s) links of the HTML body to tracked redirects (subscription links excepted) */
+                                clicks?: boolean;
+                                /** @description add the open pixel */
+                                opens?: boolean;
+                            };
+                        };
                     };
                 };
             };
@@ -12113,6 +12438,13 @@ export interface operations {
                         email: string;
                         name?: string;
                     })[];
+                    /** @description first-party open and click tracking of these emails (docs/tracking.md); a key left out: the project's settings for the email's type */
+                    track?: {
+                        /** @description rewrite the http(s) links of the HTML body to tracked redirects (subscription links excepted) */
+                        clicks?: boolean;
+                        /** @description add the open pixel */
+                        opens?: boolean;
+                    };
                 };
             };
         };

@@ -1,0 +1,135 @@
+/**
+ * First-party open and click tracking (docs/tracking.md). Prints:
+ *   - campaign emails handed over per second with tracking off and on (the same campaign, N
+ *     recipients each, its 2 KB body with five links, through the real API, `campaignSend` and a
+ *     separate worker process into the local SendGrid sink), in ABBA order (off, on, on, off), and
+ *     the ratio: tracking costs a scan of each rendered body and a longer row;
+ *   - the click redirect (`GET /t/c/<token>`, 302) under 200 concurrent clients in a process of
+ *     their own for S seconds: requests per second, p50 and p99, and how many of the clicks the
+ *     batched recording had written once the load stopped.
+ * Usage: npx tsx bench/tracking.ts [N=5000] [S=10]
+ *        (internally: npx tsx bench/tracking.ts client <url> <concurrency> <seconds>)
+ */
+import crypto from 'node:crypto';
+import http from 'node:http';
+import path from 'node:path';
+import { execFile } from 'node:child_process';
+import { startStack, benchProject, BenchStack, startWorkerProcess, stopWorkerProcess, runLoad, LoadResult, fmt } from './stack';
+import { startSendgridSink, SendgridSink } from '../test/helpers/sendgridSink';
+import { signTrackingToken } from '../services/trackingTokens';
+
+const DOMAIN = 'bench.example';
+const SUBJECT = 'News for {{ name ?? "you" }}';
+const LINKS = ['https://shop.example/spring', 'https://shop.example/summer?utm_source=news&amp;utm_medium=email', 'https://blog.example/post/42', 'https://shop.example/cart', 'https://help.example/'];
+const BODY = `<html><body><h1>Hello {{ name ?? "friend" }}</h1>${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore.</p>'.repeat(14)}${LINKS.map((l, i) => `<p><a href="${l}">Link ${i}</a></p>`).join('')}<a href="{{ unsubscribeUrl }}">Unsubscribe</a></body></html>`;
+const CONCURRENCY = 200;
+
+// ───────────────────────────── the click client (a child process) ─────────────────────────────
+
+async function client(url: string, concurrency: number, seconds: number) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency + 16 });
+  const get = () =>
+    new Promise<boolean>((resolve, reject) => {
+      const req = http.get(url, { agent, headers: { 'user-agent': 'Mozilla/5.0 (bench) Safari/605.1.15' } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode === 302 && res.headers.location === 'https://shop.example/spring'));
+      });
+      req.on('error', reject);
+    });
+  const result = await runLoad(get, concurrency, seconds);
+  process.stdout.write(`${JSON.stringify({ ...result, latencies: [] })}\n`);
+}
+
+function remoteClicks(url: string, concurrency: number, seconds: number): Promise<LoadResult> {
+  const tsx = path.join(__dirname, '..', 'node_modules', '.bin', 'tsx');
+  return new Promise((resolve, reject) => {
+    execFile(tsx, [__filename, 'client', url, String(concurrency), String(seconds)], { maxBuffer: 64 << 20 }, (err, stdout) => {
+      if (err) return reject(err);
+      resolve(JSON.parse(stdout.trim().split('\n').pop()!));
+    });
+  });
+}
+
+// ───────────────────────────── campaigns ─────────────────────────────
+
+async function projectWithAudience(stack: BenchStack, n: number) {
+  const p = await benchProject(stack);
+  await stack.knex('domains').insert({ id: crypto.randomUUID(), project_id: p.projectId, domain: DOMAIN, token: 't', status: 'VERIFIED', records: '[]', verified_at: new Date() });
+  await stack.knex.raw(
+    `INSERT INTO contacts (id, project_id, email, subscribed, data)
+     SELECT 'cnt_' || substr(md5(? || g::text), 1, 22), ?, 'user' || g || '@bench.example', true, jsonb_build_object('name', 'User ' || g)
+       FROM generate_series(1, ?::int) g`,
+    [p.projectId, p.projectId, n],
+  );
+  await stack.knex.raw('ANALYZE contacts');
+  return p;
+}
+
+async function sendCampaign(stack: BenchStack, sink: SendgridSink, n: number, tracking: boolean) {
+  const p = await projectWithAudience(stack, n);
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${p.secretKey}` };
+  const created = await fetch(`${stack.url}/campaigns`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name: 'bench', subject: SUBJECT, body: BODY, from: `news@${DOMAIN}`, audienceType: 'ALL', tracking: { opens: tracking, clicks: tracking } }),
+  });
+  const id = ((await created.json()) as { data: { id: string } }).data.id;
+  const t0 = performance.now();
+  const sent = await fetch(`${stack.url}/campaigns/${id}/send`, { method: 'POST', headers, body: '{}' });
+  if (!sent.ok) throw new Error(`send failed: ${sent.status} ${await sent.text()}`);
+  for (;;) {
+    sink.clear();
+    const row = await stack.knex('campaigns').where({ id }).first('status', 'sent_count');
+    if (row.status === 'SENT') return { id, perSecond: row.sent_count / ((performance.now() - t0) / 1000), sent: row.sent_count as number };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function main() {
+  const n = Number(process.argv[2] ?? 5000);
+  const seconds = Number(process.argv[3] ?? 10);
+  const sink = await startSendgridSink();
+  const stack = await startStack();
+  const worker = startWorkerProcess(stack, { EMAIL_TRANSPORT: 'sendgrid', SENDGRID_API_KEY: 'SG.bench', SENDGRID_API_URL: sink.url, SEND_RATE_PER_SECOND: '1000000' });
+  try {
+    // Warm-up: connections, JIT, the workflow bundle.
+    await sendCampaign(stack, sink, Math.min(n, 1000), true);
+    const runs: Array<{ tracking: boolean; perSecond: number; id: string }> = [];
+    for (const tracking of [false, true, true, false]) runs.push({ tracking, ...(await sendCampaign(stack, sink, n, tracking)) });
+    const mean = (t: boolean) => runs.filter((r) => r.tracking === t).reduce((s, r) => s + r.perSecond, 0) / 2;
+    const [off, on] = [mean(false), mean(true)];
+    console.log(`tracking bench: campaigns of ${n} recipients, ${LINKS.length} links each, ABBA order`);
+    console.log(`  tracking off : ${off.toFixed(0).padStart(6)} emails/s   (${runs.filter((r) => !r.tracking).map((r) => r.perSecond.toFixed(0)).join(', ')})`);
+    console.log(`  tracking on  : ${on.toFixed(0).padStart(6)} emails/s   (${runs.filter((r) => r.tracking).map((r) => r.perSecond.toFixed(0)).join(', ')})`);
+    console.log(`  on / off     : ${((on / off) * 100).toFixed(1)} %`);
+
+    // A real tracked email's first link; its token as the email carried it.
+    const tracked = runs.find((r) => r.tracking)!;
+    const email = await stack.knex('emails').where({ campaign_id: tracked.id }).whereNotNull('links').first('id', 'links');
+    const url = `${stack.url}/t/c/${signTrackingToken(stack.config.jwtSecret, { kind: 'click', emailId: email.id, link: 0 })}`;
+    await remoteClicks(url, 20, 2);
+    const before = Number((await stack.knex('email_engagements').count({ n: '*' }))[0].n);
+    const load = await remoteClicks(url, CONCURRENCY, seconds);
+    await new Promise((r) => setTimeout(r, 500));
+    const recorded = Number((await stack.knex('email_engagements').count({ n: '*' }))[0].n) - before;
+    console.log(`click redirect GET /t/c/<token>, ${CONCURRENCY} concurrent clients, ${seconds}s (client in its own process)`);
+    console.log(`  ${fmt(load)}`);
+    console.log(`  clicks recorded (batched, set-based) half a second after the load: ${recorded} of ${load.requests - load.errors}`);
+  } finally {
+    await stopWorkerProcess(worker);
+    await stack.stop();
+    await sink.stop();
+  }
+}
+
+if (process.argv[2] === 'client') {
+  client(process.argv[3], Number(process.argv[4]), Number(process.argv[5])).catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+} else {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
