@@ -106,9 +106,11 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
 
   /** `variant`: the recipient's A/B test subject (db/campaignAbTest); null gets the winner's, or the campaign's subject. */
   async function render(c: CampaignRow, r: { contact_id: string; email: string; data: Record<string, unknown> | null; variant?: number | null }, renderer: BatchRenderer): Promise<RecipientEmail> {
-    const links = linksFor(config, c.project_id, r.contact_id);
+    // Sent as a topic, its unsubscribe links (and the one-click header) leave that topic only.
+    const links = linksFor(config, c.project_id, r.contact_id, c.topic_id);
     const variables = { ...(r.data ?? {}), ...identityVariables({ id: r.contact_id, email: r.email }), ...links };
-    const base = { id: campaignEmailId(c.id, r.contact_id), contactId: r.contact_id, to: r.email, headers: c.type === 'MARKETING' ? listUnsubscribeHeaders(links.unsubscribeUrl) : {}, variant: r.variant ?? null };
+    const oneClick = c.type === 'MARKETING' || !!c.topic_id;
+    const base = { id: campaignEmailId(c.id, r.contact_id), contactId: r.contact_id, to: r.email, headers: oneClick ? listUnsubscribeHeaders(links.unsubscribeUrl) : {}, variant: r.variant ?? null };
     try {
       const rendered = await renderer.render({ subject: subjectFor(c, r.variant ?? null), body: c.body, text: c.text }, variables);
       return { ...base, subject: rendered.subject, body: rendered.body, text: rendered.text };
@@ -208,7 +210,9 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
 
       progress.stage = 'render';
       // Outside an A/B test group, recipients wait (unwritten) until the winner is chosen.
-      const eligible = page.filter((r) => r.email_status === null && r.email !== null && !r.set_aside && (c.type !== 'MARKETING' || r.subscribed) && !ab.held(r.contact_id));
+      // A topic's mail goes to contacts subscribed globally and to the topic, as they are now.
+      const consents = (r: RecipientRow) => (c.topic_id ? r.subscribed === true && r.topic_subscribed === true : c.type !== 'MARKETING' || r.subscribed);
+      const eligible = page.filter((r) => r.email_status === null && r.email !== null && !r.set_aside && consents(r) && !ab.held(r.contact_id));
       const fresh = await applyDeliveryControls(c, eligible, !input.deferredUpTo, result);
       const rendered: RecipientEmail[] = [];
       // Yields between recipients and bounds the batch's render time (services/render.ts batchRenderer);

@@ -7,6 +7,7 @@ import { contactId, uuid } from '../lib/ids';
 import { normalizeEmail } from './users';
 import { recordEvent, EventRow } from './events';
 import { registerFields, registryRows, FieldEntry, FieldType } from './fields';
+import { writeTopicStates, TopicChange } from './topics';
 
 /**
  * The contact data rules (spec "Contact data"), shared by every writer: POST/PATCH /contacts,
@@ -185,6 +186,8 @@ export interface UpsertContactInput {
   defaultSubscribed: boolean;
   /** Recorded in subscription events' data (`api`, `send`, `track`, `workflow`, `import`, …). */
   source?: string;
+  /** Topic states to set (db/topics writeTopicStates), resolved from the caller's keys. */
+  topics?: TopicChange[];
 }
 
 export interface UpdateContactInput {
@@ -194,6 +197,7 @@ export interface UpdateContactInput {
   subscribed?: boolean;
   data?: ContactData;
   source?: string;
+  topics?: TopicChange[];
 }
 
 /** Another contact of the project already has the requested email. */
@@ -289,12 +293,26 @@ const PLAIN_UPSERT_SQL = upsertSql(null);
  * insert of the same email makes the statement write nothing, and the retry updates that row.
  */
 export async function upsertContact(db: Knex, input: UpsertContactInput): Promise<ContactWriteResult> {
-  return writeContact(db, input, null);
+  return writeWithTopics(db, input, null);
 }
 
 /** upsertContact plus a linked row (see LinkedInsert), returned as JSON (timestamps as strings). */
 export async function upsertContactWith<L = Record<string, unknown>>(db: Knex, input: UpsertContactInput, linked: LinkedInsert): Promise<ContactWriteResult & { linked: L }> {
-  return writeContact(db, input, linked) as Promise<ContactWriteResult & { linked: L }>;
+  return writeWithTopics(db, input, linked) as Promise<ContactWriteResult & { linked: L }>;
+}
+
+/**
+ * Topic states ride in a transaction with the upsert, whose statement locks the contact row first
+ * (writeTopicStates relies on that lock); without topics the upsert stays one statement.
+ */
+async function writeWithTopics(db: Knex, input: UpsertContactInput, linked: LinkedInsert | null): Promise<ContactWriteResult & { linked?: unknown }> {
+  const topics = input.topics;
+  if (!topics?.length) return writeContact(db, input, linked);
+  return inTransaction(db, async (trx) => {
+    const r = await writeContact(trx, input, linked);
+    const events = await writeTopicStates(trx, r.contact, topics, { source: input.source, isNew: r.isNew });
+    return { ...r, events: [...r.events, ...events] };
+  });
 }
 
 async function writeContact(db: Knex, input: UpsertContactInput, linked: LinkedInsert | null): Promise<ContactWriteResult & { linked?: unknown }> {
@@ -336,7 +354,9 @@ export async function updateContact(db: Knex, input: UpdateContactInput): Promis
     const existing = await trx<ContactRow>('contacts').where({ project_id: input.projectId, id: input.contactId }).forUpdate().first();
     if (!existing) return null;
     const email = input.email === undefined ? undefined : normalizeEmail(input.email);
-    return applyChange(trx, existing, { email, subscribed: input.subscribed, split, source: input.source });
+    const r = await applyChange(trx, existing, { email, subscribed: input.subscribed, split, source: input.source });
+    const events = await writeTopicStates(trx, r.contact, input.topics ?? [], { source: input.source });
+    return { ...r, events: [...r.events, ...events] };
   });
 }
 

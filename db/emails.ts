@@ -46,6 +46,8 @@ export interface EmailRow {
   delivery_workflow: string | null;
   /** The workflow execution whose SEND_EMAIL step wrote it; null for every other email. */
   workflow_execution_id: string | null;
+  /** The topic it was sent as (a campaign's or a SEND_EMAIL step's): its unsubscribe links leave that topic only. */
+  topic_id: string | null;
   status: EmailStatus;
   transport: string | null;
   provider_message_id: string | null;
@@ -75,6 +77,8 @@ export interface NewEmail {
   deliveryWorkflow?: string | null;
   /** The execution whose SEND_EMAIL step writes it (activities/steps/sendEmail). */
   workflowExecutionId?: string | null;
+  /** The topic it is sent as (db/topics). */
+  topicId?: string | null;
   attachments?: Array<{ filename: string; content: string; contentType?: string | null }>;
 }
 
@@ -97,6 +101,7 @@ const columnsOf = (e: Omit<NewEmail, 'attachments'>) => ({
   headers: JSON.stringify(e.headers ?? {}),
   delivery_workflow: e.deliveryWorkflow ?? null,
   workflow_execution_id: e.workflowExecutionId ?? null,
+  topic_id: e.topicId ?? null,
 });
 
 export async function insertEmail(knex: Knex, e: NewEmail): Promise<void> {

@@ -2,12 +2,14 @@ import crypto from 'node:crypto';
 import type { Config } from './config';
 
 /**
- * Subscription links carry a signed (projectId, contactId) pair. They never expire: an unsubscribe
- * link in a years-old email must still work, and it can only ever change that one contact's flag.
+ * Subscription links carry a signed (projectId, contactId) pair, and the topic when the email was
+ * sent as one: its unsubscribe link then leaves that topic only. They never expire: an unsubscribe
+ * link in a years-old email must still work, and it can only ever change that one contact's states.
  */
 export interface SubscriptionTarget {
   projectId: string;
   contactId: string;
+  topicId?: string;
 }
 
 // Signed input differs from a JWT's (`header.body`), so neither kind of token can pass for the other.
@@ -16,7 +18,8 @@ const PURPOSE = 'subscription:';
 const sign = (payload: string, secret: string) => crypto.createHmac('sha256', secret).update(PURPOSE + payload).digest('base64url');
 
 export function signSubscriptionToken(secret: string, target: SubscriptionTarget): string {
-  const payload = Buffer.from(JSON.stringify([target.projectId, target.contactId])).toString('base64url');
+  const pair = target.topicId ? [target.projectId, target.contactId, target.topicId] : [target.projectId, target.contactId];
+  const payload = Buffer.from(JSON.stringify(pair)).toString('base64url');
   return `${payload}.${sign(payload, secret)}`;
 }
 
@@ -29,9 +32,10 @@ export function verifySubscriptionToken(secret: string, token: string): Subscrip
   const expected = Buffer.from(sign(payload, secret));
   if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return null;
   try {
-    const [projectId, contactId] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-    if (typeof projectId !== 'string' || typeof contactId !== 'string') return null;
-    return { projectId, contactId };
+    const [projectId, contactId, topicId, extraItem] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    if (typeof projectId !== 'string' || typeof contactId !== 'string' || extraItem !== undefined) return null;
+    if (topicId !== undefined && typeof topicId !== 'string') return null;
+    return topicId === undefined ? { projectId, contactId } : { projectId, contactId, topicId };
   } catch {
     return null;
   }
@@ -43,12 +47,17 @@ export interface SubscriptionLinks {
   manageUrl: string;
 }
 
-/** The template variables `{{unsubscribeUrl}}`, `{{subscribeUrl}}`, `{{manageUrl}}` for one contact. */
-export function linksFor(config: Pick<Config, 'appUrl' | 'jwtSecret'>, projectId: string, contactId: string): SubscriptionLinks {
+/**
+ * The template variables `{{unsubscribeUrl}}`, `{{subscribeUrl}}`, `{{manageUrl}}` for one contact.
+ * With a topic (an email sent as that topic), unsubscribe and subscribe act on the topic only;
+ * the manage link is always the whole preference center.
+ */
+export function linksFor(config: Pick<Config, 'appUrl' | 'jwtSecret'>, projectId: string, contactId: string, topicId?: string | null): SubscriptionLinks {
   const token = signSubscriptionToken(config.jwtSecret, { projectId, contactId });
+  const scoped = topicId ? signSubscriptionToken(config.jwtSecret, { projectId, contactId, topicId }) : token;
   return {
-    unsubscribeUrl: `${config.appUrl}/unsubscribe/${token}`,
-    subscribeUrl: `${config.appUrl}/subscribe/${token}`,
+    unsubscribeUrl: `${config.appUrl}/unsubscribe/${scoped}`,
+    subscribeUrl: `${config.appUrl}/subscribe/${scoped}`,
     manageUrl: `${config.appUrl}/manage/${token}`,
   };
 }

@@ -3,6 +3,7 @@ import type { TrackBody } from '../schemas/track';
 import { upsertContactWith, linkedEvent, splitData } from '../../db/contacts';
 import type { EventRow } from '../../db/events';
 import { enqueueEventRouting } from '../../services/eventBatcher';
+import { topicChanges } from '../../db/topics';
 
 export interface TrackResult {
   contactId: string;
@@ -18,9 +19,10 @@ export interface TrackResult {
 export async function trackEvent(deps: Pick<Deps, 'knex' | 'temporal' | 'log'>, projectId: string, body: TrackBody): Promise<TrackResult> {
   // The event keeps what the caller sent for this occurrence, one-off values included.
   const split = splitData(body.data ?? {});
+  const topics = await topicChanges(deps.knex, projectId, body.topics);
   const written = await upsertContactWith<EventRow>(
     deps.knex,
-    { projectId, email: body.email, subscribed: body.subscribed, data: body.data, defaultSubscribed: true, source: 'track' },
+    { projectId, email: body.email, subscribed: body.subscribed, data: body.data, defaultSubscribed: true, source: 'track', topics },
     linkedEvent({ name: body.event, data: { ...split.set, ...split.oneOff } }),
   );
   const event = written.linked;

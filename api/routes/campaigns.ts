@@ -35,6 +35,7 @@ import {
 } from '../../db/campaigns';
 import { FilterError } from '../../db/filters';
 import { findSegment } from '../../db/segments';
+import { resolveTopicKeys } from '../../db/topics';
 import { findContactByEmail, identityVariables } from '../../db/contacts';
 import { insertEmail } from '../../db/emails';
 import { cancelCampaignWorkflow, setCampaignPaused, startCampaignWorkflow } from '../../services/campaigns';
@@ -61,7 +62,7 @@ function guarded(result: GuardedWrite, refusal: (status: CampaignStatus) => stri
 
 const missingSegment = () => validationError([{ field: 'segmentId', code: 'custom', message: 'Segment not found in this project' }]);
 
-/** Create and replace share these checks: a verified sender, a segment of this project, a tree that compiles. */
+/** Create and replace share these checks: a verified sender, a segment of this project, a tree that compiles, a topic of this project. */
 async function checkedFields(ctx: AppContext, body: CampaignBody): Promise<CampaignFields> {
   const { knex } = ctx.deps;
   if (body.audienceType === 'SEGMENT' && !(await findSegment(knex, projectId(ctx), body.segmentId!))) throw missingSegment();
@@ -74,7 +75,8 @@ async function checkedFields(ctx: AppContext, body: CampaignBody): Promise<Campa
     }
   }
   await assertVerifiedSender(knex, projectId(ctx), body.from, senderCheckWaived(ctx.deps.config));
-  return body;
+  const topic = body.topic ? (await resolveTopicKeys(knex, projectId(ctx), [body.topic], () => 'topic')).get(body.topic)! : null;
+  return { ...body, topicId: topic?.id ?? null };
 }
 
 /** Any value `new Date()` accepts (a string or a number of milliseconds); null or omitted means now. */

@@ -22,9 +22,17 @@ import {
   upsertContact,
 } from '../../db/contacts';
 import { describeFields } from '../../db/fields';
+import { contactTopicMap, topicChanges } from '../../db/topics';
+import type { ContactRow } from '../../db/contacts';
 import { presentContact } from '../presenters/contacts';
 
 const projectOf = (ctx: AppContext) => ctx.state.project!.id;
+
+/** Who made a change, for the subscription events (and the consent record): the dashboard's cookie or an API key. */
+export const changeSource = (ctx: AppContext) => (ctx.state.user ? 'dashboard' : 'api');
+
+/** One contact with its topic states (the list leaves them out). */
+const withTopics = async (ctx: AppContext, row: ContactRow) => ({ ...presentContact(row), topics: await contactTopicMap(ctx.deps.knex, row.project_id, row.id) });
 
 // `/contacts/fields` comes before `/contacts/:id` so "fields" is never taken for an id.
 export default [
@@ -56,10 +64,11 @@ export default [
       200: { description: 'updated', schema: ContactUpsertOut },
     },
     async handler(ctx, { body }) {
-      const r = await upsertContact(ctx.deps.knex, { ...body, projectId: projectOf(ctx), defaultSubscribed: true, source: 'api' });
+      const topics = await topicChanges(ctx.deps.knex, projectOf(ctx), body.topics);
+      const r = await upsertContact(ctx.deps.knex, { ...body, topics, projectId: projectOf(ctx), defaultSubscribed: true, source: changeSource(ctx) });
       await handOffEvents(ctx.deps, r.events);
       ctx.status = r.isNew ? 201 : 200;
-      ctx.body = { ...presentContact(r.contact), _meta: { isNew: r.isNew, isUpdate: !r.isNew } };
+      ctx.body = { ...(await withTopics(ctx, r.contact)), _meta: { isNew: r.isNew, isUpdate: !r.isNew } };
     },
   }),
   route({
@@ -84,7 +93,7 @@ export default [
     async handler(ctx, { params }) {
       const row = await findContact(ctx.deps.knex, projectOf(ctx), params.id);
       if (!row) throw notFound('Contact');
-      ctx.body = presentContact(row);
+      ctx.body = await withTopics(ctx, row);
     },
   }),
   route({
@@ -92,17 +101,18 @@ export default [
     path: '/contacts/:id',
     auth: 'secret',
     tag: 'contacts',
-    summary: 'Update email, subscription or data (patched) of a contact',
+    summary: 'Update email, subscription, topic states or data (patched) of a contact',
     params: ContactIdParams,
     body: ContactUpdate,
     validationErrors: 'flat',
     responses: { 200: { description: 'the updated contact', schema: ContactOut } },
     async handler(ctx, { params, body }) {
       try {
-        const r = await updateContact(ctx.deps.knex, { ...body, projectId: projectOf(ctx), contactId: params.id, source: 'api' });
+        const topics = await topicChanges(ctx.deps.knex, projectOf(ctx), body.topics);
+        const r = await updateContact(ctx.deps.knex, { ...body, topics, projectId: projectOf(ctx), contactId: params.id, source: changeSource(ctx) });
         if (!r) throw notFound('Contact');
         await handOffEvents(ctx.deps, r.events);
-        ctx.body = presentContact(r.contact);
+        ctx.body = await withTopics(ctx, r.contact);
       } catch (err) {
         if (err instanceof EmailInUseError) throw conflict(err.message);
         throw err;

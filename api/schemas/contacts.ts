@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Email, Timestamp } from './common';
 import { dataProblems } from '../../db/contacts';
+import { TopicStatesInput } from './topics';
 
 /** `cnt_` + base62 (lib/ids contactId); anything else cannot be a contact and answers 404. */
 export const ContactIdParams = z.object({ id: z.string().regex(/^cnt_[0-9A-Za-z]{1,64}$/) });
@@ -18,12 +19,14 @@ export const ContactCreate = z.object({
   email: Email,
   subscribed: z.boolean().optional(),
   data: ContactDataInput.optional(),
+  topics: TopicStatesInput.optional(),
 });
 
 export const ContactUpdate = z.object({
   email: Email.optional(),
   subscribed: z.boolean().optional(),
   data: ContactDataInput.optional(),
+  topics: TopicStatesInput.optional(),
 });
 
 const MAX_PAGE_LIMIT = 100;
@@ -52,6 +55,10 @@ export const ContactOut = z.object({
   email: z.string(),
   subscribed: z.boolean(),
   data: z.record(z.string(), z.unknown()),
+  topics: z
+    .record(z.string(), z.boolean())
+    .optional()
+    .describe('single-contact answers only: every topic of the project by slug → subscribed (the choice, else the topic\'s default)'),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });

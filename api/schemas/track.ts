@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Email } from './common';
 import { ContactDataInput } from './contacts';
+import { TopicStatesInput } from './topics';
 import { isReservedEventName } from '../../lib/reservedEvents';
 
 /** Names the service emits itself; callers cannot track them (lib/reservedEvents.ts). */
@@ -22,6 +23,7 @@ export const TrackBody = z.object({
   event: EventName,
   subscribed: z.boolean().optional(),
   data: ContactDataInput.optional(),
+  topics: TopicStatesInput.optional(),
 });
 export type TrackBody = z.infer<typeof TrackBody>;
 

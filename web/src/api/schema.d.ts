@@ -550,7 +550,7 @@ export interface paths {
         delete: operations["deleteContactsId"];
         options?: never;
         head?: never;
-        /** Update email, subscription or data (patched) of a contact */
+        /** Update email, subscription, topic states or data (patched) of a contact */
         patch: operations["patchContactsId"];
         trace?: never;
     };
@@ -1038,10 +1038,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Current subscription state with a button to change it; answers an HTML page */
+        /** Preference center: the subscription state and the public topics with their states, changed by form POST; answers an HTML page */
         get: operations["getManageToken"];
         put?: never;
-        post?: never;
+        /** Saves the preference center form (form-encoded `shown` and `topics`: topic ids; a shown topic left unchecked is unsubscribed); answers the page again */
+        post: operations["postManageToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1339,7 +1340,7 @@ export interface paths {
         /** Subscribe-again link: an HTML page whose button POSTs to the same link (a GET changes nothing) */
         get: operations["getSubscribeToken"];
         put?: never;
-        /** Subscribes again (the button of the subscribe page); answers an HTML page */
+        /** Subscribes again (to the email's topic only, when it was sent as one); answers an HTML page */
         post: operations["postSubscribeToken"];
         delete?: never;
         options?: never;
@@ -1453,6 +1454,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's topics, oldest first */
+        get: operations["getTopics"];
+        put?: never;
+        /** Create a topic; 409 when the given slug is taken */
+        post: operations["postTopics"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/topics/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a topic and every contact's state of it; 409 while an unfinished campaign or a SEND_EMAIL step names it */
+        delete: operations["deleteTopicsId"];
+        options?: never;
+        head?: never;
+        /** Change a topic's name, description, default or visibility (the slug is fixed) */
+        patch: operations["patchTopicsId"];
+        trace?: never;
+    };
     "/unsubscribe/{token}": {
         parameters: {
             query?: never;
@@ -1463,7 +1500,7 @@ export interface paths {
         /** Unsubscribe link from an email: an HTML page whose button POSTs to the same link (a GET changes nothing) */
         get: operations["getUnsubscribeToken"];
         put?: never;
-        /** Unsubscribes: the page's button, and RFC 8058 one-click (body List-Unsubscribe=One-Click, form-encoded) */
+        /** Unsubscribes (from the email's topic only, when it was sent as one): the page's button, and RFC 8058 one-click (body List-Unsubscribe=One-Click, form-encoded) */
         post: operations["postUnsubscribeToken"];
         delete?: never;
         options?: never;
@@ -2124,7 +2161,7 @@ export interface components {
             timestamp: string;
         };
         FilterCondition: {
-            /** @description email, subscribed, createdAt, updatedAt, data.<key>[.<key>…] or event.<name> */
+            /** @description email, subscribed, createdAt, updatedAt, data.<key>[.<key>…], event.<name> or topic.<slug> */
             field: string;
             /** @enum {string} */
             operator: "equals" | "notEquals" | "contains" | "notContains" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "in" | "notIn" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "notTriggered";
@@ -3732,6 +3769,8 @@ export interface operations {
                             subject: string;
                             /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                             text: string | null;
+                            /** @description the id of the topic it is sent as */
+                            topic: string | null;
                             totalRecipients: number;
                             /** @enum {string} */
                             type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
@@ -3830,6 +3869,8 @@ export interface operations {
                     subject: string;
                     /** @description Liquid source of the text/plain part; null or omitted: generated from the rendered HTML body */
                     text?: string | null;
+                    /** @description topic id or slug: the campaign goes only to contacts subscribed to it (and globally), and its unsubscribe links leave that topic only; null or omitted: no topic */
+                    topic?: string | null;
                     /**
                      * @default MARKETING
                      * @enum {string}
@@ -3885,6 +3926,8 @@ export interface operations {
                             subject: string;
                             /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                             text: string | null;
+                            /** @description the id of the topic it is sent as */
+                            topic: string | null;
                             totalRecipients: number;
                             /** @enum {string} */
                             type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
@@ -4017,6 +4060,8 @@ export interface operations {
                         subject: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
+                        /** @description the id of the topic it is sent as */
+                        topic: string | null;
                         totalRecipients: number;
                         /** @enum {string} */
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
@@ -4112,6 +4157,8 @@ export interface operations {
                     subject: string;
                     /** @description Liquid source of the text/plain part; null or omitted: generated from the rendered HTML body */
                     text?: string | null;
+                    /** @description topic id or slug: the campaign goes only to contacts subscribed to it (and globally), and its unsubscribe links leave that topic only; null or omitted: no topic */
+                    topic?: string | null;
                     /**
                      * @default MARKETING
                      * @enum {string}
@@ -4166,6 +4213,8 @@ export interface operations {
                         subject: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
+                        /** @description the id of the topic it is sent as */
+                        topic: string | null;
                         totalRecipients: number;
                         /** @enum {string} */
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
@@ -4387,6 +4436,8 @@ export interface operations {
                         subject: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
+                        /** @description the id of the topic it is sent as */
+                        topic: string | null;
                         totalRecipients: number;
                         /** @enum {string} */
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
@@ -4507,6 +4558,8 @@ export interface operations {
                         subject: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
+                        /** @description the id of the topic it is sent as */
+                        topic: string | null;
                         totalRecipients: number;
                         /** @enum {string} */
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
@@ -4618,6 +4671,8 @@ export interface operations {
                         subject: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
+                        /** @description the id of the topic it is sent as */
+                        topic: string | null;
                         totalRecipients: number;
                         /** @enum {string} */
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
@@ -4738,6 +4793,8 @@ export interface operations {
                         subject: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
+                        /** @description the id of the topic it is sent as */
+                        topic: string | null;
                         totalRecipients: number;
                         /** @enum {string} */
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
@@ -5224,6 +5281,10 @@ export interface operations {
                             email: string;
                             id: string;
                             subscribed: boolean;
+                            /** @description single-contact answers only: every topic of the project by slug → subscribed (the choice, else the topic's default) */
+                            topics?: {
+                                [key: string]: boolean;
+                            };
                             /** @description ISO 8601 timestamp (UTC) */
                             updatedAt: string;
                         }[];
@@ -5295,6 +5356,10 @@ export interface operations {
                     /** Format: email */
                     email: string;
                     subscribed?: boolean;
+                    /** @description topic id or slug → subscribed to it (true) or not (false); an unknown topic is a 422 */
+                    topics?: {
+                        [key: string]: boolean;
+                    };
                 };
             };
         };
@@ -5318,6 +5383,10 @@ export interface operations {
                         email: string;
                         id: string;
                         subscribed: boolean;
+                        /** @description single-contact answers only: every topic of the project by slug → subscribed (the choice, else the topic's default) */
+                        topics?: {
+                            [key: string]: boolean;
+                        };
                         /** @description ISO 8601 timestamp (UTC) */
                         updatedAt: string;
                     };
@@ -5342,6 +5411,10 @@ export interface operations {
                         email: string;
                         id: string;
                         subscribed: boolean;
+                        /** @description single-contact answers only: every topic of the project by slug → subscribed (the choice, else the topic's default) */
+                        topics?: {
+                            [key: string]: boolean;
+                        };
                         /** @description ISO 8601 timestamp (UTC) */
                         updatedAt: string;
                     };
@@ -5429,6 +5502,10 @@ export interface operations {
                         email: string;
                         id: string;
                         subscribed: boolean;
+                        /** @description single-contact answers only: every topic of the project by slug → subscribed (the choice, else the topic's default) */
+                        topics?: {
+                            [key: string]: boolean;
+                        };
                         /** @description ISO 8601 timestamp (UTC) */
                         updatedAt: string;
                     };
@@ -5564,6 +5641,10 @@ export interface operations {
                     /** Format: email */
                     email?: string;
                     subscribed?: boolean;
+                    /** @description topic id or slug → subscribed to it (true) or not (false); an unknown topic is a 422 */
+                    topics?: {
+                        [key: string]: boolean;
+                    };
                 };
             };
         };
@@ -5583,6 +5664,10 @@ export interface operations {
                         email: string;
                         id: string;
                         subscribed: boolean;
+                        /** @description single-contact answers only: every topic of the project by slug → subscribed (the choice, else the topic's default) */
+                        topics?: {
+                            [key: string]: boolean;
+                        };
                         /** @description ISO 8601 timestamp (UTC) */
                         updatedAt: string;
                     };
@@ -7737,6 +7822,10 @@ export interface operations {
                     email: string;
                     event: string;
                     subscribed?: boolean;
+                    /** @description topic id or slug → subscribed to it (true) or not (false); an unknown topic is a 422 */
+                    topics?: {
+                        [key: string]: boolean;
+                    };
                 };
             };
         };
@@ -7966,6 +8055,44 @@ export interface operations {
         };
     };
     getManageToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postManageToken: {
         parameters: {
             query?: never;
             header?: never;
@@ -9276,6 +9403,10 @@ export interface operations {
                             email: string;
                             id: string;
                             subscribed: boolean;
+                            /** @description single-contact answers only: every topic of the project by slug → subscribed (the choice, else the topic's default) */
+                            topics?: {
+                                [key: string]: boolean;
+                            };
                             /** @description ISO 8601 timestamp (UTC) */
                             updatedAt: string;
                         }[];
@@ -10873,6 +11004,368 @@ export interface operations {
             };
         };
     };
+    getTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description every topic */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description ISO 8601 timestamp (UTC) */
+                            createdAt: string;
+                            defaultSubscribed: boolean;
+                            description: string | null;
+                            id: string;
+                            name: string;
+                            public: boolean;
+                            slug: string;
+                            /** @description ISO 8601 timestamp (UTC) */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description the state of a contact that never chose
+                     * @default false
+                     */
+                    defaultSubscribed?: boolean;
+                    /** @description shown on the preference center */
+                    description?: string | null;
+                    name: string;
+                    /**
+                     * @description listed on the preference center
+                     * @default true
+                     */
+                    public?: boolean;
+                    /** @description default: from the name (lowercase, "-" for other characters), with a -2, -3 … suffix when taken */
+                    slug?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the topic */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        defaultSubscribed: boolean;
+                        description: string | null;
+                        id: string;
+                        name: string;
+                        public: boolean;
+                        slug: string;
+                        /** @description ISO 8601 timestamp (UTC) */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteTopicsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    patchTopicsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    defaultSubscribed?: boolean;
+                    description?: string | null;
+                    name?: string;
+                    public?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description the topic */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        defaultSubscribed: boolean;
+                        description: string | null;
+                        id: string;
+                        name: string;
+                        public: boolean;
+                        slug: string;
+                        /** @description ISO 8601 timestamp (UTC) */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getUnsubscribeToken: {
         parameters: {
             query?: never;
@@ -11993,6 +12486,10 @@ export interface operations {
                         email: string;
                         name?: string;
                     })[];
+                    /** @description topic states of every recipient: topic id or slug → subscribed; an unknown topic is a 422 */
+                    topics?: {
+                        [key: string]: boolean;
+                    };
                 };
             };
         };
@@ -12111,6 +12608,10 @@ export interface operations {
                     email: string;
                     event: string;
                     subscribed?: boolean;
+                    /** @description topic id or slug → subscribed to it (true) or not (false); an unknown topic is a 422 */
+                    topics?: {
+                        [key: string]: boolean;
+                    };
                 };
             };
         };
