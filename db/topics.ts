@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { uuid } from '../lib/ids';
 import { DomainError } from '../lib/domainErrors';
 import { recordEvents, EventRow } from './events';
+import { recordConsent, ConsentOrigin } from './consent';
 
 /**
  * Topics (docs/api.md "Topics"): what a project's marketing mail is about. A contact's state of a
@@ -195,6 +196,8 @@ export interface TopicWriteContext {
   source?: string;
   /** A new contact records its choices but emits no events (as for `subscribed`). */
   isNew?: boolean;
+  /** The person's browser, for the consent record (db/consent). */
+  origin?: ConsentOrigin;
 }
 
 /**
@@ -202,6 +205,7 @@ export interface TopicWriteContext {
  * contact writers of db/contacts do), so this statement, which runs after the lock was taken, reads
  * the true previous states. A change of the effective state (choice, else default) records
  * `contact.topic.subscribed|unsubscribed` with the topic; a choice equal to the old one writes nothing.
+ * Every choice written (a first one included, even when it equals the default) goes to the consent record.
  */
 export async function writeTopicStates(trx: Knex.Transaction, contact: { id: string; project_id: string }, changes: TopicChange[], ctx: TopicWriteContext = {}): Promise<EventRow[]> {
   if (!changes.length) return [];
@@ -222,6 +226,13 @@ export async function writeTopicStates(trx: Knex.Transaction, contact: { id: str
      )
      SELECT w.topic_id, w.subscribed, p.previous FROM written w JOIN prev p USING (topic_id)`,
     [[...byTopic.keys()], [...byTopic.values()].map((c) => c.subscribed), contact.id, contact.id],
+  );
+  await recordConsent(
+    trx,
+    rows.map((r) => {
+      const { id, slug } = byTopic.get(r.topic_id)!.topic;
+      return { projectId: contact.project_id, contactId: contact.id, scope: 'topic' as const, topic: { id, slug }, value: r.subscribed, source: ctx.source, origin: ctx.origin };
+    }),
   );
   if (ctx.isNew) return [];
   const flips = rows.filter((r) => r.subscribed !== (r.previous ?? byTopic.get(r.topic_id)!.topic.default_subscribed));

@@ -3,6 +3,8 @@ import { handOffEvents } from '../../services/events';
 import type { AppContext } from '../context';
 import { badRequest, conflict, notFound } from '../errors';
 import {
+  ConsentPageOut,
+  ConsentQuery,
   ContactCreate,
   ContactIdParams,
   ContactListQuery,
@@ -23,6 +25,7 @@ import {
 } from '../../db/contacts';
 import { describeFields } from '../../db/fields';
 import { contactTopicMap, topicChanges } from '../../db/topics';
+import { listConsent } from '../../db/consent';
 import type { ContactRow } from '../../db/contacts';
 import { presentContact } from '../presenters/contacts';
 
@@ -117,6 +120,35 @@ export default [
         if (err instanceof EmailInUseError) throw conflict(err.message);
         throw err;
       }
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/contacts/:id/consent',
+    auth: 'secret',
+    tag: 'contacts',
+    summary: "The contact's consent record: every change of its subscription and topic states, oldest first (page pagination)",
+    params: ContactIdParams,
+    query: ConsentQuery,
+    responses: { 200: { description: 'a page of the record', schema: ConsentPageOut } },
+    async handler(ctx, { params, query }) {
+      if (!(await findContact(ctx.deps.knex, projectOf(ctx), params.id))) throw notFound('Contact');
+      const { rows, total } = await listConsent(ctx.deps.knex, projectOf(ctx), params.id, query.page, query.pageSize);
+      ctx.body = {
+        data: rows.map((r) => ({
+          scope: r.scope,
+          topic: r.topic_id ? { id: r.topic_id, slug: r.topic_slug ?? '' } : null,
+          value: r.value,
+          source: r.source,
+          at: new Date(r.at).toISOString(),
+          ip: r.ip,
+          userAgent: r.user_agent,
+        })),
+        page: query.page,
+        pageSize: query.pageSize,
+        total,
+        totalPages: Math.ceil(total / query.pageSize),
+      };
     },
   }),
   route({

@@ -23,6 +23,9 @@ async function linkTopic(ctx: AppContext, t: SubscriptionTarget): Promise<TopicR
   return t.topicId ? ((await findTopic(ctx.deps.knex, t.projectId, t.topicId)) ?? null) : null;
 }
 
+/** The person's browser (or their mailbox provider's one-click), for the consent record. */
+const originOf = (ctx: AppContext) => ({ ip: ctx.ip || null, userAgent: ctx.get('user-agent') || null });
+
 /** RFC 8058: a mailbox provider's one-click POST says so in its form body. */
 const isOneClick = (ctx: AppContext) => (ctx.request.body as Record<string, unknown> | undefined)?.['List-Unsubscribe'] === 'One-Click';
 
@@ -35,7 +38,7 @@ async function setSubscribed(ctx: AppContext, token: string, subscribed: boolean
   const topic = await linkTopic(ctx, t);
   const source = !subscribed && isOneClick(ctx) ? 'one-click' : 'link';
   const change = topic ? { topics: [{ topic, subscribed }] } : { subscribed };
-  const result = await updateContact(ctx.deps.knex, { projectId: t.projectId, contactId: t.contactId, ...change, source });
+  const result = await updateContact(ctx.deps.knex, { projectId: t.projectId, contactId: t.contactId, ...change, source, origin: originOf(ctx) });
   // A valid link whose contact has since been deleted.
   if (!result) throw notFound('Subscription link');
   await handOffEvents(ctx.deps, result.events);
@@ -184,7 +187,7 @@ export default [
       // Only public topics the page showed change: one created since the page was opened keeps its state.
       const states = await contactTopicStates(ctx.deps.knex, t.projectId, t.contactId, true);
       const topics = states.filter((s) => shown.has(s.topic.id)).map((s) => ({ topic: s.topic, subscribed: checked.has(s.topic.id) }));
-      const result = await updateContact(ctx.deps.knex, { projectId: t.projectId, contactId: t.contactId, topics, source: 'link' });
+      const result = await updateContact(ctx.deps.knex, { projectId: t.projectId, contactId: t.contactId, topics, source: 'link', origin: originOf(ctx) });
       if (!result) throw notFound('Subscription link');
       await handOffEvents(ctx.deps, result.events);
       preferencePage(ctx, t, result.contact, await contactTopicStates(ctx.deps.knex, t.projectId, t.contactId, true), 'Your preferences were saved.');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Email, Timestamp } from './common';
+import { Email, PageQuery, Timestamp } from './common';
 import { dataProblems } from '../../db/contacts';
 import { TopicStatesInput } from './topics';
 
@@ -81,4 +81,24 @@ export const FieldsOut = z.object({
       coverage: z.number().min(0).max(1),
     }),
   ),
+});
+
+export const ConsentQuery = PageQuery.extend({ pageSize: z.coerce.number().int().min(1).max(1000).default(100) });
+
+export const ConsentRecordOut = z.object({
+  scope: z.enum(['global', 'topic']).describe('global: the `subscribed` flag; topic: one topic\'s state'),
+  topic: z.object({ id: z.string(), slug: z.string() }).nullable().describe('the topic (as it was named then) of a topic record'),
+  value: z.boolean().describe('the state after the change: subscribed (true) or not'),
+  source: z.string().describe('api, dashboard, send, track, import, bulk, segment, link, one-click, workflow, bounce, complaint, provider'),
+  at: Timestamp,
+  ip: z.string().nullable().describe('the browser\'s address, for changes made on the subscription pages'),
+  userAgent: z.string().nullable().describe('the browser\'s User-Agent, for changes made on the subscription pages'),
+});
+
+export const ConsentPageOut = z.object({
+  data: z.array(ConsentRecordOut),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+  totalPages: z.number().int(),
 });
