@@ -3,6 +3,7 @@ import { startSendgridSink, SendgridSink } from '../helpers/sendgridSink';
 import { verifiedDomain, uniqueEmail } from '../helpers/fixtures';
 import { workflowApi } from '../helpers/workflows';
 import { linksFor, verifySubscriptionToken } from '../../lib/unsubscribe';
+import { campaignActivities } from '../../activities/campaigns';
 
 /** Topics (docs/api.md "Topics"): per-topic consent under the global flag, the preference center, topic campaigns and steps. */
 
@@ -228,6 +229,24 @@ describe('campaigns and workflow steps sent as a topic', () => {
     expect(after.subscribed).toBe(true);
     expect(after.topics).toEqual({ news: false, digest: true });
     expect((await events(fan.id)).at(-1)).toMatchObject({ name: 'contact.topic.unsubscribed', topic: 'news', source: 'one-click' });
+  });
+
+  it('checks the topic again at hand-over: a contact who left the topic after the snapshot gets nothing', async () => {
+    const fx = await project();
+    const a = api(fx);
+    await a.topic({ name: 'News' });
+    const stays = await a.contact({ email: uniqueEmail('stays'), topics: { news: true } });
+    const leaves = await a.contact({ email: uniqueEmail('leaves'), topics: { news: true } });
+    const created = await h.http.post('/campaigns').set(a.key).send({ name: 'late', subject: 'Late', body: '<p>x</p>', from: `news@${DOMAIN}`, audienceType: 'ALL', topic: 'news' });
+    const id = created.body.data.id;
+    // The snapshot as sending began, with both in it; then one leaves the topic before any batch ran.
+    await h.deps.knex('campaign_recipients').insert([stays, leaves].map((c) => ({ campaign_id: id, contact_id: c.id })));
+    await h.deps.knex('campaigns').where({ id }).update({ status: 'SENDING', started_at: h.deps.knex.fn.now(), total_recipients: 2 });
+    expect((await a.patch(leaves.id, { topics: { news: false } })).status).toBe(200);
+    await campaignActivities(h.deps).resumeCampaigns();
+    await eventually(async () => (await h.http.get(`/campaigns/${id}`).set(a.key)).body.status === 'SENT');
+    const got = sink.recipients().filter((r) => r.email === stays.email || r.email === leaves.email);
+    expect(got.map((r) => r.email)).toEqual([stays.email]);
   });
 
   it('a SEND_EMAIL step naming a topic skips contacts not subscribed to it and scopes its links', async () => {
