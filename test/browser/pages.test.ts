@@ -203,6 +203,31 @@ describe('subscription manage page', () => {
   });
 });
 
+describe('preference center', () => {
+  it('changes topic states with its checkboxes and Save button, script off, and unsubscribes from everything', async () => {
+    const key = bearer(p.secretKey);
+    const slug = `pc-${crypto.randomBytes(3).toString('hex')}`;
+    const topic = await h.http.post('/topics').set(key).send({ name: `Topic ${slug}`, slug });
+    expect(topic.status).toBe(201);
+    const created = await h.http.post('/contacts').set(key).send({ email: email('prefs'), subscribed: true });
+    const states = async () => (await h.http.get(`/contacts/${created.body.id}`).set(key)).body;
+    await page.setJavaScriptEnabled(false);
+    await open(linksFor(h.config, p.projectId, created.body.id).manageUrl);
+    expect(await page.$$('script')).toEqual([]);
+    expect(await text()).toContain(`Topic ${slug}`);
+    await page.click(`input[type=checkbox][value="${topic.body.id}"]`);
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('form button')]);
+    expect(await text()).toContain('Your preferences were saved.');
+    expect(await page.$eval(`input[type=checkbox][value="${topic.body.id}"]`, (el: any) => el.checked)).toBe(true);
+    expect((await states()).topics[slug]).toBe(true);
+    const everything = await page.$$('button');
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), everything[everything.length - 1].click()]);
+    expect(await text('h1')).toBe('You have been unsubscribed');
+    expect((await states()).subscribed).toBe(false);
+    expect(problems).toEqual([]);
+  });
+});
+
 describe('/v1/track from a page on another origin', () => {
   it('tracks with the public key through fetch and reads the answer, while a secret-key route stays closed', async () => {
     // The other site: a page whose script calls the API like a shop's tracking snippet would.
