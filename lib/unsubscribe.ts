@@ -15,21 +15,24 @@ export interface SubscriptionTarget {
 // Signed input differs from a JWT's (`header.body`), so neither kind of token can pass for the other.
 const PURPOSE = 'subscription:';
 
-const sign = (payload: string, secret: string) => crypto.createHmac('sha256', secret).update(PURPOSE + payload).digest('base64url');
+const sign = (input: string, secret: string) => crypto.createHmac('sha256', secret).update(input).digest('base64url');
 
-export function signSubscriptionToken(secret: string, target: SubscriptionTarget): string {
+/** Double opt-in confirmation links are signed for their own purpose: a subscription token never confirms, nor the reverse. */
+const CONFIRM_PURPOSE = 'confirm:';
+
+export function signSubscriptionToken(secret: string, target: SubscriptionTarget, purpose = PURPOSE): string {
   const pair = target.topicId ? [target.projectId, target.contactId, target.topicId] : [target.projectId, target.contactId];
   const payload = Buffer.from(JSON.stringify(pair)).toString('base64url');
-  return `${payload}.${sign(payload, secret)}`;
+  return `${payload}.${sign(purpose + payload, secret)}`;
 }
 
 /** The pair a token was signed for, or null for anything malformed or forged. */
-export function verifySubscriptionToken(secret: string, token: string): SubscriptionTarget | null {
+export function verifySubscriptionToken(secret: string, token: string, purpose = PURPOSE): SubscriptionTarget | null {
   const [payload, signature, extra] = token.split('.');
   if (!payload || !signature || extra !== undefined) return null;
   // Compared as text: base64url decoding ignores stray bits, which would let altered tokens pass.
   const given = Buffer.from(signature);
-  const expected = Buffer.from(sign(payload, secret));
+  const expected = Buffer.from(sign(purpose + payload, secret));
   if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return null;
   try {
     const [projectId, contactId, topicId, extraItem] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
@@ -66,3 +69,10 @@ export function linksFor(config: Pick<Config, 'appUrl' | 'jwtSecret'>, projectId
 export function listUnsubscribeHeaders(unsubscribeUrl: string): Record<string, string> {
   return { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
 }
+
+/** The double opt-in confirmation link of a contact (`{{ confirmUrl }}` in the confirmation email). */
+export function confirmUrlFor(config: Pick<Config, 'appUrl' | 'jwtSecret'>, projectId: string, contactId: string): string {
+  return `${config.appUrl}/confirm/${signSubscriptionToken(config.jwtSecret, { projectId, contactId }, CONFIRM_PURPOSE)}`;
+}
+
+export const verifyConfirmToken = (secret: string, token: string) => verifySubscriptionToken(secret, token, CONFIRM_PURPOSE);

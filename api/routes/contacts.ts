@@ -26,6 +26,8 @@ import {
 import { describeFields } from '../../db/fields';
 import { contactTopicMap, topicChanges } from '../../db/topics';
 import { listConsent } from '../../db/consent';
+import { isPending } from '../../db/doubleOptIn';
+import { doubleOptInFor, heldSubscription, needsConfirmation, requestConfirmation } from '../../services/doubleOptIn';
 import type { ContactRow } from '../../db/contacts';
 import { presentContact } from '../presenters/contacts';
 
@@ -34,8 +36,12 @@ const projectOf = (ctx: AppContext) => ctx.state.project!.id;
 /** Who made a change, for the subscription events (and the consent record): the dashboard's cookie or an API key. */
 export const changeSource = (ctx: AppContext) => (ctx.state.user ? 'dashboard' : 'api');
 
-/** One contact with its topic states (the list leaves them out). */
-const withTopics = async (ctx: AppContext, row: ContactRow) => ({ ...presentContact(row), topics: await contactTopicMap(ctx.deps.knex, row.project_id, row.id) });
+/** One contact with its topic states and double opt-in state (the list leaves them out). */
+const withTopics = async (ctx: AppContext, row: ContactRow) => ({
+  ...presentContact(row),
+  topics: await contactTopicMap(ctx.deps.knex, row.project_id, row.id),
+  pending: await isPending(ctx.deps.knex, row.id),
+});
 
 // `/contacts/fields` comes before `/contacts/:id` so "fields" is never taken for an id.
 export default [
@@ -59,7 +65,7 @@ export default [
     path: '/contacts',
     auth: 'secret',
     tag: 'contacts',
-    summary: 'Create or update a contact by email',
+    summary: 'Create or update a contact by email; with double opt-in a subscription waits for the emailed confirmation',
     body: ContactCreate,
     validationErrors: 'flat',
     responses: {
@@ -68,8 +74,19 @@ export default [
     },
     async handler(ctx, { body }) {
       const topics = await topicChanges(ctx.deps.knex, projectOf(ctx), body.topics);
-      const r = await upsertContact(ctx.deps.knex, { ...body, topics, projectId: projectOf(ctx), defaultSubscribed: true, source: changeSource(ctx) });
+      // Under double opt-in a new contact starts unsubscribed and is mailed a confirmation (services/doubleOptIn).
+      const doi = doubleOptInFor(ctx.state.project!.double_opt_in, body.doubleOptIn);
+      const { doubleOptIn: _asked, ...fields } = body;
+      const r = await upsertContact(ctx.deps.knex, {
+        ...fields,
+        subscribed: heldSubscription(doi, body.subscribed),
+        topics,
+        projectId: projectOf(ctx),
+        defaultSubscribed: !doi,
+        source: changeSource(ctx),
+      });
       await handOffEvents(ctx.deps, r.events);
+      if (doi && needsConfirmation(doi, body.subscribed, r)) await requestConfirmation(ctx.deps, projectOf(ctx), r.contact, doi);
       ctx.status = r.isNew ? 201 : 200;
       ctx.body = { ...(await withTopics(ctx, r.contact)), _meta: { isNew: r.isNew, isUpdate: !r.isNew } };
     },

@@ -2,6 +2,21 @@ import { route } from '../route';
 import { notFound } from '../errors';
 import { SettingsOut, SettingsPatch } from '../schemas/settings';
 import { sendingPolicy, updateSendingPolicy } from '../../db/sendingPolicy';
+import { doubleOptInSettings, setDoubleOptInSettings, DoubleOptInSettings } from '../../db/doubleOptIn';
+import { findTemplate } from '../../db/templates';
+import { assertVerifiedSender } from '../sender';
+import { senderCheckWaived } from '../../lib/config';
+import { validationError } from '../errors';
+import type { AppContext } from '../context';
+
+const presentDoubleOptIn = (s: DoubleOptInSettings | null) =>
+  s && { enabled: s.enabled, from: s.from, fromName: s.fromName ?? null, templateId: s.templateId ?? null, expiryHours: s.expiryHours };
+
+async function settingsOf(ctx: AppContext) {
+  const projectId = ctx.state.project!.id;
+  const policy = (await sendingPolicy(ctx.deps.knex, projectId)) ?? notFoundProject();
+  return { ...policy, doubleOptIn: presentDoubleOptIn(await doubleOptInSettings(ctx.deps.knex, projectId)) };
+}
 
 export default [
   route({
@@ -9,10 +24,10 @@ export default [
     path: '/settings',
     auth: 'secret',
     tag: 'settings',
-    summary: "The project's sending policy: default time zone, quiet hours, frequency cap, send rate",
+    summary: "The project's sending policy (default time zone, quiet hours, frequency cap, send rate) and double opt-in",
     responses: { 200: { description: 'sending policy', schema: SettingsOut } },
     async handler(ctx) {
-      ctx.body = (await sendingPolicy(ctx.deps.knex, ctx.state.project!.id)) ?? notFoundProject();
+      ctx.body = await settingsOf(ctx);
     },
   }),
   route({
@@ -24,7 +39,17 @@ export default [
     body: SettingsPatch,
     responses: { 200: { description: 'sending policy', schema: SettingsOut } },
     async handler(ctx, { body }) {
-      ctx.body = (await updateSendingPolicy(ctx.deps.knex, ctx.state.project!.id, body)) ?? notFoundProject();
+      const { doubleOptIn, ...policy } = body;
+      const projectId = ctx.state.project!.id;
+      if (doubleOptIn) {
+        await assertVerifiedSender(ctx.deps.knex, projectId, doubleOptIn.from, senderCheckWaived(ctx.deps.config));
+        if (doubleOptIn.templateId && !(await findTemplate(ctx.deps.knex, projectId, doubleOptIn.templateId))) {
+          throw validationError([{ field: 'doubleOptIn.templateId', code: 'custom', message: 'template not found in this project' }]);
+        }
+      }
+      if ((await updateSendingPolicy(ctx.deps.knex, projectId, policy)) === undefined) notFoundProject();
+      if (doubleOptIn !== undefined) await setDoubleOptInSettings(ctx.deps.knex, projectId, doubleOptIn);
+      ctx.body = await settingsOf(ctx);
     },
   }),
 ];

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { route } from '../route';
 import type { AppContext } from '../context';
 import { notFound } from '../errors';
-import { linksFor, verifySubscriptionToken, SubscriptionTarget } from '../../lib/unsubscribe';
+import { linksFor, verifyConfirmToken, verifySubscriptionToken, SubscriptionTarget } from '../../lib/unsubscribe';
+import { consumeConfirmation, isPending } from '../../db/doubleOptIn';
 import { findContact, updateContact, ContactRow } from '../../db/contacts';
 import { contactTopicStates, findTopic, TopicRow, TopicState } from '../../db/topics';
 import { handOffEvents } from '../../services/events';
@@ -124,6 +125,19 @@ const formList = (v: unknown): string[] => (typeof v === 'string' ? [v] : Array.
 
 const common = { auth: 'none', tag: 'subscriptions', noRateLimit: true, params: TokenParams } as const;
 
+// ───────────────────────────── double opt-in ─────────────────────────────
+
+/** The contact a confirmation link was signed for (its own purpose: a subscription link never confirms). */
+async function confirmTarget(ctx: AppContext, token: string) {
+  const t = verifyConfirmToken(ctx.deps.config.jwtSecret, token);
+  const contact = t && (await findContact(ctx.deps.knex, t.projectId, t.contactId));
+  if (!t || !contact) throw notFound('Confirmation link');
+  return { t, contact };
+}
+
+const expiredPage = (ctx: AppContext) =>
+  renderPage(ctx, 'This link has expired', '<p>This confirmation link was already used or has expired. Sign up again to get a new one.</p>', 410);
+
 export default [
   route({
     ...common,
@@ -162,6 +176,34 @@ export default [
     async handler(ctx, { params }) {
       const done = await setSubscribed(ctx, params.token, true);
       page(ctx, done, done.topic ? `You are subscribed to ${done.topic.name}` : 'You are subscribed', true);
+    },
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: '/confirm/:token',
+    summary: 'Double opt-in link from the confirmation email: an HTML page whose button POSTs to the same link (a GET changes nothing)',
+    async handler(ctx, { params }) {
+      const { t, contact } = await confirmTarget(ctx, params.token);
+      if (!(await isPending(ctx.deps.knex, t.contactId))) return expiredPage(ctx);
+      const url = `${ctx.deps.config.appUrl}/confirm/${params.token}`;
+      renderPage(ctx, 'Confirm your subscription', `<p>Press the button to receive our emails at ${escapeHtml(contact.email)}.</p>\n${button(url, 'Confirm subscription')}`);
+    },
+  }),
+  route({
+    ...common,
+    method: 'post',
+    path: '/confirm/:token',
+    summary: 'Confirms a double opt-in: subscribes the contact (contact.subscribed with source double_opt_in); 410 page when the link was used or expired',
+    async handler(ctx, { params }) {
+      const { t } = await confirmTarget(ctx, params.token);
+      const result = await ctx.deps.knex.transaction(async (trx) => {
+        if (!(await consumeConfirmation(trx, t.projectId, t.contactId))) return null;
+        return updateContact(trx, { projectId: t.projectId, contactId: t.contactId, subscribed: true, source: 'double_opt_in', origin: originOf(ctx) });
+      });
+      if (!result) return expiredPage(ctx);
+      await handOffEvents(ctx.deps, result.events);
+      renderPage(ctx, 'Your subscription is confirmed', `<p>${escapeHtml(result.contact.email)} is subscribed to these emails.</p>\n${manageLink(linksFor(ctx.deps.config, t.projectId, t.contactId).manageUrl)}`);
     },
   }),
   route({

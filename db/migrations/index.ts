@@ -25,6 +25,7 @@ import * as suppressions from './028_suppressions';
 import * as plainText from './029_plain_text';
 import * as topics from './034_topics';
 import * as consentRecords from './035_consent_records';
+import * as doubleOptIn from './036_double_opt_in';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -57,6 +58,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['029_plain_text', plainText],
   ['034_topics', topics],
   ['035_consent_records', consentRecords],
+  ['036_double_opt_in', doubleOptIn],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -517,6 +517,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/confirm/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Double opt-in link from the confirmation email: an HTML page whose button POSTs to the same link (a GET changes nothing) */
+        get: operations["getConfirmToken"];
+        put?: never;
+        /** Confirms a double opt-in: subscribes the contact (contact.subscribed with source double_opt_in); 410 page when the link was used or expired */
+        post: operations["postConfirmToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/contacts": {
         parameters: {
             query?: never;
@@ -527,7 +545,7 @@ export interface paths {
         /** List contacts (cursor pagination) */
         get: operations["getContacts"];
         put?: never;
-        /** Create or update a contact by email */
+        /** Create or update a contact by email; with double opt-in a subscription waits for the emailed confirmation */
         post: operations["postContacts"];
         delete?: never;
         options?: never;
@@ -1318,7 +1336,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The project's sending policy: default time zone, quiet hours, frequency cap, send rate */
+        /** The project's sending policy (default time zone, quiet hours, frequency cap, send rate) and double opt-in */
         get: operations["getSettings"];
         put?: never;
         post?: never;
@@ -5265,6 +5283,82 @@ export interface operations {
             };
         };
     };
+    getConfirmToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postConfirmToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getContacts: {
         parameters: {
             query: {
@@ -5297,6 +5391,8 @@ export interface operations {
                             };
                             email: string;
                             id: string;
+                            /** @description single-contact answers only: waiting for its double opt-in confirmation */
+                            pending?: boolean;
                             subscribed: boolean;
                             /** @description single-contact answers only: every topic of the project by slug → subscribed (the choice, else the topic's default) */
                             topics?: {
@@ -5370,6 +5466,8 @@ export interface operations {
                     data?: {
                         [key: string]: unknown;
                     };
+                    /** @description true: a subscription waits for the person to confirm it from an emailed link (needs the project's doubleOptIn settings); false: not even when the project asks for it by default */
+                    doubleOptIn?: boolean;
                     /** Format: email */
                     email: string;
                     subscribed?: boolean;
@@ -5399,6 +5497,8 @@ export interface operations {
                         };
                         email: string;
                         id: string;
+                        /** @description single-contact answers only: waiting for its double opt-in confirmation */
+                        pending?: boolean;
                         subscribed: boolean;
                         /** @description single-contact answers only: every topic of the project by slug → subscribed (the choice, else the topic's default) */
                         topics?: {
@@ -5427,6 +5527,8 @@ export interface operations {
                         };
                         email: string;
                         id: string;
+                        /** @description single-contact answers only: waiting for its double opt-in confirmation */
+                        pending?: boolean;
                         subscribed: boolean;
                         /** @description single-contact answers only: every topic of the project by slug → subscribed (the choice, else the topic's default) */
                         topics?: {
@@ -5518,6 +5620,8 @@ export interface operations {
                         };
                         email: string;
                         id: string;
+                        /** @description single-contact answers only: waiting for its double opt-in confirmation */
+                        pending?: boolean;
                         subscribed: boolean;
                         /** @description single-contact answers only: every topic of the project by slug → subscribed (the choice, else the topic's default) */
                         topics?: {
@@ -5680,6 +5784,8 @@ export interface operations {
                         };
                         email: string;
                         id: string;
+                        /** @description single-contact answers only: waiting for its double opt-in confirmation */
+                        pending?: boolean;
                         subscribed: boolean;
                         /** @description single-contact answers only: every topic of the project by slug → subscribed (the choice, else the topic's default) */
                         topics?: {
@@ -5786,7 +5892,7 @@ export interface operations {
                              * @enum {string}
                              */
                             scope: "global" | "topic";
-                            /** @description api, dashboard, send, track, import, bulk, segment, link, one-click, workflow, bounce, complaint, provider */
+                            /** @description api, dashboard, send, track, import, bulk, segment, link, one-click, double_opt_in, workflow, bounce, complaint, provider */
                             source: string;
                             /** @description the topic (as it was named then) of a topic record */
                             topic: {
@@ -7941,6 +8047,8 @@ export interface operations {
                     data?: {
                         [key: string]: unknown;
                     };
+                    /** @description true: a subscription waits for the person to confirm it from an emailed link (needs the project's doubleOptIn settings); false: not even when the project asks for it by default */
+                    doubleOptIn?: boolean;
                     /** Format: email */
                     email: string;
                     event: string;
@@ -9525,6 +9633,8 @@ export interface operations {
                             };
                             email: string;
                             id: string;
+                            /** @description single-contact answers only: waiting for its double opt-in confirmation */
+                            pending?: boolean;
                             subscribed: boolean;
                             /** @description single-contact answers only: every topic of the project by slug → subscribed (the choice, else the topic's default) */
                             topics?: {
@@ -9870,6 +9980,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        doubleOptIn: {
+                            enabled: boolean;
+                            expiryHours: number;
+                            from: string;
+                            fromName: string | null;
+                            templateId: string | null;
+                        } | null;
                         frequencyCap: {
                             max: number;
                             /** @enum {string} */
@@ -9933,6 +10050,24 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description double opt-in settings; null: off */
+                    doubleOptIn?: {
+                        /** @description ask every new subscription of POST /contacts and /v1/track to confirm, unless a request says doubleOptIn: false */
+                        enabled: boolean;
+                        /**
+                         * @description how long a confirmation link stays valid
+                         * @default 72
+                         */
+                        expiryHours?: number;
+                        /**
+                         * Format: email
+                         * @description sender of the confirmation email; its domain must be verified
+                         */
+                        from: string;
+                        fromName?: string | null;
+                        /** @description a template of the project for the confirmation email (`{{ confirmUrl }}` is the link); null: the built-in one */
+                        templateId?: string | null;
+                    } | null;
                     frequencyCap?: {
                         max: number;
                         /** @enum {string} */
@@ -9956,6 +10091,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        doubleOptIn: {
+                            enabled: boolean;
+                            expiryHours: number;
+                            from: string;
+                            fromName: string | null;
+                            templateId: string | null;
+                        } | null;
                         frequencyCap: {
                             max: number;
                             /** @enum {string} */
@@ -11921,6 +12063,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description the sending policy (double opt-in is set with PATCH /settings) */
                     settings?: {
                         frequencyCap?: {
                             max: number;
@@ -12727,6 +12870,8 @@ export interface operations {
                     data?: {
                         [key: string]: unknown;
                     };
+                    /** @description true: a subscription waits for the person to confirm it from an emailed link (needs the project's doubleOptIn settings); false: not even when the project asks for it by default */
+                    doubleOptIn?: boolean;
                     /** Format: email */
                     email: string;
                     event: string;
