@@ -215,6 +215,8 @@ export default [
         body: c.body,
         text: c.text,
         variables: contact ? { ...contact.data, ...identityVariables(contact) } : { email: to, svc_email: to },
+        // A test of a topic campaign carries the topic's links, as the real send will.
+        topicId: c.topic_id ?? null,
       });
       // The row is committed: if Temporal cannot take it now, the maintenance sweep starts it.
       await startDelivery(temporal, { id: emailId, projectId: c.project_id, contactId: contact?.id ?? null, template: c.name, source: `test of campaign ${c.id}` }).catch((err) =>

@@ -231,6 +231,18 @@ describe('campaigns and workflow steps sent as a topic', () => {
     expect((await events(fan.id)).at(-1)).toMatchObject({ name: 'contact.topic.unsubscribed', topic: 'news', source: 'one-click' });
   });
 
+  it('a test send of a topic campaign carries the topic\'s links', async () => {
+    const fx = await project();
+    const a = api(fx);
+    const news = await a.topic({ name: 'News' });
+    const c = await a.contact({ email: uniqueEmail('tester'), topics: { news: true } });
+    const created = await h.http.post('/campaigns').set(a.key).send({ name: 't', subject: 'T', body: '<a href="{{ unsubscribeUrl }}">u</a>', from: `news@${DOMAIN}`, audienceType: 'ALL', topic: news.id });
+    expect((await h.http.post(`/campaigns/${created.body.data.id}/test`).set(a.key).send({ email: c.email })).status).toBe(200);
+    const mail = await eventually(async () => sink.recipients().find((r) => r.email === c.email));
+    const token = pathOf(mail.headers['List-Unsubscribe'].slice(1, -1)).split('/').pop()!;
+    expect(verifySubscriptionToken(h.config.jwtSecret, token)).toEqual({ projectId: fx.projectId, contactId: c.id, topicId: news.id });
+  });
+
   it('checks the topic again at hand-over: a contact who left the topic after the snapshot gets nothing', async () => {
     const fx = await project();
     const a = api(fx);
