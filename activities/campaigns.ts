@@ -116,9 +116,11 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
     renderer: BatchRenderer,
     tracking: TrackingChoice,
   ): Promise<RecipientEmail> {
-    const links = linksFor(config, c.project_id, r.contact_id);
+    // Sent as a topic, its unsubscribe links (and the one-click header) leave that topic only.
+    const links = linksFor(config, c.project_id, r.contact_id, c.topic_id);
     const variables = { ...(r.data ?? {}), ...identityVariables({ id: r.contact_id, email: r.email }), ...links };
-    const base = { id: campaignEmailId(c.id, r.contact_id), contactId: r.contact_id, to: r.email, headers: c.type === 'MARKETING' ? listUnsubscribeHeaders(links.unsubscribeUrl) : {}, variant: r.variant ?? null };
+    const oneClick = c.type === 'MARKETING' || !!c.topic_id;
+    const base = { id: campaignEmailId(c.id, r.contact_id), contactId: r.contact_id, to: r.email, headers: oneClick ? listUnsubscribeHeaders(links.unsubscribeUrl) : {}, variant: r.variant ?? null };
     try {
       const rendered = await renderer.render({ subject: subjectFor(c, r.variant ?? null), body: c.body, text: c.text }, variables);
       const tracked = trackedBody(config, base.id, rendered.body, tracking);
@@ -219,7 +221,9 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
 
       progress.stage = 'render';
       // Outside an A/B test group, recipients wait (unwritten) until the winner is chosen.
-      const eligible = page.filter((r) => r.email_status === null && r.email !== null && !r.set_aside && (c.type !== 'MARKETING' || r.subscribed) && !ab.held(r.contact_id));
+      // A topic's mail goes to contacts subscribed globally and to the topic, as they are now.
+      const consents = (r: RecipientRow) => (c.topic_id ? r.subscribed === true && r.topic_subscribed === true : c.type !== 'MARKETING' || r.subscribed);
+      const eligible = page.filter((r) => r.email_status === null && r.email !== null && !r.set_aside && consents(r) && !ab.held(r.contact_id));
       const fresh = await applyDeliveryControls(c, eligible, !input.deferredUpTo, result);
       const rendered: RecipientEmail[] = [];
       // Yields between recipients and bounds the batch's render time (services/render.ts batchRenderer);

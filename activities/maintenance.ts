@@ -2,6 +2,7 @@ import type { ActivityDeps } from '.';
 import { pruneIdempotencyKeys } from '../db/idempotency';
 import { pruneRateLimits } from '../db/rateLimit';
 import { pruneAuthThrottle } from '../db/authThrottle';
+import { pruneExpiredConfirmations } from '../db/doubleOptIn';
 import { unroutedEvents } from '../db/events';
 import { orphanedQueuedEmails } from '../db/emails';
 import { startEventRouting } from '../services/events';
@@ -18,8 +19,13 @@ const SWEEP_BATCH = 500;
 export function maintenanceActivities(deps: ActivityDeps) {
   const { knex } = deps;
   return {
-    async pruneExpired(): Promise<{ idempotencyKeys: number; rateLimitWindows: number; authThrottles: number }> {
-      return { idempotencyKeys: await pruneIdempotencyKeys(knex), rateLimitWindows: await pruneRateLimits(knex), authThrottles: await pruneAuthThrottle(knex) };
+    async pruneExpired(): Promise<{ idempotencyKeys: number; rateLimitWindows: number; authThrottles: number; confirmations: number }> {
+      return {
+        idempotencyKeys: await pruneIdempotencyKeys(knex),
+        rateLimitWindows: await pruneRateLimits(knex),
+        authThrottles: await pruneAuthThrottle(knex),
+        confirmations: await pruneExpiredConfirmations(knex),
+      };
     },
 
     /**

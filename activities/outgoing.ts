@@ -20,7 +20,7 @@ import { TrackedBody, trackedBody } from '../services/emailTracking';
  * system mail: none). Throws RenderError.
  */
 export async function renderRow(config: Config, email: EmailRow, tracking: TrackingSettings | null, renderer?: BatchRenderer): Promise<Rendered & TrackedBody> {
-  const links = email.contact_id ? linksFor(config, email.project_id, email.contact_id) : {};
+  const links = email.contact_id ? linksFor(config, email.project_id, email.contact_id, email.topic_id) : {};
   const template = { subject: email.subject, body: email.body, text: email.text };
   const variables = { ...email.variables, ...links };
   const rendered = await (renderer ? renderer.render(template, variables) : renderTemplate(template, variables));
@@ -28,9 +28,13 @@ export async function renderRow(config: Config, email: EmailRow, tracking: Track
   return { ...rendered, ...trackedBody(config, email.id, rendered.body, choice) };
 }
 
-/** The message of a claimed (rendered) row; marketing mail carries the one-click unsubscribe pair. */
+/**
+ * The message of a claimed (rendered) row; marketing mail and mail sent as a topic carry the
+ * one-click unsubscribe pair (of that topic only, for the latter).
+ */
 export function outgoingMessage(config: Config, row: EmailRow, attachments: StoredAttachment[]): OutgoingMessage {
-  const links = row.contact_id ? linksFor(config, row.project_id, row.contact_id) : null;
+  const links = row.contact_id ? linksFor(config, row.project_id, row.contact_id, row.topic_id) : null;
+  const oneClick = (row.type === 'MARKETING' || !!row.topic_id) && links?.unsubscribeUrl;
   return {
     emailId: row.id,
     projectId: row.project_id,
@@ -42,7 +46,7 @@ export function outgoingMessage(config: Config, row: EmailRow, attachments: Stor
     // A row rendered before the text part was stored (migration 029) gets one generated now.
     text: row.rendered_text ?? htmlToPlainText(row.rendered_body ?? row.body),
     // The caller's headers were checked at the API; rows stored before that check are cleaned here.
-    headers: { ...withoutForbiddenHeaders(row.headers), ...(row.type === 'MARKETING' && links?.unsubscribeUrl ? listUnsubscribeHeaders(links.unsubscribeUrl) : {}) },
+    headers: { ...withoutForbiddenHeaders(row.headers), ...(oneClick ? listUnsubscribeHeaders(oneClick) : {}) },
     attachments,
   };
 }

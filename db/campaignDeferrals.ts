@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { CampaignRow } from './campaigns';
-import type { RecipientRow } from './campaignEmails';
+import { RECIPIENT_TOPIC_SQL, type RecipientRow } from './campaignEmails';
 
 /**
  * Campaign recipients a batch set aside under the delivery controls (docs/campaigns.md): deferred
@@ -35,7 +35,7 @@ export async function recordCapped(knex: Knex, campaignId: string, contactIds: s
 /** The next page of deferred recipients due by `upTo`, shaped like the audience's pages. */
 export async function dueDeferredPage(knex: Knex, c: Pick<CampaignRow, 'id' | 'project_id'>, upTo: Date, after: string, limit: number): Promise<RecipientRow[]> {
   const { rows } = await knex.raw(
-    `SELECT d.contact_id, ct.email, ct.subscribed, ct.data, e.status AS email_status,
+    `SELECT d.contact_id, ct.email, ct.subscribed, ct.data, e.status AS email_status, ${RECIPIENT_TOPIC_SQL('d')},
             EXISTS (SELECT 1 FROM campaign_capped k WHERE k.campaign_id = d.campaign_id AND k.contact_id = d.contact_id) AS set_aside
        FROM campaign_deferrals d
        LEFT JOIN contacts ct ON ct.id = d.contact_id AND ct.project_id = ?

@@ -51,6 +51,8 @@ export interface RecipientRow {
   /** null when the contact was deleted since the snapshot. */
   email: string | null;
   subscribed: boolean | null;
+  /** The contact's state of the campaign's topic now (db/topics); null when the campaign has none. */
+  topic_subscribed: boolean | null;
   data: Record<string, unknown> | null;
   /** The recipient's email row status; null when no row was written yet. */
   email_status: string | null;
@@ -62,6 +64,12 @@ export interface RecipientRow {
  * The next page of the snapshot after `after` (and up to `until` when given), with each contact as
  * it is now and its email row's status.
  */
+/** A recipient's state of its campaign's topic, read as it is now (`r`: a row with campaign_id and contact_id). */
+export const RECIPIENT_TOPIC_SQL = (r: string) =>
+  `(SELECT COALESCE(ctp.subscribed, t.default_subscribed) FROM campaigns cp JOIN topics t ON t.id = cp.topic_id
+     LEFT JOIN contact_topics ctp ON ctp.topic_id = t.id AND ctp.contact_id = ${r}.contact_id
+    WHERE cp.id = ${r}.campaign_id) AS topic_subscribed`;
+
 export async function recipientPage(
   knex: Knex,
   c: Pick<CampaignRow, 'id' | 'project_id'>,
@@ -70,7 +78,7 @@ export async function recipientPage(
   until?: string,
 ): Promise<RecipientRow[]> {
   const { rows } = await knex.raw(
-    `SELECT r.contact_id, ct.email, ct.subscribed, ct.data, e.status AS email_status,
+    `SELECT r.contact_id, ct.email, ct.subscribed, ct.data, e.status AS email_status, ${RECIPIENT_TOPIC_SQL('r')},
             (EXISTS (SELECT 1 FROM campaign_deferrals d WHERE d.campaign_id = r.campaign_id AND d.contact_id = r.contact_id)
              OR EXISTS (SELECT 1 FROM campaign_capped k WHERE k.campaign_id = r.campaign_id AND k.contact_id = r.contact_id)) AS set_aside
        FROM campaign_recipients r

@@ -13,6 +13,7 @@ import { uuid } from '../lib/ids';
 import { pendingCount } from './campaignDeferrals';
 import { campaignPacing, type Pacing } from './sendThrottle';
 import { variantStats, type CampaignAbTest, type VariantStats } from './campaignAbTest';
+import { topicStateSql } from './topics';
 
 /**
  * Campaigns (spec "Campaign", "Campaign status"; docs/campaigns.md): the resource, its
@@ -47,6 +48,8 @@ export interface CampaignRow extends MessageContentColumns<CampaignType> {
   audience_type: AudienceType;
   audience_condition: unknown | null;
   segment_id: string | null;
+  /** The topic it is sent as (db/topics): only the topic's subscribers receive it. */
+  topic_id: string | null;
   scheduled_for: Date | null;
   total_recipients: number;
   sent_count: number;
@@ -88,6 +91,7 @@ export interface CampaignFields {
   audienceType: AudienceType;
   segmentId?: string | null;
   audienceCondition?: unknown;
+  topicId?: string | null;
   sendRatePerMinute?: number | null;
   abTest?: CampaignAbTest | null;
   tracking?: TrackingPatch | null;
@@ -110,6 +114,7 @@ function toColumns(f: CampaignFields) {
     audience_type: f.audienceType,
     segment_id: f.audienceType === 'SEGMENT' ? f.segmentId ?? null : null,
     audience_condition: f.audienceType === 'FILTERED' ? JSON.stringify(f.audienceCondition) : null,
+    topic_id: f.topicId ?? null,
     send_rate_per_minute: f.sendRatePerMinute ?? null,
     ab_test: f.abTest ? JSON.stringify(f.abTest) : null,
     tracking: f.tracking ? JSON.stringify(f.tracking) : null,
@@ -207,6 +212,7 @@ export async function duplicateCampaign(knex: Knex, projectId: string, id: strin
       type: original.type,
       audience_type: original.audience_type,
       segment_id: original.segment_id,
+      topic_id: original.topic_id,
       audience_condition: original.audience_condition === null ? null : (JSON.stringify(original.audience_condition) as any),
       send_rate_per_minute: original.send_rate_per_minute ?? null,
       tracking: original.tracking ? (JSON.stringify(original.tracking) as any) : null,
@@ -322,7 +328,8 @@ export async function activeCampaigns(knex: Knex, limit: number): Promise<Pick<C
 
 /**
  * The campaign's audience as a builder over `contacts c`. MARKETING goes only to subscribed
- * contacts; TRANSACTIONAL and HEADLESS ignore subscription. A segment that no longer exists is an
+ * contacts; TRANSACTIONAL and HEADLESS ignore subscription; a campaign sent as a topic goes only
+ * to contacts subscribed globally and to the topic. A segment that no longer exists is an
  * empty audience. Synchronous on purpose: a builder is thenable, so an async function returning
  * one would run it.
  */
@@ -331,7 +338,10 @@ function audienceQuery(knex: Knex, c: CampaignRow, fieldTypes: FieldTypes, segme
   if (c.audience_type === 'FILTERED') q = matchingContactsQuery(knex, c.project_id, c.audience_condition, fieldTypes);
   else if (c.audience_type === 'SEGMENT') q = segment ? segmentMembersQuery(knex, segment, fieldTypes) : knex({ c: 'contacts' }).whereRaw('false');
   else q = knex({ c: 'contacts' }).where('c.project_id', c.project_id);
-  if (c.type === 'MARKETING') q.andWhere('c.subscribed', true);
+  if (c.topic_id) {
+    // A topic's mail, whatever its type: subscribed globally and to the topic (db/topics).
+    q.andWhere('c.subscribed', true).whereRaw(`EXISTS (SELECT 1 FROM topics t WHERE t.id = ? AND ${topicStateSql('c.id', 't')})`, [c.topic_id]);
+  } else if (c.type === 'MARKETING') q.andWhere('c.subscribed', true);
   return q;
 }
 

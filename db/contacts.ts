@@ -7,6 +7,8 @@ import { contactId, uuid } from '../lib/ids';
 import { normalizeEmail } from './users';
 import { recordEvent, EventRow } from './events';
 import { registerFields, registryRows, FieldEntry, FieldType } from './fields';
+import { writeTopicStates, TopicChange } from './topics';
+import { consentSource, originBindings, recordConsent, ConsentOrigin } from './consent';
 
 /**
  * The contact data rules (spec "Contact data"), shared by every writer: POST/PATCH /contacts,
@@ -185,6 +187,10 @@ export interface UpsertContactInput {
   defaultSubscribed: boolean;
   /** Recorded in subscription events' data (`api`, `send`, `track`, `workflow`, `import`, …). */
   source?: string;
+  /** Topic states to set (db/topics writeTopicStates), resolved from the caller's keys. */
+  topics?: TopicChange[];
+  /** The person's browser, for the consent record (the link pages). */
+  origin?: ConsentOrigin;
 }
 
 export interface UpdateContactInput {
@@ -194,6 +200,8 @@ export interface UpdateContactInput {
   subscribed?: boolean;
   data?: ContactData;
   source?: string;
+  topics?: TopicChange[];
+  origin?: ConsentOrigin;
 }
 
 /** Another contact of the project already has the requested email. */
@@ -276,6 +284,10 @@ WITH old AS (
   ${eventInsert(`CASE WHEN subscribed THEN '${CONTACT_SUBSCRIBED}' ELSE '${CONTACT_UNSUBSCRIBED}' END`, '?')}
    WHERE NOT is_new AND subscribed IS DISTINCT FROM previous
   RETURNING ${EVENT_COLUMNS}
+), consent AS (
+  INSERT INTO consent_records (project_id, contact_id, scope, value, source, ip, user_agent)
+  SELECT project_id, id, 'global', subscribed, ?::text, ?::text, ?::text FROM written
+   WHERE is_new OR subscribed IS DISTINCT FROM previous
 )${linked === null ? '' : `, linked AS (\n  ${linked}\n)`}
 SELECT result.*, (SELECT row_to_json(flip) FROM flip) AS flip_event,
        ${linked === null ? 'NULL' : '(SELECT row_to_json(linked) FROM linked)'} AS linked_row
@@ -289,12 +301,26 @@ const PLAIN_UPSERT_SQL = upsertSql(null);
  * insert of the same email makes the statement write nothing, and the retry updates that row.
  */
 export async function upsertContact(db: Knex, input: UpsertContactInput): Promise<ContactWriteResult> {
-  return writeContact(db, input, null);
+  return writeWithTopics(db, input, null);
 }
 
 /** upsertContact plus a linked row (see LinkedInsert), returned as JSON (timestamps as strings). */
 export async function upsertContactWith<L = Record<string, unknown>>(db: Knex, input: UpsertContactInput, linked: LinkedInsert): Promise<ContactWriteResult & { linked: L }> {
-  return writeContact(db, input, linked) as Promise<ContactWriteResult & { linked: L }>;
+  return writeWithTopics(db, input, linked) as Promise<ContactWriteResult & { linked: L }>;
+}
+
+/**
+ * Topic states ride in a transaction with the upsert, whose statement locks the contact row first
+ * (writeTopicStates relies on that lock); without topics the upsert stays one statement.
+ */
+async function writeWithTopics(db: Knex, input: UpsertContactInput, linked: LinkedInsert | null): Promise<ContactWriteResult & { linked?: unknown }> {
+  const topics = input.topics;
+  if (!topics?.length) return writeContact(db, input, linked);
+  return inTransaction(db, async (trx) => {
+    const r = await writeContact(trx, input, linked);
+    const events = await writeTopicStates(trx, r.contact, topics, { source: input.source, origin: input.origin, isNew: r.isNew });
+    return { ...r, events: [...r.events, ...events] };
+  });
 }
 
 async function writeContact(db: Knex, input: UpsertContactInput, linked: LinkedInsert | null): Promise<ContactWriteResult & { linked?: unknown }> {
@@ -311,6 +337,7 @@ async function writeContact(db: Knex, input: UpsertContactInput, linked: LinkedI
     JSON.stringify(split.oneOff),
     input.projectId, fields.map((f) => f.key), fields.map((f) => f.type),
     uuid(), JSON.stringify(input.source ? { source: input.source } : {}),
+    consentSource(input.source), ...originBindings(input.origin),
     ...(linked?.bindings ?? []),
   ];
   // Retried only for the one race left: another writer inserted the email after this statement's
@@ -336,7 +363,9 @@ export async function updateContact(db: Knex, input: UpdateContactInput): Promis
     const existing = await trx<ContactRow>('contacts').where({ project_id: input.projectId, id: input.contactId }).forUpdate().first();
     if (!existing) return null;
     const email = input.email === undefined ? undefined : normalizeEmail(input.email);
-    return applyChange(trx, existing, { email, subscribed: input.subscribed, split, source: input.source });
+    const r = await applyChange(trx, existing, { email, subscribed: input.subscribed, split, source: input.source, origin: input.origin });
+    const events = await writeTopicStates(trx, r.contact, input.topics ?? [], { source: input.source, origin: input.origin });
+    return { ...r, events: [...r.events, ...events] };
   });
 }
 
@@ -345,6 +374,7 @@ interface Change {
   subscribed?: boolean;
   split: SplitData;
   source?: string;
+  origin?: ConsentOrigin;
 }
 
 /**
@@ -385,6 +415,7 @@ async function applyChange(trx: Knex.Transaction, existing: ContactRow, change: 
   await registerFields(trx, existing.project_id, fieldEntries(split.set));
   const events: EventRow[] = [];
   if (contact.subscribed !== existing.subscribed) {
+    await recordConsent(trx, [{ projectId: contact.project_id, contactId: contact.id, scope: 'global', value: contact.subscribed, source: change.source, origin: change.origin }]);
     events.push(
       await recordEvent(trx, {
         projectId: contact.project_id,

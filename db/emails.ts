@@ -46,6 +46,8 @@ export interface EmailRow {
   delivery_workflow: string | null;
   /** The workflow execution whose SEND_EMAIL step wrote it; null for every other email. */
   workflow_execution_id: string | null;
+  /** The topic it was sent as (a campaign's or a SEND_EMAIL step's): its unsubscribe links leave that topic only. */
+  topic_id: string | null;
   status: EmailStatus;
   /** First-party tracking (docs/tracking.md): a /v1/send override until rendered (null: the project's settings), then what the email got. */
   track_opens: boolean | null;
@@ -80,6 +82,8 @@ export interface NewEmail {
   deliveryWorkflow?: string | null;
   /** The execution whose SEND_EMAIL step writes it (activities/steps/sendEmail). */
   workflowExecutionId?: string | null;
+  /** The topic it is sent as (db/topics). */
+  topicId?: string | null;
   attachments?: Array<{ filename: string; content: string; contentType?: string | null }>;
   /** A /v1/send request's `track`: overrides the project's tracking settings for this email. */
   track?: { opens?: boolean; clicks?: boolean };
@@ -106,6 +110,7 @@ const columnsOf = (e: Omit<NewEmail, 'attachments'>) => ({
   workflow_execution_id: e.workflowExecutionId ?? null,
   track_opens: e.track?.opens ?? null,
   track_clicks: e.track?.clicks ?? null,
+  topic_id: e.topicId ?? null,
 });
 
 export async function insertEmail(knex: Knex, e: NewEmail): Promise<void> {

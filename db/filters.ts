@@ -23,6 +23,9 @@ import { emitTree, Binding } from './filters/sql';
  *   `within N unit` is "between now - N units and now"; `olderThan N unit` is "before now - N units".
  * - Negated operators (`notEquals`, `notContains`, `notIn`, `notExists`, `notTriggered`) are exact
  *   complements: a contact without the field, or with a mistyped value, matches them.
+ * - `topic.<slug>`: `equals`/`notEquals` true or false, the contact's state of the topic (its choice,
+ *   else the topic's default; db/topics), whatever its global `subscribed`. A slug no topic of the
+ *   project has reads as "not subscribed".
  * - `event.<name>`: `triggered`/`notTriggered` (at least one such event), `within` (one at or after
  *   now - N units), `olderThan` (has one, and the latest is older than N units), and `equals`, `notEquals`,
  *   `greaterThan`, `lessThan`, `greaterThanOrEqual`, `lessThanOrEqual` on the number of those events.

@@ -16,6 +16,8 @@ export interface ProjectRow {
   public_key_last4: string;
   secret_key_last4: string;
   disabled: boolean;
+  /** Double opt-in settings (db/doubleOptIn.ts); null: off. */
+  double_opt_in?: import('./doubleOptIn').DoubleOptInSettings | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -111,7 +113,7 @@ export async function findProject(knex: Knex, id: string): Promise<ProjectRow | 
 }
 
 /** Every ProjectRow column: the lookup below is a prepared statement, which must not use `*` (db/prepared.ts). */
-const PROJECT_COLUMNS = 'id, name, public_key_hash, secret_key_hash, public_key_last4, secret_key_last4, disabled, created_at, updated_at';
+const PROJECT_COLUMNS = 'id, name, public_key_hash, secret_key_hash, public_key_last4, secret_key_last4, disabled, double_opt_in, created_at, updated_at';
 
 /**
  * Every request of a project bumps the same window row, so each waits for the previous one's

@@ -2,6 +2,7 @@ import { senderCheckWaived } from '../../lib/config';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { ActivityDeps } from '..';
 import { findContact } from '../../db/contacts';
+import { contactTopicStates, findTopicByKey } from '../../db/topics';
 import { getEmail, insertEmail, EmailType } from '../../db/emails';
 import { findTemplate } from '../../db/templates';
 import { isSenderDomainVerified } from '../../db/domains';
@@ -70,6 +71,14 @@ export function sendEmailStepActivities(deps: ActivityDeps) {
         content = c;
       }
       if (content.type === 'MARKETING' && !contact.subscribed) return { emailId, skipped: 'unsubscribed' };
+      // Sent as a topic: subscribed globally and to the topic, whatever the type (db/topics).
+      const topic = c.topic === undefined ? null : await findTopicByKey(knex, input.projectId, c.topic);
+      if (c.topic !== undefined && !topic) throw fail(`topic ${c.topic} not found in this project`);
+      if (topic) {
+        if (!contact.subscribed) return { emailId, skipped: 'unsubscribed' };
+        const state = (await contactTopicStates(knex, input.projectId, contact.id)).find((s) => s.topic.id === topic.id);
+        if (!state?.subscribed) return { emailId, skipped: 'topic_unsubscribed' };
+      }
       if (!senderCheckWaived(deps.config) && !(await isSenderDomainVerified(knex, input.projectId, content.from))) {
         throw fail(`the sender domain of ${content.from} is not verified for this project`);
       }
@@ -93,6 +102,7 @@ export function sendEmailStepActivities(deps: ActivityDeps) {
           text: content.text ?? null,
           variables: executionVariables(contact, await executionContext(knex, input.executionId)),
           workflowExecutionId: input.executionId,
+          topicId: topic?.id ?? null,
         });
       } catch (err: any) {
         // A concurrent attempt of this same activity got there first.

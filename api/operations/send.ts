@@ -13,6 +13,7 @@ import { handOffEvents, RoutableEvent } from '../../services/events';
 import { reserveDelivery } from '../../services/deliveryBatcher';
 import { uuid } from '../../lib/ids';
 import { normalizeEmail } from '../../db/users';
+import { topicChanges } from '../../db/topics';
 
 export interface SentEmail {
   contact: { id: string; email: string };
@@ -70,6 +71,7 @@ export async function sendEmails(deps: Pick<Deps, 'knex' | 'temporal' | 'log' | 
   const limits = await assertVerifiedSenderReadingLimits(deps.knex, projectId, content.from.email, senderCheckWaived(deps.config));
   const recipients = (Array.isArray(body.to) ? body.to : [body.to]).map(asAddress);
   await assertWithinLimits(deps.knex, projectId, { emails: recipients.length }, limits);
+  const topics = await topicChanges(deps.knex, projectId, body.topics);
   // All recipients commit together, each with its own upsert and email row: a request that fails
   // leaves nothing behind, so a client retrying after a 5xx cannot double-send to earlier recipients.
   // Each contact and its email are one statement, so a single recipient without attachments needs
@@ -84,7 +86,7 @@ export async function sendEmails(deps: Pick<Deps, 'knex' | 'temporal' | 'log' | 
       const emailId = uuid();
       const c = await upsertContactWith(
         db,
-        { projectId, email: to.email, subscribed: body.subscribed, data: body.data, defaultSubscribed: false, source: 'send' },
+        { projectId, email: to.email, subscribed: body.subscribed, data: body.data, defaultSubscribed: false, source: 'send', topics },
         linkedEmail({
           id: emailId,
           projectId,

@@ -3,6 +3,9 @@ import type { TrackBody } from '../schemas/track';
 import { upsertContactWith, linkedEvent, splitData } from '../../db/contacts';
 import type { EventRow } from '../../db/events';
 import { enqueueEventRouting } from '../../services/eventBatcher';
+import { topicChanges } from '../../db/topics';
+import type { DoubleOptInSettings } from '../../db/doubleOptIn';
+import { doubleOptInFor, heldSubscription, needsConfirmation, requestConfirmation } from '../../services/doubleOptIn';
 
 export interface TrackResult {
   contactId: string;
@@ -15,15 +18,24 @@ export interface TrackResult {
  * the event (and any subscription change) for routing. The caller never waits for what the event
  * triggers.
  */
-export async function trackEvent(deps: Pick<Deps, 'knex' | 'temporal' | 'log'>, projectId: string, body: TrackBody): Promise<TrackResult> {
+export async function trackEvent(
+  deps: Pick<Deps, 'knex' | 'temporal' | 'log' | 'config'>,
+  projectId: string,
+  body: TrackBody,
+  doubleOptInSettings?: DoubleOptInSettings | null,
+): Promise<TrackResult> {
   // The event keeps what the caller sent for this occurrence, one-off values included.
   const split = splitData(body.data ?? {});
+  const topics = await topicChanges(deps.knex, projectId, body.topics);
+  // Under double opt-in a new contact starts unsubscribed and is mailed a confirmation (services/doubleOptIn).
+  const doi = doubleOptInFor(doubleOptInSettings, body.doubleOptIn);
   const written = await upsertContactWith<EventRow>(
     deps.knex,
-    { projectId, email: body.email, subscribed: body.subscribed, data: body.data, defaultSubscribed: true, source: 'track' },
+    { projectId, email: body.email, subscribed: heldSubscription(doi, body.subscribed), data: body.data, defaultSubscribed: !doi, source: 'track', topics },
     linkedEvent({ name: body.event, data: { ...split.set, ...split.oneOff } }),
   );
   const event = written.linked;
+  if (doi && needsConfirmation(doi, body.subscribed, written)) await requestConfirmation(deps, projectId, written.contact, doi);
   // Batched hand-off (services/eventBatcher.ts): the response does not wait for Temporal at all.
   enqueueEventRouting(deps.temporal, [...written.events, event], (err) => deps.log.warn({ err }, 'event routing start failed; the maintenance sweep will route these events'));
   return { contactId: written.contact.id, eventId: event.id, createdAt: new Date(event.created_at) };

@@ -16,6 +16,7 @@ export function presentCampaign(row: CampaignRow): z.input<typeof CampaignOut> {
     audienceType: row.audience_type,
     audienceCondition: row.audience_condition ?? null,
     segmentId: row.segment_id,
+    topic: row.topic_id ?? null,
     scheduledFor: iso(row.scheduled_for),
     sendRatePerMinute: row.send_rate_per_minute ?? null,
     abTest: row.ab_test ?? null,

@@ -37,6 +37,7 @@ import {
 } from '../../db/campaigns';
 import { FilterError } from '../../db/filters';
 import { findSegment } from '../../db/segments';
+import { resolveTopicKeys } from '../../db/topics';
 import { findContactByEmail, identityVariables } from '../../db/contacts';
 import { insertEmail } from '../../db/emails';
 import { cancelCampaignWorkflow, setCampaignPaused } from '../../services/campaigns';
@@ -65,7 +66,7 @@ function guarded(result: GuardedWrite, refusal: (status: CampaignStatus) => stri
 
 const missingSegment = () => validationError([{ field: 'segmentId', code: 'custom', message: 'Segment not found in this project' }]);
 
-/** Create and replace share these checks: a verified sender, a segment of this project, a tree that compiles. */
+/** Create and replace share these checks: a verified sender, a segment of this project, a tree that compiles, a topic of this project. */
 async function checkedFields(ctx: AppContext, body: CampaignBody): Promise<CampaignFields> {
   const { knex } = ctx.deps;
   if (body.audienceType === 'SEGMENT' && !(await findSegment(knex, projectId(ctx), body.segmentId!))) throw missingSegment();
@@ -78,7 +79,8 @@ async function checkedFields(ctx: AppContext, body: CampaignBody): Promise<Campa
     }
   }
   await assertVerifiedSender(knex, projectId(ctx), body.from, senderCheckWaived(ctx.deps.config));
-  return body;
+  const topic = body.topic ? (await resolveTopicKeys(knex, projectId(ctx), [body.topic], () => 'topic')).get(body.topic)! : null;
+  return { ...body, topicId: topic?.id ?? null };
 }
 
 /** Any value `new Date()` accepts (a string or a number of milliseconds); null or omitted means now. */
@@ -219,6 +221,8 @@ export default [
         variables: contact ? { ...contact.data, ...identityVariables(contact) } : { email: to, svc_email: to },
         // A test shows the links as the campaign will send them.
         track: c.tracking ?? undefined,
+        // A test of a topic campaign carries the topic's links, as the real send will.
+        topicId: c.topic_id ?? null,
       });
       // The row is committed: if Temporal cannot take it now, the maintenance sweep starts it.
       await startDelivery(temporal, { id: emailId, projectId: c.project_id, contactId: contact?.id ?? null, template: c.name, source: `test of campaign ${c.id}` }).catch((err) =>

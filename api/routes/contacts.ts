@@ -3,6 +3,8 @@ import { handOffEvents } from '../../services/events';
 import type { AppContext } from '../context';
 import { badRequest, conflict, notFound } from '../errors';
 import {
+  ConsentPageOut,
+  ConsentQuery,
   ContactCreate,
   ContactIdParams,
   ContactListQuery,
@@ -22,9 +24,24 @@ import {
   upsertContact,
 } from '../../db/contacts';
 import { describeFields } from '../../db/fields';
+import { contactTopicMap, topicChanges } from '../../db/topics';
+import { listConsent } from '../../db/consent';
+import { isPending } from '../../db/doubleOptIn';
+import { doubleOptInFor, heldSubscription, needsConfirmation, requestConfirmation } from '../../services/doubleOptIn';
+import type { ContactRow } from '../../db/contacts';
 import { presentContact } from '../presenters/contacts';
 
 const projectOf = (ctx: AppContext) => ctx.state.project!.id;
+
+/** Who made a change, for the subscription events (and the consent record): the dashboard's cookie or an API key. */
+export const changeSource = (ctx: AppContext) => (ctx.state.user ? 'dashboard' : 'api');
+
+/** One contact with its topic states and double opt-in state (the list leaves them out). */
+const withTopics = async (ctx: AppContext, row: ContactRow) => ({
+  ...presentContact(row),
+  topics: await contactTopicMap(ctx.deps.knex, row.project_id, row.id),
+  pending: await isPending(ctx.deps.knex, row.id),
+});
 
 // `/contacts/fields` comes before `/contacts/:id` so "fields" is never taken for an id.
 export default [
@@ -48,7 +65,7 @@ export default [
     path: '/contacts',
     auth: 'secret',
     tag: 'contacts',
-    summary: 'Create or update a contact by email',
+    summary: 'Create or update a contact by email; with double opt-in a subscription waits for the emailed confirmation',
     body: ContactCreate,
     validationErrors: 'flat',
     responses: {
@@ -56,10 +73,22 @@ export default [
       200: { description: 'updated', schema: ContactUpsertOut },
     },
     async handler(ctx, { body }) {
-      const r = await upsertContact(ctx.deps.knex, { ...body, projectId: projectOf(ctx), defaultSubscribed: true, source: 'api' });
+      const topics = await topicChanges(ctx.deps.knex, projectOf(ctx), body.topics);
+      // Under double opt-in a new contact starts unsubscribed and is mailed a confirmation (services/doubleOptIn).
+      const doi = doubleOptInFor(ctx.state.project!.double_opt_in, body.doubleOptIn);
+      const { doubleOptIn: _asked, ...fields } = body;
+      const r = await upsertContact(ctx.deps.knex, {
+        ...fields,
+        subscribed: heldSubscription(doi, body.subscribed),
+        topics,
+        projectId: projectOf(ctx),
+        defaultSubscribed: !doi,
+        source: changeSource(ctx),
+      });
       await handOffEvents(ctx.deps, r.events);
+      if (doi && needsConfirmation(doi, body.subscribed, r)) await requestConfirmation(ctx.deps, projectOf(ctx), r.contact, doi);
       ctx.status = r.isNew ? 201 : 200;
-      ctx.body = { ...presentContact(r.contact), _meta: { isNew: r.isNew, isUpdate: !r.isNew } };
+      ctx.body = { ...(await withTopics(ctx, r.contact)), _meta: { isNew: r.isNew, isUpdate: !r.isNew } };
     },
   }),
   route({
@@ -84,7 +113,7 @@ export default [
     async handler(ctx, { params }) {
       const row = await findContact(ctx.deps.knex, projectOf(ctx), params.id);
       if (!row) throw notFound('Contact');
-      ctx.body = presentContact(row);
+      ctx.body = await withTopics(ctx, row);
     },
   }),
   route({
@@ -92,21 +121,51 @@ export default [
     path: '/contacts/:id',
     auth: 'secret',
     tag: 'contacts',
-    summary: 'Update email, subscription or data (patched) of a contact',
+    summary: 'Update email, subscription, topic states or data (patched) of a contact',
     params: ContactIdParams,
     body: ContactUpdate,
     validationErrors: 'flat',
     responses: { 200: { description: 'the updated contact', schema: ContactOut } },
     async handler(ctx, { params, body }) {
       try {
-        const r = await updateContact(ctx.deps.knex, { ...body, projectId: projectOf(ctx), contactId: params.id, source: 'api' });
+        const topics = await topicChanges(ctx.deps.knex, projectOf(ctx), body.topics);
+        const r = await updateContact(ctx.deps.knex, { ...body, topics, projectId: projectOf(ctx), contactId: params.id, source: changeSource(ctx) });
         if (!r) throw notFound('Contact');
         await handOffEvents(ctx.deps, r.events);
-        ctx.body = presentContact(r.contact);
+        ctx.body = await withTopics(ctx, r.contact);
       } catch (err) {
         if (err instanceof EmailInUseError) throw conflict(err.message);
         throw err;
       }
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/contacts/:id/consent',
+    auth: 'secret',
+    tag: 'contacts',
+    summary: "The contact's consent record: every change of its subscription and topic states, oldest first (page pagination)",
+    params: ContactIdParams,
+    query: ConsentQuery,
+    responses: { 200: { description: 'a page of the record', schema: ConsentPageOut } },
+    async handler(ctx, { params, query }) {
+      if (!(await findContact(ctx.deps.knex, projectOf(ctx), params.id))) throw notFound('Contact');
+      const { rows, total } = await listConsent(ctx.deps.knex, projectOf(ctx), params.id, query.page, query.pageSize);
+      ctx.body = {
+        data: rows.map((r) => ({
+          scope: r.scope,
+          topic: r.topic_id ? { id: r.topic_id, slug: r.topic_slug ?? '' } : null,
+          value: r.value,
+          source: r.source,
+          at: new Date(r.at).toISOString(),
+          ip: r.ip,
+          userAgent: r.user_agent,
+        })),
+        page: query.page,
+        pageSize: query.pageSize,
+        total,
+        totalPages: Math.ceil(total / query.pageSize),
+      };
     },
   }),
   route({

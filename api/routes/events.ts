@@ -51,7 +51,7 @@ export default [
     idempotent: true,
     responses: { 200: { description: 'recorded', schema: TrackOut }, 409: { description: 'Idempotency-Key reused' } },
     async handler(ctx, { body }) {
-      const r = await trackEvent(ctx.deps, projectOf(ctx), body);
+      const r = await trackEvent(ctx.deps, projectOf(ctx), body, ctx.state.project!.double_opt_in);
       ctx.body = { success: true, data: { contact: r.contactId, event: r.eventId, timestamp: new Date(r.createdAt).toISOString() } };
     },
   }),

@@ -3,6 +3,22 @@ import { notFound } from '../errors';
 import { SettingsOut, SettingsPatch } from '../schemas/settings';
 import { sendingPolicy, updateSendingPolicy } from '../../db/sendingPolicy';
 import { trackingSettings, updateTrackingSettings } from '../../db/tracking';
+import { doubleOptInSettings, setDoubleOptInSettings, DoubleOptInSettings } from '../../db/doubleOptIn';
+import { findTemplate } from '../../db/templates';
+import { assertVerifiedSender } from '../../services/senderCheck';
+import { senderCheckWaived } from '../../lib/config';
+import { validationError } from '../errors';
+import type { AppContext } from '../context';
+
+const presentDoubleOptIn = (s: DoubleOptInSettings | null) =>
+  s && { enabled: s.enabled, from: s.from, fromName: s.fromName ?? null, templateId: s.templateId ?? null, expiryHours: s.expiryHours };
+
+async function settingsOf(ctx: AppContext) {
+  const projectId = ctx.state.project!.id;
+  const policy = (await sendingPolicy(ctx.deps.knex, projectId)) ?? notFoundProject();
+  const tracking = (await trackingSettings(ctx.deps.knex, projectId)) ?? notFoundProject();
+  return { ...policy, tracking, doubleOptIn: presentDoubleOptIn(await doubleOptInSettings(ctx.deps.knex, projectId)) };
+}
 
 export default [
   route({
@@ -10,11 +26,10 @@ export default [
     path: '/settings',
     auth: 'secret',
     tag: 'settings',
-    summary: "The project's sending policy: default time zone, quiet hours, frequency cap, send rate, open and click tracking",
+    summary: "The project's sending policy (default time zone, quiet hours, frequency cap, send rate), open and click tracking, and double opt-in",
     responses: { 200: { description: 'sending policy', schema: SettingsOut } },
     async handler(ctx) {
-      const policy = (await sendingPolicy(ctx.deps.knex, ctx.state.project!.id)) ?? notFoundProject();
-      ctx.body = { ...policy, tracking: (await trackingSettings(ctx.deps.knex, ctx.state.project!.id)) ?? notFoundProject() };
+      ctx.body = await settingsOf(ctx);
     },
   }),
   route({
@@ -25,11 +40,19 @@ export default [
     summary: 'Change the sending policy; only the keys sent change, null turns quiet hours or the cap off and puts the send rate back to the default',
     body: SettingsPatch,
     responses: { 200: { description: 'sending policy', schema: SettingsOut } },
-    async handler(ctx, { body: { tracking, ...policyPatch } }) {
-      const { knex } = ctx.deps;
+    async handler(ctx, { body }) {
+      const { doubleOptIn, tracking, ...policy } = body;
       const projectId = ctx.state.project!.id;
-      const policy = (await updateSendingPolicy(knex, projectId, policyPatch)) ?? notFoundProject();
-      ctx.body = { ...policy, tracking: (await (tracking ? updateTrackingSettings(knex, projectId, tracking) : trackingSettings(knex, projectId))) ?? notFoundProject() };
+      if (doubleOptIn) {
+        await assertVerifiedSender(ctx.deps.knex, projectId, doubleOptIn.from, senderCheckWaived(ctx.deps.config));
+        if (doubleOptIn.templateId && !(await findTemplate(ctx.deps.knex, projectId, doubleOptIn.templateId))) {
+          throw validationError([{ field: 'doubleOptIn.templateId', code: 'custom', message: 'template not found in this project' }]);
+        }
+      }
+      if ((await updateSendingPolicy(ctx.deps.knex, projectId, policy)) === undefined) notFoundProject();
+      if (tracking && (await updateTrackingSettings(ctx.deps.knex, projectId, tracking)) === undefined) notFoundProject();
+      if (doubleOptIn !== undefined) await setDoubleOptInSettings(ctx.deps.knex, projectId, doubleOptIn);
+      ctx.body = await settingsOf(ctx);
     },
   }),
 ];

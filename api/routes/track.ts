@@ -13,7 +13,7 @@ export default [
     idempotent: true,
     responses: { 200: { description: 'recorded', schema: TrackOut }, 409: { description: 'Idempotency-Key reused' } },
     async handler(ctx, { body }) {
-      const r = await trackEvent(ctx.deps, ctx.state.project!.id, body);
+      const r = await trackEvent(ctx.deps, ctx.state.project!.id, body, ctx.state.project!.double_opt_in);
       ctx.body = { success: true, data: { contact: r.contactId, event: r.eventId, timestamp: new Date(r.createdAt).toISOString() } };
     },
   }),

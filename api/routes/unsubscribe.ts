@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { route } from '../route';
 import type { AppContext } from '../context';
 import { notFound } from '../errors';
-import { linksFor, verifySubscriptionToken, SubscriptionTarget } from '../../lib/unsubscribe';
+import { linksFor, verifyConfirmToken, verifySubscriptionToken, SubscriptionTarget } from '../../lib/unsubscribe';
+import { consumeConfirmation, isPending } from '../../db/doubleOptIn';
 import { findContact, updateContact, ContactRow } from '../../db/contacts';
+import { contactTopicStates, findTopic, TopicRow, TopicState } from '../../db/topics';
 import { handOffEvents } from '../../services/events';
 import { escapeHtml, renderPage } from '../pages';
 
@@ -17,22 +19,47 @@ function signedTarget(ctx: AppContext, token: string): SubscriptionTarget {
   return found;
 }
 
-/** db/contacts owns the flip, so the contact.subscribed / contact.unsubscribed event is recorded with it. */
+/** The topic a link was signed for, when it still exists; a link of a deleted topic acts on everything. */
+async function linkTopic(ctx: AppContext, t: SubscriptionTarget): Promise<TopicRow | null> {
+  return t.topicId ? ((await findTopic(ctx.deps.knex, t.projectId, t.topicId)) ?? null) : null;
+}
+
+/** The person's browser (or their mailbox provider's one-click), for the consent record. */
+const originOf = (ctx: AppContext) => ({ ip: ctx.ip || null, userAgent: ctx.get('user-agent') || null });
+
+/** RFC 8058: a mailbox provider's one-click POST says so in its form body. */
+const isOneClick = (ctx: AppContext) => (ctx.request.body as Record<string, unknown> | undefined)?.['List-Unsubscribe'] === 'One-Click';
+
+/**
+ * db/contacts owns the flip (and db/topics a topic's), so the contact.subscribed / contact.unsubscribed
+ * (or contact.topic.*) event is recorded with it. A link signed for a topic changes that topic only.
+ */
 async function setSubscribed(ctx: AppContext, token: string, subscribed: boolean) {
   const t = signedTarget(ctx, token);
-  const result = await updateContact(ctx.deps.knex, { ...t, subscribed, source: 'link' });
+  const topic = await linkTopic(ctx, t);
+  const source = !subscribed && isOneClick(ctx) ? 'one-click' : 'link';
+  const change = topic ? { topics: [{ topic, subscribed }] } : { subscribed };
+  const result = await updateContact(ctx.deps.knex, { projectId: t.projectId, contactId: t.contactId, ...change, source, origin: originOf(ctx) });
   // A valid link whose contact has since been deleted.
   if (!result) throw notFound('Subscription link');
   await handOffEvents(ctx.deps, result.events);
-  return { t, contact: result.contact };
+  return { t, contact: result.contact, topic };
 }
 
 /** A button that POSTs to `url`: a plain form, so it needs no script and a link scanner's GET never presses it. */
 const button = (url: string, label: string) => `<form method="post" action="${escapeHtml(url)}"><button type="submit">${escapeHtml(label)}</button></form>`;
 
-/** The state of the contact, and the one button that changes it. */
-function page(ctx: AppContext, { t, contact }: { t: SubscriptionTarget; contact: ContactRow }, headline: string) {
-  const links = linksFor(ctx.deps.config, t.projectId, t.contactId);
+const manageLink = (url: string) => `<p><a href="${escapeHtml(url)}">Manage all your email preferences</a></p>`;
+
+/** The state of the contact (or of the link's topic), and the one button that changes it. */
+function page(ctx: AppContext, { t, contact, topic }: { t: SubscriptionTarget; contact: ContactRow; topic: TopicRow | null }, headline: string, topicSubscribed?: boolean) {
+  const links = linksFor(ctx.deps.config, t.projectId, t.contactId, topic?.id);
+  if (topic) {
+    const on = topicSubscribed ?? false;
+    const action = on ? button(links.unsubscribeUrl, 'Unsubscribe') : button(links.subscribeUrl, 'Subscribe again');
+    const state = on ? 'subscribed to' : 'unsubscribed from';
+    return renderPage(ctx, headline, `<p>${escapeHtml(contact.email)} is ${state} ${escapeHtml(topic.name)} emails.</p>\n${action}\n${manageLink(links.manageUrl)}`);
+  }
   const action = contact.subscribed ? button(links.unsubscribeUrl, 'Unsubscribe') : button(links.subscribeUrl, 'Subscribe again');
   const state = contact.subscribed ? 'subscribed to' : 'unsubscribed from';
   renderPage(ctx, headline, `<p>${escapeHtml(contact.email)} is ${state} these emails.</p>\n${action}`);
@@ -43,7 +70,7 @@ async function signedContact(ctx: AppContext, token: string) {
   const t = signedTarget(ctx, token);
   const contact = await findContact(ctx.deps.knex, t.projectId, t.contactId);
   if (!contact) throw notFound('Subscription link');
-  return { t, contact };
+  return { t, contact, topic: await linkTopic(ctx, t) };
 }
 
 /**
@@ -52,17 +79,64 @@ async function signedContact(ctx: AppContext, token: string) {
  * GET changes nothing (docs/api.md, "Subscription links").
  */
 async function confirmPage(ctx: AppContext, token: string, subscribe: boolean) {
-  const { t, contact } = await signedContact(ctx, token);
-  const links = linksFor(ctx.deps.config, t.projectId, t.contactId);
+  const { t, contact, topic } = await signedContact(ctx, token);
+  const links = linksFor(ctx.deps.config, t.projectId, t.contactId, topic?.id);
   const email = escapeHtml(contact.email);
+  const what = topic ? `${escapeHtml(topic.name)} emails` : 'these emails';
   if (subscribe) {
-    renderPage(ctx, 'Subscribe again?', `<p>Press the button to receive these emails at ${email} again.</p>\n${button(links.subscribeUrl, 'Subscribe')}`);
+    renderPage(ctx, 'Subscribe again?', `<p>Press the button to receive ${what} at ${email} again.</p>\n${button(links.subscribeUrl, 'Subscribe')}`);
   } else {
-    renderPage(ctx, 'Unsubscribe?', `<p>Press the button to stop receiving these emails at ${email}.</p>\n${button(links.unsubscribeUrl, 'Unsubscribe')}`);
+    renderPage(ctx, 'Unsubscribe?', `<p>Press the button to stop receiving ${what} at ${email}.</p>\n${button(links.unsubscribeUrl, 'Unsubscribe')}`);
   }
 }
 
+// ───────────────────────────── preference center ─────────────────────────────
+
+/**
+ * The manage page: the global state and, while subscribed, the project's public topics as
+ * checkboxes in one form that POSTs back to the same link, plus "unsubscribe from everything"
+ * (the global unsubscribe link's form). Plain forms, no script (api/pages.ts CSP).
+ */
+function preferencePage(ctx: AppContext, t: SubscriptionTarget, contact: ContactRow, topics: TopicState[], notice?: string) {
+  const links = linksFor(ctx.deps.config, t.projectId, t.contactId);
+  const email = escapeHtml(contact.email);
+  const parts: string[] = notice ? [`<p role="status">${escapeHtml(notice)}</p>`] : [];
+  if (!contact.subscribed) {
+    parts.push(`<p>${email} is unsubscribed from these emails.</p>`, button(links.subscribeUrl, 'Subscribe again'));
+    return renderPage(ctx, 'Your email preferences', parts.join('\n'));
+  }
+  parts.push(`<p>${email} is subscribed to these emails.</p>`);
+  if (topics.length) {
+    const boxes = topics.map(({ topic, subscribed }) => {
+      const description = topic.description ? `<br><small>${escapeHtml(topic.description)}</small>` : '';
+      return `<input type="hidden" name="shown" value="${escapeHtml(topic.id)}">
+<label><span><input type="checkbox" name="topics" value="${escapeHtml(topic.id)}"${subscribed ? ' checked' : ''}> ${escapeHtml(topic.name)}</span>${description}</label>`;
+    });
+    parts.push(`<form method="post" action="${escapeHtml(links.manageUrl)}">\n<fieldset><legend>Topics</legend>\n${boxes.join('\n')}\n</fieldset>\n<button type="submit">Save preferences</button></form>`);
+    parts.push(button(links.unsubscribeUrl, 'Unsubscribe from everything'));
+  } else {
+    parts.push(button(links.unsubscribeUrl, 'Unsubscribe'));
+  }
+  renderPage(ctx, 'Your email preferences', parts.join('\n'));
+}
+
+/** A form field sent once is a string, sent repeatedly an array (koa-body); anything else counts as none. */
+const formList = (v: unknown): string[] => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
 const common = { auth: 'none', tag: 'subscriptions', noRateLimit: true, params: TokenParams } as const;
+
+// ───────────────────────────── double opt-in ─────────────────────────────
+
+/** The contact a confirmation link was signed for (its own purpose: a subscription link never confirms). */
+async function confirmTarget(ctx: AppContext, token: string) {
+  const t = verifyConfirmToken(ctx.deps.config.jwtSecret, token);
+  const contact = t && (await findContact(ctx.deps.knex, t.projectId, t.contactId));
+  if (!t || !contact) throw notFound('Confirmation link');
+  return { t, contact };
+}
+
+const expiredPage = (ctx: AppContext) =>
+  renderPage(ctx, 'This link has expired', '<p>This confirmation link was already used or has expired. Sign up again to get a new one.</p>', 410);
 
 export default [
   route({
@@ -78,10 +152,11 @@ export default [
     ...common,
     method: 'post',
     path: '/unsubscribe/:token',
-    summary: 'Unsubscribes: the page\'s button, and RFC 8058 one-click (body List-Unsubscribe=One-Click, form-encoded)',
+    summary: "Unsubscribes (from the email's topic only, when it was sent as one): the page's button, and RFC 8058 one-click (body List-Unsubscribe=One-Click, form-encoded)",
     async handler(ctx, { params }) {
       // The signed URL is the whole authorisation; mailbox providers' bodies vary, so none is required.
-      page(ctx, await setSubscribed(ctx, params.token, false), 'You have been unsubscribed');
+      const done = await setSubscribed(ctx, params.token, false);
+      page(ctx, done, done.topic ? `You have been unsubscribed from ${done.topic.name}` : 'You have been unsubscribed', false);
     },
   }),
   route({
@@ -97,18 +172,67 @@ export default [
     ...common,
     method: 'post',
     path: '/subscribe/:token',
-    summary: 'Subscribes again (the button of the subscribe page); answers an HTML page',
+    summary: "Subscribes again (to the email's topic only, when it was sent as one); answers an HTML page",
     async handler(ctx, { params }) {
-      page(ctx, await setSubscribed(ctx, params.token, true), 'You are subscribed');
+      const done = await setSubscribed(ctx, params.token, true);
+      page(ctx, done, done.topic ? `You are subscribed to ${done.topic.name}` : 'You are subscribed', true);
+    },
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: '/confirm/:token',
+    summary: 'Double opt-in link from the confirmation email: an HTML page whose button POSTs to the same link (a GET changes nothing)',
+    async handler(ctx, { params }) {
+      const { t, contact } = await confirmTarget(ctx, params.token);
+      if (!(await isPending(ctx.deps.knex, t.contactId))) return expiredPage(ctx);
+      const url = `${ctx.deps.config.appUrl}/confirm/${params.token}`;
+      renderPage(ctx, 'Confirm your subscription', `<p>Press the button to receive our emails at ${escapeHtml(contact.email)}.</p>\n${button(url, 'Confirm subscription')}`);
+    },
+  }),
+  route({
+    ...common,
+    method: 'post',
+    path: '/confirm/:token',
+    summary: 'Confirms a double opt-in: subscribes the contact (contact.subscribed with source double_opt_in); 410 page when the link was used or expired',
+    async handler(ctx, { params }) {
+      const { t } = await confirmTarget(ctx, params.token);
+      const result = await ctx.deps.knex.transaction(async (trx) => {
+        if (!(await consumeConfirmation(trx, t.projectId, t.contactId))) return null;
+        return updateContact(trx, { projectId: t.projectId, contactId: t.contactId, subscribed: true, source: 'double_opt_in', origin: originOf(ctx) });
+      });
+      if (!result) return expiredPage(ctx);
+      await handOffEvents(ctx.deps, result.events);
+      renderPage(ctx, 'Your subscription is confirmed', `<p>${escapeHtml(result.contact.email)} is subscribed to these emails.</p>\n${manageLink(linksFor(ctx.deps.config, t.projectId, t.contactId).manageUrl)}`);
     },
   }),
   route({
     ...common,
     method: 'get',
     path: '/manage/:token',
-    summary: 'Current subscription state with a button to change it; answers an HTML page',
+    summary: 'Preference center: the subscription state and the public topics with their states, changed by form POST; answers an HTML page',
     async handler(ctx, { params }) {
-      page(ctx, await signedContact(ctx, params.token), 'Your email preferences');
+      const { t, contact } = await signedContact(ctx, params.token);
+      preferencePage(ctx, t, contact, await contactTopicStates(ctx.deps.knex, t.projectId, t.contactId, true));
+    },
+  }),
+  route({
+    ...common,
+    method: 'post',
+    path: '/manage/:token',
+    summary: 'Saves the preference center form (form-encoded `shown` and `topics`: topic ids; a shown topic left unchecked is unsubscribed); answers the page again',
+    async handler(ctx, { params }) {
+      const t = signedTarget(ctx, params.token);
+      const form = (ctx.request.body ?? {}) as Record<string, unknown>;
+      const checked = new Set(formList(form.topics));
+      const shown = new Set(formList(form.shown));
+      // Only public topics the page showed change: one created since the page was opened keeps its state.
+      const states = await contactTopicStates(ctx.deps.knex, t.projectId, t.contactId, true);
+      const topics = states.filter((s) => shown.has(s.topic.id)).map((s) => ({ topic: s.topic, subscribed: checked.has(s.topic.id) }));
+      const result = await updateContact(ctx.deps.knex, { projectId: t.projectId, contactId: t.contactId, topics, source: 'link', origin: originOf(ctx) });
+      if (!result) throw notFound('Subscription link');
+      await handOffEvents(ctx.deps, result.events);
+      preferencePage(ctx, t, result.contact, await contactTopicStates(ctx.deps.knex, t.projectId, t.contactId, true), 'Your preferences were saved.');
     },
   }),
 ];

@@ -55,6 +55,13 @@ export const CampaignBody = z
     audienceType: AudienceType,
     segmentId: Uuid.nullable().optional(),
     audienceCondition: FilterTree.nullable().optional(),
+    topic: z
+      .string()
+      .min(1)
+      .max(100)
+      .nullable()
+      .optional()
+      .describe('topic id or slug: the campaign goes only to contacts subscribed to it (and globally), and its unsubscribe links leave that topic only; null or omitted: no topic'),
     sendRatePerMinute: z
       .number()
       .int('sendRatePerMinute must be a whole number')
@@ -108,6 +115,7 @@ export const CampaignOut = z.object({
   audienceType: AudienceType,
   audienceCondition: z.unknown().nullable(),
   segmentId: z.string().nullable(),
+  topic: z.string().nullable().describe('the id of the topic it is sent as'),
   scheduledFor: Timestamp.nullable(),
   sendRatePerMinute: z.number().int().nullable(),
   abTest: AbTest.nullable(),

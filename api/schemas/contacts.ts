@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { Email, Timestamp } from './common';
+import { Email, PageQuery, Timestamp } from './common';
 import { dataProblems } from '../../db/contacts';
+import { TopicStatesInput } from './topics';
 
 /** `cnt_` + base62 (lib/ids contactId); anything else cannot be a contact and answers 404. */
 export const ContactIdParams = z.object({ id: z.string().regex(/^cnt_[0-9A-Za-z]{1,64}$/) });
@@ -18,12 +19,18 @@ export const ContactCreate = z.object({
   email: Email,
   subscribed: z.boolean().optional(),
   data: ContactDataInput.optional(),
+  topics: TopicStatesInput.optional(),
+  doubleOptIn: z
+    .boolean()
+    .optional()
+    .describe("true: a subscription waits for the person to confirm it from an emailed link (needs the project's doubleOptIn settings); false: not even when the project asks for it by default"),
 });
 
 export const ContactUpdate = z.object({
   email: Email.optional(),
   subscribed: z.boolean().optional(),
   data: ContactDataInput.optional(),
+  topics: TopicStatesInput.optional(),
 });
 
 const MAX_PAGE_LIMIT = 100;
@@ -52,6 +59,11 @@ export const ContactOut = z.object({
   email: z.string(),
   subscribed: z.boolean(),
   data: z.record(z.string(), z.unknown()),
+  topics: z
+    .record(z.string(), z.boolean())
+    .optional()
+    .describe('single-contact answers only: every topic of the project by slug → subscribed (the choice, else the topic\'s default)'),
+  pending: z.boolean().optional().describe('single-contact answers only: waiting for its double opt-in confirmation'),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
@@ -74,4 +86,24 @@ export const FieldsOut = z.object({
       coverage: z.number().min(0).max(1),
     }),
   ),
+});
+
+export const ConsentQuery = PageQuery.extend({ pageSize: z.coerce.number().int().min(1).max(1000).default(100) });
+
+export const ConsentRecordOut = z.object({
+  scope: z.enum(['global', 'topic']).describe('global: the `subscribed` flag; topic: one topic\'s state'),
+  topic: z.object({ id: z.string(), slug: z.string() }).nullable().describe('the topic (as it was named then) of a topic record'),
+  value: z.boolean().describe('the state after the change: subscribed (true) or not'),
+  source: z.string().describe('api, dashboard, send, track, import, bulk, segment, link, one-click, double_opt_in, workflow, bounce, complaint, provider'),
+  at: Timestamp,
+  ip: z.string().nullable().describe('the browser\'s address, for changes made on the subscription pages'),
+  userAgent: z.string().nullable().describe('the browser\'s User-Agent, for changes made on the subscription pages'),
+});
+
+export const ConsentPageOut = z.object({
+  data: z.array(ConsentRecordOut),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+  totalPages: z.number().int(),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Email } from './common';
 import { ContactDataInput } from './contacts';
+import { TopicStatesInput } from './topics';
 import { isForbiddenHeader } from '../../lib/mailHeaders';
 import { TrackingChoiceIn } from './tracking';
 
@@ -50,6 +51,7 @@ export const SendBody = z
     name: z.string().max(200).regex(NO_CRLF, 'name must not contain line breaks').optional(),
     subscribed: z.boolean().optional(),
     data: ContactDataInput.optional(),
+    topics: TopicStatesInput.optional().describe('topic states of every recipient: topic id or slug → subscribed; an unknown topic is a 422'),
     headers: CustomHeaders.optional(),
     reply: Email.optional(),
     attachments: z.array(Attachment).max(ATTACHMENT_LIMITS.count, `at most ${ATTACHMENT_LIMITS.count} attachments`).optional(),

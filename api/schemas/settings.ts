@@ -19,6 +19,14 @@ export const SendRatePerSecond = z
   .positive('sendRatePerSecond must be a positive number')
   .max(100_000, 'sendRatePerSecond must be at most 100000');
 
+export const DoubleOptIn = z.strictObject({
+  enabled: z.boolean().describe('ask every new subscription of POST /contacts and /v1/track to confirm, unless a request says doubleOptIn: false'),
+  from: z.string().trim().max(320).email().describe('sender of the confirmation email; its domain must be verified'),
+  fromName: z.string().max(200).regex(/^[^\r\n]*$/, 'fromName must not contain line breaks').nullable().optional(),
+  templateId: z.string().uuid().nullable().optional().describe('a template of the project for the confirmation email (`{{ confirmUrl }}` is the link); null: the built-in one'),
+  expiryHours: z.number().int().min(1).max(24 * 90).default(72).describe('how long a confirmation link stays valid'),
+});
+
 /** PATCH /settings: only the keys sent change; null turns a control off. */
 export const SettingsPatch = z.strictObject({
   timezone: TimeZoneName.optional(),
@@ -26,6 +34,7 @@ export const SettingsPatch = z.strictObject({
   frequencyCap: FrequencyCap.nullable().optional(),
   sendRatePerSecond: SendRatePerSecond.nullable().optional().describe("the project's send throttle; null: the server's SEND_RATE_PER_SECOND"),
   tracking: TrackingSettingsPatch.optional().describe('first-party open and click tracking per email type (docs/tracking.md); only the keys sent change'),
+  doubleOptIn: DoubleOptIn.nullable().optional().describe('double opt-in settings; null: off'),
 });
 
 export const SettingsOut = z.object({
@@ -34,4 +43,7 @@ export const SettingsOut = z.object({
   frequencyCap: z.object({ max: z.number(), per: z.enum(CAP_PERIODS) }).nullable(),
   sendRatePerSecond: z.number().nullable().describe("deliveries per second this project may make; null: the server's SEND_RATE_PER_SECOND"),
   tracking: TrackingSettingsOut,
+  doubleOptIn: z
+    .object({ enabled: z.boolean(), from: z.string(), fromName: z.string().nullable(), templateId: z.string().nullable(), expiryHours: z.number().int() })
+    .nullable(),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Email } from './common';
 import { ContactDataInput } from './contacts';
+import { TopicStatesInput } from './topics';
 import { isReservedEventName } from '../../lib/reservedEvents';
 
 /** Names the service emits itself; callers cannot track them (lib/reservedEvents.ts). */
@@ -22,6 +23,8 @@ export const TrackBody = z.object({
   event: EventName,
   subscribed: z.boolean().optional(),
   data: ContactDataInput.optional(),
+  topics: TopicStatesInput.optional(),
+  doubleOptIn: z.boolean().optional().describe("true: a subscription waits for the person to confirm it from an emailed link (needs the project's doubleOptIn settings); false: not even when the project asks for it by default"),
 });
 export type TrackBody = z.infer<typeof TrackBody>;
 

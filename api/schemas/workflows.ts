@@ -13,6 +13,7 @@ import { dataProblems } from '../../db/contacts';
 import { referenceTemplate } from '../../db/templates';
 import { isSenderDomainVerified } from '../../db/domains';
 import { compileFilter, FilterError, loadFieldTypes } from '../../db/filters';
+import { findTopicByKey } from '../../db/topics';
 import { checkTemplate } from '../../services/render';
 
 const Name = z.string().trim().min(1, 'name is required').max(200, 'name must be at most 200 characters');
@@ -194,6 +195,9 @@ export async function stepConfigProblems(
         if (!(err instanceof FilterError)) throw err;
         problems.push(filterErrorToFieldError(err, at(path)));
       }
+    },
+    async topic(path, key) {
+      if (!(await findTopicByKey(knex, projectId, key))) add(path, 'topic not found in this project');
     },
   };
   await def.check(config, checks);

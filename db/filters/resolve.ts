@@ -23,7 +23,9 @@ import {
 export type Subject =
   | { kind: 'column'; column: 'c.email' | 'c.subscribed' | 'c.created_at' | 'c.updated_at'; type: FieldType }
   | { kind: 'data'; path: string; type: FieldType }
-  | { kind: 'event'; name: string };
+  | { kind: 'event'; name: string }
+  /** The contact's state of a topic (db/topics): its choice, else the topic's default; no such topic is "not subscribed". */
+  | { kind: 'topic'; slug: string };
 
 export interface Duration {
   amount: number;
@@ -55,7 +57,7 @@ export interface ResolvedTree {
   groups: ResolvedGroup[];
 }
 
-type Kind = FieldType | 'event';
+type Kind = FieldType | 'event' | 'topic';
 
 const COMPARISONS = ['greaterThan', 'lessThan', 'greaterThanOrEqual', 'lessThanOrEqual'] as const;
 const PRESENCE = ['exists', 'notExists'] as const;
@@ -66,6 +68,7 @@ export const OPERATORS_BY_KIND: Record<Kind, readonly FilterOperator[]> = {
   boolean: ['equals', 'notEquals', ...PRESENCE],
   date: ['equals', 'notEquals', ...COMPARISONS, 'within', 'olderThan', ...PRESENCE],
   event: ['triggered', 'notTriggered', 'within', 'olderThan', 'equals', 'notEquals', ...COMPARISONS],
+  topic: ['equals', 'notEquals'],
 };
 
 const STANDARD_FIELDS: Record<string, Extract<Subject, { kind: 'column' }>> = {
@@ -132,9 +135,9 @@ function walkFilter(node: unknown, path: FilterPath, types: FieldTypes, out: Col
   }
   const subject = parseField(node.field, operator, node.value, types);
   if (typeof subject === 'string') return out.add([...path, 'field'], subject);
-  const kind: Kind = subject.kind === 'event' ? 'event' : subject.type;
+  const kind: Kind = subject.kind === 'event' || subject.kind === 'topic' ? subject.kind : subject.type;
   if (!OPERATORS_BY_KIND[kind].includes(operator)) {
-    return out.add([...path, 'operator'], `${operator} does not apply to ${kind === 'event' ? 'event' : `a ${kind}`} field; use one of ${OPERATORS_BY_KIND[kind].join(', ')}`);
+    return out.add([...path, 'operator'], `${operator} does not apply to ${kind === 'event' || kind === 'topic' ? kind : `a ${kind}`} field; use one of ${OPERATORS_BY_KIND[kind].join(', ')}`);
   }
   const operand = parseOperand(kind, operator, node.value, unit as FilterUnit | undefined);
   if ('problem' in operand) return out.add([...path, ...operand.at], operand.problem);
@@ -143,9 +146,14 @@ function walkFilter(node: unknown, path: FilterPath, types: FieldTypes, out: Col
 
 /** The subject a field names, or why it names none. */
 function parseField(field: unknown, operator: FilterOperator, value: unknown, types: FieldTypes): Subject | string {
-  const shape = 'unknown field; use email, subscribed, createdAt, updatedAt, data.<key> or event.<name>';
+  const shape = 'unknown field; use email, subscribed, createdAt, updatedAt, data.<key>, event.<name> or topic.<slug>';
   if (typeof field !== 'string' || field.length > FILTER_LIMITS.maxFieldLength) return shape;
   if (has(STANDARD_FIELDS, field)) return STANDARD_FIELDS[field];
+  if (field.startsWith('topic.')) {
+    const slug = field.slice('topic.'.length);
+    if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug) || slug.length > 60) return 'topic.<slug>: a topic slug is lowercase letters and digits in words joined by "-"';
+    return { kind: 'topic', slug };
+  }
   if (field.startsWith('event.')) {
     const name = field.slice('event.'.length);
     if (!name || name.length > FILTER_LIMITS.maxEventName) return `event names are 1 to ${FILTER_LIMITS.maxEventName} characters`;
@@ -194,6 +202,10 @@ const bad = (problem: string, ...at: FilterPath): OperandProblem => ({ problem, 
 function parseOperand(kind: Kind, operator: FilterOperator, value: unknown, unit: FilterUnit | undefined): OperandResult {
   if (operator === 'exists' || operator === 'notExists' || operator === 'triggered' || operator === 'notTriggered') return { kind: 'none' };
   if (operator === 'within' || operator === 'olderThan') return parseDuration(value, unit);
+  if (kind === 'topic') {
+    const state = toBoolean(value);
+    return state === null ? bad('expected true (subscribed to the topic) or false') : { kind: 'scalar', value: state };
+  }
   if (kind === 'event') {
     const count = toNumber(value);
     if (count === null || !Number.isInteger(count) || count < 0 || count > FILTER_LIMITS.maxEventCount) {

@@ -92,6 +92,7 @@ function emitFilter(f: ResolvedFilter): Sql {
 function emitPositive(f: ResolvedFilter): Sql {
   const { subject, operator, operand } = f;
   if (subject.kind === 'event') return emitEvent(subject.name, f);
+  if (subject.kind === 'topic') return emitTopic(subject.slug, f);
   if (operator === 'exists') {
     return subject.kind === 'column' ? sql('TRUE') : fill("jsonb_typeof($) <> 'null'", dataValue(subject.path));
   }
@@ -162,11 +163,23 @@ function emitEvent(name: string, f: ResolvedFilter): Sql {
   return fill(`($) ${COMPARE[operator]} $`, capped, bind(operand.count, 'bigint'));
 }
 
+/** The contact's state of the topic of that slug (its choice, else the default); a missing topic reads as false. */
+function emitTopic(slug: string, f: ResolvedFilter): Sql {
+  if (f.operand.kind !== 'scalar') throw new Error(`no operand for topic ${f.operator}`);
+  const state = sql(
+    `COALESCE((SELECT COALESCE(ctp.subscribed, t.default_subscribed) FROM topics t
+                 LEFT JOIN contact_topics ctp ON ctp.topic_id = t.id AND ctp.contact_id = c.id
+                WHERE t.project_id = c.project_id AND t.slug = ?), false)`,
+    slug,
+  );
+  return fill('$ = $', state, bind(f.operand.value, 'boolean'));
+}
+
 function dataValue(path: string): Sql {
   // Data keys never contain "." (db/contacts), so the dotted path splits back into its keys in SQL.
   return sql("c.data #> string_to_array(?, '.')", path);
 }
 
-function typedValue(subject: Exclude<Subject, { kind: 'event' }>): Sql {
+function typedValue(subject: Exclude<Subject, { kind: 'event' | 'topic' }>): Sql {
   return subject.kind === 'column' ? sql(subject.column) : fill(`${SAFE_CAST[subject.type]}($)`, dataValue(subject.path));
 }

@@ -24,6 +24,9 @@ import * as emailStory from './027_email_story';
 import * as suppressions from './028_suppressions';
 import * as plainText from './029_plain_text';
 import * as tracking from './030_tracking';
+import * as topics from './034_topics';
+import * as consentRecords from './035_consent_records';
+import * as doubleOptIn from './036_double_opt_in';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -55,6 +58,9 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['028_suppressions', suppressions],
   ['029_plain_text', plainText],
   ['030_tracking', tracking],
+  ['034_topics', topics],
+  ['035_consent_records', consentRecords],
+  ['036_double_opt_in', doubleOptIn],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

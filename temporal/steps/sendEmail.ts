@@ -22,9 +22,12 @@ const noLineBreaks = (s: string) => !/[\r\n]/.test(s);
 export const type = 'SEND_EMAIL';
 export const config = (z: Zod) => {
   const address = z.string().trim().max(320).email();
+  // Sent as a topic: only contacts subscribed to it (and globally) get it; its unsubscribe links leave that topic only.
+  const topic = z.string().min(1).max(100).optional();
   return z.union([
-    z.strictObject({ templateId: z.string().uuid() }),
+    z.strictObject({ templateId: z.string().uuid(), topic }),
     z.strictObject({
+      topic,
       subject: z.string().min(1).max(998).refine(noLineBreaks, 'subject must not contain line breaks'),
       body: z.string().min(1),
       from: address,
@@ -38,13 +41,14 @@ export const config = (z: Zod) => {
 export const branches = ['next'] as const;
 /** For the step table in docs/workflows.md (`npm run docs:steps`). */
 export const docs = {
-  config: '`{ templateId }` or `{ subject, body, from, fromName?, replyTo?, type? }`',
+  config: '`{ templateId, topic? }` or `{ subject, body, from, fromName?, replyTo?, type?, topic? }`',
   notes:
-    "an email row, then `deliverEmail` (`email-<emailId>`) as a child workflow; MARKETING (the template's type, or the inline `type`, default MARKETING) to an unsubscribed contact is SKIPPED; a failed delivery fails the step",
+    "an email row, then `deliverEmail` (`email-<emailId>`) as a child workflow; MARKETING (the template's type, or the inline `type`, default MARKETING) to an unsubscribed contact is SKIPPED; with a `topic` (id or slug), a contact not subscribed to it (or globally) is SKIPPED and the unsubscribe links leave that topic only; a failed delivery fails the step",
 };
 export const references = { template: ['templateId'] };
 
 export async function check(c: ConfigOf<typeof config>, checks: ConfigChecks): Promise<void> {
+  if (c.topic !== undefined) await checks.topic('topic', c.topic);
   if ('templateId' in c) return checks.template('templateId', c.templateId);
   checks.liquid('subject', c.subject);
   checks.liquid('body', c.body);

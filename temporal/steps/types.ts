@@ -80,6 +80,8 @@ export interface ConfigChecks {
   contactData(path: string, data: Record<string, unknown>): void;
   /** A filter tree (db/filters/model.ts). */
   filterTree(path: string, tree: unknown): Promise<void>;
+  /** A topic id or slug of the workflow's project (db/topics). */
+  topic(path: string, key: string): Promise<void>;
 }
 
 /** What one step file exports. */

@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import type { Page } from 'puppeteer-core';
 import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
 import { launchBrowser, startLocalServer, LocalServer, TestBrowser } from '../helpers/browser';
-import { linksFor } from '../../lib/unsubscribe';
+import { confirmUrlFor, linksFor } from '../../lib/unsubscribe';
+import { verifiedDomain } from '../helpers/fixtures';
 
 /**
  * The pages the service's own emails link to, and /v1/track from another site's page, in a real
@@ -199,6 +200,55 @@ describe('subscription manage page', () => {
     await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('button')]);
     expect(await text('h1')).toBe('You are subscribed');
     expect(await state()).toBe(true);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('preference center', () => {
+  it('changes topic states with its checkboxes and Save button, script off, and unsubscribes from everything', async () => {
+    const key = bearer(p.secretKey);
+    const slug = `pc-${crypto.randomBytes(3).toString('hex')}`;
+    const topic = await h.http.post('/topics').set(key).send({ name: `Topic ${slug}`, slug });
+    expect(topic.status).toBe(201);
+    const created = await h.http.post('/contacts').set(key).send({ email: email('prefs'), subscribed: true });
+    const states = async () => (await h.http.get(`/contacts/${created.body.id}`).set(key)).body;
+    await page.setJavaScriptEnabled(false);
+    await open(linksFor(h.config, p.projectId, created.body.id).manageUrl);
+    expect(await page.$$('script')).toEqual([]);
+    expect(await text()).toContain(`Topic ${slug}`);
+    await page.click(`input[type=checkbox][value="${topic.body.id}"]`);
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('form button')]);
+    expect(await text()).toContain('Your preferences were saved.');
+    expect(await page.$eval(`input[type=checkbox][value="${topic.body.id}"]`, (el: any) => el.checked)).toBe(true);
+    expect((await states()).topics[slug]).toBe(true);
+    const everything = await page.$$('button');
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), everything[everything.length - 1].click()]);
+    expect(await text('h1')).toBe('You have been unsubscribed');
+    expect((await states()).subscribed).toBe(false);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('double opt-in confirmation page', () => {
+  it('confirms with its button, script off, and shows the expired page when opened again', async () => {
+    const key = bearer(p.secretKey);
+    await verifiedDomain(h, p.projectId, 'optin-pages.example.com');
+    expect((await h.http.patch('/settings').set(key).send({ doubleOptIn: { enabled: false, from: 'hi@optin-pages.example.com' } })).status).toBe(200);
+    const created = await h.http.post('/contacts').set(key).send({ email: email('confirm'), doubleOptIn: true });
+    expect(created.body).toMatchObject({ subscribed: false, pending: true });
+    const url = confirmUrlFor(h.config, p.projectId, created.body.id);
+    await page.setJavaScriptEnabled(false);
+    await open(url);
+    expect(await page.$$('script')).toEqual([]);
+    expect(await text('h1')).toBe('Confirm your subscription');
+    expect((await h.http.get(`/contacts/${created.body.id}`).set(key)).body.subscribed).toBe(false);
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('button')]);
+    expect(await text('h1')).toBe('Your subscription is confirmed');
+    expect((await h.http.get(`/contacts/${created.body.id}`).set(key)).body).toMatchObject({ subscribed: true, pending: false });
+    // The link again (Back re-fetches: the pages are not cached): used once, it offers nothing more.
+    await open(url);
+    expect(await text('h1')).toBe('This link has expired');
+    expect(await page.$$('button')).toEqual([]);
     expect(problems).toEqual([]);
   });
 });

@@ -229,7 +229,7 @@ describe('GET, PATCH, DELETE /contacts/:id', () => {
     const c = await created({ email: uniqueEmail() });
     const got = await api().get(c.id);
     expect(got.status).toBe(200);
-    expect(got.body).toEqual({ id: c.id, email: c.email, subscribed: true, data: {}, createdAt: c.createdAt, updatedAt: c.updatedAt });
+    expect(got.body).toEqual({ id: c.id, email: c.email, subscribed: true, data: {}, topics: {}, pending: false, createdAt: c.createdAt, updatedAt: c.updatedAt });
     const missing = await api().get('cnt_doesnotexist');
     expect(missing.status).toBe(404);
     expect(missing.body.error.code).toBe('NOT_FOUND');

@@ -19,22 +19,22 @@ describe('sending policy (GET/PATCH /settings)', () => {
   it('a new project has UTC, no quiet hours, no cap, the default send rate', async () => {
     const res = await get();
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ timezone: 'UTC', quietHours: null, frequencyCap: null, sendRatePerSecond: null, tracking: DEFAULT_TRACKING });
+    expect(res.body).toEqual({ timezone: 'UTC', quietHours: null, frequencyCap: null, sendRatePerSecond: null, tracking: DEFAULT_TRACKING, doubleOptIn: null });
   });
 
   it('PATCH changes only the keys sent, and null turns a control off', async () => {
-    expect((await patch({ timezone: 'Europe/Paris' })).body).toEqual({ timezone: 'Europe/Paris', quietHours: null, frequencyCap: null, sendRatePerSecond: null, tracking: DEFAULT_TRACKING });
+    expect((await patch({ timezone: 'Europe/Paris' })).body).toEqual({ timezone: 'Europe/Paris', quietHours: null, frequencyCap: null, sendRatePerSecond: null, tracking: DEFAULT_TRACKING, doubleOptIn: null });
     expect((await patch({ quietHours: { start: '21:00', end: '08:00' } })).body).toEqual({
       timezone: 'Europe/Paris',
       quietHours: { start: '21:00', end: '08:00' },
       frequencyCap: null,
       sendRatePerSecond: null,
-      tracking: DEFAULT_TRACKING,
+      tracking: DEFAULT_TRACKING, doubleOptIn: null,
     });
     const capped = await patch({ frequencyCap: { max: 3, per: 'day' } });
-    expect(capped.body).toEqual({ timezone: 'Europe/Paris', quietHours: { start: '21:00', end: '08:00' }, frequencyCap: { max: 3, per: 'day' }, sendRatePerSecond: null, tracking: DEFAULT_TRACKING });
+    expect(capped.body).toEqual({ timezone: 'Europe/Paris', quietHours: { start: '21:00', end: '08:00' }, frequencyCap: { max: 3, per: 'day' }, sendRatePerSecond: null, tracking: DEFAULT_TRACKING, doubleOptIn: null });
     expect((await get()).body).toEqual(capped.body);
-    expect((await patch({ quietHours: null })).body).toEqual({ timezone: 'Europe/Paris', quietHours: null, frequencyCap: { max: 3, per: 'day' }, sendRatePerSecond: null, tracking: DEFAULT_TRACKING });
+    expect((await patch({ quietHours: null })).body).toEqual({ timezone: 'Europe/Paris', quietHours: null, frequencyCap: { max: 3, per: 'day' }, sendRatePerSecond: null, tracking: DEFAULT_TRACKING, doubleOptIn: null });
   });
 
   it('sendRatePerSecond is set, kept alongside the rest, and null puts it back to the default', async () => {

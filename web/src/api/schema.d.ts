@@ -534,6 +534,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/confirm/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Double opt-in link from the confirmation email: an HTML page whose button POSTs to the same link (a GET changes nothing) */
+        get: operations["getConfirmToken"];
+        put?: never;
+        /** Confirms a double opt-in: subscribes the contact (contact.subscribed with source double_opt_in); 410 page when the link was used or expired */
+        post: operations["postConfirmToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/contacts": {
         parameters: {
             query?: never;
@@ -544,7 +562,7 @@ export interface paths {
         /** List contacts (cursor pagination) */
         get: operations["getContacts"];
         put?: never;
-        /** Create or update a contact by email */
+        /** Create or update a contact by email; with double opt-in a subscription waits for the emailed confirmation */
         post: operations["postContacts"];
         delete?: never;
         options?: never;
@@ -567,8 +585,25 @@ export interface paths {
         delete: operations["deleteContactsId"];
         options?: never;
         head?: never;
-        /** Update email, subscription or data (patched) of a contact */
+        /** Update email, subscription, topic states or data (patched) of a contact */
         patch: operations["patchContactsId"];
+        trace?: never;
+    };
+    "/contacts/{id}/consent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The contact's consent record: every change of its subscription and topic states, oldest first (page pagination) */
+        get: operations["getContactsIdConsent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/contacts/bulk-delete": {
@@ -1072,10 +1107,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Current subscription state with a button to change it; answers an HTML page */
+        /** Preference center: the subscription state and the public topics with their states, changed by form POST; answers an HTML page */
         get: operations["getManageToken"];
         put?: never;
-        post?: never;
+        /** Saves the preference center form (form-encoded `shown` and `topics`: topic ids; a shown topic left unchecked is unsubscribed); answers the page again */
+        post: operations["postManageToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1334,7 +1370,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The project's sending policy: default time zone, quiet hours, frequency cap, send rate, open and click tracking */
+        /** The project's sending policy (default time zone, quiet hours, frequency cap, send rate), open and click tracking, and double opt-in */
         get: operations["getSettings"];
         put?: never;
         post?: never;
@@ -1373,7 +1409,7 @@ export interface paths {
         /** Subscribe-again link: an HTML page whose button POSTs to the same link (a GET changes nothing) */
         get: operations["getSubscribeToken"];
         put?: never;
-        /** Subscribes again (the button of the subscribe page); answers an HTML page */
+        /** Subscribes again (to the email's topic only, when it was sent as one); answers an HTML page */
         post: operations["postSubscribeToken"];
         delete?: never;
         options?: never;
@@ -1521,6 +1557,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's topics, oldest first */
+        get: operations["getTopics"];
+        put?: never;
+        /** Create a topic; 409 when the given slug is taken */
+        post: operations["postTopics"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/topics/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a topic and every contact's state of it; 409 while an unfinished campaign or a SEND_EMAIL step names it */
+        delete: operations["deleteTopicsId"];
+        options?: never;
+        head?: never;
+        /** Change a topic's name, description, default or visibility (the slug is fixed) */
+        patch: operations["patchTopicsId"];
+        trace?: never;
+    };
     "/unsubscribe/{token}": {
         parameters: {
             query?: never;
@@ -1531,7 +1603,7 @@ export interface paths {
         /** Unsubscribe link from an email: an HTML page whose button POSTs to the same link (a GET changes nothing) */
         get: operations["getUnsubscribeToken"];
         put?: never;
-        /** Unsubscribes: the page's button, and RFC 8058 one-click (body List-Unsubscribe=One-Click, form-encoded) */
+        /** Unsubscribes (from the email's topic only, when it was sent as one): the page's button, and RFC 8058 one-click (body List-Unsubscribe=One-Click, form-encoded) */
         post: operations["postUnsubscribeToken"];
         delete?: never;
         options?: never;
@@ -2192,7 +2264,7 @@ export interface components {
             timestamp: string;
         };
         FilterCondition: {
-            /** @description email, subscribed, createdAt, updatedAt, data.<key>[.<key>…] or event.<name> */
+            /** @description email, subscribed, createdAt, updatedAt, data.<key>[.<key>…], event.<name> or topic.<slug> */
             field: string;
             /** @enum {string} */
             operator: "equals" | "notEquals" | "contains" | "notContains" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "in" | "notIn" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "notTriggered";
@@ -3810,6 +3882,8 @@ export interface operations {
                             subject: string;
                             /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                             text: string | null;
+                            /** @description the id of the topic it is sent as */
+                            topic: string | null;
                             totalRecipients: number;
                             /** @description the campaign's own tracking choice; null: the project's settings for its type */
                             tracking: {
@@ -3913,6 +3987,8 @@ export interface operations {
                     subject: string;
                     /** @description Liquid source of the text/plain part; null or omitted: generated from the rendered HTML body */
                     text?: string | null;
+                    /** @description topic id or slug: the campaign goes only to contacts subscribed to it (and globally), and its unsubscribe links leave that topic only; null or omitted: no topic */
+                    topic?: string | null;
                     /** @description first-party open and click tracking of this campaign's emails (docs/tracking.md); a key left out, null or omitted: the project's settings for the campaign's type */
                     tracking?: {
                         /** @description rewrite the http(s) links of the HTML body to tracked redirects (subscription links excepted) */
@@ -3975,6 +4051,8 @@ export interface operations {
                             subject: string;
                             /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                             text: string | null;
+                            /** @description the id of the topic it is sent as */
+                            topic: string | null;
                             totalRecipients: number;
                             /** @description the campaign's own tracking choice; null: the project's settings for its type */
                             tracking: {
@@ -4112,6 +4190,8 @@ export interface operations {
                         subject: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
+                        /** @description the id of the topic it is sent as */
+                        topic: string | null;
                         totalRecipients: number;
                         /** @description the campaign's own tracking choice; null: the project's settings for its type */
                         tracking: {
@@ -4212,6 +4292,8 @@ export interface operations {
                     subject: string;
                     /** @description Liquid source of the text/plain part; null or omitted: generated from the rendered HTML body */
                     text?: string | null;
+                    /** @description topic id or slug: the campaign goes only to contacts subscribed to it (and globally), and its unsubscribe links leave that topic only; null or omitted: no topic */
+                    topic?: string | null;
                     /** @description first-party open and click tracking of this campaign's emails (docs/tracking.md); a key left out, null or omitted: the project's settings for the campaign's type */
                     tracking?: {
                         /** @description rewrite the http(s) links of the HTML body to tracked redirects (subscription links excepted) */
@@ -4273,6 +4355,8 @@ export interface operations {
                         subject: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
+                        /** @description the id of the topic it is sent as */
+                        topic: string | null;
                         totalRecipients: number;
                         /** @description the campaign's own tracking choice; null: the project's settings for its type */
                         tracking: {
@@ -4499,6 +4583,8 @@ export interface operations {
                         subject: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
+                        /** @description the id of the topic it is sent as */
+                        topic: string | null;
                         totalRecipients: number;
                         /** @description the campaign's own tracking choice; null: the project's settings for its type */
                         tracking: {
@@ -4624,6 +4710,8 @@ export interface operations {
                         subject: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
+                        /** @description the id of the topic it is sent as */
+                        topic: string | null;
                         totalRecipients: number;
                         /** @description the campaign's own tracking choice; null: the project's settings for its type */
                         tracking: {
@@ -4814,6 +4902,8 @@ export interface operations {
                         subject: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
+                        /** @description the id of the topic it is sent as */
+                        topic: string | null;
                         totalRecipients: number;
                         /** @description the campaign's own tracking choice; null: the project's settings for its type */
                         tracking: {
@@ -4939,6 +5029,8 @@ export interface operations {
                         subject: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
+                        /** @description the id of the topic it is sent as */
+                        topic: string | null;
                         totalRecipients: number;
                         /** @description the campaign's own tracking choice; null: the project's settings for its type */
                         tracking: {
@@ -5408,6 +5500,82 @@ export interface operations {
             };
         };
     };
+    getConfirmToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postConfirmToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getContacts: {
         parameters: {
             query: {
@@ -5440,7 +5608,13 @@ export interface operations {
                             };
                             email: string;
                             id: string;
+                            /** @description single-contact answers only: waiting for its double opt-in confirmation */
+                            pending?: boolean;
                             subscribed: boolean;
+                            /** @description single-contact answers only: every topic of the project by slug → subscribed (the choice, else the topic's default) */
+                            topics?: {
+                                [key: string]: boolean;
+                            };
                             /** @description ISO 8601 timestamp (UTC) */
                             updatedAt: string;
                         }[];
@@ -5509,9 +5683,15 @@ export interface operations {
                     data?: {
                         [key: string]: unknown;
                     };
+                    /** @description true: a subscription waits for the person to confirm it from an emailed link (needs the project's doubleOptIn settings); false: not even when the project asks for it by default */
+                    doubleOptIn?: boolean;
                     /** Format: email */
                     email: string;
                     subscribed?: boolean;
+                    /** @description topic id or slug → subscribed to it (true) or not (false); an unknown topic is a 422 */
+                    topics?: {
+                        [key: string]: boolean;
+                    };
                 };
             };
         };
@@ -5534,7 +5714,13 @@ export interface operations {
                         };
                         email: string;
                         id: string;
+                        /** @description single-contact answers only: waiting for its double opt-in confirmation */
+                        pending?: boolean;
                         subscribed: boolean;
+                        /** @description single-contact answers only: every topic of the project by slug → subscribed (the choice, else the topic's default) */
+                        topics?: {
+                            [key: string]: boolean;
+                        };
                         /** @description ISO 8601 timestamp (UTC) */
                         updatedAt: string;
                     };
@@ -5558,7 +5744,13 @@ export interface operations {
                         };
                         email: string;
                         id: string;
+                        /** @description single-contact answers only: waiting for its double opt-in confirmation */
+                        pending?: boolean;
                         subscribed: boolean;
+                        /** @description single-contact answers only: every topic of the project by slug → subscribed (the choice, else the topic's default) */
+                        topics?: {
+                            [key: string]: boolean;
+                        };
                         /** @description ISO 8601 timestamp (UTC) */
                         updatedAt: string;
                     };
@@ -5645,7 +5837,13 @@ export interface operations {
                         };
                         email: string;
                         id: string;
+                        /** @description single-contact answers only: waiting for its double opt-in confirmation */
+                        pending?: boolean;
                         subscribed: boolean;
+                        /** @description single-contact answers only: every topic of the project by slug → subscribed (the choice, else the topic's default) */
+                        topics?: {
+                            [key: string]: boolean;
+                        };
                         /** @description ISO 8601 timestamp (UTC) */
                         updatedAt: string;
                     };
@@ -5781,6 +5979,10 @@ export interface operations {
                     /** Format: email */
                     email?: string;
                     subscribed?: boolean;
+                    /** @description topic id or slug → subscribed to it (true) or not (false); an unknown topic is a 422 */
+                    topics?: {
+                        [key: string]: boolean;
+                    };
                 };
             };
         };
@@ -5799,7 +6001,13 @@ export interface operations {
                         };
                         email: string;
                         id: string;
+                        /** @description single-contact answers only: waiting for its double opt-in confirmation */
+                        pending?: boolean;
                         subscribed: boolean;
+                        /** @description single-contact answers only: every topic of the project by slug → subscribed (the choice, else the topic's default) */
+                        topics?: {
+                            [key: string]: boolean;
+                        };
                         /** @description ISO 8601 timestamp (UTC) */
                         updatedAt: string;
                     };
@@ -5843,6 +6051,112 @@ export interface operations {
             };
             /** @description request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getContactsIdConsent: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of the record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description ISO 8601 timestamp (UTC) */
+                            at: string;
+                            /** @description the browser's address, for changes made on the subscription pages */
+                            ip: string | null;
+                            /**
+                             * @description global: the `subscribed` flag; topic: one topic's state
+                             * @enum {string}
+                             */
+                            scope: "global" | "topic";
+                            /** @description api, dashboard, send, track, import, bulk, segment, link, one-click, double_opt_in, workflow, bounce, complaint, provider */
+                            source: string;
+                            /** @description the topic (as it was named then) of a topic record */
+                            topic: {
+                                id: string;
+                                slug: string;
+                            } | null;
+                            /** @description the browser's User-Agent, for changes made on the subscription pages */
+                            userAgent: string | null;
+                            /** @description the state after the change: subscribed (true) or not */
+                            value: boolean;
+                        }[];
+                        page: number;
+                        pageSize: number;
+                        total: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8043,10 +8357,16 @@ export interface operations {
                     data?: {
                         [key: string]: unknown;
                     };
+                    /** @description true: a subscription waits for the person to confirm it from an emailed link (needs the project's doubleOptIn settings); false: not even when the project asks for it by default */
+                    doubleOptIn?: boolean;
                     /** Format: email */
                     email: string;
                     event: string;
                     subscribed?: boolean;
+                    /** @description topic id or slug → subscribed to it (true) or not (false); an unknown topic is a 422 */
+                    topics?: {
+                        [key: string]: boolean;
+                    };
                 };
             };
         };
@@ -8276,6 +8596,44 @@ export interface operations {
         };
     };
     getManageToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postManageToken: {
         parameters: {
             query?: never;
             header?: never;
@@ -9585,7 +9943,13 @@ export interface operations {
                             };
                             email: string;
                             id: string;
+                            /** @description single-contact answers only: waiting for its double opt-in confirmation */
+                            pending?: boolean;
                             subscribed: boolean;
+                            /** @description single-contact answers only: every topic of the project by slug → subscribed (the choice, else the topic's default) */
+                            topics?: {
+                                [key: string]: boolean;
+                            };
                             /** @description ISO 8601 timestamp (UTC) */
                             updatedAt: string;
                         }[];
@@ -9926,6 +10290,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        doubleOptIn: {
+                            enabled: boolean;
+                            expiryHours: number;
+                            from: string;
+                            fromName: string | null;
+                            templateId: string | null;
+                        } | null;
                         frequencyCap: {
                             max: number;
                             /** @enum {string} */
@@ -10000,6 +10371,24 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description double opt-in settings; null: off */
+                    doubleOptIn?: {
+                        /** @description ask every new subscription of POST /contacts and /v1/track to confirm, unless a request says doubleOptIn: false */
+                        enabled: boolean;
+                        /**
+                         * @description how long a confirmation link stays valid
+                         * @default 72
+                         */
+                        expiryHours?: number;
+                        /**
+                         * Format: email
+                         * @description sender of the confirmation email; its domain must be verified
+                         */
+                        from: string;
+                        fromName?: string | null;
+                        /** @description a template of the project for the confirmation email (`{{ confirmUrl }}` is the link); null: the built-in one */
+                        templateId?: string | null;
+                    } | null;
                     frequencyCap?: {
                         max: number;
                         /** @enum {string} */
@@ -10038,6 +10427,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        doubleOptIn: {
+                            enabled: boolean;
+                            expiryHours: number;
+                            from: string;
+                            fromName: string | null;
+                            templateId: string | null;
+                        } | null;
                         frequencyCap: {
                             max: number;
                             /** @enum {string} */
@@ -11303,6 +11699,368 @@ export interface operations {
             };
         };
     };
+    getTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description every topic */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description ISO 8601 timestamp (UTC) */
+                            createdAt: string;
+                            defaultSubscribed: boolean;
+                            description: string | null;
+                            id: string;
+                            name: string;
+                            public: boolean;
+                            slug: string;
+                            /** @description ISO 8601 timestamp (UTC) */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description the state of a contact that never chose
+                     * @default false
+                     */
+                    defaultSubscribed?: boolean;
+                    /** @description shown on the preference center */
+                    description?: string | null;
+                    name: string;
+                    /**
+                     * @description listed on the preference center
+                     * @default true
+                     */
+                    public?: boolean;
+                    /** @description default: from the name (lowercase, "-" for other characters), with a -2, -3 … suffix when taken */
+                    slug?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the topic */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        defaultSubscribed: boolean;
+                        description: string | null;
+                        id: string;
+                        name: string;
+                        public: boolean;
+                        slug: string;
+                        /** @description ISO 8601 timestamp (UTC) */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteTopicsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    patchTopicsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    defaultSubscribed?: boolean;
+                    description?: string | null;
+                    name?: string;
+                    public?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description the topic */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        defaultSubscribed: boolean;
+                        description: string | null;
+                        id: string;
+                        name: string;
+                        public: boolean;
+                        slug: string;
+                        /** @description ISO 8601 timestamp (UTC) */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getUnsubscribeToken: {
         parameters: {
             query?: never;
@@ -11735,6 +12493,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description the sending policy (double opt-in is set with PATCH /settings) */
                     settings?: {
                         frequencyCap?: {
                             max: number;
@@ -12438,6 +13197,10 @@ export interface operations {
                         email: string;
                         name?: string;
                     })[];
+                    /** @description topic states of every recipient: topic id or slug → subscribed; an unknown topic is a 422 */
+                    topics?: {
+                        [key: string]: boolean;
+                    };
                     /** @description first-party open and click tracking of these emails (docs/tracking.md); a key left out: the project's settings for the email's type */
                     track?: {
                         /** @description rewrite the http(s) links of the HTML body to tracked redirects (subscription links excepted) */
@@ -12559,10 +13322,16 @@ export interface operations {
                     data?: {
                         [key: string]: unknown;
                     };
+                    /** @description true: a subscription waits for the person to confirm it from an emailed link (needs the project's doubleOptIn settings); false: not even when the project asks for it by default */
+                    doubleOptIn?: boolean;
                     /** Format: email */
                     email: string;
                     event: string;
                     subscribed?: boolean;
+                    /** @description topic id or slug → subscribed to it (true) or not (false); an unknown topic is a 422 */
+                    topics?: {
+                        [key: string]: boolean;
+                    };
                 };
             };
         };

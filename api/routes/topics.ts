@@ -1,0 +1,61 @@
+import { route } from '../route';
+import type { AppContext } from '../context';
+import { notFound } from '../errors';
+import { IdParams } from '../schemas/common';
+import { TopicCreate, TopicListOut, TopicOut, TopicUpdate } from '../schemas/topics';
+import { createTopic, deleteTopic, listTopics, updateTopic } from '../../db/topics';
+import { presentTopic } from '../presenters/topics';
+
+const projectId = (ctx: AppContext) => ctx.state.project!.id;
+
+const common = { auth: 'secret', tag: 'topics', resource: 'Topic' } as const;
+
+export default [
+  route({
+    ...common,
+    method: 'get',
+    path: '/topics',
+    summary: "The project's topics, oldest first",
+    responses: { 200: { description: 'every topic', schema: TopicListOut } },
+    async handler(ctx) {
+      ctx.body = { data: (await listTopics(ctx.deps.knex, projectId(ctx))).map(presentTopic) };
+    },
+  }),
+  route({
+    ...common,
+    method: 'post',
+    path: '/topics',
+    summary: 'Create a topic; 409 when the given slug is taken',
+    body: TopicCreate,
+    responses: { 201: { description: 'the topic', schema: TopicOut } },
+    async handler(ctx, { body }) {
+      ctx.status = 201;
+      ctx.body = presentTopic(await createTopic(ctx.deps.knex, projectId(ctx), body));
+    },
+  }),
+  route({
+    ...common,
+    method: 'patch',
+    path: '/topics/:id',
+    summary: 'Change a topic\'s name, description, default or visibility (the slug is fixed)',
+    params: IdParams,
+    body: TopicUpdate,
+    responses: { 200: { description: 'the topic', schema: TopicOut } },
+    async handler(ctx, { params, body }) {
+      const row = await updateTopic(ctx.deps.knex, projectId(ctx), params.id, body);
+      if (!row) throw notFound('Topic');
+      ctx.body = presentTopic(row);
+    },
+  }),
+  route({
+    ...common,
+    method: 'delete',
+    path: '/topics/:id',
+    summary: 'Delete a topic and every contact\'s state of it; 409 while an unfinished campaign or a SEND_EMAIL step names it',
+    params: IdParams,
+    async handler(ctx, { params }) {
+      if (!(await deleteTopic(ctx.deps.knex, projectId(ctx), params.id))) throw notFound('Topic');
+      ctx.status = 204;
+    },
+  }),
+];
