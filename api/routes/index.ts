@@ -31,6 +31,7 @@ import accountPages from './accountPages';
 import settings from './settings';
 import emails from './emails';
 import suppressions from './suppressions';
+import inbound from './inbound';
 
 /** Every route of the API. New resource files are added here; app, OpenAPI and the fuzzer follow. */
-export const allRoutes: RouteDef[] = [...health, ...config, ...docs, ...auth, ...account, ...users, ...projects, ...invites, ...settings, ...uploads, ...billingWebhook, ...send, ...track, ...contactJobs, ...contactFields, ...contacts, ...domains, ...verify, ...templates, ...unsubscribe, ...accountPages, ...segments, ...workflows, ...campaigns, ...webhooks, ...sesWebhook, ...webhookEndpoints, ...suppressions, ...events, ...emails, ...activity, ...analytics];
+export const allRoutes: RouteDef[] = [...health, ...config, ...docs, ...auth, ...account, ...users, ...projects, ...invites, ...settings, ...uploads, ...billingWebhook, ...send, ...track, ...contactJobs, ...contactFields, ...contacts, ...domains, ...verify, ...templates, ...unsubscribe, ...accountPages, ...segments, ...workflows, ...campaigns, ...webhooks, ...sesWebhook, ...webhookEndpoints, ...suppressions, ...events, ...emails, ...inbound, ...activity, ...analytics];

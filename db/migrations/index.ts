@@ -23,6 +23,7 @@ import * as rateLimitPublic from './024_rate_limit_public';
 import * as emailStory from './027_email_story';
 import * as suppressions from './028_suppressions';
 import * as plainText from './029_plain_text';
+import * as inboundMessages from './032_inbound_messages';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -53,6 +54,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['027_email_story', emailStory],
   ['028_suppressions', suppressions],
   ['029_plain_text', plainText],
+  ['032_inbound_messages', inboundMessages],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
