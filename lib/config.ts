@@ -155,6 +155,8 @@ const EnvSchema = z.object({
   // PEM files; both set: the server offers STARTTLS.
   INBOUND_TLS_CERT: optionalText,
   INBOUND_TLS_KEY: optionalText,
+  // The host the MX records shown with each sender domain name; unset: APP_URL's host.
+  INBOUND_MX_HOST: unsetIfBlank(z.string().trim().toLowerCase().regex(/^[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63})*$/, 'must be a host name, like mx.example.com').optional()),
   // The domain of the VERP return path; unset: `bounces.<sender domain>`.
   BOUNCE_DOMAIN: unsetIfBlank(z.string().trim().toLowerCase().regex(/^(?!-)[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63})+$/, 'must be a domain name, like bounces.example.com').optional()),
 });
@@ -233,6 +235,8 @@ export interface InboundConfig {
   tls?: { certFile: string; keyFile: string };
   /** Domain of the VERP return path; undefined: `bounces.` + the sender's domain. */
   bounceDomain?: string;
+  /** The exchange of the MX records listed with sender domains. */
+  mxHost: string;
 }
 
 /** The local inbox of `npm start` (docs/providers.md). */
@@ -501,6 +505,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBytes: e.INBOUND_MAX_BYTES,
       tls: e.INBOUND_TLS_CERT && e.INBOUND_TLS_KEY ? { certFile: e.INBOUND_TLS_CERT, keyFile: e.INBOUND_TLS_KEY } : undefined,
       bounceDomain: e.BOUNCE_DOMAIN,
+      mxHost: e.INBOUND_MX_HOST ?? new URL(e.APP_URL ?? `http://localhost:${e.PORT}`).hostname,
     },
   };
 }

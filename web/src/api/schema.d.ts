@@ -6738,12 +6738,16 @@ export interface operations {
                         projectId: string;
                         records: {
                             name: string;
-                            /** @enum {string} */
-                            purpose: "ownership" | "spf" | "dmarc" | "dkim";
+                            /**
+                             * @description inbound: MX of `inbound.<domain>` (mail to the project); bounce: MX of the VERP return-path domain (SMTP transport)
+                             * @enum {string}
+                             */
+                            purpose: "ownership" | "spf" | "dmarc" | "dkim" | "inbound" | "bounce";
                             required: boolean;
-                            /** @constant */
-                            type: "TXT";
+                            /** @enum {string} */
+                            type: "TXT" | "MX";
                             valid: boolean;
+                            /** @description for MX: `<priority> <exchange>` */
                             value: string;
                         }[];
                         /** @enum {string} */
@@ -6908,12 +6912,16 @@ export interface operations {
                         projectId: string;
                         records: {
                             name: string;
-                            /** @enum {string} */
-                            purpose: "ownership" | "spf" | "dmarc" | "dkim";
+                            /**
+                             * @description inbound: MX of `inbound.<domain>` (mail to the project); bounce: MX of the VERP return-path domain (SMTP transport)
+                             * @enum {string}
+                             */
+                            purpose: "ownership" | "spf" | "dmarc" | "dkim" | "inbound" | "bounce";
                             required: boolean;
-                            /** @constant */
-                            type: "TXT";
+                            /** @enum {string} */
+                            type: "TXT" | "MX";
                             valid: boolean;
+                            /** @description for MX: `<priority> <exchange>` */
                             value: string;
                         }[];
                         /** @enum {string} */
@@ -6995,12 +7003,16 @@ export interface operations {
                         projectId: string;
                         records: {
                             name: string;
-                            /** @enum {string} */
-                            purpose: "ownership" | "spf" | "dmarc" | "dkim";
+                            /**
+                             * @description inbound: MX of `inbound.<domain>` (mail to the project); bounce: MX of the VERP return-path domain (SMTP transport)
+                             * @enum {string}
+                             */
+                            purpose: "ownership" | "spf" | "dmarc" | "dkim" | "inbound" | "bounce";
                             required: boolean;
-                            /** @constant */
-                            type: "TXT";
+                            /** @enum {string} */
+                            type: "TXT" | "MX";
                             valid: boolean;
+                            /** @description for MX: `<priority> <exchange>` */
                             value: string;
                         }[];
                         /** @enum {string} */
