@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import nodemailer from 'nodemailer';
 import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
 import { verifiedDomain, uniqueEmail } from '../helpers/fixtures';
@@ -14,6 +14,8 @@ import { startInboundServer, InboundServer } from '../../inbound/server';
 import { verpReturnPath } from '../../lib/verp';
 import { startEventRouting } from '../../services/events';
 import { createKnex } from '../../db/knex';
+import { freePortRange } from '../../scripts/temporalServer';
+import { scriptCommand } from '../../scripts/cluster';
 
 /**
  * The inbound SMTP server end to end: real SMTP (nodemailer's client and raw sockets) to the real
@@ -379,6 +381,45 @@ describe('inbound SMTP: mail to a project and replies', () => {
     expect(left.map((e: any) => e.name).sort()).toEqual(['email.received', 'email.replied']);
     // What the maintenance sweep does with events left unrouted (activities/maintenance.ts resumeOrphans).
     await startEventRouting(h.deps.temporal, left);
+    const done = await api.until(wf.id, execution.id, ['COMPLETED', 'EXITED', 'FAILED']);
+    expect(done.status).toBe('COMPLETED');
+  });
+
+  it('SIGKILL of the inbound process right after its 250 loses nothing: the reply still releases the waiting execution', async () => {
+    const api = workflowApi(h, p);
+    const asked = `asked-kill-${Date.now()}`;
+    const wf = await api.build(asked, { wait: { type: 'WAIT_FOR_EVENT', config: { eventName: 'email.replied', timeout: { amount: 6, unit: 'days' } } } }, [['trigger', 'wait']], { enabled: true });
+    const { emailId, contactId, to } = await sentEmail();
+    await api.track(to, asked);
+    const execution = await api.executionOf(wf.id, contactId);
+    await api.until(wf.id, execution.id, ['WAITING']);
+
+    // `npm run inbound` as its own process, on this file's task queue.
+    const port = await freePortRange(1);
+    const { command, args } = scriptCommand('inbound');
+    const child = spawn(command, args, {
+      cwd: path.resolve(__dirname, '../..'),
+      env: { ...process.env, TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS, TEMPORAL_TASK_QUEUE: h.taskQueue, INBOUND_SMTP_PORT: String(port), INBOUND_SMTP_HOST: '127.0.0.1', DNS_SERVERS: dns.address },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    try {
+      const session = await eventually(() => smtpDialog(port).catch(() => null), 60_000, 250);
+      await session.command('EHLO client.example');
+      await session.command(`MAIL FROM:<${to}>`);
+      await session.command(`RCPT TO:<support@inbound.${DOMAIN}>`);
+      const answer = await session.data(reply({ from: to, to: `support@inbound.${DOMAIN}`, inReplyTo: `${emailId}@${DOMAIN}` }).toString());
+      child.kill('SIGKILL');
+      expect(answer).toMatch(/^250/);
+      session.close();
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    const events = await knex()('events').where({ contact_id: contactId }).whereIn('name', ['email.received', 'email.replied']);
+    expect(events.map((e: any) => e.name).sort()).toEqual(['email.received', 'email.replied']);
+    // Whatever the killed process did not hand over, the maintenance sweep does (resumeOrphans routes unrouted events).
+    await startEventRouting(h.deps.temporal, events.filter((e: any) => e.routed_at === null));
     const done = await api.until(wf.id, execution.id, ['COMPLETED', 'EXITED', 'FAILED']);
     expect(done.status).toBe('COMPLETED');
   });
