@@ -86,15 +86,27 @@ export function inboundMail(deps: Deps, authenticate: Authenticator) {
   /** Mail to `<anything>@inbound.<domain>`: the sender's contact gets `email.received`, unless DMARC failed. */
   async function applyProjectMail(trx: Knex, msg: ReceivedMessage, mail: InboundMail, projectId: string, auth: InboundAuth, toRoute: EventRow[]): Promise<string> {
     const id = uuid();
-    const common_ = common(id, projectId, msg, mail, (r) => r.kind === 'project' && r.projectId === projectId);
+    const base = common(id, projectId, msg, mail, (r) => r.kind === 'project' && r.projectId === projectId);
+    // Feedback loops send their reports to the address registered with them, often an inbound one,
+    // not to the return path: an abuse report quoting one of this project's emails is its complaint.
+    const complainedOf = mail.report.kind === 'complaint' && auth.dmarc !== 'fail' ? await projectEmailForReply(trx, projectId, threadEmailIds(mail.originalMessageId ? [mail.originalMessageId] : [])) : undefined;
+    if (complainedOf) {
+      await insertInboundMessage(trx, { ...base, kind: 'COMPLAINT', email_id: complainedOf.id, contact_id: complainedOf.contact_id, status: 'abuse', diagnostic: null, auth });
+      await applyProviderEventIn(
+        trx,
+        { provider: 'smtp', id: `inbound:${complainedOf.id}:COMPLAINT:${mail.messageId ?? id}`, kind: 'spamreport', emailId: complainedOf.id, projectId, at: new Date() },
+        toRoute,
+      );
+      return id;
+    }
     // A forged sender must not create contacts or start workflows: the message is kept for the owner to read, nothing more.
     if (auth.dmarc === 'fail') {
-      await insertInboundMessage(trx, { ...common_, kind: 'DMARC_FAILED', email_id: null, contact_id: null, status: null, diagnostic: 'DMARC fail', auth });
+      await insertInboundMessage(trx, { ...base, kind: 'DMARC_FAILED', email_id: null, contact_id: null, status: null, diagnostic: 'DMARC fail', auth });
       return id;
     }
     const contact = await upsertContact(trx, { projectId, email: mail.from.address, defaultSubscribed: false, source: 'inbound' });
     const replied = await projectEmailForReply(trx, projectId, threadEmailIds(mail.thread));
-    await insertInboundMessage(trx, { ...common_, kind: 'MESSAGE', email_id: replied?.id ?? null, contact_id: contact.contact.id, status: null, diagnostic: null, auth });
+    await insertInboundMessage(trx, { ...base, kind: 'MESSAGE', email_id: replied?.id ?? null, contact_id: contact.contact.id, status: null, diagnostic: null, auth });
     toRoute.push(
       await recordEvent(trx, {
         id: deterministicUuid(id, 'email.received'),
@@ -103,7 +115,7 @@ export function inboundMail(deps: Deps, authenticate: Authenticator) {
         name: 'email.received',
         data: {
           inboundId: id,
-          to: common_.rcpt_to,
+          to: base.rcpt_to,
           from: mail.from.address,
           subject: mail.subject,
           text: mail.text,

@@ -28,6 +28,8 @@ export interface InboundMail {
   attachments: InboundAttachment[];
   /** What the message reports, for mail to a VERP return path. */
   report: Report;
+  /** The Message-ID of the message a report returns (its `message/rfc822` or `text/rfc822-headers` part). */
+  originalMessageId: string | null;
 }
 
 export type ParseResult = { ok: true; mail: InboundMail } | { ok: false; reason: string };
@@ -88,6 +90,8 @@ export async function parseInbound(raw: Buffer): Promise<ParseResult> {
   const body = clean(parsed.text ?? '');
   const leaves = mimeLeaves(text);
   const subject = cleanOrNull(parsed.subject);
+  const original = leaves.find((l) => l.contentType === 'message/rfc822' || l.contentType === 'text/rfc822-headers');
+  const originalMessageId = original ? (ids(headerValue(splitHeader(original.body).header, 'message-id') ?? '')[0] ?? null) : null;
   return {
     ok: true,
     mail: {
@@ -99,6 +103,7 @@ export async function parseInbound(raw: Buffer): Promise<ParseResult> {
       thread,
       text: body.slice(0, TEXT_LIMIT),
       attachments: parsed.attachments.slice(0, MAX_LIST).map((a) => ({ filename: cleanOrNull(a.filename), contentType: clean(a.contentType), size: a.size })),
+      originalMessageId,
       report: classifyReport({
         subject,
         fromAddress: from.address,

@@ -214,6 +214,18 @@ describe('inbound SMTP: bounces and complaints (VERP)', () => {
     expect(await suppression(to)).toMatchObject({ reason: 'HARD_BOUNCE' });
   });
 
+  it('an ARF abuse report to an inbound address (a feedback loop\'s registered one) complains about the email it quotes', async () => {
+    const { emailId, contactId, to } = await sentEmail();
+    const fbl = `fbl@inbound.${DOMAIN}`;
+    await smtpSend({ from: 'fbl@isp.example', to: [fbl] }, arf({ to: fbl, recipient: to, originalMessageId: `${emailId}@${DOMAIN}` }));
+    expect((await emailRow(emailId)).status).toBe('COMPLAINED');
+    expect(await suppression(to)).toMatchObject({ reason: 'COMPLAINT' });
+    expect(await eventsOf(contactId, 'email.complained')).toHaveLength(1);
+    expect(await knex()('inbound_messages').where({ email_id: emailId }).first()).toMatchObject({ kind: 'COMPLAINT' });
+    // The loop's own address is not a person writing to the project.
+    expect(await knex()('contacts').where({ project_id: p.projectId, email: 'fbl@isp.example' }).first()).toBeUndefined();
+  });
+
   it('an ARF abuse report is a complaint: COMPLAINED, suppressed, unsubscribed, email.complained', async () => {
     const { emailId, contactId, to } = await sentEmail();
     await smtpSend({ from: 'fbl@isp.example', to: [returnPath(emailId)] }, arf({ to: returnPath(emailId), recipient: to }));

@@ -87,6 +87,15 @@ describe('DSN and ARF classification', () => {
     expect((await reportOf('reply')).kind).toBe('other');
   });
 
+  it('finds the Message-ID of the returned message in a DSN\'s headers part and an ARF report\'s message part', async () => {
+    for (const raw of [dsn({ to: TO, status: '5.1.1', originalMessageId: 'abc@example.com' }), arf({ to: TO, originalMessageId: 'abc@example.com' })]) {
+      const r = await parseInbound(raw);
+      expect(r.ok && r.mail.originalMessageId).toBe('abc@example.com');
+    }
+    const plain = await parseInbound(FIXTURES.reply);
+    expect(plain.ok && plain.mail.originalMessageId).toBeNull();
+  });
+
   it('joins folded fields and groups them by blank lines', () => {
     expect(fieldGroups('A: 1\nB: two\n  parts\n\nC: 3\n').map((g) => Object.fromEntries(g))).toEqual([{ a: '1', b: 'two parts' }, { c: '3' }]);
   });
