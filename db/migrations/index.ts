@@ -24,6 +24,7 @@ import * as emailStory from './027_email_story';
 import * as suppressions from './028_suppressions';
 import * as plainText from './029_plain_text';
 import * as inboundMessages from './032_inbound_messages';
+import * as inboundDomainLookup from './033_inbound_domain_lookup';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -55,6 +56,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['028_suppressions', suppressions],
   ['029_plain_text', plainText],
   ['032_inbound_messages', inboundMessages],
+  ['033_inbound_domain_lookup', inboundDomainLookup],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
