@@ -132,6 +132,14 @@ describe('inbound SMTP: what it refuses', () => {
       expect(await session.data(reply({ from: uniqueEmail('limits'), to: `a@inbound.${DOMAIN}` }).toString())).toMatch(/^250/);
       expect(await session.command('MAIL FROM:<a@example.org>')).toMatch(/^421 4\.7\.0/);
       session.close();
+      // Closed connections give their places back, the refused one included: the address is not locked out.
+      const again = await eventually(async () => {
+        const d = await smtpDialog(limited.port);
+        if (d.greeting.startsWith('220')) return d;
+        d.close();
+        return null;
+      }, 10_000);
+      again.close();
     } finally {
       await limited.close();
     }
