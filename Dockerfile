@@ -7,7 +7,7 @@ COPY web ./web
 COPY scripts/buildWeb.ts ./scripts/
 RUN npx tsx scripts/buildWeb.ts
 
-# One image for both roles: the API (`npm run api`) and the worker (`npm run worker`).
+# One image for every role: the API (`npm run api`), the worker (`npm run worker`) and the inbound SMTP server (`npm run inbound`).
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
@@ -21,6 +21,7 @@ COPY activities ./activities
 COPY services ./services
 COPY temporal ./temporal
 COPY worker ./worker
+COPY inbound ./inbound
 COPY scripts ./scripts
 COPY --from=web /app/web/dist ./web/dist
 # Workers load this bundle instead of running webpack at every start (worker/workflowBundle.ts).

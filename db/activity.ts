@@ -20,6 +20,8 @@ const NAMED_EVENT_TYPES = {
   ...EMAIL_EVENT_TYPES,
   subscribed: CONTACT_SUBSCRIBED,
   unsubscribed: CONTACT_UNSUBSCRIBED,
+  // Mail the inbound server took for the project (docs/inbound.md); its event says who wrote what.
+  inbound: 'email.received',
 } as const;
 
 export const ACTIVITY_TYPES = [...(Object.keys(NAMED_EVENT_TYPES) as Array<keyof typeof NAMED_EVENT_TYPES>), 'failed', 'event'] as const;
@@ -33,6 +35,8 @@ export const ACTIVITY_TYPE_DESCRIPTIONS: Record<ActivityType, string> = {
   bounced: 'the email bounced',
   complained: 'the recipient marked the email as spam',
   suppressed: "the email was not sent: its recipient is on the project's suppression list",
+  replied: 'the recipient answered the email (a reply received by the inbound server)',
+  inbound: 'mail received by the inbound server for the project (the event holds sender, subject and text)',
   subscribed: 'a contact became subscribed',
   unsubscribed: 'a contact became unsubscribed',
   failed: 'an email could not be sent (render or provider failure)',

@@ -4,10 +4,10 @@ import type { Knex } from 'knex';
 import { randomBase62, uuid } from '../lib/ids';
 
 export type DomainStatus = 'PENDING' | 'VERIFIED';
-export type RecordPurpose = 'ownership' | 'spf' | 'dmarc' | 'dkim';
+export type RecordPurpose = 'ownership' | 'spf' | 'dmarc' | 'dkim' | 'inbound' | 'bounce';
 
 export interface DnsRecord {
-  type: 'TXT';
+  type: 'TXT' | 'MX';
   name: string;
   value: string;
   purpose: RecordPurpose;
@@ -62,10 +62,21 @@ export interface DkimPublicKey {
 }
 
 /**
+ * Where the inbound SMTP server receives (docs/inbound.md): the MX host, and whether the domain's
+ * `bounces.` subdomain carries our VERP return paths (SMTP transport, no BOUNCE_DOMAIN).
+ */
+export interface InboundRecords {
+  mxHost: string;
+  bounces: boolean;
+}
+
+/**
  * The DNS records a domain owner must publish; `valid` stays false until a check finds them. The
  * DKIM record is listed (and required) only when given: when the service signs the mail itself.
+ * The MX records of the inbound server are recommended, never required: sending works without them.
  */
-export function buildRecords(domain: string, token: string, spfInclude: string, dkim?: DkimPublicKey | null): DnsRecord[] {
+export function buildRecords(domain: string, token: string, spfInclude: string, dkim?: DkimPublicKey | null, inbound?: InboundRecords | null): DnsRecord[] {
+  const mx = (name: string, purpose: RecordPurpose): DnsRecord => ({ type: 'MX', name, value: `10 ${inbound!.mxHost}`, purpose, required: false, valid: false });
   return [
     { type: 'TXT', name: `${OWNERSHIP_LABEL}.${domain}`, value: `${OWNERSHIP_PREFIX}${token}`, purpose: 'ownership', required: true, valid: false },
     { type: 'TXT', name: domain, value: `v=spf1 include:${spfInclude} ~all`, purpose: 'spf', required: true, valid: false },
@@ -73,6 +84,8 @@ export function buildRecords(domain: string, token: string, spfInclude: string, 
     ...(dkim
       ? [{ type: 'TXT' as const, name: `${dkim.selector}.${DKIM_LABEL}.${domain}`, value: `v=DKIM1; k=rsa; p=${dkim.publicKey}`, purpose: 'dkim' as const, required: true, valid: false }]
       : []),
+    ...(inbound ? [mx(`inbound.${domain}`, 'inbound')] : []),
+    ...(inbound?.bounces ? [mx(`bounces.${domain}`, 'bounce')] : []),
   ];
 }
 
@@ -88,9 +101,17 @@ function dkimTags(txt: string): Map<string, string> {
 
 const isSpf = (txt: string) => /^v=spf1(\s|$)/i.test(txt.trim());
 
-/** Whether the TXT values published at `record.name` satisfy the record. */
+const hostName = (h: string) => h.trim().toLowerCase().replace(/\.$/, '');
+
+/** Whether the values published at `record.name` (TXT strings, or MX exchange names for an MX record) satisfy the record. */
 export function recordFound(record: DnsRecord, txt: string[], spfInclude: string): boolean {
   switch (record.purpose) {
+    case 'inbound':
+    case 'bounce': {
+      // Any priority will do; the exchange must be our inbound server.
+      const host = hostName(record.value.split(/\s+/).pop() ?? '');
+      return txt.some((exchange) => hostName(exchange) === host);
+    }
     case 'ownership':
       return txt.some((t) => t.trim() === record.value);
     case 'spf': {
@@ -159,9 +180,16 @@ export interface NewDkimKey extends DkimPublicKey {
  * Inserts a new PENDING domain with its DKIM key (when given) in one transaction; `listDkim` puts the
  * key's record in the records to publish. Null when the project already has the domain.
  */
-export async function createDomain(knex: Knex, projectId: string, domain: string, spfInclude: string, dkim?: { key: NewDkimKey; listed: boolean }): Promise<DomainRow | null> {
+export async function createDomain(
+  knex: Knex,
+  projectId: string,
+  domain: string,
+  spfInclude: string,
+  dkim?: { key: NewDkimKey; listed: boolean },
+  inbound?: InboundRecords | null,
+): Promise<DomainRow | null> {
   const token = newDomainToken();
-  const records = buildRecords(domain, token, spfInclude, dkim?.listed ? dkim.key : null);
+  const records = buildRecords(domain, token, spfInclude, dkim?.listed ? dkim.key : null, inbound);
   return knex.transaction(async (trx) => {
     const [row] = await trx<DomainRow>('domains')
       .insert({ id: uuid(), project_id: projectId, domain, token, records: JSON.stringify(records) as any })

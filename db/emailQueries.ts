@@ -69,7 +69,7 @@ export async function listEmails(db: Knex, input: ListEmailsInput): Promise<Time
 
 // ───────────────────────────── one email's story ─────────────────────────────
 
-export const EMAIL_EVENT_TYPES = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'suppressed', 'failed'] as const;
+export const EMAIL_EVENT_TYPES = ['sent', 'delivered', 'opened', 'clicked', 'replied', 'bounced', 'complained', 'suppressed', 'failed'] as const;
 export type EmailEventType = (typeof EMAIL_EVENT_TYPES)[number];
 
 export interface EmailStoryEvent {

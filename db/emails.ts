@@ -17,6 +17,8 @@ export const EMAIL_EVENT_NAMES = {
   bounced: 'email.bounced',
   complained: 'email.complained',
   suppressed: 'email.suppressed',
+  // The recipient answered (the inbound server matched the reply's In-Reply-To/References to the email).
+  replied: 'email.replied',
 } as const;
 export type EmailType = 'TRANSACTIONAL' | 'MARKETING' | 'HEADLESS';
 

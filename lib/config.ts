@@ -150,6 +150,18 @@ const EnvSchema = z.object({
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
   S3_FORCE_PATH_STYLE: unsetIfBlank(bool.default(false)),
+  // The inbound SMTP server (docs/inbound.md): bounces, complaints, replies and mail to projects.
+  INBOUND_SMTP_PORT: unsetIfBlank(intIn(0, 65535).default(2525)),
+  // Unset: 127.0.0.1 in development (nothing outside the machine can reach it), every interface in production.
+  INBOUND_SMTP_HOST: unsetIfBlank(z.string().trim().regex(/^[^\s/]+$/, 'must be an address such as 127.0.0.1 or 0.0.0.0').optional()),
+  INBOUND_MAX_BYTES: unsetIfBlank(intIn(1024).default(10 * 1024 * 1024)),
+  // PEM files; both set: the server offers STARTTLS.
+  INBOUND_TLS_CERT: optionalText,
+  INBOUND_TLS_KEY: optionalText,
+  // The host the MX records shown with each sender domain name; unset: APP_URL's host.
+  INBOUND_MX_HOST: unsetIfBlank(z.string().trim().toLowerCase().regex(/^[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63})*$/, 'must be a host name, like mx.example.com').optional()),
+  // The domain of the VERP return path; unset: `bounces.<sender domain>`.
+  BOUNCE_DOMAIN: unsetIfBlank(z.string().trim().toLowerCase().regex(/^(?!-)[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63})+$/, 'must be a domain name, like bounces.example.com').optional()),
 });
 
 /** Every variable `loadConfig` reads, besides the `OAUTH_<PROVIDER>_CLIENT_ID` / `_CLIENT_SECRET` pairs. */
@@ -216,6 +228,22 @@ export interface Config {
   uploads: UploadStoreConfig;
   /** Set when no variable names a provider: `npm start` then runs the development inbox and sends to it over SMTP. */
   devInbox?: DevInboxConfig;
+  inbound: InboundConfig;
+}
+
+/** The inbound SMTP server (docs/inbound.md). */
+export interface InboundConfig {
+  port: number;
+  /** Interface it listens on; undefined: every interface. */
+  host?: string;
+  /** Largest message accepted (552 beyond). */
+  maxBytes: number;
+  /** PEM file paths; both set: STARTTLS is offered. */
+  tls?: { certFile: string; keyFile: string };
+  /** Domain of the VERP return path; undefined: `bounces.` + the sender's domain. */
+  bounceDomain?: string;
+  /** The exchange of the MX records listed with sender domains. */
+  mxHost: string;
 }
 
 /** The local inbox of `npm start` (docs/providers.md). */
@@ -387,6 +415,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (e.UPLOAD_STORE === 's3' && !e.S3_BUCKET) problems.push('S3_BUCKET: required when UPLOAD_STORE=s3');
   if (!!e.S3_ACCESS_KEY_ID !== !!e.S3_SECRET_ACCESS_KEY) problems.push('S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither');
+  if (!!e.INBOUND_TLS_CERT !== !!e.INBOUND_TLS_KEY) problems.push('INBOUND_TLS_CERT, INBOUND_TLS_KEY: set both or neither');
   if (problems.length) throw new ConfigError(problems);
   const jwtSecret = e.JWT_SECRET ?? persistedSecret(e.DATA_DIR);
   return {
@@ -479,6 +508,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             forcePathStyle: e.S3_FORCE_PATH_STYLE,
           }
         : { store: 'postgres' },
+    inbound: {
+      port: e.INBOUND_SMTP_PORT,
+      host: e.INBOUND_SMTP_HOST ?? (e.NODE_ENV === 'production' ? undefined : '127.0.0.1'),
+      maxBytes: e.INBOUND_MAX_BYTES,
+      tls: e.INBOUND_TLS_CERT && e.INBOUND_TLS_KEY ? { certFile: e.INBOUND_TLS_CERT, keyFile: e.INBOUND_TLS_KEY } : undefined,
+      bounceDomain: e.BOUNCE_DOMAIN,
+      mxHost: e.INBOUND_MX_HOST ?? new URL(e.APP_URL ?? `http://localhost:${e.PORT}`).hostname,
+    },
   };
 }
 

@@ -9,6 +9,11 @@ const REFUSED = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|[\ud800-\udbff](
 
 export const hasRefusedCharacter = (s: string): boolean => REFUSED.test(s);
 
+const REFUSED_ALL = new RegExp(REFUSED.source, 'g');
+
+/** For text we must store whatever it holds (received mail): each refused character becomes U+FFFD. */
+export const replaceRefused = (s: string): string => s.replace(REFUSED_ALL, '\ufffd');
+
 export interface RefusedAt {
   /** Dotted path of the field (for a refused object key: the object holding it). */
   field: string;

@@ -1,13 +1,15 @@
 /**
  * `npm run cluster`: the production shape on one machine. A Temporal server on Postgres (schema
  * applied idempotently, advanced visibility on Postgres) with its Web UI, then CLUSTER_APIS API
- * processes on PORT, PORT+1, … and CLUSTER_WORKERS workers, each a process of its own with a pid
+ * processes on PORT, PORT+1, …, CLUSTER_WORKERS workers and CLUSTER_INBOUND inbound SMTP servers (on
+ * INBOUND_SMTP_PORT, +1, …), each a process of its own with a pid
  * file under DATA_DIR/cluster/. One Ctrl-C stops all of it. The fault tests (test/cluster/) drive
  * the same code through `startCluster`.
  */
 import { spawn, ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { loadConfig, ConfigError } from '../lib/config';
@@ -65,6 +67,8 @@ export interface ClusterOptions {
   env?: NodeJS.ProcessEnv;
   apis?: number;
   workers?: number;
+  /** Inbound SMTP servers, on INBOUND_SMTP_PORT, +1, … */
+  inbound?: number;
   /** Skip the Web UI (the fault tests do not need it). */
   ui?: boolean;
   log?: (line: string) => void;
@@ -82,6 +86,8 @@ interface Managed {
 export interface Cluster {
   dir: string;
   apiUrls: string[];
+  /** Ports of the inbound SMTP servers. */
+  inboundPorts: number[];
   temporalAddress: string;
   uiUrl?: string;
   /** The environment the app processes run with (DATABASE_URL, JWT_SECRET, …). */
@@ -121,6 +127,20 @@ async function waitFor(what: string, child: ChildProcess, check: () => Promise<b
   throw new Error(`${what} not ready after ${timeoutMs} ms`);
 }
 
+/** Whether an SMTP server answers its greeting on host:port. */
+function smtpGreets(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, host);
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(2000, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('data', (d) => done(d.toString().startsWith('220')));
+  });
+}
+
 /** The JWT secret every replica shares: JWT_SECRET, or one generated once into the cluster's directory. */
 function sharedSecret(env: NodeJS.ProcessEnv, dir: string): string {
   if (env.JWT_SECRET) return env.JWT_SECRET;
@@ -155,7 +175,8 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   }
   const apis = opts.apis ?? Number(baseEnv.CLUSTER_APIS || APP_SERVICES[0].replicas.default);
   const workers = opts.workers ?? Number(baseEnv.CLUSTER_WORKERS || APP_SERVICES[1].replicas.default);
-  for (const [name, n] of [['CLUSTER_APIS', apis], ['CLUSTER_WORKERS', workers]] as const) {
+  const inbounds = opts.inbound ?? Number(baseEnv.CLUSTER_INBOUND || APP_SERVICES[2].replicas.default);
+  for (const [name, n] of [['CLUSTER_APIS', apis], ['CLUSTER_WORKERS', workers], ['CLUSTER_INBOUND', inbounds]] as const) {
     if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be an integer of at least 1`);
   }
 
@@ -253,7 +274,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
       say(`Temporal Web UI at ${uiUrl}`);
     }
 
-    const [apiService, workerService] = APP_SERVICES;
+    const [apiService, workerService, inboundService] = APP_SERVICES;
     const apiUrls: string[] = [];
     const starting: Promise<void>[] = [];
     for (let i = 0; i < apis; i++) {
@@ -282,13 +303,28 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
         }),
       );
     }
+    const inboundPorts: number[] = [];
+    for (let i = 0; i < inbounds; i++) {
+      const port = config.inbound.port + i;
+      inboundPorts.push(port);
+      starting.push(
+        add({
+          name: `${inboundService.name}-${i}`,
+          ...scriptCommand(inboundService.script),
+          env: { ...env, INBOUND_SMTP_PORT: String(port), INBOUND_SMTP_HOST: env.INBOUND_SMTP_HOST || CLUSTER_BIND_HOST, DATA_DIR: path.join(dir, `${inboundService.name}-${i}`) },
+          ready: (child) => waitFor(`inbound ${i}`, child, () => smtpGreets(env.INBOUND_SMTP_HOST || CLUSTER_BIND_HOST, port)),
+        }),
+      );
+    }
     await Promise.all(starting);
     apiUrls.forEach((url, i) => say(`API ${i} at ${url} (docs at ${url}/docs)`));
+    inboundPorts.forEach((port, i) => say(`inbound SMTP ${i} on port ${port}`));
     say(`${workers} worker(s) on task queue ${config.temporal.taskQueue}; pid files and logs in ${dir}`);
 
     return {
       dir,
       apiUrls,
+      inboundPorts,
       temporalAddress,
       uiUrl,
       env,

@@ -2,7 +2,8 @@
  * `npm start`: everything on one machine. Migrations, the API, the worker and — unless
  * TEMPORAL_ADDRESS names a cluster — a local Temporal dev server with its Web UI and SQLite
  * persistence under DATA_DIR — and, unless a variable names an email provider, a development inbox
- * the emails go to over SMTP. One Ctrl-C stops all of it.
+ * the emails go to over SMTP; and the inbound SMTP server (bounces, complaints, replies; docs/inbound.md)
+ * on INBOUND_SMTP_PORT. One Ctrl-C stops all of it.
  */
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
@@ -17,6 +18,7 @@ import { createWorker } from '../worker/worker';
 import { startApi, closeServer } from '../api/server';
 import { ensureDashboardBuilt } from './buildWeb';
 import { ensureWorkflowBundle } from './buildWorkflows';
+import { startInboundServer } from '../inbound/server';
 
 async function main() {
   const config = loadConfigOrExit();
@@ -68,6 +70,8 @@ async function main() {
   // The API gets a pool of its own with the statement timeout; the worker's batch statements may run longer.
   const apiKnex = createKnex(config.databaseUrl, { max: 10, statementTimeoutMs: config.dbStatementTimeoutMs });
   const server = await startApi({ config: runtimeConfig, knex: apiKnex, temporal, log });
+  const inboundServer = await startInboundServer({ config: runtimeConfig, knex, temporal, log });
+  log.info({ port: inboundServer.port }, `inbound SMTP server on ${config.inbound.host ?? '0.0.0.0'}:${inboundServer.port} (bounces, complaints, replies)`);
   // The first address a newcomer needs: the dashboard.
   log.info({ url: `http://localhost:${config.port}/app/` }, `Dashboard at http://localhost:${config.port}/app/`);
   log.info({ url: `http://localhost:${config.port}` }, `API listening at http://localhost:${config.port} (docs at /docs)`);
@@ -84,6 +88,7 @@ async function main() {
   await worker.run();
   log.info('shutting down');
   await closeServer(server);
+  await inboundServer.close();
   await temporal.close();
   await closeWorker();
   await apiKnex.destroy();

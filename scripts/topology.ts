@@ -25,15 +25,18 @@ export const SHARED_ENV = [
   'SENDGRID_API_URL',
   'NODE_ENV',
   'METRICS_TOKEN',
+  // Read by the workers (the VERP return path), the API (the MX records shown with domains) and the inbound server.
+  'BOUNCE_DOMAIN',
+  'INBOUND_MX_HOST',
 ] as const;
 
 export interface AppService {
   /** Service name in docker-compose.yml; pid files are `<name>-<i>.pid`. */
-  name: 'api' | 'worker';
+  name: 'api' | 'worker' | 'inbound';
   /** The package.json script the process runs (compose: `npm run <script>`). */
   script: string;
   /** Variable holding the number of replicas, and its default. */
-  replicas: { variable: 'CLUSTER_APIS' | 'CLUSTER_WORKERS'; default: number };
+  replicas: { variable: 'CLUSTER_APIS' | 'CLUSTER_WORKERS' | 'CLUSTER_INBOUND'; default: number };
   /** Environment beyond SHARED_ENV. */
   env: readonly string[];
 }
@@ -44,6 +47,13 @@ export const APP_SERVICES: readonly AppService[] = [
   { name: 'api', script: 'api', replicas: { variable: 'CLUSTER_APIS', default: 2 }, env: ['PORT', 'DATA_DIR', 'API_HOST'] },
   // Worker i serves its metrics on the configured ports + 2·i (workerMetricsEnv in scripts/cluster.ts).
   { name: 'worker', script: 'worker', replicas: { variable: 'CLUSTER_WORKERS', default: 2 }, env: ['WORKER_METRICS_ADDRESS', 'WORKER_APP_METRICS_ADDRESS'] },
+  // The inbound SMTP server (docs/inbound.md); replica i listens on INBOUND_SMTP_PORT + i under the cluster script.
+  {
+    name: 'inbound',
+    script: 'inbound',
+    replicas: { variable: 'CLUSTER_INBOUND', default: 1 },
+    env: ['INBOUND_SMTP_PORT', 'INBOUND_SMTP_HOST', 'INBOUND_MAX_BYTES', 'INBOUND_TLS_CERT', 'INBOUND_TLS_KEY'],
+  },
 ];
 
 /**

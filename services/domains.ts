@@ -4,6 +4,7 @@ import type { Logger } from '../lib/logger';
 import { createResolver, DnsLookup } from './dns';
 import { buildRecords, dkimPublicKey, DomainRow, findDomain, insertDkimKey, recordFound, saveDomainCheck } from '../db/domains';
 import { generateDkimKey, signsMail } from './dkim';
+import { inboundRecords } from './inbound/records';
 
 /** DNS checks of sender domains: run by the `domain-verification` Schedule and by `GET /domains/:id/verify`. */
 export function domainChecker(deps: { config: Config; knex: Knex; log: Logger }, resolver: DnsLookup = createResolver(deps.config)) {
@@ -16,10 +17,17 @@ export function domainChecker(deps: { config: Config; knex: Knex; log: Logger },
       // Rebuilt from the current SPF include and transport, so a changed provider setting reaches the records shown to the owner.
       // A domain added before DKIM keys existed gets its key here, the first time it is checked while we sign.
       const dkim = signsMail(deps.config) ? ((await dkimPublicKey(deps.knex, id)) ?? (await insertDkimKey(deps.knex, id, await generateDkimKey(deps.config, found.domain)))) : null;
-      const expected = buildRecords(found.domain, found.token, spfInclude, dkim);
-      const names = [...new Set(expected.map((r) => r.name))];
-      const txt = new Map(await Promise.all(names.map(async (n) => [n, await resolver.txt(n)] as const)));
-      const records = expected.map((r) => ({ ...r, valid: recordFound(r, txt.get(r.name) ?? [], spfInclude) }));
+      const expected = buildRecords(found.domain, found.token, spfInclude, dkim, inboundRecords(deps.config));
+      const lookups = [...new Set(expected.map((r) => `${r.type} ${r.name}`))];
+      const published = new Map(
+        await Promise.all(
+          lookups.map(async (key) => {
+            const [type, name] = key.split(' ');
+            return [key, type === 'MX' ? (await resolver.mx(name)).map((m) => m.exchange) : await resolver.txt(name)] as const;
+          }),
+        ),
+      );
+      const records = expected.map((r) => ({ ...r, valid: recordFound(r, published.get(`${r.type} ${r.name}`) ?? [], spfInclude) }));
       const checked = await saveDomainCheck(deps.knex, id, records, new Date());
       if (!checked) return null;
       if (checked.saved.status === 'VERIFIED' && checked.before.status !== 'VERIFIED') deps.log.info({ domainId: id, domain: checked.before.domain }, 'domain verified');

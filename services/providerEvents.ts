@@ -172,59 +172,73 @@ const CONCURRENCY = 4;
 /** SendGrid retries an undelivered webhook post for up to 72 hours; ids are kept well past that. */
 const PROVIDER_EVENT_RETENTION_DAYS = 7;
 
+/**
+ * One event inside the caller's transaction (its own, or the inbound server's, which stores the
+ * report in the same commit). Locks are taken in one order everywhere (email row, contact row,
+ * campaign row), so concurrent events of the same contact or campaign wait rather than deadlock.
+ * The events it records land in `toRoute`; hand them over once the transaction committed (afterProviderEvents).
+ */
+export async function applyProviderEventIn(trx: Knex, e: ProviderEvent, toRoute: EventRow[]): Promise<Outcome> {
+  const id = e.id;
+  if (!(await claimProviderEvent(trx, id))) return 'duplicate';
+  const kind = e.kind;
+  const effect = kind && Object.hasOwn(EFFECTS, kind) ? EFFECTS[kind] : undefined;
+  if (!effect) return 'ignored';
+  const email = await emailForProviderEvent(trx, {
+    emailId: e.emailId && UUID.test(e.emailId) ? e.emailId : undefined,
+    messageId: e.messageId,
+    address: e.address?.toLowerCase(),
+    requireMessageId: e.requireMessageId,
+  });
+  if (!email || (e.projectId && e.projectId !== email.project_id)) return 'unmatched';
+  // Our own pixel and redirects count this email's opens or clicks (docs/tracking.md): the provider's would count them twice.
+  if ((kind === 'open' && email.track_opens) || (kind === 'click' && email.track_clicks)) return 'ignored';
+
+  const at = e.at;
+  if (effect.status) {
+    const reason = effect.status === 'FAILED' ? { error: `dropped by the provider: ${e.reason ?? 'no reason given'}` } : {};
+    await advanceEmailStatus(trx, email.id, effect.status, movesFrom(effect.status), reason.error);
+  }
+  let firstTime = false;
+  if (effect.milestone) {
+    firstTime = await setEmailMilestone(trx, email.id, effect.milestone, at);
+  }
+  if (effect.unsubscribe && email.contact_id && !e.softBounce) {
+    const r = await updateContact(trx, { projectId: email.project_id, contactId: email.contact_id, subscribed: false, source: effect.unsubscribe });
+    if (r) toRoute.push(...r.events);
+  }
+  // In the same transaction as the unsubscribe: the address is never offered to a provider again,
+  // whether or not it is a contact (a /v1/send recipient, a test send).
+  if (effect.suppress && email.project_id && !e.softBounce) {
+    await suppressFromEvent(trx, { projectId: email.project_id, email: email.to_email, reason: effect.suppress, emailId: email.id });
+  }
+  if (effect.event && email.contact_id) {
+    const data: Record<string, unknown> = { emailId: email.id, provider: e.provider };
+    if (email.campaign_id) data.campaignId = email.campaign_id;
+    if (kind === 'click' && e.url) data.url = e.url;
+    if (kind === 'bounce' || kind === 'dropped') data.reason = e.reason ?? null;
+    if (kind === 'bounce' && e.softBounce) data.soft = true;
+    toRoute.push(await recordEvent(trx, { id: deterministicUuid('provider-event', id), projectId: email.project_id, contactId: email.contact_id, name: effect.event, data }));
+  }
+  if (firstTime && email.campaign_id) await bumpCampaignCounter(trx, email.campaign_id, effect.milestone!);
+  return 'applied';
+}
+
+/**
+ * After the commit: routes the recorded events (committed events left unrouted are started by the
+ * maintenance sweep, so a provider need not retry) and, since bounces and complaints move a
+ * project's rates, suspends one over its threshold now.
+ */
+export async function afterProviderEvents(deps: { knex: Knex; temporal: TemporalGateway; log: Logger; config: Config }, toRoute: EventRow[]): Promise<void> {
+  await handOffEvents(deps, toRoute);
+  const hurt = new Set(toRoute.filter((e) => e.name === 'email.bounced' || e.name === 'email.complained').map((e) => e.project_id));
+  for (const projectId of hurt) await checkSuspension(deps.knex, projectId, deps.config.security);
+}
+
 export function providerEvents(deps: { knex: Knex; temporal: TemporalGateway; log: Logger; config: Config }) {
   const { knex } = deps;
 
-  /**
-   * One event in one transaction. Locks are taken in one order everywhere (email row, contact row,
-   * campaign row), so concurrent events of the same contact or campaign wait rather than deadlock.
-   */
-  async function applyOne(e: ProviderEvent, toRoute: EventRow[]): Promise<Outcome> {
-    return knex.transaction(async (trx) => {
-      const id = e.id;
-      if (!(await claimProviderEvent(trx, id))) return 'duplicate';
-      const kind = e.kind;
-      const effect = kind && Object.hasOwn(EFFECTS, kind) ? EFFECTS[kind] : undefined;
-      if (!effect) return 'ignored';
-      const email = await emailForProviderEvent(trx, {
-        emailId: e.emailId && UUID.test(e.emailId) ? e.emailId : undefined,
-        messageId: e.messageId,
-        address: e.address?.toLowerCase(),
-        requireMessageId: e.requireMessageId,
-      });
-      if (!email || (e.projectId && e.projectId !== email.project_id)) return 'unmatched';
-      // Our own pixel and redirects count this email's opens or clicks (docs/tracking.md): the provider's would count them twice.
-      if ((kind === 'open' && email.track_opens) || (kind === 'click' && email.track_clicks)) return 'ignored';
-
-      const at = e.at;
-      if (effect.status) {
-        const reason = effect.status === 'FAILED' ? { error: `dropped by the provider: ${e.reason ?? 'no reason given'}` } : {};
-        await advanceEmailStatus(trx, email.id, effect.status, movesFrom(effect.status), reason.error);
-      }
-      let firstTime = false;
-      if (effect.milestone) {
-        firstTime = await setEmailMilestone(trx, email.id, effect.milestone, at);
-      }
-      if (effect.unsubscribe && email.contact_id && !e.softBounce) {
-        const r = await updateContact(trx, { projectId: email.project_id, contactId: email.contact_id, subscribed: false, source: effect.unsubscribe });
-        if (r) toRoute.push(...r.events);
-      }
-      // In the same transaction as the unsubscribe: the address is never offered to a provider again,
-      // whether or not it is a contact (a /v1/send recipient, a test send).
-      if (effect.suppress && email.project_id && !e.softBounce) {
-        await suppressFromEvent(trx, { projectId: email.project_id, email: email.to_email, reason: effect.suppress, emailId: email.id });
-      }
-      if (effect.event && email.contact_id) {
-        const data: Record<string, unknown> = { emailId: email.id, provider: e.provider };
-        if (email.campaign_id) data.campaignId = email.campaign_id;
-        if (kind === 'click' && e.url) data.url = e.url;
-        if (kind === 'bounce' || kind === 'dropped') data.reason = e.reason ?? null;
-        toRoute.push(await recordEvent(trx, { id: deterministicUuid('provider-event', id), projectId: email.project_id, contactId: email.contact_id, name: effect.event, data }));
-      }
-      if (firstTime && email.campaign_id) await bumpCampaignCounter(trx, email.campaign_id, effect.milestone!);
-      return 'applied';
-    });
-  }
+  const applyOne = (e: ProviderEvent, toRoute: EventRow[]): Promise<Outcome> => knex.transaction((trx) => applyProviderEventIn(trx, e, toRoute));
 
   const api = {
     /** For the maintenance sweep: forgets event ids too old to be retried by the provider. */
@@ -254,11 +268,7 @@ export function providerEvents(deps: { knex: Knex; temporal: TemporalGateway; lo
         }
       };
       await Promise.all(Array.from({ length: Math.min(CONCURRENCY, events.length) }, worker));
-      // Committed events left unrouted are started by the maintenance sweep; the provider need not retry.
-      await handOffEvents(deps, toRoute);
-      // Bounces and complaints move a project's rates: one over its threshold is suspended now.
-      const hurt = new Set(toRoute.filter((e) => e.name === 'email.bounced' || e.name === 'email.complained').map((e) => e.project_id));
-      for (const projectId of hurt) await checkSuspension(knex, projectId, deps.config.security);
+      await afterProviderEvents(deps, toRoute);
       return result;
     },
   };

@@ -4,6 +4,7 @@ import type { DkimKeyLookup, DkimSigning } from './dkim';
 import type { Address, OutgoingAttachment, OutgoingMessage, Transport } from './transport';
 import { sendEach, TransportRejected } from './transport';
 import { chunk } from '../lib/arrays';
+import { bounceDomainFor, verpReturnPath } from '../lib/verp';
 
 /**
  * EMAIL_TRANSPORT=smtp (docs/providers.md, "SMTP"): nodemailer's pooled SMTP client, one message per
@@ -88,8 +89,10 @@ export function smtpTransport(config: Config, dkimKeys: DkimKeyLookup): Transpor
         to: mailbox(m.to),
         // The SMTP envelope, given rather than derived: nodemailer would otherwise collect RCPT TO from
         // every To/Cc/Bcc header, so a header that slipped past the API would add recipients no
-        // contact, suppression or billing check saw. One message, one recipient.
-        envelope: { from: m.from.email, to: [m.to.email] },
+        // contact, suppression or billing check saw. One message, one recipient. MAIL FROM is the
+        // VERP return path (lib/verp.ts): a bounce or feedback report comes back to the inbound
+        // server naming this email.
+        envelope: { from: verpReturnPath(config.jwtSecret, m.emailId, bounceDomainFor(config.inbound.bounceDomain, m.from.email)), to: [m.to.email] },
         ...(m.replyTo ? { replyTo: m.replyTo } : {}),
         subject: m.subject,
         // Both parts: nodemailer puts them in a multipart/alternative, text first (the least preferred).

@@ -9,6 +9,7 @@ import { domainChecker } from '../../services/domains';
 import { DnsLookupError } from '../../services/dns';
 import { generateDkimKey, signsMail } from '../../services/dkim';
 import { presentDomain } from '../presenters/domains';
+import { inboundRecords } from '../../services/inbound/records';
 
 /** The key's project owns every domain these routes see; anything else is a 404. */
 async function ownDomain(ctx: AppContext, id: string): Promise<DomainRow> {
@@ -29,7 +30,14 @@ export default [
     async handler(ctx, { body }) {
       // Every domain gets a key, so switching EMAIL_TRANSPORT to smtp later needs no new one; its record is listed only when we sign.
       const key = await generateDkimKey(ctx.deps.config, body.domain);
-      const row = await createDomain(ctx.deps.knex, ctx.state.project!.id, body.domain, ctx.deps.config.spfInclude, { key, listed: signsMail(ctx.deps.config) });
+      const row = await createDomain(
+        ctx.deps.knex,
+        ctx.state.project!.id,
+        body.domain,
+        ctx.deps.config.spfInclude,
+        { key, listed: signsMail(ctx.deps.config) },
+        inboundRecords(ctx.deps.config),
+      );
       if (!row) throw conflict(`Domain ${body.domain} is already added to this project`);
       ctx.status = 201;
       ctx.body = presentDomain(row);

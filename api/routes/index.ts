@@ -33,6 +33,7 @@ import emails from './emails';
 import suppressions from './suppressions';
 import tracking from './tracking';
 import topics from './topics';
+import inbound from './inbound';
 
 /** Every route of the API. New resource files are added here; app, OpenAPI and the fuzzer follow. */
-export const allRoutes: RouteDef[] = [...health, ...config, ...docs, ...auth, ...account, ...users, ...projects, ...invites, ...settings, ...uploads, ...billingWebhook, ...send, ...track, ...contactJobs, ...contactFields, ...contacts, ...topics, ...domains, ...verify, ...templates, ...unsubscribe, ...tracking, ...accountPages, ...segments, ...workflows, ...campaigns, ...webhooks, ...sesWebhook, ...webhookEndpoints, ...suppressions, ...events, ...emails, ...activity, ...analytics];
+export const allRoutes: RouteDef[] = [...health, ...config, ...docs, ...auth, ...account, ...users, ...projects, ...invites, ...settings, ...uploads, ...billingWebhook, ...send, ...track, ...contactJobs, ...contactFields, ...contacts, ...topics, ...domains, ...verify, ...templates, ...unsubscribe, ...tracking, ...accountPages, ...segments, ...workflows, ...campaigns, ...webhooks, ...sesWebhook, ...webhookEndpoints, ...suppressions, ...events, ...emails, ...inbound, ...activity, ...analytics];

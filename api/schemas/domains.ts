@@ -19,10 +19,12 @@ export const DomainCreate = z.object({ domain: DomainName });
 export const ProjectDomainsParams = z.object({ projectId: Uuid });
 
 const DomainRecordOut = z.object({
-  type: z.literal('TXT'),
+  type: z.enum(['TXT', 'MX']),
   name: z.string(),
-  value: z.string(),
-  purpose: z.enum(['ownership', 'spf', 'dmarc', 'dkim']),
+  value: z.string().describe('for MX: `<priority> <exchange>`'),
+  purpose: z
+    .enum(['ownership', 'spf', 'dmarc', 'dkim', 'inbound', 'bounce'])
+    .describe('inbound: MX of `inbound.<domain>` (mail to the project); bounce: MX of the VERP return-path domain (SMTP transport)'),
   required: z.boolean(),
   valid: z.boolean(),
 });

@@ -27,6 +27,8 @@ import * as tracking from './030_tracking';
 import * as topics from './034_topics';
 import * as consentRecords from './035_consent_records';
 import * as doubleOptIn from './036_double_opt_in';
+import * as inboundMessages from './032_inbound_messages';
+import * as inboundDomainLookup from './033_inbound_domain_lookup';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -58,6 +60,8 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['028_suppressions', suppressions],
   ['029_plain_text', plainText],
   ['030_tracking', tracking],
+  ['032_inbound_messages', inboundMessages],
+  ['033_inbound_domain_lookup', inboundDomainLookup],
   ['034_topics', topics],
   ['035_consent_records', consentRecords],
   ['036_double_opt_in', doubleOptIn],

@@ -133,6 +133,7 @@ beforeAll(async () => {
   [pg, sink] = await Promise.all([startPrivatePostgres(), startSendgridSink()]);
   const temporalPort = await freePortRange(10);
   const apiPort = await freePortRange(2);
+  const inboundPort = await freePortRange(1);
   cluster = await startCluster({
     ui: false,
     log: () => undefined,
@@ -142,6 +143,7 @@ beforeAll(async () => {
       DATABASE_URL: pg.url('svc'),
       TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
       PORT: String(apiPort),
+      INBOUND_SMTP_PORT: String(inboundPort),
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       EMAIL_TRANSPORT: 'sendgrid',
@@ -172,7 +174,7 @@ afterAll(async () => {
 
 describe('the cluster shape', () => {
   it('writes one pid file per process and shares the JWT secret: a session from one replica works on the other', async () => {
-    expect(cluster.names().sort()).toEqual(['api-0', 'api-1', 'temporal', 'worker-0', 'worker-1']);
+    expect(cluster.names().sort()).toEqual(['api-0', 'api-1', 'inbound-0', 'temporal', 'worker-0', 'worker-1']);
     for (const name of cluster.names()) expect(fs.readFileSync(path.join(cluster.dir, `${name}.pid`), 'utf8').trim()).toBe(String(cluster.pid(name)));
     // createProject signed up on one replica and created the project on the other.
     expect((await call(api[0], 'GET', '/users/@me/projects', { headers: { Cookie: audience.cookie } })).status).toBe(200);

@@ -131,7 +131,7 @@ describe('GET /activity/stats, /recent-count, /types', () => {
   it('counts every type over the window', async () => {
     const res = await get('/activity/stats?days=1');
     expect(res.status).toBe(200);
-    expect(res.body.counts).toEqual({ sent: 3, delivered: 1, opened: 1, clicked: 1, bounced: 1, complained: 0, suppressed: 0, subscribed: 0, unsubscribed: 1, failed: 1, event: 1 });
+    expect(res.body.counts).toEqual({ sent: 3, delivered: 1, opened: 1, clicked: 1, bounced: 1, complained: 0, suppressed: 0, replied: 0, subscribed: 0, unsubscribed: 1, inbound: 0, failed: 1, event: 1 });
     expect(res.body.total).toBe(10);
     expect((await get('/activity/stats?days=999')).status).toBe(400);
   });
@@ -145,7 +145,7 @@ describe('GET /activity/stats, /recent-count, /types', () => {
 
   it('lists the types with a description', async () => {
     const res = await get('/activity/types');
-    expect(res.body.types.map((t: { type: string }) => t.type)).toEqual(['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'suppressed', 'subscribed', 'unsubscribed', 'failed', 'event']);
+    expect(res.body.types.map((t: { type: string }) => t.type)).toEqual(['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'suppressed', 'replied', 'subscribed', 'unsubscribed', 'inbound', 'failed', 'event']);
     expect(res.body.types.every((t: { description: string }) => t.description.length > 0)).toBe(true);
   });
 });

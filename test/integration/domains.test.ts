@@ -32,10 +32,15 @@ async function addDomain(domain: string, key = p.secretKey) {
 }
 
 /** Publishes the records a domain was asked for, as its owner would. */
-function publish(records: { name: string; value: string }[]) {
+function publish(records: { type?: string; name: string; value: string }[]) {
   const byName = new Map<string, string[]>();
-  for (const r of records) byName.set(r.name, [...(byName.get(r.name) ?? []), r.value]);
+  for (const r of records.filter((r) => r.type !== 'MX')) byName.set(r.name, [...(byName.get(r.name) ?? []), r.value]);
   for (const [name, values] of byName) dns.set(name, 'TXT', values);
+  // MX values read `<priority> <exchange>`.
+  for (const r of records.filter((r) => r.type === 'MX')) {
+    const [priority, exchange] = r.value.split(' ');
+    dns.set(r.name, 'MX', [{ priority: Number(priority), exchange }]);
+  }
 }
 
 const record = (d: { records: any[] }, purpose: string) => d.records.find((r) => r.purpose === purpose);
@@ -49,6 +54,8 @@ describe('POST /domains', () => {
       { type: 'TXT', name: `_svc-verification.${domain}`, value: expect.stringMatching(/^svc-verification=[0-9A-Za-z]{20,}$/), purpose: 'ownership', required: true, valid: false },
       { type: 'TXT', name: domain, value: 'v=spf1 include:sendgrid.net ~all', purpose: 'spf', required: true, valid: false },
       { type: 'TXT', name: `_dmarc.${domain}`, value: 'v=DMARC1; p=none;', purpose: 'dmarc', required: false, valid: false },
+      // The inbound server (docs/inbound.md), recommended: INBOUND_MX_HOST defaults to APP_URL's host.
+      { type: 'MX', name: `inbound.${domain}`, value: '10 localhost', purpose: 'inbound', required: false, valid: false },
     ]);
   });
 
@@ -100,6 +107,7 @@ describe('GET /domains/:id/verify', () => {
       ['ownership', true],
       ['spf', true],
       ['dmarc', false],
+      ['inbound', false],
     ]);
 
     expect(await isSenderDomainVerified(h.deps.knex, p.projectId, `hello@${domain}`)).toBe(true);
@@ -126,6 +134,7 @@ describe('GET /domains/:id/verify', () => {
       ['ownership', false],
       ['spf', true],
       ['dmarc', true],
+      ['inbound', true],
     ]);
   });
 

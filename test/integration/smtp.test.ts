@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
+import { verpReturnPath } from '../../lib/verp';
 import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
 import { startSmtpSink, SmtpSink, SinkMail } from '../helpers/smtpSink';
 import { startDnsServer, TestDnsServer } from '../helpers/dnsServer';
@@ -119,7 +120,8 @@ describe('EMAIL_TRANSPORT=smtp', () => {
     const row = await waitStatus(res.body.data.emails[0].email, ['SENT']);
     const [mail] = await waitMail(to);
     expect(mail.to).toEqual([to]);
-    expect(mail.from).toBe(`hello@${DOMAIN}`);
+    // MAIL FROM is the VERP return path naming the email (lib/verp.ts); the From header stays the sender.
+    expect(mail.from).toBe(verpReturnPath(h.config.jwtSecret, row.id, `bounces.${DOMAIN}`));
 
     const parsed = await sink.parse(mail);
     expect(parsed.subject).toBe('Hi Ann');

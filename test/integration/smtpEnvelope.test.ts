@@ -3,6 +3,7 @@ import { loadConfig } from '../../lib/config';
 import { startSmtpSink, SmtpSink } from '../helpers/smtpSink';
 import { uniqueEmail } from '../helpers/fixtures';
 import type { OutgoingMessage } from '../../services/transport';
+import { emailIdOfReturnPath } from '../../lib/verp';
 
 /**
  * The SMTP envelope is the transport's own, whatever the headers say: the real nodemailer pool
@@ -41,7 +42,9 @@ describe('SMTP envelope', () => {
     expect(sink.mails.length).toBe(before + 1);
     const mail = sink.mails[before];
     expect(mail.to).toEqual([to]);
-    expect(mail.from).toBe('hello@mail.example.com');
+    // The VERP return path on the sender domain's bounces. subdomain, naming the email (lib/verp.ts).
+    expect(mail.from).toMatch(/^bounces\+[0-9a-f]{52}@bounces\.mail\.example\.com$/);
+    expect(emailIdOfReturnPath(config.jwtSecret, mail.from)).toBe('00000000-0000-4000-8000-000000000001');
     for (const other of [bcc, cc, extra, sender]) expect(sink.mailsTo(other)).toEqual([]);
     const parsed = await sink.parse(mail);
     expect(parsed.headers.get('x-tag')).toBe('kept');

@@ -54,6 +54,19 @@ describe('records', () => {
     ]);
   });
 
+  it('recommends the inbound server as MX of inbound.<domain>, and of bounces.<domain> when our return paths use it', () => {
+    const mx = (bounces: boolean) => buildRecords('example.com', 'tok', SPF, null, { mxHost: 'mx.svc.test', bounces }).filter((r) => r.type === 'MX');
+    expect(mx(false)).toEqual([{ type: 'MX', name: 'inbound.example.com', value: '10 mx.svc.test', purpose: 'inbound', required: false, valid: false }]);
+    expect(mx(true).map((r) => [r.name, r.purpose, r.required])).toEqual([
+      ['inbound.example.com', 'inbound', false],
+      ['bounces.example.com', 'bounce', false],
+    ]);
+    const [inbound] = mx(false);
+    expect(recordFound(inbound, ['MX.svc.test.'], SPF)).toBe(true);
+    expect(recordFound(inbound, ['mx.other.test', 'svc.test'], SPF)).toBe(false);
+    expect(recordFound(inbound, [], SPF)).toBe(false);
+  });
+
   const [ownership, spf, dmarc] = buildRecords('example.com', 'tok123', SPF);
 
   it('matches the ownership value exactly', () => {

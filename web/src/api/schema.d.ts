@@ -1082,6 +1082,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Mail received for the project (bounces, complaints, replies, mail to its inbound domain), newest first (cursor pagination) */
+        get: operations["getInbound"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inbound/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One received message with its raw MIME source */
+        get: operations["getInboundId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/invite": {
         parameters: {
             query?: never;
@@ -2329,7 +2363,7 @@ export interface operations {
                 limit?: number;
                 /** @description before (exclusive) */
                 to?: string;
-                /** @description comma-separated: sent, delivered, opened, clicked, bounced, complained, suppressed, subscribed, unsubscribed, failed, event */
+                /** @description comma-separated: sent, delivered, opened, clicked, bounced, complained, suppressed, replied, subscribed, unsubscribed, inbound, failed, event */
                 type?: string;
             };
             header?: never;
@@ -2373,7 +2407,7 @@ export interface operations {
                             /** @description ISO 8601 timestamp (UTC) */
                             occurredAt: string;
                             /** @enum {string} */
-                            type: "sent" | "delivered" | "opened" | "clicked" | "bounced" | "complained" | "suppressed" | "subscribed" | "unsubscribed" | "failed" | "event";
+                            type: "sent" | "delivered" | "opened" | "clicked" | "bounced" | "complained" | "suppressed" | "replied" | "subscribed" | "unsubscribed" | "inbound" | "failed" | "event";
                         }[];
                         hasMore: boolean;
                     };
@@ -2431,7 +2465,7 @@ export interface operations {
             query?: {
                 /** @description 1 to 1440, default 60 */
                 minutes?: number;
-                /** @description comma-separated: sent, delivered, opened, clicked, bounced, complained, suppressed, subscribed, unsubscribed, failed, event */
+                /** @description comma-separated: sent, delivered, opened, clicked, bounced, complained, suppressed, replied, subscribed, unsubscribed, inbound, failed, event */
                 type?: string;
             };
             header?: never;
@@ -2598,7 +2632,7 @@ export interface operations {
                         types: {
                             description: string;
                             /** @enum {string} */
-                            type: "sent" | "delivered" | "opened" | "clicked" | "bounced" | "complained" | "suppressed" | "subscribed" | "unsubscribed" | "failed" | "event";
+                            type: "sent" | "delivered" | "opened" | "clicked" | "bounced" | "complained" | "suppressed" | "replied" | "subscribed" | "unsubscribed" | "inbound" | "failed" | "event";
                         }[];
                     };
                 };
@@ -7328,12 +7362,16 @@ export interface operations {
                         projectId: string;
                         records: {
                             name: string;
-                            /** @enum {string} */
-                            purpose: "ownership" | "spf" | "dmarc" | "dkim";
+                            /**
+                             * @description inbound: MX of `inbound.<domain>` (mail to the project); bounce: MX of the VERP return-path domain (SMTP transport)
+                             * @enum {string}
+                             */
+                            purpose: "ownership" | "spf" | "dmarc" | "dkim" | "inbound" | "bounce";
                             required: boolean;
-                            /** @constant */
-                            type: "TXT";
+                            /** @enum {string} */
+                            type: "TXT" | "MX";
                             valid: boolean;
+                            /** @description for MX: `<priority> <exchange>` */
                             value: string;
                         }[];
                         /** @enum {string} */
@@ -7498,12 +7536,16 @@ export interface operations {
                         projectId: string;
                         records: {
                             name: string;
-                            /** @enum {string} */
-                            purpose: "ownership" | "spf" | "dmarc" | "dkim";
+                            /**
+                             * @description inbound: MX of `inbound.<domain>` (mail to the project); bounce: MX of the VERP return-path domain (SMTP transport)
+                             * @enum {string}
+                             */
+                            purpose: "ownership" | "spf" | "dmarc" | "dkim" | "inbound" | "bounce";
                             required: boolean;
-                            /** @constant */
-                            type: "TXT";
+                            /** @enum {string} */
+                            type: "TXT" | "MX";
                             valid: boolean;
+                            /** @description for MX: `<priority> <exchange>` */
                             value: string;
                         }[];
                         /** @enum {string} */
@@ -7585,12 +7627,16 @@ export interface operations {
                         projectId: string;
                         records: {
                             name: string;
-                            /** @enum {string} */
-                            purpose: "ownership" | "spf" | "dmarc" | "dkim";
+                            /**
+                             * @description inbound: MX of `inbound.<domain>` (mail to the project); bounce: MX of the VERP return-path domain (SMTP transport)
+                             * @enum {string}
+                             */
+                            purpose: "ownership" | "spf" | "dmarc" | "dkim" | "inbound" | "bounce";
                             required: boolean;
-                            /** @constant */
-                            type: "TXT";
+                            /** @enum {string} */
+                            type: "TXT" | "MX";
                             valid: boolean;
+                            /** @description for MX: `<priority> <exchange>` */
                             value: string;
                         }[];
                         /** @enum {string} */
@@ -7773,7 +7819,7 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                             /** @enum {string} */
-                            type: "sent" | "delivered" | "opened" | "clicked" | "bounced" | "complained" | "suppressed" | "failed";
+                            type: "sent" | "delivered" | "opened" | "clicked" | "replied" | "bounced" | "complained" | "suppressed" | "failed";
                         }[];
                         id: string;
                         /** @enum {string} */
@@ -8494,6 +8540,216 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    getInbound: {
+        parameters: {
+            query?: {
+                /** @description the `cursor` of the previous page */
+                cursor?: string;
+                /** @description only messages of this kind */
+                kind?: "HARD_BOUNCE" | "SOFT_BOUNCE" | "COMPLAINT" | "REPORT" | "MESSAGE" | "DMARC_FAILED";
+                /** @description 1 to 100 (larger values are clamped), default 20 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of messages, without their raw bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description pass as `cursor` for the next page; null on the last page */
+                        cursor: string | null;
+                        data: {
+                            /** @description for mail to the project */
+                            auth: {
+                                dkim: string;
+                                dmarc: string;
+                                spf: string;
+                            } | null;
+                            /** @description the sender (mail to the project) or the email's recipient (reports) */
+                            contactId: string | null;
+                            /** @description ISO 8601 timestamp (UTC) */
+                            createdAt: string;
+                            /** @description the reporting server's diagnostic, or why a report was not applied */
+                            diagnostic: string | null;
+                            /** @description the email a bounce, complaint or reply is about */
+                            emailId: string | null;
+                            from: string | null;
+                            id: string;
+                            inReplyTo: string | null;
+                            /**
+                             * @description HARD_BOUNCE / SOFT_BOUNCE / COMPLAINT: a report to a VERP return path, applied to its email; REPORT: other mail to a return path; MESSAGE: mail to the project; DMARC_FAILED: mail to the project whose DMARC check failed (no event)
+                             * @enum {string}
+                             */
+                            kind: "HARD_BOUNCE" | "SOFT_BOUNCE" | "COMPLAINT" | "REPORT" | "MESSAGE" | "DMARC_FAILED";
+                            /** @description the envelope sender; null for the empty return path of reports */
+                            mailFrom: string | null;
+                            messageId: string | null;
+                            size: number;
+                            /** @description the DSN status code (5.1.1), or the feedback type of a complaint */
+                            status: string | null;
+                            subject: string | null;
+                            /** @description the envelope recipients of this project */
+                            to: string[];
+                        }[];
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getInboundId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the message */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description for mail to the project */
+                        auth: {
+                            dkim: string;
+                            dmarc: string;
+                            spf: string;
+                        } | null;
+                        /** @description the sender (mail to the project) or the email's recipient (reports) */
+                        contactId: string | null;
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        /** @description the reporting server's diagnostic, or why a report was not applied */
+                        diagnostic: string | null;
+                        /** @description the email a bounce, complaint or reply is about */
+                        emailId: string | null;
+                        from: string | null;
+                        id: string;
+                        inReplyTo: string | null;
+                        /**
+                         * @description HARD_BOUNCE / SOFT_BOUNCE / COMPLAINT: a report to a VERP return path, applied to its email; REPORT: other mail to a return path; MESSAGE: mail to the project; DMARC_FAILED: mail to the project whose DMARC check failed (no event)
+                         * @enum {string}
+                         */
+                        kind: "HARD_BOUNCE" | "SOFT_BOUNCE" | "COMPLAINT" | "REPORT" | "MESSAGE" | "DMARC_FAILED";
+                        /** @description the envelope sender; null for the empty return path of reports */
+                        mailFrom: string | null;
+                        messageId: string | null;
+                        /** @description the message as received (UTF-8; bytes that are not UTF-8 read as U+FFFD) */
+                        raw: string;
+                        size: number;
+                        /** @description the DSN status code (5.1.1), or the feedback type of a complaint */
+                        status: string | null;
+                        subject: string | null;
+                        /** @description the envelope recipients of this project */
+                        to: string[];
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description no such message in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
             };
         };
     };
