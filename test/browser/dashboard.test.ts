@@ -14,6 +14,9 @@ let api: LocalServer;
 let h: Harness;
 let tb: TestBrowser;
 let page: Page;
+/** The project the first test signs up into, and its current secret key; the screen tests after it use both. */
+let projectId: string;
+let secretKey: string;
 /** Script errors and CSP refusals; the flow expects none. */
 const problems: string[] = [];
 
@@ -63,6 +66,16 @@ async function fill(label: string, value: string) {
   await page.type(selector, value);
 }
 
+/** Replaces the whole value of a labelled input or textarea (a triple click selects one line only). */
+async function replace(label: string, value: string) {
+  await fill(label, '');
+  await page.keyboard.down('Control');
+  await page.keyboard.press('KeyA');
+  await page.keyboard.up('Control');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type(value);
+}
+
 const click = async (name: string, role = 'button') => (await page.waitForSelector(`::-p-aria([name="${name}"][role="${role}"])`, { timeout: 20_000 }))!.click();
 
 const email = (tag: string) => `${tag}-${crypto.randomBytes(5).toString('hex')}@example.test`;
@@ -94,7 +107,7 @@ it('signs up, creates a project, rotates its keys, finds a contact, adds a domai
   // The project: the development-inbox banner, the setup checklist, the new keys shown once.
   await waitForText('Setup checklist');
   await waitForText('Development inbox: mail does not leave this machine');
-  const projectId = /\/app\/p\/([0-9a-f-]{36})/.exec(page.url())![1];
+  projectId = /\/app\/p\/([0-9a-f-]{36})/.exec(page.url())![1];
   await waitForText('0 of 6 done');
   const firstKey = await page.$eval('[data-testid="full-secret-key"]', (el) => el.textContent!);
   expect(firstKey).toMatch(/^sk_/);
@@ -113,7 +126,7 @@ it('signs up, creates a project, rotates its keys, finds a contact, adds a domai
     const el = (globalThis as any).document.querySelector('[data-testid="full-secret-key"]');
     return el && el.textContent !== old;
   }, { timeout: 20_000 }, firstKey);
-  const secretKey = await page.$eval('[data-testid="full-secret-key"]', (el) => el.textContent!);
+  secretKey = await page.$eval('[data-testid="full-secret-key"]', (el) => el.textContent!);
   expect((await h.http.get('/contacts').set(bearer(firstKey))).status).toBe(401);
   expect((await h.http.get('/contacts').set(bearer(secretKey))).status).toBe(200);
 
@@ -160,7 +173,148 @@ it('signs up, creates a project, rotates its keys, finds a contact, adds a domai
   await page.waitForSelector('[aria-label="Types shown"]', { timeout: 20_000 });
   await page.waitForFunction(() => !(globalThis as any).document.querySelector('[role="status"]'), { timeout: 20_000 });
   expect(await page.$('[data-testid="error-state"]')).toBeNull();
+  expect(problems).toEqual([]);
+}, 180_000);
 
+it('templates: creates one with a server-rendered preview, lists, edits and deletes it', async () => {
+  await click('Templates', 'link');
+  await waitForText('No templates yet');
+  await click('New template', 'link');
+  await fill('Name', 'Welcome');
+  await fill('Subject', 'Hello {{ first name }}');
+  await fill('From', 'hello@browser.example.com');
+  // The preview is the server's render (POST /templates/preview) with the preview data, in a sandboxed iframe.
+  await replace('Body', '<h1>Hi {{ first name }}</h1>{% if vip %}<p>VIP</p>{% endif %}');
+  await replace('Preview data (JSON)', '{"first name": "Ada", "vip": true}');
+  const frame = async () => page.$eval('iframe[title="Preview"]', (f) => ({ srcdoc: (f as any).srcdoc as string, sandbox: f.getAttribute('sandbox') }));
+  await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '').includes('<p>VIP</p>'), { timeout: 20_000 });
+  expect(await frame()).toEqual({ srcdoc: '<h1>Hi Ada</h1><p>VIP</p>', sandbox: '' });
+  await waitForText('Subject: Hello Ada');
+  // A Liquid syntax error: the preview's 422 shows on the Body field, with its line.
+  await replace('Body', '<p>{% if vip %}never closed</p>');
+  await waitForText('not closed, line:1');
+  await replace('Body', '<p>Welcome, {{ first name }}</p>');
+  await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '') === '<p>Welcome, Ada</p>', { timeout: 20_000 });
+  // The API's validation message shows on its field.
+  await replace('From', 'not an address');
+  await click('Create template');
+  await waitForText('From address must be a valid email address');
+  await replace('From', 'hello@browser.example.com');
+  await click('Create template');
+  await page.waitForFunction(() => /\/templates\/[0-9a-f-]{36}$/.test((globalThis as any).location.pathname), { timeout: 20_000 });
+  const stored = await h.http.get('/templates').set(bearer(secretKey));
+  expect(stored.body.data).toEqual([expect.objectContaining({ name: 'Welcome', subject: 'Hello {{ first name }}', body: '<p>Welcome, {{ first name }}</p>', text: null, type: 'MARKETING' })]);
+
+  // Listed; opened; edited.
+  await click('← Templates', 'link');
+  await page.waitForSelector('table[aria-label="Templates"]', { timeout: 20_000 });
+  expect(await page.$eval('table[aria-label="Templates"]', (t) => (t as any).innerText)).toContain('Hello {{ first name }}');
+  await click('Welcome', 'link');
+  await replace('Subject', 'Welcome aboard, {{ first name }}');
+  await click('Save');
+  await waitForText('Saved.');
+  expect((await h.http.get(`/templates/${stored.body.data[0].id}`).set(bearer(secretKey))).body.subject).toBe('Welcome aboard, {{ first name }}');
+
+  // Deleted after a confirmation.
+  await click('Delete');
+  await waitForText('Delete this template?');
+  await click('Delete template');
+  await waitForText('No templates yet');
+  expect((await h.http.get('/templates').set(bearer(secretKey))).body.total).toBe(0);
+  expect(problems).toEqual([]);
+}, 120_000);
+
+it('webhooks: adds an endpoint (secret shown once), sends a test, rotates its secret, disables and deletes it', async () => {
+  await click('Webhooks', 'link');
+  await waitForText('No webhook endpoints yet');
+  // The API's 422 shows on the field.
+  await fill('Endpoint URL', 'not a url');
+  await click('Add endpoint');
+  await page.waitForFunction(() => !!(globalThis as any).document.querySelector('input[aria-invalid="true"]'), { timeout: 20_000 });
+  await replace('Endpoint URL', 'https://hooks.example.test/svc');
+  await fill('Description', 'CRM');
+  await click('Add endpoint');
+  await page.waitForSelector('[data-testid="webhook-secret"]', { timeout: 20_000 });
+  const secret = await page.$eval('[data-testid="webhook-secret"]', (el) => el.textContent!);
+  expect(secret).toMatch(/^whsec_/);
+  const [stored] = (await h.http.get('/webhook-endpoints').set(bearer(secretKey))).body;
+  expect(stored).toMatchObject({ url: 'https://hooks.example.test/svc', events: ['email.*'], description: 'CRM', enabled: true });
+  expect(stored).not.toHaveProperty('secret');
+
+  // A test message is queued and shows in the delivery log.
+  await click('Send test');
+  await page.waitForSelector('table[aria-label="Deliveries of https://hooks.example.test/svc"]', { timeout: 20_000 });
+  expect(await page.$eval('table[aria-label="Deliveries of https://hooks.example.test/svc"]', (t) => (t as any).innerText)).toContain('webhook.test');
+
+  // Rotation asks first, then shows the new secret once.
+  await click('Rotate secret');
+  await waitForText('Rotate the signing secret?');
+  await click('Rotate now');
+  await page.waitForFunction((old: string) => {
+    const el = (globalThis as any).document.querySelector('[data-testid="webhook-secret"]');
+    return el && el.textContent !== old;
+  }, { timeout: 20_000 }, secret);
+  await waitForText('The previous secret also signs every call until');
+
+  // Disabled, then deleted after a confirmation.
+  await click('Enabled: https://hooks.example.test/svc', 'switch');
+  await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="webhook-status"]')?.textContent === 'Disabled', { timeout: 20_000 });
+  expect((await h.http.get(`/webhook-endpoints/${stored.id}`).set(bearer(secretKey))).body.enabled).toBe(false);
+  await click('Delete');
+  await waitForText('Delete this endpoint?');
+  await click('Delete endpoint');
+  await waitForText('No webhook endpoints yet');
+  expect((await h.http.get('/webhook-endpoints').set(bearer(secretKey))).body).toEqual([]);
+  expect(problems).toEqual([]);
+}, 120_000);
+
+it('settings: renames the project, sets the sending policy (field errors shown), resets and deletes the project', async () => {
+  await click('Settings', 'link');
+  await waitForText('Danger zone');
+  await replace('Project name', 'Renamed project');
+  await click('Rename');
+  await waitForText('Renamed.');
+  expect((await h.http.get('/settings').set(bearer(secretKey))).status).toBe(200);
+
+  // Quiet hours with a bad time: the 422's message on that input; then a good one, saved.
+  await click('Quiet hours', 'switch');
+  await replace('Quiet from', '25:00');
+  await fill('Send rate (emails per second)', '5');
+  await click('Save sending settings');
+  await waitForText('must be a 24-hour HH:MM time');
+  await replace('Quiet from', '22:00');
+  await click('Save sending settings');
+  await waitForText('Saved.');
+  expect((await h.http.get('/settings').set(bearer(secretKey))).body).toMatchObject({ quietHours: { start: '22:00', end: '08:00' }, frequencyCap: null, sendRatePerSecond: 5 });
+
+  // Reset: confirmed by typing the project's name; the data goes, the project stays.
+  expect((await h.http.get('/contacts').set(bearer(secretKey))).body.total).toBe(2);
+  await click('Reset project');
+  await waitForText('Reset this project?');
+  await fill('Type the project name (Renamed project) to confirm', 'Renamed project');
+  await click('Wipe the data');
+  await waitForText('rows deleted');
+  expect((await h.http.get('/contacts').set(bearer(secretKey))).body.total).toBe(0);
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => !(globalThis as any).document.body.innerText.includes('Reset this project?'), { timeout: 20_000 });
+
+  // Delete: the same confirmation; the project is gone and the app leaves it.
+  await click('Delete project');
+  await waitForText('Delete this project?');
+  await fill('Type the project name (Renamed project) to confirm', 'Renamed project');
+  await click('Delete for good');
+  await page.waitForFunction((id: string) => !(globalThis as any).location.pathname.includes(id), { timeout: 20_000 }, projectId);
+  expect((await h.http.get('/contacts').set(bearer(secretKey))).status).toBe(401);
+  // Without a project the user is offered a new one.
+  await waitForText('Project name');
+  expect(page.url()).toBe(`${api.url}/app/new-project`);
+  await fill('Project name', 'Second project');
+  await click('Create project');
+  await waitForText('Setup checklist');
+  expect(problems).toEqual([]);
+}, 120_000);
+
+it('logs out', async () => {
   // Log out (POST /auth/logout): back at the sign-in form, and the cookie no longer opens a page.
   await click('Log out');
   await page.waitForSelector('::-p-aria([name="Log in"][role="button"])', { timeout: 20_000 });

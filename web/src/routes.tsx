@@ -18,7 +18,7 @@ export const SECTIONS = [
   { path: 'webhooks', label: 'Webhooks' },
 ] as const;
 
-const BUILT = new Set(['contacts', 'domains', 'keys', 'team', 'activity']);
+const BUILT = new Set(['contacts', 'domains', 'keys', 'team', 'activity', 'templates', 'settings', 'webhooks']);
 
 export const routes: RouteObject[] = [
   { path: '/login', lazy: page(() => import('./pages/Login')) },
@@ -36,6 +36,11 @@ export const routes: RouteObject[] = [
       { path: 'contacts/:contactId', lazy: page(() => import('./pages/ContactDetail')) },
       { path: 'team', lazy: page(() => import('./pages/Team')) },
       { path: 'activity', lazy: page(() => import('./pages/Activity')) },
+      { path: 'webhooks', lazy: page(() => import('./pages/Webhooks')) },
+      { path: 'settings', lazy: page(() => import('./pages/Settings')) },
+      { path: 'templates', lazy: page(() => import('./pages/Templates')) },
+      { path: 'templates/new', lazy: page(() => import('./pages/TemplateEditor')) },
+      { path: 'templates/:templateId', lazy: page(() => import('./pages/TemplateEditor')) },
       ...SECTIONS.filter((s) => !BUILT.has(s.path)).map((s) => ({ path: s.path, lazy: page(() => import('./pages/ComingSoon')) })),
     ],
   },

@@ -1,0 +1,321 @@
+import { useMemo, useState, type FormEvent } from 'react';
+import { Anchor, Box, Button, Code, Group, Modal, Paper, Select, SimpleGrid, Stack, Tabs, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useParams } from 'react-router';
+import { api, ApiError, forProject, ResponseOf, unwrap } from '../api/client';
+import { useCurrentProject } from '../api/project';
+import { TEMPLATE_TYPES, templateFieldOf, type TemplateType } from '../api/templates';
+import { ErrorState, Loading } from '../components/States';
+
+type Template = ResponseOf<'/templates/{id}', 'get'>;
+
+interface Draft {
+  name: string;
+  description: string;
+  subject: string;
+  from: string;
+  fromName: string;
+  replyTo: string;
+  type: TemplateType;
+  body: string;
+  text: string;
+}
+
+const BLANK: Draft = {
+  name: '',
+  description: '',
+  subject: '',
+  from: '',
+  fromName: '',
+  replyTo: '',
+  type: 'MARKETING',
+  body: '<h1>Hello {{ first name ?? "there" }}</h1>\n<p>Write your message here.</p>',
+  text: '',
+};
+
+const draftOf = (t: Template): Draft => ({
+  name: t.name,
+  description: t.description ?? '',
+  subject: t.subject,
+  from: t.from,
+  fromName: t.fromName ?? '',
+  replyTo: t.replyTo ?? '',
+  type: t.type,
+  body: t.body,
+  text: t.text ?? '',
+});
+
+/** What the API stores: empty optional fields are null (the text part is then generated from the body). */
+const payloadOf = (d: Draft) => ({
+  name: d.name,
+  description: d.description.trim() ? d.description : null,
+  subject: d.subject,
+  from: d.from,
+  fromName: d.fromName.trim() ? d.fromName : null,
+  replyTo: d.replyTo.trim() ? d.replyTo : null,
+  type: d.type,
+  body: d.body,
+  text: d.text ? d.text : null,
+});
+
+/** "Preview data (JSON)": an object of variables, or the reason it is not one. */
+function parseData(source: string): { data?: Record<string, unknown>; problem?: string } {
+  if (!source.trim()) return { data: {} };
+  try {
+    const v = JSON.parse(source) as unknown;
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return { problem: 'Preview data must be a JSON object, such as {"first name": "Ada"}' };
+    return { data: v as Record<string, unknown> };
+  } catch (err) {
+    return { problem: `Preview data is not valid JSON: ${(err as Error).message}` };
+  }
+}
+
+/**
+ * The server renders the preview (POST /templates/preview, the renderer sends use) as the sources change.
+ * The HTML goes into a sandboxed iframe: no scripts, an opaque origin, no navigation of the dashboard.
+ */
+function usePreview(projectId: string, draft: Draft, dataSource: string) {
+  const parsed = useMemo(() => parseData(dataSource), [dataSource]);
+  const input = { subject: draft.subject, body: draft.body, text: draft.text || null, data: parsed.data ?? {} };
+  const [debounced] = useDebouncedValue(input, 400);
+  const preview = useQuery({
+    queryKey: ['template-preview', projectId, debounced],
+    placeholderData: keepPreviousData,
+    enabled: !parsed.problem,
+    queryFn: () => unwrap(api.POST('/templates/preview', { body: debounced, headers: forProject(projectId) })),
+  });
+  return { preview, problem: parsed.problem };
+}
+
+function Editor({ projectId, template }: { projectId: string; template: Template | null }) {
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const [draft, setDraft] = useState<Draft>(() => (template ? draftOf(template) : BLANK));
+  const [dataSource, setDataSource] = useState('{\n  "first name": "Ada"\n}');
+  const [deleting, setDeleting] = useState(false);
+  const set = (key: keyof Draft) => (e: { currentTarget: { value: string } }) => {
+    const value = e.currentTarget.value;
+    setDraft((d) => ({ ...d, [key]: value }));
+  };
+  const { preview, problem } = usePreview(projectId, draft, dataSource);
+
+  const save = useMutation({
+    mutationFn: () =>
+      template
+        ? unwrap(api.PATCH('/templates/{id}', { params: { path: { id: template.id } }, body: payloadOf(draft), headers: forProject(projectId) }))
+        : unwrap(api.POST('/templates', { body: payloadOf(draft), headers: forProject(projectId) })),
+    onSuccess: async (saved) => {
+      await qc.invalidateQueries({ queryKey: ['templates', projectId] });
+      qc.setQueryData(['template', projectId, saved.id], saved);
+      if (!template) {
+        await qc.invalidateQueries({ queryKey: ['setup-state', projectId] });
+        navigate(`/p/${projectId}/templates/${saved.id}`, { replace: true });
+      }
+    },
+  });
+  const duplicate = useMutation({
+    mutationFn: () => unwrap(api.POST('/templates/{id}/duplicate', { params: { path: { id: template!.id } }, headers: forProject(projectId) })),
+    onSuccess: async (copy) => {
+      await qc.invalidateQueries({ queryKey: ['templates', projectId] });
+      navigate(`/p/${projectId}/templates/${copy.id}`);
+    },
+  });
+  const remove = useMutation({
+    mutationFn: () => unwrap(api.DELETE('/templates/{id}', { params: { path: { id: template!.id } }, headers: forProject(projectId) })),
+    onSuccess: async () => {
+      await qc.invalidateQueries({ queryKey: ['templates', projectId] });
+      navigate(`/p/${projectId}/templates`, { replace: true });
+    },
+  });
+
+  // A field's message: the save's (flat `{ error }` naming its field) or the preview's 422 envelope.
+  const saveProblem = templateFieldOf(save.error);
+  const previewFields = preview.error instanceof ApiError ? preview.error.fields : {};
+  const errorOf = (field: keyof Draft) => (saveProblem?.field === field ? saveProblem.message : undefined) ?? previewFields[field];
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate();
+  };
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <div>
+          <Anchor component={Link} to={`/p/${projectId}/templates`} size="sm">
+            ← Templates
+          </Anchor>
+          <Title order={1} size="h2">
+            {template ? template.name : 'New template'}
+          </Title>
+        </div>
+        {template ? (
+          <Group gap="xs">
+            <Button variant="default" onClick={() => duplicate.mutate()} loading={duplicate.isPending}>
+              Duplicate
+            </Button>
+            <Button color="red" variant="light" onClick={() => setDeleting(true)}>
+              Delete
+            </Button>
+          </Group>
+        ) : null}
+      </Group>
+      {duplicate.error ? <ErrorState error={duplicate.error} title="Not duplicated" /> : null}
+      <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
+        <Paper withBorder p="md">
+          <form onSubmit={submit} noValidate>
+            <Stack gap="sm">
+              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+                <TextInput label="Name" required value={draft.name} onChange={set('name')} error={errorOf('name')} />
+                <Select
+                  label="Type"
+                  data={TEMPLATE_TYPES.map((t) => ({ value: t, label: t.charAt(0) + t.slice(1).toLowerCase() }))}
+                  value={draft.type}
+                  onChange={(v) => v && setDraft((d) => ({ ...d, type: v as TemplateType }))}
+                  allowDeselect={false}
+                  error={errorOf('type')}
+                />
+              </SimpleGrid>
+              <TextInput label="Description" description="An internal note, never sent" value={draft.description} onChange={set('description')} error={errorOf('description')} />
+              <TextInput label="Subject" required value={draft.subject} onChange={set('subject')} error={errorOf('subject')} />
+              <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
+                <TextInput label="From" type="email" required placeholder="hello@example.com" value={draft.from} onChange={set('from')} error={errorOf('from')} />
+                <TextInput label="From name" value={draft.fromName} onChange={set('fromName')} error={errorOf('fromName')} />
+                <TextInput label="Reply-to" type="email" value={draft.replyTo} onChange={set('replyTo')} error={errorOf('replyTo')} />
+              </SimpleGrid>
+              <Textarea
+                label="Body"
+                description={'HTML with Liquid: {{ email }}, {{ first name ?? "there" }}, {% if plan == "pro" %}…{% endif %}; outputs are HTML-escaped'}
+                required
+                value={draft.body}
+                onChange={set('body')}
+                error={errorOf('body')}
+                autosize
+                minRows={10}
+                maxRows={28}
+                spellCheck={false}
+                styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
+              />
+              <Textarea
+                label="Plain text"
+                description="Optional: the text/plain part's own Liquid source; left empty, it is generated from the HTML"
+                value={draft.text}
+                onChange={set('text')}
+                error={errorOf('text')}
+                autosize
+                minRows={2}
+                maxRows={12}
+                spellCheck={false}
+                styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
+              />
+              {save.error && !saveProblem ? <ErrorState error={save.error} title="Not saved" /> : null}
+              <Group justify="flex-end">
+                {save.isSuccess && template ? (
+                  <Text size="sm" c="green" role="status">
+                    Saved.
+                  </Text>
+                ) : null}
+                <Button type="submit" loading={save.isPending}>
+                  {template ? 'Save' : 'Create template'}
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+        </Paper>
+        <Paper withBorder p="md">
+          <Stack gap="sm">
+            <Group justify="space-between">
+              <Title order={2} size="h4">
+                Preview
+              </Title>
+              {preview.isFetching ? (
+                <Text size="xs" c="dimmed" role="status">
+                  Rendering…
+                </Text>
+              ) : null}
+            </Group>
+            <Textarea
+              label="Preview data (JSON)"
+              description="Variables the preview renders with, as a contact's fields would be"
+              value={dataSource}
+              onChange={(e) => setDataSource(e.currentTarget.value)}
+              error={problem}
+              autosize
+              minRows={2}
+              maxRows={8}
+              spellCheck={false}
+              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
+            />
+            {preview.error ? <ErrorState error={preview.error} title="The preview did not render" /> : null}
+            {preview.data ? (
+              <>
+                <Text size="sm">
+                  <Text span fw={600}>
+                    Subject:
+                  </Text>{' '}
+                  <span data-testid="preview-subject">{preview.data.subject}</span>
+                </Text>
+                <Tabs defaultValue="html">
+                  <Tabs.List>
+                    <Tabs.Tab value="html">HTML</Tabs.Tab>
+                    <Tabs.Tab value="text">Plain text</Tabs.Tab>
+                  </Tabs.List>
+                  <Tabs.Panel value="html" pt="xs">
+                    <Box
+                      component="iframe"
+                      title="Preview"
+                      sandbox=""
+                      srcDoc={preview.data.html}
+                      referrerPolicy="no-referrer"
+                      w="100%"
+                      h={480}
+                      style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 4, background: 'white' }}
+                    />
+                  </Tabs.Panel>
+                  <Tabs.Panel value="text" pt="xs">
+                    <Code block data-testid="preview-text" style={{ whiteSpace: 'pre-wrap', maxHeight: 480, overflow: 'auto' }}>
+                      {preview.data.text}
+                    </Code>
+                  </Tabs.Panel>
+                </Tabs>
+              </>
+            ) : preview.isPending && !problem ? (
+              <Loading label="Rendering…" />
+            ) : null}
+          </Stack>
+        </Paper>
+      </SimpleGrid>
+      <Modal opened={deleting} onClose={() => setDeleting(false)} title="Delete this template?">
+        <Stack>
+          <Text>
+            {template?.name} is deleted for good. Emails already sent from it keep their content; campaigns that copied it are not changed. Workflow steps that use it must be changed first.
+          </Text>
+          {remove.error ? <ErrorState error={remove.error} title="Not deleted" /> : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setDeleting(false)}>
+              Cancel
+            </Button>
+            <Button color="red" loading={remove.isPending} onClick={() => remove.mutate()}>
+              Delete template
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}
+
+/** `/templates/new` and `/templates/:templateId`: the form keeps its own draft, seeded once from the loaded template. */
+export default function TemplateEditor() {
+  const { projectId } = useCurrentProject();
+  const { templateId } = useParams();
+  const template = useQuery({
+    queryKey: ['template', projectId, templateId],
+    enabled: !!templateId,
+    queryFn: () => unwrap(api.GET('/templates/{id}', { params: { path: { id: templateId! } }, headers: forProject(projectId) })),
+  });
+  if (!templateId) return <Editor key="new" projectId={projectId} template={null} />;
+  if (template.isPending) return <Loading />;
+  if (template.error) return <ErrorState error={template.error} title="Template not found" />;
+  return <Editor key={template.data.id} projectId={projectId} template={template.data} />;
+}
