@@ -17,6 +17,8 @@ let page: Page;
 /** The project the first test signs up into, and its current secret key; the screen tests after it use both. */
 let projectId: string;
 let secretKey: string;
+/** A contact of that project with `data: { plan: 'pro' }`. */
+let contact: string;
 /** Script errors and CSP refusals; the flow expects none. */
 const problems: string[] = [];
 
@@ -131,7 +133,7 @@ it('signs up, creates a project, rotates its keys, finds a contact, adds a domai
   expect((await h.http.get('/contacts').set(bearer(secretKey))).status).toBe(200);
 
   // A contact added through the API, found with Search, opened.
-  const contact = email('found');
+  contact = email('found');
   expect((await h.http.post('/contacts').set(bearer(secretKey)).send({ email: contact, data: { plan: 'pro' } })).status).toBe(201);
   expect((await h.http.post('/contacts').set(bearer(secretKey)).send({ email: email('other') })).status).toBe(201);
   await click('Contacts', 'link');
@@ -260,6 +262,12 @@ it('templates: creates one with a server-rendered preview, lists, edits and dele
   expect(await page.$eval('table[aria-label="Templates"]', (t) => (t as any).innerText)).toContain('Hello {{ first name }}');
   await click('Welcome', 'link');
   await replace('Subject', 'Welcome aboard, {{ first name }}');
+  // Previewed as a contact picked by a server-side search: its fields fill the template.
+  await replace('Body', '<p>Welcome, {{ first name }}: {{ plan ?? "free" }}</p>');
+  await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '') === '<p>Welcome, Ada: free</p>', { timeout: 20_000 });
+  await fill('Preview as contact', contact.slice(0, 12));
+  await click(contact, 'option');
+  await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '') === '<p>Welcome, Ada: pro</p>', { timeout: 20_000 });
   await click('Save');
   await waitForText('Saved.');
   expect((await h.http.get(`/templates/${stored.body.data[0].id}`).set(bearer(secretKey))).body.subject).toBe('Welcome aboard, {{ first name }}');

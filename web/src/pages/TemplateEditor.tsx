@@ -75,9 +75,9 @@ function parseData(source: string): { data?: Record<string, unknown>; problem?: 
  * The server renders the preview (POST /templates/preview, the renderer sends use) as the sources change.
  * The HTML goes into a sandboxed iframe: no scripts, an opaque origin, no navigation of the dashboard.
  */
-function usePreview(projectId: string, draft: Draft, dataSource: string) {
+function usePreview(projectId: string, draft: Draft, dataSource: string, contactId: string | null) {
   const parsed = useMemo(() => parseData(dataSource), [dataSource]);
-  const input = { subject: draft.subject, body: draft.body, text: draft.text || null, data: parsed.data ?? {} };
+  const input = { subject: draft.subject, body: draft.body, text: draft.text || null, data: parsed.data ?? {}, ...(contactId ? { contactId } : {}) };
   const [debounced] = useDebouncedValue(input, 400);
   const preview = useQuery({
     queryKey: ['template-preview', projectId, debounced],
@@ -88,17 +88,52 @@ function usePreview(projectId: string, draft: Draft, dataSource: string) {
   return { preview, problem: parsed.problem };
 }
 
+/** "Preview as contact": a server-side search of the project's contacts (GET /contacts?search=). */
+function ContactPicker({ projectId, value, onChange }: { projectId: string; value: string | null; onChange: (id: string | null) => void }) {
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search.trim(), 300);
+  const [chosen, setChosen] = useState<{ value: string; label: string } | null>(null);
+  const found = useQuery({
+    queryKey: ['contacts', projectId, 'picker', debounced],
+    placeholderData: keepPreviousData,
+    queryFn: () => unwrap(api.GET('/contacts', { params: { query: { limit: 10, search: debounced || undefined, sort: 'email', dir: 'asc' } }, headers: forProject(projectId) })),
+  });
+  const options = (found.data?.data ?? []).map((c) => ({ value: c.id, label: c.email }));
+  if (chosen && !options.some((o) => o.value === chosen.value)) options.unshift(chosen);
+  return (
+    <Select
+      label="Preview as contact"
+      description="Renders with the contact's fields, email and subscription links; preview data overrides them"
+      placeholder="No contact: preview data only"
+      searchable
+      clearable
+      data={options}
+      value={value}
+      searchValue={search}
+      onSearchChange={setSearch}
+      // The server already searched: show its answers as they are.
+      filter={({ options: all }) => all}
+      nothingFoundMessage={found.isFetching ? 'Searching…' : 'No contact matches'}
+      onChange={(id, option) => {
+        setChosen(option ?? null);
+        onChange(id);
+      }}
+    />
+  );
+}
+
 function Editor({ projectId, template }: { projectId: string; template: Template | null }) {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const [draft, setDraft] = useState<Draft>(() => (template ? draftOf(template) : BLANK));
   const [dataSource, setDataSource] = useState('{\n  "first name": "Ada"\n}');
   const [deleting, setDeleting] = useState(false);
+  const [previewContact, setPreviewContact] = useState<string | null>(null);
   const set = (key: keyof Draft) => (e: { currentTarget: { value: string } }) => {
     const value = e.currentTarget.value;
     setDraft((d) => ({ ...d, [key]: value }));
   };
-  const { preview, problem } = usePreview(projectId, draft, dataSource);
+  const { preview, problem } = usePreview(projectId, draft, dataSource, previewContact);
 
   const save = useMutation({
     mutationFn: () =>
@@ -234,6 +269,7 @@ function Editor({ projectId, template }: { projectId: string; template: Template
                 </Text>
               ) : null}
             </Group>
+            <ContactPicker projectId={projectId} value={previewContact} onChange={setPreviewContact} />
             <Textarea
               label="Preview data (JSON)"
               description="Variables the preview renders with, as a contact's fields would be"
