@@ -271,6 +271,19 @@ it('templates: creates one with a server-rendered preview, lists, edits and dele
   await click('Save');
   await waitForText('Saved.');
   expect((await h.http.get(`/templates/${stored.body.data[0].id}`).set(bearer(secretKey))).body.subject).toBe('Welcome aboard, {{ first name }}');
+  await waitForText('Not used by any workflow');
+
+  // A test send of the saved template, with the preview data for that send only.
+  await click('Send test');
+  const tester = email('tester');
+  await fill('Send to', tester);
+  await click('Send');
+  await waitForText(`Queued for ${tester}`);
+  const testEmail = await h.deps.knex('emails').where({ project_id: projectId, to_email: tester }).first();
+  expect(testEmail).toMatchObject({ template_id: stored.body.data[0].id, subject: 'Welcome aboard, {{ first name }}', variables: expect.objectContaining({ 'first name': 'Ada' }) });
+  expect((await h.http.get('/contacts').query({ search: tester }).set(bearer(secretKey))).body.data[0].data).toEqual({});
+  await click('Close');
+  await page.waitForFunction(() => !(globalThis as any).document.body.innerText.includes('Send a test email'), { timeout: 20_000 });
 
   // Deleted after a confirmation.
   await click('Delete');

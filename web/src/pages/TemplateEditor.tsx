@@ -3,7 +3,8 @@ import { Anchor, Box, Button, Code, Group, Modal, Paper, Select, SimpleGrid, Sta
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api, ApiError, forProject, ResponseOf, unwrap } from '../api/client';
+import { api, ApiError, fieldError, forProject, hasFieldErrors, ResponseOf, unwrap } from '../api/client';
+import { useAppConfig } from '../api/session';
 import { useCurrentProject } from '../api/project';
 import { TEMPLATE_TYPES, templateFieldOf, type TemplateType } from '../api/templates';
 import { ErrorState, Loading } from '../components/States';
@@ -86,6 +87,98 @@ function usePreview(projectId: string, draft: Draft, dataSource: string, contact
     queryFn: () => unwrap(api.POST('/templates/preview', { body: debounced, headers: forProject(projectId) })),
   });
   return { preview, problem: parsed.problem };
+}
+
+/**
+ * "Send test": POST /v1/send of the saved template to one address, with the preview data for this
+ * send only (`{ value, persistent: false }`: not stored on the recipient's contact).
+ */
+function SendTest({ projectId, template, data, dirty }: { projectId: string; template: Template; data: Record<string, unknown> | undefined; dirty: boolean }) {
+  const config = useAppConfig();
+  const [opened, setOpened] = useState(false);
+  const [to, setTo] = useState('');
+  const send = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.POST('/v1/send', {
+          body: { to, template: template.id, data: Object.fromEntries(Object.entries(data ?? {}).map(([k, v]) => [k, { value: v, persistent: false }])) as never },
+          headers: forProject(projectId),
+        }),
+      ),
+  });
+  const close = () => {
+    setOpened(false);
+    send.reset();
+  };
+  return (
+    <>
+      <Button variant="default" onClick={() => setOpened(true)}>
+        Send test
+      </Button>
+      <Modal opened={opened} onClose={close} title="Send a test email">
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            send.mutate();
+          }}
+          noValidate
+        >
+          <Stack>
+            <Text size="sm">
+              Sends the saved template{dirty ? ' (not your unsaved changes)' : ''} with the preview data, which is not stored on the recipient. The recipient becomes a contact of the project, as with every send.
+            </Text>
+            <TextInput label="Send to" type="email" required value={to} onChange={(e) => setTo(e.currentTarget.value)} error={fieldError(send.error, 'to')} data-autofocus />
+            {send.error && !hasFieldErrors(send.error) ? <ErrorState error={send.error} title="Not sent" /> : null}
+            {send.data ? (
+              <Text size="sm" c="green" role="status">
+                Queued for {to}.{' '}
+                {config.data?.email.inboxUrl ? (
+                  <Anchor href={config.data.email.inboxUrl} target="_blank" rel="noreferrer">
+                    Open the development inbox
+                  </Anchor>
+                ) : null}
+              </Text>
+            ) : null}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={close}>
+                Close
+              </Button>
+              <Button type="submit" loading={send.isPending}>
+                Send
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
+    </>
+  );
+}
+
+/** GET /templates/:id/usage: the workflow steps that send it (they keep it from being deleted). */
+function Usage({ projectId, templateId }: { projectId: string; templateId: string }) {
+  const usage = useQuery({
+    queryKey: ['template-usage', projectId, templateId],
+    queryFn: () => unwrap(api.GET('/templates/{id}/usage', { params: { path: { id: templateId } }, headers: forProject(projectId) })),
+  });
+  if (usage.isPending || usage.error) return null;
+  const { workflows } = usage.data;
+  return (
+    <Text size="sm" c="dimmed" data-testid="template-usage">
+      {workflows.length ? (
+        <>
+          Sent by {workflows.length} workflow step{workflows.length === 1 ? '' : 's'}:{' '}
+          {workflows.map((w, i) => (
+            <span key={`${w.id}-${w.stepId}`}>
+              {i ? ', ' : ''}
+              {w.name}
+            </span>
+          ))}
+        </>
+      ) : (
+        'Not used by any workflow.'
+      )}
+    </Text>
+  );
 }
 
 /** "Preview as contact": a server-side search of the project's contacts (GET /contacts?search=). */
@@ -183,9 +276,11 @@ function Editor({ projectId, template }: { projectId: string; template: Template
           <Title order={1} size="h2">
             {template ? template.name : 'New template'}
           </Title>
+          {template ? <Usage projectId={projectId} templateId={template.id} /> : null}
         </div>
         {template ? (
           <Group gap="xs">
+            <SendTest projectId={projectId} template={template} data={parseData(dataSource).data} dirty={JSON.stringify(payloadOf(draft)) !== JSON.stringify(payloadOf(draftOf(template)))} />
             <Button variant="default" onClick={() => duplicate.mutate()} loading={duplicate.isPending}>
               Duplicate
             </Button>
