@@ -326,6 +326,20 @@ it('webhooks: adds an endpoint (secret shown once), sends a test, rotates its se
   }, { timeout: 20_000 }, secret);
   await waitForText('The previous secret also signs every call until');
 
+  // Edited in a dialog (whose labels repeat the create form's: its own input is picked).
+  await click('Edit');
+  await waitForText('Edit the endpoint');
+  const inDialog = await page.waitForFunction(() => {
+    const dialog = (globalThis as any).document.querySelector('[role="dialog"]');
+    const label = [...(dialog?.querySelectorAll('label') ?? [])].find((x: any) => x.textContent.trim() === 'Description') as any;
+    return label?.htmlFor || null;
+  }, { timeout: 20_000 });
+  await page.click(`[id="${await inDialog.jsonValue()}"]`, { clickCount: 3 });
+  await page.keyboard.type('CRM sync');
+  await click('Save endpoint');
+  await waitForText('CRM sync');
+  expect((await h.http.get(`/webhook-endpoints/${stored.id}`).set(bearer(secretKey))).body.description).toBe('CRM sync');
+
   // Disabled, then deleted after a confirmation.
   await click('Enabled: https://hooks.example.test/svc', 'switch');
   await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="webhook-status"]')?.textContent === 'Disabled', { timeout: 20_000 });

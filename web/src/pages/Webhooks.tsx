@@ -146,9 +146,50 @@ function SecretOnce({ revealed }: { revealed: Revealed }) {
   );
 }
 
+/** PATCH /webhook-endpoints/:id: the URL, the patterns and the description (field errors on their inputs). */
+function EditEndpoint({ projectId, endpoint, onClose }: { projectId: string; endpoint: Endpoint; onClose: () => void }) {
+  const qc = useQueryClient();
+  const [url, setUrl] = useState(endpoint.url);
+  const [events, setEvents] = useState<string[]>(endpoint.events);
+  const [description, setDescription] = useState(endpoint.description ?? '');
+  const save = useMutation({
+    mutationFn: () =>
+      unwrap(api.PATCH('/webhook-endpoints/{id}', { params: { path: { id: endpoint.id } }, body: { url, events, description: description.trim() || null }, headers: forProject(projectId) })),
+    onSuccess: async () => {
+      await qc.invalidateQueries({ queryKey: ['webhooks', projectId] });
+      onClose();
+    },
+  });
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.mutate();
+      }}
+      noValidate
+    >
+      <Stack>
+        <TextInput label="Endpoint URL" required value={url} onChange={(e) => setUrl(e.currentTarget.value)} error={fieldError(save.error, 'url')} data-autofocus />
+        <TagsInput label="Events" description="Exact names, families like email.*, or *" data={SUGGESTED} value={events} onChange={setEvents} error={eventsError(save.error)} clearable />
+        <TextInput label="Description" value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={fieldError(save.error, 'description')} />
+        {save.error && !hasFieldErrors(save.error) ? <ErrorState error={save.error} title="Not saved" /> : null}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            Save endpoint
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
 function EndpointCard({ projectId, endpoint, revealed, onRevealed }: { projectId: string; endpoint: Endpoint; revealed: Revealed | null; onRevealed: (r: Revealed) => void }) {
   const qc = useQueryClient();
   const [asking, setAsking] = useState<'rotate' | 'delete' | null>(null);
+  const [editing, setEditing] = useState(false);
   const [showDeliveries, setShowDeliveries] = useState(false);
   const path = { params: { path: { id: endpoint.id } }, headers: forProject(projectId) };
   const refresh = () => qc.invalidateQueries({ queryKey: ['webhooks', projectId] });
@@ -222,6 +263,9 @@ function EndpointCard({ projectId, endpoint, revealed, onRevealed }: { projectId
             <Button size="xs" variant="default" onClick={() => test.mutate()} loading={test.isPending} disabled={!endpoint.enabled}>
               Send test
             </Button>
+            <Button size="xs" variant="default" onClick={() => setEditing(true)}>
+              Edit
+            </Button>
             <Button size="xs" variant="default" onClick={() => setAsking('rotate')}>
               Rotate secret
             </Button>
@@ -239,6 +283,9 @@ function EndpointCard({ projectId, endpoint, revealed, onRevealed }: { projectId
         </Group>
         {showDeliveries ? <Deliveries projectId={projectId} endpoint={endpoint} /> : null}
       </Stack>
+      <Modal opened={editing} onClose={() => setEditing(false)} title="Edit the endpoint">
+        {editing ? <EditEndpoint projectId={projectId} endpoint={endpoint} onClose={() => setEditing(false)} /> : null}
+      </Modal>
       <Modal opened={asking !== null} onClose={() => setAsking(null)} title={asking === 'rotate' ? 'Rotate the signing secret?' : 'Delete this endpoint?'}>
         <Stack>
           <Text>
