@@ -227,6 +227,26 @@ it("contacts: a contact's emails and custom fields (add, edit, delete), bulk uns
   expect(problems).toEqual([]);
 }, 120_000);
 
+it('events: names with their counts, the newest of one name, deleting a tracked name', async () => {
+  for (const event of ['signed_up', 'signed_up', 'purchase']) {
+    expect((await h.http.post('/events/track').set(bearer(secretKey)).send({ email: contact, event, data: { source: 'web' } })).status).toBeLessThan(300);
+  }
+  await click('Events', 'link');
+  await page.waitForSelector('table[aria-label="Event names"]', { timeout: 20_000 });
+  const rows = async () => page.$$eval('table[aria-label="Event names"] tbody tr', (trs) => trs.map((tr) => (tr as any).innerText.replace(/\s+/g, ' ').trim()));
+  expect(await rows()).toEqual(expect.arrayContaining([expect.stringMatching(/^purchase 1 /), expect.stringMatching(/^signed_up 2 /)]));
+  await click('purchase');
+  await page.waitForSelector('table[aria-label="Recent purchase events"]', { timeout: 20_000 });
+  expect(await page.$eval('table[aria-label="Recent purchase events"]', (t) => (t as any).innerText)).toContain(contact);
+  await click('Delete purchase events');
+  await click('Delete events');
+  await page.waitForFunction(() => !(globalThis as any).document.querySelector('table[aria-label="Event names"]')?.innerText.includes('purchase'), { timeout: 20_000 });
+  const names = (await h.http.get('/events/names').set(bearer(secretKey))).body.data.map((n: { name: string }) => n.name);
+  expect(names).toContain('signed_up');
+  expect(names).not.toContain('purchase');
+  expect(problems).toEqual([]);
+}, 60_000);
+
 it('templates: creates one with a server-rendered preview, lists, edits and deletes it', async () => {
   await click('Templates', 'link');
   await waitForText('No templates yet');
