@@ -166,6 +166,11 @@ async function main() {
     await click('Activity', 'link');
     await text('purchase');
     await shot('activity');
+    await click('Events', 'link');
+    await text('opened_app');
+    await click('purchase');
+    await text('Not used by any segment');
+    await shot('events');
     await click('Templates', 'link');
     await text('2 templates');
     await shot('templates');
