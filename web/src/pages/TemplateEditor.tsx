@@ -60,6 +60,16 @@ const payloadOf = (d: Draft) => ({
   text: d.text ? d.text : null,
 });
 
+/**
+ * The fields of `draft` that differ from the stored template: a PATCH sends only those, so an
+ * unchanged sender is not checked again (a domain unverified since would block every other edit).
+ */
+function changesOf(draft: Draft, template: Template): Partial<ReturnType<typeof payloadOf>> {
+  const now = payloadOf(draft);
+  const before = payloadOf(draftOf(template));
+  return Object.fromEntries(Object.entries(now).filter(([k, v]) => v !== before[k as keyof typeof before]));
+}
+
 /** "Preview data (JSON)": an object of variables, or the reason it is not one. */
 function parseData(source: string): { data?: Record<string, unknown>; problem?: string } {
   if (!source.trim()) return { data: {} };
@@ -231,7 +241,7 @@ function Editor({ projectId, template }: { projectId: string; template: Template
   const save = useMutation({
     mutationFn: () =>
       template
-        ? unwrap(api.PATCH('/templates/{id}', { params: { path: { id: template.id } }, body: payloadOf(draft), headers: forProject(projectId) }))
+        ? unwrap(api.PATCH('/templates/{id}', { params: { path: { id: template.id } }, body: changesOf(draft, template), headers: forProject(projectId) }))
         : unwrap(api.POST('/templates', { body: payloadOf(draft), headers: forProject(projectId) })),
     onSuccess: async (saved) => {
       await qc.invalidateQueries({ queryKey: ['templates', projectId] });
@@ -257,6 +267,7 @@ function Editor({ projectId, template }: { projectId: string; template: Template
     },
   });
 
+  const dirty = !template || Object.keys(changesOf(draft, template)).length > 0;
   // A field's message: the save's (flat `{ error }` naming its field) or the preview's 422 envelope.
   const saveProblem = templateFieldOf(save.error);
   const previewFields = preview.error instanceof ApiError ? preview.error.fields : {};
@@ -280,7 +291,7 @@ function Editor({ projectId, template }: { projectId: string; template: Template
         </div>
         {template ? (
           <Group gap="xs">
-            <SendTest projectId={projectId} template={template} data={parseData(dataSource).data} dirty={JSON.stringify(payloadOf(draft)) !== JSON.stringify(payloadOf(draftOf(template)))} />
+            <SendTest projectId={projectId} template={template} data={parseData(dataSource).data} dirty={dirty} />
             <Button variant="default" onClick={() => duplicate.mutate()} loading={duplicate.isPending}>
               Duplicate
             </Button>
@@ -340,12 +351,12 @@ function Editor({ projectId, template }: { projectId: string; template: Template
               />
               {save.error && !saveProblem ? <ErrorState error={save.error} title="Not saved" /> : null}
               <Group justify="flex-end">
-                {save.isSuccess && template ? (
+                {save.isSuccess && template && !dirty ? (
                   <Text size="sm" c="green" role="status">
                     Saved.
                   </Text>
                 ) : null}
-                <Button type="submit" loading={save.isPending}>
+                <Button type="submit" loading={save.isPending} disabled={!dirty}>
                   {template ? 'Save' : 'Create template'}
                 </Button>
               </Group>
