@@ -28,3 +28,15 @@ export function templateFieldOf(error: unknown): { field: string; message: strin
   const hit = LABELS.find(([prefix]) => error.message.startsWith(`${prefix} `));
   return hit ? { field: hit[1], message: error.message } : null;
 }
+
+/** "Preview data (JSON)": an object of variables, or the reason it is not one. */
+export function parsePreviewData(source: string): { data?: Record<string, unknown>; problem?: string } {
+  if (!source.trim()) return { data: {} };
+  try {
+    const v = JSON.parse(source) as unknown;
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return { problem: 'Preview data must be a JSON object, such as {"first name": "Ada"}' };
+    return { data: v as Record<string, unknown> };
+  } catch (err) {
+    return { problem: `Preview data is not valid JSON: ${(err as Error).message}` };
+  }
+}

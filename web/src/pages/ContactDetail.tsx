@@ -4,35 +4,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, forProject, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
+import { parseFieldValue, sourceOf, typeOf, VALUE_TYPES, type ValueType } from '../api/contactFields';
 import { ContactEmails } from '../components/ContactEmails';
 import { Empty, ErrorState, Loading } from '../components/States';
-
-type ValueType = 'text' | 'number' | 'boolean' | 'json';
-const VALUE_TYPES: Array<{ value: ValueType; label: string }> = [
-  { value: 'text', label: 'Text' },
-  { value: 'number', label: 'Number' },
-  { value: 'boolean', label: 'True / false' },
-  { value: 'json', label: 'JSON (list or object)' },
-];
-
-const typeOf = (v: unknown): ValueType => (typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'boolean' : v !== null && typeof v === 'object' ? 'json' : 'text');
-const sourceOf = (v: unknown) => (typeof v === 'string' ? v : v === undefined ? '' : JSON.stringify(v, null, typeof v === 'object' ? 2 : undefined));
-
-/** The typed value of the field form, or the reason it is not one. */
-function parseFieldValue(type: ValueType, source: string): { value?: unknown; problem?: string } {
-  if (type === 'text') return source === '' ? { problem: 'A text value must not be empty (delete the field instead)' } : { value: source };
-  if (type === 'number') {
-    const n = Number(source.trim());
-    return source.trim() !== '' && Number.isFinite(n) ? { value: n } : { problem: 'Not a number' };
-  }
-  if (type === 'boolean') return source === 'true' || source === 'false' ? { value: source === 'true' } : { problem: 'Choose true or false' };
-  try {
-    const v = JSON.parse(source) as unknown;
-    return v !== null && typeof v === 'object' ? { value: v } : { problem: 'JSON here is a list or an object' };
-  } catch (err) {
-    return { problem: `Not valid JSON: ${(err as Error).message}` };
-  }
-}
 
 /** Add or edit one custom field: PATCH /contacts/:id { data: { key: value } } changes only that key. */
 function FieldForm({ initial, onSave, onClose, saving, error }: {

@@ -6,7 +6,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { api, ApiError, fieldError, forProject, hasFieldErrors, ResponseOf, unwrap } from '../api/client';
 import { useAppConfig } from '../api/session';
 import { useCurrentProject } from '../api/project';
-import { TEMPLATE_TYPES, templateFieldOf, type TemplateType } from '../api/templates';
+import { parsePreviewData, TEMPLATE_TYPES, templateFieldOf, type TemplateType } from '../api/templates';
 import { ErrorState, Loading } from '../components/States';
 
 type Template = ResponseOf<'/templates/{id}', 'get'>;
@@ -70,24 +70,12 @@ function changesOf(draft: Draft, template: Template): Partial<ReturnType<typeof 
   return Object.fromEntries(Object.entries(now).filter(([k, v]) => v !== before[k as keyof typeof before]));
 }
 
-/** "Preview data (JSON)": an object of variables, or the reason it is not one. */
-function parseData(source: string): { data?: Record<string, unknown>; problem?: string } {
-  if (!source.trim()) return { data: {} };
-  try {
-    const v = JSON.parse(source) as unknown;
-    if (!v || typeof v !== 'object' || Array.isArray(v)) return { problem: 'Preview data must be a JSON object, such as {"first name": "Ada"}' };
-    return { data: v as Record<string, unknown> };
-  } catch (err) {
-    return { problem: `Preview data is not valid JSON: ${(err as Error).message}` };
-  }
-}
-
 /**
  * The server renders the preview (POST /templates/preview, the renderer sends use) as the sources change.
  * The HTML goes into a sandboxed iframe: no scripts, an opaque origin, no navigation of the dashboard.
  */
 function usePreview(projectId: string, draft: Draft, dataSource: string, contactId: string | null) {
-  const parsed = useMemo(() => parseData(dataSource), [dataSource]);
+  const parsed = useMemo(() => parsePreviewData(dataSource), [dataSource]);
   const input = { subject: draft.subject, body: draft.body, text: draft.text || null, data: parsed.data ?? {}, ...(contactId ? { contactId } : {}) };
   const [debounced] = useDebouncedValue(input, 400);
   const preview = useQuery({
@@ -291,7 +279,7 @@ function Editor({ projectId, template }: { projectId: string; template: Template
         </div>
         {template ? (
           <Group gap="xs">
-            <SendTest projectId={projectId} template={template} data={parseData(dataSource).data} dirty={dirty} />
+            <SendTest projectId={projectId} template={template} data={parsePreviewData(dataSource).data} dirty={dirty} />
             <Button variant="default" onClick={() => duplicate.mutate()} loading={duplicate.isPending}>
               Duplicate
             </Button>
