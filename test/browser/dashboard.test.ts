@@ -273,6 +273,8 @@ it('templates: creates one with a server-rendered preview, lists, edits and dele
   await replace('From', 'hello@browser.example.com');
   await click('Create template');
   await page.waitForFunction(() => /\/templates\/[0-9a-f-]{36}$/.test((globalThis as any).location.pathname), { timeout: 20_000 });
+  // The saved template's own editor (the new-template page is replaced, not updated).
+  await page.waitForSelector('::-p-aria([name="Duplicate"][role="button"])', { timeout: 20_000 });
   const stored = await h.http.get('/templates').set(bearer(secretKey));
   expect(stored.body.data).toEqual([expect.objectContaining({ name: 'Welcome', subject: 'Hello {{ first name }}', body: '<p>Welcome, {{ first name }}</p>', text: null, type: 'MARKETING' })]);
 
@@ -286,6 +288,17 @@ it('templates: creates one with a server-rendered preview, lists, edits and dele
   await replace('Body', '<p>Welcome, {{ first name }}: {{ plan ?? "free" }}</p>');
   await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '') === '<p>Welcome, Ada: free</p>', { timeout: 20_000 });
   await fill('Preview as contact', contact.slice(0, 12));
+  // Click once the server's search has answered (the list is replaced when it does).
+  await page
+    .waitForFunction((c: string) => {
+      // Only the picker's options are addresses (the other selects keep theirs mounted, hidden).
+      const options = [...(globalThis as any).document.querySelectorAll('[role="option"]')].filter((o: any) => o.textContent.includes('@'));
+      return options.length === 1 && options[0].textContent.trim() === c;
+    }, { timeout: 20_000 }, contact)
+    .catch(async (err) => {
+      const seen = await page.$$eval('[role="option"]', (os) => os.map((o) => `${o.textContent} ${o.getAttribute('aria-hidden')}`));
+      throw new Error(`${err}: options ${JSON.stringify(seen)}`);
+    });
   await click(contact, 'option');
   await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '') === '<p>Welcome, Ada: pro</p>', { timeout: 20_000 });
   await click('Save');
