@@ -19,7 +19,8 @@ export const DASHBOARD_CSP = [
   "script-src 'self'",
   // Mantine writes its theme variables into a <style> element and positions popovers with style attributes.
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
+  // https: the template preview (a sandboxed srcdoc iframe inherits this policy) shows an email's remote images.
+  "img-src 'self' data: blob: https:",
   "font-src 'self' data:",
   "connect-src 'self'",
   // The template preview is an iframe of srcdoc (same origin, sandboxed).

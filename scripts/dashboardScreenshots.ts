@@ -2,7 +2,7 @@
  * `npx tsx scripts/dashboardScreenshots.ts`: the pictures of docs/dashboard.md. Builds the dashboard
  * when stale, starts a stack of its own (a Temporal dev server, a fresh Postgres database, the worker
  * and the API, the development-inbox flag on so its banner shows), seeds a project through the API,
- * and photographs each built screen at 1280×800 (and the contacts list at 390×844) in headless
+ * and photographs each built screen at 1280×800 (and the contacts list and the template editor at 390×844) in headless
  * Chromium (puppeteer-core driving CHROMIUM_PATH, default /usr/bin/chromium) into
  * docs/img/dashboard-*.png. Removes its database and stops everything afterwards.
  */
@@ -84,7 +84,27 @@ async function main() {
       await call('POST', '/contacts', { email: `reader${String(i).padStart(2, '0')}@example.org`, subscribed: i % 7 !== 3, data: { firstName: `Reader ${i}`, plan: plans[i % 3], seats: (i % 5) + 1 } }, auth);
     }
     for (const event of ['signup', 'opened_app', 'purchase']) await call('POST', '/events/track', { email: 'reader00@example.org', event, data: { source: 'web' } }, auth);
-    await call('POST', '/templates', { name: 'Welcome', subject: 'Welcome, {{ firstName }}', body: '<p>Hello {{ firstName }}</p>', from: 'hello@mail.acme.test' }, auth);
+    const welcome = (
+      await call(
+        'POST',
+        '/templates',
+        {
+          name: 'Welcome',
+          description: 'Sent by the onboarding workflow',
+          subject: 'Welcome, {{ firstName }}',
+          body: '<div style="font-family: sans-serif; max-width: 560px">\n  <h1 style="color: #4c6ef5">Welcome, {{ firstName ?? "friend" }}!</h1>\n  <p>Thanks for joining on the {{ plan }} plan.</p>\n  {% if seats > 1 %}<p>Invite your {{ seats | minus: 1 }} teammates from the settings page.</p>{% endif %}\n  <p><a href="{{ unsubscribeUrl }}">Unsubscribe</a></p>\n</div>',
+          from: 'hello@mail.acme.test',
+          fromName: 'Acme',
+          type: 'TRANSACTIONAL',
+        },
+        auth,
+      )
+    ).json;
+    await call('POST', '/templates', { name: 'Monthly digest', subject: 'Your {{ plan }} digest', body: '<p>News</p>', from: 'news@mail.acme.test' }, auth);
+    await call('POST', '/v1/send', { to: 'reader00@example.org', template: welcome.id, data: { firstName: 'Reader 0', plan: 'free', seats: 1 } }, auth);
+    await call('PATCH', '/settings', { timezone: 'Europe/Paris', quietHours: { start: '21:00', end: '08:00' }, frequencyCap: { max: 3, per: 'week' } }, auth);
+    const hook = (await call('POST', '/webhook-endpoints', { url: 'https://crm.acme.test/hooks/svc', events: ['email.*', 'contact.*'], description: 'CRM sync' }, auth)).json;
+    await call('POST', `/webhook-endpoints/${hook.id}/test`, {}, auth);
 
     fs.mkdirSync(OUT, { recursive: true });
     const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-chromium-'));
@@ -146,7 +166,26 @@ async function main() {
     await click('Activity', 'link');
     await text('purchase');
     await shot('activity');
+    await click('Events', 'link');
+    await text('opened_app');
+    await click('purchase');
+    await text('Not used by any segment');
+    await shot('events');
     await click('Templates', 'link');
+    await text('2 templates');
+    await shot('templates');
+    await click('Welcome', 'link');
+    await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '').includes('Welcome'), { timeout: 30_000 });
+    await shot('template');
+    await click('Webhooks', 'link');
+    await text('CRM sync');
+    await click('Show deliveries');
+    await text('webhook.test');
+    await shot('webhooks');
+    await click('Settings', 'link');
+    await text('Danger zone');
+    await shot('settings');
+    await click('Campaigns', 'link');
     await text('Coming soon');
     await shot('coming-soon');
     await page.setViewport({ width: 390, height: 844 });
@@ -154,6 +193,9 @@ async function main() {
     await click('Contacts', 'link');
     await text('60 contacts');
     await shot('contacts-mobile');
+    await page.goto(`${base}/app/p/${project.id}/templates/${welcome.id}`, { waitUntil: 'networkidle0' });
+    await text('Preview data');
+    await shot('template-mobile');
   } finally {
     for (const c of cleanups.reverse()) await c().catch((e) => process.stderr.write(`cleanup: ${e}\n`));
     await knex.destroy();

@@ -2,9 +2,9 @@ import { senderCheckWaived } from '../../lib/config';
 import { route } from '../route';
 import { referencePaths } from '../../services/stepReferences';
 import type { AppContext } from '../context';
-import { conflict, notFound } from '../errors';
+import { conflict, notFound, validationError, type FieldError } from '../errors';
 import { IdParams } from '../schemas/common';
-import { TemplateCreate, TemplateListQuery, TemplateOut, TemplatePage, TemplateUpdate, TemplateUsage } from '../schemas/templates';
+import { TemplateCreate, TemplateListQuery, TemplateOut, TemplatePage, TemplatePreviewIn, TemplatePreviewOut, TemplateUpdate, TemplateUsage } from '../schemas/templates';
 import { assertVerifiedSender } from '../../services/senderCheck';
 import {
   createTemplate,
@@ -16,12 +16,59 @@ import {
   updateTemplate,
 } from '../../db/templates';
 import { presentTemplate } from '../presenters/templates';
+import { checkTemplate, RenderError, renderTemplate } from '../../services/render';
+import { findContact, identityVariables } from '../../db/contacts';
+import { linksFor } from '../../lib/unsubscribe';
+
+const PARTS = ['subject', 'body', 'text'] as const;
+
+/** A Liquid problem as the 422 envelope: one field error per part that does not parse, or the part whose render failed. */
+function templateProblems(sources: Partial<Record<(typeof PARTS)[number], string | null>>): FieldError[] {
+  return PARTS.flatMap((field) => {
+    const source = sources[field];
+    const problem = source == null ? null : checkTemplate(source);
+    return problem ? [{ field, code: 'invalid_template', message: problem }] : [];
+  });
+}
 
 const projectId = (ctx: AppContext) => ctx.state.project!.id;
 
 const common = { auth: 'secret', tag: 'templates', validationErrors: 'flat' } as const;
 
 export default [
+  route({
+    ...common,
+    // The editor shows field errors from the envelope, not the templates' flat `{ error }`.
+    validationErrors: 'envelope',
+    method: 'post',
+    path: '/templates/preview',
+    summary: 'Render a subject, HTML body and text part as a send would (the same Liquid renderer), without storing or sending anything',
+    body: TemplatePreviewIn,
+    responses: {
+      200: { description: 'the rendered message', schema: TemplatePreviewOut },
+      404: { description: '`contactId` names no contact of the project' },
+      422: { description: 'VALIDATION_ERROR: a part is not valid Liquid (`errors[].field` names it; the message has the line and column) or its render failed' },
+    },
+    async handler(ctx, { body }) {
+      const problems = templateProblems(body);
+      if (problems.length) throw validationError(problems, `The template does not parse: ${problems[0].field}: ${problems[0].message}`);
+      let variables: Record<string, unknown> = {};
+      if (body.contactId !== undefined) {
+        const contact = await findContact(ctx.deps.knex, projectId(ctx), body.contactId);
+        if (!contact) throw notFound('Contact');
+        variables = { ...(contact.data ?? {}), ...identityVariables(contact), ...linksFor(ctx.deps.config, contact.project_id, contact.id) };
+      }
+      try {
+        const rendered = await renderTemplate(body, { ...variables, ...(body.data ?? {}) });
+        ctx.body = { subject: rendered.subject, html: rendered.body, text: rendered.text };
+      } catch (err) {
+        if (!(err instanceof RenderError)) throw err;
+        // renderTemplate names the part first ("body: …").
+        const field = /^(subject|body|text): /.exec(err.message)?.[1] ?? '(root)';
+        throw validationError([{ field, code: 'render_failed', message: err.message.replace(/^(subject|body|text): /, '') }], `The template did not render: ${err.message}`);
+      }
+    },
+  }),
   route({
     ...common,
     method: 'get',

@@ -75,3 +75,21 @@ export const TemplateUsage = z.object({
   campaigns: z.array(z.object({ id: z.string(), name: z.string() })),
   workflows: z.array(z.object({ id: z.string(), name: z.string(), stepId: z.string() })),
 });
+
+/**
+ * POST /templates/preview: sources as the editor holds them, rendered as a send would. Only types and
+ * sizes are checked here; a Liquid problem is the handler's 422, one field error per part.
+ */
+export const TemplatePreviewIn = z.object({
+  subject: z.string().max(998, 'Subject must be at most 998 characters'),
+  body: z.string(),
+  text: z.string().nullable().optional().describe('text/plain source; absent or null: generated from the rendered body'),
+  data: z.record(z.string(), z.unknown()).optional().describe('variables; they override those of `contactId`'),
+  contactId: z.string().regex(/^cnt_[0-9A-Za-z]{1,64}$/, 'contactId must be a contact id (cnt_…)').optional().describe("render with this contact's fields, email, id and subscription links"),
+});
+
+export const TemplatePreviewOut = z.object({
+  subject: z.string(),
+  html: z.string(),
+  text: z.string(),
+});

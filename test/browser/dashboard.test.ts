@@ -14,6 +14,11 @@ let api: LocalServer;
 let h: Harness;
 let tb: TestBrowser;
 let page: Page;
+/** The project the first test signs up into, and its current secret key; the screen tests after it use both. */
+let projectId: string;
+let secretKey: string;
+/** A contact of that project with `data: { plan: 'pro' }`. */
+let contact: string;
 /** Script errors and CSP refusals; the flow expects none. */
 const problems: string[] = [];
 
@@ -63,6 +68,16 @@ async function fill(label: string, value: string) {
   await page.type(selector, value);
 }
 
+/** Replaces the whole value of a labelled input or textarea (a triple click selects one line only). */
+async function replace(label: string, value: string) {
+  await fill(label, '');
+  await page.keyboard.down('Control');
+  await page.keyboard.press('KeyA');
+  await page.keyboard.up('Control');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type(value);
+}
+
 const click = async (name: string, role = 'button') => (await page.waitForSelector(`::-p-aria([name="${name}"][role="${role}"])`, { timeout: 20_000 }))!.click();
 
 const email = (tag: string) => `${tag}-${crypto.randomBytes(5).toString('hex')}@example.test`;
@@ -94,7 +109,7 @@ it('signs up, creates a project, rotates its keys, finds a contact, adds a domai
   // The project: the development-inbox banner, the setup checklist, the new keys shown once.
   await waitForText('Setup checklist');
   await waitForText('Development inbox: mail does not leave this machine');
-  const projectId = /\/app\/p\/([0-9a-f-]{36})/.exec(page.url())![1];
+  projectId = /\/app\/p\/([0-9a-f-]{36})/.exec(page.url())![1];
   await waitForText('0 of 6 done');
   const firstKey = await page.$eval('[data-testid="full-secret-key"]', (el) => el.textContent!);
   expect(firstKey).toMatch(/^sk_/);
@@ -113,12 +128,12 @@ it('signs up, creates a project, rotates its keys, finds a contact, adds a domai
     const el = (globalThis as any).document.querySelector('[data-testid="full-secret-key"]');
     return el && el.textContent !== old;
   }, { timeout: 20_000 }, firstKey);
-  const secretKey = await page.$eval('[data-testid="full-secret-key"]', (el) => el.textContent!);
+  secretKey = await page.$eval('[data-testid="full-secret-key"]', (el) => el.textContent!);
   expect((await h.http.get('/contacts').set(bearer(firstKey))).status).toBe(401);
   expect((await h.http.get('/contacts').set(bearer(secretKey))).status).toBe(200);
 
   // A contact added through the API, found with Search, opened.
-  const contact = email('found');
+  contact = email('found');
   expect((await h.http.post('/contacts').set(bearer(secretKey)).send({ email: contact, data: { plan: 'pro' } })).status).toBe(201);
   expect((await h.http.post('/contacts').set(bearer(secretKey)).send({ email: email('other') })).status).toBe(201);
   await click('Contacts', 'link');
@@ -160,7 +175,263 @@ it('signs up, creates a project, rotates its keys, finds a contact, adds a domai
   await page.waitForSelector('[aria-label="Types shown"]', { timeout: 20_000 });
   await page.waitForFunction(() => !(globalThis as any).document.querySelector('[role="status"]'), { timeout: 20_000 });
   expect(await page.$('[data-testid="error-state"]')).toBeNull();
+  expect(problems).toEqual([]);
+}, 180_000);
 
+it("contacts: a contact's emails and custom fields (add, edit, delete), bulk unsubscribe and bulk delete", async () => {
+  // Bulk actions are queued jobs run by the worker.
+  await h.startWorker();
+  const mailed = email('mailed');
+  const sent = await h.http.post('/v1/send').set(bearer(secretKey)).send({ to: mailed, from: 'hello@browser.example.com', subject: 'Receipt 42', body: '<p>Thanks</p>' });
+  expect(sent.status).toBe(200);
+  for (const tag of ['bulk-a', 'bulk-b']) expect((await h.http.post('/contacts').set(bearer(secretKey)).send({ email: email(tag) })).status).toBe(201);
+
+  // Bulk: select the page, unsubscribe, then delete after a confirmation; each job's progress to its end.
+  await click('Contacts', 'link');
+  await replace('Search', 'bulk-');
+  await waitForText('2 contacts');
+  await (await page.waitForSelector('::-p-aria([name="Select all on this page"][role="checkbox"])'))!.click();
+  await waitForText('2 selected');
+  await click('Unsubscribe selected');
+  await waitForText('Unsubscribe: completed: 2 done, 0 failed');
+  const bulk = (await h.http.get('/contacts').query({ search: 'bulk-' }).set(bearer(secretKey))).body.data as Array<{ subscribed: boolean }>;
+  expect(bulk.map((c) => c.subscribed)).toEqual([false, false]);
+  await (await page.waitForSelector('::-p-aria([name="Select all on this page"][role="checkbox"])'))!.click();
+  await click('Delete selected');
+  await waitForText('Delete 2 contacts?');
+  await click('Delete contacts');
+  await waitForText('Delete: completed: 2 done, 0 failed');
+  await waitForText('No contact matches');
+  expect((await h.http.get('/contacts').query({ search: 'bulk-' }).set(bearer(secretKey))).body.total).toBe(0);
+
+  // One contact: the emails sent to it, and its custom fields edited.
+  await replace('Search', mailed);
+  await click(mailed, 'link');
+  await page.waitForSelector('table[aria-label="Emails sent to this contact"]', { timeout: 20_000 });
+  expect(await page.$eval('table[aria-label="Emails sent to this contact"]', (t) => (t as any).innerText)).toContain('Receipt 42');
+  await click('Add field');
+  await fill('Field name', 'plan');
+  await fill('Value', 'pro');
+  await click('Save field');
+  await waitForText('"pro"');
+  await click('Edit plan');
+  await replace('Value', 'team');
+  await click('Save field');
+  await waitForText('"team"');
+  const contactId = /\/contacts\/(cnt_[0-9A-Za-z]+)/.exec(page.url())![1];
+  expect((await h.http.get(`/contacts/${contactId}`).set(bearer(secretKey))).body.data).toEqual({ plan: 'team' });
+  await click('Delete plan');
+  await click('Delete field');
+  await waitForText('No custom fields');
+  expect((await h.http.get(`/contacts/${contactId}`).set(bearer(secretKey))).body.data).toEqual({});
+  expect(problems).toEqual([]);
+}, 120_000);
+
+it('events: names with their counts, the newest of one name, deleting a tracked name', async () => {
+  for (const event of ['signed_up', 'signed_up', 'purchase']) {
+    expect((await h.http.post('/events/track').set(bearer(secretKey)).send({ email: contact, event, data: { source: 'web' } })).status).toBeLessThan(300);
+  }
+  await click('Events', 'link');
+  await page.waitForSelector('table[aria-label="Event names"]', { timeout: 20_000 });
+  const rows = async () => page.$$eval('table[aria-label="Event names"] tbody tr', (trs) => trs.map((tr) => (tr as any).innerText.replace(/\s+/g, ' ').trim()));
+  expect(await rows()).toEqual(expect.arrayContaining([expect.stringMatching(/^purchase 1 /), expect.stringMatching(/^signed_up 2 /)]));
+  await click('purchase');
+  await page.waitForSelector('table[aria-label="Recent purchase events"]', { timeout: 20_000 });
+  expect(await page.$eval('table[aria-label="Recent purchase events"]', (t) => (t as any).innerText)).toContain(contact);
+  await click('Delete purchase events');
+  await click('Delete events');
+  await page.waitForFunction(() => !(globalThis as any).document.querySelector('table[aria-label="Event names"]')?.innerText.includes('purchase'), { timeout: 20_000 });
+  const names = (await h.http.get('/events/names').set(bearer(secretKey))).body.data.map((n: { name: string }) => n.name);
+  expect(names).toContain('signed_up');
+  expect(names).not.toContain('purchase');
+  expect(problems).toEqual([]);
+}, 60_000);
+
+it('templates: creates one with a server-rendered preview, lists, edits and deletes it', async () => {
+  await click('Templates', 'link');
+  await waitForText('No templates yet');
+  await click('New template', 'link');
+  await fill('Name', 'Welcome');
+  await fill('Subject', 'Hello {{ first name }}');
+  await fill('From', 'hello@browser.example.com');
+  // The preview is the server's render (POST /templates/preview) with the preview data, in a sandboxed iframe.
+  await replace('Body', '<h1>Hi {{ first name }}</h1>{% if vip %}<p>VIP</p>{% endif %}');
+  await replace('Preview data (JSON)', '{"first name": "Ada", "vip": true}');
+  const frame = async () => page.$eval('iframe[title="Preview"]', (f) => ({ srcdoc: (f as any).srcdoc as string, sandbox: f.getAttribute('sandbox') }));
+  await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '').includes('<p>VIP</p>'), { timeout: 20_000 });
+  expect(await frame()).toEqual({ srcdoc: '<h1>Hi Ada</h1><p>VIP</p>', sandbox: '' });
+  await waitForText('Subject: Hello Ada');
+  // A Liquid syntax error: the preview's 422 shows on the Body field, with its line.
+  await replace('Body', '<p>{% if vip %}never closed</p>');
+  await waitForText('not closed, line:1');
+  await replace('Body', '<p>Welcome, {{ first name }}</p>');
+  await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '') === '<p>Welcome, Ada</p>', { timeout: 20_000 });
+  // The API's validation message shows on its field.
+  await replace('From', 'not an address');
+  await click('Create template');
+  await waitForText('From address must be a valid email address');
+  await replace('From', 'hello@browser.example.com');
+  await click('Create template');
+  await page.waitForFunction(() => /\/templates\/[0-9a-f-]{36}$/.test((globalThis as any).location.pathname), { timeout: 20_000 });
+  // The saved template's own editor (the new-template page is replaced, not updated).
+  await page.waitForSelector('::-p-aria([name="Duplicate"][role="button"])', { timeout: 20_000 });
+  const stored = await h.http.get('/templates').set(bearer(secretKey));
+  expect(stored.body.data).toEqual([expect.objectContaining({ name: 'Welcome', subject: 'Hello {{ first name }}', body: '<p>Welcome, {{ first name }}</p>', text: null, type: 'MARKETING' })]);
+
+  // Listed; opened; edited.
+  await click('← Templates', 'link');
+  await page.waitForSelector('table[aria-label="Templates"]', { timeout: 20_000 });
+  expect(await page.$eval('table[aria-label="Templates"]', (t) => (t as any).innerText)).toContain('Hello {{ first name }}');
+  await click('Welcome', 'link');
+  await replace('Subject', 'Welcome aboard, {{ first name }}');
+  // Previewed as a contact picked by a server-side search: its fields fill the template.
+  await replace('Body', '<p>Welcome, {{ first name }}: {{ plan ?? "free" }}</p>');
+  await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '') === '<p>Welcome, Ada: free</p>', { timeout: 20_000 });
+  await fill('Preview as contact', contact.slice(0, 12));
+  // Click once the server's search has answered (the list is replaced when it does).
+  await page
+    .waitForFunction((c: string) => {
+      // Only the picker's options are addresses (the other selects keep theirs mounted, hidden).
+      const options = [...(globalThis as any).document.querySelectorAll('[role="option"]')].filter((o: any) => o.textContent.includes('@'));
+      return options.length === 1 && options[0].textContent.trim() === c;
+    }, { timeout: 20_000 }, contact)
+    .catch(async (err) => {
+      const seen = await page.$$eval('[role="option"]', (os) => os.map((o) => `${o.textContent} ${o.getAttribute('aria-hidden')}`));
+      throw new Error(`${err}: options ${JSON.stringify(seen)}`);
+    });
+  await click(contact, 'option');
+  await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '') === '<p>Welcome, Ada: pro</p>', { timeout: 20_000 });
+  await click('Save');
+  await waitForText('Saved.');
+  expect((await h.http.get(`/templates/${stored.body.data[0].id}`).set(bearer(secretKey))).body.subject).toBe('Welcome aboard, {{ first name }}');
+  await waitForText('Not used by any workflow');
+
+  // A test send of the saved template, with the preview data for that send only.
+  await click('Send test');
+  const tester = email('tester');
+  await fill('Send to', tester);
+  await click('Send');
+  await waitForText(`Queued for ${tester}`);
+  const testEmail = await h.deps.knex('emails').where({ project_id: projectId, to_email: tester }).first();
+  expect(testEmail).toMatchObject({ template_id: stored.body.data[0].id, subject: 'Welcome aboard, {{ first name }}', variables: expect.objectContaining({ 'first name': 'Ada' }) });
+  expect((await h.http.get('/contacts').query({ search: tester }).set(bearer(secretKey))).body.data[0].data).toEqual({});
+  await click('Close');
+  await page.waitForFunction(() => !(globalThis as any).document.body.innerText.includes('Send a test email'), { timeout: 20_000 });
+
+  // Deleted after a confirmation.
+  await click('Delete');
+  await waitForText('Delete this template?');
+  await click('Delete template');
+  await waitForText('No templates yet');
+  expect((await h.http.get('/templates').set(bearer(secretKey))).body.total).toBe(0);
+  expect(problems).toEqual([]);
+}, 120_000);
+
+it('webhooks: adds an endpoint (secret shown once), sends a test, rotates its secret, disables and deletes it', async () => {
+  await click('Webhooks', 'link');
+  await waitForText('No webhook endpoints yet');
+  // The API's 422 shows on the field.
+  await fill('Endpoint URL', 'not a url');
+  await click('Add endpoint');
+  await page.waitForFunction(() => !!(globalThis as any).document.querySelector('input[aria-invalid="true"]'), { timeout: 20_000 });
+  await replace('Endpoint URL', 'https://hooks.example.test/svc');
+  await fill('Description', 'CRM');
+  await click('Add endpoint');
+  await page.waitForSelector('[data-testid="webhook-secret"]', { timeout: 20_000 });
+  const secret = await page.$eval('[data-testid="webhook-secret"]', (el) => el.textContent!);
+  expect(secret).toMatch(/^whsec_/);
+  const [stored] = (await h.http.get('/webhook-endpoints').set(bearer(secretKey))).body;
+  expect(stored).toMatchObject({ url: 'https://hooks.example.test/svc', events: ['email.*'], description: 'CRM', enabled: true });
+  expect(stored).not.toHaveProperty('secret');
+
+  // A test message is queued and shows in the delivery log.
+  await click('Send test');
+  await page.waitForSelector('table[aria-label="Deliveries of https://hooks.example.test/svc"]', { timeout: 20_000 });
+  expect(await page.$eval('table[aria-label="Deliveries of https://hooks.example.test/svc"]', (t) => (t as any).innerText)).toContain('webhook.test');
+
+  // Rotation asks first, then shows the new secret once.
+  await click('Rotate secret');
+  await waitForText('Rotate the signing secret?');
+  await click('Rotate now');
+  await page.waitForFunction((old: string) => {
+    const el = (globalThis as any).document.querySelector('[data-testid="webhook-secret"]');
+    return el && el.textContent !== old;
+  }, { timeout: 20_000 }, secret);
+  await waitForText('The previous secret also signs every call until');
+
+  // Edited in a dialog (whose labels repeat the create form's: its own input is picked).
+  await click('Edit');
+  await waitForText('Edit the endpoint');
+  const inDialog = await page.waitForFunction(() => {
+    const dialog = (globalThis as any).document.querySelector('[role="dialog"]');
+    const label = [...(dialog?.querySelectorAll('label') ?? [])].find((x: any) => x.textContent.trim() === 'Description') as any;
+    return label?.htmlFor || null;
+  }, { timeout: 20_000 });
+  await page.click(`[id="${await inDialog.jsonValue()}"]`, { clickCount: 3 });
+  await page.keyboard.type('CRM sync');
+  await click('Save endpoint');
+  await waitForText('CRM sync');
+  expect((await h.http.get(`/webhook-endpoints/${stored.id}`).set(bearer(secretKey))).body.description).toBe('CRM sync');
+
+  // Disabled, then deleted after a confirmation.
+  await click('Enabled: https://hooks.example.test/svc', 'switch');
+  await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="webhook-status"]')?.textContent === 'Disabled', { timeout: 20_000 });
+  expect((await h.http.get(`/webhook-endpoints/${stored.id}`).set(bearer(secretKey))).body.enabled).toBe(false);
+  await click('Delete');
+  await waitForText('Delete this endpoint?');
+  await click('Delete endpoint');
+  await waitForText('No webhook endpoints yet');
+  expect((await h.http.get('/webhook-endpoints').set(bearer(secretKey))).body).toEqual([]);
+  expect(problems).toEqual([]);
+}, 120_000);
+
+it('settings: renames the project, sets the sending policy (field errors shown), resets and deletes the project', async () => {
+  await click('Settings', 'link');
+  await waitForText('Danger zone');
+  await replace('Project name', 'Renamed project');
+  await click('Rename');
+  await waitForText('Renamed.');
+  expect((await h.http.get('/settings').set(bearer(secretKey))).status).toBe(200);
+
+  // Quiet hours with a bad time: the 422's message on that input; then a good one, saved.
+  await click('Quiet hours', 'switch');
+  await replace('Quiet from', '25:00');
+  await fill('Send rate (emails per second)', '5');
+  await click('Save sending settings');
+  await waitForText('must be a 24-hour HH:MM time');
+  await replace('Quiet from', '22:00');
+  await click('Save sending settings');
+  await waitForText('Saved.');
+  expect((await h.http.get('/settings').set(bearer(secretKey))).body).toMatchObject({ quietHours: { start: '22:00', end: '08:00' }, frequencyCap: null, sendRatePerSecond: 5 });
+
+  // Reset: confirmed by typing the project's name; the data goes, the project stays.
+  expect((await h.http.get('/contacts').set(bearer(secretKey))).body.total).toBeGreaterThan(0);
+  await click('Reset project');
+  await waitForText('Reset this project?');
+  await fill('Type the project name (Renamed project) to confirm', 'Renamed project');
+  await click('Wipe the data');
+  await waitForText('rows deleted');
+  expect((await h.http.get('/contacts').set(bearer(secretKey))).body.total).toBe(0);
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => !(globalThis as any).document.body.innerText.includes('Reset this project?'), { timeout: 20_000 });
+
+  // Delete: the same confirmation; the project is gone and the app leaves it.
+  await click('Delete project');
+  await waitForText('Delete this project?');
+  await fill('Type the project name (Renamed project) to confirm', 'Renamed project');
+  await click('Delete for good');
+  await page.waitForFunction((id: string) => !(globalThis as any).location.pathname.includes(id), { timeout: 20_000 }, projectId);
+  expect((await h.http.get('/contacts').set(bearer(secretKey))).status).toBe(401);
+  // Without a project the user is offered a new one.
+  await waitForText('Project name');
+  expect(page.url()).toBe(`${api.url}/app/new-project`);
+  await fill('Project name', 'Second project');
+  await click('Create project');
+  await waitForText('Setup checklist');
+  expect(problems).toEqual([]);
+}, 120_000);
+
+it('logs out', async () => {
   // Log out (POST /auth/logout): back at the sign-in form, and the cookie no longer opens a page.
   await click('Log out');
   await page.waitForSelector('::-p-aria([name="Log in"][role="button"])', { timeout: 20_000 });

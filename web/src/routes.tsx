@@ -11,6 +11,7 @@ export const SECTIONS = [
   { path: 'segments', label: 'Segments' },
   { path: 'workflows', label: 'Workflows' },
   { path: 'activity', label: 'Activity' },
+  { path: 'events', label: 'Events' },
   { path: 'domains', label: 'Domains' },
   { path: 'keys', label: 'API keys' },
   { path: 'team', label: 'Team' },
@@ -18,7 +19,7 @@ export const SECTIONS = [
   { path: 'webhooks', label: 'Webhooks' },
 ] as const;
 
-const BUILT = new Set(['contacts', 'domains', 'keys', 'team', 'activity']);
+const BUILT = new Set(['contacts', 'domains', 'keys', 'team', 'activity', 'templates', 'settings', 'webhooks', 'events']);
 
 export const routes: RouteObject[] = [
   { path: '/login', lazy: page(() => import('./pages/Login')) },
@@ -36,6 +37,12 @@ export const routes: RouteObject[] = [
       { path: 'contacts/:contactId', lazy: page(() => import('./pages/ContactDetail')) },
       { path: 'team', lazy: page(() => import('./pages/Team')) },
       { path: 'activity', lazy: page(() => import('./pages/Activity')) },
+      { path: 'events', lazy: page(() => import('./pages/Events')) },
+      { path: 'webhooks', lazy: page(() => import('./pages/Webhooks')) },
+      { path: 'settings', lazy: page(() => import('./pages/Settings')) },
+      { path: 'templates', lazy: page(() => import('./pages/Templates')) },
+      { path: 'templates/new', lazy: page(() => import('./pages/TemplateEditor')) },
+      { path: 'templates/:templateId', lazy: page(() => import('./pages/TemplateEditor')) },
       ...SECTIONS.filter((s) => !BUILT.has(s.path)).map((s) => ({ path: s.path, lazy: page(() => import('./pages/ComingSoon')) })),
     ],
   },

@@ -20,9 +20,30 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly code?: string,
+    /** The envelope's `errors[]` (422 VALIDATION_ERROR): message by field, for forms to show on the field. */
+    readonly fields: Record<string, string> = {},
   ) {
     super(message);
   }
+}
+
+/** The envelope's field errors, first message per field (`settings.quietHours.start` keeps its full path). */
+export function fieldsOf(body: unknown): Record<string, string> {
+  const errors = (body as { error?: { errors?: unknown } } | undefined)?.error?.errors;
+  const out: Record<string, string> = {};
+  if (!Array.isArray(errors)) return out;
+  for (const e of errors as Array<{ field?: unknown; message?: unknown }>) {
+    if (typeof e?.field === 'string' && typeof e.message === 'string' && !(e.field in out)) out[e.field] = e.message;
+  }
+  return out;
+}
+
+/** Whether the API named fields (then the form shows them there instead of one alert). */
+export const hasFieldErrors = (error: unknown) => error instanceof ApiError && Object.keys(error.fields).length > 0;
+
+/** The message the API gave for `field` (an ApiError's field errors), for an input's `error` prop. */
+export function fieldError(error: unknown, field: string): string | undefined {
+  return error instanceof ApiError ? error.fields[field] : undefined;
 }
 
 /** The API's own message: `{ error: { code, message } }`, or the flat `{ error: "…" }` some routes answer. */
@@ -40,7 +61,7 @@ export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; respo
   const { data, error, response } = await call;
   if (!response.ok) {
     const { message, code } = messageOf(error, response.status);
-    throw new ApiError(response.status, message, code);
+    throw new ApiError(response.status, message, code, fieldsOf(error));
   }
   return data as T;
 }
@@ -67,5 +88,6 @@ export interface Project {
 }
 export interface AppConfig {
   signupsEnabled: boolean;
+  billing: { enabled: boolean };
   email: { transport: string; localInbox: boolean; inboxUrl: string | null; senderCheckWaived: boolean };
 }

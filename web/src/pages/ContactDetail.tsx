@@ -1,10 +1,57 @@
-import { useState } from 'react';
-import { Anchor, Badge, Button, Code, Group, Modal, Paper, Stack, Table, Text, Timeline, Title } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { Anchor, Badge, Button, Code, Group, Modal, Paper, Select, Stack, Table, Text, Textarea, TextInput, Timeline, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, forProject, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
+import { parseFieldValue, sourceOf, typeOf, VALUE_TYPES, type ValueType } from '../api/contactFields';
+import { ContactEmails } from '../components/ContactEmails';
 import { Empty, ErrorState, Loading } from '../components/States';
+
+/** Add or edit one custom field: PATCH /contacts/:id { data: { key: value } } changes only that key. */
+function FieldForm({ initial, onSave, onClose, saving, error }: {
+  initial: { key: string; value: unknown } | null;
+  onSave: (key: string, value: unknown) => void;
+  onClose: () => void;
+  saving: boolean;
+  error: unknown;
+}) {
+  const [key, setKey] = useState(initial?.key ?? '');
+  const [type, setType] = useState<ValueType>(initial ? typeOf(initial.value) : 'text');
+  const [source, setSource] = useState(initial ? sourceOf(initial.value) : '');
+  const [problem, setProblem] = useState<string | undefined>();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = parseFieldValue(type, source);
+    setProblem(parsed.problem);
+    if (!key.trim()) return;
+    if (!parsed.problem) onSave(key.trim(), parsed.value);
+  };
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack>
+        <TextInput label="Field name" value={key} onChange={(e) => setKey(e.currentTarget.value)} disabled={!!initial} required data-autofocus />
+        <Select label="Value type" data={VALUE_TYPES} value={type} onChange={(v) => v && setType(v as ValueType)} allowDeselect={false} />
+        {type === 'boolean' ? (
+          <Select label="Value" data={['true', 'false']} value={source === 'true' || source === 'false' ? source : null} onChange={(v) => setSource(v ?? '')} error={problem} />
+        ) : type === 'json' ? (
+          <Textarea label="Value" value={source} onChange={(e) => setSource(e.currentTarget.value)} error={problem} autosize minRows={3} styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }} />
+        ) : (
+          <TextInput label="Value" value={source} onChange={(e) => setSource(e.currentTarget.value)} error={problem} inputMode={type === 'number' ? 'decimal' : undefined} />
+        )}
+        {error ? <ErrorState error={error} title="Not saved" /> : null}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={saving}>
+            Save field
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
 
 export default function ContactDetail() {
   const { projectId } = useCurrentProject();
@@ -12,6 +59,9 @@ export default function ContactDetail() {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
+  // The field form: null closed, 'new' to add one, or the key being edited.
+  const [editing, setEditing] = useState<string | null>(null);
+  const [removingField, setRemovingField] = useState<string | null>(null);
   const headers = forProject(projectId);
   const contact = useQuery({
     queryKey: ['contact', projectId, contactId],
@@ -28,6 +78,20 @@ export default function ContactDetail() {
       return qc.invalidateQueries({ queryKey: ['contacts', projectId] });
     },
   });
+  const patchData = useMutation({
+    mutationFn: (data: Record<string, unknown>) => unwrap(api.PATCH('/contacts/{id}', { params: { path: { id: contactId } }, body: { data }, headers })),
+    onSuccess: (data) => {
+      setEditing(null);
+      setRemovingField(null);
+      qc.setQueryData(['contact', projectId, contactId], data);
+      return qc.invalidateQueries({ queryKey: ['contact-fields', projectId] });
+    },
+  });
+  const types = useQuery({
+    queryKey: ['contact-fields', projectId],
+    queryFn: () => unwrap(api.GET('/contacts/fields', { headers })),
+  });
+  const typeOfField = (key: string) => types.data?.fields.find((f) => f.field === `data.${key}`)?.type;
   const remove = useMutation({
     mutationFn: () => unwrap(api.DELETE('/contacts/{id}', { params: { path: { id: contactId } }, headers })),
     onSuccess: async () => {
@@ -65,9 +129,21 @@ export default function ContactDetail() {
       </Group>
       {setSubscribed.error ? <ErrorState error={setSubscribed.error} /> : null}
       <Paper withBorder p="md">
-        <Title order={2} size="h4" mb="sm">
-          Fields
-        </Title>
+        <Group justify="space-between" mb="sm">
+          <Title order={2} size="h4">
+            Fields
+          </Title>
+          <Button
+            size="xs"
+            variant="light"
+            onClick={() => {
+              patchData.reset();
+              setEditing('new');
+            }}
+          >
+            Add field
+          </Button>
+        </Group>
         <Table aria-label="Contact fields">
           <Table.Tbody>
             <Table.Tr>
@@ -88,7 +164,37 @@ export default function ContactDetail() {
               <Table.Tr key={k}>
                 <Table.Th>{k}</Table.Th>
                 <Table.Td>
-                  <Code>{JSON.stringify(v)}</Code> <Text span size="xs" c="dimmed">{Array.isArray(v) ? 'list' : v === null ? 'null' : typeof v}</Text>
+                  <Code>{JSON.stringify(v)}</Code>{' '}
+                  <Text span size="xs" c="dimmed" title="the field's type in this project (fixed by its first value)">
+                    {typeOfField(k) ?? (Array.isArray(v) ? 'list' : v === null ? 'null' : typeof v)}
+                  </Text>
+                </Table.Td>
+                <Table.Td w={1}>
+                  <Group gap={4} wrap="nowrap">
+                    <Button
+                      size="compact-xs"
+                      variant="subtle"
+                      aria-label={`Edit ${k}`}
+                      onClick={() => {
+                        patchData.reset();
+                        setEditing(k);
+                      }}
+                    >
+                      Edit
+                    </Button>
+                    <Button
+                      size="compact-xs"
+                      variant="subtle"
+                      color="red"
+                      aria-label={`Delete ${k}`}
+                      onClick={() => {
+                        patchData.reset();
+                        setRemovingField(k);
+                      }}
+                    >
+                      Delete
+                    </Button>
+                  </Group>
                 </Table.Td>
               </Table.Tr>
             ))}
@@ -116,6 +222,32 @@ export default function ContactDetail() {
           </Timeline>
         ) : null}
       </Paper>
+      <ContactEmails projectId={projectId} contactId={contactId} />
+      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'Add a field' : `Edit ${editing}`}>
+        {editing !== null ? (
+          <FieldForm
+            initial={editing === 'new' ? null : { key: editing, value: c.data?.[editing] }}
+            onSave={(key, value) => patchData.mutate({ [key]: value })}
+            onClose={() => setEditing(null)}
+            saving={patchData.isPending}
+            error={patchData.error}
+          />
+        ) : null}
+      </Modal>
+      <Modal opened={removingField !== null} onClose={() => setRemovingField(null)} title={`Delete the field ${removingField}?`}>
+        <Stack>
+          <Text>The field is removed from this contact only.</Text>
+          {patchData.error ? <ErrorState error={patchData.error} /> : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setRemovingField(null)}>
+              Cancel
+            </Button>
+            <Button color="red" loading={patchData.isPending} onClick={() => removingField && patchData.mutate({ [removingField]: null })}>
+              Delete field
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
       <Modal opened={confirming} onClose={() => setConfirming(false)} title="Delete this contact?">
         <Stack>
           <Text>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Anchor, Badge, Button, FileInput, Group, Modal, Paper, Progress, ScrollArea, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Checkbox, FileInput, Group, Modal, Paper, Progress, ScrollArea, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -100,6 +100,99 @@ function ImportCsv({ projectId, onDone }: { projectId: string; onDone: () => voi
   );
 }
 
+type BulkAction = 'subscribe' | 'unsubscribe' | 'delete';
+const BULK_PATHS = { subscribe: '/contacts/bulk-subscribe', unsubscribe: '/contacts/bulk-unsubscribe', delete: '/contacts/bulk-delete' } as const;
+const BULK_LABELS: Record<BulkAction, string> = { subscribe: 'Subscribe', unsubscribe: 'Unsubscribe', delete: 'Delete' };
+const done = (job: Job | undefined) => !!job && ['COMPLETED', 'FAILED'].includes(job.status);
+
+/**
+ * Bulk subscribe, unsubscribe or delete of the selected contacts (POST /contacts/bulk-*, a queued job of
+ * up to 1,000), then its progress from GET /contacts/bulk/:jobId until it is done. Delete asks first.
+ */
+function BulkActions({ projectId, selected, onDone }: { projectId: string; selected: string[]; onDone: () => void }) {
+  const [asking, setAsking] = useState(false);
+  const [running, setRunning] = useState<{ action: BulkAction; jobId: string } | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const job = useQuery({
+    queryKey: ['bulk', projectId, running?.jobId],
+    enabled: !!running,
+    queryFn: () => unwrap(api.GET('/contacts/bulk/{jobId}', { params: { path: { jobId: running!.jobId } }, headers: forProject(projectId) })),
+    refetchInterval: (q) => (done(q.state.data as Job | undefined) ? false : 500),
+  });
+  const finished = done(job.data);
+  useEffect(() => {
+    if (finished) onDone();
+  }, [finished]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  async function start(action: BulkAction) {
+    setError(null);
+    setAsking(false);
+    try {
+      const res = await unwrap(api.POST(BULK_PATHS[action], { body: { contactIds: selected }, headers: forProject(projectId) }));
+      setRunning({ action, jobId: res.jobId });
+    } catch (err) {
+      setError(err);
+    }
+  }
+  const busy = !!running && !finished;
+  // Shown while contacts are selected, and after a job until another starts (its outcome stays readable).
+  if (!selected.length && !running && !error) return null;
+  const percent = job.data?.total ? (100 * job.data.processed) / job.data.total : finished ? 100 : 0;
+  return (
+    <Paper withBorder p="sm" aria-label="Bulk actions" component="section">
+      <Group justify="space-between">
+        <Text size="sm">
+          {selected.length} selected{selected.length > 1000 ? ' (at most 1,000 at a time)' : ''}
+        </Text>
+        <Group gap="xs">
+          <Button size="xs" variant="light" disabled={busy || !selected.length} onClick={() => start('subscribe')}>
+            Subscribe selected
+          </Button>
+          <Button size="xs" variant="light" disabled={busy || !selected.length} onClick={() => start('unsubscribe')}>
+            Unsubscribe selected
+          </Button>
+          <Button size="xs" color="red" variant="light" disabled={busy || !selected.length} onClick={() => setAsking(true)}>
+            Delete selected
+          </Button>
+        </Group>
+      </Group>
+      {error ? <ErrorState error={error} title="Not started" /> : null}
+      {running ? (
+        <Stack gap={4} mt="xs">
+          <Progress value={percent} aria-label="Bulk progress" animated={!finished} />
+          <Text size="sm" role="status">
+            {BULK_LABELS[running.action]}:{' '}
+            {job.data
+              ? finished
+                ? `${job.data.status.toLowerCase()}: ${job.data.succeeded} done, ${job.data.failed} failed`
+                : `${job.data.status.toLowerCase()}: ${job.data.processed} of ${job.data.total}`
+              : 'queued…'}
+          </Text>
+          {job.data?.errors.length ? (
+            <Text size="xs" c="red">
+              {job.data.errors.slice(0, 5).map((e) => `${e.contactId ?? ''} ${e.message}`).join('; ')}
+            </Text>
+          ) : null}
+          {job.error ? <ErrorState error={job.error} /> : null}
+        </Stack>
+      ) : null}
+      <Modal opened={asking} onClose={() => setAsking(false)} title={`Delete ${selected.length} contact${selected.length === 1 ? '' : 's'}?`}>
+        <Stack>
+          <Text>The selected contacts and all of their events are deleted for good.</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setAsking(false)}>
+              Cancel
+            </Button>
+            <Button color="red" onClick={() => start('delete')}>
+              Delete contacts
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Paper>
+  );
+}
+
 export default function Contacts() {
   const { projectId } = useCurrentProject();
   const qc = useQueryClient();
@@ -109,7 +202,12 @@ export default function Contacts() {
   const [sort, setSort] = useState<'createdAt' | 'email'>('createdAt');
   // The server paginates by cursor: the stack holds the cursors of the pages before this one.
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  useEffect(() => setCursors([undefined]), [debounced, subscribed, sort]);
+  // Selected contact ids, across pages of the same listing; a new filter starts afresh.
+  const [selected, setSelected] = useState<string[]>([]);
+  useEffect(() => {
+    setCursors([undefined]);
+    setSelected([]);
+  }, [debounced, subscribed, sort]);
   const cursor = cursors[cursors.length - 1];
   const page = useQuery({
     queryKey: ['contacts', projectId, debounced, subscribed, sort, cursor],
@@ -165,6 +263,14 @@ export default function Contacts() {
           w={160}
         />
       </Group>
+      <BulkActions
+        projectId={projectId}
+        selected={selected}
+        onDone={() => {
+          setSelected([]);
+          return qc.invalidateQueries({ queryKey: ['contacts', projectId] });
+        }}
+      />
       {page.isPending ? <Loading /> : null}
       {page.error ? <ErrorState error={page.error} /> : null}
       {page.data ? (
@@ -174,6 +280,18 @@ export default function Contacts() {
               <Table aria-label="Contacts" striped highlightOnHover miw={560}>
                 <Table.Thead>
                   <Table.Tr>
+                    <Table.Th w={40}>
+                      <Checkbox
+                        aria-label="Select all on this page"
+                        checked={page.data.data.every((c) => selected.includes(c.id))}
+                        indeterminate={page.data.data.some((c) => selected.includes(c.id)) && !page.data.data.every((c) => selected.includes(c.id))}
+                        onChange={(e) => {
+                          const ids = page.data!.data.map((c) => c.id);
+                          const on = e.currentTarget.checked;
+                          setSelected((s) => (on ? [...new Set([...s, ...ids])] : s.filter((id) => !ids.includes(id))));
+                        }}
+                      />
+                    </Table.Th>
                     <Table.Th>Email</Table.Th>
                     <Table.Th>Subscribed</Table.Th>
                     <Table.Th>Created</Table.Th>
@@ -181,7 +299,17 @@ export default function Contacts() {
                 </Table.Thead>
                 <Table.Tbody>
                   {page.data.data.map((c) => (
-                    <Table.Tr key={c.id}>
+                    <Table.Tr key={c.id} bg={selected.includes(c.id) ? 'var(--mantine-color-indigo-light)' : undefined}>
+                      <Table.Td>
+                        <Checkbox
+                          aria-label={`Select ${c.email}`}
+                          checked={selected.includes(c.id)}
+                          onChange={(e) => {
+                            const on = e.currentTarget.checked;
+                            setSelected((s) => (on ? [...s, c.id] : s.filter((id) => id !== c.id)));
+                          }}
+                        />
+                      </Table.Td>
                       <Table.Td>
                         <Anchor component={Link} to={`/p/${projectId}/contacts/${c.id}`}>
                           {c.email}

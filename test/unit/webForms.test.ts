@@ -1,0 +1,77 @@
+import { ApiError, fieldError, fieldsOf, hasFieldErrors, unwrap } from '../../web/src/api/client';
+import { parsePreviewData, templateFieldOf } from '../../web/src/api/templates';
+import { parseFieldValue, sourceOf, typeOf } from '../../web/src/api/contactFields';
+
+/** The dashboard's form logic of its own (web/src/api): API errors onto fields, typed values, preview data. */
+
+const answer = (status: number, error: unknown) => Promise.resolve({ error, response: new Response(null, { status }) });
+
+describe('API errors on form fields', () => {
+  it("keeps the 422 envelope's first message per field", async () => {
+    const body = {
+      success: false,
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: 'Request validation failed',
+        errors: [
+          { field: 'quietHours.start', message: 'must be a 24-hour HH:MM time such as 21:00', code: 'invalid_string' },
+          { field: 'quietHours.start', message: 'second message', code: 'custom' },
+          { field: 'url', message: 'Invalid URL', code: 'invalid_string' },
+        ],
+      },
+    };
+    expect(fieldsOf(body)).toEqual({ 'quietHours.start': 'must be a 24-hour HH:MM time such as 21:00', url: 'Invalid URL' });
+    const err = await unwrap(answer(422, body)).catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ status: 422, code: 'VALIDATION_ERROR', message: 'Request validation failed' });
+    expect(fieldError(err, 'url')).toBe('Invalid URL');
+    expect(fieldError(err, 'name')).toBeUndefined();
+    expect(hasFieldErrors(err)).toBe(true);
+    expect(fieldsOf({ error: 'flat' })).toEqual({});
+    expect(fieldError(new Error('x'), 'url')).toBeUndefined();
+  });
+
+  it("puts the template routes' flat sentences on the field they name", async () => {
+    const err = await unwrap(answer(400, { error: 'From address must be a valid email address' })).catch((e) => e);
+    expect(hasFieldErrors(err)).toBe(false);
+    expect(templateFieldOf(err)).toEqual({ field: 'from', message: 'From address must be a valid email address' });
+    expect(templateFieldOf(new ApiError(400, 'From name must be at most 200 characters'))?.field).toBe('fromName');
+    expect(templateFieldOf(new ApiError(400, 'Subject is not a valid template: tag "if" not closed'))?.field).toBe('subject');
+    expect(templateFieldOf(new ApiError(400, 'Nothing to update'))).toBeNull();
+    // A 403 (unverified sender) is not a field's problem.
+    expect(templateFieldOf(new ApiError(403, 'The sender domain example.com is not verified'))).toBeNull();
+    // The preview's envelope names its field itself.
+    expect(templateFieldOf(new ApiError(422, 'The template does not parse', 'VALIDATION_ERROR', { body: 'tag "if" not closed, line:2' }))).toEqual({ field: 'body', message: 'tag "if" not closed, line:2' });
+  });
+});
+
+describe('typed values', () => {
+  it('parses a custom field value by its chosen type', () => {
+    expect(parseFieldValue('text', 'pro')).toEqual({ value: 'pro' });
+    expect(parseFieldValue('text', '')).toHaveProperty('problem');
+    expect(parseFieldValue('number', ' 4.5 ')).toEqual({ value: 4.5 });
+    expect(parseFieldValue('number', 'four')).toHaveProperty('problem');
+    expect(parseFieldValue('number', '')).toHaveProperty('problem');
+    expect(parseFieldValue('boolean', 'false')).toEqual({ value: false });
+    expect(parseFieldValue('json', '{"tier": 2}')).toEqual({ value: { tier: 2 } });
+    expect(parseFieldValue('json', '[1, 2]')).toEqual({ value: [1, 2] });
+    expect(parseFieldValue('json', '"a string"')).toHaveProperty('problem');
+    expect(parseFieldValue('json', '{')).toEqual({ problem: expect.stringMatching(/^Not valid JSON/) });
+  });
+
+  it('shows a stored value in the form it was typed in', () => {
+    expect([typeOf('x'), typeOf(3), typeOf(true), typeOf({ a: 1 }), typeOf([1])]).toEqual(['text', 'number', 'boolean', 'json', 'json']);
+    expect(sourceOf('x')).toBe('x');
+    expect(sourceOf(3)).toBe('3');
+    expect(sourceOf({ a: 1 })).toBe('{\n  "a": 1\n}');
+    for (const v of ['pro', 7, false, { a: [1] }]) expect(parseFieldValue(typeOf(v), sourceOf(v))).toEqual({ value: v });
+  });
+
+  it('takes preview data as a JSON object only', () => {
+    expect(parsePreviewData('')).toEqual({ data: {} });
+    expect(parsePreviewData('{"first name": "Ada"}')).toEqual({ data: { 'first name': 'Ada' } });
+    expect(parsePreviewData('[1]')).toHaveProperty('problem');
+    expect(parsePreviewData('null')).toHaveProperty('problem');
+    expect(parsePreviewData('{"a":')).toEqual({ problem: expect.stringMatching(/^Preview data is not valid JSON/) });
+  });
+});

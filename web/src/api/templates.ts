@@ -1,0 +1,42 @@
+import { ApiError } from './client';
+
+export const TEMPLATE_TYPES = ['MARKETING', 'TRANSACTIONAL', 'HEADLESS'] as const;
+export type TemplateType = (typeof TEMPLATE_TYPES)[number];
+
+/**
+ * The template routes answer validation failures with the spec's flat `{ error }` body, each message
+ * a sentence naming its field (api/schemas/templates.ts: "From address must be a valid email address").
+ * Its field, by that name, so the editor shows it on the input; the preview's 422 envelope names fields itself.
+ */
+const LABELS: Array<[prefix: string, field: string]> = [
+  ['From address', 'from'],
+  ['From name', 'fromName'],
+  ['Reply-to address', 'replyTo'],
+  ['Name', 'name'],
+  ['Description', 'description'],
+  ['Subject', 'subject'],
+  ['Body', 'body'],
+  ['Text', 'text'],
+  ['Type', 'type'],
+];
+
+export function templateFieldOf(error: unknown): { field: string; message: string } | null {
+  if (!(error instanceof ApiError)) return null;
+  const [first] = Object.entries(error.fields);
+  if (first) return { field: first[0], message: first[1] };
+  if (error.status !== 400) return null;
+  const hit = LABELS.find(([prefix]) => error.message.startsWith(`${prefix} `));
+  return hit ? { field: hit[1], message: error.message } : null;
+}
+
+/** "Preview data (JSON)": an object of variables, or the reason it is not one. */
+export function parsePreviewData(source: string): { data?: Record<string, unknown>; problem?: string } {
+  if (!source.trim()) return { data: {} };
+  try {
+    const v = JSON.parse(source) as unknown;
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return { problem: 'Preview data must be a JSON object, such as {"first name": "Ada"}' };
+    return { data: v as Record<string, unknown> };
+  } catch (err) {
+    return { problem: `Preview data is not valid JSON: ${(err as Error).message}` };
+  }
+}

@@ -1,0 +1,119 @@
+import { Fragment, useState } from 'react';
+import { Badge, Button, Code, Group, Paper, ScrollArea, Table, Text, Title } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api, forProject, ResponseOf, unwrap } from '../api/client';
+import { Empty, ErrorState, Loading } from './States';
+
+type Email = ResponseOf<'/emails', 'get'>['data'][number];
+
+export const EMAIL_STATUS_COLOR: Record<Email['status'], string> = {
+  QUEUED: 'gray',
+  SENDING: 'gray',
+  SENT: 'blue',
+  DELIVERED: 'teal',
+  OPENED: 'green',
+  CLICKED: 'green',
+  BOUNCED: 'red',
+  COMPLAINED: 'red',
+  FAILED: 'red',
+  SUPPRESSED: 'orange',
+};
+
+/** One email's story (GET /emails/:id): its lifecycle events, oldest first. */
+function Story({ projectId, emailId }: { projectId: string; emailId: string }) {
+  const email = useQuery({
+    queryKey: ['email', projectId, emailId],
+    queryFn: () => unwrap(api.GET('/emails/{id}', { params: { path: { id: emailId } }, headers: forProject(projectId) })),
+  });
+  if (email.isPending) return <Loading />;
+  if (email.error) return <ErrorState error={email.error} />;
+  if (!email.data.events.length) return <Text size="sm" c="dimmed">Nothing has happened to it yet.</Text>;
+  return (
+    <Table aria-label="Email events" fz="xs">
+      <Table.Tbody>
+        {email.data.events.map((e, i) => (
+          <Table.Tr key={i}>
+            <Table.Td w={180}>{new Date(e.at).toLocaleString()}</Table.Td>
+            <Table.Td>
+              <Code>{e.type}</Code>
+            </Table.Td>
+            <Table.Td>{Object.keys(e.data ?? {}).length ? <Code>{JSON.stringify(e.data)}</Code> : null}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** The emails sent to a contact (GET /emails?contactId=), newest first, by cursor; a row opens its story. */
+export function ContactEmails({ projectId, contactId }: { projectId: string; contactId: string }) {
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const [open, setOpen] = useState<string | null>(null);
+  const cursor = cursors[cursors.length - 1];
+  const page = useQuery({
+    queryKey: ['contact-emails', projectId, contactId, cursor],
+    placeholderData: keepPreviousData,
+    queryFn: () => unwrap(api.GET('/emails', { params: { query: { contactId, limit: 20, cursor } }, headers: forProject(projectId) })),
+  });
+  return (
+    <Paper withBorder p="md">
+      <Title order={2} size="h4" mb="sm">
+        Emails
+      </Title>
+      {page.isPending ? <Loading /> : null}
+      {page.error ? <ErrorState error={page.error} /> : null}
+      {page.data && !page.data.data.length ? <Empty>No emails sent to this contact yet.</Empty> : null}
+      {page.data?.data.length ? (
+        <ScrollArea>
+          <Table aria-label="Emails sent to this contact" miw={560}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Subject</Table.Th>
+                <Table.Th>Type</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th>Created</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {page.data.data.map((e) => (
+                <Fragment key={e.id}>
+                  <Table.Tr>
+                    <Table.Td>
+                      <Button variant="subtle" size="compact-sm" onClick={() => setOpen(open === e.id ? null : e.id)} aria-expanded={open === e.id} styles={{ label: { whiteSpace: 'normal', textAlign: 'left' } }}>
+                        {e.subject || '(no subject)'}
+                      </Button>
+                    </Table.Td>
+                    <Table.Td>{e.type.toLowerCase()}</Table.Td>
+                    <Table.Td>
+                      <Badge color={EMAIL_STATUS_COLOR[e.status]} variant="light">
+                        {e.status}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>{new Date(e.createdAt).toLocaleString()}</Table.Td>
+                  </Table.Tr>
+                  {open === e.id ? (
+                    <Table.Tr>
+                      <Table.Td colSpan={4}>
+                        <Story projectId={projectId} emailId={e.id} />
+                      </Table.Td>
+                    </Table.Tr>
+                  ) : null}
+                </Fragment>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollArea>
+      ) : null}
+      {page.data && (cursors.length > 1 || page.data.hasMore) ? (
+        <Group gap="xs" justify="flex-end" mt="xs">
+          <Button size="xs" variant="default" disabled={cursors.length < 2} onClick={() => setCursors((c) => c.slice(0, -1))}>
+            Newer
+          </Button>
+          <Button size="xs" variant="default" disabled={!page.data.hasMore} onClick={() => setCursors((c) => [...c, page.data!.cursor ?? undefined])}>
+            Older
+          </Button>
+        </Group>
+      ) : null}
+    </Paper>
+  );
+}
