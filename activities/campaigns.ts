@@ -46,7 +46,7 @@ import { contactTimeZone, recipientDue } from '../lib/sendingPolicy';
 import { parseLocalDateTime } from '../lib/zonedTime';
 import { redactAddresses } from '../lib/redact';
 import { trackingSettings } from '../db/tracking';
-import { DEFAULT_TRACKING, resolveTracking, TrackingChoice } from '../lib/trackingSettings';
+import { DEFAULT_TRACKING, NO_TRACKING, resolveTracking, TrackingChoice } from '../lib/trackingSettings';
 import { trackedBody } from '../services/emailTracking';
 
 // ───────────────────────────── the batch ─────────────────────────────
@@ -230,7 +230,7 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
       // a recipient over a budget is written FAILED by the claim below, so a retry never renders it again.
       const renderer = batchRenderer();
       // The campaign's own choice, else the project's settings for its type (read once per batch).
-      const tracking = fresh.length ? resolveTracking((await trackingSettings(knex, c.project_id)) ?? DEFAULT_TRACKING, c.type, c.tracking) : DEFAULT_TRACKING.TRANSACTIONAL;
+      const tracking = fresh.length ? resolveTracking((await trackingSettings(knex, c.project_id)) ?? DEFAULT_TRACKING, c.type, c.tracking) : NO_TRACKING;
       for (const r of fresh) {
         ctx.heartbeat(progress);
         rendered.push(await render(c, { contact_id: r.contact_id, email: r.email!, data: r.data, variant: ab.variant(r.contact_id) }, renderer, tracking));

@@ -5,7 +5,7 @@ import { renderTemplate, BatchRenderer, Rendered } from '../services/render';
 import { htmlToPlainText } from '../services/plainText';
 import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
 import { withoutForbiddenHeaders } from '../lib/mailHeaders';
-import { resolveTracking, TrackingSettings } from '../lib/trackingSettings';
+import { NO_TRACKING, resolveTracking, TrackingSettings } from '../lib/trackingSettings';
 import { TrackedBody, trackedBody } from '../services/emailTracking';
 
 /**
@@ -24,7 +24,7 @@ export async function renderRow(config: Config, email: EmailRow, tracking: Track
   const template = { subject: email.subject, body: email.body, text: email.text };
   const variables = { ...email.variables, ...links };
   const rendered = await (renderer ? renderer.render(template, variables) : renderTemplate(template, variables));
-  const choice = tracking ? resolveTracking(tracking, email.type, { opens: email.track_opens ?? undefined, clicks: email.track_clicks ?? undefined }) : { opens: false, clicks: false };
+  const choice = tracking ? resolveTracking(tracking, email.type, { opens: email.track_opens ?? undefined, clicks: email.track_clicks ?? undefined }) : NO_TRACKING;
   return { ...rendered, ...trackedBody(config, email.id, rendered.body, choice) };
 }
 

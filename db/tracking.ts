@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { TrackingPatch, TrackingSettings, trackingSettingsOf } from '../lib/trackingSettings';
 import type { EmailStatus } from './emails';
 import { inTransaction } from './transaction';
+import { prepared } from './prepared';
 
 /** First-party open and click tracking (docs/tracking.md): settings, links, engagements, reports. */
 
@@ -33,7 +34,8 @@ export async function updateTrackingSettings(db: Knex, projectId: string, patch:
 
 /** Where link `index` of an email leads; undefined for no such email or link. One primary-key read on the redirect's path. */
 export async function trackedLink(db: Knex, emailId: string, index: number): Promise<string | undefined> {
-  const { rows } = await db.raw('SELECT links[?::int + 1] AS url FROM emails WHERE id = ?', [index, emailId]);
+  // Prepared: the redirect's only statement, planned once per connection (db/prepared.ts). Knex turns `?` into `$n`.
+  const { rows } = await prepared(db, 'SELECT links[?::int + 1] AS url FROM emails WHERE id = ?::uuid', [index, emailId]);
   return rows[0]?.url ?? undefined;
 }
 

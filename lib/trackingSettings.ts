@@ -24,6 +24,8 @@ export const DEFAULT_TRACKING: TrackingSettings = {
   TRANSACTIONAL: { opens: false, clicks: false },
 };
 
+export const NO_TRACKING: TrackingChoice = { opens: false, clicks: false };
+
 /** Stored settings (jsonb, maybe partial or null) over the defaults. */
 export function trackingSettingsOf(stored: unknown): TrackingSettings {
   const s = (stored && typeof stored === 'object' ? stored : {}) as Partial<Record<keyof TrackingSettings, TrackingPatch>>;

@@ -102,7 +102,7 @@ const escapeAttribute = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&
 
 interface Attribute {
   name: string;
-  /** Where the value's text starts and ends (quotes excluded), and where its source span (quotes included) does. */
+  /** The raw value (quotes excluded, references not decoded); `spanStart`–`spanEnd` is its source span, quotes included. */
   value: string;
   spanStart: number;
   spanEnd: number;

@@ -99,8 +99,8 @@ describe('POST /v1/send', () => {
     const msg = sinkFor(to)[0].body;
     expect(msg.subject).toBe('Override Zed');
     expect(msg.from).toEqual({ email: 'team@mail.example.com', name: 'Team' });
-    // Marketing mail is tracked by default (docs/tracking.md): the pixel follows the body, and the unsubscribe link is never rewritten.
-    expect(msg.content.find((c: any) => c.type === 'text/html').value).toMatch(/^<a href="http:\/\/localhost:\d+\/unsubscribe\/[\w.-]+">u<\/a><img src="http:\/\/localhost:\d+\/t\/o\/[\w.-]+"[^>]*>$/);
+    // A marketing template's mail carries the open pixel by default (docs/tracking.md); the unsubscribe link is never rewritten.
+    expect(msg.content.find((c: any) => c.type === 'text/html').value).toMatch(/^<a href="http:\/\/localhost:\d+\/unsubscribe\/[\w.-]+">u<\/a><img src="http:\/\/[^"]+\/t\/o\/[\w.-]+"[^>]*>$/);
     expect(msg.headers['List-Unsubscribe']).toMatch(/^<http:\/\/localhost:\d+\/unsubscribe\/[\w.-]+>$/);
     expect(msg.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
   });

@@ -5,6 +5,7 @@ import { uniqueEmail, verifiedDomain } from '../helpers/fixtures';
 import { workflowApi } from '../helpers/workflows';
 import { providerEvents } from '../../services/providerEvents';
 import { signTrackingToken } from '../../services/trackingTokens';
+import { startWebhookReceiver, WebhookReceiver } from '../helpers/webhookReceiver';
 
 /**
  * First-party open and click tracking end to end (docs/tracking.md): mail goes through the real
@@ -16,19 +17,22 @@ import { signTrackingToken } from '../../services/trackingTokens';
 let h: Harness;
 let p: ProjectFixture;
 let sink: SmtpSink;
+let rx: WebhookReceiver;
 const DOMAIN = 'mail.example.com';
 const BROWSER = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
 const SCANNER = 'Mozilla/5.0 (compatible; Barracuda Sentinel)';
 
 beforeAll(async () => {
   sink = await startSmtpSink();
-  h = await startHarness({ worker: true, env: { EMAIL_TRANSPORT: 'smtp', SMTP_URL: sink.url, TRACKING_URL: 'https://t.example.net' } });
+  rx = await startWebhookReceiver();
+  h = await startHarness({ worker: true, env: { EMAIL_TRANSPORT: 'smtp', SMTP_URL: sink.url, TRACKING_URL: 'https://t.example.net', WEBHOOK_ALLOW_PRIVATE: 'true' } });
   p = await createProjectFixture(h);
   await verifiedDomain(h, p.projectId, DOMAIN);
 });
 afterAll(async () => {
   await h?.stop();
   await sink?.stop();
+  await rx?.stop();
 });
 
 const key = (fx: ProjectFixture = p) => bearer(fx.secretKey);
@@ -93,8 +97,12 @@ describe('a tracked /v1/send email over SMTP', () => {
     // The reader's own controls stay on the app's URL, untouched.
     expect(html).toMatch(new RegExp(`href="${h.config.appUrl}/unsubscribe/[\\w.-]+"`));
     expect(html).toMatch(new RegExp(`href="${h.config.appUrl}/manage/[\\w.-]+"`));
-    // Tokens carry no address.
-    for (const path of [...pixels, ...links]) expect(Buffer.from(path.split('/')[3].split('.')[0], 'base64url').toString('latin1')).not.toContain('@');
+    // Tokens carry the email id (and a link index), nothing else: no address.
+    for (const path of [...pixels, ...links]) {
+      const payload = Buffer.from(path.split('/')[3].split('.')[0], 'base64url');
+      expect(payload.length).toBeLessThanOrEqual(18);
+      expect(payload.subarray(0, 16).toString('hex')).toBe(sent.email.replace(/-/g, ''));
+    }
 
     const pixel = await get(pixels[0]);
     expect(pixel.status).toBe(200);
@@ -349,5 +357,23 @@ describe('workflows', () => {
     expect(done.status).toBe('COMPLETED');
     expect(done.context.event).toMatchObject({ name: 'email.clicked', data: { url: 'https://shop.example/b' } });
     expect((await h.deps.knex('contacts').where({ id: contact.id }).first()).data).toMatchObject({ opened: true, clicked: true });
+  });
+});
+
+describe('outbound webhooks', () => {
+  it('an endpoint subscribed to email.clicked receives the click with its url', async () => {
+    const fx = await createProjectFixture(h);
+    await verifiedDomain(h, fx.projectId, DOMAIN);
+    const endpoint = await h.http.post('/webhook-endpoints').set(key(fx)).send({ url: rx.url('/clicks'), events: ['email.clicked'] });
+    expect(endpoint.status).toBe(201);
+    const to = uniqueEmail();
+    const res = await h.http.post('/v1/send').set(key(fx)).send({ to, from: `hello@${DOMAIN}`, subject: 'Hi', body: BODY, track: { clicks: true } });
+    const emailId = res.body.data.emails[0].email;
+    const { links } = trackingPaths(await receivedHtml(to));
+    await get(links[1]);
+    const [call] = await eventually(async () => (rx.calls('/clicks').length ? rx.calls('/clicks') : null));
+    expect(call.body).toContain('email.clicked');
+    expect(call.body).toContain('https://shop.example/b');
+    expect(call.body).toContain(emailId);
   });
 });

@@ -90,7 +90,8 @@ describe('triggered executions', () => {
     const mails = sinkFor(pro);
     expect(mails).toHaveLength(1);
     expect(mails[0].body.subject).toBe(`Welcome Ann (${event})`);
-    expect(mails[0].body.content.find((c: any) => c.type === 'text/html').value).toBe('<p>plan pro via ads</p>');
+    // A marketing template's mail carries the open pixel by default (docs/tracking.md).
+    expect(mails[0].body.content.find((c: any) => c.type === 'text/html').value).toMatch(/^<p>plan pro via ads<\/p><img src="http:\/\/[^"]+\/t\/o\/[\w.-]+"[^>]*>$/);
     expect(sinkFor(free)).toHaveLength(0);
     await eventually(async () => (await h.deps.knex('contacts').where({ email: pro, project_id: p.projectId }).first()).data.welcomed === true);
   });
