@@ -15,6 +15,7 @@ import { Connection } from '@temporalio/client';
 import { loadConfig, ConfigError } from '../lib/config';
 import { createKnex, ensureDatabase, migrateLatest } from '../db/knex';
 import { APP_SERVICES, CLUSTER_BIND_HOST, TEMPORAL_SERVICES } from './topology';
+import { ensureWorkflowBundle } from './buildWorkflows';
 import {
   ROOT,
   TOOLS,
@@ -190,6 +191,8 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   } finally {
     await knex.destroy();
   }
+  // Bundled once here, so every worker (and each restart) loads it instead of running webpack itself.
+  if (config.temporal.workflowBundle !== 'off') await ensureWorkflowBundle(say);
 
   const { serverRoot, uiRoot } = writeServerConfig(
     dir,
