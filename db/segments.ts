@@ -5,6 +5,7 @@ import { compileFilter, countMatching, loadFieldTypes, matchingContactsQuery, Fi
 import { recordEvents, EventRow } from './events';
 import { inTransaction } from './transaction';
 import type { ComputeResult } from '../temporal/contract';
+import { freeSlug, slugify } from './slugs';
 
 export type { ComputeResult };
 
@@ -36,17 +37,8 @@ export interface SegmentRow {
 
 // ───────────────────────────── slugs and event names ─────────────────────────────
 
-const SLUG_FALLBACK = 'segment';
-
-/** Lowercase, every run of characters other than a-z and 0-9 turned into one "-", none at the ends. */
-export function slugify(name: string): string {
-  return (
-    name
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '') || SLUG_FALLBACK
-  );
-}
+/** A segment's slug from its name (db/slugs.ts). */
+export const segmentSlug = (name: string) => slugify(name, 'segment');
 
 export type MembershipChange = 'entry' | 'exit';
 
@@ -101,21 +93,6 @@ export async function refreshMemberCount(db: Knex, segment: SegmentRow): Promise
   return saveCount(db, segment.id, await liveMemberCount(db, segment));
 }
 
-/**
- * Two segments of a project never share a slug, else a workflow triggered by `segment.vip.entry`
- * would fire for both: a taken slug gets the first free `-2`, `-3`, … suffix.
- */
-async function freeSlug(db: Knex, projectId: string, base: string): Promise<string> {
-  const taken = new Set<string>(
-    await db('segments')
-      .where({ project_id: projectId })
-      .andWhere((q) => q.where('slug', base).orWhere('slug', 'like', `${base}-%`))
-      .pluck('slug'),
-  );
-  let n = 1;
-  while (taken.has(n === 1 ? base : `${base}-${n}`)) n++;
-  return n === 1 ? base : `${base}-${n}`;
-}
 
 /**
  * A static segment keeps no condition (the spec's two listings conflict on whether one is refused
@@ -124,7 +101,7 @@ async function freeSlug(db: Knex, projectId: string, base: string): Promise<stri
 export async function createSegment(db: Knex, projectId: string, fields: SegmentFields): Promise<SegmentRow> {
   const condition = fields.type === 'DYNAMIC' ? fields.condition : null;
   const memberCount = condition ? await countMatching(db, projectId, condition) : 0;
-  const base = slugify(fields.name);
+  const base = segmentSlug(fields.name);
   // A concurrent create may take the chosen slug first; the unique index says so and we pick again.
   for (let attempt = 0; attempt < 5; attempt++) {
     const [row] = await db<SegmentRow>('segments')
@@ -132,7 +109,7 @@ export async function createSegment(db: Knex, projectId: string, fields: Segment
         id: uuid(),
         project_id: projectId,
         name: fields.name,
-        slug: await freeSlug(db, projectId, base),
+        slug: await freeSlug(db, 'segments', projectId, base),
         description: fields.description ?? null,
         type: fields.type,
         condition: condition === null || condition === undefined ? null : (JSON.stringify(condition) as any),

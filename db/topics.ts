@@ -3,6 +3,7 @@ import { uuid } from '../lib/ids';
 import { DomainError } from '../lib/domainErrors';
 import { recordEvents, EventRow } from './events';
 import { recordConsent, ConsentOrigin } from './consent';
+import { freeSlug, slugify } from './slugs';
 
 /**
  * Topics (docs/api.md "Topics"): what a project's marketing mail is about. A contact's state of a
@@ -34,16 +35,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const topicStateSql = (contactId: string, topic: string) =>
   `COALESCE((SELECT ctp.subscribed FROM contact_topics ctp WHERE ctp.contact_id = ${contactId} AND ctp.topic_id = ${topic}.id), ${topic}.default_subscribed)`;
 
-function slugOf(name: string): string {
-  return (
-    name
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 60)
-      .replace(/-+$/, '') || 'topic'
-  );
-}
 
 export interface TopicFields {
   name: string;
@@ -84,22 +75,10 @@ export async function resolveTopicKeys(db: Knex, projectId: string, keys: string
   return out;
 }
 
-/** A derived slug takes the first free `-2`, `-3`, … suffix; a given one must be free. */
-async function freeSlug(db: Knex, projectId: string, base: string): Promise<string> {
-  const taken = new Set<string>(
-    await db('topics')
-      .where({ project_id: projectId })
-      .andWhere((q) => q.where('slug', base).orWhere('slug', 'like', `${base}-%`))
-      .pluck('slug'),
-  );
-  let n = 1;
-  while (taken.has(n === 1 ? base : `${base}-${n}`)) n++;
-  return n === 1 ? base : `${base}-${n}`;
-}
 
 export async function createTopic(db: Knex, projectId: string, fields: TopicFields): Promise<TopicRow> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const slug = fields.slug ?? (await freeSlug(db, projectId, slugOf(fields.name)));
+    const slug = fields.slug ?? (await freeSlug(db, 'topics', projectId, slugify(fields.name, 'topic', 60)));
     const [row] = await db<TopicRow>('topics')
       .insert({
         id: uuid(),

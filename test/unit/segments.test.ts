@@ -1,4 +1,4 @@
-import { slugify, segmentEventName, membershipEventId } from '../../db/segments';
+import { segmentSlug as slugify, segmentEventName, membershipEventId } from '../../db/segments';
 import { SegmentCreate, SegmentUpdate, MembersAdd, CONDITION_REQUIRED } from '../../api/schemas/segments';
 import { firstMessage } from '../../api/validation';
 import { isReservedEventName } from '../../api/schemas/track';
