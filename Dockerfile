@@ -23,5 +23,7 @@ COPY temporal ./temporal
 COPY worker ./worker
 COPY scripts ./scripts
 COPY --from=web /app/web/dist ./web/dist
+# Workers load this bundle instead of running webpack at every start (worker/workflowBundle.ts).
+RUN npx tsx scripts/buildWorkflows.ts
 EXPOSE 3000
 CMD ["npm", "run", "api"]

@@ -22,6 +22,7 @@ import {
   RecipientEmail,
   RecipientRow,
   releaseClaim,
+  settleCancelled,
 } from '../db/campaignEmails';
 import { createTransport } from '../services/transports';
 import { heartbeating, UNKNOWN_OUTCOME } from './handOver';
@@ -35,7 +36,8 @@ import { BATCH_WAIT_BUDGET_MS, evenPace, GROUP_WAIT_MS, limitGroups, sendThrottl
 import { deliveriesFailed, emailsHandedOver } from '../lib/metrics';
 import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
 import { identityVariables } from '../db/contacts';
-import { startCampaignWorkflow } from '../services/campaigns';
+import { start } from '../services/temporal';
+import { campaignSendStart } from '../temporal/workflows/campaignSend/start';
 import { startEventBatch } from '../services/eventBatcher';
 import { publishCampaignEnd } from '../services/webhooks/campaigns';
 import { clearDueDeferrals, deferRecipients, dueDeferredPage, nextDeferral, recordCapped } from '../db/campaignDeferrals';
@@ -327,6 +329,8 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
     /** The workflow was cancelled (API cancel already did this; the Temporal UI's cancel does not). */
     async markCampaignCancelled(input: { campaignId: string; projectId: string }): Promise<void> {
       await cancelCampaign(knex, input.projectId, input.campaignId);
+      // No batch comes back for rows an attempt left behind (cancelled in its retry wait, or dead).
+      await settleCancelled(knex, input.campaignId, UNKNOWN_OUTCOME, transport.reofferInterrupted);
       await publishCampaignEnd(deps, input.campaignId, 'campaign.cancelled');
     },
 
@@ -336,7 +340,7 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
      */
     async resumeCampaigns(): Promise<number> {
       let started = 0;
-      for (const c of await activeCampaigns(knex, 500)) if ((await startCampaignWorkflow(deps.temporal, c, deps.config.campaigns, deps.config.workflows.timeScale)).started) started++;
+      for (const c of await activeCampaigns(knex, 500)) if ((await start(deps.temporal, campaignSendStart, { campaign: c, config: deps.config })).started) started++;
       return started;
     },
   };

@@ -5,7 +5,7 @@ import { startEventRouting } from '../services/events';
 import { executionsEnded, executionSteps } from '../lib/metrics';
 import type { EventPayload, ProgressUpdate } from '../temporal/contract';
 
-/** The engine's own activities (temporal/workflows/workflowExecution.ts); each step type's sit beside it in steps/. */
+/** The engine's own activities (temporal/workflows/workflowExecution/); each step type's sit beside it in steps/. */
 export function workflowActivities(deps: ActivityDeps) {
   const { knex } = deps;
   return {

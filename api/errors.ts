@@ -47,7 +47,21 @@ export const validationError = (errors: FieldError[], message = 'Request validat
 
 /** The one place a domain rule (db/, services/) becomes an HTTP answer. */
 export function fromDomainError(err: DomainError): ApiError {
-  if (err.kind === 'not_found') return new ApiError(404, 'NOT_FOUND', err.message);
-  if (err.kind === 'conflict') return conflict(err.message);
-  return validationError([{ field: err.field ?? '(root)', code: 'custom', message: err.message }], err.message);
+  const { code, details, suggestion, retryAfterSeconds } = err.extra;
+  const extra: ErrorExtra = { ...(details ? { details } : {}), ...(suggestion ? { suggestion } : {}) };
+  switch (err.kind) {
+    case 'not_found':
+      return new ApiError(404, code ?? 'NOT_FOUND', err.message, extra);
+    case 'conflict':
+      return new ApiError(409, code ?? 'CONFLICT', err.message, extra);
+    case 'forbidden':
+      return new ApiError(403, code ?? 'FORBIDDEN', err.message, extra);
+    case 'limit_reached':
+      // A rate answers 429 with when to come back; a cap (waiting does not help) answers 403.
+      return retryAfterSeconds !== undefined
+        ? new ApiError(429, code ?? 'RATE_LIMIT_EXCEEDED', err.message, { ...extra, headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } })
+        : new ApiError(403, code ?? 'LIMIT_REACHED', err.message, extra);
+    case 'invalid':
+      return validationError([{ field: err.field ?? '(root)', code: 'custom', message: err.message }], err.message);
+  }
 }

@@ -269,3 +269,24 @@ export async function releaseClaim(knex: Knex, campaignId: string | null, where:
 export async function dropUnsent(knex: Knex, campaignId: string, contactIds: string[]): Promise<void> {
   if (contactIds.length) await knex('emails').where({ campaign_id: campaignId, status: 'QUEUED' }).whereIn('contact_id', contactIds).del();
 }
+
+/**
+ * A cancelled campaign's rows no batch comes back for: an attempt cancelled in its retry wait, or
+ * one that died, leaves them QUEUED (never offered) or SENDING (outcome unknown). QUEUED rows
+ * never went out, so they go; SENDING rows are failed with `unknownOutcome`, unless the transport's
+ * hand-over is the row itself (`sendingUnsent`: nothing left), when they go too. Runs once the
+ * workflow's batches have settled (it cancels them with WAIT_CANCELLATION_COMPLETED).
+ */
+export async function settleCancelled(knex: Knex, campaignId: string, unknownOutcome: string, sendingUnsent: boolean): Promise<{ dropped: number; failed: number }> {
+  return knex.transaction(async (trx) => {
+    const dropped = await trx('emails')
+      .where({ campaign_id: campaignId })
+      .whereIn('status', sendingUnsent ? ['QUEUED', 'SENDING'] : ['QUEUED'])
+      .del();
+    const failed = sendingUnsent
+      ? []
+      : await trx('emails').where({ campaign_id: campaignId, status: 'SENDING' }).update({ status: 'FAILED', error: unknownOutcome, updated_at: trx.fn.now() }).returning('id');
+    if (failed.length) await trx('campaigns').where({ id: campaignId }).increment('failed_count', failed.length);
+    return { dropped, failed: failed.length };
+  });
+}

@@ -4,7 +4,7 @@ import { suppressedEventsSql, suppressedEventBindings, suppressedSql, type Suppr
 import { binaryTextArray } from './binaryArrays';
 
 /**
- * The rows of /v1/send's batched hand-off (temporal/workflows/deliverEmailBatch.ts): every email a
+ * The rows of /v1/send's batched hand-off (temporal/workflows/deliverEmailBatch/): every email a
  * request commits names, in `delivery_workflow`, the batch workflow that delivers it. The batch's
  * activity finds its rows by that name, so a retried attempt or a run the sweep started again
  * sees exactly the batch's emails whatever its input says. Outcomes reuse the set-based statements

@@ -121,6 +121,7 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
   TEMPORAL_MAX_CACHED_WORKFLOWS: unsetIfBlank(intIn(0).default(500)),
+  WORKFLOW_BUNDLE: unsetIfBlank(z.string().min(1).optional()),
   SYSTEM_EMAIL_FROM: unsetIfBlank(z.string().trim().regex(/^[^\s@<>]+@[^\s@<>]+$/, 'must be a bare email address, like no-reply@example.com').default('no-reply@localhost')),
   SENDGRID_WEBHOOK_PUBLIC_KEY: publicKeyText,
   SECURITY_WINDOW_HOURS: unsetIfBlank(positive.default(7 * 24)),
@@ -173,6 +174,8 @@ export interface Config {
     port: number;
     /** Workers' sticky cache: bounds RSS while many executions wait (each cached one holds ~0.2–0.45 MB). */
     maxCachedWorkflows: number;
+    /** `npm run worker`'s prebuilt workflow bundle (worker/workflowBundle.ts); `off` bundles from source at start. */
+    workflowBundle?: string;
   };
   email: EmailConfig;
   dnsServers?: string[];
@@ -394,6 +397,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       uiPort: e.TEMPORAL_UI_PORT,
       port: e.TEMPORAL_PORT,
       maxCachedWorkflows: e.TEMPORAL_MAX_CACHED_WORKFLOWS,
+      workflowBundle: e.WORKFLOW_BUNDLE,
     },
     email: {
       transport,
@@ -489,6 +493,6 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
 /**
  * "A first email in five minutes": while every email goes to the local development inbox, no domain
  * can be spoofed and no DNS can be published, so sends, templates, campaigns and workflow steps skip
- * the sender-domain check (api/sender.ts, activities/steps/sendEmail.ts). Any real transport keeps it.
+ * the sender-domain check (services/senderCheck.ts, activities/steps/sendEmail.ts). Any real transport keeps it.
  */
 export const senderCheckWaived = (config: { email: Pick<EmailConfig, 'localInbox'> }): boolean => config.email.localInbox === true;

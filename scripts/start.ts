@@ -16,6 +16,7 @@ import { createTemporalGateway } from '../services/temporal';
 import { createWorker } from '../worker/worker';
 import { startApi, closeServer } from '../api/server';
 import { ensureDashboardBuilt } from './buildWeb';
+import { ensureWorkflowBundle } from './buildWorkflows';
 
 async function main() {
   const config = loadConfigOrExit();
@@ -60,7 +61,9 @@ async function main() {
   await migrateLatest(knex);
   log.info('database migrated');
 
-  const { worker, close: closeWorker } = await createWorker({ config: runtimeConfig, knex, log, address, schedules: true });
+  // Bundled once and reused by later starts while temporal/ is unchanged (worker/workflowBundle.ts).
+  const workflowBundlePath = await ensureWorkflowBundle((line) => log.info(line));
+  const { worker, close: closeWorker } = await createWorker({ config: runtimeConfig, knex, log, address, schedules: true, workflowBundlePath });
   const temporal = createTemporalGateway(runtimeConfig, address);
   // The API gets a pool of its own with the statement timeout; the worker's batch statements may run longer.
   const apiKnex = createKnex(config.databaseUrl, { max: 10, statementTimeoutMs: config.dbStatementTimeoutMs });

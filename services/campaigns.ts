@@ -1,29 +1,8 @@
 import type { TemporalGateway } from './temporal';
-import { cancelWorkflow, startWorkflowOnce, updateWorkflow } from './temporal';
-import type { CampaignRow } from '../db/campaigns';
+import { cancelWorkflow, updateWorkflow } from './temporal';
 import { pauseCampaignUpdate, resumeCampaignUpdate } from '../temporal/contract';
-import type { CampaignSendSettings, CampaignState } from '../temporal/contract';
+import type { CampaignState } from '../temporal/contract';
 import { campaignWorkflowId } from '../temporal/workflowIds';
-import { campaignSend } from '../temporal/workflows/campaignSend';
-import { campaignStart } from '../temporal/summaries';
-
-/** Starts `campaignSend` under its deterministic id; a repeat (retried request, sweep) is a no-op. */
-export async function startCampaignWorkflow(
-  gateway: TemporalGateway,
-  c: Pick<CampaignRow, 'id' | 'project_id' | 'name' | 'scheduled_for'>,
-  settings: CampaignSendSettings,
-  /** config.workflows.timeScale: how long a deferred recipient's wait really lasts (tests shorten it). */
-  timeScale = 1,
-): Promise<{ started: boolean }> {
-  const scheduledFor = c.scheduled_for ? new Date(c.scheduled_for).toISOString() : null;
-  return startWorkflowOnce(gateway, campaignSend, {
-    workflowId: campaignWorkflowId(c.id),
-    args: [{ campaignId: c.id, projectId: c.project_id, scheduledFor, ...settings, ...(timeScale !== 1 ? { timeScale } : {}) }],
-    ...campaignStart({ id: c.id, projectId: c.project_id, name: c.name, scheduledFor }),
-    searchAttributes: { ProjectId: c.project_id, CampaignId: c.id },
-    memo: { campaign: c.name },
-  });
-}
 
 /** Temporal cancellation of the campaign's workflow; one that already ended is fine. */
 export async function cancelCampaignWorkflow(gateway: TemporalGateway, campaignId: string): Promise<void> {

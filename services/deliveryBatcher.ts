@@ -1,10 +1,8 @@
 import { uuid } from '../lib/ids';
 import type { TemporalGateway } from './temporal';
-import { startWorkflowOnce } from './temporal';
+import { start } from './temporal';
 import { deliverEmailBatchWorkflowId } from '../temporal/workflowIds';
-import { deliverEmailBatch } from '../temporal/workflows/deliverEmailBatch';
-import { deliveryBatchStart } from '../temporal/summaries';
-import { PRIORITY } from '../temporal/priorities';
+import { deliverEmailBatchStart } from '../temporal/workflows/deliverEmailBatch/start';
 
 /**
  * Close a batch at this many emails of one project, or this long after its first place was taken.
@@ -114,14 +112,7 @@ export class DeliveryBatcher {
 
 /** Starts (or, for the sweep, starts again) a batch under the id its rows name; a repeat is a no-op. */
 export async function startDeliveryBatch(gateway: TemporalGateway, b: { workflowId: string; projectId: string; emailIds: string[]; source: string }): Promise<void> {
-  await startWorkflowOnce(gateway, deliverEmailBatch, {
-    workflowId: b.workflowId,
-    args: [{ emailIds: b.emailIds }],
-    ...deliveryBatchStart(b),
-    searchAttributes: { ProjectId: b.projectId },
-    memo: { emails: b.emailIds.length },
-    priorityKey: PRIORITY.transactional,
-  });
+  await start(gateway, deliverEmailBatchStart, b);
 }
 
 const batchers = new WeakMap<TemporalGateway, DeliveryBatcher>();

@@ -1,10 +1,8 @@
 import type { TemporalGateway } from './temporal';
-import { startWorkflowOnce } from './temporal';
+import { start } from './temporal';
 import type { RoutableEvent } from './events';
-import { routeEventBatchWorkflowId } from '../temporal/workflowIds';
-import { routeEventBatch } from '../temporal/workflows/routeEventBatch';
+import { routeEventBatchSpec } from '../temporal/workflows/routeEventBatch/start';
 import { eventRoutingHandoff, eventRoutingQueued, eventsHandedOff } from '../lib/metrics';
-import { routeEventBatchStart } from '../temporal/summaries';
 
 /** Flush after this many events of one project, or this long after the first one queued. */
 const MAX_BATCH = 200;
@@ -81,13 +79,7 @@ export class EventBatcher {
  */
 export async function startEventBatch(gateway: TemporalGateway, projectId: string, events: RoutableEvent[]): Promise<void> {
   if (!events.length) return;
-  await startWorkflowOnce(gateway, routeEventBatch, {
-    workflowId: routeEventBatchWorkflowId(events[0].id),
-    args: [{ eventIds: events.map((e) => e.id) }],
-    ...routeEventBatchStart({ projectId, eventIds: events.map((e) => e.id) }),
-    searchAttributes: { ProjectId: projectId },
-    memo: { events: events.length },
-  });
+  await start(gateway, routeEventBatchSpec, { projectId, events });
 }
 
 const batchers = new WeakMap<TemporalGateway, EventBatcher>();

@@ -1,15 +1,9 @@
 import type { TemporalGateway } from './temporal';
-import { startWorkflowOnce } from './temporal';
-import { routeEventWorkflowId } from '../temporal/workflowIds';
-import { routeEvent } from '../temporal/workflows/routeEvent';
-import { routeEventStart } from '../temporal/summaries';
+import { start } from './temporal';
+import type { RoutableEvent } from '../temporal/contract';
+import { routeEventSpec } from '../temporal/workflows/routeEvent/start';
 
-export interface RoutableEvent {
-  id: string;
-  project_id: string;
-  contact_id: string | null;
-  name: string;
-}
+export type { RoutableEvent } from '../temporal/contract';
 
 
 /**
@@ -17,15 +11,7 @@ export interface RoutableEvent {
  * (the sweep of unrouted events, a retried caller) starts nothing new.
  */
 export async function startEventRouting(gateway: TemporalGateway, events: RoutableEvent[]): Promise<void> {
-  for (const e of events) {
-    await startWorkflowOnce(gateway, routeEvent, {
-      workflowId: routeEventWorkflowId(e.id),
-      args: [{ eventId: e.id }],
-      ...routeEventStart({ id: e.id, projectId: e.project_id, contactId: e.contact_id, name: e.name }),
-      searchAttributes: { ProjectId: e.project_id, ContactId: e.contact_id ?? undefined },
-      memo: { event: e.name },
-    });
-  }
+  for (const e of events) await start(gateway, routeEventSpec, e);
 }
 
 /**

@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
 import type { Config } from '../lib/config';
 import type { TemporalGateway } from './temporal';
-import { cancelWorkflow, signalWorkflow, startWorkflowOnce } from './temporal';
-import { executionStart } from '../temporal/summaries';
+import { cancelWorkflow, signalWorkflow, start } from './temporal';
 import { snapshotGraph } from './workflowGraphs';
 import type { ContactRow } from '../db/contacts';
 import { identityVariables } from '../db/contacts';
@@ -10,7 +9,8 @@ import { ACTIVE_STATUSES, GraphCache } from '../db/workflows';
 import { CreatedExecution, NewExecution, createExecution, markCancelled } from '../db/executions';
 import type { EventPayload, ExecutionInput } from '../temporal/contract';
 import { executionWorkflowId } from '../temporal/workflowIds';
-import { eventSignal, workflowExecution } from '../temporal/workflows/workflowExecution';
+import { eventSignal } from '../temporal/workflows/workflowExecution';
+import { workflowExecutionSpec } from '../temporal/workflows/workflowExecution/start';
 import { executionsEnded, executionsStarted } from '../lib/metrics';
 import { STEP_TYPES, StepRegistry } from '../temporal/steps';
 
@@ -58,13 +58,10 @@ export async function startExecution(deps: Deps, input: NewExecution, graphs?: G
     // Set by createExecution (or by an engine that already ran): the first mirror write is done.
     startRecorded: execution.current_step_id !== null,
   };
-  await startWorkflowOnce(deps.temporal, workflowExecution, {
-    workflowId: executionWorkflowId(execution.id),
-    args: [workflowInput],
-    ...executionStart({ executionId: execution.id, projectId: execution.project_id, contactId: execution.contact_id, workflow, triggerEvent: input.triggerEvent }),
-    // StepType starts at the trigger; the workflow upserts it as the execution moves.
-    searchAttributes: { ProjectId: execution.project_id, ContactId: execution.contact_id, WorkflowDefinitionId: workflow.id, StepType: 'TRIGGER' },
-    memo: { workflow: workflow.name, trigger: workflow.trigger_config.eventName },
+  await start(deps.temporal, workflowExecutionSpec, {
+    input: workflowInput,
+    workflow: { id: workflow.id, name: workflow.name, eventName: workflow.trigger_config.eventName },
+    triggerEvent: input.triggerEvent,
   });
   return created;
 }

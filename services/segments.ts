@@ -1,9 +1,9 @@
 import type { TemporalGateway } from './temporal';
-import { startWorkflowOnce } from './temporal';
-import { segmentComputeStart } from '../temporal/summaries';
+import { start } from './temporal';
 import { uuid } from '../lib/ids';
 import { segmentComputeWorkflowId } from '../temporal/workflowIds';
-import { segmentCompute } from '../temporal/workflows/segmentCompute';
+import type { segmentCompute } from '../temporal/workflows/segmentCompute';
+import { segmentComputeSpec } from '../temporal/workflows/segmentCompute/start';
 import type { ComputeResult } from '../temporal/contract';
 
 /**
@@ -15,14 +15,9 @@ export async function computeSegmentNow(
   segment: { id: string; project_id: string; name: string },
   waitMs: number,
 ): Promise<ComputeResult | { running: true; workflowId: string }> {
-  const workflowId = segmentComputeWorkflowId(segment.id, uuid());
-  await startWorkflowOnce(gateway, segmentCompute, {
-    workflowId,
-    args: [{ segmentId: segment.id }],
-    ...segmentComputeStart({ id: segment.id, projectId: segment.project_id, name: segment.name }, 'POST /segments/:id/compute'),
-    searchAttributes: { ProjectId: segment.project_id },
-    memo: { segment: segment.name },
-  });
+  const runKey = uuid();
+  const workflowId = segmentComputeWorkflowId(segment.id, runKey);
+  await start(gateway, segmentComputeSpec, { segment, runKey });
   const client = await gateway.client();
   const timeout = new Promise<'running'>((resolve) => setTimeout(() => resolve('running'), waitMs).unref());
   const outcome = await Promise.race([client.workflow.getHandle<typeof segmentCompute>(workflowId).result(), timeout]);

@@ -9,6 +9,7 @@ import {
 } from '@temporalio/client';
 import type { SignalDefinition, UpdateDefinition, Workflow } from '@temporalio/common';
 import type { Config } from '../lib/config';
+import type { StartOnce, StartSpec } from '../temporal/startSpec';
 
 /** The API's handle on Temporal: one lazily opened connection per process. */
 export interface TemporalGateway {
@@ -77,25 +78,7 @@ export function createTemporalGateway(config: Config, address = temporalAddress(
   };
 }
 
-/** Keyword search attributes operators filter by in the Web UI (worker/searchAttributes registers them). */
-export type SearchAttributeName = 'ProjectId' | 'ContactId' | 'WorkflowDefinitionId' | 'CampaignId' | 'StepType';
-
-export interface StartOnce<W extends Workflow> {
-  workflowId: string;
-  /** The workflow function's own parameters: a changed signature is a type error at every start. */
-  args: Parameters<W>;
-  /**
-   * One line for the Web UI's list: what and for whom, by name and id. Never an email address or
-   * other contact data: Temporal history is not where personal data lives.
-   */
-  summary: string;
-  /** Markdown for the execution's page: project, API paths, trigger (temporal/summaries.ts builds both). */
-  details: string;
-  searchAttributes?: Partial<Record<SearchAttributeName, string | undefined>>;
-  memo?: Record<string, unknown>;
-  /** Where its tasks queue when the worker is behind (temporal/priorities.ts); its activities inherit it. */
-  priorityKey?: number;
-}
+export type { SearchAttributeName, StartOnce, StartSpec } from '../temporal/startSpec';
 
 /**
  * Starts a workflow, given as its function, under a deterministic id. A second start of the same id
@@ -161,4 +144,9 @@ export async function updateWorkflow<Ret>(gateway: TemporalGateway, workflowId: 
     if (err instanceof WorkflowNotFoundError) return { refused: 'its workflow has ended' };
     throw err;
   }
+}
+
+/** Starts the workflow a start spec describes (its id, args, UI text, priority) for `input`; a repeat is a no-op. */
+export function start<W extends Workflow, I>(gateway: TemporalGateway, spec: StartSpec<W, I>, input: I): Promise<{ started: boolean }> {
+  return startWorkflowOnce(gateway, spec.workflow, spec.build(input));
 }

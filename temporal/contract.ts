@@ -198,3 +198,11 @@ export const resumeCampaignUpdate = defineUpdate<CampaignState>('resume');
 
 /** Sent by the compute activity after each committed batch, so the workflow can tell where it stands. */
 export const segmentProgressSignal = defineSignal<[{ batches: number; processed: number }]>('computeProgress');
+
+/** An event committed to Postgres and not yet routed: what a routing start needs of it. */
+export interface RoutableEvent {
+  id: string;
+  project_id: string;
+  contact_id: string | null;
+  name: string;
+}

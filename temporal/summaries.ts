@@ -58,7 +58,7 @@ export function deliveryStart(d: { emailId: string; projectId: string; contactId
   };
 }
 
-/** A /v1/send batch (temporal/workflows/deliverEmailBatch.ts): every email id, and where each row names the batch. */
+/** A /v1/send batch (temporal/workflows/deliverEmailBatch/): every email id, and where each row names the batch. */
 export function deliveryBatchStart(b: { projectId: string; emailIds: string[]; source: string }): StartText {
   return {
     summary: `Delivery of ${count(b.emailIds.length)} email${b.emailIds.length === 1 ? '' : 's'} from ${b.source} (first ${b.emailIds[0]})`,

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { NativeConnection, Worker, Runtime, DefaultLogger, WorkerOptions } from '@temporalio/worker';
 import { Client, Connection } from '@temporalio/client';
 import type { Config } from '../lib/config';
@@ -9,6 +8,7 @@ import { createActivities } from '../activities';
 import { ensureSchedules } from './schedules';
 import { createTemporalGateway, temporalAddress, TemporalGateway } from '../services/temporal';
 import { sdkTelemetryOptions, serveWorkerMetrics } from './workerMetrics';
+import { prebuiltWorkflowBundle, WORKFLOWS_PATH } from './workflowBundle';
 
 let runtimeInstalled = false;
 function installRuntime(config: Config) {
@@ -44,7 +44,7 @@ export interface StepPlugins {
   activities?: Record<string, (...args: any[]) => Promise<unknown>>;
 }
 
-export const WORKFLOWS_PATH = path.join(__dirname, '..', 'temporal', 'workflows', 'index.ts');
+export { WORKFLOWS_PATH };
 
 export interface CreatedWorker {
   worker: Worker;
@@ -104,9 +104,12 @@ if (require.main === module) {
     const conn = await Connection.connect({ address: temporalAddress(config) });
     await ensureSearchAttributes(conn, config.temporal.namespace);
     await conn.close();
-    const { worker, close } = await createWorker({ config, knex, log, schedules: true });
+    // A bundle `npm run build:workflows` made from today's sources spares this process webpack (worker/workflowBundle.ts).
+    const wanted = config.temporal.workflowBundle;
+    const workflowBundlePath = wanted === 'off' ? undefined : (prebuiltWorkflowBundle(wanted) ?? undefined);
+    const { worker, close } = await createWorker({ config, knex, log, schedules: true, workflowBundlePath });
     const metrics = await serveWorkerMetrics(config, knex, log);
-    log.info({ taskQueue: config.temporal.taskQueue, address: temporalAddress(config) }, 'worker running');
+    log.info({ taskQueue: config.temporal.taskQueue, address: temporalAddress(config), workflowBundle: workflowBundlePath ?? 'bundled at start' }, 'worker running');
     await worker.run();
     await metrics.close();
     await close();

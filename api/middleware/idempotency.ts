@@ -1,6 +1,7 @@
 import type { Next } from 'koa';
 import type { AppContext } from '../context';
-import { ApiError, validationError } from '../errors';
+import { DomainError } from '../../lib/domainErrors';
+import { ApiError, fromDomainError, validationError } from '../errors';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -36,8 +37,10 @@ export async function idempotency(ctx: AppContext, next: Next) {
   try {
     await next();
   } catch (err) {
-    const status = (err as { status?: number }).status ?? 500;
-    if (!(err instanceof ApiError) || status >= 500) await releaseIdempotencyKey(knex, projectId, raw);
+    // An answer given on purpose (a domain rule's too) holds the key; an outage releases it for a retry.
+    const answer = err instanceof DomainError ? fromDomainError(err) : err;
+    const status = answer instanceof ApiError ? answer.status : 500;
+    if (status >= 500) await releaseIdempotencyKey(knex, projectId, raw);
     else await completeIdempotencyKey(knex, projectId, raw, status);
     throw err;
   }

@@ -16,7 +16,7 @@ import {
   CampaignTestBody,
   CampaignTestOut,
 } from '../schemas/campaigns';
-import { assertVerifiedSender } from '../sender';
+import { assertVerifiedSender } from '../../services/senderCheck';
 import { parseLocalDateTime } from '../../lib/zonedTime';
 import {
   assertAudienceCompiles,
@@ -37,7 +37,9 @@ import { FilterError } from '../../db/filters';
 import { findSegment } from '../../db/segments';
 import { findContactByEmail, identityVariables } from '../../db/contacts';
 import { insertEmail } from '../../db/emails';
-import { cancelCampaignWorkflow, setCampaignPaused, startCampaignWorkflow } from '../../services/campaigns';
+import { cancelCampaignWorkflow, setCampaignPaused } from '../../services/campaigns';
+import { start } from '../../services/temporal';
+import { campaignSendStart } from '../../temporal/workflows/campaignSend/start';
 import { startDelivery } from '../../services/deliveries';
 import { uuid } from '../../lib/ids';
 import { presentCampaign } from '../presenters/campaigns';
@@ -241,7 +243,7 @@ export default [
       // The domain may have been removed since the campaign was written.
       await assertVerifiedSender(ctx.deps.knex, projectId(ctx), current.from, senderCheckWaived(ctx.deps.config));
       const row = guarded(await requestSend(ctx.deps.knex, projectId(ctx), params.id, scheduledFor, localSchedule), (s) => `Only a DRAFT campaign can be sent; this one is ${s}`);
-      await startCampaignWorkflow(ctx.deps.temporal, row, ctx.deps.config.campaigns, ctx.deps.config.workflows.timeScale);
+      await start(ctx.deps.temporal, campaignSendStart, { campaign: row, config: ctx.deps.config });
       const campaign = presentCampaign(row);
       ctx.body = {
         success: true,

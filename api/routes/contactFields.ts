@@ -1,8 +1,10 @@
 import { route } from '../route';
 import { referencePaths } from '../../services/stepReferences';
 import type { AppContext } from '../context';
-import { badRequest, notFound } from '../errors';
+import { badRequest, notFound, validationError } from '../errors';
 import {
+  CountBody,
+  CountOut,
   FieldDeleteOut,
   FieldParams,
   FieldUsageOut,
@@ -13,6 +15,8 @@ import {
 } from '../schemas/contactFields';
 import { fieldValues, lookupContacts, registeredKeysUnder, removeDataField, ValueField } from '../../db/contactQueries';
 import { fieldReferences } from '../../db/references';
+import { countMatching, FilterError, loadFieldTypes } from '../../db/filters';
+import { filterErrorToFieldError } from '../schemas/filters';
 
 const projectOf = (ctx: AppContext) => ctx.state.project!.id;
 
@@ -25,6 +29,27 @@ async function assertKnownDataField(ctx: AppContext, path: string) {
 
 // Registered before the contacts routes so that none of these paths is ever taken for `/contacts/:id`.
 export default [
+  route({
+    method: 'post',
+    path: '/contacts/count',
+    auth: 'secret',
+    tag: 'contacts',
+    summary: 'How many contacts a filter tree matches now (the filter builder\'s live count; the same compiler as segments)',
+    body: CountBody,
+    responses: {
+      200: { description: 'the count', schema: CountOut },
+      422: { description: "the tree does not fit the project's fields: each problem names its node (`condition.groups.0.filters.1.operator`)" },
+    },
+    async handler(ctx, { body }) {
+      const projectId = projectOf(ctx);
+      try {
+        ctx.body = { count: await countMatching(ctx.deps.knex, projectId, body.condition, await loadFieldTypes(ctx.deps.knex, projectId)) };
+      } catch (err) {
+        if (!(err instanceof FilterError)) throw err;
+        throw validationError(err.problems.map((p) => filterErrorToFieldError(new FilterError([p]), 'condition')), 'The condition does not fit the project\'s fields');
+      }
+    },
+  }),
   route({
     method: 'post',
     path: '/contacts/lookup',

@@ -5,7 +5,7 @@ import type { AppContext } from '../context';
 import { conflict, notFound, validationError, type FieldError } from '../errors';
 import { IdParams } from '../schemas/common';
 import { TemplateCreate, TemplateListQuery, TemplateOut, TemplatePage, TemplatePreviewIn, TemplatePreviewOut, TemplateUpdate, TemplateUsage } from '../schemas/templates';
-import { assertVerifiedSender } from '../sender';
+import { assertVerifiedSender } from '../../services/senderCheck';
 import {
   createTemplate,
   deleteTemplate,

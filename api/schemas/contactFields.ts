@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Email } from './common';
 import { DATA_LIMITS } from '../../db/contacts';
 import { limit } from './analytics';
+import { FilterTree } from './filters';
 
 const LOOKUP_MAX_EMAILS = 500;
 
@@ -13,6 +14,10 @@ export const LookupOut = z.object({
   found: z.array(z.object({ id: z.string(), email: z.string(), subscribed: z.boolean() })).describe('in request order'),
   missing: z.array(z.string()).describe('normalised addresses with no contact, in request order'),
 });
+
+/** The filter builder's live count (the dashboard asks while a condition is edited). */
+export const CountBody = z.object({ condition: FilterTree.describe('a filter tree, as segments take it') });
+export const CountOut = z.object({ count: z.number().int().describe('contacts of the project the condition matches now') });
 
 export const STANDARD_FIELDS = ['email', 'subscribed', 'createdAt', 'updatedAt'] as const;
 

@@ -5,7 +5,7 @@ import { PageQuery, Timestamp, Uuid } from './common';
 import { FilterTree, filterErrorToFieldError } from './filters';
 import type { FieldError } from '../errors';
 import { fieldErrors } from '../validation';
-import { assertVerifiedSender } from '../sender';
+import { assertVerifiedSender } from '../../services/senderCheck';
 import { STEP_TYPES, StepRegistry, addableStepTypes, findStepType, eventNameSchema, ConfigChecks } from '../../temporal/steps';
 import { stepConfigSchema } from '../../services/workflowGraphs';
 import { EXECUTION_STATUSES } from '../../db/executions';

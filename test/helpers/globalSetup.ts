@@ -2,10 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { startDevServer, DevServer } from '../../worker/devServer';
 import { createKnex, ensureDatabase, migrateLatest, dropDatabase } from '../../db/knex';
-import { WORKFLOWS_PATH } from '../../worker/worker';
+import { buildWorkflowBundle } from '../../worker/workflowBundle';
 
 /** Shared by globalTeardown (same process). */
 export interface TestRun {
@@ -29,9 +28,10 @@ export default async function globalSetup() {
     url.pathname = `/svc_test_${Date.now()}_${crypto.randomBytes(3).toString('hex')}`;
     run.databaseUrl = url.toString();
 
-    const [server, bundle] = await Promise.all([
+    const bundlePath = path.join(run.tmpDir, 'workflow-bundle.js');
+    const [server] = await Promise.all([
       startDevServer({ headless: true }),
-      bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger }),
+      buildWorkflowBundle(bundlePath),
       (async () => {
         await ensureDatabase(run.databaseUrl!);
         const knex = createKnex(run.databaseUrl!);
@@ -43,8 +43,6 @@ export default async function globalSetup() {
       })(),
     ]);
     run.server = server;
-    const bundlePath = path.join(run.tmpDir, 'workflow-bundle.js');
-    fs.writeFileSync(bundlePath, bundle.code);
 
     // Test files are forked after this, so they inherit these.
     Object.assign(process.env, {
@@ -67,12 +65,3 @@ export async function cleanup(run: TestRun | undefined) {
   if (run.databaseUrl) await dropDatabase(run.databaseUrl).catch(() => undefined);
   if (run.tmpDir) fs.rmSync(run.tmpDir, { recursive: true, force: true });
 }
-
-const quietLogger = {
-  log: () => undefined,
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: (msg: string, meta?: unknown) => console.error(msg, meta),
-};

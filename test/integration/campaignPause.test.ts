@@ -4,6 +4,7 @@ import { startSendgridSink, SendgridSink } from '../helpers/sendgridSink';
 import { verifiedDomain } from '../helpers/fixtures';
 import { campaignStateQuery, CampaignState } from '../../temporal/contract';
 import { buildOpenApi } from '../../api/openapi';
+import { campaignEmailId } from '../../db/campaignEmails';
 import { allRoutes } from '../../api/routes';
 
 let h: Harness;
@@ -94,10 +95,12 @@ describe('pause and resume', () => {
       expect((await api.post(id, 'resume')).status).toBe(409);
       const row = await eventually(async () => ((await campaignRow(id)).status === 'SENT' ? campaignRow(id) : null), 120_000, 250);
 
+      // A failure names its reason (an interrupted hand-over's unknown outcome, a refusal) in the diff.
+      const failures = await h.deps.knex('emails').where({ campaign_id: id, status: 'FAILED' }).select('error').count('* as n').groupBy('error');
+      expect({ ...row, failures }).toMatchObject({ total_recipients: 5000, sent_count: 5000, failed_count: 0, failures: [] });
       const got = deliveries(id);
       expect(got.size).toBe(5000);
       for (const e of emails) expect(got.get(e)).toBe(1);
-      expect(row).toMatchObject({ total_recipients: 5000, sent_count: 5000, failed_count: 0 });
       const [{ count }] = await h.deps.knex('emails').where({ campaign_id: id, status: 'SENT' }).count<{ count: number }[]>('* as count');
       expect(Number(count)).toBe(5000);
       expect(await state(id)).toMatchObject({ status: 'SENT', handedOver: 5000, failed: 0, paused: false });
@@ -154,6 +157,29 @@ describe('pause and resume', () => {
       // A paused campaign's workflow is alive: no delete, no edit.
       expect((await small.http.delete(`/campaigns/${id}`).set(bearer(fx.secretKey))).status).toBe(409);
 
+      // Rows an attempt left behind (one cancelled in its retry wait leaves them QUEUED or SENDING):
+      // the cancel settles them, or the campaign would show them in flight forever.
+      await eventually(() => settled(id));
+      const reached = new Set(deliveries(id).keys());
+      const [queuedLeft, sendingLeft] = (await h.deps.knex('contacts').where({ project_id: fx.projectId }).orderBy('id', 'desc').limit(50).select('id', 'email')).filter((c) => !reached.has(c.email));
+      for (const [c, status] of [[queuedLeft, 'QUEUED'], [sendingLeft, 'SENDING']] as const) {
+        await h.deps.knex('emails').insert({
+          id: campaignEmailId(id, c.id),
+          project_id: fx.projectId,
+          contact_id: c.id,
+          campaign_id: id,
+          type: 'MARKETING',
+          to_email: c.email,
+          from_email: `news@${DOMAIN}`,
+          subject: 'Hi',
+          body: '',
+          rendered_subject: 'Hi',
+          rendered_body: '<p>x</p>',
+          status,
+        });
+      }
+      const failedBefore = (await campaignRow(id)).failed_count;
+
       const cancelled = await api.post(id, 'cancel');
       expect(cancelled.status).toBe(200);
       expect(cancelled.body.status).toBe('CANCELLED');
@@ -162,6 +188,9 @@ describe('pause and resume', () => {
       await eventually(() => settled(id));
       const row = await campaignRow(id);
       expect(row.status).toBe('CANCELLED');
+      expect(await h.deps.knex('emails').where({ id: campaignEmailId(id, queuedLeft.id) }).first()).toBeUndefined();
+      expect(await h.deps.knex('emails').where({ id: campaignEmailId(id, sendingLeft.id) }).first()).toMatchObject({ status: 'FAILED', error: expect.stringMatching(/outcome unknown/) });
+      expect(row.failed_count).toBe(failedBefore + 1);
       expect(row.sent_count).toBe(deliveries(id).size);
       expect(row.sent_count).toBeLessThan(600);
       expect([...deliveries(id).values()].every((n) => n === 1)).toBe(true);

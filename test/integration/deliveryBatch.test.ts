@@ -9,7 +9,7 @@ import { deliverEmailBatchWorkflowId } from '../../temporal/workflowIds';
 import { UNKNOWN_OUTCOME } from '../../activities/handOver';
 import { PRIORITY } from '../../temporal/priorities';
 
-/** POST /v1/send hands its emails to Temporal in batches (services/deliveryBatcher.ts, temporal/workflows/deliverEmailBatch.ts). */
+/** POST /v1/send hands its emails to Temporal in batches (services/deliveryBatcher.ts, temporal/workflows/deliverEmailBatch/). */
 
 const DOMAIN = 'batch.example.com';
 let h: Harness;

@@ -382,3 +382,28 @@ describe('tracked compute', () => {
     expect((await api().get(`/segments/${seg.id}`)).body.memberCount).toBe(1);
   });
 });
+
+describe('POST /contacts/count (the filter builder\'s live count)', () => {
+  it('counts what the condition matches now, in this project only, and names each node the compiler refuses (422)', async () => {
+    const tag = newTag();
+    await contact({ tag, score: 5 });
+    await contact({ tag, score: 50 });
+    await contact({ tag: 'other' });
+    await contact({ tag }, uniqueEmail(), other.projectId);
+    const counted = await api().post('/contacts/count', { condition: tagged(tag) });
+    expect(counted.status).toBe(200);
+    expect(counted.body).toEqual({ count: 2 });
+    expect((await api().post('/contacts/count', { condition: tagged(tag, [{ field: 'data.score', operator: 'greaterThan', value: 10 }]) })).body).toEqual({ count: 1 });
+    expect((await api(other).post('/contacts/count', { condition: tagged(tag) })).body).toEqual({ count: 1 });
+
+    const refused = await api().post('/contacts/count', {
+      condition: { logic: 'AND', groups: [{ filters: [{ field: 'data.tag', operator: 'equals', value: tag }, { field: 'data.score', operator: 'contains', value: 'x' }] }] },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.code).toBe('VALIDATION_ERROR');
+    expect(refused.body.error.errors).toEqual([expect.objectContaining({ field: 'condition.groups.0.filters.1.operator', message: expect.stringMatching(/contains does not apply to a number field/) })]);
+    const malformed = await api().post('/contacts/count', { condition: 'x' });
+    expect(malformed.status).toBe(422);
+    expect((await api().post('/contacts/count', {})).status).toBe(422);
+  });
+});

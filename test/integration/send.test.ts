@@ -266,6 +266,16 @@ describe('POST /v1/send', () => {
     expect(sinkFor(b)[0].body.reply_to).toEqual({ email: 'x@example.org' });
   });
 
+  it('holds the Idempotency-Key of a request a domain rule refused (an unverified sender, 403): reuse is 409, not a second try', async () => {
+    const key = `refused-${Date.now()}`;
+    const refused = await send({ to: uniqueEmail(), from: 'hello@unverified.example.net' }, { 'Idempotency-Key': key });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ code: 'INTERNAL_SERVER_ERROR', message: expect.stringMatching(/unverified\.example\.net is not verified/) });
+    const again = await send({ to: uniqueEmail() }, { 'Idempotency-Key': key });
+    expect(again.status).toBe(409);
+    expect(again.body.error.details.originalStatusCode).toBe(403);
+  });
+
   it('releases the Idempotency-Key of a request that failed with a 5xx, and the failed request left nothing behind', async () => {
     const subject = `boom-${Date.now()}`;
     const fn = `svc_test_boom_${Date.now()}`;

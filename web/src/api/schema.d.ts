@@ -622,6 +622,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/contacts/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** How many contacts a filter tree matches now (the filter builder's live count; the same compiler as segments) */
+        post: operations["postContactsCount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/contacts/fields": {
         parameters: {
             query?: never;
@@ -2161,12 +2178,21 @@ export interface components {
             conditions?: components["schemas"]["FilterTree_2"];
             filters: components["schemas"]["FilterCondition"][];
         };
+        FilterGroup_3: {
+            conditions?: components["schemas"]["FilterTree_3"];
+            filters: components["schemas"]["FilterCondition"][];
+        };
         FilterTree: {
-            groups: components["schemas"]["postCampaigns_schema0"];
+            groups: components["schemas"]["postContactsCount_schema0"];
             /** @enum {string} */
             logic: "AND" | "OR";
         };
         FilterTree_2: {
+            groups: components["schemas"]["postCampaigns_schema0"];
+            /** @enum {string} */
+            logic: "AND" | "OR";
+        };
+        FilterTree_3: {
             groups: components["schemas"]["putCampaignsId_schema0"];
             /** @enum {string} */
             logic: "AND" | "OR";
@@ -2174,8 +2200,9 @@ export interface components {
         FlatError: {
             error: string;
         };
-        postCampaigns_schema0: components["schemas"]["FilterGroup"][];
-        putCampaignsId_schema0: components["schemas"]["FilterGroup_2"][];
+        postCampaigns_schema0: components["schemas"]["FilterGroup_2"][];
+        postContactsCount_schema0: components["schemas"]["FilterGroup"][];
+        putCampaignsId_schema0: components["schemas"]["FilterGroup_3"][];
     };
     responses: never;
     parameters: never;
@@ -3831,7 +3858,7 @@ export interface operations {
                             unit: "minutes" | "hours" | "days" | "weeks";
                         };
                     } | null;
-                    audienceCondition?: components["schemas"]["FilterTree"] | null;
+                    audienceCondition?: components["schemas"]["FilterTree_2"] | null;
                     /** @enum {string} */
                     audienceType: "ALL" | "SEGMENT" | "FILTERED";
                     body: string;
@@ -4113,7 +4140,7 @@ export interface operations {
                             unit: "minutes" | "hours" | "days" | "weeks";
                         };
                     } | null;
-                    audienceCondition?: components["schemas"]["FilterTree_2"] | null;
+                    audienceCondition?: components["schemas"]["FilterTree_3"] | null;
                     /** @enum {string} */
                     audienceType: "ALL" | "SEGMENT" | "FILTERED";
                     body: string;
@@ -6003,6 +6030,99 @@ export interface operations {
             };
             /** @description unknown resource */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postContactsCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a filter tree, as segments take it */
+                    condition: components["schemas"]["FilterTree"];
+                };
+            };
+        };
+        responses: {
+            /** @description the count */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description contacts of the project the condition matches now */
+                        count: number;
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the tree does not fit the project's fields: each problem names its node (`condition.groups.0.filters.1.operator`) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

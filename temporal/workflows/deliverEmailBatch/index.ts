@@ -1,6 +1,6 @@
 import { proxyActivities, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../../activities';
-import type { DeliverEmailBatchInput } from '../contract';
+import type { Activities } from '../../../activities';
+import type { DeliverEmailBatchInput } from '../../contract';
 
 const { deliverBatch } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',

@@ -1,11 +1,12 @@
 import type { Knex } from 'knex';
-import { ApiError } from './errors';
+import { DomainError } from '../lib/domainErrors';
 import { isSenderDomainVerified } from '../db/domains';
 import { senderVerifiedWithLimits, BillingLimits } from '../db/billing';
 
-function unverifiedSender(from: string): ApiError {
+function unverifiedSender(from: string): DomainError {
   const domain = from.slice(from.lastIndexOf('@') + 1);
-  return new ApiError(403, 'INTERNAL_SERVER_ERROR', `The sender domain ${domain} is not verified for this project`, {
+  return new DomainError('forbidden', `The sender domain ${domain} is not verified for this project`, {
+    code: 'INTERNAL_SERVER_ERROR',
     suggestion: 'Add the domain with POST /domains and publish its DNS records, or use an address on a verified domain',
   });
 }

@@ -1,6 +1,6 @@
 import { proxyLocalActivities } from '@temporalio/workflow';
-import type { Activities } from '../../activities';
-import type { RouteEventBatchInput } from '../contract';
+import type { Activities } from '../../../activities';
+import type { RouteEventBatchInput } from '../../contract';
 
 const local = proxyLocalActivities<Activities>({
   startToCloseTimeout: '5 minutes',

@@ -1,6 +1,6 @@
 import { proxyLocalActivities } from '@temporalio/workflow';
-import type { Activities } from '../../activities';
-import type { RouteEventInput } from '../contract';
+import type { Activities } from '../../../activities';
+import type { RouteEventInput } from '../../contract';
 
 // Local: every event passes here, and two round trips through the activity task queue per event
 // would be most of the cost of routing it.

@@ -1,6 +1,6 @@
 import { proxyActivities, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../../activities';
-import type { DeliverEmailInput } from '../contract';
+import type { Activities } from '../../../activities';
+import type { DeliverEmailInput } from '../../contract';
 
 const { renderEmail, sendEmail, recordEmailEvent, routeRecordedEvent } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',

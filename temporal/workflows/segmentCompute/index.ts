@@ -1,9 +1,9 @@
 import { continueAsNew, executeChild, log, proxyActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../../activities';
-import { jobStateQuery, segmentProgressSignal } from '../contract';
-import type { ComputeResult, JobState, SegmentComputeInput, SegmentRecomputeInput } from '../contract';
-import { segmentComputeWorkflowId } from '../workflowIds';
-import { segmentComputeStart } from '../summaries';
+import type { Activities } from '../../../activities';
+import { jobStateQuery, segmentProgressSignal } from '../../contract';
+import type { ComputeResult, JobState, SegmentComputeInput, SegmentRecomputeInput } from '../../contract';
+import { segmentComputeWorkflowId } from '../../workflowIds';
+import { segmentComputeStart } from '../../summaries';
 
 const { computeSegment } = proxyActivities<Activities>({
   // A compute walks every contact of the project; heartbeats after each batch tell a dead worker apart from a long run.

@@ -1,7 +1,7 @@
 import { ActivityFailure, continueAsNew, proxyActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
-import type { Activities } from '../../activities';
-import { jobStateQuery } from '../contract';
-import type { BulkJobInput, JobState } from '../contract';
+import type { Activities } from '../../../activities';
+import { jobStateQuery } from '../../contract';
+import type { BulkJobInput, JobState } from '../../contract';
 
 const { markJobRunning, applyJobBatch, completeJob } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',

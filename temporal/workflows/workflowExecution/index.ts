@@ -13,11 +13,11 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { Activities } from '../../activities';
-import { STEP_TYPES, StepRegistry, findStepType, UNIT_MS } from '../steps';
-import type { StepContext, StepOutcome } from '../steps';
-import { executionStateQuery } from '../contract';
-import type { EventPayload, ExecutionEnd, ExecutionInput, ExecutionState, GraphSnapshot, ProgressUpdate } from '../contract';
+import type { Activities } from '../../../activities';
+import { STEP_TYPES, StepRegistry, findStepType, UNIT_MS } from '../../steps';
+import type { StepContext, StepOutcome } from '../../steps';
+import { executionStateQuery } from '../../contract';
+import type { EventPayload, ExecutionEnd, ExecutionInput, ExecutionState, GraphSnapshot, ProgressUpdate } from '../../contract';
 
 /**
  * One automation workflow run for one contact (`exec-<executionId>`): walks the graph snapshot it
@@ -25,7 +25,7 @@ import type { EventPayload, ExecutionEnd, ExecutionInput, ExecutionState, GraphS
  * kept in step by local activities (status, current step, context, per-step history).
  */
 
-export type { GraphSnapshot, ExecutionInput, ExecutionEnd, ProgressUpdate } from '../contract';
+export type { GraphSnapshot, ExecutionInput, ExecutionEnd, ProgressUpdate } from '../../contract';
 
 /** Carries one routed event to an execution; the event id makes a repeated delivery harmless. */
 export const eventSignal = defineSignal<[EventPayload]>('event');

@@ -1,0 +1,27 @@
+import { PRIORITY } from '../../priorities';
+import { type StartOnce, startSpec } from '../../startSpec';
+import { deliveryStart } from '../../summaries';
+import { deliverEmailWorkflowId } from '../../workflowIds';
+import { deliverEmail } from './index';
+
+export interface DeliveryStart {
+  id: string;
+  projectId: string;
+  contactId: string | null;
+  /** The template's name, when the email came from one (shown in the Web UI). */
+  template?: string | null;
+  /** Who asked: `POST /v1/send`, `campaign test`, … */
+  source: string;
+}
+
+/** One stored email's delivery under `email-<id>`: a repeat start is a no-op. Transactional priority. */
+export const deliverEmailStart = startSpec(
+  deliverEmail,
+  (email: DeliveryStart): StartOnce<typeof deliverEmail> => ({
+    workflowId: deliverEmailWorkflowId(email.id),
+    args: [{ emailId: email.id }],
+    ...deliveryStart({ emailId: email.id, projectId: email.projectId, contactId: email.contactId, label: email.template, source: email.source }),
+    searchAttributes: { ProjectId: email.projectId, ContactId: email.contactId ?? undefined },
+    priorityKey: PRIORITY.transactional,
+  }),
+);
