@@ -16,6 +16,8 @@ let h: Harness;
 let tb: TestBrowser;
 let page: Page;
 const problems: string[] = [];
+/** The first test's contacts (pro, pro, free), which the second one pastes into a static segment. */
+const contacts: string[] = [];
 
 beforeAll(async () => {
   await ensureDashboardBuilt(() => undefined);
@@ -98,6 +100,11 @@ async function countIs(n: number) {
   }
 }
 
+/** `SEGMENT_SCREENSHOTS=1` also photographs the screens into docs/img (scripts/dashboardScreenshots.ts does the others). */
+async function photograph(name: string) {
+  if (process.env.SEGMENT_SCREENSHOTS) await page.screenshot({ path: `docs/img/dashboard-${name}.png`, fullPage: true });
+}
+
 const email = (tag: string) => `${tag}-${crypto.randomBytes(5).toString('hex')}@example.test`;
 
 it('builds a condition with a live count, shows a refused node, saves the segment and lists it with its count', async () => {
@@ -115,7 +122,8 @@ it('builds a condition with a live count, shows a refused node, saves the segmen
     ['pro-b', { plan: 'pro', score: 7 }],
     ['free', { plan: 'free', score: 3 }],
   ] as const) {
-    expect((await h.http.post('/contacts').set(bearer(key)).send({ email: email(tag), data })).status).toBe(201);
+    contacts.push(email(tag));
+    expect((await h.http.post('/contacts').set(bearer(key)).send({ email: contacts[contacts.length - 1], data })).status).toBe(201);
   }
 
   await click('Segments', 'link');
@@ -152,6 +160,7 @@ it('builds a condition with a live count, shows a refused node, saves the segmen
   expect(await page.$eval(`${second} input[aria-invalid="true"]`, (el) => (el as any).type)).toBe('date');
   expect(await page.$eval(first, (el) => (el as any).innerText)).not.toContain('expected');
   await waitForText('This condition is refused');
+  await photograph('segment-builder');
 
   // Removed again: back to the plan filter alone, saved.
   await (await page.waitForSelector(`${second} ::-p-aria([name="Remove filter"][role="button"])`))!.click();
@@ -164,6 +173,7 @@ it('builds a condition with a live count, shows a refused node, saves the segmen
   // Listed with its count, which is what refresh counts.
   await click('← Segments', 'link');
   await page.waitForSelector('table[aria-label="Segments"]', { timeout: 20_000 });
+  await photograph('segments');
   const listed = await page.$eval('table[aria-label="Segments"]', (t) => (t as any).innerText as string);
   expect(listed).toContain('Pro users');
   expect(await page.$eval('[data-testid="member-count"]', (el) => el.textContent)).toBe('2');
@@ -173,3 +183,46 @@ it('builds a condition with a live count, shows a refused node, saves the segmen
   expect(saved.body.condition).toEqual({ logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] }] });
   expect(problems).toEqual([]);
 }, 180_000);
+
+it('a static segment: pasted addresses added and removed, renamed, refreshed and computed, deleted after a confirmation', async () => {
+  await click('Segments', 'link');
+  await click('New segment', 'link');
+  await typeInto('Name', 'VIP list');
+  await (await page.waitForSelector('::-p-text(Static: a list you manage)'))!.click();
+  // A static segment has no condition to build.
+  await page.waitForFunction(() => !(globalThis as any).document.querySelector('[aria-label="Matching contacts"]'), { timeout: 20_000 });
+  await click('Create segment');
+  await waitForText('No members yet');
+
+  // Pasted addresses: two contacts of the project and one unknown address.
+  const emails = contacts.slice(0, 2);
+  await typeInto('Addresses', `${emails[0]}, ${emails[1]}\nnobody@example.test`);
+  await waitForText('3 addresses');
+  await click('Add members');
+  await waitForText('2 added; no contact for nobody@example.test.');
+  await waitForText('2 members now');
+  expect(await page.$eval('table[aria-label="Segment members"]', (t) => (t as any).innerText)).toContain(emails[0]);
+  await typeInto('Addresses', emails[0]);
+  await click('Remove members');
+  await waitForText('1 removed.');
+  await waitForText('1 member now');
+  await photograph('segment-static');
+
+  // Edit: renamed (only the changed field is sent), then Refresh and Compute say what they counted.
+  await typeInto('Name', 'VIP customers');
+  await click('Save segment');
+  await page.waitForSelector('::-p-aria([name="VIP customers"][role="heading"])', { timeout: 20_000 });
+  await click('Refresh');
+  await waitForText('Refreshed: 1 member.');
+  await click('Compute');
+  await waitForText('Computed: 1 member, 0 entered, 0 exited.');
+
+  // Delete, confirmed: back on the list, which no longer has it.
+  await click('Delete');
+  await waitForText('Delete this segment?');
+  await click('Delete segment');
+  await page.waitForSelector('table[aria-label="Segments"]', { timeout: 20_000 });
+  await page.waitForFunction(() => !(globalThis as any).document.querySelector('table[aria-label="Segments"]').innerText.includes('VIP'), { timeout: 20_000 });
+  expect(await page.$eval('table[aria-label="Segments"]', (t) => (t as any).innerText)).toContain('Pro users');
+  expect(problems).toEqual([]);
+}, 120_000);

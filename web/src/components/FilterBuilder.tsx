@@ -135,7 +135,8 @@ export function useFilterFields(projectId: string) {
   const options = useMemo(() => {
     const out: FieldOption[] = [];
     for (const f of fields.data?.fields ?? []) {
-      const coverage = f.isCustom ? ` · ${Math.round(f.coverage * 100)}% of contacts` : '';
+      // Coverage: the share of contacts that have the field (custom fields only; standard ones always do).
+      const coverage = f.isCustom ? `, ${Math.round(f.coverage * 100)}%` : '';
       out.push({ value: f.field, label: `${f.field} (${f.type}${coverage})`, kind: f.type });
     }
     for (const e of events.data?.data ?? []) out.push({ value: `event.${e.name}`, label: `event.${e.name}`, kind: 'event' });

@@ -169,11 +169,12 @@ function Recount({ projectId, segment }: { projectId: string; segment: Segment }
   const qc = useQueryClient();
   const [result, setResult] = useState<string | null>(null);
   const path = { params: { path: { id: segment.id } }, headers: forProject(projectId) };
-  const after = async (sentence: string) => {
+  // Not awaited: the button is done when the answer is shown; the count and members follow.
+  const after = (sentence: string) => {
     setResult(sentence);
-    await qc.invalidateQueries({ queryKey: ['segment', projectId, segment.id] });
-    await qc.invalidateQueries({ queryKey: ['segments', projectId] });
-    await qc.invalidateQueries({ queryKey: ['segment-members', projectId, segment.id] });
+    void qc.invalidateQueries({ queryKey: ['segment', projectId, segment.id] });
+    void qc.invalidateQueries({ queryKey: ['segments', projectId] });
+    void qc.invalidateQueries({ queryKey: ['segment-members', projectId, segment.id] });
   };
   const compute = useMutation({
     mutationFn: async () => {
