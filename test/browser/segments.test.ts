@@ -90,6 +90,16 @@ async function choose(label: string, option: string, scope?: string) {
 const row = (path: string) => `[data-filter-path="${path}"]`;
 const click = async (name: string, role = 'button') => (await page.waitForSelector(`::-p-aria([name="${name}"][role="${role}"])`, { timeout: 20_000 }))!.click();
 
+/** Picks "all" or "any" in the builder's top "Match … of these" control. */
+async function logic(which: 'all' | 'any') {
+  const label = await page.waitForFunction(
+    (w: string) => [...(globalThis as any).document.querySelectorAll('[data-tree-path="(root)"] label')].find((l: any) => l.textContent.trim() === w) ?? null,
+    { timeout: 20_000 },
+    which,
+  );
+  await (label as any).click();
+}
+
 /** Waits until the live count has settled on `n` for the tree as it is now. */
 async function countIs(n: number) {
   try {
@@ -126,6 +136,8 @@ it('builds a condition with a live count, shows a refused node, saves the segmen
     expect((await h.http.post('/contacts').set(bearer(key)).send({ email: contacts[contacts.length - 1], data })).status).toBe(201);
   }
 
+  expect((await h.http.post('/events/track').set(bearer(key)).send({ email: contacts[0], event: 'upgraded' })).status).toBe(200);
+
   await click('Segments', 'link');
   await waitForText('No segments yet');
   await click('New segment', 'link');
@@ -149,6 +161,17 @@ it('builds a condition with a live count, shows a refused node, saves the segmen
   await choose('Operator', 'is greater than', second);
   await typeInto('Value', '8', second);
   await countIs(1);
+  // "any": the tree's logic joins the filters of a group too (plan is pro OR score > 8).
+  await logic('any');
+  await countIs(2);
+  await logic('all');
+  await countIs(1);
+
+  // An event of GET /events/names as a field: "has happened" takes no value.
+  await choose('Field', 'event.upgraded', second);
+  await choose('Operator', 'has happened', second);
+  await page.waitForFunction((s: string) => !(globalThis as any).document.querySelector(s)?.innerText.includes('Value'), { timeout: 20_000 }, second);
+  await countIs(1);
 
   // A date field with no date: the API refuses the node, and the builder shows why on its Value input.
   await choose('Field', 'createdAt', second);
@@ -170,17 +193,25 @@ it('builds a condition with a live count, shows a refused node, saves the segmen
   const segmentId = page.url().split('/').pop()!;
   await waitForText('2 members now');
 
+  // Edited: the condition changed on the saved segment (PATCH) recounts it.
+  await typeInto('Value', 'free', first);
+  await countIs(1);
+  await click('Save segment');
+  await waitForText('Saved');
+  await page.waitForSelector('[data-testid="cached-count"]::-p-text(1)', { timeout: 20_000 });
+  await waitForText('1 member now');
+
   // Listed with its count, which is what refresh counts.
   await click('← Segments', 'link');
   await page.waitForSelector('table[aria-label="Segments"]', { timeout: 20_000 });
   await photograph('segments');
   const listed = await page.$eval('table[aria-label="Segments"]', (t) => (t as any).innerText as string);
   expect(listed).toContain('Pro users');
-  expect(await page.$eval('[data-testid="member-count"]', (el) => el.textContent)).toBe('2');
+  expect(await page.$eval('[data-testid="member-count"]', (el) => el.textContent)).toBe('1');
   const refreshed = await h.http.post(`/segments/${segmentId}/refresh`).set(bearer(key));
-  expect(refreshed.body).toEqual({ memberCount: 2 });
+  expect(refreshed.body).toEqual({ memberCount: 1 });
   const saved = await h.http.get(`/segments/${segmentId}`).set(bearer(key));
-  expect(saved.body.condition).toEqual({ logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] }] });
+  expect(saved.body.condition).toEqual({ logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'free' }] }] });
   expect(problems).toEqual([]);
 }, 180_000);
 
