@@ -257,3 +257,21 @@ it('a static segment: pasted addresses added and removed, renamed, refreshed and
   expect(await page.$eval('table[aria-label="Segments"]', (t) => (t as any).innerText)).toContain('Pro users');
   expect(problems).toEqual([]);
 }, 120_000);
+
+it('tracking membership: Compute (a Temporal run) reports who entered', async () => {
+  // Compute of a tracked segment runs the segmentCompute workflow.
+  await h.startWorker();
+  await click('Pro users', 'link');
+  await waitForText('1 member now');
+  // Mantine's switch input is visually hidden: its label is what a person clicks.
+  const track = await page.waitForFunction(
+    () => [...(globalThis as any).document.querySelectorAll('label')].find((l: any) => l.textContent.trim().startsWith('Track membership')) ?? null,
+    { timeout: 20_000 },
+  );
+  await (track as any).click();
+  await click('Save segment');
+  await waitForText('Saved');
+  await click('Compute');
+  await waitForText('Computed: 1 member, 1 entered, 0 exited.', 60_000);
+  expect(problems).toEqual([]);
+}, 120_000);
