@@ -19,7 +19,7 @@ export const SECTIONS = [
   { path: 'webhooks', label: 'Webhooks' },
 ] as const;
 
-const BUILT = new Set(['contacts', 'domains', 'keys', 'team', 'activity', 'templates', 'settings', 'webhooks', 'events']);
+const BUILT = new Set(['contacts', 'domains', 'keys', 'team', 'activity', 'templates', 'settings', 'webhooks', 'events', 'segments']);
 
 export const routes: RouteObject[] = [
   { path: '/login', lazy: page(() => import('./pages/Login')) },
@@ -43,6 +43,9 @@ export const routes: RouteObject[] = [
       { path: 'templates', lazy: page(() => import('./pages/Templates')) },
       { path: 'templates/new', lazy: page(() => import('./pages/TemplateEditor')) },
       { path: 'templates/:templateId', lazy: page(() => import('./pages/TemplateEditor')) },
+      { path: 'segments', lazy: page(() => import('./pages/Segments')) },
+      { path: 'segments/new', lazy: page(() => import('./pages/SegmentEditor')) },
+      { path: 'segments/:segmentId', lazy: page(() => import('./pages/SegmentEditor')) },
       ...SECTIONS.filter((s) => !BUILT.has(s.path)).map((s) => ({ path: s.path, lazy: page(() => import('./pages/ComingSoon')) })),
     ],
   },

@@ -1,0 +1,485 @@
+import { useMemo } from 'react';
+import { ActionIcon, Alert, Badge, Button, Group, Loader, NumberInput, Paper, SegmentedControl, Select, Stack, TagsInput, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api, ApiError, forProject, unwrap } from '../api/client';
+
+/**
+ * The filter tree editor (docs/api.md "Segments"; the compiler is db/filters.ts): used by segments, and
+ * meant for campaign audiences and workflow CONDITION steps. A tree's `logic` joins its groups AND the
+ * filters inside each group; a group's nested `conditions` tree (its own logic) is ANDed to its filters.
+ *
+ * Errors are keyed by node path relative to the tree (`groups.0.filters.1.operator`), as the API names
+ * them after its `condition.` prefix: `conditionErrors()` turns an API error into that map.
+ */
+
+export type FilterLogic = 'AND' | 'OR';
+export type FilterUnit = 'minutes' | 'hours' | 'days' | 'weeks' | 'months';
+export type FilterOperator =
+  | 'equals'
+  | 'notEquals'
+  | 'contains'
+  | 'notContains'
+  | 'startsWith'
+  | 'endsWith'
+  | 'greaterThan'
+  | 'lessThan'
+  | 'greaterThanOrEqual'
+  | 'lessThanOrEqual'
+  | 'in'
+  | 'notIn'
+  | 'exists'
+  | 'notExists'
+  | 'within'
+  | 'olderThan'
+  | 'triggered'
+  | 'notTriggered';
+
+export interface FilterCondition {
+  field: string;
+  operator: FilterOperator;
+  value?: unknown;
+  unit?: FilterUnit;
+}
+export interface FilterGroup {
+  filters: FilterCondition[];
+  conditions?: FilterTree;
+}
+export interface FilterTree {
+  logic: FilterLogic;
+  groups: FilterGroup[];
+}
+
+type Kind = 'string' | 'number' | 'boolean' | 'date' | 'event';
+
+const COMPARISONS = ['greaterThan', 'lessThan', 'greaterThanOrEqual', 'lessThanOrEqual'] as const;
+const PRESENCE = ['exists', 'notExists'] as const;
+/** The compiler's OPERATORS_BY_KIND (db/filters/resolve.ts): web/ never imports server code. */
+const OPERATORS: Record<Kind, readonly FilterOperator[]> = {
+  string: ['equals', 'notEquals', 'contains', 'notContains', 'startsWith', 'endsWith', 'in', 'notIn', ...PRESENCE],
+  number: ['equals', 'notEquals', ...COMPARISONS, 'in', 'notIn', ...PRESENCE],
+  boolean: ['equals', 'notEquals', ...PRESENCE],
+  date: ['equals', 'notEquals', ...COMPARISONS, 'within', 'olderThan', ...PRESENCE],
+  event: ['triggered', 'notTriggered', 'within', 'olderThan', 'equals', 'notEquals', ...COMPARISONS],
+};
+
+const LABELS: Record<Kind | 'default', Partial<Record<FilterOperator, string>>> = {
+  default: {
+    equals: 'is',
+    notEquals: 'is not',
+    contains: 'contains',
+    notContains: 'does not contain',
+    startsWith: 'starts with',
+    endsWith: 'ends with',
+    greaterThan: 'is greater than',
+    lessThan: 'is less than',
+    greaterThanOrEqual: 'is at least',
+    lessThanOrEqual: 'is at most',
+    in: 'is one of',
+    notIn: 'is none of',
+    exists: 'is set',
+    notExists: 'is not set',
+    within: 'is within the last',
+    olderThan: 'is older than',
+  },
+  date: { greaterThan: 'is after', lessThan: 'is before', greaterThanOrEqual: 'is on or after', lessThanOrEqual: 'is on or before' },
+  event: {
+    triggered: 'has happened',
+    notTriggered: 'has never happened',
+    within: 'happened within the last',
+    olderThan: 'last happened more than',
+    equals: 'happened exactly (times)',
+    notEquals: 'did not happen exactly (times)',
+    greaterThan: 'happened more than (times)',
+    lessThan: 'happened fewer than (times)',
+    greaterThanOrEqual: 'happened at least (times)',
+    lessThanOrEqual: 'happened at most (times)',
+  },
+  string: {},
+  number: {},
+  boolean: {},
+};
+const opLabel = (kind: Kind, op: FilterOperator) => LABELS[kind][op] ?? LABELS.default[op] ?? op;
+
+const UNITS: FilterUnit[] = ['minutes', 'hours', 'days', 'weeks', 'months'];
+const NO_VALUE: FilterOperator[] = ['exists', 'notExists', 'triggered', 'notTriggered'];
+
+export const newFilter = (): FilterCondition => ({ field: 'email', operator: 'contains', value: '' });
+export const newTree = (logic: FilterLogic = 'AND'): FilterTree => ({ logic, groups: [{ filters: [newFilter()] }] });
+
+/** Field errors of an API answer as node paths relative to the tree (`condition.groups.0…` → `groups.0…`; the tree itself is `''`). */
+export function conditionErrors(error: unknown, prefix = 'condition'): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!(error instanceof ApiError)) return out;
+  const strip = (f: string) => (f === prefix || f === '(root)' ? '' : f.startsWith(`${prefix}.`) ? f.slice(prefix.length + 1) : null);
+  for (const [f, message] of Object.entries(error.fields)) {
+    const at = strip(f);
+    if (at !== null && !(at in out)) out[at] = message;
+  }
+  // Routes answering the flat `{ error }` body (segments) name the node at the start of the sentence.
+  const flat = new RegExp(`^(${prefix}(?:\\.[^\\s:]+)?): (.+)$`, 's').exec(error.message);
+  if (flat && !Object.keys(out).length) out[strip(flat[1]) ?? ''] = flat[2];
+  return out;
+}
+
+interface FieldOption {
+  value: string;
+  label: string;
+  kind: Kind;
+}
+
+/** Fields of GET /contacts/fields (typed, with coverage) and `event.<name>` for every name of GET /events/names. */
+export function useFilterFields(projectId: string) {
+  const fields = useQuery({ queryKey: ['contact-fields', projectId], queryFn: () => unwrap(api.GET('/contacts/fields', { headers: forProject(projectId) })) });
+  const events = useQuery({ queryKey: ['event-names', projectId], queryFn: () => unwrap(api.GET('/events/names', { headers: forProject(projectId) })) });
+  const options = useMemo(() => {
+    const out: FieldOption[] = [];
+    for (const f of fields.data?.fields ?? []) {
+      // Coverage: the share of contacts that have the field (custom fields only; standard ones always do).
+      const coverage = f.isCustom ? `, ${Math.round(f.coverage * 100)}%` : '';
+      out.push({ value: f.field, label: `${f.field} (${f.type}${coverage})`, kind: f.type });
+    }
+    for (const e of events.data?.data ?? []) out.push({ value: `event.${e.name}`, label: `event.${e.name}`, kind: 'event' });
+    return out;
+  }, [fields.data, events.data]);
+  return { options, isPending: fields.isPending || events.isPending, error: fields.error ?? events.error };
+}
+
+function kindOf(field: string, options: FieldOption[]): Kind {
+  const known = options.find((o) => o.value === field);
+  if (known) return known.kind;
+  return field.startsWith('event.') ? 'event' : 'string';
+}
+
+/** The value a filter gets when its field or operator changes shape. */
+function defaultValue(kind: Kind, operator: FilterOperator): Pick<FilterCondition, 'value' | 'unit'> {
+  if (NO_VALUE.includes(operator)) return {};
+  if (operator === 'within' || operator === 'olderThan') return { value: 7, unit: 'days' };
+  if (operator === 'in' || operator === 'notIn') return { value: [] };
+  if (kind === 'event') return { value: 1 };
+  if (kind === 'boolean') return { value: true };
+  return { value: '' };
+}
+
+const valueShape = (kind: Kind, op: FilterOperator) =>
+  NO_VALUE.includes(op) ? 'none' : op === 'within' || op === 'olderThan' ? 'duration' : op === 'in' || op === 'notIn' ? 'list' : kind === 'event' ? 'count' : kind;
+
+type Errors = Record<string, string>;
+/** The first error at `path` or beneath it (`value.3` shows on the value). */
+const errorAt = (errors: Errors, path: string) => errors[path] ?? Object.entries(errors).find(([p]) => p.startsWith(`${path}.`))?.[1];
+
+function ValueInput({ kind, filter, onChange, error, unitError }: { kind: Kind; filter: FilterCondition; onChange: (f: FilterCondition) => void; error?: string; unitError?: string }) {
+  const shape = valueShape(kind, filter.operator);
+  const set = (value: unknown) => onChange({ ...filter, value });
+  const num = (v: string | number) => (typeof v === 'number' ? v : v === '' ? '' : Number.isFinite(Number(v)) ? Number(v) : v);
+  switch (shape) {
+    case 'none':
+      return null;
+    case 'duration':
+      return (
+        <Group gap="xs" wrap="nowrap" align="flex-start">
+          <NumberInput label="Value" min={0} value={filter.value as number | string} onChange={(v) => set(num(v))} error={error} w={110} />
+          <Select
+            label="Unit"
+            data={UNITS}
+            value={filter.unit ?? null}
+            onChange={(u) => onChange({ ...filter, unit: (u as FilterUnit) ?? undefined })}
+            allowDeselect={false}
+            error={unitError}
+            w={120}
+          />
+        </Group>
+      );
+    case 'list': {
+      const values = Array.isArray(filter.value) ? (filter.value as unknown[]).map(String) : [];
+      return (
+        <TagsInput
+          label="Value"
+          description="Press Enter after each value"
+          value={values}
+          onChange={(vs) => set(kind === 'number' ? vs.map((v) => num(v)) : vs)}
+          error={error}
+          miw={220}
+          style={{ flex: 1 }}
+        />
+      );
+    }
+    case 'count':
+      return <NumberInput label="Value" description="times" min={0} allowDecimal={false} value={filter.value as number | string} onChange={(v) => set(num(v))} error={error} w={120} />;
+    case 'number':
+      return <NumberInput label="Value" value={filter.value as number | string} onChange={(v) => set(num(v))} error={error} w={160} />;
+    case 'boolean':
+      return (
+        <Select
+          label="Value"
+          data={[
+            { value: 'true', label: 'true' },
+            { value: 'false', label: 'false' },
+          ]}
+          value={String(filter.value ?? 'true')}
+          onChange={(v) => set(v === 'true')}
+          allowDeselect={false}
+          error={error}
+          w={110}
+        />
+      );
+    case 'date':
+      return <TextInput label="Value" type="date" value={typeof filter.value === 'string' ? filter.value.slice(0, 10) : ''} onChange={(e) => set(e.currentTarget.value)} error={error} w={170} />;
+    default:
+      return <TextInput label="Value" value={typeof filter.value === 'string' ? filter.value : String(filter.value ?? '')} onChange={(e) => set(e.currentTarget.value)} error={error} miw={180} style={{ flex: 1 }} />;
+  }
+}
+
+function FilterRow({
+  filter,
+  path,
+  options,
+  errors,
+  onChange,
+  onRemove,
+}: {
+  filter: FilterCondition;
+  path: string;
+  options: FieldOption[];
+  errors: Errors;
+  onChange: (f: FilterCondition) => void;
+  onRemove: () => void;
+}) {
+  const kind = kindOf(filter.field, options);
+  const fieldData = options.some((o) => o.value === filter.field) ? options : [...options, { value: filter.field, label: filter.field, kind }];
+  const nodeError = errors[path];
+  return (
+    <Stack gap={4} data-filter-path={path}>
+      <Group gap="xs" align="flex-start" wrap="wrap">
+        <Select
+          label="Field"
+          searchable
+          data={fieldData.map(({ value, label }) => ({ value, label }))}
+          value={filter.field}
+          allowDeselect={false}
+          onChange={(field) => {
+            if (!field) return;
+            const k = kindOf(field, options);
+            const operator = OPERATORS[k].includes(filter.operator) ? filter.operator : OPERATORS[k][0];
+            const keep = valueShape(k, operator) === valueShape(kind, filter.operator);
+            onChange({ field, operator, ...(keep ? { value: filter.value, unit: filter.unit } : defaultValue(k, operator)) });
+          }}
+          error={errorAt(errors, `${path}.field`)}
+          w={240}
+        />
+        <Select
+          label="Operator"
+          data={OPERATORS[kind].map((op) => ({ value: op, label: opLabel(kind, op) }))}
+          value={filter.operator}
+          allowDeselect={false}
+          onChange={(op) => {
+            if (!op) return;
+            const operator = op as FilterOperator;
+            const keep = valueShape(kind, operator) === valueShape(kind, filter.operator);
+            onChange({ field: filter.field, operator, ...(keep ? { value: filter.value, unit: filter.unit } : defaultValue(kind, operator)) });
+          }}
+          error={errorAt(errors, `${path}.operator`)}
+          w={210}
+        />
+        <ValueInput kind={kind} filter={filter} onChange={onChange} error={errorAt(errors, `${path}.value`)} unitError={errors[`${path}.unit`]} />
+        <ActionIcon variant="subtle" color="gray" aria-label="Remove filter" onClick={onRemove} mt={26}>
+          ×
+        </ActionIcon>
+      </Group>
+      {nodeError ? (
+        <Text size="sm" c="red" role="alert">
+          {nodeError}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}
+
+const MAX_DEPTH = 5;
+
+function TreeEditor({
+  tree,
+  path,
+  depth,
+  options,
+  errors,
+  onChange,
+  onRemove,
+}: {
+  tree: FilterTree;
+  path: string;
+  depth: number;
+  options: FieldOption[];
+  errors: Errors;
+  onChange: (t: FilterTree) => void;
+  onRemove?: () => void;
+}) {
+  const at = (rest: string) => (path ? `${path}.${rest}` : rest);
+  const word = tree.logic === 'AND' ? 'and' : 'or';
+  const setGroup = (i: number, g: FilterGroup) => onChange({ ...tree, groups: tree.groups.map((x, j) => (j === i ? g : x)) });
+  const removeGroup = (i: number) => onChange({ ...tree, groups: tree.groups.filter((_, j) => j !== i) });
+  const treeError = errors[path] ?? errors[at('groups')] ?? errors[at('logic')];
+  return (
+    <Stack gap="xs" data-tree-path={path || '(root)'}>
+      <Group gap="xs">
+        <Text size="sm">Match</Text>
+        <SegmentedControl
+          size="xs"
+          aria-label={depth === 1 ? 'Logic' : 'Nested logic'}
+          value={tree.logic}
+          onChange={(v) => onChange({ ...tree, logic: v as FilterLogic })}
+          data={[
+            { value: 'AND', label: 'all' },
+            { value: 'OR', label: 'any' },
+          ]}
+        />
+        <Text size="sm">of these</Text>
+        {onRemove ? (
+          <Button size="compact-xs" variant="subtle" color="red" onClick={onRemove}>
+            Remove nested group
+          </Button>
+        ) : null}
+      </Group>
+      {treeError ? (
+        <Alert color="red" p="xs" role="alert">
+          {treeError}
+        </Alert>
+      ) : null}
+      {tree.groups.map((group, i) => {
+        const gp = at(`groups.${i}`);
+        const groupError = errors[gp] ?? errors[`${gp}.filters`];
+        return (
+          <Stack key={i} gap="xs">
+            {i > 0 ? (
+              <Badge variant="light" color="gray" tt="uppercase">
+                {word}
+              </Badge>
+            ) : null}
+            <Paper withBorder p="sm" component="fieldset" style={{ margin: 0 }} aria-label={`Group ${i + 1}${path ? ` of ${path}` : ''}`}>
+              <Stack gap="xs">
+                {group.filters.map((f, j) => (
+                  <Stack key={j} gap={4}>
+                    {j > 0 ? (
+                      <Text size="xs" c="dimmed" tt="uppercase">
+                        {word}
+                      </Text>
+                    ) : null}
+                    <FilterRow
+                      filter={f}
+                      path={`${gp}.filters.${j}`}
+                      options={options}
+                      errors={errors}
+                      onChange={(nf) => setGroup(i, { ...group, filters: group.filters.map((x, k) => (k === j ? nf : x)) })}
+                      onRemove={() => setGroup(i, { ...group, filters: group.filters.filter((_, k) => k !== j) })}
+                    />
+                  </Stack>
+                ))}
+                {group.conditions ? (
+                  <Paper withBorder p="sm" bg="var(--mantine-color-gray-0)">
+                    <Text size="xs" c="dimmed" mb={4}>
+                      {group.filters.length ? 'and also' : ''}
+                    </Text>
+                    <TreeEditor
+                      tree={group.conditions}
+                      path={`${gp}.conditions`}
+                      depth={depth + 1}
+                      options={options}
+                      errors={errors}
+                      onChange={(c) => setGroup(i, { ...group, conditions: c })}
+                      onRemove={() => setGroup(i, { filters: group.filters })}
+                    />
+                  </Paper>
+                ) : null}
+                {groupError ? (
+                  <Text size="sm" c="red" role="alert">
+                    {groupError}
+                  </Text>
+                ) : null}
+                <Group gap="xs">
+                  <Button size="xs" variant="light" onClick={() => setGroup(i, { ...group, filters: [...group.filters, newFilter()] })}>
+                    Add filter
+                  </Button>
+                  {!group.conditions && depth < MAX_DEPTH ? (
+                    <Button size="xs" variant="subtle" onClick={() => setGroup(i, { ...group, conditions: newTree(tree.logic === 'AND' ? 'OR' : 'AND') })}>
+                      Add nested group
+                    </Button>
+                  ) : null}
+                  {tree.groups.length > 1 ? (
+                    <Button size="xs" variant="subtle" color="red" onClick={() => removeGroup(i)}>
+                      Remove group
+                    </Button>
+                  ) : null}
+                </Group>
+              </Stack>
+            </Paper>
+          </Stack>
+        );
+      })}
+      <Group>
+        <Button size="xs" variant="default" onClick={() => onChange({ ...tree, groups: [...tree.groups, { filters: [newFilter()] }] })}>
+          Add group
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/**
+ * Edits `value`; with `projectId` it also shows the live count (POST /contacts/count, debounced 400 ms)
+ * and the count's 422 on the nodes it names. `errors` (node paths, see conditionErrors) come from the
+ * caller's own save; they show until the tree changes.
+ */
+export function FilterBuilder({
+  projectId,
+  value,
+  onChange,
+  errors: saveErrors,
+  liveCount = true,
+}: {
+  projectId: string;
+  value: FilterTree;
+  onChange: (tree: FilterTree) => void;
+  errors?: Record<string, string>;
+  liveCount?: boolean;
+}) {
+  const fields = useFilterFields(projectId);
+  const [debounced] = useDebouncedValue(value, 400);
+  const key = JSON.stringify(debounced);
+  const count = useQuery({
+    queryKey: ['contacts-count', projectId, key],
+    enabled: liveCount,
+    placeholderData: keepPreviousData,
+    retry: false,
+    queryFn: () => unwrap(api.POST('/contacts/count', { body: { condition: debounced as never }, headers: forProject(projectId) })),
+  });
+  const countErrors = count.error && !count.isPlaceholderData ? conditionErrors(count.error) : {};
+  const errors = { ...countErrors, ...(saveErrors ?? {}) };
+  const stale = key !== JSON.stringify(value) || count.isFetching;
+  return (
+    <Stack gap="sm">
+      {fields.error ? (
+        <Alert color="red" role="alert" title="Fields not loaded">
+          {fields.error instanceof Error ? fields.error.message : String(fields.error)}
+        </Alert>
+      ) : null}
+      <TreeEditor tree={value} path="" depth={1} options={fields.options} errors={errors} onChange={onChange} />
+      {liveCount ? (
+        <Paper withBorder p="sm" role="status" aria-label="Matching contacts" aria-live="polite" aria-busy={stale}>
+          <Group gap="xs">
+            {count.data ? (
+              <Text fw={600} data-testid="matching-count" data-count={count.data.count} data-current={!stale && !count.error ? 'yes' : 'no'}>
+                {count.data.count.toLocaleString()} matching contact{count.data.count === 1 ? '' : 's'}
+              </Text>
+            ) : null}
+            {count.error ? (
+              <Text size="sm" c="red">
+                {Object.keys(countErrors).length ? 'This condition is refused; see the marked filters.' : count.error instanceof Error ? count.error.message : 'Not counted'}
+              </Text>
+            ) : null}
+            {stale ? <Loader size="xs" aria-label="Counting" /> : null}
+          </Group>
+        </Paper>
+      ) : null}
+    </Stack>
+  );
+}
