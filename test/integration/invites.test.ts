@@ -233,7 +233,8 @@ describe('invitation emails', () => {
     });
     expect(sent.rendered_subject).toBe('You are invited to {{ 7 | times: 6 }}');
     expect(sent.rendered_body).toContain('{{ 7 | times: 6 }}');
-    expect(sent.rendered_body).not.toContain('42');
+    // The project name as rendered output would read “42”; the random inviter address may hold the digits anywhere else.
+    expect(sent.rendered_body).not.toContain('“42”');
   });
 
   it('inviting the same address again within 10 minutes answers as before but sends nothing new', async () => {
