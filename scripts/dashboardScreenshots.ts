@@ -176,6 +176,8 @@ async function main() {
     await shot('templates');
     await click('Welcome', 'link');
     await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '').includes('Welcome'), { timeout: 30_000 });
+    // The body's code editor is a chunk of its own.
+    await page.waitForSelector('.cm-content', { timeout: 30_000 });
     await shot('template');
     await click('Webhooks', 'link');
     await text('CRM sync');
@@ -195,6 +197,7 @@ async function main() {
     await shot('contacts-mobile');
     await page.goto(`${base}/app/p/${project.id}/templates/${welcome.id}`, { waitUntil: 'networkidle0' });
     await text('Preview data');
+    await page.waitForSelector('.cm-content', { timeout: 30_000 });
     await shot('template-mobile');
   } finally {
     for (const c of cleanups.reverse()) await c().catch((e) => process.stderr.write(`cleanup: ${e}\n`));

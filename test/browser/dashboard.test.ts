@@ -78,6 +78,21 @@ async function replace(label: string, value: string) {
   await page.keyboard.type(value);
 }
 
+/**
+ * Replaces the whole document of the code editor (CodeMirror, loaded in a chunk of its own) whose
+ * accessible name is `label`: found by its name and role as assistive technology finds it.
+ */
+async function replaceCode(label: string, value: string) {
+  const editor = (await page.waitForSelector(`::-p-aria([name="${label}"][role="textbox"])`, { timeout: 20_000 }))!;
+  expect(await editor.evaluate((el) => el.classList.contains('cm-content'))).toBe(true);
+  await editor.click();
+  await page.keyboard.down('Control');
+  await page.keyboard.press('KeyA');
+  await page.keyboard.up('Control');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type(value);
+}
+
 const click = async (name: string, role = 'button') => (await page.waitForSelector(`::-p-aria([name="${name}"][role="${role}"])`, { timeout: 20_000 }))!.click();
 
 const email = (tag: string) => `${tag}-${crypto.randomBytes(5).toString('hex')}@example.test`;
@@ -255,16 +270,16 @@ it('templates: creates one with a server-rendered preview, lists, edits and dele
   await fill('Subject', 'Hello {{ first name }}');
   await fill('From', 'hello@browser.example.com');
   // The preview is the server's render (POST /templates/preview) with the preview data, in a sandboxed iframe.
-  await replace('Body', '<h1>Hi {{ first name }}</h1>{% if vip %}<p>VIP</p>{% endif %}');
+  await replaceCode('Body', '<h1>Hi {{ first name }}</h1>{% if vip %}<p>VIP</p>{% endif %}');
   await replace('Preview data (JSON)', '{"first name": "Ada", "vip": true}');
   const frame = async () => page.$eval('iframe[title="Preview"]', (f) => ({ srcdoc: (f as any).srcdoc as string, sandbox: f.getAttribute('sandbox') }));
   await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '').includes('<p>VIP</p>'), { timeout: 20_000 });
   expect(await frame()).toEqual({ srcdoc: '<h1>Hi Ada</h1><p>VIP</p>', sandbox: '' });
   await waitForText('Subject: Hello Ada');
   // A Liquid syntax error: the preview's 422 shows on the Body field, with its line.
-  await replace('Body', '<p>{% if vip %}never closed</p>');
+  await replaceCode('Body', '<p>{% if vip %}never closed</p>');
   await waitForText('not closed, line:1');
-  await replace('Body', '<p>Welcome, {{ first name }}</p>');
+  await replaceCode('Body', '<p>Welcome, {{ first name }}</p>');
   await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '') === '<p>Welcome, Ada</p>', { timeout: 20_000 });
   // The API's validation message shows on its field.
   await replace('From', 'not an address');
@@ -285,7 +300,7 @@ it('templates: creates one with a server-rendered preview, lists, edits and dele
   await click('Welcome', 'link');
   await replace('Subject', 'Welcome aboard, {{ first name }}');
   // Previewed as a contact picked by a server-side search: its fields fill the template.
-  await replace('Body', '<p>Welcome, {{ first name }}: {{ plan ?? "free" }}</p>');
+  await replaceCode('Body', '<p>Welcome, {{ first name }}: {{ plan ?? "free" }}</p>');
   await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '') === '<p>Welcome, Ada: free</p>', { timeout: 20_000 });
   await fill('Preview as contact', contact.slice(0, 12));
   // Click once the server's search has answered (the list is replaced when it does).

@@ -8,6 +8,7 @@ import { useAppConfig } from '../api/session';
 import { useCurrentProject } from '../api/project';
 import { parsePreviewData, TEMPLATE_TYPES, templateFieldOf, type TemplateType } from '../api/templates';
 import { ErrorState, Loading } from '../components/States';
+import { CodeEditor } from '../components/CodeEditor';
 
 type Template = ResponseOf<'/templates/{id}', 'get'>;
 
@@ -312,18 +313,13 @@ function Editor({ projectId, template }: { projectId: string; template: Template
                 <TextInput label="From name" value={draft.fromName} onChange={set('fromName')} error={errorOf('fromName')} />
                 <TextInput label="Reply-to" type="email" value={draft.replyTo} onChange={set('replyTo')} error={errorOf('replyTo')} />
               </SimpleGrid>
-              <Textarea
+              <CodeEditor
                 label="Body"
                 description={'HTML with Liquid: {{ email }}, {{ first name ?? "there" }}, {% if plan == "pro" %}…{% endif %}; outputs are HTML-escaped'}
                 required
                 value={draft.body}
-                onChange={set('body')}
+                onChange={(body) => setDraft((d) => ({ ...d, body }))}
                 error={errorOf('body')}
-                autosize
-                minRows={10}
-                maxRows={28}
-                spellCheck={false}
-                styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
               />
               <Textarea
                 label="Plain text"
