@@ -383,11 +383,14 @@ describe('faults', () => {
     // provider's accept and our write) FAILED as "outcome unknown" rather than offered twice. None
     // is left queued, and none reaches the provider twice.
     await eventually(async () => (await count(knex('emails').whereIn('id', sentIds).whereIn('status', ['SENT', 'FAILED']))) === sentIds.length, 6 * 60_000, 1000);
-    const failed = await knex('emails').whereIn('id', sentIds).where({ status: 'FAILED' }).select('error');
+    const failed = await knex('emails').whereIn('id', sentIds).where({ status: 'FAILED' }).select('error', 'delivery_workflow');
     for (const f of failed) expect(f.error).toMatch(/outcome unknown/);
     for (const id of sentIds) expect(sink.recipients().filter((r) => r.customArgs.email_id === id).length).toBeLessThanOrEqual(1);
-    // An outage of a few seconds leaves at most the hand-overs that were in flight uncertain.
-    expect(failed.length).toBeLessThanOrEqual(8);
+    // An outage of a few seconds leaves at most the hand-overs that were in flight uncertain. /v1/send
+    // hands emails over in batches (one activity per `deliverEmailBatch`), so the unit in flight is a
+    // batch: each replica's batch being delivered, and the next it closed meanwhile. The emails of one
+    // batch can be dozens at this load (27 in one run), so the bound is on batches, not emails.
+    expect(new Set(failed.map((f) => f.delivery_workflow)).size).toBeLessThanOrEqual(4);
   });
 
   it('carries out, after Temporal came back, every request answered 200 while it was away', async () => {
