@@ -4,6 +4,7 @@ import { DomainError } from '../lib/domainErrors';
 import { recordEvents, EventRow } from './events';
 import { recordConsent, ConsentOrigin } from './consent';
 import { freeSlug, slugify } from './slugs';
+import { type StepPath, stepPathEquals } from './stepPaths';
 
 /**
  * Topics (docs/api.md "Topics"): what a project's marketing mail is about. A contact's state of a
@@ -115,27 +116,30 @@ export interface TopicUsage {
   workflowSteps: { workflowId: string; stepId: string }[];
 }
 
-/** What still sends as this topic: campaigns not yet finished, and workflow SEND_EMAIL steps naming it (by id or slug). */
-export async function topicUsage(db: Knex, topic: TopicRow): Promise<TopicUsage> {
+/**
+ * What still sends as this topic: campaigns not yet finished, and workflow steps naming it (by id or
+ * slug) at one of `senders`, the registry's topic references (services/stepReferences).
+ */
+export async function topicUsage(db: Knex, topic: TopicRow, senders: readonly StepPath[]): Promise<TopicUsage> {
+  const [byId, bySlug] = [stepPathEquals(senders, topic.id), stepPathEquals(senders, topic.slug)];
   const [campaigns, steps] = await Promise.all([
     db('campaigns').where({ project_id: topic.project_id, topic_id: topic.id }).whereNotIn('status', ['SENT', 'CANCELLED']).select('id', 'name', 'status'),
     db('workflow_steps as s')
       .join('workflows as w', 'w.id', 's.workflow_id')
       .where('w.project_id', topic.project_id)
-      .andWhere('s.type', 'SEND_EMAIL')
-      .andWhere((q) => q.whereRaw("s.config->>'topic' = ?", [topic.id]).orWhereRaw("s.config->>'topic' = ?", [topic.slug]))
+      .andWhere((q) => q.whereRaw(byId.sql, byId.bindings).orWhereRaw(bySlug.sql, bySlug.bindings))
       .select('s.workflow_id as workflowId', 's.id as stepId'),
   ]);
   return { campaigns, workflowSteps: steps };
 }
 
 /** Deletes a topic and every contact's state of it; refused while something still sends as it. */
-export async function deleteTopic(db: Knex, projectId: string, id: string): Promise<boolean> {
+export async function deleteTopic(db: Knex, projectId: string, id: string, senders: readonly StepPath[]): Promise<boolean> {
   const topic = await findTopic(db, projectId, id);
   if (!topic) return false;
-  const usage = await topicUsage(db, topic);
+  const usage = await topicUsage(db, topic, senders);
   if (usage.campaigns.length || usage.workflowSteps.length) {
-    const named = [...usage.campaigns.map((c) => `campaign "${c.name}" (${c.status})`), ...usage.workflowSteps.map((s) => `a SEND_EMAIL step of workflow ${s.workflowId}`)];
+    const named = [...usage.campaigns.map((c) => `campaign "${c.name}" (${c.status})`), ...usage.workflowSteps.map((s) => `step ${s.stepId} of workflow ${s.workflowId}`)];
     throw new DomainError('conflict', `Topic "${topic.slug}" is still used by ${named.join(', ')}`);
   }
   return (await db('topics').where({ project_id: projectId, id }).del()) > 0;

@@ -6,7 +6,7 @@ export const STEP_TABLE_END = '<!-- step-table:end -->';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-const REFERENCE_NAMES: Record<keyof StepReferences, string> = { template: 'template', eventName: 'event name', contactFields: 'contact fields' };
+const REFERENCE_NAMES: Record<keyof StepReferences, string> = { template: 'template', eventName: 'event name', contactFields: 'contact fields', topic: 'topic' };
 
 /** The step table of the addable types, in registry order. */
 export function stepTable(registry: StepRegistry = STEP_TYPES): string {

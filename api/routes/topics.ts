@@ -5,6 +5,7 @@ import { IdParams } from '../schemas/common';
 import { TopicCreate, TopicListOut, TopicOut, TopicUpdate } from '../schemas/topics';
 import { createTopic, deleteTopic, listTopics, updateTopic } from '../../db/topics';
 import { presentTopic } from '../presenters/topics';
+import { referencePaths } from '../../services/stepReferences';
 
 const projectId = (ctx: AppContext) => ctx.state.project!.id;
 
@@ -54,7 +55,7 @@ export default [
     summary: 'Delete a topic and every contact\'s state of it; 409 while an unfinished campaign or a SEND_EMAIL step names it',
     params: IdParams,
     async handler(ctx, { params }) {
-      if (!(await deleteTopic(ctx.deps.knex, projectId(ctx), params.id))) throw notFound('Topic');
+      if (!(await deleteTopic(ctx.deps.knex, projectId(ctx), params.id, referencePaths('topic')))) throw notFound('Topic');
       ctx.status = 204;
     },
   }),

@@ -45,7 +45,7 @@ export const docs = {
   notes:
     "an email row, then `deliverEmail` (`email-<emailId>`) as a child workflow; MARKETING (the template's type, or the inline `type`, default MARKETING) to an unsubscribed contact is SKIPPED; with a `topic` (id or slug), a contact not subscribed to it (or globally) is SKIPPED and the unsubscribe links leave that topic only; a failed delivery fails the step",
 };
-export const references = { template: ['templateId'] };
+export const references = { template: ['templateId'], topic: ['topic'] };
 
 export async function check(c: ConfigOf<typeof config>, checks: ConfigChecks): Promise<void> {
   if (c.topic !== undefined) await checks.topic('topic', c.topic);

@@ -122,6 +122,8 @@ export interface StepReferences {
   eventName?: readonly string[];
   /** An object whose top-level keys are contact data fields. */
   contactFields?: readonly string[];
+  /** A topic, by id or slug (a string). */
+  topic?: readonly string[];
 }
 
 // ───────────────────────────── shared config pieces ─────────────────────────────
