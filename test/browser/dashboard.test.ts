@@ -1,8 +1,6 @@
-import crypto from 'node:crypto';
 import type { Page } from 'puppeteer-core';
-import { startHarness, bearer, Harness } from '../helpers/harness';
-import { launchBrowser, startLocalServer, LocalServer, TestBrowser } from '../helpers/browser';
-import { ensureDashboardBuilt } from '../../scripts/buildWeb';
+import { bearer, Harness } from '../helpers/harness';
+import { openDashboard, DashboardSession, testEmail as email } from '../helpers/dashboardSession';
 
 /**
  * The dashboard (web/, served under /app/ by api/dashboard.ts) in a real headless Chromium against
@@ -10,102 +8,36 @@ import { ensureDashboardBuilt } from '../../scripts/buildWeb';
  * finds a contact added through the API, and adds a domain. One browser, one app server.
  */
 
-let api: LocalServer;
+let s: DashboardSession;
 let h: Harness;
-let tb: TestBrowser;
 let page: Page;
 /** The project the first test signs up into, and its current secret key; the screen tests after it use both. */
 let projectId: string;
 let secretKey: string;
 /** A contact of that project with `data: { plan: 'pro' }`. */
 let contact: string;
-/** Script errors and CSP refusals; the flow expects none. */
-const problems: string[] = [];
 
 beforeAll(async () => {
-  // Builds web/dist when missing or stale, as `npm start` does.
-  await ensureDashboardBuilt(() => undefined);
-  api = await startLocalServer();
-  h = await startHarness({ env: { APP_URL: api.url } });
-  api.handle(h.built.app.callback());
-  tb = await launchBrowser();
-  page = await tb.browser.newPage();
-  await page.setViewport({ width: 1280, height: 800 });
-  page.on('console', (m) => {
-    // 4xx answers the flow causes on purpose (GET /users/@me before signing in) are logged as failed loads.
-    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());
-  });
-  page.on('pageerror', (e) => problems.push(String(e)));
+  s = await openDashboard({ viewport: { width: 1280, height: 800 } });
+  ({ h, page } = s);
 }, 300_000);
-afterAll(async () => {
-  await tb?.close();
-  await h?.stop();
-  await api?.close();
-});
+afterAll(async () => s?.close());
 
-async function waitForText(text: string, timeout = 20_000) {
-  try {
-    // innerText is what is rendered (badges are upper-cased by CSS): compared without case.
-    await page.waitForFunction((t: string) => (globalThis as any).document.body.innerText.toLowerCase().includes(t), { timeout }, text.toLowerCase());
-  } catch {
-    const shown = await page.evaluate(() => (globalThis as any).document.body.innerText as string).catch(() => '?');
-    throw new Error(`"${text}" not shown at ${page.url()}; the page says:\n${shown}\n${problems.join('\n')}`);
-  }
-}
-
-/** The input whose visible label is `label` (Mantine marks required fields with an aria-hidden asterisk). */
-async function fill(label: string, value: string) {
-  const id = await page.waitForFunction(
-    (l: string) => {
-      const el = [...(globalThis as any).document.querySelectorAll('label')].find((x: any) => x.textContent!.replace('*', '').trim() === l);
-      return el?.htmlFor || null;
-    },
-    { timeout: 20_000 },
-    label,
-  );
-  const selector = `[id="${await id.jsonValue()}"]`;
-  await page.click(selector, { clickCount: 3 });
-  await page.type(selector, value);
-}
-
-/** Replaces the whole value of a labelled input or textarea (a triple click selects one line only). */
-async function replace(label: string, value: string) {
-  await fill(label, '');
-  await page.keyboard.down('Control');
-  await page.keyboard.press('KeyA');
-  await page.keyboard.up('Control');
-  await page.keyboard.press('Backspace');
-  await page.keyboard.type(value);
-}
-
-/**
- * Replaces the whole document of the code editor (CodeMirror, loaded in a chunk of its own) whose
- * accessible name is `label`: found by its name and role as assistive technology finds it.
- */
-async function replaceCode(label: string, value: string) {
-  const editor = (await page.waitForSelector(`::-p-aria([name="${label}"][role="textbox"])`, { timeout: 20_000 }))!;
-  expect(await editor.evaluate((el) => el.classList.contains('cm-content'))).toBe(true);
-  await editor.click();
-  await page.keyboard.down('Control');
-  await page.keyboard.press('KeyA');
-  await page.keyboard.up('Control');
-  await page.keyboard.press('Backspace');
-  await page.keyboard.type(value);
-}
-
-const click = async (name: string, role = 'button') => (await page.waitForSelector(`::-p-aria([name="${name}"][role="${role}"])`, { timeout: 20_000 }))!.click();
-
-const email = (tag: string) => `${tag}-${crypto.randomBytes(5).toString('hex')}@example.test`;
+const waitForText = (text: string, timeout?: number) => s.waitForText(text, timeout);
+const fill = (label: string, value: string) => s.fill(label, value);
+const replace = (label: string, value: string) => s.replace(label, value);
+const replaceCode = (label: string, value: string) => s.replaceCode(label, value);
+const click = (name: string, role?: string) => s.click(name, role);
 
 it('signs up, creates a project, rotates its keys, finds a contact, adds a domain and invites a member', async () => {
   h.config.email.localInbox = true;
 
   // A browser opening the server's root lands on the dashboard, served with a CSP and no inline script.
-  const res = await page.goto(`${api.url}/`, { waitUntil: 'load' });
-  expect(res!.url()).toBe(`${api.url}/app/`);
+  const res = await page.goto(`${s.api.url}/`, { waitUntil: 'load' });
+  expect(res!.url()).toBe(`${s.api.url}/app/`);
   // Signed out: the app sends the visitor on to the login form.
   await waitForText('Log in');
-  expect(page.url()).toBe(`${api.url}/app/login`);
+  expect(page.url()).toBe(`${s.api.url}/app/login`);
   expect(res!.headers()['content-security-policy']).toMatch(/script-src 'self'/);
   expect(await page.$$eval('script', (s) => s.filter((x) => !x.getAttribute('src')).length)).toBe(0);
 
@@ -117,7 +49,7 @@ it('signs up, creates a project, rotates its keys, finds a contact, adds a domai
   await fill('Password', 'correct horse battery');
   await click('Sign up');
   await waitForText('Project name');
-  expect(page.url()).toBe(`${api.url}/app/new-project`);
+  expect(page.url()).toBe(`${s.api.url}/app/new-project`);
   await fill('Project name', 'Browser project');
   await click('Create project');
 
@@ -190,7 +122,7 @@ it('signs up, creates a project, rotates its keys, finds a contact, adds a domai
   await page.waitForSelector('[aria-label="Types shown"]', { timeout: 20_000 });
   await page.waitForFunction(() => !(globalThis as any).document.querySelector('[role="status"]'), { timeout: 20_000 });
   expect(await page.$('[data-testid="error-state"]')).toBeNull();
-  expect(problems).toEqual([]);
+  expect(s.problems).toEqual([]);
 }, 180_000);
 
 it("contacts: a contact's emails and custom fields (add, edit, delete), bulk unsubscribe and bulk delete", async () => {
@@ -239,7 +171,7 @@ it("contacts: a contact's emails and custom fields (add, edit, delete), bulk uns
   await click('Delete field');
   await waitForText('No custom fields');
   expect((await h.http.get(`/contacts/${contactId}`).set(bearer(secretKey))).body.data).toEqual({});
-  expect(problems).toEqual([]);
+  expect(s.problems).toEqual([]);
 }, 120_000);
 
 it('events: names with their counts, the newest of one name, deleting a tracked name', async () => {
@@ -259,7 +191,7 @@ it('events: names with their counts, the newest of one name, deleting a tracked 
   const names = (await h.http.get('/events/names').set(bearer(secretKey))).body.data.map((n: { name: string }) => n.name);
   expect(names).toContain('signed_up');
   expect(names).not.toContain('purchase');
-  expect(problems).toEqual([]);
+  expect(s.problems).toEqual([]);
 }, 60_000);
 
 it('templates: creates one with a server-rendered preview, lists, edits and deletes it', async () => {
@@ -339,7 +271,7 @@ it('templates: creates one with a server-rendered preview, lists, edits and dele
   await click('Delete template');
   await waitForText('No templates yet');
   expect((await h.http.get('/templates').set(bearer(secretKey))).body.total).toBe(0);
-  expect(problems).toEqual([]);
+  expect(s.problems).toEqual([]);
 }, 120_000);
 
 it('webhooks: adds an endpoint (secret shown once), sends a test, rotates its secret, disables and deletes it', async () => {
@@ -397,7 +329,7 @@ it('webhooks: adds an endpoint (secret shown once), sends a test, rotates its se
   await click('Delete endpoint');
   await waitForText('No webhook endpoints yet');
   expect((await h.http.get('/webhook-endpoints').set(bearer(secretKey))).body).toEqual([]);
-  expect(problems).toEqual([]);
+  expect(s.problems).toEqual([]);
 }, 120_000);
 
 it('settings: renames the project, sets the sending policy (field errors shown), resets and deletes the project', async () => {
@@ -439,11 +371,11 @@ it('settings: renames the project, sets the sending policy (field errors shown),
   expect((await h.http.get('/contacts').set(bearer(secretKey))).status).toBe(401);
   // Without a project the user is offered a new one.
   await waitForText('Project name');
-  expect(page.url()).toBe(`${api.url}/app/new-project`);
+  expect(page.url()).toBe(`${s.api.url}/app/new-project`);
   await fill('Project name', 'Second project');
   await click('Create project');
   await waitForText('Setup checklist');
-  expect(problems).toEqual([]);
+  expect(s.problems).toEqual([]);
 }, 120_000);
 
 it('logs out', async () => {
@@ -451,5 +383,5 @@ it('logs out', async () => {
   await click('Log out');
   await page.waitForSelector('::-p-aria([name="Log in"][role="button"])', { timeout: 20_000 });
   expect(await page.evaluate(async () => (await fetch('/users/@me')).status)).toBe(401);
-  expect(problems).toEqual([]);
+  expect(s.problems).toEqual([]);
 }, 180_000);

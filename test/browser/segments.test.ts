@@ -1,94 +1,32 @@
-import crypto from 'node:crypto';
 import type { Page } from 'puppeteer-core';
-import { startHarness, bearer, Harness } from '../helpers/harness';
-import { launchBrowser, startLocalServer, LocalServer, TestBrowser } from '../helpers/browser';
-import { ensureDashboardBuilt } from '../../scripts/buildWeb';
+import { bearer, Harness } from '../helpers/harness';
+import { openDashboard, DashboardSession, testEmail as email } from '../helpers/dashboardSession';
 
 /**
  * The filter builder (web/src/components/FilterBuilder.tsx) on the Segments screen, in a real headless
  * Chromium against the real app: a condition built field by field with its live count (POST
  * /contacts/count), a refused condition's error on the node the API names, the segment saved and
- * listed with its count, which equals POST /segments/:id/refresh. Setup as test/browser/dashboard.test.ts.
+ * listed with its count, which equals POST /segments/:id/refresh.
  */
 
-let api: LocalServer;
+let s: DashboardSession;
 let h: Harness;
-let tb: TestBrowser;
 let page: Page;
-const problems: string[] = [];
 /** The first test's contacts (pro, pro, free), which the second one pastes into a static segment. */
 const contacts: string[] = [];
 
 beforeAll(async () => {
-  await ensureDashboardBuilt(() => undefined);
-  api = await startLocalServer();
-  h = await startHarness({ env: { APP_URL: api.url } });
-  api.handle(h.built.app.callback());
-  tb = await launchBrowser();
-  page = await tb.browser.newPage();
-  await page.setViewport({ width: 1280, height: 900 });
-  page.on('console', (m) => {
-    // The refused condition's 422 is logged by the browser as a failed load: expected.
-    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());
-  });
-  page.on('pageerror', (e) => problems.push(String(e)));
+  s = await openDashboard();
+  ({ h, page } = s);
 }, 300_000);
-afterAll(async () => {
-  await tb?.close();
-  await h?.stop();
-  await api?.close();
-});
+afterAll(async () => s?.close());
 
-async function waitForText(text: string, timeout = 20_000) {
-  try {
-    await page.waitForFunction((t: string) => (globalThis as any).document.body.innerText.toLowerCase().includes(t), { timeout }, text.toLowerCase());
-  } catch {
-    const shown = await page.evaluate(() => (globalThis as any).document.body.innerText as string).catch(() => '?');
-    throw new Error(`"${text}" not shown at ${page.url()}; the page says:\n${shown}\n${problems.join('\n')}`);
-  }
-}
-
-/** The id of the input labelled `label`, inside `scope` (a CSS selector) when given. */
-async function inputId(label: string, scope = 'body'): Promise<string> {
-  const id = await page.waitForFunction(
-    (l: string, s: string) => {
-      const root = (globalThis as any).document.querySelector(s);
-      const el = root && [...root.querySelectorAll('label')].find((x: any) => x.textContent!.replace('*', '').trim() === l);
-      return el?.htmlFor || null;
-    },
-    { timeout: 20_000 },
-    label,
-    scope,
-  );
-  return `[id="${await id.jsonValue()}"]`;
-}
-
-async function typeInto(label: string, value: string, scope?: string) {
-  const selector = await inputId(label, scope);
-  await page.click(selector, { clickCount: 3 });
-  await page.keyboard.press('Backspace');
-  await page.type(selector, value);
-}
-
-/** Opens the Select labelled `label` (in `scope`) and picks the visible option whose text starts with `option`. */
-async function choose(label: string, option: string, scope?: string) {
-  await page.click(await inputId(label, scope));
-  const handle = await page.waitForFunction(
-    (o: string) =>
-      [...(globalThis as any).document.querySelectorAll('[role="option"]')].find((x: any) => x.offsetParent !== null && x.textContent.trim().startsWith(o)) ?? null,
-    { timeout: 20_000 },
-    option,
-  );
-  await (handle as any).click();
-  await page.waitForFunction((l: string, s: string, o: string) => {
-    const root = (globalThis as any).document.querySelector(s);
-    const el = root && [...root.querySelectorAll('label')].find((x: any) => x.textContent!.replace('*', '').trim() === l);
-    return el && (globalThis as any).document.getElementById(el.htmlFor)?.value.startsWith(o);
-  }, { timeout: 20_000 }, label, scope ?? 'body', option);
-}
+const waitForText = (text: string, timeout?: number) => s.waitForText(text, timeout);
+const typeInto = (label: string, value: string, scope?: string) => s.replace(label, value, scope);
+const choose = (label: string, option: string, scope?: string) => s.choose(label, option, scope);
+const click = (name: string, role?: string) => s.click(name, role);
 
 const row = (path: string) => `[data-filter-path="${path}"]`;
-const click = async (name: string, role = 'button') => (await page.waitForSelector(`::-p-aria([name="${name}"][role="${role}"])`, { timeout: 20_000 }))!.click();
 
 /** Picks "all" or "any" in the builder's top "Match … of these" control. */
 async function logic(which: 'all' | 'any') {
@@ -106,7 +44,7 @@ async function countIs(n: number) {
     await page.waitForSelector(`[data-testid="matching-count"][data-count="${n}"][data-current="yes"]`, { timeout: 20_000 });
   } catch {
     const shown = await page.evaluate(() => (globalThis as any).document.querySelector('[aria-label="Matching contacts"]')?.innerText ?? '(no count)');
-    throw new Error(`the live count is not ${n}: ${shown}\n${problems.join('\n')}`);
+    throw new Error(`the live count is not ${n}: ${shown}\n${s.problems.join('\n')}`);
   }
 }
 
@@ -115,11 +53,9 @@ async function photograph(name: string) {
   if (process.env.SEGMENT_SCREENSHOTS) await page.screenshot({ path: `docs/img/dashboard-${name}.png`, fullPage: true });
 }
 
-const email = (tag: string) => `${tag}-${crypto.randomBytes(5).toString('hex')}@example.test`;
-
 it('builds a condition with a live count, shows a refused node, saves the segment and lists it with its count', async () => {
   // Sign up and create a project, as a newcomer does.
-  await page.goto(`${api.url}/app/signup`, { waitUntil: 'load' });
+  await page.goto(`${s.api.url}/app/signup`, { waitUntil: 'load' });
   await typeInto('Email', email('segments'));
   await typeInto('Password', 'correct horse battery');
   await click('Sign up');
@@ -212,7 +148,7 @@ it('builds a condition with a live count, shows a refused node, saves the segmen
   expect(refreshed.body).toEqual({ memberCount: 1 });
   const saved = await h.http.get(`/segments/${segmentId}`).set(bearer(key));
   expect(saved.body.condition).toEqual({ logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'free' }] }] });
-  expect(problems).toEqual([]);
+  expect(s.problems).toEqual([]);
 }, 180_000);
 
 it('a static segment: pasted addresses added and removed, renamed, refreshed and computed, deleted after a confirmation', async () => {
@@ -255,7 +191,7 @@ it('a static segment: pasted addresses added and removed, renamed, refreshed and
   await page.waitForSelector('table[aria-label="Segments"]', { timeout: 20_000 });
   await page.waitForFunction(() => !(globalThis as any).document.querySelector('table[aria-label="Segments"]').innerText.includes('VIP'), { timeout: 20_000 });
   expect(await page.$eval('table[aria-label="Segments"]', (t) => (t as any).innerText)).toContain('Pro users');
-  expect(problems).toEqual([]);
+  expect(s.problems).toEqual([]);
 }, 120_000);
 
 it('tracking membership: Compute (a Temporal run) reports who entered', async () => {
@@ -273,5 +209,5 @@ it('tracking membership: Compute (a Temporal run) reports who entered', async ()
   await waitForText('Saved');
   await click('Compute');
   await waitForText('Computed: 1 member, 1 entered, 0 exited.', 60_000);
-  expect(problems).toEqual([]);
+  expect(s.problems).toEqual([]);
 }, 120_000);

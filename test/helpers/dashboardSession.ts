@@ -1,0 +1,166 @@
+import crypto from 'node:crypto';
+import type { Page } from 'puppeteer-core';
+import { startHarness, bearer, Harness, HarnessOptions } from './harness';
+import { launchBrowser, startLocalServer, LocalServer, TestBrowser } from './browser';
+import { ensureDashboardBuilt } from '../../scripts/buildWeb';
+
+/**
+ * One dashboard test's world: the app (built when missing or stale, as `npm start` does) served by a
+ * harness on a local port named by APP_URL, a headless Chromium page on it, and the page's script
+ * errors collected. The helpers below find controls as a person (or a screen reader) does: by their
+ * visible label or accessible name.
+ */
+export interface DashboardSession {
+  api: LocalServer;
+  h: Harness;
+  page: Page;
+  /** Script errors and CSP refusals; flows expect none. */
+  problems: string[];
+  /** Waits until the page's rendered text contains `text` (without case: badges are upper-cased by CSS). */
+  waitForText(text: string, timeout?: number): Promise<void>;
+  /** The CSS selector of the input whose visible label is `label`, inside `scope` (a CSS selector). */
+  inputId(label: string, scope?: string): Promise<string>;
+  /** Types `value` at the end of the labelled input (after selecting one line of it). */
+  fill(label: string, value: string, scope?: string): Promise<void>;
+  /** Replaces the whole value of a labelled input or textarea. */
+  replace(label: string, value: string, scope?: string): Promise<void>;
+  /** Replaces the document of the code editor (CodeMirror) whose accessible name is `label`. */
+  replaceCode(label: string, value: string): Promise<void>;
+  /** Opens the Select labelled `label` and picks the visible option whose text starts with `option`. */
+  choose(label: string, option: string, scope?: string): Promise<void>;
+  /** Clicks the element with this accessible name and role. */
+  click(name: string, role?: string): Promise<void>;
+  /** Signs a newcomer up and creates a project; answers the project's id and its secret key. */
+  signUp(projectName: string): Promise<{ projectId: string; secretKey: string; email: string }>;
+  close(): Promise<void>;
+}
+
+/** A random address under example.test, tagged for reading test output. */
+export const testEmail = (tag: string) => `${tag}-${crypto.randomBytes(5).toString('hex')}@example.test`;
+
+export async function openDashboard(opts: { env?: Record<string, string>; harness?: Omit<HarnessOptions, 'env'>; viewport?: { width: number; height: number } } = {}): Promise<DashboardSession> {
+  await ensureDashboardBuilt(() => undefined);
+  const api = await startLocalServer();
+  const h = await startHarness({ ...opts.harness, env: { APP_URL: api.url, ...opts.env } });
+  api.handle(h.built.app.callback());
+  const tb: TestBrowser = await launchBrowser();
+  const page = await tb.browser.newPage();
+  await page.setViewport(opts.viewport ?? { width: 1280, height: 900 });
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    // 4xx answers a flow causes on purpose (GET /users/@me before signing in, a refused condition's 422) are logged as failed loads.
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(String(e)));
+
+  const waitForText = async (text: string, timeout = 20_000) => {
+    try {
+      await page.waitForFunction((t: string) => (globalThis as any).document.body.innerText.toLowerCase().includes(t), { timeout }, text.toLowerCase());
+    } catch {
+      const shown = await page.evaluate(() => (globalThis as any).document.body.innerText as string).catch(() => '?');
+      throw new Error(`"${text}" not shown at ${page.url()}; the page says:\n${shown}\n${problems.join('\n')}`);
+    }
+  };
+
+  const inputId = async (label: string, scope = 'body') => {
+    const id = await page.waitForFunction(
+      (l: string, s: string) => {
+        const root = (globalThis as any).document.querySelector(s);
+        // Mantine marks required fields with an aria-hidden asterisk inside the label.
+        const el = root && [...root.querySelectorAll('label')].find((x: any) => x.textContent!.replace('*', '').trim() === l);
+        return el?.htmlFor || null;
+      },
+      { timeout: 20_000 },
+      label,
+      scope,
+    );
+    return `[id="${await id.jsonValue()}"]`;
+  };
+
+  const fill = async (label: string, value: string, scope?: string) => {
+    const selector = await inputId(label, scope);
+    await page.click(selector, { clickCount: 3 });
+    await page.type(selector, value);
+  };
+
+  const selectAllAndType = async (value: string) => {
+    await page.keyboard.down('Control');
+    await page.keyboard.press('KeyA');
+    await page.keyboard.up('Control');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type(value);
+  };
+
+  const replace = async (label: string, value: string, scope?: string) => {
+    // A triple click selects one line only: select all, then type.
+    await page.click(await inputId(label, scope));
+    await selectAllAndType(value);
+  };
+
+  const replaceCode = async (label: string, value: string) => {
+    const editor = (await page.waitForSelector(`::-p-aria([name="${label}"][role="textbox"])`, { timeout: 20_000 }))!;
+    if (!(await editor.evaluate((el) => el.classList.contains('cm-content')))) throw new Error(`"${label}" is not the code editor`);
+    await editor.click();
+    await selectAllAndType(value);
+  };
+
+  const choose = async (label: string, option: string, scope?: string) => {
+    await page.click(await inputId(label, scope));
+    const handle = await page.waitForFunction(
+      (o: string) =>
+        [...(globalThis as any).document.querySelectorAll('[role="option"]')].find((x: any) => x.offsetParent !== null && x.textContent.trim().startsWith(o)) ?? null,
+      { timeout: 20_000 },
+      option,
+    );
+    await (handle as any).click();
+    await page.waitForFunction(
+      (l: string, s: string, o: string) => {
+        const root = (globalThis as any).document.querySelector(s);
+        const el = root && [...root.querySelectorAll('label')].find((x: any) => x.textContent!.replace('*', '').trim() === l);
+        return el && (globalThis as any).document.getElementById(el.htmlFor)?.value.startsWith(o);
+      },
+      { timeout: 20_000 },
+      label,
+      scope ?? 'body',
+      option,
+    );
+  };
+
+  const click = async (name: string, role = 'button') => (await page.waitForSelector(`::-p-aria([name="${name}"][role="${role}"])`, { timeout: 20_000 }))!.click();
+
+  const signUp = async (projectName: string) => {
+    const email = testEmail('newcomer');
+    await page.goto(`${api.url}/app/signup`, { waitUntil: 'load' });
+    await replace('Email', email);
+    await replace('Password', 'correct horse battery');
+    await click('Sign up');
+    await replace('Project name', projectName);
+    await click('Create project');
+    await waitForText('Setup checklist');
+    const projectId = /\/app\/p\/([0-9a-f-]{36})/.exec(page.url())![1];
+    const secretKey = await page.$eval('[data-testid="full-secret-key"]', (el) => el.textContent!);
+    return { projectId, secretKey, email };
+  };
+
+  return {
+    api,
+    h,
+    page,
+    problems,
+    waitForText,
+    inputId,
+    fill,
+    replace,
+    replaceCode,
+    choose,
+    click,
+    signUp,
+    async close() {
+      await tb.close();
+      await h.stop();
+      await api.close();
+    },
+  };
+}
+
+export { bearer };
