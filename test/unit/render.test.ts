@@ -1,4 +1,4 @@
-import { renderTemplate, renderText, checkTemplate, RenderError, RENDER_LIMITS, RenderBudgetExceeded, RENDER_BUDGET_MS, batchRenderer } from '../../services/render';
+import { renderTemplate, renderText, checkTemplate, RenderError, RENDER_LIMITS, RenderBudgetExceeded, RENDER_BUDGET_MS, batchRenderer, withinBudget } from '../../services/render';
 
 /** Renders `source` as the body (HTML) and returns the output. */
 const body = async (source: string, variables: Record<string, unknown> = {}) => (await renderTemplate({ subject: 's', body: source }, variables)).body;
@@ -147,6 +147,23 @@ describe('render budget', () => {
     expect(err.message).toBe(`body: rendering takes longer than the render budget of ${RENDER_BUDGET_MS} ms`);
     await expect(renderTemplate({ subject: slow, body: '' }, {})).rejects.toThrow(/^subject: rendering takes longer than the render budget/);
     await expect(renderText(slow, {}, 'body')).rejects.toThrow(RenderBudgetExceeded);
+  });
+
+  it('a render stopped midway (a busy machine) gets one more try with four budgets of room; a second overrun fails', () => {
+    const budgets: number[] = [];
+    const stalledOnce = (deadline: number) => {
+      budgets.push(Math.round(deadline - performance.now()));
+      if (budgets.length === 1) throw new RenderBudgetExceeded('body: rendering takes longer than the render budget of 50 ms');
+      return 'rendered';
+    };
+    expect(withinBudget(50, stalledOnce)).toBe('rendered');
+    expect(budgets[0]).toBeLessThanOrEqual(50);
+    expect(budgets[1]).toBeGreaterThan(150);
+    expect(budgets[1]).toBeLessThanOrEqual(200);
+    const alwaysOver = () => {
+      throw new RenderBudgetExceeded('body: rendering takes longer than the render budget of 50 ms');
+    };
+    expect(() => withinBudget(50, alwaysOver)).toThrow(RenderBudgetExceeded);
   });
 
   it('names the budget when a range is too large to build', async () => {
