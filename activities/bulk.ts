@@ -4,7 +4,6 @@ import type { ActivityDeps } from '.';
 import { ContactDataError, deleteContact, updateContact, upsertContact } from '../db/contacts';
 import type { EventRow } from '../db/events';
 import { BatchResult, BulkRowPayload, finishJob, ImportRowPayload, JobRow, JobRowRecord, markJobRunning, processJobBatch, RowOutcome } from '../db/jobs';
-import { handOffEvents } from '../services/events';
 
 export interface JobBatchInput {
   jobId: string;
@@ -50,7 +49,7 @@ async function routeCommitted(deps: ActivityDeps, events: EventRow[]): Promise<v
   const ctx = Context.current();
   for (const e of events) {
     ctx.heartbeat();
-    await handOffEvents(deps, [e]);
+    await deps.runtime.events.handOff([e]);
   }
 }
 

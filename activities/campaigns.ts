@@ -24,7 +24,6 @@ import {
   releaseClaim,
   settleCancelled,
 } from '../db/campaignEmails';
-import { createTransport } from '../services/transports';
 import { heartbeating, UNKNOWN_OUTCOME } from './handOver';
 import { BatchRecipient, BatchResult, Transport, TransportRejected } from '../services/transport';
 import { MAX_BATCH_RECIPIENTS } from '../services/sendgridTransport';
@@ -38,7 +37,6 @@ import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
 import { identityVariables } from '../db/contacts';
 import { start } from '../services/temporal';
 import { campaignSendStart } from '../temporal/workflows/campaignSend/start';
-import { startEventBatch } from '../services/eventBatcher';
 import { publishCampaignEnd } from '../services/webhooks/campaigns';
 import { clearDueDeferrals, deferRecipients, dueDeferredPage, nextDeferral, recordCapped } from '../db/campaignDeferrals';
 import { claimMarketingSends, sendingPolicy } from '../db/sendingPolicy';
@@ -104,7 +102,7 @@ export interface CampaignBatchResult {
   pacing?: { ratePerSecond: number; waitedMs: number };
 }
 
-export function campaignActivities(deps: ActivityDeps, transport: Transport = createTransport(deps.config, deps)) {
+export function campaignActivities(deps: ActivityDeps, transport: Transport = deps.runtime.transport) {
   const { knex, config } = deps;
   const bounces = refusalBounces(deps, transport);
   const throttle = sendThrottleFor(knex, config.email, transport);
@@ -246,7 +244,7 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
       if (claim.suppressed) {
         result.suppressed = claim.suppressed;
         // Their email.suppressed events, committed with the claim; the maintenance sweep routes them if this start fails.
-        await startEventBatch(deps.temporal, c.project_id, claim.events).catch((err) => deps.log.warn({ err, campaignId: c.id }, 'email.suppressed routing start failed; the maintenance sweep will route them'));
+        await deps.runtime.events.handOff(claim.events, { batch: true, context: { campaignId: c.id, source: 'email.suppressed' } });
       }
 
       const offered: Array<BatchRecipient & { contactId: string }> = [
@@ -301,7 +299,7 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = cr
             emailsHandedOver.inc({ transport: transport.name, type: c.type }, handed.moved);
             result.handedOver += handed.moved;
             // The group's email.sent events, committed above, go to routing as one batch; the maintenance sweep routes them if this start fails.
-            await startEventBatch(deps.temporal, c.project_id, handed.events).catch((err) => deps.log.warn({ err, campaignId: c.id }, 'email.sent routing start failed; the maintenance sweep will route them'));
+            await deps.runtime.events.handOff(handed.events, { batch: true, context: { campaignId: c.id, source: 'email.sent' } });
           }
           const refused = outcome.rejected.filter((r) => !r.error.retryable);
           if (refused.length) {

@@ -3,7 +3,6 @@ import type { ActivityDeps } from '.';
 import { attachmentsOf, EmailRow } from '../db/emails';
 import { batchEmails, claimRendered, RenderedEmail } from '../db/deliveryBatches';
 import { markFailed, markHandedOver, releaseClaim } from '../db/campaignEmails';
-import { createTransport } from '../services/transports';
 import { BatchResult, Transport, TransportRejected } from '../services/transport';
 import { GROUP_WAIT_MS, sendThrottleFor } from '../services/sendThrottle';
 import { refusalBounces } from '../services/providerEvents';
@@ -33,7 +32,7 @@ const countByType = (rows: EmailRow[]) => {
   return out;
 };
 
-export function deliveryBatchActivities(deps: ActivityDeps, transport: Transport = createTransport(deps.config, deps)) {
+export function deliveryBatchActivities(deps: ActivityDeps, transport: Transport = deps.runtime.transport) {
   const { knex, config } = deps;
   const bounces = refusalBounces(deps, transport);
   const throttle = sendThrottleFor(knex, config.email, transport);

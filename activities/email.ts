@@ -2,7 +2,6 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { ActivityDeps } from '.';
 import { claimEmail, getEmail, emailAttachments, transitionEmail } from '../db/emails';
 import { recordEvent } from '../db/events';
-import { createTransport } from '../services/transports';
 import { Transport, TransportRejected } from '../services/transport';
 import { sendThrottleFor } from '../services/sendThrottle';
 import { refusalBounces } from '../services/providerEvents';
@@ -16,7 +15,7 @@ import { redactAddresses } from '../lib/redact';
 /** SUPPRESSED: the recipient is on the project's suppression list; nothing was offered to the provider. */
 export type DeliveryResult = { status: 'SENT' | 'FAILED' | 'SKIPPED' | 'SUPPRESSED'; messageId?: string | null; error?: string | null };
 
-export function emailActivities(deps: ActivityDeps, transport: Transport = createTransport(deps.config, deps)) {
+export function emailActivities(deps: ActivityDeps, transport: Transport = deps.runtime.transport) {
   const { knex, config } = deps;
   const bounces = refusalBounces(deps, transport);
   const throttle = sendThrottleFor(knex, config.email, transport);

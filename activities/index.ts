@@ -3,6 +3,7 @@ import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import type { TemporalGateway } from '../services/temporal';
 import type { StepRegistry } from '../temporal/steps';
+import type { Runtime } from '../services/runtime';
 import { domainActivities } from './domains';
 import { emailActivities } from './email';
 import { deliveryBatchActivities } from './deliveryBatch';
@@ -30,6 +31,8 @@ export interface ActivityDeps {
   temporal: TemporalGateway;
   /** The step registry execution starts parse their graphs with (tests inject their own). */
   steps?: StepRegistry;
+  /** The collaborators built once per process (services/runtime.ts): the transport, event hand-off, verifier. */
+  runtime: Runtime;
 }
 
 export function createActivities(deps: ActivityDeps) {

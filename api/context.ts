@@ -6,6 +6,7 @@ import type { TemporalGateway } from '../services/temporal';
 import type { ProjectRow } from '../db/projects';
 import type { UserRow } from '../db/users';
 import type { StepRegistry } from '../temporal/steps';
+import type { Runtime } from '../services/runtime';
 
 /** Everything a request handler may reach; built once per process (or per test). */
 export interface Deps {
@@ -15,6 +16,8 @@ export interface Deps {
   log: Logger;
   /** Workflow step types; the registry of temporal/steps when absent (tests inject their own). */
   steps?: StepRegistry;
+  /** The collaborators built once per process (services/runtime.ts). */
+  runtime: Runtime;
 }
 
 export interface AppState {

@@ -36,7 +36,8 @@ if (require.main === module) {
     await migrateLatest(migrator).finally(() => migrator.destroy());
     const knex = createKnex(config.databaseUrl, { max: 20, statementTimeoutMs: config.dbStatementTimeoutMs });
     const temporal = createTemporalGateway(config);
-    const server = await startApi({ config, knex, temporal, log });
+    const { createRuntime } = await import('../services/runtime');
+    const server = await startApi({ config, knex, temporal, log, runtime: createRuntime({ config, knex, temporal, log }) });
     log.info({ url: `http://localhost:${config.port}` }, `API listening at http://localhost:${config.port}`);
     const stop = async () => {
       await closeServer(server);

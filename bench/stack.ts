@@ -1,3 +1,4 @@
+import { createRuntime } from '../services/runtime';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -58,7 +59,8 @@ export async function startStack(env: Record<string, string> = {}): Promise<Benc
   const knex = createKnex(config.databaseUrl, { max: 40 });
   await migrateLatest(knex);
   const temporal = createTemporalGateway(config, server.address);
-  const deps: Deps = { config, knex, temporal, log: createLogger('silent') };
+  const log = createLogger('silent');
+  const deps: Deps = { config, knex, temporal, log, runtime: createRuntime({ config, knex, temporal, log }) };
   const api = await startApi(deps, 0);
   const port = (api.address() as AddressInfo).port;
   return {

@@ -17,7 +17,6 @@ import { Webhook } from 'standardwebhooks';
 import { startStack, benchProject, startWorkerProcess, stopWorkerProcess } from './stack';
 import { recordEvents } from '../db/events';
 import { upsertContact } from '../db/contacts';
-import { enqueueEventRouting } from '../services/eventBatcher';
 import { countActions, formatActions, noActions, totalActions } from './actions';
 
 const N = Number(process.argv[2] ?? 10_000);
@@ -63,7 +62,7 @@ async function main() {
     const client = await stack.temporal.client();
     const startedAt = new Date();
     const t0 = performance.now();
-    enqueueEventRouting(stack.temporal, events, (err) => console.error('hand-off failed', err));
+    stack.deps.runtime.events.queue(events);
     for (;;) {
       const [{ n }] = await stack.knex('webhook_deliveries').where({ endpoint_id: endpoint.id, status: 'DELIVERED', type: 'order.paid' }).count({ n: '*' });
       if (Number(n) >= N) break;

@@ -6,6 +6,7 @@ import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMT
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import type { TemporalGateway } from '../services/temporal';
+import type { Runtime } from '../services/runtime';
 import { resolveRecipient, type InboundTarget } from '../services/inbound/recipients';
 import { inboundMail, type Authenticator } from '../services/inbound/accept';
 import { inboundAuthenticator } from '../services/inbound/authenticate';
@@ -22,6 +23,8 @@ export interface InboundDeps {
   knex: Knex;
   temporal: TemporalGateway;
   log: Logger;
+  /** The process's collaborators (services/runtime.ts): the event hand-off after each 250. */
+  runtime: Pick<Runtime, 'events'>;
 }
 
 export interface InboundLimits {
@@ -176,7 +179,8 @@ if (require.main === module) {
     await migrateLatest(migrator).finally(() => migrator.destroy());
     const knex = createKnex(config.databaseUrl, { max: 10 });
     const temporal = createTemporalGateway(config);
-    const server = await startInboundServer({ config, knex, temporal, log });
+    const { createRuntime } = await import('../services/runtime');
+    const server = await startInboundServer({ config, knex, temporal, log, runtime: createRuntime({ config, knex, temporal, log }) });
     log.info({ port: server.port, host: config.inbound.host ?? '0.0.0.0' }, `inbound SMTP server listening on port ${server.port}`);
     const stop = async () => {
       await server.close();

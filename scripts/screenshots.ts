@@ -17,6 +17,7 @@ import { createLogger } from '../lib/logger';
 import { createKnex, dropDatabase, ensureDatabase, migrateLatest } from '../db/knex';
 import { startDevServer } from '../worker/devServer';
 import { createTemporalGateway } from '../services/temporal';
+import { createRuntime } from '../services/runtime';
 import { createWorker } from '../worker/worker';
 import { startApi, closeServer } from '../api/server';
 
@@ -70,7 +71,7 @@ async function main() {
       await close();
     });
     const temporal = createTemporalGateway(config, server.address);
-    const api = await startApi({ config, knex, temporal, log });
+    const api = await startApi({ config, knex, temporal, log, runtime: createRuntime({ config, knex, temporal, log }) });
     cleanups.push(async () => {
       await closeServer(api);
       await temporal.close();

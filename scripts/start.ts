@@ -14,6 +14,7 @@ import { startDevServer, DevServer } from '../worker/devServer';
 import { startDevInbox, DevInbox } from './devInbox';
 import { ensureSearchAttributes } from '../worker/searchAttributes';
 import { createTemporalGateway } from '../services/temporal';
+import { createRuntime } from '../services/runtime';
 import { createWorker } from '../worker/worker';
 import { startApi, closeServer } from '../api/server';
 import { ensureDashboardBuilt } from './buildWeb';
@@ -69,8 +70,10 @@ async function main() {
   const temporal = createTemporalGateway(runtimeConfig, address);
   // The API gets a pool of its own with the statement timeout; the worker's batch statements may run longer.
   const apiKnex = createKnex(config.databaseUrl, { max: 10, statementTimeoutMs: config.dbStatementTimeoutMs });
-  const server = await startApi({ config: runtimeConfig, knex: apiKnex, temporal, log });
-  const inboundServer = await startInboundServer({ config: runtimeConfig, knex, temporal, log });
+  // The API and the inbound server share this process's collaborators (the worker builds its own).
+  const runtime = createRuntime({ config: runtimeConfig, knex: apiKnex, temporal, log });
+  const server = await startApi({ config: runtimeConfig, knex: apiKnex, temporal, log, runtime });
+  const inboundServer = await startInboundServer({ config: runtimeConfig, knex, temporal, log, runtime });
   log.info({ port: inboundServer.port }, `inbound SMTP server on ${config.inbound.host ?? '0.0.0.0'}:${inboundServer.port} (bounces, complaints, replies)`);
   // The first address a newcomer needs: the dashboard.
   log.info({ url: `http://localhost:${config.port}/app/` }, `Dashboard at http://localhost:${config.port}/app/`);

@@ -114,17 +114,3 @@ export class DeliveryBatcher {
 export async function startDeliveryBatch(gateway: TemporalGateway, b: { workflowId: string; projectId: string; emailIds: string[]; source: string }): Promise<void> {
   await start(gateway, deliverEmailBatchStart, b);
 }
-
-const batchers = new WeakMap<TemporalGateway, DeliveryBatcher>();
-
-/** A place in this gateway's next delivery batch for the project (the batcher is created on first use). */
-export function reserveDelivery(gateway: TemporalGateway, projectId: string, count: number, onError: BatchStartFailed): DeliveryTicket {
-  let batcher = batchers.get(gateway);
-  if (!batcher) {
-    const created = new DeliveryBatcher(gateway, onError);
-    batchers.set(gateway, created);
-    gateway.beforeClose(() => created.drain());
-    batcher = created;
-  }
-  return batcher.reserve(projectId, count);
-}

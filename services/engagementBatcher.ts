@@ -1,9 +1,8 @@
 import type { Knex } from 'knex';
-import type { TemporalGateway } from './temporal';
 import type { Logger } from '../lib/logger';
 import { EngagementHit, recordEngagements } from '../db/tracking';
 import type { EmailStatus } from '../db/emails';
-import { startEventBatch } from './eventBatcher';
+import type { EventHandOff } from './events';
 import { movesFrom } from './providerEvents';
 import { MACHINE_WINDOW_SECONDS } from './machineAgents';
 
@@ -17,7 +16,7 @@ const MAX_DELAY_MS = 100;
 const settled = (to: EmailStatus) => movesFrom(to).filter((s) => s !== 'QUEUED' && s !== 'SENDING');
 const RULES = { machineWindowSeconds: MACHINE_WINDOW_SECONDS, toOpened: settled('OPENED'), toClicked: settled('CLICKED') };
 
-type Deps = { knex: Knex; temporal: TemporalGateway; log: Pick<Logger, 'warn'> };
+type Deps = { knex: Knex; events: EventHandOff; log: Pick<Logger, 'warn'> };
 
 /**
  * Gathers the opens and clicks the tracking routes hear and records each gathering with one
@@ -59,14 +58,8 @@ export class EngagementBatcher {
       this.deps.log.warn({ err, hits: hits.length }, 'recording opens and clicks failed; these hits are lost');
       return;
     }
-    const byProject = new Map<string, typeof events>();
-    for (const e of events) byProject.set(e.project_id, [...(byProject.get(e.project_id) ?? []), e]);
-    for (const [projectId, list] of byProject) {
-      // Committed: the maintenance sweep routes them if this start fails.
-      await startEventBatch(this.deps.temporal, projectId, list).catch((err) =>
-        this.deps.log.warn({ err, events: list.length }, 'email.opened/clicked routing start failed; the maintenance sweep will route them'),
-      );
-    }
+    // Committed: the maintenance sweep routes them if this start fails.
+    await this.deps.events.handOff(events, { batch: true, context: { source: 'opens and clicks' } });
   }
 
   /** Records everything queued (at shutdown, and in tests). */
@@ -74,18 +67,4 @@ export class EngagementBatcher {
     this.flush();
     await Promise.all(this.inFlight);
   }
-}
-
-const batchers = new WeakMap<TemporalGateway, EngagementBatcher>();
-
-/** This process's batcher (created on first use; drained when its Temporal gateway closes). */
-export function engagementBatcher(deps: Deps): EngagementBatcher {
-  let batcher = batchers.get(deps.temporal);
-  if (!batcher) {
-    const created = new EngagementBatcher(deps);
-    batchers.set(deps.temporal, created);
-    deps.temporal.beforeClose(() => created.drain());
-    batcher = created;
-  }
-  return batcher;
 }

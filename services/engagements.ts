@@ -1,14 +1,12 @@
 import type { Knex } from 'knex';
 import type { Config } from '../lib/config';
-import type { Logger } from '../lib/logger';
-import type { TemporalGateway } from './temporal';
 import { trackedLink } from '../db/tracking';
 import { uuid } from '../lib/ids';
 import { verifyTrackingToken } from './trackingTokens';
-import { engagementBatcher } from './engagementBatcher';
+import type { Runtime } from './runtime';
 import { isMachineAgent } from './machineAgents';
 
-type Deps = { knex: Knex; temporal: TemporalGateway; log: Pick<Logger, 'warn'>; config: Pick<Config, 'jwtSecret'> };
+type Deps = { knex: Knex; config: Pick<Config, 'jwtSecret'>; runtime: Pick<Runtime, 'engagements'> };
 
 /** How a hit arrived: a HEAD is a machine checking, never a reader; the agent tells known scanners. */
 export interface HitMeta {
@@ -23,7 +21,7 @@ export interface HitMeta {
 export function recordOpen(deps: Deps, token: string, meta: HitMeta): boolean {
   const target = verifyTrackingToken(deps.config.jwtSecret, 'open', token);
   if (!target) return false;
-  engagementBatcher(deps).enqueue({ id: uuid(), emailId: target.emailId, kind: 'open', at: new Date(), head: meta.head, scanner: isMachineAgent(meta.userAgent) });
+  deps.runtime.engagements.enqueue({ id: uuid(), emailId: target.emailId, kind: 'open', at: new Date(), head: meta.head, scanner: isMachineAgent(meta.userAgent) });
   return true;
 }
 
@@ -37,6 +35,6 @@ export async function followClick(deps: Deps, token: string, meta: HitMeta): Pro
   if (!target || target.link === undefined) return null;
   const url = await trackedLink(deps.knex, target.emailId, target.link);
   if (!url) return null;
-  engagementBatcher(deps).enqueue({ id: uuid(), emailId: target.emailId, kind: 'click', link: target.link, at: new Date(), head: meta.head, scanner: isMachineAgent(meta.userAgent) });
+  deps.runtime.engagements.enqueue({ id: uuid(), emailId: target.emailId, kind: 'click', link: target.link, at: new Date(), head: meta.head, scanner: isMachineAgent(meta.userAgent) });
   return url;
 }

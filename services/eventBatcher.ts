@@ -27,7 +27,7 @@ export class EventBatcher {
 
   constructor(
     private readonly gateway: TemporalGateway,
-    private readonly onError: (err: unknown) => void,
+    private readonly onError: (err: unknown, events: RoutableEvent[]) => void,
   ) {}
 
   enqueue(events: RoutableEvent[]): void {
@@ -58,7 +58,7 @@ export class EventBatcher {
       () => settled('started'),
       (err) => {
         settled('failed');
-        this.onError(err);
+        this.onError(err, p.events);
       },
     );
     this.inFlight.add(started);
@@ -80,18 +80,4 @@ export class EventBatcher {
 export async function startEventBatch(gateway: TemporalGateway, projectId: string, events: RoutableEvent[]): Promise<void> {
   if (!events.length) return;
   await start(gateway, routeEventBatchSpec, { projectId, events });
-}
-
-const batchers = new WeakMap<TemporalGateway, EventBatcher>();
-
-/** Queues tracked events for batched routing on this gateway's batcher (created on first use). */
-export function enqueueEventRouting(gateway: TemporalGateway, events: RoutableEvent[], onError: (err: unknown) => void): void {
-  let batcher = batchers.get(gateway);
-  if (!batcher) {
-    const created = new EventBatcher(gateway, onError);
-    batchers.set(gateway, created);
-    gateway.beforeClose(() => created.drain());
-    batcher = created;
-  }
-  batcher.enqueue(events);
 }

@@ -10,7 +10,7 @@ import { recordEvent, EventRow } from '../db/events';
 import { updateContact } from '../db/contacts';
 import { suppressFromEvent } from '../db/suppressions';
 import { bumpCampaignCounter, ProviderMilestone } from '../db/campaigns';
-import { handOffEvents } from './events';
+import type { Runtime } from './runtime';
 import { checkSuspension } from '../db/security';
 import { deterministicUuid } from '../lib/ids';
 import { providerEvents as providerEventsApplied } from '../lib/metrics';
@@ -229,13 +229,15 @@ export async function applyProviderEventIn(trx: Knex, e: ProviderEvent, toRoute:
  * maintenance sweep, so a provider need not retry) and, since bounces and complaints move a
  * project's rates, suspends one over its threshold now.
  */
-export async function afterProviderEvents(deps: { knex: Knex; temporal: TemporalGateway; log: Logger; config: Config }, toRoute: EventRow[]): Promise<void> {
-  await handOffEvents(deps, toRoute);
+export async function afterProviderEvents(deps: ProviderEventDeps, toRoute: EventRow[]): Promise<void> {
+  await deps.runtime.events.handOff(toRoute);
   const hurt = new Set(toRoute.filter((e) => e.name === 'email.bounced' || e.name === 'email.complained').map((e) => e.project_id));
   for (const projectId of hurt) await checkSuspension(deps.knex, projectId, deps.config.security);
 }
 
-export function providerEvents(deps: { knex: Knex; temporal: TemporalGateway; log: Logger; config: Config }) {
+type ProviderEventDeps = { knex: Knex; temporal: TemporalGateway; log: Logger; config: Config; runtime: Pick<Runtime, 'events'> };
+
+export function providerEvents(deps: ProviderEventDeps) {
   const { knex } = deps;
 
   const applyOne = (e: ProviderEvent, toRoute: EventRow[]): Promise<Outcome> => knex.transaction((trx) => applyProviderEventIn(trx, e, toRoute));

@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { Config, EmailConfig } from '../lib/config';
+import type { Config } from '../lib/config';
 import type { DkimKeyLookup, DkimSigning } from './dkim';
 import type { Address, OutgoingAttachment, OutgoingMessage, Transport } from './transport';
 import { sendEach, TransportRejected } from './transport';
@@ -10,23 +10,6 @@ import { bounceDomainFor, verpReturnPath } from '../lib/verp';
  * EMAIL_TRANSPORT=smtp (docs/providers.md, "SMTP"): nodemailer's pooled SMTP client, one message per
  * recipient, each DKIM-signed with the key of its sender's domain (services/dkim.ts).
  */
-
-type Pool = ReturnType<typeof nodemailer.createTransport>;
-
-/**
- * One pool per loaded configuration, so a worker's transactional and campaign activities share
- * SMTP_POOL_SIZE connections instead of opening a pool each.
- */
-const pools = new WeakMap<EmailConfig, Pool>();
-
-function poolFor(email: EmailConfig): Pool {
-  let pool = pools.get(email);
-  if (!pool) {
-    pool = nodemailer.createTransport({ url: email.smtp!.url, pool: true, maxConnections: email.smtp!.poolSize });
-    pools.set(email, pool);
-  }
-  return pool;
-}
 
 /**
  * Recipients per `sendBatch` call. The pool sends a group's messages side by side; between groups
@@ -68,7 +51,9 @@ const attachmentsFor = (list: OutgoingAttachment[]) =>
   list.map((a) => ({ filename: a.filename, content: a.content, encoding: 'base64', ...(a.contentType ? { contentType: a.contentType } : {}) }));
 
 export function smtpTransport(config: Config, dkimKeys: DkimKeyLookup): Transport {
-  const pool = poolFor(config.email);
+  // One pool per transport, and one transport per process (services/runtime.ts): a worker's
+  // transactional and campaign activities share SMTP_POOL_SIZE connections.
+  const pool = nodemailer.createTransport({ url: config.email.smtp!.url, pool: true, maxConnections: config.email.smtp!.poolSize });
 
   /** A key that cannot be read (wrong ENCRYPTION_KEY, database down) stops the send before anything left: retried. */
   async function signing(projectId: string, from: string): Promise<DkimSigning | undefined> {
@@ -115,5 +100,6 @@ export function smtpTransport(config: Config, dkimKeys: DkimKeyLookup): Transpor
     splitBatch: (recipients) => chunk(recipients, GROUP_SIZE),
     // The pool bounds the connections; a group's messages queue on it side by side.
     sendBatch: (batch) => sendEach(batch, GROUP_SIZE, send),
+    close: () => pool.close(),
   };
 }

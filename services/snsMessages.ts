@@ -75,13 +75,13 @@ function httpsGet(url: string, ca: string | undefined, maxBytes: number): Promis
   });
 }
 
-type CertCache = Map<string, Promise<crypto.X509Certificate>>;
-/** Per configuration, so a cache never carries a certificate fetched under another trust setting. */
-const caches = new WeakMap<EmailConfig, CertCache>();
+/**
+ * Signing certificates by URL, one cache per process (services/runtime.ts), built with the
+ * process's configuration, so it never carries a certificate fetched under another trust setting.
+ */
+export type SnsCertCache = Map<string, Promise<crypto.X509Certificate>>;
 
-function certificate(config: EmailConfig, url: string): Promise<crypto.X509Certificate> {
-  let cache = caches.get(config);
-  if (!cache) caches.set(config, (cache = new Map()));
+function certificate(config: EmailConfig, cache: SnsCertCache, url: string): Promise<crypto.X509Certificate> {
   const cached = cache.get(url);
   if (cached) return cached;
   const pending = (async () => {
@@ -116,12 +116,12 @@ export function sesWebhookEnabled(config: EmailConfig): boolean {
 }
 
 /** Resolves when `m` is signed by SNS (as far as the allowed hosts say); throws SnsError otherwise. */
-export async function verifySnsMessage(config: EmailConfig, m: SnsMessage, now = new Date()): Promise<void> {
+export async function verifySnsMessage(config: EmailConfig, certs: SnsCertCache, m: SnsMessage, now = new Date()): Promise<void> {
   // Any AWS account's topic gets valid signatures: only the listed topics are ours (no list: none is).
   if (!config.snsTopicArns?.includes(m.TopicArn)) throw new SnsError('the SNS topic is not one of SNS_TOPIC_ARNS', 'refused');
   if (!supportedSignatureVersion(m.SignatureVersion)) throw new SnsError(`unsupported SignatureVersion ${JSON.stringify(m.SignatureVersion)}`, 'refused');
   if (!snsUrlAllowed(m.SigningCertURL, config.snsCertHosts)) throw new SnsError('the signing certificate URL is not on an allowed host (SNS_CERT_HOSTS)', 'refused');
-  const cert = await certificate(config, m.SigningCertURL);
+  const cert = await certificate(config, certs, m.SigningCertURL);
   if (!verifySnsSignature(m, cert, now)) throw new SnsError('invalid SNS message signature', 'refused');
   // After the signature: only a signed Timestamp says anything about the message's age.
   if (now.getTime() - new Date(m.Timestamp).getTime() > MAX_MESSAGE_AGE_MS) throw new SnsError('the SNS message is too old (a replay)', 'refused');

@@ -81,6 +81,8 @@ export interface Transport {
    * provider call refused or unanswered) may be thrown instead, as `send` throws.
    */
   sendBatch(batch: OutgoingBatch): Promise<BatchResult>;
+  /** Closes what the transport holds open (the SMTP pool), at shutdown. */
+  close?(): void;
 }
 
 /** A failure whose outcome is known: the provider answered, so nothing was accepted. */

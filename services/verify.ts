@@ -3,8 +3,7 @@ import { disposableEmailBlocklistSet } from 'disposable-email-domains-js';
 import { run as suggestSpelling, POPULAR_DOMAINS } from '@zootools/email-spell-checker';
 import freeProviders from 'email-providers/all.json';
 import commonProviders from 'email-providers/common.json';
-import type { Config } from '../lib/config';
-import { createResolver, DnsLookup, MxRecord } from './dns';
+import type { DnsLookup, MxRecord } from './dns';
 
 /** The spec's "Email verification result"; `suggestion` is our field for the typo fix. */
 export interface VerificationResult {
@@ -268,24 +267,7 @@ export function createVerifier(opts: VerifierOptions): Verifier {
   };
 }
 
-// One verifier (and so one cache) per loaded config: the API process and the worker each build theirs.
-const verifiers = new WeakMap<Config, Verifier>();
-
-function verifierFor(config: Config): Verifier {
-  let verifier = verifiers.get(config);
-  if (!verifier) {
-    verifier = createVerifier({ resolver: createResolver(config) });
-    verifiers.set(config, verifier);
-  }
-  return verifier;
-}
-
-/** Swaps the verifier a config uses; tests choose the cache TTL this way. */
-export function useVerifier(config: Config, verifier: Verifier): void {
-  verifiers.set(config, verifier);
-}
-
 /** The activity, also called directly by `POST /v1/verify`. */
-export function verifyEmail(deps: { config: Config }, email: string): Promise<VerificationResult> {
-  return verifierFor(deps.config).verify(email);
+export function verifyEmail(deps: { runtime: { verifier: Verifier } }, email: string): Promise<VerificationResult> {
+  return deps.runtime.verifier.verify(email);
 }

@@ -7,6 +7,7 @@ import type { StepRegistry } from '../temporal/steps';
 import { createActivities } from '../activities';
 import { ensureSchedules } from './schedules';
 import { createTemporalGateway, temporalAddress, TemporalGateway } from '../services/temporal';
+import { createRuntime } from '../services/runtime';
 import { sdkTelemetryOptions, serveWorkerMetrics } from './workerMetrics';
 import { prebuiltWorkflowBundle, WORKFLOWS_PATH } from './workflowBundle';
 
@@ -63,13 +64,15 @@ export async function createWorker(opts: StartWorkerOptions): Promise<CreatedWor
     : opts.workflowBundlePath
       ? { workflowBundle: { codePath: opts.workflowBundlePath } }
       : { workflowsPath: WORKFLOWS_PATH };
+  // The worker's collaborators, built once: its transport (one SMTP pool), event hand-off and verifier.
+  const runtime = createRuntime({ config: opts.config, knex: opts.knex, temporal: gateway, log: opts.log });
   const worker = await Worker.create({
     connection,
     namespace: opts.config.temporal.namespace,
     taskQueue,
     ...workflowSource,
     activities: {
-      ...createActivities({ config: opts.config, knex: opts.knex, log: opts.log, temporal: gateway, steps: opts.steps?.registry }),
+      ...createActivities({ config: opts.config, knex: opts.knex, log: opts.log, temporal: gateway, steps: opts.steps?.registry, runtime }),
       ...opts.steps?.activities,
     },
     // Bounded workflow cache keeps RSS flat when many executions wait for days.

@@ -9,8 +9,7 @@ import { upsertContactWith } from '../../db/contacts';
 import { findTemplate } from '../../db/templates';
 import { insertAttachments, linkedEmail, EmailType } from '../../db/emails';
 import { checkTemplate } from '../../services/render';
-import { handOffEvents, RoutableEvent } from '../../services/events';
-import { reserveDelivery } from '../../services/deliveryBatcher';
+import type { RoutableEvent } from '../../services/events';
 import { uuid } from '../../lib/ids';
 import { normalizeEmail } from '../../db/users';
 import { topicChanges } from '../../db/topics';
@@ -66,7 +65,7 @@ const compareAddresses = (a: string, b: string) => {
  * (services/deliveryBatcher.ts), named on each row. The call returns once the rows committed:
  * the batch starts a few milliseconds later, and the maintenance sweep starts any a crash left.
  */
-export async function sendEmails(deps: Pick<Deps, 'knex' | 'temporal' | 'log' | 'config'>, projectId: string, body: SendBody): Promise<SentEmail[]> {
+export async function sendEmails(deps: Pick<Deps, 'knex' | 'temporal' | 'log' | 'config' | 'runtime'>, projectId: string, body: SendBody): Promise<SentEmail[]> {
   const content = await resolveContent(deps, projectId, body);
   const limits = await assertVerifiedSenderReadingLimits(deps.knex, projectId, content.from.email, senderCheckWaived(deps.config));
   const recipients = (Array.isArray(body.to) ? body.to : [body.to]).map(asAddress);
@@ -110,16 +109,14 @@ export async function sendEmails(deps: Pick<Deps, 'knex' | 'temporal' | 'log' | 
   };
   // The place is taken before the rows are written, so they can name their batch; the batch waits
   // for this request to commit or fail before it starts.
-  const ticket = reserveDelivery(deps.temporal, projectId, recipients.length, (err, batch) =>
-    deps.log.warn({ err, workflowId: batch.workflowId, emails: batch.emailIds.length }, 'delivery batch start failed; the maintenance sweep will start it'),
-  );
+  const ticket = deps.runtime.deliveries.reserve(projectId, recipients.length);
   let written: Awaited<ReturnType<typeof write>> = [];
   try {
     written = recipients.length === 1 && !body.attachments?.length ? await write(deps.knex) : await deps.knex.transaction(write);
   } finally {
     ticket.settle(written.map((w) => w.emailId));
   }
-  await Promise.all(written.map((w) => handOffEvents(deps, w.emitted)));
+  await Promise.all(written.map((w) => deps.runtime.events.handOff(w.emitted)));
   return written.map((w) => ({ contact: w.contact, email: w.emailId }));
 }
 

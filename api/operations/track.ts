@@ -2,7 +2,6 @@ import type { Deps } from '../context';
 import type { TrackBody } from '../schemas/track';
 import { upsertContactWith, linkedEvent, splitData } from '../../db/contacts';
 import type { EventRow } from '../../db/events';
-import { enqueueEventRouting } from '../../services/eventBatcher';
 import { topicChanges } from '../../db/topics';
 import type { DoubleOptInSettings } from '../../db/doubleOptIn';
 import { doubleOptInFor, heldSubscription, needsConfirmation, requestConfirmation } from '../../services/doubleOptIn';
@@ -19,7 +18,7 @@ export interface TrackResult {
  * triggers.
  */
 export async function trackEvent(
-  deps: Pick<Deps, 'knex' | 'temporal' | 'log' | 'config'>,
+  deps: Pick<Deps, 'knex' | 'temporal' | 'log' | 'config' | 'runtime'>,
   projectId: string,
   body: TrackBody,
   doubleOptInSettings?: DoubleOptInSettings | null,
@@ -37,6 +36,6 @@ export async function trackEvent(
   const event = written.linked;
   if (doi && needsConfirmation(doi, body.subscribed, written)) await requestConfirmation(deps, projectId, written.contact, doi);
   // Batched hand-off (services/eventBatcher.ts): the response does not wait for Temporal at all.
-  enqueueEventRouting(deps.temporal, [...written.events, event], (err) => deps.log.warn({ err }, 'event routing start failed; the maintenance sweep will route these events'));
+  deps.runtime.events.queue([...written.events, event]);
   return { contactId: written.contact.id, eventId: event.id, createdAt: new Date(event.created_at) };
 }

@@ -1,5 +1,4 @@
 import { route } from '../route';
-import { handOffEvents } from '../../services/events';
 import type { AppContext } from '../context';
 import { badRequest, conflict, notFound } from '../errors';
 import {
@@ -85,7 +84,7 @@ export default [
         defaultSubscribed: !doi,
         source: changeSource(ctx),
       });
-      await handOffEvents(ctx.deps, r.events);
+      await ctx.deps.runtime.events.handOff(r.events);
       if (doi && needsConfirmation(doi, body.subscribed, r)) await requestConfirmation(ctx.deps, projectOf(ctx), r.contact, doi);
       ctx.status = r.isNew ? 201 : 200;
       ctx.body = { ...(await withTopics(ctx, r.contact)), _meta: { isNew: r.isNew, isUpdate: !r.isNew } };
@@ -131,7 +130,7 @@ export default [
         const topics = await topicChanges(ctx.deps.knex, projectOf(ctx), body.topics);
         const r = await updateContact(ctx.deps.knex, { ...body, topics, projectId: projectOf(ctx), contactId: params.id, source: changeSource(ctx) });
         if (!r) throw notFound('Contact');
-        await handOffEvents(ctx.deps, r.events);
+        await ctx.deps.runtime.events.handOff(r.events);
         ctx.body = await withTopics(ctx, r.contact);
       } catch (err) {
         if (err instanceof EmailInUseError) throw conflict(err.message);

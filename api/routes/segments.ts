@@ -31,7 +31,6 @@ import {
   ComputeResult,
   SegmentRow,
 } from '../../db/segments';
-import { handOffEvents } from '../../services/events';
 import { computeSegmentNow } from '../../services/segments';
 import { presentContact } from '../presenters/contacts';
 import { presentSegment } from '../presenters/segments';
@@ -173,7 +172,7 @@ export default [
       const segment = await segmentOr404(ctx, params.id);
       if (segment.type !== 'STATIC') throw new FlatError(400, 'Members can only be added to STATIC segments');
       const r = await addMembers(ctx.deps.knex, segment, body);
-      await handOffEvents(ctx.deps, r.events);
+      await ctx.deps.runtime.events.handOff(r.events);
       ctx.body = { added: r.added, notFound: r.notFound };
     },
   }),

@@ -58,7 +58,7 @@ export default [
       const m = parsed.data;
       const email = ctx.deps.config.email;
       try {
-        await verifySnsMessage(email, m);
+        await verifySnsMessage(email, ctx.deps.runtime.snsCerts, m);
         if (m.Type === 'SubscriptionConfirmation') await confirmSnsSubscription(email, m);
       } catch (err) {
         throw answer(err);

@@ -6,7 +6,6 @@ import { linksFor, verifyConfirmToken, verifySubscriptionToken, SubscriptionTarg
 import { consumeConfirmation, isPending } from '../../db/doubleOptIn';
 import { findContact, updateContact, ContactRow } from '../../db/contacts';
 import { contactTopicStates, findTopic, TopicRow, TopicState } from '../../db/topics';
-import { handOffEvents } from '../../services/events';
 import { escapeHtml, renderPage } from '../pages';
 
 // Tokens come from lib/unsubscribe; the bound only keeps absurd paths away from the HMAC.
@@ -42,7 +41,7 @@ async function setSubscribed(ctx: AppContext, token: string, subscribed: boolean
   const result = await updateContact(ctx.deps.knex, { projectId: t.projectId, contactId: t.contactId, ...change, source, origin: originOf(ctx) });
   // A valid link whose contact has since been deleted.
   if (!result) throw notFound('Subscription link');
-  await handOffEvents(ctx.deps, result.events);
+  await ctx.deps.runtime.events.handOff(result.events);
   return { t, contact: result.contact, topic };
 }
 
@@ -202,7 +201,7 @@ export default [
         return updateContact(trx, { projectId: t.projectId, contactId: t.contactId, subscribed: true, source: 'double_opt_in', origin: originOf(ctx) });
       });
       if (!result) return expiredPage(ctx);
-      await handOffEvents(ctx.deps, result.events);
+      await ctx.deps.runtime.events.handOff(result.events);
       renderPage(ctx, 'Your subscription is confirmed', `<p>${escapeHtml(result.contact.email)} is subscribed to these emails.</p>\n${manageLink(linksFor(ctx.deps.config, t.projectId, t.contactId).manageUrl)}`);
     },
   }),
@@ -231,7 +230,7 @@ export default [
       const topics = states.filter((s) => shown.has(s.topic.id)).map((s) => ({ topic: s.topic, subscribed: checked.has(s.topic.id) }));
       const result = await updateContact(ctx.deps.knex, { projectId: t.projectId, contactId: t.contactId, topics, source: 'link', origin: originOf(ctx) });
       if (!result) throw notFound('Subscription link');
-      await handOffEvents(ctx.deps, result.events);
+      await ctx.deps.runtime.events.handOff(result.events);
       preferencePage(ctx, t, result.contact, await contactTopicStates(ctx.deps.knex, t.projectId, t.contactId, true), 'Your preferences were saved.');
     },
   }),

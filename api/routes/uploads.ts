@@ -3,7 +3,7 @@ import { route } from '../route';
 import { ApiError, notFound } from '../errors';
 import { ImageUploadBody, MAX_IMAGE_BYTES, ServedImageParams, UploadOut } from '../schemas/uploads';
 import { IMAGE_TYPES, ImageExt, sniffImage, SNIFF_BYTES } from '../../lib/storage';
-import { imageStore } from '../imageStore';
+
 
 async function head(file: string): Promise<Buffer> {
   const fd = await fs.promises.open(file, 'r');
@@ -40,7 +40,7 @@ export default [
         });
       }
       const projectId = ctx.state.project!.id;
-      const name = await imageStore(ctx.deps).putFile(projectId, filepath, ext);
+      const name = await ctx.deps.runtime.images.putFile(projectId, filepath, ext);
       ctx.status = 201;
       ctx.body = { url: `${ctx.deps.config.appUrl}/uploads/${projectId}/${name}`, size, contentType: IMAGE_TYPES[ext] };
     },
@@ -55,7 +55,7 @@ export default [
     resource: 'Image',
     responses: { 200: { description: 'the image bytes' } },
     async handler(ctx, { params }) {
-      const found = await imageStore(ctx.deps).open(params.project, params.file);
+      const found = await ctx.deps.runtime.images.open(params.project, params.file);
       if (!found) throw notFound('Image');
       const ext = params.file.slice(params.file.lastIndexOf('.') + 1) as ImageExt;
       ctx.set({

@@ -12,7 +12,7 @@ import { securityState } from '../../db/security';
 import { updateSendingPolicy } from '../../db/sendingPolicy';
 import { billingAccount, consumption, currentPeriod, getLimits, listInvoices, setLimits } from '../../db/billing';
 import { cancelProjectExecutions } from '../../services/projectExecutions';
-import { imageStore } from '../imageStore';
+
 import type Stripe from 'stripe';
 import { stripeCall, StripeError, StripeSettings } from '../../lib/stripe';
 import { presentProject } from '../presenters/projects';
@@ -117,7 +117,7 @@ export default [
       await requireProjectRole(ctx, params.id, 'project.delete');
       await cancelExecutions(ctx, params.id);
       await deleteProject(ctx.deps.knex, params.id);
-      await imageStore(ctx.deps).removeProject(params.id);
+      await ctx.deps.runtime.images.removeProject(params.id);
       ctx.status = 204;
     },
   }),

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Config } from '../../lib/config';
 import type { Logger } from '../../lib/logger';
+import type { Runtime } from '../runtime';
 import type { TemporalGateway } from '../temporal';
 import type { EventRow } from '../../db/events';
 import type { InboundAuth, InboundKind } from '../../db/inbound';
@@ -33,7 +34,7 @@ export type AcceptOutcome = { accepted: true; ids: string[]; toRoute: EventRow[]
 
 export type Authenticator = (raw: Buffer, session: { ip: string; helo: string; mailFrom: string }) => Promise<InboundAuth>;
 
-type Deps = { knex: Knex; temporal: TemporalGateway; log: Logger; config: Config };
+type Deps = { knex: Knex; temporal: TemporalGateway; log: Logger; config: Config; runtime: Pick<Runtime, 'events'> };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -5,6 +5,7 @@ import { loadConfig, Config } from '../../lib/config';
 import { createLogger } from '../../lib/logger';
 import { createKnex } from '../../db/knex';
 import { createTemporalGateway } from '../../services/temporal';
+import { createRuntime } from '../../services/runtime';
 import { createWorker, StepPlugins } from '../../worker/worker';
 import { buildApp, BuiltApp } from '../../api/app';
 import type { Deps } from '../../api/context';
@@ -42,7 +43,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const log = createLogger(config.logLevel, 'test');
   const knex = createKnex(config.databaseUrl, { max: 20 });
   const temporal = createTemporalGateway(config, opts.temporalAddress ?? process.env.TEST_TEMPORAL_ADDRESS!);
-  const deps: Deps = { config, knex, temporal, log, steps: opts.steps?.registry };
+  const deps: Deps = { config, knex, temporal, log, steps: opts.steps?.registry, runtime: createRuntime({ config, knex, temporal, log }) };
   const built = buildApp(deps);
   const http = request(built.app.callback());
 

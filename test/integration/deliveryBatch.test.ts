@@ -4,7 +4,7 @@ import { startSendgridSink, SendgridSink } from '../helpers/sendgridSink';
 import { verifiedDomain, uniqueEmail } from '../helpers/fixtures';
 import { upsertContact } from '../../db/contacts';
 import { insertEmail } from '../../db/emails';
-import { reserveDelivery, startDeliveryBatch } from '../../services/deliveryBatcher';
+import { startDeliveryBatch } from '../../services/deliveryBatcher';
 import { deliverEmailBatchWorkflowId } from '../../temporal/workflowIds';
 import { UNKNOWN_OUTCOME } from '../../activities/handOver';
 import { PRIORITY } from '../../temporal/priorities';
@@ -102,16 +102,16 @@ describe('POST /v1/send in batches', () => {
     expect(await client.workflow.getHandle(workflowId).result()).toEqual({ sent: 12, failed: 0 });
     for (const t of to) expect(arrived(t)).toHaveLength(1);
     // Two places taken back to back in one project share the open batch.
-    const a = reserveDelivery(h.deps.temporal, p.projectId, 1, () => undefined);
-    const b = reserveDelivery(h.deps.temporal, p.projectId, 1, () => undefined);
+    const a = h.deps.runtime.deliveries.reserve(p.projectId, 1);
+    const b = h.deps.runtime.deliveries.reserve(p.projectId, 1);
     expect(b.workflowId).toBe(a.workflowId);
     a.settle([]);
     b.settle([]);
   });
 
   it('a batch starts only once every request that took a place in it has committed or failed', async () => {
-    const first = reserveDelivery(h.deps.temporal, p.projectId, 1, () => undefined);
-    const second = reserveDelivery(h.deps.temporal, p.projectId, 1, () => undefined);
+    const first = h.deps.runtime.deliveries.reserve(p.projectId, 1);
+    const second = h.deps.runtime.deliveries.reserve(p.projectId, 1);
     expect(second.workflowId).toBe(first.workflowId);
     const [a] = await batchRows(first.workflowId, ['QUEUED']);
     first.settle([a.id]);

@@ -12,7 +12,7 @@ import { smtpDialog } from '../helpers/smtpDialog';
 import { arf, dsn, qmailBounce, reply } from '../helpers/inboundMail';
 import { startInboundServer, InboundServer } from '../../inbound/server';
 import { verpReturnPath } from '../../lib/verp';
-import { startEventRouting } from '../../services/events';
+import { createEventHandOff, startEventRouting } from '../../services/events';
 import { createKnex } from '../../db/knex';
 import { freePortRange } from '../../scripts/temporalServer';
 import { scriptCommand } from '../../scripts/cluster';
@@ -390,7 +390,7 @@ describe('inbound SMTP: mail to a project and replies', () => {
 
     // A server that answers and then never reaches Temporal: the hand-over after the 250 is what a SIGKILL cuts off.
     const dead = { ...h.deps.temporal, client: () => Promise.reject(new Error('process killed')) };
-    const dying = await startInboundServer({ ...h.deps, temporal: dead }, { port: 0, host: '127.0.0.1' });
+    const dying = await startInboundServer({ ...h.deps, temporal: dead, runtime: { events: createEventHandOff({ temporal: dead, log: h.deps.log }) } }, { port: 0, host: '127.0.0.1' });
     try {
       const info = await smtpSend({ from: to, to: [`support@inbound.${DOMAIN}`] }, reply({ from: to, to: `support@inbound.${DOMAIN}`, inReplyTo: `${emailId}@${DOMAIN}` }), dying.port);
       expect(info.response).toMatch(/^250/);

@@ -1,6 +1,6 @@
 import { startHarness, createProjectFixture, bearer, Harness, ProjectFixture } from '../helpers/harness';
 import { startDnsServer, TestDnsServer } from '../helpers/dnsServer';
-import { createVerifier, useVerifier } from '../../services/verify';
+import { createVerifier } from '../../services/verify';
 import { createResolver } from '../../services/dns';
 
 let dns: TestDnsServer;
@@ -118,7 +118,7 @@ describe('per-domain cache', () => {
   it('asks DNS every time with a TTL of 0', async () => {
     const fresh = await startHarness({ env: { DNS_SERVERS: dns.address } });
     try {
-      useVerifier(fresh.config, createVerifier({ resolver: createResolver(fresh.config), cacheTtlMs: 0 }));
+      fresh.deps.runtime.verifier = createVerifier({ resolver: createResolver(fresh.config), cacheTtlMs: 0 });
       const own = await createProjectFixture(fresh, 'no cache');
       dns.set('uncached.test', 'MX', [{ exchange: 'mx.uncached.test', priority: 10 }]);
       expect((await verify('a@uncached.test', fresh, own.secretKey)).body.data.hasMxRecords).toBe(true);

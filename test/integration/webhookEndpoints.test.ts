@@ -5,7 +5,6 @@ import { startWebhookReceiver, WebhookReceiver, ReceivedCall } from '../helpers/
 import { startSendgridSink, SendgridSink } from '../helpers/sendgridSink';
 import { verifiedDomain, uniqueEmail } from '../helpers/fixtures';
 import { recordEvents } from '../../db/events';
-import { enqueueEventRouting } from '../../services/eventBatcher';
 import { stalledWebhookEndpoints } from '../../db/webhookEndpoints';
 import { webhookAttempts } from '../../lib/metrics';
 import { wakeWebhookEndpoints } from '../../services/webhooks/handOff';
@@ -306,9 +305,7 @@ describe('a worker kill during a burst', () => {
       h.deps.knex,
       Array.from({ length: 5000 }, (_, i) => ({ projectId: own.projectId, contactId: contact.body.id, name: 'burst', data: { i } })),
     );
-    enqueueEventRouting(h.deps.temporal, events, (err) => {
-      throw err;
-    });
+    h.deps.runtime.events.queue(events);
     await eventually(async () => rx.calls(e.path).length >= 500, 60_000);
     await h.stopWorker();
     const atKill = rx.calls(e.path).length;

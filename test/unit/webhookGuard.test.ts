@@ -198,7 +198,7 @@ describe('guardedFetch', () => {
 
 describe('callWebhook activity', () => {
   const config = loadConfig({ JWT_SECRET: 'x'.repeat(32), WEBHOOK_ALLOW_PRIVATE: 'false' });
-  const deps = { config, knex: null as any, log: null as any, temporal: null as any };
+  const deps = { config, knex: null as any, log: null as any, temporal: null as any, runtime: null as any };
   const call = (activities: ReturnType<typeof webhookActivities>, url: string) =>
     activities.callWebhook({ projectId: 'p', contactId: 'c', executionId: 'e', seq: 1, context: {}, config: { url, method: 'GET' } });
 
