@@ -1,4 +1,8 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Worker } from '@temporalio/worker';
+import { temporal } from '@temporalio/proto';
 import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
 import { startSendgridSink, SendgridSink } from '../helpers/sendgridSink';
 import { verifiedDomain } from '../helpers/fixtures';
@@ -184,7 +188,12 @@ describe('pause and resume', () => {
       expect(cancelled.status).toBe(200);
       expect(cancelled.body.status).toBe('CANCELLED');
       const client = await h.deps.temporal.client();
-      await eventually(async () => (await client.workflow.getHandle(`campaign-${id}`).describe()).status.name === 'CANCELLED');
+      // When it does not close, the failure names what it waits for (its pending activities).
+      await eventually(async () => {
+        const d = await client.workflow.getHandle(`campaign-${id}`).describe();
+        if (d.status.name === 'CANCELLED') return true;
+        throw new Error(`${d.status.name}; pending: ${JSON.stringify(d.raw.pendingActivities?.map((a) => ({ type: a.activityType?.name, state: a.state, attempt: a.attempt, lastHeartbeat: a.lastHeartbeatTime, failure: a.lastFailure?.message })))}`);
+      });
       await eventually(() => settled(id));
       const row = await campaignRow(id);
       expect(row.status).toBe('CANCELLED');
@@ -199,6 +208,58 @@ describe('pause and resume', () => {
       sink.delay(0);
       await small.stop();
     }
+  });
+
+  it('a batch that finds the row CANCELLED without a workflow cancel (the API died between the two) settles the rows an attempt left', async () => {
+    const { fx } = await projectWithContacts(600);
+    const small = await startHarness({ worker: true, env: { ...sinkEnv(), CAMPAIGN_BATCH_SIZE: '50', CAMPAIGN_BATCH_LANES: '1' } });
+    const api = campaignApi(small, fx);
+    try {
+      const id = await api.create('Row cancelled');
+      sink.delay(150);
+      expect((await api.post(id, 'send')).status).toBe(200);
+      await eventually(async () => deliveries(id).size >= 50, 60_000, 50);
+      // Rows of the last recipients, far past the batch in flight: one left QUEUED, one left SENDING.
+      const [queuedLeft, sendingLeft] = await h.deps.knex('contacts').where({ project_id: fx.projectId }).orderBy('id', 'desc').limit(2).select('id', 'email');
+      for (const [c, status] of [[queuedLeft, 'QUEUED'], [sendingLeft, 'SENDING']] as const) {
+        await h.deps.knex('emails').insert({
+          id: campaignEmailId(id, c.id),
+          project_id: fx.projectId,
+          contact_id: c.id,
+          campaign_id: id,
+          type: 'MARKETING',
+          to_email: c.email,
+          from_email: `news@${DOMAIN}`,
+          subject: 'Hi',
+          body: '',
+          rendered_subject: 'Hi',
+          rendered_body: '<p>x</p>',
+          status,
+        });
+      }
+      // The cancel route's first write, and no Temporal cancel after it.
+      await h.deps.knex('campaigns').where({ id }).update({ status: 'CANCELLED' });
+
+      const client = await h.deps.temporal.client();
+      const result = await client.workflow.getHandle(`campaign-${id}`).result();
+      expect(result.status).toBe('CANCELLED');
+      expect(await h.deps.knex('emails').where({ id: campaignEmailId(id, queuedLeft.id) }).first()).toBeUndefined();
+      expect(await h.deps.knex('emails').where({ id: campaignEmailId(id, sendingLeft.id) }).first()).toMatchObject({ status: 'FAILED', error: expect.stringMatching(/outcome unknown/) });
+      expect(await settled(id)).toBe(true);
+      expect(deliveries(id).size).toBeLessThan(600);
+      expect([...deliveries(id).values()].every((n) => n === 1)).toBe(true);
+    } finally {
+      sink.delay(0);
+      await small.stop();
+    }
+  });
+
+  // Recorded from the workflow before CANCELLED_ROW_PATCH: a batch found the row CANCELLED and the run
+  // returned normally. Replayed with today's code it must take the same path.
+  it('replays a run that ended on a CANCELLED row before the settling patch, without nondeterminism', async () => {
+    const history = temporal.api.history.v1.History.decode(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'campaignSend-v4-row-cancelled.history.bin')));
+    expect(history.events.some((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'markCampaignCancelled')).toBe(false);
+    await Worker.runReplayHistory({ workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } }, history, 'campaign-row-cancelled-fixture');
   });
 
   it('names PAUSED in the OpenAPI document: the status enum, the list filter, the pause and resume operations', () => {

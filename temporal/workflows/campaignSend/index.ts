@@ -1,9 +1,9 @@
-import { CancellationScope, continueAsNew, isCancellation, patched } from '@temporalio/workflow';
+import { CancellationScope, CancelledFailure, continueAsNew, isCancellation, patched } from '@temporalio/workflow';
 import type { CampaignSendInput } from '../../contract';
 import { beginCampaignSend, finishCampaignSend, markCampaignCancelled, sendCampaignBatch, startCampaignAbTest } from './activities';
 import { campaignControls } from './controls';
 import { chooseWinner, sendDeferred, sendLanesPass, sendPacedPass, sleepUntil } from './passes';
-import { AB_TEST_PATCH, BATCH_LANES_PATCH, DEFERRED_PASS_PATCH, SEND_RATE_PATCH } from './patches';
+import { AB_TEST_PATCH, BATCH_LANES_PATCH, CANCELLED_ROW_PATCH, DEFERRED_PASS_PATCH, SEND_RATE_PATCH } from './patches';
 
 export interface CampaignSendResult {
   status: string;
@@ -29,6 +29,22 @@ export async function campaignSend(input: CampaignSendInput): Promise<CampaignSe
     if (status === 'SENT' || status === 'CANCELLED') controls.set(status);
     return { status, ...totals };
   };
+  /** Set once the cancelled campaign's leftover rows were settled, so the cancel path does not repeat it. */
+  let settledCancel = false;
+  /**
+   * A batch found the row no longer SENDING. The API's cancel writes CANCELLED to the row before it
+   * cancels the workflow, so a batch in flight can see it first: the rows an attempt left are
+   * settled as a Temporal cancel settles them, and once that cancel has reached the workflow it
+   * closes as cancelled rather than completed.
+   */
+  const stoppedBy = async (status: string) => {
+    if (status !== 'CANCELLED' || !patched(CANCELLED_ROW_PATCH)) return ended(status);
+    controls.set('CANCELLED');
+    await CancellationScope.nonCancellable(() => markCampaignCancelled({ campaignId, projectId }));
+    settledCancel = true;
+    if (CancellationScope.current().consideredCancelled) throw new CancelledFailure('campaign cancelled');
+    return ended(status);
+  };
   try {
     if (input.cursor === undefined) {
       if (input.scheduledFor) await sleepUntil(Date.parse(input.scheduledFor));
@@ -51,7 +67,7 @@ export async function campaignSend(input: CampaignSendInput): Promise<CampaignSe
     if (patched(BATCH_LANES_PATCH)) {
       const rate = input.sendRatePerMinute;
       const pass = rate && patched(SEND_RATE_PATCH) ? await sendPacedPass(input, rate, cursor, totals, controls) : await sendLanesPass(input, cursor, totals, controls);
-      if (pass.stopped) return ended(pass.stopped);
+      if (pass.stopped) return await stoppedBy(pass.stopped);
       // A pause that came during the last batches holds the finish (or the hand-over to the next run) until resumed.
       await controls.whilePaused();
       if (!pass.more) {
@@ -63,7 +79,7 @@ export async function campaignSend(input: CampaignSendInput): Promise<CampaignSe
         }
         if (patched(DEFERRED_PASS_PATCH)) {
           const stoppedLater = await sendDeferred(input, totals, controls);
-          if (stoppedLater) return ended(stoppedLater);
+          if (stoppedLater) return await stoppedBy(stoppedLater);
         }
         return ended((await finishCampaignSend(campaignId)) ?? 'DELETED');
       }
@@ -81,7 +97,7 @@ export async function campaignSend(input: CampaignSendInput): Promise<CampaignSe
       if (r.done) return { status: (await finishCampaignSend(campaignId)) ?? 'DELETED', ...totals };
     }
   } catch (err) {
-    if (isCancellation(err)) {
+    if (isCancellation(err) && !settledCancel) {
       controls.set('CANCELLED');
       await CancellationScope.nonCancellable(() => markCampaignCancelled({ campaignId, projectId }));
     }

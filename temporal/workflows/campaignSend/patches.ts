@@ -32,3 +32,11 @@ export const EVEN_PACE_PATCH = 'campaign-send-rate-even';
  * campaigns without a test issue the same commands as before it existed.
  */
 export const AB_TEST_PATCH = 'campaign-ab-test';
+
+/**
+ * Runs after this marker that learn from a batch that the row is CANCELLED (the API's cancel writes
+ * the row before it cancels the workflow, so a batch in flight can see it first) settle the rows
+ * an attempt left and close as cancelled once the Temporal cancel arrived too. Runs before it
+ * returned normally: the execution showed COMPLETED and its leftover rows stayed in flight.
+ */
+export const CANCELLED_ROW_PATCH = 'campaign-cancelled-row';
