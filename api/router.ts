@@ -122,11 +122,32 @@ async function removeUploadsAfter(ctx: AppContext, next: Next) {
   }
 }
 
+/**
+ * Under `REPLY_CONTRACT_CHECK=1` (the test run sets it, test/helpers/globalSetup.ts) every 2xx JSON
+ * reply is parsed by the schema its route declares for that status, and a reply that drifted from
+ * its OpenAPI schema fails the request loudly: every integration test is then a contract test too.
+ * Off in production, where it would only cost time.
+ */
+const checkReplies = process.env.REPLY_CONTRACT_CHECK === '1';
+
+function checkReply(def: RouteDef, ctx: AppContext): void {
+  const schema = def.responses?.[ctx.status]?.schema;
+  const body: unknown = ctx.body;
+  if (!schema || ctx.status < 200 || ctx.status >= 300 || body === null || typeof body !== 'object' || Buffer.isBuffer(body) || typeof (body as any).pipe === 'function') return;
+  const r = schema.safeParse(body);
+  if (r.success) return;
+  const message = `${def.method.toUpperCase()} ${def.path} answered ${ctx.status} with a body its response schema refuses: ${r.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`;
+  // The 500 envelope hides internal messages: the test output gets it here.
+  process.stderr.write(`REPLY CONTRACT: ${message}\n`);
+  throw new Error(message);
+}
+
 export function buildRouter(defs: RouteDef[]): Router<any, any> {
   const router = new Router();
   for (const def of defs) {
     const handler = async (ctx: AppContext) => {
       await def.handler(ctx, (ctx.state as any).input);
+      if (checkReplies) checkReply(def, ctx);
     };
     const chain: any[] = [];
     if (def.auth === 'session' && def.method !== 'get') chain.push(crossSiteGuard({ multipart: !!def.multipart }));
