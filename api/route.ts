@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { AppContext, Deps } from './context';
+import type { ProjectRow } from '../db/projects';
+import type { UserRow } from '../db/users';
 
 export type Auth = 'none' | 'secret' | 'public' | 'session';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -13,10 +15,17 @@ export interface RouteResponse {
  * One HTTP route: its contract (used for validation and for /openapi.json) and its handler.
  * Handlers stay thin: they get validated input, call db/ or temporal/, and shape the reply.
  */
-export interface RouteDef<P = any, Q = any, B = any> {
+/**
+ * Who a request acts for, as its route's `auth` guarantees it: the key's project (or, with the
+ * session cookie and X-Project-Id, the project the user chose), or the signed-in user. Handlers get
+ * it non-null with their input instead of reaching into `ctx.state`.
+ */
+export type Principal<A extends Auth> = A extends 'secret' | 'public' ? { project: ProjectRow } : A extends 'session' ? { user: UserRow } : {};
+
+export interface RouteDef<P = any, Q = any, B = any, A extends Auth = Auth> {
   method: Method;
   path: string;
-  auth: Auth;
+  auth: A;
   summary: string;
   tag: string;
   params?: z.ZodType<P>;
@@ -44,9 +53,9 @@ export interface RouteDef<P = any, Q = any, B = any> {
   /** Skip the per-project rate limit (health, provider webhooks). */
   noRateLimit?: boolean;
   responses?: Record<number, RouteResponse>;
-  handler(ctx: AppContext, input: { params: P; query: Q; body: B }): Promise<void> | void;
+  handler(ctx: AppContext, input: { params: P; query: Q; body: B } & Principal<A>): Promise<void> | void;
 }
 
-export function route<P = unknown, Q = unknown, B = unknown>(def: RouteDef<P, Q, B>): RouteDef<P, Q, B> {
+export function route<P = unknown, Q = unknown, B = unknown, A extends Auth = Auth>(def: RouteDef<P, Q, B, A>): RouteDef<P, Q, B, A> {
   return def;
 }

@@ -146,7 +146,8 @@ export function buildRouter(defs: RouteDef[]): Router<any, any> {
   const router = new Router();
   for (const def of defs) {
     const handler = async (ctx: AppContext) => {
-      await def.handler(ctx, (ctx.state as any).input);
+      // The auth middleware has set the principal the route's `auth` names (or answered 401).
+      await def.handler(ctx, { ...(ctx.state as any).input, project: ctx.state.project, user: ctx.state.user });
       if (checkReplies) checkReply(def, ctx);
     };
     const chain: any[] = [];

@@ -21,7 +21,9 @@ export async function idempotency(ctx: AppContext, next: Next) {
     ]);
   }
   const { knex, config } = ctx.deps;
-  const projectId = ctx.state.project!.id;
+  // Only routes with a project principal (secret key) are idempotent; the auth middleware ran first.
+  const projectId = ctx.state.project?.id;
+  if (!projectId) throw new Error(`${ctx.method} ${ctx.path}: Idempotency-Key needs a project principal`);
   const holder = await claimIdempotencyKey(knex, projectId, raw, { method: ctx.method, path: ctx.path }, config.idempotencyTtlHours);
   if (holder) {
     throw new ApiError(409, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used in this project', {

@@ -18,8 +18,7 @@ export default [
     tag: 'auth',
     summary: 'Email the signed-in user a link that verifies their address (valid 24 hours, once)',
     responses: { 200: { description: 'sent, or nothing to do', schema: VerificationRequested }, 429: { description: 'too many emails this hour' } },
-    async handler(ctx) {
-      const user = ctx.state.user!;
+    async handler(ctx, { user }) {
       if (user.email_verified) {
         ctx.body = { success: true, alreadyVerified: true, message: 'This email address is already verified' };
         return;

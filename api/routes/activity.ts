@@ -17,8 +17,6 @@ import { ACTIVITY_TYPE_DESCRIPTIONS, ACTIVITY_TYPES, ActivityType, activityCount
 import { parseTimeCursor } from '../../db/eventQueries';
 import { iso } from '../../lib/time';
 
-const projectOf = (ctx: AppContext) => ctx.state.project!.id;
-
 export default [
   route({
     method: 'get',
@@ -28,10 +26,10 @@ export default [
     summary: 'One newest-first feed of email lifecycle (sent … complained, failed), subscription changes and events (cursor pagination)',
     query: ActivityQuery,
     responses: { 200: { description: 'a page of activity', schema: ActivityPageOut } },
-    async handler(ctx, { query }) {
+    async handler(ctx, { query, project }) {
       const after = query.cursor === undefined ? undefined : parseTimeCursor(query.cursor);
       if (after === null) throw badRequest('Invalid cursor: pass the cursor of a previous page');
-      const page = await activityFeed(ctx.deps.knex, { projectId: projectOf(ctx), limit: query.limit, after, types: query.type, from: query.from, to: query.to });
+      const page = await activityFeed(ctx.deps.knex, { projectId: project.id, limit: query.limit, after, types: query.type, from: query.from, to: query.to });
       ctx.body = { data: page.rows.map((r) => ({ ...r, occurredAt: iso(r.occurredAt) })), cursor: page.cursor, hasMore: page.hasMore };
     },
   }),
@@ -43,9 +41,9 @@ export default [
     summary: 'Activity per type over the last `days` days',
     query: ActivityStatsQuery,
     responses: { 200: { description: 'counts per type', schema: ActivityStatsOut } },
-    async handler(ctx, { query }) {
+    async handler(ctx, { query, project }) {
       const { from, to } = windowOf(query.days);
-      const counts = await activityCounts(ctx.deps.knex, projectOf(ctx), from, to);
+      const counts = await activityCounts(ctx.deps.knex, project.id, from, to);
       ctx.body = { from: iso(from), to: iso(to), total: Object.values(counts).reduce((a, b) => a + b, 0), counts };
     },
   }),
@@ -57,10 +55,10 @@ export default [
     summary: 'How many activity items (optionally of some types) happened in the last `minutes` minutes',
     query: RecentCountQuery,
     responses: { 200: { description: 'the count', schema: RecentCountOut } },
-    async handler(ctx, { query }) {
+    async handler(ctx, { query, project }) {
       const to = new Date();
       const since = new Date(to.getTime() - query.minutes * 60_000);
-      const counts = await activityCounts(ctx.deps.knex, projectOf(ctx), since, to);
+      const counts = await activityCounts(ctx.deps.knex, project.id, since, to);
       const types: readonly ActivityType[] = query.type ?? ACTIVITY_TYPES;
       const count = types.reduce((sum, t) => sum + counts[t], 0);
       ctx.body = { minutes: query.minutes, since: iso(since), count };
@@ -85,8 +83,8 @@ export default [
     summary: 'Scheduled campaigns and active (running or waiting) workflow executions',
     query: UpcomingQuery,
     responses: { 200: { description: 'what is coming', schema: UpcomingOut } },
-    async handler(ctx, { query }) {
-      const u = await upcoming(ctx.deps.knex, projectOf(ctx), query.limit);
+    async handler(ctx, { query, project }) {
+      const u = await upcoming(ctx.deps.knex, project.id, query.limit);
       ctx.body = {
         campaigns: u.campaigns.map((c) => ({ ...c, scheduledFor: iso(c.scheduledFor) })),
         executions: u.executions.map((x) => ({ ...x, waitingSince: iso(x.waitingSince), wakeAt: iso(x.wakeAt) })),

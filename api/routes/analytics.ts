@@ -16,8 +16,6 @@ import { campaignTotals, timeseries, topCampaigns } from '../../db/analytics';
 import { countEventsByName } from '../../db/eventQueries';
 import { TYPED_EVENT_NAMES } from '../../db/activity';
 
-const projectOf = (ctx: AppContext) => ctx.state.project!.id;
-
 export default [
   route({
     method: 'get',
@@ -27,8 +25,8 @@ export default [
     summary: 'Counts of one metric per UTC hour or day over [from, to) (at most 90 days and 2000 buckets)',
     query: TimeseriesQuery,
     responses: { 200: { description: 'one point per bucket, empty buckets included', schema: TimeseriesOut } },
-    async handler(ctx, { query }) {
-      const points = await timeseries(ctx.deps.knex, { projectId: projectOf(ctx), type: metricType(query.metric), interval: query.interval, from: query.from, to: query.to });
+    async handler(ctx, { query, project }) {
+      const points = await timeseries(ctx.deps.knex, { projectId: project.id, type: metricType(query.metric), interval: query.interval, from: query.from, to: query.to });
       ctx.body = {
         metric: query.metric,
         interval: query.interval,
@@ -47,9 +45,9 @@ export default [
     summary: 'Campaigns that started sending in the last `days` days, ranked by sends, opens, clicks or rates',
     query: TopCampaignsQuery,
     responses: { 200: { description: 'campaign funnels', schema: TopCampaignsOut } },
-    async handler(ctx, { query }) {
+    async handler(ctx, { query, project }) {
       const { from, to } = windowOf(query.days);
-      const rows = await topCampaigns(ctx.deps.knex, { projectId: projectOf(ctx), from, to, sort: query.sort, limit: query.limit });
+      const rows = await topCampaigns(ctx.deps.knex, { projectId: project.id, from, to, sort: query.sort, limit: query.limit });
       ctx.body = { from: from.toISOString(), to: to.toISOString(), data: rows.map((c) => ({ ...c, startedAt: new Date(c.startedAt).toISOString() })) };
     },
   }),
@@ -61,9 +59,9 @@ export default [
     summary: 'Totals over the campaigns that started sending in the last `days` days, and campaigns by status',
     query: CampaignStatsQuery,
     responses: { 200: { description: 'totals and rates', schema: CampaignStatsOut } },
-    async handler(ctx, { query }) {
+    async handler(ctx, { query, project }) {
       const { from, to } = windowOf(query.days);
-      ctx.body = { from: from.toISOString(), to: to.toISOString(), ...(await campaignTotals(ctx.deps.knex, projectOf(ctx), from, to)) };
+      ctx.body = { from: from.toISOString(), to: to.toISOString(), ...(await campaignTotals(ctx.deps.knex, project.id, from, to)) };
     },
   }),
   route({
@@ -74,9 +72,9 @@ export default [
     summary: 'Most frequent events of the last `days` days, leaving out the email lifecycle and subscription changes',
     query: TopEventsQuery,
     responses: { 200: { description: 'names, most frequent first', schema: TopEventsOut } },
-    async handler(ctx, { query }) {
+    async handler(ctx, { query, project }) {
       const { from, to } = windowOf(query.days);
-      const data = await countEventsByName(ctx.deps.knex, { projectId: projectOf(ctx), from, to, limit: query.limit, excludeNames: TYPED_EVENT_NAMES });
+      const data = await countEventsByName(ctx.deps.knex, { projectId: project.id, from, to, limit: query.limit, excludeNames: TYPED_EVENT_NAMES });
       ctx.body = { from: from.toISOString(), to: to.toISOString(), data };
     },
   }),

@@ -95,8 +95,8 @@ export default [
     tag: 'auth',
     summary: 'End every session of the signed-in user, on every device, and clear this cookie',
     responses: { 204: { description: 'every session ended' }, 401: { description: 'not signed in' }, 403: { description: 'a request from another origin' } },
-    async handler(ctx) {
-      await bumpSessionVersion(ctx.deps.knex, ctx.state.user!.id);
+    async handler(ctx, { user }) {
+      await bumpSessionVersion(ctx.deps.knex, user.id);
       clearSession(ctx);
       ctx.status = 204;
     },

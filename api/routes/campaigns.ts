@@ -47,12 +47,10 @@ import { startDelivery } from '../../services/deliveries';
 import { uuid } from '../../lib/ids';
 import { presentCampaign } from '../presenters/campaigns';
 
-const projectId = (ctx: AppContext) => ctx.state.project!.id;
-
 const common = { auth: 'secret', tag: 'campaigns' } as const;
 
-async function loadCampaign(ctx: AppContext, id: string) {
-  const row = await findCampaign(ctx.deps.knex, projectId(ctx), id);
+async function loadCampaign(ctx: AppContext, projectId: string, id: string) {
+  const row = await findCampaign(ctx.deps.knex, projectId, id);
   if (!row) throw notFound('Campaign');
   return row;
 }
@@ -67,19 +65,19 @@ function guarded(result: GuardedWrite, refusal: (status: CampaignStatus) => stri
 const missingSegment = () => validationError([{ field: 'segmentId', code: 'custom', message: 'Segment not found in this project' }]);
 
 /** Create and replace share these checks: a verified sender, a segment of this project, a tree that compiles, a topic of this project. */
-async function checkedFields(ctx: AppContext, body: CampaignBody): Promise<CampaignFields> {
+async function checkedFields(ctx: AppContext, projectId: string, body: CampaignBody): Promise<CampaignFields> {
   const { knex } = ctx.deps;
-  if (body.audienceType === 'SEGMENT' && !(await findSegment(knex, projectId(ctx), body.segmentId!))) throw missingSegment();
+  if (body.audienceType === 'SEGMENT' && !(await findSegment(knex, projectId, body.segmentId!))) throw missingSegment();
   if (body.audienceType === 'FILTERED') {
     try {
-      await assertAudienceCompiles(knex, projectId(ctx), body.audienceCondition);
+      await assertAudienceCompiles(knex, projectId, body.audienceCondition);
     } catch (err) {
       if (err instanceof FilterError) throw validationError([filterErrorToFieldError(err, 'audienceCondition')], 'Invalid audience condition');
       throw err;
     }
   }
-  await assertVerifiedSender(knex, projectId(ctx), body.from, senderCheckWaived(ctx.deps.config));
-  const topic = body.topic ? (await resolveTopicKeys(knex, projectId(ctx), [body.topic], () => 'topic')).get(body.topic)! : null;
+  await assertVerifiedSender(knex, projectId, body.from, senderCheckWaived(ctx.deps.config));
+  const topic = body.topic ? (await resolveTopicKeys(knex, projectId, [body.topic], () => 'topic')).get(body.topic)! : null;
   return { ...body, topicId: topic?.id ?? null };
 }
 
@@ -107,8 +105,8 @@ export default [
     summary: 'List campaigns (page pagination, status filter, search on name, subject and sender address)',
     query: CampaignListQuery,
     responses: { 200: { description: 'a page of campaigns', schema: CampaignPage } },
-    async handler(ctx, { query }) {
-      const { rows, total, totalPages } = await listCampaigns(ctx.deps.knex, projectId(ctx), query);
+    async handler(ctx, { query, project }) {
+      const { rows, total, totalPages } = await listCampaigns(ctx.deps.knex, project.id, query);
       ctx.body = { data: rows.map(presentCampaign), page: query.page, pageSize: query.pageSize, total, totalPages };
     },
   }),
@@ -123,8 +121,8 @@ export default [
       403: { description: 'sender domain not verified (code INTERNAL_SERVER_ERROR)' },
       422: { description: 'validation failed; an audience condition problem names the path of the bad node' },
     },
-    async handler(ctx, { body }) {
-      const row = await createCampaign(ctx.deps.knex, projectId(ctx), await checkedFields(ctx, body));
+    async handler(ctx, { body, project }) {
+      const row = await createCampaign(ctx.deps.knex, project.id, await checkedFields(ctx, project.id, body));
       ctx.status = 201;
       ctx.body = { success: true, data: presentCampaign(row) };
     },
@@ -136,8 +134,8 @@ export default [
     summary: 'One campaign',
     params: IdParams,
     responses: { 200: { description: 'the campaign', schema: CampaignOut } },
-    async handler(ctx, { params }) {
-      ctx.body = presentCampaign(await loadCampaign(ctx, params.id));
+    async handler(ctx, { params, project }) {
+      ctx.body = presentCampaign(await loadCampaign(ctx, project.id, params.id));
     },
   }),
   route({
@@ -151,10 +149,10 @@ export default [
       200: { description: 'the replaced campaign', schema: CampaignOut },
       409: { description: 'the campaign is SENDING, PAUSED, SENT or CANCELLED' },
     },
-    async handler(ctx, { params, body }) {
-      await loadCampaign(ctx, params.id);
-      const fields = await checkedFields(ctx, body);
-      const replaced = await replaceCampaign(ctx.deps.knex, projectId(ctx), params.id, fields);
+    async handler(ctx, { params, body, project }) {
+      await loadCampaign(ctx, project.id, params.id);
+      const fields = await checkedFields(ctx, project.id, body);
+      const replaced = await replaceCampaign(ctx.deps.knex, project.id, params.id, fields);
       if (replaced && 'missingSegment' in replaced) throw missingSegment();
       const row = guarded(replaced, (s) => `A ${s} campaign can no longer be changed`);
       ctx.body = presentCampaign(row);
@@ -167,8 +165,8 @@ export default [
     summary: 'Delete a campaign; refused while it is SCHEDULED, SENDING or PAUSED (its workflow is active: cancel it first)',
     params: IdParams,
     responses: { 204: { description: 'deleted' }, 409: { description: 'the campaign has an active execution' } },
-    async handler(ctx, { params }) {
-      const result = await deleteCampaign(ctx.deps.knex, projectId(ctx), params.id);
+    async handler(ctx, { params, project }) {
+      const result = await deleteCampaign(ctx.deps.knex, project.id, params.id);
       if (!result) throw notFound('Campaign');
       if ('conflict' in result) throw conflict(`The campaign is ${result.conflict} and has an active execution; cancel it first`, { details: { status: result.conflict } });
       ctx.status = 204;
@@ -181,8 +179,8 @@ export default [
     summary: 'Copy a campaign into a new DRAFT named "<name> (copy)"; the original is unchanged',
     params: IdParams,
     responses: { 201: { description: 'the new campaign', schema: CampaignOut } },
-    async handler(ctx, { params }) {
-      const row = await duplicateCampaign(ctx.deps.knex, projectId(ctx), params.id);
+    async handler(ctx, { params, project }) {
+      const row = await duplicateCampaign(ctx.deps.knex, project.id, params.id);
       if (!row) throw notFound('Campaign');
       ctx.status = 201;
       ctx.body = presentCampaign(row);
@@ -199,9 +197,9 @@ export default [
       200: { description: 'the test email was queued for delivery', schema: CampaignTestOut },
       403: { description: 'sender domain not verified (code INTERNAL_SERVER_ERROR)' },
     },
-    async handler(ctx, { params, body }) {
+    async handler(ctx, { params, body, project }) {
       const { knex, temporal } = ctx.deps;
-      const c = await loadCampaign(ctx, params.id);
+      const c = await loadCampaign(ctx, project.id, params.id);
       await assertVerifiedSender(knex, c.project_id, c.from, senderCheckWaived(ctx.deps.config));
       // An address that is a contact renders with that contact's fields and links; any other renders without.
       const contact = await findContactByEmail(knex, c.project_id, body.email);
@@ -244,13 +242,13 @@ export default [
       403: { description: 'sender domain not verified (code INTERNAL_SERVER_ERROR)' },
       409: { description: 'the campaign is not a DRAFT' },
     },
-    async handler(ctx, { params, body }) {
+    async handler(ctx, { params, body, project }) {
       const localSchedule = body.recipientTimezone ? parseLocalSchedule(body.scheduledFor) : null;
       const scheduledFor = localSchedule ? null : parseSchedule(body.scheduledFor);
-      const current = await loadCampaign(ctx, params.id);
+      const current = await loadCampaign(ctx, project.id, params.id);
       // The domain may have been removed since the campaign was written.
-      await assertVerifiedSender(ctx.deps.knex, projectId(ctx), current.from, senderCheckWaived(ctx.deps.config));
-      const row = guarded(await requestSend(ctx.deps.knex, projectId(ctx), params.id, scheduledFor, localSchedule), (s) => `Only a DRAFT campaign can be sent; this one is ${s}`);
+      await assertVerifiedSender(ctx.deps.knex, project.id, current.from, senderCheckWaived(ctx.deps.config));
+      const row = guarded(await requestSend(ctx.deps.knex, project.id, params.id, scheduledFor, localSchedule), (s) => `Only a DRAFT campaign can be sent; this one is ${s}`);
       await start(ctx.deps.temporal, campaignSendStart, { campaign: row, config: ctx.deps.config });
       const campaign = presentCampaign(row);
       ctx.body = {
@@ -267,8 +265,8 @@ export default [
     summary: 'Cancel a SCHEDULED, SENDING or PAUSED campaign: no further batch goes out; emails already handed over stay sent',
     params: IdParams,
     responses: { 200: { description: 'the cancelled campaign', schema: CampaignOut }, 409: { description: 'the campaign is not SCHEDULED, SENDING or PAUSED' } },
-    async handler(ctx, { params }) {
-      const row = guarded(await cancelCampaign(ctx.deps.knex, projectId(ctx), params.id), (s) => `Only a SCHEDULED, SENDING or PAUSED campaign can be cancelled; this one is ${s}`);
+    async handler(ctx, { params, project }) {
+      const row = guarded(await cancelCampaign(ctx.deps.knex, project.id, params.id), (s) => `Only a SCHEDULED, SENDING or PAUSED campaign can be cancelled; this one is ${s}`);
       await cancelCampaignWorkflow(ctx.deps.temporal, row.id);
       ctx.body = presentCampaign(row);
     },
@@ -285,14 +283,14 @@ export default [
           : 'Resume a PAUSED campaign (extension of the spec): sending continues with the recipients not yet handed over',
       params: IdParams,
       responses: { 200: { description: `the campaign, now ${to}`, schema: CampaignOut }, 409: { description: `the campaign is not ${from}, or its workflow refused` } },
-      async handler(ctx, { params }) {
-        const row = await loadCampaign(ctx, params.id);
+      async handler(ctx, { params, project }) {
+        const row = await loadCampaign(ctx, project.id, params.id);
         const refuse = (why: string) => conflict(`Only a ${from} campaign can be ${action}d; ${why}`, { details: { status: row.status } });
         if (row.status !== from) throw refuse(`this one is ${row.status}`);
         // The workflow decides (a Temporal Update with a validator) and writes the row before answering.
         const outcome = await setCampaignPaused(ctx.deps.temporal, row.id, action === 'pause');
         if ('refused' in outcome) throw refuse(outcome.refused);
-        ctx.body = presentCampaign(await loadCampaign(ctx, params.id));
+        ctx.body = presentCampaign(await loadCampaign(ctx, project.id, params.id));
       },
     });
   }),
@@ -303,8 +301,8 @@ export default [
     summary: 'Send, delivery, open, click, bounce, complaint and unsubscribe counts with rates (shares of sent, 0 to 1)',
     params: IdParams,
     responses: { 200: { description: 'counts and rates', schema: CampaignStatsOut } },
-    async handler(ctx, { params }) {
-      ctx.body = await campaignStats(ctx.deps.knex, await loadCampaign(ctx, params.id), ctx.deps.config.email.sendRatePerSecond);
+    async handler(ctx, { params, project }) {
+      ctx.body = await campaignStats(ctx.deps.knex, await loadCampaign(ctx, project.id, params.id), ctx.deps.config.email.sendRatePerSecond);
     },
   }),
   route({
@@ -314,8 +312,8 @@ export default [
     summary: "Clicks per link of the campaign's emails (first-party click tracking), most clicked first; machines' clicks are not counted",
     params: IdParams,
     responses: { 200: { description: 'one entry per original URL', schema: CampaignLinksOut } },
-    async handler(ctx, { params }) {
-      ctx.body = await campaignLinks(ctx.deps.knex, (await loadCampaign(ctx, params.id)).id);
+    async handler(ctx, { params, project }) {
+      ctx.body = await campaignLinks(ctx.deps.knex, (await loadCampaign(ctx, project.id, params.id)).id);
     },
   }),
 ];

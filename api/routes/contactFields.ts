@@ -18,13 +18,11 @@ import { fieldReferences } from '../../db/references';
 import { countMatching, FilterError, loadFieldTypes } from '../../db/filters';
 import { filterErrorToFieldError } from '../schemas/filters';
 
-const projectOf = (ctx: AppContext) => ctx.state.project!.id;
-
 const dataPathOf = (field: string) => (field.startsWith('data.') ? field.slice('data.'.length) : null);
 
 /** A custom field must be registered at or beneath its path; 404 otherwise. */
-async function assertKnownDataField(ctx: AppContext, path: string) {
-  if ((await registeredKeysUnder(ctx.deps.knex, projectOf(ctx), path)).length === 0) throw notFound('Field');
+async function assertKnownDataField(ctx: AppContext, projectId: string, path: string) {
+  if ((await registeredKeysUnder(ctx.deps.knex, projectId, path)).length === 0) throw notFound('Field');
 }
 
 // Registered before the contacts routes so that none of these paths is ever taken for `/contacts/:id`.
@@ -40,8 +38,8 @@ export default [
       200: { description: 'the count', schema: CountOut },
       422: { description: "the tree does not fit the project's fields: each problem names its node (`condition.groups.0.filters.1.operator`)" },
     },
-    async handler(ctx, { body }) {
-      const projectId = projectOf(ctx);
+    async handler(ctx, { body, project }) {
+      const projectId = project.id;
       try {
         ctx.body = { count: await countMatching(ctx.deps.knex, projectId, body.condition, await loadFieldTypes(ctx.deps.knex, projectId)) };
       } catch (err) {
@@ -58,8 +56,8 @@ export default [
     summary: 'Which of these addresses are contacts of the project (up to 500 per call)',
     body: LookupBody,
     responses: { 200: { description: 'found contacts and missing addresses', schema: LookupOut } },
-    async handler(ctx, { body }) {
-      ctx.body = await lookupContacts(ctx.deps.knex, projectOf(ctx), body.emails);
+    async handler(ctx, { body, project }) {
+      ctx.body = await lookupContacts(ctx.deps.knex, project.id, body.emails);
     },
   }),
   route({
@@ -72,18 +70,18 @@ export default [
     params: FieldParams,
     query: FieldValuesQuery,
     responses: { 200: { description: 'values, most frequent first', schema: FieldValuesOut } },
-    async handler(ctx, { params, query }) {
+    async handler(ctx, { params, query, project }) {
       const path = dataPathOf(params.field);
       let field: ValueField;
       if (path !== null) {
-        await assertKnownDataField(ctx, path);
+        await assertKnownDataField(ctx, project.id, path);
         field = { dataPath: path };
       } else if (params.field === 'email' || params.field === 'subscribed') {
         field = { column: params.field };
       } else {
         throw badRequest(`Values are listed for email, subscribed and data fields, not ${params.field}`);
       }
-      ctx.body = { field: params.field, values: await fieldValues(ctx.deps.knex, projectOf(ctx), field, query.limit) };
+      ctx.body = { field: params.field, values: await fieldValues(ctx.deps.knex, project.id, field, query.limit) };
     },
   }),
   route({
@@ -95,8 +93,8 @@ export default [
     summary: 'Segments, campaign audiences and workflows (CONDITION filters, UPDATE_CONTACT writes) that reference the field',
     params: FieldParams,
     responses: { 200: { description: 'references', schema: FieldUsageOut } },
-    async handler(ctx, { params }) {
-      ctx.body = { field: params.field, ...(await fieldReferences(ctx.deps.knex, projectOf(ctx), params.field, referencePaths('contactFields', ctx.deps.steps))) };
+    async handler(ctx, { params, project }) {
+      ctx.body = { field: params.field, ...(await fieldReferences(ctx.deps.knex, project.id, params.field, referencePaths('contactFields', ctx.deps.steps))) };
     },
   }),
   route({
@@ -108,11 +106,11 @@ export default [
     summary: 'Remove a custom field from every contact and from the field registry; filters on it stay but stop matching',
     params: FieldParams,
     responses: { 200: { description: 'removed', schema: FieldDeleteOut }, 400: { description: 'standard fields cannot be deleted' } },
-    async handler(ctx, { params }) {
+    async handler(ctx, { params, project }) {
       const path = dataPathOf(params.field);
       if (path === null) throw badRequest(`${params.field} is a standard field and cannot be deleted`);
-      await assertKnownDataField(ctx, path);
-      ctx.body = { field: params.field, contactsUpdated: await removeDataField(ctx.deps.knex, projectOf(ctx), path) };
+      await assertKnownDataField(ctx, project.id, path);
+      ctx.body = { field: params.field, contactsUpdated: await removeDataField(ctx.deps.knex, project.id, path) };
     },
   }),
 ];

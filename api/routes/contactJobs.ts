@@ -8,11 +8,9 @@ import { csvRecords } from '../../lib/csv';
 import { startBulkJob } from '../../services/jobs';
 import { presentJob } from '../presenters/jobs';
 
-const projectOf = (ctx: AppContext) => ctx.state.project!.id;
-
 /** Stages the job's rows, starts its `bulkJob` workflow and answers 202 with its id. */
-async function enqueue(ctx: AppContext, type: JobType, rows: Iterable<StagedRow> | AsyncIterable<StagedRow>): Promise<void> {
-  const job = await createJob(ctx.deps.knex, { projectId: projectOf(ctx), type, rows });
+async function enqueue(ctx: AppContext, projectId: string, type: JobType, rows: Iterable<StagedRow> | AsyncIterable<StagedRow>): Promise<void> {
+  const job = await createJob(ctx.deps.knex, { projectId: projectId, type, rows });
   try {
     await startBulkJob(ctx.deps.temporal, { ...job, type });
   } catch (err) {
@@ -34,8 +32,8 @@ function jobRoute(path: string, summary: string, types: readonly JobType[]): Rou
     summary,
     params: JobIdParams,
     responses: { 200: { description: 'the job and its progress', schema: JobOut } },
-    async handler(ctx, { params }) {
-      const job = await findJob(ctx.deps.knex, projectOf(ctx), params.jobId, types);
+    async handler(ctx, { params, project }) {
+      const job = await findJob(ctx.deps.knex, project.id, params.jobId, types);
       if (!job) throw notFound('Job');
       ctx.body = presentJob(job);
     },
@@ -58,10 +56,10 @@ export default [
     multipart: { maxFileSize: MAX_IMPORT_BYTES },
     body: ImportBody,
     responses: { 202: { description: 'queued', schema: JobAccepted } },
-    async handler(ctx, { body }) {
+    async handler(ctx, { body, project }) {
       // The temporary file is removed by the router after the request (api/router.ts removeUploadsAfter).
       try {
-        await enqueue(ctx, 'IMPORT', importRows(csvRecords(fs.createReadStream(body.file.filepath))));
+        await enqueue(ctx, project.id, 'IMPORT', importRows(csvRecords(fs.createReadStream(body.file.filepath))));
       } catch (err) {
         if (err instanceof ImportFileError) {
           throw validationError(err.problems.map((message) => ({ field: 'file', message, code: 'custom' })), 'The CSV file cannot be imported');
@@ -80,10 +78,10 @@ export default [
       summary,
       body: BulkBody,
       responses: { 202: { description: 'queued', schema: JobAccepted } },
-      async handler(ctx, { body }) {
+      async handler(ctx, { body, project }) {
         // A repeated id would only fail its second time round ("not found" after a delete).
         const ids = [...new Set(body.contactIds)];
-        await enqueue(ctx, type as BulkJobType, ids.map((contactId, i) => ({ rowNumber: i + 1, payload: { contactId } })));
+        await enqueue(ctx, project.id, type as BulkJobType, ids.map((contactId, i) => ({ rowNumber: i + 1, payload: { contactId } })));
       },
     }),
   ),

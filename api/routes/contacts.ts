@@ -30,8 +30,6 @@ import { doubleOptInFor, heldSubscription, needsConfirmation, requestConfirmatio
 import type { ContactRow } from '../../db/contacts';
 import { presentContact } from '../presenters/contacts';
 
-const projectOf = (ctx: AppContext) => ctx.state.project!.id;
-
 /** Who made a change, for the subscription events (and the consent record): the dashboard's cookie or an API key. */
 export const changeSource = (ctx: AppContext) => (ctx.state.user ? 'dashboard' : 'api');
 
@@ -52,10 +50,10 @@ export default [
     summary: 'List contacts (cursor pagination)',
     query: ContactListQuery,
     responses: { 200: { description: 'a page of contacts', schema: ContactPageOut } },
-    async handler(ctx, { query }) {
+    async handler(ctx, { query, project }) {
       const after = query.cursor === undefined ? undefined : parseContactCursor(query.cursor, query.sort);
       if (after === null) throw badRequest('Invalid cursor: pass the cursor of a previous page with the same sort');
-      const page = await listContacts(ctx.deps.knex, { ...query, projectId: projectOf(ctx), after });
+      const page = await listContacts(ctx.deps.knex, { ...query, projectId: project.id, after });
       ctx.body = { data: page.rows.map(presentContact), cursor: page.cursor, hasMore: page.hasMore, total: page.total };
     },
   }),
@@ -71,21 +69,21 @@ export default [
       201: { description: 'created', schema: ContactUpsertOut },
       200: { description: 'updated', schema: ContactUpsertOut },
     },
-    async handler(ctx, { body }) {
-      const topics = await topicChanges(ctx.deps.knex, projectOf(ctx), body.topics);
+    async handler(ctx, { body, project }) {
+      const topics = await topicChanges(ctx.deps.knex, project.id, body.topics);
       // Under double opt-in a new contact starts unsubscribed and is mailed a confirmation (services/doubleOptIn).
-      const doi = doubleOptInFor(ctx.state.project!.double_opt_in, body.doubleOptIn);
+      const doi = doubleOptInFor(project.double_opt_in, body.doubleOptIn);
       const { doubleOptIn: _asked, ...fields } = body;
       const r = await upsertContact(ctx.deps.knex, {
         ...fields,
         subscribed: heldSubscription(doi, body.subscribed),
         topics,
-        projectId: projectOf(ctx),
+        projectId: project.id,
         defaultSubscribed: !doi,
         source: changeSource(ctx),
       });
       await ctx.deps.runtime.events.handOff(r.events);
-      if (doi && needsConfirmation(doi, body.subscribed, r)) await requestConfirmation(ctx.deps, projectOf(ctx), r.contact, doi);
+      if (doi && needsConfirmation(doi, body.subscribed, r)) await requestConfirmation(ctx.deps, project.id, r.contact, doi);
       ctx.status = r.isNew ? 201 : 200;
       ctx.body = { ...(await withTopics(ctx, r.contact)), _meta: { isNew: r.isNew, isUpdate: !r.isNew } };
     },
@@ -97,8 +95,8 @@ export default [
     tag: 'contacts',
     summary: 'Standard and custom contact fields with their types and coverage',
     responses: { 200: { description: 'field descriptors', schema: FieldsOut } },
-    async handler(ctx) {
-      ctx.body = { fields: await describeFields(ctx.deps.knex, projectOf(ctx)) };
+    async handler(ctx, { project }) {
+      ctx.body = { fields: await describeFields(ctx.deps.knex, project.id) };
     },
   }),
   route({
@@ -109,8 +107,8 @@ export default [
     summary: 'One contact',
     params: ContactIdParams,
     responses: { 200: { description: 'the contact', schema: ContactOut } },
-    async handler(ctx, { params }) {
-      const row = await findContact(ctx.deps.knex, projectOf(ctx), params.id);
+    async handler(ctx, { params, project }) {
+      const row = await findContact(ctx.deps.knex, project.id, params.id);
       if (!row) throw notFound('Contact');
       ctx.body = await withTopics(ctx, row);
     },
@@ -125,10 +123,10 @@ export default [
     body: ContactUpdate,
     validationErrors: 'flat',
     responses: { 200: { description: 'the updated contact', schema: ContactOut } },
-    async handler(ctx, { params, body }) {
+    async handler(ctx, { params, body, project }) {
       try {
-        const topics = await topicChanges(ctx.deps.knex, projectOf(ctx), body.topics);
-        const r = await updateContact(ctx.deps.knex, { ...body, topics, projectId: projectOf(ctx), contactId: params.id, source: changeSource(ctx) });
+        const topics = await topicChanges(ctx.deps.knex, project.id, body.topics);
+        const r = await updateContact(ctx.deps.knex, { ...body, topics, projectId: project.id, contactId: params.id, source: changeSource(ctx) });
         if (!r) throw notFound('Contact');
         await ctx.deps.runtime.events.handOff(r.events);
         ctx.body = await withTopics(ctx, r.contact);
@@ -147,9 +145,9 @@ export default [
     params: ContactIdParams,
     query: ConsentQuery,
     responses: { 200: { description: 'a page of the record', schema: ConsentPageOut } },
-    async handler(ctx, { params, query }) {
-      if (!(await findContact(ctx.deps.knex, projectOf(ctx), params.id))) throw notFound('Contact');
-      const { rows, total } = await listConsent(ctx.deps.knex, projectOf(ctx), params.id, query.page, query.pageSize);
+    async handler(ctx, { params, query, project }) {
+      if (!(await findContact(ctx.deps.knex, project.id, params.id))) throw notFound('Contact');
+      const { rows, total } = await listConsent(ctx.deps.knex, project.id, params.id, query.page, query.pageSize);
       ctx.body = {
         data: rows.map((r) => ({
           scope: r.scope,
@@ -174,8 +172,8 @@ export default [
     tag: 'contacts',
     summary: 'Delete a contact and its events',
     params: ContactIdParams,
-    async handler(ctx, { params }) {
-      if (!(await deleteContact(ctx.deps.knex, projectOf(ctx), params.id))) throw notFound('Contact');
+    async handler(ctx, { params, project }) {
+      if (!(await deleteContact(ctx.deps.knex, project.id, params.id))) throw notFound('Contact');
       ctx.status = 204;
     },
   }),

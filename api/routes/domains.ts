@@ -12,8 +12,8 @@ import { presentDomain } from '../presenters/domains';
 import { inboundRecords } from '../../services/inbound/records';
 
 /** The key's project owns every domain these routes see; anything else is a 404. */
-async function ownDomain(ctx: AppContext, id: string): Promise<DomainRow> {
-  const row = await findDomain(ctx.deps.knex, id, ctx.state.project!.id);
+async function ownDomain(ctx: AppContext, projectId: string, id: string): Promise<DomainRow> {
+  const row = await findDomain(ctx.deps.knex, id, projectId);
   if (!row) throw notFound('Domain');
   return row;
 }
@@ -27,12 +27,12 @@ export default [
     summary: 'Add a sender domain; the response lists the DNS records to publish',
     body: DomainCreate,
     responses: { 201: { description: 'created, PENDING until its DNS records are found', schema: DomainOut } },
-    async handler(ctx, { body }) {
+    async handler(ctx, { body, project }) {
       // Every domain gets a key, so switching EMAIL_TRANSPORT to smtp later needs no new one; its record is listed only when we sign.
       const key = await generateDkimKey(ctx.deps.config, body.domain);
       const row = await createDomain(
         ctx.deps.knex,
-        ctx.state.project!.id,
+        project.id,
         body.domain,
         ctx.deps.config.spfInclude,
         { key, listed: signsMail(ctx.deps.config) },
@@ -52,8 +52,8 @@ export default [
     resource: 'Project',
     params: ProjectDomainsParams,
     responses: { 200: { description: 'domains', schema: z.array(DomainOut) } },
-    async handler(ctx, { params }) {
-      if (params.projectId !== ctx.state.project!.id) throw notFound('Project');
+    async handler(ctx, { params, project }) {
+      if (params.projectId !== project.id) throw notFound('Project');
       ctx.body = (await listDomains(ctx.deps.knex, params.projectId)).map(presentDomain);
     },
   }),
@@ -65,8 +65,8 @@ export default [
     summary: 'Check the DNS records now instead of waiting for the background check',
     params: IdParams,
     responses: { 200: { description: 'the domain after the check', schema: DomainOut } },
-    async handler(ctx, { params }) {
-      await ownDomain(ctx, params.id);
+    async handler(ctx, { params, project }) {
+      await ownDomain(ctx, project.id, params.id);
       try {
         const checked = await domainChecker(ctx.deps).verifyDomain(params.id);
         if (!checked) throw notFound('Domain');
@@ -86,8 +86,8 @@ export default [
     tag: 'domains',
     summary: 'Remove a domain; senders on it stop being accepted',
     params: IdParams,
-    async handler(ctx, { params }) {
-      if (!(await deleteDomain(ctx.deps.knex, ctx.state.project!.id, params.id))) throw notFound('Domain');
+    async handler(ctx, { params, project }) {
+      if (!(await deleteDomain(ctx.deps.knex, project.id, params.id))) throw notFound('Domain');
       ctx.status = 204;
     },
   }),

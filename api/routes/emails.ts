@@ -6,8 +6,6 @@ import { presentEmail, presentEmailSummary } from '../presenters/emails';
 import { emailStory, findProjectEmail, listEmails } from '../../db/emailQueries';
 import { parseTimeCursor } from '../../db/eventQueries';
 
-const projectOf = (ctx: AppContext) => ctx.state.project!.id;
-
 export default [
   route({
     method: 'get',
@@ -17,10 +15,10 @@ export default [
     summary: "The project's emails, newest first (cursor pagination), filterable by contact and status",
     query: EmailListQuery,
     responses: { 200: { description: 'a page of emails (without their events)', schema: EmailPageOut } },
-    async handler(ctx, { query }) {
+    async handler(ctx, { query, project }) {
       const after = query.cursor === undefined ? undefined : parseTimeCursor(query.cursor);
       if (after === null) throw badRequest('Invalid cursor: pass the cursor of a previous page');
-      const page = await listEmails(ctx.deps.knex, { projectId: projectOf(ctx), limit: query.limit, contactId: query.contactId, status: query.status, after });
+      const page = await listEmails(ctx.deps.knex, { projectId: project.id, limit: query.limit, contactId: query.contactId, status: query.status, after });
       ctx.body = { data: page.rows.map(presentEmailSummary), cursor: page.cursor, hasMore: page.hasMore };
     },
   }),
@@ -33,8 +31,8 @@ export default [
     summary: "One email and its story: sent, delivered, opened, clicked (with the url), bounced, complained, suppressed, failed, oldest first",
     params: EmailIdParams,
     responses: { 200: { description: 'the email with its events', schema: EmailOut }, 404: { description: 'no such email in this project' } },
-    async handler(ctx, { params }) {
-      const email = await findProjectEmail(ctx.deps.knex, projectOf(ctx), params.id);
+    async handler(ctx, { params, project }) {
+      const email = await findProjectEmail(ctx.deps.knex, project.id, params.id);
       if (!email) throw notFound('Email');
       ctx.body = presentEmail(email, await emailStory(ctx.deps.knex, email));
     },

@@ -21,8 +21,6 @@ import { findContact } from '../../db/contacts';
 import { countEvents, countEventsByName, deleteEventsByName, EventListRow, eventNames, listEvents, parseTimeCursor } from '../../db/eventQueries';
 import { eventReferences } from '../../db/references';
 
-const projectOf = (ctx: AppContext) => ctx.state.project!.id;
-
 function cursorOf(raw: string | undefined) {
   if (raw === undefined) return undefined;
   const after = parseTimeCursor(raw);
@@ -50,8 +48,8 @@ export default [
     body: TrackBody,
     idempotent: true,
     responses: { 200: { description: 'recorded', schema: TrackOut }, 409: { description: 'Idempotency-Key reused' } },
-    async handler(ctx, { body }) {
-      const r = await trackEvent(ctx.deps, projectOf(ctx), body, ctx.state.project!.double_opt_in);
+    async handler(ctx, { body, project }) {
+      const r = await trackEvent(ctx.deps, project.id, body, project.double_opt_in);
       ctx.body = { success: true, data: { contact: r.contactId, event: r.eventId, timestamp: new Date(r.createdAt).toISOString() } };
     },
   }),
@@ -63,8 +61,8 @@ export default [
     summary: 'Recent events, newest first (cursor pagination), filterable by name, contact and time',
     query: EventListQuery,
     responses: { 200: { description: 'a page of events', schema: EventPageOut } },
-    async handler(ctx, { query }) {
-      const page = await listEvents(ctx.deps.knex, { ...query, projectId: projectOf(ctx), after: cursorOf(query.cursor) });
+    async handler(ctx, { query, project }) {
+      const page = await listEvents(ctx.deps.knex, { ...query, projectId: project.id, after: cursorOf(query.cursor) });
       ctx.body = { data: page.rows.map(presentEvent), cursor: page.cursor, hasMore: page.hasMore };
     },
   }),
@@ -76,11 +74,11 @@ export default [
     summary: 'Events per name over the last `days` days',
     query: EventStatsQuery,
     responses: { 200: { description: 'counts per name, most frequent first', schema: EventStatsOut } },
-    async handler(ctx, { query }) {
+    async handler(ctx, { query, project }) {
       const { from, to } = windowOf(query.days);
       const [totals, data] = await Promise.all([
-        countEvents(ctx.deps.knex, projectOf(ctx), from, to),
-        countEventsByName(ctx.deps.knex, { projectId: projectOf(ctx), from, to, limit: query.limit }),
+        countEvents(ctx.deps.knex, project.id, from, to),
+        countEventsByName(ctx.deps.knex, { projectId: project.id, from, to, limit: query.limit }),
       ]);
       ctx.body = { from: from.toISOString(), to: to.toISOString(), ...totals, data };
     },
@@ -93,8 +91,8 @@ export default [
     summary: 'Distinct event names with their count over the last `days` days and when each was last seen',
     query: EventNamesQuery,
     responses: { 200: { description: 'names in alphabetical order', schema: EventNamesOut } },
-    async handler(ctx, { query }) {
-      const rows = await eventNames(ctx.deps.knex, projectOf(ctx), windowOf(query.days).from, query.limit);
+    async handler(ctx, { query, project }) {
+      const rows = await eventNames(ctx.deps.knex, project.id, windowOf(query.days).from, query.limit);
       ctx.body = {
         data: rows.map((r) => ({ name: r.name, count: r.count, lastSeen: new Date(r.lastSeen).toISOString(), reserved: isReservedEventName(r.name) })),
       };
@@ -110,10 +108,10 @@ export default [
     params: ContactEventsParams,
     query: ContactEventsQuery,
     responses: { 200: { description: 'a page of events', schema: EventPageOut } },
-    async handler(ctx, { params, query }) {
+    async handler(ctx, { params, query, project }) {
       const after = cursorOf(query.cursor);
-      if (!(await findContact(ctx.deps.knex, projectOf(ctx), params.contactId))) throw notFound('Contact');
-      const page = await listEvents(ctx.deps.knex, { projectId: projectOf(ctx), contactId: params.contactId, limit: query.limit, after });
+      if (!(await findContact(ctx.deps.knex, project.id, params.contactId))) throw notFound('Contact');
+      const page = await listEvents(ctx.deps.knex, { projectId: project.id, contactId: params.contactId, limit: query.limit, after });
       ctx.body = { data: page.rows.map(presentEvent), cursor: page.cursor, hasMore: page.hasMore };
     },
   }),
@@ -126,8 +124,8 @@ export default [
     summary: 'Segments, campaign audiences and workflows (triggers, WAIT_FOR_EVENT steps, CONDITION filters) that reference the event name',
     params: EventNameParams,
     responses: { 200: { description: 'references', schema: EventUsageOut } },
-    async handler(ctx, { params }) {
-      ctx.body = { event: params.eventName, ...(await eventReferences(ctx.deps.knex, projectOf(ctx), params.eventName, waitPaths(ctx.deps.steps))) };
+    async handler(ctx, { params, project }) {
+      ctx.body = { event: params.eventName, ...(await eventReferences(ctx.deps.knex, project.id, params.eventName, waitPaths(ctx.deps.steps))) };
     },
   }),
   route({
@@ -139,13 +137,13 @@ export default [
     summary: 'Delete every event of that name in the project (names the service emits itself are refused)',
     params: EventNameParams,
     responses: { 204: { description: 'deleted (also when there was none)' }, 422: { description: 'reserved event name (reserved_event)' } },
-    async handler(ctx, { params }) {
+    async handler(ctx, { params, project }) {
       // The service's own events (email.*, subscription changes, segment entry/exit) are the history
       // the activity feed, analytics and segment filters read: callers cannot track them, nor erase them.
       if (isReservedEventName(params.eventName)) {
         throw validationError([{ field: 'eventName', message: `"${params.eventName}" is a reserved event name`, code: 'reserved_event' }]);
       }
-      await deleteEventsByName(ctx.deps.knex, projectOf(ctx), params.eventName);
+      await deleteEventsByName(ctx.deps.knex, project.id, params.eventName);
       ctx.status = 204;
     },
   }),

@@ -8,8 +8,6 @@ import { parseTimeCursor } from '../../db/eventQueries';
 
 /** Mail the inbound SMTP server accepted for the project (docs/inbound.md). */
 
-const projectOf = (ctx: AppContext) => ctx.state.project!.id;
-
 const common = { auth: 'secret', tag: 'inbound', resource: 'Inbound message' } as const;
 
 export default [
@@ -20,10 +18,10 @@ export default [
     summary: 'Mail received for the project (bounces, complaints, replies, mail to its inbound domain), newest first (cursor pagination)',
     query: InboundListQuery,
     responses: { 200: { description: 'a page of messages, without their raw bytes', schema: InboundPageOut } },
-    async handler(ctx, { query }) {
+    async handler(ctx, { query, project }) {
       const after = query.cursor === undefined ? undefined : parseTimeCursor(query.cursor);
       if (after === null) throw badRequest('Invalid cursor: pass the cursor of a previous page');
-      const page = await listInboundMessages(ctx.deps.knex, { projectId: projectOf(ctx), limit: query.limit, kind: query.kind, after });
+      const page = await listInboundMessages(ctx.deps.knex, { projectId: project.id, limit: query.limit, kind: query.kind, after });
       ctx.body = { data: page.rows.map(presentInboundSummary), cursor: page.cursor, hasMore: page.hasMore };
     },
   }),
@@ -34,8 +32,8 @@ export default [
     summary: 'One received message with its raw MIME source',
     params: InboundIdParams,
     responses: { 200: { description: 'the message', schema: InboundOut }, 404: { description: 'no such message in this project' } },
-    async handler(ctx, { params }) {
-      const row = await findInboundMessage(ctx.deps.knex, projectOf(ctx), params.id);
+    async handler(ctx, { params, project }) {
+      const row = await findInboundMessage(ctx.deps.knex, project.id, params.id);
       if (!row) throw notFound('Inbound message');
       ctx.body = presentInbound(row);
     },

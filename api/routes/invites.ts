@@ -35,8 +35,8 @@ export default [
       403: { description: 'the signed-in account is not the verified owner of the invited address' },
       404: { description: 'unknown, used or expired token' },
     },
-    async handler(ctx, { body }) {
-      const result = await acceptInvite(ctx.deps.knex, body.token, ctx.state.user!);
+    async handler(ctx, { body, user }) {
+      const result = await acceptInvite(ctx.deps.knex, body.token, user);
       if (result === 'NOT_FOUND') throw notFound('Invite');
       if (result === 'WRONG_ACCOUNT') throw forbidden('This invite is for another address: sign in with the invited one to accept it');
       if (result === 'UNVERIFIED') throw forbidden('Verify your email address first, then accept the invite');

@@ -79,9 +79,8 @@ export default [
       409: { description: 'already a member' },
       429: { description: 'RATE_LIMIT_EXCEEDED: too many invitation emails for this project (hour) or this address (day); see Retry-After' },
     },
-    async handler(ctx, { params, body }) {
+    async handler(ctx, { params, body, user }) {
       const role = await requireProjectRole(ctx, params.id, 'members.manage');
-      const user = ctx.state.user!;
       const result = await inviteMember(ctx.deps.knex, params.id, { userId: user.id, role }, body.email, body.role);
       if (result.kind === 'refused') {
         if (result.reason === 'ALREADY_MEMBER') throw conflict('This person is already a member of the project');
@@ -128,9 +127,9 @@ export default [
     resource: 'Member',
     body: RoleBody,
     responses: { 200: { description: 'member', schema: MemberOut }, 409: { description: 'would leave the project without an owner' } },
-    async handler(ctx, { params, body }) {
+    async handler(ctx, { params, body, user }) {
       const role = await requireProjectRole(ctx, params.id, 'members.manage');
-      ctx.body = answer(await changeMember(ctx.deps.knex, params.id, { userId: ctx.state.user!.id, role }, params.userId, body.role));
+      ctx.body = answer(await changeMember(ctx.deps.knex, params.id, { userId: user.id, role }, params.userId, body.role));
     },
   }),
   route({
@@ -142,9 +141,9 @@ export default [
     params: MemberParams,
     resource: 'Member',
     responses: { 204: { description: 'removed' }, 409: { description: 'would leave the project without an owner' } },
-    async handler(ctx, { params }) {
+    async handler(ctx, { params, user }) {
       const role = await requireProjectRole(ctx, params.id, 'project.read');
-      answer(await changeMember(ctx.deps.knex, params.id, { userId: ctx.state.user!.id, role }, params.userId, null));
+      answer(await changeMember(ctx.deps.knex, params.id, { userId: user.id, role }, params.userId, null));
       ctx.status = 204;
     },
   }),
@@ -157,9 +156,9 @@ export default [
     params: InviteParams,
     resource: 'Invite',
     responses: { 204: { description: 'withdrawn' } },
-    async handler(ctx, { params }) {
+    async handler(ctx, { params, user }) {
       const role = await requireProjectRole(ctx, params.id, 'members.manage');
-      const refused = await cancelInvite(ctx.deps.knex, params.id, { userId: ctx.state.user!.id, role }, params.inviteId);
+      const refused = await cancelInvite(ctx.deps.knex, params.id, { userId: user.id, role }, params.inviteId);
       if (refused === 'NOT_FOUND') throw notFound('Invite');
       if (refused === 'FORBIDDEN') throw forbidden('Only owners may withdraw an OWNER invite');
       ctx.status = 204;

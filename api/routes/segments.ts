@@ -35,20 +35,18 @@ import { computeSegmentNow } from '../../services/segments';
 import { presentContact } from '../presenters/contacts';
 import { presentSegment } from '../presenters/segments';
 
-const projectId = (ctx: AppContext) => ctx.state.project!.id;
-
 const common = { auth: 'secret', tag: 'segments', validationErrors: 'flat' } as const;
 
-async function segmentOr404(ctx: AppContext, id: string): Promise<SegmentRow> {
-  const row = await findSegment(ctx.deps.knex, projectId(ctx), id);
+async function segmentOr404(ctx: AppContext, projectId: string, id: string): Promise<SegmentRow> {
+  const row = await findSegment(ctx.deps.knex, projectId, id);
   if (!row) throw notFound('Segment');
   return row;
 }
 
 /** The compiler's semantic check against the project's field types (an operator that does not fit a known key's type). */
-async function assertCompiles(ctx: AppContext, condition: unknown): Promise<void> {
+async function assertCompiles(ctx: AppContext, projectId: string, condition: unknown): Promise<void> {
   try {
-    compileFilter(condition, { fieldTypes: await loadFieldTypes(ctx.deps.knex, projectId(ctx)) });
+    compileFilter(condition, { fieldTypes: await loadFieldTypes(ctx.deps.knex, projectId) });
   } catch (err) {
     if (!(err instanceof FilterError)) throw err;
     const field = filterErrorToFieldError(err, 'condition');
@@ -86,8 +84,8 @@ export default [
     path: '/segments',
     summary: 'All segments of the project, newest first (no pagination)',
     responses: { 200: { description: 'segments', schema: SegmentListOut } },
-    async handler(ctx) {
-      ctx.body = (await listSegments(ctx.deps.knex, projectId(ctx))).map(presentSegment);
+    async handler(ctx, { project }) {
+      ctx.body = (await listSegments(ctx.deps.knex, project.id)).map(presentSegment);
     },
   }),
   route({
@@ -97,10 +95,10 @@ export default [
     summary: 'Create a segment: DYNAMIC (a filter tree, required) or STATIC (a managed list; a condition sent with it is ignored)',
     body: SegmentCreate,
     responses: { 201: { description: 'created', schema: SegmentOut } },
-    async handler(ctx, { body }) {
-      if (body.condition) await assertCompiles(ctx, body.condition);
+    async handler(ctx, { body, project }) {
+      if (body.condition) await assertCompiles(ctx, project.id, body.condition);
       ctx.status = 201;
-      ctx.body = presentSegment(await createSegment(ctx.deps.knex, projectId(ctx), body));
+      ctx.body = presentSegment(await createSegment(ctx.deps.knex, project.id, body));
     },
   }),
   route({
@@ -110,8 +108,8 @@ export default [
     summary: 'One segment with its cached memberCount',
     params: IdParams,
     responses: { 200: { description: 'the segment', schema: SegmentOut } },
-    async handler(ctx, { params }) {
-      ctx.body = presentSegment(await segmentOr404(ctx, params.id));
+    async handler(ctx, { params, project }) {
+      ctx.body = presentSegment(await segmentOr404(ctx, project.id, params.id));
     },
   }),
   route({
@@ -122,11 +120,11 @@ export default [
     params: IdParams,
     body: SegmentUpdate,
     responses: { 200: { description: 'the updated segment', schema: SegmentOut } },
-    async handler(ctx, { params, body }) {
-      const segment = await segmentOr404(ctx, params.id);
+    async handler(ctx, { params, body, project }) {
+      const segment = await segmentOr404(ctx, project.id, params.id);
       if (body.condition !== undefined) {
         if (segment.type !== 'DYNAMIC') throw new FlatError(400, 'Condition can only be set on DYNAMIC segments');
-        await assertCompiles(ctx, body.condition);
+        await assertCompiles(ctx, project.id, body.condition);
       }
       ctx.body = presentSegment(await updateSegment(ctx.deps.knex, segment, body));
     },
@@ -138,9 +136,9 @@ export default [
     summary: 'Delete a segment; 409 while a SCHEDULED or SENDING campaign targets it',
     params: IdParams,
     responses: { 204: { description: 'deleted' }, 409: { description: 'used by an active campaign' } },
-    async handler(ctx, { params }) {
-      const segment = await segmentOr404(ctx, params.id);
-      const outcome = await deleteSegment(ctx.deps.knex, projectId(ctx), segment.id);
+    async handler(ctx, { params, project }) {
+      const segment = await segmentOr404(ctx, project.id, params.id);
+      const outcome = await deleteSegment(ctx.deps.knex, project.id, segment.id);
       if (outcome === 'in-use') throw conflict('Segment is used by an active campaign');
       if (!outcome) throw notFound('Segment');
       ctx.status = 204;
@@ -154,8 +152,8 @@ export default [
     params: IdParams,
     query: PageQuery,
     responses: { 200: { description: 'a page of members', schema: MemberPageOut } },
-    async handler(ctx, { params, query }) {
-      const segment = await segmentOr404(ctx, params.id);
+    async handler(ctx, { params, query, project }) {
+      const segment = await segmentOr404(ctx, project.id, params.id);
       const { rows, total } = await evaluating(() => listMembers(ctx.deps.knex, segment, query.page, query.pageSize));
       ctx.body = { data: rows.map(presentContact), total, page: query.page, pageSize: query.pageSize };
     },
@@ -168,8 +166,8 @@ export default [
     params: IdParams,
     body: MembersAdd,
     responses: { 200: { description: 'added: contacts that became members; notFound: emails with no contact', schema: MembersAddOut } },
-    async handler(ctx, { params, body }) {
-      const segment = await segmentOr404(ctx, params.id);
+    async handler(ctx, { params, body, project }) {
+      const segment = await segmentOr404(ctx, project.id, params.id);
       if (segment.type !== 'STATIC') throw new FlatError(400, 'Members can only be added to STATIC segments');
       const r = await addMembers(ctx.deps.knex, segment, body);
       await ctx.deps.runtime.events.handOff(r.events);
@@ -184,8 +182,8 @@ export default [
     params: IdParams,
     body: MembersRemove,
     responses: { 200: { description: 'removed: members removed; notFound: emails that named no member', schema: MembersRemoveOut } },
-    async handler(ctx, { params, body }) {
-      const segment = await segmentOr404(ctx, params.id);
+    async handler(ctx, { params, body, project }) {
+      const segment = await segmentOr404(ctx, project.id, params.id);
       if (segment.type !== 'STATIC') throw new FlatError(400, 'Members can only be removed from STATIC segments');
       const r = await removeMembers(ctx.deps.knex, segment, body.emails);
       ctx.body = { removed: r.removed, notFound: r.notFound };
@@ -199,8 +197,8 @@ export default [
       'Recompute a tracked DYNAMIC segment: diff its stored membership with the live match, fire segment.<slug>.entry/exit events; other segments only get their count refreshed',
     params: IdParams,
     responses: { 200: { description: 'counts of the run', schema: ComputeOut }, 202: { description: 'still running in Temporal: `{ running, workflowId }`' } },
-    async handler(ctx, { params }) {
-      const segment = await segmentOr404(ctx, params.id);
+    async handler(ctx, { params, project }) {
+      const segment = await segmentOr404(ctx, project.id, params.id);
       if (segment.type === 'DYNAMIC' && segment.track_membership) {
         const result = await runCompute(ctx, segment);
         // Still running after the wait: 202 with the Temporal workflow id to follow it by.
@@ -219,8 +217,8 @@ export default [
     summary: 'Recount the members and cache the count; no events, no membership writes',
     params: IdParams,
     responses: { 200: { description: 'the new count', schema: RefreshOut } },
-    async handler(ctx, { params }) {
-      const segment = await segmentOr404(ctx, params.id);
+    async handler(ctx, { params, project }) {
+      const segment = await segmentOr404(ctx, project.id, params.id);
       ctx.body = { memberCount: (await evaluating(() => refreshMemberCount(ctx.deps.knex, segment))).member_count };
     },
   }),

@@ -17,8 +17,8 @@ export default [
       403: { description: 'sender domain not verified (code INTERNAL_SERVER_ERROR)' },
       409: { description: 'Idempotency-Key reused' },
     },
-    async handler(ctx, { body }) {
-      const emails = await sendEmails(ctx.deps, ctx.state.project!.id, body);
+    async handler(ctx, { body, project }) {
+      const emails = await sendEmails(ctx.deps, project.id, body);
       ctx.body = { success: true, data: { emails, timestamp: new Date().toISOString() } };
     },
   }),

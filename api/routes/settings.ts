@@ -13,8 +13,7 @@ import type { AppContext } from '../context';
 const presentDoubleOptIn = (s: DoubleOptInSettings | null) =>
   s && { enabled: s.enabled, from: s.from, fromName: s.fromName ?? null, templateId: s.templateId ?? null, expiryHours: s.expiryHours };
 
-async function settingsOf(ctx: AppContext) {
-  const projectId = ctx.state.project!.id;
+async function settingsOf(ctx: AppContext, projectId: string) {
   const policy = (await sendingPolicy(ctx.deps.knex, projectId)) ?? notFoundProject();
   const tracking = (await trackingSettings(ctx.deps.knex, projectId)) ?? notFoundProject();
   return { ...policy, tracking, doubleOptIn: presentDoubleOptIn(await doubleOptInSettings(ctx.deps.knex, projectId)) };
@@ -28,8 +27,8 @@ export default [
     tag: 'settings',
     summary: "The project's sending policy (default time zone, quiet hours, frequency cap, send rate), open and click tracking, and double opt-in",
     responses: { 200: { description: 'sending policy', schema: SettingsOut } },
-    async handler(ctx) {
-      ctx.body = await settingsOf(ctx);
+    async handler(ctx, { project }) {
+      ctx.body = await settingsOf(ctx, project.id);
     },
   }),
   route({
@@ -40,9 +39,9 @@ export default [
     summary: 'Change the sending policy; only the keys sent change, null turns quiet hours or the cap off and puts the send rate back to the default',
     body: SettingsPatch,
     responses: { 200: { description: 'sending policy', schema: SettingsOut } },
-    async handler(ctx, { body }) {
+    async handler(ctx, { body, project }) {
       const { doubleOptIn, tracking, ...policy } = body;
-      const projectId = ctx.state.project!.id;
+      const projectId = project.id;
       if (doubleOptIn) {
         await assertVerifiedSender(ctx.deps.knex, projectId, doubleOptIn.from, senderCheckWaived(ctx.deps.config));
         if (doubleOptIn.templateId && !(await findTemplate(ctx.deps.knex, projectId, doubleOptIn.templateId))) {
@@ -52,7 +51,7 @@ export default [
       if ((await updateSendingPolicy(ctx.deps.knex, projectId, policy)) === undefined) notFoundProject();
       if (tracking && (await updateTrackingSettings(ctx.deps.knex, projectId, tracking)) === undefined) notFoundProject();
       if (doubleOptIn !== undefined) await setDoubleOptInSettings(ctx.deps.knex, projectId, doubleOptIn);
-      ctx.body = await settingsOf(ctx);
+      ctx.body = await settingsOf(ctx, project.id);
     },
   }),
 ];

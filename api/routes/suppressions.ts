@@ -8,8 +8,6 @@ const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 const present = (s: SuppressionRow) => ({ email: s.email, reason: s.reason, emailId: s.email_id, createdAt: iso(s.created_at)!, expiresAt: iso(s.expires_at) });
 
-const projectId = (ctx: AppContext) => ctx.state.project!.id;
-
 const common = { auth: 'secret', tag: 'suppressions', resource: 'Suppression' } as const;
 
 export default [
@@ -20,10 +18,10 @@ export default [
     summary: "The project's suppression list in address order (cursor pagination); expired entries are listed too",
     query: SuppressionListQuery,
     responses: { 200: { description: 'a page of entries', schema: SuppressionPage } },
-    async handler(ctx, { query }) {
+    async handler(ctx, { query, project }) {
       const after = query.cursor === undefined ? undefined : parseSuppressionCursor(query.cursor);
       if (after === null) throw badRequest('Invalid cursor: pass the cursor of a previous page');
-      const page = await listSuppressions(ctx.deps.knex, { projectId: projectId(ctx), limit: query.limit, after, search: query.search, reason: query.reason });
+      const page = await listSuppressions(ctx.deps.knex, { projectId: project.id, limit: query.limit, after, search: query.search, reason: query.reason });
       ctx.body = { data: page.rows.map(present), cursor: page.cursor, hasMore: page.hasMore };
     },
   }),
@@ -37,8 +35,8 @@ export default [
       200: { description: 'every address was already on the list', schema: SuppressionAdded },
       201: { description: 'at least one address was added', schema: SuppressionAdded },
     },
-    async handler(ctx, { body }) {
-      const r = await addSuppressions(ctx.deps.knex, projectId(ctx), body.emails, body.reason, body.expiresAt ?? null);
+    async handler(ctx, { body, project }) {
+      const r = await addSuppressions(ctx.deps.knex, project.id, body.emails, body.reason, body.expiresAt ?? null);
       ctx.status = r.added.length ? 201 : 200;
       ctx.body = r;
     },
@@ -49,8 +47,8 @@ export default [
     path: '/suppressions/:email',
     summary: 'Remove an address from the suppression list; mail to it is handed over again',
     params: SuppressionParams,
-    async handler(ctx, { params }) {
-      if (!(await deleteSuppression(ctx.deps.knex, projectId(ctx), params.email))) throw notFound('Suppression');
+    async handler(ctx, { params, project }) {
+      if (!(await deleteSuppression(ctx.deps.knex, project.id, params.email))) throw notFound('Suppression');
       ctx.status = 204;
     },
   }),

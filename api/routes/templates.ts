@@ -31,8 +31,6 @@ function templateProblems(sources: Partial<Record<(typeof PARTS)[number], string
   });
 }
 
-const projectId = (ctx: AppContext) => ctx.state.project!.id;
-
 const common = { auth: 'secret', tag: 'templates', validationErrors: 'flat' } as const;
 
 export default [
@@ -49,12 +47,12 @@ export default [
       404: { description: '`contactId` names no contact of the project' },
       422: { description: 'VALIDATION_ERROR: a part is not valid Liquid (`errors[].field` names it; the message has the line and column) or its render failed' },
     },
-    async handler(ctx, { body }) {
+    async handler(ctx, { body, project }) {
       const problems = templateProblems(body);
       if (problems.length) throw validationError(problems, `The template does not parse: ${problems[0].field}: ${problems[0].message}`);
       let variables: Record<string, unknown> = {};
       if (body.contactId !== undefined) {
-        const contact = await findContact(ctx.deps.knex, projectId(ctx), body.contactId);
+        const contact = await findContact(ctx.deps.knex, project.id, body.contactId);
         if (!contact) throw notFound('Contact');
         variables = { ...(contact.data ?? {}), ...identityVariables(contact), ...linksFor(ctx.deps.config, contact.project_id, contact.id) };
       }
@@ -76,9 +74,9 @@ export default [
     summary: 'List templates (page pagination, type filter, search on name, description and subject)',
     query: TemplateListQuery,
     responses: { 200: { description: 'a page of templates', schema: TemplatePage } },
-    async handler(ctx, { query }) {
+    async handler(ctx, { query, project }) {
       const { page, pageSize } = query;
-      const { rows, total, totalPages } = await listTemplates(ctx.deps.knex, projectId(ctx), query);
+      const { rows, total, totalPages } = await listTemplates(ctx.deps.knex, project.id, query);
       ctx.body = { data: rows.map(presentTemplate), total, page, pageSize, totalPages };
     },
   }),
@@ -92,10 +90,10 @@ export default [
       201: { description: 'created', schema: TemplateOut },
       403: { description: 'sender domain not verified (code INTERNAL_SERVER_ERROR)' },
     },
-    async handler(ctx, { body }) {
-      await assertVerifiedSender(ctx.deps.knex, projectId(ctx), body.from, senderCheckWaived(ctx.deps.config));
+    async handler(ctx, { body, project }) {
+      await assertVerifiedSender(ctx.deps.knex, project.id, body.from, senderCheckWaived(ctx.deps.config));
       ctx.status = 201;
-      ctx.body = presentTemplate(await createTemplate(ctx.deps.knex, projectId(ctx), body));
+      ctx.body = presentTemplate(await createTemplate(ctx.deps.knex, project.id, body));
     },
   }),
   route({
@@ -105,8 +103,8 @@ export default [
     summary: 'One template',
     params: IdParams,
     responses: { 200: { description: 'the template', schema: TemplateOut } },
-    async handler(ctx, { params }) {
-      const row = await findTemplate(ctx.deps.knex, projectId(ctx), params.id);
+    async handler(ctx, { params, project }) {
+      const row = await findTemplate(ctx.deps.knex, project.id, params.id);
       if (!row) throw notFound('Template');
       ctx.body = presentTemplate(row);
     },
@@ -119,10 +117,10 @@ export default [
     params: IdParams,
     body: TemplateUpdate,
     responses: { 200: { description: 'the updated template', schema: TemplateOut } },
-    async handler(ctx, { params, body }) {
-      if (!(await findTemplate(ctx.deps.knex, projectId(ctx), params.id))) throw notFound('Template');
-      if (body.from !== undefined) await assertVerifiedSender(ctx.deps.knex, projectId(ctx), body.from, senderCheckWaived(ctx.deps.config));
-      const row = await updateTemplate(ctx.deps.knex, projectId(ctx), params.id, body);
+    async handler(ctx, { params, body, project }) {
+      if (!(await findTemplate(ctx.deps.knex, project.id, params.id))) throw notFound('Template');
+      if (body.from !== undefined) await assertVerifiedSender(ctx.deps.knex, project.id, body.from, senderCheckWaived(ctx.deps.config));
+      const row = await updateTemplate(ctx.deps.knex, project.id, params.id, body);
       if (!row) throw notFound('Template');
       ctx.body = presentTemplate(row);
     },
@@ -134,8 +132,8 @@ export default [
     summary: 'Delete a template (emails already sent from it keep their content)',
     params: IdParams,
     responses: { 204: { description: 'deleted' } },
-    async handler(ctx, { params }) {
-      const outcome = await deleteTemplate(ctx.deps.knex, projectId(ctx), params.id, referencePaths('template', ctx.deps.steps));
+    async handler(ctx, { params, project }) {
+      const outcome = await deleteTemplate(ctx.deps.knex, project.id, params.id, referencePaths('template', ctx.deps.steps));
       if (!outcome) throw notFound('Template');
       // A SEND_EMAIL step naming a deleted template could never send again: refuse, and say where it is used.
       if ('usedBy' in outcome) {
@@ -151,8 +149,8 @@ export default [
     summary: 'Copy a template under a new id, named "<name> (copy)"',
     params: IdParams,
     responses: { 201: { description: 'the new template', schema: TemplateOut } },
-    async handler(ctx, { params }) {
-      const row = await duplicateTemplate(ctx.deps.knex, projectId(ctx), params.id);
+    async handler(ctx, { params, project }) {
+      const row = await duplicateTemplate(ctx.deps.knex, project.id, params.id);
       if (!row) throw notFound('Template');
       ctx.status = 201;
       ctx.body = presentTemplate(row);
@@ -165,9 +163,9 @@ export default [
     summary: 'Campaigns and workflow steps that reference the template',
     params: IdParams,
     responses: { 200: { description: 'references', schema: TemplateUsage } },
-    async handler(ctx, { params }) {
-      if (!(await findTemplate(ctx.deps.knex, projectId(ctx), params.id))) throw notFound('Template');
-      ctx.body = await templateUsage(ctx.deps.knex, projectId(ctx), params.id, referencePaths('template', ctx.deps.steps));
+    async handler(ctx, { params, project }) {
+      if (!(await findTemplate(ctx.deps.knex, project.id, params.id))) throw notFound('Template');
+      ctx.body = await templateUsage(ctx.deps.knex, project.id, params.id, referencePaths('template', ctx.deps.steps));
     },
   }),
 ];

@@ -7,8 +7,6 @@ import { createTopic, deleteTopic, listTopics, updateTopic } from '../../db/topi
 import { presentTopic } from '../presenters/topics';
 import { referencePaths } from '../../services/stepReferences';
 
-const projectId = (ctx: AppContext) => ctx.state.project!.id;
-
 const common = { auth: 'secret', tag: 'topics', resource: 'Topic' } as const;
 
 export default [
@@ -18,8 +16,8 @@ export default [
     path: '/topics',
     summary: "The project's topics, oldest first",
     responses: { 200: { description: 'every topic', schema: TopicListOut } },
-    async handler(ctx) {
-      ctx.body = { data: (await listTopics(ctx.deps.knex, projectId(ctx))).map(presentTopic) };
+    async handler(ctx, { project }) {
+      ctx.body = { data: (await listTopics(ctx.deps.knex, project.id)).map(presentTopic) };
     },
   }),
   route({
@@ -29,9 +27,9 @@ export default [
     summary: 'Create a topic; 409 when the given slug is taken',
     body: TopicCreate,
     responses: { 201: { description: 'the topic', schema: TopicOut } },
-    async handler(ctx, { body }) {
+    async handler(ctx, { body, project }) {
       ctx.status = 201;
-      ctx.body = presentTopic(await createTopic(ctx.deps.knex, projectId(ctx), body));
+      ctx.body = presentTopic(await createTopic(ctx.deps.knex, project.id, body));
     },
   }),
   route({
@@ -42,8 +40,8 @@ export default [
     params: IdParams,
     body: TopicUpdate,
     responses: { 200: { description: 'the topic', schema: TopicOut } },
-    async handler(ctx, { params, body }) {
-      const row = await updateTopic(ctx.deps.knex, projectId(ctx), params.id, body);
+    async handler(ctx, { params, body, project }) {
+      const row = await updateTopic(ctx.deps.knex, project.id, params.id, body);
       if (!row) throw notFound('Topic');
       ctx.body = presentTopic(row);
     },
@@ -54,8 +52,8 @@ export default [
     path: '/topics/:id',
     summary: 'Delete a topic and every contact\'s state of it; 409 while an unfinished campaign or a SEND_EMAIL step names it',
     params: IdParams,
-    async handler(ctx, { params }) {
-      if (!(await deleteTopic(ctx.deps.knex, projectId(ctx), params.id, referencePaths('topic')))) throw notFound('Topic');
+    async handler(ctx, { params, project }) {
+      if (!(await deleteTopic(ctx.deps.knex, project.id, params.id, referencePaths('topic')))) throw notFound('Topic');
       ctx.status = 204;
     },
   }),

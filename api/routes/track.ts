@@ -12,8 +12,8 @@ export default [
     body: TrackBody,
     idempotent: true,
     responses: { 200: { description: 'recorded', schema: TrackOut }, 409: { description: 'Idempotency-Key reused' } },
-    async handler(ctx, { body }) {
-      const r = await trackEvent(ctx.deps, ctx.state.project!.id, body, ctx.state.project!.double_opt_in);
+    async handler(ctx, { body, project }) {
+      const r = await trackEvent(ctx.deps, project.id, body, project.double_opt_in);
       ctx.body = { success: true, data: { contact: r.contactId, event: r.eventId, timestamp: new Date(r.createdAt).toISOString() } };
     },
   }),

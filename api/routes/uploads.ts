@@ -30,7 +30,7 @@ export default [
       413: { description: 'larger than 5 MB' },
       415: { description: 'not a PNG, JPEG, GIF or WebP image (SVG is refused)' },
     },
-    async handler(ctx, { body }) {
+    async handler(ctx, { body, project }) {
       // The temporary file is removed by the router after the request (api/router.ts removeUploadsAfter).
       const { filepath, size } = body.file;
       const ext = sniffImage(await head(filepath));
@@ -39,7 +39,7 @@ export default [
           suggestion: 'The type is read from the file content, not its name; SVG is not accepted',
         });
       }
-      const projectId = ctx.state.project!.id;
+      const projectId = project.id;
       const name = await ctx.deps.runtime.images.putFile(projectId, filepath, ext);
       ctx.status = 201;
       ctx.body = { url: `${ctx.deps.config.appUrl}/uploads/${projectId}/${name}`, size, contentType: IMAGE_TYPES[ext] };

@@ -57,8 +57,8 @@ export default [
     auth: 'session',
     tag: 'users',
     summary: 'The signed-in user',
-    handler(ctx) {
-      ctx.body = presentUser(ctx.state.user!);
+    handler(ctx, { user }) {
+      ctx.body = presentUser(user);
     },
   }),
   route({
@@ -67,8 +67,8 @@ export default [
     auth: 'session',
     tag: 'users',
     summary: "The signed-in user's projects (keys masked)",
-    async handler(ctx) {
-      const rows = await projectsOfUser(ctx.deps.knex, ctx.state.user!.id);
+    async handler(ctx, { user }) {
+      const rows = await projectsOfUser(ctx.deps.knex, user.id);
       ctx.body = rows.map((r: ProjectRow & { role: Role }) => ({ ...presentProject(r), role: r.role }));
     },
   }),
@@ -80,8 +80,8 @@ export default [
     summary: 'Create a project; the response is the only time its keys are shown in full',
     body: ProjectCreate,
     responses: { 201: { description: 'created', schema: ProjectOut } },
-    async handler(ctx, { body }) {
-      const { row, keys } = await createProject(ctx.deps.knex, ctx.state.user!.id, body.name);
+    async handler(ctx, { body, user }) {
+      const { row, keys } = await createProject(ctx.deps.knex, user.id, body.name);
       ctx.status = 201;
       ctx.body = presentProject(row, keys);
     },
@@ -175,7 +175,7 @@ export default [
     params: IdParams,
     resource: 'Project',
     responses: { 200: { description: 'checkout session', schema: SessionOut }, 404: { description: 'BILLING_DISABLED, or no such project' } },
-    async handler(ctx, { params }) {
+    async handler(ctx, { params, user }) {
       await requireProjectRole(ctx, params.id, 'billing.manage');
       const settings = enabledBilling(ctx);
       if (!settings.priceId) throw new ApiError(503, 'BILLING_MISCONFIGURED', 'Billing is enabled but STRIPE_PRICE_ID is not set');
@@ -187,7 +187,7 @@ export default [
           // Both let the webhook tie Stripe's customer and invoices back to the project.
           client_reference_id: params.id,
           subscription_data: { metadata: { project_id: params.id } },
-          ...(account ? { customer: account.customerId } : { customer_email: ctx.state.user!.email }),
+          ...(account ? { customer: account.customerId } : { customer_email: user.email }),
           success_url: `${billingPage(ctx, params.id)}?checkout=success`,
           cancel_url: `${billingPage(ctx, params.id)}?checkout=cancelled`,
         }),

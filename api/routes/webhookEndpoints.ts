@@ -61,11 +61,9 @@ const presentDelivery = (d: WebhookDeliveryRow) => ({
   createdAt: iso(d.created_at)!,
 });
 
-const projectId = (ctx: AppContext) => ctx.state.project!.id;
-
 /** The key's project owns every endpoint these routes see; anything else is a 404. */
-async function ownEndpoint(ctx: AppContext, id: string): Promise<WebhookEndpointRow> {
-  const row = await findWebhookEndpoint(ctx.deps.knex, projectId(ctx), id);
+async function ownEndpoint(ctx: AppContext, projectId: string, id: string): Promise<WebhookEndpointRow> {
+  const row = await findWebhookEndpoint(ctx.deps.knex, projectId, id);
   if (!row) throw notFound('Webhook endpoint');
   return row;
 }
@@ -84,8 +82,8 @@ export default [
     summary: "Subscribe a URL to the project's events; the answer shows the signing secret (only here and on rotation)",
     body: WebhookEndpointCreate,
     responses: { 201: { description: 'created and enabled', schema: WebhookEndpointWithSecretOut } },
-    async handler(ctx, { body }) {
-      const row = await createWebhookEndpoint(ctx.deps.knex, { projectId: projectId(ctx), ...body, secret: generateWebhookSecret() });
+    async handler(ctx, { body, project }) {
+      const row = await createWebhookEndpoint(ctx.deps.knex, { projectId: project.id, ...body, secret: generateWebhookSecret() });
       ctx.status = 201;
       ctx.body = presentWithSecret(row);
     },
@@ -96,8 +94,8 @@ export default [
     path: '/webhook-endpoints',
     summary: "The project's webhook endpoints, newest first",
     responses: { 200: { description: 'endpoints (secrets not shown)', schema: WebhookEndpointOut.array() } },
-    async handler(ctx) {
-      ctx.body = (await listWebhookEndpoints(ctx.deps.knex, projectId(ctx))).map(presentEndpoint);
+    async handler(ctx, { project }) {
+      ctx.body = (await listWebhookEndpoints(ctx.deps.knex, project.id)).map(presentEndpoint);
     },
   }),
   route({
@@ -107,8 +105,8 @@ export default [
     summary: 'One webhook endpoint',
     params: IdParams,
     responses: { 200: { description: 'the endpoint (secret not shown)', schema: WebhookEndpointOut } },
-    async handler(ctx, { params }) {
-      ctx.body = presentEndpoint(await ownEndpoint(ctx, params.id));
+    async handler(ctx, { params, project }) {
+      ctx.body = presentEndpoint(await ownEndpoint(ctx, project.id, params.id));
     },
   }),
   route({
@@ -119,8 +117,8 @@ export default [
     params: IdParams,
     body: WebhookEndpointUpdate,
     responses: { 200: { description: 'the endpoint', schema: WebhookEndpointOut } },
-    async handler(ctx, { params, body }) {
-      const row = await updateWebhookEndpoint(ctx.deps.knex, projectId(ctx), params.id, body);
+    async handler(ctx, { params, body, project }) {
+      const row = await updateWebhookEndpoint(ctx.deps.knex, project.id, params.id, body);
       if (!row) throw notFound('Webhook endpoint');
       // Messages left PENDING while it was disabled go out now.
       if (body.enabled === true) await handOffWebhooks(ctx.deps, [row]);
@@ -133,8 +131,8 @@ export default [
     path: '/webhook-endpoints/:id',
     summary: 'Remove an endpoint and its delivery log; its delivery workflow ends on its next round',
     params: IdParams,
-    async handler(ctx, { params }) {
-      if (!(await deleteWebhookEndpoint(ctx.deps.knex, projectId(ctx), params.id))) throw notFound('Webhook endpoint');
+    async handler(ctx, { params, project }) {
+      if (!(await deleteWebhookEndpoint(ctx.deps.knex, project.id, params.id))) throw notFound('Webhook endpoint');
       ctx.status = 204;
     },
   }),
@@ -145,9 +143,9 @@ export default [
     summary: 'New signing secret; the previous one keeps signing alongside it for 24 hours',
     params: IdParams,
     responses: { 200: { description: 'the endpoint with its new secret', schema: WebhookEndpointWithSecretOut } },
-    async handler(ctx, { params }) {
+    async handler(ctx, { params, project }) {
       const overlap = webhookPolicy(ctx.deps.config).rotationOverlapMs;
-      const row = await rotateWebhookSecret(ctx.deps.knex, projectId(ctx), params.id, generateWebhookSecret(), overlap);
+      const row = await rotateWebhookSecret(ctx.deps.knex, project.id, params.id, generateWebhookSecret(), overlap);
       if (!row) throw notFound('Webhook endpoint');
       ctx.body = presentWithSecret(row);
     },
@@ -159,8 +157,8 @@ export default [
     summary: 'Queue a `webhook.test` message to this endpoint, whatever its patterns',
     params: IdParams,
     responses: { 202: { description: 'the queued delivery', schema: WebhookDeliveryOut }, 409: { description: 'the endpoint is disabled' } },
-    async handler(ctx, { params }) {
-      const endpoint = await ownEndpoint(ctx, params.id);
+    async handler(ctx, { params, project }) {
+      const endpoint = await ownEndpoint(ctx, project.id, params.id);
       assertEnabled(endpoint);
       const [deliveryId] = await publishSystemMessage(ctx.deps, {
         projectId: endpoint.project_id,
@@ -181,8 +179,8 @@ export default [
     params: IdParams,
     query: DeliveryListQuery,
     responses: { 200: { description: 'a page of deliveries', schema: WebhookDeliveryPage } },
-    async handler(ctx, { params, query }) {
-      await ownEndpoint(ctx, params.id);
+    async handler(ctx, { params, query, project }) {
+      await ownEndpoint(ctx, project.id, params.id);
       const after = query.cursor === undefined ? undefined : parseTimeCursor(query.cursor);
       if (after === null) throw badRequest('Invalid cursor: pass the cursor of a previous page');
       const page = await listDeliveries(ctx.deps.knex, { endpointId: params.id, limit: query.limit, status: query.status, after });
@@ -197,8 +195,8 @@ export default [
     resource: 'Webhook delivery',
     params: DeliveryParams,
     responses: { 202: { description: 'the delivery, PENDING and due now', schema: WebhookDeliveryOut }, 409: { description: 'the endpoint is disabled' } },
-    async handler(ctx, { params }) {
-      const endpoint = await ownEndpoint(ctx, params.id);
+    async handler(ctx, { params, project }) {
+      const endpoint = await ownEndpoint(ctx, project.id, params.id);
       assertEnabled(endpoint);
       const row = await retryDelivery(ctx.deps.knex, endpoint.id, params.deliveryId);
       if (!row) throw notFound('Webhook delivery');

@@ -63,15 +63,13 @@ import { uuid } from '../../lib/ids';
 import { presentExecution, presentExecutionStep } from '../presenters/executions';
 import { presentStep, presentTransition, presentWorkflow } from '../presenters/workflows';
 
-const projectId = (ctx: AppContext) => ctx.state.project!.id;
-
 const common = { auth: 'secret', tag: 'workflows', resource: 'Workflow' } as const;
 
 /** The step types this app serves (tests inject a registry of their own). */
 const registryOf = (ctx: AppContext): StepRegistry => ctx.deps.steps ?? STEP_TYPES;
 
-async function workflowOr404(ctx: AppContext, id: string): Promise<WorkflowRow> {
-  const row = await findWorkflow(ctx.deps.knex, projectId(ctx), id);
+async function workflowOr404(ctx: AppContext, projectId: string, id: string): Promise<WorkflowRow> {
+  const row = await findWorkflow(ctx.deps.knex, projectId, id);
   if (!row) throw notFound('Workflow');
   return row;
 }
@@ -117,8 +115,8 @@ export default [
     summary: 'List workflows (page pagination; search on name and description; enabled filter)',
     query: WorkflowListQuery,
     responses: { 200: { description: 'a page of workflows with their graphs', schema: WorkflowPage } },
-    async handler(ctx, { query }) {
-      const { rows, graphs, total, totalPages } = await listWorkflows(ctx.deps.knex, projectId(ctx), query);
+    async handler(ctx, { query, project }) {
+      const { rows, graphs, total, totalPages } = await listWorkflows(ctx.deps.knex, project.id, query);
       ctx.body = { data: rows.map((r) => presentWorkflow(r, graphs.get(r.id)!)), page: query.page, pageSize: query.pageSize, total, totalPages };
     },
   }),
@@ -130,10 +128,10 @@ export default [
     summary: 'Fields usable in CONDITION filters and templates: contact fields, and the data keys seen on events the workflows start on or wait for',
     query: WorkflowFieldsQuery,
     responses: { 200: { description: 'contact and event fields', schema: WorkflowFieldsOut } },
-    async handler(ctx, { query }) {
-      if (query.workflowId) await workflowOr404(ctx, query.workflowId);
-      const names = await workflowEventNames(ctx.deps.knex, projectId(ctx), referencePaths('eventName', registryOf(ctx)), query.workflowId);
-      const [contactFields, eventFields] = await Promise.all([describeFields(ctx.deps.knex, projectId(ctx)), eventDataFields(ctx.deps.knex, projectId(ctx), names)]);
+    async handler(ctx, { query, project }) {
+      if (query.workflowId) await workflowOr404(ctx, project.id, query.workflowId);
+      const names = await workflowEventNames(ctx.deps.knex, project.id, referencePaths('eventName', registryOf(ctx)), query.workflowId);
+      const [contactFields, eventFields] = await Promise.all([describeFields(ctx.deps.knex, project.id), eventDataFields(ctx.deps.knex, project.id, names)]);
       ctx.body = { contactFields, eventFields };
     },
   }),
@@ -144,8 +142,8 @@ export default [
     summary: 'Create a workflow (trigger type EVENT, disabled) with its TRIGGER step',
     body: WorkflowCreate,
     responses: { 201: { description: 'created', schema: WorkflowOut } },
-    async handler(ctx, { body }) {
-      const row = await createWorkflow(ctx.deps.knex, projectId(ctx), body);
+    async handler(ctx, { body, project }) {
+      const row = await createWorkflow(ctx.deps.knex, project.id, body);
       ctx.status = 201;
       ctx.body = await present(ctx.deps.knex, row);
     },
@@ -157,8 +155,8 @@ export default [
     summary: 'One workflow with its steps and transitions',
     params: IdParams,
     responses: { 200: { description: 'the workflow', schema: WorkflowOut } },
-    async handler(ctx, { params }) {
-      ctx.body = await present(ctx.deps.knex, await workflowOr404(ctx, params.id));
+    async handler(ctx, { params, project }) {
+      ctx.body = await present(ctx.deps.knex, await workflowOr404(ctx, project.id, params.id));
     },
   }),
   route({
@@ -173,8 +171,8 @@ export default [
       409: { description: 'the trigger changes while executions are active' },
       422: { description: 'enabling a workflow whose graph cannot run; errors name the steps' },
     },
-    async handler(ctx, { params, body }) {
-      const row = await updateWorkflow(ctx.deps.knex, projectId(ctx), params.id, body, (trx, workflow) => assertRunnable(trx, projectId(ctx), workflow.id, registryOf(ctx), senderCheckWaived(ctx.deps.config)));
+    async handler(ctx, { params, body, project }) {
+      const row = await updateWorkflow(ctx.deps.knex, project.id, params.id, body, (trx, workflow) => assertRunnable(trx, project.id, workflow.id, registryOf(ctx), senderCheckWaived(ctx.deps.config)));
       ctx.body = await present(ctx.deps.knex, row);
     },
   }),
@@ -185,8 +183,8 @@ export default [
     summary: 'Delete a workflow and its finished executions; 409 while executions are active',
     params: IdParams,
     responses: { 204: { description: 'deleted' }, 409: { description: 'active executions exist' } },
-    async handler(ctx, { params }) {
-      await deleteWorkflow(ctx.deps.knex, projectId(ctx), params.id);
+    async handler(ctx, { params, project }) {
+      await deleteWorkflow(ctx.deps.knex, project.id, params.id);
       ctx.status = 204;
     },
   }),
@@ -200,9 +198,9 @@ export default [
     body: StepCreate,
     bodyFor: (deps) => stepCreateSchema(deps.steps),
     responses: { 201: { description: 'the step', schema: StepOut } },
-    async handler(ctx, { params, body }) {
-      await workflowOr404(ctx, params.id);
-      const step = await addStep(ctx.deps.knex, projectId(ctx), params.id, body, (trx) => assertValidConfig(trx, projectId(ctx), body.type, body.config, registryOf(ctx), senderCheckWaived(ctx.deps.config)));
+    async handler(ctx, { params, body, project }) {
+      await workflowOr404(ctx, project.id, params.id);
+      const step = await addStep(ctx.deps.knex, project.id, params.id, body, (trx) => assertValidConfig(trx, project.id, body.type, body.config, registryOf(ctx), senderCheckWaived(ctx.deps.config)));
       ctx.status = 201;
       ctx.body = presentStep(step);
     },
@@ -215,12 +213,12 @@ export default [
     params: StepParams,
     body: StepUpdate,
     responses: { 200: { description: 'the step', schema: StepOut } },
-    async handler(ctx, { params, body }) {
-      const step = await updateStep(ctx.deps.knex, projectId(ctx), params.id, params.stepId, body, async (current, trx) => {
+    async handler(ctx, { params, body, project }) {
+      const step = await updateStep(ctx.deps.knex, project.id, params.id, params.stepId, body, async (current, trx) => {
           if (body.config === undefined) return undefined;
           const parsed = parseStepConfig(current.type, body.config, registryOf(ctx));
           if ('errors' in parsed) throw validationError(parsed.errors);
-          await assertValidConfig(trx, projectId(ctx), current.type, parsed.data, registryOf(ctx), senderCheckWaived(ctx.deps.config));
+          await assertValidConfig(trx, project.id, current.type, parsed.data, registryOf(ctx), senderCheckWaived(ctx.deps.config));
           return parsed.data;
         });
       ctx.body = presentStep(step);
@@ -234,8 +232,8 @@ export default [
     params: StepParams,
     query: StepDeleteQuery,
     responses: { 204: { description: 'deleted' }, 409: { description: 'the TRIGGER step cannot be deleted' } },
-    async handler(ctx, { params, query }) {
-      await deleteStep(ctx.deps.knex, projectId(ctx), params.id, params.stepId, query.splice);
+    async handler(ctx, { params, query, project }) {
+      await deleteStep(ctx.deps.knex, project.id, params.id, params.stepId, query.splice);
       ctx.status = 204;
     },
   }),
@@ -247,8 +245,8 @@ export default [
     params: IdParams,
     body: TransitionCreate,
     responses: { 201: { description: 'the transition', schema: TransitionOut }, 409: { description: 'the step already has a transition on that branch' } },
-    async handler(ctx, { params, body }) {
-      const row = await addTransition(ctx.deps.knex, projectId(ctx), params.id, body, (from, branch) => transitionBranchProblem(from, branch, registryOf(ctx)));
+    async handler(ctx, { params, body, project }) {
+      const row = await addTransition(ctx.deps.knex, project.id, params.id, body, (from, branch) => transitionBranchProblem(from, branch, registryOf(ctx)));
       ctx.status = 201;
       ctx.body = presentTransition(row);
     },
@@ -260,8 +258,8 @@ export default [
     summary: 'Delete a transition',
     params: TransitionParams,
     responses: { 204: { description: 'deleted' } },
-    async handler(ctx, { params }) {
-      await deleteTransition(ctx.deps.knex, projectId(ctx), params.id, params.transitionId);
+    async handler(ctx, { params, project }) {
+      await deleteTransition(ctx.deps.knex, project.id, params.id, params.transitionId);
       ctx.status = 204;
     },
   }),
@@ -278,15 +276,15 @@ export default [
       409: { description: 'the contact already has an active execution of this workflow' },
       422: { description: 'unknown contact, or a graph that cannot run' },
     },
-    async handler(ctx, { params, body }) {
-      const workflow = await workflowOr404(ctx, params.id);
-      if (!(await findContact(ctx.deps.knex, projectId(ctx), body.contactId))) {
+    async handler(ctx, { params, body, project }) {
+      const workflow = await workflowOr404(ctx, project.id, params.id);
+      if (!(await findContact(ctx.deps.knex, project.id, body.contactId))) {
         throw validationError([{ field: 'contactId', code: 'custom', message: 'Contact not found in this project' }]);
       }
-      await assertRunnable(ctx.deps.knex, projectId(ctx), workflow.id, registryOf(ctx), senderCheckWaived(ctx.deps.config));
+      await assertRunnable(ctx.deps.knex, project.id, workflow.id, registryOf(ctx), senderCheckWaived(ctx.deps.config));
       const created = await startExecution(ctx.deps, {
         id: uuid(),
-        projectId: projectId(ctx),
+        projectId: project.id,
         workflowId: workflow.id,
         contactId: body.contactId,
         context: body.context ?? {},
@@ -305,8 +303,8 @@ export default [
     params: IdParams,
     query: ExecutionListQuery,
     responses: { 200: { description: 'a page of executions', schema: ExecutionPage } },
-    async handler(ctx, { params, query }) {
-      await workflowOr404(ctx, params.id);
+    async handler(ctx, { params, query, project }) {
+      await workflowOr404(ctx, project.id, params.id);
       const { rows, total, totalPages } = await listExecutions(ctx.deps.knex, params.id, query);
       ctx.body = { data: rows.map(presentExecution), page: query.page, pageSize: query.pageSize, total, totalPages };
     },
@@ -318,8 +316,8 @@ export default [
     summary: 'One execution with its per-step history',
     params: ExecutionParams,
     responses: { 200: { description: 'the execution', schema: ExecutionDetail } },
-    async handler(ctx, { params }) {
-      await workflowOr404(ctx, params.id);
+    async handler(ctx, { params, project }) {
+      await workflowOr404(ctx, project.id, params.id);
       const row = await findExecution(ctx.deps.knex, params.id, params.executionId);
       if (!row) throw notFound('Execution');
       ctx.body = { ...presentExecution(row), steps: (await executionSteps(ctx.deps.knex, row.id)).map(presentExecutionStep) };
@@ -332,8 +330,8 @@ export default [
     summary: 'Cancel a RUNNING or WAITING execution (CANCELLED in Temporal and here)',
     params: ExecutionParams,
     responses: { 200: { description: 'the cancelled execution', schema: ExecutionOut }, 409: { description: 'the execution has already ended' } },
-    async handler(ctx, { params }) {
-      await workflowOr404(ctx, params.id);
+    async handler(ctx, { params, project }) {
+      await workflowOr404(ctx, project.id, params.id);
       const row = await findExecution(ctx.deps.knex, params.id, params.executionId);
       if (!row) throw notFound('Execution');
       if (row.status !== 'RUNNING' && row.status !== 'WAITING') throw conflict(`The execution has already ended (${row.status})`);
@@ -348,8 +346,8 @@ export default [
     summary: 'Cancel every RUNNING or WAITING execution of the workflow',
     params: IdParams,
     responses: { 200: { description: 'how many were cancelled', schema: CancelAllOut } },
-    async handler(ctx, { params }) {
-      await workflowOr404(ctx, params.id);
+    async handler(ctx, { params, project }) {
+      await workflowOr404(ctx, project.id, params.id);
       const ids = await activeExecutionIds(ctx.deps.knex, params.id);
       ctx.body = { cancelled: await cancelExecutions(ctx.deps, params.id, ids) };
     },
