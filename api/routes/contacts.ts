@@ -30,6 +30,9 @@ import { isPending } from '../../db/doubleOptIn';
 import { doubleOptInFor, heldSubscription, needsConfirmation, requestConfirmation } from '../../services/doubleOptIn';
 import type { ContactRow } from '../../db/contacts';
 import { presentContact } from '../presenters/contacts';
+import { ContactDeleteQuery } from '../schemas/contactPrivacy';
+import { eraseContact } from '../../services/erasure';
+import { erasureActor } from './contactPrivacy';
 
 const projectOf = (ctx: AppContext) => ctx.state.project!.id;
 
@@ -173,9 +176,15 @@ export default [
     path: '/contacts/:id',
     auth: 'secret',
     tag: 'contacts',
-    summary: 'Delete a contact and its events',
+    summary: 'Delete a contact and its events; with erase=true, erase the person everywhere (docs/privacy.md "Erasure")',
     params: ContactIdParams,
-    async handler(ctx, { params }) {
+    query: ContactDeleteQuery,
+    async handler(ctx, { params, query }) {
+      if (query.erase) {
+        await eraseContact(ctx.deps, projectOf(ctx), params.id, erasureActor(ctx));
+        ctx.status = 204;
+        return;
+      }
       if (!(await deleteContact(ctx.deps.knex, projectOf(ctx), params.id))) throw notFound('Contact');
       ctx.status = 204;
     },

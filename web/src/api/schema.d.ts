@@ -581,7 +581,7 @@ export interface paths {
         get: operations["getContactsId"];
         put?: never;
         post?: never;
-        /** Delete a contact and its events */
+        /** Delete a contact and its events; with erase=true, erase the person everywhere (docs/privacy.md "Erasure") */
         delete: operations["deleteContactsId"];
         options?: never;
         head?: never;
@@ -685,6 +685,23 @@ export interface paths {
         put?: never;
         /** How many contacts a filter tree matches now (the filter builder's live count; the same compiler as segments) */
         post: operations["postContactsCount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contacts/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Erase people by address everywhere in the project, contacts or not (suppressed addresses, former recipients) */
+        post: operations["postContactsErase"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5949,7 +5966,10 @@ export interface operations {
     };
     deleteContactsId: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: erase the person everywhere (docs/privacy.md "Erasure"), not only the contact */
+                erase?: "true" | "false";
+            };
             header?: never;
             path: {
                 id: string;
@@ -5964,6 +5984,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
             };
             /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
             401: {
@@ -6660,6 +6689,101 @@ export interface operations {
                 };
             };
             /** @description the tree does not fit the project's fields: each problem names its node (`condition.groups.0.filters.1.operator`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postContactsErase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 100 addresses, contacts of the project or not */
+                    emails: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description erased */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description distinct addresses erased (compared lowercase) */
+                        addresses: number;
+                        /** @description how many of them were contacts of the project */
+                        contacts: number;
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
             422: {
                 headers: {
                     [name: string]: unknown;
