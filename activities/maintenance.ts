@@ -12,6 +12,7 @@ import { orphanedBatches } from '../db/deliveryBatches';
 import { stalledWebhookEndpoints } from '../db/webhookEndpoints';
 import { wakeWebhookEndpoints } from '../services/webhooks/handOff';
 import { resumeErasures } from '../services/erasure';
+import { pruneContactExports } from '../db/contactExport';
 
 /** Work older than this without progress is assumed orphaned by a crash between commit and start. */
 const ORPHAN_AFTER_MINUTES = 2;
@@ -20,12 +21,13 @@ const SWEEP_BATCH = 500;
 export function maintenanceActivities(deps: ActivityDeps) {
   const { knex } = deps;
   return {
-    async pruneExpired(): Promise<{ idempotencyKeys: number; rateLimitWindows: number; authThrottles: number; confirmations: number }> {
+    async pruneExpired(): Promise<{ idempotencyKeys: number; rateLimitWindows: number; authThrottles: number; confirmations: number; contactExports?: number }> {
       return {
         idempotencyKeys: await pruneIdempotencyKeys(knex),
         rateLimitWindows: await pruneRateLimits(knex),
         authThrottles: await pruneAuthThrottle(knex),
         confirmations: await pruneExpiredConfirmations(knex),
+        contactExports: await pruneContactExports(knex),
       };
     },
 

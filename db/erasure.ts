@@ -18,7 +18,8 @@ import { erasedAddressSql, normalizeAddress } from './suppressions';
  * - inbound_messages not linked to the contact: its replies and reports by sender, by the email they
  *   answer, or by the raw message naming the address;
  * - webhook_deliveries whose body names the contact or the address (its events' bodies do);
- * - idempotency_keys whose key or path names them; job_rows (imports, exports) and job errors naming the address;
+ * - idempotency_keys whose key or path names them; job_rows (imports, exports), job errors and
+ *   export lines (contact_export_lines) naming the address;
  * - suppressions: the entry is replaced by its hashed form (db/suppressions erasedAddressSql).
  * Contact ids left in campaign_recipients, campaign_capped and campaign_deferrals are random ids
  * that nothing maps back to a person once the contact row is gone; they keep campaign counts right.
@@ -104,6 +105,8 @@ export async function eraseRows(trx: Knex, target: ErasureTarget): Promise<Erasu
   );
 
   await trx.raw(`DELETE FROM job_rows r USING jobs j WHERE r.job_id = j.id AND j.project_id = :projectId AND ${names('r.payload::text')}`, b);
+  // An export's file keeps its row count; the person's line goes (db/contactExport).
+  await trx.raw(`DELETE FROM contact_export_lines l USING jobs j WHERE l.job_id = j.id AND j.project_id = :projectId AND ${names('l.line')}`, b);
   await trx.raw(
     `UPDATE jobs SET errors = (SELECT coalesce(jsonb_agg(e ORDER BY n), '[]'::jsonb) FROM jsonb_array_elements(errors) WITH ORDINALITY AS x(e, n) WHERE NOT ${names('e::text')})
       WHERE project_id = :projectId AND ${names('errors::text')}`,

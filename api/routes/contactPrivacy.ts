@@ -1,12 +1,29 @@
+import { Readable } from 'node:stream';
 import { route } from '../route';
 import type { AppContext } from '../context';
-import { EraseBody, ErasedOut } from '../schemas/contactPrivacy';
+import { conflict, notFound, validationError } from '../errors';
+import { ContactIdParams } from '../schemas/contacts';
+import { JobAccepted, JobIdParams, JobOut } from '../schemas/contactJobs';
+import { ContactRecordOut, EraseBody, ErasedOut, ExportCreate } from '../schemas/contactPrivacy';
+import { filterErrorToFieldError } from '../schemas/filters';
+import { presentContactRecord } from '../presenters/contactRecord';
+import { presentJob } from '../presenters/jobs';
 import { eraseAddresses, type ErasureActor } from '../../services/erasure';
+import { contactRecord, startContactExport } from '../../services/contactExport';
+import { exportLines } from '../../db/contactExport';
+import { findJob } from '../../db/jobs';
+import { FilterError } from '../../db/filters';
 
 const projectOf = (ctx: AppContext) => ctx.state.project!.id;
 
 /** Who asks for an erasure, for its audit entry: the dashboard's user or the secret key. */
 export const erasureActor = (ctx: AppContext): ErasureActor => (ctx.state.user ? { userId: ctx.state.user.id } : 'secret key');
+
+const exportJob = async (ctx: AppContext, jobId: string) => {
+  const job = await findJob(ctx.deps.knex, projectOf(ctx), jobId, ['EXPORT']);
+  if (!job) throw notFound('Job');
+  return job;
+};
 
 // Before contacts.ts: `/contacts/erase` and `/contacts/export…` must not be taken for `/contacts/:id`.
 export default [
@@ -20,6 +37,70 @@ export default [
     responses: { 200: { description: 'erased', schema: ErasedOut } },
     async handler(ctx, { body }) {
       ctx.body = await eraseAddresses(ctx.deps, projectOf(ctx), body.emails, erasureActor(ctx));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/contacts/:id/export',
+    auth: 'secret',
+    tag: 'contacts',
+    resource: 'Contact',
+    summary: 'Everything stored about one contact, as one JSON document: the contact, topics, consent record, events, emails, executions, inbound mail',
+    params: ContactIdParams,
+    responses: { 200: { description: 'the contact\'s record', schema: ContactRecordOut } },
+    async handler(ctx, { params }) {
+      const record = await contactRecord(ctx.deps, projectOf(ctx), params.id);
+      if (!record) throw notFound('Contact');
+      ctx.body = presentContactRecord(record);
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/contacts/export',
+    auth: 'secret',
+    tag: 'contacts',
+    summary: 'Export the project\'s contacts (all, or those matching a filter tree) as a CSV file (queued job)',
+    body: ExportCreate,
+    responses: { 202: { description: 'queued', schema: JobAccepted } },
+    async handler(ctx, { body }) {
+      try {
+        const job = await startContactExport(ctx.deps, projectOf(ctx), body.filter);
+        ctx.status = 202;
+        ctx.body = { jobId: job.id };
+      } catch (err) {
+        if (err instanceof FilterError) throw validationError([filterErrorToFieldError(err, 'filter')], 'Invalid filter');
+        throw err;
+      }
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/contacts/export/:jobId',
+    auth: 'secret',
+    tag: 'contacts',
+    resource: 'Job',
+    summary: 'Progress of a contact export',
+    params: JobIdParams,
+    responses: { 200: { description: 'the job and its progress', schema: JobOut } },
+    async handler(ctx, { params }) {
+      ctx.body = presentJob(await exportJob(ctx, params.jobId));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/contacts/export/:jobId/download',
+    auth: 'secret',
+    tag: 'contacts',
+    resource: 'Job',
+    summary: 'The CSV file of a completed contact export (kept for a day after it finished)',
+    params: JobIdParams,
+    responses: { 200: { description: 'text/csv: a header row, then one row per contact in id order' } },
+    async handler(ctx, { params }) {
+      const job = await exportJob(ctx, params.jobId);
+      if (job.status !== 'COMPLETED') throw conflict(`The export is ${job.status.toLowerCase()}: download it once it is completed`);
+      ctx.type = 'text/csv; charset=utf-8';
+      ctx.set('Content-Disposition', `attachment; filename="contacts-${job.id}.csv"`);
+      ctx.body = Readable.from(exportLines(ctx.deps.knex, job.id));
     },
   }),
 ];

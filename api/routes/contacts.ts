@@ -30,6 +30,7 @@ import { isPending } from '../../db/doubleOptIn';
 import { doubleOptInFor, heldSubscription, needsConfirmation, requestConfirmation } from '../../services/doubleOptIn';
 import type { ContactRow } from '../../db/contacts';
 import { presentContact } from '../presenters/contacts';
+import { presentConsent } from '../presenters/contactRecord';
 import { ContactDeleteQuery } from '../schemas/contactPrivacy';
 import { eraseContact } from '../../services/erasure';
 import { erasureActor } from './contactPrivacy';
@@ -155,15 +156,7 @@ export default [
       if (!(await findContact(ctx.deps.knex, projectOf(ctx), params.id))) throw notFound('Contact');
       const { rows, total } = await listConsent(ctx.deps.knex, projectOf(ctx), params.id, query.page, query.pageSize);
       ctx.body = {
-        data: rows.map((r) => ({
-          scope: r.scope,
-          topic: r.topic_id ? { id: r.topic_id, slug: r.topic_slug ?? '' } : null,
-          value: r.value,
-          source: r.source,
-          at: new Date(r.at).toISOString(),
-          ip: r.ip,
-          userAgent: r.user_agent,
-        })),
+        data: rows.map(presentConsent),
         page: query.page,
         pageSize: query.pageSize,
         total,

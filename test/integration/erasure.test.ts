@@ -211,6 +211,11 @@ describe('DELETE /contacts/:id?erase=true', () => {
     expect(bounced.response).toMatch(/^250/);
     expect(await knex()('suppressions').where({ project_id: p.projectId, email: addr }).first()).toMatchObject({ reason: 'HARD_BOUNCE' });
 
+    // A CSV export of the project: its file has the person's line.
+    const exported = await h.http.post('/contacts/export').set(auth()).send({});
+    expect(exported.status).toBe(202);
+    await settled('export', async () => (await h.http.get(`/contacts/export/${exported.body.jobId}`).set(auth())).body, (b) => b.status === 'COMPLETED');
+
     // An import staged but not run yet (its rows go once a job completes): its rows name the person.
     await createJob(knex(), { projectId: p.projectId, type: 'IMPORT', rows: [{ rowNumber: 2, payload: { email: ADDR, data: {} } }] });
 
@@ -218,7 +223,7 @@ describe('DELETE /contacts/:id?erase=true', () => {
     await settled('webhooks', async () => hookBodies.filter((b) => b.toLowerCase().includes(addr)).length, (n) => n >= 2);
     await settled('deliveries', async () => (await knex()('webhook_deliveries').where('status', 'DELIVERED')).length, (n) => n > 0);
     const before = await rowsNaming(addr);
-    for (const where of ['contacts.email', 'emails.to_email', 'emails.rendered_body', 'events.data', 'inbound_messages.raw', 'webhook_deliveries.body', 'idempotency_keys.key', 'job_rows.payload', 'suppressions.email', 'workflow_executions.context', 'workflow_execution_steps.output']) {
+    for (const where of ['contacts.email', 'emails.to_email', 'emails.rendered_body', 'events.data', 'inbound_messages.raw', 'webhook_deliveries.body', 'idempotency_keys.key', 'job_rows.payload', 'contact_export_lines.line', 'suppressions.email', 'workflow_executions.context', 'workflow_execution_steps.output']) {
       expect({ where, found: before[where] > 0 }).toEqual({ where, found: true });
     }
     const stats = (await h.http.get(`/campaigns/${campaignId}/stats`).set(auth())).body;
