@@ -4,6 +4,7 @@ import type { ActivityDeps } from '.';
 import { ContactDataError, deleteContact, updateContact, upsertContact } from '../db/contacts';
 import type { EventRow } from '../db/events';
 import { BatchResult, BulkRowPayload, finishJob, ImportRowPayload, JobRow, JobRowRecord, markJobRunning, processJobBatch, RowOutcome } from '../db/jobs';
+import { writeExportLine } from '../db/contactExport';
 
 export interface JobBatchInput {
   jobId: string;
@@ -31,6 +32,7 @@ async function applyRow(trx: Knex.Transaction, job: JobRow, row: JobRowRecord, e
       throw err;
     }
   }
+  if (job.type === 'EXPORT') return writeExportLine(trx, job, row as JobRowRecord<BulkRowPayload>);
   const { contactId } = row.payload as BulkRowPayload;
   const notFound: RowOutcome = { ok: false, error: { contactId, message: NOT_FOUND } };
   if (job.type === 'BULK_DELETE') return (await deleteContact(trx, projectId, contactId)) ? OK : notFound;

@@ -11,6 +11,8 @@ import { startDeliveryBatch } from '../services/deliveryBatcher';
 import { orphanedBatches } from '../db/deliveryBatches';
 import { stalledWebhookEndpoints } from '../db/webhookEndpoints';
 import { wakeWebhookEndpoints } from '../services/webhooks/handOff';
+import { resumeErasures } from '../services/erasure';
+import { pruneContactExports } from '../db/contactExport';
 
 /** Work older than this without progress is assumed orphaned by a crash between commit and start. */
 const ORPHAN_AFTER_MINUTES = 2;
@@ -19,12 +21,13 @@ const SWEEP_BATCH = 500;
 export function maintenanceActivities(deps: ActivityDeps) {
   const { knex } = deps;
   return {
-    async pruneExpired(): Promise<{ idempotencyKeys: number; rateLimitWindows: number; authThrottles: number; confirmations: number }> {
+    async pruneExpired(): Promise<{ idempotencyKeys: number; rateLimitWindows: number; authThrottles: number; confirmations: number; contactExports?: number }> {
       return {
         idempotencyKeys: await pruneIdempotencyKeys(knex),
         rateLimitWindows: await pruneRateLimits(knex),
         authThrottles: await pruneAuthThrottle(knex),
         confirmations: await pruneExpiredConfirmations(knex),
+        contactExports: await pruneContactExports(knex),
       };
     },
 
@@ -32,7 +35,7 @@ export function maintenanceActivities(deps: ActivityDeps) {
      * The API commits an event or email and then starts its workflow; a crash in between leaves it
      * unstarted. Starting again under the same deterministic id is a no-op for the ones that did start.
      */
-    async resumeOrphans(): Promise<{ events: number; emails: number; batches: number; webhookEndpoints: number }> {
+    async resumeOrphans(): Promise<{ events: number; emails: number; batches: number; webhookEndpoints: number; erasures?: number }> {
       const events = await unroutedEvents(knex, ORPHAN_AFTER_MINUTES, SWEEP_BATCH);
       await startEventRouting(deps.temporal, events);
       const emails = await orphanedQueuedEmails(knex, ORPHAN_AFTER_MINUTES, SWEEP_BATCH);
@@ -44,7 +47,9 @@ export function maintenanceActivities(deps: ActivityDeps) {
       // Due webhook messages that sat still: their endpoint's wake-up was lost (or its run failed).
       const endpoints = await stalledWebhookEndpoints(knex, 2 * 60_000, SWEEP_BATCH);
       await wakeWebhookEndpoints(deps.temporal, endpoints);
-      return { events: events.length, emails: emails.length, batches: batches.length, webhookEndpoints: endpoints.length };
+      // Erased contacts whose executions' cancellation a crash cut short (services/erasure).
+      const erasures = await resumeErasures(deps, ORPHAN_AFTER_MINUTES * 60, SWEEP_BATCH);
+      return { events: events.length, emails: emails.length, batches: batches.length, webhookEndpoints: endpoints.length, erasures };
     },
   };
 }

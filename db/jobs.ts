@@ -9,7 +9,7 @@ import { uuid } from '../lib/ids';
  */
 
 export const BULK_JOB_TYPES = ['BULK_SUBSCRIBE', 'BULK_UNSUBSCRIBE', 'BULK_DELETE'] as const;
-export const JOB_TYPES = ['IMPORT', ...BULK_JOB_TYPES] as const;
+export const JOB_TYPES = ['IMPORT', ...BULK_JOB_TYPES, 'EXPORT'] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 export type BulkJobType = (typeof BULK_JOB_TYPES)[number];
 export type JobStatus = 'QUEUED' | 'RUNNING' | 'COMPLETED' | 'FAILED';

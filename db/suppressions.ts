@@ -24,11 +24,23 @@ export interface SuppressionRow {
 export const normalizeAddress = (email: string) => email.trim().toLowerCase();
 
 /**
+ * The form an erased address keeps on the suppression list (docs/privacy.md "Erasure"):
+ * `erased:` + hex sha256 of "<project id>:<lowercase address>", computed in SQL from trusted
+ * expressions. The address cannot be read back from it, yet mail to the same address is still
+ * recognised and refused. Salting with the project id keeps one project's entries from matching
+ * another's; it does not stop someone who already has the address from confirming it was suppressed,
+ * which is exactly what the check needs.
+ */
+export const erasedAddressSql = (projectExpr: string, lowerEmailExpr: string) =>
+  `('erased:' || encode(sha256(convert_to(${projectExpr}::text || ':' || ${lowerEmailExpr}, 'UTF8')), 'hex'))`;
+
+/**
  * SQL true when the address in `emailColumn` is suppressed for the project in `projectColumn`
- * (both trusted column names, never input). A NULL project (the service's own account mail) never is.
+ * (both trusted column names, never input), as written or in its erased form. A NULL project (the
+ * service's own account mail) never is.
  */
 export const suppressedSql = (projectColumn: string, emailColumn: string) =>
-  `EXISTS (SELECT 1 FROM suppressions s WHERE s.project_id = ${projectColumn} AND s.email = lower(${emailColumn}) AND (s.expires_at IS NULL OR s.expires_at > now()))`;
+  `EXISTS (SELECT 1 FROM suppressions s WHERE s.project_id = ${projectColumn} AND s.email IN (lower(${emailColumn}), ${erasedAddressSql(projectColumn, `lower(${emailColumn})`)}) AND (s.expires_at IS NULL OR s.expires_at > now()))`;
 
 /** The id of an email's `email.suppressed` event: the one activities/email recordEmailEvent derives, so every path agrees. */
 export const emailSuppressedEventId = (emailId: string) => deterministicUuid(emailId, 'email.suppressed');
@@ -120,5 +132,10 @@ export async function suppressFromEvent(trx: Knex, input: { projectId: string; e
 
 /** true when the entry was there. */
 export async function deleteSuppression(knex: Knex, projectId: string, email: string): Promise<boolean> {
-  return (await knex('suppressions').where({ project_id: projectId, email: normalizeAddress(email) }).del()) > 0;
+  // The address may be on the list in its erased form: whoever names it may lift that entry too.
+  const { rowCount } = await knex.raw(`DELETE FROM suppressions WHERE project_id = :projectId AND email IN (:email, ${erasedAddressSql(':projectId', ':email')})`, {
+    projectId,
+    email: normalizeAddress(email),
+  });
+  return (rowCount ?? 0) > 0;
 }

@@ -102,3 +102,17 @@ export async function* csvRecords(chunks: AsyncIterable<string | Uint8Array>): A
   yield* parser.push(decoder.end());
   yield* parser.end();
 }
+
+/**
+ * One CSV record (RFC 4180, CRLF-terminated) from its cells. A cell a spreadsheet would run as a
+ * formula (it starts with `=`, `+`, `-`, `@`, a tab or CR: CSV injection) gets a leading `'`, so
+ * exported contact data cannot execute in the spreadsheet it is opened in.
+ */
+export function csvLine(cells: string[]): string {
+  return `${cells
+    .map((cell) => {
+      const safe = /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
+      return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+    })
+    .join(',')}\r\n`;
+}

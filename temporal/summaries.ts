@@ -84,7 +84,9 @@ export function campaignStart(c: { id: string; projectId: string; name: string; 
   };
 }
 
-const JOB_KINDS: Record<string, string> = { IMPORT: 'CSV import', BULK_SUBSCRIBE: 'Bulk subscribe', BULK_UNSUBSCRIBE: 'Bulk unsubscribe', BULK_DELETE: 'Bulk delete' };
+const JOB_KINDS: Record<string, string> = { IMPORT: 'CSV import', BULK_SUBSCRIBE: 'Bulk subscribe', BULK_UNSUBSCRIBE: 'Bulk unsubscribe', BULK_DELETE: 'Bulk delete', EXPORT: 'CSV export' };
+
+const JOB_ROUTES: Record<string, string> = { IMPORT: 'import', EXPORT: 'export' };
 
 export function bulkJobStart(j: { id: string; projectId: string; type: string; total: number }): StartText {
   const kind = JOB_KINDS[j.type] ?? j.type;
@@ -92,7 +94,7 @@ export function bulkJobStart(j: { id: string; projectId: string; type: string; t
     summary: `${kind} of ${count(j.total)} rows · job ${j.id}`,
     details: detailLines([
       ['Project', j.projectId],
-      ['Job', `GET /contacts/${j.type === 'IMPORT' ? 'import' : 'bulk'}/${j.id}`],
+      ['Job', `GET /contacts/${JOB_ROUTES[j.type] ?? 'bulk'}/${j.id}`],
       ['Type', j.type],
       ['Progress', 'current details, and the `state` query'],
     ]),

@@ -29,6 +29,10 @@ import { isPending } from '../../db/doubleOptIn';
 import { doubleOptInFor, heldSubscription, needsConfirmation, requestConfirmation } from '../../services/doubleOptIn';
 import type { ContactRow } from '../../db/contacts';
 import { presentContact } from '../presenters/contacts';
+import { presentConsent } from '../presenters/contactRecord';
+import { ContactDeleteQuery } from '../schemas/contactPrivacy';
+import { eraseContact } from '../../services/erasure';
+import { erasureActor } from './contactPrivacy';
 
 /** Who made a change, for the subscription events (and the consent record): the dashboard's cookie or an API key. */
 export const changeSource = (ctx: AppContext) => (ctx.state.user ? 'dashboard' : 'api');
@@ -149,15 +153,7 @@ export default [
       if (!(await findContact(ctx.deps.knex, project.id, params.id))) throw notFound('Contact');
       const { rows, total } = await listConsent(ctx.deps.knex, project.id, params.id, query.page, query.pageSize);
       ctx.body = {
-        data: rows.map((r) => ({
-          scope: r.scope,
-          topic: r.topic_id ? { id: r.topic_id, slug: r.topic_slug ?? '' } : null,
-          value: r.value,
-          source: r.source,
-          at: new Date(r.at).toISOString(),
-          ip: r.ip,
-          userAgent: r.user_agent,
-        })),
+        data: rows.map(presentConsent),
         page: query.page,
         pageSize: query.pageSize,
         total,
@@ -170,9 +166,15 @@ export default [
     path: '/contacts/:id',
     auth: 'secret',
     tag: 'contacts',
-    summary: 'Delete a contact and its events',
+    summary: 'Delete a contact and its events; with erase=true, erase the person everywhere (docs/privacy.md "Erasure")',
     params: ContactIdParams,
-    async handler(ctx, { params, project }) {
+    query: ContactDeleteQuery,
+    async handler(ctx, { params, query, project }) {
+      if (query.erase) {
+        await eraseContact(ctx.deps, project.id, params.id, erasureActor(ctx));
+        ctx.status = 204;
+        return;
+      }
       if (!(await deleteContact(ctx.deps.knex, project.id, params.id))) throw notFound('Contact');
       ctx.status = 204;
     },

@@ -11,6 +11,7 @@ import billingWebhook from './billingWebhook';
 import contactJobs from './contactJobs';
 import contactFields from './contactFields';
 import contacts from './contacts';
+import contactPrivacy from './contactPrivacy';
 import domains from './domains';
 import track from './track';
 import send from './send';
@@ -36,4 +37,4 @@ import topics from './topics';
 import inbound from './inbound';
 
 /** Every route of the API. New resource files are added here; app, OpenAPI and the fuzzer follow. */
-export const allRoutes: RouteDef[] = [...health, ...config, ...docs, ...auth, ...account, ...users, ...projects, ...invites, ...settings, ...uploads, ...billingWebhook, ...send, ...track, ...contactJobs, ...contactFields, ...contacts, ...topics, ...domains, ...verify, ...templates, ...unsubscribe, ...tracking, ...accountPages, ...segments, ...workflows, ...campaigns, ...webhooks, ...sesWebhook, ...webhookEndpoints, ...suppressions, ...events, ...emails, ...inbound, ...activity, ...analytics];
+export const allRoutes: RouteDef[] = [...health, ...config, ...docs, ...auth, ...account, ...users, ...projects, ...invites, ...settings, ...uploads, ...billingWebhook, ...send, ...track, ...contactJobs, ...contactFields, ...contactPrivacy, ...contacts, ...topics, ...domains, ...verify, ...templates, ...unsubscribe, ...tracking, ...accountPages, ...segments, ...workflows, ...campaigns, ...webhooks, ...sesWebhook, ...webhookEndpoints, ...suppressions, ...events, ...emails, ...inbound, ...activity, ...analytics];

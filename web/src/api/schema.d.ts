@@ -581,7 +581,7 @@ export interface paths {
         get: operations["getContactsId"];
         put?: never;
         post?: never;
-        /** Delete a contact and its events */
+        /** Delete a contact and its events; with erase=true, erase the person everywhere (docs/privacy.md "Erasure") */
         delete: operations["deleteContactsId"];
         options?: never;
         head?: never;
@@ -598,6 +598,23 @@ export interface paths {
         };
         /** The contact's consent record: every change of its subscription and topic states, oldest first (page pagination) */
         get: operations["getContactsIdConsent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contacts/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Everything stored about one contact, as one JSON document: the contact, topics, consent record, events, emails, executions, inbound mail */
+        get: operations["getContactsIdExport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -685,6 +702,74 @@ export interface paths {
         put?: never;
         /** How many contacts a filter tree matches now (the filter builder's live count; the same compiler as segments) */
         post: operations["postContactsCount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contacts/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Erase people by address everywhere in the project, contacts or not (suppressed addresses, former recipients) */
+        post: operations["postContactsErase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contacts/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Export the project's contacts (all, or those matching a filter tree) as a CSV file (queued job) */
+        post: operations["postContactsExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contacts/export/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Progress of a contact export */
+        get: operations["getContactsExportJobId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contacts/export/{jobId}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The CSV file of a completed contact export (kept for a day after it finished) */
+        get: operations["getContactsExportJobIdDownload"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2339,17 +2424,26 @@ export interface components {
             conditions?: components["schemas"]["FilterTree_3"];
             filters: components["schemas"]["FilterCondition"][];
         };
+        FilterGroup_4: {
+            conditions?: components["schemas"]["FilterTree_4"];
+            filters: components["schemas"]["FilterCondition"][];
+        };
         FilterTree: {
             groups: components["schemas"]["postContactsCount_schema0"];
             /** @enum {string} */
             logic: "AND" | "OR";
         };
         FilterTree_2: {
-            groups: components["schemas"]["postCampaigns_schema0"];
+            groups: components["schemas"]["postContactsExport_schema0"];
             /** @enum {string} */
             logic: "AND" | "OR";
         };
         FilterTree_3: {
+            groups: components["schemas"]["postCampaigns_schema0"];
+            /** @enum {string} */
+            logic: "AND" | "OR";
+        };
+        FilterTree_4: {
             groups: components["schemas"]["putCampaignsId_schema0"];
             /** @enum {string} */
             logic: "AND" | "OR";
@@ -2357,9 +2451,10 @@ export interface components {
         FlatError: {
             error: string;
         };
-        postCampaigns_schema0: components["schemas"]["FilterGroup_2"][];
+        postCampaigns_schema0: components["schemas"]["FilterGroup_3"][];
         postContactsCount_schema0: components["schemas"]["FilterGroup"][];
-        putCampaignsId_schema0: components["schemas"]["FilterGroup_3"][];
+        postContactsExport_schema0: components["schemas"]["FilterGroup_2"][];
+        putCampaignsId_schema0: components["schemas"]["FilterGroup_4"][];
     };
     responses: never;
     parameters: never;
@@ -4022,7 +4117,7 @@ export interface operations {
                             unit: "minutes" | "hours" | "days" | "weeks";
                         };
                     } | null;
-                    audienceCondition?: components["schemas"]["FilterTree_2"] | null;
+                    audienceCondition?: components["schemas"]["FilterTree_3"] | null;
                     /** @enum {string} */
                     audienceType: "ALL" | "SEGMENT" | "FILTERED";
                     body: string;
@@ -4327,7 +4422,7 @@ export interface operations {
                             unit: "minutes" | "hours" | "days" | "weeks";
                         };
                     } | null;
-                    audienceCondition?: components["schemas"]["FilterTree_3"] | null;
+                    audienceCondition?: components["schemas"]["FilterTree_4"] | null;
                     /** @enum {string} */
                     audienceType: "ALL" | "SEGMENT" | "FILTERED";
                     body: string;
@@ -5949,7 +6044,10 @@ export interface operations {
     };
     deleteContactsId: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: erase the person everywhere (docs/privacy.md "Erasure"), not only the contact */
+                erase?: "true" | "false";
+            };
             header?: never;
             path: {
                 id: string;
@@ -5964,6 +6062,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
             };
             /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
             401: {
@@ -6186,6 +6293,179 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getContactsIdExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the contact's record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the consent record, oldest first */
+                        consent: {
+                            /** @description ISO 8601 timestamp (UTC) */
+                            at: string;
+                            /** @description the browser's address, for changes made on the subscription pages */
+                            ip: string | null;
+                            /**
+                             * @description global: the `subscribed` flag; topic: one topic's state
+                             * @enum {string}
+                             */
+                            scope: "global" | "topic";
+                            /** @description api, dashboard, send, track, import, bulk, segment, link, one-click, double_opt_in, workflow, bounce, complaint, provider */
+                            source: string;
+                            /** @description the topic (as it was named then) of a topic record */
+                            topic: {
+                                id: string;
+                                slug: string;
+                            } | null;
+                            /** @description the browser's User-Agent, for changes made on the subscription pages */
+                            userAgent: string | null;
+                            /** @description the state after the change: subscribed (true) or not */
+                            value: boolean;
+                        }[];
+                        /** @description with its topic states and double opt-in state */
+                        contact: {
+                            /** @description ISO 8601 timestamp (UTC) */
+                            createdAt: string;
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            email: string;
+                            id: string;
+                            /** @description single-contact answers only: waiting for its double opt-in confirmation */
+                            pending?: boolean;
+                            subscribed: boolean;
+                            /** @description single-contact answers only: every topic of the project by slug → subscribed (the choice, else the topic's default) */
+                            topics?: {
+                                [key: string]: boolean;
+                            };
+                            /** @description ISO 8601 timestamp (UTC) */
+                            updatedAt: string;
+                        };
+                        /** @description every email sent (or to be sent) to the contact, oldest first */
+                        emails: {
+                            bouncedAt: string | null;
+                            campaignId: string | null;
+                            clickedAt: string | null;
+                            complainedAt: string | null;
+                            /** @description ISO 8601 timestamp (UTC) */
+                            createdAt: string;
+                            deliveredAt: string | null;
+                            from: string;
+                            id: string;
+                            openedAt: string | null;
+                            sentAt: string | null;
+                            /** @enum {string} */
+                            status: "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED";
+                            /** @description as rendered for the contact */
+                            subject: string;
+                            templateId: string | null;
+                            type: string;
+                            workflowExecutionId: string | null;
+                        }[];
+                        /** @description every event of the contact, oldest first */
+                        events: {
+                            /** @description ISO 8601 timestamp (UTC) */
+                            createdAt: string;
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            id: string;
+                            name: string;
+                        }[];
+                        /** @description its workflow executions with their contexts, oldest first */
+                        executions: {
+                            contactId: string;
+                            context: {
+                                [key: string]: unknown;
+                            };
+                            currentStepId: string | null;
+                            error: string | null;
+                            finishedAt: string | null;
+                            id: string;
+                            /** @description ISO 8601 timestamp (UTC) */
+                            startedAt: string;
+                            /** @enum {string} */
+                            status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
+                            /** @description why a WAITING execution waits on a timer (quiet hours, a local time); null otherwise */
+                            waitingReason: string | null;
+                            workflowId: string;
+                        }[];
+                        /** @description ISO 8601 timestamp (UTC) */
+                        exportedAt: string;
+                        /** @description mail received from the contact or about its emails */
+                        inbound: {
+                            /** @description the email it answers or reports on */
+                            emailId: string | null;
+                            from: string | null;
+                            id: string;
+                            /** @description MESSAGE (a reply), HARD_BOUNCE, SOFT_BOUNCE, COMPLAINT, REPORT, DMARC_FAILED */
+                            kind: string;
+                            /** @description ISO 8601 timestamp (UTC) */
+                            receivedAt: string;
+                            subject: string | null;
+                        }[];
+                    };
                 };
             };
             /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
@@ -6544,7 +6824,7 @@ export interface operations {
                         succeeded: number;
                         total: number;
                         /** @enum {string} */
-                        type: "IMPORT" | "BULK_SUBSCRIBE" | "BULK_UNSUBSCRIBE" | "BULK_DELETE";
+                        type: "IMPORT" | "BULK_SUBSCRIBE" | "BULK_UNSUBSCRIBE" | "BULK_DELETE" | "EXPORT";
                     };
                 };
             };
@@ -6661,6 +6941,351 @@ export interface operations {
             };
             /** @description the tree does not fit the project's fields: each problem names its node (`condition.groups.0.filters.1.operator`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postContactsErase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 100 addresses, contacts of the project or not */
+                    emails: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description erased */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description distinct addresses erased (compared lowercase) */
+                        addresses: number;
+                        /** @description how many of them were contacts of the project */
+                        contacts: number;
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postContactsExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description only the contacts matching this filter tree (as segments); omitted: every contact */
+                    filter?: components["schemas"]["FilterTree_2"];
+                    /**
+                     * @description only csv
+                     * @default csv
+                     * @constant
+                     */
+                    format?: "csv";
+                };
+            };
+        };
+        responses: {
+            /** @description queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        jobId: string;
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getContactsExportJobId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the job and its progress */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        /** @description the first 100 errors; `row` counts CSV records with the header as record 1 */
+                        errors: {
+                            contactId?: string;
+                            message: string;
+                            row?: number;
+                        }[];
+                        failed: number;
+                        finishedAt: string | null;
+                        id: string;
+                        processed: number;
+                        startedAt: string | null;
+                        /** @enum {string} */
+                        status: "QUEUED" | "RUNNING" | "COMPLETED" | "FAILED";
+                        succeeded: number;
+                        total: number;
+                        /** @enum {string} */
+                        type: "IMPORT" | "BULK_SUBSCRIBE" | "BULK_UNSUBSCRIBE" | "BULK_DELETE" | "EXPORT";
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getContactsExportJobIdDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv: a header row, then one row per contact in id order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7134,7 +7759,7 @@ export interface operations {
                         succeeded: number;
                         total: number;
                         /** @enum {string} */
-                        type: "IMPORT" | "BULK_SUBSCRIBE" | "BULK_UNSUBSCRIBE" | "BULK_DELETE";
+                        type: "IMPORT" | "BULK_SUBSCRIBE" | "BULK_UNSUBSCRIBE" | "BULK_DELETE" | "EXPORT";
                     };
                 };
             };

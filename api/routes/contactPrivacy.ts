@@ -1,0 +1,104 @@
+import { Readable } from 'node:stream';
+import { route } from '../route';
+import type { AppContext } from '../context';
+import { conflict, notFound, validationError } from '../errors';
+import { ContactIdParams } from '../schemas/contacts';
+import { JobAccepted, JobIdParams, JobOut } from '../schemas/contactJobs';
+import { ContactRecordOut, EraseBody, ErasedOut, ExportCreate } from '../schemas/contactPrivacy';
+import { filterErrorToFieldError } from '../schemas/filters';
+import { presentContactRecord } from '../presenters/contactRecord';
+import { presentJob } from '../presenters/jobs';
+import { eraseAddresses, type ErasureActor } from '../../services/erasure';
+import { contactRecord, startContactExport } from '../../services/contactExport';
+import { exportLines } from '../../db/contactExport';
+import { findJob } from '../../db/jobs';
+import { FilterError } from '../../db/filters';
+
+/** Who asks for an erasure, for its audit entry: the dashboard's user or the secret key. */
+export const erasureActor = (ctx: AppContext): ErasureActor => (ctx.state.user ? { userId: ctx.state.user.id } : 'secret key');
+
+const exportJob = async (ctx: AppContext, projectId: string, jobId: string) => {
+  const job = await findJob(ctx.deps.knex, projectId, jobId, ['EXPORT']);
+  if (!job) throw notFound('Job');
+  return job;
+};
+
+// Before contacts.ts: `/contacts/erase` and `/contacts/export…` must not be taken for `/contacts/:id`.
+export default [
+  route({
+    method: 'post',
+    path: '/contacts/erase',
+    auth: 'secret',
+    tag: 'contacts',
+    summary: 'Erase people by address everywhere in the project, contacts or not (suppressed addresses, former recipients)',
+    body: EraseBody,
+    responses: { 200: { description: 'erased', schema: ErasedOut } },
+    async handler(ctx, { body, project }) {
+      ctx.body = await eraseAddresses(ctx.deps, project.id, body.emails, erasureActor(ctx));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/contacts/:id/export',
+    auth: 'secret',
+    tag: 'contacts',
+    resource: 'Contact',
+    summary: 'Everything stored about one contact, as one JSON document: the contact, topics, consent record, events, emails, executions, inbound mail',
+    params: ContactIdParams,
+    responses: { 200: { description: 'the contact\'s record', schema: ContactRecordOut } },
+    async handler(ctx, { params, project }) {
+      const record = await contactRecord(ctx.deps, project.id, params.id);
+      if (!record) throw notFound('Contact');
+      ctx.body = presentContactRecord(record);
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/contacts/export',
+    auth: 'secret',
+    tag: 'contacts',
+    summary: 'Export the project\'s contacts (all, or those matching a filter tree) as a CSV file (queued job)',
+    body: ExportCreate,
+    responses: { 202: { description: 'queued', schema: JobAccepted } },
+    async handler(ctx, { body, project }) {
+      try {
+        const job = await startContactExport(ctx.deps, project.id, body.filter);
+        ctx.status = 202;
+        ctx.body = { jobId: job.id };
+      } catch (err) {
+        if (err instanceof FilterError) throw validationError([filterErrorToFieldError(err, 'filter')], 'Invalid filter');
+        throw err;
+      }
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/contacts/export/:jobId',
+    auth: 'secret',
+    tag: 'contacts',
+    resource: 'Job',
+    summary: 'Progress of a contact export',
+    params: JobIdParams,
+    responses: { 200: { description: 'the job and its progress', schema: JobOut } },
+    async handler(ctx, { params, project }) {
+      ctx.body = presentJob(await exportJob(ctx, project.id, params.jobId));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/contacts/export/:jobId/download',
+    auth: 'secret',
+    tag: 'contacts',
+    resource: 'Job',
+    summary: 'The CSV file of a completed contact export (kept for a day after it finished)',
+    params: JobIdParams,
+    responses: { 200: { description: 'text/csv: a header row, then one row per contact in id order' } },
+    async handler(ctx, { params, project }) {
+      const job = await exportJob(ctx, project.id, params.jobId);
+      if (job.status !== 'COMPLETED') throw conflict(`The export is ${job.status.toLowerCase()}: download it once it is completed`);
+      ctx.type = 'text/csv; charset=utf-8';
+      ctx.set('Content-Disposition', `attachment; filename="contacts-${job.id}.csv"`);
+      ctx.body = Readable.from(exportLines(ctx.deps.knex, job.id));
+    },
+  }),
+];
