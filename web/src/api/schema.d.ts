@@ -2339,6 +2339,21 @@ export interface components {
             conditions?: components["schemas"]["FilterTree_3"];
             filters: components["schemas"]["FilterCondition"][];
         };
+        /** @description The filter operators each kind of field accepts (string, number, boolean, date: the field types of GET /contacts/fields; event.<name>; topic.<slug>) */
+        FilterOperatorsByKind: {
+            /** @description the operators a boolean field takes */
+            boolean: ("equals" | "notEquals" | "exists" | "notExists")[];
+            /** @description the operators a date field takes */
+            date: ("equals" | "notEquals" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "within" | "olderThan" | "exists" | "notExists")[];
+            /** @description the operators a event field takes */
+            event: ("triggered" | "notTriggered" | "within" | "olderThan" | "equals" | "notEquals" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual")[];
+            /** @description the operators a number field takes */
+            number: ("equals" | "notEquals" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "in" | "notIn" | "exists" | "notExists")[];
+            /** @description the operators a string field takes */
+            string: ("equals" | "notEquals" | "contains" | "notContains" | "startsWith" | "endsWith" | "in" | "notIn" | "exists" | "notExists")[];
+            /** @description the operators a topic field takes */
+            topic: ("equals" | "notEquals")[];
+        };
         FilterTree: {
             groups: components["schemas"]["postContactsCount_schema0"];
             /** @enum {string} */
