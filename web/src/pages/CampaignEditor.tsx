@@ -85,6 +85,7 @@ function TemplatePicker({ projectId, onPick }: { projectId: string; onPick: (t: 
     queryFn: () => unwrap(api.GET('/templates', { params: { query: { page: 1, pageSize: 100, sort: 'updatedAt', dir: 'desc' } }, headers: forProject(projectId) })),
   });
   const [loading, setLoading] = useState(false);
+  const [picked, setPicked] = useState<string | null>(null);
   const [problem, setProblem] = useState<unknown>(null);
   return (
     <>
@@ -93,7 +94,7 @@ function TemplatePicker({ projectId, onPick }: { projectId: string; onPick: (t: 
         description="Copies its subject, body and sender into this campaign; later edits to the template do not change it"
         placeholder={templates.isPending ? 'Loading…' : templates.data?.data.length ? 'Pick a template' : 'No templates yet'}
         data={(templates.data?.data ?? []).map((t) => ({ value: t.id, label: t.name }))}
-        value={null}
+        value={picked}
         searchable
         disabled={loading}
         onChange={async (id) => {
@@ -102,6 +103,7 @@ function TemplatePicker({ projectId, onPick }: { projectId: string; onPick: (t: 
           setProblem(null);
           try {
             onPick(await unwrap(api.GET('/templates/{id}', { params: { path: { id } }, headers: forProject(projectId) })));
+            setPicked(id);
           } catch (err) {
             setProblem(err);
           } finally {
