@@ -41,6 +41,18 @@ async function photograph(name: string) {
 
 const statusIs = (status: string) => page.waitForSelector(`[data-testid="campaign-status"]::-p-text(${status})`, { timeout: 60_000 });
 const text = (selector: string) => page.$eval(selector, (el) => (el as any).innerText as string);
+/** Sets a native date-time input as a person picking a value would (typing into one depends on the locale). */
+async function setDateTime(label: string, value: string) {
+  await page.$eval(
+    await s.inputId(label),
+    (el, v) => {
+      const g = globalThis as any;
+      Object.getOwnPropertyDescriptor(g.HTMLInputElement.prototype, 'value')!.set!.call(el, v);
+      el.dispatchEvent(new g.Event('input', { bubbles: true }));
+    },
+    value,
+  );
+}
 const campaignDeliveries = (id: string) => sink.recipients().filter((r) => r.customArgs.campaign_id === id);
 
 it('composes a campaign, test-sends it, sends it to a filtered audience after a confirmation naming the count, and shows its progress and report', async () => {
@@ -146,6 +158,18 @@ it('composes a campaign, test-sends it, sends it to a filtered audience after a 
   await s.waitForText('Spring sale (copy)');
   await page.waitForFunction((old: string) => !(globalThis as any).location.pathname.endsWith(old), { timeout: 20_000 }, id);
   await s.waitForText('Draft');
+  const copyId = page.url().split('/').pop()!;
+
+  // Scheduled at a date-time in a chosen time zone: the API gets that instant.
+  await s.click('At a date and time', 'radio');
+  await setDateTime('Date and time', '2030-01-15T09:30');
+  await s.choose('Time zone', 'Asia/Tokyo');
+  await s.click('Schedule');
+  await page.waitForSelector('[data-testid="send-confirmation"]::-p-text(goes to 3 contacts at 2030-01-15 09:30 (Asia/Tokyo))', { timeout: 20_000 });
+  await s.click('Schedule for 3 contacts');
+  await statusIs('SCHEDULED');
+  expect((await h.http.get(`/campaigns/${copyId}`).set(bearer(key))).body).toMatchObject({ status: 'SCHEDULED', scheduledFor: '2030-01-15T00:30:00.000Z' });
+  await s.waitForText('Scheduled for');
   expect(s.problems).toEqual([]);
 }, 300_000);
 
@@ -174,6 +198,23 @@ it('pauses, resumes and cancels a paced campaign, each state as the API reports 
   await s.waitForText('paused: nothing more goes out until you resume');
   await photograph('campaign-progress');
 
+  // A refusal is shown, not swallowed: resumed meanwhile through the API (the page's poll held back
+  // so it still shows PAUSED), Resume here answers 409 and the page says the API's words.
+  const campaignGet = (r: import('puppeteer-core').HTTPRequest) => r.method() === 'GET' && new URL(r.url()).pathname === `/campaigns/${id}`;
+  const hold = (r: import('puppeteer-core').HTTPRequest) => void (campaignGet(r) ? r.abort() : r.continue());
+  await page.setRequestInterception(true);
+  page.on('request', hold);
+  try {
+    expect((await h.http.post(`/campaigns/${id}/resume`).set(bearer(key))).status).toBe(200);
+    await s.click('Resume');
+    await s.waitForText('Only a PAUSED campaign can be resumed; this one is SENDING');
+  } finally {
+    page.off('request', hold);
+    await page.setRequestInterception(false);
+  }
+  await statusIs('SENDING');
+  await s.click('Pause');
+  await statusIs('PAUSED');
   await s.click('Resume');
   await statusIs('SENDING');
 

@@ -1,6 +1,8 @@
-import type { operations } from './schema';
+import type { components, operations } from './schema';
 import type { ResponseOf } from './client';
-import type { FilterTree } from '../components/FilterBuilder';
+
+/** The filter tree as the API's schema has it (FilterBuilder's FilterTree is the same shape). */
+type FilterTree = components['schemas']['FilterTree'];
 
 /** The campaign composer's and report's own logic (no React), tested in test/unit/webForms.test.ts. */
 

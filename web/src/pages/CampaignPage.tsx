@@ -22,8 +22,9 @@ export default function CampaignPage() {
   });
   if (!campaignId) return <CampaignEditor key="new" projectId={projectId} campaign={null} />;
   if (campaign.isPending) return <Loading />;
-  if (campaign.error) return <ErrorState error={campaign.error} title="Campaign not found" />;
-  const c = campaign.data;
+  // A failed poll keeps showing the campaign as last read; only a first load that fails is an error page.
+  if (campaign.error && !campaign.data) return <ErrorState error={campaign.error} title="Campaign not found" />;
+  const c = campaign.data!;
   // The composer keeps its own draft, seeded once per campaign.
   if (c.status === 'DRAFT') return <CampaignEditor key={c.id} projectId={projectId} campaign={c} />;
   return <CampaignDetail projectId={projectId} campaign={c} />;
