@@ -36,7 +36,14 @@ afterAll(async () => {
 
 /** `CAMPAIGN_SCREENSHOTS=1` also photographs the screens into docs/img. */
 async function photograph(name: string) {
-  if (process.env.CAMPAIGN_SCREENSHOTS) await page.screenshot({ path: `docs/img/dashboard-${name}.png`, fullPage: true });
+  if (!process.env.CAMPAIGN_SCREENSHOTS) return;
+  // The whole page in a viewport as tall as it (a full-page capture would draw the fixed header mid-page),
+  // after the charts have redrawn at that size.
+  const height = await page.evaluate(() => (globalThis as any).document.documentElement.scrollHeight as number);
+  await page.setViewport({ width: 1280, height: Math.max(900, height) });
+  await new Promise((r) => setTimeout(r, 800));
+  await page.screenshot({ path: `docs/img/dashboard-${name}.png` });
+  await page.setViewport({ width: 1280, height: 900 });
 }
 
 const statusIs = (status: string) => page.waitForSelector(`[data-testid="campaign-status"]::-p-text(${status})`, { timeout: 60_000 });
@@ -254,7 +261,7 @@ it('shows analytics: the series with their totals, top campaigns and top events,
   await eventually(async () => (await h.http.get('/analytics/top-events').set(bearer(key))).body.data.length > 0, 30_000);
   await page.reload({ waitUntil: 'load' });
   await page.waitForSelector('[role="img"][aria-label^="Top events"]', { timeout: 30_000 });
-  await page.waitForSelector('.recharts-surface', { timeout: 20_000 });
+  await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('.recharts-line, .recharts-bar-rectangle').length >= 6, { timeout: 20_000 });
   await photograph('analytics');
   expect(await page.$$eval('[role="tab"]', (tabs) => tabs.filter((t) => (t as any).innerText === 'Table').length)).toBe(3);
   expect(s.problems).toEqual([]);

@@ -34,7 +34,7 @@ export default function Chart({ kind, rows, xKey, series, height = 260 }: ChartP
         <LineChart data={rows} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
           {common}
           {series.map((s) => (
-            <Line key={s.key} type="monotone" dataKey={s.key} name={s.label} stroke={s.color} strokeWidth={2} dot={rows.length < 30} isAnimationActive={false} />
+            <Line key={s.key} type="linear" dataKey={s.key} name={s.label} stroke={s.color} strokeWidth={2} dot={rows.length < 30} isAnimationActive={false} />
           ))}
         </LineChart>
       ) : (
