@@ -21,7 +21,7 @@ import {
   CampaignTimeseriesOut,
   CampaignTimeseriesQuery,
 } from '../schemas/campaigns';
-import { campaignSeriesWindow, seriesWindowProblem } from '../schemas/analytics';
+import { campaignSeriesWindow, seriesWindowProblem } from '../../services/seriesWindows';
 import { campaignTimeseries } from '../../db/analytics';
 import { assertVerifiedSender } from '../../services/senderCheck';
 import { parseLocalDateTime } from '../../lib/zonedTime';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Timestamp } from './common';
-import { bucketCount, CAMPAIGN_SORTS, FUNNEL_STAGES, INTERVAL_MS, INTERVALS, Interval } from '../../db/analytics';
+import { CAMPAIGN_SORTS, FUNNEL_STAGES, INTERVAL_MS, INTERVALS, Interval } from '../../db/analytics';
+import { seriesWindowProblem } from '../../services/seriesWindows';
 import type { ActivityType } from '../../db/activity';
 
 // ───────────────────────────── time windows (shared by events, activity, analytics) ─────────────────────────────
@@ -36,26 +37,7 @@ export type TimeseriesMetric = (typeof TIMESERIES_METRICS)[number];
 /** `events` is the activity type `event`: everything but the email lifecycle and subscription changes. */
 export const metricType = (m: TimeseriesMetric): ActivityType => (m === 'events' ? 'event' : m);
 
-const TIMESERIES_LIMITS = { maxWindowDays: 90, maxBuckets: 2000 } as const;
 const DEFAULT_SPAN: Record<Interval, number> = { hour: 24 * INTERVAL_MS.hour, day: 30 * INTERVAL_MS.day };
-
-/** Why a series window is refused (the analytics and campaign series share these limits), or null. */
-export function seriesWindowProblem(from: Date, to: Date, interval: Interval): string | null {
-  return from >= to
-    ? 'from must be before to'
-    : to.getTime() - from.getTime() > TIMESERIES_LIMITS.maxWindowDays * INTERVAL_MS.day
-      ? `the window may span at most ${TIMESERIES_LIMITS.maxWindowDays} days`
-      : bucketCount(from, to, interval) > TIMESERIES_LIMITS.maxBuckets
-        ? `the window may hold at most ${TIMESERIES_LIMITS.maxBuckets} buckets; use interval=day or a shorter window`
-        : null;
-}
-
-/** A campaign's series with no window given: from its start, at most the longest window. */
-export function campaignSeriesWindow(start: Date, now = new Date()): { from: Date; to: Date; interval: Interval } {
-  const to = new Date(Math.min(now.getTime(), start.getTime() + TIMESERIES_LIMITS.maxWindowDays * INTERVAL_MS.day));
-  // Hours while that fits a chart (three days), days after.
-  return { from: start, to, interval: to.getTime() - start.getTime() <= 3 * INTERVAL_MS.day ? 'hour' : 'day' };
-}
 
 export const TimeseriesQuery = z
   .object({
