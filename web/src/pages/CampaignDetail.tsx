@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Anchor, Badge, Button, Group, Modal, Paper, Progress, ScrollArea, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { api, forProject, unwrap } from '../api/client';
 import { ACTIVE, percent, STATUS_COLOR, type Campaign } from '../api/campaigns';
@@ -113,9 +113,12 @@ function Report({ projectId, campaign }: { projectId: string; campaign: Campaign
     refetchInterval: active ? POLL_MS : false,
     queryFn: () => unwrap(api.GET('/campaigns/{id}/stats', path)),
   });
+  // Redrawn when the counters move (the stats poll), not on a clock of its own.
+  const moved = stats.data ? `${stats.data.sent}/${stats.data.opened}/${stats.data.clicked}` : '';
   const series = useQuery({
-    queryKey: ['campaign-series', projectId, campaign.id],
-    refetchInterval: active ? 5000 : false,
+    queryKey: ['campaign-series', projectId, campaign.id, moved],
+    enabled: !!stats.data,
+    placeholderData: keepPreviousData,
     queryFn: () => unwrap(api.GET('/campaigns/{id}/timeseries', path)),
   });
   const links = useQuery({ queryKey: ['campaign-links', projectId, campaign.id], refetchInterval: active ? 5000 : false, queryFn: () => unwrap(api.GET('/campaigns/{id}/links', path)) });
