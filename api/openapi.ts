@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RouteDef } from './route';
+import { FilterOperatorsByKind } from './schemas/filters';
 
 type Json = Record<string, any>;
 
@@ -161,13 +162,15 @@ function build(routes: RouteDef[], info: OpenApiInfo): Json {
     ErrorEnvelope: sink.convert(ErrorEnvelope, 'output', 'ErrorEnvelope'),
     FlatError: sink.convert(FlatError, 'output', 'FlatError'),
   };
+  // Not the shape of any body: a table clients read (the dashboard's filter builder, scripts/webTypes.ts).
+  const tables = { FilterOperatorsByKind: sink.convert(FilterOperatorsByKind, 'output', 'FilterOperatorsByKind') };
   return {
     openapi: '3.1.0',
     info,
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
     paths,
     components: {
-      schemas: { ...sink.components, ...errorSchemas },
+      schemas: { ...sink.components, ...errorSchemas, ...tables },
       securitySchemes: {
         secretKey: { type: 'http', scheme: 'bearer', description: 'Project secret key (sk_…), server side only' },
         publicKey: { type: 'http', scheme: 'bearer', description: 'Project public key (pk_…), for /v1/track' },

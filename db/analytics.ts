@@ -55,6 +55,34 @@ export async function timeseries(db: Knex, input: TimeseriesInput): Promise<Arra
   return rows;
 }
 
+export const CAMPAIGN_SERIES = ['sent', 'opened', 'clicked'] as const;
+export type CampaignSeriesPoint = { t: Date } & Record<(typeof CAMPAIGN_SERIES)[number], number>;
+
+/**
+ * One campaign's emails per UTC bucket of [from, to): handed over (`sent_at`), first opened and first
+ * clicked by a person (`opened_at`, `clicked_at`: set once per email, as the campaign's counters move),
+ * empty buckets included, oldest first. Test sends carry no campaign id and are not counted.
+ */
+export async function campaignTimeseries(db: Knex, input: { projectId: string; campaignId: string; interval: Interval; from: Date; to: Date }): Promise<CampaignSeriesPoint[]> {
+  const unit = INTERVALS.find((i) => i === input.interval)!;
+  // Column names come from CAMPAIGN_SERIES, never from the request.
+  const milestones = CAMPAIGN_SERIES.map((m) => `SELECT '${m}' AS kind, ${m}_at AS at FROM mine WHERE ${m}_at >= :from AND ${m}_at < :to`).join(' UNION ALL ');
+  const sums = CAMPAIGN_SERIES.map((m) => `coalesce(sum(c.n) FILTER (WHERE c.kind = '${m}'), 0)::int AS ${m}`).join(', ');
+  const { rows } = await db.raw(
+    `WITH mine AS (SELECT sent_at, opened_at, clicked_at FROM emails WHERE project_id = :projectId AND campaign_id = :campaignId),
+          counts AS (SELECT date_trunc('${unit}', x.at AT TIME ZONE 'UTC') AS t, x.kind, count(*) AS n FROM (${milestones}) x GROUP BY 1, 2)
+     SELECT b.t AT TIME ZONE 'UTC' AS t, ${sums}
+       FROM generate_series(date_trunc('${unit}', :from::timestamptz AT TIME ZONE 'UTC'),
+                            date_trunc('${unit}', (:to::timestamptz - interval '1 microsecond') AT TIME ZONE 'UTC'),
+                            interval '1 ${unit}') AS b(t)
+       LEFT JOIN counts c ON c.t = b.t
+      GROUP BY b.t
+      ORDER BY b.t`,
+    { projectId: input.projectId, campaignId: input.campaignId, from: input.from, to: input.to },
+  );
+  return rows;
+}
+
 // ───────────────────────────── campaigns ─────────────────────────────
 
 export const FUNNEL_STAGES = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'failed'] as const;

@@ -345,6 +345,16 @@ function audienceQuery(knex: Knex, c: CampaignRow, fieldTypes: FieldTypes, segme
   return q;
 }
 
+/**
+ * How many contacts the campaign would go to if it started now: the query `beginSending` snapshots,
+ * counted (the number a send's confirmation names). Throws FilterError when a FILTERED tree no longer compiles.
+ */
+export async function audienceCount(knex: Knex, c: CampaignRow): Promise<number> {
+  const segment = c.audience_type === 'SEGMENT' && c.segment_id ? await findSegment(knex, c.project_id, c.segment_id) : undefined;
+  const [{ n }] = await audienceQuery(knex, c, await loadFieldTypes(knex, c.project_id), segment).clearSelect().count({ n: '*' });
+  return Number(n);
+}
+
 /** Throws FilterError when the tree does not compile against the project's field types (the 422 check). */
 export async function assertAudienceCompiles(knex: Knex, projectId: string, tree: unknown): Promise<void> {
   compileFilter(tree, { fieldTypes: await loadFieldTypes(knex, projectId) });

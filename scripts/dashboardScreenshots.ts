@@ -188,7 +188,7 @@ async function main() {
     await click('Settings', 'link');
     await text('Danger zone');
     await shot('settings');
-    await click('Campaigns', 'link');
+    await click('Workflows', 'link');
     await text('Coming soon');
     await shot('coming-soon');
     await page.setViewport({ width: 390, height: 844 });

@@ -7,6 +7,7 @@ import { badRequest, conflict, notFound, validationError } from '../errors';
 import { IdParams } from '../schemas/common';
 import { filterErrorToFieldError } from '../schemas/filters';
 import {
+  CampaignAudienceOut,
   CampaignBody,
   CampaignEnvelope,
   CampaignListQuery,
@@ -17,11 +18,16 @@ import {
   CampaignStatsOut,
   CampaignTestBody,
   CampaignTestOut,
+  CampaignTimeseriesOut,
+  CampaignTimeseriesQuery,
 } from '../schemas/campaigns';
+import { campaignSeriesWindow, seriesWindowProblem } from '../../services/seriesWindows';
+import { campaignTimeseries } from '../../db/analytics';
 import { assertVerifiedSender } from '../../services/senderCheck';
 import { parseLocalDateTime } from '../../lib/zonedTime';
 import {
   assertAudienceCompiles,
+  audienceCount,
   CampaignFields,
   CampaignStatus,
   campaignStats,
@@ -303,6 +309,52 @@ export default [
     responses: { 200: { description: 'counts and rates', schema: CampaignStatsOut } },
     async handler(ctx, { params, project }) {
       ctx.body = await campaignStats(ctx.deps.knex, await loadCampaign(ctx, project.id, params.id), ctx.deps.config.email.sendRatePerSecond);
+    },
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: '/campaigns/:id/audience',
+    summary: 'How many contacts the campaign would go to if it started now (what a send confirmation names); sending snapshots the audience again',
+    params: IdParams,
+    responses: {
+      200: { description: 'the count', schema: CampaignAudienceOut },
+      422: { description: 'the audience condition no longer compiles against the project\'s fields' },
+    },
+    async handler(ctx, { params, project }) {
+      const c = await loadCampaign(ctx, project.id, params.id);
+      try {
+        ctx.body = { count: await audienceCount(ctx.deps.knex, c) };
+      } catch (err) {
+        if (err instanceof FilterError) throw validationError([filterErrorToFieldError(err, 'audienceCondition')], 'Invalid audience condition');
+        throw err;
+      }
+    },
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: '/campaigns/:id/timeseries',
+    summary: "The campaign's emails sent, first opened and first clicked per UTC hour or day (the report's chart; at most 90 days and 2000 buckets)",
+    params: IdParams,
+    query: CampaignTimeseriesQuery,
+    responses: { 200: { description: 'one point per bucket, empty buckets included', schema: CampaignTimeseriesOut } },
+    async handler(ctx, { params, query, project }) {
+      const c = await loadCampaign(ctx, project.id, params.id);
+      const fallback = campaignSeriesWindow(query.from ?? c.started_at ?? c.created_at, query.to);
+      const window = { from: query.from ?? fallback.from, to: query.to ?? fallback.to, interval: query.interval ?? fallback.interval };
+      const problem = seriesWindowProblem(window.from, window.to, window.interval);
+      // A bad query value is a 400, as the router answers one (and GET /analytics/timeseries this same problem).
+      if (problem) throw badRequest(`Invalid query: ${problem}`, { errors: [{ field: 'from', code: 'custom', message: problem }] });
+      const points = await campaignTimeseries(ctx.deps.knex, { projectId: project.id, campaignId: c.id, ...window });
+      const total = (k: 'sent' | 'opened' | 'clicked') => points.reduce((sum, p) => sum + p[k], 0);
+      ctx.body = {
+        interval: window.interval,
+        from: window.from.toISOString(),
+        to: window.to.toISOString(),
+        totals: { sent: total('sent'), opened: total('opened'), clicked: total('clicked') },
+        points: points.map((p) => ({ ...p, t: new Date(p.t).toISOString() })),
+      };
     },
   }),
   route({

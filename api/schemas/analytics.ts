@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Timestamp } from './common';
-import { bucketCount, CAMPAIGN_SORTS, FUNNEL_STAGES, INTERVAL_MS, INTERVALS, Interval } from '../../db/analytics';
+import { CAMPAIGN_SORTS, FUNNEL_STAGES, INTERVAL_MS, INTERVALS, Interval } from '../../db/analytics';
+import { seriesWindowProblem } from '../../services/seriesWindows';
 import type { ActivityType } from '../../db/activity';
 
 // ───────────────────────────── time windows (shared by events, activity, analytics) ─────────────────────────────
@@ -36,7 +37,6 @@ export type TimeseriesMetric = (typeof TIMESERIES_METRICS)[number];
 /** `events` is the activity type `event`: everything but the email lifecycle and subscription changes. */
 export const metricType = (m: TimeseriesMetric): ActivityType => (m === 'events' ? 'event' : m);
 
-const TIMESERIES_LIMITS = { maxWindowDays: 90, maxBuckets: 2000 } as const;
 const DEFAULT_SPAN: Record<Interval, number> = { hour: 24 * INTERVAL_MS.hour, day: 30 * INTERVAL_MS.day };
 
 export const TimeseriesQuery = z
@@ -49,14 +49,7 @@ export const TimeseriesQuery = z
   .transform((q, ctx) => {
     const to = q.to ?? new Date();
     const from = q.from ?? new Date(to.getTime() - DEFAULT_SPAN[q.interval]);
-    const problem =
-      from >= to
-        ? 'from must be before to'
-        : to.getTime() - from.getTime() > TIMESERIES_LIMITS.maxWindowDays * INTERVAL_MS.day
-          ? `the window may span at most ${TIMESERIES_LIMITS.maxWindowDays} days`
-          : bucketCount(from, to, q.interval) > TIMESERIES_LIMITS.maxBuckets
-            ? `the window may hold at most ${TIMESERIES_LIMITS.maxBuckets} buckets; use interval=day or a shorter window`
-            : null;
+    const problem = seriesWindowProblem(from, to, q.interval);
     if (problem) {
       ctx.addIssue({ code: 'custom', path: ['from'], message: problem });
       return z.NEVER;

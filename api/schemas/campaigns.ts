@@ -6,6 +6,8 @@ import { AUDIENCE_TYPES, CAMPAIGN_SORTS, CAMPAIGN_STATUSES, CAMPAIGN_TYPES } fro
 import { checkTemplate } from '../../services/render';
 import { AB_TEST_METRICS } from '../../db/campaignAbTest';
 import { durationSchema } from '../../temporal/steps';
+import { INTERVALS } from '../../db/analytics';
+import { Instant } from './analytics';
 
 /** Subject and body are Liquid sources rendered per recipient; one that cannot parse would fail every email. */
 const liquid = (source: string, ctx: z.RefinementCtx) => {
@@ -207,4 +209,30 @@ export const ProviderEventsOut = z.object({
     unmatched: z.number().int(),
     ignored: z.number().int(),
   }),
+});
+
+export const CampaignAudienceOut = z.object({
+  count: z.number().int().describe('contacts the campaign would go to if it started now (its audience, subscription and topic applied)'),
+});
+
+/** Omitted, the window is the campaign's: from when it started sending (else created) to now, in hours up to three days, else days. */
+export const CampaignTimeseriesQuery = z.object({
+  interval: z.enum(INTERVALS).optional().describe('hour or day; default: hour for a window of up to three days, else day'),
+  from: Instant.optional().describe("inclusive; default: when the campaign started sending (else when it was created)"),
+  to: Instant.optional().describe('exclusive; default: now (at most 90 days after from)'),
+});
+
+export const CampaignTimeseriesOut = z.object({
+  interval: z.enum(INTERVALS),
+  from: Timestamp,
+  to: Timestamp,
+  totals: z.object({ sent: z.number().int(), opened: z.number().int(), clicked: z.number().int() }),
+  points: z.array(
+    z.object({
+      t: Timestamp.describe('bucket start (UTC)'),
+      sent: z.number().int().describe('emails handed over'),
+      opened: z.number().int().describe('emails first opened by a person'),
+      clicked: z.number().int().describe('emails first clicked by a person'),
+    }),
+  ),
 });

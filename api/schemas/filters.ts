@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { filterProblems, FilterError, FILTER_LOGIC, FILTER_OPERATORS, FILTER_UNITS } from '../../db/filters';
+import { filterProblems, FilterError, FILTER_LOGIC, FILTER_OPERATORS, FILTER_UNITS, OPERATORS_BY_KIND } from '../../db/filters';
+import type { FilterOperator } from '../../db/filters';
 import type { FieldError } from '../errors';
 
 /**
@@ -46,3 +47,17 @@ export type FilterTree = z.infer<typeof FilterTree>;
 export function filterErrorToFieldError(err: FilterError, prefix = ''): FieldError {
   return { field: [prefix, err.path].filter(Boolean).join('.') || '(root)', message: err.detail, code: 'custom' };
 }
+
+/**
+ * The operators the compiler accepts per field kind (db/filters OPERATORS_BY_KIND), in the compiler's
+ * order. api/openapi.ts publishes it as the component `FilterOperatorsByKind`, an enum per kind, and
+ * `npm run web:types` generates web/src/api/filterOperators.ts from that enum: the filter builder
+ * offers what the server accepts without a copy of the table.
+ */
+export const FilterOperatorsByKind = z
+  .object(
+    Object.fromEntries(
+      Object.entries(OPERATORS_BY_KIND).map(([kind, ops]) => [kind, z.array(z.enum(ops as [FilterOperator, ...FilterOperator[]])).describe(`the operators a ${kind} field takes`)]),
+    ),
+  )
+  .describe('The filter operators each kind of field accepts (string, number, boolean, date: the field types of GET /contacts/fields; event.<name>; topic.<slug>)');

@@ -60,7 +60,7 @@ it('signs up, creates a project, rotates its keys, finds a contact, adds a domai
   await waitForText('0 of 6 done');
   const firstKey = await page.$eval('[data-testid="full-secret-key"]', (el) => el.textContent!);
   expect(firstKey).toMatch(/^sk_/);
-  for (const name of ['Contacts', 'Templates', 'Campaigns', 'Segments', 'Workflows', 'Activity', 'Domains', 'API keys', 'Team', 'Settings', 'Webhooks']) {
+  for (const name of ['Contacts', 'Templates', 'Campaigns', 'Analytics', 'Segments', 'Workflows', 'Activity', 'Domains', 'API keys', 'Team', 'Settings', 'Webhooks']) {
     expect(await page.$(`::-p-aria([name="${name}"][role="link"])`)).not.toBeNull();
   }
 

@@ -8,6 +8,7 @@ export const SECTIONS = [
   { path: 'contacts', label: 'Contacts' },
   { path: 'templates', label: 'Templates' },
   { path: 'campaigns', label: 'Campaigns' },
+  { path: 'analytics', label: 'Analytics' },
   { path: 'segments', label: 'Segments' },
   { path: 'workflows', label: 'Workflows' },
   { path: 'activity', label: 'Activity' },
@@ -19,7 +20,7 @@ export const SECTIONS = [
   { path: 'webhooks', label: 'Webhooks' },
 ] as const;
 
-const BUILT = new Set(['contacts', 'domains', 'keys', 'team', 'activity', 'templates', 'settings', 'webhooks', 'events', 'segments']);
+const BUILT = new Set(['contacts', 'domains', 'keys', 'team', 'activity', 'templates', 'settings', 'webhooks', 'events', 'segments', 'campaigns', 'analytics']);
 
 export const routes: RouteObject[] = [
   { path: '/login', lazy: page(() => import('./pages/Login')) },
@@ -46,6 +47,10 @@ export const routes: RouteObject[] = [
       { path: 'segments', lazy: page(() => import('./pages/Segments')) },
       { path: 'segments/new', lazy: page(() => import('./pages/SegmentEditor')) },
       { path: 'segments/:segmentId', lazy: page(() => import('./pages/SegmentEditor')) },
+      { path: 'campaigns', lazy: page(() => import('./pages/Campaigns')) },
+      { path: 'campaigns/new', lazy: page(() => import('./pages/CampaignPage')) },
+      { path: 'campaigns/:campaignId', lazy: page(() => import('./pages/CampaignPage')) },
+      { path: 'analytics', lazy: page(() => import('./pages/Analytics')) },
       ...SECTIONS.filter((s) => !BUILT.has(s.path)).map((s) => ({ path: s.path, lazy: page(() => import('./pages/ComingSoon')) })),
     ],
   },

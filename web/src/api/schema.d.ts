@@ -381,6 +381,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/campaigns/{id}/audience": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many contacts the campaign would go to if it started now (what a send confirmation names); sending snapshots the audience again */
+        get: operations["getCampaignsIdAudience"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/campaigns/{id}/cancel": {
         parameters: {
             query?: never;
@@ -511,6 +528,23 @@ export interface paths {
         put?: never;
         /** Send one test email of the campaign to an address (subject prefixed "[Test] "); counters do not move */
         post: operations["postCampaignsIdTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/timeseries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The campaign's emails sent, first opened and first clicked per UTC hour or day (the report's chart; at most 90 days and 2000 buckets) */
+        get: operations["getCampaignsIdTimeseries"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2427,6 +2461,21 @@ export interface components {
         FilterGroup_4: {
             conditions?: components["schemas"]["FilterTree_4"];
             filters: components["schemas"]["FilterCondition"][];
+        };
+        /** @description The filter operators each kind of field accepts (string, number, boolean, date: the field types of GET /contacts/fields; event.<name>; topic.<slug>) */
+        FilterOperatorsByKind: {
+            /** @description the operators a boolean field takes */
+            boolean: ("equals" | "notEquals" | "exists" | "notExists")[];
+            /** @description the operators a date field takes */
+            date: ("equals" | "notEquals" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "within" | "olderThan" | "exists" | "notExists")[];
+            /** @description the operators a event field takes */
+            event: ("triggered" | "notTriggered" | "within" | "olderThan" | "equals" | "notEquals" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual")[];
+            /** @description the operators a number field takes */
+            number: ("equals" | "notEquals" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "in" | "notIn" | "exists" | "notExists")[];
+            /** @description the operators a string field takes */
+            string: ("equals" | "notEquals" | "contains" | "notContains" | "startsWith" | "endsWith" | "in" | "notIn" | "exists" | "notExists")[];
+            /** @description the operators a topic field takes */
+            topic: ("equals" | "notEquals")[];
         };
         FilterTree: {
             groups: components["schemas"]["postContactsCount_schema0"];
@@ -4673,6 +4722,85 @@ export interface operations {
             };
         };
     };
+    getCampaignsIdAudience: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the count */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description contacts the campaign would go to if it started now (its audience, subscription and topic applied) */
+                        count: number;
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the audience condition no longer compiles against the project's fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     postCampaignsIdCancel: {
         parameters: {
             query?: never;
@@ -5567,6 +5695,111 @@ export interface operations {
             };
             /** @description validation failed; error.errors lists the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getCampaignsIdTimeseries: {
+        parameters: {
+            query?: {
+                /** @description inclusive; default: when the campaign started sending (else when it was created) */
+                from?: string;
+                /** @description hour or day; default: hour for a window of up to three days, else day */
+                interval?: "hour" | "day";
+                /** @description exclusive; default: now (at most 90 days after from) */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one point per bucket, empty buckets included */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 8601 timestamp (UTC) */
+                        from: string;
+                        /** @enum {string} */
+                        interval: "hour" | "day";
+                        points: {
+                            /** @description emails first clicked by a person */
+                            clicked: number;
+                            /** @description emails first opened by a person */
+                            opened: number;
+                            /** @description emails handed over */
+                            sent: number;
+                            /** @description bucket start (UTC) */
+                            t: string;
+                        }[];
+                        /** @description ISO 8601 timestamp (UTC) */
+                        to: string;
+                        totals: {
+                            clicked: number;
+                            opened: number;
+                            sent: number;
+                        };
+                    };
+                };
+            };
+            /** @description bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,6 +3,8 @@ import { ActionIcon, Alert, Badge, Button, Group, Loader, NumberInput, Paper, Se
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, ApiError, forProject, unwrap } from '../api/client';
+import type { components } from '../api/schema';
+import { OPERATORS_BY_KIND, type FilterKind } from '../api/filterOperators';
 
 /**
  * The filter tree editor (docs/api.md "Segments"; the compiler is db/filters.ts): used by segments, and
@@ -13,27 +15,10 @@ import { api, ApiError, forProject, unwrap } from '../api/client';
  * them after its `condition.` prefix: `conditionErrors()` turns an API error into that map.
  */
 
-export type FilterLogic = 'AND' | 'OR';
-export type FilterUnit = 'minutes' | 'hours' | 'days' | 'weeks' | 'months';
-export type FilterOperator =
-  | 'equals'
-  | 'notEquals'
-  | 'contains'
-  | 'notContains'
-  | 'startsWith'
-  | 'endsWith'
-  | 'greaterThan'
-  | 'lessThan'
-  | 'greaterThanOrEqual'
-  | 'lessThanOrEqual'
-  | 'in'
-  | 'notIn'
-  | 'exists'
-  | 'notExists'
-  | 'within'
-  | 'olderThan'
-  | 'triggered'
-  | 'notTriggered';
+/** The enums of the API's FilterTree and FilterCondition schemas. */
+export type FilterLogic = components['schemas']['FilterTree']['logic'];
+export type FilterUnit = NonNullable<components['schemas']['FilterCondition']['unit']>;
+export type FilterOperator = components['schemas']['FilterCondition']['operator'];
 
 export interface FilterCondition {
   field: string;
@@ -50,18 +35,11 @@ export interface FilterTree {
   groups: FilterGroup[];
 }
 
-type Kind = 'string' | 'number' | 'boolean' | 'date' | 'event';
+/** Field kinds the builder offers (GET /contacts/fields types and event.<name>; topic.<slug> is not offered yet). */
+type Kind = Exclude<FilterKind, 'topic'>;
 
-const COMPARISONS = ['greaterThan', 'lessThan', 'greaterThanOrEqual', 'lessThanOrEqual'] as const;
-const PRESENCE = ['exists', 'notExists'] as const;
-/** The compiler's OPERATORS_BY_KIND (db/filters/resolve.ts): web/ never imports server code. */
-const OPERATORS: Record<Kind, readonly FilterOperator[]> = {
-  string: ['equals', 'notEquals', 'contains', 'notContains', 'startsWith', 'endsWith', 'in', 'notIn', ...PRESENCE],
-  number: ['equals', 'notEquals', ...COMPARISONS, 'in', 'notIn', ...PRESENCE],
-  boolean: ['equals', 'notEquals', ...PRESENCE],
-  date: ['equals', 'notEquals', ...COMPARISONS, 'within', 'olderThan', ...PRESENCE],
-  event: ['triggered', 'notTriggered', 'within', 'olderThan', 'equals', 'notEquals', ...COMPARISONS],
-};
+/** The compiler's table, generated from the OpenAPI document (web/src/api/filterOperators.ts): web/ never imports server code. */
+const OPERATORS: Record<Kind, readonly FilterOperator[]> = OPERATORS_BY_KIND;
 
 const LABELS: Record<Kind | 'default', Partial<Record<FilterOperator, string>>> = {
   default: {

@@ -1,0 +1,143 @@
+import type { components, operations } from './schema';
+import type { ResponseOf } from './client';
+
+/** The filter tree as the API's schema has it (FilterBuilder's FilterTree is the same shape). */
+type FilterTree = components['schemas']['FilterTree'];
+
+/** The campaign composer's and report's own logic (no React), tested in test/unit/webForms.test.ts. */
+
+export type Campaign = ResponseOf<'/campaigns/{id}', 'get'>;
+export type CampaignStatus = Campaign['status'];
+export type CampaignBody = operations['postCampaigns']['requestBody']['content']['application/json'];
+type AbTest = NonNullable<CampaignBody['abTest']>;
+export type DurationUnit = AbTest['winnerAfter']['unit'];
+
+export const CAMPAIGN_STATUSES: CampaignStatus[] = ['DRAFT', 'SCHEDULED', 'SENDING', 'PAUSED', 'SENT', 'CANCELLED'];
+/** The statuses whose numbers still move: the screens poll while a campaign is in one. */
+export const ACTIVE: CampaignStatus[] = ['SCHEDULED', 'SENDING', 'PAUSED'];
+export const STATUS_COLOR: Record<CampaignStatus, string> = { DRAFT: 'gray', SCHEDULED: 'blue', SENDING: 'yellow', PAUSED: 'orange', SENT: 'green', CANCELLED: 'red' };
+export const DURATION_UNITS: DurationUnit[] = ['minutes', 'hours', 'days', 'weeks'];
+
+/** What the composer edits: inputs as typed (strings), turned into the API's body by `bodyOf`. */
+export interface CampaignDraft {
+  name: string;
+  type: CampaignBody['type'] & string;
+  subject: string;
+  fromLocal: string;
+  fromDomain: string;
+  fromName: string;
+  replyTo: string;
+  body: string;
+  text: string;
+  audienceType: CampaignBody['audienceType'];
+  segmentId: string | null;
+  condition: FilterTree;
+  sendRate: string;
+  ab: { on: boolean; subjects: string[]; testPercent: string; amount: string; unit: DurationUnit; metric: AbTest['metric'] };
+}
+
+export function draftOf(c: Campaign | null, emptyTree: FilterTree): CampaignDraft {
+  const [fromLocal = '', fromDomain = ''] = c ? splitAddress(c.from) : [];
+  return {
+    name: c?.name ?? '',
+    type: c?.type ?? 'MARKETING',
+    subject: c?.subject ?? '',
+    fromLocal,
+    fromDomain,
+    fromName: c?.fromName ?? '',
+    replyTo: c?.replyTo ?? '',
+    body: c?.body ?? '<h1>Hello {{ first name ?? "there" }}</h1>\n<p>Write your message here.</p>',
+    text: c?.text ?? '',
+    audienceType: c?.audienceType ?? 'ALL',
+    segmentId: c?.segmentId ?? null,
+    condition: (c?.audienceCondition as FilterTree | null) ?? emptyTree,
+    sendRate: c?.sendRatePerMinute ? String(c.sendRatePerMinute) : '',
+    ab: c?.abTest
+      ? {
+          on: true,
+          subjects: c.abTest.subjects.slice(1),
+          testPercent: String(c.abTest.testPercent),
+          amount: String(c.abTest.winnerAfter.amount),
+          unit: c.abTest.winnerAfter.unit,
+          metric: c.abTest.metric,
+        }
+      : { on: false, subjects: [''], testPercent: '20', amount: '4', unit: 'hours', metric: 'opens' },
+  };
+}
+
+/** `news@example.com` → `['news', 'example.com']`; the last `@` splits (a quoted local part may hold one). */
+export function splitAddress(address: string): [string, string] {
+  const at = address.lastIndexOf('@');
+  return at < 0 ? [address, ''] : [address.slice(0, at), address.slice(at + 1)];
+}
+
+const orNull = (s: string) => (s.trim() ? s : null);
+/** A typed number, or the text itself so the API names what is wrong with it. */
+const numberOf = (s: string) => (s.trim() && Number.isFinite(Number(s)) ? Number(s) : s.trim() ? (s as unknown as number) : null);
+
+/**
+ * The API's body (create and PUT take the same one). An A/B test's first subject is the campaign's
+ * own subject; the segment or tree the audience type does not use is sent as null.
+ */
+export function bodyOf(d: CampaignDraft): CampaignBody {
+  return {
+    name: d.name,
+    type: d.type,
+    subject: d.subject,
+    from: d.fromDomain ? `${d.fromLocal}@${d.fromDomain}` : d.fromLocal,
+    fromName: orNull(d.fromName),
+    replyTo: orNull(d.replyTo),
+    body: d.body,
+    text: orNull(d.text),
+    audienceType: d.audienceType,
+    segmentId: d.audienceType === 'SEGMENT' ? d.segmentId : null,
+    audienceCondition: d.audienceType === 'FILTERED' ? (d.condition as CampaignBody['audienceCondition']) : null,
+    sendRatePerMinute: numberOf(d.sendRate),
+    abTest: d.ab.on
+      ? {
+          subjects: [d.subject, ...d.ab.subjects],
+          testPercent: numberOf(d.ab.testPercent) as number,
+          winnerAfter: { amount: numberOf(d.ab.amount) as number, unit: d.ab.unit },
+          metric: d.ab.metric,
+        }
+      : null,
+  };
+}
+
+/**
+ * The UTC instant at which the wall clock of `timeZone` reads `local` (`2026-12-01T09:00`). Found by
+ * correcting a first guess with the zone's offset at that guess, twice (once more across a change of
+ * offset); a local time skipped by a change (spring forward) lands an hour later, as clocks do.
+ */
+export function zonedToUtc(local: string, timeZone: string): Date {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(local);
+  if (!m) throw new Error(`not a local date-time: ${local}`);
+  const wall = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +(m[6] ?? 0));
+  let guess = wall;
+  for (let i = 0; i < 2; i++) guess = wall - offsetAt(guess, timeZone);
+  return new Date(guess);
+}
+
+/** The zone's offset from UTC at `instant`, in milliseconds (Paris in winter: +3,600,000). */
+function offsetAt(instant: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(
+    new Date(instant),
+  );
+  const get = (t: string) => Number(parts.find((p) => p.type === t)?.value);
+  return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) - Math.floor(instant / 1000) * 1000;
+}
+
+export type Schedule = { kind: 'now' } | { kind: 'at'; local: string; timeZone: string } | { kind: 'local'; local: string };
+
+/** POST /campaigns/:id/send's body: nothing (now), an instant, or a local date-time sent in each recipient's zone. */
+export function sendBodyOf(s: Schedule): { scheduledFor?: string; recipientTimezone?: boolean } {
+  if (s.kind === 'now') return {};
+  if (s.kind === 'local') return { scheduledFor: s.local.length === 16 ? `${s.local}:00` : s.local, recipientTimezone: true };
+  return { scheduledFor: zonedToUtc(s.local, s.timeZone).toISOString() };
+}
+
+/** "3 contacts" / "1 contact". */
+export const contactsText = (n: number) => `${n.toLocaleString('en-US')} contact${n === 1 ? '' : 's'}`;
+
+/** A share of 0 to 1 as a percentage with one decimal. */
+export const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;

@@ -1,0 +1,81 @@
+import { Box, Code, Group, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api, forProject, unwrap } from '../api/client';
+import { ErrorState, Loading } from './States';
+
+/**
+ * The server's rendering of a subject, HTML body and text part (POST /templates/preview, the renderer
+ * sends use), 400 ms after the last change: the HTML in an `iframe` titled "Preview" with an empty
+ * sandbox (no scripts, an opaque origin), the text part in a tab. The template editor's preview, for
+ * content that is not a template (a campaign's own).
+ */
+export function EmailPreview({ projectId, subject, body, text }: { projectId: string; subject: string; body: string; text: string | null }) {
+  const [debounced] = useDebouncedValue({ subject, body, text }, 400);
+  const preview = useQuery({
+    queryKey: ['email-preview', projectId, debounced],
+    placeholderData: keepPreviousData,
+    enabled: !!debounced.subject && !!debounced.body,
+    retry: false,
+    queryFn: () => unwrap(api.POST('/templates/preview', { body: { ...debounced, data: {} }, headers: forProject(projectId) })),
+  });
+  return (
+    <Paper withBorder p="md">
+      <Stack gap="sm">
+        <Group justify="space-between">
+          <Title order={2} size="h4">
+            Preview
+          </Title>
+          {preview.isFetching ? (
+            <Text size="xs" c="dimmed" role="status">
+              Rendering…
+            </Text>
+          ) : null}
+        </Group>
+        <Text size="sm" c="dimmed">
+          Rendered by the server without a contact: variables show their defaults.
+        </Text>
+        {preview.error ? <ErrorState error={preview.error} title="The preview did not render" /> : null}
+        {preview.data ? (
+          <>
+            <Text size="sm">
+              <Text span fw={600}>
+                Subject:
+              </Text>{' '}
+              <span data-testid="preview-subject">{preview.data.subject}</span>
+            </Text>
+            <Tabs defaultValue="html">
+              <Tabs.List>
+                <Tabs.Tab value="html">HTML</Tabs.Tab>
+                <Tabs.Tab value="text">Plain text</Tabs.Tab>
+              </Tabs.List>
+              <Tabs.Panel value="html" pt="xs">
+                <Box
+                  component="iframe"
+                  title="Preview"
+                  sandbox=""
+                  srcDoc={preview.data.html}
+                  referrerPolicy="no-referrer"
+                  w="100%"
+                  h={420}
+                  style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 4, background: 'white' }}
+                />
+              </Tabs.Panel>
+              <Tabs.Panel value="text" pt="xs">
+                <Code block style={{ whiteSpace: 'pre-wrap', maxHeight: 420, overflow: 'auto' }}>
+                  {preview.data.text}
+                </Code>
+              </Tabs.Panel>
+            </Tabs>
+          </>
+        ) : preview.isPending && debounced.subject && debounced.body ? (
+          <Loading label="Rendering…" />
+        ) : (
+          <Text size="sm" c="dimmed">
+            Write a subject and a body to see them rendered.
+          </Text>
+        )}
+      </Stack>
+    </Paper>
+  );
+}

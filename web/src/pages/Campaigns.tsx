@@ -1,0 +1,133 @@
+import { useEffect, useState } from 'react';
+import { Anchor, Badge, Button, Group, Pagination, Paper, Progress, ScrollArea, Stack, Table, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { api, forProject, unwrap } from '../api/client';
+import { useCurrentProject } from '../api/project';
+import { ACTIVE, CAMPAIGN_STATUSES, STATUS_COLOR, type CampaignStatus } from '../api/campaigns';
+import { Empty, ErrorState, Loading } from '../components/States';
+
+const PAGE_SIZE = 20;
+const label = (s: string) => s.charAt(0) + s.slice(1).toLowerCase();
+
+/** GET /campaigns: page-paginated, one tab per status (PAUSED included), searched on name, subject and sender. */
+export default function Campaigns() {
+  const { projectId } = useCurrentProject();
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search.trim(), 300);
+  const [status, setStatus] = useState<string>('all');
+  const [page, setPage] = useState(1);
+  useEffect(() => setPage(1), [debounced, status]);
+  const list = useQuery({
+    queryKey: ['campaigns', projectId, debounced, status, page],
+    placeholderData: keepPreviousData,
+    // A sending campaign's progress moves: refresh while one is listed.
+    refetchInterval: (q) => (q.state.data?.data.some((c) => ACTIVE.includes(c.status)) ? 3000 : false),
+    queryFn: () =>
+      unwrap(
+        api.GET('/campaigns', {
+          params: { query: { page, pageSize: PAGE_SIZE, search: debounced || undefined, status: status === 'all' ? undefined : (status as CampaignStatus), sort: 'createdAt', dir: 'desc' } },
+          headers: forProject(projectId),
+        }),
+      ),
+  });
+  const filtered = !!debounced || status !== 'all';
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={1} size="h2">
+          Campaigns
+        </Title>
+        <Button component={Link} to={`/p/${projectId}/campaigns/new`}>
+          New campaign
+        </Button>
+      </Group>
+      <Tabs value={status} onChange={(v) => setStatus(v ?? 'all')} aria-label="Status">
+        <Tabs.List>
+          <Tabs.Tab value="all">All</Tabs.Tab>
+          {CAMPAIGN_STATUSES.map((s) => (
+            <Tabs.Tab key={s} value={s}>
+              {label(s)}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+      </Tabs>
+      <TextInput label="Search" placeholder="Name, subject or sender" type="search" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={300} />
+      {list.isPending ? <Loading /> : null}
+      {list.error ? <ErrorState error={list.error} /> : null}
+      {list.data ? (
+        <Paper withBorder>
+          {list.data.data.length ? (
+            <ScrollArea>
+              <Table aria-label="Campaigns" striped highlightOnHover miw={760}>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Name</Table.Th>
+                    <Table.Th>Status</Table.Th>
+                    <Table.Th>Progress</Table.Th>
+                    <Table.Th ta="right">Opened</Table.Th>
+                    <Table.Th ta="right">Clicked</Table.Th>
+                    <Table.Th>When</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {list.data.data.map((c) => (
+                    <Table.Tr key={c.id}>
+                      <Table.Td>
+                        <Anchor component={Link} to={`/p/${projectId}/campaigns/${c.id}`}>
+                          {c.name}
+                        </Anchor>
+                        <Text size="xs" c="dimmed" lineClamp={1}>
+                          {c.subject}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Badge variant="light" color={STATUS_COLOR[c.status]}>
+                          {c.status}
+                        </Badge>
+                      </Table.Td>
+                      <Table.Td miw={150}>
+                        {c.totalRecipients ? (
+                          <>
+                            <Progress value={(100 * c.sentCount) / c.totalRecipients} size="sm" aria-label={`${c.name}: sent`} />
+                            <Text size="xs" c="dimmed">
+                              {c.sentCount.toLocaleString()} of {c.totalRecipients.toLocaleString()} sent
+                            </Text>
+                          </>
+                        ) : (
+                          <Text size="xs" c="dimmed">
+                            —
+                          </Text>
+                        )}
+                      </Table.Td>
+                      <Table.Td ta="right">{c.openedCount.toLocaleString()}</Table.Td>
+                      <Table.Td ta="right">{c.clickedCount.toLocaleString()}</Table.Td>
+                      <Table.Td>
+                        <Text size="sm">{whenOf(c)}</Text>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </ScrollArea>
+          ) : (
+            <Empty>{filtered ? 'No campaign matches.' : 'No campaigns yet: write one, pick its audience and send it now or later.'}</Empty>
+          )}
+          <Group justify="space-between" p="sm">
+            <Text size="sm" c="dimmed">
+              {list.data.total} campaign{list.data.total === 1 ? '' : 's'}
+            </Text>
+            {list.data.totalPages > 1 ? <Pagination size="sm" total={list.data.totalPages} value={page} onChange={setPage} aria-label="Pages" /> : null}
+          </Group>
+        </Paper>
+      ) : null}
+    </Stack>
+  );
+}
+
+function whenOf(c: { status: CampaignStatus; scheduledFor: string | null; sentAt: string | null; createdAt: string }) {
+  if (c.status === 'SCHEDULED' && c.scheduledFor) return `Scheduled for ${new Date(c.scheduledFor).toLocaleString()}`;
+  if (c.sentAt) return `Sent ${new Date(c.sentAt).toLocaleString()}`;
+  return `Created ${new Date(c.createdAt).toLocaleString()}`;
+}
