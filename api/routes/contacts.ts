@@ -1,4 +1,5 @@
 import { route } from '../route';
+import { audited, requestAuditor } from '../../services/audit';
 import { handOffEvents } from '../../services/events';
 import type { AppContext } from '../context';
 import { badRequest, conflict, notFound } from '../errors';
@@ -176,7 +177,14 @@ export default [
     summary: 'Delete a contact and its events',
     params: ContactIdParams,
     async handler(ctx, { params }) {
-      if (!(await deleteContact(ctx.deps.knex, projectOf(ctx), params.id))) throw notFound('Contact');
+      const projectId = projectOf(ctx);
+      const deleted = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => deleteContact(trx, projectId, params.id),
+        (ok) => ok && { projectId, action: 'contact.delete', target: { type: 'contact', id: params.id } },
+      );
+      if (!deleted) throw notFound('Contact');
       ctx.status = 204;
     },
   }),

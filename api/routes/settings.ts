@@ -1,4 +1,5 @@
 import { route } from '../route';
+import { audited, requestAuditor } from '../../services/audit';
 import { notFound } from '../errors';
 import { SettingsOut, SettingsPatch } from '../schemas/settings';
 import { sendingPolicy, updateSendingPolicy } from '../../db/sendingPolicy';
@@ -49,9 +50,17 @@ export default [
           throw validationError([{ field: 'doubleOptIn.templateId', code: 'custom', message: 'template not found in this project' }]);
         }
       }
-      if ((await updateSendingPolicy(ctx.deps.knex, projectId, policy)) === undefined) notFoundProject();
-      if (tracking && (await updateTrackingSettings(ctx.deps.knex, projectId, tracking)) === undefined) notFoundProject();
-      if (doubleOptIn !== undefined) await setDoubleOptInSettings(ctx.deps.knex, projectId, doubleOptIn);
+      // One transaction: the parts of a patch and its audit entry commit together or not at all.
+      await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        async (trx) => {
+          if ((await updateSendingPolicy(trx, projectId, policy)) === undefined) notFoundProject();
+          if (tracking && (await updateTrackingSettings(trx, projectId, tracking)) === undefined) notFoundProject();
+          if (doubleOptIn !== undefined) await setDoubleOptInSettings(trx, projectId, doubleOptIn);
+        },
+        () => Object.keys(body).length > 0 && { projectId, action: 'settings.update', target: { type: 'settings', id: null }, details: { changed: Object.keys(body) } },
+      );
       ctx.body = await settingsOf(ctx);
     },
   }),

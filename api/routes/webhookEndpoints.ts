@@ -1,4 +1,5 @@
 import { route } from '../route';
+import { audited, requestAuditor } from '../../services/audit';
 import type { AppContext } from '../context';
 import { badRequest, conflict, notFound } from '../errors';
 import { IdParams } from '../schemas/common';
@@ -134,7 +135,13 @@ export default [
     summary: 'Remove an endpoint and its delivery log; its delivery workflow ends on its next round',
     params: IdParams,
     async handler(ctx, { params }) {
-      if (!(await deleteWebhookEndpoint(ctx.deps.knex, projectId(ctx), params.id))) throw notFound('Webhook endpoint');
+      const deleted = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => deleteWebhookEndpoint(trx, projectId(ctx), params.id),
+        (ok) => ok && { projectId: projectId(ctx), action: 'webhook_endpoint.delete', target: { type: 'webhook_endpoint', id: params.id } },
+      );
+      if (!deleted) throw notFound('Webhook endpoint');
       ctx.status = 204;
     },
   }),

@@ -1,6 +1,7 @@
 import { senderCheckWaived } from '../../lib/config';
 import type { Knex } from 'knex';
 import { route } from '../route';
+import { audited, requestAuditor } from '../../services/audit';
 import type { AppContext } from '../context';
 import { ApiError, conflict, notFound, validationError, FieldError } from '../errors';
 import { IdParams } from '../schemas/common';
@@ -174,7 +175,13 @@ export default [
       422: { description: 'enabling a workflow whose graph cannot run; errors name the steps' },
     },
     async handler(ctx, { params, body }) {
-      const row = await updateWorkflow(ctx.deps.knex, projectId(ctx), params.id, body, (trx, workflow) => assertRunnable(trx, projectId(ctx), workflow.id, registryOf(ctx), senderCheckWaived(ctx.deps.config)));
+      const row = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => updateWorkflow(trx, projectId(ctx), params.id, body, (inner, workflow) => assertRunnable(inner, projectId(ctx), workflow.id, registryOf(ctx), senderCheckWaived(ctx.deps.config))),
+        // Recorded when the request sets `enabled`, as asked (also when it was already so): the log shows who meant to turn it on or off.
+        () => body.enabled !== undefined && { projectId: projectId(ctx), action: body.enabled ? 'workflow.enable' : 'workflow.disable', target: { type: 'workflow', id: params.id } },
+      );
       ctx.body = await present(ctx.deps.knex, row);
     },
   }),
@@ -186,7 +193,12 @@ export default [
     params: IdParams,
     responses: { 204: { description: 'deleted' }, 409: { description: 'active executions exist' } },
     async handler(ctx, { params }) {
-      await deleteWorkflow(ctx.deps.knex, projectId(ctx), params.id);
+      await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => deleteWorkflow(trx, projectId(ctx), params.id),
+        () => ({ projectId: projectId(ctx), action: 'workflow.delete', target: { type: 'workflow', id: params.id } }),
+      );
       ctx.status = 204;
     },
   }),

@@ -1186,6 +1186,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit log: who changed what in the project, newest first (owner, admin); filter by action, actor and time */
+        get: operations["getProjectsIdAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{id}/invites/{inviteId}": {
         parameters: {
             query?: never;
@@ -8986,6 +9003,107 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getProjectsIdAudit: {
+        parameters: {
+            query?: {
+                action?: "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.reset" | "settings.update" | "domain.create" | "domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "template.delete" | "campaign.delete" | "campaign.send" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "segment.delete" | "topic.delete" | "webhook_endpoint.delete" | "retention.prune";
+                /** @description a user id, `secret key` or `system` */
+                actor?: string;
+                /** @description at or after (inclusive) */
+                from?: string;
+                page?: number;
+                pageSize?: number;
+                /** @description before (exclusive) */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            action: "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.reset" | "settings.update" | "domain.create" | "domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "template.delete" | "campaign.delete" | "campaign.send" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "segment.delete" | "topic.delete" | "webhook_endpoint.delete" | "retention.prune";
+                            /** @description the user id, `secret key` or `system` */
+                            actor: string;
+                            /** @description the acting user's current sign-in address; null for `secret key`, `system` or a deleted account */
+                            actorEmail: string | null;
+                            /** @description ISO 8601 timestamp (UTC) */
+                            at: string;
+                            details: {
+                                [key: string]: unknown;
+                            } | null;
+                            id: string;
+                            ip: string | null;
+                            target: {
+                                id: string | null;
+                                type: string;
+                            };
+                        }[];
+                        page: number;
+                        pageSize: number;
+                        total: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description a MEMBER may not read the log */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
             };
             /** @description unexpected error */
             500: {
