@@ -6,6 +6,7 @@ import { sendingPolicy, updateSendingPolicy } from '../../db/sendingPolicy';
 import { trackingSettings, updateTrackingSettings } from '../../db/tracking';
 import { doubleOptInSettings, setDoubleOptInSettings, DoubleOptInSettings } from '../../db/doubleOptIn';
 import { findTemplate } from '../../db/templates';
+import { retentionSettings, updateRetentionSettings } from '../../db/retention';
 import { assertVerifiedSender } from '../../services/senderCheck';
 import { senderCheckWaived } from '../../lib/config';
 import { validationError } from '../errors';
@@ -18,7 +19,8 @@ async function settingsOf(ctx: AppContext) {
   const projectId = ctx.state.project!.id;
   const policy = (await sendingPolicy(ctx.deps.knex, projectId)) ?? notFoundProject();
   const tracking = (await trackingSettings(ctx.deps.knex, projectId)) ?? notFoundProject();
-  return { ...policy, tracking, doubleOptIn: presentDoubleOptIn(await doubleOptInSettings(ctx.deps.knex, projectId)) };
+  const retention = (await retentionSettings(ctx.deps.knex, projectId)) ?? notFoundProject();
+  return { ...policy, tracking, doubleOptIn: presentDoubleOptIn(await doubleOptInSettings(ctx.deps.knex, projectId)), retention };
 }
 
 export default [
@@ -27,7 +29,7 @@ export default [
     path: '/settings',
     auth: 'secret',
     tag: 'settings',
-    summary: "The project's sending policy (default time zone, quiet hours, frequency cap, send rate), open and click tracking, and double opt-in",
+    summary: "The project's sending policy (default time zone, quiet hours, frequency cap, send rate), open and click tracking, double opt-in and retention",
     responses: { 200: { description: 'sending policy', schema: SettingsOut } },
     async handler(ctx) {
       ctx.body = await settingsOf(ctx);
@@ -42,7 +44,7 @@ export default [
     body: SettingsPatch,
     responses: { 200: { description: 'sending policy', schema: SettingsOut } },
     async handler(ctx, { body }) {
-      const { doubleOptIn, tracking, ...policy } = body;
+      const { doubleOptIn, tracking, retention, ...policy } = body;
       const projectId = ctx.state.project!.id;
       if (doubleOptIn) {
         await assertVerifiedSender(ctx.deps.knex, projectId, doubleOptIn.from, senderCheckWaived(ctx.deps.config));
@@ -58,6 +60,7 @@ export default [
           if ((await updateSendingPolicy(trx, projectId, policy)) === undefined) notFoundProject();
           if (tracking && (await updateTrackingSettings(trx, projectId, tracking)) === undefined) notFoundProject();
           if (doubleOptIn !== undefined) await setDoubleOptInSettings(trx, projectId, doubleOptIn);
+          if (retention) await updateRetentionSettings(trx, projectId, retention);
         },
         () => Object.keys(body).length > 0 && { projectId, action: 'settings.update', target: { type: 'settings', id: null }, details: { changed: Object.keys(body) } },
       );

@@ -30,6 +30,7 @@ import * as doubleOptIn from './036_double_opt_in';
 import * as inboundMessages from './032_inbound_messages';
 import * as inboundDomainLookup from './033_inbound_domain_lookup';
 import * as auditLog from './039_audit_log';
+import * as retention from './040_retention';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -67,6 +68,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['035_consent_records', consentRecords],
   ['036_double_opt_in', doubleOptIn],
   ['039_audit_log', auditLog],
+  ['040_retention', retention],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1421,7 +1421,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The project's sending policy (default time zone, quiet hours, frequency cap, send rate), open and click tracking, and double opt-in */
+        /** The project's sending policy (default time zone, quiet hours, frequency cap, send rate), open and click tracking, double opt-in and retention */
         get: operations["getSettings"];
         put?: never;
         post?: never;
@@ -10697,6 +10697,12 @@ export interface operations {
                             end: string;
                             start: string;
                         } | null;
+                        /** @description days each kind of content is kept; null: kept */
+                        retention: {
+                            emailBodiesDays: number | null;
+                            eventsDays: number | null;
+                            inboundDays: number | null;
+                        };
                         /** @description deliveries per second this project may make; null: the server's SEND_RATE_PER_SECOND */
                         sendRatePerSecond: number | null;
                         timezone: string;
@@ -10789,6 +10795,15 @@ export interface operations {
                         end: string;
                         start: string;
                     } | null;
+                    /** @description how many days content is kept, pruned by the hourly retention sweep; only the keys sent change */
+                    retention?: {
+                        /** @description days an email's content (bodies, text part, variables, attachments) is kept; the row and its status stay */
+                        emailBodiesDays?: number | null;
+                        /** @description days events are kept (`contact.unsubscribed` stays: campaign stats count it) */
+                        eventsDays?: number | null;
+                        /** @description days inbound messages (replies, bounce and complaint reports) are kept */
+                        inboundDays?: number | null;
+                    };
                     /** @description the project's send throttle; null: the server's SEND_RATE_PER_SECOND */
                     sendRatePerSecond?: number | null;
                     timezone?: string;
@@ -10834,6 +10849,12 @@ export interface operations {
                             end: string;
                             start: string;
                         } | null;
+                        /** @description days each kind of content is kept; null: kept */
+                        retention: {
+                            emailBodiesDays: number | null;
+                            eventsDays: number | null;
+                            inboundDays: number | null;
+                        };
                         /** @description deliveries per second this project may make; null: the server's SEND_RATE_PER_SECOND */
                         sendRatePerSecond: number | null;
                         timezone: string;
@@ -13006,6 +13027,15 @@ export interface operations {
                             end: string;
                             start: string;
                         } | null;
+                        /** @description how many days content is kept, pruned by the hourly retention sweep; only the keys sent change */
+                        retention?: {
+                            /** @description days an email's content (bodies, text part, variables, attachments) is kept; the row and its status stay */
+                            emailBodiesDays?: number | null;
+                            /** @description days events are kept (`contact.unsubscribed` stays: campaign stats count it) */
+                            eventsDays?: number | null;
+                            /** @description days inbound messages (replies, bounce and complaint reports) are kept */
+                            inboundDays?: number | null;
+                        };
                         /** @description the project's send throttle; null: the server's SEND_RATE_PER_SECOND */
                         sendRatePerSecond?: number | null;
                         timezone?: string;
