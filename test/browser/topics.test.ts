@@ -108,3 +108,23 @@ it('lists the audit log newest first, filters it by action and pages it', async 
   expect(await rowsOf('Audit log')).toEqual([expect.stringMatching(/The secret key Deleted a campaign campaign\.delete campaign/)]);
   expect(s.problems).toEqual([]);
 });
+
+it('a member sees no Audit log link, and the address tells them the log is for owners and admins', async () => {
+  const email = `member-${Date.now()}@example.test`;
+  const signup = await h.http.post('/auth/signup').send({ email, password: 'correct horse battery' });
+  expect(signup.status).toBe(201);
+  await h.deps.knex('project_members').insert({ project_id: project.projectId, user_id: signup.body.id, role: 'MEMBER' });
+  await s.click('Log out');
+  await page.waitForFunction(() => (globalThis as any).location.pathname === '/app/login', { timeout: 20_000 });
+  await s.waitForText('New here?');
+  await s.replace('Email', email);
+  await s.replace('Password', 'correct horse battery');
+  await s.click('Log in');
+  await page.waitForFunction(() => (globalThis as any).location.pathname !== '/app/login', { timeout: 20_000 });
+  await page.goto(`${s.api.url}/app/p/${project.projectId}/audit`, { waitUntil: 'load' });
+  await s.waitForText('Owners and admins only');
+  const links = await page.$$eval('nav[aria-label="Project"] a', (as) => as.map((a) => (a as unknown as { innerText: string }).innerText.trim()));
+  expect(links).toContain('Topics');
+  expect(links).not.toContain('Audit log');
+  expect(s.problems).toEqual([]);
+});
