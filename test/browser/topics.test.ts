@@ -109,6 +109,18 @@ it('lists the audit log newest first, filters it by action and pages it', async 
   expect(s.problems).toEqual([]);
 });
 
+it('sets retention on the Settings screen, and the audit log names who did', async () => {
+  await s.click('Settings', 'link');
+  await s.replace('Events (days)', '30', '[aria-label="Retention"]');
+  await s.click('Save retention');
+  await s.waitForText('Saved.');
+  expect((await h.http.get('/settings').set(bearer(project.secretKey))).body.retention).toEqual({ emailBodiesDays: null, eventsDays: 30, inboundDays: null });
+  await s.click('Audit log', 'link');
+  await s.waitForText('29 entries');
+  expect((await rowsOf('Audit log'))[0]).toMatch(/newcomer-.* Changed the settings settings\.update settings changed: \["retention"\]/);
+  expect(s.problems).toEqual([]);
+});
+
 it('a member sees no Audit log link, and the address tells them the log is for owners and admins', async () => {
   const email = `member-${Date.now()}@example.test`;
   const signup = await h.http.post('/auth/signup').send({ email, password: 'correct horse battery' });
