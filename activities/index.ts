@@ -8,6 +8,7 @@ import { domainActivities } from './domains';
 import { emailActivities } from './email';
 import { deliveryBatchActivities } from './deliveryBatch';
 import { maintenanceActivities } from './maintenance';
+import { retentionActivities } from './retention';
 import { bulkActivities } from './bulk';
 import { segmentActivities } from './segments';
 import { campaignActivities } from './campaigns';
@@ -41,6 +42,7 @@ export function createActivities(deps: ActivityDeps) {
     ...emailActivities(deps),
     ...deliveryBatchActivities(deps),
     ...maintenanceActivities(deps),
+    ...retentionActivities(deps),
     ...bulkActivities(deps),
     ...segmentActivities(deps),
     ...campaignActivities(deps),

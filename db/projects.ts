@@ -33,6 +33,7 @@ const PERMISSIONS = {
   'project.read': ['OWNER', 'ADMIN', 'MEMBER'],
   'project.update': ['OWNER', 'ADMIN'],
   'keys.rotate': ['OWNER', 'ADMIN'],
+  'audit.read': ['OWNER', 'ADMIN'],
   'members.manage': ['OWNER', 'ADMIN'],
   'owners.manage': ['OWNER'],
   'billing.limits': ['OWNER', 'ADMIN'],
@@ -218,6 +219,8 @@ export const KEPT_ON_RESET = new Set([
   'suppressions',
   // Uploaded images: mail already sent links to them.
   'uploads',
+  // Who did what, the reset itself included: the record must outlive what it records.
+  'audit_log',
 ]);
 
 /** Project-scoped tables in an order that deletes referencing tables before the ones they reference. */

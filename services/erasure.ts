@@ -1,3 +1,5 @@
+import type { AuditWho } from './audit';
+import { recordAudit } from '../db/auditLog';
 import type { Knex } from 'knex';
 import type { TemporalGateway } from './temporal';
 import { cancelWorkflow } from './temporal';
@@ -26,7 +28,8 @@ interface Deps {
 }
 
 /** Who asked: a dashboard user's id or the secret key (for the audit entry). */
-export type ErasureActor = { userId: string } | 'secret key';
+/** Who asked for the erasure and from where (services/audit.ts requestAuditor). */
+export type ErasureActor = AuditWho;
 
 export interface ErasedAddresses {
   /** Addresses erased (unique, lowercase). */
@@ -40,8 +43,8 @@ export interface ErasedAddresses {
  * the erasing transaction, so the entry commits with the erasure or not at all. It must hold no
  * personal data: the contact's former id (or the number of addresses), never an address.
  */
-export async function recordErasureAudit(_trx: Knex, _entry: { projectId: string; actor: ErasureActor; contactId: string | null }): Promise<void> {
-  // The audit log is not merged yet; its entry is written here.
+export async function recordErasureAudit(trx: Knex, entry: { projectId: string; actor: ErasureActor; contactId: string | null }): Promise<void> {
+  await recordAudit(trx, { projectId: entry.projectId, actor: entry.actor.actor, ip: entry.actor.ip, action: 'contact.erase', target: { type: 'contact', id: entry.contactId } });
 }
 
 /** Erases one address in its own transaction; the contact's id when it was one. */

@@ -2,11 +2,13 @@ import { Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporal
 import type { Duration, Workflow } from '@temporalio/common';
 import { domainVerification } from '../temporal/workflows/domainVerification';
 import { maintenance } from '../temporal/workflows/maintenance';
+import { retention } from '../temporal/workflows/retention';
 import { segmentRecompute } from '../temporal/workflows/segmentCompute';
 
 export const DOMAIN_VERIFICATION_SCHEDULE = 'domain-verification';
 const MAINTENANCE_SCHEDULE = 'maintenance';
 const SEGMENT_RECOMPUTE_SCHEDULE = 'segment-recompute';
+const RETENTION_SCHEDULE = 'retention';
 
 interface ScheduleSpecDef {
   id: string;
@@ -23,6 +25,12 @@ const SCHEDULES: ScheduleSpecDef[] = [
     workflow: maintenance,
     every: '1 minute',
     summary: 'Sweep: routes unrouted events, starts undelivered emails and orphaned campaigns, prunes old rows (Schedule, every minute)',
+  },
+  {
+    id: RETENTION_SCHEDULE,
+    workflow: retention,
+    every: '1 hour',
+    summary: "Retention: removes email bodies, events and inbound messages older than each project's retention setting (Schedule, every hour)",
   },
   { id: SEGMENT_RECOMPUTE_SCHEDULE, workflow: segmentRecompute, every: '15 minutes', summary: 'Recompute of every tracked dynamic segment, one child per segment (Schedule, every 15 minutes)' },
 ];

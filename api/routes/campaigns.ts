@@ -2,6 +2,7 @@ import { CampaignLinksOut } from '../schemas/tracking';
 import { campaignLinks } from '../../db/tracking';
 import { senderCheckWaived } from '../../lib/config';
 import { route } from '../route';
+import { audited, requestAuditor } from '../../services/audit';
 import type { AppContext } from '../context';
 import { badRequest, conflict, notFound, validationError } from '../errors';
 import { IdParams } from '../schemas/common';
@@ -172,7 +173,12 @@ export default [
     params: IdParams,
     responses: { 204: { description: 'deleted' }, 409: { description: 'the campaign has an active execution' } },
     async handler(ctx, { params, project }) {
-      const result = await deleteCampaign(ctx.deps.knex, project.id, params.id);
+      const result = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => deleteCampaign(trx, project.id, params.id),
+        (r) => r && 'deleted' in r && { projectId: project.id, action: 'campaign.delete', target: { type: 'campaign', id: params.id } },
+      );
       if (!result) throw notFound('Campaign');
       if ('conflict' in result) throw conflict(`The campaign is ${result.conflict} and has an active execution; cancel it first`, { details: { status: result.conflict } });
       ctx.status = 204;
@@ -254,7 +260,15 @@ export default [
       const current = await loadCampaign(ctx, project.id, params.id);
       // The domain may have been removed since the campaign was written.
       await assertVerifiedSender(ctx.deps.knex, project.id, current.from, senderCheckWaived(ctx.deps.config));
-      const row = guarded(await requestSend(ctx.deps.knex, project.id, params.id, scheduledFor, localSchedule), (s) => `Only a DRAFT campaign can be sent; this one is ${s}`);
+      // The audit entry commits with the status change, before the workflow starts: the workflow reads the committed row.
+      const sent = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => requestSend(trx, project.id, params.id, scheduledFor, localSchedule),
+        (r) =>
+          r && 'row' in r && { projectId: project.id, action: 'campaign.send', target: { type: 'campaign', id: params.id }, details: { status: r.row.status, scheduledFor: r.row.scheduled_for ?? localSchedule } },
+      );
+      const row = guarded(sent, (s) => `Only a DRAFT campaign can be sent; this one is ${s}`);
       await start(ctx.deps.temporal, campaignSendStart, { campaign: row, config: ctx.deps.config });
       const campaign = presentCampaign(row);
       ctx.body = {

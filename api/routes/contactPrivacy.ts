@@ -1,3 +1,5 @@
+import { requestAuditor } from '../../services/audit';
+import { recordAudit } from '../../db/auditLog';
 import { Readable } from 'node:stream';
 import { route } from '../route';
 import type { AppContext } from '../context';
@@ -15,7 +17,7 @@ import { findJob } from '../../db/jobs';
 import { FilterError } from '../../db/filters';
 
 /** Who asks for an erasure, for its audit entry: the dashboard's user or the secret key. */
-export const erasureActor = (ctx: AppContext): ErasureActor => (ctx.state.user ? { userId: ctx.state.user.id } : 'secret key');
+export const erasureActor = (ctx: AppContext): ErasureActor => requestAuditor(ctx);
 
 const exportJob = async (ctx: AppContext, projectId: string, jobId: string) => {
   const job = await findJob(ctx.deps.knex, projectId, jobId, ['EXPORT']);
@@ -49,6 +51,9 @@ export default [
     async handler(ctx, { params, project }) {
       const record = await contactRecord(ctx.deps, project.id, params.id);
       if (!record) throw notFound('Contact');
+      // A read, so no change to share a transaction with: the entry says who took a copy of the person's data.
+      const who = requestAuditor(ctx);
+      await recordAudit(ctx.deps.knex, { projectId: project.id, ...who, action: 'contact.export', target: { type: 'contact', id: params.id } });
       ctx.body = presentContactRecord(record);
     },
   }),
@@ -63,6 +68,8 @@ export default [
     async handler(ctx, { body, project }) {
       try {
         const job = await startContactExport(ctx.deps, project.id, body.filter);
+        const who = requestAuditor(ctx);
+        await recordAudit(ctx.deps.knex, { projectId: project.id, ...who, action: 'contact.export', target: { type: 'job', id: job.id }, details: { filtered: !!body.filter } });
         ctx.status = 202;
         ctx.body = { jobId: job.id };
       } catch (err) {

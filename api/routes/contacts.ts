@@ -1,4 +1,5 @@
 import { route } from '../route';
+import { audited, requestAuditor } from '../../services/audit';
 import type { AppContext } from '../context';
 import { badRequest, conflict, notFound } from '../errors';
 import {
@@ -175,7 +176,14 @@ export default [
         ctx.status = 204;
         return;
       }
-      if (!(await deleteContact(ctx.deps.knex, project.id, params.id))) throw notFound('Contact');
+      const projectId = project.id;
+      const deleted = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => deleteContact(trx, projectId, params.id),
+        (ok) => ok && { projectId, action: 'contact.delete', target: { type: 'contact', id: params.id } },
+      );
+      if (!deleted) throw notFound('Contact');
       ctx.status = 204;
     },
   }),

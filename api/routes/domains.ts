@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { route } from '../route';
+import { audited, requestAuditor } from '../../services/audit';
 import type { AppContext } from '../context';
 import { ApiError, conflict, notFound } from '../errors';
 import { IdParams } from '../schemas/common';
@@ -30,13 +31,12 @@ export default [
     async handler(ctx, { body, project }) {
       // Every domain gets a key, so switching EMAIL_TRANSPORT to smtp later needs no new one; its record is listed only when we sign.
       const key = await generateDkimKey(ctx.deps.config, body.domain);
-      const row = await createDomain(
+      const projectId = project.id;
+      const row = await audited(
         ctx.deps.knex,
-        project.id,
-        body.domain,
-        ctx.deps.config.spfInclude,
-        { key, listed: signsMail(ctx.deps.config) },
-        inboundRecords(ctx.deps.config),
+        requestAuditor(ctx),
+        (trx) => createDomain(trx, projectId, body.domain, ctx.deps.config.spfInclude, { key, listed: signsMail(ctx.deps.config) }, inboundRecords(ctx.deps.config)),
+        (r) => r && { projectId, action: 'domain.create', target: { type: 'domain', id: r.id }, details: { domain: r.domain } },
       );
       if (!row) throw conflict(`Domain ${body.domain} is already added to this project`);
       ctx.status = 201;
@@ -87,7 +87,14 @@ export default [
     summary: 'Remove a domain; senders on it stop being accepted',
     params: IdParams,
     async handler(ctx, { params, project }) {
-      if (!(await deleteDomain(ctx.deps.knex, project.id, params.id))) throw notFound('Domain');
+      const projectId = project.id;
+      const deleted = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => deleteDomain(trx, projectId, params.id),
+        (ok) => ok && { projectId, action: 'domain.delete', target: { type: 'domain', id: params.id } },
+      );
+      if (!deleted) throw notFound('Domain');
       ctx.status = 204;
     },
   }),

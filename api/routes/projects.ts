@@ -7,6 +7,10 @@ import { sendSystemEmail } from '../operations/systemEmail';
 import { cancelInvite, changeMember, INVITE_LIMITS, INVITE_TTL_SECONDS, inviteMember, listInvites, listMembers, Member, MemberChangeRefusal } from '../../db/members';
 import { findProject, setupState } from '../../db/projects';
 import { securityState } from '../../db/security';
+import { audited, requestAuditor } from '../../services/audit';
+import { listAudit } from '../../db/auditLog';
+import { AuditPageOut, AuditQuery } from '../schemas/audit';
+import { presentAuditEntry } from '../presenters/audit';
 
 // Subject and body are fixed template source: the project name, the inviter and the role go in as
 // variables, so a name like `{{ 7 | times: 6 }}` is shown as written, never evaluated.
@@ -51,6 +55,22 @@ export default [
   }),
   route({
     method: 'get',
+    path: '/projects/:id/audit',
+    auth: 'session',
+    tag: 'projects',
+    summary: 'The audit log: who changed what in the project, newest first (owner, admin); filter by action, actor and time',
+    params: IdParams,
+    resource: 'Project',
+    query: AuditQuery,
+    responses: { 200: { description: 'a page of entries', schema: AuditPageOut }, 403: { description: 'a MEMBER may not read the log' } },
+    async handler(ctx, { params, query }) {
+      await requireProjectRole(ctx, params.id, 'audit.read');
+      const { rows, total, totalPages } = await listAudit(ctx.deps.knex, params.id, query);
+      ctx.body = { data: rows.map(presentAuditEntry), total, page: query.page, pageSize: query.pageSize, totalPages };
+    },
+  }),
+  route({
+    method: 'get',
     path: '/projects/:id/members',
     auth: 'session',
     tag: 'projects',
@@ -81,7 +101,14 @@ export default [
     },
     async handler(ctx, { params, body, user }) {
       const role = await requireProjectRole(ctx, params.id, 'members.manage');
-      const result = await inviteMember(ctx.deps.knex, params.id, { userId: user.id, role }, body.email, body.role);
+      const result = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => inviteMember(trx, params.id, { userId: user.id, role }, body.email, body.role),
+        (r) =>
+          (r.kind === 'member' && { projectId: params.id, action: 'member.add', target: { type: 'user', id: r.member.userId }, details: { role: r.member.role } }) ||
+          (r.kind === 'invite' && { projectId: params.id, action: 'member.invite', target: { type: 'invite', id: r.invite.id }, details: { role: r.invite.role } }),
+      );
       if (result.kind === 'refused') {
         if (result.reason === 'ALREADY_MEMBER') throw conflict('This person is already a member of the project');
         throw forbidden('Only owners may invite an OWNER, or change an invite made for one');
@@ -129,7 +156,14 @@ export default [
     responses: { 200: { description: 'member', schema: MemberOut }, 409: { description: 'would leave the project without an owner' } },
     async handler(ctx, { params, body, user }) {
       const role = await requireProjectRole(ctx, params.id, 'members.manage');
-      ctx.body = answer(await changeMember(ctx.deps.knex, params.id, { userId: user.id, role }, params.userId, body.role));
+      ctx.body = answer(
+        await audited(
+          ctx.deps.knex,
+          requestAuditor(ctx),
+          (trx) => changeMember(trx, params.id, { userId: user.id, role }, params.userId, body.role),
+          (r) => typeof r === 'object' && { projectId: params.id, action: 'member.role', target: { type: 'user', id: params.userId }, details: { role: body.role } },
+        ),
+      );
     },
   }),
   route({
@@ -143,7 +177,14 @@ export default [
     responses: { 204: { description: 'removed' }, 409: { description: 'would leave the project without an owner' } },
     async handler(ctx, { params, user }) {
       const role = await requireProjectRole(ctx, params.id, 'project.read');
-      answer(await changeMember(ctx.deps.knex, params.id, { userId: user.id, role }, params.userId, null));
+      answer(
+        await audited(
+          ctx.deps.knex,
+          requestAuditor(ctx),
+          (trx) => changeMember(trx, params.id, { userId: user.id, role }, params.userId, null),
+          (r) => typeof r === 'object' && { projectId: params.id, action: 'member.remove', target: { type: 'user', id: params.userId }, details: { role: r.role } },
+        ),
+      );
       ctx.status = 204;
     },
   }),
@@ -158,7 +199,12 @@ export default [
     responses: { 204: { description: 'withdrawn' } },
     async handler(ctx, { params, user }) {
       const role = await requireProjectRole(ctx, params.id, 'members.manage');
-      const refused = await cancelInvite(ctx.deps.knex, params.id, { userId: user.id, role }, params.inviteId);
+      const refused = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => cancelInvite(trx, params.id, { userId: user.id, role }, params.inviteId),
+        (r) => r === null && { projectId: params.id, action: 'invite.withdraw', target: { type: 'invite', id: params.inviteId } },
+      );
       if (refused === 'NOT_FOUND') throw notFound('Invite');
       if (refused === 'FORBIDDEN') throw forbidden('Only owners may withdraw an OWNER invite');
       ctx.status = 204;

@@ -1,4 +1,5 @@
 import { route } from '../route';
+import { audited, requestAuditor } from '../../services/audit';
 import type { AppContext } from '../context';
 import { conflict, FlatError, notFound } from '../errors';
 import { IdParams, PageQuery } from '../schemas/common';
@@ -138,7 +139,12 @@ export default [
     responses: { 204: { description: 'deleted' }, 409: { description: 'used by an active campaign' } },
     async handler(ctx, { params, project }) {
       const segment = await segmentOr404(ctx, project.id, params.id);
-      const outcome = await deleteSegment(ctx.deps.knex, project.id, segment.id);
+      const outcome = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => deleteSegment(trx, project.id, segment.id),
+        (r) => r === 'deleted' && { projectId: project.id, action: 'segment.delete', target: { type: 'segment', id: segment.id } },
+      );
       if (outcome === 'in-use') throw conflict('Segment is used by an active campaign');
       if (!outcome) throw notFound('Segment');
       ctx.status = 204;

@@ -1,10 +1,12 @@
 import { route } from '../route';
+import { audited, requestAuditor } from '../../services/audit';
 import { notFound } from '../errors';
 import { SettingsOut, SettingsPatch } from '../schemas/settings';
 import { sendingPolicy, updateSendingPolicy } from '../../db/sendingPolicy';
 import { trackingSettings, updateTrackingSettings } from '../../db/tracking';
 import { doubleOptInSettings, setDoubleOptInSettings, DoubleOptInSettings } from '../../db/doubleOptIn';
 import { findTemplate } from '../../db/templates';
+import { retentionSettings, updateRetentionSettings } from '../../db/retention';
 import { assertVerifiedSender } from '../../services/senderCheck';
 import { senderCheckWaived } from '../../lib/config';
 import { validationError } from '../errors';
@@ -16,7 +18,8 @@ const presentDoubleOptIn = (s: DoubleOptInSettings | null) =>
 async function settingsOf(ctx: AppContext, projectId: string) {
   const policy = (await sendingPolicy(ctx.deps.knex, projectId)) ?? notFoundProject();
   const tracking = (await trackingSettings(ctx.deps.knex, projectId)) ?? notFoundProject();
-  return { ...policy, tracking, doubleOptIn: presentDoubleOptIn(await doubleOptInSettings(ctx.deps.knex, projectId)) };
+  const retention = (await retentionSettings(ctx.deps.knex, projectId)) ?? notFoundProject();
+  return { ...policy, tracking, doubleOptIn: presentDoubleOptIn(await doubleOptInSettings(ctx.deps.knex, projectId)), retention };
 }
 
 export default [
@@ -25,7 +28,7 @@ export default [
     path: '/settings',
     auth: 'secret',
     tag: 'settings',
-    summary: "The project's sending policy (default time zone, quiet hours, frequency cap, send rate), open and click tracking, and double opt-in",
+    summary: "The project's sending policy (default time zone, quiet hours, frequency cap, send rate), open and click tracking, double opt-in and retention",
     responses: { 200: { description: 'sending policy', schema: SettingsOut } },
     async handler(ctx, { project }) {
       ctx.body = await settingsOf(ctx, project.id);
@@ -40,7 +43,7 @@ export default [
     body: SettingsPatch,
     responses: { 200: { description: 'sending policy', schema: SettingsOut } },
     async handler(ctx, { body, project }) {
-      const { doubleOptIn, tracking, ...policy } = body;
+      const { doubleOptIn, tracking, retention, ...policy } = body;
       const projectId = project.id;
       if (doubleOptIn) {
         await assertVerifiedSender(ctx.deps.knex, projectId, doubleOptIn.from, senderCheckWaived(ctx.deps.config));
@@ -48,9 +51,18 @@ export default [
           throw validationError([{ field: 'doubleOptIn.templateId', code: 'custom', message: 'template not found in this project' }]);
         }
       }
-      if ((await updateSendingPolicy(ctx.deps.knex, projectId, policy)) === undefined) notFoundProject();
-      if (tracking && (await updateTrackingSettings(ctx.deps.knex, projectId, tracking)) === undefined) notFoundProject();
-      if (doubleOptIn !== undefined) await setDoubleOptInSettings(ctx.deps.knex, projectId, doubleOptIn);
+      // One transaction: the parts of a patch and its audit entry commit together or not at all.
+      await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        async (trx) => {
+          if ((await updateSendingPolicy(trx, projectId, policy)) === undefined) notFoundProject();
+          if (tracking && (await updateTrackingSettings(trx, projectId, tracking)) === undefined) notFoundProject();
+          if (doubleOptIn !== undefined) await setDoubleOptInSettings(trx, projectId, doubleOptIn);
+          if (retention) await updateRetentionSettings(trx, projectId, retention);
+        },
+        () => Object.keys(body).length > 0 && { projectId, action: 'settings.update', target: { type: 'settings', id: null }, details: { changed: Object.keys(body) } },
+      );
       ctx.body = await settingsOf(ctx, project.id);
     },
   }),

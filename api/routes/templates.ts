@@ -1,5 +1,6 @@
 import { senderCheckWaived } from '../../lib/config';
 import { route } from '../route';
+import { audited, requestAuditor } from '../../services/audit';
 import { referencePaths } from '../../services/stepReferences';
 import type { AppContext } from '../context';
 import { conflict, notFound, validationError, type FieldError } from '../errors';
@@ -133,7 +134,12 @@ export default [
     params: IdParams,
     responses: { 204: { description: 'deleted' } },
     async handler(ctx, { params, project }) {
-      const outcome = await deleteTemplate(ctx.deps.knex, project.id, params.id, referencePaths('template', ctx.deps.steps));
+      const outcome = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => deleteTemplate(trx, project.id, params.id, referencePaths('template', ctx.deps.steps)),
+        (r) => r && 'deleted' in r && { projectId: project.id, action: 'template.delete', target: { type: 'template', id: params.id } },
+      );
       if (!outcome) throw notFound('Template');
       // A SEND_EMAIL step naming a deleted template could never send again: refuse, and say where it is used.
       if ('usedBy' in outcome) {

@@ -1,4 +1,5 @@
 import { route } from '../route';
+import { audited, requestAuditor } from '../../services/audit';
 import type { AppContext } from '../context';
 import { notFound } from '../errors';
 import { IdParams } from '../schemas/common';
@@ -53,7 +54,13 @@ export default [
     summary: 'Delete a topic and every contact\'s state of it; 409 while an unfinished campaign or a SEND_EMAIL step names it',
     params: IdParams,
     async handler(ctx, { params, project }) {
-      if (!(await deleteTopic(ctx.deps.knex, project.id, params.id, referencePaths('topic')))) throw notFound('Topic');
+      const deleted = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => deleteTopic(trx, project.id, params.id, referencePaths('topic')),
+        (ok) => ok && { projectId: project.id, action: 'topic.delete', target: { type: 'topic', id: params.id } },
+      );
+      if (!deleted) throw notFound('Topic');
       ctx.status = 204;
     },
   }),

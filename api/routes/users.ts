@@ -17,6 +17,7 @@ import type Stripe from 'stripe';
 import { stripeCall, StripeError, StripeSettings } from '../../lib/stripe';
 import { presentProject } from '../presenters/projects';
 import { presentUser } from '../presenters/users';
+import { audited, requestAuditor } from '../../services/audit';
 
 /** Running executions are cancelled before any row goes: a workflow must not keep acting on a wiped project. */
 async function cancelExecutions(ctx: AppContext, projectId: string): Promise<number> {
@@ -98,10 +99,15 @@ export default [
     async handler(ctx, { params, body }) {
       await requireProjectRole(ctx, params.id, 'project.update');
       const { settings: policy, ...fields } = body;
-      const { row, settings } = await ctx.deps.knex.transaction(async (trx) => ({
-        row: (await updateProject(trx, params.id, fields))!,
-        settings: await updateSendingPolicy(trx, params.id, policy ?? {}),
-      }));
+      const { row, settings } = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        async (trx) => ({
+          row: (await updateProject(trx, params.id, fields))!,
+          settings: await updateSendingPolicy(trx, params.id, policy ?? {}),
+        }),
+        () => ({ projectId: params.id, action: 'project.update', target: { type: 'project', id: params.id }, details: { changed: Object.keys(body) } }),
+      );
       ctx.body = { ...presentProject(row), settings };
     },
   }),
@@ -131,7 +137,12 @@ export default [
     resource: 'Project',
     async handler(ctx, { params }) {
       await requireProjectRole(ctx, params.id, 'keys.rotate');
-      const rotated = await rotateKeys(ctx.deps.knex, params.id);
+      const rotated = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => rotateKeys(trx, params.id),
+        (r) => r && { projectId: params.id, action: 'keys.rotate', target: { type: 'project', id: params.id } },
+      );
       if (!rotated) throw notFound('Project');
       ctx.body = presentProject(rotated.row, rotated.keys);
     },
@@ -162,7 +173,12 @@ export default [
     async handler(ctx, { params }) {
       await requireProjectRole(ctx, params.id, 'project.reset');
       const cancelledExecutions = await cancelExecutions(ctx, params.id);
-      const deleted = await resetProjectData(ctx.deps.knex, params.id);
+      const deleted = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => resetProjectData(trx, params.id),
+        (counts) => ({ projectId: params.id, action: 'project.reset', target: { type: 'project', id: params.id }, details: { deleted: counts } }),
+      );
       ctx.body = { success: true, deleted, cancelledExecutions };
     },
   }),

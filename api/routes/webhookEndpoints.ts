@@ -1,4 +1,5 @@
 import { route } from '../route';
+import { audited, requestAuditor } from '../../services/audit';
 import type { AppContext } from '../context';
 import { badRequest, conflict, notFound } from '../errors';
 import { IdParams } from '../schemas/common';
@@ -132,7 +133,13 @@ export default [
     summary: 'Remove an endpoint and its delivery log; its delivery workflow ends on its next round',
     params: IdParams,
     async handler(ctx, { params, project }) {
-      if (!(await deleteWebhookEndpoint(ctx.deps.knex, project.id, params.id))) throw notFound('Webhook endpoint');
+      const deleted = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => deleteWebhookEndpoint(trx, project.id, params.id),
+        (ok) => ok && { projectId: project.id, action: 'webhook_endpoint.delete', target: { type: 'webhook_endpoint', id: params.id } },
+      );
+      if (!deleted) throw notFound('Webhook endpoint');
       ctx.status = 204;
     },
   }),

@@ -1,6 +1,7 @@
 import { senderCheckWaived } from '../../lib/config';
 import type { Knex } from 'knex';
 import { route } from '../route';
+import { audited, requestAuditor } from '../../services/audit';
 import type { AppContext } from '../context';
 import { ApiError, conflict, notFound, validationError, FieldError } from '../errors';
 import { IdParams } from '../schemas/common';
@@ -172,7 +173,13 @@ export default [
       422: { description: 'enabling a workflow whose graph cannot run; errors name the steps' },
     },
     async handler(ctx, { params, body, project }) {
-      const row = await updateWorkflow(ctx.deps.knex, project.id, params.id, body, (trx, workflow) => assertRunnable(trx, project.id, workflow.id, registryOf(ctx), senderCheckWaived(ctx.deps.config)));
+      const row = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => updateWorkflow(trx, project.id, params.id, body, (inner, workflow) => assertRunnable(inner, project.id, workflow.id, registryOf(ctx), senderCheckWaived(ctx.deps.config))),
+        // Recorded when the request sets `enabled`, as asked (also when it was already so): the log shows who meant to turn it on or off.
+        () => body.enabled !== undefined && { projectId: project.id, action: body.enabled ? 'workflow.enable' : 'workflow.disable', target: { type: 'workflow', id: params.id } },
+      );
       ctx.body = await present(ctx.deps.knex, row);
     },
   }),
@@ -184,7 +191,12 @@ export default [
     params: IdParams,
     responses: { 204: { description: 'deleted' }, 409: { description: 'active executions exist' } },
     async handler(ctx, { params, project }) {
-      await deleteWorkflow(ctx.deps.knex, project.id, params.id);
+      await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => deleteWorkflow(trx, project.id, params.id),
+        () => ({ projectId: project.id, action: 'workflow.delete', target: { type: 'workflow', id: params.id } }),
+      );
       ctx.status = 204;
     },
   }),

@@ -27,6 +27,23 @@ export const DoubleOptIn = z.strictObject({
   expiryHours: z.number().int().min(1).max(24 * 90).default(72).describe('how long a confirmation link stays valid'),
 });
 
+const RetentionDays = z
+  .number()
+  .int('days must be a whole number')
+  .min(1, 'days must be at least 1')
+  .max(3650, 'days must be at most 3650')
+  .nullable()
+  .optional();
+
+/** How long content is kept (docs/privacy.md "Retention"); only the keys sent change, null keeps forever. */
+export const RetentionPatch = z.strictObject({
+  emailBodiesDays: RetentionDays.describe("days an email's content (bodies, text part, variables, attachments) is kept; the row and its status stay"),
+  eventsDays: RetentionDays.describe('days events are kept (`contact.unsubscribed` stays: campaign stats count it)'),
+  inboundDays: RetentionDays.describe('days inbound messages (replies, bounce and complaint reports) are kept'),
+});
+
+export const RetentionOut = z.object({ emailBodiesDays: z.number().int().nullable(), eventsDays: z.number().int().nullable(), inboundDays: z.number().int().nullable() });
+
 /** PATCH /settings: only the keys sent change; null turns a control off. */
 export const SettingsPatch = z.strictObject({
   timezone: TimeZoneName.optional(),
@@ -35,6 +52,7 @@ export const SettingsPatch = z.strictObject({
   sendRatePerSecond: SendRatePerSecond.nullable().optional().describe("the project's send throttle; null: the server's SEND_RATE_PER_SECOND"),
   tracking: TrackingSettingsPatch.optional().describe('first-party open and click tracking per email type (docs/tracking.md); only the keys sent change'),
   doubleOptIn: DoubleOptIn.nullable().optional().describe('double opt-in settings; null: off'),
+  retention: RetentionPatch.optional().describe('how many days content is kept, pruned by the hourly retention sweep; only the keys sent change'),
 });
 
 export const SettingsOut = z.object({
@@ -46,4 +64,5 @@ export const SettingsOut = z.object({
   doubleOptIn: z
     .object({ enabled: z.boolean(), from: z.string(), fromName: z.string().nullable(), templateId: z.string().nullable(), expiryHours: z.number().int() })
     .nullable(),
+  retention: RetentionOut.describe('days each kind of content is kept; null: kept'),
 });

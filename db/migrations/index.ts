@@ -31,6 +31,8 @@ import * as inboundMessages from './032_inbound_messages';
 import * as inboundDomainLookup from './033_inbound_domain_lookup';
 import * as contactErasures from './037_contact_erasures';
 import * as contactExports from './038_contact_exports';
+import * as auditLog from './039_audit_log';
+import * as retention from './040_retention';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -69,6 +71,8 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['036_double_opt_in', doubleOptIn],
   ['037_contact_erasures', contactErasures],
   ['038_contact_exports', contactExports],
+  ['039_audit_log', auditLog],
+  ['040_retention', retention],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -5,6 +5,7 @@ export * from './routeEventBatch';
 export * from './deliverEmail';
 export * from './deliverEmailBatch';
 export * from './maintenance';
+export * from './retention';
 export * from './bulkJob';
 export * from './segmentCompute';
 // Only the workflow itself: its module's other exports (the interpreter, types) are not workflow types.

@@ -62,6 +62,8 @@ describe('GET /contacts/:id/export', () => {
 
     const res = await h.http.get(`/contacts/${contactId}/export`).set(auth());
     expect(res.status).toBe(200);
+    // Who took a copy of the person's data is in the audit log (issue 30 §7).
+    expect(await h.deps.knex('audit_log').where({ project_id: p.projectId, action: 'contact.export', target_id: contactId })).toEqual([expect.objectContaining({ actor: 'secret key', target_type: 'contact' })]);
     expect(res.body.contact).toMatchObject({ id: contactId, email, subscribed: true, data: { plan: 'pro', marked: true }, topics: { news: true }, pending: false });
     expect(res.body.consent).toEqual(
       expect.arrayContaining([

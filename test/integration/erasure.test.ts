@@ -232,6 +232,10 @@ describe('DELETE /contacts/:id?erase=true', () => {
     // Erase.
     const erased = await h.http.delete(`/contacts/${contactId}?erase=true`).set(auth());
     expect(erased.status).toBe(204);
+    // The audit entry commits with the erasure and names the former contact id, never the address.
+    expect(await knex()('audit_log').where({ project_id: p.projectId, action: 'contact.erase' })).toEqual([
+      expect.objectContaining({ actor: 'secret key', target_type: 'contact', target_id: contactId }),
+    ]);
 
     expect(await rowsNaming(addr)).toEqual({});
     expect(await rowsNaming(nick)).toEqual({});

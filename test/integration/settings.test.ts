@@ -1,6 +1,9 @@
 import { startHarness, createProjectFixture, bearer, Harness, ProjectFixture } from '../helpers/harness';
 import { upsertContact } from '../../db/contacts';
 
+/** Retention (docs/privacy.md): a project keeps everything until it says otherwise. */
+const KEEP = { emailBodiesDays: null, eventsDays: null, inboundDays: null };
+
 let h: Harness;
 let p: ProjectFixture;
 
@@ -19,22 +22,22 @@ describe('sending policy (GET/PATCH /settings)', () => {
   it('a new project has UTC, no quiet hours, no cap, the default send rate', async () => {
     const res = await get();
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ timezone: 'UTC', quietHours: null, frequencyCap: null, sendRatePerSecond: null, tracking: DEFAULT_TRACKING, doubleOptIn: null });
+    expect(res.body).toEqual({ timezone: 'UTC', quietHours: null, frequencyCap: null, sendRatePerSecond: null, tracking: DEFAULT_TRACKING, doubleOptIn: null, retention: KEEP });
   });
 
   it('PATCH changes only the keys sent, and null turns a control off', async () => {
-    expect((await patch({ timezone: 'Europe/Paris' })).body).toEqual({ timezone: 'Europe/Paris', quietHours: null, frequencyCap: null, sendRatePerSecond: null, tracking: DEFAULT_TRACKING, doubleOptIn: null });
+    expect((await patch({ timezone: 'Europe/Paris' })).body).toEqual({ timezone: 'Europe/Paris', quietHours: null, frequencyCap: null, sendRatePerSecond: null, tracking: DEFAULT_TRACKING, doubleOptIn: null, retention: KEEP });
     expect((await patch({ quietHours: { start: '21:00', end: '08:00' } })).body).toEqual({
       timezone: 'Europe/Paris',
       quietHours: { start: '21:00', end: '08:00' },
       frequencyCap: null,
       sendRatePerSecond: null,
-      tracking: DEFAULT_TRACKING, doubleOptIn: null,
+      tracking: DEFAULT_TRACKING, doubleOptIn: null, retention: KEEP,
     });
     const capped = await patch({ frequencyCap: { max: 3, per: 'day' } });
-    expect(capped.body).toEqual({ timezone: 'Europe/Paris', quietHours: { start: '21:00', end: '08:00' }, frequencyCap: { max: 3, per: 'day' }, sendRatePerSecond: null, tracking: DEFAULT_TRACKING, doubleOptIn: null });
+    expect(capped.body).toEqual({ timezone: 'Europe/Paris', quietHours: { start: '21:00', end: '08:00' }, frequencyCap: { max: 3, per: 'day' }, sendRatePerSecond: null, tracking: DEFAULT_TRACKING, doubleOptIn: null, retention: KEEP });
     expect((await get()).body).toEqual(capped.body);
-    expect((await patch({ quietHours: null })).body).toEqual({ timezone: 'Europe/Paris', quietHours: null, frequencyCap: { max: 3, per: 'day' }, sendRatePerSecond: null, tracking: DEFAULT_TRACKING, doubleOptIn: null });
+    expect((await patch({ quietHours: null })).body).toEqual({ timezone: 'Europe/Paris', quietHours: null, frequencyCap: { max: 3, per: 'day' }, sendRatePerSecond: null, tracking: DEFAULT_TRACKING, doubleOptIn: null, retention: KEEP });
   });
 
   it('sendRatePerSecond is set, kept alongside the rest, and null puts it back to the default', async () => {

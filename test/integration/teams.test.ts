@@ -49,6 +49,7 @@ const ACTIONS: Record<string, { run: (c: string) => Promise<any>; expect: Record
   'read invoices': { run: (c) => h.http.get(`/users/@me/projects/${P()}/billing-invoices`).set('Cookie', c), expect: { OWNER: 200, ADMIN: 200, MEMBER: 200, OUTSIDER: 404 } },
   'set billing limits': { run: (c) => h.http.put(`/users/@me/projects/${P()}/billing-limits`).set('Cookie', c).send({ emails: 1000 }), expect: { OWNER: 200, ADMIN: 200, MEMBER: 403, OUTSIDER: 404 } },
   'rename project': { run: (c) => h.http.patch(`/users/@me/projects/${P()}`).set('Cookie', c).send({ name: 'renamed' }), expect: { OWNER: 200, ADMIN: 200, MEMBER: 403, OUTSIDER: 404 } },
+  'read the audit log': { run: (c) => h.http.get(`/projects/${P()}/audit`).set('Cookie', c), expect: { OWNER: 200, ADMIN: 200, MEMBER: 403, OUTSIDER: 404 } },
   'rotate keys': { run: (c) => h.http.post(`/users/@me/projects/${P()}/regenerate-keys`).set('Cookie', c), expect: { OWNER: 200, ADMIN: 200, MEMBER: 403, OUTSIDER: 404 } },
   'invite a MEMBER': { run: (c) => h.http.post(`/projects/${P()}/members`).set('Cookie', c).send({ email: fresh(), role: 'MEMBER' }), expect: { OWNER: 202, ADMIN: 202, MEMBER: 403, OUTSIDER: 404 } },
   'invite an OWNER': { run: (c) => h.http.post(`/projects/${P()}/members`).set('Cookie', c).send({ email: fresh(), role: 'OWNER' }), expect: { OWNER: 202, ADMIN: 403, MEMBER: 403, OUTSIDER: 404 } },

@@ -1,26 +1,30 @@
 import type { RouteObject } from 'react-router';
 import type { ComponentType } from 'react';
+import type { Role } from './api/client';
 
 /** Every screen is its own chunk (code-split by route): the first load carries only the shell and the screen it shows. */
 const page = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
 
-export const SECTIONS = [
+/** `roles`: shown only to these roles (docs/roles.md); the server checks anyway. */
+export const SECTIONS: ReadonlyArray<{ path: string; label: string; roles?: readonly Role[] }> = [
   { path: 'contacts', label: 'Contacts' },
   { path: 'templates', label: 'Templates' },
   { path: 'campaigns', label: 'Campaigns' },
   { path: 'analytics', label: 'Analytics' },
   { path: 'segments', label: 'Segments' },
+  { path: 'topics', label: 'Topics' },
   { path: 'workflows', label: 'Workflows' },
   { path: 'activity', label: 'Activity' },
   { path: 'events', label: 'Events' },
   { path: 'domains', label: 'Domains' },
   { path: 'keys', label: 'API keys' },
   { path: 'team', label: 'Team' },
+  { path: 'audit', label: 'Audit log', roles: ['OWNER', 'ADMIN'] },
   { path: 'settings', label: 'Settings' },
   { path: 'webhooks', label: 'Webhooks' },
-] as const;
+];
 
-const BUILT = new Set(['contacts', 'domains', 'keys', 'team', 'activity', 'templates', 'settings', 'webhooks', 'events', 'segments', 'campaigns', 'analytics']);
+const BUILT = new Set(['contacts', 'domains', 'keys', 'team', 'activity', 'templates', 'settings', 'webhooks', 'events', 'segments', 'campaigns', 'analytics', 'topics', 'audit']);
 
 export const routes: RouteObject[] = [
   { path: '/login', lazy: page(() => import('./pages/Login')) },
@@ -51,6 +55,8 @@ export const routes: RouteObject[] = [
       { path: 'campaigns/new', lazy: page(() => import('./pages/CampaignPage')) },
       { path: 'campaigns/:campaignId', lazy: page(() => import('./pages/CampaignPage')) },
       { path: 'analytics', lazy: page(() => import('./pages/Analytics')) },
+      { path: 'topics', lazy: page(() => import('./pages/Topics')) },
+      { path: 'audit', lazy: page(() => import('./pages/AuditLog')) },
       ...SECTIONS.filter((s) => !BUILT.has(s.path)).map((s) => ({ path: s.path, lazy: page(() => import('./pages/ComingSoon')) })),
     ],
   },

@@ -1305,6 +1305,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit log: who changed what in the project, newest first (owner, admin); filter by action, actor and time */
+        get: operations["getProjectsIdAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{id}/invites/{inviteId}": {
         parameters: {
             query?: never;
@@ -1523,7 +1540,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The project's sending policy (default time zone, quiet hours, frequency cap, send rate), open and click tracking, and double opt-in */
+        /** The project's sending policy (default time zone, quiet hours, frequency cap, send rate), open and click tracking, double opt-in and retention */
         get: operations["getSettings"];
         put?: never;
         post?: never;
@@ -9856,6 +9873,107 @@ export interface operations {
             };
         };
     };
+    getProjectsIdAudit: {
+        parameters: {
+            query?: {
+                action?: "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.reset" | "settings.update" | "domain.create" | "domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "template.delete" | "campaign.delete" | "campaign.send" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "segment.delete" | "topic.delete" | "webhook_endpoint.delete" | "retention.prune";
+                /** @description a user id, `secret key` or `system` */
+                actor?: string;
+                /** @description at or after (inclusive) */
+                from?: string;
+                page?: number;
+                pageSize?: number;
+                /** @description before (exclusive) */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            action: "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.reset" | "settings.update" | "domain.create" | "domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "template.delete" | "campaign.delete" | "campaign.send" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "segment.delete" | "topic.delete" | "webhook_endpoint.delete" | "retention.prune";
+                            /** @description the user id, `secret key` or `system` */
+                            actor: string;
+                            /** @description the acting user's current sign-in address; null for `secret key`, `system` or a deleted account */
+                            actorEmail: string | null;
+                            /** @description ISO 8601 timestamp (UTC) */
+                            at: string;
+                            details: {
+                                [key: string]: unknown;
+                            } | null;
+                            id: string;
+                            ip: string | null;
+                            target: {
+                                id: string | null;
+                                type: string;
+                            };
+                        }[];
+                        page: number;
+                        pageSize: number;
+                        total: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description a MEMBER may not read the log */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     deleteProjectsIdInvitesInviteId: {
         parameters: {
             query?: never;
@@ -11437,6 +11555,12 @@ export interface operations {
                             end: string;
                             start: string;
                         } | null;
+                        /** @description days each kind of content is kept; null: kept */
+                        retention: {
+                            emailBodiesDays: number | null;
+                            eventsDays: number | null;
+                            inboundDays: number | null;
+                        };
                         /** @description deliveries per second this project may make; null: the server's SEND_RATE_PER_SECOND */
                         sendRatePerSecond: number | null;
                         timezone: string;
@@ -11529,6 +11653,15 @@ export interface operations {
                         end: string;
                         start: string;
                     } | null;
+                    /** @description how many days content is kept, pruned by the hourly retention sweep; only the keys sent change */
+                    retention?: {
+                        /** @description days an email's content (bodies, text part, variables, attachments) is kept; the row and its status stay */
+                        emailBodiesDays?: number | null;
+                        /** @description days events are kept (`contact.unsubscribed` stays: campaign stats count it) */
+                        eventsDays?: number | null;
+                        /** @description days inbound messages (replies, bounce and complaint reports) are kept */
+                        inboundDays?: number | null;
+                    };
                     /** @description the project's send throttle; null: the server's SEND_RATE_PER_SECOND */
                     sendRatePerSecond?: number | null;
                     timezone?: string;
@@ -11574,6 +11707,12 @@ export interface operations {
                             end: string;
                             start: string;
                         } | null;
+                        /** @description days each kind of content is kept; null: kept */
+                        retention: {
+                            emailBodiesDays: number | null;
+                            eventsDays: number | null;
+                            inboundDays: number | null;
+                        };
                         /** @description deliveries per second this project may make; null: the server's SEND_RATE_PER_SECOND */
                         sendRatePerSecond: number | null;
                         timezone: string;
@@ -13746,6 +13885,15 @@ export interface operations {
                             end: string;
                             start: string;
                         } | null;
+                        /** @description how many days content is kept, pruned by the hourly retention sweep; only the keys sent change */
+                        retention?: {
+                            /** @description days an email's content (bodies, text part, variables, attachments) is kept; the row and its status stay */
+                            emailBodiesDays?: number | null;
+                            /** @description days events are kept (`contact.unsubscribed` stays: campaign stats count it) */
+                            eventsDays?: number | null;
+                            /** @description days inbound messages (replies, bounce and complaint reports) are kept */
+                            inboundDays?: number | null;
+                        };
                         /** @description the project's send throttle; null: the server's SEND_RATE_PER_SECOND */
                         sendRatePerSecond?: number | null;
                         timezone?: string;

@@ -64,7 +64,7 @@ export default function ProjectLayout() {
       </AppShell.Header>
       <AppShell.Navbar p="xs" component="nav" aria-label="Project">
         <NavLink component={RouterNavLink} to={`/p/${projectId}`} end label="Setup" onClick={close} active={pathname === `/p/${projectId}`} />
-        {SECTIONS.map((s) => (
+        {SECTIONS.filter((s) => !s.roles || (project.role && s.roles.includes(project.role))).map((s) => (
           <NavLink key={s.path} component={RouterNavLink} to={section(s.path)} label={s.label} onClick={close} active={pathname.startsWith(section(s.path))} />
         ))}
       </AppShell.Navbar>

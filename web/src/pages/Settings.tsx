@@ -173,6 +173,77 @@ function Sending({ projectId, policy }: { projectId: string; policy: SendingPoli
   );
 }
 
+type Retention = SendingPolicy['retention'];
+const RETENTION_FIELDS: Array<{ key: keyof Retention; label: string; description: string }> = [
+  { key: 'emailBodiesDays', label: 'Email content (days)', description: "Bodies, text parts, variables and attachments of sent emails; the emails' rows and stats stay" },
+  { key: 'eventsDays', label: 'Events (days)', description: 'Tracked and service events (contact.unsubscribed stays); event filters then see only these days' },
+  { key: 'inboundDays', label: 'Inbound mail (days)', description: 'Replies and bounce or complaint reports as received' },
+];
+
+/** PATCH /settings { retention }: days each kind is kept, empty keeps it (docs/privacy.md "Retention"); the hourly sweep removes the rest. */
+function RetentionSettings({ projectId, retention }: { projectId: string; retention: Retention }) {
+  const qc = useQueryClient();
+  const [days, setDays] = useState<Record<keyof Retention, number | string>>({
+    emailBodiesDays: retention.emailBodiesDays ?? '',
+    eventsDays: retention.eventsDays ?? '',
+    inboundDays: retention.inboundDays ?? '',
+  });
+  const save = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.PATCH('/settings', {
+          body: { retention: { emailBodiesDays: capOf(days.emailBodiesDays), eventsDays: capOf(days.eventsDays), inboundDays: capOf(days.inboundDays) } },
+          headers: forProject(projectId),
+        }),
+      ),
+    onSuccess: (saved) => qc.setQueryData(['settings', projectId], saved),
+  });
+  return (
+    <Section title="Retention">
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate();
+        }}
+        noValidate
+      >
+        <Stack gap="md">
+          <Text size="sm" c="dimmed">
+            How long this project keeps what it accumulates. Empty keeps it; an hourly sweep removes what is older, and the audit log records what went.
+          </Text>
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            {RETENTION_FIELDS.map((f) => (
+              <NumberInput
+                key={f.key}
+                label={f.label}
+                description={f.description}
+                placeholder="Keep"
+                min={1}
+                max={3650}
+                allowDecimal={false}
+                value={days[f.key]}
+                onChange={(v) => setDays((d) => ({ ...d, [f.key]: v }))}
+                error={fieldError(save.error, `retention.${f.key}`)}
+              />
+            ))}
+          </SimpleGrid>
+          {save.error && !hasFieldErrors(save.error) ? <ErrorState error={save.error} title="Not saved" /> : null}
+          <Group>
+            <Button type="submit" loading={save.isPending}>
+              Save retention
+            </Button>
+            {save.isSuccess ? (
+              <Text size="sm" c="green" role="status">
+                Saved.
+              </Text>
+            ) : null}
+          </Group>
+        </Stack>
+      </form>
+    </Section>
+  );
+}
+
 type Consumption = ResponseOf<'/users/@me/projects/{id}/billing-consumption', 'get'>;
 const capOf = (v: number | string) => (v === '' ? null : Number(v));
 
@@ -362,6 +433,7 @@ export default function Settings() {
       {policy.isPending ? <Loading /> : null}
       {policy.error ? <ErrorState error={policy.error} /> : null}
       {policy.data ? <Sending projectId={projectId} policy={policy.data} /> : null}
+      {policy.data ? <RetentionSettings projectId={projectId} retention={policy.data.retention} /> : null}
       {config.data?.billing?.enabled ? <Billing projectId={projectId} may={manages} /> : null}
       {project.role === 'OWNER' ? <DangerZone project={project} /> : null}
     </Stack>

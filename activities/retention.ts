@@ -1,0 +1,18 @@
+import type { ActivityDeps } from '.';
+import { projectsWithRetention } from '../db/retention';
+import { pruneRound, PruneRound } from '../services/retention';
+
+/** Rows of each kind one round removes: small enough to keep each transaction and its locks short. */
+export const RETENTION_BATCH = 1000;
+
+/** The retention sweep's activities (temporal/workflows/retention.ts). */
+export function retentionActivities(deps: ActivityDeps) {
+  return {
+    async retentionProjects(): Promise<string[]> {
+      return projectsWithRetention(deps.knex);
+    },
+    async pruneRetentionRound(projectId: string): Promise<PruneRound> {
+      return pruneRound(deps.knex, projectId, { batch: RETENTION_BATCH, timeScale: deps.config.workflows.timeScale });
+    },
+  };
+}
