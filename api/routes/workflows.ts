@@ -1,5 +1,6 @@
 import { senderCheckWaived } from '../../lib/config';
 import type { Knex } from 'knex';
+import { z } from 'zod';
 import { route } from '../route';
 import type { AppContext } from '../context';
 import { ApiError, conflict, notFound, validationError, FieldError } from '../errors';
@@ -16,6 +17,7 @@ import {
   StepDeleteQuery,
   StepOut,
   StepParams,
+  StepTypeOut,
   StepUpdate,
   TransitionCreate,
   TransitionOut,
@@ -58,6 +60,7 @@ import { findContact } from '../../db/contacts';
 import { cancelExecutions, startExecution } from '../../services/executions';
 import { graphProblems, transitionBranchProblem } from '../../services/workflowGraphs';
 import { referencePaths } from '../../services/stepReferences';
+import { describeStepTypes } from '../../services/stepTypes';
 import { STEP_TYPES, StepRegistry } from '../../temporal/steps';
 import { uuid } from '../../lib/ids';
 import { presentExecution, presentExecutionStep } from '../presenters/executions';
@@ -76,8 +79,8 @@ async function workflowOr404(ctx: AppContext, id: string): Promise<WorkflowRow> 
   return row;
 }
 
-async function present(knex: Knex, row: WorkflowRow) {
-  return presentWorkflow(row, await loadGraph(knex, row.id));
+async function present(ctx: AppContext, row: WorkflowRow) {
+  return presentWorkflow(row, await loadGraph(ctx.deps.knex, row.id), registryOf(ctx));
 }
 
 /**
@@ -119,10 +122,20 @@ export default [
     responses: { 200: { description: 'a page of workflows with their graphs', schema: WorkflowPage } },
     async handler(ctx, { query }) {
       const { rows, graphs, total, totalPages } = await listWorkflows(ctx.deps.knex, projectId(ctx), query);
-      ctx.body = { data: rows.map((r) => presentWorkflow(r, graphs.get(r.id)!)), page: query.page, pageSize: query.pageSize, total, totalPages };
+      ctx.body = { data: rows.map((r) => presentWorkflow(r, graphs.get(r.id)!, registryOf(ctx))), page: query.page, pageSize: query.pageSize, total, totalPages };
     },
   }),
-  // Before /workflows/:id, so "fields" is never read as an id.
+  // Before /workflows/:id, so "step-types" and "fields" are never read as ids.
+  route({
+    ...common,
+    method: 'get',
+    path: '/workflows/step-types',
+    summary: 'The registered step types: branches (fixed, or derived from the config), required branches, the config as JSON Schema, docs',
+    responses: { 200: { description: 'every step type of the registry, TRIGGER (internal) included', schema: z.array(StepTypeOut) } },
+    async handler(ctx) {
+      ctx.body = describeStepTypes(registryOf(ctx));
+    },
+  }),
   route({
     ...common,
     method: 'get',
@@ -147,7 +160,7 @@ export default [
     async handler(ctx, { body }) {
       const row = await createWorkflow(ctx.deps.knex, projectId(ctx), body);
       ctx.status = 201;
-      ctx.body = await present(ctx.deps.knex, row);
+      ctx.body = await present(ctx, row);
     },
   }),
   route({
@@ -158,7 +171,7 @@ export default [
     params: IdParams,
     responses: { 200: { description: 'the workflow', schema: WorkflowOut } },
     async handler(ctx, { params }) {
-      ctx.body = await present(ctx.deps.knex, await workflowOr404(ctx, params.id));
+      ctx.body = await present(ctx, await workflowOr404(ctx, params.id));
     },
   }),
   route({
@@ -175,7 +188,7 @@ export default [
     },
     async handler(ctx, { params, body }) {
       const row = await updateWorkflow(ctx.deps.knex, projectId(ctx), params.id, body, (trx, workflow) => assertRunnable(trx, projectId(ctx), workflow.id, registryOf(ctx), senderCheckWaived(ctx.deps.config)));
-      ctx.body = await present(ctx.deps.knex, row);
+      ctx.body = await present(ctx, row);
     },
   }),
   route({
@@ -204,7 +217,7 @@ export default [
       await workflowOr404(ctx, params.id);
       const step = await addStep(ctx.deps.knex, projectId(ctx), params.id, body, (trx) => assertValidConfig(trx, projectId(ctx), body.type, body.config, registryOf(ctx), senderCheckWaived(ctx.deps.config)));
       ctx.status = 201;
-      ctx.body = presentStep(step);
+      ctx.body = presentStep(step, registryOf(ctx));
     },
   }),
   route({
@@ -223,7 +236,7 @@ export default [
           await assertValidConfig(trx, projectId(ctx), current.type, parsed.data, registryOf(ctx), senderCheckWaived(ctx.deps.config));
           return parsed.data;
         });
-      ctx.body = presentStep(step);
+      ctx.body = presentStep(step, registryOf(ctx));
     },
   }),
   route({

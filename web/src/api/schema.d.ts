@@ -2287,6 +2287,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workflows/step-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The registered step types: branches (fixed, or derived from the config), required branches, the config as JSON Schema, docs */
+        get: operations["getWorkflowsStepTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3900,6 +3917,7 @@ export interface operations {
                                 metric: "opens" | "clicks";
                                 subjects: string[];
                                 testPercent: number;
+                                /** Format: duration */
                                 winnerAfter: {
                                     amount: number;
                                     /** @enum {string} */
@@ -4016,6 +4034,7 @@ export interface operations {
                         metric: "opens" | "clicks";
                         subjects: string[];
                         testPercent: number;
+                        /** Format: duration */
                         winnerAfter: {
                             amount: number;
                             /** @enum {string} */
@@ -4069,6 +4088,7 @@ export interface operations {
                                 metric: "opens" | "clicks";
                                 subjects: string[];
                                 testPercent: number;
+                                /** Format: duration */
                                 winnerAfter: {
                                     amount: number;
                                     /** @enum {string} */
@@ -4208,6 +4228,7 @@ export interface operations {
                             metric: "opens" | "clicks";
                             subjects: string[];
                             testPercent: number;
+                            /** Format: duration */
                             winnerAfter: {
                                 amount: number;
                                 /** @enum {string} */
@@ -4321,6 +4342,7 @@ export interface operations {
                         metric: "opens" | "clicks";
                         subjects: string[];
                         testPercent: number;
+                        /** Format: duration */
                         winnerAfter: {
                             amount: number;
                             /** @enum {string} */
@@ -4373,6 +4395,7 @@ export interface operations {
                             metric: "opens" | "clicks";
                             subjects: string[];
                             testPercent: number;
+                            /** Format: duration */
                             winnerAfter: {
                                 amount: number;
                                 /** @enum {string} */
@@ -4601,6 +4624,7 @@ export interface operations {
                             metric: "opens" | "clicks";
                             subjects: string[];
                             testPercent: number;
+                            /** Format: duration */
                             winnerAfter: {
                                 amount: number;
                                 /** @enum {string} */
@@ -4728,6 +4752,7 @@ export interface operations {
                             metric: "opens" | "clicks";
                             subjects: string[];
                             testPercent: number;
+                            /** Format: duration */
                             winnerAfter: {
                                 amount: number;
                                 /** @enum {string} */
@@ -4920,6 +4945,7 @@ export interface operations {
                             metric: "opens" | "clicks";
                             subjects: string[];
                             testPercent: number;
+                            /** Format: duration */
                             winnerAfter: {
                                 amount: number;
                                 /** @enum {string} */
@@ -5047,6 +5073,7 @@ export interface operations {
                             metric: "opens" | "clicks";
                             subjects: string[];
                             testPercent: number;
+                            /** Format: duration */
                             winnerAfter: {
                                 amount: number;
                                 /** @enum {string} */
@@ -5536,6 +5563,8 @@ export interface operations {
                         };
                         temporal: {
                             namespace: string;
+                            /** @description the Temporal Web UI (TEMPORAL_UI_URL), for links to executions */
+                            uiUrl: string;
                         };
                     };
                 };
@@ -15072,6 +15101,8 @@ export interface operations {
                             name: string;
                             projectId: string;
                             steps: {
+                                /** @description the branches a transition from this step may use: fixed by its type, or derived from this step's config */
+                                branches: string[];
                                 config: {
                                     [key: string]: unknown;
                                 };
@@ -15081,6 +15112,8 @@ export interface operations {
                                     x: number;
                                     y: number;
                                 } | null;
+                                /** @description the branches that must be connected before the workflow can be enabled */
+                                requiredBranches: string[];
                                 type: string;
                                 workflowId: string;
                             }[];
@@ -15192,6 +15225,8 @@ export interface operations {
                         name: string;
                         projectId: string;
                         steps: {
+                            /** @description the branches a transition from this step may use: fixed by its type, or derived from this step's config */
+                            branches: string[];
                             config: {
                                 [key: string]: unknown;
                             };
@@ -15201,6 +15236,8 @@ export interface operations {
                                 x: number;
                                 y: number;
                             } | null;
+                            /** @description the branches that must be connected before the workflow can be enabled */
+                            requiredBranches: string[];
                             type: string;
                             workflowId: string;
                         }[];
@@ -15313,6 +15350,8 @@ export interface operations {
                         name: string;
                         projectId: string;
                         steps: {
+                            /** @description the branches a transition from this step may use: fixed by its type, or derived from this step's config */
+                            branches: string[];
                             config: {
                                 [key: string]: unknown;
                             };
@@ -15322,6 +15361,8 @@ export interface operations {
                                 x: number;
                                 y: number;
                             } | null;
+                            /** @description the branches that must be connected before the workflow can be enabled */
+                            requiredBranches: string[];
                             type: string;
                             workflowId: string;
                         }[];
@@ -15505,6 +15546,8 @@ export interface operations {
                         name: string;
                         projectId: string;
                         steps: {
+                            /** @description the branches a transition from this step may use: fixed by its type, or derived from this step's config */
+                            branches: string[];
                             config: {
                                 [key: string]: unknown;
                             };
@@ -15514,6 +15557,8 @@ export interface operations {
                                 x: number;
                                 y: number;
                             } | null;
+                            /** @description the branches that must be connected before the workflow can be enabled */
+                            requiredBranches: string[];
                             type: string;
                             workflowId: string;
                         }[];
@@ -16138,6 +16183,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the branches a transition from this step may use: fixed by its type, or derived from this step's config */
+                        branches: string[];
                         config: {
                             [key: string]: unknown;
                         };
@@ -16147,6 +16194,8 @@ export interface operations {
                             x: number;
                             y: number;
                         } | null;
+                        /** @description the branches that must be connected before the workflow can be enabled */
+                        requiredBranches: string[];
                         type: string;
                         workflowId: string;
                     };
@@ -16344,6 +16393,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the branches a transition from this step may use: fixed by its type, or derived from this step's config */
+                        branches: string[];
                         config: {
                             [key: string]: unknown;
                         };
@@ -16353,6 +16404,8 @@ export interface operations {
                             x: number;
                             y: number;
                         } | null;
+                        /** @description the branches that must be connected before the workflow can be enabled */
+                        requiredBranches: string[];
                         type: string;
                         workflowId: string;
                     };
@@ -16661,6 +16714,84 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getWorkflowsStepTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description every step type of the registry, TRIGGER (internal) included */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        branches: {
+                            /** @description true: the names come from each step's config (see a step's `branches`); false: `names` is the fixed list */
+                            derived: boolean;
+                            names: string[];
+                        };
+                        /** @description JSON Schema (2020-12) of the config's input, generated from the zod schema the API validates with; formats template-id, event-name, filter-tree and duration mark fields with a picker */
+                        configSchema: {
+                            [key: string]: unknown;
+                        };
+                        docs: {
+                            config: string;
+                            notes: string;
+                        } | null;
+                        /** @description engine-owned (TRIGGER): created with its workflow, not addable */
+                        internal: boolean;
+                        requiredBranches: {
+                            /** @description true: the names come from each step's config (see a step's `branches`); false: `names` is the fixed list */
+                            derived: boolean;
+                            names: string[];
+                        };
+                        type: string;
+                    }[];
                 };
             };
             /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
