@@ -19,7 +19,7 @@ export const SECTIONS = [
   { path: 'webhooks', label: 'Webhooks' },
 ] as const;
 
-const BUILT = new Set(['contacts', 'domains', 'keys', 'team', 'activity', 'templates', 'settings', 'webhooks', 'events', 'segments']);
+const BUILT = new Set(['contacts', 'domains', 'keys', 'team', 'activity', 'templates', 'settings', 'webhooks', 'events', 'segments', 'workflows']);
 
 export const routes: RouteObject[] = [
   { path: '/login', lazy: page(() => import('./pages/Login')) },
@@ -46,6 +46,10 @@ export const routes: RouteObject[] = [
       { path: 'segments', lazy: page(() => import('./pages/Segments')) },
       { path: 'segments/new', lazy: page(() => import('./pages/SegmentEditor')) },
       { path: 'segments/:segmentId', lazy: page(() => import('./pages/SegmentEditor')) },
+      { path: 'workflows', lazy: page(() => import('./pages/Workflows')) },
+      // The editor's chunk carries @xyflow/react: no other screen pays for it.
+      { path: 'workflows/:workflowId', lazy: page(() => import('./pages/WorkflowEditor')) },
+      { path: 'workflows/:workflowId/executions', lazy: page(() => import('./pages/WorkflowExecutions')) },
       ...SECTIONS.filter((s) => !BUILT.has(s.path)).map((s) => ({ path: s.path, lazy: page(() => import('./pages/ComingSoon')) })),
     ],
   },
