@@ -76,13 +76,14 @@ export function variantIndex(schema: JsonSchema, value: unknown): number {
   return Math.max(0, i);
 }
 
-/** A short name for a union variant: the fields it requires that the others do not. */
+/** A short name for a union variant, by the fields it requires that the others do not ("With template id"). */
 export function variantLabel(schema: JsonSchema, index: number): string {
   const variants = schema.anyOf ?? schema.oneOf ?? [];
   const own = variants[index]?.required ?? [];
   const others = new Set(variants.filter((_, i) => i !== index).flatMap((s) => s.required ?? []));
   const distinct = own.filter((k) => !others.has(k));
-  return (distinct.length ? distinct : own).join(', ') || `form ${index + 1}`;
+  const words = (distinct.length ? distinct : own).map((k) => labelOf(k).toLowerCase()).join(', ');
+  return words ? `With ${words}` : `Form ${index + 1}`;
 }
 
 /**
@@ -119,6 +120,12 @@ export function initialValue(schema: JsonSchema): unknown {
 export function labelOf(key: string): string {
   const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** One of a list's items (`branches` → "Branch", `days` → "Day"), for its rows and its add button. */
+export function singular(label: string): string {
+  if (/(ch|sh|x|ss)es$/i.test(label)) return label.slice(0, -2);
+  return label.replace(/s$/i, '') || 'Item';
 }
 
 /** The Temporal Web UI page of an execution (its workflow id is `exec-<executionId>`, temporal/workflowIds.ts). */

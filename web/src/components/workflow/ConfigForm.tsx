@@ -1,7 +1,7 @@
 import { ActionIcon, Alert, Button, Fieldset, Group, MultiSelect, NumberInput, SegmentedControl, Select, Stack, Switch, TagsInput, Text, Textarea, TextInput } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { FilterBuilder, newTree, type FilterTree } from '../FilterBuilder';
-import { initialValue, labelOf, variantIndex, variantLabel, type JsonSchema } from '../../api/workflows';
+import { initialValue, labelOf, singular, variantIndex, variantLabel, type JsonSchema } from '../../api/workflows';
 import { DurationInput, EventNameInput, TemplatePicker } from './FieldWidgets';
 
 /**
@@ -203,7 +203,7 @@ function ArrayField({ projectId, schema, value, onChange, path, label, required,
   }
   const max = schema.maxItems ?? Number.POSITIVE_INFINITY;
   const min = schema.minItems ?? 0;
-  const one = label.replace(/s$/, '').toLowerCase() || 'item';
+  const one = singular(label).toLowerCase();
   return (
     <Fieldset legend={label} aria-describedby={error ? `${path}-error` : undefined}>
       <Stack gap="xs">
