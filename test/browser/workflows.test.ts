@@ -38,6 +38,16 @@ async function workflowOf(id: string) {
   return res.body as { id: string; enabled: boolean; steps: { id: string; name: string; type: string; config: Record<string, unknown>; position: { x: number; y: number } | null }[]; transitions: { fromStepId: string; toStepId: string; branch: string }[] };
 }
 
+/** Drags an element by an offset, as a hand moves a node. */
+async function dragBy(selector: string, dx: number, dy: number) {
+  const a = (await (await page.waitForSelector(selector))!.boundingBox())!;
+  const [x, y] = [a.x + a.width / 2, a.y + a.height / 2];
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i++) await page.mouse.move(x + (dx * i) / 12, y + (dy * i) / 12);
+  await page.mouse.up();
+}
+
 /** Drags with the mouse from one element's centre to another's, in small moves as a hand does. */
 async function drag(from: string, to: string) {
   const a = (await (await page.waitForSelector(from))!.boundingBox())!;
@@ -86,6 +96,7 @@ it('builds a workflow on the canvas, enables it, and shows the execution /v1/tra
   await s.waitForText('Not enabled');
   await page.waitForSelector(`${node(trigger.id)} [data-invalid="yes"]`);
   expect(await page.$eval(node(trigger.id), (el) => el.textContent)).toContain('the trigger is not connected to a first step');
+  await photograph('workflow-enable-refused');
 
   // The trigger's next branch connected by dragging its handle onto the step; the step's own by its input.
   await drag(`${node(trigger.id)} .react-flow__handle.source[data-handleid="next"]`, `${node(send.id)} .react-flow__handle.target`);
@@ -97,7 +108,7 @@ it('builds a workflow on the canvas, enables it, and shows the execution /v1/tra
 
   // Drag to place: the new position is stored.
   const before = (await workflowOf(id)).steps.find((x) => x.id === exit.id)!.position!;
-  await drag(`${node(exit.id)} p`, `${node(send.id)} p`);
+  await dragBy(`${node(exit.id)} p`, 0, 40);
   await eventually(async () => {
     const p = (await workflowOf(id)).steps.find((x) => x.id === exit.id)!.position!;
     return p.y !== before.y || p.x !== before.x;

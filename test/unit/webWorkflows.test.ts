@@ -10,8 +10,8 @@ const schemaOf = (type: string) => describeStepTypes().find((t) => t.type === ty
 describe('the editor and the enabling 422', () => {
   it("groups the 422's step errors by the step they name, each field relative to it", () => {
     const err = new ApiError(422, 'The workflow cannot run', 'VALIDATION_ERROR', {
-      'steps.s1.branches.next': 'the trigger is not connected to a first step',
-      'steps.s2.config.templateId': 'template not found in this project',
+      'steps.s1.branches.next': 'step "Trigger" (TRIGGER): branches.next: the trigger is not connected to a first step',
+      'steps.s2.config.templateId': 'step "Say "hi"" (SEND_EMAIL): config.templateId: template not found in this project',
       name: 'not a step',
     });
     expect(stepProblems(err)).toEqual({

@@ -52,7 +52,9 @@ export function stepProblems(error: unknown): Record<string, { field: string; me
   for (const [path, message] of Object.entries(error.fields)) {
     const m = /^steps\.([^.]+)\.(.+)$/.exec(path);
     if (!m) continue;
-    (out[m[1]] ??= []).push({ field: m[2], message });
+    // The server words each for the message line (`step "Send" (SEND_EMAIL): config.templateId: …`); on its node the step is known.
+    const bare = message.replace(/^step ".*?" \([A-Z0-9_]+\): /, '');
+    (out[m[1]] ??= []).push({ field: m[2], message: bare.startsWith(`${m[2]}: `) ? bare.slice(m[2].length + 2) : bare });
   }
   return out;
 }

@@ -90,7 +90,7 @@ export default function WorkflowExecutions() {
       />
       {list.error ? <ErrorState error={list.error} /> : null}
       <Grid>
-        <Grid.Col span={{ base: 12, lg: openId ? 7 : 12 }}>
+        <Grid.Col span={{ base: 12, xl: openId ? 7 : 12 }}>
           {list.isPending ? <Loading /> : null}
           {list.data ? (
             <Paper withBorder>
@@ -115,8 +115,8 @@ export default function WorkflowExecutions() {
                               {e.contactId.slice(0, 8)}…
                             </Anchor>
                           </Table.Td>
-                          <Table.Td>
-                            <Badge color={STATUS_COLORS[e.status]} variant="light">
+                          <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                            <Badge color={STATUS_COLORS[e.status]} variant="light" style={{ overflow: 'visible' }}>
                               {e.status}
                             </Badge>
                           </Table.Td>
@@ -145,7 +145,7 @@ export default function WorkflowExecutions() {
           ) : null}
         </Grid.Col>
         {openId ? (
-          <Grid.Col span={{ base: 12, lg: 5 }}>
+          <Grid.Col span={{ base: 12, xl: 5 }}>
             <ExecutionTimeline projectId={projectId} workflow={workflow.data} executionId={openId} onClose={() => setOpenId(null)} onCancelled={refresh} />
           </Grid.Col>
         ) : null}

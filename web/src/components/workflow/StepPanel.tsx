@@ -76,7 +76,7 @@ export function StepPanel({
           {label}
         </Title>
         {stepType.docs ? (
-          <Text size="xs" c="dimmed">
+          <Text size="xs" c="dimmed" lineClamp={3} title={stepType.docs.notes}>
             {stepType.docs.notes}
           </Text>
         ) : null}

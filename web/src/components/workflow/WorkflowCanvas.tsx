@@ -1,7 +1,7 @@
 import '@xyflow/react/dist/style.css';
 import { Badge, Paper, Text } from '@mantine/core';
-import { Background, Controls, Handle, MarkerType, Position, ReactFlow, useNodesState, type Connection, type Edge, type Node, type NodeProps } from '@xyflow/react';
-import { useEffect, useMemo } from 'react';
+import { Background, Controls, Handle, MarkerType, Position, ReactFlow, useNodesState, type Connection, type Edge, type Node, type NodeProps, type ReactFlowInstance } from '@xyflow/react';
+import { useEffect, useMemo, useRef } from 'react';
 import type { Step, Workflow } from '../../api/workflows';
 
 /**
@@ -110,6 +110,12 @@ export function WorkflowCanvas({
   // Local node state so a drag moves the node at once; the server's graph replaces it when it changes.
   const [nodes, setNodes, onNodesChange] = useNodesState<StepNode>(derived);
   useEffect(() => setNodes(derived), [derived, setNodes]);
+  // A step added or removed: show the whole graph again (a new step is placed below the others).
+  const flow = useRef<ReactFlowInstance<StepNode, Edge> | null>(null);
+  const count = workflow.steps.length;
+  useEffect(() => {
+    if (count) requestAnimationFrame(() => flow.current?.fitView({ maxZoom: 1, duration: 150 }));
+  }, [count]);
 
   const edges = useMemo<Edge[]>(
     () =>
@@ -133,6 +139,9 @@ export function WorkflowCanvas({
         edges={edges}
         nodeTypes={nodeTypes}
         onNodesChange={onNodesChange}
+        onInit={(instance) => {
+          flow.current = instance;
+        }}
         onNodeClick={(_, n) => onSelect(n.id)}
         onPaneClick={() => onSelect(null)}
         onNodeDragStop={(_, n) => onMove(n.id, { x: Math.round(n.position.x), y: Math.round(n.position.y) })}
