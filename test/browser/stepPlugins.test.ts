@@ -71,5 +71,21 @@ it('offers the injected types in the palette and saves valid configs through the
   const transitions = async () => (await h.http.get(`/workflows/${id}`).set(bearer(secretKey))).body.transitions as { fromStepId: string; branch: string }[];
   await page.waitForSelector('::-p-aria([name="gold: Split to Stamp"])');
   expect((await transitions()).filter((t) => t.fromStepId === split.id).map((t) => t.branch)).toEqual(['gold']);
+
+  // Delete splices: Split -gold-> Stamp -next-> Exit becomes Split -gold-> Exit.
+  await s.click('EXIT');
+  await s.waitForText('New EXIT step');
+  await s.click('Add step');
+  await page.waitForSelector('::-p-aria([name="Exit (EXIT)"])');
+  const stamp = (await stepsOf()).find((x) => x.type === 'STAMP')!;
+  const exit = (await stepsOf()).find((x) => x.type === 'EXIT')!;
+  await page.click(`.react-flow__node[data-id="${stamp.id}"]`);
+  await s.choose('Next leads to', 'Exit');
+  await page.waitForSelector('::-p-aria([name="next: Stamp to Exit"])');
+  await s.click('Delete step');
+  await page.waitForSelector('::-p-aria([name="gold: Split to Exit"])');
+  expect(await page.$(`.react-flow__node[data-id="${stamp.id}"]`)).toBeNull();
+  expect((await transitions()).map((t) => [t.fromStepId, t.branch])).toEqual([[split.id, 'gold']]);
+  expect((await h.http.get(`/workflows/${id}`).set(bearer(secretKey))).body.transitions[0].toStepId).toBe(exit.id);
   expect(s.problems).toEqual([]);
 }, 180_000);

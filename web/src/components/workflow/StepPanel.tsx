@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
-import { api, fieldError, forProject, hasFieldErrors, unwrap } from '../../api/client';
+import { useEffect, useRef, useState } from 'react';
+import { api, fieldError, forProject, unwrap } from '../../api/client';
 import { configErrors, initialValue, labelOf, type JsonSchema, type Step, type StepType, type Workflow } from '../../api/workflows';
 import { ConfigForm } from './ConfigForm';
 import type { CanvasProblem } from './WorkflowCanvas';
@@ -39,6 +39,11 @@ export function StepPanel({
   const [name, setName] = useState(step?.name ?? labelOf(stepType.type.toLowerCase()));
   const [config, setConfig] = useState<Record<string, unknown>>(() => (step?.config as Record<string, unknown>) ?? (initialValue(schema) as Record<string, unknown>) ?? {});
   const path = { params: { path: { id: workflow.id } }, headers: forProject(projectId) };
+  // A new step is picked from the palette below: bring its form into view.
+  const panel = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (!step) panel.current?.scrollIntoView({ block: 'center' });
+  }, [step]);
 
   const save = useMutation({
     mutationFn: async () => {
@@ -70,7 +75,7 @@ export function StepPanel({
   const label = step ? step.name : `New ${stepType.type} step`;
 
   return (
-    <Paper withBorder p="md" component="section" aria-label={step ? `Step ${step.name}` : 'New step'}>
+    <Paper ref={panel} withBorder p="md" component="section" aria-label={step ? `Step ${step.name}` : 'New step'}>
       <Stack gap="sm">
         <Title order={2} size="h4">
           {label}
@@ -91,7 +96,7 @@ export function StepPanel({
         ) : null}
         <TextInput label="Step name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={fieldError(save.error, 'name')} />
         <ConfigForm projectId={projectId} schema={schema} value={config} onChange={setConfig} errors={errors} />
-        {save.error && !hasFieldErrors(save.error) ? (
+        {save.error && !Object.keys(errors).length && !fieldError(save.error, 'name') ? (
           <Alert color="red" role="alert">
             {save.error.message}
           </Alert>
