@@ -71,6 +71,8 @@ const EnvSchema = z.object({
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('svc'),
   TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
+  // Where the dashboard links an execution to; unset: the local dev server's UI (TEMPORAL_UI_PORT).
+  TEMPORAL_UI_URL: unsetIfBlank(z.string().trim().url().optional()),
   TEMPORAL_PORT: unsetIfBlank(intIn(1, 65535).default(7233)),
   EMAIL_TRANSPORT: z.enum(['log', 'sendgrid', 'smtp', 'ses']).optional(),
   SENDGRID_API_KEY: z.string().min(1).optional(),
@@ -184,6 +186,8 @@ export interface Config {
     namespace: string;
     taskQueue: string;
     uiPort: number;
+    /** The Temporal Web UI the dashboard links executions to (TEMPORAL_UI_URL, else the dev server's). */
+    uiUrl: string;
     /** gRPC port of the dev server `npm start` runs when no address is set. */
     port: number;
     /** Workers' sticky cache: bounds RSS while many executions wait (each cached one holds ~0.2–0.45 MB). */
@@ -428,6 +432,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       namespace: e.TEMPORAL_NAMESPACE,
       taskQueue: e.TEMPORAL_TASK_QUEUE,
       uiPort: e.TEMPORAL_UI_PORT,
+      uiUrl: (e.TEMPORAL_UI_URL ?? `http://localhost:${e.TEMPORAL_UI_PORT}`).replace(/\/+$/, ''),
       port: e.TEMPORAL_PORT,
       maxCachedWorkflows: e.TEMPORAL_MAX_CACHED_WORKFLOWS,
       workflowBundle: e.WORKFLOW_BUNDLE,

@@ -188,9 +188,6 @@ async function main() {
     await click('Settings', 'link');
     await text('Danger zone');
     await shot('settings');
-    await click('Workflows', 'link');
-    await text('Coming soon');
-    await shot('coming-soon');
     await page.setViewport({ width: 390, height: 844 });
     await click('Toggle navigation');
     await click('Contacts', 'link');

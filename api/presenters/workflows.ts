@@ -2,17 +2,24 @@ import type { z } from 'zod';
 import type { StepOut, TransitionOut, WorkflowOut } from '../schemas/workflows';
 import type { Graph, StepRow, TransitionRow, WorkflowRow } from '../../db/workflows';
 import { iso } from '../../lib/time';
+import { STEP_TYPES, StepRegistry, findStepType } from '../../temporal/steps';
+import { stepBranches, stepRequiredBranches } from '../../services/workflowGraphs';
 
 /** Response shapes of the workflows routes, typed by their `*Out` schemas (api/schemas). */
 
-export const presentStep = (s: StepRow): z.input<typeof StepOut> => ({
-  id: s.id,
-  workflowId: s.workflow_id,
-  type: s.type,
-  name: s.name,
-  config: s.config,
-  position: s.position,
-});
+export function presentStep(s: StepRow, registry: StepRegistry = STEP_TYPES): z.input<typeof StepOut> {
+  const def = findStepType(registry, s.type);
+  return {
+    id: s.id,
+    workflowId: s.workflow_id,
+    type: s.type,
+    name: s.name,
+    config: s.config,
+    position: s.position,
+    branches: def ? [...stepBranches(def, s.config)] : [],
+    requiredBranches: def ? [...stepRequiredBranches(def, s.config)] : [],
+  };
+}
 
 export const presentTransition = (t: TransitionRow): z.input<typeof TransitionOut> => ({
   id: t.id,
@@ -22,7 +29,7 @@ export const presentTransition = (t: TransitionRow): z.input<typeof TransitionOu
   branch: t.branch,
 });
 
-export function presentWorkflow(w: WorkflowRow, graph: Graph): z.input<typeof WorkflowOut> {
+export function presentWorkflow(w: WorkflowRow, graph: Graph, registry: StepRegistry = STEP_TYPES): z.input<typeof WorkflowOut> {
   return {
     id: w.id,
     projectId: w.project_id,
@@ -32,7 +39,7 @@ export function presentWorkflow(w: WorkflowRow, graph: Graph): z.input<typeof Wo
     allowReentry: w.allow_reentry,
     triggerType: w.trigger_type,
     triggerConfig: w.trigger_config,
-    steps: graph.steps.map(presentStep),
+    steps: graph.steps.map((s) => presentStep(s, registry)),
     transitions: graph.transitions.map(presentTransition),
     createdAt: iso(w.created_at)!,
     updatedAt: iso(w.updated_at)!,

@@ -17,7 +17,7 @@ const ConfigOut = z.object({
     /** Whether sends skip the sender-domain check (lib/config.ts senderCheckWaived). */
     senderCheckWaived: z.boolean(),
   }),
-  temporal: z.object({ namespace: z.string() }),
+  temporal: z.object({ namespace: z.string(), uiUrl: z.string().describe('the Temporal Web UI (TEMPORAL_UI_URL), for links to executions') }),
 });
 
 export default [
@@ -43,7 +43,7 @@ export default [
           inboxUrl: localInbox && c.devInbox ? `http://127.0.0.1:${c.devInbox.webPort}` : null,
           senderCheckWaived: senderCheckWaived(c),
         },
-        temporal: { namespace: c.temporal.namespace },
+        temporal: { namespace: c.temporal.namespace, uiUrl: c.temporal.uiUrl },
       };
     },
   }),

@@ -1,5 +1,6 @@
 import { senderCheckWaived } from '../../lib/config';
 import type { Knex } from 'knex';
+import { z } from 'zod';
 import { route } from '../route';
 import { audited, requestAuditor } from '../../services/audit';
 import type { AppContext } from '../context';
@@ -17,6 +18,7 @@ import {
   StepDeleteQuery,
   StepOut,
   StepParams,
+  StepTypeOut,
   StepUpdate,
   TransitionCreate,
   TransitionOut,
@@ -59,6 +61,7 @@ import { findContact } from '../../db/contacts';
 import { cancelExecutions, startExecution } from '../../services/executions';
 import { graphProblems, transitionBranchProblem } from '../../services/workflowGraphs';
 import { referencePaths } from '../../services/stepReferences';
+import { describeStepTypes } from '../../services/stepTypes';
 import { STEP_TYPES, StepRegistry } from '../../temporal/steps';
 import { uuid } from '../../lib/ids';
 import { presentExecution, presentExecutionStep } from '../presenters/executions';
@@ -75,8 +78,8 @@ async function workflowOr404(ctx: AppContext, projectId: string, id: string): Pr
   return row;
 }
 
-async function present(knex: Knex, row: WorkflowRow) {
-  return presentWorkflow(row, await loadGraph(knex, row.id));
+async function present(ctx: AppContext, row: WorkflowRow) {
+  return presentWorkflow(row, await loadGraph(ctx.deps.knex, row.id), registryOf(ctx));
 }
 
 /**
@@ -118,10 +121,20 @@ export default [
     responses: { 200: { description: 'a page of workflows with their graphs', schema: WorkflowPage } },
     async handler(ctx, { query, project }) {
       const { rows, graphs, total, totalPages } = await listWorkflows(ctx.deps.knex, project.id, query);
-      ctx.body = { data: rows.map((r) => presentWorkflow(r, graphs.get(r.id)!)), page: query.page, pageSize: query.pageSize, total, totalPages };
+      ctx.body = { data: rows.map((r) => presentWorkflow(r, graphs.get(r.id)!, registryOf(ctx))), page: query.page, pageSize: query.pageSize, total, totalPages };
     },
   }),
-  // Before /workflows/:id, so "fields" is never read as an id.
+  // Before /workflows/:id, so "step-types" and "fields" are never read as ids.
+  route({
+    ...common,
+    method: 'get',
+    path: '/workflows/step-types',
+    summary: 'The registered step types: branches (fixed, or derived from the config), required branches, the config as JSON Schema, docs',
+    responses: { 200: { description: 'every step type of the registry, TRIGGER (internal) included', schema: z.array(StepTypeOut) } },
+    async handler(ctx) {
+      ctx.body = describeStepTypes(registryOf(ctx));
+    },
+  }),
   route({
     ...common,
     method: 'get',
@@ -146,7 +159,7 @@ export default [
     async handler(ctx, { body, project }) {
       const row = await createWorkflow(ctx.deps.knex, project.id, body);
       ctx.status = 201;
-      ctx.body = await present(ctx.deps.knex, row);
+      ctx.body = await present(ctx, row);
     },
   }),
   route({
@@ -157,7 +170,7 @@ export default [
     params: IdParams,
     responses: { 200: { description: 'the workflow', schema: WorkflowOut } },
     async handler(ctx, { params, project }) {
-      ctx.body = await present(ctx.deps.knex, await workflowOr404(ctx, project.id, params.id));
+      ctx.body = await present(ctx, await workflowOr404(ctx, project.id, params.id));
     },
   }),
   route({
@@ -180,7 +193,7 @@ export default [
         // Recorded when the request sets `enabled`, as asked (also when it was already so): the log shows who meant to turn it on or off.
         () => body.enabled !== undefined && { projectId: project.id, action: body.enabled ? 'workflow.enable' : 'workflow.disable', target: { type: 'workflow', id: params.id } },
       );
-      ctx.body = await present(ctx.deps.knex, row);
+      ctx.body = await present(ctx, row);
     },
   }),
   route({
@@ -214,7 +227,7 @@ export default [
       await workflowOr404(ctx, project.id, params.id);
       const step = await addStep(ctx.deps.knex, project.id, params.id, body, (trx) => assertValidConfig(trx, project.id, body.type, body.config, registryOf(ctx), senderCheckWaived(ctx.deps.config)));
       ctx.status = 201;
-      ctx.body = presentStep(step);
+      ctx.body = presentStep(step, registryOf(ctx));
     },
   }),
   route({
@@ -233,7 +246,7 @@ export default [
           await assertValidConfig(trx, project.id, current.type, parsed.data, registryOf(ctx), senderCheckWaived(ctx.deps.config));
           return parsed.data;
         });
-      ctx.body = presentStep(step);
+      ctx.body = presentStep(step, registryOf(ctx));
     },
   }),
   route({

@@ -233,6 +233,26 @@ export const StepOut = z.object({
   name: z.string(),
   config: z.record(z.string(), z.unknown()),
   position: z.object({ x: z.number(), y: z.number() }).nullable(),
+  branches: z.array(z.string()).describe("the branches a transition from this step may use: fixed by its type, or derived from this step's config"),
+  requiredBranches: z.array(z.string()).describe('the branches that must be connected before the workflow can be enabled'),
+});
+
+const BranchList = z.object({
+  derived: z.boolean().describe("true: the names come from each step's config (see a step's `branches`); false: `names` is the fixed list"),
+  names: z.array(z.string()),
+});
+
+export const StepTypeOut = z.object({
+  type: z.string(),
+  internal: z.boolean().describe('engine-owned (TRIGGER): created with its workflow, not addable'),
+  branches: BranchList,
+  requiredBranches: BranchList,
+  configSchema: z
+    .record(z.string(), z.unknown())
+    .describe(
+      "JSON Schema (2020-12) of the config's input, generated from the zod schema the API validates with; formats template-id, event-name, filter-tree and duration mark fields with a picker",
+    ),
+  docs: z.object({ config: z.string(), notes: z.string() }).nullable(),
 });
 
 export const TransitionOut = z.object({

@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { conditionStepActivities } from '../../activities/steps/condition';
-import type { ConfigChecks, ConfigOf, StepContext, StepOutcome, Zod } from './types';
+import { filterTreeSchema, type ConfigChecks, type ConfigOf, type StepContext, type StepOutcome, type Zod } from './types';
 
 const { evaluateCondition } = proxyActivities<ReturnType<typeof conditionStepActivities>>({
   startToCloseTimeout: '30 seconds',
@@ -10,7 +10,7 @@ const { evaluateCondition } = proxyActivities<ReturnType<typeof conditionStepAct
 /** Does the contact match a filter tree right now? The same SQL as segments (db/filters). */
 export const type = 'CONDITION';
 // The tree's shape and fields are the filter compiler's to judge (see `check`), not a second schema's.
-export const config = (z: Zod) => z.strictObject({ condition: z.record(z.string(), z.unknown()) });
+export const config = (z: Zod) => z.strictObject({ condition: filterTreeSchema(z) });
 export const branches = ['yes', 'no'] as const;
 /** For the step table in docs/workflows.md (`npm run docs:steps`). */
 export const docs = {

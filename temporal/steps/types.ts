@@ -128,6 +128,19 @@ export interface StepReferences {
 
 // ───────────────────────────── shared config pieces ─────────────────────────────
 
+/**
+ * The JSON Schema `format`s a config field is described with in GET /workflows/step-types, beyond
+ * the standard ones (`uuid`, `email`, `uri`): the dashboard picks a field widget by them. Durations
+ * and filter trees carry theirs in the shared schemas below; template ids and event names get
+ * theirs from the type's `references` (services/stepTypes.ts).
+ */
+export const STEP_FORMATS = {
+  templateId: 'template-id',
+  eventName: 'event-name',
+  filterTree: 'filter-tree',
+  duration: 'duration',
+} as const;
+
 /** Trigger and WAIT_FOR_EVENT names: any event name, emitted ones (`email.opened`, `segment.x.entry`) included. */
 export const eventNameSchema = (z: Zod) => z.string().trim().min(1, 'event name is required').max(255, 'event name must be at most 255 characters');
 
@@ -140,4 +153,13 @@ export const durationSchema = (z: Zod) =>
       amount: z.number().positive('amount must be positive'),
       unit: z.enum(DURATION_UNITS),
     })
-    .refine((d) => d.amount * UNIT_MS[d.unit] <= MAX_DURATION_MS, { message: 'duration must be at most 3650 days', path: ['amount'] });
+    .refine((d) => d.amount * UNIT_MS[d.unit] <= MAX_DURATION_MS, { message: 'duration must be at most 3650 days', path: ['amount'] })
+    // The JSON Schema of GET /workflows/step-types carries it, so the dashboard offers its duration input.
+    .meta({ format: STEP_FORMATS.duration });
+
+/**
+ * A filter tree (db/filters/model.ts). Its shape is checked by the API's `checks.filterTree`, which
+ * the sandbox cannot load, so the schema only says "an object"; the format tells the dashboard to
+ * edit it with the filter builder.
+ */
+export const filterTreeSchema = (z: Zod) => z.record(z.string(), z.unknown()).meta({ format: STEP_FORMATS.filterTree });

@@ -96,3 +96,40 @@ describe('a step type added through an injected registry', () => {
     expect((await h.http.delete(`/templates/${tpl.body.id}`).set(bearer(p.secretKey))).status).toBe(409);
   });
 });
+
+describe('GET /workflows/step-types', () => {
+  it("lists the app's registry, the injected types included, with branch lists and JSON Schemas", async () => {
+    const res = await h.http.get('/workflows/step-types').set(bearer(p.secretKey));
+    expect(res.status).toBe(200);
+    expect(res.body.map((t: any) => t.type)).toEqual(TEST_REGISTRY.map((d) => d.type));
+    const byType = Object.fromEntries(res.body.map((t: any) => [t.type, t]));
+    expect(byType.WEIGHTED_SPLIT).toMatchObject({ internal: false, branches: { derived: true, names: [] }, requiredBranches: { derived: true, names: [] }, docs: null });
+    expect(byType.WEIGHTED_SPLIT.configSchema).toMatchObject({ type: 'object', required: ['branches'], properties: { branches: { type: 'array', minItems: 2, maxItems: 10 } } });
+    expect(byType.STAMP.configSchema.properties.templateId).toMatchObject({ type: 'string', format: 'template-id' });
+    expect(byType.CONDITION).toMatchObject({ branches: { derived: false, names: ['yes', 'no'] }, requiredBranches: { derived: false, names: ['yes', 'no'] } });
+    expect(byType.TRIGGER.internal).toBe(true);
+    expect(byType.SEND_EMAIL.docs.config).toContain('templateId');
+
+    // The product's app has no test types; cookie access (the dashboard's) answers the same list.
+    const plain = await request(buildApp({ ...h.deps, steps: undefined }).app.callback()).get('/workflows/step-types').set(bearer(p.secretKey));
+    expect(plain.body.map((t: any) => t.type)).not.toContain('WEIGHTED_SPLIT');
+    expect((await h.http.get('/workflows/step-types').set({ Cookie: p.cookie, 'X-Project-Id': p.projectId })).status).toBe(200);
+    expect((await h.http.get('/workflows/step-types')).status).toBe(401);
+  });
+
+  it("gives each step its own branches: a split's are named by its config", async () => {
+    const wf = await api.build(`names-${Date.now()}`, { split: split({ left: 1, right: 2 }) }, [['trigger', 'split']]);
+    const got = await api.get(wf.id);
+    const step = got.body.steps.find((x: any) => x.id === wf.steps.split);
+    expect(step).toMatchObject({ branches: ['left', 'right'], requiredBranches: ['left', 'right'] });
+    expect(got.body.steps.find((x: any) => x.type === 'TRIGGER')).toMatchObject({ branches: ['next'], requiredBranches: [] });
+    const renamed = await api.patchStep(wf.id, wf.steps.split, { config: split({ up: 1, down: 1, flat: 1 }).config });
+    expect(renamed.body.branches).toEqual(['up', 'down', 'flat']);
+  });
+
+  it('is in the OpenAPI document', async () => {
+    const doc = await h.http.get('/openapi.json');
+    expect(doc.body.paths['/workflows/step-types'].get.responses['200']).toBeDefined();
+    expect(doc.body.paths['/workflows/{id}']).toBeDefined();
+  });
+});

@@ -29,7 +29,7 @@ describe('workflow records', () => {
     const a = await api.create({ name: 'Onboarding', description: 'd', eventName: 'signup' });
     expect(a.status).toBe(201);
     expect(a.body).toMatchObject({ name: 'Onboarding', description: 'd', enabled: false, allowReentry: false, triggerType: 'EVENT', triggerConfig: { eventName: 'signup' }, transitions: [] });
-    expect(a.body.steps).toEqual([{ id: expect.any(String), workflowId: a.body.id, type: 'TRIGGER', name: 'Trigger', config: { eventName: 'signup' }, position: null }]);
+    expect(a.body.steps).toEqual([{ id: expect.any(String), workflowId: a.body.id, type: 'TRIGGER', name: 'Trigger', config: { eventName: 'signup' }, position: null, branches: ['next'], requiredBranches: [] }]);
     const b = await api.create({ name: 'B', triggerConfig: { eventName: 'segment.vip.entry' }, allowReentry: true });
     expect(b.status).toBe(201);
     expect(b.body).toMatchObject({ triggerConfig: { eventName: 'segment.vip.entry' }, allowReentry: true });

@@ -276,3 +276,12 @@ describe('README configuration table', () => {
     expect([...listed].sort()).toEqual([...ENV_VARIABLES, ...OAUTH_VARIABLES].sort());
   });
 });
+
+describe('TEMPORAL_UI_URL', () => {
+  it("defaults to the dev server's UI on TEMPORAL_UI_PORT, and takes a cluster's", () => {
+    expect(load().temporal.uiUrl).toBe('http://localhost:8233');
+    expect(load({ TEMPORAL_UI_PORT: '9000' }).temporal.uiUrl).toBe('http://localhost:9000');
+    expect(load({ TEMPORAL_UI_URL: 'https://temporal.example.com/' }).temporal.uiUrl).toBe('https://temporal.example.com');
+    expect(() => load({ TEMPORAL_UI_URL: 'not a url' })).toThrow(ConfigError);
+  });
+});

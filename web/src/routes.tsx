@@ -24,8 +24,6 @@ export const SECTIONS: ReadonlyArray<{ path: string; label: string; roles?: read
   { path: 'webhooks', label: 'Webhooks' },
 ];
 
-const BUILT = new Set(['contacts', 'domains', 'keys', 'team', 'activity', 'templates', 'settings', 'webhooks', 'events', 'segments', 'campaigns', 'analytics', 'topics', 'audit']);
-
 export const routes: RouteObject[] = [
   { path: '/login', lazy: page(() => import('./pages/Login')) },
   { path: '/signup', lazy: page(() => import('./pages/Signup')) },
@@ -57,7 +55,10 @@ export const routes: RouteObject[] = [
       { path: 'analytics', lazy: page(() => import('./pages/Analytics')) },
       { path: 'topics', lazy: page(() => import('./pages/Topics')) },
       { path: 'audit', lazy: page(() => import('./pages/AuditLog')) },
-      ...SECTIONS.filter((s) => !BUILT.has(s.path)).map((s) => ({ path: s.path, lazy: page(() => import('./pages/ComingSoon')) })),
+      { path: 'workflows', lazy: page(() => import('./pages/Workflows')) },
+      // The editor's chunk carries @xyflow/react: no other screen pays for it.
+      { path: 'workflows/:workflowId', lazy: page(() => import('./pages/WorkflowEditor')) },
+      { path: 'workflows/:workflowId/executions', lazy: page(() => import('./pages/WorkflowExecutions')) },
     ],
   },
   { path: '*', lazy: page(() => import('./pages/NotFound')) },

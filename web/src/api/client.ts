@@ -90,4 +90,6 @@ export interface AppConfig {
   signupsEnabled: boolean;
   billing: { enabled: boolean };
   email: { transport: string; localInbox: boolean; inboxUrl: string | null; senderCheckWaived: boolean };
+  /** `uiUrl`: the Temporal Web UI (TEMPORAL_UI_URL), which the executions page links to. */
+  temporal: { namespace: string; uiUrl: string };
 }

@@ -2423,6 +2423,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workflows/step-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The registered step types: branches (fixed, or derived from the config), required branches, the config as JSON Schema, docs */
+        get: operations["getWorkflowsStepTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4061,6 +4078,7 @@ export interface operations {
                                 metric: "opens" | "clicks";
                                 subjects: string[];
                                 testPercent: number;
+                                /** Format: duration */
                                 winnerAfter: {
                                     amount: number;
                                     /** @enum {string} */
@@ -4177,6 +4195,7 @@ export interface operations {
                         metric: "opens" | "clicks";
                         subjects: string[];
                         testPercent: number;
+                        /** Format: duration */
                         winnerAfter: {
                             amount: number;
                             /** @enum {string} */
@@ -4230,6 +4249,7 @@ export interface operations {
                                 metric: "opens" | "clicks";
                                 subjects: string[];
                                 testPercent: number;
+                                /** Format: duration */
                                 winnerAfter: {
                                     amount: number;
                                     /** @enum {string} */
@@ -4369,6 +4389,7 @@ export interface operations {
                             metric: "opens" | "clicks";
                             subjects: string[];
                             testPercent: number;
+                            /** Format: duration */
                             winnerAfter: {
                                 amount: number;
                                 /** @enum {string} */
@@ -4482,6 +4503,7 @@ export interface operations {
                         metric: "opens" | "clicks";
                         subjects: string[];
                         testPercent: number;
+                        /** Format: duration */
                         winnerAfter: {
                             amount: number;
                             /** @enum {string} */
@@ -4534,6 +4556,7 @@ export interface operations {
                             metric: "opens" | "clicks";
                             subjects: string[];
                             testPercent: number;
+                            /** Format: duration */
                             winnerAfter: {
                                 amount: number;
                                 /** @enum {string} */
@@ -4841,6 +4864,7 @@ export interface operations {
                             metric: "opens" | "clicks";
                             subjects: string[];
                             testPercent: number;
+                            /** Format: duration */
                             winnerAfter: {
                                 amount: number;
                                 /** @enum {string} */
@@ -4968,6 +4992,7 @@ export interface operations {
                             metric: "opens" | "clicks";
                             subjects: string[];
                             testPercent: number;
+                            /** Format: duration */
                             winnerAfter: {
                                 amount: number;
                                 /** @enum {string} */
@@ -5160,6 +5185,7 @@ export interface operations {
                             metric: "opens" | "clicks";
                             subjects: string[];
                             testPercent: number;
+                            /** Format: duration */
                             winnerAfter: {
                                 amount: number;
                                 /** @enum {string} */
@@ -5287,6 +5313,7 @@ export interface operations {
                             metric: "opens" | "clicks";
                             subjects: string[];
                             testPercent: number;
+                            /** Format: duration */
                             winnerAfter: {
                                 amount: number;
                                 /** @enum {string} */
@@ -5881,6 +5908,8 @@ export interface operations {
                         };
                         temporal: {
                             namespace: string;
+                            /** @description the Temporal Web UI (TEMPORAL_UI_URL), for links to executions */
+                            uiUrl: string;
                         };
                     };
                 };
@@ -16078,6 +16107,8 @@ export interface operations {
                             name: string;
                             projectId: string;
                             steps: {
+                                /** @description the branches a transition from this step may use: fixed by its type, or derived from this step's config */
+                                branches: string[];
                                 config: {
                                     [key: string]: unknown;
                                 };
@@ -16087,6 +16118,8 @@ export interface operations {
                                     x: number;
                                     y: number;
                                 } | null;
+                                /** @description the branches that must be connected before the workflow can be enabled */
+                                requiredBranches: string[];
                                 type: string;
                                 workflowId: string;
                             }[];
@@ -16198,6 +16231,8 @@ export interface operations {
                         name: string;
                         projectId: string;
                         steps: {
+                            /** @description the branches a transition from this step may use: fixed by its type, or derived from this step's config */
+                            branches: string[];
                             config: {
                                 [key: string]: unknown;
                             };
@@ -16207,6 +16242,8 @@ export interface operations {
                                 x: number;
                                 y: number;
                             } | null;
+                            /** @description the branches that must be connected before the workflow can be enabled */
+                            requiredBranches: string[];
                             type: string;
                             workflowId: string;
                         }[];
@@ -16319,6 +16356,8 @@ export interface operations {
                         name: string;
                         projectId: string;
                         steps: {
+                            /** @description the branches a transition from this step may use: fixed by its type, or derived from this step's config */
+                            branches: string[];
                             config: {
                                 [key: string]: unknown;
                             };
@@ -16328,6 +16367,8 @@ export interface operations {
                                 x: number;
                                 y: number;
                             } | null;
+                            /** @description the branches that must be connected before the workflow can be enabled */
+                            requiredBranches: string[];
                             type: string;
                             workflowId: string;
                         }[];
@@ -16511,6 +16552,8 @@ export interface operations {
                         name: string;
                         projectId: string;
                         steps: {
+                            /** @description the branches a transition from this step may use: fixed by its type, or derived from this step's config */
+                            branches: string[];
                             config: {
                                 [key: string]: unknown;
                             };
@@ -16520,6 +16563,8 @@ export interface operations {
                                 x: number;
                                 y: number;
                             } | null;
+                            /** @description the branches that must be connected before the workflow can be enabled */
+                            requiredBranches: string[];
                             type: string;
                             workflowId: string;
                         }[];
@@ -17144,6 +17189,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the branches a transition from this step may use: fixed by its type, or derived from this step's config */
+                        branches: string[];
                         config: {
                             [key: string]: unknown;
                         };
@@ -17153,6 +17200,8 @@ export interface operations {
                             x: number;
                             y: number;
                         } | null;
+                        /** @description the branches that must be connected before the workflow can be enabled */
+                        requiredBranches: string[];
                         type: string;
                         workflowId: string;
                     };
@@ -17350,6 +17399,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the branches a transition from this step may use: fixed by its type, or derived from this step's config */
+                        branches: string[];
                         config: {
                             [key: string]: unknown;
                         };
@@ -17359,6 +17410,8 @@ export interface operations {
                             x: number;
                             y: number;
                         } | null;
+                        /** @description the branches that must be connected before the workflow can be enabled */
+                        requiredBranches: string[];
                         type: string;
                         workflowId: string;
                     };
@@ -17667,6 +17720,84 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getWorkflowsStepTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description every step type of the registry, TRIGGER (internal) included */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        branches: {
+                            /** @description true: the names come from each step's config (see a step's `branches`); false: `names` is the fixed list */
+                            derived: boolean;
+                            names: string[];
+                        };
+                        /** @description JSON Schema (2020-12) of the config's input, generated from the zod schema the API validates with; formats template-id, event-name, filter-tree and duration mark fields with a picker */
+                        configSchema: {
+                            [key: string]: unknown;
+                        };
+                        docs: {
+                            config: string;
+                            notes: string;
+                        } | null;
+                        /** @description engine-owned (TRIGGER): created with its workflow, not addable */
+                        internal: boolean;
+                        requiredBranches: {
+                            /** @description true: the names come from each step's config (see a step's `branches`); false: `names` is the fixed list */
+                            derived: boolean;
+                            names: string[];
+                        };
+                        type: string;
+                    }[];
                 };
             };
             /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */

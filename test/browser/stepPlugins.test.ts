@@ -1,0 +1,91 @@
+import path from 'node:path';
+import type { Page } from 'puppeteer-core';
+import { bearer, Harness } from '../helpers/harness';
+import { openDashboard, DashboardSession } from '../helpers/dashboardSession';
+import { TEST_REGISTRY } from '../fixtures/steps/registry';
+import { stampActivities } from '../fixtures/steps/stamp.activities';
+
+/**
+ * The other half of test/integration/stepPlugins.test.ts: the two step types that exist only in
+ * test/fixtures/steps, injected into the app, are offered by the real dashboard's palette and
+ * configured through the form it generates from their JSON Schemas, with no web code about them.
+ * The weighted split's branches appear on its node as its config names them.
+ */
+
+let s: DashboardSession;
+let h: Harness;
+let page: Page;
+
+beforeAll(async () => {
+  s = await openDashboard({
+    harness: { steps: { registry: TEST_REGISTRY, workflowsPath: path.join(__dirname, '..', 'fixtures', 'steps', 'workflows.ts'), activities: stampActivities([]) } },
+  });
+  ({ h, page } = s);
+}, 300_000);
+afterAll(async () => s?.close());
+
+it('offers the injected types in the palette and saves valid configs through the generated form', async () => {
+  const { projectId, secretKey } = await s.signUp('Plugins project');
+  const created = await h.http.post('/workflows').set(bearer(secretKey)).send({ name: 'Plugged', eventName: 'plugged' });
+  expect(created.status).toBe(201);
+  const id = created.body.id as string;
+  const stepsOf = async () => (await h.http.get(`/workflows/${id}`).set(bearer(secretKey))).body.steps as { id: string; type: string; config: unknown; branches: string[] }[];
+
+  await page.goto(`${s.api.url}/app/p/${projectId}/workflows/${id}`, { waitUntil: 'load' });
+  await page.waitForSelector('::-p-aria([name="Workflow graph"][role="application"])');
+
+  // WEIGHTED_SPLIT: an array of { name, weight } rows, two to start with (its minItems).
+  await s.click('WEIGHTED_SPLIT');
+  const row = (i: number) => `[data-config-path="branches.${i}"]`;
+  await s.replace('Name', 'Gold', row(0));
+  await s.replace('Weight', '3', row(0));
+  await s.replace('Name', 'grey', row(1));
+  await s.replace('Weight', '1', row(1));
+  await s.replace('Step name', 'Split');
+  await s.click('Add step');
+  // The API's 422 lands on the input it names: names are lower case.
+  await page.waitForFunction((sel: string) => (globalThis as any).document.querySelector(sel)?.innerText.includes('Invalid string'), { timeout: 20_000 }, row(0));
+  await s.replace('Name', 'gold', row(0));
+  await s.click('Add branch');
+  await s.replace('Name', 'blue', row(2));
+  await s.replace('Weight', '0', row(2));
+  await s.click('Add step');
+  await page.waitForSelector('::-p-aria([name="Split (WEIGHTED_SPLIT)"])');
+  const split = (await stepsOf()).find((x) => x.type === 'WEIGHTED_SPLIT')!;
+  expect(split.config).toEqual({ branches: [{ name: 'gold', weight: 3 }, { name: 'grey', weight: 1 }, { name: 'blue', weight: 0 }] });
+  // One handle per branch its config names, labelled.
+  const handles = await page.$$eval(`.react-flow__node[data-id="${split.id}"] .react-flow__handle.source`, (els) => els.map((e) => e.getAttribute('aria-label')));
+  expect(handles).toEqual(['gold branch of Split', 'grey branch of Split', 'blue branch of Split']);
+
+  // STAMP: a required string and an optional template id (the picker, from its `references`).
+  await s.click('STAMP');
+  await s.inputId('Template id');
+  await s.replace('Label', 'vip');
+  await s.click('Add step');
+  await page.waitForSelector('::-p-aria([name="Stamp (STAMP)"])');
+  expect((await stepsOf()).find((x) => x.type === 'STAMP')!.config).toEqual({ label: 'vip' });
+
+  // Its branch inputs follow the config: the split's "Gold leads to" connects on the gold branch.
+  await page.click(`.react-flow__node[data-id="${split.id}"]`);
+  await s.choose('Gold leads to', 'Stamp');
+  const transitions = async () => (await h.http.get(`/workflows/${id}`).set(bearer(secretKey))).body.transitions as { fromStepId: string; branch: string }[];
+  await page.waitForSelector('::-p-aria([name="gold: Split to Stamp"])');
+  expect((await transitions()).filter((t) => t.fromStepId === split.id).map((t) => t.branch)).toEqual(['gold']);
+
+  // Delete splices: Split -gold-> Stamp -next-> Exit becomes Split -gold-> Exit.
+  await s.click('EXIT');
+  await s.waitForText('New EXIT step');
+  await s.click('Add step');
+  await page.waitForSelector('::-p-aria([name="Exit (EXIT)"])');
+  const stamp = (await stepsOf()).find((x) => x.type === 'STAMP')!;
+  const exit = (await stepsOf()).find((x) => x.type === 'EXIT')!;
+  await page.click(`.react-flow__node[data-id="${stamp.id}"]`);
+  await s.choose('Next leads to', 'Exit');
+  await page.waitForSelector('::-p-aria([name="next: Stamp to Exit"])');
+  await s.click('Delete step');
+  await page.waitForSelector('::-p-aria([name="gold: Split to Exit"])');
+  expect(await page.$(`.react-flow__node[data-id="${stamp.id}"]`)).toBeNull();
+  expect((await transitions()).map((t) => [t.fromStepId, t.branch])).toEqual([[split.id, 'gold']]);
+  expect((await h.http.get(`/workflows/${id}`).set(bearer(secretKey))).body.transitions[0].toStepId).toBe(exit.id);
+  expect(s.problems).toEqual([]);
+}, 180_000);

@@ -1,0 +1,170 @@
+import type { Page } from 'puppeteer-core';
+import { bearer, eventually, Harness } from '../helpers/harness';
+import { openDashboard, DashboardSession, testEmail } from '../helpers/dashboardSession';
+import { verifiedDomain } from '../helpers/fixtures';
+
+/**
+ * The workflow editor and executions (web/src/pages/Workflow*.tsx) in a real Chromium against the
+ * real app and worker: a workflow built on the canvas (a step from the palette configured through
+ * its generated form, the trigger's branch connected by dragging, another by its branch input),
+ * refused while incomplete with the message on the node concerned, enabled, triggered by
+ * POST /v1/track, and its execution followed in the table and its timeline; then executions held by
+ * a DELAY are cancelled one, then all.
+ */
+
+let s: DashboardSession;
+let h: Harness;
+let page: Page;
+let projectId: string;
+let secretKey: string;
+let publicKey: string;
+
+beforeAll(async () => {
+  s = await openDashboard({ harness: { worker: true } });
+  ({ h, page } = s);
+}, 300_000);
+afterAll(async () => s?.close());
+
+/** `WORKFLOW_SCREENSHOTS=1` also photographs the screens into docs/img. */
+async function photograph(name: string) {
+  if (process.env.WORKFLOW_SCREENSHOTS) await page.screenshot({ path: `docs/img/dashboard-${name}.png`, fullPage: true });
+}
+
+const node = (stepId: string) => `.react-flow__node[data-id="${stepId}"]`;
+
+async function workflowOf(id: string) {
+  const res = await h.http.get(`/workflows/${id}`).set(bearer(secretKey));
+  expect(res.status).toBe(200);
+  return res.body as { id: string; enabled: boolean; steps: { id: string; name: string; type: string; config: Record<string, unknown>; position: { x: number; y: number } | null }[]; transitions: { fromStepId: string; toStepId: string; branch: string }[] };
+}
+
+/** Drags an element by an offset, as a hand moves a node. */
+async function dragBy(selector: string, dx: number, dy: number) {
+  const a = (await (await page.waitForSelector(selector))!.boundingBox())!;
+  const [x, y] = [a.x + a.width / 2, a.y + a.height / 2];
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i++) await page.mouse.move(x + (dx * i) / 12, y + (dy * i) / 12);
+  await page.mouse.up();
+}
+
+/** Drags with the mouse from one element's centre to another's, in small moves as a hand does. */
+async function drag(from: string, to: string) {
+  const a = (await (await page.waitForSelector(from))!.boundingBox())!;
+  const b = (await (await page.waitForSelector(to))!.boundingBox())!;
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i++) await page.mouse.move(a.x + a.width / 2 + ((b.x - a.x + (b.width - a.width) / 2) * i) / 12, a.y + a.height / 2 + ((b.y - a.y + (b.height - a.height) / 2) * i) / 12);
+  await page.mouse.up();
+}
+
+it('builds a workflow on the canvas, enables it, and shows the execution /v1/track starts', async () => {
+  ({ projectId, secretKey } = await s.signUp('Workflows project'));
+  publicKey = await page.$eval('[data-testid="full-public-key"]', (el) => el.textContent!);
+  await verifiedDomain(h, projectId, 'wf.example.com');
+  const template = await h.http.post('/templates').set(bearer(secretKey)).send({ name: 'Welcome mail', subject: 'Welcome', body: '<p>Hi</p>', from: 'team@wf.example.com' });
+  expect(template.status).toBe(201);
+
+  await s.click('Workflows', 'link');
+  await s.waitForText('No workflows yet');
+  await s.click('New workflow');
+  await s.replace('Name', 'Welcome series');
+  await s.replace('Trigger event', 'signed_up');
+  await s.click('Create workflow');
+  await page.waitForSelector('::-p-aria([name="Workflow graph"][role="application"])');
+  const id = /\/workflows\/([0-9a-f-]{36})/.exec(page.url())![1];
+  const trigger = (await workflowOf(id)).steps[0];
+  await page.waitForSelector(`::-p-aria([name="Trigger (trigger)"])`);
+
+  // A SEND_EMAIL from the palette, its template picked in the form generated from its JSON Schema.
+  await s.click('SEND_EMAIL');
+  await s.choose('Template id', 'Welcome mail');
+  await s.replace('Step name', 'Send welcome');
+  await s.click('Add step');
+  await page.waitForSelector('::-p-aria([name="Send welcome (SEND_EMAIL)"])');
+  await s.click('EXIT');
+  await s.click('Add step');
+  await page.waitForSelector('::-p-aria([name="Exit (EXIT)"])');
+  let wf = await workflowOf(id);
+  const send = wf.steps.find((x) => x.type === 'SEND_EMAIL')!;
+  const exit = wf.steps.find((x) => x.type === 'EXIT')!;
+  expect(send).toMatchObject({ name: 'Send welcome', config: { templateId: template.body.id } });
+  expect(send.position).not.toBeNull();
+
+  // Enabling now is refused: the message shows on the trigger's node, which is marked.
+  await s.click('Enable');
+  await s.waitForText('Not enabled');
+  await page.waitForSelector(`${node(trigger.id)} [data-invalid="yes"]`);
+  expect(await page.$eval(node(trigger.id), (el) => el.textContent)).toContain('the trigger is not connected to a first step');
+  await photograph('workflow-enable-refused');
+
+  // The trigger's next branch connected by dragging its handle onto the step; the step's own by its input.
+  await drag(`${node(trigger.id)} .react-flow__handle.source[data-handleid="next"]`, `${node(send.id)} .react-flow__handle.target`);
+  await eventually(async () => (await workflowOf(id)).transitions.some((t) => t.fromStepId === trigger.id && t.toStepId === send.id && t.branch === 'next'));
+  await page.waitForSelector(`::-p-aria([name="next: Trigger to Send welcome"])`);
+  await page.click(node(send.id));
+  await s.choose('Next leads to', 'Exit');
+  await eventually(async () => (await workflowOf(id)).transitions.some((t) => t.fromStepId === send.id && t.toStepId === exit.id));
+
+  // Drag to place: the new position is stored.
+  const before = (await workflowOf(id)).steps.find((x) => x.id === exit.id)!.position!;
+  await dragBy(`${node(exit.id)} p`, 0, 40);
+  await eventually(async () => {
+    const p = (await workflowOf(id)).steps.find((x) => x.id === exit.id)!.position!;
+    return p.y !== before.y || p.x !== before.x;
+  });
+
+  await s.click('Enable');
+  await page.waitForSelector('::-p-aria([name="Disable"][role="button"])');
+  await page.waitForFunction(() => !(globalThis as any).document.querySelector('[data-invalid="yes"]'));
+  wf = await workflowOf(id);
+  expect(wf.enabled).toBe(true);
+  await photograph('workflow-editor');
+
+  // Triggered through the public API, as an app does.
+  const email = testEmail('wf');
+  expect((await h.http.post('/v1/track').set(bearer(publicKey)).send({ email, event: 'signed_up' })).status).toBe(200);
+
+  await s.click('Executions', 'link');
+  await page.waitForFunction(() => [...(globalThis as any).document.querySelectorAll('[data-execution-id]')].some((r: any) => r.innerText.includes('EXITED')), { timeout: 60_000 });
+  await s.waitForText('exited (1)');
+  await page.click('[data-execution-id] button');
+  await page.waitForSelector('::-p-aria([name="Output of Send welcome"])');
+  const timeline = await page.$eval('[aria-label="Execution timeline"]', (el) => (el as any).innerText as string);
+  expect(timeline).toMatch(/Trigger[\s\S]*Send welcome[\s\S]*emailId[\s\S]*Exit/);
+  const executionId = await page.$eval('[data-execution-id]', (el) => el.getAttribute('data-execution-id')!);
+  const href = await page.$eval('::-p-aria([name="Open in Temporal"])', (el) => el.getAttribute('href'));
+  expect(href).toBe(`${h.deps.config.temporal.uiUrl}/namespaces/${h.deps.config.temporal.namespace}/workflows/exec-${executionId}`);
+  await photograph('workflow-executions');
+  expect(s.problems).toEqual([]);
+}, 240_000);
+
+it('filters executions by status and cancels one, then all', async () => {
+  // Built through the API: a DELAY holds each execution WAITING.
+  const created = await h.http.post('/workflows').set(bearer(secretKey)).send({ name: 'Slow drip', eventName: 'drip' });
+  const wfId = created.body.id as string;
+  const delay = await h.http.post(`/workflows/${wfId}/steps`).set(bearer(secretKey)).send({ type: 'DELAY', config: { amount: 7, unit: 'days' } });
+  expect((await h.http.post(`/workflows/${wfId}/transitions`).set(bearer(secretKey)).send({ fromStepId: created.body.steps[0].id, toStepId: delay.body.id })).status).toBe(201);
+  expect((await h.http.patch(`/workflows/${wfId}`).set(bearer(secretKey)).send({ enabled: true })).status).toBe(200);
+  for (const tag of ['a', 'b', 'c']) expect((await h.http.post('/v1/track').set(bearer(publicKey)).send({ email: testEmail(tag), event: 'drip' })).status).toBe(200);
+
+  await page.goto(`${s.api.url}/app/p/${projectId}/workflows/${wfId}/executions`, { waitUntil: 'load' });
+  await s.waitForText('waiting (3)', 60_000);
+  await page.click('[data-execution-id] button');
+  await s.click('Cancel execution');
+  await s.waitForText('cancelled (1)');
+  await s.click('Cancel all');
+  await s.click('Cancel 2 executions');
+  await s.waitForText('Cancelled 2 executions');
+  await s.waitForText('cancelled (3)');
+  await s.waitForText('waiting (0)');
+
+  // The filter shows one status only.
+  const option = await page.waitForSelector('::-p-text(cancelled (3))');
+  await option!.click();
+  await page.waitForFunction(() => {
+    const rows = [...(globalThis as any).document.querySelectorAll('[data-execution-id]')] as any[];
+    return rows.length === 3 && rows.every((r) => r.innerText.includes('CANCELLED'));
+  });
+  expect(s.problems).toEqual([]);
+}, 180_000);

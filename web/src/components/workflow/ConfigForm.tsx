@@ -1,0 +1,298 @@
+import { ActionIcon, Alert, Button, Fieldset, Group, MultiSelect, NumberInput, SegmentedControl, Select, Stack, Switch, TagsInput, Text, Textarea, TextInput } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { FilterBuilder, newTree, type FilterTree } from '../FilterBuilder';
+import { initialValue, labelOf, singular, variantIndex, variantLabel, type JsonSchema } from '../../api/workflows';
+import { DurationInput, EventNameInput, TemplatePicker } from './FieldWidgets';
+
+/**
+ * A step's config form, generated from its type's JSON Schema (GET /workflows/step-types): objects,
+ * unions, enums, strings, numbers, booleans, lists and maps, with a widget by `format` where the
+ * schema names one (template-id, event-name, filter-tree, duration). No step type is named here, so
+ * a type added to the registry is configurable without web code. `errors` are the API's messages by
+ * config path (`branches.1.name`); those no input claims are listed above the form.
+ */
+export function ConfigForm({ projectId, schema, value, onChange, errors }: { projectId: string; schema: JsonSchema; value: Record<string, unknown>; onChange: (v: Record<string, unknown>) => void; errors: Record<string, string> }) {
+  const claimed = new Set<string>();
+  const field = (
+    <SchemaField projectId={projectId} schema={schema} value={value} onChange={(v) => onChange((v ?? {}) as Record<string, unknown>)} path="" label="" required errors={errors} claim={(p) => claimed.add(p)} />
+  );
+  const loose = Object.entries(errors).filter(([p]) => !claimed.has(p));
+  return (
+    <Stack gap="sm">
+      {loose.length ? (
+        <Alert color="red" role="alert" title="The step's config is refused">
+          {loose.map(([p, m]) => (
+            <Text key={p} size="sm">
+              {p ? `${p}: ` : ''}
+              {m}
+            </Text>
+          ))}
+        </Alert>
+      ) : null}
+      {field}
+    </Stack>
+  );
+}
+
+interface FieldProps {
+  projectId: string;
+  schema: JsonSchema;
+  value: unknown;
+  onChange: (v: unknown) => void;
+  /** The config path (`timeout.amount`), which the API's field errors use. */
+  path: string;
+  label: string;
+  required: boolean;
+  errors: Record<string, string>;
+  /** Marks an error path as shown by an input. */
+  claim: (path: string) => void;
+}
+
+const typeOf = (s: JsonSchema) => (Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type);
+const join = (path: string, key: string | number) => (path ? `${path}.${key}` : String(key));
+
+function SchemaField(props: FieldProps) {
+  const { projectId, schema, value, onChange, path, label, required, errors, claim } = props;
+  const error = errors[path];
+  if (error !== undefined) claim(path);
+  const description = schema.description;
+
+  switch (schema.format) {
+    case 'template-id':
+      return <TemplatePicker projectId={projectId} label={label} required={required} value={value as string | undefined} onChange={onChange} error={error} description={description} />;
+    case 'event-name':
+      return <EventNameInput projectId={projectId} label={label} required={required} value={value as string | undefined} onChange={onChange} error={error} description={description} />;
+    case 'duration':
+      for (const k of ['amount', 'unit']) if (errors[join(path, k)] !== undefined) claim(join(path, k));
+      return <DurationInput schema={schema} label={label || 'Duration'} legend={path !== ''} value={value as { amount?: number; unit?: string } | undefined} onChange={onChange} errors={errors} path={path} />;
+    case 'filter-tree':
+      return <FilterTreeField {...props} />;
+  }
+
+  if (schema.anyOf || schema.oneOf) return <UnionField {...props} />;
+
+  if (schema.enum) {
+    return (
+      <Select
+        label={label}
+        required={required}
+        description={description}
+        data={schema.enum.map(String)}
+        value={value === undefined ? null : String(value)}
+        clearable={!required}
+        onChange={(v) => onChange(v ?? undefined)}
+        error={error}
+      />
+    );
+  }
+
+  switch (typeOf(schema)) {
+    case 'object':
+      if (schema.properties) return <ObjectField {...props} />;
+      return <JsonField {...props} />;
+    case 'array':
+      return <ArrayField {...props} />;
+    case 'string': {
+      const long = schema.maxLength === undefined || schema.maxLength > 1000;
+      const Input = long ? Textarea : TextInput;
+      return (
+        <Input
+          label={label}
+          required={required}
+          description={description}
+          type={schema.format === 'email' ? 'email' : schema.format === 'uri' ? 'url' : undefined}
+          autosize={long || undefined}
+          minRows={long ? 2 : undefined}
+          value={(value as string | undefined) ?? ''}
+          onChange={(e) => onChange(e.currentTarget.value === '' && !required ? undefined : e.currentTarget.value)}
+          error={error}
+        />
+      );
+    }
+    case 'number':
+    case 'integer':
+      return (
+        <NumberInput
+          label={label}
+          required={required}
+          description={description}
+          allowDecimal={typeOf(schema) === 'number'}
+          value={(value as number | undefined) ?? ''}
+          onChange={(v) => onChange(typeof v === 'number' ? v : undefined)}
+          error={error}
+        />
+      );
+    case 'boolean':
+      if (required) return <Switch label={label} description={description} checked={value === true} onChange={(e) => onChange(e.currentTarget.checked)} error={error} />;
+      return (
+        <Select
+          label={label}
+          description={description}
+          data={[
+            { value: '', label: 'Leave unchanged' },
+            { value: 'true', label: 'Yes' },
+            { value: 'false', label: 'No' },
+          ]}
+          value={value === undefined ? '' : String(value)}
+          allowDeselect={false}
+          onChange={(v) => onChange(v === 'true' ? true : v === 'false' ? false : undefined)}
+          error={error}
+        />
+      );
+    default:
+      return <JsonField {...props} />;
+  }
+}
+
+function ObjectField({ projectId, schema, value, onChange, path, label, required, errors, claim }: FieldProps) {
+  const obj = (value ?? {}) as Record<string, unknown>;
+  const present = value !== undefined;
+  const requiredKeys = new Set(schema.required ?? []);
+  const set = (key: string, v: unknown) => {
+    const next = { ...obj };
+    if (v === undefined) delete next[key];
+    else next[key] = v;
+    onChange(next);
+  };
+  const fields = Object.entries(schema.properties ?? {}).map(([key, child]) => (
+    <SchemaField key={key} projectId={projectId} schema={child} value={obj[key]} onChange={(v) => set(key, v)} path={join(path, key)} label={labelOf(key)} required={requiredKeys.has(key)} errors={errors} claim={claim} />
+  ));
+  if (path === '') return <Stack gap="sm">{fields.length ? fields : <Text c="dimmed">This step type has nothing to configure.</Text>}</Stack>;
+  return (
+    <Fieldset legend={label}>
+      <Stack gap="sm">
+        {!required ? <Switch label={`Set ${label.toLowerCase()}`} checked={present} onChange={(e) => onChange(e.currentTarget.checked ? initialValue(schema) : undefined)} /> : null}
+        {present || required ? fields : null}
+      </Stack>
+    </Fieldset>
+  );
+}
+
+function UnionField({ projectId, schema, value, onChange, path, label, required, errors, claim }: FieldProps) {
+  const variants = (schema.anyOf ?? schema.oneOf)!;
+  const [index, setIndex] = useState(() => variantIndex(schema, value));
+  const choose = (i: number) => {
+    setIndex(i);
+    // Keep what the two forms share; start the rest afresh.
+    const start = initialValue(variants[i]) as Record<string, unknown>;
+    const keep = Object.fromEntries(Object.entries((value ?? {}) as Record<string, unknown>).filter(([k]) => k in (variants[i].properties ?? {})));
+    onChange({ ...start, ...keep });
+  };
+  return (
+    <Stack gap="sm">
+      <div>
+        <Text size="sm" fw={500} id={`form-${path || 'root'}`}>
+          {label || 'Form'}
+        </Text>
+        <SegmentedControl aria-labelledby={`form-${path || 'root'}`} data={variants.map((_, i) => ({ value: String(i), label: variantLabel(schema, i) }))} value={String(index)} onChange={(v) => choose(Number(v))} />
+      </div>
+      <SchemaField projectId={projectId} schema={variants[index]} value={value} onChange={onChange} path={path} label={label} required={required} errors={errors} claim={claim} />
+    </Stack>
+  );
+}
+
+function ArrayField({ projectId, schema, value, onChange, path, label, required, errors, claim }: FieldProps) {
+  const list = Array.isArray(value) ? value : [];
+  const items = schema.items ?? {};
+  const error = errors[path];
+  if (items.enum) {
+    return <MultiSelect label={label} required={required} data={items.enum.map(String)} value={list.map(String)} onChange={(v) => onChange(v.length || required ? v : undefined)} error={error} />;
+  }
+  if (typeOf(items) === 'string' && !items.format) {
+    return <TagsInput label={label} required={required} value={list.map(String)} onChange={(v) => onChange(v.length || required ? v : undefined)} error={error} />;
+  }
+  const max = schema.maxItems ?? Number.POSITIVE_INFINITY;
+  const min = schema.minItems ?? 0;
+  const one = singular(label).toLowerCase();
+  return (
+    <Fieldset legend={label} aria-describedby={error ? `${path}-error` : undefined}>
+      <Stack gap="xs">
+        {list.map((item, i) => (
+          // Rows have no identity beyond their place; the API names them by index too.
+          // biome-ignore lint/suspicious/noArrayIndexKey: see above
+          <Group key={i} align="flex-end" wrap="nowrap" data-config-path={join(path, i)}>
+            <div style={{ flex: 1 }}>
+              <SchemaField projectId={projectId} schema={items} value={item} onChange={(v) => onChange(list.map((x, j) => (j === i ? v : x)))} path={join(path, i)} label={`${labelOf(one)} ${i + 1}`} required errors={errors} claim={claim} />
+            </div>
+            <ActionIcon variant="subtle" color="red" aria-label={`Remove ${one} ${i + 1}`} disabled={list.length <= min} onClick={() => onChange(list.filter((_, j) => j !== i))}>
+              ×
+            </ActionIcon>
+          </Group>
+        ))}
+        <Group>
+          <Button size="xs" variant="light" disabled={list.length >= max} onClick={() => onChange([...list, initialValue(items)])}>
+            Add {one}
+          </Button>
+        </Group>
+        {error ? (
+          <Text size="sm" c="red" id={`${path}-error`}>
+            {error}
+          </Text>
+        ) : null}
+      </Stack>
+    </Fieldset>
+  );
+}
+
+/** A map or anything the form has no input for: edited as JSON, parsed as it is typed. */
+function JsonField({ value, onChange, label, required, errors, path, schema }: FieldProps) {
+  const [text, setText] = useState(() => (value === undefined ? '' : JSON.stringify(value, null, 2)));
+  const [problem, setProblem] = useState<string>();
+  useEffect(() => {
+    // Follow a value changed from outside (another form variant) unless it is what the text says.
+    setText((t) => {
+      try {
+        if (JSON.stringify(JSON.parse(t)) === JSON.stringify(value)) return t;
+      } catch {}
+      return value === undefined ? '' : JSON.stringify(value, null, 2);
+    });
+  }, [value]);
+  return (
+    <Textarea
+      label={label}
+      required={required}
+      description={schema.description ?? 'JSON'}
+      autosize
+      minRows={2}
+      styles={{ input: { fontFamily: 'monospace' } }}
+      value={text}
+      onChange={(e) => {
+        const t = e.currentTarget.value;
+        setText(t);
+        if (t.trim() === '') {
+          setProblem(undefined);
+          return onChange(undefined);
+        }
+        try {
+          onChange(JSON.parse(t));
+          setProblem(undefined);
+        } catch {
+          setProblem('Not valid JSON yet');
+        }
+      }}
+      error={problem ?? errors[path]}
+    />
+  );
+}
+
+function FilterTreeField({ projectId, value, onChange, path, label, errors, claim }: FieldProps) {
+  // The builder shows messages by node path below its tree (`groups.0.filters.1.value`).
+  const nodeErrors: Record<string, string> = {};
+  for (const [p, m] of Object.entries(errors)) {
+    if (p === path || p.startsWith(`${path}.`)) {
+      claim(p);
+      nodeErrors[p === path ? '' : p.slice(path.length + 1)] = m;
+    }
+  }
+  const isTree = !!value && typeof value === 'object' && 'groups' in value;
+  const tree = (isTree ? value : newTree()) as FilterTree;
+  useEffect(() => {
+    // A new step starts from the builder's first filter, so what is shown is what gets saved.
+    if (!isTree) onChange(tree);
+  });
+  return (
+    <Fieldset legend={label}>
+      <FilterBuilder projectId={projectId} value={tree} onChange={(t) => onChange(t)} errors={nodeErrors} />
+    </Fieldset>
+  );
+}

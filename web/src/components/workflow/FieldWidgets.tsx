@@ -1,0 +1,75 @@
+import { Autocomplete, Fieldset, Group, NumberInput, Select } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { api, forProject, unwrap } from '../../api/client';
+import type { JsonSchema } from '../../api/workflows';
+
+/**
+ * The field widgets a step config's JSON Schema asks for by `format` (GET /workflows/step-types):
+ * a template picker, an event name with the project's names offered, a duration. The filter tree
+ * is the shared FilterBuilder (ConfigForm). Nothing here knows a step type.
+ */
+
+interface WidgetProps<T> {
+  projectId: string;
+  label: string;
+  required: boolean;
+  value: T | undefined;
+  onChange: (value: T | undefined) => void;
+  error?: string;
+  description?: string;
+}
+
+export function TemplatePicker({ projectId, label, required, value, onChange, error, description }: WidgetProps<string>) {
+  const templates = useQuery({
+    queryKey: ['templates', projectId, 'picker'],
+    queryFn: () => unwrap(api.GET('/templates', { params: { query: { page: 1, pageSize: 100, sort: 'updatedAt', dir: 'desc' } }, headers: forProject(projectId) })),
+  });
+  const data = (templates.data?.data ?? []).map((t) => ({ value: t.id, label: `${t.name} (${t.type.toLowerCase()})` }));
+  if (value && !data.some((d) => d.value === value)) data.push({ value, label: value });
+  return (
+    <Select
+      label={label}
+      required={required}
+      description={description ?? (templates.isPending ? 'Loading templates…' : data.length ? undefined : 'No templates yet: create one under Templates')}
+      placeholder="Pick a template"
+      data={data}
+      value={value ?? null}
+      onChange={(v) => onChange(v ?? undefined)}
+      searchable
+      clearable={!required}
+      error={error ?? (templates.error instanceof Error ? templates.error.message : undefined)}
+    />
+  );
+}
+
+export function EventNameInput({ projectId, label, required, value, onChange, error, description }: WidgetProps<string>) {
+  const names = useQuery({
+    queryKey: ['event-names', projectId],
+    queryFn: () => unwrap(api.GET('/events/names', { headers: forProject(projectId) })),
+  });
+  return (
+    <Autocomplete
+      label={label}
+      required={required}
+      description={description ?? 'An event tracked with /v1/track, or one the service emits (email.opened, …)'}
+      data={[...new Set((names.data?.data ?? []).map((n) => n.name))]}
+      value={value ?? ''}
+      onChange={(v) => onChange(v === '' ? undefined : v)}
+      error={error}
+    />
+  );
+}
+
+type Duration = { amount?: number; unit?: string };
+
+export function DurationInput({ schema, label, value, onChange, errors, path, legend = true }: { schema: JsonSchema; label: string; value: Duration | undefined; onChange: (v: Duration) => void; errors: Record<string, string>; path: string; legend?: boolean }) {
+  const units = (schema.properties?.unit?.enum as string[] | undefined) ?? ['minutes', 'hours', 'days', 'weeks'];
+  const at = (k: string) => (path ? `${path}.${k}` : k);
+  const body = (
+    <Group align="flex-start" grow>
+      <NumberInput label="Amount" required min={0} value={value?.amount ?? ''} onChange={(v) => onChange({ ...value, amount: typeof v === 'number' ? v : undefined })} error={errors[at('amount')]} />
+      <Select label="Unit" required data={units} value={value?.unit ?? null} allowDeselect={false} onChange={(v) => onChange({ ...value, unit: v ?? undefined })} error={errors[at('unit')]} />
+    </Group>
+  );
+  return legend ? <Fieldset legend={label}>{body}</Fieldset> : body;
+}

@@ -1,0 +1,157 @@
+import { Alert, Button, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { api, fieldError, forProject, unwrap } from '../../api/client';
+import { configErrors, initialValue, labelOf, type JsonSchema, type Step, type StepType, type Workflow } from '../../api/workflows';
+import { ConfigForm } from './ConfigForm';
+import type { CanvasProblem } from './WorkflowCanvas';
+
+/**
+ * Edits one step (or creates one, with `step` absent): its name, its config through the form
+ * generated from its type's JSON Schema, and where each of its branches leads. Saves through the
+ * API, whose 422 shows on the config fields it names.
+ */
+export function StepPanel({
+  projectId,
+  workflow,
+  stepType,
+  step,
+  position,
+  problems,
+  onDone,
+  onChanged,
+  onConnect,
+  onDisconnect,
+}: {
+  projectId: string;
+  workflow: Workflow;
+  stepType: StepType;
+  step?: Step;
+  /** Where a new step is placed. */
+  position?: { x: number; y: number };
+  problems: CanvasProblem[];
+  onDone: (stepId: string | null) => void;
+  onChanged: () => Promise<unknown>;
+  onConnect: (from: string, to: string, branch: string) => Promise<unknown>;
+  onDisconnect: (transitionIds: string[]) => Promise<unknown>;
+}) {
+  const schema = stepType.configSchema as JsonSchema;
+  const [name, setName] = useState(step?.name ?? labelOf(stepType.type.toLowerCase()));
+  const [config, setConfig] = useState<Record<string, unknown>>(() => (step?.config as Record<string, unknown>) ?? (initialValue(schema) as Record<string, unknown>) ?? {});
+  const path = { params: { path: { id: workflow.id } }, headers: forProject(projectId) };
+  // A new step is picked from the palette below: bring its form into view.
+  const panel = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (!step) panel.current?.scrollIntoView({ block: 'center' });
+  }, [step]);
+
+  const save = useMutation({
+    mutationFn: async () => {
+      if (step) return unwrap(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflow.id, stepId: step.id } }, headers: forProject(projectId), body: { name, config } }));
+      return unwrap(
+        api.POST('/workflows/{id}/steps', {
+          ...path,
+          // The document's enum is the product's registry; the server may run more types (GET /workflows/step-types lists them).
+        body: { type: stepType.type as never, name, config, position },
+      }));
+    },
+    onSuccess: async (saved) => {
+      await onChanged();
+      onDone(saved.id);
+    },
+  });
+  const remove = useMutation({
+    mutationFn: () => unwrap(api.DELETE('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflow.id, stepId: step!.id }, query: { splice: 'true' } }, headers: forProject(projectId) })),
+    onSuccess: async () => {
+      await onChanged();
+      onDone(null);
+    },
+  });
+
+  const errors = configErrors(save.error);
+  const isTrigger = stepType.internal;
+  // Nothing leads into the trigger (the API refuses it), nor from a step to itself.
+  const targets = workflow.steps.filter((s) => s.id !== step?.id && s.type !== 'TRIGGER');
+  const label = step ? step.name : `New ${stepType.type} step`;
+
+  return (
+    <Paper ref={panel} withBorder p="md" component="section" aria-label={step ? `Step ${step.name}` : 'New step'}>
+      <Stack gap="sm">
+        <Title order={2} size="h4">
+          {label}
+        </Title>
+        {stepType.docs ? (
+          <Text size="xs" c="dimmed" lineClamp={3} title={stepType.docs.notes}>
+            {stepType.docs.notes}
+          </Text>
+        ) : null}
+        {problems.length ? (
+          <Alert color="red" title="Keeps the workflow from running" role="alert">
+            {problems.map((p) => (
+              <Text key={p.field + p.message} size="sm">
+                {p.message}
+              </Text>
+            ))}
+          </Alert>
+        ) : null}
+        <TextInput label="Step name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={fieldError(save.error, 'name')} />
+        <ConfigForm projectId={projectId} schema={schema} value={config} onChange={setConfig} errors={errors} />
+        {save.error && !Object.keys(errors).length && !fieldError(save.error, 'name') ? (
+          <Alert color="red" role="alert">
+            {save.error.message}
+          </Alert>
+        ) : null}
+        <Group>
+          <Button onClick={() => save.mutate()} loading={save.isPending}>
+            {step ? 'Save step' : 'Add step'}
+          </Button>
+          <Button variant="default" onClick={() => onDone(null)}>
+            {step ? 'Close' : 'Cancel'}
+          </Button>
+          {step && !isTrigger ? (
+            <Button variant="subtle" color="red" onClick={() => remove.mutate()} loading={remove.isPending}>
+              Delete step
+            </Button>
+          ) : null}
+        </Group>
+        {step && !isTrigger ? (
+          <Text size="xs" c="dimmed">
+            Deleting splices the step out: what led into it then leads to its next step.
+          </Text>
+        ) : null}
+        {remove.error ? (
+          <Alert color="red" role="alert">
+            {remove.error.message}
+          </Alert>
+        ) : null}
+        {step && step.branches.length ? (
+          <Stack gap="xs">
+            <Title order={3} size="h5">
+              Branches
+            </Title>
+            <Text size="xs" c="dimmed">
+              Drag from a branch's handle on the graph to a step, or choose here.
+            </Text>
+            {step.branches.map((branch) => {
+              const current = workflow.transitions.find((t) => t.fromStepId === step.id && t.branch === branch);
+              return (
+                <Select
+                  key={branch}
+                  label={`${labelOf(branch)} leads to`}
+                  placeholder={step.requiredBranches.includes(branch) ? 'Required: choose a step' : 'Nothing: the execution ends'}
+                  data={targets.map((s) => ({ value: s.id, label: s.name }))}
+                  value={current?.toStepId ?? null}
+                  clearable
+                  onChange={async (to) => {
+                    if (current) await onDisconnect([current.id]);
+                    if (to) await onConnect(step.id, to, branch);
+                  }}
+                />
+              );
+            })}
+          </Stack>
+        ) : null}
+      </Stack>
+    </Paper>
+  );
+}

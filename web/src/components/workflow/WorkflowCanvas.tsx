@@ -1,0 +1,160 @@
+import '@xyflow/react/dist/style.css';
+import { Badge, Paper, Text } from '@mantine/core';
+import { Background, Controls, Handle, MarkerType, Position, ReactFlow, useNodesState, type Connection, type Edge, type Node, type NodeProps, type ReactFlowInstance } from '@xyflow/react';
+import { useEffect, useMemo, useRef } from 'react';
+import type { Step, Workflow } from '../../api/workflows';
+
+/**
+ * The workflow as a graph on @xyflow/react (this module is only imported by the editor's route
+ * chunk, so the library never weighs on the first screen). A node per step, placed at its stored
+ * `position`; one source handle per branch the step can take (its `branches`, fixed or derived from
+ * its config by the server), labelled; one edge per transition, labelled with its branch.
+ */
+
+export interface CanvasProblem {
+  field: string;
+  message: string;
+}
+
+type StepNodeData = { step: Step; problems: CanvasProblem[] };
+type StepNode = Node<StepNodeData, 'step'>;
+
+const TRIGGER = 'TRIGGER';
+
+/** Where a step without a stored position is drawn: a column, in the order steps were added. */
+export const defaultPosition = (index: number) => ({ x: 260, y: 40 + index * 150 });
+
+function StepNodeView({ data, selected }: NodeProps<StepNode>) {
+  const { step, problems } = data;
+  const branches = step.branches;
+  const bad = problems.length > 0;
+  return (
+    <Paper
+      withBorder
+      shadow={selected ? 'md' : 'xs'}
+      p="xs"
+      w={220}
+      data-step-id={step.id}
+      data-invalid={bad ? 'yes' : undefined}
+      style={{ borderColor: bad ? 'var(--mantine-color-red-6)' : selected ? 'var(--mantine-color-blue-6)' : undefined, borderWidth: bad || selected ? 2 : 1 }}
+    >
+      {step.type !== TRIGGER ? <Handle type="target" position={Position.Top} aria-label={`Into ${step.name}`} /> : null}
+      <Text fw={600} size="sm" truncate>
+        {step.name}
+      </Text>
+      <Badge size="xs" variant="light" color={step.type === TRIGGER ? 'grape' : 'blue'}>
+        {step.type === TRIGGER ? `when ${String(step.config.eventName ?? '')}` : step.type}
+      </Badge>
+      {problems.map((p) => (
+        <Text key={p.field + p.message} size="xs" c="red" mt={4} role="note">
+          {p.message}
+        </Text>
+      ))}
+      {branches.length ? (
+        <div style={{ position: 'relative', height: 16, marginTop: 6 }}>
+          {branches.map((b, i) => {
+            const left = `${((i + 1) / (branches.length + 1)) * 100}%`;
+            return (
+              <div key={b}>
+                <Text size="10px" c="dimmed" style={{ position: 'absolute', left, transform: 'translateX(-50%)', top: 0 }}>
+                  {b}
+                </Text>
+                <Handle type="source" id={b} position={Position.Bottom} style={{ left }} aria-label={`${b} branch of ${step.name}`} data-branch={b} />
+              </div>
+            );
+          })}
+        </div>
+      ) : (
+        <Text size="10px" c="dimmed" mt={4}>
+          ends the execution
+        </Text>
+      )}
+    </Paper>
+  );
+}
+
+const nodeTypes = { step: StepNodeView };
+
+export function WorkflowCanvas({
+  workflow,
+  problems,
+  selectedId,
+  onSelect,
+  onMove,
+  onConnect,
+  onDisconnect,
+  onDeleteStep,
+}: {
+  workflow: Workflow;
+  problems: Record<string, CanvasProblem[]>;
+  selectedId: string | null;
+  onSelect: (stepId: string | null) => void;
+  onMove: (stepId: string, position: { x: number; y: number }) => void;
+  onConnect: (from: string, to: string, branch: string) => void;
+  onDisconnect: (transitionIds: string[]) => void;
+  onDeleteStep: (stepId: string) => void;
+}) {
+  const derived = useMemo<StepNode[]>(
+    () =>
+      workflow.steps.map((step, i) => ({
+        id: step.id,
+        type: 'step',
+        position: step.position ?? defaultPosition(i),
+        data: { step, problems: problems[step.id] ?? [] },
+        ariaLabel: `${step.name} (${step.type === TRIGGER ? 'trigger' : step.type})`,
+        deletable: step.type !== TRIGGER,
+        selected: step.id === selectedId,
+      })),
+    [workflow, problems, selectedId],
+  );
+  // Local node state so a drag moves the node at once; the server's graph replaces it when it changes.
+  const [nodes, setNodes, onNodesChange] = useNodesState<StepNode>(derived);
+  useEffect(() => setNodes(derived), [derived, setNodes]);
+  // A step added or removed: show the whole graph again (a new step is placed below the others).
+  const flow = useRef<ReactFlowInstance<StepNode, Edge> | null>(null);
+  const count = workflow.steps.length;
+  useEffect(() => {
+    if (count) requestAnimationFrame(() => flow.current?.fitView({ maxZoom: 1, duration: 150 }));
+  }, [count]);
+
+  const edges = useMemo<Edge[]>(
+    () =>
+      workflow.transitions.map((t) => ({
+        id: t.id,
+        source: t.fromStepId,
+        target: t.toStepId,
+        sourceHandle: t.branch,
+        label: t.branch,
+        ariaLabel: `${t.branch}: ${workflow.steps.find((s) => s.id === t.fromStepId)?.name} to ${workflow.steps.find((s) => s.id === t.toStepId)?.name}`,
+        markerEnd: { type: MarkerType.ArrowClosed },
+      })),
+    [workflow],
+  );
+
+  return (
+    <div style={{ height: 600 }}>
+      <ReactFlow<StepNode, Edge>
+        aria-label="Workflow graph"
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        onNodesChange={onNodesChange}
+        onInit={(instance) => {
+          flow.current = instance;
+        }}
+        onNodeClick={(_, n) => onSelect(n.id)}
+        onPaneClick={() => onSelect(null)}
+        onNodeDragStop={(_, n) => onMove(n.id, { x: Math.round(n.position.x), y: Math.round(n.position.y) })}
+        onConnect={(c: Connection) => c.source && c.target && onConnect(c.source, c.target, c.sourceHandle ?? 'next')}
+        onEdgesDelete={(gone) => onDisconnect(gone.map((e) => e.id))}
+        onNodesDelete={(gone) => gone.forEach((n) => onDeleteStep(n.id))}
+        deleteKeyCode={['Backspace', 'Delete']}
+        fitView
+        fitViewOptions={{ maxZoom: 1 }}
+      >
+        <Background />
+        <Controls showInteractive={false} />
+      </ReactFlow>
+    </div>
+  );
+}

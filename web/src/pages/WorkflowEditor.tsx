@@ -1,0 +1,197 @@
+import { Alert, Anchor, Badge, Button, Grid, Group, Paper, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { api, forProject, unwrap } from '../api/client';
+import { useCurrentProject } from '../api/project';
+import { stepProblems, type StepType } from '../api/workflows';
+import { ErrorState, Loading } from '../components/States';
+import { StepPanel } from '../components/workflow/StepPanel';
+import { defaultPosition, WorkflowCanvas } from '../components/workflow/WorkflowCanvas';
+
+/**
+ * The graph editor: the canvas (WorkflowCanvas, @xyflow/react, in this route's chunk only), the
+ * palette of the registry's step types (GET /workflows/step-types), the selected step's panel with
+ * its generated config form, and Enable / Disable, whose 422 is shown on the steps it names.
+ */
+export default function WorkflowEditor() {
+  const { projectId } = useCurrentProject();
+  const { workflowId = '' } = useParams();
+  const qc = useQueryClient();
+  const headers = forProject(projectId);
+  const path = { params: { path: { id: workflowId } }, headers };
+  const key = ['workflow', projectId, workflowId];
+  const workflow = useQuery({ queryKey: key, queryFn: () => unwrap(api.GET('/workflows/{id}', path)) });
+  const types = useQuery({ queryKey: ['step-types', projectId], queryFn: () => unwrap(api.GET('/workflows/step-types', { headers })), staleTime: 60_000 });
+  const [selected, setSelected] = useState<string | null>(null);
+  const [draft, setDraft] = useState<StepType | null>(null);
+  const refresh = () => qc.invalidateQueries({ queryKey: key });
+
+  const toggle = useMutation({
+    mutationFn: (enabled: boolean) => unwrap(api.PATCH('/workflows/{id}', { ...path, body: { enabled } })),
+    onSuccess: (w) => {
+      qc.setQueryData(key, w);
+      qc.invalidateQueries({ queryKey: ['workflows', projectId] });
+    },
+  });
+  const connect = useMutation({
+    mutationFn: (t: { from: string; to: string; branch: string }) => unwrap(api.POST('/workflows/{id}/transitions', { ...path, body: { fromStepId: t.from, toStepId: t.to, branch: t.branch } })),
+    onSettled: refresh,
+  });
+  const disconnect = useMutation({
+    mutationFn: (ids: string[]) => Promise.all(ids.map((transitionId) => unwrap(api.DELETE('/workflows/{id}/transitions/{transitionId}', { params: { path: { id: workflowId, transitionId } }, headers })))),
+    onSettled: refresh,
+  });
+  const move = useMutation({
+    mutationFn: (m: { stepId: string; position: { x: number; y: number } }) => unwrap(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId: m.stepId } }, headers, body: { position: m.position } })),
+    onSettled: refresh,
+  });
+  const removeStep = useMutation({
+    mutationFn: (stepId: string) => unwrap(api.DELETE('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId }, query: { splice: 'true' } }, headers })),
+    onSuccess: () => setSelected(null),
+    onSettled: refresh,
+  });
+
+  const problems = useMemo(() => stepProblems(toggle.error), [toggle.error]);
+  if (workflow.isPending || types.isPending) return <Loading label="Loading the workflow…" />;
+  if (workflow.error) return <ErrorState error={workflow.error} />;
+  if (types.error) return <ErrorState error={types.error} title="Step types not loaded" />;
+  const w = workflow.data;
+  const typeOf = (type: string) => types.data.find((t) => t.type === type);
+  const selectedStep = w.steps.find((s) => s.id === selected);
+  const palette = types.data.filter((t) => !t.internal);
+  const lowest = w.steps.reduce((y, s, i) => Math.max(y, (s.position ?? defaultPosition(i)).y), 0);
+  const graphError = connect.error ?? disconnect.error ?? move.error ?? removeStep.error;
+
+  return (
+    <Stack>
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Anchor component={Link} to={`/p/${projectId}/workflows`} size="sm">
+            ← Workflows
+          </Anchor>
+          <Group gap="sm">
+            <Title order={1} size="h2">
+              {w.name}
+            </Title>
+            <Badge color={w.enabled ? 'green' : 'gray'} data-testid="workflow-state">
+              {w.enabled ? 'Enabled' : 'Disabled'}
+            </Badge>
+          </Group>
+          <Text size="sm" c="dimmed">
+            Starts when a contact's <b>{w.triggerConfig.eventName}</b> event is tracked. Drag steps to place them, drag from a branch to a step to connect it, select a step to edit it.
+          </Text>
+        </div>
+        <Group>
+          <Button component={Link} to={`/p/${projectId}/workflows/${w.id}/executions`} variant="default">
+            Executions
+          </Button>
+          {w.enabled ? (
+            <Button color="gray" onClick={() => toggle.mutate(false)} loading={toggle.isPending}>
+              Disable
+            </Button>
+          ) : (
+            <Button color="green" onClick={() => toggle.mutate(true)} loading={toggle.isPending}>
+              Enable
+            </Button>
+          )}
+        </Group>
+      </Group>
+      {toggle.error ? (
+        <Alert color="red" role="alert" title="Not enabled">
+          {toggle.error.message}
+          {Object.keys(problems).length ? <Text size="sm">The steps concerned are marked in red.</Text> : null}
+        </Alert>
+      ) : null}
+      {graphError ? (
+        <Alert color="red" role="alert" title="The graph was not changed">
+          {graphError.message}
+        </Alert>
+      ) : null}
+      <Grid>
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <Paper withBorder>
+            <WorkflowCanvas
+              workflow={w}
+              problems={problems}
+              selectedId={selected}
+              onSelect={(id) => {
+                setSelected(id);
+                if (id) setDraft(null);
+              }}
+              onMove={(stepId, position) => move.mutate({ stepId, position })}
+              onConnect={(from, to, branch) => connect.mutate({ from, to, branch })}
+              onDisconnect={(ids) => disconnect.mutate(ids)}
+              onDeleteStep={(stepId) => removeStep.mutate(stepId)}
+            />
+          </Paper>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <Stack>
+            {draft ? (
+              <StepPanel
+                key={`new-${draft.type}`}
+                projectId={projectId}
+                workflow={w}
+                stepType={draft}
+                position={{ x: 260, y: lowest + 150 }}
+                problems={[]}
+                onChanged={refresh}
+                onDone={(id) => {
+                  setDraft(null);
+                  setSelected(id);
+                }}
+                onConnect={(from, to, branch) => connect.mutateAsync({ from, to, branch })}
+                onDisconnect={(ids) => disconnect.mutateAsync(ids)}
+              />
+            ) : selectedStep && typeOf(selectedStep.type) ? (
+              <StepPanel
+                key={selectedStep.id}
+                projectId={projectId}
+                workflow={w}
+                stepType={typeOf(selectedStep.type)!}
+                step={selectedStep}
+                problems={problems[selectedStep.id] ?? []}
+                onChanged={refresh}
+                onDone={setSelected}
+                onConnect={(from, to, branch) => connect.mutateAsync({ from, to, branch })}
+                onDisconnect={(ids) => disconnect.mutateAsync(ids)}
+              />
+            ) : null}
+            <Paper withBorder p="md" component="section" aria-label="Step types">
+              <Title order={2} size="h4" mb="xs">
+                Step types
+              </Title>
+              <Text size="xs" c="dimmed" mb="sm">
+                Pick a type, configure it, then "Add step". The list comes from the server's step registry.
+              </Text>
+              <Stack gap={6}>
+                {palette.map((t) => (
+                  <UnstyledButton
+                    key={t.type}
+                    onClick={() => {
+                      setDraft(t);
+                      setSelected(null);
+                    }}
+                    aria-pressed={draft?.type === t.type}
+                    aria-label={t.type}
+                    data-step-type={t.type}
+                    p={6}
+                    style={{ borderRadius: 4, border: '1px solid var(--mantine-color-gray-3)', background: draft?.type === t.type ? 'var(--mantine-color-blue-0)' : undefined }}
+                  >
+                    <Text size="sm" fw={600}>
+                      {t.type}
+                    </Text>
+                    <Text size="xs" c="dimmed" lineClamp={2}>
+                      {t.docs?.notes ?? (t.branches.derived ? 'branches named by its config' : `branches: ${t.branches.names.join(', ') || 'none (ends the execution)'}`)}
+                    </Text>
+                  </UnstyledButton>
+                ))}
+              </Stack>
+            </Paper>
+          </Stack>
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}
