@@ -6,7 +6,7 @@ import type { AppContext } from '../context';
 import { conflict, notFound, validationError } from '../errors';
 import { ContactIdParams } from '../schemas/contacts';
 import { JobAccepted, JobIdParams, JobOut } from '../schemas/contactJobs';
-import { ContactRecordOut, EraseBody, ErasedOut, ExportCreate } from '../schemas/contactPrivacy';
+import { ContactRecordOut, EraseBody, ErasedOut, ExportCreate, ExportQuery } from '../schemas/contactPrivacy';
 import { filterErrorToFieldError } from '../schemas/filters';
 import { presentContactRecord } from '../presenters/contactRecord';
 import { presentJob } from '../presenters/jobs';
@@ -26,6 +26,19 @@ const exportJob = async (ctx: AppContext, projectId: string, jobId: string) => {
 };
 
 // Before contacts.ts: `/contacts/erase` and `/contacts/export…` must not be taken for `/contacts/:id`.
+/** Starts a CSV export job (its audit entry with it) and answers 202 with the job's id. */
+async function queueExport(ctx: AppContext, projectId: string, filter: unknown): Promise<void> {
+  try {
+    const job = await startContactExport(ctx.deps, projectId, filter);
+    await recordAudit(ctx.deps.knex, { projectId, ...requestAuditor(ctx), action: 'contact.export', target: { type: 'job', id: job.id }, details: { filtered: !!filter } });
+    ctx.status = 202;
+    ctx.body = { jobId: job.id };
+  } catch (err) {
+    if (err instanceof FilterError) throw validationError([filterErrorToFieldError(err, 'filter')], 'Invalid filter');
+    throw err;
+  }
+}
+
 export default [
   route({
     method: 'post',
@@ -64,18 +77,21 @@ export default [
     tag: 'contacts',
     summary: 'Export the project\'s contacts (all, or those matching a filter tree) as a CSV file (queued job)',
     body: ExportCreate,
-    responses: { 202: { description: 'queued', schema: JobAccepted } },
+    responses: { 202: { description: 'queued', schema: JobAccepted }, 422: { description: 'the filter tree does not compile' } },
     async handler(ctx, { body, project }) {
-      try {
-        const job = await startContactExport(ctx.deps, project.id, body.filter);
-        const who = requestAuditor(ctx);
-        await recordAudit(ctx.deps.knex, { projectId: project.id, ...who, action: 'contact.export', target: { type: 'job', id: job.id }, details: { filtered: !!body.filter } });
-        ctx.status = 202;
-        ctx.body = { jobId: job.id };
-      } catch (err) {
-        if (err instanceof FilterError) throw validationError([filterErrorToFieldError(err, 'filter')], 'Invalid filter');
-        throw err;
-      }
+      await queueExport(ctx, project.id, body.filter);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/contacts/export',
+    auth: 'secret',
+    tag: 'contacts',
+    summary: 'The same export as POST /contacts/export, asked with a query string (format=csv, filter as JSON): answers 202 with the job to follow',
+    query: ExportQuery,
+    responses: { 202: { description: 'queued', schema: JobAccepted }, 422: { description: 'the filter tree does not compile' } },
+    async handler(ctx, { query, project }) {
+      await queueExport(ctx, project.id, query.filter);
     },
   }),
   route({

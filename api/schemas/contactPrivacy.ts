@@ -70,3 +70,21 @@ export const ExportCreate = z.object({
   format: z.literal('csv').default('csv').describe('only csv'),
   filter: FilterTree.optional().describe('only the contacts matching this filter tree (as segments); omitted: every contact'),
 });
+
+/** The same request as a query string (`GET /contacts/export?format=csv&filter=<JSON>`): the filter tree as JSON. */
+export const ExportQuery = z.object({
+  format: z.literal('csv').describe('only csv'),
+  filter: z
+    .string()
+    .transform((raw, ctx) => {
+      try {
+        return JSON.parse(raw) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'filter must be a filter tree as JSON' });
+        return z.NEVER;
+      }
+    })
+    .pipe(FilterTree)
+    .optional()
+    .describe('a filter tree as JSON (as segments); omitted: every contact'),
+});

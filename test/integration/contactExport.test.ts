@@ -143,6 +143,27 @@ describe('POST /contacts/export (CSV job)', () => {
     }
   }, 90_000);
 
+  it('takes the same export as GET /contacts/export?format=csv with the filter tree as JSON; a malformed one is refused', async () => {
+    const fx = await createProjectFixture(h, 'CSV by GET');
+    const pro = await h.http.post('/contacts').set(auth(fx)).send({ email: uniqueEmail('pro'), data: { plan: 'pro' } });
+    await h.http.post('/contacts').set(auth(fx)).send({ email: uniqueEmail('free'), data: { plan: 'free' } });
+    const filter = { logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] }] };
+    const res = await h.http.get('/contacts/export').query({ format: 'csv', filter: JSON.stringify(filter) }).set(auth(fx));
+    expect(res.status).toBe(202);
+    await eventually(async () => (await h.http.get(`/contacts/export/${res.body.jobId}`).set(auth(fx))).body.status === 'COMPLETED', 60_000);
+    const file = await h.http.get(`/contacts/export/${res.body.jobId}/download`).set(auth(fx));
+    const [, ...lines] = await csvOf(file.text);
+    expect(lines.map((l) => l[0])).toEqual([pro.body.id]);
+    expect(await h.deps.knex('audit_log').where({ project_id: fx.projectId, action: 'contact.export', target_id: res.body.jobId })).toHaveLength(1);
+
+    for (const query of [{}, { format: 'xlsx' }, { format: 'csv', filter: '{not json' }, { format: 'csv', filter: JSON.stringify({ logic: 'AND', groups: [] }) }]) {
+      const refused = await h.http.get('/contacts/export').query(query).set(auth(fx));
+      expect(refused.status).toBeGreaterThanOrEqual(400);
+      expect(refused.status).toBeLessThan(500);
+      expect(refused.body.error).toMatchObject({ code: 'VALIDATION_ERROR' });
+    }
+  }, 90_000);
+
   it("answers 409 before the file is ready, 404 for another project's export, and drops exports a day after they finished", async () => {
     const fx = await createProjectFixture(h, 'CSV states');
     await h.http.post('/contacts').set(auth(fx)).send({ email: uniqueEmail('s') });
