@@ -1,5 +1,4 @@
 import { route } from '../route';
-import type { AppContext } from '../context';
 import { badRequest } from '../errors';
 import {
   ActivityPageOut,

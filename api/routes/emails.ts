@@ -1,5 +1,4 @@
 import { route } from '../route';
-import type { AppContext } from '../context';
 import { badRequest, notFound } from '../errors';
 import { EmailIdParams, EmailListQuery, EmailOut, EmailPageOut } from '../schemas/emails';
 import { presentEmail, presentEmailSummary } from '../presenters/emails';

@@ -1,6 +1,5 @@
 import { route } from '../route';
 import { waitPaths } from '../../services/stepReferences';
-import type { AppContext } from '../context';
 import { badRequest, notFound, validationError } from '../errors';
 import { TrackBody, TrackOut, isReservedEventName } from '../schemas/track';
 import {

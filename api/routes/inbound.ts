@@ -1,5 +1,4 @@
 import { route } from '../route';
-import type { AppContext } from '../context';
 import { badRequest, notFound } from '../errors';
 import { InboundIdParams, InboundListQuery, InboundOut, InboundPageOut } from '../schemas/inbound';
 import { presentInbound, presentInboundSummary } from '../presenters/inbound';

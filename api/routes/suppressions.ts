@@ -1,5 +1,4 @@
 import { route } from '../route';
-import type { AppContext } from '../context';
 import { badRequest, notFound } from '../errors';
 import { SuppressionAdded, SuppressionCreate, SuppressionListQuery, SuppressionPage, SuppressionParams } from '../schemas/suppressions';
 import { addSuppressions, deleteSuppression, listSuppressions, parseSuppressionCursor, SuppressionRow } from '../../db/suppressions';

@@ -2,7 +2,6 @@ import { senderCheckWaived } from '../../lib/config';
 import { route } from '../route';
 import { audited, requestAuditor } from '../../services/audit';
 import { referencePaths } from '../../services/stepReferences';
-import type { AppContext } from '../context';
 import { conflict, notFound, validationError, type FieldError } from '../errors';
 import { IdParams } from '../schemas/common';
 import { TemplateCreate, TemplateListQuery, TemplateOut, TemplatePage, TemplatePreviewIn, TemplatePreviewOut, TemplateUpdate, TemplateUsage } from '../schemas/templates';

@@ -1,6 +1,5 @@
 import { route } from '../route';
 import { audited, requestAuditor } from '../../services/audit';
-import type { AppContext } from '../context';
 import { notFound } from '../errors';
 import { IdParams } from '../schemas/common';
 import { TopicCreate, TopicListOut, TopicOut, TopicUpdate } from '../schemas/topics';
