@@ -53,6 +53,23 @@ const deliveries = (campaignId: string) => {
   return counts;
 };
 const state = async (id: string): Promise<CampaignState> => (await h.deps.temporal.client()).workflow.getHandle(`campaign-${id}`).query(campaignStateQuery);
+/** A campaign row an attempt left behind (cancelled in its retry wait, or dead): QUEUED or SENDING. */
+const leaveRow = (campaignId: string, projectId: string, c: { id: string; email: string }, status: 'QUEUED' | 'SENDING') =>
+  h.deps.knex('emails').insert({
+    id: campaignEmailId(campaignId, c.id),
+    project_id: projectId,
+    contact_id: c.id,
+    campaign_id: campaignId,
+    type: 'MARKETING',
+    to_email: c.email,
+    from_email: `news@${DOMAIN}`,
+    subject: 'Hi',
+    body: '',
+    rendered_subject: 'Hi',
+    rendered_body: '<p>x</p>',
+    status,
+  });
+
 /** No recipient row of the campaign is between "recorded" and "handed over": every batch in flight has settled. */
 const settled = async (id: string) => !(await h.deps.knex('emails').where({ campaign_id: id }).whereIn('status', ['QUEUED', 'SENDING']).first());
 
@@ -166,22 +183,8 @@ describe('pause and resume', () => {
       await eventually(() => settled(id));
       const reached = new Set(deliveries(id).keys());
       const [queuedLeft, sendingLeft] = (await h.deps.knex('contacts').where({ project_id: fx.projectId }).orderBy('id', 'desc').limit(50).select('id', 'email')).filter((c) => !reached.has(c.email));
-      for (const [c, status] of [[queuedLeft, 'QUEUED'], [sendingLeft, 'SENDING']] as const) {
-        await h.deps.knex('emails').insert({
-          id: campaignEmailId(id, c.id),
-          project_id: fx.projectId,
-          contact_id: c.id,
-          campaign_id: id,
-          type: 'MARKETING',
-          to_email: c.email,
-          from_email: `news@${DOMAIN}`,
-          subject: 'Hi',
-          body: '',
-          rendered_subject: 'Hi',
-          rendered_body: '<p>x</p>',
-          status,
-        });
-      }
+      await leaveRow(id, fx.projectId, queuedLeft, 'QUEUED');
+      await leaveRow(id, fx.projectId, sendingLeft, 'SENDING');
       const failedBefore = (await campaignRow(id)).failed_count;
 
       const cancelled = await api.post(id, 'cancel');
@@ -221,22 +224,8 @@ describe('pause and resume', () => {
       await eventually(async () => deliveries(id).size >= 50, 60_000, 50);
       // Rows of the last recipients, far past the batch in flight: one left QUEUED, one left SENDING.
       const [queuedLeft, sendingLeft] = await h.deps.knex('contacts').where({ project_id: fx.projectId }).orderBy('id', 'desc').limit(2).select('id', 'email');
-      for (const [c, status] of [[queuedLeft, 'QUEUED'], [sendingLeft, 'SENDING']] as const) {
-        await h.deps.knex('emails').insert({
-          id: campaignEmailId(id, c.id),
-          project_id: fx.projectId,
-          contact_id: c.id,
-          campaign_id: id,
-          type: 'MARKETING',
-          to_email: c.email,
-          from_email: `news@${DOMAIN}`,
-          subject: 'Hi',
-          body: '',
-          rendered_subject: 'Hi',
-          rendered_body: '<p>x</p>',
-          status,
-        });
-      }
+      await leaveRow(id, fx.projectId, queuedLeft, 'QUEUED');
+      await leaveRow(id, fx.projectId, sendingLeft, 'SENDING');
       // The cancel route's first write, and no Temporal cancel after it.
       await h.deps.knex('campaigns').where({ id }).update({ status: 'CANCELLED' });
 

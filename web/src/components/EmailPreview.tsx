@@ -37,37 +37,7 @@ export function EmailPreview({ projectId, subject, body, text }: { projectId: st
         </Text>
         {preview.error ? <ErrorState error={preview.error} title="The preview did not render" /> : null}
         {preview.data ? (
-          <>
-            <Text size="sm">
-              <Text span fw={600}>
-                Subject:
-              </Text>{' '}
-              <span data-testid="preview-subject">{preview.data.subject}</span>
-            </Text>
-            <Tabs defaultValue="html">
-              <Tabs.List>
-                <Tabs.Tab value="html">HTML</Tabs.Tab>
-                <Tabs.Tab value="text">Plain text</Tabs.Tab>
-              </Tabs.List>
-              <Tabs.Panel value="html" pt="xs">
-                <Box
-                  component="iframe"
-                  title="Preview"
-                  sandbox=""
-                  srcDoc={preview.data.html}
-                  referrerPolicy="no-referrer"
-                  w="100%"
-                  h={420}
-                  style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 4, background: 'white' }}
-                />
-              </Tabs.Panel>
-              <Tabs.Panel value="text" pt="xs">
-                <Code block style={{ whiteSpace: 'pre-wrap', maxHeight: 420, overflow: 'auto' }}>
-                  {preview.data.text}
-                </Code>
-              </Tabs.Panel>
-            </Tabs>
-          </>
+          <RenderedEmail rendered={preview.data} height={420} />
         ) : preview.isPending && debounced.subject && debounced.body ? (
           <Loading label="Rendering…" />
         ) : (
@@ -77,5 +47,46 @@ export function EmailPreview({ projectId, subject, body, text }: { projectId: st
         )}
       </Stack>
     </Paper>
+  );
+}
+
+/**
+ * One rendering of the server's (POST /templates/preview): the subject, the HTML in an `iframe` titled
+ * "Preview" with an empty sandbox (no scripts, an opaque origin), the text part in a tab. Shared by the
+ * template editor and this component.
+ */
+export function RenderedEmail({ rendered, height }: { rendered: { subject: string; html: string; text: string }; height: number }) {
+  return (
+    <>
+      <Text size="sm">
+        <Text span fw={600}>
+          Subject:
+        </Text>{' '}
+        <span data-testid="preview-subject">{rendered.subject}</span>
+      </Text>
+      <Tabs defaultValue="html">
+        <Tabs.List>
+          <Tabs.Tab value="html">HTML</Tabs.Tab>
+          <Tabs.Tab value="text">Plain text</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="html" pt="xs">
+          <Box
+            component="iframe"
+            title="Preview"
+            sandbox=""
+            srcDoc={rendered.html}
+            referrerPolicy="no-referrer"
+            w="100%"
+            h={height}
+            style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 4, background: 'white' }}
+          />
+        </Tabs.Panel>
+        <Tabs.Panel value="text" pt="xs">
+          <Code block data-testid="preview-text" style={{ whiteSpace: 'pre-wrap', maxHeight: height, overflow: 'auto' }}>
+            {rendered.text}
+          </Code>
+        </Tabs.Panel>
+      </Tabs>
+    </>
   );
 }

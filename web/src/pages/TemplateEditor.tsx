@@ -9,6 +9,7 @@ import { useCurrentProject } from '../api/project';
 import { parsePreviewData, TEMPLATE_TYPES, templateFieldOf, type TemplateType } from '../api/templates';
 import { ErrorState, Loading } from '../components/States';
 import { CodeEditor } from '../components/CodeEditor';
+import { RenderedEmail } from '../components/EmailPreview';
 
 type Template = ResponseOf<'/templates/{id}', 'get'>;
 
@@ -374,37 +375,7 @@ function Editor({ projectId, template }: { projectId: string; template: Template
             />
             {preview.error ? <ErrorState error={preview.error} title="The preview did not render" /> : null}
             {preview.data ? (
-              <>
-                <Text size="sm">
-                  <Text span fw={600}>
-                    Subject:
-                  </Text>{' '}
-                  <span data-testid="preview-subject">{preview.data.subject}</span>
-                </Text>
-                <Tabs defaultValue="html">
-                  <Tabs.List>
-                    <Tabs.Tab value="html">HTML</Tabs.Tab>
-                    <Tabs.Tab value="text">Plain text</Tabs.Tab>
-                  </Tabs.List>
-                  <Tabs.Panel value="html" pt="xs">
-                    <Box
-                      component="iframe"
-                      title="Preview"
-                      sandbox=""
-                      srcDoc={preview.data.html}
-                      referrerPolicy="no-referrer"
-                      w="100%"
-                      h={480}
-                      style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 4, background: 'white' }}
-                    />
-                  </Tabs.Panel>
-                  <Tabs.Panel value="text" pt="xs">
-                    <Code block data-testid="preview-text" style={{ whiteSpace: 'pre-wrap', maxHeight: 480, overflow: 'auto' }}>
-                      {preview.data.text}
-                    </Code>
-                  </Tabs.Panel>
-                </Tabs>
-              </>
+              <RenderedEmail rendered={preview.data} height={480} />
             ) : preview.isPending && !problem ? (
               <Loading label="Rendering…" />
             ) : null}
