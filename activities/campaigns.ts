@@ -118,11 +118,25 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = de
     const links = linksFor(config, c.project_id, r.contact_id, c.topic_id);
     const variables = { ...(r.data ?? {}), ...identityVariables({ id: r.contact_id, email: r.email }), ...links };
     const oneClick = c.type === 'MARKETING' || !!c.topic_id;
-    const base = { id: campaignEmailId(c.id, r.contact_id), contactId: r.contact_id, to: r.email, headers: oneClick ? listUnsubscribeHeaders(links.unsubscribeUrl) : {}, variant: r.variant ?? null };
+    const base = {
+      id: campaignEmailId(c.id, r.contact_id),
+      contactId: r.contact_id,
+      to: r.email,
+      headers: oneClick ? listUnsubscribeHeaders(links.unsubscribeUrl) : {},
+      variant: r.variant ?? null,
+    };
     try {
       const rendered = await renderer.render({ subject: subjectFor(c, r.variant ?? null), body: c.body, text: c.text }, variables);
       const tracked = trackedBody(config, base.id, rendered.body, tracking);
-      return { ...base, subject: rendered.subject, body: tracked.body, text: rendered.text, trackOpens: tracked.trackOpens, trackClicks: tracked.trackClicks, links: tracked.links };
+      return {
+        ...base,
+        subject: rendered.subject,
+        body: tracked.body,
+        text: rendered.text,
+        trackOpens: tracked.trackOpens,
+        trackClicks: tracked.trackClicks,
+        links: tracked.links,
+      };
     } catch (err) {
       if (!(err instanceof RenderError)) throw err;
       return { ...base, subject: '', body: '', text: '', error: `render failed: ${err.message}` };
@@ -158,7 +172,11 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = de
       sends: now.map((r) => ({ emailId: campaignEmailId(c.id, r.contact_id), contactId: r.contact_id })),
     });
     const capped = now.filter((r) => !allowed.has(campaignEmailId(c.id, r.contact_id)));
-    result.capped = await recordCapped(knex, c.id, capped.map((r) => r.contact_id));
+    result.capped = await recordCapped(
+      knex,
+      c.id,
+      capped.map((r) => r.contact_id),
+    );
     return now.filter((r) => allowed.has(campaignEmailId(c.id, r.contact_id)));
   }
 
@@ -200,7 +218,11 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = de
       ctx.heartbeat(progress);
       const c = await getCampaign(knex, input.campaignId);
       const limit = Math.min(input.batchSize, MAX_BATCH_RECIPIENTS);
-      const page = !c ? [] : input.deferredUpTo ? await dueDeferredPage(knex, c, new Date(input.deferredUpTo), input.after, limit) : await recipientPage(knex, c, input.after, limit, input.until);
+      const page = !c
+        ? []
+        : input.deferredUpTo
+          ? await dueDeferredPage(knex, c, new Date(input.deferredUpTo), input.after, limit)
+          : await recipientPage(knex, c, input.after, limit, input.until);
       const cursor = page.length ? page[page.length - 1].contact_id : input.after;
       const result: CampaignBatchResult = { cursor, done: page.length < limit, handedOver: 0, failed: 0 };
       if (!c) return { ...result, done: true, stopped: 'DELETED' };
@@ -248,8 +270,18 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = de
       }
 
       const offered: Array<BatchRecipient & { contactId: string }> = [
-        ...rendered.filter((e) => claim.written.has(e.id)).map((e) => ({ emailId: e.id, contactId: e.contactId, to: { email: e.to }, subject: e.subject, html: e.body, text: e.text, headers: e.headers })),
-        ...claim.requeued.map((e) => ({ emailId: e.id, contactId: e.contact_id, to: { email: e.to_email }, subject: e.rendered_subject, html: e.rendered_body, text: e.rendered_text ?? htmlToPlainText(e.rendered_body), headers: e.headers })),
+        ...rendered
+          .filter((e) => claim.written.has(e.id))
+          .map((e) => ({ emailId: e.id, contactId: e.contactId, to: { email: e.to }, subject: e.subject, html: e.body, text: e.text, headers: e.headers })),
+        ...claim.requeued.map((e) => ({
+          emailId: e.id,
+          contactId: e.contact_id,
+          to: { email: e.to_email },
+          subject: e.rendered_subject,
+          html: e.rendered_body,
+          text: e.rendered_text ?? htmlToPlainText(e.rendered_body),
+          headers: e.headers,
+        })),
       ].sort((a, b) => (a.contactId < b.contactId ? -1 : 1));
       if (offered.length === 0) return result;
       // Groups of a fifth of a second's worth of the project's rate, each reserved on its own, keep arrivals within the rate.
@@ -271,11 +303,17 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = de
         if (throttle) {
           progress.stage = `throttle ${i + 1}/${groups.length}`;
           const maxWaitMs = Math.min(GROUP_WAIT_MS, BATCH_WAIT_BUDGET_MS - (Date.now() - startedAt));
-          const slot = await heartbeating(progress, () => throttle.group({ projectId: c.project_id, count: group.length, maxWaitMs }, { signal: ctx.cancellationSignal }));
+          const slot = await heartbeating(progress, () =>
+            throttle.group({ projectId: c.project_id, count: group.length, maxWaitMs }, { signal: ctx.cancellationSignal }),
+          );
           if (!slot.go) {
             // The project's queue is longer than this attempt may wait: the groups not offered go back to QUEUED and the retry comes when it has moved.
             await releaseClaim(knex, c.id, { emailIds: untried() });
-            throw ApplicationFailure.create({ type: 'SendThrottled', message: `project send rate ${slot.rate}/s: next slot in ${Math.round(slot.retryInMs)} ms`, nextRetryDelay: Math.max(1, Math.round(slot.retryInMs)) });
+            throw ApplicationFailure.create({
+              type: 'SendThrottled',
+              message: `project send rate ${slot.rate}/s: next slot in ${Math.round(slot.retryInMs)} ms`,
+              nextRetryDelay: Math.max(1, Math.round(slot.retryInMs)),
+            });
           }
           result.pacing = { ratePerSecond: slot.rate, waitedMs: (result.pacing?.waitedMs ?? 0) + slot.waitedMs };
         }
@@ -288,8 +326,13 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = de
         }
         progress.stage = `hand-over ${i + 1}/${groups.length}`;
         // A failure of the whole call counts for each recipient of the group.
-        const outcome = await heartbeating(progress, () => transport.sendBatch({ projectId: c.project_id, campaignId: c.id, from, replyTo: c.reply_to, recipients: group })).catch(
-          (err): BatchResult => (err instanceof TransportRejected ? { accepted: [], rejected: ids.map((emailId) => ({ emailId, error: err })), unknown: [] } : { accepted: [], rejected: [], unknown: ids.map((emailId) => ({ emailId, error: err })) }),
+        const outcome = await heartbeating(progress, () =>
+          transport.sendBatch({ projectId: c.project_id, campaignId: c.id, from, replyTo: c.reply_to, recipients: group }),
+        ).catch(
+          (err): BatchResult =>
+            err instanceof TransportRejected
+              ? { accepted: [], rejected: ids.map((emailId) => ({ emailId, error: err })), unknown: [] }
+              : { accepted: [], rejected: [], unknown: ids.map((emailId) => ({ emailId, error: err })) },
         );
         const later = () => groups.slice(i + 1).flatMap((g) => g.map((r) => r.emailId));
         // One statement per kind of outcome: accepted → SENT, refused for good → FAILED (bounces counted).
@@ -303,7 +346,12 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = de
           }
           const refused = outcome.rejected.filter((r) => !r.error.retryable);
           if (refused.length) {
-            const failed = await markFailed(knex, c.id, { emailIds: refused.map((r) => r.emailId) }, Object.fromEntries(refused.map((r) => [r.emailId, r.error.message])));
+            const failed = await markFailed(
+              knex,
+              c.id,
+              { emailIds: refused.map((r) => r.emailId) },
+              Object.fromEntries(refused.map((r) => [r.emailId, r.error.message])),
+            );
             deliveriesFailed.inc({ transport: transport.name, type: c.type, reason: 'rejected' }, failed);
             result.failed += failed;
             await bounces.record(refused);
@@ -353,7 +401,8 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = de
      */
     async resumeCampaigns(): Promise<number> {
       let started = 0;
-      for (const c of await activeCampaigns(knex, 500)) if ((await start(deps.temporal, campaignSendStart, { campaign: c, config: deps.config })).started) started++;
+      for (const c of await activeCampaigns(knex, 500))
+        if ((await start(deps.temporal, campaignSendStart, { campaign: c, config: deps.config })).started) started++;
       return started;
     },
   };

@@ -86,7 +86,10 @@ export function deliveryBatchActivities(deps: ActivityDeps, transport: Transport
       const suppressed = async (claim: { suppressed: number; events: Array<{ id: string }> }) => {
         if (!claim.suppressed) return;
         result.suppressed = (result.suppressed ?? 0) + claim.suppressed;
-        await routeEvents(deps, claim.events.map((e) => e.id)).catch((err) => deps.log.warn({ err, workflowId }, 'email.suppressed routing failed; the maintenance sweep will route them'));
+        await routeEvents(
+          deps,
+          claim.events.map((e) => e.id),
+        ).catch((err) => deps.log.warn({ err, workflowId }, 'email.suppressed routing failed; the maintenance sweep will route them'));
       };
       const unrenderable = rendered.filter((r) => 'error' in r);
       if (unrenderable.length) {
@@ -97,7 +100,10 @@ export function deliveryBatchActivities(deps: ActivityDeps, transport: Transport
       const renderable = rendered.filter((r) => !('error' in r));
       if (!renderable.length) return result;
 
-      const attachments = await attachmentsOf(knex, renderable.map((r) => r.id));
+      const attachments = await attachmentsOf(
+        knex,
+        renderable.map((r) => r.id),
+      );
       const outcome: BatchResult = { accepted: [], rejected: [], unknown: [] };
       const claimed: EmailRow[] = [];
       // Groups of a fifth of a second's worth of the project's rate, each reserved on its own, keep
@@ -109,9 +115,15 @@ export function deliveryBatchActivities(deps: ActivityDeps, transport: Transport
       for (let i = 0; i < groups.length; i++) {
         if (throttle) {
           progress.stage = `throttle ${i + 1}/${groups.length}`;
-          const slot = await heartbeating(progress, () => throttle.group({ projectId, count: groups[i].length, maxWaitMs: GROUP_WAIT_MS }, { signal: ctx.cancellationSignal }));
+          const slot = await heartbeating(progress, () =>
+            throttle.group({ projectId, count: groups[i].length, maxWaitMs: GROUP_WAIT_MS }, { signal: ctx.cancellationSignal }),
+          );
           if (!slot.go) {
-            stopped = ApplicationFailure.create({ type: 'SendThrottled', message: `project send rate ${slot.rate}/s: next slot in ${Math.round(slot.retryInMs)} ms`, nextRetryDelay: Math.max(1, Math.round(slot.retryInMs)) });
+            stopped = ApplicationFailure.create({
+              type: 'SendThrottled',
+              message: `project send rate ${slot.rate}/s: next slot in ${Math.round(slot.retryInMs)} ms`,
+              nextRetryDelay: Math.max(1, Math.round(slot.retryInMs)),
+            });
             break;
           }
         }
@@ -148,11 +160,19 @@ export function deliveryBatchActivities(deps: ActivityDeps, transport: Transport
         result.sent += handed.moved;
         // Routed here rather than by a workflow of their own (no Temporal action); a failure leaves
         // the committed events to the maintenance sweep.
-        await routeEvents(deps, handed.events.map((e) => e.id)).catch((err) => deps.log.warn({ err, workflowId }, 'email.sent routing failed; the maintenance sweep will route them'));
+        await routeEvents(
+          deps,
+          handed.events.map((e) => e.id),
+        ).catch((err) => deps.log.warn({ err, workflowId }, 'email.sent routing failed; the maintenance sweep will route them'));
       }
       const refused = outcome.rejected.filter((r) => !r.error.retryable);
       if (refused.length) {
-        result.failed += await markFailed(knex, null, { emailIds: refused.map((r) => r.emailId) }, Object.fromEntries(refused.map((r) => [r.emailId, r.error.message])));
+        result.failed += await markFailed(
+          knex,
+          null,
+          { emailIds: refused.map((r) => r.emailId) },
+          Object.fromEntries(refused.map((r) => [r.emailId, r.error.message])),
+        );
         for (const [type, n] of countByType(rowsOf(refused))) deliveriesFailed.inc({ transport: transport.name, type, reason: 'rejected' }, n);
         // A refusal of the recipient (SMTP 5xx) is also a bounce.
         await bounces.record(refused);

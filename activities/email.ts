@@ -58,7 +58,8 @@ export function emailActivities(deps: ActivityDeps, transport: Transport = deps.
           return sendEmail(emailId);
         }
         const error = 'delivery outcome unknown after an interrupted attempt; not retried to avoid a duplicate';
-        if (await transitionEmail(knex, emailId, ['SENDING'], 'FAILED', { error })) deliveriesFailed.inc({ transport: transport.name, type: current.type, reason: 'interrupted' });
+        if (await transitionEmail(knex, emailId, ['SENDING'], 'FAILED', { error }))
+          deliveriesFailed.inc({ transport: transport.name, type: current.type, reason: 'interrupted' });
         return { status: 'FAILED', error };
       }
       if (current.status === 'FAILED') return { status: 'FAILED', error: redactAddresses(current.error) };

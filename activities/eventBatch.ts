@@ -33,8 +33,16 @@ export async function routeEvents(deps: ActivityDeps, eventIds: string[]): Promi
   const events = (await eventsByIds(knex, eventIds)).filter((e): e is EventRow & { contact_id: string } => !!e.contact_id);
   const names = events.map((e) => e.name);
   const [triggered, waiting] = await Promise.all([
-    triggeredWorkflows(knex, events.map((e) => e.project_id), names),
-    waitingExecutionsOf(knex, events.map((e) => e.contact_id), names),
+    triggeredWorkflows(
+      knex,
+      events.map((e) => e.project_id),
+      names,
+    ),
+    waitingExecutionsOf(
+      knex,
+      events.map((e) => e.contact_id),
+      names,
+    ),
   ]);
   const workflowsFor = groupBy(triggered, (w) => `${w.project_id}:${w.event_name}`);
   const waitingFor = groupBy<WaitingExecution>(waiting, (x) => `${x.contact_id}:${x.waiting_for}`);

@@ -21,7 +21,13 @@ const SWEEP_BATCH = 500;
 export function maintenanceActivities(deps: ActivityDeps) {
   const { knex } = deps;
   return {
-    async pruneExpired(): Promise<{ idempotencyKeys: number; rateLimitWindows: number; authThrottles: number; confirmations: number; contactExports?: number }> {
+    async pruneExpired(): Promise<{
+      idempotencyKeys: number;
+      rateLimitWindows: number;
+      authThrottles: number;
+      confirmations: number;
+      contactExports?: number;
+    }> {
       return {
         idempotencyKeys: await pruneIdempotencyKeys(knex),
         rateLimitWindows: await pruneRateLimits(knex),
@@ -39,7 +45,13 @@ export function maintenanceActivities(deps: ActivityDeps) {
       const events = await unroutedEvents(knex, ORPHAN_AFTER_MINUTES, SWEEP_BATCH);
       await startEventRouting(deps.temporal, events);
       const emails = await orphanedQueuedEmails(knex, ORPHAN_AFTER_MINUTES, SWEEP_BATCH);
-      for (const e of emails) await startDelivery(deps.temporal, { id: e.id, projectId: e.project_id, contactId: e.contact_id, source: 'maintenance sweep (delivery never started)' });
+      for (const e of emails)
+        await startDelivery(deps.temporal, {
+          id: e.id,
+          projectId: e.project_id,
+          contactId: e.contact_id,
+          source: 'maintenance sweep (delivery never started)',
+        });
       // /v1/send batches go again under the id their rows name: a no-op for one that did start
       // (however few of its rows the query found), and a new run for one that failed for good.
       const batches = await orphanedBatches(knex, ORPHAN_AFTER_MINUTES, SWEEP_BATCH);

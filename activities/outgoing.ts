@@ -24,7 +24,9 @@ export async function renderRow(config: Config, email: EmailRow, tracking: Track
   const template = { subject: email.subject, body: email.body, text: email.text };
   const variables = { ...email.variables, ...links };
   const rendered = await (renderer ? renderer.render(template, variables) : renderTemplate(template, variables));
-  const choice = tracking ? resolveTracking(tracking, email.type, { opens: email.track_opens ?? undefined, clicks: email.track_clicks ?? undefined }) : NO_TRACKING;
+  const choice = tracking
+    ? resolveTracking(tracking, email.type, { opens: email.track_opens ?? undefined, clicks: email.track_clicks ?? undefined })
+    : NO_TRACKING;
   return { ...rendered, ...trackedBody(config, email.id, rendered.body, choice) };
 }
 

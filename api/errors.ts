@@ -42,8 +42,7 @@ export const unauthorized = (message = 'Missing or invalid API key') => new ApiE
 export const forbidden = (message = 'Forbidden') => new ApiError(403, 'FORBIDDEN', message);
 export const notFound = (what = 'Resource') => new ApiError(404, 'NOT_FOUND', `${what} not found`);
 export const conflict = (message: string, extra?: ErrorExtra) => new ApiError(409, 'CONFLICT', message, extra);
-export const validationError = (errors: FieldError[], message = 'Request validation failed') =>
-  new ApiError(422, 'VALIDATION_ERROR', message, { errors });
+export const validationError = (errors: FieldError[], message = 'Request validation failed') => new ApiError(422, 'VALIDATION_ERROR', message, { errors });
 
 /** The one place a domain rule (db/, services/) becomes an HTTP answer. */
 export function fromDomainError(err: DomainError): ApiError {
@@ -59,7 +58,10 @@ export function fromDomainError(err: DomainError): ApiError {
     case 'limit_reached':
       // A rate answers 429 with when to come back; a cap (waiting does not help) answers 403.
       return retryAfterSeconds !== undefined
-        ? new ApiError(429, code ?? 'RATE_LIMIT_EXCEEDED', err.message, { ...extra, headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } })
+        ? new ApiError(429, code ?? 'RATE_LIMIT_EXCEEDED', err.message, {
+            ...extra,
+            headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+          })
         : new ApiError(403, code ?? 'LIMIT_REACHED', err.message, extra);
     case 'invalid':
       return validationError([{ field: err.field ?? '(root)', code: 'custom', message: err.message }], err.message);

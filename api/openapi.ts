@@ -18,9 +18,7 @@ const ErrorEnvelope = z.object({
     message: z.string(),
     statusCode: z.number().int(),
     requestId: z.string().describe('also sent as the X-Request-Id header'),
-    errors: z
-      .array(z.object({ field: z.string(), message: z.string(), code: z.string(), received: z.unknown().optional() }))
-      .optional(),
+    errors: z.array(z.object({ field: z.string(), message: z.string(), code: z.string(), received: z.unknown().optional() })).optional(),
     details: z.record(z.string(), z.unknown()).optional(),
     suggestion: z.string().optional(),
   }),
@@ -175,7 +173,12 @@ function build(routes: RouteDef[], info: OpenApiInfo): Json {
         secretKey: { type: 'http', scheme: 'bearer', description: 'Project secret key (sk_…), server side only' },
         publicKey: { type: 'http', scheme: 'bearer', description: 'Project public key (pk_…), for /v1/track' },
         session: { type: 'apiKey', in: 'cookie', name: 'token', description: 'Dashboard session set by /auth/login or /auth/signup' },
-        projectId: { type: 'apiKey', in: 'header', name: 'X-Project-Id', description: 'With the session cookie on a secret-key route: the id of a project the user is a member of' },
+        projectId: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Project-Id',
+          description: 'With the session cookie on a secret-key route: the id of a project the user is a member of',
+        },
       },
     },
   };

@@ -18,8 +18,7 @@ button { font: inherit; padding: .6rem 1rem; border: 0; border-radius: 4px; back
 .error { color: #a40000 }
 `;
 
-export const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** Answers an HTML page; `body` is trusted markup, every value in it must already be escaped. */
 export function renderPage(ctx: AppContext, title: string, body: string, status = 200) {

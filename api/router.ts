@@ -133,10 +133,22 @@ const checkReplies = process.env.REPLY_CONTRACT_CHECK === '1';
 function checkReply(def: RouteDef, ctx: AppContext): void {
   const schema = def.responses?.[ctx.status]?.schema;
   const body: unknown = ctx.body;
-  if (!schema || ctx.status < 200 || ctx.status >= 300 || body === null || typeof body !== 'object' || Buffer.isBuffer(body) || typeof (body as any).pipe === 'function') return;
+  if (
+    !schema ||
+    ctx.status < 200 ||
+    ctx.status >= 300 ||
+    body === null ||
+    typeof body !== 'object' ||
+    Buffer.isBuffer(body) ||
+    typeof (body as any).pipe === 'function'
+  )
+    return;
   const r = schema.safeParse(body);
   if (r.success) return;
-  const message = `${def.method.toUpperCase()} ${def.path} answered ${ctx.status} with a body its response schema refuses: ${r.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`;
+  const message = `${def.method.toUpperCase()} ${def.path} answered ${ctx.status} with a body its response schema refuses: ${r.error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+    .join('; ')}`;
   // The 500 envelope hides internal messages: the test output gets it here.
   process.stderr.write(`REPLY CONTRACT: ${message}\n`);
   throw new Error(message);

@@ -30,7 +30,18 @@ import { optionalTsToMs } from '@temporalio/common/lib/time';
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 const T = temporal.api.enums.v1.EventType;
 
-export const ACTION_KINDS = ['starts', 'continuedAsNew', 'childStarts', 'activities', 'localActivities', 'timers', 'signals', 'updates', 'upserts', 'other'] as const;
+export const ACTION_KINDS = [
+  'starts',
+  'continuedAsNew',
+  'childStarts',
+  'activities',
+  'localActivities',
+  'timers',
+  'signals',
+  'updates',
+  'upserts',
+  'other',
+] as const;
 export type ActionKind = (typeof ACTION_KINDS)[number];
 export type ActionCount = Record<ActionKind, number>;
 

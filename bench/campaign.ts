@@ -90,7 +90,14 @@ async function rawSinkRate(stack: BenchStack, sink: SendgridSink, projectId: str
       const contactId = `cnt_${crypto.randomBytes(11).toString('hex')}`;
       const links = linksFor(stack.config, projectId, contactId);
       const r = await renderTemplate({ subject: SUBJECT, body: BODY }, { name: `User ${i}`, ...links });
-      batch.push({ emailId: crypto.randomUUID(), to: { email: `raw${i}@bench.example` }, subject: r.subject, html: r.body, text: r.text, headers: { 'List-Unsubscribe': `<${links.unsubscribeUrl}>` } });
+      batch.push({
+        emailId: crypto.randomUUID(),
+        to: { email: `raw${i}@bench.example` },
+        subject: r.subject,
+        html: r.body,
+        text: r.text,
+        headers: { 'List-Unsubscribe': `<${links.unsubscribeUrl}>` },
+      });
     }
     samples.push(JSON.stringify(sendgridBatchPayload({ projectId, campaignId: crypto.randomUUID(), from: { email: `news@${DOMAIN}` }, recipients: batch })));
   }
@@ -111,7 +118,11 @@ async function rawSinkRate(stack: BenchStack, sink: SendgridSink, projectId: str
  * rows, one provider call. No Temporal, no claim, no snapshot, no status checks, no `email.sent` events.
  */
 async function minimalPipeline(stack: BenchStack, sink: SendgridSink, projectId: string): Promise<{ seconds: number; emails: number; cpu: CpuReport }> {
-  const contacts: Array<{ id: string; email: string; data: Record<string, unknown> }> = await stack.knex('contacts').where({ project_id: projectId }).orderBy('id').select('id', 'email', 'data');
+  const contacts: Array<{ id: string; email: string; data: Record<string, unknown> }> = await stack
+    .knex('contacts')
+    .where({ project_id: projectId })
+    .orderBy('id')
+    .select('id', 'email', 'data');
   const meter = cpuMeter({ Temporal: stack.server.process.pid });
   const t0 = performance.now();
   for (let at = 0; at < contacts.length; at += MAX_BATCH_RECIPIENTS) {
@@ -119,7 +130,14 @@ async function minimalPipeline(stack: BenchStack, sink: SendgridSink, projectId:
     for (const c of contacts.slice(at, at + MAX_BATCH_RECIPIENTS)) {
       const links = linksFor(stack.config, projectId, c.id);
       const r = await renderTemplate({ subject: SUBJECT, body: BODY }, { ...c.data, ...identityVariables(c), ...links });
-      recipients.push({ emailId: crypto.randomUUID(), to: { email: c.email }, subject: r.subject, html: r.body, text: r.text, headers: listUnsubscribeHeaders(links.unsubscribeUrl) });
+      recipients.push({
+        emailId: crypto.randomUUID(),
+        to: { email: c.email },
+        subject: r.subject,
+        html: r.body,
+        text: r.text,
+        headers: listUnsubscribeHeaders(links.unsubscribeUrl),
+      });
     }
     await stack.knex.raw(
       `INSERT INTO emails (id, project_id, contact_id, type, to_email, from_email, subject, body, headers, rendered_subject, rendered_body, status)
@@ -160,7 +178,9 @@ async function main() {
     const warmProject = await benchProject(stack);
     const p = await benchProject(stack);
     for (const projectId of [warmProject.projectId, p.projectId]) {
-      await stack.knex('domains').insert({ id: crypto.randomUUID(), project_id: projectId, domain: DOMAIN, token: 't', status: 'VERIFIED', records: '[]', verified_at: new Date() });
+      await stack
+        .knex('domains')
+        .insert({ id: crypto.randomUUID(), project_id: projectId, domain: DOMAIN, token: 't', status: 'VERIFIED', records: '[]', verified_at: new Date() });
     }
     await seed(stack, warmProject.projectId, 1);
     await seed(stack, p.projectId, N);
@@ -179,16 +199,26 @@ async function main() {
     await untilClosed(client, mine);
     const actions = await countActions(client, mine);
 
-    console.log(`campaign bench: ${N} recipients, batches of ${MAX_BATCH_RECIPIENTS} (one provider call each), body ${Buffer.byteLength(BODY)} bytes of Liquid`);
-    console.log(`  campaign (send → SENT)     : ${(run.sent / run.seconds).toFixed(0).padStart(7)} emails/s   ${run.seconds.toFixed(2)} s, ${run.sent}/${run.total} sent, sink got ${counter.recipients} recipients in ${counter.calls} calls`);
-    console.log(`  sink raw accept, same size : ${raw.perSecond.toFixed(0).padStart(7)} emails/s   ${raw.calls} calls of ${(raw.payloadBytes / 1024 / 1024).toFixed(2)} MB in ${raw.seconds.toFixed(2)} s`);
-    console.log(`  campaign / raw             : ${(((run.sent / run.seconds) / raw.perSecond) * 100).toFixed(0)}%`);
+    console.log(
+      `campaign bench: ${N} recipients, batches of ${MAX_BATCH_RECIPIENTS} (one provider call each), body ${Buffer.byteLength(BODY)} bytes of Liquid`,
+    );
+    console.log(
+      `  campaign (send → SENT)     : ${(run.sent / run.seconds).toFixed(0).padStart(7)} emails/s   ${run.seconds.toFixed(2)} s, ${run.sent}/${run.total} sent, sink got ${counter.recipients} recipients in ${counter.calls} calls`,
+    );
+    console.log(
+      `  sink raw accept, same size : ${raw.perSecond.toFixed(0).padStart(7)} emails/s   ${raw.calls} calls of ${(raw.payloadBytes / 1024 / 1024).toFixed(2)} MB in ${raw.seconds.toFixed(2)} s`,
+    );
+    console.log(`  campaign / raw             : ${((run.sent / run.seconds / raw.perSecond) * 100).toFixed(0)}%`);
     const floorRate = floor.emails / floor.seconds;
     const ratio = (run.sent / run.seconds / floorRate) * 100;
-    console.log(`  minimal pipeline (floor)   : ${floorRate.toFixed(0).padStart(7)} emails/s   ${floor.seconds.toFixed(2)} s for ${floor.emails}: render, one 1,000-row insert, one sink call per 1,000`);
+    console.log(
+      `  minimal pipeline (floor)   : ${floorRate.toFixed(0).padStart(7)} emails/s   ${floor.seconds.toFixed(2)} s for ${floor.emails}: render, one 1,000-row insert, one sink call per 1,000`,
+    );
     console.log(`  campaign / minimal floor   : ${ratio.toFixed(0)}% — target ≥ 70 %: ${ratio >= 70 ? 'met' : 'not met'}`);
     console.log(`  CPU during the send        : ${formatCpu(cpu, { count: run.sent / 1000, unit: '1000 emails' })} (this process: the API and the sink)`);
-    console.log(`  CPU of the floor           : ${formatCpu(floor.cpu, { count: floor.emails / 1000, unit: '1000 emails' })} (this process: the loop and the sink)`);
+    console.log(
+      `  CPU of the floor           : ${formatCpu(floor.cpu, { count: floor.emails / 1000, unit: '1000 emails' })} (this process: the loop and the sink)`,
+    );
     console.log(`  batch lanes                : ${loadConfig().campaigns.batchLanes}`);
     console.log(`  Temporal actions           : ${formatActions(actions.total, run.sent, 'email', 0.005)}, ${actions.executions} executions`);
     if (counter.recipients !== N || run.sent !== N) throw new Error(`expected ${N} emails, sink got ${counter.recipients}, campaign counted ${run.sent}`);

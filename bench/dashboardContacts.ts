@@ -49,10 +49,18 @@ async function main() {
   try {
     // A user who is a member (the owner) of the project, signed in with a real session cookie.
     const email = `bench-dash-${Date.now()}@example.test`;
-    const signup = await fetch(`${stack.url}/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'bench password' }) });
+    const signup = await fetch(`${stack.url}/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'bench password' }),
+    });
     if (signup.status >= 300) throw new Error(`signup: ${signup.status} ${await signup.text()}`);
     const cookie = signup.headers.get('set-cookie')!.split(';')[0];
-    const created = await fetch(`${stack.url}/users/@me/projects`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ name: 'bench contacts' }) });
+    const created = await fetch(`${stack.url}/users/@me/projects`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ name: 'bench contacts' }),
+    });
     const projectId = ((await created.json()) as { id: string }).id;
 
     const t0 = performance.now();
@@ -125,10 +133,15 @@ async function main() {
     };
     const cold = await loads(false);
     const warmCache = await loads(true);
-    console.log(`\ndashboard contacts page, ${N.toLocaleString('en')} contacts (total reported: ${total?.toLocaleString('en') ?? '?'}), ${RUNS} loads each after one warm-up`);
+    console.log(
+      `\ndashboard contacts page, ${N.toLocaleString('en')} contacts (total reported: ${total?.toLocaleString('en') ?? '?'}), ${RUNS} loads each after one warm-up`,
+    );
     const line = (label: string, ms: number[]) => console.log(`  ${label.padEnd(52)} : ${summary(ms)}`);
     line('GET /contacts first page alone (cookie + header)', apiTimes);
-    for (const [label, r] of [['HTTP cache off', cold], ['HTTP cache on', warmCache]] as const) {
+    for (const [label, r] of [
+      ['HTTP cache off', cold],
+      ['HTTP cache on', warmCache],
+    ] as const) {
       line(`navigation → first table row visible, ${label}`, r.rows);
       line("  of which: the page's GET /contacts sent at", r.asked);
       line("  of which: the page's GET /contacts answered at", r.api);

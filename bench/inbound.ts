@@ -33,13 +33,25 @@ async function rawServer(): Promise<{ port: number; close(): Promise<void> }> {
 
 async function load(port: number, to: string, seconds: number): Promise<LoadResult> {
   // One pooled connection per lane, reused across messages, as a sending MTA keeps them.
-  const pool = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true, pool: true, maxConnections: CONCURRENCY, maxMessages: 90 });
+  const pool = nodemailer.createTransport({
+    host: '127.0.0.1',
+    port,
+    secure: false,
+    ignoreTLS: true,
+    pool: true,
+    maxConnections: CONCURRENCY,
+    maxMessages: 90,
+  });
   try {
-    return await runLoad(async (i) => {
-      const from = `sender${i % 2000}@bench.example`;
-      const info = await pool.sendMail({ envelope: { from, to: [to] }, raw: reply({ from, to, subject: `Re: order ${i}`, text: 'Thanks, received.' }) });
-      return info.accepted.length === 1;
-    }, CONCURRENCY, seconds);
+    return await runLoad(
+      async (i) => {
+        const from = `sender${i % 2000}@bench.example`;
+        const info = await pool.sendMail({ envelope: { from, to: [to] }, raw: reply({ from, to, subject: `Re: order ${i}`, text: 'Thanks, received.' }) });
+        return info.accepted.length === 1;
+      },
+      CONCURRENCY,
+      seconds,
+    );
   } finally {
     pool.close();
   }
@@ -53,7 +65,9 @@ async function main() {
   try {
     const p = await benchProject(stack);
     const domain = `bench-${crypto.randomBytes(3).toString('hex')}.example.com`;
-    await stack.knex('domains').insert({ id: crypto.randomUUID(), project_id: p.projectId, domain, token: 'bench', status: 'VERIFIED', records: '[]', verified_at: new Date() });
+    await stack
+      .knex('domains')
+      .insert({ id: crypto.randomUUID(), project_id: p.projectId, domain, token: 'bench', status: 'VERIFIED', records: '[]', verified_at: new Date() });
     const to = `support@inbound.${domain}`;
     await load(inbound.port, to, 2);
     await load(raw.port, to, 2);
@@ -67,7 +81,15 @@ async function main() {
       const latencies = [...x.latencies, ...y.latencies].sort((m, n) => m - n);
       const seconds = x.seconds + y.seconds;
       const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor((q / 100) * latencies.length))] ?? 0;
-      return { requests: x.requests + y.requests, errors: x.errors + y.errors, seconds, perSecond: (x.requests + y.requests) / seconds, p50: at(50), p99: at(99), latencies };
+      return {
+        requests: x.requests + y.requests,
+        errors: x.errors + y.errors,
+        seconds,
+        perSecond: (x.requests + y.requests) / seconds,
+        p50: at(50),
+        p99: at(99),
+        latencies,
+      };
     };
     const floor = merge(a1, a2);
     const ours = merge(b1, b2);

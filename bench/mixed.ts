@@ -9,7 +9,19 @@
  * Usage: npx tsx bench/mixed.ts [seconds]
  */
 import crypto from 'node:crypto';
-import { startStack, runRemoteLoad, runLoad, postJson, benchProject, BenchStack, startWorkerProcess, stopWorkerProcess, fmt, LoadResult, percentile } from './stack';
+import {
+  startStack,
+  runRemoteLoad,
+  runLoad,
+  postJson,
+  benchProject,
+  BenchStack,
+  startWorkerProcess,
+  stopWorkerProcess,
+  fmt,
+  LoadResult,
+  percentile,
+} from './stack';
 import { startSendgridSink } from '../test/helpers/sendgridSink';
 import { temporal } from '@temporalio/proto';
 import { optionalTsToMs } from '@temporalio/common/lib/time';
@@ -19,12 +31,25 @@ const TRACK_CLIENTS = 12;
 const SEND_CLIENTS = 4;
 
 const verifiedDomain = (stack: BenchStack, projectId: string) =>
-  stack.knex('domains').insert({ id: crypto.randomUUID(), project_id: projectId, domain: 'bench.example', token: 't', status: 'VERIFIED', records: '[]', verified_at: new Date() });
+  stack.knex('domains').insert({
+    id: crypto.randomUUID(),
+    project_id: projectId,
+    domain: 'bench.example',
+    token: 't',
+    status: 'VERIFIED',
+    records: '[]',
+    verified_at: new Date(),
+  });
 
 /** Where a delivery batch's time went, from its histories: p50 / p99 of each hop, in seconds. */
 async function printBatchWaits(stack: BenchStack) {
   const client = await stack.temporal.client();
-  const hops: Record<string, number[]> = { 'start → workflow task': [], 'activity scheduled → started': [], 'activity run': [], 'start → activity started': [] };
+  const hops: Record<string, number[]> = {
+    'start → workflow task': [],
+    'activity scheduled → started': [],
+    'activity run': [],
+    'start → activity started': [],
+  };
   const T = temporal.api.enums.v1.EventType;
   for await (const w of client.workflow.list({ query: `WorkflowType = 'deliverEmailBatch'` })) {
     const events = (await client.workflow.getHandle(w.workflowId, w.runId).fetchHistory()).events ?? [];
@@ -52,7 +77,12 @@ async function printBatchWaits(stack: BenchStack) {
 async function main() {
   const sink = await startSendgridSink();
   const stack = await startStack({ RATE_LIMIT_PER_MINUTE: '100000000' });
-  const worker = startWorkerProcess(stack, { EMAIL_TRANSPORT: 'sendgrid', SENDGRID_API_KEY: 'SG.bench', SENDGRID_API_URL: sink.url, SEND_RATE_PER_SECOND: '1000000' });
+  const worker = startWorkerProcess(stack, {
+    EMAIL_TRANSPORT: 'sendgrid',
+    SENDGRID_API_KEY: 'SG.bench',
+    SENDGRID_API_URL: sink.url,
+    SEND_RATE_PER_SECOND: '1000000',
+  });
   try {
     const p = await benchProject(stack);
     await verifiedDomain(stack, p.projectId);
@@ -68,8 +98,21 @@ async function main() {
     // Warm up both routes and the worker (its first workflow tasks load the bundle).
     const warm = (seconds: number) =>
       Promise.all([
-        runLoad((i) => postJson(`${stack.url}/v1/track`, { email: `warm${i}@bench.example`, event: 'warm' }, { authorization: `Bearer ${p.publicKey}` }), 4, seconds),
-        runLoad((i) => postJson(`${stack.url}/v1/send`, { to: `warm${i}@bench.example`, from: 'hi@bench.example', subject: 'Warm', body: '<p>Hi</p>' }, { authorization: `Bearer ${p.secretKey}` }), 2, seconds),
+        runLoad(
+          (i) => postJson(`${stack.url}/v1/track`, { email: `warm${i}@bench.example`, event: 'warm' }, { authorization: `Bearer ${p.publicKey}` }),
+          4,
+          seconds,
+        ),
+        runLoad(
+          (i) =>
+            postJson(
+              `${stack.url}/v1/send`,
+              { to: `warm${i}@bench.example`, from: 'hi@bench.example', subject: 'Warm', body: '<p>Hi</p>' },
+              { authorization: `Bearer ${p.secretKey}` },
+            ),
+          2,
+          seconds,
+        ),
       ]);
     await warm(3);
 
@@ -90,7 +133,13 @@ async function main() {
       return true;
     };
     const [track, sends] = await Promise.all([
-      runRemoteLoad(`${stack.url}/v1/track`, `Bearer ${p.publicKey}`, { email: 'user{i}@bench.example', event: 'signup', data: { plan: 'pro' } }, TRACK_CLIENTS, SECONDS),
+      runRemoteLoad(
+        `${stack.url}/v1/track`,
+        `Bearer ${p.publicKey}`,
+        { email: 'user{i}@bench.example', event: 'signup', data: { plan: 'pro' } },
+        TRACK_CLIENTS,
+        SECONDS,
+      ),
       runLoad(send, SEND_CLIENTS, SECONDS) as Promise<LoadResult>,
     ]);
     const stopped = performance.now();
@@ -102,13 +151,18 @@ async function main() {
       await new Promise((r) => setTimeout(r, 100));
     }
     clearInterval(watch);
-    const waits = [...answered].filter(([to]) => accepted.has(to)).map(([to, at]) => accepted.get(to)! - at).sort((a, b) => a - b);
+    const waits = [...answered]
+      .filter(([to]) => accepted.has(to))
+      .map(([to, at]) => accepted.get(to)! - at)
+      .sort((a, b) => a - b);
     const lastAccept = Math.max(...[...answered.keys()].filter((to) => accepted.has(to)).map((to) => accepted.get(to)!));
 
     console.log(`mixed bench, ${SECONDS}s: ${TRACK_CLIENTS} /v1/track clients beside ${SEND_CLIENTS} /v1/send clients; batched deliveries`);
     console.log(`  POST /v1/track            : ${fmt(track)}`);
     console.log(`  POST /v1/send             : ${fmt(sends)}`);
-    console.log(`  send 200 → sink accept    : p50 ${(percentile(waits, 50) / 1000).toFixed(2)} s   p99 ${(percentile(waits, 99) / 1000).toFixed(2)} s   max ${(waits[waits.length - 1] / 1000).toFixed(2)} s   (${waits.length} of ${answered.size} answered sends delivered)`);
+    console.log(
+      `  send 200 → sink accept    : p50 ${(percentile(waits, 50) / 1000).toFixed(2)} s   p99 ${(percentile(waits, 99) / 1000).toFixed(2)} s   max ${(waits[waits.length - 1] / 1000).toFixed(2)} s   (${waits.length} of ${answered.size} answered sends delivered)`,
+    );
     console.log(`  last delivery after load  : ${((lastAccept - stopped) / 1000).toFixed(1)} s after the load stopped`);
     await printBatchWaits(stack);
   } finally {

@@ -13,7 +13,19 @@
  * Usage: npx tsx bench/send.ts [seconds]
  */
 import crypto from 'node:crypto';
-import { startStack, runLoad, runRemoteLoad, postJson, benchProject, sideBySide, reportSideBySide, BenchStack, startWorkerProcess, stopWorkerProcess, percentile } from './stack';
+import {
+  startStack,
+  runLoad,
+  runRemoteLoad,
+  postJson,
+  benchProject,
+  sideBySide,
+  reportSideBySide,
+  BenchStack,
+  startWorkerProcess,
+  stopWorkerProcess,
+  percentile,
+} from './stack';
 import { countActions, formatActions, untilClosed } from './actions';
 import { startSendgridSink } from '../test/helpers/sendgridSink';
 
@@ -23,7 +35,15 @@ const LATENCY_CONCURRENCY = 8;
 const LATENCY_SECONDS = 10;
 
 const verifiedDomain = (stack: BenchStack, projectId: string) =>
-  stack.knex('domains').insert({ id: crypto.randomUUID(), project_id: projectId, domain: 'bench.example', token: 't', status: 'VERIFIED', records: '[]', verified_at: new Date() });
+  stack.knex('domains').insert({
+    id: crypto.randomUUID(),
+    project_id: projectId,
+    domain: 'bench.example',
+    token: 't',
+    status: 'VERIFIED',
+    records: '[]',
+    verified_at: new Date(),
+  });
 
 async function main() {
   const stack = await startStack({ RATE_LIMIT_PER_MINUTE: '100000000' });
@@ -34,15 +54,25 @@ async function main() {
     await verifiedDomain(stack, warm.projectId);
     await verifiedDomain(stack, p.projectId);
     const client = await stack.temporal.client();
-    const body = (i: number | string) => ({ to: `user${typeof i === 'number' ? i % 5000 : i}@bench.example`, from: 'hi@bench.example', subject: 'Hello {{ name ?? "there" }}', body: '<p>Hi {{ name ?? "there" }}</p>', data: { name: 'Ann' } });
+    const body = (i: number | string) => ({
+      to: `user${typeof i === 'number' ? i % 5000 : i}@bench.example`,
+      from: 'hi@bench.example',
+      subject: 'Hello {{ name ?? "there" }}',
+      body: '<p>Hi {{ name ?? "there" }}</p>',
+      data: { name: 'Ann' },
+    });
     await runLoad((i) => postJson(`${stack.url}/v1/send`, body(i), { authorization: `Bearer ${warm.secretKey}` }), CONCURRENCY, 2);
 
     const result = await sideBySide(
       (seconds) =>
-        runLoad(async () => {
-          await client.workflow.start('noop', { taskQueue: 'bench-noop', workflowId: `noop-${crypto.randomUUID()}`, args: [] });
-          return true;
-        }, CONCURRENCY, seconds),
+        runLoad(
+          async () => {
+            await client.workflow.start('noop', { taskQueue: 'bench-noop', workflowId: `noop-${crypto.randomUUID()}`, args: [] });
+            return true;
+          },
+          CONCURRENCY,
+          seconds,
+        ),
       // The HTTP client runs in its own process so it does not share the API's event loop.
       (seconds) => runRemoteLoad(`${stack.url}/v1/send`, `Bearer ${p.secretKey}`, body('{i}'), CONCURRENCY, seconds),
       SECONDS,
@@ -53,7 +83,12 @@ async function main() {
 
     // Now deliver what the route queued, and count what that cost Temporal.
     const sink = await startSendgridSink();
-    worker = startWorkerProcess(stack, { EMAIL_TRANSPORT: 'sendgrid', SENDGRID_API_KEY: 'SG.bench', SENDGRID_API_URL: sink.url, SEND_RATE_PER_SECOND: '1000000' });
+    worker = startWorkerProcess(stack, {
+      EMAIL_TRANSPORT: 'sendgrid',
+      SENDGRID_API_KEY: 'SG.bench',
+      SENDGRID_API_URL: sink.url,
+      SEND_RATE_PER_SECOND: '1000000',
+    });
     const mine = `ProjectId = '${p.projectId}'`;
     for (;;) {
       const [{ n }] = await stack.knex('emails').where({ project_id: p.projectId, status: 'QUEUED' }).count({ n: '*' });
@@ -64,21 +99,28 @@ async function main() {
     await untilClosed(client, mine);
     const [{ n: emails }] = await stack.knex('emails').where({ project_id: p.projectId }).count({ n: '*' });
     const tally = await countActions(client, mine);
-    console.log(`  ${'Temporal actions'.padEnd('floor (no-op workflow start)'.length)} : ${formatActions(tally.total, Number(emails), 'email', 0.1)}, ${tally.executions} executions`);
+    console.log(
+      `  ${'Temporal actions'.padEnd('floor (no-op workflow start)'.length)} : ${formatActions(tally.total, Number(emails), 'email', 0.1)}, ${tally.executions} executions`,
+    );
     sink.clear();
 
     // From the answer to the provider, with the worker running beside the API.
     const answered = new Map<string, number>();
-    const lat = await runLoad(async (i) => {
-      const to = `lat${i}`;
-      const ok = await postJson(`${stack.url}/v1/send`, body(to), { authorization: `Bearer ${p.secretKey}` });
-      if (ok) answered.set(`user${to}@bench.example`, Date.now());
-      return ok;
-    }, LATENCY_CONCURRENCY, LATENCY_SECONDS);
+    const lat = await runLoad(
+      async (i) => {
+        const to = `lat${i}`;
+        const ok = await postJson(`${stack.url}/v1/send`, body(to), { authorization: `Bearer ${p.secretKey}` });
+        if (ok) answered.set(`user${to}@bench.example`, Date.now());
+        return ok;
+      },
+      LATENCY_CONCURRENCY,
+      LATENCY_SECONDS,
+    );
     const arrivals = new Map<string, number>();
     const deadline = Date.now() + 120_000;
     while (arrivals.size < answered.size && Date.now() < deadline) {
-      for (const m of sink.messages) for (const pz of m.body.personalizations ?? []) for (const t of pz.to ?? []) if (!arrivals.has(t.email)) arrivals.set(t.email, m.receivedAt);
+      for (const m of sink.messages)
+        for (const pz of m.body.personalizations ?? []) for (const t of pz.to ?? []) if (!arrivals.has(t.email)) arrivals.set(t.email, m.receivedAt);
       await new Promise((r) => setTimeout(r, 100));
     }
     const delays = [...answered].map(([to, at]) => (arrivals.get(to) ?? Infinity) - at).sort((a, b) => a - b);

@@ -54,7 +54,14 @@ export async function startStack(env: Record<string, string> = {}): Promise<Benc
   const server = await startTemporal();
   const url = new URL('postgres://postgres@127.0.0.1:5432/postgres');
   url.pathname = `/svc_bench_${Date.now()}_${crypto.randomBytes(3).toString('hex')}`;
-  const config = loadConfig({ ...process.env, DATABASE_URL: url.toString(), JWT_SECRET: 'bench-secret-bench-secret', LOG_LEVEL: 'silent', TEMPORAL_TASK_QUEUE: 'bench', ...env });
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: url.toString(),
+    JWT_SECRET: 'bench-secret-bench-secret',
+    LOG_LEVEL: 'silent',
+    TEMPORAL_TASK_QUEUE: 'bench',
+    ...env,
+  });
   await ensureDatabase(config.databaseUrl);
   const knex = createKnex(config.databaseUrl, { max: 40 });
   await migrateLatest(knex);
@@ -113,7 +120,16 @@ export function mergeLoads(parts: LoadResult[]): LoadResult {
     : undefined;
   const client = parts.some((r) => r.clientCpuSeconds !== undefined) ? total((r) => r.clientCpuSeconds) : undefined;
   if (cpu && client !== undefined) cpu.parts['load client'] = client;
-  return { requests: latencies.length, errors: total((r) => r.errors), seconds, perSecond: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), latencies, cpu };
+  return {
+    requests: latencies.length,
+    errors: total((r) => r.errors),
+    seconds,
+    perSecond: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    latencies,
+    cpu,
+  };
 }
 
 /**
@@ -161,7 +177,15 @@ export async function runLoad(op: (i: number) => Promise<boolean>, concurrency: 
   );
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { requests: latencies.length, errors, seconds: elapsed, perSecond: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), latencies };
+  return {
+    requests: latencies.length,
+    errors,
+    seconds: elapsed,
+    perSecond: latencies.length / elapsed,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    latencies,
+  };
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
@@ -174,23 +198,36 @@ export function postJson(url: string, body: unknown, headers: Record<string, str
 /** postJson with the body already serialized. */
 export function postRaw(url: string, data: string, headers: Record<string, string>): Promise<boolean> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data), ...headers } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve((res.statusCode ?? 500) < 300));
-    });
+    const req = http.request(
+      url,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data), ...headers } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve((res.statusCode ?? 500) < 300));
+      },
+    );
     req.on('error', reject);
     req.end(data);
   });
 }
 
-export const fmt = (r: LoadResult) => `${r.perSecond.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(1).padStart(6)} ms   p99 ${r.p99.toFixed(1).padStart(6)} ms   (${r.requests} requests, ${r.errors} errors)`;
+export const fmt = (r: LoadResult) =>
+  `${r.perSecond.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(1).padStart(6)} ms   p99 ${r.p99.toFixed(1).padStart(6)} ms   (${r.requests} requests, ${r.errors} errors)`;
 
 /** A project with keys, made through the real signup and project routes. */
 export async function benchProject(stack: BenchStack): Promise<{ projectId: string; publicKey: string; secretKey: string }> {
   const email = `bench-${crypto.randomBytes(4).toString('hex')}@example.test`;
-  const signup = await fetch(`${stack.url}/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'bench password' }) });
+  const signup = await fetch(`${stack.url}/auth/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: 'bench password' }),
+  });
   const cookie = signup.headers.get('set-cookie')!.split(';')[0];
-  const project = await fetch(`${stack.url}/users/@me/projects`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ name: 'bench' }) });
+  const project = await fetch(`${stack.url}/users/@me/projects`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie },
+    body: JSON.stringify({ name: 'bench' }),
+  });
   const body = (await project.json()) as { id: string; publicKey: string; secretKey: string };
   // The bench measures throughput, not the rate limiter.
   return { projectId: body.id, publicKey: body.publicKey, secretKey: body.secretKey };
@@ -202,10 +239,15 @@ export async function runRemoteLoad(url: string, authorization: string, body: un
   const path = await import('node:path');
   const tsx = path.join(__dirname, '..', 'node_modules', '.bin', 'tsx');
   return new Promise((resolve, reject) => {
-    execFile(tsx, [path.join(__dirname, 'loadClient.ts'), url, authorization, String(concurrency), String(seconds), JSON.stringify(body)], { maxBuffer: 64 << 20 }, (err, stdout) => {
-      if (err) return reject(err);
-      resolve(JSON.parse(stdout.trim().split('\n').pop()!));
-    });
+    execFile(
+      tsx,
+      [path.join(__dirname, 'loadClient.ts'), url, authorization, String(concurrency), String(seconds), JSON.stringify(body)],
+      { maxBuffer: 64 << 20 },
+      (err, stdout) => {
+        if (err) return reject(err);
+        resolve(JSON.parse(stdout.trim().split('\n').pop()!));
+      },
+    );
   });
 }
 

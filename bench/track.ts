@@ -28,19 +28,31 @@ async function main() {
     await runLoad((i) => postJson(`${stack.url}/v1/track`, { email: emails(i), event: 'warm' }, { authorization: `Bearer ${warm.publicKey}` }), CONCURRENCY, 2);
 
     const data = { plan: 'pro' };
-    const floorLoad = (seconds: number) => runLoad(async (i) => {
-      // As api/middleware/auth.ts and api/operations/track.ts call them.
-      const found = await findProjectByKeyCounting(stack.knex, p.publicKey, new Date(windowStartOf(Date.now())), 100_000_000);
-      const split = splitData(data);
-      await upsertContactWith(
-        stack.knex,
-        { projectId: found!.project.id, email: emails(i), data, defaultSubscribed: true, source: 'track' },
-        linkedEvent({ name: 'signup', data: { ...split.set, ...split.oneOff } }),
+    const floorLoad = (seconds: number) =>
+      runLoad(
+        async (i) => {
+          // As api/middleware/auth.ts and api/operations/track.ts call them.
+          const found = await findProjectByKeyCounting(stack.knex, p.publicKey, new Date(windowStartOf(Date.now())), 100_000_000);
+          const split = splitData(data);
+          await upsertContactWith(
+            stack.knex,
+            { projectId: found!.project.id, email: emails(i), data, defaultSubscribed: true, source: 'track' },
+            linkedEvent({ name: 'signup', data: { ...split.set, ...split.oneOff } }),
+          );
+          return true;
+        },
+        CONCURRENCY,
+        seconds,
       );
-      return true;
-    }, CONCURRENCY, seconds);
     // The HTTP client runs in its own process so it does not share the API's event loop.
-    const routeLoad = (seconds: number) => runRemoteLoad(`${stack.url}/v1/track`, `Bearer ${p.publicKey}`, { email: 'user{i}@bench.example', event: 'signup', data: { plan: 'pro' } }, CONCURRENCY, seconds);
+    const routeLoad = (seconds: number) =>
+      runRemoteLoad(
+        `${stack.url}/v1/track`,
+        `Bearer ${p.publicKey}`,
+        { email: 'user{i}@bench.example', event: 'signup', data: { plan: 'pro' } },
+        CONCURRENCY,
+        seconds,
+      );
     const result = await sideBySide(floorLoad, routeLoad, SECONDS, { Temporal: stack.server.process.pid });
     console.log(`track bench, concurrency ${CONCURRENCY}, ${SECONDS}s each (ABBA slices)`);
     reportSideBySide({ floor: 'floor (same SQL, node loop)', route: 'POST /v1/track' }, result, 50);
@@ -58,7 +70,9 @@ async function main() {
     if (types.some((t) => t !== 'routeEventBatch')) throw new Error(`the tracked events triggered runs: ${types.join(', ')}`);
     const batches = tally.groups.routeEventBatch ?? noActions();
     const label = 'floor (same SQL, node loop)';
-    console.log(`  ${'Temporal actions'.padEnd(label.length)} : ${formatActions(batches, events, 'event', 0.05)}, ${tally.runs.routeEventBatch ?? 0} routeEventBatch runs`);
+    console.log(
+      `  ${'Temporal actions'.padEnd(label.length)} : ${formatActions(batches, events, 'event', 0.05)}, ${tally.runs.routeEventBatch ?? 0} routeEventBatch runs`,
+    );
   } finally {
     await stopWorkerProcess(worker);
     await stack.stop();

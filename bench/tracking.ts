@@ -20,7 +20,13 @@ import { signTrackingToken } from '../services/trackingTokens';
 
 const DOMAIN = 'bench.example';
 const SUBJECT = 'News for {{ name ?? "you" }}';
-const LINKS = ['https://shop.example/spring', 'https://shop.example/summer?utm_source=news&amp;utm_medium=email', 'https://blog.example/post/42', 'https://shop.example/cart', 'https://help.example/'];
+const LINKS = [
+  'https://shop.example/spring',
+  'https://shop.example/summer?utm_source=news&amp;utm_medium=email',
+  'https://blog.example/post/42',
+  'https://shop.example/cart',
+  'https://help.example/',
+];
 const BODY = `<html><body><h1>Hello {{ name ?? "friend" }}</h1>${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore.</p>'.repeat(14)}${LINKS.map((l, i) => `<p><a href="${l}">Link ${i}</a></p>`).join('')}<a href="{{ unsubscribeUrl }}">Unsubscribe</a></body></html>`;
 const CONCURRENCY = 200;
 
@@ -54,7 +60,9 @@ function remoteClicks(url: string, concurrency: number, seconds: number): Promis
 
 async function projectWithAudience(stack: BenchStack, n: number) {
   const p = await benchProject(stack);
-  await stack.knex('domains').insert({ id: crypto.randomUUID(), project_id: p.projectId, domain: DOMAIN, token: 't', status: 'VERIFIED', records: '[]', verified_at: new Date() });
+  await stack
+    .knex('domains')
+    .insert({ id: crypto.randomUUID(), project_id: p.projectId, domain: DOMAIN, token: 't', status: 'VERIFIED', records: '[]', verified_at: new Date() });
   await stack.knex.raw(
     `INSERT INTO contacts (id, project_id, email, subscribed, data)
      SELECT 'cnt_' || substr(md5(? || g::text), 1, 22), ?, 'user' || g || '@bench.example', true, jsonb_build_object('name', 'User ' || g)
@@ -71,7 +79,14 @@ async function sendCampaign(stack: BenchStack, sink: SendgridSink, n: number, tr
   const created = await fetch(`${stack.url}/campaigns`, {
     method: 'POST',
     headers,
-    body: JSON.stringify({ name: 'bench', subject: SUBJECT, body: BODY, from: `news@${DOMAIN}`, audienceType: 'ALL', tracking: { opens: tracking, clicks: tracking } }),
+    body: JSON.stringify({
+      name: 'bench',
+      subject: SUBJECT,
+      body: BODY,
+      from: `news@${DOMAIN}`,
+      audienceType: 'ALL',
+      tracking: { opens: tracking, clicks: tracking },
+    }),
   });
   const id = ((await created.json()) as { data: { id: string } }).data.id;
   const t0 = performance.now();
@@ -90,7 +105,12 @@ async function main() {
   const seconds = Number(process.argv[3] ?? 10);
   const sink = await startSendgridSink();
   const stack = await startStack();
-  const worker = startWorkerProcess(stack, { EMAIL_TRANSPORT: 'sendgrid', SENDGRID_API_KEY: 'SG.bench', SENDGRID_API_URL: sink.url, SEND_RATE_PER_SECOND: '1000000' });
+  const worker = startWorkerProcess(stack, {
+    EMAIL_TRANSPORT: 'sendgrid',
+    SENDGRID_API_KEY: 'SG.bench',
+    SENDGRID_API_URL: sink.url,
+    SEND_RATE_PER_SECOND: '1000000',
+  });
   try {
     // Warm-up: connections, JIT, the workflow bundle.
     await sendCampaign(stack, sink, Math.min(n, 1000), true);
@@ -99,8 +119,18 @@ async function main() {
     const mean = (t: boolean) => runs.filter((r) => r.tracking === t).reduce((s, r) => s + r.perSecond, 0) / 2;
     const [off, on] = [mean(false), mean(true)];
     console.log(`tracking bench: campaigns of ${n} recipients, ${LINKS.length} links each, ABBA order`);
-    console.log(`  tracking off : ${off.toFixed(0).padStart(6)} emails/s   (${runs.filter((r) => !r.tracking).map((r) => r.perSecond.toFixed(0)).join(', ')})`);
-    console.log(`  tracking on  : ${on.toFixed(0).padStart(6)} emails/s   (${runs.filter((r) => r.tracking).map((r) => r.perSecond.toFixed(0)).join(', ')})`);
+    console.log(
+      `  tracking off : ${off.toFixed(0).padStart(6)} emails/s   (${runs
+        .filter((r) => !r.tracking)
+        .map((r) => r.perSecond.toFixed(0))
+        .join(', ')})`,
+    );
+    console.log(
+      `  tracking on  : ${on.toFixed(0).padStart(6)} emails/s   (${runs
+        .filter((r) => r.tracking)
+        .map((r) => r.perSecond.toFixed(0))
+        .join(', ')})`,
+    );
     console.log(`  on / off     : ${((on / off) * 100).toFixed(1)} %`);
 
     // A real tracked email's first link; its token as the email carried it.

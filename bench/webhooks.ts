@@ -74,15 +74,21 @@ async function main() {
     // The project's runs started since the clock started, and the delivery workflow the warm-up
     // started: events count from the moment the clock started, so the warm-up round stays out
     // (and so do the worker's scheduled maintenance runs, which carry no ProjectId).
-    const tally = await countActions(client, `ProjectId = '${p.projectId}' AND (StartTime >= '${startedAt.toISOString()}' OR WorkflowType = 'webhookDelivery')`, {
-      since: startedAt,
-      groupBy: (w) => (w.type === 'webhookDelivery' ? 'delivery' : 'routing'),
-    });
+    const tally = await countActions(
+      client,
+      `ProjectId = '${p.projectId}' AND (StartTime >= '${startedAt.toISOString()}' OR WorkflowType = 'webhookDelivery')`,
+      {
+        since: startedAt,
+        groupBy: (w) => (w.type === 'webhookDelivery' ? 'delivery' : 'routing'),
+      },
+    );
     const delivery = tally.groups.delivery ?? noActions();
     const all = tally.total;
     console.log(`webhooks bench: ${N} events to one endpoint, rate limit ${RATE}/s`);
     console.log(`  delivered          : ${seen.size} distinct messages in ${calls} calls, ${seconds.toFixed(1)} s → ${(N / seconds).toFixed(0)} deliveries/s`);
-    console.log(`  Temporal actions   : delivery workflow ${totalActions(delivery)} (${(totalActions(delivery) / N).toFixed(4)} per message); with routing ${totalActions(all)} (${(totalActions(all) / N).toFixed(4)} per message), ${tally.executions} executions`);
+    console.log(
+      `  Temporal actions   : delivery workflow ${totalActions(delivery)} (${(totalActions(delivery) / N).toFixed(4)} per message); with routing ${totalActions(all)} (${(totalActions(all) / N).toFixed(4)} per message), ${tally.executions} executions`,
+    );
     console.log(`    delivery alone   : ${formatActions(delivery, N, 'message')}`);
     console.log(`    with routing     : ${formatActions(all, N, 'message')}`);
     console.log(`  history events     : delivery ${tally.historyEvents.delivery ?? 0}, routing ${tally.historyEvents.routing ?? 0}`);

@@ -73,7 +73,15 @@ async function main() {
     const built = Date.now();
     const { bytes } = await buildWorkflowBundle(bundle);
     console.log(`bundle: ${(bytes / 1024).toFixed(0)} KB, built once in ${((Date.now() - built) / 1000).toFixed(1)} s (npm run build:workflows)`);
-    const base = { ...process.env, DATABASE_URL: url.toString(), TEMPORAL_ADDRESS: server.address, TEMPORAL_TASK_QUEUE: `bench-${Date.now()}`, LOG_LEVEL: 'info', WORKER_METRICS_ADDRESS: '', WORKER_APP_METRICS_ADDRESS: '' };
+    const base = {
+      ...process.env,
+      DATABASE_URL: url.toString(),
+      TEMPORAL_ADDRESS: server.address,
+      TEMPORAL_TASK_QUEUE: `bench-${Date.now()}`,
+      LOG_LEVEL: 'info',
+      WORKER_METRICS_ADDRESS: '',
+      WORKER_APP_METRICS_ADDRESS: '',
+    };
     const modes = { 'bundled at start': { ...base, WORKFLOW_BUNDLE: 'off' }, prebuilt: { ...base, WORKFLOW_BUNDLE: bundle } } as const;
     const samples: Record<string, Sample[]> = { 'bundled at start': [], prebuilt: [] };
     for (let i = 0; i < rounds; i++) for (const [mode, env] of Object.entries(modes)) samples[mode].push(await startOnce(env));
@@ -82,7 +90,13 @@ async function main() {
     for (const [mode, s] of Object.entries(samples)) {
       const m = (f: (x: Sample) => number) => median(s.map(f));
       console.log(
-        `${mode.padEnd(18)} ${(m((x) => x.readyMs) / 1000).toFixed(1).padStart(9)} ${m((x) => x.cpuSeconds).toFixed(1).padStart(9)} ${m((x) => x.rssMb).toFixed(0).padStart(10)} ${m((x) => x.peakMb).toFixed(0).padStart(15)}`,
+        `${mode.padEnd(18)} ${(m((x) => x.readyMs) / 1000).toFixed(1).padStart(9)} ${m((x) => x.cpuSeconds)
+          .toFixed(1)
+          .padStart(9)} ${m((x) => x.rssMb)
+          .toFixed(0)
+          .padStart(10)} ${m((x) => x.peakMb)
+          .toFixed(0)
+          .padStart(15)}`,
       );
     }
   } finally {

@@ -82,7 +82,11 @@ async function until(t0: number, target: number, count: () => Promise<number>, w
 }
 
 async function api(stack: BenchStack, key: string, method: string, url: string, body?: unknown) {
-  const res = await fetch(`${stack.url}${url}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(`${stack.url}${url}`, {
+    method,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
   return res.json() as Promise<any>;
 }
@@ -163,7 +167,8 @@ async function main() {
 
     await untilClosed(client, mine);
     const actions = await countActions(client, mine, { since });
-    const [{ n: steps }] = await stack.knex('workflow_execution_steps as s')
+    const [{ n: steps }] = await stack
+      .knex('workflow_execution_steps as s')
       .join('workflow_executions as e', 'e.id', 's.execution_id')
       .join('contacts as c', 'c.id', 'e.contact_id')
       .where('e.workflow_id', workflowId)
@@ -172,11 +177,17 @@ async function main() {
 
     const rate = (s: number) => `${(N / s).toFixed(0).padStart(6)}/s`;
     console.log(`workflows bench: ${N} executions (trigger → WAIT_FOR_EVENT), track concurrency ${CONCURRENCY}, worker in its own process`);
-    console.log(`  executions started   : ${rate(startSeconds)}   ${startSeconds.toFixed(2)} s from the first trigger to ${N} WAITING (the ${N} tracks took ${trackSeconds.toFixed(2)} s)`);
+    console.log(
+      `  executions started   : ${rate(startSeconds)}   ${startSeconds.toFixed(2)} s from the first trigger to ${N} WAITING (the ${N} tracks took ${trackSeconds.toFixed(2)} s)`,
+    );
     console.log(`  signals routed       : ${rate(signalSeconds)}   ${signalSeconds.toFixed(2)} s from the first awaited event to ${N} COMPLETED`);
     console.log(`  worker RSS           : ${rssBefore.toFixed(0)} MB idle after warm-up, ${rssWaiting.toFixed(0)} MB with ${N} executions waiting`);
-    console.log(`  floor: noop starts   : ${rate(rawStartSeconds)}   ${rawStartSeconds.toFixed(2)} s of client.workflow.start; ${rate(rawDoneSeconds)} until the worker completed them (${rawDoneSeconds.toFixed(2)} s)`);
-    console.log(`  started / floor      : ${((rawStartSeconds / startSeconds) * 100).toFixed(0)}% of raw starts, ${((rawDoneSeconds / startSeconds) * 100).toFixed(0)}% of raw start-and-run`);
+    console.log(
+      `  floor: noop starts   : ${rate(rawStartSeconds)}   ${rawStartSeconds.toFixed(2)} s of client.workflow.start; ${rate(rawDoneSeconds)} until the worker completed them (${rawDoneSeconds.toFixed(2)} s)`,
+    );
+    console.log(
+      `  started / floor      : ${((rawStartSeconds / startSeconds) * 100).toFixed(0)}% of raw starts, ${((rawDoneSeconds / startSeconds) * 100).toFixed(0)}% of raw start-and-run`,
+    );
     console.log(`  Temporal actions     : ${formatActions(actions.total, N, 'execution')}, ${actions.executions} runs`);
     console.log(`    per execution step : ${formatActions(actions.total, Number(steps), 'step')}`);
     const per = { count: N, unit: 'execution' };

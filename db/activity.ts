@@ -105,14 +105,27 @@ export async function activityFeed(db: Knex, input: ActivityFeedInput): Promise<
     if (input.from) q.andWhere(column, '>=', input.from);
     if (input.to) q.andWhere(column, '<', input.to);
     if (input.after) q.andWhereRaw(`(${column}, ${idColumn}) < (?::timestamptz, ?::uuid)`, [input.after.at, input.after.id]);
-    return q.orderBy([{ column, order: 'desc' }, { column: idColumn, order: 'desc' }]).limit(input.limit + 1);
+    return q
+      .orderBy([
+        { column, order: 'desc' },
+        { column: idColumn, order: 'desc' },
+      ])
+      .limit(input.limit + 1);
   };
   const events: Promise<FeedRow[]> = eventTypes.length
     ? window(
         whereEventTypes(
           db({ e: 'events' })
             .where('e.project_id', input.projectId)
-            .select('e.id', 'e.created_at as at', db.raw(`${timeKeySql('e.created_at')} AS sort_key`), 'e.name', 'e.contact_id', 'e.data', db.raw('NULL::uuid AS email_id')),
+            .select(
+              'e.id',
+              'e.created_at as at',
+              db.raw(`${timeKeySql('e.created_at')} AS sort_key`),
+              'e.name',
+              'e.contact_id',
+              'e.data',
+              db.raw('NULL::uuid AS email_id'),
+            ),
           eventTypes,
         ),
         'e.created_at',
@@ -123,7 +136,15 @@ export async function activityFeed(db: Knex, input: ActivityFeedInput): Promise<
     ? window(
         db({ m: 'emails' })
           .where({ 'm.project_id': input.projectId, 'm.status': 'FAILED' })
-          .select('m.id', 'm.updated_at as at', db.raw(`${timeKeySql('m.updated_at')} AS sort_key`), db.raw('NULL::text AS name'), 'm.contact_id', db.raw('NULL::jsonb AS data'), 'm.id as email_id'),
+          .select(
+            'm.id',
+            'm.updated_at as at',
+            db.raw(`${timeKeySql('m.updated_at')} AS sort_key`),
+            db.raw('NULL::text AS name'),
+            'm.contact_id',
+            db.raw('NULL::jsonb AS data'),
+            'm.id as email_id',
+          ),
         'm.updated_at',
         'm.id',
       )
@@ -147,7 +168,10 @@ async function present(db: Knex, projectId: string, rows: Omit<FeedRow, 'sort_ke
   const contactIds = [...new Set(rows.map((r) => r.contact_id).filter((id): id is string => id !== null))];
   const [emails, contacts] = await Promise.all([
     emailIds.length
-      ? db('emails').where('project_id', projectId).whereIn('id', emailIds).select('id', 'subject', 'rendered_subject', 'to_email', 'campaign_id', 'template_id', 'error')
+      ? db('emails')
+          .where('project_id', projectId)
+          .whereIn('id', emailIds)
+          .select('id', 'subject', 'rendered_subject', 'to_email', 'campaign_id', 'template_id', 'error')
       : [],
     contactIds.length ? db('contacts').where('project_id', projectId).whereIn('id', contactIds).select('id', 'email') : [],
   ]);
@@ -180,7 +204,13 @@ export async function activityCounts(db: Knex, projectId: string, from: Date, to
       .where('project_id', projectId)
       .andWhere('created_at', '>=', from)
       .andWhere('created_at', '<', to)
-      .select(db.raw(`${typeCase} AS type`, named.flatMap(([type, name]) => [name, type])), db.raw('count(*)::int AS count'))
+      .select(
+        db.raw(
+          `${typeCase} AS type`,
+          named.flatMap(([type, name]) => [name, type]),
+        ),
+        db.raw('count(*)::int AS count'),
+      )
       .groupByRaw('1') as Promise<Array<{ type: ActivityType; count: number }>>,
     db('emails')
       .where({ project_id: projectId, status: 'FAILED' })
@@ -222,10 +252,10 @@ export interface UpcomingExecution {
  */
 export async function upcoming(db: Knex, projectId: string, limit: number): Promise<{ campaigns: UpcomingCampaign[]; executions: UpcomingExecution[] }> {
   const campaigns = db('campaigns')
-        .where({ project_id: projectId, status: 'SCHEDULED' })
-        .orderBy([{ column: 'scheduled_for', order: 'asc', nulls: 'last' }, { column: 'id' }])
-        .limit(limit)
-        .select('id', 'name', 'scheduled_for as scheduledFor');
+    .where({ project_id: projectId, status: 'SCHEDULED' })
+    .orderBy([{ column: 'scheduled_for', order: 'asc', nulls: 'last' }, { column: 'id' }])
+    .limit(limit)
+    .select('id', 'name', 'scheduled_for as scheduledFor');
   const executions = async (): Promise<UpcomingExecution[]> => {
     return db({ x: 'workflow_executions' })
       .join({ w: 'workflows' }, 'w.id', 'x.workflow_id')

@@ -35,7 +35,10 @@ export async function timeseries(db: Knex, input: TimeseriesInput): Promise<Arra
   const unit = INTERVALS.find((i) => i === input.interval)!;
   const source: Knex.QueryBuilder =
     input.type === 'failed'
-      ? db({ m: 'emails' }).where({ 'm.project_id': input.projectId, 'm.status': 'FAILED' }).andWhere('m.updated_at', '>=', input.from).andWhere('m.updated_at', '<', input.to)
+      ? db({ m: 'emails' })
+          .where({ 'm.project_id': input.projectId, 'm.status': 'FAILED' })
+          .andWhere('m.updated_at', '>=', input.from)
+          .andWhere('m.updated_at', '<', input.to)
           .select(db.raw(`date_trunc('${unit}', m.updated_at AT TIME ZONE 'UTC') AS t`), db.raw('count(*)::int AS n'))
       : whereEventTypes(db({ e: 'events' }).where('e.project_id', input.projectId), [input.type])
           .andWhere('e.created_at', '>=', input.from)
@@ -63,7 +66,10 @@ export type CampaignSeriesPoint = { t: Date } & Record<(typeof CAMPAIGN_SERIES)[
  * clicked by a person (`opened_at`, `clicked_at`: set once per email, as the campaign's counters move),
  * empty buckets included, oldest first. Test sends carry no campaign id and are not counted.
  */
-export async function campaignTimeseries(db: Knex, input: { projectId: string; campaignId: string; interval: Interval; from: Date; to: Date }): Promise<CampaignSeriesPoint[]> {
+export async function campaignTimeseries(
+  db: Knex,
+  input: { projectId: string; campaignId: string; interval: Interval; from: Date; to: Date },
+): Promise<CampaignSeriesPoint[]> {
   const unit = INTERVALS.find((i) => i === input.interval)!;
   // Column names come from CAMPAIGN_SERIES, never from the request.
   const milestones = CAMPAIGN_SERIES.map((m) => `SELECT '${m}' AS kind, ${m}_at AS at FROM mine WHERE ${m}_at >= :from AND ${m}_at < :to`).join(' UNION ALL ');
@@ -103,7 +109,6 @@ const COUNTERS: Record<FunnelStage, string> = {
   failed: 'failed_count',
 };
 
-
 /** Rates are shares of `sent`, rounded to 4 decimals (0 when nothing was sent), as in campaign stats. */
 function withRates(counts: Record<FunnelStage, number>): Funnel {
   return { ...counts, ...sendRates(counts) };
@@ -119,10 +124,7 @@ export type CampaignSort = (typeof CAMPAIGN_SORTS)[number];
 export type CampaignFunnel = Funnel & { id: string; name: string; status: string; totalRecipients: number; startedAt: Date };
 
 /** Campaigns that started sending in the window, ranked by `sort`; empty on a schema without campaigns. */
-export async function topCampaigns(
-  db: Knex,
-  input: { projectId: string; from: Date; to: Date; sort: CampaignSort; limit: number },
-): Promise<CampaignFunnel[]> {
+export async function topCampaigns(db: Knex, input: { projectId: string; from: Date; to: Date; sort: CampaignSort; limit: number }): Promise<CampaignFunnel[]> {
   const order: Record<CampaignSort, string> = {
     sent: 'sent_count',
     opened: 'opened_count',

@@ -31,11 +31,16 @@ const MINUTE_MS = 60_000;
 export async function countIpAttempt(knex: Knex, ip: string, limit: number, now = Date.now()): Promise<ThrottleVerdict> {
   const interval = MINUTE_MS / limit;
   return knex.transaction(async (trx) => {
-    await trx('auth_throttle').insert({ scope: 'ip', key: ip, tat: new Date(now) }).onConflict(['scope', 'key']).ignore();
+    await trx('auth_throttle')
+      .insert({ scope: 'ip', key: ip, tat: new Date(now) })
+      .onConflict(['scope', 'key'])
+      .ignore();
     const row = await trx('auth_throttle').where({ scope: 'ip', key: ip }).forUpdate().first();
     const tat = Math.max(new Date(row.tat ?? now).getTime(), now) + interval;
     if (tat - now > MINUTE_MS) return { allowed: false, retryAfterSeconds: secondsUntil(tat - MINUTE_MS, now) };
-    await trx('auth_throttle').where({ scope: 'ip', key: ip }).update({ tat: new Date(tat) });
+    await trx('auth_throttle')
+      .where({ scope: 'ip', key: ip })
+      .update({ tat: new Date(tat) });
     return { allowed: true, retryAfterSeconds: 0 };
   });
 }

@@ -33,7 +33,13 @@ export async function recordCapped(knex: Knex, campaignId: string, contactIds: s
 }
 
 /** The next page of deferred recipients due by `upTo`, shaped like the audience's pages. */
-export async function dueDeferredPage(knex: Knex, c: Pick<CampaignRow, 'id' | 'project_id'>, upTo: Date, after: string, limit: number): Promise<RecipientRow[]> {
+export async function dueDeferredPage(
+  knex: Knex,
+  c: Pick<CampaignRow, 'id' | 'project_id'>,
+  upTo: Date,
+  after: string,
+  limit: number,
+): Promise<RecipientRow[]> {
   const { rows } = await knex.raw(
     `SELECT d.contact_id, ct.email, ct.subscribed, ct.data, e.status AS email_status, ${RECIPIENT_TOPIC_SQL('d')},
             EXISTS (SELECT 1 FROM campaign_capped k WHERE k.campaign_id = d.campaign_id AND k.contact_id = d.contact_id) AS set_aside

@@ -31,7 +31,13 @@ export const campaignEmailId = (campaignId: string, contactId: string) => determ
  * recipients are left after the last bound. The snapshot never changes once sending started, so
  * the bounds stay valid for as long as the batches take.
  */
-export async function batchBounds(knex: Knex, campaignId: string, after: string, batchSize: number, count: number): Promise<{ bounds: string[]; more: boolean }> {
+export async function batchBounds(
+  knex: Knex,
+  campaignId: string,
+  after: string,
+  batchSize: number,
+  count: number,
+): Promise<{ bounds: string[]; more: boolean }> {
   const span = batchSize * count;
   const { rows } = await knex.raw(
     `SELECT contact_id, rn, n FROM (
@@ -213,7 +219,14 @@ export async function claimPage(knex: Knex, c: CampaignRow, fresh: RecipientEmai
     },
   );
   const [row] = rows;
-  return { live: row.live, written: new Set<string>(row.written), requeued: row.requeued, unrenderable: row.unrenderable, suppressed: row.suppressed, events: row.suppressed_events };
+  return {
+    live: row.live,
+    written: new Set<string>(row.written),
+    requeued: row.requeued,
+    unrenderable: row.unrenderable,
+    suppressed: row.suppressed,
+    events: row.suppressed_events,
+  };
 }
 
 /** The id of an email's `email.sent` event: the one deliverEmail's recordEmailEvent derives, so both paths agree. */
@@ -264,7 +277,12 @@ export async function markHandedOver(knex: Knex, campaignId: string | null, acce
  * SENDING → FAILED (the provider refused, or an interrupted attempt left the outcome unknown). `error`
  * is one message for all, or each email id's own (SMTP refuses recipients one by one).
  */
-export async function markFailed(knex: Knex, campaignId: string | null, where: { emailIds: string[] } | { contactIds: string[] }, error: string | Record<string, string>): Promise<number> {
+export async function markFailed(
+  knex: Knex,
+  campaignId: string | null,
+  where: { emailIds: string[] } | { contactIds: string[] },
+  error: string | Record<string, string>,
+): Promise<number> {
   return knex.transaction(async (trx) => {
     const q = trx('emails').where({ campaign_id: campaignId, status: 'SENDING' });
     if ('emailIds' in where) q.whereIn('id', where.emailIds);
@@ -296,7 +314,12 @@ export async function dropUnsent(knex: Knex, campaignId: string, contactIds: str
  * hand-over is the row itself (`sendingUnsent`: nothing left), when they go too. Runs once the
  * workflow's batches have settled (it cancels them with WAIT_CANCELLATION_COMPLETED).
  */
-export async function settleCancelled(knex: Knex, campaignId: string, unknownOutcome: string, sendingUnsent: boolean): Promise<{ dropped: number; failed: number }> {
+export async function settleCancelled(
+  knex: Knex,
+  campaignId: string,
+  unknownOutcome: string,
+  sendingUnsent: boolean,
+): Promise<{ dropped: number; failed: number }> {
   return knex.transaction(async (trx) => {
     const dropped = await trx('emails')
       .where({ campaign_id: campaignId })
@@ -304,7 +327,10 @@ export async function settleCancelled(knex: Knex, campaignId: string, unknownOut
       .del();
     const failed = sendingUnsent
       ? []
-      : await trx('emails').where({ campaign_id: campaignId, status: 'SENDING' }).update({ status: 'FAILED', error: unknownOutcome, updated_at: trx.fn.now() }).returning('id');
+      : await trx('emails')
+          .where({ campaign_id: campaignId, status: 'SENDING' })
+          .update({ status: 'FAILED', error: unknownOutcome, updated_at: trx.fn.now() })
+          .returning('id');
     if (failed.length) await trx('campaigns').where({ id: campaignId }).increment('failed_count', failed.length);
     return { dropped, failed: failed.length };
   });

@@ -97,8 +97,6 @@ export interface CampaignFields {
   tracking?: TrackingPatch | null;
 }
 
-
-
 /** Only the audience fields the audience type uses are kept, so a stored campaign never carries a stale one. */
 function toColumns(f: CampaignFields) {
   return {
@@ -112,7 +110,7 @@ function toColumns(f: CampaignFields) {
     reply_to: f.replyTo ?? null,
     type: f.type,
     audience_type: f.audienceType,
-    segment_id: f.audienceType === 'SEGMENT' ? f.segmentId ?? null : null,
+    segment_id: f.audienceType === 'SEGMENT' ? (f.segmentId ?? null) : null,
     audience_condition: f.audienceType === 'FILTERED' ? JSON.stringify(f.audienceCondition) : null,
     topic_id: f.topicId ?? null,
     send_rate_per_minute: f.sendRatePerMinute ?? null,
@@ -225,7 +223,13 @@ export async function duplicateCampaign(knex: Knex, projectId: string, id: strin
 // ───────────────────────────── status transitions ─────────────────────────────
 
 /** DRAFT → SCHEDULED (with a time) or SENDING (immediate); a conflict from any other status. */
-export async function requestSend(knex: Knex, projectId: string, id: string, scheduledFor: Date | null, localSchedule: string | null = null): Promise<GuardedWrite> {
+export async function requestSend(
+  knex: Knex,
+  projectId: string,
+  id: string,
+  scheduledFor: Date | null,
+  localSchedule: string | null = null,
+): Promise<GuardedWrite> {
   const [row] = await inTransaction(knex, async (trx) => {
     const target = await lockCampaign(trx, projectId, id);
     // A segment deleted before this point is an empty audience (docs/campaigns.md), not an error.
@@ -275,7 +279,8 @@ export async function beginSending(knex: Knex, campaignId: string): Promise<Begi
     const c = await trx<CampaignRow>('campaigns').where({ id: campaignId }).forUpdate().first();
     if (!c) return { status: 'CANCELLED', totalRecipients: 0, error: 'campaign deleted' };
     const abTest = c.ab_test ? { abTest: true as const } : {};
-    if (c.started_at || !ACTIVE_STATUSES.includes(c.status)) return { status: c.status, totalRecipients: c.total_recipients, sendRatePerMinute: c.send_rate_per_minute ?? null, ...abTest };
+    if (c.started_at || !ACTIVE_STATUSES.includes(c.status))
+      return { status: c.status, totalRecipients: c.total_recipients, sendRatePerMinute: c.send_rate_per_minute ?? null, ...abTest };
     let audience: Knex.QueryBuilder;
     try {
       audience = audienceQuery(trx, c, await loadFieldTypes(trx, c.project_id), c.segment_id ? await findSegment(trx, c.project_id, c.segment_id) : undefined);
@@ -284,10 +289,10 @@ export async function beginSending(knex: Knex, campaignId: string): Promise<Begi
       await trx('campaigns').where({ id: c.id }).update({ status: 'CANCELLED', updated_at: trx.fn.now() });
       return { status: 'CANCELLED', totalRecipients: 0, error: `audience condition no longer valid: ${err.message}` };
     }
-    const { rowCount } = await trx.raw(
-      'INSERT INTO campaign_recipients (campaign_id, contact_id) SELECT ?, a.id FROM (?) a ON CONFLICT DO NOTHING',
-      [c.id, audience.select('c.id')],
-    );
+    const { rowCount } = await trx.raw('INSERT INTO campaign_recipients (campaign_id, contact_id) SELECT ?, a.id FROM (?) a ON CONFLICT DO NOTHING', [
+      c.id,
+      audience.select('c.id'),
+    ]);
     await trx('campaigns')
       .where({ id: c.id })
       .update({ status: 'SENDING', total_recipients: rowCount ?? 0, started_at: trx.fn.now(), updated_at: trx.fn.now() });
@@ -351,7 +356,9 @@ function audienceQuery(knex: Knex, c: CampaignRow, fieldTypes: FieldTypes, segme
  */
 export async function audienceCount(knex: Knex, c: CampaignRow): Promise<number> {
   const segment = c.audience_type === 'SEGMENT' && c.segment_id ? await findSegment(knex, c.project_id, c.segment_id) : undefined;
-  const [{ n }] = await audienceQuery(knex, c, await loadFieldTypes(knex, c.project_id), segment).clearSelect().count({ n: '*' });
+  const [{ n }] = await audienceQuery(knex, c, await loadFieldTypes(knex, c.project_id), segment)
+    .clearSelect()
+    .count({ n: '*' });
   return Number(n);
 }
 
@@ -387,7 +394,6 @@ export interface CampaignStats {
 
 /** Unsubscribes that came from a bounce or a complaint are counted there, not as opt-outs. */
 const INVOLUNTARY_SOURCES = ['bounce', 'complaint'];
-
 
 /**
  * Counters from the campaign row; `unsubscribed` counts recipients who opted out (any route: link,

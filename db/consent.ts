@@ -33,7 +33,10 @@ export interface ConsentRow {
 export const consentSource = (source?: string) => source ?? 'api';
 
 /** Bounded so a hostile User-Agent header cannot bloat the record. */
-export const originBindings = (origin?: ConsentOrigin): [string | null, string | null] => [origin?.ip?.slice(0, 64) ?? null, origin?.userAgent?.slice(0, 512) ?? null];
+export const originBindings = (origin?: ConsentOrigin): [string | null, string | null] => [
+  origin?.ip?.slice(0, 64) ?? null,
+  origin?.userAgent?.slice(0, 512) ?? null,
+];
 
 export interface NewConsent {
   projectId: string;
@@ -66,10 +69,20 @@ export async function recordConsent(db: Knex, records: NewConsent[]): Promise<vo
 }
 
 /** A contact's record, oldest first, one page at a time. */
-export async function listConsent(db: Knex, projectId: string, contactId: string, page: number, pageSize: number): Promise<{ rows: ConsentRow[]; total: number }> {
+export async function listConsent(
+  db: Knex,
+  projectId: string,
+  contactId: string,
+  page: number,
+  pageSize: number,
+): Promise<{ rows: ConsentRow[]; total: number }> {
   const filtered = () => db('consent_records').where({ project_id: projectId, contact_id: contactId });
   const [rows, counted] = await Promise.all([
-    filtered().select('*').orderBy('id', 'asc').limit(pageSize).offset((page - 1) * pageSize),
+    filtered()
+      .select('*')
+      .orderBy('id', 'asc')
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
     filtered().count<{ count: string }[]>('* as count'),
   ]);
   return { rows, total: Number(counted[0].count) };

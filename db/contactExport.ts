@@ -30,10 +30,18 @@ export async function contactRecordRows(db: Knex, projectId: string, contactId: 
   const of = (table: string) => db(table).where({ project_id: projectId, contact_id: contactId });
   const [consent, events, emails, executions, inbound] = await Promise.all([
     of('consent_records').orderBy('id').select('*'),
-    of('events').orderBy([{ column: 'created_at' }, { column: 'id' }]).select('id', 'name', 'data', 'created_at'),
-    of('emails').orderBy([{ column: 'created_at' }, { column: 'id' }]).select('*'),
-    of('workflow_executions').orderBy([{ column: 'started_at' }, { column: 'id' }]).select('*'),
-    of('inbound_messages').orderBy([{ column: 'created_at' }, { column: 'id' }]).select('id', 'kind', 'from_address', 'subject', 'email_id', 'created_at'),
+    of('events')
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])
+      .select('id', 'name', 'data', 'created_at'),
+    of('emails')
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])
+      .select('*'),
+    of('workflow_executions')
+      .orderBy([{ column: 'started_at' }, { column: 'id' }])
+      .select('*'),
+    of('inbound_messages')
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])
+      .select('id', 'kind', 'from_address', 'subject', 'email_id', 'created_at'),
   ]);
   return { consent, events, emails, executions, inbound };
 }
@@ -86,7 +94,11 @@ export async function createExportJob(db: Knex, projectId: string, filter: { tre
     await trx('contact_exports').insert({ job_id: id, columns: JSON.stringify(columns) });
     await trx('contact_export_lines').insert({ job_id: id, row_number: 0, line: csvLine(columns) });
     const matching = filter ? matchingContactsQuery(trx, projectId, filter.tree, filter.fieldTypes) : trx({ c: 'contacts' }).where('c.project_id', projectId);
-    const ids = matching.select(trx.raw('?::uuid AS job_id', [id]), trx.raw('row_number() OVER (ORDER BY c.id)::int AS row_number'), trx.raw(`jsonb_build_object('contactId', c.id) AS payload`));
+    const ids = matching.select(
+      trx.raw('?::uuid AS job_id', [id]),
+      trx.raw('row_number() OVER (ORDER BY c.id)::int AS row_number'),
+      trx.raw(`jsonb_build_object('contactId', c.id) AS payload`),
+    );
     await trx.raw(`INSERT INTO job_rows (job_id, row_number, payload) ${ids.toQuery()}`);
     const [job] = await trx<JobRow>('jobs')
       .where({ id })

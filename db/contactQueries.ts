@@ -55,11 +55,7 @@ const keyAtOrUnder = (path: string) => (q: Knex.QueryBuilder) => q.where('key', 
 
 /** Registered data keys at or beneath `path` (`profile` covers `profile.tier`). */
 export async function registeredKeysUnder(db: Knex, projectId: string, path: string): Promise<string[]> {
-  const rows = await db('contact_fields')
-    .where('project_id', projectId)
-    .andWhere(keyAtOrUnder(path))
-    .orderBy('key')
-    .select('key');
+  const rows = await db('contact_fields').where('project_id', projectId).andWhere(keyAtOrUnder(path)).orderBy('key').select('key');
   return rows.map((r: { key: string }) => r.key);
 }
 
@@ -94,9 +90,6 @@ export async function removeDataField(db: Knex, projectId: string, path: string,
     if (r.seen < batch || r.last === null) break;
     after = r.last;
   }
-  await db('contact_fields')
-    .where('project_id', projectId)
-    .andWhere(keyAtOrUnder(path))
-    .del();
+  await db('contact_fields').where('project_id', projectId).andWhere(keyAtOrUnder(path)).del();
   return updated;
 }

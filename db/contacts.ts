@@ -41,8 +41,7 @@ export const DATA_LIMITS = { maxKeysPerObject: 100, maxKeyLength: 100, maxDepth:
 export const CONTACT_SUBSCRIBED = 'contact.subscribed';
 export const CONTACT_UNSUBSCRIBED = 'contact.unsubscribed';
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date);
+const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date);
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
@@ -163,7 +162,6 @@ export function fieldEntries(set: ContactData, prefix = ''): FieldEntry[] {
   return out;
 }
 
-
 // ───────────────────────────── writers ─────────────────────────────
 
 export interface ContactWriteResult {
@@ -211,9 +209,13 @@ export class EmailInUseError extends Error {
   }
 }
 
-
 /** Variable name → contact column; shared by identityVariables and its SQL twin. */
-const IDENTITY = [['id', 'id'], ['email', 'email'], ['svc_id', 'id'], ['svc_email', 'email']] as const;
+const IDENTITY = [
+  ['id', 'id'],
+  ['email', 'email'],
+  ['svc_id', 'id'],
+  ['svc_email', 'email'],
+] as const;
 const IDENTITY_SQL = `jsonb_build_object(${IDENTITY.map(([name, column]) => `'${name}', ${column}`).join(', ')})`;
 
 /**
@@ -305,7 +307,11 @@ export async function upsertContact(db: Knex, input: UpsertContactInput): Promis
 }
 
 /** upsertContact plus a linked row (see LinkedInsert), returned as JSON (timestamps as strings). */
-export async function upsertContactWith<L = Record<string, unknown>>(db: Knex, input: UpsertContactInput, linked: LinkedInsert): Promise<ContactWriteResult & { linked: L }> {
+export async function upsertContactWith<L = Record<string, unknown>>(
+  db: Knex,
+  input: UpsertContactInput,
+  linked: LinkedInsert,
+): Promise<ContactWriteResult & { linked: L }> {
   return writeWithTopics(db, input, linked) as Promise<ContactWriteResult & { linked: L }>;
 }
 
@@ -331,13 +337,27 @@ async function writeContact(db: Knex, input: UpsertContactInput, linked: LinkedI
   const set = JSON.stringify(split.set);
   const fields = registryRows(fieldEntries(split.set));
   const bindings: Knex.RawBinding[] = [
-    input.projectId, email,
-    contactId(), input.projectId, email, input.subscribed ?? input.defaultSubscribed, set,
-    set, split.unset, input.subscribed ?? null, set, split.unset, input.subscribed ?? null,
+    input.projectId,
+    email,
+    contactId(),
+    input.projectId,
+    email,
+    input.subscribed ?? input.defaultSubscribed,
+    set,
+    set,
+    split.unset,
+    input.subscribed ?? null,
+    set,
+    split.unset,
+    input.subscribed ?? null,
     JSON.stringify(split.oneOff),
-    input.projectId, fields.map((f) => f.key), fields.map((f) => f.type),
-    uuid(), JSON.stringify(input.source ? { source: input.source } : {}),
-    consentSource(input.source), ...originBindings(input.origin),
+    input.projectId,
+    fields.map((f) => f.key),
+    fields.map((f) => f.type),
+    uuid(),
+    JSON.stringify(input.source ? { source: input.source } : {}),
+    consentSource(input.source),
+    ...originBindings(input.origin),
     ...(linked?.bindings ?? []),
   ];
   // Retried only for the one race left: another writer inserted the email after this statement's
@@ -352,7 +372,6 @@ async function writeContact(db: Knex, input: UpsertContactInput, linked: LinkedI
   }
   throw new Error('contact upsert kept racing with concurrent writers');
 }
-
 
 /** Updates a contact of the project; null when it does not exist there. Throws EmailInUseError. */
 export async function updateContact(db: Knex, input: UpdateContactInput): Promise<ContactWriteResult | null> {
@@ -415,7 +434,9 @@ async function applyChange(trx: Knex.Transaction, existing: ContactRow, change: 
   await registerFields(trx, existing.project_id, fieldEntries(split.set));
   const events: EventRow[] = [];
   if (contact.subscribed !== existing.subscribed) {
-    await recordConsent(trx, [{ projectId: contact.project_id, contactId: contact.id, scope: 'global', value: contact.subscribed, source: change.source, origin: change.origin }]);
+    await recordConsent(trx, [
+      { projectId: contact.project_id, contactId: contact.id, scope: 'global', value: contact.subscribed, source: change.source, origin: change.origin },
+    ]);
     events.push(
       await recordEvent(trx, {
         projectId: contact.project_id,
@@ -435,7 +456,9 @@ export async function findContact(db: Knex, projectId: string, id: string): Prom
 }
 
 export async function findContactByEmail(db: Knex, projectId: string, email: string): Promise<ContactRow | undefined> {
-  return db<ContactRow>('contacts').where({ project_id: projectId, email: normalizeEmail(email) }).first();
+  return db<ContactRow>('contacts')
+    .where({ project_id: projectId, email: normalizeEmail(email) })
+    .first();
 }
 
 /** true when a contact of the project was deleted (its events go with it). */
@@ -493,7 +516,10 @@ export async function listContacts(db: Knex, input: ListContactsInput): Promise<
   const cmp = input.dir === 'asc' ? '>' : '<';
   const page = filtered()
     .select('*', db.raw(`${input.sort === 'email' ? 'email' : timeKeySql('created_at')} AS sort_key`))
-    .orderBy([{ column, order: input.dir }, { column: 'id', order: input.dir }])
+    .orderBy([
+      { column, order: input.dir },
+      { column: 'id', order: input.dir },
+    ])
     .limit(input.limit + 1);
   if (input.after) {
     const keyParam = input.sort === 'email' ? '?' : '?::timestamptz';
@@ -501,7 +527,11 @@ export async function listContacts(db: Knex, input: ListContactsInput): Promise<
   }
   const [rows, total] = await Promise.all([
     page as unknown as Promise<(ContactRow & { sort_key: string })[]>,
-    input.after ? 0 : filtered().count<{ count: number }[]>('* as count').then((r) => Number(r[0].count)),
+    input.after
+      ? 0
+      : filtered()
+          .count<{ count: number }[]>('* as count')
+          .then((r) => Number(r[0].count)),
   ]);
   const hasMore = rows.length > input.limit;
   const kept = rows.slice(0, input.limit);
@@ -521,4 +551,3 @@ export async function listContacts(db: Knex, input: ListContactsInput): Promise<
 export function identityVariables(contact: { id: string; email: string }): Record<string, unknown> {
   return Object.fromEntries(IDENTITY.map(([name, column]) => [name, contact[column]]));
 }
-

@@ -76,13 +76,29 @@ export interface InboundRecords {
  * The MX records of the inbound server are recommended, never required: sending works without them.
  */
 export function buildRecords(domain: string, token: string, spfInclude: string, dkim?: DkimPublicKey | null, inbound?: InboundRecords | null): DnsRecord[] {
-  const mx = (name: string, purpose: RecordPurpose): DnsRecord => ({ type: 'MX', name, value: `10 ${inbound!.mxHost}`, purpose, required: false, valid: false });
+  const mx = (name: string, purpose: RecordPurpose): DnsRecord => ({
+    type: 'MX',
+    name,
+    value: `10 ${inbound!.mxHost}`,
+    purpose,
+    required: false,
+    valid: false,
+  });
   return [
     { type: 'TXT', name: `${OWNERSHIP_LABEL}.${domain}`, value: `${OWNERSHIP_PREFIX}${token}`, purpose: 'ownership', required: true, valid: false },
     { type: 'TXT', name: domain, value: `v=spf1 include:${spfInclude} ~all`, purpose: 'spf', required: true, valid: false },
     { type: 'TXT', name: `${DMARC_LABEL}.${domain}`, value: 'v=DMARC1; p=none;', purpose: 'dmarc', required: false, valid: false },
     ...(dkim
-      ? [{ type: 'TXT' as const, name: `${dkim.selector}.${DKIM_LABEL}.${domain}`, value: `v=DKIM1; k=rsa; p=${dkim.publicKey}`, purpose: 'dkim' as const, required: true, valid: false }]
+      ? [
+          {
+            type: 'TXT' as const,
+            name: `${dkim.selector}.${DKIM_LABEL}.${domain}`,
+            value: `v=DKIM1; k=rsa; p=${dkim.publicKey}`,
+            purpose: 'dkim' as const,
+            required: true,
+            valid: false,
+          },
+        ]
       : []),
     ...(inbound ? [mx(`inbound.${domain}`, 'inbound')] : []),
     ...(inbound?.bounces ? [mx(`bounces.${domain}`, 'bounce')] : []),
@@ -118,7 +134,14 @@ export function recordFound(record: DnsRecord, txt: string[], spfInclude: string
       // Two SPF records on one name are a permanent error for receivers (RFC 7208 §4.5), so exactly one must exist.
       const spf = txt.filter(isSpf);
       const include = `include:${spfInclude}`.toLowerCase();
-      return spf.length === 1 && spf[0].trim().toLowerCase().split(/\s+/).some((term) => term.replace(/^\+/, '') === include);
+      return (
+        spf.length === 1 &&
+        spf[0]
+          .trim()
+          .toLowerCase()
+          .split(/\s+/)
+          .some((term) => term.replace(/^\+/, '') === include)
+      );
     }
     case 'dmarc':
       return txt.some((t) => /^v=DMARC1(\s*;|\s*$)/i.test(t.trim()));
@@ -145,7 +168,6 @@ export function applyCheck(row: DomainRow, records: DnsRecord[], now: Date): Pic
     verified_at: verified ? (row.verified_at ?? now) : null,
   };
 }
-
 
 /** The domain of a sender address and each parent domain, most specific first; empty when it has no domain. */
 export function senderDomainCandidates(emailAddress: string): string[] {
@@ -225,7 +247,11 @@ export async function dkimPublicKey(knex: Knex, domainId: string): Promise<DkimP
  * The key that signs mail from `fromAddress`: that of the project's most specific VERIFIED domain
  * the address is on (the domain itself or a parent), as its DKIM `d=`. Undefined when none has a key.
  */
-export async function senderDkimKey(knex: Knex, projectId: string, fromAddress: string): Promise<{ domain: string; selector: string; privateKeySealed: string } | undefined> {
+export async function senderDkimKey(
+  knex: Knex,
+  projectId: string,
+  fromAddress: string,
+): Promise<{ domain: string; selector: string; privateKeySealed: string } | undefined> {
   const q = verifiedSenderDomainQuery(knex, projectId, fromAddress);
   if (!q) return undefined;
   const row = await q
@@ -237,7 +263,9 @@ export async function senderDkimKey(knex: Knex, projectId: string, fromAddress: 
 
 /** A domain by id, scoped to a project when one is given (another project's domain looks missing). */
 export async function listDomains(knex: Knex, projectId: string): Promise<DomainRow[]> {
-  return knex<DomainRow>('domains').where({ project_id: projectId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+  return knex<DomainRow>('domains')
+    .where({ project_id: projectId })
+    .orderBy([{ column: 'created_at' }, { column: 'id' }]);
 }
 
 export async function deleteDomain(knex: Knex, projectId: string, id: string): Promise<boolean> {

@@ -33,8 +33,26 @@ export interface EmailSummaryRow {
 }
 
 const SUMMARY_COLUMNS = [
-  'id', 'project_id', 'to_email', 'contact_id', 'subject', 'rendered_subject', 'type', 'status', 'template_id', 'campaign_id',
-  'workflow_execution_id', 'error', 'sent_at', 'delivered_at', 'opened_at', 'clicked_at', 'bounced_at', 'complained_at', 'created_at', 'updated_at',
+  'id',
+  'project_id',
+  'to_email',
+  'contact_id',
+  'subject',
+  'rendered_subject',
+  'type',
+  'status',
+  'template_id',
+  'campaign_id',
+  'workflow_execution_id',
+  'error',
+  'sent_at',
+  'delivered_at',
+  'opened_at',
+  'clicked_at',
+  'bounced_at',
+  'complained_at',
+  'created_at',
+  'updated_at',
 ];
 
 /** One email of the project; undefined for another project's (callers answer both with the same 404). */
@@ -59,7 +77,10 @@ export async function listEmails(db: Knex, input: ListEmailsInput): Promise<Time
   const q = db('emails')
     .where('project_id', input.projectId)
     .select([...SUMMARY_COLUMNS, db.raw(`${timeKeySql('created_at')} AS sort_key`)])
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
     .limit(input.limit + 1);
   if (input.contactId !== undefined) q.andWhere('contact_id', input.contactId);
   if (input.status !== undefined) q.andWhere('status', input.status);
@@ -113,7 +134,10 @@ export async function emailStory(db: Knex, email: EmailSummaryRow): Promise<Emai
         .where({ project_id: email.project_id, contact_id: email.contact_id })
         .whereIn('name', Object.values(EVENT_NAMES))
         .whereRaw("data->>'emailId' = ?", [email.id])
-        .orderBy([{ column: 'created_at', order: 'asc' }, { column: 'id', order: 'asc' }])
+        .orderBy([
+          { column: 'created_at', order: 'asc' },
+          { column: 'id', order: 'asc' },
+        ])
         .limit(MAX_EVENTS)
         .select('name', 'data', 'created_at')
     : [];

@@ -179,7 +179,19 @@ export async function transitionEmail(
   from: EmailStatus[],
   to: EmailStatus,
   extra: Partial<
-    Pick<EmailRow, 'provider_message_id' | 'error' | 'transport' | 'sent_at' | 'rendered_subject' | 'rendered_body' | 'rendered_text' | 'track_opens' | 'track_clicks' | 'links'>
+    Pick<
+      EmailRow,
+      | 'provider_message_id'
+      | 'error'
+      | 'transport'
+      | 'sent_at'
+      | 'rendered_subject'
+      | 'rendered_body'
+      | 'rendered_text'
+      | 'track_opens'
+      | 'track_clicks'
+      | 'links'
+    >
   > = {},
 ): Promise<EmailRow | undefined> {
   const [row] = await knex<EmailRow>('emails')
@@ -217,7 +229,11 @@ export async function claimEmail(knex: Knex, id: string, transport: string): Pro
  * Single emails still QUEUED `minutes` after they were written (their delivery never started),
  * oldest first. Emails of a batch are the batch's (db/deliveryBatches orphanedBatches).
  */
-export async function orphanedQueuedEmails(db: Knex, minutes: number, limit: number): Promise<Pick<EmailRow, 'id' | 'project_id' | 'contact_id' | 'to_email'>[]> {
+export async function orphanedQueuedEmails(
+  db: Knex,
+  minutes: number,
+  limit: number,
+): Promise<Pick<EmailRow, 'id' | 'project_id' | 'contact_id' | 'to_email'>[]> {
   return db('emails')
     .where({ status: 'QUEUED' })
     .whereNull('campaign_id')

@@ -53,7 +53,11 @@ const ANONYMOUS_EMAIL = `
 const names = (column: string) => `position(:email in lower(${column})) > 0`;
 
 /** The contact holding the address (or the id) in the project, locked against concurrent writers. */
-export async function lockContactForErasure(trx: Knex, projectId: string, by: { id: string } | { email: string }): Promise<{ id: string; email: string } | undefined> {
+export async function lockContactForErasure(
+  trx: Knex,
+  projectId: string,
+  by: { id: string } | { email: string },
+): Promise<{ id: string; email: string } | undefined> {
   const q = trx('contacts').where({ project_id: projectId }).forUpdate().first('id', 'email');
   return 'id' in by ? q.where({ id: by.id }) : q.where({ email: normalizeAddress(by.email) });
 }
@@ -64,9 +68,9 @@ export async function eraseRows(trx: Knex, target: ErasureTarget): Promise<Erasu
   const byContact = target.contactId !== null;
 
   const executions = byContact
-    ? (
-        await trx.raw(`SELECT id FROM workflow_executions WHERE contact_id = :contactId AND status IN ('RUNNING', 'WAITING')`, b)
-      ).rows.map((r: { id: string }) => r.id)
+    ? (await trx.raw(`SELECT id FROM workflow_executions WHERE contact_id = :contactId AND status IN ('RUNNING', 'WAITING')`, b)).rows.map(
+        (r: { id: string }) => r.id,
+      )
     : [];
 
   // Before the contact (and its events) go: the deliveries are found by their event, as well as by body.

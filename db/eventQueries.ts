@@ -70,7 +70,10 @@ export async function listEvents(db: Knex, input: ListEventsInput): Promise<Time
     .leftJoin({ c: 'contacts' }, 'c.id', 'e.contact_id')
     .where('e.project_id', input.projectId)
     .select('e.id', 'e.name', 'e.contact_id', 'c.email as contact_email', 'e.data', 'e.created_at', db.raw(`${timeKeySql('e.created_at')} AS sort_key`))
-    .orderBy([{ column: 'e.created_at', order: 'desc' }, { column: 'e.id', order: 'desc' }])
+    .orderBy([
+      { column: 'e.created_at', order: 'desc' },
+      { column: 'e.id', order: 'desc' },
+    ])
     .limit(input.limit + 1);
   if (input.name !== undefined) q.andWhere('e.name', input.name);
   if (input.contactId !== undefined) q.andWhere('e.contact_id', input.contactId);
@@ -103,7 +106,10 @@ export async function countEventsByName(db: Knex, input: CountByNameInput): Prom
     .andWhere('created_at', '<', input.to)
     .groupBy('name')
     .select('name', db.raw('count(*)::int AS count'), db.raw('count(DISTINCT contact_id)::int AS "uniqueContacts"'))
-    .orderBy([{ column: 'count', order: 'desc' }, { column: 'name', order: 'asc' }])
+    .orderBy([
+      { column: 'count', order: 'desc' },
+      { column: 'name', order: 'asc' },
+    ])
     .limit(input.limit);
   if (input.excludeNames?.length) q.whereNotIn('name', input.excludeNames);
   return q;
@@ -162,10 +168,7 @@ const DELETE_BATCH = 1000;
 export async function deleteEventsByName(db: Knex, projectId: string, name: string, batch = DELETE_BATCH): Promise<number> {
   let deleted = 0;
   for (;;) {
-    const r = await db.raw(
-      `DELETE FROM events WHERE id IN (SELECT id FROM events WHERE project_id = ? AND name = ? LIMIT ?)`,
-      [projectId, name, batch],
-    );
+    const r = await db.raw(`DELETE FROM events WHERE id IN (SELECT id FROM events WHERE project_id = ? AND name = ? LIMIT ?)`, [projectId, name, batch]);
     deleted += r.rowCount ?? 0;
     if ((r.rowCount ?? 0) < batch) return deleted;
   }

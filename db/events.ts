@@ -38,7 +38,13 @@ const rowOf = (event: NewEvent) => ({
 export async function recordEvents(db: Knex, events: NewEvent[]): Promise<EventRow[]> {
   const out: EventRow[] = [];
   for (let i = 0; i < events.length; i += INSERT_CHUNK) {
-    out.push(...(await db<EventRow>('events').insert(events.slice(i, i + INSERT_CHUNK).map(rowOf)).onConflict('id').ignore().returning('*')));
+    out.push(
+      ...(await db<EventRow>('events')
+        .insert(events.slice(i, i + INSERT_CHUNK).map(rowOf))
+        .onConflict('id')
+        .ignore()
+        .returning('*')),
+    );
   }
   return out;
 }

@@ -43,10 +43,6 @@ export interface ExecutionStepRow {
   finished_at: Date | null;
 }
 
-
-
-
-
 // ───────────────────────────── reads ─────────────────────────────
 
 export interface ListExecutionsInput {
@@ -97,7 +93,7 @@ export interface NewExecution {
 }
 
 export type CreatedExecution =
-  | { execution: ExecutionRow; workflow: WorkflowRow; graph: Graph; /** false when an earlier call created the row */ fresh: boolean }
+  | { execution: ExecutionRow; workflow: WorkflowRow; graph: Graph /** false when an earlier call created the row */; fresh: boolean }
   | { skipped: 'not-triggered' | 'already-entered' | 'already-active' };
 
 /**
@@ -161,7 +157,13 @@ export async function recordProgress(db: Knex, u: ProgressUpdate): Promise<{ act
     parts.push(`fin AS (
       UPDATE workflow_execution_steps SET status = ?, output = COALESCE(?::jsonb, output), error = ?, finished_at = now()
       WHERE execution_id = ? AND seq = ? AND finished_at IS NULL RETURNING 1)`);
-    bindings.push(u.finished.status, u.finished.output === undefined ? null : JSON.stringify(u.finished.output), u.finished.error ?? null, u.executionId, u.finished.seq);
+    bindings.push(
+      u.finished.status,
+      u.finished.output === undefined ? null : JSON.stringify(u.finished.output),
+      u.finished.error ?? null,
+      u.executionId,
+      u.finished.seq,
+    );
   }
   if (u.started) {
     parts.push(`ins AS (
@@ -172,11 +174,13 @@ export async function recordProgress(db: Knex, u: ProgressUpdate): Promise<{ act
   }
   const sets = ['updated_at = now()', 'waiting_for = NULL', 'waiting_seq = NULL', 'waiting_since = NULL', 'wake_at = NULL', 'waiting_reason = NULL'];
   const setBindings: Knex.RawBinding[] = [];
-  if (u.context) (sets.push('context = ?::jsonb'), setBindings.push(JSON.stringify(u.context)));
-  else if (u.contextPatch) (sets.push(`context = COALESCE(context, '{}'::jsonb) || ?::jsonb`), setBindings.push(JSON.stringify(u.contextPatch)));
-  if (u.started) (sets.push(`current_step_id = ?`, `status = 'RUNNING'`), setBindings.push(u.started.stepId));
-  if (u.end) (sets.push('status = ?', 'error = ?', 'finished_at = now()'), setBindings.push(u.end.status, u.end.error ?? null));
-  parts.push(`moved AS (UPDATE workflow_executions SET ${sets.join(', ')} WHERE id = ? AND status IN (${ACTIVE_STATUSES.map((x) => `'${x}'`).join(', ')}) RETURNING 1)`);
+  if (u.context) sets.push('context = ?::jsonb'), setBindings.push(JSON.stringify(u.context));
+  else if (u.contextPatch) sets.push(`context = COALESCE(context, '{}'::jsonb) || ?::jsonb`), setBindings.push(JSON.stringify(u.contextPatch));
+  if (u.started) sets.push(`current_step_id = ?`, `status = 'RUNNING'`), setBindings.push(u.started.stepId);
+  if (u.end) sets.push('status = ?', 'error = ?', 'finished_at = now()'), setBindings.push(u.end.status, u.end.error ?? null);
+  parts.push(
+    `moved AS (UPDATE workflow_executions SET ${sets.join(', ')} WHERE id = ? AND status IN (${ACTIVE_STATUSES.map((x) => `'${x}'`).join(', ')}) RETURNING 1)`,
+  );
   bindings.push(...setBindings, u.executionId);
   const stepStarted = u.started ? 'EXISTS (SELECT 1 FROM ins)' : 'false';
   const { rows } = await db.raw(`WITH ${parts.join(',\n')} SELECT EXISTS (SELECT 1 FROM moved) AS moved, ${stepStarted} AS step_started`, bindings);
@@ -198,12 +202,19 @@ export async function executionContext(db: Knex, executionId: string): Promise<R
  * to the context and the step row here instead of through the workflow). The step's later
  * `finished` write without output keeps it.
  */
-export async function recordStepResult(db: Knex, executionId: string, seq: number, result: { contextPatch: Record<string, unknown>; output: unknown }): Promise<void> {
+export async function recordStepResult(
+  db: Knex,
+  executionId: string,
+  seq: number,
+  result: { contextPatch: Record<string, unknown>; output: unknown },
+): Promise<void> {
   await db.transaction(async (trx) => {
     await trx('workflow_executions')
       .where({ id: executionId })
       .update({ context: trx.raw(`COALESCE(context, '{}'::jsonb) || ?::jsonb`, [JSON.stringify(result.contextPatch)]), updated_at: trx.fn.now() });
-    await trx('workflow_execution_steps').where({ execution_id: executionId, seq }).update({ output: JSON.stringify(result.output) });
+    await trx('workflow_execution_steps')
+      .where({ execution_id: executionId, seq })
+      .update({ output: JSON.stringify(result.output) });
   });
 }
 
@@ -282,7 +293,16 @@ export async function markCancelled(db: Knex, workflowId: string, ids: string[])
     .where({ workflow_id: workflowId })
     .whereIn('id', ids)
     .whereIn('status', ACTIVE_STATUSES)
-    .update({ status: 'CANCELLED' satisfies ExecutionEnd, finished_at: db.fn.now(), updated_at: db.fn.now(), waiting_for: null, waiting_reason: null, waiting_seq: null, waiting_since: null, wake_at: null });
+    .update({
+      status: 'CANCELLED' satisfies ExecutionEnd,
+      finished_at: db.fn.now(),
+      updated_at: db.fn.now(),
+      waiting_for: null,
+      waiting_reason: null,
+      waiting_seq: null,
+      waiting_since: null,
+      wake_at: null,
+    });
 }
 
 /**
@@ -296,7 +316,10 @@ export async function applyStepOnce<T extends object>(db: Knex, executionId: str
     const record = await trx('workflow_execution_steps').where(where).forUpdate().first('output');
     if (record?.output?.applied) return record.output as T;
     const outcome = await apply(trx);
-    if (record) await trx('workflow_execution_steps').where(where).update({ output: JSON.stringify({ applied: true, ...outcome }) });
+    if (record)
+      await trx('workflow_execution_steps')
+        .where(where)
+        .update({ output: JSON.stringify({ applied: true, ...outcome }) });
     return outcome;
   });
 }

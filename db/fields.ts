@@ -32,7 +32,10 @@ const STANDARD_FIELDS: FieldEntry[] = [
 export async function registerFields(db: Knex, projectId: string, entries: FieldEntry[]): Promise<void> {
   const rows = registryRows(entries);
   if (rows.length === 0) return;
-  await db('contact_fields').insert(rows.map((r) => ({ project_id: projectId, ...r }))).onConflict(['project_id', 'key']).ignore();
+  await db('contact_fields')
+    .insert(rows.map((r) => ({ project_id: projectId, ...r })))
+    .onConflict(['project_id', 'key'])
+    .ignore();
 }
 
 /** The rows `entries` register: the first type seen per key, in key order. */
@@ -62,10 +65,7 @@ export async function describeFields(db: Knex, projectId: string): Promise<Field
         : `, count(*) FILTER (WHERE data #> string_to_array(?, '.') IS NOT NULL) AS k${i}`,
     )
     .join('');
-  const { rows } = await db.raw(`SELECT count(*) AS total${counts} FROM contacts WHERE project_id = ?`, [
-    ...custom.map((f) => f.key),
-    projectId,
-  ]);
+  const { rows } = await db.raw(`SELECT count(*) AS total${counts} FROM contacts WHERE project_id = ?`, [...custom.map((f) => f.key), projectId]);
   const row = rows[0];
   const total = Number(row.total);
   return [

@@ -78,13 +78,7 @@ export async function countMatching(db: Knex, projectId: string, tree: unknown, 
 }
 
 /** The workflow CONDITION question: does this one contact match? (false when it is not the project's). */
-export async function contactMatches(
-  db: Knex,
-  projectId: string,
-  contactId: string,
-  tree: unknown,
-  fieldTypes?: FieldTypes,
-): Promise<boolean> {
+export async function contactMatches(db: Knex, projectId: string, contactId: string, tree: unknown, fieldTypes?: FieldTypes): Promise<boolean> {
   const types = fieldTypes ?? (await loadFieldTypes(db, projectId));
   const found = await matchingContactsQuery(db, projectId, tree, types).andWhere('c.id', contactId).first(db.raw('1 AS hit'));
   return !!found;

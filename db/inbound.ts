@@ -40,7 +40,25 @@ export async function insertInboundMessage(trx: Knex, row: NewInboundMessage): P
   await trx('inbound_messages').insert({ ...row, auth: row.auth ? JSON.stringify(row.auth) : null });
 }
 
-const SUMMARY_COLUMNS = ['id', 'project_id', 'kind', 'email_id', 'contact_id', 'mail_from', 'rcpt_to', 'from_address', 'subject', 'message_id', 'in_reply_to', 'status', 'diagnostic', 'auth', 'remote_address', 'size', 'created_at'];
+const SUMMARY_COLUMNS = [
+  'id',
+  'project_id',
+  'kind',
+  'email_id',
+  'contact_id',
+  'mail_from',
+  'rcpt_to',
+  'from_address',
+  'subject',
+  'message_id',
+  'in_reply_to',
+  'status',
+  'diagnostic',
+  'auth',
+  'remote_address',
+  'size',
+  'created_at',
+];
 
 /** A project's messages newest first, without their raw bytes (keyset over created_at, id). */
 export async function listInboundMessages(
@@ -50,7 +68,10 @@ export async function listInboundMessages(
   const q = db('inbound_messages')
     .where('project_id', input.projectId)
     .select([...SUMMARY_COLUMNS, db.raw(`${timeKeySql('created_at')} AS sort_key`)])
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
     .limit(input.limit + 1);
   if (input.kind) q.andWhere('kind', input.kind);
   if (input.after) q.andWhereRaw('(created_at, id) < (?::timestamptz, ?::uuid)', [input.after.at, input.after.id]);
@@ -66,7 +87,10 @@ export async function findInboundMessage(db: Knex, projectId: string, id: string
  * projects may verify one domain (with two tokens); the first to verify it receives its mail.
  */
 export async function projectForInboundDomain(db: Knex, domain: string): Promise<string | undefined> {
-  const row = await db('domains').where({ domain: domain.toLowerCase(), status: 'VERIFIED' }).orderBy([{ column: 'verified_at' }, { column: 'id' }]).first('project_id');
+  const row = await db('domains')
+    .where({ domain: domain.toLowerCase(), status: 'VERIFIED' })
+    .orderBy([{ column: 'verified_at' }, { column: 'id' }])
+    .first('project_id');
   return row?.project_id;
 }
 
@@ -78,5 +102,9 @@ export async function emailProject(db: Knex, emailId: string): Promise<{ id: str
 /** An email of the project, for a reply whose In-Reply-To or References names its Message-ID. */
 export async function projectEmailForReply(db: Knex, projectId: string, emailIds: string[]): Promise<{ id: string; contact_id: string | null } | undefined> {
   if (!emailIds.length) return undefined;
-  return db('emails').where({ project_id: projectId }).whereIn('id', emailIds).orderByRaw('array_position(?::uuid[], id)', [emailIds]).first('id', 'contact_id');
+  return db('emails')
+    .where({ project_id: projectId })
+    .whereIn('id', emailIds)
+    .orderByRaw('array_position(?::uuid[], id)', [emailIds])
+    .first('id', 'contact_id');
 }

@@ -64,10 +64,7 @@ const STAGE_BATCH = 1000;
  * Creates a QUEUED job with its input rows in one transaction: an input that fails half way
  * (a malformed file) leaves nothing behind. `rows` may be a stream; it is inserted in batches.
  */
-export async function createJob(
-  db: Knex,
-  input: { projectId: string; type: JobType; rows: Iterable<StagedRow> | AsyncIterable<StagedRow> },
-): Promise<JobRow> {
+export async function createJob(db: Knex, input: { projectId: string; type: JobType; rows: Iterable<StagedRow> | AsyncIterable<StagedRow> }): Promise<JobRow> {
   return db.transaction(async (trx) => {
     const id = uuid();
     await trx('jobs').insert({ id, project_id: input.projectId, type: input.type });
@@ -177,5 +174,3 @@ export async function finishJob(db: Knex, id: string, failure?: string): Promise
     await trx('job_rows').where({ job_id: id }).del();
   });
 }
-
-

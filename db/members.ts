@@ -118,7 +118,12 @@ export async function inviteMember(knex: Knex, projectId: string, actor: Actor, 
     if (user && (await trx('project_members').where({ project_id: projectId, user_id: user.id }).first())) return { kind: 'refused', reason: 'ALREADY_MEMBER' };
     const existing = await trx('project_invites')
       .where({ project_id: projectId, email: address })
-      .first('role', trx.raw('(token_hash IS NOT NULL AND expires_at > now() AND last_sent_at > now() - make_interval(secs => ?)) AS recently_sent', [INVITE_LIMITS.resendAfterSeconds]));
+      .first(
+        'role',
+        trx.raw('(token_hash IS NOT NULL AND expires_at > now() AND last_sent_at > now() - make_interval(secs => ?)) AS recently_sent', [
+          INVITE_LIMITS.resendAfterSeconds,
+        ]),
+      );
     // A pending OWNER invite is an owner's business like an OWNER membership: re-inviting over it changes its role.
     if (existing && !mayChange(actor, existing.role, role)) return { kind: 'refused', reason: 'FORBIDDEN' };
     if (user?.email_verified) {
@@ -127,10 +132,7 @@ export async function inviteMember(knex: Knex, projectId: string, actor: Actor, 
       return { kind: 'member', member: { userId: user.id, email: user.email, role, emailVerified: true, joinedAt: row.created_at } };
     }
     if (existing?.recently_sent) {
-      const [row] = await trx('project_invites')
-        .where({ project_id: projectId, email: address })
-        .update({ role, invited_by: actor.userId })
-        .returning('*');
+      const [row] = await trx('project_invites').where({ project_id: projectId, email: address }).update({ role, invited_by: actor.userId }).returning('*');
       return { kind: 'invite', invite: presentInvite(row), token: null };
     }
     // Serialises invitations of one address across projects, so its daily count stays true until commit.
@@ -174,9 +176,23 @@ export async function findInviteByToken(knex: Knex, token: string): Promise<Invi
     .leftJoin('users', 'users.id', 'project_invites.invited_by')
     .where('project_invites.token_hash', hashInviteToken(token))
     .where('project_invites.expires_at', '>', knex.fn.now())
-    .first('project_invites.project_id', 'projects.name', 'project_invites.role', 'project_invites.email', 'project_invites.expires_at', 'users.email as inviter_email');
+    .first(
+      'project_invites.project_id',
+      'projects.name',
+      'project_invites.role',
+      'project_invites.email',
+      'project_invites.expires_at',
+      'users.email as inviter_email',
+    );
   if (!row) return null;
-  return { projectId: row.project_id, projectName: row.name, role: row.role, email: row.email, expiresAt: row.expires_at, inviterEmail: row.inviter_email ?? null };
+  return {
+    projectId: row.project_id,
+    projectName: row.name,
+    role: row.role,
+    email: row.email,
+    expiresAt: row.expires_at,
+    inviterEmail: row.inviter_email ?? null,
+  };
 }
 
 /** Why an invite is not accepted: no live invite has this token, the account is another address's, or its address is not verified yet. */
@@ -187,7 +203,11 @@ export type AcceptRefusal = 'NOT_FOUND' | 'WRONG_ACCOUNT' | 'UNVERIFIED';
  * verified address is the invited one may: a forwarded link, or an unverified account someone
  * signed up with the address, gets nothing (and leaves the invite for its owner).
  */
-export async function acceptInvite(knex: Knex, token: string, user: Pick<UserRow, 'id' | 'email' | 'email_verified'>): Promise<AcceptRefusal | { projectId: string; role: Role }> {
+export async function acceptInvite(
+  knex: Knex,
+  token: string,
+  user: Pick<UserRow, 'id' | 'email' | 'email_verified'>,
+): Promise<AcceptRefusal | { projectId: string; role: Role }> {
   const tokenHash = hashInviteToken(token);
   const invite = await knex('project_invites').where({ token_hash: tokenHash }).where('expires_at', '>', knex.fn.now()).first('id', 'project_id', 'email');
   if (!invite) return 'NOT_FOUND';

@@ -68,11 +68,12 @@ function newKeys() {
   };
 }
 
-
 export async function createProject(knex: Knex, ownerId: string, name: string) {
   const keys = newKeys();
   return knex.transaction(async (trx) => {
-    const [row] = await trx<ProjectRow>('projects').insert({ id: uuid(), name, ...keys.columns }).returning('*');
+    const [row] = await trx<ProjectRow>('projects')
+      .insert({ id: uuid(), name, ...keys.columns })
+      .returning('*');
     await trx('project_members').insert({ project_id: row.id, user_id: ownerId, role: 'OWNER' });
     return { row, keys };
   });
@@ -273,7 +274,10 @@ export async function resetProjectData(knex: Knex, projectId: string): Promise<R
 /** Onboarding checklist of the dashboard: which first steps the project has taken. */
 export async function setupState(knex: Knex, projectId: string) {
   const exists = (table: string, where: (q: Knex.QueryBuilder) => Knex.QueryBuilder = (q) => q) =>
-    where(knex(table).where({ project_id: projectId })).select(knex.raw('1')).limit(1).then((rows) => rows.length > 0);
+    where(knex(table).where({ project_id: projectId }))
+      .select(knex.raw('1'))
+      .limit(1)
+      .then((rows) => rows.length > 0);
   const [hasDomain, hasVerifiedDomain, hasContact, hasTemplate, hasTrackedEvent, hasSentEmail] = await Promise.all([
     exists('domains'),
     exists('domains', (q) => q.where({ status: 'VERIFIED' })),

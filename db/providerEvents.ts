@@ -14,7 +14,10 @@ export async function claimProviderEvent(trx: Knex, id: string): Promise<boolean
  * By our email id; else by the provider's message id, which a whole batch shares, plus the address.
  * With `requireMessageId`, an email found by its id must also carry that provider message id.
  */
-export async function emailForProviderEvent(trx: Knex, ref: { emailId?: string; messageId?: string; address?: string; requireMessageId?: boolean }): Promise<EmailRow | undefined> {
+export async function emailForProviderEvent(
+  trx: Knex,
+  ref: { emailId?: string; messageId?: string; address?: string; requireMessageId?: boolean },
+): Promise<EmailRow | undefined> {
   if (ref.requireMessageId && !ref.messageId) return undefined;
   if (ref.emailId) {
     const byId = trx<EmailRow>('emails').where({ id: ref.emailId });
@@ -26,14 +29,24 @@ export async function emailForProviderEvent(trx: Knex, ref: { emailId?: string; 
 
 /** Moves the email to `to` when its status is one of `from` (statuses only move forward). */
 export async function advanceEmailStatus(trx: Knex, id: string, to: EmailStatus, from: EmailStatus[], error?: string): Promise<void> {
-  await trx('emails').where({ id }).whereIn('status', from).update({ status: to, ...(error ? { error } : {}), updated_at: trx.fn.now() });
+  await trx('emails')
+    .where({ id })
+    .whereIn('status', from)
+    .update({ status: to, ...(error ? { error } : {}), updated_at: trx.fn.now() });
 }
 
 /** Sets a once-per-email timestamp; true the first time. */
 export async function setEmailMilestone(trx: Knex, id: string, milestone: ProviderMilestone, at: Date): Promise<boolean> {
-  return (await trx('emails').where({ id }).whereNull(milestone).update({ [milestone]: at })) > 0;
+  return (
+    (await trx('emails')
+      .where({ id })
+      .whereNull(milestone)
+      .update({ [milestone]: at })) > 0
+  );
 }
 
 export async function pruneProviderEventIds(db: Knex, olderThanDays: number): Promise<number> {
-  return db('provider_events').where('received_at', '<', db.raw(`now() - make_interval(days => ?)`, [olderThanDays])).del();
+  return db('provider_events')
+    .where('received_at', '<', db.raw(`now() - make_interval(days => ?)`, [olderThanDays]))
+    .del();
 }

@@ -45,5 +45,7 @@ export function publicRateLimitResult(counts: { count: number; publicCount: numb
 
 /** Old windows are useless after a minute; the cleanup schedule calls this. */
 export async function pruneRateLimits(knex: Knex, now = Date.now()): Promise<number> {
-  return knex('rate_limits').where('window_start', '<', new Date(now - 120_000)).del();
+  return knex('rate_limits')
+    .where('window_start', '<', new Date(now - 120_000))
+    .del();
 }

@@ -15,7 +15,6 @@ export interface NamedRef {
 
 export type WorkflowEventRef = NamedRef & { references: Array<'trigger' | 'waitForEvent' | 'condition'> };
 
-
 // Filter nodes anywhere in a tree (groups, nested `conditions`) whose `field` is $f, or, with
 // FIELD_OR_NESTED, a path beneath it ($p = "$f."): a filter on `data.profile.tier` uses `data.profile`.
 // The field arrives as a jsonpath variable, never spliced into the path text.

@@ -72,7 +72,14 @@ export async function checkSuspension(
   const suspended = await knex.transaction(async (trx) => {
     const [row] = await trx('projects').where({ id: projectId, disabled: false }).update({ disabled: true, updated_at: trx.fn.now() }).returning('id');
     if (!row) return false;
-    await trx('project_suspensions').insert({ id: uuid(), project_id: projectId, reason, sent: stats.sent, bounced: stats.bounced, complained: stats.complained });
+    await trx('project_suspensions').insert({
+      id: uuid(),
+      project_id: projectId,
+      reason,
+      sent: stats.sent,
+      bounced: stats.bounced,
+      complained: stats.complained,
+    });
     return true;
   });
   return { suspended, reason, stats };
@@ -94,6 +101,13 @@ export async function securityState(knex: Knex, projectId: string, thresholds: S
     bounceRate: stats.bounceRate,
     complaintRate: stats.complaintRate,
     thresholds: { bounceRate: thresholds.maxBounceRate, complaintRate: thresholds.maxComplaintRate, minSent: thresholds.minSent },
-    suspensions: suspensions.map((s: any) => ({ id: s.id, reason: s.reason, sent: s.sent, bounced: s.bounced, complained: s.complained, createdAt: s.created_at })),
+    suspensions: suspensions.map((s: any) => ({
+      id: s.id,
+      reason: s.reason,
+      sent: s.sent,
+      bounced: s.bounced,
+      complained: s.complained,
+      createdAt: s.created_at,
+    })),
   };
 }

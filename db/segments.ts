@@ -34,7 +34,6 @@ export interface SegmentRow {
   updated_at: Date;
 }
 
-
 // ───────────────────────────── slugs and event names ─────────────────────────────
 
 /** A segment's slug from its name (db/slugs.ts). */
@@ -59,10 +58,12 @@ export interface SegmentFields {
 }
 
 export async function listSegments(db: Knex, projectId: string): Promise<SegmentRow[]> {
-  return db<SegmentRow>('segments').where({ project_id: projectId }).orderBy([
-    { column: 'created_at', order: 'desc' },
-    { column: 'id', order: 'desc' },
-  ]);
+  return db<SegmentRow>('segments')
+    .where({ project_id: projectId })
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ]);
 }
 
 export async function findSegment(db: Knex, projectId: string, id: string): Promise<SegmentRow | undefined> {
@@ -92,7 +93,6 @@ async function saveCount(db: Knex, segmentId: string, memberCount: number): Prom
 export async function refreshMemberCount(db: Knex, segment: SegmentRow): Promise<SegmentRow> {
   return saveCount(db, segment.id, await liveMemberCount(db, segment));
 }
-
 
 /**
  * A static segment keeps no condition (the spec's two listings conflict on whether one is refused
@@ -143,7 +143,10 @@ export async function updateSegment(db: Knex, segment: SegmentRow, patch: Segmen
     columns.member_count = await countMatching(db, segment.project_id, patch.condition);
     columns.counted_at = db.fn.now();
   }
-  const [row] = await db<SegmentRow>('segments').where({ id: segment.id }).update(columns as any).returning('*');
+  const [row] = await db<SegmentRow>('segments')
+    .where({ id: segment.id })
+    .update(columns as any)
+    .returning('*');
   return row;
 }
 
@@ -311,7 +314,6 @@ export interface ComputeRunRow {
   member_count: number | null;
 }
 
-
 export const DEFAULT_COMPUTE_BATCH = 5000;
 
 /** Registers a compute run (idempotent: a retried start finds its row and resumes it). */
@@ -398,7 +400,6 @@ export async function computeBatch(db: Knex, runId: string, batchSize = DEFAULT_
     return { done: hi === null, events, walked };
   });
 }
-
 
 /** Closes a run: caches the stored membership as `memberCount` and returns the run's totals (idempotent). */
 export async function finishCompute(db: Knex, runId: string): Promise<ComputeResult> {

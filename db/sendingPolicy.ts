@@ -48,15 +48,17 @@ export async function updateSendingPolicy(db: Knex, projectId: string, patch: Pa
  * answers yes, so retried activities neither double-count nor lose their email. One email per
  * contact per call.
  */
-export async function claimMarketingSends(db: Knex, input: { projectId: string; cap: FrequencyCap; sends: { emailId: string; contactId: string }[] }): Promise<Set<string>> {
+export async function claimMarketingSends(
+  db: Knex,
+  input: { projectId: string; cap: FrequencyCap; sends: { emailId: string; contactId: string }[] },
+): Promise<Set<string>> {
   if (input.sends.length === 0) return new Set();
   const emailIds = input.sends.map((s) => s.emailId);
   const contactIds = input.sends.map((s) => s.contactId);
   return inTransaction(db, async (trx) => {
-    await trx.raw(
-      `SELECT pg_advisory_xact_lock(hashtextextended('marketing-send:' || c, 0)) FROM (SELECT DISTINCT c FROM unnest(?::text[]) c ORDER BY c) s`,
-      [contactIds],
-    );
+    await trx.raw(`SELECT pg_advisory_xact_lock(hashtextextended('marketing-send:' || c, 0)) FROM (SELECT DISTINCT c FROM unnest(?::text[]) c ORDER BY c) s`, [
+      contactIds,
+    ]);
     // A new statement: its snapshot sees every claim committed by whoever held a lock before us.
     const { rows } = await trx.raw(
       `WITH req AS (SELECT * FROM unnest(?::uuid[], ?::text[]) AS r(email_id, contact_id)),

@@ -106,7 +106,13 @@ export async function listSuppressions(
  * Adds MANUAL entries; addresses already on the list are left as they are (their reason and
  * expiry kept). Returns the addresses added and those that were there.
  */
-export async function addSuppressions(knex: Knex, projectId: string, emails: string[], reason: SuppressionReason, expiresAt: Date | null): Promise<{ added: string[]; existing: string[] }> {
+export async function addSuppressions(
+  knex: Knex,
+  projectId: string,
+  emails: string[],
+  reason: SuppressionReason,
+  expiresAt: Date | null,
+): Promise<{ added: string[]; existing: string[] }> {
   const unique = [...new Set(emails.map(normalizeAddress))];
   const inserted = await knex('suppressions')
     .insert(unique.map((email) => ({ project_id: projectId, email, reason, expires_at: expiresAt })))
@@ -122,7 +128,10 @@ export async function addSuppressions(knex: Knex, projectId: string, emails: str
  * suppresses for good: an existing entry (a MANUAL one with an expiry, say) takes the new reason
  * and email and loses its expiry.
  */
-export async function suppressFromEvent(trx: Knex, input: { projectId: string; email: string; reason: 'HARD_BOUNCE' | 'COMPLAINT'; emailId: string }): Promise<void> {
+export async function suppressFromEvent(
+  trx: Knex,
+  input: { projectId: string; email: string; reason: 'HARD_BOUNCE' | 'COMPLAINT'; emailId: string },
+): Promise<void> {
   await trx.raw(
     `INSERT INTO suppressions (project_id, email, reason, email_id) VALUES (?, ?, ?, ?)
      ON CONFLICT (project_id, email) DO UPDATE SET reason = excluded.reason, email_id = excluded.email_id, expires_at = NULL, created_at = now()`,
@@ -133,9 +142,12 @@ export async function suppressFromEvent(trx: Knex, input: { projectId: string; e
 /** true when the entry was there. */
 export async function deleteSuppression(knex: Knex, projectId: string, email: string): Promise<boolean> {
   // The address may be on the list in its erased form: whoever names it may lift that entry too.
-  const { rowCount } = await knex.raw(`DELETE FROM suppressions WHERE project_id = :projectId AND email IN (:email, ${erasedAddressSql(':projectId', ':email')})`, {
-    projectId,
-    email: normalizeAddress(email),
-  });
+  const { rowCount } = await knex.raw(
+    `DELETE FROM suppressions WHERE project_id = :projectId AND email IN (:email, ${erasedAddressSql(':projectId', ':email')})`,
+    {
+      projectId,
+      email: normalizeAddress(email),
+    },
+  );
   return (rowCount ?? 0) > 0;
 }

@@ -58,7 +58,6 @@ function toColumns(fields: Partial<TemplateFields>): Partial<TemplateRow> {
   return out as Partial<TemplateRow>;
 }
 
-
 export interface ListTemplatesInput extends ListingQuery<TemplateSort> {
   type?: TemplateType;
 }

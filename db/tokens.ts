@@ -19,7 +19,11 @@ const hashToken = sha256Hex;
 export async function issueToken(knex: Knex, userId: string, purpose: TokenPurpose): Promise<string> {
   const token = randomBase62(32);
   await knex.transaction(async (trx) => {
-    await trx('user_tokens').where({ user_id: userId, purpose }).whereNull('used_at').where('expires_at', '>', trx.fn.now()).update({ expires_at: trx.fn.now() });
+    await trx('user_tokens')
+      .where({ user_id: userId, purpose })
+      .whereNull('used_at')
+      .where('expires_at', '>', trx.fn.now())
+      .update({ expires_at: trx.fn.now() });
     await trx('user_tokens').insert({
       id: uuid(),
       user_id: userId,
@@ -33,7 +37,11 @@ export async function issueToken(knex: Knex, userId: string, purpose: TokenPurpo
 
 /** Whether a token could be spent now, without spending it: lets callers skip expensive work for bad tokens. */
 export async function isLiveToken(knex: Knex, purpose: TokenPurpose, token: string): Promise<boolean> {
-  const row = await knex('user_tokens').where({ token_hash: hashToken(token), purpose }).whereNull('used_at').where('expires_at', '>', knex.fn.now()).first('id');
+  const row = await knex('user_tokens')
+    .where({ token_hash: hashToken(token), purpose })
+    .whereNull('used_at')
+    .where('expires_at', '>', knex.fn.now())
+    .first('id');
   return !!row;
 }
 

@@ -36,7 +36,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const topicStateSql = (contactId: string, topic: string) =>
   `COALESCE((SELECT ctp.subscribed FROM contact_topics ctp WHERE ctp.contact_id = ${contactId} AND ctp.topic_id = ${topic}.id), ${topic}.default_subscribed)`;
 
-
 export interface TopicFields {
   name: string;
   slug?: string;
@@ -46,7 +45,9 @@ export interface TopicFields {
 }
 
 export async function listTopics(db: Knex, projectId: string): Promise<TopicRow[]> {
-  return db<TopicRow>('topics').where({ project_id: projectId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+  return db<TopicRow>('topics')
+    .where({ project_id: projectId })
+    .orderBy([{ column: 'created_at' }, { column: 'id' }]);
 }
 
 export async function findTopic(db: Knex, projectId: string, id: string): Promise<TopicRow | undefined> {
@@ -61,7 +62,12 @@ export async function findTopicByKey(db: Knex, projectId: string, key: string): 
 }
 
 /** Every key's topic; an unknown key is a 422 naming `fieldOf(key)` (default `topics.<key>`). */
-export async function resolveTopicKeys(db: Knex, projectId: string, keys: string[], fieldOf = (key: string) => `topics.${key}`): Promise<Map<string, TopicRow>> {
+export async function resolveTopicKeys(
+  db: Knex,
+  projectId: string,
+  keys: string[],
+  fieldOf = (key: string) => `topics.${key}`,
+): Promise<Map<string, TopicRow>> {
   if (!keys.length) return new Map();
   const ids = keys.filter((k) => UUID.test(k)).map((k) => k.toLowerCase());
   const rows = await db<TopicRow>('topics')
@@ -75,7 +81,6 @@ export async function resolveTopicKeys(db: Knex, projectId: string, keys: string
   }
   return out;
 }
-
 
 export async function createTopic(db: Knex, projectId: string, fields: TopicFields): Promise<TopicRow> {
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -139,7 +144,10 @@ export async function deleteTopic(db: Knex, projectId: string, id: string, sende
   if (!topic) return false;
   const usage = await topicUsage(db, topic, senders);
   if (usage.campaigns.length || usage.workflowSteps.length) {
-    const named = [...usage.campaigns.map((c) => `campaign "${c.name}" (${c.status})`), ...usage.workflowSteps.map((s) => `step ${s.stepId} of workflow ${s.workflowId}`)];
+    const named = [
+      ...usage.campaigns.map((c) => `campaign "${c.name}" (${c.status})`),
+      ...usage.workflowSteps.map((s) => `step ${s.stepId} of workflow ${s.workflowId}`),
+    ];
     throw new DomainError('conflict', `Topic "${topic.slug}" is still used by ${named.join(', ')}`);
   }
   return (await db('topics').where({ project_id: projectId, id }).del()) > 0;
@@ -190,7 +198,12 @@ export interface TopicWriteContext {
  * `contact.topic.subscribed|unsubscribed` with the topic; a choice equal to the old one writes nothing.
  * Every choice written (a first one included, even when it equals the default) goes to the consent record.
  */
-export async function writeTopicStates(trx: Knex.Transaction, contact: { id: string; project_id: string }, changes: TopicChange[], ctx: TopicWriteContext = {}): Promise<EventRow[]> {
+export async function writeTopicStates(
+  trx: Knex.Transaction,
+  contact: { id: string; project_id: string },
+  changes: TopicChange[],
+  ctx: TopicWriteContext = {},
+): Promise<EventRow[]> {
   if (!changes.length) return [];
   // Last one wins when a request names one topic twice (by id and by slug).
   const byTopic = new Map(changes.map((c) => [c.topic.id, c]));
@@ -214,7 +227,15 @@ export async function writeTopicStates(trx: Knex.Transaction, contact: { id: str
     trx,
     rows.map((r) => {
       const { id, slug } = byTopic.get(r.topic_id)!.topic;
-      return { projectId: contact.project_id, contactId: contact.id, scope: 'topic' as const, topic: { id, slug }, value: r.subscribed, source: ctx.source, origin: ctx.origin };
+      return {
+        projectId: contact.project_id,
+        contactId: contact.id,
+        scope: 'topic' as const,
+        topic: { id, slug },
+        value: r.subscribed,
+        source: ctx.source,
+        origin: ctx.origin,
+      };
     }),
   );
   if (ctx.isNew) return [];

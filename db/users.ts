@@ -15,7 +15,6 @@ export interface UserRow {
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-
 /** null when the email is taken. */
 export async function createUser(knex: Knex, email: string, password: string): Promise<UserRow | null> {
   const rows = await knex<UserRow>('users')
@@ -27,7 +26,9 @@ export async function createUser(knex: Knex, email: string, password: string): P
 }
 
 export async function findUserByEmail(knex: Knex, email: string): Promise<UserRow | undefined> {
-  return knex<UserRow>('users').where({ email: normalizeEmail(email) }).first();
+  return knex<UserRow>('users')
+    .where({ email: normalizeEmail(email) })
+    .first();
 }
 
 export async function checkCredentials(knex: Knex, email: string, password: string): Promise<UserRow | null> {

@@ -195,7 +195,10 @@ export async function listDeliveries(
   const q = db('webhook_deliveries')
     .where({ endpoint_id: input.endpointId })
     .select('*', db.raw(`${timeKeySql('created_at')} AS sort_key`))
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
     .limit(input.limit + 1);
   if (input.status) q.andWhere('status', input.status);
   if (input.after) q.andWhereRaw('(created_at, id) < (?::timestamptz, ?::uuid)', [input.after.at, input.after.id]);

@@ -41,7 +41,12 @@ export async function createWebhookEndpoint(db: Knex, e: NewWebhookEndpoint): Pr
 }
 
 export async function listWebhookEndpoints(db: Knex, projectId: string): Promise<WebhookEndpointRow[]> {
-  return db<WebhookEndpointRow>('webhook_endpoints').where({ project_id: projectId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+  return db<WebhookEndpointRow>('webhook_endpoints')
+    .where({ project_id: projectId })
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ]);
 }
 
 /** Only within the project: another project's endpoint does not exist for the caller. */
@@ -98,7 +103,12 @@ export async function rotateWebhookSecret(db: Knex, projectId: string, id: strin
  * endpoint whose streak is older than `disableAfterMs` is disabled (returned true once, by the
  * statement that disabled it).
  */
-export async function recordEndpointHealth(db: Knex, id: string, outcome: { succeeded: boolean; failed: boolean }, disableAfterMs: number): Promise<{ disabled: boolean }> {
+export async function recordEndpointHealth(
+  db: Knex,
+  id: string,
+  outcome: { succeeded: boolean; failed: boolean },
+  disableAfterMs: number,
+): Promise<{ disabled: boolean }> {
   if (outcome.succeeded) {
     await db('webhook_endpoints').where({ id }).whereNotNull('failing_since').update({ failing_since: null });
     return { disabled: false };

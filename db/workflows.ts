@@ -53,11 +53,6 @@ export interface Graph {
   transitions: TransitionRow[];
 }
 
-
-
-
-
-
 /** "SEND_EMAIL" → "Send email": the name a step gets when none is given. */
 const defaultStepName = (type: string) => type.charAt(0) + type.slice(1).toLowerCase().replace(/_/g, ' ');
 
@@ -72,8 +67,12 @@ async function loadGraphs(db: Knex, workflowIds: string[]): Promise<Map<string, 
   const out = new Map<string, Graph>(workflowIds.map((id) => [id, { steps: [], transitions: [] }]));
   if (!workflowIds.length) return out;
   const [steps, transitions] = await Promise.all([
-    db<StepRow>('workflow_steps').whereIn('workflow_id', workflowIds).orderBy([{ column: 'created_at' }, { column: 'id' }]),
-    db<TransitionRow>('workflow_transitions').whereIn('workflow_id', workflowIds).orderBy([{ column: 'created_at' }, { column: 'id' }]),
+    db<StepRow>('workflow_steps')
+      .whereIn('workflow_id', workflowIds)
+      .orderBy([{ column: 'created_at' }, { column: 'id' }]),
+    db<TransitionRow>('workflow_transitions')
+      .whereIn('workflow_id', workflowIds)
+      .orderBy([{ column: 'created_at' }, { column: 'id' }]),
   ]);
   for (const s of steps) out.get(s.workflow_id)!.steps.push(s);
   for (const t of transitions) out.get(t.workflow_id)!.transitions.push(t);
@@ -99,12 +98,19 @@ export async function listWorkflows(db: Knex, projectId: string, input: ListWork
     return q;
   };
   const page = await pageOf<WorkflowRow>(filtered, { page: input.page, pageSize: input.pageSize, orderSql: 'created_at', dir: 'desc' });
-  const graphs = await loadGraphs(db, page.rows.map((r) => r.id));
+  const graphs = await loadGraphs(
+    db,
+    page.rows.map((r) => r.id),
+  );
   return { ...page, graphs };
 }
 
 /** Enabled workflows of these projects triggered by one of these event names. */
-export async function triggeredWorkflows(db: Knex, projectIds: string[], eventNames: string[]): Promise<Array<{ id: string; project_id: string; event_name: string }>> {
+export async function triggeredWorkflows(
+  db: Knex,
+  projectIds: string[],
+  eventNames: string[],
+): Promise<Array<{ id: string; project_id: string; event_name: string }>> {
   if (!projectIds.length) return [];
   return db('workflows')
     .where({ enabled: true })
@@ -161,7 +167,13 @@ export async function createWorkflow(db: Knex, projectId: string, input: NewWork
         trigger_config: JSON.stringify({ eventName: input.eventName }) as any,
       })
       .returning('*');
-    await trx('workflow_steps').insert({ id: uuid(), workflow_id: row.id, type: TRIGGER, name: 'Trigger', config: JSON.stringify({ eventName: input.eventName }) });
+    await trx('workflow_steps').insert({
+      id: uuid(),
+      workflow_id: row.id,
+      type: TRIGGER,
+      name: 'Trigger',
+      config: JSON.stringify({ eventName: input.eventName }),
+    });
     return row;
   });
 }
@@ -182,8 +194,12 @@ async function setTrigger(trx: Knex.Transaction, workflow: WorkflowRow, eventNam
   if (await hasActiveExecutions(trx, workflow.id)) {
     throw new DomainError('conflict', 'The trigger cannot change while the workflow has active executions; cancel them or let them finish first');
   }
-  await trx('workflows').where({ id: workflow.id }).update({ trigger_config: JSON.stringify({ eventName }), updated_at: trx.fn.now() });
-  await trx('workflow_steps').where({ workflow_id: workflow.id, type: TRIGGER }).update({ config: JSON.stringify({ eventName }), updated_at: trx.fn.now() });
+  await trx('workflows')
+    .where({ id: workflow.id })
+    .update({ trigger_config: JSON.stringify({ eventName }), updated_at: trx.fn.now() });
+  await trx('workflow_steps')
+    .where({ workflow_id: workflow.id, type: TRIGGER })
+    .update({ config: JSON.stringify({ eventName }), updated_at: trx.fn.now() });
 }
 
 export interface WorkflowPatch {
@@ -246,7 +262,13 @@ export interface NewStep {
  * `validate` checks the config against the project inside the write's transaction, so what it
  * references (a template) cannot be deleted before the step is committed (db/templates).
  */
-export async function addStep(db: Knex, projectId: string, workflowId: string, input: NewStep, validate?: (trx: Knex.Transaction) => Promise<void>): Promise<StepRow> {
+export async function addStep(
+  db: Knex,
+  projectId: string,
+  workflowId: string,
+  input: NewStep,
+  validate?: (trx: Knex.Transaction) => Promise<void>,
+): Promise<StepRow> {
   return db.transaction(async (trx) => {
     await lockWorkflow(trx, projectId, workflowId);
     await validate?.(trx);

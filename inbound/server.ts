@@ -127,22 +127,21 @@ export async function startInboundServer(
           const target = targets.get(a);
           return target ? [{ address: a.address.toLowerCase(), target }] : [];
         });
-        const mailFrom = session.envelope.mailFrom && session.envelope.mailFrom.address ? replaceRefused(session.envelope.mailFrom.address).slice(0, 320) : null;
-        mail
-          .accept({ raw: Buffer.concat(chunks), mailFrom, recipients, remoteAddress: session.remoteAddress, helo: session.hostNameAppearsAs ?? '' })
-          .then(
-            (outcome) => {
-              if (!outcome.accepted) return callback(reply(550, `5.6.0 malformed message: ${outcome.reason}`));
-              // Committed: the 250 goes out first, the hand-over to Temporal follows.
-              callback(null, `2.0.0 accepted as ${outcome.ids.join(', ')}`);
-              const p = mail.afterCommit(outcome.toRoute).finally(() => pending.delete(p));
-              pending.add(p);
-            },
-            (err) => {
-              log.error({ err }, 'inbound: storing a message failed');
-              callback(reply(451, '4.3.0 temporary failure; try again later'));
-            },
-          );
+        const mailFrom =
+          session.envelope.mailFrom && session.envelope.mailFrom.address ? replaceRefused(session.envelope.mailFrom.address).slice(0, 320) : null;
+        mail.accept({ raw: Buffer.concat(chunks), mailFrom, recipients, remoteAddress: session.remoteAddress, helo: session.hostNameAppearsAs ?? '' }).then(
+          (outcome) => {
+            if (!outcome.accepted) return callback(reply(550, `5.6.0 malformed message: ${outcome.reason}`));
+            // Committed: the 250 goes out first, the hand-over to Temporal follows.
+            callback(null, `2.0.0 accepted as ${outcome.ids.join(', ')}`);
+            const p = mail.afterCommit(outcome.toRoute).finally(() => pending.delete(p));
+            pending.add(p);
+          },
+          (err) => {
+            log.error({ err }, 'inbound: storing a message failed');
+            callback(reply(451, '4.3.0 temporary failure; try again later'));
+          },
+        );
       });
     },
   });

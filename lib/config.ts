@@ -4,13 +4,16 @@ import crypto from 'node:crypto';
 import { z } from 'zod';
 import { parsePublicKey } from './publicKey';
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', '']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const hostPortList = z
   .string()
-  .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+  .transform((s) =>
+    s
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(z.string().regex(/^[^\s:]+(:\d{1,5})?$|^\[[0-9a-fA-F:]+\](:\d{1,5})?$/, 'expected host or host:port')));
 
 /** `host:port` to listen on (the SDK's exporter needs both parts). */
@@ -26,7 +29,10 @@ const unsetIfBlank = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (ty
 /** One message per variable, whatever is wrong with the number. */
 const numberIn = (message: string, ok: (n: number) => boolean) => z.coerce.number({ error: message }).refine(ok, message);
 const intIn = (min: number, max = Infinity) =>
-  numberIn(max === Infinity ? `must be an integer of at least ${min}` : `must be an integer from ${min} to ${max}`, (n) => Number.isInteger(n) && n >= min && n <= max);
+  numberIn(
+    max === Infinity ? `must be an integer of at least ${min}` : `must be an integer from ${min} to ${max}`,
+    (n) => Number.isInteger(n) && n >= min && n <= max,
+  );
 const positive = numberIn('must be a positive number', (n) => n > 0 && Number.isFinite(n));
 const rate = numberIn('must be a rate from 0 to 1 (0.05 = 5 %)', (n) => n >= 0 && n <= 1);
 
@@ -35,12 +41,20 @@ const optionalText = unsetIfBlank(z.string().trim().optional());
 /** Comma-separated web origins (`https://app.example.com`), each reduced to its canonical `scheme://host[:port]`. */
 const originList = z
   .string()
-  .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+  .transform((s) =>
+    s
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  )
   .pipe(
     z.array(
       z
         .string()
-        .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), 'must be a comma-separated list of http(s) origins, like https://app.example.com')
+        .refine(
+          (u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol),
+          'must be a comma-separated list of http(s) origins, like https://app.example.com',
+        )
         .transform((u) => new URL(u).origin),
     ),
   );
@@ -63,7 +77,13 @@ const publicKeyText = unsetIfBlank(
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   // Interface the API listens on; unset: all of them (a container, or a machine where the API is public).
-  API_HOST: unsetIfBlank(z.string().trim().regex(/^[^\s/]+$/, 'must be an address such as 127.0.0.1 or 0.0.0.0').optional()),
+  API_HOST: unsetIfBlank(
+    z
+      .string()
+      .trim()
+      .regex(/^[^\s/]+$/, 'must be an address such as 127.0.0.1 or 0.0.0.0')
+      .optional(),
+  ),
   DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/svc'),
   // 0 turns it off. The API's pool only: the worker's batch statements (audience snapshots) may run long.
   DB_STATEMENT_TIMEOUT_MS: unsetIfBlank(intIn(0).default(15_000)),
@@ -78,9 +98,21 @@ const EnvSchema = z.object({
   SENDGRID_API_KEY: z.string().min(1).optional(),
   SENDGRID_API_URL: z.string().url().optional(),
   // SMTP (docs/providers.md): nodemailer's pooled transport; the service DKIM-signs what it sends this way.
-  SMTP_URL: unsetIfBlank(z.string().trim().refine((u) => URL.canParse(u) && /^smtps?:$/.test(new URL(u).protocol), 'must be smtp://user:pass@host:port or smtps://…').optional()),
+  SMTP_URL: unsetIfBlank(
+    z
+      .string()
+      .trim()
+      .refine((u) => URL.canParse(u) && /^smtps?:$/.test(new URL(u).protocol), 'must be smtp://user:pass@host:port or smtps://…')
+      .optional(),
+  ),
   SMTP_POOL_SIZE: unsetIfBlank(intIn(1, 100).default(5)),
-  DKIM_SELECTOR: unsetIfBlank(z.string().trim().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be a DNS label, like svc').default('svc')),
+  DKIM_SELECTOR: unsetIfBlank(
+    z
+      .string()
+      .trim()
+      .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be a DNS label, like svc')
+      .default('svc'),
+  ),
   ENCRYPTION_KEY: unsetIfBlank(z.string().min(16, 'must be at least 16 characters').optional()),
   // Amazon SES v2 through the official client; the endpoint override points it at a local sink in tests.
   SES_REGION: unsetIfBlank(z.string().trim().default('us-east-1')),
@@ -91,13 +123,28 @@ const EnvSchema = z.object({
   // Hosts whose certificates may sign SNS notifications (POST /webhooks/ses); default: AWS's sns.<region>.amazonaws.com.
   SNS_CERT_HOSTS: unsetIfBlank(hostPortList.optional()),
   // Extra CA certificates (PEM) trusted, besides the system's, by the SNS certificate and SubscribeURL fetches only (LocalStack, tests).
-  SNS_CERT_CA: unsetIfBlank(z.string().trim().regex(/-----BEGIN CERTIFICATE-----/, 'must be PEM certificates').optional()),
+  SNS_CERT_CA: unsetIfBlank(
+    z
+      .string()
+      .trim()
+      .regex(/-----BEGIN CERTIFICATE-----/, 'must be PEM certificates')
+      .optional(),
+  ),
   // The SNS topics POST /webhooks/ses accepts messages from (AWS: "reject any message with an unexpected TopicArn"); unset: the route answers 404.
   SNS_TOPIC_ARNS: unsetIfBlank(
     z
       .string()
-      .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
-      .pipe(z.array(z.string().regex(/^arn:aws[\w-]*:sns:[\w-]+:\d{12}:[\w.-]{1,256}$/, 'expected SNS topic ARNs, like arn:aws:sns:us-east-1:123456789012:ses-events')))
+      .transform((s) =>
+        s
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean),
+      )
+      .pipe(
+        z.array(
+          z.string().regex(/^arn:aws[\w-]*:sns:[\w-]+:\d{12}:[\w.-]{1,256}$/, 'expected SNS topic ARNs, like arn:aws:sns:us-east-1:123456789012:ses-events'),
+        ),
+      )
       .optional(),
   ),
   // The per-project delivery throttle (every path, every worker); a project's settings may lower or raise it.
@@ -126,7 +173,13 @@ const EnvSchema = z.object({
   NODE_ENV: z.string().default('development'),
   TEMPORAL_MAX_CACHED_WORKFLOWS: unsetIfBlank(intIn(0).default(500)),
   WORKFLOW_BUNDLE: unsetIfBlank(z.string().min(1).optional()),
-  SYSTEM_EMAIL_FROM: unsetIfBlank(z.string().trim().regex(/^[^\s@<>]+@[^\s@<>]+$/, 'must be a bare email address, like no-reply@example.com').default('no-reply@localhost')),
+  SYSTEM_EMAIL_FROM: unsetIfBlank(
+    z
+      .string()
+      .trim()
+      .regex(/^[^\s@<>]+@[^\s@<>]+$/, 'must be a bare email address, like no-reply@example.com')
+      .default('no-reply@localhost'),
+  ),
   SENDGRID_WEBHOOK_PUBLIC_KEY: publicKeyText,
   SECURITY_WINDOW_HOURS: unsetIfBlank(positive.default(7 * 24)),
   SECURITY_MAX_BOUNCE_RATE: unsetIfBlank(rate.default(0.05)),
@@ -155,15 +208,35 @@ const EnvSchema = z.object({
   // The inbound SMTP server (docs/inbound.md): bounces, complaints, replies and mail to projects.
   INBOUND_SMTP_PORT: unsetIfBlank(intIn(0, 65535).default(2525)),
   // Unset: 127.0.0.1 in development (nothing outside the machine can reach it), every interface in production.
-  INBOUND_SMTP_HOST: unsetIfBlank(z.string().trim().regex(/^[^\s/]+$/, 'must be an address such as 127.0.0.1 or 0.0.0.0').optional()),
+  INBOUND_SMTP_HOST: unsetIfBlank(
+    z
+      .string()
+      .trim()
+      .regex(/^[^\s/]+$/, 'must be an address such as 127.0.0.1 or 0.0.0.0')
+      .optional(),
+  ),
   INBOUND_MAX_BYTES: unsetIfBlank(intIn(1024).default(10 * 1024 * 1024)),
   // PEM files; both set: the server offers STARTTLS.
   INBOUND_TLS_CERT: optionalText,
   INBOUND_TLS_KEY: optionalText,
   // The host the MX records shown with each sender domain name; unset: APP_URL's host.
-  INBOUND_MX_HOST: unsetIfBlank(z.string().trim().toLowerCase().regex(/^[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63})*$/, 'must be a host name, like mx.example.com').optional()),
+  INBOUND_MX_HOST: unsetIfBlank(
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63})*$/, 'must be a host name, like mx.example.com')
+      .optional(),
+  ),
   // The domain of the VERP return path; unset: `bounces.<sender domain>`.
-  BOUNCE_DOMAIN: unsetIfBlank(z.string().trim().toLowerCase().regex(/^(?!-)[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63})+$/, 'must be a domain name, like bounces.example.com').optional()),
+  BOUNCE_DOMAIN: unsetIfBlank(
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^(?!-)[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63})+$/, 'must be a domain name, like bounces.example.com')
+      .optional(),
+  ),
 });
 
 /** Every variable `loadConfig` reads, besides the `OAUTH_<PROVIDER>_CLIENT_ID` / `_CLIENT_SECRET` pairs. */

@@ -18,7 +18,12 @@ const PURPOSE = 'verp:';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TOKEN = /^([0-9a-f]{32})([0-9a-f]{20})$/;
 
-const mac = (secret: string, idHex: string) => crypto.createHmac('sha256', secret).update(PURPOSE + idHex).digest('hex').slice(0, MAC_HEX);
+const mac = (secret: string, idHex: string) =>
+  crypto
+    .createHmac('sha256', secret)
+    .update(PURPOSE + idHex)
+    .digest('hex')
+    .slice(0, MAC_HEX);
 
 export function verpToken(secret: string, emailId: string): string {
   const id = emailId.toLowerCase();

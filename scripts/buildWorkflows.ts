@@ -18,10 +18,11 @@ export async function ensureWorkflowBundle(say: (line: string) => void = () => u
 
 if (require.main === module) {
   const ifNeeded = process.argv.includes('--if-needed');
-  (ifNeeded ? ensureWorkflowBundle((l) => console.log(l)) : buildWorkflowBundle().then(({ bytes }) => console.log(`workflow bundle built into ${DEFAULT_BUNDLE_PATH} (${(bytes / 1024).toFixed(0)} KB)`))).catch(
-    (err) => {
-      console.error(`workflow bundle failed: ${err?.stack ?? err}`);
-      process.exit(1);
-    },
-  );
+  (ifNeeded
+    ? ensureWorkflowBundle((l) => console.log(l))
+    : buildWorkflowBundle().then(({ bytes }) => console.log(`workflow bundle built into ${DEFAULT_BUNDLE_PATH} (${(bytes / 1024).toFixed(0)} KB)`))
+  ).catch((err) => {
+    console.error(`workflow bundle failed: ${err?.stack ?? err}`);
+    process.exit(1);
+  });
 }

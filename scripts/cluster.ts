@@ -48,17 +48,28 @@ export function workerMetricsEnv(env: NodeJS.ProcessEnv, i: number): NodeJS.Proc
 export function clusterTemporalPort(temporalAddress: string): string {
   const [host, portText] = temporalAddress.split(':');
   if (host !== CLUSTER_BIND_HOST && host !== 'localhost') {
-    throw new Error(`TEMPORAL_ADDRESS: npm run cluster binds the Temporal server to ${CLUSTER_BIND_HOST} (it has no authentication; docs/deployment.md, "Securing Temporal"); use ${CLUSTER_BIND_HOST}:<port>, got ${temporalAddress}`);
+    throw new Error(
+      `TEMPORAL_ADDRESS: npm run cluster binds the Temporal server to ${CLUSTER_BIND_HOST} (it has no authentication; docs/deployment.md, "Securing Temporal"); use ${CLUSTER_BIND_HOST}:<port>, got ${temporalAddress}`,
+    );
   }
   // The server records its membership ports (P+4 … P+7) in a Postgres smallint.
-  if (!(Number(portText) > 0 && Number(portText) + 9 <= 32_767)) throw new Error(`TEMPORAL_ADDRESS: the port must be at most 32758 (the server also takes the nine after it); got ${temporalAddress}`);
+  if (!(Number(portText) > 0 && Number(portText) + 9 <= 32_767))
+    throw new Error(`TEMPORAL_ADDRESS: the port must be at most 32758 (the server also takes the nine after it); got ${temporalAddress}`);
   return portText;
 }
 
 /** The Temporal server's and Web UI's configuration files for the cluster: every listener on loopback. */
-export function clusterTemporalConfig(opts: { databaseUrl: string; temporalAddress: string; uiPort: number; namespace: string; dir: string }): { server: string; ui: string } {
+export function clusterTemporalConfig(opts: { databaseUrl: string; temporalAddress: string; uiPort: number; namespace: string; dir: string }): {
+  server: string;
+  ui: string;
+} {
   return {
-    server: serverConfigYaml({ databaseUrl: opts.databaseUrl, host: CLUSTER_BIND_HOST, frontendPort: Number(clusterTemporalPort(opts.temporalAddress)), dynamicConfigFile: configPaths(opts.dir).dynamicConfigFile }),
+    server: serverConfigYaml({
+      databaseUrl: opts.databaseUrl,
+      host: CLUSTER_BIND_HOST,
+      frontendPort: Number(clusterTemporalPort(opts.temporalAddress)),
+      dynamicConfigFile: configPaths(opts.dir).dynamicConfigFile,
+    }),
     ui: uiConfigYaml({ temporalAddress: opts.temporalAddress, host: CLUSTER_BIND_HOST, port: opts.uiPort, namespace: opts.namespace }),
   };
 }
@@ -121,7 +132,8 @@ function exited(child: ChildProcess): Promise<void> {
 async function waitFor(what: string, child: ChildProcess, check: () => Promise<boolean>, timeoutMs = 180_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${what} exited while starting (code ${child.exitCode ?? child.signalCode}); see its log`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${what} exited while starting (code ${child.exitCode ?? child.signalCode}); see its log`);
     if (await check().catch(() => false)) return;
     await sleep(300);
   }
@@ -177,7 +189,11 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const apis = opts.apis ?? Number(baseEnv.CLUSTER_APIS || APP_SERVICES[0].replicas.default);
   const workers = opts.workers ?? Number(baseEnv.CLUSTER_WORKERS || APP_SERVICES[1].replicas.default);
   const inbounds = opts.inbound ?? Number(baseEnv.CLUSTER_INBOUND || APP_SERVICES[2].replicas.default);
-  for (const [name, n] of [['CLUSTER_APIS', apis], ['CLUSTER_WORKERS', workers], ['CLUSTER_INBOUND', inbounds]] as const) {
+  for (const [name, n] of [
+    ['CLUSTER_APIS', apis],
+    ['CLUSTER_WORKERS', workers],
+    ['CLUSTER_INBOUND', inbounds],
+  ] as const) {
     if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be an integer of at least 1`);
   }
 
@@ -314,7 +330,12 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
         add({
           name: `${inboundService.name}-${i}`,
           ...scriptCommand(inboundService.script),
-          env: { ...env, INBOUND_SMTP_PORT: String(port), INBOUND_SMTP_HOST: env.INBOUND_SMTP_HOST || CLUSTER_BIND_HOST, DATA_DIR: path.join(dir, `${inboundService.name}-${i}`) },
+          env: {
+            ...env,
+            INBOUND_SMTP_PORT: String(port),
+            INBOUND_SMTP_HOST: env.INBOUND_SMTP_HOST || CLUSTER_BIND_HOST,
+            DATA_DIR: path.join(dir, `${inboundService.name}-${i}`),
+          },
           ready: (child) => waitFor(`inbound ${i}`, child, () => smtpGreets(env.INBOUND_SMTP_HOST || CLUSTER_BIND_HOST, port)),
         }),
       );

@@ -67,7 +67,11 @@ async function main() {
     config.appUrl = base;
     config.dashboardOrigins.push(base);
     const call = async (method: string, p: string, body?: unknown, headers: Record<string, string> = {}) => {
-      const res = await fetch(base + p, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(base + p, {
+        method,
+        headers: { 'content-type': 'application/json', ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       const text = await res.text();
       if (res.status >= 400) throw new Error(`${method} ${p}: ${res.status} ${text}`);
       return { json: text ? JSON.parse(text) : null, headers: res.headers };
@@ -82,9 +86,19 @@ async function main() {
     await call('POST', '/domains', { domain: 'mail.acme.test' }, auth);
     const plans = ['free', 'pro', 'team'];
     for (let i = 0; i < 60; i++) {
-      await call('POST', '/contacts', { email: `reader${String(i).padStart(2, '0')}@example.org`, subscribed: i % 7 !== 3, data: { firstName: `Reader ${i}`, plan: plans[i % 3], seats: (i % 5) + 1 } }, auth);
+      await call(
+        'POST',
+        '/contacts',
+        {
+          email: `reader${String(i).padStart(2, '0')}@example.org`,
+          subscribed: i % 7 !== 3,
+          data: { firstName: `Reader ${i}`, plan: plans[i % 3], seats: (i % 5) + 1 },
+        },
+        auth,
+      );
     }
-    for (const event of ['signup', 'opened_app', 'purchase']) await call('POST', '/events/track', { email: 'reader00@example.org', event, data: { source: 'web' } }, auth);
+    for (const event of ['signup', 'opened_app', 'purchase'])
+      await call('POST', '/events/track', { email: 'reader00@example.org', event, data: { source: 'web' } }, auth);
     const welcome = (
       await call(
         'POST',
@@ -104,7 +118,9 @@ async function main() {
     await call('POST', '/templates', { name: 'Monthly digest', subject: 'Your {{ plan }} digest', body: '<p>News</p>', from: 'news@mail.acme.test' }, auth);
     await call('POST', '/v1/send', { to: 'reader00@example.org', template: welcome.id, data: { firstName: 'Reader 0', plan: 'free', seats: 1 } }, auth);
     await call('PATCH', '/settings', { timezone: 'Europe/Paris', quietHours: { start: '21:00', end: '08:00' }, frequencyCap: { max: 3, per: 'week' } }, auth);
-    const hook = (await call('POST', '/webhook-endpoints', { url: 'https://crm.acme.test/hooks/svc', events: ['email.*', 'contact.*'], description: 'CRM sync' }, auth)).json;
+    const hook = (
+      await call('POST', '/webhook-endpoints', { url: 'https://crm.acme.test/hooks/svc', events: ['email.*', 'contact.*'], description: 'CRM sync' }, auth)
+    ).json;
     await call('POST', `/webhook-endpoints/${hook.id}/test`, {}, auth);
 
     fs.mkdirSync(OUT, { recursive: true });
@@ -120,14 +136,18 @@ async function main() {
     });
     const page = await browser.newPage();
     await page.setViewport({ width: 1280, height: 800 });
-    const text = (t: string) => page.waitForFunction((s: string) => (globalThis as any).document.body.innerText.toLowerCase().includes(s), { timeout: 30_000 }, t.toLowerCase());
+    const text = (t: string) =>
+      page.waitForFunction((s: string) => (globalThis as any).document.body.innerText.toLowerCase().includes(s), { timeout: 30_000 }, t.toLowerCase());
     const shot = async (name: string) => {
       await new Promise((r) => setTimeout(r, 400)); // transitions settle
       await page.screenshot({ path: path.join(OUT, `dashboard-${name}.png`) });
       process.stdout.write(`docs/img/dashboard-${name}.png\n`);
     };
     const fill = async (label: string, value: string) => {
-      const id = await page.evaluate((l: string) => [...(globalThis as any).document.querySelectorAll('label')].find((x: any) => x.textContent.replace('*', '').trim() === l)?.htmlFor, label);
+      const id = await page.evaluate(
+        (l: string) => [...(globalThis as any).document.querySelectorAll('label')].find((x: any) => x.textContent.replace('*', '').trim() === l)?.htmlFor,
+        label,
+      );
       await page.type(`[id="${id}"]`, value);
     };
     const click = async (name: string, role = 'button') => (await page.waitForSelector(`::-p-aria([name="${name}"][role="${role}"])`))!.click();
@@ -176,7 +196,9 @@ async function main() {
     await text('2 templates');
     await shot('templates');
     await click('Welcome', 'link');
-    await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '').includes('Welcome'), { timeout: 30_000 });
+    await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '').includes('Welcome'), {
+      timeout: 30_000,
+    });
     // The body's code editor is a chunk of its own.
     await page.waitForSelector('.cm-content', { timeout: 30_000 });
     await shot('template');

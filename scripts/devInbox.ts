@@ -55,7 +55,8 @@ export async function startDevInbox(opts: DevInboxOptions, timeoutMs = 60_000): 
   try {
     for (;;) {
       // A port already taken makes maildev throw and exit: report that instead of talking to whatever holds the port.
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`maildev exited with code ${child.exitCode ?? child.signalCode}: ${output.trim()}`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`maildev exited with code ${child.exitCode ?? child.signalCode}: ${output.trim()}`);
       // The SMTP line is printed once its listen succeeded; /config names the SMTP port of the maildev that answers.
       if (/SMTP Server running/.test(output) && (await smtpPortOf(webUrl)) === opts.smtpPort) break;
       if (Date.now() > deadline) throw new Error(`maildev not ready on ${webUrl} after ${timeoutMs} ms: ${output.trim()}`);

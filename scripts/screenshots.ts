@@ -78,7 +78,11 @@ async function main() {
     });
     const base = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
     const call = async (method: string, p: string, body?: unknown, headers: Record<string, string> = {}) => {
-      const res = await fetch(base + p, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(base + p, {
+        method,
+        headers: { 'content-type': 'application/json', ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       const text = await res.text();
       if (res.status >= 400) throw new Error(`${method} ${p}: ${res.status} ${text}`);
       return { json: text ? JSON.parse(text) : null, headers: res.headers };
@@ -89,10 +93,24 @@ async function main() {
     const cookie = signup.headers.get('set-cookie')!.split(';')[0];
     const project = (await call('POST', '/users/@me/projects', { name: 'Acme newsletter' }, { cookie })).json;
     const auth = { Authorization: `Bearer ${project.secretKey}` };
-    await knex('domains').insert({ id: crypto.randomUUID(), project_id: project.id, domain: 'mail.acme.test', token: 'screenshots', status: 'VERIFIED', records: '[]', verified_at: new Date() });
+    await knex('domains').insert({
+      id: crypto.randomUUID(),
+      project_id: project.id,
+      domain: 'mail.acme.test',
+      token: 'screenshots',
+      status: 'VERIFIED',
+      records: '[]',
+      verified_at: new Date(),
+    });
     const tag = crypto.randomBytes(3).toString('hex');
     await knex('contacts').insert(
-      Array.from({ length: 400 }, (_, i) => ({ id: `cnt_${tag}${String(i).padStart(6, '0')}`, project_id: project.id, email: `reader${i}@example.org`, subscribed: true, data: '{}' })),
+      Array.from({ length: 400 }, (_, i) => ({
+        id: `cnt_${tag}${String(i).padStart(6, '0')}`,
+        project_id: project.id,
+        email: `reader${i}@example.org`,
+        subscribed: true,
+        data: '{}',
+      })),
     );
 
     // An automation: signup → DELAY 1 day → WAIT_FOR_EVENT purchase (timeout 7 days) → EXIT.
@@ -102,20 +120,31 @@ async function main() {
       delay: { type: 'DELAY', name: 'Wait a day', config: { amount: 1, unit: 'days' } },
       wait: { type: 'WAIT_FOR_EVENT', name: 'Bought?', config: { eventName: 'purchase', timeout: { amount: 7, unit: 'days' } } },
       exit: { type: 'EXIT', name: 'Done' },
-    })) steps[key] = (await call('POST', `/workflows/${wf.id}/steps`, step, auth)).json.id;
-    for (const [from, to, branch] of [['trigger', 'delay'], ['delay', 'wait'], ['wait', 'exit', 'next']]) {
+    }))
+      steps[key] = (await call('POST', `/workflows/${wf.id}/steps`, step, auth)).json.id;
+    for (const [from, to, branch] of [
+      ['trigger', 'delay'],
+      ['delay', 'wait'],
+      ['wait', 'exit', 'next'],
+    ]) {
       await call('POST', `/workflows/${wf.id}/transitions`, { fromStepId: steps[from], toStepId: steps[to], ...(branch ? { branch } : {}) }, auth);
     }
     await call('PATCH', `/workflows/${wf.id}`, { enabled: true }, auth);
-    for (let i = 0; i < 3; i++) await call('POST', '/v1/track', { email: `reader${i}@example.org`, event: 'signup' }, { Authorization: `Bearer ${project.publicKey}` });
+    for (let i = 0; i < 3; i++)
+      await call('POST', '/v1/track', { email: `reader${i}@example.org`, event: 'signup' }, { Authorization: `Bearer ${project.publicKey}` });
     const exec = await until('an execution waiting for its event', async () =>
       knex('workflow_executions').where({ workflow_id: wf.id, status: 'WAITING' }).whereNotNull('waiting_for').first(),
     );
 
     // A campaign paused mid-send, and one import.
-    const campaign = (await call('POST', '/campaigns', { name: 'November news', subject: 'News', body: '<p>Hello</p>', from: 'news@mail.acme.test', audienceType: 'ALL' }, auth)).json.data;
+    const campaign = (
+      await call('POST', '/campaigns', { name: 'November news', subject: 'News', body: '<p>Hello</p>', from: 'news@mail.acme.test', audienceType: 'ALL' }, auth)
+    ).json.data;
     await call('POST', `/campaigns/${campaign.id}/send`, {}, auth);
-    await until('the campaign to accept a pause', async () => (await fetch(`${base}/campaigns/${campaign.id}/pause`, { method: 'POST', headers: auth })).status === 200);
+    await until(
+      'the campaign to accept a pause',
+      async () => (await fetch(`${base}/campaigns/${campaign.id}/pause`, { method: 'POST', headers: auth })).status === 200,
+    );
     await call('POST', '/contacts/bulk-unsubscribe', { contactIds: [`cnt_${tag}000399`] }, auth);
     await sleep(3000); // Visibility is eventually consistent.
 
@@ -124,7 +153,15 @@ async function main() {
       executablePath: CHROMIUM,
       headless: true,
       userDataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'svc-chromium-')),
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     cleanups.push(() => browser.close());
     const page = await browser.newPage();

@@ -77,7 +77,12 @@ interface PgTarget {
 
 export function pgTarget(databaseUrl: string): PgTarget {
   const u = new URL(databaseUrl);
-  return { host: u.hostname || '127.0.0.1', port: Number(u.port || 5432), user: decodeURIComponent(u.username || 'postgres'), password: decodeURIComponent(u.password) };
+  return {
+    host: u.hostname || '127.0.0.1',
+    port: Number(u.port || 5432),
+    user: decodeURIComponent(u.username || 'postgres'),
+    password: decodeURIComponent(u.password),
+  };
 }
 
 const withDatabase = (databaseUrl: string, name: string) => {
@@ -316,11 +321,23 @@ export interface ServerProcess {
  * configuration under `dir`, the process, the namespace. scripts/cluster.ts runs the same pieces
  * as one of its managed processes.
  */
-export async function startServerProcess(opts: { databaseUrl: string; dir: string; port: number; namespace?: string; databases?: TemporalDatabases }): Promise<ServerProcess> {
+export async function startServerProcess(opts: {
+  databaseUrl: string;
+  dir: string;
+  port: number;
+  namespace?: string;
+  databases?: TemporalDatabases;
+}): Promise<ServerProcess> {
   ensureServerTools();
   await applyTemporalSchema(opts.databaseUrl, () => undefined, opts.databases);
   const { serverRoot } = writeServerConfig(opts.dir, {
-    server: serverConfigYaml({ databaseUrl: opts.databaseUrl, host: '127.0.0.1', frontendPort: opts.port, dynamicConfigFile: configPaths(opts.dir).dynamicConfigFile, databases: opts.databases }),
+    server: serverConfigYaml({
+      databaseUrl: opts.databaseUrl,
+      host: '127.0.0.1',
+      frontendPort: opts.port,
+      dynamicConfigFile: configPaths(opts.dir).dynamicConfigFile,
+      databases: opts.databases,
+    }),
     ui: '',
   });
   const out = fs.openSync(path.join(opts.dir, 'temporal.log'), 'a');

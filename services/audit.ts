@@ -25,7 +25,12 @@ export type AuditChange = Omit<AuditEntry, 'actor' | 'ip'>;
  * none. `work` must make its writes on the transaction it is given; db functions that open their own
  * transaction nest as a savepoint inside it.
  */
-export async function audited<T>(knex: Knex, who: AuditWho, work: (trx: Knex.Transaction) => Promise<T>, entryOf: (result: T) => AuditChange | null | undefined | false): Promise<T> {
+export async function audited<T>(
+  knex: Knex,
+  who: AuditWho,
+  work: (trx: Knex.Transaction) => Promise<T>,
+  entryOf: (result: T) => AuditChange | null | undefined | false,
+): Promise<T> {
   return knex.transaction(async (trx) => {
     const result = await work(trx);
     const change = entryOf(result);

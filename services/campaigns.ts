@@ -13,6 +13,10 @@ export async function cancelCampaignWorkflow(gateway: TemporalGateway, campaignI
  * Pause (or resume) through the campaign's workflow: answers once the workflow accepted it and
  * wrote the campaign row, or with the reason it refused (its validator judges its own state).
  */
-export async function setCampaignPaused(gateway: TemporalGateway, campaignId: string, paused: boolean): Promise<{ result: CampaignState } | { refused: string }> {
+export async function setCampaignPaused(
+  gateway: TemporalGateway,
+  campaignId: string,
+  paused: boolean,
+): Promise<{ result: CampaignState } | { refused: string }> {
   return updateWorkflow(gateway, campaignWorkflowId(campaignId), paused ? pauseCampaignUpdate : resumeCampaignUpdate);
 }

@@ -62,7 +62,15 @@ export class DeliveryBatcher {
       b = undefined;
     }
     if (!b) {
-      const created: Batch = { projectId, workflowId: deliverEmailBatchWorkflowId(uuid()), emailIds: [], reserved: 0, unsettled: 0, closed: false, started: false };
+      const created: Batch = {
+        projectId,
+        workflowId: deliverEmailBatchWorkflowId(uuid()),
+        emailIds: [],
+        reserved: 0,
+        unsettled: 0,
+        closed: false,
+        started: false,
+      };
       created.timer = setTimeout(() => this.close(created), MAX_DELAY_MS);
       this.open.set(projectId, created);
       b = created;
@@ -96,8 +104,8 @@ export class DeliveryBatcher {
     if (!b.closed || b.unsettled > 0 || b.started) return;
     b.started = true;
     if (!b.emailIds.length) return;
-    const started = startDeliveryBatch(this.gateway, { workflowId: b.workflowId, projectId: b.projectId, emailIds: b.emailIds, source: 'POST /v1/send' }).catch((err) =>
-      this.onError(err, { workflowId: b.workflowId, emailIds: b.emailIds }),
+    const started = startDeliveryBatch(this.gateway, { workflowId: b.workflowId, projectId: b.projectId, emailIds: b.emailIds, source: 'POST /v1/send' }).catch(
+      (err) => this.onError(err, { workflowId: b.workflowId, emailIds: b.emailIds }),
     );
     this.inFlight.add(started);
     void started.finally(() => this.inFlight.delete(started));
@@ -111,6 +119,9 @@ export class DeliveryBatcher {
 }
 
 /** Starts (or, for the sweep, starts again) a batch under the id its rows name; a repeat is a no-op. */
-export async function startDeliveryBatch(gateway: TemporalGateway, b: { workflowId: string; projectId: string; emailIds: string[]; source: string }): Promise<void> {
+export async function startDeliveryBatch(
+  gateway: TemporalGateway,
+  b: { workflowId: string; projectId: string; emailIds: string[]; source: string },
+): Promise<void> {
   await start(gateway, deliverEmailBatchStart, b);
 }

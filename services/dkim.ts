@@ -63,7 +63,9 @@ export function dkimKeyLookup(knex: Knex, config: Pick<Config, 'email'>): DkimKe
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.value;
     if (cache.size >= CACHE_MAX) cache.clear();
     const value = senderDkimKey(knex, projectId, fromAddress).then((row) =>
-      row ? { domainName: row.domain, keySelector: row.selector, privateKey: open(row.privateKeySealed, config.email.encryptionKey, sealContext(row.domain)) } : null,
+      row
+        ? { domainName: row.domain, keySelector: row.selector, privateKey: open(row.privateKeySealed, config.email.encryptionKey, sealContext(row.domain)) }
+        : null,
     );
     // A failed lookup is not remembered: the next message asks again.
     value.catch(() => cache.delete(key));

@@ -16,7 +16,9 @@ export function domainChecker(deps: { config: Config; knex: Knex; log: Logger },
       if (!found) return null;
       // Rebuilt from the current SPF include and transport, so a changed provider setting reaches the records shown to the owner.
       // A domain added before DKIM keys existed gets its key here, the first time it is checked while we sign.
-      const dkim = signsMail(deps.config) ? ((await dkimPublicKey(deps.knex, id)) ?? (await insertDkimKey(deps.knex, id, await generateDkimKey(deps.config, found.domain)))) : null;
+      const dkim = signsMail(deps.config)
+        ? ((await dkimPublicKey(deps.knex, id)) ?? (await insertDkimKey(deps.knex, id, await generateDkimKey(deps.config, found.domain))))
+        : null;
       const expected = buildRecords(found.domain, found.token, spfInclude, dkim, inboundRecords(deps.config));
       const lookups = [...new Set(expected.map((r) => `${r.type} ${r.name}`))];
       const published = new Map(
@@ -30,7 +32,8 @@ export function domainChecker(deps: { config: Config; knex: Knex; log: Logger },
       const records = expected.map((r) => ({ ...r, valid: recordFound(r, published.get(`${r.type} ${r.name}`) ?? [], spfInclude) }));
       const checked = await saveDomainCheck(deps.knex, id, records, new Date());
       if (!checked) return null;
-      if (checked.saved.status === 'VERIFIED' && checked.before.status !== 'VERIFIED') deps.log.info({ domainId: id, domain: checked.before.domain }, 'domain verified');
+      if (checked.saved.status === 'VERIFIED' && checked.before.status !== 'VERIFIED')
+        deps.log.info({ domainId: id, domain: checked.before.domain }, 'domain verified');
       return checked.saved;
     },
   };

@@ -29,7 +29,9 @@ export async function requestConfirmation(
   settings: DoubleOptInSettings,
 ): Promise<string> {
   const template = settings.templateId ? await findTemplate(deps.knex, projectId, settings.templateId) : undefined;
-  const content = template ? { subject: template.subject, body: template.body, text: template.text, templateId: template.id } : { ...BUILT_IN_CONFIRMATION, text: null, templateId: null };
+  const content = template
+    ? { subject: template.subject, body: template.body, text: template.text, templateId: template.id }
+    : { ...BUILT_IN_CONFIRMATION, text: null, templateId: null };
   const emailId = uuid();
   await inTransaction(deps.knex, async (trx) => {
     await insertEmail(trx, {
@@ -70,8 +72,10 @@ export function doubleOptInFor(settings: DoubleOptInSettings | null | undefined,
  * Under double opt-in a request never subscribes directly: `subscribed: true` is held back (a new
  * contact starts unsubscribed), and `confirm` says whether the written contact needs the email.
  */
-export const heldSubscription = (doi: DoubleOptInSettings | null, subscribed: boolean | undefined) =>
-  doi && subscribed === true ? undefined : subscribed;
+export const heldSubscription = (doi: DoubleOptInSettings | null, subscribed: boolean | undefined) => (doi && subscribed === true ? undefined : subscribed);
 
-export const needsConfirmation = (doi: DoubleOptInSettings | null, subscribed: boolean | undefined, written: { isNew: boolean; contact: { subscribed: boolean } }) =>
-  !!doi && !written.contact.subscribed && (subscribed === true || (written.isNew && subscribed !== false));
+export const needsConfirmation = (
+  doi: DoubleOptInSettings | null,
+  subscribed: boolean | undefined,
+  written: { isNew: boolean; contact: { subscribed: boolean } },
+) => !!doi && !written.contact.subscribed && (subscribed === true || (written.isNew && subscribed !== false));

@@ -21,7 +21,14 @@ export interface HitMeta {
 export function recordOpen(deps: Deps, token: string, meta: HitMeta): boolean {
   const target = verifyTrackingToken(deps.config.jwtSecret, 'open', token);
   if (!target) return false;
-  deps.runtime.engagements.enqueue({ id: uuid(), emailId: target.emailId, kind: 'open', at: new Date(), head: meta.head, scanner: isMachineAgent(meta.userAgent) });
+  deps.runtime.engagements.enqueue({
+    id: uuid(),
+    emailId: target.emailId,
+    kind: 'open',
+    at: new Date(),
+    head: meta.head,
+    scanner: isMachineAgent(meta.userAgent),
+  });
   return true;
 }
 
@@ -35,6 +42,14 @@ export async function followClick(deps: Deps, token: string, meta: HitMeta): Pro
   if (!target || target.link === undefined) return null;
   const url = await trackedLink(deps.knex, target.emailId, target.link);
   if (!url) return null;
-  deps.runtime.engagements.enqueue({ id: uuid(), emailId: target.emailId, kind: 'click', link: target.link, at: new Date(), head: meta.head, scanner: isMachineAgent(meta.userAgent) });
+  deps.runtime.engagements.enqueue({
+    id: uuid(),
+    emailId: target.emailId,
+    kind: 'click',
+    link: target.link,
+    at: new Date(),
+    head: meta.head,
+    scanner: isMachineAgent(meta.userAgent),
+  });
   return url;
 }

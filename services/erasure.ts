@@ -44,7 +44,13 @@ export interface ErasedAddresses {
  * personal data: the contact's former id (or the number of addresses), never an address.
  */
 export async function recordErasureAudit(trx: Knex, entry: { projectId: string; actor: ErasureActor; contactId: string | null }): Promise<void> {
-  await recordAudit(trx, { projectId: entry.projectId, actor: entry.actor.actor, ip: entry.actor.ip, action: 'contact.erase', target: { type: 'contact', id: entry.contactId } });
+  await recordAudit(trx, {
+    projectId: entry.projectId,
+    actor: entry.actor.actor,
+    ip: entry.actor.ip,
+    action: 'contact.erase',
+    target: { type: 'contact', id: entry.contactId },
+  });
 }
 
 /** Erases one address in its own transaction; the contact's id when it was one. */

@@ -6,7 +6,6 @@ import { EventBatcher, startEventBatch } from './eventBatcher';
 
 export type { RoutableEvent } from '../temporal/contract';
 
-
 /**
  * Hands committed events to the durable `routeEvent` workflow. Ids are deterministic, so a repeat
  * (the sweep of unrouted events, a retried caller) starts nothing new.
@@ -35,7 +34,10 @@ type HandOffDeps = { temporal: TemporalGateway; log: { warn: (obj: object, msg: 
 
 export function createEventHandOff(deps: HandOffDeps): EventHandOff {
   const failed = (err: unknown, events: RoutableEvent[], context?: Record<string, unknown>) =>
-    deps.log.warn({ err, ...context, events: events.length, first: events[0]?.id }, 'event routing start failed; the maintenance sweep will route these events');
+    deps.log.warn(
+      { err, ...context, events: events.length, first: events[0]?.id },
+      'event routing start failed; the maintenance sweep will route these events',
+    );
   const batcher = new EventBatcher(deps.temporal, (err, events) => failed(err, events));
   return {
     async handOff(events, opts = {}) {

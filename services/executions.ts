@@ -86,4 +86,3 @@ export async function signalExecution(deps: Deps, executionId: string, event: Ev
   // Without its data: the signal is recorded in the history; the engine stores the event by id.
   return signalWorkflow(deps.temporal, executionWorkflowId(executionId), eventSignal, { ...event, data: {} });
 }
-

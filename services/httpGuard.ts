@@ -206,7 +206,13 @@ async function checkedAddress(url: URL, opts: GuardOptions): Promise<{ address: 
   return { address: addresses[0], family: net.isIP(addresses[0]) as 4 | 6 };
 }
 
-function requestOnce(url: URL, target: { address: string; family: 4 | 6 }, req: GuardedRequest, deadline: number, maxBytes: number): Promise<Omit<GuardedResponse, 'url'>> {
+function requestOnce(
+  url: URL,
+  target: { address: string; family: 4 | 6 },
+  req: GuardedRequest,
+  deadline: number,
+  maxBytes: number,
+): Promise<Omit<GuardedResponse, 'url'>> {
   return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http;
     const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -222,7 +228,10 @@ function requestOnce(url: URL, target: { address: string; family: 4 | 6 }, req: 
         opts?.all ? cb(null, [{ address: target.address, family: target.family }]) : cb(null, target.address, target.family)) as any,
       ...(url.protocol === 'https:' && !net.isIP(host) ? { servername: host } : {}),
     };
-    const timer = setTimeout(() => request.destroy(new Error(`no complete answer within ${WEBHOOK_LIMITS.timeoutMs / 1000} s`)), Math.max(1, deadline - Date.now()));
+    const timer = setTimeout(
+      () => request.destroy(new Error(`no complete answer within ${WEBHOOK_LIMITS.timeoutMs / 1000} s`)),
+      Math.max(1, deadline - Date.now()),
+    );
     const request = client.request(options, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;

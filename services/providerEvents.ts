@@ -120,7 +120,18 @@ const EFFECTS: Record<string, Effect> = {
  * SENT's rank: a provider event for an email we failed (outcome unknown) shows it did go out.
  */
 // SUPPRESSED emails never reached a provider: no event of theirs moves them.
-const RANK: Record<EmailStatus, number> = { QUEUED: 0, SENDING: 1, SENT: 2, FAILED: 2, DELIVERED: 3, OPENED: 4, CLICKED: 5, BOUNCED: 6, COMPLAINED: 7, SUPPRESSED: 99 };
+const RANK: Record<EmailStatus, number> = {
+  QUEUED: 0,
+  SENDING: 1,
+  SENT: 2,
+  FAILED: 2,
+  DELIVERED: 3,
+  OPENED: 4,
+  CLICKED: 5,
+  BOUNCED: 6,
+  COMPLAINED: 7,
+  SUPPRESSED: 99,
+};
 export const movesFrom = (to: EmailStatus): EmailStatus[] =>
   (Object.keys(RANK) as EmailStatus[]).filter((s) => RANK[s] < RANK[to] || (to === 'FAILED' && s === 'SENT'));
 
@@ -218,7 +229,15 @@ export async function applyProviderEventIn(trx: Knex, e: ProviderEvent, toRoute:
     if (kind === 'click' && e.url) data.url = e.url;
     if (kind === 'bounce' || kind === 'dropped') data.reason = e.reason ?? null;
     if (kind === 'bounce' && e.softBounce) data.soft = true;
-    toRoute.push(await recordEvent(trx, { id: deterministicUuid('provider-event', id), projectId: email.project_id, contactId: email.contact_id, name: effect.event, data }));
+    toRoute.push(
+      await recordEvent(trx, {
+        id: deterministicUuid('provider-event', id),
+        projectId: email.project_id,
+        contactId: email.contact_id,
+        name: effect.event,
+        data,
+      }),
+    );
   }
   if (firstTime && email.campaign_id) await bumpCampaignCounter(trx, email.campaign_id, effect.milestone!);
   return 'applied';

@@ -187,8 +187,13 @@ const html = compiler(true);
 function asRenderError(err: unknown, part?: string, budgetMs?: number): RenderError {
   const message = err instanceof Error ? err.message : String(err);
   const prefix = part ? `${part}: ` : '';
-  if (/^template render limit exceeded/.test(message)) return new RenderBudgetExceeded(`${prefix}rendering takes longer than the render budget of ${budgetMs ?? RENDER_BUDGET_MS} ms`);
-  if (/^memory alloc limit exceeded/.test(message)) return new RenderBudgetExceeded(`${prefix}rendering needs more memory than the render budget allows (${RENDER_LIMITS.memoryLimit.toLocaleString('en-US')} range items or characters)`, 'memory');
+  if (/^template render limit exceeded/.test(message))
+    return new RenderBudgetExceeded(`${prefix}rendering takes longer than the render budget of ${budgetMs ?? RENDER_BUDGET_MS} ms`);
+  if (/^memory alloc limit exceeded/.test(message))
+    return new RenderBudgetExceeded(
+      `${prefix}rendering needs more memory than the render budget allows (${RENDER_LIMITS.memoryLimit.toLocaleString('en-US')} range items or characters)`,
+      'memory',
+    );
   return new RenderError(prefix + message);
 }
 
@@ -317,7 +322,8 @@ export function batchRenderer(opts: { budgetMs?: number; batchBudgetMs?: number;
       const key = `${template.subject}\u0000${template.body}\u0000${template.text ?? ''}`;
       const known = overBudget.get(key);
       if (known !== undefined) throw new RenderBudgetExceeded(known);
-      if (spentMs >= batchBudgetMs) throw new RenderBudgetExceeded(`the batch's render budget of ${batchBudgetMs} ms is spent (its templates render too slowly)`);
+      if (spentMs >= batchBudgetMs)
+        throw new RenderBudgetExceeded(`the batch's render budget of ${batchBudgetMs} ms is spent (its templates render too slowly)`);
       const started = now();
       try {
         return await renderTemplate(template, variables, { budgetMs });

@@ -70,8 +70,6 @@ export function sendgridBatchPayload(batch: OutgoingBatch) {
   };
 }
 
-
-
 const addr = (a: Address) => (a.name ? { email: a.email, name: a.name } : { email: a.email });
 
 /** A refusal with a known outcome becomes TransportRejected; no answer at all is rethrown as is. */

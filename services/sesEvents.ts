@@ -30,28 +30,58 @@ const storable = (max: number) =>
     .optional()
     .catch(undefined);
 const time = z.string().max(100).optional().catch(undefined);
-const address = z.string().min(3).max(320).refine((s) => !hasRefusedCharacter(s));
+const address = z
+  .string()
+  .min(3)
+  .max(320)
+  .refine((s) => !hasRefusedCharacter(s));
 
 const SesNotification = z.object({
   eventType: z.string().max(100).optional(),
   notificationType: z.string().max(100).optional(),
   mail: z.object({
-    messageId: z.string().min(1).max(200).refine((s) => !hasRefusedCharacter(s)),
+    messageId: z
+      .string()
+      .min(1)
+      .max(200)
+      .refine((s) => !hasRefusedCharacter(s)),
     timestamp: time,
     destination: z.array(address).max(1000).catch([]),
-    tags: z.record(z.string(), z.array(z.string().max(256))).optional().catch(undefined),
+    tags: z
+      .record(z.string(), z.array(z.string().max(256)))
+      .optional()
+      .catch(undefined),
   }),
   bounce: z
     .object({
       bounceType: storable(100),
       bounceSubType: storable(100),
-      bouncedRecipients: z.array(z.object({ emailAddress: address, diagnosticCode: storable(1000) })).max(1000).catch([]),
+      bouncedRecipients: z
+        .array(z.object({ emailAddress: address, diagnosticCode: storable(1000) }))
+        .max(1000)
+        .catch([]),
       timestamp: time,
     })
     .optional(),
-  complaint: z.object({ complainedRecipients: z.array(z.object({ emailAddress: address })).max(1000).catch([]), timestamp: time }).optional(),
+  complaint: z
+    .object({
+      complainedRecipients: z
+        .array(z.object({ emailAddress: address }))
+        .max(1000)
+        .catch([]),
+      timestamp: time,
+    })
+    .optional(),
   delivery: z.object({ recipients: z.array(address).max(1000).catch([]), timestamp: time }).optional(),
-  deliveryDelay: z.object({ delayedRecipients: z.array(z.object({ emailAddress: address })).max(1000).catch([]), timestamp: time }).optional(),
+  deliveryDelay: z
+    .object({
+      delayedRecipients: z
+        .array(z.object({ emailAddress: address }))
+        .max(1000)
+        .catch([]),
+      timestamp: time,
+    })
+    .optional(),
   open: z.object({ timestamp: time }).optional(),
   click: z.object({ link: storable(4000), timestamp: time }).optional(),
   reject: z.object({ reason: storable(1000) }).optional(),

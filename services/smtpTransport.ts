@@ -33,7 +33,12 @@ export function smtpFailure(err: any): Error {
   const code: unknown = err?.responseCode;
   if (typeof code === 'number' && code >= 400) {
     const permanent = code >= 500 && code !== 503;
-    return new TransportRejected(`SMTP server answered ${String(err.response ?? code).slice(0, 500)}`, code, !permanent, permanent && BOUNCE_COMMANDS.has(err.command));
+    return new TransportRejected(
+      `SMTP server answered ${String(err.response ?? code).slice(0, 500)}`,
+      code,
+      !permanent,
+      permanent && BOUNCE_COMMANDS.has(err.command),
+    );
   }
   if (UNREACHABLE.has(err?.originalCode) || UNREACHABLE.has(err?.code) || err?.code === 'EDNS') {
     return new TransportRejected(`SMTP server unreachable: ${err.originalCode ?? err.code}`, 0, true);

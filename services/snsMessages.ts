@@ -120,7 +120,8 @@ export async function verifySnsMessage(config: EmailConfig, certs: SnsCertCache,
   // Any AWS account's topic gets valid signatures: only the listed topics are ours (no list: none is).
   if (!config.snsTopicArns?.includes(m.TopicArn)) throw new SnsError('the SNS topic is not one of SNS_TOPIC_ARNS', 'refused');
   if (!supportedSignatureVersion(m.SignatureVersion)) throw new SnsError(`unsupported SignatureVersion ${JSON.stringify(m.SignatureVersion)}`, 'refused');
-  if (!snsUrlAllowed(m.SigningCertURL, config.snsCertHosts)) throw new SnsError('the signing certificate URL is not on an allowed host (SNS_CERT_HOSTS)', 'refused');
+  if (!snsUrlAllowed(m.SigningCertURL, config.snsCertHosts))
+    throw new SnsError('the signing certificate URL is not on an allowed host (SNS_CERT_HOSTS)', 'refused');
   const cert = await certificate(config, certs, m.SigningCertURL);
   if (!verifySnsSignature(m, cert, now)) throw new SnsError('invalid SNS message signature', 'refused');
   // After the signature: only a signed Timestamp says anything about the message's age.
@@ -129,7 +130,8 @@ export async function verifySnsMessage(config: EmailConfig, certs: SnsCertCache,
 
 /** Confirms a (verified) subscription by visiting its SubscribeURL, which must be on an allowed host too. */
 export async function confirmSnsSubscription(config: EmailConfig, m: SnsMessage): Promise<void> {
-  if (!m.SubscribeURL || !snsUrlAllowed(m.SubscribeURL, config.snsCertHosts)) throw new SnsError('the SubscribeURL is not on an allowed host (SNS_CERT_HOSTS)', 'refused');
+  if (!m.SubscribeURL || !snsUrlAllowed(m.SubscribeURL, config.snsCertHosts))
+    throw new SnsError('the SubscribeURL is not on an allowed host (SNS_CERT_HOSTS)', 'refused');
   let res: Fetched;
   try {
     res = await httpsGet(m.SubscribeURL, config.snsCertCa, MAX_CERT_BYTES);

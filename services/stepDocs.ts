@@ -6,7 +6,12 @@ export const STEP_TABLE_END = '<!-- step-table:end -->';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-const REFERENCE_NAMES: Record<keyof StepReferences, string> = { template: 'template', eventName: 'event name', contactFields: 'contact fields', topic: 'topic' };
+const REFERENCE_NAMES: Record<keyof StepReferences, string> = {
+  template: 'template',
+  eventName: 'event name',
+  contactFields: 'contact fields',
+  topic: 'topic',
+};
 
 /** The step table of the addable types, in registry order. */
 export function stepTable(registry: StepRegistry = STEP_TYPES): string {
@@ -14,7 +19,9 @@ export function stepTable(registry: StepRegistry = STEP_TYPES): string {
     .filter((def) => !def.internal)
     .map((def) => {
       const branches = typeof def.branches === 'function' ? 'named by its config' : def.branches.length ? def.branches.join(', ') : '—';
-      const refs = Object.entries(def.references ?? {}).flatMap(([kind, paths]) => (paths as readonly string[]).map((p) => `${REFERENCE_NAMES[kind as keyof StepReferences]} (\`${p}\`)`));
+      const refs = Object.entries(def.references ?? {}).flatMap(([kind, paths]) =>
+        (paths as readonly string[]).map((p) => `${REFERENCE_NAMES[kind as keyof StepReferences]} (\`${p}\`)`),
+      );
       return `| \`${def.type}\` | ${cell(def.docs?.config ?? '')} | ${branches} | ${refs.join(', ') || '—'} | ${cell(def.docs?.notes ?? '')} |`;
     });
   return ['| Type | Config | Branches | References | Notes |', '|---|---|---|---|---|', ...rows].join('\n');

@@ -56,7 +56,8 @@ function build(def: StepModule): StepTypeDescription {
   };
 }
 
-const branchList = (list: StepModule['branches']): BranchList => (typeof list === 'function' ? { derived: true, names: [] } : { derived: false, names: [...list] });
+const branchList = (list: StepModule['branches']): BranchList =>
+  typeof list === 'function' ? { derived: true, names: [] } : { derived: false, names: [...list] };
 
 /**
  * The input side of the config schema (a field with a default is optional), as JSON Schema 2020-12.

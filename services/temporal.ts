@@ -70,7 +70,11 @@ export function createTemporalGateway(config: Config, address = temporalAddress(
       for (const fn of closing.splice(0)) await fn().catch(() => undefined);
       if (connected) await connected.close();
       // Do not wait out a connect that may still be timing out; close it whenever it lands.
-      else if (connecting) void connecting.then((c) => c.close(), () => undefined);
+      else if (connecting)
+        void connecting.then(
+          (c) => c.close(),
+          () => undefined,
+        );
       connected = null;
       connecting = null;
       client = null;
@@ -111,7 +115,12 @@ export async function startWorkflowOnce<W extends Workflow>(gateway: TemporalGat
 }
 
 /** Signals one workflow; false when it has ended (or never started), which callers take as "not waiting". */
-export async function signalWorkflow<Args extends unknown[]>(gateway: TemporalGateway, workflowId: string, signal: SignalDefinition<Args>, ...args: Args): Promise<boolean> {
+export async function signalWorkflow<Args extends unknown[]>(
+  gateway: TemporalGateway,
+  workflowId: string,
+  signal: SignalDefinition<Args>,
+  ...args: Args
+): Promise<boolean> {
   try {
     await (await gateway.client()).workflow.getHandle(workflowId).signal(signal, ...args);
     return true;
@@ -136,7 +145,11 @@ export async function cancelWorkflow(gateway: TemporalGateway, workflowId: strin
  * Sends an Update and waits for its handler's answer. `refused` carries the reason when the
  * workflow's validator (or handler) said no, or when the workflow has ended or never started.
  */
-export async function updateWorkflow<Ret>(gateway: TemporalGateway, workflowId: string, update: UpdateDefinition<Ret, []>): Promise<{ result: Ret } | { refused: string }> {
+export async function updateWorkflow<Ret>(
+  gateway: TemporalGateway,
+  workflowId: string,
+  update: UpdateDefinition<Ret, []>,
+): Promise<{ result: Ret } | { refused: string }> {
   try {
     return { result: await (await gateway.client()).workflow.getHandle(workflowId).executeUpdate(update) };
   } catch (err) {

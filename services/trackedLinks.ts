@@ -41,7 +41,26 @@ const SLASH = 47;
 const GT = 62;
 const EQ = 61;
 
-const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', sol: '/', colon: ':', quest: '?', equals: '=', num: '#', percnt: '%', plus: '+', period: '.', comma: ',', semi: ';', lowbar: '_', hyphen: '-' };
+const NAMED: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  sol: '/',
+  colon: ':',
+  quest: '?',
+  equals: '=',
+  num: '#',
+  percnt: '%',
+  plus: '+',
+  period: '.',
+  comma: ',',
+  semi: ';',
+  lowbar: '_',
+  hyphen: '-',
+};
 // Names a browser decodes in an attribute even without their `;` (HTML's legacy references), unless followed by `=` or an alphanumeric.
 const LEGACY = new Set(['amp', 'lt', 'gt', 'quot', 'nbsp']);
 

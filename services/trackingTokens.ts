@@ -73,7 +73,8 @@ export function verifyTrackingToken(secret: string, kind: TrackingKind, token: s
 }
 
 export const openPixelUrl = (base: string, secret: string, emailId: string) => `${base}/t/o/${signTrackingToken(secret, { kind: 'open', emailId })}`;
-export const clickUrl = (base: string, secret: string, emailId: string, link: number) => `${base}/t/c/${signTrackingToken(secret, { kind: 'click', emailId, link })}`;
+export const clickUrl = (base: string, secret: string, emailId: string, link: number) =>
+  `${base}/t/c/${signTrackingToken(secret, { kind: 'click', emailId, link })}`;
 
 /** The pixel and link URLs of one email under `base`. */
 export function trackingUrls(base: string, secret: string, emailId: string): { pixel(): string; click(link: number): string } {

@@ -109,11 +109,22 @@ export const allAccepted = (batch: OutgoingBatch, messageId: string): BatchResul
  * A group offered recipient by recipient (SMTP, SES: one message per call), at most `concurrency`
  * calls in flight: each recipient's outcome is its own, sorted the way `sendBatch` answers.
  */
-export async function sendEach(batch: OutgoingBatch, concurrency: number, send: (m: OutgoingMessage & { campaignId: string }) => Promise<{ messageId: string }>): Promise<BatchResult> {
+export async function sendEach(
+  batch: OutgoingBatch,
+  concurrency: number,
+  send: (m: OutgoingMessage & { campaignId: string }) => Promise<{ messageId: string }>,
+): Promise<BatchResult> {
   const result: BatchResult = { accepted: [], rejected: [], unknown: [] };
   await forEachLimit(batch.recipients, concurrency, async (r) => {
     try {
-      const { messageId } = await send({ ...r, projectId: batch.projectId, campaignId: batch.campaignId, from: batch.from, replyTo: batch.replyTo, attachments: [] });
+      const { messageId } = await send({
+        ...r,
+        projectId: batch.projectId,
+        campaignId: batch.campaignId,
+        from: batch.from,
+        replyTo: batch.replyTo,
+        attachments: [],
+      });
       result.accepted.push({ emailId: r.emailId, messageId });
     } catch (err) {
       if (err instanceof TransportRejected) result.rejected.push({ emailId: r.emailId, error: err });

@@ -91,9 +91,27 @@ export function isPlusAddressed(local: string): boolean {
  * ignoring `.`, `-` and `_` so `no-reply` and `no_reply` match `noreply`.
  */
 const ROLE_LOCALS = new Set([
-  'abuse', 'admin', 'administrator', 'billing', 'contact', 'donotreply', 'help', 'hello', 'hostmaster',
-  'info', 'mailerdaemon', 'marketing', 'noreply', 'office', 'postmaster', 'root', 'sales', 'security',
-  'support', 'team', 'webmaster',
+  'abuse',
+  'admin',
+  'administrator',
+  'billing',
+  'contact',
+  'donotreply',
+  'help',
+  'hello',
+  'hostmaster',
+  'info',
+  'mailerdaemon',
+  'marketing',
+  'noreply',
+  'office',
+  'postmaster',
+  'root',
+  'sales',
+  'security',
+  'support',
+  'team',
+  'webmaster',
 ]);
 
 export function isAlias(local: string): boolean {

@@ -59,7 +59,9 @@ function buildSnapshot(graph: Graph, registry: StepRegistry): GraphSnapshot {
       const parsed = def ? stepConfigSchema(def).safeParse(s.config) : null;
       const base = { id: s.id, type: s.type, name: s.name };
       if (!parsed) return { ...base, config: s.config };
-      return parsed.success ? { ...base, config: parsed.data } : { ...base, config: s.config, invalid: `invalid ${s.type} config: ${issuesText(parsed.error)}` };
+      return parsed.success
+        ? { ...base, config: parsed.data }
+        : { ...base, config: s.config, invalid: `invalid ${s.type} config: ${issuesText(parsed.error)}` };
     }),
     transitions: graph.transitions.map((t) => ({ fromStepId: t.from_step_id, toStepId: t.to_step_id, branch: t.branch })),
   };
@@ -86,7 +88,8 @@ export function graphProblems(graph: Graph, registry: StepRegistry = STEP_TYPES)
   }
   const trigger = graph.steps.find((s) => s.type === TRIGGER);
   if (trigger && graph.steps.length === 1) problems.push({ stepId: trigger.id, field: 'steps', message: 'the workflow has no steps after its trigger' });
-  else if (trigger && !outgoing.get(trigger.id)?.has('next')) problems.push({ stepId: trigger.id, field: 'branches.next', message: 'the trigger is not connected to a first step' });
+  else if (trigger && !outgoing.get(trigger.id)?.has('next'))
+    problems.push({ stepId: trigger.id, field: 'branches.next', message: 'the trigger is not connected to a first step' });
   for (const step of graph.steps) {
     const def = findStepType(registry, step.type);
     if (!def) {
@@ -95,7 +98,8 @@ export function graphProblems(graph: Graph, registry: StepRegistry = STEP_TYPES)
     }
     const parsed = stepConfigSchema(def).safeParse(step.config);
     for (const branch of stepRequiredBranches(def, step.config)) {
-      if (!outgoing.get(step.id)?.has(branch)) problems.push({ stepId: step.id, field: `branches.${branch}`, message: `the ${branch} branch is not connected` });
+      if (!outgoing.get(step.id)?.has(branch))
+        problems.push({ stepId: step.id, field: `branches.${branch}`, message: `the ${branch} branch is not connected` });
     }
     // Branches derived from a config its schema refuses are unknown: the config problem says why.
     const branches = stepBranches(def, step.config);
@@ -105,7 +109,8 @@ export function graphProblems(graph: Graph, registry: StepRegistry = STEP_TYPES)
       }
     }
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) problems.push({ stepId: step.id, field: ['config', ...issue.path.map(String)].join('.'), message: issue.message });
+      for (const issue of parsed.error.issues)
+        problems.push({ stepId: step.id, field: ['config', ...issue.path.map(String)].join('.'), message: issue.message });
     }
   }
   return problems;

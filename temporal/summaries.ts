@@ -44,7 +44,14 @@ export function executionStart(e: {
 }
 
 /** `source` says who asked: /v1/send, a workflow step, a campaign test, a system email, the sweep. */
-export function deliveryStart(d: { emailId: string; projectId: string; contactId: string | null; label?: string | null; source: string; executionId?: string }): StartText {
+export function deliveryStart(d: {
+  emailId: string;
+  projectId: string;
+  contactId: string | null;
+  label?: string | null;
+  source: string;
+  executionId?: string;
+}): StartText {
   const what = d.label ? ` ('${d.label}')` : '';
   return {
     summary: `Delivery of email ${d.emailId}${what}${d.contactId ? ` to contact ${d.contactId}` : ''}`,
@@ -84,7 +91,13 @@ export function campaignStart(c: { id: string; projectId: string; name: string; 
   };
 }
 
-const JOB_KINDS: Record<string, string> = { IMPORT: 'CSV import', BULK_SUBSCRIBE: 'Bulk subscribe', BULK_UNSUBSCRIBE: 'Bulk unsubscribe', BULK_DELETE: 'Bulk delete', EXPORT: 'CSV export' };
+const JOB_KINDS: Record<string, string> = {
+  IMPORT: 'CSV import',
+  BULK_SUBSCRIBE: 'Bulk subscribe',
+  BULK_UNSUBSCRIBE: 'Bulk unsubscribe',
+  BULK_DELETE: 'Bulk delete',
+  EXPORT: 'CSV export',
+};
 
 const JOB_ROUTES: Record<string, string> = { IMPORT: 'import', EXPORT: 'export' };
 

@@ -90,7 +90,19 @@ async function startDevServerOnce(opts: DevServerOptions): Promise<DevServer> {
   const bin = findTemporalCli();
   const port = opts.port ?? (await freePort());
   // The priority-aware matcher (temporal/priorities.ts): the CLI's dev server leaves it off.
-  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error', ...devServerSearchAttributeFlags(), '--dynamic-config-value', 'matching.useNewMatcher=true'];
+  const args = [
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--log-level',
+    'error',
+    ...devServerSearchAttributeFlags(),
+    '--dynamic-config-value',
+    'matching.useNewMatcher=true',
+  ];
   if (opts.namespace && opts.namespace !== 'default') args.push('--namespace', opts.namespace);
   if (opts.headless) args.push('--headless');
   else args.push('--ui-port', String(opts.uiPort ?? port + 1000));

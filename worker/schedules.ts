@@ -19,7 +19,12 @@ interface ScheduleSpecDef {
 }
 
 const SCHEDULES: ScheduleSpecDef[] = [
-  { id: DOMAIN_VERIFICATION_SCHEDULE, workflow: domainVerification, every: '5 minutes', summary: 'DNS check of every pending sending domain (Schedule, every 5 minutes)' },
+  {
+    id: DOMAIN_VERIFICATION_SCHEDULE,
+    workflow: domainVerification,
+    every: '5 minutes',
+    summary: 'DNS check of every pending sending domain (Schedule, every 5 minutes)',
+  },
   {
     id: MAINTENANCE_SCHEDULE,
     workflow: maintenance,
@@ -32,7 +37,12 @@ const SCHEDULES: ScheduleSpecDef[] = [
     every: '1 hour',
     summary: "Retention: removes email bodies, events and inbound messages older than each project's retention setting (Schedule, every hour)",
   },
-  { id: SEGMENT_RECOMPUTE_SCHEDULE, workflow: segmentRecompute, every: '15 minutes', summary: 'Recompute of every tracked dynamic segment, one child per segment (Schedule, every 15 minutes)' },
+  {
+    id: SEGMENT_RECOMPUTE_SCHEDULE,
+    workflow: segmentRecompute,
+    every: '15 minutes',
+    summary: 'Recompute of every tracked dynamic segment, one child per segment (Schedule, every 15 minutes)',
+  },
 ];
 
 function desired(s: ScheduleSpecDef, taskQueue: string) {

@@ -112,7 +112,10 @@ if (require.main === module) {
     const workflowBundlePath = wanted === 'off' ? undefined : (prebuiltWorkflowBundle(wanted) ?? undefined);
     const { worker, close } = await createWorker({ config, knex, log, schedules: true, workflowBundlePath });
     const metrics = await serveWorkerMetrics(config, knex, log);
-    log.info({ taskQueue: config.temporal.taskQueue, address: temporalAddress(config), workflowBundle: workflowBundlePath ?? 'bundled at start' }, 'worker running');
+    log.info(
+      { taskQueue: config.temporal.taskQueue, address: temporalAddress(config), workflowBundle: workflowBundlePath ?? 'bundled at start' },
+      'worker running',
+    );
     await worker.run();
     await metrics.close();
     await close();

@@ -39,7 +39,9 @@ export async function serveWorkerMetrics(config: Config, knex: Knex, log: Logger
       return;
     }
     if (token && !bearerTokenMatches(req.headers.authorization, token)) {
-      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="metrics"' }).end(JSON.stringify({ error: 'Missing or invalid metrics token' }));
+      res
+        .writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="metrics"' })
+        .end(JSON.stringify({ error: 'Missing or invalid metrics token' }));
       return;
     }
     metricsText().then(

@@ -14,6 +14,5 @@ export function conditionStepActivities(deps: ActivityDeps) {
         throw err;
       }
     },
-
   };
 }

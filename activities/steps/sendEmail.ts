@@ -35,7 +35,11 @@ export function sendEmailStepActivities(deps: ActivityDeps) {
      * When the step's email is MARKETING and the contact is in the project's quiet hours (in their own
      * time zone), the instant they end and the real milliseconds until then; else null.
      */
-    async quietHoursHold(input: { projectId: string; contactId: string; config: PrepareEmailInput['config'] }): Promise<{ until: string; waitMs: number; timeZone: string } | null> {
+    async quietHoursHold(input: {
+      projectId: string;
+      contactId: string;
+      config: PrepareEmailInput['config'];
+    }): Promise<{ until: string; waitMs: number; timeZone: string } | null> {
       const policy = await sendingPolicy(knex, input.projectId);
       if (!policy?.quietHours) return null;
       const c = input.config;
@@ -61,7 +65,17 @@ export function sendEmailStepActivities(deps: ActivityDeps) {
       const contact = await findContact(knex, input.projectId, input.contactId);
       if (!contact) throw fail('the contact no longer exists', 'ContactGone');
       const c = input.config;
-      let content: { subject: string; body: string; text?: string | null; from: string; fromName?: string | null; replyTo?: string | null; type: EmailType; templateId?: string; template?: string };
+      let content: {
+        subject: string;
+        body: string;
+        text?: string | null;
+        from: string;
+        fromName?: string | null;
+        replyTo?: string | null;
+        type: EmailType;
+        templateId?: string;
+        template?: string;
+      };
       if ('templateId' in c) {
         const template = await findTemplate(knex, input.projectId, c.templateId);
         if (!template) throw fail(`template ${c.templateId} not found in this project`);
@@ -110,6 +124,5 @@ export function sendEmailStepActivities(deps: ActivityDeps) {
       }
       return { emailId, template: content.template };
     },
-
   };
 }

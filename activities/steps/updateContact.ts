@@ -27,7 +27,13 @@ export function updateContactStepActivities(deps: ActivityDeps) {
       const outcome = await applyStepOnce(knex, input.executionId, input.seq, async (trx) => {
         let written;
         try {
-          written = await updateContact(trx, { projectId: input.projectId, contactId: input.contactId, data: input.data, subscribed: input.subscribed, source: 'workflow' });
+          written = await updateContact(trx, {
+            projectId: input.projectId,
+            contactId: input.contactId,
+            data: input.data,
+            subscribed: input.subscribed,
+            source: 'workflow',
+          });
         } catch (err) {
           if (err instanceof ContactDataError) throw fail(err.message, 'ContactDataError');
           throw err;

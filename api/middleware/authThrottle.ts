@@ -24,7 +24,10 @@ export const countClientAttempt = (ctx: AppContext) => countIpAttempt(ctx.deps.k
 export async function throttleClient(ctx: AppContext): Promise<void> {
   const v = await countClientAttempt(ctx);
   if (!v.allowed) {
-    throw tooMany(`At most ${ctx.deps.config.authRateLimitPerMinute} sign-in, signup and password-reset attempts per minute from one address`, v.retryAfterSeconds);
+    throw tooMany(
+      `At most ${ctx.deps.config.authRateLimitPerMinute} sign-in, signup and password-reset attempts per minute from one address`,
+      v.retryAfterSeconds,
+    );
   }
 }
 

@@ -56,10 +56,15 @@ function toApiError(err: any): ApiError {
   }
   const part = unavailablePart(err);
   if (part) {
-    return new ApiError(503, 'SERVICE_UNAVAILABLE', `${part === 'service' ? 'A backing service' : part === 'database' ? 'The database' : 'Temporal'} is unreachable; retry shortly`, {
-      details: { unavailable: part },
-      headers: { 'Retry-After': '5' },
-    });
+    return new ApiError(
+      503,
+      'SERVICE_UNAVAILABLE',
+      `${part === 'service' ? 'A backing service' : part === 'database' ? 'The database' : 'Temporal'} is unreachable; retry shortly`,
+      {
+        details: { unavailable: part },
+        headers: { 'Retry-After': '5' },
+      },
+    );
   }
   return new ApiError(500, 'INTERNAL_SERVER_ERROR', 'An unexpected error occurred');
 }

@@ -2,12 +2,7 @@ import type { Next } from 'koa';
 import type { AppContext } from '../context';
 import { DomainError } from '../../lib/domainErrors';
 import { ApiError, fromDomainError, validationError } from '../errors';
-import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  isValidIdempotencyKey,
-  releaseIdempotencyKey,
-} from '../../db/idempotency';
+import { claimIdempotencyKey, completeIdempotencyKey, isValidIdempotencyKey, releaseIdempotencyKey } from '../../db/idempotency';
 
 const HEADER = 'Idempotency-Key';
 
@@ -16,9 +11,7 @@ export async function idempotency(ctx: AppContext, next: Next) {
   const raw = ctx.get(HEADER);
   if (raw === '' && !(HEADER.toLowerCase() in ctx.headers)) return next();
   if (!isValidIdempotencyKey(raw)) {
-    throw validationError([
-      { field: HEADER, code: 'invalid_string', message: 'Idempotency-Key must be 1 to 255 printable ASCII characters' },
-    ]);
+    throw validationError([{ field: HEADER, code: 'invalid_string', message: 'Idempotency-Key must be 1 to 255 printable ASCII characters' }]);
   }
   const { knex, config } = ctx.deps;
   // Only routes with a project principal (secret key) are idempotent; the auth middleware ran first.

@@ -17,7 +17,9 @@ export function rawJsonBody(limitBytes: number) {
         // Past the limit the rest is drained and dropped, then the request is refused.
         if (size <= limitBytes) chunks.push(chunk);
       });
-      ctx.req.on('end', () => (size > limitBytes ? reject(new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large')) : resolve(Buffer.concat(chunks))));
+      ctx.req.on('end', () =>
+        size > limitBytes ? reject(new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large')) : resolve(Buffer.concat(chunks)),
+      );
       ctx.req.on('error', () => reject(badRequest('The request body could not be read')));
     });
     await next();

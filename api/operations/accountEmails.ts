@@ -33,4 +33,3 @@ export async function mailToken(ctx: AppContext, user: UserRow, purpose: TokenPu
   });
   return true;
 }
-

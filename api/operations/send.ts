@@ -37,8 +37,12 @@ async function resolveContent(deps: Pick<Deps, 'knex'>, projectId: string, body:
   const html = body.body ?? template!.body;
   // A template's text describes the template's body: with a body of the request's own, the part
   // is generated from that body unless the request gives its text too.
-  const text = body.text ?? (body.body === undefined ? template?.text ?? null : null);
-  for (const [field, source] of [['subject', subject], ['body', html], ['text', text]] as const) {
+  const text = body.text ?? (body.body === undefined ? (template?.text ?? null) : null);
+  for (const [field, source] of [
+    ['subject', subject],
+    ['body', html],
+    ['text', text],
+  ] as const) {
     if (source === null) continue;
     const problem = checkTemplate(source);
     if (problem) throw validationError([{ field, code: 'custom', message: `${field} is not a valid template: ${problem}` }], 'Template could not be parsed');
@@ -65,7 +69,11 @@ const compareAddresses = (a: string, b: string) => {
  * (services/deliveryBatcher.ts), named on each row. The call returns once the rows committed:
  * the batch starts a few milliseconds later, and the maintenance sweep starts any a crash left.
  */
-export async function sendEmails(deps: Pick<Deps, 'knex' | 'temporal' | 'log' | 'config' | 'runtime'>, projectId: string, body: SendBody): Promise<SentEmail[]> {
+export async function sendEmails(
+  deps: Pick<Deps, 'knex' | 'temporal' | 'log' | 'config' | 'runtime'>,
+  projectId: string,
+  body: SendBody,
+): Promise<SentEmail[]> {
   const content = await resolveContent(deps, projectId, body);
   const limits = await assertVerifiedSenderReadingLimits(deps.knex, projectId, content.from.email, senderCheckWaived(deps.config));
   const recipients = (Array.isArray(body.to) ? body.to : [body.to]).map(asAddress);
@@ -119,4 +127,3 @@ export async function sendEmails(deps: Pick<Deps, 'knex' | 'temporal' | 'log' | 
   await Promise.all(written.map((w) => deps.runtime.events.handOff(w.emitted)));
   return written.map((w) => ({ contact: w.contact, email: w.emailId }));
 }
-

@@ -88,14 +88,24 @@ function invitePage(ctx: AppContext, token: string, offer: InviteOffer, user: Us
     return renderPage(ctx, INVITE_TITLE, body, status ?? 200);
   }
   if (normalizeEmail(user.email) !== offer.email) {
-    return renderPage(ctx, INVITE_TITLE, `${offered}\n${error(`You are signed in as ${user.email}. Sign in with ${offer.email} to accept this invitation.`)}`, status ?? 200);
+    return renderPage(
+      ctx,
+      INVITE_TITLE,
+      `${offered}\n${error(`You are signed in as ${user.email}. Sign in with ${offer.email} to accept this invitation.`)}`,
+      status ?? 200,
+    );
   }
   if (!user.email_verified) {
     const message = `Verify ${user.email} first (open the verification link we emailed you, or ask for a new one from your account), then open this link again.`;
     return renderPage(ctx, INVITE_TITLE, `${offered}\n${error(message)}\n<p>${link}</p>`, status ?? 200);
   }
-  renderPage(ctx, INVITE_TITLE, `${offered}
-<form method="post" action="/invite">${hidden('token', token)}<button type="submit">Accept invite</button></form>`, status ?? 200);
+  renderPage(
+    ctx,
+    INVITE_TITLE,
+    `${offered}
+<form method="post" action="/invite">${hidden('token', token)}<button type="submit">Accept invite</button></form>`,
+    status ?? 200,
+  );
 }
 
 export default [
@@ -119,8 +129,12 @@ export default [
     handler(ctx, { query }) {
       const token = tokenOf(query.token);
       if (!token) return badLink(ctx, 'Verify your email address');
-      renderPage(ctx, 'Verify your email address', `<p>Press the button to confirm that this address is yours.</p>
-<form method="post" action="/verify-email">${hidden('token', token)}<button type="submit">Verify my email address</button></form>`);
+      renderPage(
+        ctx,
+        'Verify your email address',
+        `<p>Press the button to confirm that this address is yours.</p>
+<form method="post" action="/verify-email">${hidden('token', token)}<button type="submit">Verify my email address</button></form>`,
+      );
     },
   }),
   route({
@@ -133,8 +147,12 @@ export default [
       const token = tokenOf(body.token);
       const user = token ? await verifyEmailWithToken(ctx.deps.knex, token) : null;
       if (!user) return badLink(ctx, 'Verify your email address');
-      renderPage(ctx, 'Email address verified', `<p>${escapeHtml(user.email)} is verified. Invited to a project? Sign in, then open the invitation link again to accept it.</p>
-<p><a href="${escapeHtml(ctx.deps.config.appUrl)}/">Continue</a></p>`);
+      renderPage(
+        ctx,
+        'Email address verified',
+        `<p>${escapeHtml(user.email)} is verified. Invited to a project? Sign in, then open the invitation link again to accept it.</p>
+<p><a href="${escapeHtml(ctx.deps.config.appUrl)}/">Continue</a></p>`,
+      );
     },
   }),
   route({
@@ -163,7 +181,11 @@ export default [
       if (!password.success) return renderPage(ctx, 'Choose a new password', resetForm(token, password.error.issues[0].message), 400);
       const user = await resetPasswordWithToken(ctx.deps.knex, token, password.data);
       if (!user) return badLink(ctx, 'Choose a new password');
-      renderPage(ctx, 'Password changed', `<p>The password of ${escapeHtml(user.email)} is changed, and every device signed in to it is signed out. Sign in with the new one.</p>`);
+      renderPage(
+        ctx,
+        'Password changed',
+        `<p>The password of ${escapeHtml(user.email)} is changed, and every device signed in to it is signed out. Sign in with the new one.</p>`,
+      );
     },
   }),
   route({
@@ -191,7 +213,8 @@ export default [
       if (!input.success) return renderPage(ctx, 'Join your team', signupForm(email, invite, input.error.issues[0].message), 400);
       const user = await createUser(ctx.deps.knex, input.data.email, input.data.password);
       if (!user) {
-        const message = 'An account with this address exists already. Sign in (or reset its password), verify the address, then open the invitation link again.';
+        const message =
+          'An account with this address exists already. Sign in (or reset its password), verify the address, then open the invitation link again.';
         return renderPage(ctx, 'Join your team', error(message), 409);
       }
       await mailToken(ctx, user, 'VERIFY_EMAIL');
@@ -208,7 +231,8 @@ export default [
     ...common,
     method: 'get',
     path: '/invite',
-    summary: 'Page of the invitation link: the project and role offered, and an Accept button for the signed-in owner of the invited address (nothing changes on GET)',
+    summary:
+      'Page of the invitation link: the project and role offered, and an Accept button for the signed-in owner of the invited address (nothing changes on GET)',
     query: TokenQuery,
     async handler(ctx, { query }) {
       const token = tokenOf(query.token);
@@ -235,8 +259,12 @@ export default [
       const result = await acceptInvite(ctx.deps.knex, token, user);
       if (result === 'NOT_FOUND') return badLink(ctx, INVITE_TITLE, 404);
       if (result !== 'WRONG_ACCOUNT' && result !== 'UNVERIFIED') {
-        return renderPage(ctx, 'Invitation accepted', `<p>You joined <strong>${escapeHtml(offer.projectName)}</strong> as <strong>${escapeHtml(result.role)}</strong>.</p>
-<p><a href="${escapeHtml(ctx.deps.config.appUrl)}/">Continue</a></p>`);
+        return renderPage(
+          ctx,
+          'Invitation accepted',
+          `<p>You joined <strong>${escapeHtml(offer.projectName)}</strong> as <strong>${escapeHtml(result.role)}</strong>.</p>
+<p><a href="${escapeHtml(ctx.deps.config.appUrl)}/">Continue</a></p>`,
+        );
       }
       invitePage(ctx, token, offer, user, 403);
     },

@@ -25,7 +25,13 @@ export default [
     query: TimeseriesQuery,
     responses: { 200: { description: 'one point per bucket, empty buckets included', schema: TimeseriesOut } },
     async handler(ctx, { query, project }) {
-      const points = await timeseries(ctx.deps.knex, { projectId: project.id, type: metricType(query.metric), interval: query.interval, from: query.from, to: query.to });
+      const points = await timeseries(ctx.deps.knex, {
+        projectId: project.id,
+        type: metricType(query.metric),
+        interval: query.interval,
+        from: query.from,
+        to: query.to,
+      });
       ctx.body = {
         metric: query.metric,
         interval: query.interval,

@@ -34,7 +34,12 @@ export default [
     tag: 'auth',
     summary: 'Create a dashboard user and sign in',
     body: Credentials,
-    responses: { 201: { description: 'created', schema: UserOut }, 403: { description: 'signups disabled' }, 409: { description: 'email taken' }, 429: tooMany },
+    responses: {
+      201: { description: 'created', schema: UserOut },
+      403: { description: 'signups disabled' },
+      409: { description: 'email taken' },
+      429: tooMany,
+    },
     async handler(ctx, { body }) {
       if (ctx.deps.config.disableSignups) throw new ApiError(403, 'FORBIDDEN', 'Signups are disabled on this server');
       await throttleClient(ctx);

@@ -22,7 +22,12 @@ async function projectFor(trx: Knex.Transaction, o: Obj): Promise<string | null>
   const customer = customerOf(o);
   const known = customer ? await projectOfCustomer(trx, customer) : null;
   if (known) return known;
-  const tagged = [o.client_reference_id, o.metadata?.project_id, o.subscription_details?.metadata?.project_id, o.parent?.subscription_details?.metadata?.project_id]
+  const tagged = [
+    o.client_reference_id,
+    o.metadata?.project_id,
+    o.subscription_details?.metadata?.project_id,
+    o.parent?.subscription_details?.metadata?.project_id,
+  ]
     .map((v) => Uuid.safeParse(v))
     .find((r) => r.success)?.data;
   if (!tagged || !(await findProject(trx, tagged))) return null;

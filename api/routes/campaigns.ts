@@ -99,7 +99,13 @@ function parseSchedule(raw: unknown): Date | null {
 /** A send in each recipient's zone starts now and holds each recipient until this local date-time of theirs. */
 function parseLocalSchedule(raw: unknown): string {
   if (typeof raw !== 'string' || !parseLocalDateTime(raw)) {
-    throw validationError([{ field: 'scheduledFor', code: 'custom', message: 'with recipientTimezone, scheduledFor is a local date-time with no offset, such as 2026-12-01T09:00:00' }]);
+    throw validationError([
+      {
+        field: 'scheduledFor',
+        code: 'custom',
+        message: 'with recipientTimezone, scheduledFor is a local date-time with no offset, such as 2026-12-01T09:00:00',
+      },
+    ]);
   }
   return raw;
 }
@@ -180,7 +186,8 @@ export default [
         (r) => r && 'deleted' in r && { projectId: project.id, action: 'campaign.delete', target: { type: 'campaign', id: params.id } },
       );
       if (!result) throw notFound('Campaign');
-      if ('conflict' in result) throw conflict(`The campaign is ${result.conflict} and has an active execution; cancel it first`, { details: { status: result.conflict } });
+      if ('conflict' in result)
+        throw conflict(`The campaign is ${result.conflict} and has an active execution; cancel it first`, { details: { status: result.conflict } });
       ctx.status = 204;
     },
   }),
@@ -235,9 +242,13 @@ export default [
         topicId: c.topic_id ?? null,
       });
       // The row is committed: if Temporal cannot take it now, the maintenance sweep starts it.
-      await startDelivery(temporal, { id: emailId, projectId: c.project_id, contactId: contact?.id ?? null, template: c.name, source: `test of campaign ${c.id}` }).catch((err) =>
-        ctx.deps.log.warn({ err, emailId }, 'test email: delivery start failed; the maintenance sweep will start it'),
-      );
+      await startDelivery(temporal, {
+        id: emailId,
+        projectId: c.project_id,
+        contactId: contact?.id ?? null,
+        template: c.name,
+        source: `test of campaign ${c.id}`,
+      }).catch((err) => ctx.deps.log.warn({ err, emailId }, 'test email: delivery start failed; the maintenance sweep will start it'));
       ctx.body = { success: true, data: { emailId, to }, message: `Test email sent to ${to}` };
     },
   }),
@@ -266,7 +277,13 @@ export default [
         requestAuditor(ctx),
         (trx) => requestSend(trx, project.id, params.id, scheduledFor, localSchedule),
         (r) =>
-          r && 'row' in r && { projectId: project.id, action: 'campaign.send', target: { type: 'campaign', id: params.id }, details: { status: r.row.status, scheduledFor: r.row.scheduled_for ?? localSchedule } },
+          r &&
+          'row' in r && {
+            projectId: project.id,
+            action: 'campaign.send',
+            target: { type: 'campaign', id: params.id },
+            details: { status: r.row.status, scheduledFor: r.row.scheduled_for ?? localSchedule },
+          },
       );
       const row = guarded(sent, (s) => `Only a DRAFT campaign can be sent; this one is ${s}`);
       await start(ctx.deps.temporal, campaignSendStart, { campaign: row, config: ctx.deps.config });
@@ -274,7 +291,11 @@ export default [
       ctx.body = {
         success: true,
         data: { id: campaign.id, name: campaign.name, status: campaign.status, scheduledFor: campaign.scheduledFor },
-        message: localSchedule ? `Campaign is being sent at ${localSchedule} in each recipient's time zone` : scheduledFor ? `Campaign scheduled for ${campaign.scheduledFor}` : 'Campaign is being sent now',
+        message: localSchedule
+          ? `Campaign is being sent at ${localSchedule} in each recipient's time zone`
+          : scheduledFor
+            ? `Campaign scheduled for ${campaign.scheduledFor}`
+            : 'Campaign is being sent now',
       };
     },
   }),
@@ -284,9 +305,15 @@ export default [
     path: '/campaigns/:id/cancel',
     summary: 'Cancel a SCHEDULED, SENDING or PAUSED campaign: no further batch goes out; emails already handed over stay sent',
     params: IdParams,
-    responses: { 200: { description: 'the cancelled campaign', schema: CampaignOut }, 409: { description: 'the campaign is not SCHEDULED, SENDING or PAUSED' } },
+    responses: {
+      200: { description: 'the cancelled campaign', schema: CampaignOut },
+      409: { description: 'the campaign is not SCHEDULED, SENDING or PAUSED' },
+    },
     async handler(ctx, { params, project }) {
-      const row = guarded(await cancelCampaign(ctx.deps.knex, project.id, params.id), (s) => `Only a SCHEDULED, SENDING or PAUSED campaign can be cancelled; this one is ${s}`);
+      const row = guarded(
+        await cancelCampaign(ctx.deps.knex, project.id, params.id),
+        (s) => `Only a SCHEDULED, SENDING or PAUSED campaign can be cancelled; this one is ${s}`,
+      );
       await cancelCampaignWorkflow(ctx.deps.temporal, row.id);
       ctx.body = presentCampaign(row);
     },
@@ -302,7 +329,10 @@ export default [
           ? 'Pause a SENDING campaign (extension of the spec): no further batch is handed over; batches in flight finish'
           : 'Resume a PAUSED campaign (extension of the spec): sending continues with the recipients not yet handed over',
       params: IdParams,
-      responses: { 200: { description: `the campaign, now ${to}`, schema: CampaignOut }, 409: { description: `the campaign is not ${from}, or its workflow refused` } },
+      responses: {
+        200: { description: `the campaign, now ${to}`, schema: CampaignOut },
+        409: { description: `the campaign is not ${from}, or its workflow refused` },
+      },
       async handler(ctx, { params, project }) {
         const row = await loadCampaign(ctx, project.id, params.id);
         const refuse = (why: string) => conflict(`Only a ${from} campaign can be ${action}d; ${why}`, { details: { status: row.status } });
@@ -333,7 +363,7 @@ export default [
     params: IdParams,
     responses: {
       200: { description: 'the count', schema: CampaignAudienceOut },
-      422: { description: 'the audience condition no longer compiles against the project\'s fields' },
+      422: { description: "the audience condition no longer compiles against the project's fields" },
     },
     async handler(ctx, { params, project }) {
       const c = await loadCampaign(ctx, project.id, params.id);

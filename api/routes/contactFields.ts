@@ -32,7 +32,7 @@ export default [
     path: '/contacts/count',
     auth: 'secret',
     tag: 'contacts',
-    summary: 'How many contacts a filter tree matches now (the filter builder\'s live count; the same compiler as segments)',
+    summary: "How many contacts a filter tree matches now (the filter builder's live count; the same compiler as segments)",
     body: CountBody,
     responses: {
       200: { description: 'the count', schema: CountOut },
@@ -44,7 +44,10 @@ export default [
         ctx.body = { count: await countMatching(ctx.deps.knex, projectId, body.condition, await loadFieldTypes(ctx.deps.knex, projectId)) };
       } catch (err) {
         if (!(err instanceof FilterError)) throw err;
-        throw validationError(err.problems.map((p) => filterErrorToFieldError(new FilterError([p]), 'condition')), 'The condition does not fit the project\'s fields');
+        throw validationError(
+          err.problems.map((p) => filterErrorToFieldError(new FilterError([p]), 'condition')),
+          "The condition does not fit the project's fields",
+        );
       }
     },
   }),

@@ -62,7 +62,10 @@ export default [
         await enqueue(ctx, project.id, 'IMPORT', importRows(csvRecords(fs.createReadStream(body.file.filepath))));
       } catch (err) {
         if (err instanceof ImportFileError) {
-          throw validationError(err.problems.map((message) => ({ field: 'file', message, code: 'custom' })), 'The CSV file cannot be imported');
+          throw validationError(
+            err.problems.map((message) => ({ field: 'file', message, code: 'custom' })),
+            'The CSV file cannot be imported',
+          );
         }
         throw err;
       }
@@ -81,7 +84,12 @@ export default [
       async handler(ctx, { body, project }) {
         // A repeated id would only fail its second time round ("not found" after a delete).
         const ids = [...new Set(body.contactIds)];
-        await enqueue(ctx, project.id, type as BulkJobType, ids.map((contactId, i) => ({ rowNumber: i + 1, payload: { contactId } })));
+        await enqueue(
+          ctx,
+          project.id,
+          type as BulkJobType,
+          ids.map((contactId, i) => ({ rowNumber: i + 1, payload: { contactId } })),
+        );
       },
     }),
   ),

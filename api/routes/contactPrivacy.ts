@@ -30,7 +30,13 @@ const exportJob = async (ctx: AppContext, projectId: string, jobId: string) => {
 async function queueExport(ctx: AppContext, projectId: string, filter: unknown): Promise<void> {
   try {
     const job = await startContactExport(ctx.deps, projectId, filter);
-    await recordAudit(ctx.deps.knex, { projectId, ...requestAuditor(ctx), action: 'contact.export', target: { type: 'job', id: job.id }, details: { filtered: !!filter } });
+    await recordAudit(ctx.deps.knex, {
+      projectId,
+      ...requestAuditor(ctx),
+      action: 'contact.export',
+      target: { type: 'job', id: job.id },
+      details: { filtered: !!filter },
+    });
     ctx.status = 202;
     ctx.body = { jobId: job.id };
   } catch (err) {
@@ -60,7 +66,7 @@ export default [
     resource: 'Contact',
     summary: 'Everything stored about one contact, as one JSON document: the contact, topics, consent record, events, emails, executions, inbound mail',
     params: ContactIdParams,
-    responses: { 200: { description: 'the contact\'s record', schema: ContactRecordOut } },
+    responses: { 200: { description: "the contact's record", schema: ContactRecordOut } },
     async handler(ctx, { params, project }) {
       const record = await contactRecord(ctx.deps, project.id, params.id);
       if (!record) throw notFound('Contact');
@@ -75,7 +81,7 @@ export default [
     path: '/contacts/export',
     auth: 'secret',
     tag: 'contacts',
-    summary: 'Export the project\'s contacts (all, or those matching a filter tree) as a CSV file (queued job)',
+    summary: "Export the project's contacts (all, or those matching a filter tree) as a CSV file (queued job)",
     body: ExportCreate,
     responses: { 202: { description: 'queued', schema: JobAccepted }, 422: { description: 'the filter tree does not compile' } },
     async handler(ctx, { body, project }) {

@@ -14,15 +14,7 @@ import {
   ContactUpsertOut,
   FieldsOut,
 } from '../schemas/contacts';
-import {
-  deleteContact,
-  EmailInUseError,
-  findContact,
-  listContacts,
-  parseContactCursor,
-  updateContact,
-  upsertContact,
-} from '../../db/contacts';
+import { deleteContact, EmailInUseError, findContact, listContacts, parseContactCursor, updateContact, upsertContact } from '../../db/contacts';
 import { describeFields } from '../../db/fields';
 import { contactTopicMap, topicChanges } from '../../db/topics';
 import { listConsent } from '../../db/consent';

@@ -27,7 +27,7 @@ export default [
     auth: 'secret',
     tag: 'emails',
     resource: 'Email',
-    summary: "One email and its story: sent, delivered, opened, clicked (with the url), bounced, complained, suppressed, failed, oldest first",
+    summary: 'One email and its story: sent, delivered, opened, clicked (with the url), bounced, complained, suppressed, failed, oldest first',
     params: EmailIdParams,
     responses: { 200: { description: 'the email with its events', schema: EmailOut }, 404: { description: 'no such email in this project' } },
     async handler(ctx, { params, project }) {

@@ -10,7 +10,10 @@ export default [
     responses: { 200: { description: 'all parts ok' }, 503: { description: 'a part is failing' } },
     async handler(ctx) {
       const [database, temporal] = await Promise.all([
-        ctx.deps.knex.raw('SELECT 1').then(() => 'ok', () => 'error'),
+        ctx.deps.knex.raw('SELECT 1').then(
+          () => 'ok',
+          () => 'error',
+        ),
         ctx.deps.temporal.health().then((ok) => (ok ? 'ok' : 'error')),
       ]);
       const ok = database === 'ok' && temporal === 'ok';

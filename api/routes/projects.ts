@@ -4,7 +4,17 @@ import { IdParams } from '../schemas/common';
 import { InviteBody, InviteOut, InviteParams, MemberOut, MemberParams, RoleBody, SecurityOut, SetupStateOut, TeamOut } from '../schemas/teams';
 import { requireProjectRole } from '../projectAccess';
 import { sendSystemEmail } from '../operations/systemEmail';
-import { cancelInvite, changeMember, INVITE_LIMITS, INVITE_TTL_SECONDS, inviteMember, listInvites, listMembers, Member, MemberChangeRefusal } from '../../db/members';
+import {
+  cancelInvite,
+  changeMember,
+  INVITE_LIMITS,
+  INVITE_TTL_SECONDS,
+  inviteMember,
+  listInvites,
+  listMembers,
+  Member,
+  MemberChangeRefusal,
+} from '../../db/members';
 import { findProject, setupState } from '../../db/projects';
 import { securityState } from '../../db/security';
 import { audited, requestAuditor } from '../../services/audit';
@@ -106,8 +116,18 @@ export default [
         requestAuditor(ctx),
         (trx) => inviteMember(trx, params.id, { userId: user.id, role }, body.email, body.role),
         (r) =>
-          (r.kind === 'member' && { projectId: params.id, action: 'member.add', target: { type: 'user', id: r.member.userId }, details: { role: r.member.role } }) ||
-          (r.kind === 'invite' && { projectId: params.id, action: 'member.invite', target: { type: 'invite', id: r.invite.id }, details: { role: r.invite.role } }),
+          (r.kind === 'member' && {
+            projectId: params.id,
+            action: 'member.add',
+            target: { type: 'user', id: r.member.userId },
+            details: { role: r.member.role },
+          }) ||
+          (r.kind === 'invite' && {
+            projectId: params.id,
+            action: 'member.invite',
+            target: { type: 'invite', id: r.invite.id },
+            details: { role: r.invite.role },
+          }),
       );
       if (result.kind === 'refused') {
         if (result.reason === 'ALREADY_MEMBER') throw conflict('This person is already a member of the project');
@@ -161,7 +181,8 @@ export default [
           ctx.deps.knex,
           requestAuditor(ctx),
           (trx) => changeMember(trx, params.id, { userId: user.id, role }, params.userId, body.role),
-          (r) => typeof r === 'object' && { projectId: params.id, action: 'member.role', target: { type: 'user', id: params.userId }, details: { role: body.role } },
+          (r) =>
+            typeof r === 'object' && { projectId: params.id, action: 'member.role', target: { type: 'user', id: params.userId }, details: { role: body.role } },
         ),
       );
     },
@@ -182,7 +203,8 @@ export default [
           ctx.deps.knex,
           requestAuditor(ctx),
           (trx) => changeMember(trx, params.id, { userId: user.id, role }, params.userId, null),
-          (r) => typeof r === 'object' && { projectId: params.id, action: 'member.remove', target: { type: 'user', id: params.userId }, details: { role: r.role } },
+          (r) =>
+            typeof r === 'object' && { projectId: params.id, action: 'member.remove', target: { type: 'user', id: params.userId }, details: { role: r.role } },
         ),
       );
       ctx.status = 204;

@@ -44,15 +44,22 @@ export default [
     summary:
       'Amazon SNS endpoint for SES notifications (bounce, complaint, delivery, open, click, send, reject): every message signature-checked; subscriptions confirmed; each notification applied once',
     responses: {
-      200: { description: 'applied (a repeated SNS message id counts as a duplicate), or a subscription confirmed', schema: z.union([ProviderEventsOut, SnsConfirmationOut]) },
+      200: {
+        description: 'applied (a repeated SNS message id counts as a duplicate), or a subscription confirmed',
+        schema: z.union([ProviderEventsOut, SnsConfirmationOut]),
+      },
       400: { description: 'not JSON' },
-      401: { description: 'bad signature, a topic not in SNS_TOPIC_ARNS, unsupported signature version, signing certificate or SubscribeURL not on an allowed host (SNS_CERT_HOSTS), or a message older than 3 days' },
+      401: {
+        description:
+          'bad signature, a topic not in SNS_TOPIC_ARNS, unsupported signature version, signing certificate or SubscribeURL not on an allowed host (SNS_CERT_HOSTS), or a message older than 3 days',
+      },
       404: { description: 'the endpoint is off: it listens only with EMAIL_TRANSPORT=ses and SNS_TOPIC_ARNS set' },
       422: { description: 'not an SNS message' },
       503: { description: 'the signing certificate or the SubscribeURL could not be reached; SNS retries' },
     },
     async handler(ctx) {
-      if (!sesWebhookEnabled(ctx.deps.config.email)) throw new ApiError(404, 'NOT_FOUND', 'POST /webhooks/ses is off: it needs EMAIL_TRANSPORT=ses and SNS_TOPIC_ARNS');
+      if (!sesWebhookEnabled(ctx.deps.config.email))
+        throw new ApiError(404, 'NOT_FOUND', 'POST /webhooks/ses is off: it needs EMAIL_TRANSPORT=ses and SNS_TOPIC_ARNS');
       const parsed = safeParse(SnsMessage, snsJson(ctx.request.body));
       if (!parsed.success) throw validationError(fieldErrors(parsed.error), 'Not an SNS message');
       const m = parsed.data;

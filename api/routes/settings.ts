@@ -61,7 +61,13 @@ export default [
           if (doubleOptIn !== undefined) await setDoubleOptInSettings(trx, projectId, doubleOptIn);
           if (retention) await updateRetentionSettings(trx, projectId, retention);
         },
-        () => Object.keys(body).length > 0 && { projectId, action: 'settings.update', target: { type: 'settings', id: null }, details: { changed: Object.keys(body) } },
+        () =>
+          Object.keys(body).length > 0 && {
+            projectId,
+            action: 'settings.update',
+            target: { type: 'settings', id: null },
+            details: { changed: Object.keys(body) },
+          },
       );
       ctx.body = await settingsOf(ctx, project.id);
     },

@@ -4,17 +4,18 @@ import { audited, requestAuditor } from '../../services/audit';
 import { referencePaths } from '../../services/stepReferences';
 import { conflict, notFound, validationError, type FieldError } from '../errors';
 import { IdParams } from '../schemas/common';
-import { TemplateCreate, TemplateListQuery, TemplateOut, TemplatePage, TemplatePreviewIn, TemplatePreviewOut, TemplateUpdate, TemplateUsage } from '../schemas/templates';
-import { assertVerifiedSender } from '../../services/senderCheck';
 import {
-  createTemplate,
-  deleteTemplate,
-  duplicateTemplate,
-  findTemplate,
-  listTemplates,
-  templateUsage,
-  updateTemplate,
-} from '../../db/templates';
+  TemplateCreate,
+  TemplateListQuery,
+  TemplateOut,
+  TemplatePage,
+  TemplatePreviewIn,
+  TemplatePreviewOut,
+  TemplateUpdate,
+  TemplateUsage,
+} from '../schemas/templates';
+import { assertVerifiedSender } from '../../services/senderCheck';
+import { createTemplate, deleteTemplate, duplicateTemplate, findTemplate, listTemplates, templateUsage, updateTemplate } from '../../db/templates';
 import { presentTemplate } from '../presenters/templates';
 import { checkTemplate, RenderError, renderTemplate } from '../../services/render';
 import { findContact, identityVariables } from '../../db/contacts';
@@ -45,7 +46,9 @@ export default [
     responses: {
       200: { description: 'the rendered message', schema: TemplatePreviewOut },
       404: { description: '`contactId` names no contact of the project' },
-      422: { description: 'VALIDATION_ERROR: a part is not valid Liquid (`errors[].field` names it; the message has the line and column) or its render failed' },
+      422: {
+        description: 'VALIDATION_ERROR: a part is not valid Liquid (`errors[].field` names it; the message has the line and column) or its render failed',
+      },
     },
     async handler(ctx, { body, project }) {
       const problems = templateProblems(body);
@@ -63,7 +66,10 @@ export default [
         if (!(err instanceof RenderError)) throw err;
         // renderTemplate names the part first ("body: …").
         const field = /^(subject|body|text): /.exec(err.message)?.[1] ?? '(root)';
-        throw validationError([{ field, code: 'render_failed', message: err.message.replace(/^(subject|body|text): /, '') }], `The template did not render: ${err.message}`);
+        throw validationError(
+          [{ field, code: 'render_failed', message: err.message.replace(/^(subject|body|text): /, '') }],
+          `The template did not render: ${err.message}`,
+        );
       }
     },
   }),

@@ -36,7 +36,7 @@ export default [
     ...common,
     method: 'patch',
     path: '/topics/:id',
-    summary: 'Change a topic\'s name, description, default or visibility (the slug is fixed)',
+    summary: "Change a topic's name, description, default or visibility (the slug is fixed)",
     params: IdParams,
     body: TopicUpdate,
     responses: { 200: { description: 'the topic', schema: TopicOut } },
@@ -50,7 +50,7 @@ export default [
     ...common,
     method: 'delete',
     path: '/topics/:id',
-    summary: 'Delete a topic and every contact\'s state of it; 409 while an unfinished campaign or a SEND_EMAIL step names it',
+    summary: "Delete a topic and every contact's state of it; 409 while an unfinished campaign or a SEND_EMAIL step names it",
     params: IdParams,
     async handler(ctx, { params, project }) {
       const deleted = await audited(

@@ -37,7 +37,10 @@ export default [
     ...common,
     path: '/t/c/:token',
     summary: "Tracked link of an email: 302 to the link's original URL; the click is recorded (HEAD requests as a machine)",
-    responses: { 302: { description: 'Location: the original URL' }, 404: { description: 'not a token this server signed, or no such link (an HTML page, no Location)' } },
+    responses: {
+      302: { description: 'Location: the original URL' },
+      404: { description: 'not a token this server signed, or no such link (an HTML page, no Location)' },
+    },
     async handler(ctx, { params }) {
       const url = await followClick(ctx.deps, params.token, meta(ctx));
       if (!url) return notFoundPage(ctx);

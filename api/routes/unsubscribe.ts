@@ -51,13 +51,22 @@ const button = (url: string, label: string) => `<form method="post" action="${es
 const manageLink = (url: string) => `<p><a href="${escapeHtml(url)}">Manage all your email preferences</a></p>`;
 
 /** The state of the contact (or of the link's topic), and the one button that changes it. */
-function page(ctx: AppContext, { t, contact, topic }: { t: SubscriptionTarget; contact: ContactRow; topic: TopicRow | null }, headline: string, topicSubscribed?: boolean) {
+function page(
+  ctx: AppContext,
+  { t, contact, topic }: { t: SubscriptionTarget; contact: ContactRow; topic: TopicRow | null },
+  headline: string,
+  topicSubscribed?: boolean,
+) {
   const links = linksFor(ctx.deps.config, t.projectId, t.contactId, topic?.id);
   if (topic) {
     const on = topicSubscribed ?? false;
     const action = on ? button(links.unsubscribeUrl, 'Unsubscribe') : button(links.subscribeUrl, 'Subscribe again');
     const state = on ? 'subscribed to' : 'unsubscribed from';
-    return renderPage(ctx, headline, `<p>${escapeHtml(contact.email)} is ${state} ${escapeHtml(topic.name)} emails.</p>\n${action}\n${manageLink(links.manageUrl)}`);
+    return renderPage(
+      ctx,
+      headline,
+      `<p>${escapeHtml(contact.email)} is ${state} ${escapeHtml(topic.name)} emails.</p>\n${action}\n${manageLink(links.manageUrl)}`,
+    );
   }
   const action = contact.subscribed ? button(links.unsubscribeUrl, 'Unsubscribe') : button(links.subscribeUrl, 'Subscribe again');
   const state = contact.subscribed ? 'subscribed to' : 'unsubscribed from';
@@ -111,7 +120,9 @@ function preferencePage(ctx: AppContext, t: SubscriptionTarget, contact: Contact
       return `<input type="hidden" name="shown" value="${escapeHtml(topic.id)}">
 <label><span><input type="checkbox" name="topics" value="${escapeHtml(topic.id)}"${subscribed ? ' checked' : ''}> ${escapeHtml(topic.name)}</span>${description}</label>`;
     });
-    parts.push(`<form method="post" action="${escapeHtml(links.manageUrl)}">\n<fieldset><legend>Topics</legend>\n${boxes.join('\n')}\n</fieldset>\n<button type="submit">Save preferences</button></form>`);
+    parts.push(
+      `<form method="post" action="${escapeHtml(links.manageUrl)}">\n<fieldset><legend>Topics</legend>\n${boxes.join('\n')}\n</fieldset>\n<button type="submit">Save preferences</button></form>`,
+    );
     parts.push(button(links.unsubscribeUrl, 'Unsubscribe from everything'));
   } else {
     parts.push(button(links.unsubscribeUrl, 'Unsubscribe'));
@@ -151,7 +162,8 @@ export default [
     ...common,
     method: 'post',
     path: '/unsubscribe/:token',
-    summary: "Unsubscribes (from the email's topic only, when it was sent as one): the page's button, and RFC 8058 one-click (body List-Unsubscribe=One-Click, form-encoded)",
+    summary:
+      "Unsubscribes (from the email's topic only, when it was sent as one): the page's button, and RFC 8058 one-click (body List-Unsubscribe=One-Click, form-encoded)",
     async handler(ctx, { params }) {
       // The signed URL is the whole authorisation; mailbox providers' bodies vary, so none is required.
       const done = await setSubscribed(ctx, params.token, false);
@@ -186,7 +198,11 @@ export default [
       const { t, contact } = await confirmTarget(ctx, params.token);
       if (!(await isPending(ctx.deps.knex, t.contactId))) return expiredPage(ctx);
       const url = `${ctx.deps.config.appUrl}/confirm/${params.token}`;
-      renderPage(ctx, 'Confirm your subscription', `<p>Press the button to receive our emails at ${escapeHtml(contact.email)}.</p>\n${button(url, 'Confirm subscription')}`);
+      renderPage(
+        ctx,
+        'Confirm your subscription',
+        `<p>Press the button to receive our emails at ${escapeHtml(contact.email)}.</p>\n${button(url, 'Confirm subscription')}`,
+      );
     },
   }),
   route({
@@ -202,7 +218,11 @@ export default [
       });
       if (!result) return expiredPage(ctx);
       await ctx.deps.runtime.events.handOff(result.events);
-      renderPage(ctx, 'Your subscription is confirmed', `<p>${escapeHtml(result.contact.email)} is subscribed to these emails.</p>\n${manageLink(linksFor(ctx.deps.config, t.projectId, t.contactId).manageUrl)}`);
+      renderPage(
+        ctx,
+        'Your subscription is confirmed',
+        `<p>${escapeHtml(result.contact.email)} is subscribed to these emails.</p>\n${manageLink(linksFor(ctx.deps.config, t.projectId, t.contactId).manageUrl)}`,
+      );
     },
   }),
   route({
@@ -219,7 +239,8 @@ export default [
     ...common,
     method: 'post',
     path: '/manage/:token',
-    summary: 'Saves the preference center form (form-encoded `shown` and `topics`: topic ids; a shown topic left unchecked is unsubscribed); answers the page again',
+    summary:
+      'Saves the preference center form (form-encoded `shown` and `topics`: topic ids; a shown topic left unchecked is unsubscribed); answers the page again',
     async handler(ctx, { params }) {
       const t = signedTarget(ctx, params.token);
       const form = (ctx.request.body ?? {}) as Record<string, unknown>;

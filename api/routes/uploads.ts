@@ -4,7 +4,6 @@ import { ApiError, notFound } from '../errors';
 import { ImageUploadBody, MAX_IMAGE_BYTES, ServedImageParams, UploadOut } from '../schemas/uploads';
 import { IMAGE_TYPES, ImageExt, sniffImage, SNIFF_BYTES } from '../../lib/storage';
 
-
 async function head(file: string): Promise<Buffer> {
   const fd = await fs.promises.open(file, 'r');
   try {

@@ -219,13 +219,19 @@ export default [
     summary: "Open the billing provider's customer portal (owner only; 404 when billing is off)",
     params: IdParams,
     resource: 'Project',
-    responses: { 200: { description: 'portal session', schema: SessionOut }, 404: { description: 'BILLING_DISABLED, or no such project' }, 409: { description: 'no subscription yet' } },
+    responses: {
+      200: { description: 'portal session', schema: SessionOut },
+      404: { description: 'BILLING_DISABLED, or no such project' },
+      409: { description: 'no subscription yet' },
+    },
     async handler(ctx, { params }) {
       await requireProjectRole(ctx, params.id, 'billing.manage');
       const settings = enabledBilling(ctx);
       const account = await billingAccount(ctx.deps.knex, params.id);
       if (!account) throw conflict('This project has no billing account yet: start a subscription with checkout first');
-      const session = await stripe(settings, (client) => client.billingPortal.sessions.create({ customer: account.customerId, return_url: billingPage(ctx, params.id) }));
+      const session = await stripe(settings, (client) =>
+        client.billingPortal.sessions.create({ customer: account.customerId, return_url: billingPage(ctx, params.id) }),
+      );
       ctx.body = { url: session.url };
     },
   }),

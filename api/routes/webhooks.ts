@@ -47,7 +47,10 @@ export default [
     responses: {
       200: { description: 'applied (repeats of an event already applied are counted as duplicates)', schema: ProviderEventsOut },
       400: { description: 'not JSON' },
-      401: { description: 'missing or invalid signature, a signature timestamp more than 10 minutes from now (a replay), or no verification key configured in production' },
+      401: {
+        description:
+          'missing or invalid signature, a signature timestamp more than 10 minutes from now (a replay), or no verification key configured in production',
+      },
       415: { description: 'not application/json' },
       422: { description: 'not an array of event objects' },
     },

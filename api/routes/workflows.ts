@@ -50,12 +50,7 @@ import {
   updateWorkflow,
   workflowEventNames,
 } from '../../db/workflows';
-import {
-  activeExecutionIds,
-  executionSteps,
-  findExecution,
-  listExecutions,
-} from '../../db/executions';
+import { activeExecutionIds, executionSteps, findExecution, listExecutions } from '../../db/executions';
 import { describeFields } from '../../db/fields';
 import { findContact } from '../../db/contacts';
 import { cancelExecutions, startExecution } from '../../services/executions';
@@ -92,7 +87,8 @@ async function assertRunnable(knex: Knex, project: string, workflowId: string, r
   const problems: { stepId: string; field: string; message: string }[] = graphProblems(graph, registry);
   for (const step of graph.steps) {
     if (problems.some((p) => p.stepId === step.id && p.field.startsWith('config'))) continue;
-    for (const e of await stepConfigProblems(knex, project, step.type, step.config, 'enable', registry, senderWaived)) problems.push({ stepId: step.id, field: e.field, message: e.message });
+    for (const e of await stepConfigProblems(knex, project, step.type, step.config, 'enable', registry, senderWaived))
+      problems.push({ stepId: step.id, field: e.field, message: e.message });
   }
   if (!problems.length) return;
   const describe = (p: (typeof problems)[number]) => {
@@ -106,7 +102,14 @@ async function assertRunnable(knex: Knex, project: string, workflowId: string, r
   });
 }
 
-async function assertValidConfig(knex: Knex, project: string, type: string, config: Record<string, unknown>, registry: StepRegistry, senderWaived: boolean): Promise<void> {
+async function assertValidConfig(
+  knex: Knex,
+  project: string,
+  type: string,
+  config: Record<string, unknown>,
+  registry: StepRegistry,
+  senderWaived: boolean,
+): Promise<void> {
   const problems = await stepConfigProblems(knex, project, type, config, 'save', registry, senderWaived);
   if (problems.length) throw validationError(problems);
 }
@@ -121,7 +124,13 @@ export default [
     responses: { 200: { description: 'a page of workflows with their graphs', schema: WorkflowPage } },
     async handler(ctx, { query, project }) {
       const { rows, graphs, total, totalPages } = await listWorkflows(ctx.deps.knex, project.id, query);
-      ctx.body = { data: rows.map((r) => presentWorkflow(r, graphs.get(r.id)!, registryOf(ctx))), page: query.page, pageSize: query.pageSize, total, totalPages };
+      ctx.body = {
+        data: rows.map((r) => presentWorkflow(r, graphs.get(r.id)!, registryOf(ctx))),
+        page: query.page,
+        pageSize: query.pageSize,
+        total,
+        totalPages,
+      };
     },
   }),
   // Before /workflows/:id, so "step-types" and "fields" are never read as ids.
@@ -189,9 +198,17 @@ export default [
       const row = await audited(
         ctx.deps.knex,
         requestAuditor(ctx),
-        (trx) => updateWorkflow(trx, project.id, params.id, body, (inner, workflow) => assertRunnable(inner, project.id, workflow.id, registryOf(ctx), senderCheckWaived(ctx.deps.config))),
+        (trx) =>
+          updateWorkflow(trx, project.id, params.id, body, (inner, workflow) =>
+            assertRunnable(inner, project.id, workflow.id, registryOf(ctx), senderCheckWaived(ctx.deps.config)),
+          ),
         // Recorded when the request sets `enabled`, as asked (also when it was already so): the log shows who meant to turn it on or off.
-        () => body.enabled !== undefined && { projectId: project.id, action: body.enabled ? 'workflow.enable' : 'workflow.disable', target: { type: 'workflow', id: params.id } },
+        () =>
+          body.enabled !== undefined && {
+            projectId: project.id,
+            action: body.enabled ? 'workflow.enable' : 'workflow.disable',
+            target: { type: 'workflow', id: params.id },
+          },
       );
       ctx.body = await present(ctx, row);
     },
@@ -225,7 +242,9 @@ export default [
     responses: { 201: { description: 'the step', schema: StepOut } },
     async handler(ctx, { params, body, project }) {
       await workflowOr404(ctx, project.id, params.id);
-      const step = await addStep(ctx.deps.knex, project.id, params.id, body, (trx) => assertValidConfig(trx, project.id, body.type, body.config, registryOf(ctx), senderCheckWaived(ctx.deps.config)));
+      const step = await addStep(ctx.deps.knex, project.id, params.id, body, (trx) =>
+        assertValidConfig(trx, project.id, body.type, body.config, registryOf(ctx), senderCheckWaived(ctx.deps.config)),
+      );
       ctx.status = 201;
       ctx.body = presentStep(step, registryOf(ctx));
     },
@@ -240,12 +259,12 @@ export default [
     responses: { 200: { description: 'the step', schema: StepOut } },
     async handler(ctx, { params, body, project }) {
       const step = await updateStep(ctx.deps.knex, project.id, params.id, params.stepId, body, async (current, trx) => {
-          if (body.config === undefined) return undefined;
-          const parsed = parseStepConfig(current.type, body.config, registryOf(ctx));
-          if ('errors' in parsed) throw validationError(parsed.errors);
-          await assertValidConfig(trx, project.id, current.type, parsed.data, registryOf(ctx), senderCheckWaived(ctx.deps.config));
-          return parsed.data;
-        });
+        if (body.config === undefined) return undefined;
+        const parsed = parseStepConfig(current.type, body.config, registryOf(ctx));
+        if ('errors' in parsed) throw validationError(parsed.errors);
+        await assertValidConfig(trx, project.id, current.type, parsed.data, registryOf(ctx), senderCheckWaived(ctx.deps.config));
+        return parsed.data;
+      });
       ctx.body = presentStep(step, registryOf(ctx));
     },
   }),

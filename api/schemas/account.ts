@@ -3,7 +3,10 @@ import { Email } from './common';
 import { Credentials } from './auth';
 
 /** Tokens are issued as base62; anything else cannot be one, so it is refused before the database is asked. */
-const Token = z.string().trim().regex(/^[0-9A-Za-z]{1,100}$/, 'not a token from one of our emails');
+const Token = z
+  .string()
+  .trim()
+  .regex(/^[0-9A-Za-z]{1,100}$/, 'not a token from one of our emails');
 
 export const TokenBody = z.object({ token: Token });
 export const PasswordResetRequest = z.object({ email: Email });

@@ -8,7 +8,14 @@ const TypeList = z
   .string()
   .max(500)
   .transform((s, ctx) => {
-    const types = [...new Set(s.split(',').map((t) => t.trim()).filter(Boolean))];
+    const types = [
+      ...new Set(
+        s
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean),
+      ),
+    ];
     const unknown = types.filter((t) => !(ACTIVITY_TYPES as readonly string[]).includes(t));
     if (unknown.length || types.length === 0) {
       ctx.addIssue({ code: 'custom', message: `type must be a comma-separated list of ${ACTIVITY_TYPES.join(', ')}` });
@@ -34,10 +41,20 @@ const ActivityItemOut = z.object({
   occurredAt: Timestamp,
   contact: z.object({ id: z.string(), email: z.string().nullable() }).nullable(),
   email: z
-    .object({ id: z.string(), subject: z.string(), to: z.string(), campaignId: z.string().nullable(), templateId: z.string().nullable(), error: z.string().nullable() })
+    .object({
+      id: z.string(),
+      subject: z.string(),
+      to: z.string(),
+      campaignId: z.string().nullable(),
+      templateId: z.string().nullable(),
+      error: z.string().nullable(),
+    })
     .nullable()
     .describe('for email types and failed'),
-  event: z.object({ name: z.string(), data: z.record(z.string(), z.unknown()) }).nullable().describe('for subscribed, unsubscribed and event'),
+  event: z
+    .object({ name: z.string(), data: z.record(z.string(), z.unknown()) })
+    .nullable()
+    .describe('for subscribed, unsubscribed and event'),
 });
 
 export const ActivityPageOut = z.object({

@@ -32,7 +32,19 @@ export const windowOf = (d: number, now = new Date()) => ({ from: new Date(now.g
 
 // ───────────────────────────── timeseries ─────────────────────────────
 
-const TIMESERIES_METRICS = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'suppressed', 'failed', 'subscribed', 'unsubscribed', 'events'] as const;
+const TIMESERIES_METRICS = [
+  'sent',
+  'delivered',
+  'opened',
+  'clicked',
+  'bounced',
+  'complained',
+  'suppressed',
+  'failed',
+  'subscribed',
+  'unsubscribed',
+  'events',
+] as const;
 export type TimeseriesMetric = (typeof TIMESERIES_METRICS)[number];
 /** `events` is the activity type `event`: everything but the email lifecycle and subscription changes. */
 export const metricType = (m: TimeseriesMetric): ActivityType => (m === 'events' ? 'event' : m);

@@ -5,13 +5,7 @@ import { AUDIT_ACTIONS } from '../../db/auditLog';
 
 export const AuditQuery = PageQuery.extend({
   action: z.enum(AUDIT_ACTIONS).optional(),
-  actor: z
-    .string()
-    .trim()
-    .min(1)
-    .max(100)
-    .optional()
-    .describe('a user id, `secret key` or `system`'),
+  actor: z.string().trim().min(1).max(100).optional().describe('a user id, `secret key` or `system`'),
   from: Instant.optional().describe('at or after (inclusive)'),
   to: Instant.optional().describe('before (exclusive)'),
 });

@@ -22,7 +22,12 @@ export const AudienceType = z.enum(AUDIENCE_TYPES);
 const CampaignType = z.enum(CAMPAIGN_TYPES);
 
 /** A campaign subject: the campaign's own and each A/B test subject. */
-const Subject = z.string().min(1).max(998).refine(...noLineBreaks).superRefine(liquid);
+const Subject = z
+  .string()
+  .min(1)
+  .max(998)
+  .refine(...noLineBreaks)
+  .superRefine(liquid);
 
 /**
  * An A/B subject test (extension of the spec, docs/campaigns.md): `testPercent` of the audience is
@@ -36,7 +41,9 @@ export const AbTest = z
     winnerAfter: durationSchema(z),
     metric: z.enum(AB_TEST_METRICS),
   })
-  .describe('A/B subject test: the share of the audience in the test group, split evenly across the subjects (Liquid); after winnerAfter the subject with the best open (or click) rate goes to the rest');
+  .describe(
+    'A/B subject test: the share of the audience in the test group, split evenly across the subjects (Liquid); after winnerAfter the subject with the best open (or click) rate goes to the rest',
+  );
 
 /**
  * Create and full replace (PUT) take the same body. `segmentId` is required for SEGMENT and
@@ -48,10 +55,21 @@ export const CampaignBody = z
     description: z.string().max(2000).nullable().optional(),
     subject: Subject,
     body: z.string().min(1).superRefine(liquid),
-    text: z.string().min(1).superRefine(liquid).nullable().optional().describe('Liquid source of the text/plain part; null or omitted: generated from the rendered HTML body'),
+    text: z
+      .string()
+      .min(1)
+      .superRefine(liquid)
+      .nullable()
+      .optional()
+      .describe('Liquid source of the text/plain part; null or omitted: generated from the rendered HTML body'),
     from: Email,
     // Goes into the From header: a line break would let it inject headers.
-    fromName: z.string().max(200).refine(...noLineBreaks).nullable().optional(),
+    fromName: z
+      .string()
+      .max(200)
+      .refine(...noLineBreaks)
+      .nullable()
+      .optional(),
     replyTo: Email.nullable().optional(),
     type: CampaignType.default('MARKETING'),
     audienceType: AudienceType,
@@ -63,7 +81,9 @@ export const CampaignBody = z
       .max(100)
       .nullable()
       .optional()
-      .describe('topic id or slug: the campaign goes only to contacts subscribed to it (and globally), and its unsubscribe links leave that topic only; null or omitted: no topic'),
+      .describe(
+        'topic id or slug: the campaign goes only to contacts subscribed to it (and globally), and its unsubscribe links leave that topic only; null or omitted: no topic',
+      ),
     sendRatePerMinute: z
       .number()
       .int('sendRatePerMinute must be a whole number')
@@ -75,10 +95,13 @@ export const CampaignBody = z
     abTest: AbTest.nullable().optional().describe('null or omitted: no A/B test'),
     tracking: TrackingChoiceIn.nullable()
       .optional()
-      .describe("first-party open and click tracking of this campaign's emails (docs/tracking.md); a key left out, null or omitted: the project's settings for the campaign's type"),
+      .describe(
+        "first-party open and click tracking of this campaign's emails (docs/tracking.md); a key left out, null or omitted: the project's settings for the campaign's type",
+      ),
   })
   .superRefine((v, ctx) => {
-    if (v.audienceType === 'SEGMENT' && !v.segmentId) ctx.addIssue({ code: 'custom', path: ['segmentId'], message: 'segmentId is required when audienceType is SEGMENT' });
+    if (v.audienceType === 'SEGMENT' && !v.segmentId)
+      ctx.addIssue({ code: 'custom', path: ['segmentId'], message: 'segmentId is required when audienceType is SEGMENT' });
     if (v.audienceType === 'FILTERED' && !v.audienceCondition) {
       ctx.addIssue({ code: 'custom', path: ['audienceCondition'], message: 'audienceCondition is required when audienceType is FILTERED' });
     }
@@ -98,7 +121,10 @@ export const CampaignListQuery = PageQuery.extend({
  * unparseable one); omitted or null sends at once.
  */
 export const CampaignSendBody = z.object({
-  scheduledFor: z.unknown().optional().describe('timestamp string (anything `new Date()` parses) or null; with recipientTimezone, a local date-time with no offset'),
+  scheduledFor: z
+    .unknown()
+    .optional()
+    .describe('timestamp string (anything `new Date()` parses) or null; with recipientTimezone, a local date-time with no offset'),
   recipientTimezone: z
     .boolean()
     .optional()
@@ -174,18 +200,27 @@ export const CampaignStatsOut = z.object({
   pacing: z
     .object({
       ratePerSecond: z.number().describe('deliveries per second the hand-over is held to at most'),
-      source: z.enum(['project', 'campaign']).describe("project: the project's send throttle (settings sendRatePerSecond, else SEND_RATE_PER_SECOND); campaign: its own sendRatePerMinute, the lower one"),
+      source: z
+        .enum(['project', 'campaign'])
+        .describe(
+          "project: the project's send throttle (settings sendRatePerSecond, else SEND_RATE_PER_SECOND); campaign: its own sendRatePerMinute, the lower one",
+        ),
     })
     .describe('the rate the hand-over is held to (extension)'),
   variants: z
     .array(z.object({ subject: z.string(), sent: z.number().int(), opened: z.number().int(), clicked: z.number().int(), winner: z.boolean() }))
     .optional()
-    .describe("only for a campaign with an A/B test: each subject's test group (the rest is in the totals), in the test's order; winner is true on the chosen one"),
+    .describe(
+      "only for a campaign with an A/B test: each subject's test group (the rest is in the totals), in the test's order; winner is true on the chosen one",
+    ),
   engagement: z
     .object({
       opens: z.number().int().describe('human opens, repeats included (opened counts each email once)'),
       clicks: z.number().int().describe('human clicks, repeats included (clicked counts each email once)'),
-      machineOpens: z.number().int().describe('pixel fetches by machines: HEAD requests, prefetchers and scanners right after hand-over; not in opened or opens'),
+      machineOpens: z
+        .number()
+        .int()
+        .describe('pixel fetches by machines: HEAD requests, prefetchers and scanners right after hand-over; not in opened or opens'),
       machineClicks: z.number().int().describe('link fetches by machines; not in clicked or clicks'),
     })
     .describe('first-party tracking (docs/tracking.md); zero for emails tracked by a provider'),
@@ -218,7 +253,7 @@ export const CampaignAudienceOut = z.object({
 /** Omitted, the window is the campaign's: from when it started sending (else created) to now, in hours up to three days, else days. */
 export const CampaignTimeseriesQuery = z.object({
   interval: z.enum(INTERVALS).optional().describe('hour or day; default: hour for a window of up to three days, else day'),
-  from: Instant.optional().describe("inclusive; default: when the campaign started sending (else when it was created)"),
+  from: Instant.optional().describe('inclusive; default: when the campaign started sending (else when it was created)'),
   to: Instant.optional().describe('exclusive; default: now (at most 90 days after from)'),
 });
 

@@ -23,7 +23,9 @@ export const ContactCreate = z.object({
   doubleOptIn: z
     .boolean()
     .optional()
-    .describe("true: a subscription waits for the person to confirm it from an emailed link (needs the project's doubleOptIn settings); false: not even when the project asks for it by default"),
+    .describe(
+      "true: a subscription waits for the person to confirm it from an emailed link (needs the project's doubleOptIn settings); false: not even when the project asks for it by default",
+    ),
 });
 
 export const ContactUpdate = z.object({
@@ -62,7 +64,7 @@ export const ContactOut = z.object({
   topics: z
     .record(z.string(), z.boolean())
     .optional()
-    .describe('single-contact answers only: every topic of the project by slug → subscribed (the choice, else the topic\'s default)'),
+    .describe("single-contact answers only: every topic of the project by slug → subscribed (the choice, else the topic's default)"),
   pending: z.boolean().optional().describe('single-contact answers only: waiting for its double opt-in confirmation'),
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -91,13 +93,13 @@ export const FieldsOut = z.object({
 export const ConsentQuery = PageQuery.extend({ pageSize: z.coerce.number().int().min(1).max(1000).default(100) });
 
 export const ConsentRecordOut = z.object({
-  scope: z.enum(['global', 'topic']).describe('global: the `subscribed` flag; topic: one topic\'s state'),
+  scope: z.enum(['global', 'topic']).describe("global: the `subscribed` flag; topic: one topic's state"),
   topic: z.object({ id: z.string(), slug: z.string() }).nullable().describe('the topic (as it was named then) of a topic record'),
   value: z.boolean().describe('the state after the change: subscribed (true) or not'),
   source: z.string().describe('api, dashboard, send, track, import, bulk, segment, link, one-click, double_opt_in, workflow, bounce, complaint, provider'),
   at: Timestamp,
-  ip: z.string().nullable().describe('the browser\'s address, for changes made on the subscription pages'),
-  userAgent: z.string().nullable().describe('the browser\'s User-Agent, for changes made on the subscription pages'),
+  ip: z.string().nullable().describe("the browser's address, for changes made on the subscription pages"),
+  userAgent: z.string().nullable().describe("the browser's User-Agent, for changes made on the subscription pages"),
 });
 
 export const ConsentPageOut = z.object({

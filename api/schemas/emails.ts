@@ -37,7 +37,7 @@ export const EmailEventOut = z.object({
 });
 
 export const EmailOut = EmailSummaryOut.extend({
-  events: z.array(EmailEventOut).describe('the email\'s lifecycle, oldest first'),
+  events: z.array(EmailEventOut).describe("the email's lifecycle, oldest first"),
 });
 
 export const EmailPageOut = z.object({

@@ -57,7 +57,12 @@ export function filterErrorToFieldError(err: FilterError, prefix = ''): FieldErr
 export const FilterOperatorsByKind = z
   .object(
     Object.fromEntries(
-      Object.entries(OPERATORS_BY_KIND).map(([kind, ops]) => [kind, z.array(z.enum(ops as [FilterOperator, ...FilterOperator[]])).describe(`the operators a ${kind} field takes`)]),
+      Object.entries(OPERATORS_BY_KIND).map(([kind, ops]) => [
+        kind,
+        z.array(z.enum(ops as [FilterOperator, ...FilterOperator[]])).describe(`the operators a ${kind} field takes`),
+      ]),
     ),
   )
-  .describe('The filter operators each kind of field accepts (string, number, boolean, date: the field types of GET /contacts/fields; event.<name>; topic.<slug>)');
+  .describe(
+    'The filter operators each kind of field accepts (string, number, boolean, date: the field types of GET /contacts/fields; event.<name>; topic.<slug>)',
+  );

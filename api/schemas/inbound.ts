@@ -21,7 +21,7 @@ export const InboundSummaryOut = z.object({
       'HARD_BOUNCE / SOFT_BOUNCE / COMPLAINT: a report to a VERP return path, applied to its email; REPORT: other mail to a return path; MESSAGE: mail to the project; DMARC_FAILED: mail to the project whose DMARC check failed (no event)',
     ),
   emailId: z.string().nullable().describe('the email a bounce, complaint or reply is about'),
-  contactId: z.string().nullable().describe('the sender (mail to the project) or the email\'s recipient (reports)'),
+  contactId: z.string().nullable().describe("the sender (mail to the project) or the email's recipient (reports)"),
   mailFrom: z.string().nullable().describe('the envelope sender; null for the empty return path of reports'),
   to: z.array(z.string()).describe('the envelope recipients of this project'),
   from: z.string().nullable(),

@@ -3,7 +3,10 @@ import { SettingsPatch } from './settings';
 
 export const ProjectCreate = z.object({ name: z.string().trim().min(1).max(100) });
 export const ProjectUpdate = z
-  .object({ name: z.string().trim().min(1).max(100).optional(), settings: SettingsPatch.omit({ doubleOptIn: true }).optional().describe('the sending policy (double opt-in is set with PATCH /settings)') })
+  .object({
+    name: z.string().trim().min(1).max(100).optional(),
+    settings: SettingsPatch.omit({ doubleOptIn: true }).optional().describe('the sending policy (double opt-in is set with PATCH /settings)'),
+  })
   .refine((v) => Object.keys(v).length > 0, { message: 'Nothing to update' });
 
 export const ProjectOut = z.object({

@@ -19,8 +19,7 @@ function checkCondition(condition: unknown, ctx: z.RefinementCtx) {
   for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: ['condition', ...issue.path] as (string | number)[], message: issue.message });
 }
 
-const text = (label: string) =>
-  z.string({ error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be a string`) });
+const text = (label: string) => z.string({ error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be a string`) });
 
 const fields = {
   name: text('Name').trim().min(1, 'Name is required').max(100, 'Name must be at most 100 characters'),

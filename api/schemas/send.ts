@@ -17,15 +17,27 @@ export const SEND_BODY_LIMIT = '56mb';
 const Base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'content must be base64');
 
 const Attachment = z.object({
-  filename: z.string().min(1).max(255).regex(/^[^\r\n\\/]*$/, 'filename must not contain line breaks or path separators'),
+  filename: z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(/^[^\r\n\\/]*$/, 'filename must not contain line breaks or path separators'),
   content: Base64,
-  contentType: z.string().max(255).regex(/^[\w.+-]+\/[\w.+-]+$/, 'contentType must be a MIME type').optional(),
+  contentType: z
+    .string()
+    .max(255)
+    .regex(/^[\w.+-]+\/[\w.+-]+$/, 'contentType must be a MIME type')
+    .optional(),
 });
 
 /** Bytes a base64 string decodes to, without decoding it. */
 const base64Bytes = (s: string) => Math.floor((s.length * 3) / 4) - (s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0);
 
-const HeaderName = z.string().min(1).max(200).regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'header names must be HTTP tokens (no CR or LF)');
+const HeaderName = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, 'header names must be HTTP tokens (no CR or LF)');
 
 /**
  * Custom headers, minus the address, routing, MIME, signature and list headers (lib/mailHeaders.ts):
@@ -34,7 +46,11 @@ const HeaderName = z.string().min(1).max(200).regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z
 const CustomHeaders = z.record(HeaderName, z.string().max(998).regex(NO_CRLF, 'header values must not contain CR or LF')).superRefine((headers, ctx) => {
   for (const name of Object.keys(headers)) {
     if (isForbiddenHeader(name)) {
-      ctx.addIssue({ code: 'custom', path: [name], message: `header ${name} cannot be set: the service sets it, or it would add recipients or change the sender (use to, from, reply or subject)` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message: `header ${name} cannot be set: the service sets it, or it would add recipients or change the sender (use to, from, reply or subject)`,
+      });
     }
   }
 });
@@ -55,7 +71,9 @@ export const SendBody = z
     headers: CustomHeaders.optional(),
     reply: Email.optional(),
     attachments: z.array(Attachment).max(ATTACHMENT_LIMITS.count, `at most ${ATTACHMENT_LIMITS.count} attachments`).optional(),
-    track: TrackingChoiceIn.optional().describe("first-party open and click tracking of these emails (docs/tracking.md); a key left out: the project's settings for the email's type"),
+    track: TrackingChoiceIn.optional().describe(
+      "first-party open and click tracking of these emails (docs/tracking.md); a key left out: the project's settings for the email's type",
+    ),
   })
   .superRefine((v, ctx) => {
     if (!v.template) {
@@ -64,7 +82,13 @@ export const SendBody = z
     }
     const total = (v.attachments ?? []).reduce((n, a) => n + base64Bytes(a.content), 0);
     if (total > ATTACHMENT_LIMITS.totalBytes) {
-      ctx.addIssue({ code: 'too_big', origin: 'number', maximum: ATTACHMENT_LIMITS.totalBytes, path: ['attachments'], message: 'attachments exceed 10 MB in total' } as any);
+      ctx.addIssue({
+        code: 'too_big',
+        origin: 'number',
+        maximum: ATTACHMENT_LIMITS.totalBytes,
+        path: ['attachments'],
+        message: 'attachments exceed 10 MB in total',
+      } as any);
     }
   });
 export type SendBody = z.infer<typeof SendBody>;

@@ -14,17 +14,30 @@ export const FrequencyCap = z.strictObject({
 });
 
 /** Deliveries per second, across every worker and path; fractions allowed (0.5 = one every two seconds). */
-export const SendRatePerSecond = z
-  .number()
-  .positive('sendRatePerSecond must be a positive number')
-  .max(100_000, 'sendRatePerSecond must be at most 100000');
+export const SendRatePerSecond = z.number().positive('sendRatePerSecond must be a positive number').max(100_000, 'sendRatePerSecond must be at most 100000');
 
 export const DoubleOptIn = z.strictObject({
   enabled: z.boolean().describe('ask every new subscription of POST /contacts and /v1/track to confirm, unless a request says doubleOptIn: false'),
   from: z.string().trim().max(320).email().describe('sender of the confirmation email; its domain must be verified'),
-  fromName: z.string().max(200).regex(/^[^\r\n]*$/, 'fromName must not contain line breaks').nullable().optional(),
-  templateId: z.string().uuid().nullable().optional().describe('a template of the project for the confirmation email (`{{ confirmUrl }}` is the link); null: the built-in one'),
-  expiryHours: z.number().int().min(1).max(24 * 90).default(72).describe('how long a confirmation link stays valid'),
+  fromName: z
+    .string()
+    .max(200)
+    .regex(/^[^\r\n]*$/, 'fromName must not contain line breaks')
+    .nullable()
+    .optional(),
+  templateId: z
+    .string()
+    .uuid()
+    .nullable()
+    .optional()
+    .describe('a template of the project for the confirmation email (`{{ confirmUrl }}` is the link); null: the built-in one'),
+  expiryHours: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(72)
+    .describe('how long a confirmation link stays valid'),
 });
 
 const RetentionDays = z
@@ -42,7 +55,11 @@ export const RetentionPatch = z.strictObject({
   inboundDays: RetentionDays.describe('days inbound messages (replies, bounce and complaint reports) are kept'),
 });
 
-export const RetentionOut = z.object({ emailBodiesDays: z.number().int().nullable(), eventsDays: z.number().int().nullable(), inboundDays: z.number().int().nullable() });
+export const RetentionOut = z.object({
+  emailBodiesDays: z.number().int().nullable(),
+  eventsDays: z.number().int().nullable(),
+  inboundDays: z.number().int().nullable(),
+});
 
 /** PATCH /settings: only the keys sent change; null turns a control off. */
 export const SettingsPatch = z.strictObject({

@@ -55,7 +55,10 @@ export const ResetOut = z.object({
 });
 
 /** Invite tokens are issued as base62; anything else cannot be one. */
-const InviteToken = z.string().trim().regex(/^[0-9A-Za-z]{1,100}$/, 'not a token from an invitation email');
+const InviteToken = z
+  .string()
+  .trim()
+  .regex(/^[0-9A-Za-z]{1,100}$/, 'not a token from an invitation email');
 export const InviteTokenParams = z.object({ token: InviteToken });
 export const InviteTokenBody = z.object({ token: InviteToken });
 export const InviteOfferOut = z.object({ projectName: z.string(), role: Role, email: z.string(), expiresAt: Timestamp });

@@ -5,8 +5,7 @@ import { checkTemplate } from '../../services/render';
 
 // Template routes answer validation failures with the flat `{ error }` body, so every message is a
 // whole sentence naming its field ("From address is required").
-const text = (label: string) =>
-  z.string({ error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be a string`) });
+const text = (label: string) => z.string({ error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be a string`) });
 
 const noLineBreaks = (label: string) => [(s: string) => !/[\r\n]/.test(s), `${label} must not contain line breaks`] as const;
 
@@ -33,7 +32,11 @@ const fields = {
   text: text('Text').min(1, 'Text must not be empty (null generates it from the body)').superRefine(liquid('Text')).nullable().optional(),
   from: email('From address'),
   // Goes into the From header: a line break would let it inject headers.
-  fromName: text('From name').max(200, 'From name must be at most 200 characters').refine(...noLineBreaks('From name')).nullable().optional(),
+  fromName: text('From name')
+    .max(200, 'From name must be at most 200 characters')
+    .refine(...noLineBreaks('From name'))
+    .nullable()
+    .optional(),
   replyTo: email('Reply-to address').nullable().optional(),
 };
 
@@ -85,7 +88,11 @@ export const TemplatePreviewIn = z.object({
   body: z.string(),
   text: z.string().nullable().optional().describe('text/plain source; absent or null: generated from the rendered body'),
   data: z.record(z.string(), z.unknown()).optional().describe('variables; they override those of `contactId`'),
-  contactId: z.string().regex(/^cnt_[0-9A-Za-z]{1,64}$/, 'contactId must be a contact id (cnt_…)').optional().describe("render with this contact's fields, email, id and subscription links"),
+  contactId: z
+    .string()
+    .regex(/^cnt_[0-9A-Za-z]{1,64}$/, 'contactId must be a contact id (cnt_…)')
+    .optional()
+    .describe("render with this contact's fields, email, id and subscription links"),
 });
 
 export const TemplatePreviewOut = z.object({

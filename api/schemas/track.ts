@@ -24,7 +24,12 @@ export const TrackBody = z.object({
   subscribed: z.boolean().optional(),
   data: ContactDataInput.optional(),
   topics: TopicStatesInput.optional(),
-  doubleOptIn: z.boolean().optional().describe("true: a subscription waits for the person to confirm it from an emailed link (needs the project's doubleOptIn settings); false: not even when the project asks for it by default"),
+  doubleOptIn: z
+    .boolean()
+    .optional()
+    .describe(
+      "true: a subscription waits for the person to confirm it from an emailed link (needs the project's doubleOptIn settings); false: not even when the project asks for it by default",
+    ),
 });
 export type TrackBody = z.infer<typeof TrackBody>;
 

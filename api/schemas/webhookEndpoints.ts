@@ -8,7 +8,7 @@ const EventPattern = z
   .min(1)
   .max(255)
   .regex(/^[^\u0000-\u001f\u007f]+$/, 'must not contain control characters')
-  .refine((p) => !p.includes('*') || p === '*' || (/^[^*]+\.\*$/.test(p)), 'a pattern is an exact event name, a family like "email.*", or "*"')
+  .refine((p) => !p.includes('*') || p === '*' || /^[^*]+\.\*$/.test(p), 'a pattern is an exact event name, a family like "email.*", or "*"')
   .describe('exact event name, a family (`email.*`, `contact.*`, `segment.*`, `campaign.*`, `webhook.*`) or `*`');
 
 const WebhookUrl = z

@@ -85,7 +85,11 @@ function configErrors(error: z.ZodError, prefix: string): FieldError[] {
 }
 
 /** The config parsed by its type's schema (defaults applied), or the field errors. */
-export function parseStepConfig(type: string, config: unknown, registry: StepRegistry = STEP_TYPES): { data: Record<string, unknown> } | { errors: FieldError[] } {
+export function parseStepConfig(
+  type: string,
+  config: unknown,
+  registry: StepRegistry = STEP_TYPES,
+): { data: Record<string, unknown> } | { errors: FieldError[] } {
   const def = findStepType(registry, type);
   if (!def) return { errors: [{ field: 'type', code: 'invalid_enum_value', message: `unknown step type ${type}` }] };
   const parsed = stepConfigSchema(def).safeParse(config, { reportInput: true });
@@ -213,7 +217,10 @@ export const ExecutionStart = z.object({
   context: z
     .record(z.string(), z.unknown())
     .refine((c) => !nestedDeeperThan(c, MAX_NESTING), `context may nest at most ${MAX_NESTING} levels deep`)
-    .refine((c) => nestedDeeperThan(c, MAX_NESTING) || Buffer.byteLength(JSON.stringify(c)) <= MAX_CONTEXT_BYTES, `context must be at most ${MAX_CONTEXT_BYTES / 1024} KB of JSON`)
+    .refine(
+      (c) => nestedDeeperThan(c, MAX_NESTING) || Buffer.byteLength(JSON.stringify(c)) <= MAX_CONTEXT_BYTES,
+      `context must be at most ${MAX_CONTEXT_BYTES / 1024} KB of JSON`,
+    )
     .optional(),
 });
 

@@ -137,7 +137,10 @@ function walkFilter(node: unknown, path: FilterPath, types: FieldTypes, out: Col
   if (typeof subject === 'string') return out.add([...path, 'field'], subject);
   const kind: Kind = subject.kind === 'event' || subject.kind === 'topic' ? subject.kind : subject.type;
   if (!OPERATORS_BY_KIND[kind].includes(operator)) {
-    return out.add([...path, 'operator'], `${operator} does not apply to ${kind === 'event' || kind === 'topic' ? kind : `a ${kind}`} field; use one of ${OPERATORS_BY_KIND[kind].join(', ')}`);
+    return out.add(
+      [...path, 'operator'],
+      `${operator} does not apply to ${kind === 'event' || kind === 'topic' ? kind : `a ${kind}`} field; use one of ${OPERATORS_BY_KIND[kind].join(', ')}`,
+    );
   }
   const operand = parseOperand(kind, operator, node.value, unit as FilterUnit | undefined);
   if ('problem' in operand) return out.add([...path, ...operand.at], operand.problem);
@@ -151,7 +154,8 @@ function parseField(field: unknown, operator: FilterOperator, value: unknown, ty
   if (has(STANDARD_FIELDS, field)) return STANDARD_FIELDS[field];
   if (field.startsWith('topic.')) {
     const slug = field.slice('topic.'.length);
-    if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug) || slug.length > 60) return 'topic.<slug>: a topic slug is lowercase letters and digits in words joined by "-"';
+    if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug) || slug.length > 60)
+      return 'topic.<slug>: a topic slug is lowercase letters and digits in words joined by "-"';
     return { kind: 'topic', slug };
   }
   if (field.startsWith('event.')) {

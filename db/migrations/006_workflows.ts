@@ -15,9 +15,7 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['project_id', 'created_at']);
   });
   // Every routed event asks "which enabled workflows of this project does this name trigger?".
-  await knex.raw(
-    `CREATE INDEX workflows_trigger_idx ON workflows (project_id, (trigger_config->>'eventName')) WHERE enabled`,
-  );
+  await knex.raw(`CREATE INDEX workflows_trigger_idx ON workflows (project_id, (trigger_config->>'eventName')) WHERE enabled`);
 
   await knex.schema.createTable('workflow_steps', (t) => {
     t.uuid('id').primary();
@@ -79,9 +77,7 @@ export async function up(knex: Knex): Promise<void> {
     `CREATE UNIQUE INDEX workflow_executions_one_active ON workflow_executions (workflow_id, contact_id)
        WHERE status IN ('RUNNING', 'WAITING')`,
   );
-  await knex.raw(
-    `CREATE INDEX workflow_executions_waiting ON workflow_executions (contact_id, waiting_for) WHERE status = 'WAITING'`,
-  );
+  await knex.raw(`CREATE INDEX workflow_executions_waiting ON workflow_executions (contact_id, waiting_for) WHERE status = 'WAITING'`);
 
   // First entry of a contact into a workflow: the primary key is what keeps a non-re-entrant
   // workflow from ever starting twice for one contact, however many triggers race.

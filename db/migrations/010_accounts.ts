@@ -94,7 +94,16 @@ export async function up(knex: Knex): Promise<void> {
 export async function down(knex: Knex): Promise<void> {
   await knex('emails').whereNull('project_id').del();
   await knex.raw('ALTER TABLE emails ALTER COLUMN project_id SET NOT NULL');
-  for (const table of ['billing_events', 'billing_invoices', 'billing_accounts', 'billing_usage_carry', 'billing_limits', 'project_suspensions', 'project_invites', 'user_tokens']) {
+  for (const table of [
+    'billing_events',
+    'billing_invoices',
+    'billing_accounts',
+    'billing_usage_carry',
+    'billing_limits',
+    'project_suspensions',
+    'project_invites',
+    'user_tokens',
+  ]) {
     await knex.schema.dropTableIfExists(table);
   }
   await knex.raw('ALTER TABLE project_members DROP CONSTRAINT IF EXISTS project_members_role_check');

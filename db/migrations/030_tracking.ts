@@ -16,7 +16,9 @@ import type { Knex } from 'knex';
 export async function up(knex: Knex): Promise<void> {
   await knex.raw('ALTER TABLE projects ADD COLUMN IF NOT EXISTS tracking jsonb');
   await knex.raw('ALTER TABLE campaigns ADD COLUMN IF NOT EXISTS tracking jsonb');
-  await knex.raw('ALTER TABLE emails ADD COLUMN IF NOT EXISTS track_opens boolean, ADD COLUMN IF NOT EXISTS track_clicks boolean, ADD COLUMN IF NOT EXISTS links text[]');
+  await knex.raw(
+    'ALTER TABLE emails ADD COLUMN IF NOT EXISTS track_opens boolean, ADD COLUMN IF NOT EXISTS track_clicks boolean, ADD COLUMN IF NOT EXISTS links text[]',
+  );
   await knex.raw(`
     CREATE TABLE IF NOT EXISTS email_engagements (
       id uuid PRIMARY KEY,

@@ -39,8 +39,9 @@ type Deps = { knex: Knex; temporal: TemporalGateway; log: Logger; config: Config
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Our Message-IDs are `<emailId@sender domain>` (services/smtpTransport.ts): the email ids a thread names. */
-export const threadEmailIds = (thread: string[]): string[] =>
-  [...new Set(thread.map((id) => id.slice(0, id.lastIndexOf('@')).toLowerCase()).filter((local) => UUID.test(local)))];
+export const threadEmailIds = (thread: string[]): string[] => [
+  ...new Set(thread.map((id) => id.slice(0, id.lastIndexOf('@')).toLowerCase()).filter((local) => UUID.test(local))),
+];
 
 const kindOfReport = (mail: InboundMail): InboundKind => {
   const r = mail.report;
@@ -50,7 +51,13 @@ const kindOfReport = (mail: InboundMail): InboundKind => {
 
 export function inboundMail(deps: Deps, authenticate: Authenticator) {
   /** A report to a return path: stored, and a bounce or complaint applied to the email it names. */
-  async function applyReport(trx: Knex, msg: ReceivedMessage, mail: InboundMail, target: Extract<InboundTarget, { kind: 'bounce' }>, toRoute: EventRow[]): Promise<string> {
+  async function applyReport(
+    trx: Knex,
+    msg: ReceivedMessage,
+    mail: InboundMail,
+    target: Extract<InboundTarget, { kind: 'bounce' }>,
+    toRoute: EventRow[],
+  ): Promise<string> {
     const id = uuid();
     const kind = kindOfReport(mail);
     const r = mail.report;
@@ -85,17 +92,42 @@ export function inboundMail(deps: Deps, authenticate: Authenticator) {
   }
 
   /** Mail to `<anything>@inbound.<domain>`: the sender's contact gets `email.received`, unless DMARC failed. */
-  async function applyProjectMail(trx: Knex, msg: ReceivedMessage, mail: InboundMail, projectId: string, auth: InboundAuth, toRoute: EventRow[]): Promise<string> {
+  async function applyProjectMail(
+    trx: Knex,
+    msg: ReceivedMessage,
+    mail: InboundMail,
+    projectId: string,
+    auth: InboundAuth,
+    toRoute: EventRow[],
+  ): Promise<string> {
     const id = uuid();
     const base = common(id, projectId, msg, mail, (r) => r.kind === 'project' && r.projectId === projectId);
     // Feedback loops send their reports to the address registered with them, often an inbound one,
     // not to the return path: an abuse report quoting one of this project's emails is its complaint.
-    const complainedOf = mail.report.kind === 'complaint' && auth.dmarc !== 'fail' ? await projectEmailForReply(trx, projectId, threadEmailIds(mail.originalMessageId ? [mail.originalMessageId] : [])) : undefined;
+    const complainedOf =
+      mail.report.kind === 'complaint' && auth.dmarc !== 'fail'
+        ? await projectEmailForReply(trx, projectId, threadEmailIds(mail.originalMessageId ? [mail.originalMessageId] : []))
+        : undefined;
     if (complainedOf) {
-      await insertInboundMessage(trx, { ...base, kind: 'COMPLAINT', email_id: complainedOf.id, contact_id: complainedOf.contact_id, status: 'abuse', diagnostic: null, auth });
+      await insertInboundMessage(trx, {
+        ...base,
+        kind: 'COMPLAINT',
+        email_id: complainedOf.id,
+        contact_id: complainedOf.contact_id,
+        status: 'abuse',
+        diagnostic: null,
+        auth,
+      });
       await applyProviderEventIn(
         trx,
-        { provider: 'smtp', id: `inbound:${complainedOf.id}:COMPLAINT:${mail.messageId ?? id}`, kind: 'spamreport', emailId: complainedOf.id, projectId, at: new Date() },
+        {
+          provider: 'smtp',
+          id: `inbound:${complainedOf.id}:COMPLAINT:${mail.messageId ?? id}`,
+          kind: 'spamreport',
+          emailId: complainedOf.id,
+          projectId,
+          at: new Date(),
+        },
         toRoute,
       );
       return id;
@@ -107,7 +139,15 @@ export function inboundMail(deps: Deps, authenticate: Authenticator) {
     }
     const contact = await upsertContact(trx, { projectId, email: mail.from.address, defaultSubscribed: false, source: 'inbound' });
     const replied = await projectEmailForReply(trx, projectId, threadEmailIds(mail.thread));
-    await insertInboundMessage(trx, { ...base, kind: 'MESSAGE', email_id: replied?.id ?? null, contact_id: contact.contact.id, status: null, diagnostic: null, auth });
+    await insertInboundMessage(trx, {
+      ...base,
+      kind: 'MESSAGE',
+      email_id: replied?.id ?? null,
+      contact_id: contact.contact.id,
+      status: null,
+      diagnostic: null,
+      auth,
+    });
     toRoute.push(
       await recordEvent(trx, {
         id: deterministicUuid(id, 'email.received'),

@@ -50,7 +50,14 @@ export function fieldGroups(body: string): Array<Map<string, string>> {
       if (colon <= 0) continue;
       last = line.slice(0, colon).trim().toLowerCase();
       // The first occurrence wins: a report repeats nothing it means twice.
-      if (!current.has(last)) current.set(last, line.slice(colon + 1).trim().slice(0, MAX_FIELD));
+      if (!current.has(last))
+        current.set(
+          last,
+          line
+            .slice(colon + 1)
+            .trim()
+            .slice(0, MAX_FIELD),
+        );
     }
   }
   if (current.size) groups.push(current);
@@ -123,7 +130,9 @@ function fromFeedbackReport(body: string): Report {
   const feedbackType = (fields.get('feedback-type') ?? '').toLowerCase();
   const recipient = typedAddress(fields.get('original-rcpt-to')) ?? typedAddress(fields.get('removal-recipient'));
   // Only `abuse` says the person called the mail spam; fraud, virus, auth-failure and not-spam are kept as reports.
-  return feedbackType === 'abuse' ? { kind: 'complaint', feedbackType, recipient } : { kind: 'other', why: `a feedback report of type ${feedbackType || '(none)'}` };
+  return feedbackType === 'abuse'
+    ? { kind: 'complaint', feedbackType, recipient }
+    : { kind: 'other', why: `a feedback report of type ${feedbackType || '(none)'}` };
 }
 
 export function classifyReport(p: ReportParts): Report {

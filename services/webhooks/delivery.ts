@@ -43,7 +43,11 @@ export interface RoundControl {
  * to the endpoint's rate), records every outcome in one statement, and judges the endpoint's
  * health. Payloads are read here, never carried through Temporal.
  */
-export async function deliverDueRound(deps: DeliveryDeps, endpointId: string, control: RoundControl = { heartbeat: () => undefined, stopping: () => false }): Promise<WebhookRoundResult> {
+export async function deliverDueRound(
+  deps: DeliveryDeps,
+  endpointId: string,
+  control: RoundControl = { heartbeat: () => undefined, stopping: () => false },
+): Promise<WebhookRoundResult> {
   const { knex } = deps;
   const policy = webhookPolicy(deps.config);
   const endpoint = await getWebhookEndpoint(knex, endpointId);

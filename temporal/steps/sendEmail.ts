@@ -81,7 +81,14 @@ export async function run(c: ConfigOf<typeof config>, ctx: StepContext): Promise
     // Cancelling the execution must not cancel an email already on its way.
     parentClosePolicy: ParentClosePolicy.ABANDON,
     cancellationType: ChildWorkflowCancellationType.ABANDON,
-    ...deliveryStart({ emailId: prepared.emailId, projectId: ctx.projectId, contactId: ctx.contactId, label: prepared.template, source: `SEND_EMAIL step '${ctx.stepName}' of workflow ${ctx.workflowId}`, executionId: ctx.executionId }),
+    ...deliveryStart({
+      emailId: prepared.emailId,
+      projectId: ctx.projectId,
+      contactId: ctx.contactId,
+      label: prepared.template,
+      source: `SEND_EMAIL step '${ctx.stepName}' of workflow ${ctx.workflowId}`,
+      executionId: ctx.executionId,
+    }),
     searchAttributes: { ProjectId: [ctx.projectId], ContactId: [ctx.contactId] },
   });
   if (result.status === 'FAILED') throw ApplicationFailure.nonRetryable(`email ${prepared.emailId} failed: ${result.error ?? 'unknown error'}`, 'EmailFailed');

@@ -32,7 +32,6 @@ export const UNIT_MS: Record<DurationUnit, number> = {
   weeks: 604_800_000,
 };
 
-
 export interface StepContext {
   executionId: string;
   projectId: string;

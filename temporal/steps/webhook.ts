@@ -18,7 +18,8 @@ const headers = (z: Zod) =>
     for (const [name, value] of Object.entries(headers)) {
       if (!TOKEN.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'header name must be an HTTP token' });
       else if (RESERVED_HEADERS.has(name.toLowerCase())) ctx.addIssue({ code: 'custom', path: [name], message: `header ${name} is set by the client` });
-      if (/[\r\n\0]/.test(value) || value.length > 4096) ctx.addIssue({ code: 'custom', path: [name], message: 'header value must be at most 4096 characters without line breaks' });
+      if (/[\r\n\0]/.test(value) || value.length > 4096)
+        ctx.addIssue({ code: 'custom', path: [name], message: 'header value must be at most 4096 characters without line breaks' });
     }
   });
 
@@ -45,7 +46,8 @@ export const branches = ['next'] as const;
 /** For the step table in docs/workflows.md (`npm run docs:steps`). */
 export const docs = {
   config: '`{ url, method: POST|PUT|PATCH|GET (POST), headers?, body? }`',
-  notes: 'response `{ status, body }` (JSON or null) into the context as `webhook`; any HTTP answer completes the step, a network error is retried twice, a refused target fails it',
+  notes:
+    'response `{ status, body }` (JSON or null) into the context as `webhook`; any HTTP answer completes the step, a network error is retried twice, a refused target fails it',
 };
 
 export async function check(c: ConfigOf<typeof config>, checks: ConfigChecks): Promise<void> {

@@ -88,13 +88,17 @@ it('composes a campaign, test-sends it, sends it to a filtered audience after a 
   await s.replace('Name', 'Spring sale');
   // A template's content and sender are copied in; then the subject and body are the campaign's own.
   await s.choose('Start from a template', 'Welcome');
-  await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="preview-subject"]')?.textContent === 'Welcome aboard', { timeout: 20_000 });
+  await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="preview-subject"]')?.textContent === 'Welcome aboard', {
+    timeout: 20_000,
+  });
   expect(await page.$eval(await s.inputId('From'), (el) => (el as any).value)).toBe('hello');
   await s.replace('From', 'news');
   await s.choose('Domain', DOMAIN);
   await s.replace('Subject', 'Spring sale for {{ email }}');
   await s.replaceCode('Body', '<p>Hello!</p><p><a href="https://shop.example/sale">See the sale</a></p>');
-  await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="preview-subject"]')?.textContent.startsWith('Spring sale for'), { timeout: 20_000 });
+  await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="preview-subject"]')?.textContent.startsWith('Spring sale for'), {
+    timeout: 20_000,
+  });
 
   // The audience: a filter, with its live count (the unsubscribed pro is matched by the filter; sending leaves it out).
   await s.click('A filter', 'radio');
@@ -109,7 +113,13 @@ it('composes a campaign, test-sends it, sends it to a filtered audience after a 
   const id = page.url().split('/').pop()!;
   await s.waitForText('Draft');
   const draft = (await h.http.get(`/campaigns/${id}`).set(bearer(key))).body;
-  expect(draft).toMatchObject({ status: 'DRAFT', from: `news@${DOMAIN}`, fromName: 'The team', subject: 'Spring sale for {{ email }}', audienceType: 'FILTERED' });
+  expect(draft).toMatchObject({
+    status: 'DRAFT',
+    from: `news@${DOMAIN}`,
+    fromName: 'The team',
+    subject: 'Spring sale for {{ email }}',
+    audienceType: 'FILTERED',
+  });
   expect(draft.audienceCondition).toEqual({ logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] }] });
 
   // A test send: "[Test] " before the subject, and the campaign's numbers do not move.
@@ -138,7 +148,8 @@ it('composes a campaign, test-sends it, sends it to a filtered audience after a 
   // Two recipients open it, one clicks the link (first-party tracking on the app's own URL).
   const paths = (html: string, kind: 'o' | 'c') => [...html.matchAll(new RegExp(`(/t/${kind}/[^"'\\s>]+)`, 'g'))].map((m) => m[1].replace(/&amp;/g, '&'));
   const [a, b] = campaignDeliveries(id);
-  for (const path of [...paths(a.html, 'o'), ...paths(a.html, 'c'), ...paths(b.html, 'o')]) expect((await h.http.get(path).set('User-Agent', BROWSER_UA).redirects(0)).status).toBeLessThan(400);
+  for (const path of [...paths(a.html, 'o'), ...paths(a.html, 'c'), ...paths(b.html, 'o')])
+    expect((await h.http.get(path).set('User-Agent', BROWSER_UA).redirects(0)).status).toBeLessThan(400);
   await eventually(async () => {
     const st = (await h.http.get(`/campaigns/${id}/stats`).set(bearer(key))).body;
     return st.opened === 2 && st.clicked === 1;
@@ -157,7 +168,9 @@ it('composes a campaign, test-sends it, sends it to a filtered audience after a 
   await page.waitForSelector('.recharts-surface', { timeout: 20_000 });
   await photograph('campaign-report');
   await s.click('Table', 'tab');
-  const rows = await page.$$eval('table[aria-label="Sends, opens and clicks over time"] tbody tr', (trs) => trs.map((tr) => [...(tr as any).cells].slice(1).map((c: any) => Number(c.innerText))));
+  const rows = await page.$$eval('table[aria-label="Sends, opens and clicks over time"] tbody tr', (trs) =>
+    trs.map((tr) => [...(tr as any).cells].slice(1).map((c: any) => Number(c.innerText))),
+  );
   expect(rows.reduce((sum, r) => [sum[0] + r[0], sum[1] + r[1], sum[2] + r[2]], [0, 0, 0])).toEqual([3, 2, 1]);
 
   // Duplicate: a new draft in the composer.
@@ -197,7 +210,9 @@ it('pauses, resumes and cancels a paced campaign, each state as the API reports 
   await s.click('Send to 4 contacts');
   await statusIs('SENDING');
   // Some of four handed over, not all: the pace holds the rest.
-  await page.waitForFunction(() => /^[123] of 4 sent/.test((globalThis as any).document.querySelector('[data-testid="campaign-progress"]')?.innerText ?? ''), { timeout: 60_000 });
+  await page.waitForFunction(() => /^[123] of 4 sent/.test((globalThis as any).document.querySelector('[data-testid="campaign-progress"]')?.innerText ?? ''), {
+    timeout: 60_000,
+  });
 
   await s.click('Pause');
   await statusIs('PAUSED');
@@ -243,7 +258,9 @@ it('pauses, resumes and cancels a paced campaign, each state as the API reports 
   expect(await text('table[aria-label="Campaigns"]')).toContain('Slow news');
   await s.click('All', 'tab');
   await s.replace('Search', 'spring');
-  await page.waitForFunction(() => !(globalThis as any).document.querySelector('table[aria-label="Campaigns"]')?.innerText.includes('Slow news'), { timeout: 20_000 });
+  await page.waitForFunction(() => !(globalThis as any).document.querySelector('table[aria-label="Campaigns"]')?.innerText.includes('Slow news'), {
+    timeout: 20_000,
+  });
   await photograph('campaigns');
   expect(s.problems).toEqual([]);
 }, 300_000);

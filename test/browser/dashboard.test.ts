@@ -60,7 +60,20 @@ it('signs up, creates a project, rotates its keys, finds a contact, adds a domai
   await waitForText('0 of 6 done');
   const firstKey = await page.$eval('[data-testid="full-secret-key"]', (el) => el.textContent!);
   expect(firstKey).toMatch(/^sk_/);
-  for (const name of ['Contacts', 'Templates', 'Campaigns', 'Analytics', 'Segments', 'Workflows', 'Activity', 'Domains', 'API keys', 'Team', 'Settings', 'Webhooks']) {
+  for (const name of [
+    'Contacts',
+    'Templates',
+    'Campaigns',
+    'Analytics',
+    'Segments',
+    'Workflows',
+    'Activity',
+    'Domains',
+    'API keys',
+    'Team',
+    'Settings',
+    'Webhooks',
+  ]) {
     expect(await page.$(`::-p-aria([name="${name}"][role="link"])`)).not.toBeNull();
   }
 
@@ -71,18 +84,36 @@ it('signs up, creates a project, rotates its keys, finds a contact, adds a domai
   await click('Rotate keys');
   await waitForText('The old keys stop working at once');
   await click('Rotate now');
-  await page.waitForFunction((old: string) => {
-    const el = (globalThis as any).document.querySelector('[data-testid="full-secret-key"]');
-    return el && el.textContent !== old;
-  }, { timeout: 20_000 }, firstKey);
+  await page.waitForFunction(
+    (old: string) => {
+      const el = (globalThis as any).document.querySelector('[data-testid="full-secret-key"]');
+      return el && el.textContent !== old;
+    },
+    { timeout: 20_000 },
+    firstKey,
+  );
   secretKey = await page.$eval('[data-testid="full-secret-key"]', (el) => el.textContent!);
   expect((await h.http.get('/contacts').set(bearer(firstKey))).status).toBe(401);
   expect((await h.http.get('/contacts').set(bearer(secretKey))).status).toBe(200);
 
   // A contact added through the API, found with Search, opened.
   contact = email('found');
-  expect((await h.http.post('/contacts').set(bearer(secretKey)).send({ email: contact, data: { plan: 'pro' } })).status).toBe(201);
-  expect((await h.http.post('/contacts').set(bearer(secretKey)).send({ email: email('other') })).status).toBe(201);
+  expect(
+    (
+      await h.http
+        .post('/contacts')
+        .set(bearer(secretKey))
+        .send({ email: contact, data: { plan: 'pro' } })
+    ).status,
+  ).toBe(201);
+  expect(
+    (
+      await h.http
+        .post('/contacts')
+        .set(bearer(secretKey))
+        .send({ email: email('other') })
+    ).status,
+  ).toBe(201);
   await click('Contacts', 'link');
   await waitForText('2 contacts');
   await fill('Search', contact.slice(0, 14));
@@ -129,9 +160,20 @@ it("contacts: a contact's emails and custom fields (add, edit, delete), bulk uns
   // Bulk actions are queued jobs run by the worker.
   await h.startWorker();
   const mailed = email('mailed');
-  const sent = await h.http.post('/v1/send').set(bearer(secretKey)).send({ to: mailed, from: 'hello@browser.example.com', subject: 'Receipt 42', body: '<p>Thanks</p>' });
+  const sent = await h.http
+    .post('/v1/send')
+    .set(bearer(secretKey))
+    .send({ to: mailed, from: 'hello@browser.example.com', subject: 'Receipt 42', body: '<p>Thanks</p>' });
   expect(sent.status).toBe(200);
-  for (const tag of ['bulk-a', 'bulk-b']) expect((await h.http.post('/contacts').set(bearer(secretKey)).send({ email: email(tag) })).status).toBe(201);
+  for (const tag of ['bulk-a', 'bulk-b'])
+    expect(
+      (
+        await h.http
+          .post('/contacts')
+          .set(bearer(secretKey))
+          .send({ email: email(tag) })
+      ).status,
+    ).toBe(201);
 
   // Bulk: select the page, unsubscribe, then delete after a confirmation; each job's progress to its end.
   await click('Contacts', 'link');
@@ -176,7 +218,14 @@ it("contacts: a contact's emails and custom fields (add, edit, delete), bulk uns
 
 it('events: names with their counts, the newest of one name, deleting a tracked name', async () => {
   for (const event of ['signed_up', 'signed_up', 'purchase']) {
-    expect((await h.http.post('/events/track').set(bearer(secretKey)).send({ email: contact, event, data: { source: 'web' } })).status).toBeLessThan(300);
+    expect(
+      (
+        await h.http
+          .post('/events/track')
+          .set(bearer(secretKey))
+          .send({ email: contact, event, data: { source: 'web' } })
+      ).status,
+    ).toBeLessThan(300);
   }
   await click('Events', 'link');
   await page.waitForSelector('table[aria-label="Event names"]', { timeout: 20_000 });
@@ -187,7 +236,9 @@ it('events: names with their counts, the newest of one name, deleting a tracked 
   expect(await page.$eval('table[aria-label="Recent purchase events"]', (t) => (t as any).innerText)).toContain(contact);
   await click('Delete purchase events');
   await click('Delete events');
-  await page.waitForFunction(() => !(globalThis as any).document.querySelector('table[aria-label="Event names"]')?.innerText.includes('purchase'), { timeout: 20_000 });
+  await page.waitForFunction(() => !(globalThis as any).document.querySelector('table[aria-label="Event names"]')?.innerText.includes('purchase'), {
+    timeout: 20_000,
+  });
   const names = (await h.http.get('/events/names').set(bearer(secretKey))).body.data.map((n: { name: string }) => n.name);
   expect(names).toContain('signed_up');
   expect(names).not.toContain('purchase');
@@ -205,14 +256,18 @@ it('templates: creates one with a server-rendered preview, lists, edits and dele
   await replaceCode('Body', '<h1>Hi {{ first name }}</h1>{% if vip %}<p>VIP</p>{% endif %}');
   await replace('Preview data (JSON)', '{"first name": "Ada", "vip": true}');
   const frame = async () => page.$eval('iframe[title="Preview"]', (f) => ({ srcdoc: (f as any).srcdoc as string, sandbox: f.getAttribute('sandbox') }));
-  await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '').includes('<p>VIP</p>'), { timeout: 20_000 });
+  await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '').includes('<p>VIP</p>'), {
+    timeout: 20_000,
+  });
   expect(await frame()).toEqual({ srcdoc: '<h1>Hi Ada</h1><p>VIP</p>', sandbox: '' });
   await waitForText('Subject: Hello Ada');
   // A Liquid syntax error: the preview's 422 shows on the Body field, with its line.
   await replaceCode('Body', '<p>{% if vip %}never closed</p>');
   await waitForText('not closed, line:1');
   await replaceCode('Body', '<p>Welcome, {{ first name }}</p>');
-  await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '') === '<p>Welcome, Ada</p>', { timeout: 20_000 });
+  await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '') === '<p>Welcome, Ada</p>', {
+    timeout: 20_000,
+  });
   // The API's validation message shows on its field.
   await replace('From', 'not an address');
   await click('Create template');
@@ -223,7 +278,9 @@ it('templates: creates one with a server-rendered preview, lists, edits and dele
   // The saved template's own editor (the new-template page is replaced, not updated).
   await page.waitForSelector('::-p-aria([name="Duplicate"][role="button"])', { timeout: 20_000 });
   const stored = await h.http.get('/templates').set(bearer(secretKey));
-  expect(stored.body.data).toEqual([expect.objectContaining({ name: 'Welcome', subject: 'Hello {{ first name }}', body: '<p>Welcome, {{ first name }}</p>', text: null, type: 'MARKETING' })]);
+  expect(stored.body.data).toEqual([
+    expect.objectContaining({ name: 'Welcome', subject: 'Hello {{ first name }}', body: '<p>Welcome, {{ first name }}</p>', text: null, type: 'MARKETING' }),
+  ]);
 
   // Listed; opened; edited.
   await click('← Templates', 'link');
@@ -233,21 +290,29 @@ it('templates: creates one with a server-rendered preview, lists, edits and dele
   await replace('Subject', 'Welcome aboard, {{ first name }}');
   // Previewed as a contact picked by a server-side search: its fields fill the template.
   await replaceCode('Body', '<p>Welcome, {{ first name }}: {{ plan ?? "free" }}</p>');
-  await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '') === '<p>Welcome, Ada: free</p>', { timeout: 20_000 });
+  await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '') === '<p>Welcome, Ada: free</p>', {
+    timeout: 20_000,
+  });
   await fill('Preview as contact', contact.slice(0, 12));
   // Click once the server's search has answered (the list is replaced when it does).
   await page
-    .waitForFunction((c: string) => {
-      // Only the picker's options are addresses (the other selects keep theirs mounted, hidden).
-      const options = [...(globalThis as any).document.querySelectorAll('[role="option"]')].filter((o: any) => o.textContent.includes('@'));
-      return options.length === 1 && options[0].textContent.trim() === c;
-    }, { timeout: 20_000 }, contact)
+    .waitForFunction(
+      (c: string) => {
+        // Only the picker's options are addresses (the other selects keep theirs mounted, hidden).
+        const options = [...(globalThis as any).document.querySelectorAll('[role="option"]')].filter((o: any) => o.textContent.includes('@'));
+        return options.length === 1 && options[0].textContent.trim() === c;
+      },
+      { timeout: 20_000 },
+      contact,
+    )
     .catch(async (err) => {
       const seen = await page.$$eval('[role="option"]', (os) => os.map((o) => `${o.textContent} ${o.getAttribute('aria-hidden')}`));
       throw new Error(`${err}: options ${JSON.stringify(seen)}`);
     });
   await click(contact, 'option');
-  await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '') === '<p>Welcome, Ada: pro</p>', { timeout: 20_000 });
+  await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '') === '<p>Welcome, Ada: pro</p>', {
+    timeout: 20_000,
+  });
   await click('Save');
   await waitForText('Saved.');
   expect((await h.http.get(`/templates/${stored.body.data[0].id}`).set(bearer(secretKey))).body.subject).toBe('Welcome aboard, {{ first name }}');
@@ -260,7 +325,11 @@ it('templates: creates one with a server-rendered preview, lists, edits and dele
   await click('Send');
   await waitForText(`Queued for ${tester}`);
   const testEmail = await h.deps.knex('emails').where({ project_id: projectId, to_email: tester }).first();
-  expect(testEmail).toMatchObject({ template_id: stored.body.data[0].id, subject: 'Welcome aboard, {{ first name }}', variables: expect.objectContaining({ 'first name': 'Ada' }) });
+  expect(testEmail).toMatchObject({
+    template_id: stored.body.data[0].id,
+    subject: 'Welcome aboard, {{ first name }}',
+    variables: expect.objectContaining({ 'first name': 'Ada' }),
+  });
   expect((await h.http.get('/contacts').query({ search: tester }).set(bearer(secretKey))).body.data[0].data).toEqual({});
   await click('Close');
   await page.waitForFunction(() => !(globalThis as any).document.body.innerText.includes('Send a test email'), { timeout: 20_000 });
@@ -300,20 +369,27 @@ it('webhooks: adds an endpoint (secret shown once), sends a test, rotates its se
   await click('Rotate secret');
   await waitForText('Rotate the signing secret?');
   await click('Rotate now');
-  await page.waitForFunction((old: string) => {
-    const el = (globalThis as any).document.querySelector('[data-testid="webhook-secret"]');
-    return el && el.textContent !== old;
-  }, { timeout: 20_000 }, secret);
+  await page.waitForFunction(
+    (old: string) => {
+      const el = (globalThis as any).document.querySelector('[data-testid="webhook-secret"]');
+      return el && el.textContent !== old;
+    },
+    { timeout: 20_000 },
+    secret,
+  );
   await waitForText('The previous secret also signs every call until');
 
   // Edited in a dialog (whose labels repeat the create form's: its own input is picked).
   await click('Edit');
   await waitForText('Edit the endpoint');
-  const inDialog = await page.waitForFunction(() => {
-    const dialog = (globalThis as any).document.querySelector('[role="dialog"]');
-    const label = [...(dialog?.querySelectorAll('label') ?? [])].find((x: any) => x.textContent.trim() === 'Description') as any;
-    return label?.htmlFor || null;
-  }, { timeout: 20_000 });
+  const inDialog = await page.waitForFunction(
+    () => {
+      const dialog = (globalThis as any).document.querySelector('[role="dialog"]');
+      const label = [...(dialog?.querySelectorAll('label') ?? [])].find((x: any) => x.textContent.trim() === 'Description') as any;
+      return label?.htmlFor || null;
+    },
+    { timeout: 20_000 },
+  );
   await page.click(`[id="${await inDialog.jsonValue()}"]`, { clickCount: 3 });
   await page.keyboard.type('CRM sync');
   await click('Save endpoint');
@@ -322,7 +398,9 @@ it('webhooks: adds an endpoint (secret shown once), sends a test, rotates its se
 
   // Disabled, then deleted after a confirmation.
   await click('Enabled: https://hooks.example.test/svc', 'switch');
-  await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="webhook-status"]')?.textContent === 'Disabled', { timeout: 20_000 });
+  await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="webhook-status"]')?.textContent === 'Disabled', {
+    timeout: 20_000,
+  });
   expect((await h.http.get(`/webhook-endpoints/${stored.id}`).set(bearer(secretKey))).body.enabled).toBe(false);
   await click('Delete');
   await waitForText('Delete this endpoint?');
@@ -349,7 +427,11 @@ it('settings: renames the project, sets the sending policy (field errors shown),
   await replace('Quiet from', '22:00');
   await click('Save sending settings');
   await waitForText('Saved.');
-  expect((await h.http.get('/settings').set(bearer(secretKey))).body).toMatchObject({ quietHours: { start: '22:00', end: '08:00' }, frequencyCap: null, sendRatePerSecond: 5 });
+  expect((await h.http.get('/settings').set(bearer(secretKey))).body).toMatchObject({
+    quietHours: { start: '22:00', end: '08:00' },
+    frequencyCap: null,
+    sendRatePerSecond: 5,
+  });
 
   // Reset: confirmed by typing the project's name; the data goes, the project stays.
   expect((await h.http.get('/contacts').set(bearer(secretKey))).body.total).toBeGreaterThan(0);

@@ -31,7 +31,11 @@ interface InboxEmail {
 
 const inboxEmails = async (webUrl: string): Promise<InboxEmail[]> => (await fetch(`${webUrl}/email`)).json() as Promise<InboxEmail[]>;
 const withSubject = (webUrl: string, subject: string) => eventually(async () => (await inboxEmails(webUrl)).find((e) => e.subject === subject), 60_000, 200);
-const answers = (url: string) => fetch(url, { signal: AbortSignal.timeout(2000) }).then(() => true, () => false);
+const answers = (url: string) =>
+  fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+    () => true,
+    () => false,
+  );
 
 describe('which configurations run the development inbox', () => {
   // A fixed secret keeps loadConfig from generating one into DATA_DIR.
@@ -49,12 +53,14 @@ describe('which configurations run the development inbox', () => {
     expect(load().email.transport).toBe('log');
   });
 
-  it.each<Record<string, string>>([{ EMAIL_TRANSPORT: 'log' }, { EMAIL_TRANSPORT: 'ses' }, { SMTP_URL: 'smtp://mail.example.com:587' }, { SENDGRID_API_KEY: 'SG.key' }])(
-    'does not run it when %o names a transport',
-    (env) => {
-      expect(load(env).devInbox).toBeUndefined();
-    },
-  );
+  it.each<Record<string, string>>([
+    { EMAIL_TRANSPORT: 'log' },
+    { EMAIL_TRANSPORT: 'ses' },
+    { SMTP_URL: 'smtp://mail.example.com:587' },
+    { SENDGRID_API_KEY: 'SG.key' },
+  ])('does not run it when %o names a transport', (env) => {
+    expect(load(env).devInbox).toBeUndefined();
+  });
 
   it('refuses ports outside 1–65535', () => {
     expect(() => load({ DEV_INBOX_SMTP_PORT: '0' })).toThrow(/DEV_INBOX_SMTP_PORT/);
@@ -150,10 +156,14 @@ describe('`npm start` with no provider', () => {
       DATA_DIR: dataDir,
     }));
     // The inbox line comes last, once the API listens and the worker is built.
-    const line = await eventually(async () => {
-      if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}:\n${output()}`);
-      return logLines().find((l) => l.msg?.startsWith('development inbox at') && l.url);
-    }, 240_000, 250).catch((err) => {
+    const line = await eventually(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}:\n${output()}`);
+        return logLines().find((l) => l.msg?.startsWith('development inbox at') && l.url);
+      },
+      240_000,
+      250,
+    ).catch((err) => {
       throw new Error(`${err.message}\nnpm start output:\n${output()}`);
     });
     inboxUrl = line.url!;
@@ -265,7 +275,7 @@ describe('`npm start` with no provider', () => {
 });
 
 describe('`npm start` when the inbox cannot listen', () => {
-  it('stops with maildev\'s error before it starts anything else', async () => {
+  it("stops with maildev's error before it starts anything else", async () => {
     const first = await freePortRange(5);
     const squatter = net.createServer();
     await new Promise<void>((resolve) => squatter.listen(first + 4, '127.0.0.1', resolve));

@@ -132,7 +132,8 @@ describe('invite page', () => {
     expect(invited.status).toBe(202);
     const link = await linkMailedTo(invitee);
     expect(link.startsWith(`${api.url}/invite?token=`)).toBe(true);
-    const isMember = async () => (await h.http.get(`/projects/${p.projectId}/members`).set('Cookie', p.cookie)).body.members.some((m: { email: string }) => m.email === invitee);
+    const isMember = async () =>
+      (await h.http.get(`/projects/${p.projectId}/members`).set('Cookie', p.cookie)).body.members.some((m: { email: string }) => m.email === invitee);
 
     // Not signed in: the offer, and what to do first; no button.
     await open(link);
@@ -208,9 +209,15 @@ describe('preference center', () => {
   it('changes topic states with its checkboxes and Save button, script off, and unsubscribes from everything', async () => {
     const key = bearer(p.secretKey);
     const slug = `pc-${crypto.randomBytes(3).toString('hex')}`;
-    const topic = await h.http.post('/topics').set(key).send({ name: `Topic ${slug}`, slug });
+    const topic = await h.http
+      .post('/topics')
+      .set(key)
+      .send({ name: `Topic ${slug}`, slug });
     expect(topic.status).toBe(201);
-    const created = await h.http.post('/contacts').set(key).send({ email: email('prefs'), subscribed: true });
+    const created = await h.http
+      .post('/contacts')
+      .set(key)
+      .send({ email: email('prefs'), subscribed: true });
     const states = async () => (await h.http.get(`/contacts/${created.body.id}`).set(key)).body;
     await page.setJavaScriptEnabled(false);
     await open(linksFor(h.config, p.projectId, created.body.id).manageUrl);
@@ -233,8 +240,18 @@ describe('double opt-in confirmation page', () => {
   it('confirms with its button, script off, and shows the expired page when opened again', async () => {
     const key = bearer(p.secretKey);
     await verifiedDomain(h, p.projectId, 'optin-pages.example.com');
-    expect((await h.http.patch('/settings').set(key).send({ doubleOptIn: { enabled: false, from: 'hi@optin-pages.example.com' } })).status).toBe(200);
-    const created = await h.http.post('/contacts').set(key).send({ email: email('confirm'), doubleOptIn: true });
+    expect(
+      (
+        await h.http
+          .patch('/settings')
+          .set(key)
+          .send({ doubleOptIn: { enabled: false, from: 'hi@optin-pages.example.com' } })
+      ).status,
+    ).toBe(200);
+    const created = await h.http
+      .post('/contacts')
+      .set(key)
+      .send({ email: email('confirm'), doubleOptIn: true });
     expect(created.body).toMatchObject({ subscribed: false, pending: true });
     const url = confirmUrlFor(h.config, p.projectId, created.body.id);
     await page.setJavaScriptEnabled(false);

@@ -69,7 +69,14 @@ it('builds a condition with a live count, shows a refused node, saves the segmen
     ['free', { plan: 'free', score: 3 }],
   ] as const) {
     contacts.push(email(tag));
-    expect((await h.http.post('/contacts').set(bearer(key)).send({ email: contacts[contacts.length - 1], data })).status).toBe(201);
+    expect(
+      (
+        await h.http
+          .post('/contacts')
+          .set(bearer(key))
+          .send({ email: contacts[contacts.length - 1], data })
+      ).status,
+    ).toBe(201);
   }
 
   expect((await h.http.post('/events/track').set(bearer(key)).send({ email: contacts[0], event: 'upgraded' })).status).toBe(200);

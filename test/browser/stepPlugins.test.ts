@@ -18,7 +18,9 @@ let page: Page;
 
 beforeAll(async () => {
   s = await openDashboard({
-    harness: { steps: { registry: TEST_REGISTRY, workflowsPath: path.join(__dirname, '..', 'fixtures', 'steps', 'workflows.ts'), activities: stampActivities([]) } },
+    harness: {
+      steps: { registry: TEST_REGISTRY, workflowsPath: path.join(__dirname, '..', 'fixtures', 'steps', 'workflows.ts'), activities: stampActivities([]) },
+    },
   });
   ({ h, page } = s);
 }, 300_000);
@@ -29,7 +31,8 @@ it('offers the injected types in the palette and saves valid configs through the
   const created = await h.http.post('/workflows').set(bearer(secretKey)).send({ name: 'Plugged', eventName: 'plugged' });
   expect(created.status).toBe(201);
   const id = created.body.id as string;
-  const stepsOf = async () => (await h.http.get(`/workflows/${id}`).set(bearer(secretKey))).body.steps as { id: string; type: string; config: unknown; branches: string[] }[];
+  const stepsOf = async () =>
+    (await h.http.get(`/workflows/${id}`).set(bearer(secretKey))).body.steps as { id: string; type: string; config: unknown; branches: string[] }[];
 
   await page.goto(`${s.api.url}/app/p/${projectId}/workflows/${id}`, { waitUntil: 'load' });
   await page.waitForSelector('::-p-aria([name="Workflow graph"][role="application"])');
@@ -44,7 +47,11 @@ it('offers the injected types in the palette and saves valid configs through the
   await s.replace('Step name', 'Split');
   await s.click('Add step');
   // The API's 422 lands on the input it names: names are lower case.
-  await page.waitForFunction((sel: string) => (globalThis as any).document.querySelector(sel)?.innerText.includes('Invalid string'), { timeout: 20_000 }, row(0));
+  await page.waitForFunction(
+    (sel: string) => (globalThis as any).document.querySelector(sel)?.innerText.includes('Invalid string'),
+    { timeout: 20_000 },
+    row(0),
+  );
   await s.replace('Name', 'gold', row(0));
   await s.click('Add branch');
   await s.replace('Name', 'blue', row(2));
@@ -52,9 +59,17 @@ it('offers the injected types in the palette and saves valid configs through the
   await s.click('Add step');
   await page.waitForSelector('::-p-aria([name="Split (WEIGHTED_SPLIT)"])');
   const split = (await stepsOf()).find((x) => x.type === 'WEIGHTED_SPLIT')!;
-  expect(split.config).toEqual({ branches: [{ name: 'gold', weight: 3 }, { name: 'grey', weight: 1 }, { name: 'blue', weight: 0 }] });
+  expect(split.config).toEqual({
+    branches: [
+      { name: 'gold', weight: 3 },
+      { name: 'grey', weight: 1 },
+      { name: 'blue', weight: 0 },
+    ],
+  });
   // One handle per branch its config names, labelled.
-  const handles = await page.$$eval(`.react-flow__node[data-id="${split.id}"] .react-flow__handle.source`, (els) => els.map((e) => e.getAttribute('aria-label')));
+  const handles = await page.$$eval(`.react-flow__node[data-id="${split.id}"] .react-flow__handle.source`, (els) =>
+    els.map((e) => e.getAttribute('aria-label')),
+  );
   expect(handles).toEqual(['gold branch of Split', 'grey branch of Split', 'blue branch of Split']);
 
   // STAMP: a required string and an optional template id (the picker, from its `references`).

@@ -28,7 +28,9 @@ async function photograph(name: string) {
 }
 
 const rowsOf = (table: string) =>
-  page.$$eval(`table[aria-label="${table}"] tbody tr`, (rows) => rows.map((r) => (r as unknown as { innerText: string }).innerText.replace(/\s+/g, ' ').trim()));
+  page.$$eval(`table[aria-label="${table}"] tbody tr`, (rows) =>
+    rows.map((r) => (r as unknown as { innerText: string }).innerText.replace(/\s+/g, ' ').trim()),
+  );
 
 it('creates, edits and deletes a topic; a topic a campaign names is refused with the API message', async () => {
   project = await s.signUp('Topics project');
@@ -66,7 +68,10 @@ it('creates, edits and deletes a topic; a topic a campaign names is refused with
   // A draft campaign sent as the topic keeps it: the delete is refused, and the dialog says why.
   const key = bearer(project.secretKey);
   const topicId = (await h.http.get('/topics').set(key)).body.data[0].id;
-  const campaign = await h.http.post('/campaigns').set(key).send({ name: 'Autumn', subject: 'S', body: '<p>b</p>', from: `news@${DOMAIN}`, audienceType: 'ALL', topic: topicId });
+  const campaign = await h.http
+    .post('/campaigns')
+    .set(key)
+    .send({ name: 'Autumn', subject: 'S', body: '<p>b</p>', from: `news@${DOMAIN}`, audienceType: 'ALL', topic: topicId });
   expect(campaign.status).toBe(201);
   await s.click('Delete Product updates');
   await s.click('Delete topic');
@@ -85,7 +90,15 @@ it('creates, edits and deletes a topic; a topic a campaign names is refused with
 it('lists the audit log newest first, filters it by action and pages it', async () => {
   // Enough entries for a second page (25 a page): settings changes by the secret key.
   const key = bearer(project.secretKey);
-  for (let i = 0; i < 26; i++) expect((await h.http.patch('/settings').set(key).send({ timezone: i % 2 ? 'UTC' : 'Europe/Paris' })).status).toBe(200);
+  for (let i = 0; i < 26; i++)
+    expect(
+      (
+        await h.http
+          .patch('/settings')
+          .set(key)
+          .send({ timezone: i % 2 ? 'UTC' : 'Europe/Paris' })
+      ).status,
+    ).toBe(200);
 
   await s.click('Audit log', 'link');
   await s.waitForText('Changed the settings');

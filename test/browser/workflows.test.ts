@@ -35,7 +35,12 @@ const node = (stepId: string) => `.react-flow__node[data-id="${stepId}"]`;
 async function workflowOf(id: string) {
   const res = await h.http.get(`/workflows/${id}`).set(bearer(secretKey));
   expect(res.status).toBe(200);
-  return res.body as { id: string; enabled: boolean; steps: { id: string; name: string; type: string; config: Record<string, unknown>; position: { x: number; y: number } | null }[]; transitions: { fromStepId: string; toStepId: string; branch: string }[] };
+  return res.body as {
+    id: string;
+    enabled: boolean;
+    steps: { id: string; name: string; type: string; config: Record<string, unknown>; position: { x: number; y: number } | null }[];
+    transitions: { fromStepId: string; toStepId: string; branch: string }[];
+  };
 }
 
 /** Drags an element by an offset, as a hand moves a node. */
@@ -54,7 +59,11 @@ async function drag(from: string, to: string) {
   const b = (await (await page.waitForSelector(to))!.boundingBox())!;
   await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
   await page.mouse.down();
-  for (let i = 1; i <= 12; i++) await page.mouse.move(a.x + a.width / 2 + ((b.x - a.x + (b.width - a.width) / 2) * i) / 12, a.y + a.height / 2 + ((b.y - a.y + (b.height - a.height) / 2) * i) / 12);
+  for (let i = 1; i <= 12; i++)
+    await page.mouse.move(
+      a.x + a.width / 2 + ((b.x - a.x + (b.width - a.width) / 2) * i) / 12,
+      a.y + a.height / 2 + ((b.y - a.y + (b.height - a.height) / 2) * i) / 12,
+    );
   await page.mouse.up();
 }
 
@@ -62,7 +71,10 @@ it('builds a workflow on the canvas, enables it, and shows the execution /v1/tra
   ({ projectId, secretKey } = await s.signUp('Workflows project'));
   publicKey = await page.$eval('[data-testid="full-public-key"]', (el) => el.textContent!);
   await verifiedDomain(h, projectId, 'wf.example.com');
-  const template = await h.http.post('/templates').set(bearer(secretKey)).send({ name: 'Welcome mail', subject: 'Welcome', body: '<p>Hi</p>', from: 'team@wf.example.com' });
+  const template = await h.http
+    .post('/templates')
+    .set(bearer(secretKey))
+    .send({ name: 'Welcome mail', subject: 'Welcome', body: '<p>Hi</p>', from: 'team@wf.example.com' });
   expect(template.status).toBe(201);
 
   await s.click('Workflows', 'link');
@@ -126,7 +138,9 @@ it('builds a workflow on the canvas, enables it, and shows the execution /v1/tra
   expect((await h.http.post('/v1/track').set(bearer(publicKey)).send({ email, event: 'signed_up' })).status).toBe(200);
 
   await s.click('Executions', 'link');
-  await page.waitForFunction(() => [...(globalThis as any).document.querySelectorAll('[data-execution-id]')].some((r: any) => r.innerText.includes('EXITED')), { timeout: 60_000 });
+  await page.waitForFunction(() => [...(globalThis as any).document.querySelectorAll('[data-execution-id]')].some((r: any) => r.innerText.includes('EXITED')), {
+    timeout: 60_000,
+  });
   await s.waitForText('exited (1)');
   await page.click('[data-execution-id] button');
   await page.waitForSelector('::-p-aria([name="Output of Send welcome"])');
@@ -143,10 +157,23 @@ it('filters executions by status and cancels one, then all', async () => {
   // Built through the API: a DELAY holds each execution WAITING.
   const created = await h.http.post('/workflows').set(bearer(secretKey)).send({ name: 'Slow drip', eventName: 'drip' });
   const wfId = created.body.id as string;
-  const delay = await h.http.post(`/workflows/${wfId}/steps`).set(bearer(secretKey)).send({ type: 'DELAY', config: { amount: 7, unit: 'days' } });
-  expect((await h.http.post(`/workflows/${wfId}/transitions`).set(bearer(secretKey)).send({ fromStepId: created.body.steps[0].id, toStepId: delay.body.id })).status).toBe(201);
+  const delay = await h.http
+    .post(`/workflows/${wfId}/steps`)
+    .set(bearer(secretKey))
+    .send({ type: 'DELAY', config: { amount: 7, unit: 'days' } });
+  expect(
+    (await h.http.post(`/workflows/${wfId}/transitions`).set(bearer(secretKey)).send({ fromStepId: created.body.steps[0].id, toStepId: delay.body.id })).status,
+  ).toBe(201);
   expect((await h.http.patch(`/workflows/${wfId}`).set(bearer(secretKey)).send({ enabled: true })).status).toBe(200);
-  for (const tag of ['a', 'b', 'c']) expect((await h.http.post('/v1/track').set(bearer(publicKey)).send({ email: testEmail(tag), event: 'drip' })).status).toBe(200);
+  for (const tag of ['a', 'b', 'c'])
+    expect(
+      (
+        await h.http
+          .post('/v1/track')
+          .set(bearer(publicKey))
+          .send({ email: testEmail(tag), event: 'drip' })
+      ).status,
+    ).toBe(200);
 
   await page.goto(`${s.api.url}/app/p/${projectId}/workflows/${wfId}/executions`, { waitUntil: 'load' });
   await s.waitForText('waiting (3)', 60_000);

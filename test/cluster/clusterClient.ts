@@ -7,7 +7,12 @@ export interface Reply {
   body: any;
 }
 
-export async function call(base: string, method: string, path: string, opts: { body?: unknown; headers?: Record<string, string>; form?: FormData } = {}): Promise<Reply> {
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  opts: { body?: unknown; headers?: Record<string, string>; form?: FormData } = {},
+): Promise<Reply> {
   const headers: Record<string, string> = { ...opts.headers };
   let body: FormData | string | undefined;
   if (opts.form) body = opts.form;
@@ -62,11 +67,23 @@ export async function buildWorkflow(base: string, p: ClusterProject, eventName: 
     if (r.status !== status) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.body)}`);
     return r.body;
   };
-  const created = must(await call(base, 'POST', '/workflows', { body: { name: `wf ${eventName}`, eventName, allowReentry: false }, headers: auth }), 201, 'create');
+  const created = must(
+    await call(base, 'POST', '/workflows', { body: { name: `wf ${eventName}`, eventName, allowReentry: false }, headers: auth }),
+    201,
+    'create',
+  );
   const ids: Record<string, string> = { trigger: created.steps[0].id };
-  for (const [key, spec] of Object.entries(steps)) ids[key] = must(await call(base, 'POST', `/workflows/${created.id}/steps`, { body: spec, headers: auth }), 201, `step ${key}`).id;
+  for (const [key, spec] of Object.entries(steps))
+    ids[key] = must(await call(base, 'POST', `/workflows/${created.id}/steps`, { body: spec, headers: auth }), 201, `step ${key}`).id;
   for (const [from, to, branch] of edges) {
-    must(await call(base, 'POST', `/workflows/${created.id}/transitions`, { body: { fromStepId: ids[from], toStepId: ids[to], ...(branch ? { branch } : {}) }, headers: auth }), 201, `edge ${from}`);
+    must(
+      await call(base, 'POST', `/workflows/${created.id}/transitions`, {
+        body: { fromStepId: ids[from], toStepId: ids[to], ...(branch ? { branch } : {}) },
+        headers: auth,
+      }),
+      201,
+      `edge ${from}`,
+    );
   }
   must(await call(base, 'PATCH', `/workflows/${created.id}`, { body: { enabled: true }, headers: auth }), 200, 'enable');
   return { id: created.id as string, steps: ids };

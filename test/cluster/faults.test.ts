@@ -37,7 +37,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const count = async (q: Knex.QueryBuilder) => Number(((await q.count({ n: '*' }).first()) as any).n);
 
 async function verifiedDomain(projectId: string) {
-  await knex('domains').insert({ id: crypto.randomUUID(), project_id: projectId, domain: DOMAIN, token: 'cluster', status: 'VERIFIED', records: JSON.stringify([]), verified_at: new Date() });
+  await knex('domains').insert({
+    id: crypto.randomUUID(),
+    project_id: projectId,
+    domain: DOMAIN,
+    token: 'cluster',
+    status: 'VERIFIED',
+    records: JSON.stringify([]),
+    verified_at: new Date(),
+  });
 }
 
 /** `n` subscribed contacts written straight to the table (the API path is not what is tested here). */
@@ -46,7 +54,9 @@ async function seedContacts(projectId: string, n: number): Promise<string[]> {
   const emails = Array.from({ length: n }, (_, i) => `r${i}-${tag}@example.org`);
   for (let i = 0; i < n; i += 1000) {
     await knex('contacts').insert(
-      emails.slice(i, i + 1000).map((email, j) => ({ id: `cnt_${tag}${String(i + j).padStart(6, '0')}`, project_id: projectId, email, subscribed: true, data: '{}' })),
+      emails
+        .slice(i, i + 1000)
+        .map((email, j) => ({ id: `cnt_${tag}${String(i + j).padStart(6, '0')}`, project_id: projectId, email, subscribed: true, data: '{}' })),
     );
   }
   return emails;
@@ -77,10 +87,14 @@ const delivered = (campaignId: string) => sink.recipients().filter((r) => r.cust
  * at most once is the documented choice, docs/campaigns.md).
  */
 async function expectCampaignExactlyOnce(campaignId: string, recipients: string[]) {
-  const row = await eventually(async () => {
-    const c = await knex('campaigns').where({ id: campaignId }).first();
-    return c.status === 'SENT' ? c : null;
-  }, 8 * 60_000, 500);
+  const row = await eventually(
+    async () => {
+      const c = await knex('campaigns').where({ id: campaignId }).first();
+      return c.status === 'SENT' ? c : null;
+    },
+    8 * 60_000,
+    500,
+  );
   expect(row.total_recipients).toBe(recipients.length);
   const rows = await knex('emails').where({ campaign_id: campaignId }).select('to_email', 'status', 'error');
   expect(rows).toHaveLength(recipients.length);
@@ -112,7 +126,10 @@ async function expectExecutionsOnce(workflowId: string, n: number, stepIds: stri
   expect(new Set(rows.map((r: any) => r.contact_id)).size).toBe(n);
   expect(rows.filter((r: any) => r.status !== 'COMPLETED')).toEqual([]);
   const steps = await knex('workflow_execution_steps')
-    .whereIn('execution_id', rows.map((r: any) => r.id))
+    .whereIn(
+      'execution_id',
+      rows.map((r: any) => r.id),
+    )
     .groupBy('execution_id', 'step_id')
     .select('execution_id', 'step_id', knex.raw('count(*)::int AS runs'));
   expect(steps.filter((s: any) => s.runs !== 1)).toEqual([]);
@@ -207,7 +224,13 @@ describe('the cluster shape', () => {
       const track = () => ({ headers: { ...bearer(people.publicKey), 'Idempotency-Key': trackKey }, body: { email: to, event: 'idem-tracked' } });
       const tracked = await Promise.all([call(api[1], 'POST', '/v1/track', track()), call(api[0], 'POST', '/v1/track', track())]);
       expect(tracked.map((r) => r.status).sort()).toEqual([200, 409]);
-      expect(await count(knex('events').where({ project_id: people.projectId, name: 'idem-tracked' }).whereIn('contact_id', knex('contacts').select('id').where({ email: to })))).toBe(1);
+      expect(
+        await count(
+          knex('events')
+            .where({ project_id: people.projectId, name: 'idem-tracked' })
+            .whereIn('contact_id', knex('contacts').select('id').where({ email: to })),
+        ),
+      ).toBe(1);
     }
   });
 });
@@ -218,7 +241,10 @@ describe('faults', () => {
       api[1],
       people,
       'cl-wait',
-      { wait: { type: 'WAIT_FOR_EVENT', config: { eventName: 'cl-release', timeout: { amount: 365, unit: 'days' } } }, mark: { type: 'UPDATE_CONTACT', config: { data: { released: true } } } },
+      {
+        wait: { type: 'WAIT_FOR_EVENT', config: { eventName: 'cl-release', timeout: { amount: 365, unit: 'days' } } },
+        mark: { type: 'UPDATE_CONTACT', config: { data: { released: true } } },
+      },
       [
         ['trigger', 'wait'],
         ['wait', 'mark'],
@@ -235,10 +261,16 @@ describe('faults', () => {
     // Starting the next 1,000 takes about as long again; the campaign up to the kill takes well under a minute.
     const delaySeconds = (1.5 * (Date.now() - startedAt)) / 1000 + 90;
     const delayHours = Math.ceil(delaySeconds / (3600 * TIME_SCALE));
-    const delayWf = await buildWorkflow(api[0], people, 'cl-delay', { delay: { type: 'DELAY', config: { amount: delayHours, unit: 'hours' } }, mark: { type: 'UPDATE_CONTACT', config: { data: { delayDone: true } } } }, [
-      ['trigger', 'delay'],
-      ['delay', 'mark'],
-    ]);
+    const delayWf = await buildWorkflow(
+      api[0],
+      people,
+      'cl-delay',
+      { delay: { type: 'DELAY', config: { amount: delayHours, unit: 'hours' } }, mark: { type: 'UPDATE_CONTACT', config: { data: { delayDone: true } } } },
+      [
+        ['trigger', 'delay'],
+        ['delay', 'mark'],
+      ],
+    );
     expect((await trackAll(people, sleepers, 'cl-delay')).filter((r) => r.status !== 200)).toEqual([]);
     await eventually(async () => (await count(executions(delayWf.id).where({ status: 'WAITING' }))) === 1000, 15 * 60_000, 1000);
 
@@ -281,7 +313,10 @@ describe('faults', () => {
       api[0],
       people,
       'cl-wait2',
-      { wait: { type: 'WAIT_FOR_EVENT', config: { eventName: 'cl-release2', timeout: { amount: 365, unit: 'days' } } }, mark: { type: 'UPDATE_CONTACT', config: { data: { released2: true } } } },
+      {
+        wait: { type: 'WAIT_FOR_EVENT', config: { eventName: 'cl-release2', timeout: { amount: 365, unit: 'days' } } },
+        mark: { type: 'UPDATE_CONTACT', config: { data: { released2: true } } },
+      },
       [
         ['trigger', 'wait'],
         ['wait', 'mark'],
@@ -309,8 +344,11 @@ describe('faults', () => {
     expect((await knex('workflow_executions').where({ id: victim }).first()).status).toBe('WAITING');
     // …and what is answered 200 (committed in Postgres) must be carried out once it is back.
     const released = await trackAll(people, waiters, 'cl-release2', 32);
-    const sends = await pool(Array.from({ length: 10 }, (_, i) => `outage-${i}-${crypto.randomBytes(3).toString('hex')}@example.org`), 10, (to, i) =>
-      call(api[i % 2], 'POST', '/v1/send', { headers: bearer(people.secretKey), body: { from: `a@${DOMAIN}`, to, subject: 'during the outage', body: 'b' } }),
+    const sends = await pool(
+      Array.from({ length: 10 }, (_, i) => `outage-${i}-${crypto.randomBytes(3).toString('hex')}@example.org`),
+      10,
+      (to, i) =>
+        call(api[i % 2], 'POST', '/v1/send', { headers: bearer(people.secretKey), body: { from: `a@${DOMAIN}`, to, subject: 'during the outage', body: 'b' } }),
     );
     for (const r of [...released, ...sends]) {
       if (r.status !== 200) expect(r.body).toMatchObject({ success: false, error: { code: 'SERVICE_UNAVAILABLE' } });
@@ -344,8 +382,14 @@ describe('faults', () => {
         const email = `pgload-${worker}-${n}-${crypto.randomBytes(3).toString('hex')}@example.org`;
         const reply =
           kind === 'track'
-            ? await call(api[worker % 2], 'POST', '/v1/track', { headers: bearer(people.publicKey), body: { email, event: 'pg-load' } }).catch((err) => ({ status: 0, body: String(err) }))
-            : await call(api[worker % 2], 'POST', '/v1/send', { headers: bearer(people.secretKey), body: { from: `a@${DOMAIN}`, to: email, subject: 'load', body: 'b' } }).catch((err) => ({ status: 0, body: String(err) }));
+            ? await call(api[worker % 2], 'POST', '/v1/track', { headers: bearer(people.publicKey), body: { email, event: 'pg-load' } }).catch((err) => ({
+                status: 0,
+                body: String(err),
+              }))
+            : await call(api[worker % 2], 'POST', '/v1/send', {
+                headers: bearer(people.secretKey),
+                body: { from: `a@${DOMAIN}`, to: email, subject: 'load', body: 'b' },
+              }).catch((err) => ({ status: 0, body: String(err) }));
         replies.push({ kind, reply, email });
         if (phase === 'outage') await sleep(50);
       }
@@ -361,17 +405,22 @@ describe('faults', () => {
     pg.start();
     phase = 'after';
     // Recovered by itself: both replicas answer 200 again without anyone restarting them.
-    await eventually(async () => {
-      const recent = replies.slice(-16);
-      return recent.length === 16 && recent.every((r) => r.reply.status === 200);
-    }, 2 * 60_000, 250);
+    await eventually(
+      async () => {
+        const recent = replies.slice(-16);
+        return recent.length === 16 && recent.every((r) => r.reply.status === 200);
+      },
+      2 * 60_000,
+      250,
+    );
     stop = true;
     await running;
 
     const statuses = new Set(replies.map((r) => r.reply.status));
     expect([...statuses].filter((s) => s !== 200 && s !== 503)).toEqual([]);
     expect(statuses.has(503)).toBe(true);
-    for (const r of replies.filter((x) => x.reply.status === 503)) expect(r.reply.body).toMatchObject({ success: false, error: { code: 'SERVICE_UNAVAILABLE', statusCode: 503 } });
+    for (const r of replies.filter((x) => x.reply.status === 503))
+      expect(r.reply.body).toMatchObject({ success: false, error: { code: 'SERVICE_UNAVAILABLE', statusCode: 503 } });
 
     const ok = replies.filter((r) => r.reply.status === 200);
     const trackedIds = ok.filter((r) => r.kind === 'track').map((r) => r.reply.body.data.event);
@@ -382,7 +431,11 @@ describe('faults', () => {
     // Each answered email is carried out: SENT, or (when the outage cut the hand-over between the
     // provider's accept and our write) FAILED as "outcome unknown" rather than offered twice. None
     // is left queued, and none reaches the provider twice.
-    await eventually(async () => (await count(knex('emails').whereIn('id', sentIds).whereIn('status', ['SENT', 'FAILED']))) === sentIds.length, 6 * 60_000, 1000);
+    await eventually(
+      async () => (await count(knex('emails').whereIn('id', sentIds).whereIn('status', ['SENT', 'FAILED']))) === sentIds.length,
+      6 * 60_000,
+      1000,
+    );
     const failed = await knex('emails').whereIn('id', sentIds).where({ status: 'FAILED' }).select('error', 'delivery_workflow');
     for (const f of failed) expect(f.error).toMatch(/outcome unknown/);
     for (const id of sentIds) expect(sink.recipients().filter((r) => r.customArgs.email_id === id).length).toBeLessThanOrEqual(1);

@@ -58,6 +58,10 @@ export async function startLocalServer(): Promise<LocalServer> {
     url: `http://127.0.0.1:${port}`,
     port,
     handle: (h) => (current = h),
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -38,7 +38,9 @@ export interface DashboardSession {
 /** A random address under example.test, tagged for reading test output. */
 export const testEmail = (tag: string) => `${tag}-${crypto.randomBytes(5).toString('hex')}@example.test`;
 
-export async function openDashboard(opts: { env?: Record<string, string>; harness?: Omit<HarnessOptions, 'env'>; viewport?: { width: number; height: number } } = {}): Promise<DashboardSession> {
+export async function openDashboard(
+  opts: { env?: Record<string, string>; harness?: Omit<HarnessOptions, 'env'>; viewport?: { width: number; height: number } } = {},
+): Promise<DashboardSession> {
   await ensureDashboardBuilt(() => undefined);
   const api = await startLocalServer();
   const h = await startHarness({ ...opts.harness, env: { APP_URL: api.url, ...opts.env } });
@@ -108,7 +110,8 @@ export async function openDashboard(opts: { env?: Record<string, string>; harnes
     await page.click(await inputId(label, scope));
     const handle = await page.waitForFunction(
       (o: string) =>
-        [...(globalThis as any).document.querySelectorAll('[role="option"]')].find((x: any) => x.offsetParent !== null && x.textContent.trim().startsWith(o)) ?? null,
+        [...(globalThis as any).document.querySelectorAll('[role="option"]')].find((x: any) => x.offsetParent !== null && x.textContent.trim().startsWith(o)) ??
+        null,
       { timeout: 20_000 },
       option,
     );
@@ -126,7 +129,8 @@ export async function openDashboard(opts: { env?: Record<string, string>; harnes
     );
   };
 
-  const click = async (name: string, role = 'button') => (await page.waitForSelector(`::-p-aria([name="${name}"][role="${role}"])`, { timeout: 20_000 }))!.click();
+  const click = async (name: string, role = 'button') =>
+    (await page.waitForSelector(`::-p-aria([name="${name}"][role="${role}"])`, { timeout: 20_000 }))!.click();
 
   const signUp = async (projectName: string) => {
     const email = testEmail('newcomer');

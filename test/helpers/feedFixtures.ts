@@ -26,7 +26,11 @@ export async function seedContacts(
   const inserted = await knex('contacts')
     .insert(rows.map((r) => ({ id: contactId(), project_id: projectId, email: r.email, subscribed: r.subscribed ?? true, data: JSON.stringify(r.data ?? {}) })))
     .returning(['id', 'email']);
-  await registerFields(knex, projectId, Object.entries(types).map(([key, type]) => ({ key, type })));
+  await registerFields(
+    knex,
+    projectId,
+    Object.entries(types).map(([key, type]) => ({ key, type })),
+  );
   return inserted;
 }
 
@@ -51,7 +55,16 @@ export async function seedEvents(
 export async function seedEmail(
   knex: Knex,
   projectId: string,
-  e: { contactId?: string | null; to?: string; subject?: string; status?: string; campaignId?: string | null; error?: string | null; createdAt?: Date; updatedAt?: Date },
+  e: {
+    contactId?: string | null;
+    to?: string;
+    subject?: string;
+    status?: string;
+    campaignId?: string | null;
+    error?: string | null;
+    createdAt?: Date;
+    updatedAt?: Date;
+  },
 ): Promise<string> {
   const emailId = id();
   await knex('emails').insert({
@@ -75,7 +88,14 @@ export const filterOn = (field: string, operator = 'equals', value: unknown = 'x
 
 export async function seedSegment(knex: Knex, projectId: string, name: string, condition: unknown): Promise<string> {
   const segmentId = id();
-  await knex('segments').insert({ id: segmentId, project_id: projectId, name, slug: `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${segmentId.slice(0, 8)}`, type: 'DYNAMIC', condition: JSON.stringify(condition) });
+  await knex('segments').insert({
+    id: segmentId,
+    project_id: projectId,
+    name,
+    slug: `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${segmentId.slice(0, 8)}`,
+    type: 'DYNAMIC',
+    condition: JSON.stringify(condition),
+  });
   return segmentId;
 }
 
@@ -84,7 +104,15 @@ type CampaignCounter = 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' |
 export async function seedCampaign(
   knex: Knex,
   projectId: string,
-  c: { name: string; audienceCondition?: unknown; status?: string; scheduledFor?: Date; startedAt?: Date; totalRecipients?: number; counters?: Partial<Record<CampaignCounter, number>> },
+  c: {
+    name: string;
+    audienceCondition?: unknown;
+    status?: string;
+    scheduledFor?: Date;
+    startedAt?: Date;
+    totalRecipients?: number;
+    counters?: Partial<Record<CampaignCounter, number>>;
+  },
 ): Promise<string> {
   const campaignId = id();
   await knex('campaigns').insert({
@@ -114,7 +142,9 @@ export async function seedWorkflow(
   const workflowId = id();
   await knex('workflows').insert({ id: workflowId, project_id: projectId, name: w.name, trigger_config: JSON.stringify({ eventName: w.eventName }) });
   const steps = [{ type: 'TRIGGER', config: { eventName: w.eventName } }, ...(w.steps ?? [])];
-  await knex('workflow_steps').insert(steps.map((s, i) => ({ id: id(), workflow_id: workflowId, type: s.type, name: `${s.type} ${i}`, config: JSON.stringify(s.config) })));
+  await knex('workflow_steps').insert(
+    steps.map((s, i) => ({ id: id(), workflow_id: workflowId, type: s.type, name: `${s.type} ${i}`, config: JSON.stringify(s.config) })),
+  );
   return workflowId;
 }
 

@@ -39,7 +39,13 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const taskQueue = `test-${crypto.randomBytes(4).toString('hex')}`;
   // The per-project send throttle stays out of the way unless a test sets its own rate (sendThrottle.test.ts does);
   // so does the per-address sign-in limit, as every file signs up from 127.0.0.1 into one shared table (auth.test.ts sets its own).
-  const config = loadConfig({ ...process.env, TEMPORAL_TASK_QUEUE: taskQueue, SEND_RATE_PER_SECOND: '1000000', AUTH_RATE_LIMIT_PER_MINUTE: '1000000', ...opts.env });
+  const config = loadConfig({
+    ...process.env,
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    SEND_RATE_PER_SECOND: '1000000',
+    AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
+    ...opts.env,
+  });
   const log = createLogger(config.logLevel, 'test');
   const knex = createKnex(config.databaseUrl, { max: 20 });
   const temporal = createTemporalGateway(config, opts.temporalAddress ?? process.env.TEST_TEMPORAL_ADDRESS!);

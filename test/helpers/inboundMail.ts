@@ -28,7 +28,7 @@ export function dsn(o: ReportOptions & { status: string; action?: string; diagno
     'Content-Description: Notification',
     'Content-Type: text/plain; charset=us-ascii',
     '',
-    'I\'m sorry to have to inform you that your message could not be delivered to one or more recipients.',
+    "I'm sorry to have to inform you that your message could not be delivered to one or more recipients.",
     '',
     '--DSN-B1',
     'Content-Description: Delivery report',
@@ -64,7 +64,7 @@ export function qmailBounce(o: ReportOptions): Buffer {
     '',
     'Hi. This is the qmail-send program at mx.example.org.',
     "I'm afraid I wasn't able to deliver your message to the following addresses.",
-    'This is a permanent error; I\'ve given up. Sorry it didn\'t work out.',
+    "This is a permanent error; I've given up. Sorry it didn't work out.",
     '',
     `<${o.recipient ?? 'reader@example.org'}>:`,
     'Remote host said: 550 5.1.1 The email account that you tried to reach does not exist.',
@@ -117,7 +117,16 @@ export function arf(o: ReportOptions & { feedbackType?: string }): Buffer {
 }
 
 /** A person's answer, threaded to `inReplyTo` when given. */
-export function reply(o: { from: string; to: string; subject?: string; inReplyTo?: string; references?: string[]; text?: string; messageId?: string; attachment?: boolean }): Buffer {
+export function reply(o: {
+  from: string;
+  to: string;
+  subject?: string;
+  inReplyTo?: string;
+  references?: string[];
+  text?: string;
+  messageId?: string;
+  attachment?: boolean;
+}): Buffer {
   const head = [
     `From: Reader <${o.from}>`,
     `To: ${o.to}`,

@@ -30,7 +30,9 @@ function decodeChunked(raw: Buffer): Buffer {
 }
 
 const xmlError = (res: http.ServerResponse, status: number, code: string) =>
-  res.writeHead(status, { 'Content-Type': 'application/xml' }).end(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${code}</Message></Error>`);
+  res
+    .writeHead(status, { 'Content-Type': 'application/xml' })
+    .end(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${code}</Message></Error>`);
 
 export async function startS3Sink(opts: { bucket: string; accessKeyId: string }): Promise<S3Sink> {
   const objects = new Map<string, { body: Buffer; contentType?: string }>();
@@ -57,7 +59,8 @@ export async function startS3Sink(opts: { bucket: string; accessKeyId: string })
       }
       if (req.method === 'PUT' && key) {
         const raw = Buffer.concat(chunks);
-        const chunked = String(req.headers['content-encoding'] ?? '').includes('aws-chunked') || String(req.headers['x-amz-content-sha256'] ?? '').startsWith('STREAMING-');
+        const chunked =
+          String(req.headers['content-encoding'] ?? '').includes('aws-chunked') || String(req.headers['x-amz-content-sha256'] ?? '').startsWith('STREAMING-');
         objects.set(key, { body: chunked ? decodeChunked(raw) : raw, contentType: req.headers['content-type'] });
         return res.writeHead(200, { ETag: '"sink"' }).end();
       }

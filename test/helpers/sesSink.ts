@@ -46,7 +46,9 @@ export async function startSesSink(): Promise<SesSink> {
       }
       if (failures.left > 0) {
         failures.left--;
-        res.writeHead(failures.status, { 'Content-Type': 'application/json', 'x-amzn-ErrorType': failures.type }).end(JSON.stringify({ message: `sink says ${failures.type}` }));
+        res
+          .writeHead(failures.status, { 'Content-Type': 'application/json', 'x-amzn-ErrorType': failures.type })
+          .end(JSON.stringify({ message: `sink says ${failures.type}` }));
         return;
       }
       let body: any;
@@ -68,7 +70,11 @@ export async function startSesSink(): Promise<SesSink> {
         html: simple.Body?.Html?.Data,
         headers: Object.fromEntries((simple.Headers ?? []).map((h: any) => [h.Name, h.Value])),
         tags: Object.fromEntries((body.EmailTags ?? []).map((t: any) => [t.Name, t.Value])),
-        attachments: (simple.Attachments ?? []).map((a: any) => ({ filename: a.FileName, contentType: a.ContentType, content: Buffer.from(a.RawContent, 'base64') })),
+        attachments: (simple.Attachments ?? []).map((a: any) => ({
+          filename: a.FileName,
+          contentType: a.ContentType,
+          content: Buffer.from(a.RawContent, 'base64'),
+        })),
         configurationSet: body.ConfigurationSetName,
         body,
       });

@@ -25,7 +25,27 @@ export function selfSigned(cn: string): Keypair {
   try {
     const keyFile = path.join(dir, 'key.pem');
     const certFile = path.join(dir, 'cert.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '2', '-subj', `/CN=${cn}`, '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'pipe' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        keyFile,
+        '-out',
+        certFile,
+        '-days',
+        '2',
+        '-subj',
+        `/CN=${cn}`,
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'pipe' },
+    );
     return { key: fs.readFileSync(keyFile, 'utf8'), cert: fs.readFileSync(certFile, 'utf8') };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -40,7 +60,10 @@ export type SnsEnvelope = Record<string, string | undefined>;
 /** AWS's recipe: "Key\nValue\n" for each listed key present, in that order; SHA1withRSA (v1) or SHA256withRSA (v2). */
 export function signSns(m: SnsEnvelope, key: string, version: '1' | '2' = '2'): SnsEnvelope {
   const keys = m.Type === 'Notification' ? NOTIFICATION : CONFIRMATION;
-  const text = keys.filter((k) => m[k] !== undefined).map((k) => `${k}\n${m[k]}\n`).join('');
+  const text = keys
+    .filter((k) => m[k] !== undefined)
+    .map((k) => `${k}\n${m[k]}\n`)
+    .join('');
   const Signature = crypto.sign(version === '1' ? 'sha1' : 'sha256', Buffer.from(text), key).toString('base64');
   return { ...m, SignatureVersion: version, Signature };
 }
@@ -58,7 +81,10 @@ export interface SnsSigner {
   certFetches(): number;
   /** Tokens whose SubscribeURL was visited. */
   confirmed: string[];
-  notification(message: unknown, opts?: { messageId?: string; subject?: string; timestamp?: string; version?: '1' | '2'; certUrl?: string; key?: string; topicArn?: string }): SnsEnvelope;
+  notification(
+    message: unknown,
+    opts?: { messageId?: string; subject?: string; timestamp?: string; version?: '1' | '2'; certUrl?: string; key?: string; topicArn?: string },
+  ): SnsEnvelope;
   subscriptionConfirmation(opts?: { token?: string; subscribeUrl?: string; type?: 'SubscriptionConfirmation' | 'UnsubscribeConfirmation' }): SnsEnvelope;
   stop(): Promise<void>;
 }

@@ -26,13 +26,20 @@ export function workflowApi(h: Harness, p: ProjectFixture) {
     patchStep: (id: string, stepId: string, body: Record<string, unknown>) => h.http.patch(`/workflows/${id}/steps/${stepId}`).set(auth()).send(body),
     delStep: (id: string, stepId: string, splice = false) => h.http.delete(`/workflows/${id}/steps/${stepId}${splice ? '?splice=true' : ''}`).set(auth()),
     connect: (id: string, fromStepId: string, toStepId: string, branch?: string) =>
-      h.http.post(`/workflows/${id}/transitions`).set(auth()).send({ fromStepId, toStepId, ...(branch ? { branch } : {}) }),
+      h.http
+        .post(`/workflows/${id}/transitions`)
+        .set(auth())
+        .send({ fromStepId, toStepId, ...(branch ? { branch } : {}) }),
     start: (id: string, body: Record<string, unknown>) => h.http.post(`/workflows/${id}/executions`).set(auth()).send(body),
     executions: (id: string, query = '') => h.http.get(`/workflows/${id}/executions${query}`).set(auth()),
     execution: (id: string, executionId: string) => h.http.get(`/workflows/${id}/executions/${executionId}`).set(auth()),
     cancel: (id: string, executionId: string) => h.http.delete(`/workflows/${id}/executions/${executionId}`).set(auth()),
     cancelAll: (id: string) => h.http.post(`/workflows/${id}/executions/cancel-all`).set(auth()),
-    track: (email: string, event: string, data?: Record<string, unknown>) => h.http.post('/v1/track').set(bearer(p.publicKey)).send({ email, event, ...(data ? { data } : {}) }),
+    track: (email: string, event: string, data?: Record<string, unknown>) =>
+      h.http
+        .post('/v1/track')
+        .set(bearer(p.publicKey))
+        .send({ email, event, ...(data ? { data } : {}) }),
 
     /**
      * Creates a workflow on `eventName` with the given steps and edges (`[from, to, branch?]`, where

@@ -10,7 +10,9 @@ afterAll(() => h?.stop());
 
 /** The newest system email to `to`, once its row exists. */
 const mailTo = (to: string, subject: RegExp) =>
-  eventually(() => h.deps.knex('emails').whereNull('project_id').where({ to_email: to }).where('subject', '~', subject.source).orderBy('created_at', 'desc').first());
+  eventually(() =>
+    h.deps.knex('emails').whereNull('project_id').where({ to_email: to }).where('subject', '~', subject.source).orderBy('created_at', 'desc').first(),
+  );
 const tokenIn = (email: { variables: { url: string } }) => new URL(email.variables.url).searchParams.get('token')!;
 
 async function verificationToken(p: ProjectFixture): Promise<string> {
@@ -60,7 +62,10 @@ describe('email verification', () => {
     const second = await verificationToken(p);
     expect(second).not.toBe(first);
     expect((await h.http.post('/auth/verify-email').send({ token: first })).status).toBe(400);
-    await h.deps.knex('user_tokens').where({ user_id: p.userId }).update({ expires_at: h.deps.knex.raw("now() - interval '1 second'") });
+    await h.deps
+      .knex('user_tokens')
+      .where({ user_id: p.userId })
+      .update({ expires_at: h.deps.knex.raw("now() - interval '1 second'") });
     const expired = await h.http.post('/auth/verify-email').send({ token: second });
     expect(expired.status).toBe(400);
     expect(expired.body.error.code).toBe('INVALID_TOKEN');
@@ -113,7 +118,10 @@ describe('password reset', () => {
     const p = await createProjectFixture(h);
     await h.http.post('/auth/request-password-reset').send({ email: p.email });
     const token = tokenIn(await mailTo(p.email, /Reset/));
-    await h.deps.knex('user_tokens').where({ user_id: p.userId }).update({ expires_at: h.deps.knex.raw("now() - interval '1 second'") });
+    await h.deps
+      .knex('user_tokens')
+      .where({ user_id: p.userId })
+      .update({ expires_at: h.deps.knex.raw("now() - interval '1 second'") });
     expect((await h.http.post('/auth/reset-password').send({ token, password: 'a brand new password' })).status).toBe(400);
     expect((await h.http.post('/auth/login').send({ email: p.email, password: 'correct horse battery' })).status).toBe(200);
   });
@@ -151,7 +159,10 @@ describe('password reset ends sessions', () => {
     const link = new URL((await mailTo(victim, /Reset/)).variables.url);
     const page = await h.http.get(`${link.pathname}${link.search}`);
     expect(page.status).toBe(200);
-    const done = await h.http.post('/reset-password').type('form').send({ token: link.searchParams.get('token')!, password: 'the owner password' });
+    const done = await h.http
+      .post('/reset-password')
+      .type('form')
+      .send({ token: link.searchParams.get('token')!, password: 'the owner password' });
     expect(done.status).toBe(200);
 
     const res = await h.http.get('/users/@me').set('Cookie', attacker);
@@ -183,13 +194,21 @@ describe('sign-in limits on the account pages', () => {
       const form = (path: string, body: Record<string, string>) => limited.http.post(path).set('X-Forwarded-For', ip).type('form').send(body);
       expect((await form('/reset-password', { token: 'abc', password: 'long enough password' })).status).toBe(400);
       expect((await form('/signup', { email, password: 'long enough password' })).status).toBe(201);
-      for (const res of [await form('/signup', { email: `x${email}`, password: 'long enough password' }), await form('/reset-password', { token: 'abc', password: 'long enough password' })]) {
+      for (const res of [
+        await form('/signup', { email: `x${email}`, password: 'long enough password' }),
+        await form('/reset-password', { token: 'abc', password: 'long enough password' }),
+      ]) {
         expect(res.status).toBe(429);
         expect(res.type).toBe('text/html');
         expect(res.text).toContain('Too many attempts');
         expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
       }
-      expect(await limited.deps.knex('users').where({ email: `x${email}` }).first()).toBeUndefined();
+      expect(
+        await limited.deps
+          .knex('users')
+          .where({ email: `x${email}` })
+          .first(),
+      ).toBeUndefined();
     } finally {
       await limited.stop();
     }

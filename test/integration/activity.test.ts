@@ -31,14 +31,48 @@ beforeAll(async () => {
     totalRecipients: 4,
     counters: { sent: 4, delivered: 3, opened: 2, clicked: 1, bounced: 1 },
   });
-  ids.campB = await seedCampaign(k, p.projectId, { name: 'Campaign B', status: 'SENDING', startedAt: ago(3 * HOUR), totalRecipients: 10, counters: { sent: 6, opened: 3, failed: 1 } });
+  ids.campB = await seedCampaign(k, p.projectId, {
+    name: 'Campaign B',
+    status: 'SENDING',
+    startedAt: ago(3 * HOUR),
+    totalRecipients: 10,
+    counters: { sent: 6, opened: 3, failed: 1 },
+  });
   // Started before the window the campaign routes are asked about below.
   await seedCampaign(k, p.projectId, { name: 'Old', status: 'SENT', startedAt: ago(3 * DAY), totalRecipients: 100, counters: { sent: 100, opened: 90 } });
   ids.scheduled = await seedCampaign(k, p.projectId, { name: 'Later', status: 'SCHEDULED', scheduledFor: new Date(now + DAY) });
-  ids.e1 = await seedEmail(k, p.projectId, { contactId: c1.id, to: c1.email, subject: 'Hi one', status: 'CLICKED', campaignId: ids.campA, createdAt: ago(2 * HOUR) });
-  ids.e2 = await seedEmail(k, p.projectId, { contactId: c2.id, to: c2.email, subject: 'Hi two', status: 'BOUNCED', campaignId: ids.campA, createdAt: ago(2 * HOUR) });
-  ids.e3 = await seedEmail(k, p.projectId, { contactId: c2.id, to: c2.email, subject: 'News', status: 'SENT', campaignId: ids.campB, createdAt: ago(2 * HOUR) });
-  ids.e4 = await seedEmail(k, p.projectId, { contactId: c1.id, to: c1.email, subject: 'Broken', status: 'FAILED', error: 'render failed: x', updatedAt: ago(30 * MIN) });
+  ids.e1 = await seedEmail(k, p.projectId, {
+    contactId: c1.id,
+    to: c1.email,
+    subject: 'Hi one',
+    status: 'CLICKED',
+    campaignId: ids.campA,
+    createdAt: ago(2 * HOUR),
+  });
+  ids.e2 = await seedEmail(k, p.projectId, {
+    contactId: c2.id,
+    to: c2.email,
+    subject: 'Hi two',
+    status: 'BOUNCED',
+    campaignId: ids.campA,
+    createdAt: ago(2 * HOUR),
+  });
+  ids.e3 = await seedEmail(k, p.projectId, {
+    contactId: c2.id,
+    to: c2.email,
+    subject: 'News',
+    status: 'SENT',
+    campaignId: ids.campB,
+    createdAt: ago(2 * HOUR),
+  });
+  ids.e4 = await seedEmail(k, p.projectId, {
+    contactId: c1.id,
+    to: c1.email,
+    subject: 'Broken',
+    status: 'FAILED',
+    error: 'render failed: x',
+    updatedAt: ago(30 * MIN),
+  });
   const lifecycle = (emailId: string, contactId: string, names: string[], startMinutesAgo: number) =>
     names.map((name, i) => ({ name, contactId, at: ago((startMinutesAgo - i) * MIN), data: { emailId } }));
   await seedEvents(k, p.projectId, [
@@ -48,8 +82,18 @@ beforeAll(async () => {
     { name: 'signup', contactId: c1.id, at: ago(90 * MIN), data: { plan: 'pro' } },
     { name: 'contact.unsubscribed', contactId: c2.id, at: ago(10 * MIN), data: { source: 'api' } },
   ]);
-  ids.workflow = await seedWorkflow(k, p.projectId, { name: 'Onboarding', eventName: 'signup', steps: [{ type: 'WAIT_FOR_EVENT', config: { eventName: 'purchase' } }] });
-  ids.execution = await seedExecution(k, p.projectId, { workflowId: ids.workflow, contactId: c1.id, status: 'WAITING', waitingFor: 'purchase', waitingSince: ago(HOUR) });
+  ids.workflow = await seedWorkflow(k, p.projectId, {
+    name: 'Onboarding',
+    eventName: 'signup',
+    steps: [{ type: 'WAIT_FOR_EVENT', config: { eventName: 'purchase' } }],
+  });
+  ids.execution = await seedExecution(k, p.projectId, {
+    workflowId: ids.workflow,
+    contactId: c1.id,
+    status: 'WAITING',
+    waitingFor: 'purchase',
+    waitingSince: ago(HOUR),
+  });
   await seedExecution(k, p.projectId, { workflowId: ids.workflow, contactId: c2.id, status: 'COMPLETED' });
 
   // The other project: the same kinds of rows, each carrying Q_MARK somewhere visible.
@@ -57,7 +101,14 @@ beforeAll(async () => {
   ids.qContact = qc.id;
   const qCamp = await seedCampaign(k, q.projectId, { name: Q_MARK, status: 'SCHEDULED', scheduledFor: new Date(now + HOUR) });
   await seedCampaign(k, q.projectId, { name: Q_MARK, status: 'SENT', startedAt: ago(HOUR), totalRecipients: 1000, counters: { sent: 1000, opened: 999 } });
-  const qEmail = await seedEmail(k, q.projectId, { contactId: qc.id, to: qc.email, subject: Q_MARK, status: 'CLICKED', campaignId: qCamp, createdAt: ago(HOUR) });
+  const qEmail = await seedEmail(k, q.projectId, {
+    contactId: qc.id,
+    to: qc.email,
+    subject: Q_MARK,
+    status: 'CLICKED',
+    campaignId: qCamp,
+    createdAt: ago(HOUR),
+  });
   await seedEmail(k, q.projectId, { contactId: qc.id, to: qc.email, subject: Q_MARK, status: 'FAILED', error: Q_MARK });
   await seedEvents(k, q.projectId, [
     ...lifecycle(qEmail, qc.id, ['email.sent', 'email.opened', 'email.clicked'], 50),
@@ -97,7 +148,12 @@ describe('GET /activity', () => {
       email: null,
       event: { name: 'contact.unsubscribed', data: { source: 'api' } },
     });
-    expect(failed).toMatchObject({ id: ids.e4, occurredAt: ago(30 * MIN).toISOString(), email: { id: ids.e4, subject: 'Broken', to: c1.email, error: 'render failed: x' }, event: null });
+    expect(failed).toMatchObject({
+      id: ids.e4,
+      occurredAt: ago(30 * MIN).toISOString(),
+      email: { id: ids.e4, subject: 'Broken', to: c1.email, error: 'render failed: x' },
+      event: null,
+    });
     expect(signup).toMatchObject({ type: 'event', contact: { id: c1.id }, event: { name: 'signup', data: { plan: 'pro' } }, email: null });
     expect(bounced).toMatchObject({ contact: { id: c2.id, email: c2.email }, email: { id: ids.e2, subject: 'Hi two', campaignId: ids.campA }, event: null });
   });
@@ -131,7 +187,21 @@ describe('GET /activity/stats, /recent-count, /types', () => {
   it('counts every type over the window', async () => {
     const res = await get('/activity/stats?days=1');
     expect(res.status).toBe(200);
-    expect(res.body.counts).toEqual({ sent: 3, delivered: 1, opened: 1, clicked: 1, bounced: 1, complained: 0, suppressed: 0, replied: 0, subscribed: 0, unsubscribed: 1, inbound: 0, failed: 1, event: 1 });
+    expect(res.body.counts).toEqual({
+      sent: 3,
+      delivered: 1,
+      opened: 1,
+      clicked: 1,
+      bounced: 1,
+      complained: 0,
+      suppressed: 0,
+      replied: 0,
+      subscribed: 0,
+      unsubscribed: 1,
+      inbound: 0,
+      failed: 1,
+      event: 1,
+    });
     expect(res.body.total).toBe(10);
     expect((await get('/activity/stats?days=999')).status).toBe(400);
   });
@@ -145,7 +215,21 @@ describe('GET /activity/stats, /recent-count, /types', () => {
 
   it('lists the types with a description', async () => {
     const res = await get('/activity/types');
-    expect(res.body.types.map((t: { type: string }) => t.type)).toEqual(['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'suppressed', 'replied', 'subscribed', 'unsubscribed', 'inbound', 'failed', 'event']);
+    expect(res.body.types.map((t: { type: string }) => t.type)).toEqual([
+      'sent',
+      'delivered',
+      'opened',
+      'clicked',
+      'bounced',
+      'complained',
+      'suppressed',
+      'replied',
+      'subscribed',
+      'unsubscribed',
+      'inbound',
+      'failed',
+      'event',
+    ]);
     expect(res.body.types.every((t: { description: string }) => t.description.length > 0)).toBe(true);
   });
 });

@@ -59,11 +59,23 @@ const expectStatus = async (res: Promise<{ status: number; body: any }> | { stat
 
 describe('what writes an entry', () => {
   it('key rotation, project and settings changes name the user or the secret key, and the address', async () => {
-    expect(await added(() => expectStatus(h.http.post(`/users/@me/projects/${owner.projectId}/regenerate-keys`).set('Cookie', owner.cookie).set('X-Forwarded-For', '203.0.113.7'), 200).then((b) => Object.assign(owner, { secretKey: b.secretKey })))).toEqual([
-      { actor: owner.userId, action: 'keys.rotate', target: { type: 'project', id: owner.projectId }, details: null, ip: '203.0.113.7' },
-    ]);
-    expect(await added(() => expectStatus(h.http.patch(`/users/@me/projects/${owner.projectId}`).set('Cookie', admin.cookie).send({ name: 'renamed' }), 200))).toEqual([
-      expect.objectContaining({ actor: admin.userId, action: 'project.update', target: { type: 'project', id: owner.projectId }, details: { changed: ['name'] } }),
+    expect(
+      await added(() =>
+        expectStatus(
+          h.http.post(`/users/@me/projects/${owner.projectId}/regenerate-keys`).set('Cookie', owner.cookie).set('X-Forwarded-For', '203.0.113.7'),
+          200,
+        ).then((b) => Object.assign(owner, { secretKey: b.secretKey })),
+      ),
+    ).toEqual([{ actor: owner.userId, action: 'keys.rotate', target: { type: 'project', id: owner.projectId }, details: null, ip: '203.0.113.7' }]);
+    expect(
+      await added(() => expectStatus(h.http.patch(`/users/@me/projects/${owner.projectId}`).set('Cookie', admin.cookie).send({ name: 'renamed' }), 200)),
+    ).toEqual([
+      expect.objectContaining({
+        actor: admin.userId,
+        action: 'project.update',
+        target: { type: 'project', id: owner.projectId },
+        details: { changed: ['name'] },
+      }),
     ]);
     expect(await added(() => expectStatus(h.http.patch('/settings').set(key()).send({ timezone: 'Europe/Paris' }), 200))).toEqual([
       expect.objectContaining({ actor: 'secret key', action: 'settings.update', target: { type: 'settings', id: null }, details: { changed: ['timezone'] } }),
@@ -75,18 +87,32 @@ describe('what writes an entry', () => {
 
   it('member changes: add, invite, role change, removal, withdrawn invite', async () => {
     const newcomer = await signup(true);
-    expect(await added(() => expectStatus(h.http.post(`/projects/${owner.projectId}/members`).set('Cookie', admin.cookie).send({ email: newcomer.email, role: 'MEMBER' }), 201))).toEqual([
+    expect(
+      await added(() =>
+        expectStatus(h.http.post(`/projects/${owner.projectId}/members`).set('Cookie', admin.cookie).send({ email: newcomer.email, role: 'MEMBER' }), 201),
+      ),
+    ).toEqual([
       expect.objectContaining({ actor: admin.userId, action: 'member.add', target: { type: 'user', id: newcomer.userId }, details: { role: 'MEMBER' } }),
     ]);
-    expect(await added(() => expectStatus(h.http.patch(`/projects/${owner.projectId}/members/${newcomer.userId}`).set('Cookie', owner.cookie).send({ role: 'ADMIN' }), 200))).toEqual([
-      expect.objectContaining({ action: 'member.role', target: { type: 'user', id: newcomer.userId }, details: { role: 'ADMIN' } }),
-    ]);
+    expect(
+      await added(() =>
+        expectStatus(h.http.patch(`/projects/${owner.projectId}/members/${newcomer.userId}`).set('Cookie', owner.cookie).send({ role: 'ADMIN' }), 200),
+      ),
+    ).toEqual([expect.objectContaining({ action: 'member.role', target: { type: 'user', id: newcomer.userId }, details: { role: 'ADMIN' } })]);
     expect(await added(() => expectStatus(h.http.delete(`/projects/${owner.projectId}/members/${newcomer.userId}`).set('Cookie', owner.cookie), 204))).toEqual([
       expect.objectContaining({ action: 'member.remove', target: { type: 'user', id: newcomer.userId }, details: { role: 'ADMIN' } }),
     ]);
     let inviteId = '';
     const invited = await added(async () => {
-      inviteId = (await expectStatus(h.http.post(`/projects/${owner.projectId}/members`).set('Cookie', owner.cookie).send({ email: uniqueEmail('invitee'), role: 'MEMBER' }), 202)).id;
+      inviteId = (
+        await expectStatus(
+          h.http
+            .post(`/projects/${owner.projectId}/members`)
+            .set('Cookie', owner.cookie)
+            .send({ email: uniqueEmail('invitee'), role: 'MEMBER' }),
+          202,
+        )
+      ).id;
     });
     expect(invited).toEqual([expect.objectContaining({ action: 'member.invite', target: { type: 'invite', id: inviteId }, details: { role: 'MEMBER' } })]);
     // The entry names the invite, never the invited address.
@@ -98,10 +124,14 @@ describe('what writes an entry', () => {
 
   it('domains, deletions of every resource, campaign sends and workflow switches', async () => {
     let domainId = '';
-    expect(await added(async () => (domainId = (await expectStatus(h.http.post('/domains').set(key()).send({ domain: 'mail.audit-new.example.com' }), 201)).id))).toEqual([
+    expect(
+      await added(async () => (domainId = (await expectStatus(h.http.post('/domains').set(key()).send({ domain: 'mail.audit-new.example.com' }), 201)).id)),
+    ).toEqual([
       expect.objectContaining({ action: 'domain.create', target: { type: 'domain', id: domainId }, details: { domain: 'mail.audit-new.example.com' } }),
     ]);
-    expect(await added(() => expectStatus(h.http.delete(`/domains/${domainId}`).set(key()), 204))).toEqual([expect.objectContaining({ action: 'domain.delete', target: { type: 'domain', id: domainId } })]);
+    expect(await added(() => expectStatus(h.http.delete(`/domains/${domainId}`).set(key()), 204))).toEqual([
+      expect.objectContaining({ action: 'domain.delete', target: { type: 'domain', id: domainId } }),
+    ]);
 
     const email = uniqueEmail('gone');
     const contact = await expectStatus(h.http.post('/contacts').set(key()).send({ email }), 201);
@@ -109,25 +139,50 @@ describe('what writes an entry', () => {
     expect(contactEntries).toEqual([expect.objectContaining({ actor: 'secret key', action: 'contact.delete', target: { type: 'contact', id: contact.id } })]);
     expect(JSON.stringify(contactEntries)).not.toContain(email);
 
-    const template = await expectStatus(h.http.post('/templates').set(key()).send({ name: 't', subject: 's', body: '<p>b</p>', from: `a@${DOMAIN}`, type: 'MARKETING' }), 201);
-    expect(await added(() => expectStatus(h.http.delete(`/templates/${template.id}`).set(key()), 204))).toEqual([expect.objectContaining({ action: 'template.delete', target: { type: 'template', id: template.id } })]);
+    const template = await expectStatus(
+      h.http
+        .post('/templates')
+        .set(key())
+        .send({ name: 't', subject: 's', body: '<p>b</p>', from: `a@${DOMAIN}`, type: 'MARKETING' }),
+      201,
+    );
+    expect(await added(() => expectStatus(h.http.delete(`/templates/${template.id}`).set(key()), 204))).toEqual([
+      expect.objectContaining({ action: 'template.delete', target: { type: 'template', id: template.id } }),
+    ]);
 
     const segment = await expectStatus(h.http.post('/segments').set(key()).send({ name: 's', type: 'STATIC' }), 201);
-    expect(await added(() => expectStatus(h.http.delete(`/segments/${segment.id}`).set(key()), 204))).toEqual([expect.objectContaining({ action: 'segment.delete', target: { type: 'segment', id: segment.id } })]);
+    expect(await added(() => expectStatus(h.http.delete(`/segments/${segment.id}`).set(key()), 204))).toEqual([
+      expect.objectContaining({ action: 'segment.delete', target: { type: 'segment', id: segment.id } }),
+    ]);
 
     const topic = await expectStatus(h.http.post('/topics').set(key()).send({ name: 'News' }), 201);
     expect(await added(() => expectStatus(h.http.delete(`/topics/${topic.id}`).set(asDashboard()), 204))).toEqual([
       expect.objectContaining({ actor: owner.userId, action: 'topic.delete', target: { type: 'topic', id: topic.id } }),
     ]);
 
-    const endpoint = await expectStatus(h.http.post('/webhook-endpoints').set(key()).send({ url: 'https://hooks.example.com/in', events: ['email.sent'] }), 201);
+    const endpoint = await expectStatus(
+      h.http
+        .post('/webhook-endpoints')
+        .set(key())
+        .send({ url: 'https://hooks.example.com/in', events: ['email.sent'] }),
+      201,
+    );
     expect(await added(() => expectStatus(h.http.delete(`/webhook-endpoints/${endpoint.id}`).set(key()), 204))).toEqual([
       expect.objectContaining({ action: 'webhook_endpoint.delete', target: { type: 'webhook_endpoint', id: endpoint.id } }),
     ]);
 
-    const campaign = (body = {}) => expectStatus(h.http.post('/campaigns').set(key()).send({ name: 'c', subject: 'S', body: '<p>b</p>', from: `news@${DOMAIN}`, audienceType: 'ALL', ...body }), 201).then((b) => b.data.id as string);
+    const campaign = (body = {}) =>
+      expectStatus(
+        h.http
+          .post('/campaigns')
+          .set(key())
+          .send({ name: 'c', subject: 'S', body: '<p>b</p>', from: `news@${DOMAIN}`, audienceType: 'ALL', ...body }),
+        201,
+      ).then((b) => b.data.id as string);
     const draft = await campaign();
-    expect(await added(() => expectStatus(h.http.delete(`/campaigns/${draft}`).set(key()), 204))).toEqual([expect.objectContaining({ action: 'campaign.delete', target: { type: 'campaign', id: draft } })]);
+    expect(await added(() => expectStatus(h.http.delete(`/campaigns/${draft}`).set(key()), 204))).toEqual([
+      expect.objectContaining({ action: 'campaign.delete', target: { type: 'campaign', id: draft } }),
+    ]);
     const scheduled = await campaign();
     const at = new Date(Date.now() + 86_400_000).toISOString();
     expect(await added(() => expectStatus(h.http.post(`/campaigns/${scheduled}/send`).set(key()).send({ scheduledFor: at }), 200))).toEqual([
@@ -137,15 +192,29 @@ describe('what writes an entry', () => {
 
     const wf = workflowApi(h, owner);
     const built = await wf.build('audit.tick', { exit: { type: 'EXIT' } }, [['trigger', 'exit']]);
-    expect(await added(() => expectStatus(wf.patch(built.id, { enabled: true }), 200))).toEqual([expect.objectContaining({ action: 'workflow.enable', target: { type: 'workflow', id: built.id } })]);
-    expect(await added(() => expectStatus(wf.patch(built.id, { enabled: false }), 200))).toEqual([expect.objectContaining({ action: 'workflow.disable', target: { type: 'workflow', id: built.id } })]);
+    expect(await added(() => expectStatus(wf.patch(built.id, { enabled: true }), 200))).toEqual([
+      expect.objectContaining({ action: 'workflow.enable', target: { type: 'workflow', id: built.id } }),
+    ]);
+    expect(await added(() => expectStatus(wf.patch(built.id, { enabled: false }), 200))).toEqual([
+      expect.objectContaining({ action: 'workflow.disable', target: { type: 'workflow', id: built.id } }),
+    ]);
     expect(await added(() => expectStatus(wf.patch(built.id, { name: 'renamed' }), 200))).toEqual([]);
-    expect(await added(() => expectStatus(wf.del(built.id), 204))).toEqual([expect.objectContaining({ action: 'workflow.delete', target: { type: 'workflow', id: built.id } })]);
+    expect(await added(() => expectStatus(wf.del(built.id), 204))).toEqual([
+      expect.objectContaining({ action: 'workflow.delete', target: { type: 'workflow', id: built.id } }),
+    ]);
   });
 
   it('a change that fails writes no entry', async () => {
     const topic = await expectStatus(h.http.post('/topics').set(key()).send({ name: 'Digest' }), 201);
-    const draft = (await expectStatus(h.http.post('/campaigns').set(key()).send({ name: 'c', subject: 'S', body: '<p>b</p>', from: `news@${DOMAIN}`, audienceType: 'ALL', topic: topic.id }), 201)).data.id;
+    const draft = (
+      await expectStatus(
+        h.http
+          .post('/campaigns')
+          .set(key())
+          .send({ name: 'c', subject: 'S', body: '<p>b</p>', from: `news@${DOMAIN}`, audienceType: 'ALL', topic: topic.id }),
+        201,
+      )
+    ).data.id;
     const wf = workflowApi(h, owner);
     const unrunnable = await wf.build('audit.never', {}, []);
     const nobody = crypto.randomUUID();
@@ -158,7 +227,13 @@ describe('what writes an entry', () => {
         await expectStatus(h.http.post(`/campaigns/${draft}/send`).set(key()).send({}), 200);
         await expectStatus(h.http.post(`/campaigns/${draft}/send`).set(key()).send({}), 409); // no longer a DRAFT
         await expectStatus(h.http.patch(`/projects/${owner.projectId}/members/${owner.userId}`).set('Cookie', owner.cookie).send({ role: 'MEMBER' }), 409); // the last owner
-        await expectStatus(h.http.patch('/settings').set(key()).send({ doubleOptIn: { enabled: true, from: `a@${DOMAIN}`, templateId: nobody } }), 422);
+        await expectStatus(
+          h.http
+            .patch('/settings')
+            .set(key())
+            .send({ doubleOptIn: { enabled: true, from: `a@${DOMAIN}`, templateId: nobody } }),
+          422,
+        );
       }),
     ).toEqual([expect.objectContaining({ action: 'campaign.send', target: { type: 'campaign', id: draft } })]);
     await expectStatus(h.http.post(`/campaigns/${draft}/cancel`).set(key()), 200);
@@ -194,14 +269,24 @@ describe('GET /projects/:id/audit', () => {
     const page = await expectStatus(log(admin.cookie, owner.projectId), 200);
     expect(page.total).toBeGreaterThan(0);
     const denied = await expectStatus(log(member.cookie, owner.projectId), 403);
-    expect(denied).toEqual(expect.objectContaining({ success: false, error: expect.objectContaining({ code: 'FORBIDDEN', message: expect.any(String), requestId: expect.any(String) }) }));
+    expect(denied).toEqual(
+      expect.objectContaining({
+        success: false,
+        error: expect.objectContaining({ code: 'FORBIDDEN', message: expect.any(String), requestId: expect.any(String) }),
+      }),
+    );
     await expectStatus(log(other.cookie, owner.projectId), 404);
     // A key is not a member: the log is a dashboard route.
     await expectStatus(h.http.get(`/projects/${owner.projectId}/audit`).set(key()), 401);
   });
 
   it("another project's entries never show, and its own log is its own", async () => {
-    await expectStatus(h.http.delete(`/contacts/${(await expectStatus(h.http.post('/contacts').set(bearer(other.secretKey)).send({ email: uniqueEmail() }), 201)).id}`).set(bearer(other.secretKey)), 204);
+    await expectStatus(
+      h.http
+        .delete(`/contacts/${(await expectStatus(h.http.post('/contacts').set(bearer(other.secretKey)).send({ email: uniqueEmail() }), 201)).id}`)
+        .set(bearer(other.secretKey)),
+      204,
+    );
     const theirs = await expectStatus(log(other.cookie, other.projectId), 200);
     expect(theirs.data.map((e: any) => e.action)).toEqual(['contact.delete']);
     const ours = await expectStatus(log(owner.cookie, owner.projectId, '?pageSize=100'), 200);

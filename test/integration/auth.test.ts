@@ -232,7 +232,10 @@ describe('sign-in limits', () => {
       expect((await limited.http.post('/auth/login').set('X-Forwarded-For', ip).send({ email, password: 'correct horse battery' })).status).toBe(200);
       for (const attempt of [
         limited.http.post('/auth/login').set('X-Forwarded-For', ip).send({ email, password: 'correct horse battery' }),
-        limited.http.post('/auth/signup').set('X-Forwarded-For', ip).send({ email: `x${email}`, password: 'correct horse battery' }),
+        limited.http
+          .post('/auth/signup')
+          .set('X-Forwarded-For', ip)
+          .send({ email: `x${email}`, password: 'correct horse battery' }),
         limited.http.post('/auth/reset-password').set('X-Forwarded-For', ip).send({ token: 'abc', password: 'correct horse battery' }),
       ]) {
         const res = await attempt;
@@ -242,7 +245,12 @@ describe('sign-in limits', () => {
         expect(res.body.error.details.retryAfter).toBe(Number(res.headers['retry-after']));
       }
       // The refused signup created nothing; another address is not limited.
-      expect(await limited.deps.knex('users').where({ email: `x${email}` }).first()).toBeUndefined();
+      expect(
+        await limited.deps
+          .knex('users')
+          .where({ email: `x${email}` })
+          .first(),
+      ).toBeUndefined();
       expect((await limited.http.post('/auth/login').set('X-Forwarded-For', freshIp()).send({ email, password: 'correct horse battery' })).status).toBe(200);
     } finally {
       await limited.stop();
@@ -255,7 +263,13 @@ describe('sign-in limits', () => {
       { scope: 'ip', key: `old-${key}`, tat: h.deps.knex.raw("now() - interval '1 second'") },
       { scope: 'ip', key: `live-${key}`, tat: h.deps.knex.raw("now() + interval '30 seconds'") },
       { scope: 'account', key: `old-${key}`, count: 3, last_at: h.deps.knex.raw("now() - interval '16 minutes'") },
-      { scope: 'account', key: `locked-${key}`, count: 9, last_at: h.deps.knex.raw("now() - interval '16 minutes'"), locked_until: h.deps.knex.raw("now() + interval '1 hour'") },
+      {
+        scope: 'account',
+        key: `locked-${key}`,
+        count: 9,
+        last_at: h.deps.knex.raw("now() - interval '16 minutes'"),
+        locked_until: h.deps.knex.raw("now() + interval '1 hour'"),
+      },
     ]);
     await pruneAuthThrottle(h.deps.knex);
     const left = await h.deps.knex('auth_throttle').where('key', 'like', `%${key}`).orderBy('key').pluck('key');

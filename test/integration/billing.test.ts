@@ -39,7 +39,14 @@ describe('consumption and limits', () => {
   it('counts this calendar month’s emails and the current contacts, per project', async () => {
     const lastMonth = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1) - 1000);
     await h.deps.knex('emails').insert({
-      id: crypto.randomUUID(), project_id: p.projectId, to_email: 'old@example.org', from_email: 'hi@mail.example.com', subject: 's', body: 'b', status: 'SENT', created_at: lastMonth,
+      id: crypto.randomUUID(),
+      project_id: p.projectId,
+      to_email: 'old@example.org',
+      from_email: 'hi@mail.example.com',
+      subject: 's',
+      body: 'b',
+      status: 'SENT',
+      created_at: lastMonth,
     });
     expect((await send([uniqueEmail(), uniqueEmail()])).status).toBe(200);
     const res = await h.http.get(api('billing-consumption')).set('Cookie', p.cookie);
@@ -57,7 +64,10 @@ describe('consumption and limits', () => {
 
   it('stops a send that would pass the email cap before any recipient is processed, with 403 BILLING_LIMIT_REACHED', async () => {
     const used = (await h.http.get(api('billing-consumption')).set('Cookie', p.cookie)).body.emails.used;
-    const set = await h.http.put(api('billing-limits')).set('Cookie', p.cookie).send({ emails: used + 2 });
+    const set = await h.http
+      .put(api('billing-limits'))
+      .set('Cookie', p.cookie)
+      .send({ emails: used + 2 });
     expect(set.status).toBe(200);
     expect(set.body).toEqual({ emails: used + 2, contacts: null });
     expect((await h.http.get(api('billing-limits')).set('Cookie', p.cookie)).body).toEqual({ emails: used + 2, contacts: null });
@@ -81,10 +91,16 @@ describe('consumption and limits', () => {
     expect((await send([x, y])).status).toBe(200);
   });
 
-  it.each([[{}], [{ emails: -1 }], [{ emails: 1.5 }], [{ emails: 'ten' }], [{ other: 1 }], [[]], [{ contacts: 1e12 }]])('PUT billing-limits %j → 422', async (body) => {
-    const res = await h.http.put(api('billing-limits')).set('Cookie', p.cookie).send(body as object);
-    expect(res.status).toBe(422);
-  });
+  it.each([[{}], [{ emails: -1 }], [{ emails: 1.5 }], [{ emails: 'ten' }], [{ other: 1 }], [[]], [{ contacts: 1e12 }]])(
+    'PUT billing-limits %j → 422',
+    async (body) => {
+      const res = await h.http
+        .put(api('billing-limits'))
+        .set('Cookie', p.cookie)
+        .send(body as object);
+      expect(res.status).toBe(422);
+    },
+  );
 });
 
 // ───────────────────────────── billing on ─────────────────────────────
@@ -198,7 +214,10 @@ describe('billing on (Stripe)', () => {
     const updated = event('customer.subscription.updated', { id: 'sub_P', customer: 'cus_P', status: 'active', current_period_end: 1_900_000_000 });
     expect((await hook(updated, signed(updated))).body.outcome).toBe('applied');
     expect(await h.deps.knex('billing_accounts').where({ project_id: p.projectId }).first()).toMatchObject({
-      customer_id: 'cus_P', subscription_id: 'sub_P', subscription_status: 'active', current_period_end: new Date(1_900_000_000 * 1000),
+      customer_id: 'cus_P',
+      subscription_id: 'sub_P',
+      subscription_status: 'active',
+      current_period_end: new Date(1_900_000_000 * 1000),
     });
 
     const portal = await b.http.post(api('billing-portal')).set('Cookie', p.cookie);
@@ -216,14 +235,37 @@ describe('billing on (Stripe)', () => {
     const linkQ = event('checkout.session.completed', { client_reference_id: q.projectId, customer: 'cus_Q', subscription: 'sub_Q' });
     await hook(linkQ, signed(linkQ));
     const invoice = (id: string, customer: string, status: string) =>
-      event('invoice.paid', { id, customer, number: `N-${id}`, status, amount_due: 1900, amount_paid: 1900, currency: 'eur', hosted_invoice_url: `https://pay.stripe.test/${id}`, invoice_pdf: null, period_start: 1_800_000_000, period_end: 1_802_592_000, created: 1_802_592_000 });
-    for (const e of [invoice('in_P1', 'cus_P', 'open'), invoice('in_P1', 'cus_P', 'paid'), invoice('in_Q1', 'cus_Q', 'paid')]) expect((await hook(e, signed(e))).status).toBe(200);
+      event('invoice.paid', {
+        id,
+        customer,
+        number: `N-${id}`,
+        status,
+        amount_due: 1900,
+        amount_paid: 1900,
+        currency: 'eur',
+        hosted_invoice_url: `https://pay.stripe.test/${id}`,
+        invoice_pdf: null,
+        period_start: 1_800_000_000,
+        period_end: 1_802_592_000,
+        created: 1_802_592_000,
+      });
+    for (const e of [invoice('in_P1', 'cus_P', 'open'), invoice('in_P1', 'cus_P', 'paid'), invoice('in_Q1', 'cus_Q', 'paid')])
+      expect((await hook(e, signed(e))).status).toBe(200);
 
     const mine = await b.http.get(api('billing-invoices')).set('Cookie', p.cookie);
     expect(mine.body).toEqual([
       {
-        id: 'in_P1', number: 'N-in_P1', status: 'paid', amountDue: 1900, amountPaid: 1900, currency: 'eur', hostedInvoiceUrl: 'https://pay.stripe.test/in_P1', invoicePdf: null,
-        periodStart: new Date(1_800_000_000_000).toISOString(), periodEnd: new Date(1_802_592_000_000).toISOString(), createdAt: new Date(1_802_592_000_000).toISOString(),
+        id: 'in_P1',
+        number: 'N-in_P1',
+        status: 'paid',
+        amountDue: 1900,
+        amountPaid: 1900,
+        currency: 'eur',
+        hostedInvoiceUrl: 'https://pay.stripe.test/in_P1',
+        invoicePdf: null,
+        periodStart: new Date(1_800_000_000_000).toISOString(),
+        periodEnd: new Date(1_802_592_000_000).toISOString(),
+        createdAt: new Date(1_802_592_000_000).toISOString(),
       },
     ]);
     const theirs = await b.http.get(api('billing-invoices', q)).set('Cookie', q.cookie);

@@ -27,7 +27,14 @@ afterAll(async () => {
 });
 
 // The winner is counted from SendGrid's events here; tracked first-party, they would be ignored (docs/tracking.md).
-const base = { name: 'ab', subject: 'Plain subject', body: '<p>hi {{ email }}</p>', from: `news@${DOMAIN}`, audienceType: 'ALL', tracking: { opens: false, clicks: false } };
+const base = {
+  name: 'ab',
+  subject: 'Plain subject',
+  body: '<p>hi {{ email }}</p>',
+  from: `news@${DOMAIN}`,
+  audienceType: 'ALL',
+  tracking: { opens: false, clicks: false },
+};
 const abTest = (over: Record<string, unknown> = {}) => ({
   subjects: ['A for {{ email }}', 'B for {{ email }}'],
   testPercent: 20,
@@ -44,8 +51,16 @@ async function project(n: number) {
   for (const email of emails) expect((await h.http.post('/contacts').set(bearer(fx.secretKey)).send({ email, subscribed: true })).status).toBe(201);
   const key = bearer(fx.secretKey);
   const api = {
-    create: (body: Record<string, unknown>) => h.http.post('/campaigns').set(key).send({ ...base, ...body }),
-    put: (id: string, body: Record<string, unknown>) => h.http.put(`/campaigns/${id}`).set(key).send({ ...base, ...body }),
+    create: (body: Record<string, unknown>) =>
+      h.http
+        .post('/campaigns')
+        .set(key)
+        .send({ ...base, ...body }),
+    put: (id: string, body: Record<string, unknown>) =>
+      h.http
+        .put(`/campaigns/${id}`)
+        .set(key)
+        .send({ ...base, ...body }),
     get: (id: string) => h.http.get(`/campaigns/${id}`).set(key),
     send: (id: string) => h.http.post(`/campaigns/${id}/send`).set(key).send({}),
     duplicate: (id: string) => h.http.post(`/campaigns/${id}/duplicate`).set(key).send({}),
@@ -58,7 +73,8 @@ const statusOf = async (id: string) => (await h.deps.knex('campaigns').where({ i
 const received = (emails: string[]) => sink.recipients().filter((r) => emails.includes(r.email));
 const handle = async (id: string) => (await h.deps.temporal.client()).workflow.getHandle(`campaign-${id}`);
 /** What the Web UI shows as the execution's current details (the SDK's built-in metadata query). */
-const currentDetails = async (hd: WorkflowHandle) => ((await hd.query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails ?? '') as string;
+const currentDetails = async (hd: WorkflowHandle) =>
+  ((await hd.query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails ?? '') as string;
 
 /** SendGrid Event Webhook events for a recipient the sink received, as providerEvents.test.ts posts them. */
 const event = (fx: ProjectFixture, r: SinkRecipient, name: string) => ({
@@ -102,7 +118,13 @@ describe('A/B subject test', () => {
     expect(await hd.query(campaignStateQuery)).toMatchObject({ status: 'SENDING', handedOver: 10, abTest: { phase: 'waiting' } });
     // The rest waits for the winner: nobody else got anything, no email row was written for them.
     expect(received(emails)).toHaveLength(10);
-    expect(await h.deps.knex('emails').where({ campaign_id: id }).count<{ n: string }[]>('* as n').then(([r]) => Number(r.n))).toBe(10);
+    expect(
+      await h.deps
+        .knex('emails')
+        .where({ campaign_id: id })
+        .count<{ n: string }[]>('* as n')
+        .then(([r]) => Number(r.n)),
+    ).toBe(10);
     expect(await statusOf(id)).toBe('SENDING');
 
     // The worker goes away during the wait and comes back: the durable timer and the stored split carry on.
@@ -128,7 +150,11 @@ describe('A/B subject test', () => {
       { subject: 'B for {{ email }}', sent: 5, opened: 3, clicked: 0, winner: true },
     ]);
     const variants = await h.deps.knex('emails').where({ campaign_id: id }).select('ab_variant').count('* as n').groupBy('ab_variant').orderBy('ab_variant');
-    expect(variants.map((v) => [v.ab_variant, Number(v.n)])).toEqual([[0, 5], [1, 5], [null, 40]]);
+    expect(variants.map((v) => [v.ab_variant, Number(v.n)])).toEqual([
+      [0, 5],
+      [1, 5],
+      [null, 40],
+    ]);
     expect(await hd.query(campaignStateQuery)).toMatchObject({ status: 'SENT', handedOver: 50, abTest: { phase: 'rest' } });
 
     // Every run of the execution (the test group and its wait, then the rest) replays with today's code.
@@ -138,7 +164,8 @@ describe('A/B subject test', () => {
       for await (const x of client.workflow.list({ query: `WorkflowId = 'campaign-${id}'` }).intoHistories()) list.push(x);
       return list.length === 2 ? list : null;
     });
-    for await (const r of Worker.runReplayHistories({ workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } }, histories)) expect(r.error).toBeUndefined();
+    for await (const r of Worker.runReplayHistories({ workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } }, histories))
+      expect(r.error).toBeUndefined();
   }, 120_000);
 
   it('a tie keeps the first subject; with the clicks metric, opens do not count', async () => {
@@ -227,7 +254,11 @@ describe('A/B subject test', () => {
     }
   });
 
-  it.each([['a string', 'yes'], ['an array', [1, 2]], ['a number', 3]])('refuses abTest as %s: 422 naming abTest', async (_, value) => {
+  it.each([
+    ['a string', 'yes'],
+    ['an array', [1, 2]],
+    ['a number', 3],
+  ])('refuses abTest as %s: 422 naming abTest', async (_, value) => {
     const { api } = await project(0);
     const res = await api.create({ abTest: value });
     expect(res.status).toBe(422);

@@ -31,14 +31,23 @@ async function projectWithContacts(n: number): Promise<{ fx: ProjectFixture; ema
   const fx = await createProjectFixture(h);
   await verifiedDomain(h, fx.projectId, DOMAIN);
   const tag = crypto.randomBytes(3).toString('hex');
-  const rows = Array.from({ length: n }, (_, i) => ({ id: `cnt_${tag}${String(i).padStart(6, '0')}`, project_id: fx.projectId, email: `p${i}-${tag}@example.org`, subscribed: true, data: '{}' }));
+  const rows = Array.from({ length: n }, (_, i) => ({
+    id: `cnt_${tag}${String(i).padStart(6, '0')}`,
+    project_id: fx.projectId,
+    email: `p${i}-${tag}@example.org`,
+    subscribed: true,
+    data: '{}',
+  }));
   for (let i = 0; i < rows.length; i += 1000) await h.deps.knex('contacts').insert(rows.slice(i, i + 1000));
   return { fx, emails: rows.map((r) => r.email) };
 }
 
 const campaignApi = (hx: Harness, fx: ProjectFixture) => ({
   create: async (name = 'Pausable') => {
-    const res = await hx.http.post('/campaigns').set(bearer(fx.secretKey)).send({ name, subject: 'Hi {{ email }}', body: '<p>x</p>', from: `news@${DOMAIN}`, audienceType: 'ALL' });
+    const res = await hx.http
+      .post('/campaigns')
+      .set(bearer(fx.secretKey))
+      .send({ name, subject: 'Hi {{ email }}', body: '<p>x</p>', from: `news@${DOMAIN}`, audienceType: 'ALL' });
     expect(res.status).toBe(201);
     return res.body.data.id as string;
   },
@@ -182,7 +191,9 @@ describe('pause and resume', () => {
       // the cancel settles them, or the campaign would show them in flight forever.
       await eventually(() => settled(id));
       const reached = new Set(deliveries(id).keys());
-      const [queuedLeft, sendingLeft] = (await h.deps.knex('contacts').where({ project_id: fx.projectId }).orderBy('id', 'desc').limit(50).select('id', 'email')).filter((c) => !reached.has(c.email));
+      const [queuedLeft, sendingLeft] = (
+        await h.deps.knex('contacts').where({ project_id: fx.projectId }).orderBy('id', 'desc').limit(50).select('id', 'email')
+      ).filter((c) => !reached.has(c.email));
       await leaveRow(id, fx.projectId, queuedLeft, 'QUEUED');
       await leaveRow(id, fx.projectId, sendingLeft, 'SENDING');
       const failedBefore = (await campaignRow(id)).failed_count;
@@ -195,13 +206,25 @@ describe('pause and resume', () => {
       await eventually(async () => {
         const d = await client.workflow.getHandle(`campaign-${id}`).describe();
         if (d.status.name === 'CANCELLED') return true;
-        throw new Error(`${d.status.name}; pending: ${JSON.stringify(d.raw.pendingActivities?.map((a) => ({ type: a.activityType?.name, state: a.state, attempt: a.attempt, lastHeartbeat: a.lastHeartbeatTime, failure: a.lastFailure?.message })))}`);
+        throw new Error(
+          `${d.status.name}; pending: ${JSON.stringify(d.raw.pendingActivities?.map((a) => ({ type: a.activityType?.name, state: a.state, attempt: a.attempt, lastHeartbeat: a.lastHeartbeatTime, failure: a.lastFailure?.message })))}`,
+        );
       });
       await eventually(() => settled(id));
       const row = await campaignRow(id);
       expect(row.status).toBe('CANCELLED');
-      expect(await h.deps.knex('emails').where({ id: campaignEmailId(id, queuedLeft.id) }).first()).toBeUndefined();
-      expect(await h.deps.knex('emails').where({ id: campaignEmailId(id, sendingLeft.id) }).first()).toMatchObject({ status: 'FAILED', error: expect.stringMatching(/outcome unknown/) });
+      expect(
+        await h.deps
+          .knex('emails')
+          .where({ id: campaignEmailId(id, queuedLeft.id) })
+          .first(),
+      ).toBeUndefined();
+      expect(
+        await h.deps
+          .knex('emails')
+          .where({ id: campaignEmailId(id, sendingLeft.id) })
+          .first(),
+      ).toMatchObject({ status: 'FAILED', error: expect.stringMatching(/outcome unknown/) });
       expect(row.failed_count).toBe(failedBefore + 1);
       expect(row.sent_count).toBe(deliveries(id).size);
       expect(row.sent_count).toBeLessThan(600);
@@ -232,8 +255,18 @@ describe('pause and resume', () => {
       const client = await h.deps.temporal.client();
       const result = await client.workflow.getHandle(`campaign-${id}`).result();
       expect(result.status).toBe('CANCELLED');
-      expect(await h.deps.knex('emails').where({ id: campaignEmailId(id, queuedLeft.id) }).first()).toBeUndefined();
-      expect(await h.deps.knex('emails').where({ id: campaignEmailId(id, sendingLeft.id) }).first()).toMatchObject({ status: 'FAILED', error: expect.stringMatching(/outcome unknown/) });
+      expect(
+        await h.deps
+          .knex('emails')
+          .where({ id: campaignEmailId(id, queuedLeft.id) })
+          .first(),
+      ).toBeUndefined();
+      expect(
+        await h.deps
+          .knex('emails')
+          .where({ id: campaignEmailId(id, sendingLeft.id) })
+          .first(),
+      ).toMatchObject({ status: 'FAILED', error: expect.stringMatching(/outcome unknown/) });
       expect(await settled(id)).toBe(true);
       expect(deliveries(id).size).toBeLessThan(600);
       expect([...deliveries(id).values()].every((n) => n === 1)).toBe(true);
@@ -246,7 +279,9 @@ describe('pause and resume', () => {
   // Recorded from the workflow before CANCELLED_ROW_PATCH: a batch found the row CANCELLED and the run
   // returned normally. Replayed with today's code it must take the same path.
   it('replays a run that ended on a CANCELLED row before the settling patch, without nondeterminism', async () => {
-    const history = temporal.api.history.v1.History.decode(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'campaignSend-v4-row-cancelled.history.bin')));
+    const history = temporal.api.history.v1.History.decode(
+      fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'campaignSend-v4-row-cancelled.history.bin')),
+    );
     expect(history.events.some((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'markCampaignCancelled')).toBe(false);
     await Worker.runReplayHistory({ workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } }, history, 'campaign-row-cancelled-fixture');
   });

@@ -58,11 +58,13 @@ describe('GET /campaigns/:id/audience', () => {
     // TRANSACTIONAL mail ignores subscription.
     expect(await count(await campaign(fx, { audienceType: 'FILTERED', audienceCondition: PRO }, { type: 'TRANSACTIONAL' }))).toBe(3);
     expect(await count(await campaign(fx, { audienceType: 'ALL' }))).toBe(3);
-    const seg = await h.http.post('/segments').set(bearer(fx.secretKey)).send({ name: 'Free', type: 'DYNAMIC', condition: { ...PRO, groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'free' }] }] } });
+    const seg = await h.http
+      .post('/segments')
+      .set(bearer(fx.secretKey))
+      .send({ name: 'Free', type: 'DYNAMIC', condition: { ...PRO, groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'free' }] }] } });
     expect(seg.status).toBe(201);
     const segmentId = seg.body.data?.id ?? seg.body.id;
     expect(await count(await campaign(fx, { audienceType: 'SEGMENT', segmentId }))).toBe(1);
-
   });
 
   it("is another project's campaign's 404, and a tree that no longer compiles is a 422 naming the node", async () => {
@@ -71,7 +73,12 @@ describe('GET /campaigns/:id/audience', () => {
     const id = await campaign(fx, { audienceType: 'FILTERED', audienceCondition: PRO });
     expect((await h.http.get(`/campaigns/${id}/audience`).set(bearer(other.secretKey))).status).toBe(404);
     // A stored tree the compiler refuses now (written before a check it fails existed).
-    await h.deps.knex('campaigns').where({ id }).update({ audience_condition: JSON.stringify({ logic: 'AND', groups: [{ filters: [{ field: 'createdAt', operator: 'greaterThan', value: 'soon' }] }] }) });
+    await h.deps
+      .knex('campaigns')
+      .where({ id })
+      .update({
+        audience_condition: JSON.stringify({ logic: 'AND', groups: [{ filters: [{ field: 'createdAt', operator: 'greaterThan', value: 'soon' }] }] }),
+      });
     const res = await h.http.get(`/campaigns/${id}/audience`).set(bearer(fx.secretKey));
     expect(res.status).toBe(422);
     expect(res.body.error.errors[0].field).toMatch(/^audienceCondition\.groups\.0\.filters\.0/);
@@ -94,7 +101,10 @@ describe('GET /campaigns/:id/timeseries', () => {
       // A test send (no campaign id) and another campaign's email are not counted.
       { ...base, campaign_id: null, id: crypto.randomUUID(), contact_id: ids[2], to_email: 'c@example.org', sent_at: at(0, 1), opened_at: at(0, 2) },
     ]);
-    const res = await h.http.get(`/campaigns/${id}/timeseries`).query({ to: at(3).toISOString() }).set(bearer(fx.secretKey));
+    const res = await h.http
+      .get(`/campaigns/${id}/timeseries`)
+      .query({ to: at(3).toISOString() })
+      .set(bearer(fx.secretKey));
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ interval: 'hour', from: start.toISOString(), to: at(3).toISOString(), totals: { sent: 3, opened: 2, clicked: 1 } });
     expect(res.body.points).toEqual([
@@ -108,7 +118,10 @@ describe('GET /campaigns/:id/timeseries', () => {
     expect(daily.body.points.map((p: { sent: number }) => p.sent)).toEqual([0, 3, 0]);
 
     // A window older than a month defaults to days.
-    await h.deps.knex('campaigns').where({ id }).update({ started_at: new Date(Date.now() - 40 * 86_400_000) });
+    await h.deps
+      .knex('campaigns')
+      .where({ id })
+      .update({ started_at: new Date(Date.now() - 40 * 86_400_000) });
     expect((await h.http.get(`/campaigns/${id}/timeseries`).set(bearer(fx.secretKey))).body.interval).toBe('day');
   });
 

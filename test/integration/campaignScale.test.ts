@@ -36,11 +36,19 @@ interface Seeded {
 /** Contacts written straight to the table in multi-row inserts (the API path is not what is measured here). */
 async function seed(projectId: string, n: number, shape: (i: number) => { subscribed: boolean; plan: string }): Promise<Seeded[]> {
   const tag = crypto.randomBytes(3).toString('hex');
-  const rows: Seeded[] = Array.from({ length: n }, (_, i) => ({ id: `cnt_${tag}${String(i).padStart(6, '0')}`, email: `r${i}-${tag}@example.org`, ...shape(i) }));
+  const rows: Seeded[] = Array.from({ length: n }, (_, i) => ({
+    id: `cnt_${tag}${String(i).padStart(6, '0')}`,
+    email: `r${i}-${tag}@example.org`,
+    ...shape(i),
+  }));
   for (let i = 0; i < rows.length; i += 1000) {
-    await h.deps.knex('contacts').insert(
-      rows.slice(i, i + 1000).map((r) => ({ id: r.id, project_id: projectId, email: r.email, subscribed: r.subscribed, data: JSON.stringify({ plan: r.plan, n: i }) })),
-    );
+    await h.deps
+      .knex('contacts')
+      .insert(
+        rows
+          .slice(i, i + 1000)
+          .map((r) => ({ id: r.id, project_id: projectId, email: r.email, subscribed: r.subscribed, data: JSON.stringify({ plan: r.plan, n: i }) })),
+      );
   }
   return rows;
 }
@@ -82,7 +90,11 @@ async function mostBatchesInFlight(campaignId: string): Promise<number> {
       batches.add(String(e.eventId));
       most = Math.max(most, ++inFlight);
     }
-    const closed = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes ?? e.activityTaskCanceledEventAttributes;
+    const closed =
+      e.activityTaskCompletedEventAttributes ??
+      e.activityTaskFailedEventAttributes ??
+      e.activityTaskTimedOutEventAttributes ??
+      e.activityTaskCanceledEventAttributes;
     if (closed && batches.has(String(closed.scheduledEventId))) inFlight--;
   }
   return most;
@@ -111,7 +123,12 @@ describe('campaign sending at scale', () => {
     expect(row.sent_count).toBe(4500);
     expect(row.failed_count).toBe(0);
     // Default batches hold 1000 recipients: one provider call each.
-    const calls = new Set(sink.recipients().filter((r) => r.customArgs.campaign_id === id).map((r) => r.messageId));
+    const calls = new Set(
+      sink
+        .recipients()
+        .filter((r) => r.customArgs.campaign_id === id)
+        .map((r) => r.messageId),
+    );
     expect(calls.size).toBe(5);
     const [{ count }] = await h.deps.knex('emails').where({ campaign_id: id, status: 'SENT' }).count<{ count: number }[]>('* as count');
     expect(Number(count)).toBe(4500);
@@ -190,7 +207,16 @@ describe('campaign sending at scale', () => {
     await h.deps.knex('campaigns').where({ id }).update({ status: 'SENDING' });
     await beginSending(h.deps.knex, id);
     // What a crashed attempt leaves: contact 0 offered to the provider (outcome unknown), contact 1 recorded only.
-    const base = { project_id: fx.projectId, campaign_id: id, type: 'MARKETING', from_email: `news@${DOMAIN}`, subject: 's', body: 'b', rendered_subject: 's', rendered_body: 'b' };
+    const base = {
+      project_id: fx.projectId,
+      campaign_id: id,
+      type: 'MARKETING',
+      from_email: `news@${DOMAIN}`,
+      subject: 's',
+      body: 'b',
+      rendered_subject: 's',
+      rendered_body: 'b',
+    };
     await h.deps.knex('emails').insert([
       { ...base, id: campaignEmailId(id, contacts[0].id), contact_id: contacts[0].id, to_email: contacts[0].email, status: 'SENDING' },
       { ...base, id: campaignEmailId(id, contacts[1].id), contact_id: contacts[1].id, to_email: contacts[1].email, status: 'QUEUED' },
@@ -202,7 +228,10 @@ describe('campaign sending at scale', () => {
     expect(got.has(contacts[0].email)).toBe(false);
     expect(got.get(contacts[1].email)).toBe(1);
     expect(got.get(contacts[2].email)).toBe(1);
-    const first = await h.deps.knex('emails').where({ id: campaignEmailId(id, contacts[0].id) }).first();
+    const first = await h.deps
+      .knex('emails')
+      .where({ id: campaignEmailId(id, contacts[0].id) })
+      .first();
     expect(first.status).toBe('FAILED');
     expect(first.error).toMatch(/outcome unknown/);
     // The same batch again hands nothing over twice.

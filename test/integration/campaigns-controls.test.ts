@@ -39,16 +39,28 @@ const sinkFor = (email: string) => sink.recipients().filter((r) => r.email === e
 async function project(contacts: Array<{ email: string; data?: Record<string, unknown> }>, policy: Record<string, unknown> = {}) {
   const fx = await createProjectFixture(h);
   await verifiedDomain(h, fx.projectId, DOMAIN);
-  for (const ct of contacts) expect([200, 201]).toContain((await h.http.post('/contacts').set(bearer(fx.secretKey)).send({ subscribed: true, ...ct })).status);
+  for (const ct of contacts)
+    expect([200, 201]).toContain(
+      (
+        await h.http
+          .post('/contacts')
+          .set(bearer(fx.secretKey))
+          .send({ subscribed: true, ...ct })
+      ).status,
+    );
   expect((await h.http.patch('/settings').set(bearer(fx.secretKey)).send(policy)).status).toBe(200);
   const api = {
     create: async (body: Record<string, unknown> = {}) => {
-      const res = await h.http.post('/campaigns').set(bearer(fx.secretKey)).send({ name: 'c', subject: 'News', body: '<p>hi</p>', from: `news@${DOMAIN}`, audienceType: 'ALL', ...body });
+      const res = await h.http
+        .post('/campaigns')
+        .set(bearer(fx.secretKey))
+        .send({ name: 'c', subject: 'News', body: '<p>hi</p>', from: `news@${DOMAIN}`, audienceType: 'ALL', ...body });
       expect(res.status).toBe(201);
       return res.body.data.id as string;
     },
     send: (id: string, body: Record<string, unknown> = {}) => h.http.post(`/campaigns/${id}/send`).set(bearer(fx.secretKey)).send(body),
-    get: async (id: string) => (await h.http.get(`/campaigns/${id}`).set(bearer(fx.secretKey))).body.data ?? (await h.http.get(`/campaigns/${id}`).set(bearer(fx.secretKey))).body,
+    get: async (id: string) =>
+      (await h.http.get(`/campaigns/${id}`).set(bearer(fx.secretKey))).body.data ?? (await h.http.get(`/campaigns/${id}`).set(bearer(fx.secretKey))).body,
     stats: async (id: string) => (await h.http.get(`/campaigns/${id}/stats`).set(bearer(fx.secretKey))).body,
   };
   return { fx, api };
@@ -56,7 +68,7 @@ async function project(contacts: Array<{ email: string; data?: Record<string, un
 
 const statusOf = async (id: string) => (await h.deps.knex('campaigns').where({ id }).first()).status as string;
 
-describe('campaigns in each recipient\'s time zone', () => {
+describe("campaigns in each recipient's time zone", () => {
   it('Tokyo and New York each get the campaign at their own 09:00; the campaign stays SENDING with pending until the last', async () => {
     const [tokyo, ny] = [uniqueEmail('tokyo'), uniqueEmail('ny')];
     const { api } = await project([
@@ -72,7 +84,11 @@ describe('campaigns in each recipient\'s time zone', () => {
     expect(res.status).toBe(200);
 
     const due = await eventually(async () => {
-      const rows = await h.deps.knex('campaign_deferrals').join('contacts', 'contacts.id', 'campaign_deferrals.contact_id').where({ campaign_id: id }).select('contacts.email', 'due_at');
+      const rows = await h.deps
+        .knex('campaign_deferrals')
+        .join('contacts', 'contacts.id', 'campaign_deferrals.contact_id')
+        .where({ campaign_id: id })
+        .select('contacts.email', 'due_at');
       return rows.length === 2 ? new Map(rows.map((r) => [r.email, new Date(r.due_at).getTime()])) : null;
     });
     expect(due.get(tokyo)).toBe(tokyoNine);
@@ -137,16 +153,28 @@ describe('campaign quiet hours and frequency cap', () => {
     expect(await statusOf(id)).toBe('SENDING');
     expect((await api.stats(id)).pending).toBe(1);
     await eventually(async () => (await statusOf(id)) === 'SENT', 30_000);
-    expect(sinkFor(tokyo).map((r) => r.subject).sort()).toEqual(['News', 'Receipt']);
+    expect(
+      sinkFor(tokyo)
+        .map((r) => r.subject)
+        .sort(),
+    ).toEqual(['News', 'Receipt']);
     expect(await api.stats(id)).toMatchObject({ sent: 2, pending: 0 });
   }, 60_000);
 
   it('a cap of 1 per day lets one of two MARKETING sends through per contact, across a campaign and a workflow running at once on two workers', async () => {
     const emails = Array.from({ length: 12 }, () => uniqueEmail('cap'));
-    const { fx, api } = await project(emails.map((email) => ({ email })), { frequencyCap: { max: 1, per: 'day' } });
+    const { fx, api } = await project(
+      emails.map((email) => ({ email })),
+      { frequencyCap: { max: 1, per: 'day' } },
+    );
     const wf = workflowApi(h, fx);
     const event = `cap-${Date.now()}`;
-    const built = await wf.build(event, { send: { type: 'SEND_EMAIL', config: { subject: 'From the workflow', body: '<p>w</p>', from: `news@${DOMAIN}` } } }, [['trigger', 'send']], { enabled: true });
+    const built = await wf.build(
+      event,
+      { send: { type: 'SEND_EMAIL', config: { subject: 'From the workflow', body: '<p>w</p>', from: `news@${DOMAIN}` } } },
+      [['trigger', 'send']],
+      { enabled: true },
+    );
     const id = await api.create({ subject: 'From the campaign' });
     const stopSecond = await startSecondWorker(h);
     try {
@@ -157,7 +185,13 @@ describe('campaign quiet hours and frequency cap', () => {
         return rows.length === emails.length ? rows : null;
       }, 30_000);
       expect(executions.every((e) => e.status === 'COMPLETED')).toBe(true);
-      const steps = await h.deps.knex('workflow_execution_steps').whereIn('execution_id', executions.map((e) => e.id)).where({ type: 'SEND_EMAIL' });
+      const steps = await h.deps
+        .knex('workflow_execution_steps')
+        .whereIn(
+          'execution_id',
+          executions.map((e) => e.id),
+        )
+        .where({ type: 'SEND_EMAIL' });
       const skipped = steps.filter((s) => s.status === 'SKIPPED');
       expect(skipped.every((s) => s.output.reason === 'frequency_cap')).toBe(true);
       const stats = await api.stats(id);
@@ -187,7 +221,10 @@ describe('campaign send rate', () => {
   it('sendRatePerMinute is validated, kept, and paces the hand-over: batches of at most the rate, one at a time, each spreading its recipients over its share of the minute', async () => {
     const emails = Array.from({ length: 5 }, () => uniqueEmail('rate'));
     const { fx, api } = await project(emails.map((email) => ({ email })));
-    const bad = await h.http.post('/campaigns').set(bearer(fx.secretKey)).send({ name: 'r', subject: 'S', body: '<p>b</p>', from: `news@${DOMAIN}`, audienceType: 'ALL', sendRatePerMinute: 0 });
+    const bad = await h.http
+      .post('/campaigns')
+      .set(bearer(fx.secretKey))
+      .send({ name: 'r', subject: 'S', body: '<p>b</p>', from: `news@${DOMAIN}`, audienceType: 'ALL', sendRatePerMinute: 0 });
     expect(bad.status).toBe(422);
     expect(bad.body.error.errors.map((e: any) => e.field)).toContain('sendRatePerMinute');
     const id = await api.create({ sendRatePerMinute: 2 });
@@ -198,7 +235,8 @@ describe('campaign send rate', () => {
     for (const e of emails) expect(sinkFor(e)).toHaveLength(1);
 
     const history = await (await h.deps.temporal.client()).workflow.getHandle(`campaign-${id}`).fetchHistory();
-    const batches = history.events!.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'sendCampaignBatch')
+    const batches = history
+      .events!.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'sendCampaignBatch')
       .map((e) => JSON.parse(Buffer.from(e.activityTaskScheduledEventAttributes!.input!.payloads![0].data!).toString()));
     expect(batches.map((b) => b.batchSize)).toEqual([2, 2, 2]);
     // Each batch paces itself at the campaign's rate (campaignPace.test.ts measures the spread); the

@@ -35,7 +35,11 @@ const base = {
 // `fx` is resolved per call: the default project only exists once beforeAll ran.
 const key = (fx?: ProjectFixture) => bearer((fx ?? p).secretKey);
 const api = (fx?: ProjectFixture) => ({
-  create: (body: Record<string, unknown> = {}) => h.http.post('/campaigns').set(key(fx)).send({ ...base, ...body }),
+  create: (body: Record<string, unknown> = {}) =>
+    h.http
+      .post('/campaigns')
+      .set(key(fx))
+      .send({ ...base, ...body }),
   get: (id: string) => h.http.get(`/campaigns/${id}`).set(key(fx)),
   list: (query: Record<string, string | number> = {}) => h.http.get('/campaigns').query(query).set(key(fx)),
   put: (id: string, body: Record<string, unknown>) => h.http.put(`/campaigns/${id}`).set(key(fx)).send(body),
@@ -56,7 +60,10 @@ async function projectWith(contacts: Array<{ email: string; subscribed?: boolean
   const fx = await createProjectFixture(h);
   await verifiedDomain(h, fx.projectId, DOMAIN);
   for (const ct of contacts) {
-    const res = await h.http.post('/contacts').set(key(fx)).send({ subscribed: true, ...ct });
+    const res = await h.http
+      .post('/contacts')
+      .set(key(fx))
+      .send({ subscribed: true, ...ct });
     expect([200, 201]).toContain(res.status);
   }
   return fx;
@@ -133,7 +140,17 @@ describe('campaign resource', () => {
 
   it('compiles the audience condition against the project field types and names the bad node', async () => {
     const fx = await projectWith([{ email: uniqueEmail(), data: { age: 31 } }]);
-    const tree = { logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'pro' }, { field: 'data.age', operator: 'within', value: 3, unit: 'days' }] }] };
+    const tree = {
+      logic: 'AND',
+      groups: [
+        {
+          filters: [
+            { field: 'data.plan', operator: 'equals', value: 'pro' },
+            { field: 'data.age', operator: 'within', value: 3, unit: 'days' },
+          ],
+        },
+      ],
+    };
     const res = await api(fx).create({ audienceType: 'FILTERED', audienceCondition: tree });
     expect(res.status).toBe(422);
     expect(res.body.error.errors[0].field).toBe('audienceCondition.groups.0.filters.1.operator');
@@ -204,7 +221,7 @@ describe('campaign resource', () => {
     expect((await c.put('00000000-0000-4000-8000-000000000000', base)).status).toBe(404);
   });
 
-  it('refuses to point a campaign at a segment that is not (or no longer) the project\'s, also past the route\'s own check', async () => {
+  it("refuses to point a campaign at a segment that is not (or no longer) the project's, also past the route's own check", async () => {
     const draft = await created();
     const other = await createProjectFixture(h);
     const foreign = (await h.http.post('/segments').set(bearer(other.secretKey)).send({ name: 'theirs', type: 'STATIC' })).body.id;
@@ -223,7 +240,14 @@ describe('campaign resource', () => {
     await c.post(original.id, 'send', { scheduledFor: '2999-01-01T00:00:00Z' });
     const copy = await c.post(original.id, 'duplicate');
     expect(copy.status).toBe(201);
-    expect(copy.body).toMatchObject({ name: `${base.name} (copy)`, status: 'DRAFT', audienceType: 'FILTERED', audienceCondition: tree, scheduledFor: null, subject: base.subject });
+    expect(copy.body).toMatchObject({
+      name: `${base.name} (copy)`,
+      status: 'DRAFT',
+      audienceType: 'FILTERED',
+      audienceCondition: tree,
+      scheduledFor: null,
+      subject: base.subject,
+    });
     expect(copy.body.id).not.toBe(original.id);
     expect((await c.get(original.id)).body).toMatchObject({ status: 'SCHEDULED', name: base.name });
     await c.post(original.id, 'cancel');
@@ -248,7 +272,7 @@ describe('campaign resource', () => {
     expect((await c.del(sending.id)).status).toBe(204);
   });
 
-  it('never reaches another project\'s campaign', async () => {
+  it("never reaches another project's campaign", async () => {
     const mine = await created();
     const other = api(await createProjectFixture(h));
     expect((await other.get(mine.id)).status).toBe(404);
@@ -331,7 +355,9 @@ describe('sending', () => {
     expect(a.subject).toBe('Hi Ann');
     expect(b.subject).toBe('Hi there');
     // Marketing mail carries the open pixel by default (docs/tracking.md); the unsubscribe link is never rewritten.
-    expect(a.html).toMatch(/^<p>Hello Ann<\/p><a href="http:\/\/localhost:\d+\/unsubscribe\/[\w.-]+">unsubscribe<\/a><img src="http:\/\/localhost:\d+\/t\/o\/[\w.-]+"[^>]*>$/);
+    expect(a.html).toMatch(
+      /^<p>Hello Ann<\/p><a href="http:\/\/localhost:\d+\/unsubscribe\/[\w.-]+">unsubscribe<\/a><img src="http:\/\/localhost:\d+\/t\/o\/[\w.-]+"[^>]*>$/,
+    );
     expect(b.html).toMatch(/^<p>Hello friend<\/p>/);
     expect(a.headers['List-Unsubscribe']).toBe(`<${a.html.match(/href="([^"]+)"/)![1]}>`);
     expect(a.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
@@ -394,7 +420,10 @@ describe('sending', () => {
     const fx = await projectWith([{ email: inA }, { email: inB }, { email: out }]);
     const seg = await h.http.post('/segments').set(key(fx)).send({ name: 'VIP', type: 'STATIC' });
     expect(seg.status).toBe(201);
-    const members = await h.http.post(`/segments/${seg.body.id}/members`).set(key(fx)).send({ emails: [inA, inB] });
+    const members = await h.http
+      .post(`/segments/${seg.body.id}/members`)
+      .set(key(fx))
+      .send({ emails: [inA, inB] });
     expect(members.status).toBe(200);
     const draft = await created({ audienceType: 'SEGMENT', segmentId: seg.body.id }, fx);
     expect(draft.segmentId).toBe(seg.body.id);
@@ -485,7 +514,10 @@ describe('sending', () => {
     const draft = await created();
     const down = await startHarness({ temporalAddress: '127.0.0.1:1' });
     try {
-      const res = await down.http.post(`/campaigns/${draft.id}/test`).set(key()).send({ email: uniqueEmail('down') });
+      const res = await down.http
+        .post(`/campaigns/${draft.id}/test`)
+        .set(key())
+        .send({ email: uniqueEmail('down') });
       expect(res.status).toBe(200);
       expect((await h.deps.knex('emails').where({ id: res.body.data.emailId }).first()).status).toBe('QUEUED');
     } finally {
@@ -500,7 +532,20 @@ describe('sending', () => {
     const before = await api(fx).stats(draft.id);
     expect(before.status).toBe(200);
     expect(before.body).toEqual({
-      totalRecipients: 0, sent: 0, delivered: 0, opened: 0, clicked: 0, bounced: 0, complained: 0, unsubscribed: 0, failed: 0, pending: 0, capped: 0, openRate: 0, clickRate: 0, bounceRate: 0,
+      totalRecipients: 0,
+      sent: 0,
+      delivered: 0,
+      opened: 0,
+      clicked: 0,
+      bounced: 0,
+      complained: 0,
+      unsubscribed: 0,
+      failed: 0,
+      pending: 0,
+      capped: 0,
+      openRate: 0,
+      clickRate: 0,
+      bounceRate: 0,
       // No rate of the project's own and none of the campaign's: the configured default holds it.
       pacing: { ratePerSecond: h.config.email.sendRatePerSecond, source: 'project' },
       engagement: { opens: 0, clicks: 0, machineOpens: 0, machineClicks: 0 },

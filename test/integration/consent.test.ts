@@ -21,7 +21,15 @@ afterAll(() => h?.stop());
 const key = () => bearer(p.secretKey);
 const pathOf = (url: string) => new URL(url).pathname;
 
-type Rec = { scope: string; topic: { id: string; slug: string } | null; value: boolean; source: string; at: string; ip: string | null; userAgent: string | null };
+type Rec = {
+  scope: string;
+  topic: { id: string; slug: string } | null;
+  value: boolean;
+  source: string;
+  at: string;
+  ip: string | null;
+  userAgent: string | null;
+};
 
 async function record(contactId: string): Promise<Rec[]> {
   const res = await h.http.get(`/contacts/${contactId}/consent`).set(key());
@@ -49,10 +57,20 @@ describe('GET /contacts/:id/consent', () => {
     await topics();
     const c = await contact({ email: uniqueEmail('api'), topics: { news: true } });
     await h.http.patch(`/contacts/${c.id}`).set(key()).send({ subscribed: false });
-    await h.http.patch(`/contacts/${c.id}`).set(key()).send({ subscribed: false, data: { plan: 'x' } });
-    await h.http.patch(`/contacts/${c.id}`).set(key()).send({ topics: { news: true } });
+    await h.http
+      .patch(`/contacts/${c.id}`)
+      .set(key())
+      .send({ subscribed: false, data: { plan: 'x' } });
+    await h.http
+      .patch(`/contacts/${c.id}`)
+      .set(key())
+      .send({ topics: { news: true } });
     // The dashboard's door: the session cookie with the project's id.
-    const dash = await h.http.patch(`/contacts/${c.id}`).set('Cookie', p.cookie).set('X-Project-Id', p.projectId).send({ subscribed: true, topics: { digest: false } });
+    const dash = await h.http
+      .patch(`/contacts/${c.id}`)
+      .set('Cookie', p.cookie)
+      .set('X-Project-Id', p.projectId)
+      .send({ subscribed: true, topics: { digest: false } });
     expect(dash.status).toBe(200);
     expect(await brief(c.id)).toEqual([
       ['global', null, true, 'api'],
@@ -66,7 +84,7 @@ describe('GET /contacts/:id/consent', () => {
     expect(Date.parse(first.at)).toBeGreaterThan(Date.now() - 60_000);
   });
 
-  it('pages, 404s for another project\'s contact, and goes with the contact', async () => {
+  it("pages, 404s for another project's contact, and goes with the contact", async () => {
     const c = await contact({ email: uniqueEmail('page') });
     for (const subscribed of [false, true, false]) await h.http.patch(`/contacts/${c.id}`).set(key()).send({ subscribed });
     const page = await h.http.get(`/contacts/${c.id}/consent`).query({ page: 2, pageSize: 3 }).set(key());
@@ -83,7 +101,10 @@ describe('GET /contacts/:id/consent', () => {
     await topics();
     // /v1/send: a new recipient starts unsubscribed; that is its first record.
     const sendTo = uniqueEmail('send');
-    const sent = await h.http.post('/v1/send').set(key()).send({ to: sendTo, subject: 's', body: '<p>b</p>', from: `tx@${DOMAIN}`, topics: { digest: true } });
+    const sent = await h.http
+      .post('/v1/send')
+      .set(key())
+      .send({ to: sendTo, subject: 's', body: '<p>b</p>', from: `tx@${DOMAIN}`, topics: { digest: true } });
     expect(sent.status).toBe(200);
     const sentId = sent.body.data.emails[0].contact.id;
     expect(await brief(sentId)).toEqual([
@@ -97,7 +118,9 @@ describe('GET /contacts/:id/consent', () => {
 
     // A workflow's UPDATE_CONTACT step.
     const wf = workflowApi(h, p);
-    const built = await wf.build('consent.flow', { update: { type: 'UPDATE_CONTACT', config: { subscribed: false } } }, [['trigger', 'update']], { enabled: true });
+    const built = await wf.build('consent.flow', { update: { type: 'UPDATE_CONTACT', config: { subscribed: false } } }, [['trigger', 'update']], {
+      enabled: true,
+    });
     expect((await wf.track(sendTo, 'consent.flow')).status).toBe(200);
     const ex = await wf.executionOf(built.id, sentId);
     await wf.until(built.id, ex.id, ['COMPLETED']);
@@ -105,20 +128,32 @@ describe('GET /contacts/:id/consent', () => {
 
     // A CSV import creates and a bulk job flips.
     const imported = uniqueEmail('import');
-    const job = await h.http.post('/contacts/import').set(key()).attach('file', Buffer.from(`email,subscribed\n${imported},yes\n`), 'contacts.csv');
+    const job = await h.http
+      .post('/contacts/import')
+      .set(key())
+      .attach('file', Buffer.from(`email,subscribed\n${imported},yes\n`), 'contacts.csv');
     expect(job.status).toBe(202);
     const importedContact = await eventually(async () => h.deps.knex('contacts').where({ project_id: p.projectId, email: imported }).first());
     expect(await brief(importedContact.id)).toEqual([['global', null, true, 'import']]);
-    const bulk = await h.http.post('/contacts/bulk-unsubscribe').set(key()).send({ contactIds: [importedContact.id] });
+    const bulk = await h.http
+      .post('/contacts/bulk-unsubscribe')
+      .set(key())
+      .send({ contactIds: [importedContact.id] });
     expect(bulk.status).toBe(202);
     await eventually(async () => (await brief(importedContact.id)).length === 2);
     expect((await brief(importedContact.id)).at(-1)).toEqual(['global', null, false, 'bulk']);
 
     // Provider events: a hard bounce and a complaint unsubscribe.
     const events = providerEvents(h.deps);
-    for (const [kind, source] of [['bounce', 'bounce'], ['spamreport', 'complaint']]) {
+    for (const [kind, source] of [
+      ['bounce', 'bounce'],
+      ['spamreport', 'complaint'],
+    ]) {
       const c = await contact({ email: uniqueEmail(kind) });
-      const mail = await h.http.post('/v1/send').set(key()).send({ to: c.email, subject: 's', body: '<p>b</p>', from: `tx@${DOMAIN}` });
+      const mail = await h.http
+        .post('/v1/send')
+        .set(key())
+        .send({ to: c.email, subject: 's', body: '<p>b</p>', from: `tx@${DOMAIN}` });
       const emailId = mail.body.data.emails[0].email;
       await eventually(async () => (await h.deps.knex('emails').where({ id: emailId }).first('status'))?.status === 'SENT');
       const r = await events.applyProviderEvents([{ provider: 'sendgrid', id: crypto.randomUUID(), kind, emailId, at: new Date() }]);
@@ -127,7 +162,7 @@ describe('GET /contacts/:id/consent', () => {
     }
   });
 
-  it('records link, one-click and preference-center changes with the browser\'s address and User-Agent', async () => {
+  it("records link, one-click and preference-center changes with the browser's address and User-Agent", async () => {
     await topics();
     const c = await contact({ email: uniqueEmail('links') });
     const news = (await h.http.get('/topics').set(key())).body.data.find((t: any) => t.slug === 'news');
@@ -139,8 +174,18 @@ describe('GET /contacts/:id/consent', () => {
     for (const url of [links.unsubscribeUrl, links.manageUrl, topicLinks.unsubscribeUrl]) await h.http.get(pathOf(url)).set('User-Agent', ua);
     expect(await brief(c.id)).toHaveLength(1);
 
-    await h.http.post(pathOf(topicLinks.unsubscribeUrl)).set('User-Agent', 'MailProvider/1.0').set('X-Forwarded-For', '203.0.113.9').type('form').send('List-Unsubscribe=One-Click');
-    await h.http.post(pathOf(links.manageUrl)).set('User-Agent', ua).set('X-Forwarded-For', '198.51.100.7').type('form').send(`shown=${news.id}&topics=${news.id}`);
+    await h.http
+      .post(pathOf(topicLinks.unsubscribeUrl))
+      .set('User-Agent', 'MailProvider/1.0')
+      .set('X-Forwarded-For', '203.0.113.9')
+      .type('form')
+      .send('List-Unsubscribe=One-Click');
+    await h.http
+      .post(pathOf(links.manageUrl))
+      .set('User-Agent', ua)
+      .set('X-Forwarded-For', '198.51.100.7')
+      .type('form')
+      .send(`shown=${news.id}&topics=${news.id}`);
     await h.http.post(pathOf(links.unsubscribeUrl)).set('User-Agent', ua).set('X-Forwarded-For', '198.51.100.7').type('form').send('');
     await h.http.post(pathOf(links.subscribeUrl)).set('User-Agent', ua).set('X-Forwarded-For', '198.51.100.7').type('form').send('');
 

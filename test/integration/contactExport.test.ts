@@ -27,9 +27,12 @@ const auth = (fx = p) => bearer(fx.secretKey);
 
 async function csvOf(text: string): Promise<string[][]> {
   const out: string[][] = [];
-  for await (const r of csvRecords((async function* () {
-    yield text;
-  })())) out.push(r);
+  for await (const r of csvRecords(
+    (async function* () {
+      yield text;
+    })(),
+  ))
+    out.push(r);
   return out;
 }
 
@@ -48,23 +51,40 @@ describe('GET /contacts/:id/export', () => {
     const email = uniqueEmail('record');
     const topic = await h.http.post('/topics').set(auth()).send({ name: 'News', slug: 'news' });
     expect(topic.status).toBe(201);
-    const created = await h.http.post('/contacts').set(auth()).send({ email, data: { plan: 'pro' }, topics: { news: true } });
+    const created = await h.http
+      .post('/contacts')
+      .set(auth())
+      .send({ email, data: { plan: 'pro' }, topics: { news: true } });
     expect(created.status).toBe(201);
     const contactId = created.body.id as string;
     const api = workflowApi(h, p);
-    const wf = await api.build('export.started', { mark: { type: 'UPDATE_CONTACT', config: { data: { marked: true } } } }, [['trigger', 'mark']], { enabled: true });
+    const wf = await api.build('export.started', { mark: { type: 'UPDATE_CONTACT', config: { data: { marked: true } } } }, [['trigger', 'mark']], {
+      enabled: true,
+    });
     expect((await api.track(email, 'export.started', { step: 1 })).status).toBe(200);
     const execution = await api.executionOf(wf.id, contactId);
     await api.until(wf.id, execution.id, ['COMPLETED']);
-    const sent = await h.http.post('/v1/send').set(auth()).send({ to: email, from: `hi@${DOMAIN}`, subject: 'Hello {{ plan }}', body: '<p>Hi</p>' });
+    const sent = await h.http
+      .post('/v1/send')
+      .set(auth())
+      .send({ to: email, from: `hi@${DOMAIN}`, subject: 'Hello {{ plan }}', body: '<p>Hi</p>' });
     const emailId = sent.body.data.emails[0].email as string;
     await eventually(async () => (await h.deps.knex('emails').where({ id: emailId }).first())?.status === 'SENT');
 
     const res = await h.http.get(`/contacts/${contactId}/export`).set(auth());
     expect(res.status).toBe(200);
     // Who took a copy of the person's data is in the audit log (issue 30 §7).
-    expect(await h.deps.knex('audit_log').where({ project_id: p.projectId, action: 'contact.export', target_id: contactId })).toEqual([expect.objectContaining({ actor: 'secret key', target_type: 'contact' })]);
-    expect(res.body.contact).toMatchObject({ id: contactId, email, subscribed: true, data: { plan: 'pro', marked: true }, topics: { news: true }, pending: false });
+    expect(await h.deps.knex('audit_log').where({ project_id: p.projectId, action: 'contact.export', target_id: contactId })).toEqual([
+      expect.objectContaining({ actor: 'secret key', target_type: 'contact' }),
+    ]);
+    expect(res.body.contact).toMatchObject({
+      id: contactId,
+      email,
+      subscribed: true,
+      data: { plan: 'pro', marked: true },
+      topics: { news: true },
+      pending: false,
+    });
     expect(res.body.consent).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ scope: 'global', value: true, source: 'api' }),
@@ -73,14 +93,19 @@ describe('GET /contacts/:id/export', () => {
     );
     expect(res.body.events.map((e: any) => e.name)).toEqual(expect.arrayContaining(['export.started', 'email.sent']));
     expect(res.body.events.find((e: any) => e.name === 'export.started').data).toEqual({ step: 1 });
-    expect(res.body.emails).toEqual([expect.objectContaining({ id: emailId, status: 'SENT', subject: 'Hello pro', from: `hi@${DOMAIN}`, sentAt: expect.any(String) })]);
+    expect(res.body.emails).toEqual([
+      expect.objectContaining({ id: emailId, status: 'SENT', subject: 'Hello pro', from: `hi@${DOMAIN}`, sentAt: expect.any(String) }),
+    ]);
     expect(res.body.executions).toEqual([expect.objectContaining({ id: execution.id, workflowId: wf.id, status: 'COMPLETED' })]);
     expect(new Date(res.body.exportedAt).getTime()).not.toBeNaN();
   }, 90_000);
 
   it("is 404 for an unknown id and for another project's contact", async () => {
     const other = await createProjectFixture(h, 'Other export');
-    const theirs = await h.http.post('/contacts').set(auth(other)).send({ email: uniqueEmail('theirs') });
+    const theirs = await h.http
+      .post('/contacts')
+      .set(auth(other))
+      .send({ email: uniqueEmail('theirs') });
     for (const [path, fx] of [
       [`/contacts/${theirs.body.id}/export`, p],
       ['/contacts/cnt_unknown/export', p],
@@ -106,11 +131,15 @@ describe('POST /contacts/export (CSV job)', () => {
 
     const { jobId, job } = await completedExport(fx, {});
     expect(job).toMatchObject({ type: 'EXPORT', total: 3, processed: 3, succeeded: 3, failed: 0 });
-    const file = await h.http.get(`/contacts/export/${jobId}/download`).set(auth(fx)).buffer(true).parse((res, cb) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString('utf8')));
-      res.on('end', () => cb(null, text));
-    });
+    const file = await h.http
+      .get(`/contacts/export/${jobId}/download`)
+      .set(auth(fx))
+      .buffer(true)
+      .parse((res, cb) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString('utf8')));
+        res.on('end', () => cb(null, text));
+      });
     expect(file.status).toBe(200);
     expect(file.headers['content-type']).toMatch(/^text\/csv/);
     expect(file.headers['content-disposition']).toContain('attachment');
@@ -127,8 +156,14 @@ describe('POST /contacts/export (CSV job)', () => {
 
   it('exports only the contacts a filter tree matches; a bad tree is 422', async () => {
     const fx = await createProjectFixture(h, 'CSV filter');
-    const pro = await h.http.post('/contacts').set(auth(fx)).send({ email: uniqueEmail('pro'), data: { plan: 'pro' } });
-    await h.http.post('/contacts').set(auth(fx)).send({ email: uniqueEmail('free'), data: { plan: 'free' } });
+    const pro = await h.http
+      .post('/contacts')
+      .set(auth(fx))
+      .send({ email: uniqueEmail('pro'), data: { plan: 'pro' } });
+    await h.http
+      .post('/contacts')
+      .set(auth(fx))
+      .send({ email: uniqueEmail('free'), data: { plan: 'free' } });
     const filter = { logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] }] };
     const { jobId, job } = await completedExport(fx, { format: 'csv', filter });
     expect(job).toMatchObject({ total: 1, processed: 1 });
@@ -136,7 +171,11 @@ describe('POST /contacts/export (CSV job)', () => {
     const [, ...lines] = await csvOf(file.text);
     expect(lines.map((l) => l[0])).toEqual([pro.body.id]);
 
-    for (const body of [{ format: 'xlsx' }, { filter: { logic: 'AND', groups: [] } }, { filter: { logic: 'AND', groups: [{ filters: [{ field: 'nope', operator: 'equals', value: 1 }] }] } }]) {
+    for (const body of [
+      { format: 'xlsx' },
+      { filter: { logic: 'AND', groups: [] } },
+      { filter: { logic: 'AND', groups: [{ filters: [{ field: 'nope', operator: 'equals', value: 1 }] }] } },
+    ]) {
       const res = await h.http.post('/contacts/export').set(auth(fx)).send(body);
       expect(res.status).toBe(422);
       expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR' });
@@ -145,10 +184,19 @@ describe('POST /contacts/export (CSV job)', () => {
 
   it('takes the same export as GET /contacts/export?format=csv with the filter tree as JSON; a malformed one is refused', async () => {
     const fx = await createProjectFixture(h, 'CSV by GET');
-    const pro = await h.http.post('/contacts').set(auth(fx)).send({ email: uniqueEmail('pro'), data: { plan: 'pro' } });
-    await h.http.post('/contacts').set(auth(fx)).send({ email: uniqueEmail('free'), data: { plan: 'free' } });
+    const pro = await h.http
+      .post('/contacts')
+      .set(auth(fx))
+      .send({ email: uniqueEmail('pro'), data: { plan: 'pro' } });
+    await h.http
+      .post('/contacts')
+      .set(auth(fx))
+      .send({ email: uniqueEmail('free'), data: { plan: 'free' } });
     const filter = { logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] }] };
-    const res = await h.http.get('/contacts/export').query({ format: 'csv', filter: JSON.stringify(filter) }).set(auth(fx));
+    const res = await h.http
+      .get('/contacts/export')
+      .query({ format: 'csv', filter: JSON.stringify(filter) })
+      .set(auth(fx));
     expect(res.status).toBe(202);
     await eventually(async () => (await h.http.get(`/contacts/export/${res.body.jobId}`).set(auth(fx))).body.status === 'COMPLETED', 60_000);
     const file = await h.http.get(`/contacts/export/${res.body.jobId}/download`).set(auth(fx));
@@ -158,7 +206,13 @@ describe('POST /contacts/export (CSV job)', () => {
 
     // A query the schema refuses (the tree is checked as the POST's body is) is 400, as every bad query is.
     const unknownField = { logic: 'AND', groups: [{ filters: [{ field: 'nope', operator: 'equals', value: 1 }] }] };
-    for (const query of [{}, { format: 'xlsx' }, { format: 'csv', filter: '{not json' }, { format: 'csv', filter: JSON.stringify({ logic: 'AND', groups: [] }) }, { format: 'csv', filter: JSON.stringify(unknownField) }]) {
+    for (const query of [
+      {},
+      { format: 'xlsx' },
+      { format: 'csv', filter: '{not json' },
+      { format: 'csv', filter: JSON.stringify({ logic: 'AND', groups: [] }) },
+      { format: 'csv', filter: JSON.stringify(unknownField) },
+    ]) {
       const refused = await h.http.get('/contacts/export').query(query).set(auth(fx));
       expect(refused.status).toBe(400);
       expect(refused.body.error).toMatchObject({ code: 'BAD_REQUEST' });
@@ -167,7 +221,10 @@ describe('POST /contacts/export (CSV job)', () => {
 
   it("answers 409 before the file is ready, 404 for another project's export, and drops exports a day after they finished", async () => {
     const fx = await createProjectFixture(h, 'CSV states');
-    await h.http.post('/contacts').set(auth(fx)).send({ email: uniqueEmail('s') });
+    await h.http
+      .post('/contacts')
+      .set(auth(fx))
+      .send({ email: uniqueEmail('s') });
     // Staged but never started: it stays QUEUED.
     const queued = await createExportJob(h.deps.knex, fx.projectId, null);
     const early = await h.http.get(`/contacts/export/${queued.id}/download`).set(auth(fx));
@@ -182,7 +239,10 @@ describe('POST /contacts/export (CSV job)', () => {
     // An export is not an import: the import route does not show it.
     expect((await h.http.get(`/contacts/import/${jobId}`).set(auth(fx))).status).toBe(404);
 
-    await h.deps.knex('jobs').where({ id: jobId }).update({ finished_at: h.deps.knex.raw(`now() - interval '25 hours'`) });
+    await h.deps
+      .knex('jobs')
+      .where({ id: jobId })
+      .update({ finished_at: h.deps.knex.raw(`now() - interval '25 hours'`) });
     expect(await pruneContactExports(h.deps.knex)).toBeGreaterThanOrEqual(1);
     expect((await h.http.get(`/contacts/export/${jobId}`).set(auth(fx))).status).toBe(404);
     expect(await h.deps.knex('contact_export_lines').where({ job_id: jobId })).toEqual([]);

@@ -66,7 +66,10 @@ describe('GET /contacts/fields/:field/values', () => {
       h.deps.knex,
       own.projectId,
       [
-        ...['pro', 'pro', 'pro', 'free', 'free', 'team'].map((plan, i) => ({ email: `v${i}@example.org`, data: { plan, profile: { tier: i % 2 ? 'gold' : 'silver' } } })),
+        ...['pro', 'pro', 'pro', 'free', 'free', 'team'].map((plan, i) => ({
+          email: `v${i}@example.org`,
+          data: { plan, profile: { tier: i % 2 ? 'gold' : 'silver' } },
+        })),
         { email: 'none@example.org', subscribed: false, data: { seats: 3 } },
       ],
       { plan: 'string', 'profile.tier': 'string', seats: 'number' },
@@ -78,13 +81,26 @@ describe('GET /contacts/fields/:field/values', () => {
   it('answers the most frequent values first with their counts, for data paths and core fields', async () => {
     const plan = await get('/contacts/fields/data.plan/values', own.secretKey);
     expect(plan.status).toBe(200);
-    expect(plan.body).toEqual({ field: 'data.plan', values: [{ value: 'pro', count: 3 }, { value: 'free', count: 2 }, { value: 'team', count: 1 }] });
+    expect(plan.body).toEqual({
+      field: 'data.plan',
+      values: [
+        { value: 'pro', count: 3 },
+        { value: 'free', count: 2 },
+        { value: 'team', count: 1 },
+      ],
+    });
     const tier = await get('/contacts/fields/data.profile.tier/values', own.secretKey);
-    expect(tier.body.values).toEqual([{ value: 'gold', count: 3 }, { value: 'silver', count: 3 }]);
+    expect(tier.body.values).toEqual([
+      { value: 'gold', count: 3 },
+      { value: 'silver', count: 3 },
+    ]);
     const seats = await get('/contacts/fields/data.seats/values', own.secretKey);
     expect(seats.body.values).toEqual([{ value: 3, count: 1 }]);
     const subscribed = await get('/contacts/fields/subscribed/values', own.secretKey);
-    expect(subscribed.body.values).toEqual([{ value: true, count: 6 }, { value: false, count: 1 }]);
+    expect(subscribed.body.values).toEqual([
+      { value: true, count: 6 },
+      { value: false, count: 1 },
+    ]);
     const emails = await get('/contacts/fields/email/values?limit=2', own.secretKey);
     expect(emails.body.values).toHaveLength(2);
   });
@@ -113,9 +129,21 @@ describe('GET /contacts/fields/:field/usage', () => {
     await seedSegment(h.deps.knex, own.projectId, 'Unrelated', filterOn('data.planet'));
     const camp = await seedCampaign(h.deps.knex, own.projectId, { name: 'Pro upsell', audienceCondition: tree });
     await seedCampaign(h.deps.knex, own.projectId, { name: 'Everyone' });
-    const wfCondition = await seedWorkflow(h.deps.knex, own.projectId, { name: 'Branch on plan', eventName: 'signup', steps: [{ type: 'CONDITION', config: { condition: tree } }] });
-    const wfWrites = await seedWorkflow(h.deps.knex, own.projectId, { name: 'Set plan', eventName: 'paid', steps: [{ type: 'UPDATE_CONTACT', config: { data: { plan: 'pro' } } }] });
-    await seedWorkflow(h.deps.knex, own.projectId, { name: 'Unrelated flow', eventName: 'plan', steps: [{ type: 'WAIT_FOR_EVENT', config: { eventName: 'data.plan' } }] });
+    const wfCondition = await seedWorkflow(h.deps.knex, own.projectId, {
+      name: 'Branch on plan',
+      eventName: 'signup',
+      steps: [{ type: 'CONDITION', config: { condition: tree } }],
+    });
+    const wfWrites = await seedWorkflow(h.deps.knex, own.projectId, {
+      name: 'Set plan',
+      eventName: 'paid',
+      steps: [{ type: 'UPDATE_CONTACT', config: { data: { plan: 'pro' } } }],
+    });
+    await seedWorkflow(h.deps.knex, own.projectId, {
+      name: 'Unrelated flow',
+      eventName: 'plan',
+      steps: [{ type: 'WAIT_FOR_EVENT', config: { eventName: 'data.plan' } }],
+    });
     // The same references in another project.
     await seedSegment(h.deps.knex, q.projectId, 'Q segment', tree);
     await seedCampaign(h.deps.knex, q.projectId, { name: 'Q campaign', audienceCondition: tree });
@@ -191,7 +219,12 @@ describe('DELETE /contacts/fields/:field', () => {
 
   it('walks every batch when the contacts fill them exactly', async () => {
     const own = await createProjectFixture(h, 'delete exact batches');
-    await seedContacts(h.deps.knex, own.projectId, Array.from({ length: 10 }, (_, i) => ({ email: `exact-${i}@example.org`, data: { gone: i } })), { gone: 'number' });
+    await seedContacts(
+      h.deps.knex,
+      own.projectId,
+      Array.from({ length: 10 }, (_, i) => ({ email: `exact-${i}@example.org`, data: { gone: i } })),
+      { gone: 'number' },
+    );
     expect(await removeDataField(h.deps.knex, own.projectId, 'gone', 5)).toBe(10);
     expect(await removeDataField(h.deps.knex, own.projectId, 'gone', 5)).toBe(0);
   });

@@ -16,7 +16,10 @@ afterAll(() => h?.stop());
 type Kind = 'import' | 'bulk';
 
 function upload(content: string | Buffer, key = p.secretKey) {
-  return h.http.post('/contacts/import').set(bearer(key)).attach('file', Buffer.isBuffer(content) ? content : Buffer.from(content), 'contacts.csv');
+  return h.http
+    .post('/contacts/import')
+    .set(bearer(key))
+    .attach('file', Buffer.isBuffer(content) ? content : Buffer.from(content), 'contacts.csv');
 }
 
 async function startImport(content: string, key = p.secretKey): Promise<string> {
@@ -63,12 +66,16 @@ describe('POST /contacts/import', () => {
     const jobId = await startImport(lines.join('\r\n') + '\r\n', fx.secretKey);
 
     const seen: number[] = [];
-    const job = await eventually(async () => {
-      const res = await getJob('import', jobId, fx.secretKey);
-      expect(res.status).toBe(200);
-      seen.push(res.body.processed);
-      return res.body.status === 'COMPLETED' && res.body;
-    }, 120_000, 25);
+    const job = await eventually(
+      async () => {
+        const res = await getJob('import', jobId, fx.secretKey);
+        expect(res.status).toBe(200);
+        seen.push(res.body.processed);
+        return res.body.status === 'COMPLETED' && res.body;
+      },
+      120_000,
+      25,
+    );
 
     expect(seen.some((n) => n > 0 && n < 20_000)).toBe(true);
     expect(job).toEqual({
@@ -217,7 +224,14 @@ describe('bulk jobs', () => {
       expect(res.status).toBe(422);
       expect(res.body.error.errors[0].field).toMatch(/^contactIds/);
     }
-    expect((await h.http.post('/contacts/bulk-delete').set(bearer(p.secretKey)).send({ contactIds: ids.slice(0, 1000) })).status).toBe(202);
+    expect(
+      (
+        await h.http
+          .post('/contacts/bulk-delete')
+          .set(bearer(p.secretKey))
+          .send({ contactIds: ids.slice(0, 1000) })
+      ).status,
+    ).toBe(202);
   });
 });
 
@@ -239,7 +253,14 @@ describe('job routes', () => {
 
   it('take the secret key only', async () => {
     expect((await h.http.get(`/contacts/import/${crypto.randomUUID()}`).set(bearer(p.publicKey))).status).toBe(401);
-    expect((await h.http.post('/contacts/bulk-delete').set(bearer(p.publicKey)).send({ contactIds: ['cnt_x'] })).status).toBe(401);
+    expect(
+      (
+        await h.http
+          .post('/contacts/bulk-delete')
+          .set(bearer(p.publicKey))
+          .send({ contactIds: ['cnt_x'] })
+      ).status,
+    ).toBe(401);
   });
 });
 

@@ -198,14 +198,18 @@ describe('subscription', () => {
     const c = await created({ email });
     // Straight to the writer, so the statements overlap as much as they can.
     const results = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => upsertContact(h.deps.knex, { projectId: p.projectId, email, subscribed: i % 2 === 1, defaultSubscribed: true, source: 'test' })),
+      Array.from({ length: 40 }, (_, i) =>
+        upsertContact(h.deps.knex, { projectId: p.projectId, email, subscribed: i % 2 === 1, defaultSubscribed: true, source: 'test' }),
+      ),
     );
     // Each upsert saw the true previous state (row lock), so the flips recorded lead from the
     // initial state (subscribed) to the stored one: as many of each direction, plus the last.
     const names = (await h.deps.knex('events').where({ contact_id: c.id }).select('name')).map((e: any) => e.name);
     const final = (await h.deps.knex('contacts').where({ id: c.id }).first()).subscribed;
     expect(names.length).toBeGreaterThan(0);
-    expect(names.filter((n: string) => n === 'contact.unsubscribed').length - names.filter((n: string) => n === 'contact.subscribed').length).toBe(final ? 0 : 1);
+    expect(names.filter((n: string) => n === 'contact.unsubscribed').length - names.filter((n: string) => n === 'contact.subscribed').length).toBe(
+      final ? 0 : 1,
+    );
     expect(results.reduce((n, r) => n + r.events.length, 0)).toBe(names.length);
   });
 
@@ -229,7 +233,16 @@ describe('GET, PATCH, DELETE /contacts/:id', () => {
     const c = await created({ email: uniqueEmail() });
     const got = await api().get(c.id);
     expect(got.status).toBe(200);
-    expect(got.body).toEqual({ id: c.id, email: c.email, subscribed: true, data: {}, topics: {}, pending: false, createdAt: c.createdAt, updatedAt: c.updatedAt });
+    expect(got.body).toEqual({
+      id: c.id,
+      email: c.email,
+      subscribed: true,
+      data: {},
+      topics: {},
+      pending: false,
+      createdAt: c.createdAt,
+      updatedAt: c.updatedAt,
+    });
     const missing = await api().get('cnt_doesnotexist');
     expect(missing.status).toBe(404);
     expect(missing.body.error.code).toBe('NOT_FOUND');

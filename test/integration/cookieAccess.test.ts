@@ -27,8 +27,7 @@ afterAll(() => h?.stop());
 
 const asCookie = (cookie: string, projectId?: string) => ({ Cookie: cookie, ...(projectId ? { 'X-Project-Id': projectId } : {}) });
 const fresh = () => `c-${crypto.randomBytes(5).toString('hex')}@example.test`;
-const requests = async (projectId: string) =>
-  Number((await h.deps.knex('rate_limits').where({ project_id: projectId }).sum({ n: 'count' }))[0].n ?? 0);
+const requests = async (projectId: string) => Number((await h.deps.knex('rate_limits').where({ project_id: projectId }).sum({ n: 'count' }))[0].n ?? 0);
 
 describe('the session cookie on secret-key routes', () => {
   it('with X-Project-Id of its own project: reads and writes that project (an owner)', async () => {
@@ -106,7 +105,15 @@ describe('the session cookie on secret-key routes', () => {
 
   it("applies the project's billing limits", async () => {
     const q = await createProjectFixture(h, 'limited');
-    await h.deps.knex('domains').insert({ id: crypto.randomUUID(), project_id: q.projectId, domain: 'limited.example.com', token: 't', status: 'VERIFIED', records: JSON.stringify([]), verified_at: new Date() });
+    await h.deps.knex('domains').insert({
+      id: crypto.randomUUID(),
+      project_id: q.projectId,
+      domain: 'limited.example.com',
+      token: 't',
+      status: 'VERIFIED',
+      records: JSON.stringify([]),
+      verified_at: new Date(),
+    });
     const set = await h.http.put(`/users/@me/projects/${q.projectId}/billing-limits`).set('Cookie', q.cookie).send({ emails: 1 });
     expect(set.status).toBe(200);
     const refused = await h.http

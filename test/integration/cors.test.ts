@@ -46,7 +46,9 @@ describe('/v1/track from a browser page', () => {
 
 describe('secret-key routes', () => {
   it.each(['/v1/send', '/v1/verify', '/events/track', '/contacts'])('grant no CORS on %s, preflight or not', async (path) => {
-    const preflight = await h.http.options(path).set({ Origin: ORIGIN, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization' });
+    const preflight = await h.http
+      .options(path)
+      .set({ Origin: ORIGIN, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization' });
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
     expect(preflight.headers['access-control-allow-headers']).toBeUndefined();
     const res = await h.http.post(path).set(bearer(p.secretKey)).set('Origin', ORIGIN).send({});

@@ -15,8 +15,7 @@ beforeAll(async () => {
 afterAll(() => h?.stop());
 
 const projectCount = async () => (await h.http.get('/users/@me/projects').set('Cookie', p.cookie)).body.length as number;
-const createProject = (headers: Record<string, string>) =>
-  h.http.post('/users/@me/projects').set('Cookie', p.cookie).set(headers).send({ name: 'via guard' });
+const createProject = (headers: Record<string, string>) => h.http.post('/users/@me/projects').set('Cookie', p.cookie).set(headers).send({ name: 'via guard' });
 
 describe('cookie routes and the request origin', () => {
   it.each([
@@ -82,7 +81,11 @@ describe('cookie routes and the body type', () => {
     const own = await createProjectFixture(h, 'rotate me');
     const bare = await h.http.post(`/users/@me/projects/${own.projectId}/regenerate-keys`).set('Cookie', own.cookie);
     expect(bare.status).toBe(200);
-    const json = await h.http.post('/users/@me/projects').set('Cookie', p.cookie).set('Content-Type', 'application/json; charset=utf-8').send('{"name":"typed"}');
+    const json = await h.http
+      .post('/users/@me/projects')
+      .set('Cookie', p.cookie)
+      .set('Content-Type', 'application/json; charset=utf-8')
+      .send('{"name":"typed"}');
     expect(json.status).toBe(201);
   });
 });

@@ -27,7 +27,11 @@ afterAll(async () => {
   await sink?.stop();
 });
 
-const send = (to: string | string[]) => h.http.post('/v1/send').set(bearer(p.secretKey)).send({ from: `hello@${DOMAIN}`, subject: 'Hi {{ name }}', body: '<p>Hi {{ name }}</p>', data: { name: 'Ann' }, to });
+const send = (to: string | string[]) =>
+  h.http
+    .post('/v1/send')
+    .set(bearer(p.secretKey))
+    .send({ from: `hello@${DOMAIN}`, subject: 'Hi {{ name }}', body: '<p>Hi {{ name }}</p>', data: { name: 'Ann' }, to });
 const rows = (ids: string[]) => h.deps.knex('emails').whereIn('id', ids);
 const arrived = (email: string) => sink.recipients().filter((r) => r.email === email);
 const workflowRuns = async (workflowId: string) => {
@@ -44,8 +48,16 @@ async function batchRows(workflowId: string, statuses: string[]) {
     const { contact } = await upsertContact(h.deps.knex, { projectId: p.projectId, email: uniqueEmail('batch'), defaultSubscribed: true });
     const id = crypto.randomUUID();
     await insertEmail(h.deps.knex, {
-      id, projectId: p.projectId, contactId: contact.id, type: 'TRANSACTIONAL', deliveryWorkflow: workflowId,
-      to: { email: contact.email }, from: { email: `hello@${DOMAIN}` }, subject: 'S', body: '<p>B</p>', variables: {},
+      id,
+      projectId: p.projectId,
+      contactId: contact.id,
+      type: 'TRANSACTIONAL',
+      deliveryWorkflow: workflowId,
+      to: { email: contact.email },
+      from: { email: `hello@${DOMAIN}` },
+      subject: 'S',
+      body: '<p>B</p>',
+      variables: {},
     });
     await h.deps.knex('emails').where({ id }).update({ status });
     out.push({ id, to: contact.email });
@@ -85,7 +97,18 @@ describe('POST /v1/send in batches', () => {
     // Each email's `email.sent` event was recorded and routed by the batch itself.
     const sent = await h.deps.knex('events').where({ name: 'email.sent' }).whereRaw("data->>'emailId' = ANY(?)", [ids]);
     expect(sent).toHaveLength(ids.length);
-    await eventually(async () => (await h.deps.knex('events').whereIn('id', sent.map((e) => e.id)).whereNull('routed_at')).length === 0);
+    await eventually(
+      async () =>
+        (
+          await h.deps
+            .knex('events')
+            .whereIn(
+              'id',
+              sent.map((e) => e.id),
+            )
+            .whereNull('routed_at')
+        ).length === 0,
+    );
   });
 
   it("one request's recipients go in one batch, and a request arriving while a batch is open joins it", async () => {
@@ -158,17 +181,25 @@ describe('POST /v1/send in batches', () => {
   it('the maintenance sweep starts a batch an API crash never started, under the id its rows name, and only once', async () => {
     const workflowId = deliverEmailBatchWorkflowId(crypto.randomUUID());
     const orphans = await batchRows(workflowId, ['QUEUED', 'QUEUED']);
-    await h.deps.knex('emails').whereIn('id', orphans.map((o) => o.id)).update({ created_at: new Date(Date.now() - 10 * 60_000) });
+    await h.deps
+      .knex('emails')
+      .whereIn(
+        'id',
+        orphans.map((o) => o.id),
+      )
+      .update({ created_at: new Date(Date.now() - 10 * 60_000) });
     const client = await h.deps.temporal.client();
     const sweep = () => client.workflow.execute('maintenance', { taskQueue: h.taskQueue, workflowId: `maintenance-test-${crypto.randomUUID()}` });
     const result: any = await sweep();
     expect(result.resumed.batches).toBeGreaterThanOrEqual(1);
     await eventually(async () => (await rows(orphans.map((o) => o.id))).every((r) => r.status === 'SENT'));
     await sweep();
-    expect(await eventually(async () => {
-      const runs = await workflowRuns(workflowId);
-      return runs.length ? runs : null;
-    })).toHaveLength(1);
+    expect(
+      await eventually(async () => {
+        const runs = await workflowRuns(workflowId);
+        return runs.length ? runs : null;
+      }),
+    ).toHaveLength(1);
     for (const o of orphans) expect(arrived(o.to)).toHaveLength(1);
   });
 });

@@ -49,9 +49,24 @@ describe('POST /domains', () => {
   it('returns the pending domain with the DNS records to publish', async () => {
     const domain = freshDomain();
     const body = await addDomain(domain.toUpperCase());
-    expect(body).toMatchObject({ id: expect.any(String), domain, projectId: p.projectId, status: 'PENDING', lastCheckedAt: null, verifiedAt: null, createdAt: expect.any(String) });
+    expect(body).toMatchObject({
+      id: expect.any(String),
+      domain,
+      projectId: p.projectId,
+      status: 'PENDING',
+      lastCheckedAt: null,
+      verifiedAt: null,
+      createdAt: expect.any(String),
+    });
     expect(body.records).toEqual([
-      { type: 'TXT', name: `_svc-verification.${domain}`, value: expect.stringMatching(/^svc-verification=[0-9A-Za-z]{20,}$/), purpose: 'ownership', required: true, valid: false },
+      {
+        type: 'TXT',
+        name: `_svc-verification.${domain}`,
+        value: expect.stringMatching(/^svc-verification=[0-9A-Za-z]{20,}$/),
+        purpose: 'ownership',
+        required: true,
+        valid: false,
+      },
       { type: 'TXT', name: domain, value: 'v=spf1 include:sendgrid.net ~all', purpose: 'spf', required: true, valid: false },
       { type: 'TXT', name: `_dmarc.${domain}`, value: 'v=DMARC1; p=none;', purpose: 'dmarc', required: false, valid: false },
       // The inbound server (docs/inbound.md), recommended: INBOUND_MX_HOST defaults to APP_URL's host.
@@ -69,7 +84,10 @@ describe('POST /domains', () => {
   it('answers 409 when the project already has the domain', async () => {
     const domain = freshDomain();
     await addDomain(domain);
-    const again = await h.http.post('/domains').set(bearer(p.secretKey)).send({ domain: `${domain}.` });
+    const again = await h.http
+      .post('/domains')
+      .set(bearer(p.secretKey))
+      .send({ domain: `${domain}.` });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('CONFLICT');
   });
@@ -174,7 +192,11 @@ describe('the domain-verification schedule', () => {
       });
       expect(verified.records.every((r: any) => r.valid)).toBe(true);
     } finally {
-      for (const id of ensured) await client.schedule.getHandle(id).delete().catch(() => undefined);
+      for (const id of ensured)
+        await client.schedule
+          .getHandle(id)
+          .delete()
+          .catch(() => undefined);
       await connection.close();
     }
   });

@@ -33,17 +33,34 @@ const confirmationOf = (contactId: string) =>
   });
 
 const contactOf = async (fx: ProjectFixture, id: string) => (await h.http.get(`/contacts/${id}`).set(bearer(fx.secretKey))).body;
-const eventsOf = async (id: string) => (await h.deps.knex('events').where({ contact_id: id }).andWhere('name', 'like', 'contact.%').orderBy('created_at').select('name', 'data')).map((e: any) => [e.name, e.data.source]);
+const eventsOf = async (id: string) =>
+  (await h.deps.knex('events').where({ contact_id: id }).andWhere('name', 'like', 'contact.%').orderBy('created_at').select('name', 'data')).map((e: any) => [
+    e.name,
+    e.data.source,
+  ]);
 
 describe('double opt-in settings', () => {
   it('are off by default, need a verified sender and a template of the project, and turn off with null', async () => {
     const fx = await project();
     const key = bearer(fx.secretKey);
     expect((await h.http.get('/settings').set(key)).body.doubleOptIn).toBeNull();
-    expect((await h.http.patch('/settings').set(key).send({ doubleOptIn: { enabled: true, from: 'hi@unverified.example.net' } })).status).toBe(403);
-    const badTemplate = await h.http.patch('/settings').set(key).send({ doubleOptIn: { enabled: true, from: `hi@${DOMAIN}`, templateId: '00000000-0000-4000-8000-000000000000' } });
+    expect(
+      (
+        await h.http
+          .patch('/settings')
+          .set(key)
+          .send({ doubleOptIn: { enabled: true, from: 'hi@unverified.example.net' } })
+      ).status,
+    ).toBe(403);
+    const badTemplate = await h.http
+      .patch('/settings')
+      .set(key)
+      .send({ doubleOptIn: { enabled: true, from: `hi@${DOMAIN}`, templateId: '00000000-0000-4000-8000-000000000000' } });
     expect(badTemplate.status).toBe(422);
-    const ok = await h.http.patch('/settings').set(key).send({ doubleOptIn: { enabled: true, from: `hi@${DOMAIN}` } });
+    const ok = await h.http
+      .patch('/settings')
+      .set(key)
+      .send({ doubleOptIn: { enabled: true, from: `hi@${DOMAIN}` } });
     expect(ok.body.doubleOptIn).toEqual({ enabled: true, from: `hi@${DOMAIN}`, fromName: null, templateId: null, expiryHours: 72 });
     expect((await h.http.patch('/settings').set(key).send({ timezone: 'Europe/Paris' })).body.doubleOptIn).toMatchObject({ enabled: true });
     expect((await h.http.patch('/settings').set(key).send({ doubleOptIn: null })).body.doubleOptIn).toBeNull();
@@ -58,13 +75,22 @@ describe('confirmation', () => {
   it('holds a per-request subscription, mails the link, and subscribes only on the button press (source double_opt_in)', async () => {
     const fx = await project({ enabled: false, from: `hi@${DOMAIN}`, fromName: 'Opt-in' });
     const key = bearer(fx.secretKey);
-    const created = await h.http.post('/contacts').set(key).send({ email: uniqueEmail('doi'), subscribed: true, doubleOptIn: true });
+    const created = await h.http
+      .post('/contacts')
+      .set(key)
+      .send({ email: uniqueEmail('doi'), subscribed: true, doubleOptIn: true });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ subscribed: false, pending: true });
     const id = created.body.id;
 
     const mail = await confirmationOf(id);
-    expect(mail).toMatchObject({ from_email: `hi@${DOMAIN}`, from_name: 'Opt-in', to_email: created.body.email, type: 'TRANSACTIONAL', subject: 'Please confirm your subscription' });
+    expect(mail).toMatchObject({
+      from_email: `hi@${DOMAIN}`,
+      from_name: 'Opt-in',
+      to_email: created.body.email,
+      type: 'TRANSACTIONAL',
+      subject: 'Please confirm your subscription',
+    });
     const confirmUrl = confirmUrlFor(h.config, fx.projectId, id);
     expect(mail.rendered_body).toContain(`href="${confirmUrl}"`);
 
@@ -75,9 +101,18 @@ describe('confirmation', () => {
     expect(page.text).not.toMatch(/<script/i);
     expect((await contactOf(fx, id)).subscribed).toBe(false);
     // A subscription link of the same contact cannot stand in for it, nor the reverse.
-    const subscribeToken = pathOf(linksFor(h.config, fx.projectId, id).subscribeUrl).split('/').pop();
+    const subscribeToken = pathOf(linksFor(h.config, fx.projectId, id).subscribeUrl)
+      .split('/')
+      .pop();
     expect((await h.http.post(`/confirm/${subscribeToken}`).type('form').send('')).status).toBe(404);
-    expect((await h.http.post(`/subscribe/${pathOf(confirmUrl).split('/').pop()}`).type('form').send('')).status).toBe(404);
+    expect(
+      (
+        await h.http
+          .post(`/subscribe/${pathOf(confirmUrl).split('/').pop()}`)
+          .type('form')
+          .send('')
+      ).status,
+    ).toBe(404);
 
     const done = await h.http.post(pathOf(confirmUrl)).set('User-Agent', 'Browser/1').type('form').send('');
     expect(done.status).toBe(200);
@@ -105,32 +140,66 @@ describe('confirmation', () => {
     expect(await contactOf(fx, id)).toMatchObject({ subscribed: false, pending: true });
     await confirmationOf(id);
 
-    const direct = await h.http.post('/contacts').set(key).send({ email: uniqueEmail('direct'), doubleOptIn: false });
+    const direct = await h.http
+      .post('/contacts')
+      .set(key)
+      .send({ email: uniqueEmail('direct'), doubleOptIn: false });
     expect(direct.body).toMatchObject({ subscribed: true, pending: false });
     // Not asked to subscribe: nothing to confirm.
-    const quiet = await h.http.post('/contacts').set(key).send({ email: uniqueEmail('quiet'), subscribed: false });
+    const quiet = await h.http
+      .post('/contacts')
+      .set(key)
+      .send({ email: uniqueEmail('quiet'), subscribed: false });
     expect(quiet.body).toMatchObject({ subscribed: false, pending: false });
 
     // An already subscribed contact needs no confirmation and gets no email.
     const again = await h.http.post('/contacts').set(key).send({ email: direct.body.email, subscribed: true });
     expect(again.body).toMatchObject({ subscribed: true, pending: false });
-    expect(await h.deps.knex('emails').where({ contact_id: direct.body.id }).count('* as n').then((r) => Number(r[0].n))).toBe(0);
+    expect(
+      await h.deps
+        .knex('emails')
+        .where({ contact_id: direct.body.id })
+        .count('* as n')
+        .then((r) => Number(r[0].n)),
+    ).toBe(0);
   });
 
   it('uses the chosen template, and an expired link neither subscribes nor survives the maintenance sweep', async () => {
     const fx = await project();
     const key = bearer(fx.secretKey);
-    const template = await h.http.post('/templates').set(key).send({ name: 'confirm', subject: 'Confirm, {{ name ?? "friend" }}', body: '<a href="{{ confirmUrl }}">yes</a>', from: `hi@${DOMAIN}`, type: 'TRANSACTIONAL' });
+    const template = await h.http
+      .post('/templates')
+      .set(key)
+      .send({
+        name: 'confirm',
+        subject: 'Confirm, {{ name ?? "friend" }}',
+        body: '<a href="{{ confirmUrl }}">yes</a>',
+        from: `hi@${DOMAIN}`,
+        type: 'TRANSACTIONAL',
+      });
     expect(template.status).toBe(201);
     const templateId = template.body.id ?? template.body.data?.id;
-    expect((await h.http.patch('/settings').set(key).send({ doubleOptIn: { enabled: true, from: `hi@${DOMAIN}`, templateId, expiryHours: 1 } })).status).toBe(200);
-    const created = await h.http.post('/contacts').set(key).send({ email: uniqueEmail('tpl'), data: { name: 'Ada' } });
+    expect(
+      (
+        await h.http
+          .patch('/settings')
+          .set(key)
+          .send({ doubleOptIn: { enabled: true, from: `hi@${DOMAIN}`, templateId, expiryHours: 1 } })
+      ).status,
+    ).toBe(200);
+    const created = await h.http
+      .post('/contacts')
+      .set(key)
+      .send({ email: uniqueEmail('tpl'), data: { name: 'Ada' } });
     const mail = await confirmationOf(created.body.id);
     expect(mail.rendered_subject).toBe('Confirm, Ada');
     const confirmUrl = confirmUrlFor(h.config, fx.projectId, created.body.id);
     expect(mail.rendered_body).toContain(confirmUrl);
 
-    await h.deps.knex('contact_confirmations').where({ contact_id: created.body.id }).update({ expires_at: h.deps.knex.raw("now() - interval '1 minute'") });
+    await h.deps
+      .knex('contact_confirmations')
+      .where({ contact_id: created.body.id })
+      .update({ expires_at: h.deps.knex.raw("now() - interval '1 minute'") });
     expect((await contactOf(fx, created.body.id)).pending).toBe(false);
     expect((await h.http.post(pathOf(confirmUrl)).type('form').send('')).status).toBe(410);
     expect((await contactOf(fx, created.body.id)).subscribed).toBe(false);

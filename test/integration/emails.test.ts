@@ -30,7 +30,10 @@ afterAll(async () => {
 });
 
 const send = (key: string, to: unknown, extra: Record<string, unknown> = {}) =>
-  h.http.post('/v1/send').set(bearer(key)).send({ from: `hello@${DOMAIN}`, to, subject: 'Hi {{ email }}', body: '<p>Hi <a href="https://example.org/x">x</a></p>', ...extra });
+  h.http
+    .post('/v1/send')
+    .set(bearer(key))
+    .send({ from: `hello@${DOMAIN}`, to, subject: 'Hi {{ email }}', body: '<p>Hi <a href="https://example.org/x">x</a></p>', ...extra });
 
 const emailRow = (id: string) => h.deps.knex('emails').where({ id }).first();
 const untilSent = (id: string) => eventually(async () => ((await emailRow(id))?.status === 'SENT' ? true : null));
@@ -149,9 +152,14 @@ describe('GET /emails/:id', () => {
   it('names the workflow execution whose SEND_EMAIL step sent it', async () => {
     const api = workflowApi(h, p);
     const event = `story-${crypto.randomBytes(3).toString('hex')}`;
-    const wf = await api.build(event, { send: { type: 'SEND_EMAIL', config: { subject: 'Welcome', body: '<p>w</p>', from: `team@${DOMAIN}`, type: 'TRANSACTIONAL' } } }, [['trigger', 'send']], {
-      enabled: true,
-    });
+    const wf = await api.build(
+      event,
+      { send: { type: 'SEND_EMAIL', config: { subject: 'Welcome', body: '<p>w</p>', from: `team@${DOMAIN}`, type: 'TRANSACTIONAL' } } },
+      [['trigger', 'send']],
+      {
+        enabled: true,
+      },
+    );
     expect((await api.track(uniqueEmail('wf'), event)).status).toBe(200);
     const executionId = (await eventually(async () => (await api.rows(wf.id))[0]))?.id as string;
     const done = await api.until(wf.id, executionId, ['COMPLETED', 'EXITED', 'FAILED']);
@@ -193,7 +201,14 @@ describe('GET /emails', () => {
     expect(all).toHaveLength(5);
     expect(new Set(all)).toEqual(new Set([...batchIds, first.emailId, second.emailId]));
     // Newest first, as Postgres orders them (microseconds, then id for rows written at one instant).
-    const ordered = await h.deps.knex('emails').where({ project_id: q.projectId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).pluck('id');
+    const ordered = await h.deps
+      .knex('emails')
+      .where({ project_id: q.projectId })
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .pluck('id');
     expect(all).toEqual(ordered);
     expect(all.slice(0, 2)).toEqual([second.emailId, first.emailId]);
 

@@ -53,7 +53,10 @@ beforeAll(async () => {
   await verifiedDomain(h, p.projectId, DOMAIN);
   inbound = await startInboundServer(h.deps, { port: 0, host: '127.0.0.1' });
   // Outbound webhooks for every event: their messages name the person.
-  const endpoint = await h.http.post('/webhook-endpoints').set(bearer(p.secretKey)).send({ url: hookUrl, events: ['*'] });
+  const endpoint = await h.http
+    .post('/webhook-endpoints')
+    .set(bearer(p.secretKey))
+    .send({ url: hookUrl, events: ['*'] });
   if (endpoint.status !== 201) throw new Error(`webhook endpoint: ${endpoint.status}`);
 });
 
@@ -135,8 +138,18 @@ describe('DELETE /contacts/:id?erase=true', () => {
     const api = workflowApi(h, p);
 
     // 1. Double opt-in: the contact starts pending and is mailed a confirmation.
-    expect((await h.http.patch('/settings').set(auth()).send({ doubleOptIn: { enabled: true, from: `hi@${DOMAIN}` } })).status).toBe(200);
-    const created = await h.http.post('/contacts').set(auth()).send({ email: ADDR, data: { nick, referral: `friend of ${addr}` } });
+    expect(
+      (
+        await h.http
+          .patch('/settings')
+          .set(auth())
+          .send({ doubleOptIn: { enabled: true, from: `hi@${DOMAIN}` } })
+      ).status,
+    ).toBe(200);
+    const created = await h.http
+      .post('/contacts')
+      .set(auth())
+      .send({ email: ADDR, data: { nick, referral: `friend of ${addr}` } });
     expect(created.status).toBe(201);
     const contactId = created.body.id as string;
     expect(await knex()('contact_confirmations').where({ contact_id: contactId }).first()).toBeTruthy();
@@ -153,7 +166,11 @@ describe('DELETE /contacts/:id?erase=true', () => {
       .set(auth())
       .attach('file', Buffer.from(`email,subscribed,city\n${ADDR},true,Ravenholm${tag}\n`), 'contacts.csv');
     expect(imported.status).toBe(202);
-    await settled('import', async () => (await h.http.get(`/contacts/import/${imported.body.jobId}`).set(auth())).body, (b) => b.status === 'COMPLETED');
+    await settled(
+      'import',
+      async () => (await h.http.get(`/contacts/import/${imported.body.jobId}`).set(auth())).body,
+      (b) => b.status === 'COMPLETED',
+    );
 
     // 4. /v1/track starts a workflow: SEND_EMAIL, WEBHOOK (its body and its answer name them), UPDATE_CONTACT.
     const event = `signup.${tag}`;
@@ -194,17 +211,34 @@ describe('DELETE /contacts/:id?erase=true', () => {
     const campaign = await h.http
       .post('/campaigns')
       .set(auth())
-      .send({ name: 'News', subject: 'News for {{ nick }}', body: '<p>Hello {{ nick }} <a href="https://example.com/u?who={{ email }}">you</a></p>', from: `news@${DOMAIN}`, audienceType: 'ALL' });
+      .send({
+        name: 'News',
+        subject: 'News for {{ nick }}',
+        body: '<p>Hello {{ nick }} <a href="https://example.com/u?who={{ email }}">you</a></p>',
+        from: `news@${DOMAIN}`,
+        audienceType: 'ALL',
+      });
     expect(campaign.status).toBe(201);
     const campaignId = campaign.body.data.id as string;
     expect((await h.http.post(`/campaigns/${campaignId}/send`).set(auth()).send({})).status).toBeLessThan(300);
-    await settled('campaign', async () => (await h.http.get(`/campaigns/${campaignId}`).set(auth())).body, (b) => b.status === 'SENT');
+    await settled(
+      'campaign',
+      async () => (await h.http.get(`/campaigns/${campaignId}`).set(auth())).body,
+      (b) => b.status === 'SENT',
+    );
     const campaignEmail = await eventually(() => knex()('emails').where({ campaign_id: campaignId, contact_id: contactId }).first());
-    await settled('sent', () => emailRow(sentEmailId), (r) => r?.status === 'SENT');
+    await settled(
+      'sent',
+      () => emailRow(sentEmailId),
+      (r) => r?.status === 'SENT',
+    );
 
     // 6. Inbound: a reply to the campaign email, then a hard bounce of the /v1/send one (which suppresses the address).
     const inboundTo = `support@inbound.${DOMAIN}`;
-    const replied = await smtpSend({ from: ADDR, to: [inboundTo] }, reply({ from: ADDR, to: inboundTo, inReplyTo: `${campaignEmail.id}@${DOMAIN}`, text: `It is me, ${ADDR}` }));
+    const replied = await smtpSend(
+      { from: ADDR, to: [inboundTo] },
+      reply({ from: ADDR, to: inboundTo, inReplyTo: `${campaignEmail.id}@${DOMAIN}`, text: `It is me, ${ADDR}` }),
+    );
     expect(replied.response).toMatch(/^250/);
     const returnPath = verpReturnPath(h.config.jwtSecret, sentEmailId, `bounces.${DOMAIN}`);
     const bounced = await smtpSend({ from: '', to: [returnPath] }, dsn({ to: returnPath, recipient: ADDR, status: '5.1.1' }));
@@ -214,16 +248,41 @@ describe('DELETE /contacts/:id?erase=true', () => {
     // A CSV export of the project: its file has the person's line.
     const exported = await h.http.post('/contacts/export').set(auth()).send({});
     expect(exported.status).toBe(202);
-    await settled('export', async () => (await h.http.get(`/contacts/export/${exported.body.jobId}`).set(auth())).body, (b) => b.status === 'COMPLETED');
+    await settled(
+      'export',
+      async () => (await h.http.get(`/contacts/export/${exported.body.jobId}`).set(auth())).body,
+      (b) => b.status === 'COMPLETED',
+    );
 
     // An import staged but not run yet (its rows go once a job completes): its rows name the person.
     await createJob(knex(), { projectId: p.projectId, type: 'IMPORT', rows: [{ rowNumber: 2, payload: { email: ADDR, data: {} } }] });
 
     // Outbound webhooks went out naming the person; the seeding reached every table it should.
-    await settled('webhooks', async () => hookBodies.filter((b) => b.toLowerCase().includes(addr)).length, (n) => n >= 2);
-    await settled('deliveries', async () => (await knex()('webhook_deliveries').where('status', 'DELIVERED')).length, (n) => n > 0);
+    await settled(
+      'webhooks',
+      async () => hookBodies.filter((b) => b.toLowerCase().includes(addr)).length,
+      (n) => n >= 2,
+    );
+    await settled(
+      'deliveries',
+      async () => (await knex()('webhook_deliveries').where('status', 'DELIVERED')).length,
+      (n) => n > 0,
+    );
     const before = await rowsNaming(addr);
-    for (const where of ['contacts.email', 'emails.to_email', 'emails.rendered_body', 'events.data', 'inbound_messages.raw', 'webhook_deliveries.body', 'idempotency_keys.key', 'job_rows.payload', 'contact_export_lines.line', 'suppressions.email', 'workflow_executions.context', 'workflow_execution_steps.output']) {
+    for (const where of [
+      'contacts.email',
+      'emails.to_email',
+      'emails.rendered_body',
+      'events.data',
+      'inbound_messages.raw',
+      'webhook_deliveries.body',
+      'idempotency_keys.key',
+      'job_rows.payload',
+      'contact_export_lines.line',
+      'suppressions.email',
+      'workflow_executions.context',
+      'workflow_execution_steps.output',
+    ]) {
       expect({ where, found: before[where] > 0 }).toEqual({ where, found: true });
     }
     const stats = (await h.http.get(`/campaigns/${campaignId}/stats`).set(auth())).body;
@@ -242,7 +301,12 @@ describe('DELETE /contacts/:id?erase=true', () => {
     expect(await historiesNaming([addr, ADDR, nick])).toEqual([]);
 
     // The emails stay as anonymous counters: same rows, statuses and times; campaign stats unchanged.
-    const after = await knex()('emails').whereIn('id', ourEmails.map((e) => e.id)).select('id', 'status', 'sent_at', 'to_email', 'rendered_body', 'contact_id');
+    const after = await knex()('emails')
+      .whereIn(
+        'id',
+        ourEmails.map((e) => e.id),
+      )
+      .select('id', 'status', 'sent_at', 'to_email', 'rendered_body', 'contact_id');
     expect(after.map((e) => [e.id, e.status, e.sent_at?.getTime()]).sort()).toEqual(ourEmails.map((e) => [e.id, e.status, e.sent_at?.getTime()]).sort());
     for (const e of after) expect(e).toMatchObject({ to_email: '', rendered_body: null, contact_id: null });
     expect((await h.http.get(`/campaigns/${campaignId}/stats`).set(auth())).body).toEqual(stats);
@@ -250,16 +314,32 @@ describe('DELETE /contacts/:id?erase=true', () => {
 
     // The waiting execution's workflow was cancelled in Temporal, and the erasure says so.
     const client = await h.deps.temporal.client();
-    await settled('cancelled', async () => (await client.workflow.getHandle(executionWorkflowId(open.id)).describe()).status.name, (s) => s === 'CANCELLED', 30_000);
-    expect(await knex()('contact_erasures').where({ project_id: p.projectId, contact_id: contactId }).first()).toMatchObject({ executions: [open.id], cancelled_at: expect.any(Date) });
+    await settled(
+      'cancelled',
+      async () => (await client.workflow.getHandle(executionWorkflowId(open.id)).describe()).status.name,
+      (s) => s === 'CANCELLED',
+      30_000,
+    );
+    expect(await knex()('contact_erasures').where({ project_id: p.projectId, contact_id: contactId }).first()).toMatchObject({
+      executions: [open.id],
+      cancelled_at: expect.any(Date),
+    });
 
     // Still suppressed, by hash: a new send to the address (any case) is refused at hand-over.
     const again = await send(ADDR.toUpperCase());
     expect(again.status).toBe(200);
-    await settled('suppressed', () => emailRow(again.body.data.emails[0].email), (r) => r?.status === 'SUPPRESSED');
+    await settled(
+      'suppressed',
+      () => emailRow(again.body.data.emails[0].email),
+      (r) => r?.status === 'SUPPRESSED',
+    );
     // …while an address that was never erased still goes.
     const control = await send(`control-${tag}@person.example`);
-    await settled('control', () => emailRow(control.body.data.emails[0].email), (r) => r?.status === 'SENT');
+    await settled(
+      'control',
+      () => emailRow(control.body.data.emails[0].email),
+      (r) => r?.status === 'SENT',
+    );
 
     // Idempotent: the same erasure again is fine; an id never erased is not found.
     expect((await h.http.delete(`/contacts/${contactId}?erase=true`).set(auth())).status).toBe(204);
@@ -275,31 +355,58 @@ describe('POST /contacts/erase', () => {
     const addr = ADDR.toLowerCase();
     const sent = await send(ADDR, { data: { nick: 'x' } });
     const emailId = sent.body.data.emails[0].email as string;
-    await settled('sent', () => emailRow(emailId), (r) => r?.status === 'SENT');
+    await settled(
+      'sent',
+      () => emailRow(emailId),
+      (r) => r?.status === 'SENT',
+    );
     const contactId = sent.body.data.emails[0].contact.id as string;
     const inboundTo = `hello@inbound.${DOMAIN}`;
     expect((await smtpSend({ from: ADDR, to: [inboundTo] }, reply({ from: ADDR, to: inboundTo, subject: 'Question' }))).response).toMatch(/^250/);
     // A plain delete keeps the emails and the webhook messages (and their address): the case this route is for.
     expect((await h.http.delete(`/contacts/${contactId}`).set(auth())).status).toBe(204);
-    expect((await h.http.post('/suppressions').set(auth()).send({ emails: [ADDR] })).status).toBeLessThan(300);
+    expect(
+      (
+        await h.http
+          .post('/suppressions')
+          .set(auth())
+          .send({ emails: [ADDR] })
+      ).status,
+    ).toBeLessThan(300);
     const seeded = ['emails.to_email', 'emails.rendered_body', 'suppressions.email', 'webhook_deliveries.body'];
-    await settled('seeded', async () => Object.keys(await rowsNaming(addr)), (found) => seeded.every((w) => found.includes(w)));
+    await settled(
+      'seeded',
+      async () => Object.keys(await rowsNaming(addr)),
+      (found) => seeded.every((w) => found.includes(w)),
+    );
 
-    const res = await h.http.post('/contacts/erase').set(auth()).send({ emails: [ADDR, addr] });
+    const res = await h.http
+      .post('/contacts/erase')
+      .set(auth())
+      .send({ emails: [ADDR, addr] });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ addresses: 1, contacts: 0 });
     expect(await rowsNaming(addr)).toEqual({});
     expect(await knex()('emails').where({ id: emailId }).first()).toMatchObject({ status: 'SENT', to_email: '' });
 
     const again = await send(addr);
-    await settled('suppressed', () => emailRow(again.body.data.emails[0].email), (r) => r?.status === 'SUPPRESSED');
+    await settled(
+      'suppressed',
+      () => emailRow(again.body.data.emails[0].email),
+      (r) => r?.status === 'SUPPRESSED',
+    );
     // DELETE /suppressions/:email lifts the hashed entry too, and only that one.
-    const hashed = async () => Number((await knex()('suppressions').where({ project_id: p.projectId }).where('email', 'like', 'erased:%').count('* as n').first())!.n);
+    const hashed = async () =>
+      Number((await knex()('suppressions').where({ project_id: p.projectId }).where('email', 'like', 'erased:%').count('* as n').first())!.n);
     const hashedBefore = await hashed();
     expect((await h.http.delete(`/suppressions/${encodeURIComponent(ADDR)}`).set(auth())).status).toBe(204);
     expect(await hashed()).toBe(hashedBefore - 1);
     const lifted = await send(addr);
-    await settled('lifted', () => emailRow(lifted.body.data.emails[0].email), (r) => r?.status === 'SENT');
+    await settled(
+      'lifted',
+      () => emailRow(lifted.body.data.emails[0].email),
+      (r) => r?.status === 'SENT',
+    );
   }, 120_000);
 
   it('answers 422 in the error envelope for a bad body', async () => {
@@ -313,15 +420,28 @@ describe('POST /contacts/erase', () => {
   it("never reaches another project's data", async () => {
     const other = await createProjectFixture(h, 'Other');
     const shared = `shared-${tag}@both.example`;
-    const mine = await h.http.post('/contacts').set(auth()).send({ email: shared, data: { nick: 'mine' } });
-    const theirs = await h.http.post('/contacts').set(auth(other)).send({ email: shared, data: { nick: 'theirs' } });
+    const mine = await h.http
+      .post('/contacts')
+      .set(auth())
+      .send({ email: shared, data: { nick: 'mine' } });
+    const theirs = await h.http
+      .post('/contacts')
+      .set(auth(other))
+      .send({ email: shared, data: { nick: 'theirs' } });
     expect([mine.status, theirs.status]).toEqual([201, 201]);
     // Their key cannot erase my contact by id…
     const byId = await h.http.delete(`/contacts/${mine.body.id}?erase=true`).set(auth(other));
     expect(byId.status).toBe(404);
     expect(byId.body.error).toMatchObject({ code: 'NOT_FOUND' });
     // …and erasing the address in their project leaves mine.
-    expect((await h.http.post('/contacts/erase').set(auth(other)).send({ emails: [shared] })).body).toEqual({ addresses: 1, contacts: 1 });
+    expect(
+      (
+        await h.http
+          .post('/contacts/erase')
+          .set(auth(other))
+          .send({ emails: [shared] })
+      ).body,
+    ).toEqual({ addresses: 1, contacts: 1 });
     expect((await h.http.get(`/contacts/${mine.body.id}`).set(auth())).body).toMatchObject({ email: shared, data: { nick: 'mine' } });
     expect((await h.http.get(`/contacts/${theirs.body.id}`).set(auth(other))).status).toBe(404);
   });
@@ -357,7 +477,12 @@ describe('crash safety', () => {
     expect((await handle.describe()).status.name).toBe('RUNNING');
 
     expect(await resumeErasures(h.deps, 0)).toBeGreaterThanOrEqual(1);
-    await settled('cancelled', async () => (await handle.describe()).status.name, (s) => s === 'CANCELLED', 30_000);
+    await settled(
+      'cancelled',
+      async () => (await handle.describe()).status.name,
+      (s) => s === 'CANCELLED',
+      30_000,
+    );
     expect(await knex()('contact_erasures').where({ contact_id: contact.id }).first()).toMatchObject({ cancelled_at: expect.any(Date) });
   }, 120_000);
 });

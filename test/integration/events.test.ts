@@ -43,7 +43,10 @@ const get = (path: string, key = p.secretKey) => h.http.get(path).set(bearer(key
 describe('POST /events/track', () => {
   it('records like /v1/track with the secret key: same body, same answer, same contact rules', async () => {
     const email = uniqueEmail('track');
-    const res = await h.http.post('/events/track').set(bearer(p.secretKey)).send({ email, event: 'dashboard.test', data: { plan: 'pro', once: { value: 1, persistent: false } } });
+    const res = await h.http
+      .post('/events/track')
+      .set(bearer(p.secretKey))
+      .send({ email, event: 'dashboard.test', data: { plan: 'pro', once: { value: 1, persistent: false } } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, data: { contact: expect.stringMatching(/^cnt_/), event: expect.any(String), timestamp: expect.any(String) } });
     const contact = await h.deps.knex('contacts').where({ id: res.body.data.contact }).first();
@@ -52,17 +55,24 @@ describe('POST /events/track', () => {
     expect(event).toMatchObject({ project_id: p.projectId, name: 'dashboard.test', data: { plan: 'pro', once: 1 } });
   });
 
-  it.each(['email.delivered', 'contact.subscribed', 'contact.created', 'segment.vip.entry', 'campaign.sent', 'campaign.cancelled', 'webhook.disabled', 'webhook.test', 'WEBHOOK.Test'])(
-    'refuses %s, a name in a family the service emits, and records nothing',
-    async (event) => {
-      const email = uniqueEmail();
-      const res = await h.http.post('/events/track').set(bearer(p.secretKey)).send({ email, event });
-      expect(res.status).toBe(422);
-      expect(res.body.error.code).toBe('VALIDATION_ERROR');
-      expect(res.body.error.errors).toEqual([expect.objectContaining({ field: 'event', code: 'reserved_event' })]);
-      expect(await h.deps.knex('contacts').where({ project_id: p.projectId, email }).first()).toBeUndefined();
-    },
-  );
+  it.each([
+    'email.delivered',
+    'contact.subscribed',
+    'contact.created',
+    'segment.vip.entry',
+    'campaign.sent',
+    'campaign.cancelled',
+    'webhook.disabled',
+    'webhook.test',
+    'WEBHOOK.Test',
+  ])('refuses %s, a name in a family the service emits, and records nothing', async (event) => {
+    const email = uniqueEmail();
+    const res = await h.http.post('/events/track').set(bearer(p.secretKey)).send({ email, event });
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    expect(res.body.error.errors).toEqual([expect.objectContaining({ field: 'event', code: 'reserved_event' })]);
+    expect(await h.deps.knex('contacts').where({ project_id: p.projectId, email }).first()).toBeUndefined();
+  });
 
   it('refuses the public key, reserved names, bad bodies and a reused Idempotency-Key', async () => {
     const email = uniqueEmail();
@@ -104,7 +114,14 @@ describe('GET /events', () => {
     const res = await get(`/events?contactId=${alice.id}&from=${ago(30 * DAY).toISOString()}&to=${ago(3.5 * HOUR).toISOString()}`);
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual([
-      { id: expect.any(String), name: 'purchase', contactId: alice.id, contactEmail: alice.email, data: { amount: 10 }, createdAt: ago(4 * HOUR).toISOString() },
+      {
+        id: expect.any(String),
+        name: 'purchase',
+        contactId: alice.id,
+        contactEmail: alice.email,
+        data: { amount: 10 },
+        createdAt: ago(4 * HOUR).toISOString(),
+      },
     ]);
   });
 
@@ -167,7 +184,11 @@ describe('GET /events/:eventName/usage', () => {
     await seedSegment(h.deps.knex, p.projectId, 'Other event', filterOn(`event.${name}.more`, 'triggered', true));
     const camp = await seedCampaign(h.deps.knex, p.projectId, { name: 'Did it campaign', audienceCondition: eventFilter });
     const trigger = await seedWorkflow(h.deps.knex, p.projectId, { name: 'A trigger', eventName: name });
-    const waits = await seedWorkflow(h.deps.knex, p.projectId, { name: 'B waits', eventName: 'other', steps: [{ type: 'WAIT_FOR_EVENT', config: { eventName: name } }] });
+    const waits = await seedWorkflow(h.deps.knex, p.projectId, {
+      name: 'B waits',
+      eventName: 'other',
+      steps: [{ type: 'WAIT_FOR_EVENT', config: { eventName: name } }],
+    });
     const both = await seedWorkflow(h.deps.knex, p.projectId, {
       name: 'C both',
       eventName: name,
@@ -197,7 +218,11 @@ describe('GET /events/:eventName/usage', () => {
 describe('DELETE /events/:eventName', () => {
   it("deletes every event of the name in batches, only in the key's project", async () => {
     const name = `bulk.${tag}`;
-    await seedEvents(h.deps.knex, p.projectId, Array.from({ length: 1205 }, () => ({ name, contactId: alice.id })));
+    await seedEvents(
+      h.deps.knex,
+      p.projectId,
+      Array.from({ length: 1205 }, () => ({ name, contactId: alice.id })),
+    );
     await seedEvents(h.deps.knex, q.projectId, [{ name, contactId: qContact.id }]);
     const res = await h.http.delete(`/events/${encodeURIComponent(name)}`).set(bearer(p.secretKey));
     expect(res.status).toBe(204);
@@ -219,7 +244,14 @@ describe('DELETE /events/:eventName', () => {
 
 describe('isolation', () => {
   it("never shows another project's events through any listing", async () => {
-    for (const path of ['/events?limit=100', '/events/stats', '/events/names', `/events/contact/${alice.id}`, `/events?contactId=${qContact.id}`, '/events?name=' + Q_ONLY]) {
+    for (const path of [
+      '/events?limit=100',
+      '/events/stats',
+      '/events/names',
+      `/events/contact/${alice.id}`,
+      `/events?contactId=${qContact.id}`,
+      '/events?name=' + Q_ONLY,
+    ]) {
       const res = await get(path);
       expect([path, res.status]).toEqual([path, 200]);
       const body = JSON.stringify(res.body);

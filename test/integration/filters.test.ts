@@ -59,7 +59,14 @@ beforeAll(async () => {
     { plan: 'free', seats: 2, trial: false, signup: '2023-01-15T10:00:00Z', lastSeen: isoAgo(40 * DAY), profile: { tier: 'silver' }, name: 'Bob' },
     2,
   );
-  ids.C = await insertContact(projectId, 'C', 'carol@example.com', true, { plan: 'Pro', seats: 'many', trial: 'yes', signup: '2024-02-30', lastSeen: 'yesterday', tags: ['a', 'b'] }, 1);
+  ids.C = await insertContact(
+    projectId,
+    'C',
+    'carol@example.com',
+    true,
+    { plan: 'Pro', seats: 'many', trial: 'yes', signup: '2024-02-30', lastSeen: 'yesterday', tags: ['a', 'b'] },
+    1,
+  );
   // `color` is deliberately left out of the registry: its type comes from the filter's value.
   ids.D = await insertContact(projectId, 'D', 'dave@test.io', true, { color: 'red' }, 400);
   ids.twin = await insertContact(otherProjectId, 'A', 'alice@example.com', true, { plan: 'pro', seats: 10 }, 30);
@@ -221,14 +228,19 @@ describe('logic and nesting', () => {
 
   it('OR: any filter, any group', async () => {
     expect(await matching({ logic: 'OR', groups: [{ filters: [f('data.plan', 'equals', 'free'), f('event.login', 'triggered')] }] })).toBe('ABC');
-    expect(await matching({ logic: 'OR', groups: [{ filters: [f('email', 'startsWith', 'dave')] }, { filters: [f('data.seats', 'lessThan', 5)] }] })).toBe('BD');
+    expect(await matching({ logic: 'OR', groups: [{ filters: [f('email', 'startsWith', 'dave')] }, { filters: [f('data.seats', 'lessThan', 5)] }] })).toBe(
+      'BD',
+    );
   });
 
   it('a group ANDs its nested conditions to its filters', async () => {
     const tree = {
       logic: 'OR',
       groups: [
-        { filters: [f('data.plan', 'equals', 'free'), f('email', 'endsWith', '.io')], conditions: { logic: 'AND', groups: [{ filters: [f('subscribed', 'equals', false)] }] } },
+        {
+          filters: [f('data.plan', 'equals', 'free'), f('email', 'endsWith', '.io')],
+          conditions: { logic: 'AND', groups: [{ filters: [f('subscribed', 'equals', false)] }] },
+        },
         { filters: [f('event.login', 'within', 1, 'days')] },
       ],
     };

@@ -181,7 +181,13 @@ function hostileProbes(target: Target, basePath: string, schema: Json | undefine
       for (const h of HOSTILE) {
         const text = h.text;
         const body = key ? withValueAt(good, path, { [`k${text}`]: 'v' }) : withValueAt(good, path, `x${text}y`);
-        probes.push({ target, kind: `${h.name} in ${key ? 'a key of ' : ''}${field}`, url: basePath, raw: JSON.stringify(body), expectRefused: h.refused ? field : undefined });
+        probes.push({
+          target,
+          kind: `${h.name} in ${key ? 'a key of ' : ''}${field}`,
+          url: basePath,
+          raw: JSON.stringify(body),
+          expectRefused: h.refused ? field : undefined,
+        });
       }
     }
   }
@@ -189,7 +195,13 @@ function hostileProbes(target: Target, basePath: string, schema: Json | undefine
   for (const name of Object.keys(query?.properties ?? {})) {
     for (const h of HOSTILE) {
       const raw = schema ? JSON.stringify(good) : undefined;
-      probes.push({ target, kind: `${h.name} in query ${name}`, url: `${basePath}?${encodeURIComponent(name)}=x${h.query}y`, raw, expectRefused: h.refusedInQuery ? name : undefined });
+      probes.push({
+        target,
+        kind: `${h.name} in query ${name}`,
+        url: `${basePath}?${encodeURIComponent(name)}=x${h.query}y`,
+        raw,
+        expectRefused: h.refusedInQuery ? name : undefined,
+      });
     }
   }
   return probes;
@@ -308,7 +320,14 @@ beforeAll(async () => {
   h = await startHarness({ env: { RATE_LIMIT_PER_MINUTE: '1000000' } });
   p = await createProjectFixture(h, 'fuzz');
   (h.deps.log as any).error = (obj: any) => {
-    if (obj?.requestId) serverLogs.set(obj.requestId, String(obj.err?.stack ?? obj.err ?? '').split('\n').slice(0, 6).join('\n'));
+    if (obj?.requestId)
+      serverLogs.set(
+        obj.requestId,
+        String(obj.err?.stack ?? obj.err ?? '')
+          .split('\n')
+          .slice(0, 6)
+          .join('\n'),
+      );
   };
 });
 afterAll(() => h?.stop());
@@ -336,9 +355,11 @@ async function send(probe: Probe, cookie = p.cookie) {
 
 async function pool<T>(items: T[], size: number, work: (item: T) => Promise<void>) {
   let next = 0;
-  await Promise.all(Array.from({ length: size }, async () => {
-    while (next < items.length) await work(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: size }, async () => {
+      while (next < items.length) await work(items[next++]);
+    }),
+  );
 }
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…(${s.length} chars)` : s);
@@ -377,7 +398,8 @@ describe('route fuzzer', () => {
       if (!problem) return;
       const stack = serverLogs.get(res.headers['x-request-id']);
       failures.push(
-        `${where} → ${res.status}: ${problem}\n  url: ${clip(probe.url, 120)}\n  body: ${clip(res.text ?? '', 400)}` + (stack ? `\n  server: ${stack.replace(/\n/g, '\n    ')}` : ''),
+        `${where} → ${res.status}: ${problem}\n  url: ${clip(probe.url, 120)}\n  body: ${clip(res.text ?? '', 400)}` +
+          (stack ? `\n  server: ${stack.replace(/\n/g, '\n    ')}` : ''),
       );
     };
     await pool(probes, 8, (probe) => probeOnce(probe));

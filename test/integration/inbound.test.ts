@@ -54,11 +54,20 @@ async function smtpSend(envelope: { from: string; to: string[] }, raw: Buffer, p
   }
 }
 
-const refusal = (promise: Promise<unknown>) => promise.then(() => { throw new Error('accepted'); }, (err) => err as { responseCode: number; command: string; response: string });
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('accepted');
+    },
+    (err) => err as { responseCode: number; command: string; response: string },
+  );
 
 /** A sent email (the log transport) to a subscribed contact. */
 async function sentEmail(to = uniqueEmail('reader')): Promise<{ emailId: string; contactId: string; to: string }> {
-  const res = await h.http.post('/v1/send').set(bearer(p.secretKey)).send({ to, from: `hello@${DOMAIN}`, subject: 'Hello', body: '<p>Hello</p>', subscribed: true });
+  const res = await h.http
+    .post('/v1/send')
+    .set(bearer(p.secretKey))
+    .send({ to, from: `hello@${DOMAIN}`, subject: 'Hello', body: '<p>Hello</p>', subscribed: true });
   expect(res.status).toBe(200);
   const emailId = res.body.data.emails[0].email as string;
   await eventually(async () => (await knex()('emails').where({ id: emailId }).first())?.status === 'SENT');
@@ -86,7 +95,10 @@ describe('inbound SMTP: what it refuses', () => {
   });
 
   it('refuses a message over INBOUND_MAX_BYTES with 552 at DATA and stores nothing', async () => {
-    const small = await startInboundServer({ ...h.deps, config: { ...h.config, inbound: { ...h.config.inbound, maxBytes: 4096 } } }, { port: 0, host: '127.0.0.1' });
+    const small = await startInboundServer(
+      { ...h.deps, config: { ...h.config, inbound: { ...h.config.inbound, maxBytes: 4096 } } },
+      { port: 0, host: '127.0.0.1' },
+    );
     try {
       const before = (await inboundRows()).length;
       const to = `support@inbound.${DOMAIN}`;
@@ -115,7 +127,11 @@ describe('inbound SMTP: what it refuses', () => {
   });
 
   it('limits recipients per message, messages per connection and connections per address', async () => {
-    const limited = await startInboundServer(h.deps, { port: 0, host: '127.0.0.1', limits: { connectionsPerIp: 1, messagesPerConnection: 1, recipientsPerMessage: 2 } });
+    const limited = await startInboundServer(h.deps, {
+      port: 0,
+      host: '127.0.0.1',
+      limits: { connectionsPerIp: 1, messagesPerConnection: 1, recipientsPerMessage: 2 },
+    });
     try {
       const session = await smtpDialog(limited.port);
       expect(session.greeting).toMatch(/^220/);
@@ -149,7 +165,9 @@ describe('inbound SMTP: what it refuses', () => {
     const down = createKnex('postgres://postgres@127.0.0.1:1/nowhere', { max: 1 });
     const broken = await startInboundServer({ ...h.deps, knex: down }, { port: 0, host: '127.0.0.1' });
     try {
-      const err = await refusal(smtpSend({ from: 'a@example.org', to: [`support@inbound.${DOMAIN}`] }, reply({ from: 'a@example.org', to: `support@inbound.${DOMAIN}` }), broken.port));
+      const err = await refusal(
+        smtpSend({ from: 'a@example.org', to: [`support@inbound.${DOMAIN}`] }, reply({ from: 'a@example.org', to: `support@inbound.${DOMAIN}` }), broken.port),
+      );
       expect(err.responseCode).toBe(451);
     } finally {
       await broken.close();
@@ -160,8 +178,13 @@ describe('inbound SMTP: what it refuses', () => {
   it('offers STARTTLS when INBOUND_TLS_CERT and INBOUND_TLS_KEY are set, and takes mail over it', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inbound-tls-'));
     const [keyFile, certFile] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '2', '-subj', '/CN=localhost'], { stdio: 'pipe' });
-    const tls = await startInboundServer({ ...h.deps, config: { ...h.config, inbound: { ...h.config.inbound, tls: { certFile, keyFile } } } }, { port: 0, host: '127.0.0.1' });
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '2', '-subj', '/CN=localhost'], {
+      stdio: 'pipe',
+    });
+    const tls = await startInboundServer(
+      { ...h.deps, config: { ...h.config, inbound: { ...h.config.inbound, tls: { certFile, keyFile } } } },
+      { port: 0, host: '127.0.0.1' },
+    );
     try {
       const session = await smtpDialog(tls.port);
       expect(await session.command('EHLO client.example')).toMatch(/STARTTLS/);
@@ -207,8 +230,15 @@ describe('inbound SMTP: bounces and complaints (VERP)', () => {
 
   it('a soft DSN (4.x.x) is recorded but neither suppresses nor unsubscribes', async () => {
     const { emailId, contactId, to } = await sentEmail();
-    await smtpSend({ from: '', to: [returnPath(emailId)] }, dsn({ to: returnPath(emailId), recipient: to, status: '4.2.2', diagnostic: 'smtp; 452 4.2.2 Mailbox full' }));
-    expect(await knex()('inbound_messages').where({ email_id: emailId }).first()).toMatchObject({ kind: 'SOFT_BOUNCE', status: '4.2.2', diagnostic: 'smtp; 452 4.2.2 Mailbox full' });
+    await smtpSend(
+      { from: '', to: [returnPath(emailId)] },
+      dsn({ to: returnPath(emailId), recipient: to, status: '4.2.2', diagnostic: 'smtp; 452 4.2.2 Mailbox full' }),
+    );
+    expect(await knex()('inbound_messages').where({ email_id: emailId }).first()).toMatchObject({
+      kind: 'SOFT_BOUNCE',
+      status: '4.2.2',
+      diagnostic: 'smtp; 452 4.2.2 Mailbox full',
+    });
     expect(await suppression(to)).toBeUndefined();
     expect((await knex()('contacts').where({ id: contactId }).first()).subscribed).toBe(true);
     const [bounced] = await eventsOf(contactId, 'email.bounced');
@@ -222,7 +252,7 @@ describe('inbound SMTP: bounces and complaints (VERP)', () => {
     expect(await suppression(to)).toMatchObject({ reason: 'HARD_BOUNCE' });
   });
 
-  it('an ARF abuse report to an inbound address (a feedback loop\'s registered one) complains about the email it quotes', async () => {
+  it("an ARF abuse report to an inbound address (a feedback loop's registered one) complains about the email it quotes", async () => {
     const { emailId, contactId, to } = await sentEmail();
     const fbl = `fbl@inbound.${DOMAIN}`;
     await smtpSend({ from: 'fbl@isp.example', to: [fbl] }, arf({ to: fbl, recipient: to, originalMessageId: `${emailId}@${DOMAIN}` }));
@@ -256,7 +286,11 @@ describe('inbound SMTP: mail to a project and replies', () => {
         mark: { type: 'UPDATE_CONTACT', config: { data: { answered: true } } },
         exit: { type: 'EXIT' },
       },
-      [['trigger', 'wait'], ['wait', 'mark', 'next'], ['wait', 'exit', 'timeout']],
+      [
+        ['trigger', 'wait'],
+        ['wait', 'mark', 'next'],
+        ['wait', 'exit', 'timeout'],
+      ],
       { enabled: true },
     );
     const { emailId, contactId, to } = await sentEmail();
@@ -306,7 +340,10 @@ describe('inbound SMTP: mail to a project and replies', () => {
 
   it('mail from a stranger creates the contact unsubscribed; a message naming no email of ours fires no email.replied', async () => {
     const stranger = uniqueEmail('stranger');
-    await smtpSend({ from: stranger, to: [`hello@inbound.${DOMAIN}`] }, reply({ from: stranger, to: `hello@inbound.${DOMAIN}`, subject: 'Question', inReplyTo: `${crypto.randomUUID()}@${DOMAIN}` }));
+    await smtpSend(
+      { from: stranger, to: [`hello@inbound.${DOMAIN}`] },
+      reply({ from: stranger, to: `hello@inbound.${DOMAIN}`, subject: 'Question', inReplyTo: `${crypto.randomUUID()}@${DOMAIN}` }),
+    );
     const contact = await knex()('contacts').where({ project_id: p.projectId, email: stranger }).first();
     expect(contact.subscribed).toBe(false);
     expect(await eventsOf(contact.id, 'email.received')).toHaveLength(1);
@@ -343,17 +380,28 @@ describe('inbound SMTP: mail to a project and replies', () => {
     const info = await smtpSend({ from: sender, to: [mine, theirs] }, reply({ from: sender, to: `${mine}, ${theirs}` }));
     expect(info.accepted).toEqual([mine, theirs]);
     const rows = await knex()('inbound_messages').where({ from_address: sender }).orderBy('project_id');
-    expect(rows.map((r: any) => [r.project_id, r.rcpt_to]).sort()).toEqual([[p.projectId, [mine]], [other.projectId, [theirs]]].sort());
+    expect(rows.map((r: any) => [r.project_id, r.rcpt_to]).sort()).toEqual(
+      [
+        [p.projectId, [mine]],
+        [other.projectId, [theirs]],
+      ].sort(),
+    );
   });
 
   it('does not link a reply to an email of another project', async () => {
     const other = await createProjectFixture(h, 'Other sender');
     const otherDomain = `else-${crypto.randomBytes(4).toString('hex')}.example.com`;
     await verifiedDomain(h, other.projectId, otherDomain);
-    const sent = await h.http.post('/v1/send').set(bearer(other.secretKey)).send({ to: uniqueEmail('theirs'), from: `hi@${otherDomain}`, subject: 'Theirs', body: '<p>x</p>' });
+    const sent = await h.http
+      .post('/v1/send')
+      .set(bearer(other.secretKey))
+      .send({ to: uniqueEmail('theirs'), from: `hi@${otherDomain}`, subject: 'Theirs', body: '<p>x</p>' });
     const theirEmail = sent.body.data.emails[0].email as string;
     const sender = uniqueEmail('crossing');
-    await smtpSend({ from: sender, to: [`support@inbound.${DOMAIN}`] }, reply({ from: sender, to: `support@inbound.${DOMAIN}`, inReplyTo: `${theirEmail}@${otherDomain}` }));
+    await smtpSend(
+      { from: sender, to: [`support@inbound.${DOMAIN}`] },
+      reply({ from: sender, to: `support@inbound.${DOMAIN}`, inReplyTo: `${theirEmail}@${otherDomain}` }),
+    );
     const row = await knex()('inbound_messages').where({ from_address: sender }).first();
     expect(row).toMatchObject({ project_id: p.projectId, kind: 'MESSAGE', email_id: null });
     expect(await knex()('events').where({ name: 'email.replied' }).whereRaw("data->>'emailId' = ?", [theirEmail])).toHaveLength(0);
@@ -362,7 +410,9 @@ describe('inbound SMTP: mail to a project and replies', () => {
   it('stores hostile mail it accepted and serves it back without a 5xx: NUL bytes, broken encodings', async () => {
     const sender = uniqueEmail('hostile');
     const raw = Buffer.concat([
-      Buffer.from(`From: =?utf-8?B?AA==?= <${sender}>\r\nTo: x@inbound.${DOMAIN}\r\nSubject: =?utf-8?Q?nul=00here?= =?x-bogus?B?////?=\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=X\r\n\r\n`),
+      Buffer.from(
+        `From: =?utf-8?B?AA==?= <${sender}>\r\nTo: x@inbound.${DOMAIN}\r\nSubject: =?utf-8?Q?nul=00here?= =?x-bogus?B?////?=\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=X\r\n\r\n`,
+      ),
       Buffer.from('--X\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\nbad =00 nul =ZZ\r\n'),
       Buffer.from([0xff, 0xfe, 0x00, 0xc3, 0x28]),
       Buffer.from('\r\n--X\r\nContent-Type: application/octet-stream; name="=?utf-8?Q?a=00b?="\r\n\r\n\u0000\u0001\r\n--X--\r\n'),
@@ -382,7 +432,12 @@ describe('inbound SMTP: mail to a project and replies', () => {
   it('what it answered 250 for is committed: when the process dies before handing over, the sweep still routes the events', async () => {
     const api = workflowApi(h, p);
     const asked = `asked-crash-${Date.now()}`;
-    const wf = await api.build(asked, { wait: { type: 'WAIT_FOR_EVENT', config: { eventName: 'email.replied', timeout: { amount: 6, unit: 'days' } } } }, [['trigger', 'wait']], { enabled: true });
+    const wf = await api.build(
+      asked,
+      { wait: { type: 'WAIT_FOR_EVENT', config: { eventName: 'email.replied', timeout: { amount: 6, unit: 'days' } } } },
+      [['trigger', 'wait']],
+      { enabled: true },
+    );
     const { emailId, contactId, to } = await sentEmail();
     await api.track(to, asked);
     const execution = await api.executionOf(wf.id, contactId);
@@ -390,9 +445,16 @@ describe('inbound SMTP: mail to a project and replies', () => {
 
     // A server that answers and then never reaches Temporal: the hand-over after the 250 is what a SIGKILL cuts off.
     const dead = { ...h.deps.temporal, client: () => Promise.reject(new Error('process killed')) };
-    const dying = await startInboundServer({ ...h.deps, temporal: dead, runtime: { events: createEventHandOff({ temporal: dead, log: h.deps.log }) } }, { port: 0, host: '127.0.0.1' });
+    const dying = await startInboundServer(
+      { ...h.deps, temporal: dead, runtime: { events: createEventHandOff({ temporal: dead, log: h.deps.log }) } },
+      { port: 0, host: '127.0.0.1' },
+    );
     try {
-      const info = await smtpSend({ from: to, to: [`support@inbound.${DOMAIN}`] }, reply({ from: to, to: `support@inbound.${DOMAIN}`, inReplyTo: `${emailId}@${DOMAIN}` }), dying.port);
+      const info = await smtpSend(
+        { from: to, to: [`support@inbound.${DOMAIN}`] },
+        reply({ from: to, to: `support@inbound.${DOMAIN}`, inReplyTo: `${emailId}@${DOMAIN}` }),
+        dying.port,
+      );
       expect(info.response).toMatch(/^250/);
     } finally {
       await dying.close();
@@ -408,7 +470,12 @@ describe('inbound SMTP: mail to a project and replies', () => {
   it('SIGKILL of the inbound process right after its 250 loses nothing: the reply still releases the waiting execution', async () => {
     const api = workflowApi(h, p);
     const asked = `asked-kill-${Date.now()}`;
-    const wf = await api.build(asked, { wait: { type: 'WAIT_FOR_EVENT', config: { eventName: 'email.replied', timeout: { amount: 6, unit: 'days' } } } }, [['trigger', 'wait']], { enabled: true });
+    const wf = await api.build(
+      asked,
+      { wait: { type: 'WAIT_FOR_EVENT', config: { eventName: 'email.replied', timeout: { amount: 6, unit: 'days' } } } },
+      [['trigger', 'wait']],
+      { enabled: true },
+    );
     const { emailId, contactId, to } = await sentEmail();
     await api.track(to, asked);
     const execution = await api.executionOf(wf.id, contactId);
@@ -419,7 +486,14 @@ describe('inbound SMTP: mail to a project and replies', () => {
     const { command, args } = scriptCommand('inbound');
     const child = spawn(command, args, {
       cwd: path.resolve(__dirname, '../..'),
-      env: { ...process.env, TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS, TEMPORAL_TASK_QUEUE: h.taskQueue, INBOUND_SMTP_PORT: String(port), INBOUND_SMTP_HOST: '127.0.0.1', DNS_SERVERS: dns.address },
+      env: {
+        ...process.env,
+        TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS,
+        TEMPORAL_TASK_QUEUE: h.taskQueue,
+        INBOUND_SMTP_PORT: String(port),
+        INBOUND_SMTP_HOST: '127.0.0.1',
+        DNS_SERVERS: dns.address,
+      },
       stdio: 'ignore',
     });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -439,7 +513,10 @@ describe('inbound SMTP: mail to a project and replies', () => {
     const events = await knex()('events').where({ contact_id: contactId }).whereIn('name', ['email.received', 'email.replied']);
     expect(events.map((e: any) => e.name).sort()).toEqual(['email.received', 'email.replied']);
     // Whatever the killed process did not hand over, the maintenance sweep does (resumeOrphans routes unrouted events).
-    await startEventRouting(h.deps.temporal, events.filter((e: any) => e.routed_at === null));
+    await startEventRouting(
+      h.deps.temporal,
+      events.filter((e: any) => e.routed_at === null),
+    );
     const done = await api.until(wf.id, execution.id, ['COMPLETED', 'EXITED', 'FAILED']);
     expect(done.status).toBe('COMPLETED');
   });

@@ -26,10 +26,12 @@ async function signup(email: string, verified: boolean): Promise<Account> {
   return { userId: res.body.id, email, cookie: (res.headers['set-cookie'] as unknown as string[])[0].split(';')[0] };
 }
 
-const invite = (p: ProjectFixture, email: string, role = 'MEMBER', cookie = p.cookie) => h.http.post(`/projects/${p.projectId}/members`).set('Cookie', cookie).send({ email, role });
+const invite = (p: ProjectFixture, email: string, role = 'MEMBER', cookie = p.cookie) =>
+  h.http.post(`/projects/${p.projectId}/members`).set('Cookie', cookie).send({ email, role });
 
 /** The invitation emails to `to`, oldest first. */
-const invitationsTo = (to: string) => h.deps.knex('emails').whereNull('project_id').where({ to_email: to }).where('subject', 'like', 'You are invited%').orderBy('created_at');
+const invitationsTo = (to: string) =>
+  h.deps.knex('emails').whereNull('project_id').where({ to_email: to }).where('subject', 'like', 'You are invited%').orderBy('created_at');
 /** The token of the newest invitation email to `to`. */
 async function inviteToken(to: string): Promise<string> {
   const mails = await invitationsTo(to);
@@ -40,7 +42,8 @@ async function inviteToken(to: string): Promise<string> {
 }
 
 const accept = (token: string, cookie: string) => h.http.post('/auth/invites/accept').set('Cookie', cookie).send({ token });
-const isMember = async (projectId: string, userId: string) => !!(await h.deps.knex('project_members').where({ project_id: projectId, user_id: userId }).first());
+const isMember = async (projectId: string, userId: string) =>
+  !!(await h.deps.knex('project_members').where({ project_id: projectId, user_id: userId }).first());
 const team = async (p: ProjectFixture) => (await h.http.get(`/projects/${p.projectId}/members`).set('Cookie', p.cookie)).body;
 
 describe('a squatted account', () => {
@@ -50,7 +53,9 @@ describe('a squatted account', () => {
     expect((await invite(owner, address, 'ADMIN')).status).toBe(202);
     // The squatter asks for a verification email; the real owner of the inbox presses its button.
     expect((await h.http.post('/auth/request-verification').set('Cookie', squatter.cookie)).status).toBe(200);
-    const verification = await eventually(() => h.deps.knex('emails').whereNull('project_id').where({ to_email: address }).where('subject', 'like', 'Verify%').first());
+    const verification = await eventually(() =>
+      h.deps.knex('emails').whereNull('project_id').where({ to_email: address }).where('subject', 'like', 'Verify%').first(),
+    );
     const token = new URL(verification.variables.url).searchParams.get('token');
     expect((await h.http.post('/auth/verify-email').send({ token })).status).toBe(200);
 
@@ -124,7 +129,10 @@ describe('accepting with the emailed token', () => {
     expect(row.token_hash).toBe(crypto.createHash('sha256').update(first).digest('hex'));
 
     // Past the resend window the invite is mailed again with a new token; the old link stops working.
-    await h.deps.knex('project_invites').where({ id: row.id }).update({ last_sent_at: h.deps.knex.raw("now() - interval '11 minutes'") });
+    await h.deps
+      .knex('project_invites')
+      .where({ id: row.id })
+      .update({ last_sent_at: h.deps.knex.raw("now() - interval '11 minutes'") });
     expect((await invite(owner, address)).status).toBe(202);
     expect(await invitationsTo(address)).toHaveLength(2);
     const second = await inviteToken(address);
@@ -143,7 +151,10 @@ describe('accepting with the emailed token', () => {
     const token = await inviteToken(address);
     const invitee = await signup(address, true);
 
-    await h.deps.knex('project_invites').where({ id: created.body.id }).update({ expires_at: h.deps.knex.raw("now() - interval '1 second'") });
+    await h.deps
+      .knex('project_invites')
+      .where({ id: created.body.id })
+      .update({ expires_at: h.deps.knex.raw("now() - interval '1 second'") });
     expect((await h.http.get(`/auth/invites/${token}`)).status).toBe(404);
     expect((await accept(token, invitee.cookie)).status).toBe(404);
     expect((await team(owner)).invites).toContainEqual(expect.objectContaining({ id: created.body.id, expired: true }));
@@ -156,7 +167,10 @@ describe('accepting with the emailed token', () => {
   it('an expired invite of an address without an account is mailed again with a fresh week', async () => {
     const address = fresh();
     const created = await invite(owner, address);
-    await h.deps.knex('project_invites').where({ id: created.body.id }).update({ expires_at: h.deps.knex.raw("now() - interval '1 second'") });
+    await h.deps
+      .knex('project_invites')
+      .where({ id: created.body.id })
+      .update({ expires_at: h.deps.knex.raw("now() - interval '1 second'") });
     const again = await invite(owner, address);
     expect(again.status).toBe(202);
     expect(again.body.expired).toBe(false);
@@ -178,7 +192,8 @@ describe('accepting with the emailed token', () => {
 });
 
 describe('the invite page', () => {
-  const acceptForm = (token: string, cookie: string, headers: Record<string, string>) => h.http.post('/invite').set('Cookie', cookie).set(headers).type('form').send({ token });
+  const acceptForm = (token: string, cookie: string, headers: Record<string, string>) =>
+    h.http.post('/invite').set('Cookie', cookie).set(headers).type('form').send({ token });
 
   it('changes nothing on GET, shows the Accept button only to the verified invitee, and accepts from this site only', async () => {
     const address = fresh();

@@ -23,7 +23,10 @@ const useLocalInbox = (on: boolean) => {
 };
 const unverified = () => `hello@${crypto.randomBytes(4).toString('hex')}.unverified.example.net`;
 const send = (from: string) =>
-  h.http.post('/v1/send').set(bearer(p.secretKey)).send({ to: `to-${crypto.randomBytes(4).toString('hex')}@example.org`, from, subject: 'Hi', body: '<p>Hi</p>' });
+  h.http
+    .post('/v1/send')
+    .set(bearer(p.secretKey))
+    .send({ to: `to-${crypto.randomBytes(4).toString('hex')}@example.org`, from, subject: 'Hi', body: '<p>Hi</p>' });
 
 describe('with the development inbox', () => {
   beforeAll(() => useLocalInbox(true));
@@ -43,12 +46,18 @@ describe('with the development inbox', () => {
     const from = unverified();
     const tpl = await h.http.post('/templates').set(bearer(p.secretKey)).send({ name: 'Welcome', subject: 'Hi', body: '<p>Hi</p>', from });
     expect(tpl.status).toBe(201);
-    const campaign = await h.http.post('/campaigns').set(bearer(p.secretKey)).send({ name: 'Launch', subject: 'Hi', body: '<p>Hi</p>', from, audienceType: 'ALL' });
+    const campaign = await h.http
+      .post('/campaigns')
+      .set(bearer(p.secretKey))
+      .send({ name: 'Launch', subject: 'Hi', body: '<p>Hi</p>', from, audienceType: 'ALL' });
     expect(campaign.status).toBe(201);
   });
 
   it('leaves the domains their true status', async () => {
-    const added = await h.http.post('/domains').set(bearer(p.secretKey)).send({ domain: `${crypto.randomBytes(4).toString('hex')}.example.net` });
+    const added = await h.http
+      .post('/domains')
+      .set(bearer(p.secretKey))
+      .send({ domain: `${crypto.randomBytes(4).toString('hex')}.example.net` });
     expect(added.status).toBe(201);
     expect(added.body.status).not.toBe('VERIFIED');
   });

@@ -27,8 +27,15 @@ describe('maintenance workflow', () => {
     await h.deps.knex('events').insert({ id: eventId, project_id: p.projectId, contact_id: contact.id, name: 'orphan', data: '{}', created_at: old });
     const emailId = crypto.randomUUID();
     await insertEmail(h.deps.knex, {
-      id: emailId, projectId: p.projectId, contactId: contact.id, type: 'TRANSACTIONAL',
-      to: { email: contact.email }, from: { email: 'a@mail.example.com' }, subject: 'orphan', body: '<p>x</p>', variables: {},
+      id: emailId,
+      projectId: p.projectId,
+      contactId: contact.id,
+      type: 'TRANSACTIONAL',
+      to: { email: contact.email },
+      from: { email: 'a@mail.example.com' },
+      subject: 'orphan',
+      body: '<p>x</p>',
+      variables: {},
     });
     await h.deps.knex('emails').where({ id: emailId }).update({ created_at: old });
     const fresh = crypto.randomUUID();
@@ -59,6 +66,11 @@ describe('maintenance workflow', () => {
     await runMaintenance();
     const keys = await h.deps.knex('idempotency_keys').where({ project_id: p.projectId }).pluck('key');
     expect(keys).toEqual(['live']);
-    expect(await h.deps.knex('rate_limits').where({ project_id: p.projectId }).where('window_start', '<', new Date(Date.now() - 5 * 60_000))).toEqual([]);
+    expect(
+      await h.deps
+        .knex('rate_limits')
+        .where({ project_id: p.projectId })
+        .where('window_start', '<', new Date(Date.now() - 5 * 60_000)),
+    ).toEqual([]);
   });
 });

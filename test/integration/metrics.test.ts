@@ -26,7 +26,8 @@ async function scrape(): Promise<Sample[]> {
 }
 
 /** What changed between two scrapes on one series (the harness's own setup requests count too). */
-const delta = (before: Sample[], after: Sample[], name: string, labels: Record<string, string> = {}) => valueOf(after, name, labels) - valueOf(before, name, labels);
+const delta = (before: Sample[], after: Sample[], name: string, labels: Record<string, string> = {}) =>
+  valueOf(after, name, labels) - valueOf(before, name, labels);
 
 const send = (projectKey: string, to: string[]) =>
   h.http.post('/v1/send').set(bearer(projectKey)).send({ from: 'hello@mail.example.com', to, subject: 'Hi', body: '<p>Hi</p>' });
@@ -81,10 +82,11 @@ describe('GET /metrics', () => {
     const track = () => h.http.post('/v1/track').set(bearer(p.publicKey)).send({ email, event: 'metrics-probe' });
     expect((await track()).status).toBe(200);
     const routed = (s: Sample[]) => valueOf(s, 'svc_event_routing_events_total', { outcome: 'started' });
-    const settled = async () => eventually(async () => {
-      const s = await scrape();
-      return valueOf(s, 'svc_event_routing_queued_events') === 0 && s;
-    }, 90_000);
+    const settled = async () =>
+      eventually(async () => {
+        const s = await scrape();
+        return valueOf(s, 'svc_event_routing_queued_events') === 0 && s;
+      }, 90_000);
     const warm = await settled();
     const tracks = 4;
     for (let i = 0; i < tracks; i++) expect((await track()).status).toBe(200);
@@ -184,15 +186,23 @@ describe('GET /metrics', () => {
       return { id: created.body.id as string, key: created.body.secretKey as string };
     };
     const seed = async (projectId: string, n: number) => {
-      const rows = Array.from({ length: n }, () => ({ id: `cnt_${crypto.randomBytes(8).toString('hex')}`, project_id: projectId, email: uniqueEmail(), subscribed: true }));
+      const rows = Array.from({ length: n }, () => ({
+        id: `cnt_${crypto.randomBytes(8).toString('hex')}`,
+        project_id: projectId,
+        email: uniqueEmail(),
+        subscribed: true,
+      }));
       await h.deps.knex('contacts').insert(rows);
       return rows.map((r) => r.email);
     };
     const campaign = async (key: string) => {
-      const created = await h.http
-        .post('/campaigns')
-        .set(bearer(key))
-        .send({ name: 'All', subject: 'Hi {{ email }}', body: '<p>Hi</p><a href="{{ unsubscribeUrl }}">u</a>', from: 'news@mail.example.com', audienceType: 'ALL' });
+      const created = await h.http.post('/campaigns').set(bearer(key)).send({
+        name: 'All',
+        subject: 'Hi {{ email }}',
+        body: '<p>Hi</p><a href="{{ unsubscribeUrl }}">u</a>',
+        from: 'news@mail.example.com',
+        audienceType: 'ALL',
+      });
       expect(created.status).toBe(201);
       expect((await h.http.post(`/campaigns/${created.body.data.id}/send`).set(bearer(key)).send({})).status).toBe(200);
     };
@@ -215,15 +225,20 @@ describe('GET /metrics', () => {
     }
     expect(new Set(tenants.flatMap((t) => t.emails)).size).toBe(projects * perProject);
     for (let i = 0; i < projects; i += 10) {
-      for (const res of await Promise.all(tenants.slice(i, i + 10).map((t) => send(t.key, t.emails.slice(0, transactionalPerProject))))) expect(res.status).toBe(200);
+      for (const res of await Promise.all(tenants.slice(i, i + 10).map((t) => send(t.key, t.emails.slice(0, transactionalPerProject)))))
+        expect(res.status).toBe(200);
     }
     for (let i = 0; i < projects; i += 10) await Promise.all(tenants.slice(i, i + 10).map((t) => campaign(t.key)));
     // One wait for all of it: about 20 s on an idle machine, minutes on a loaded one.
     await eventually(
       async () => {
         const now = await scrape();
-        const counts = { marketing: handedOver(now, 'MARKETING') - handedOver(before, 'MARKETING'), transactional: handedOver(now, 'TRANSACTIONAL') - handedOver(before, 'TRANSACTIONAL') };
-        if (counts.marketing !== projects * perProject || counts.transactional !== projects * transactionalPerProject) throw new Error(`handed over so far: ${JSON.stringify(counts)}`);
+        const counts = {
+          marketing: handedOver(now, 'MARKETING') - handedOver(before, 'MARKETING'),
+          transactional: handedOver(now, 'TRANSACTIONAL') - handedOver(before, 'TRANSACTIONAL'),
+        };
+        if (counts.marketing !== projects * perProject || counts.transactional !== projects * transactionalPerProject)
+          throw new Error(`handed over so far: ${JSON.stringify(counts)}`);
         return true;
       },
       480_000,

@@ -24,9 +24,11 @@ afterAll(async () => h?.stop());
 
 const client = () => h.deps.temporal.client();
 const handle = async (workflowId: string) => (await client()).workflow.getHandle(workflowId);
-const contactId = async (email: string, projectId = p.projectId) => (await h.deps.knex('contacts').where({ project_id: projectId, email }).first()).id as string;
+const contactId = async (email: string, projectId = p.projectId) =>
+  (await h.deps.knex('contacts').where({ project_id: projectId, email }).first()).id as string;
 /** What the Web UI shows as an execution's current details (the SDK's built-in metadata query). */
-const currentDetails = async (hd: WorkflowHandle) => ((await hd.query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails ?? '') as string;
+const currentDetails = async (hd: WorkflowHandle) =>
+  ((await hd.query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails ?? '') as string;
 
 /** The static summary and details of a workflow as the Web UI shows them, checked for what every start must say and never say. */
 async function described(workflowId: string, mustName: string[]) {
@@ -46,11 +48,15 @@ async function described(workflowId: string, mustName: string[]) {
 /** Visibility is eventually consistent: the query is repeated until it returns the expected count (bounded). */
 async function listIds(query: string, expected: number): Promise<string[]> {
   const c = await client();
-  return eventually(async () => {
-    const ids: string[] = [];
-    for await (const w of c.workflow.list({ query })) ids.push(w.workflowId);
-    return ids.length === expected ? ids.sort() : null;
-  }, 20_000, 250);
+  return eventually(
+    async () => {
+      const ids: string[] = [];
+      for await (const w of c.workflow.list({ query })) ids.push(w.workflowId);
+      return ids.length === expected ? ids.sort() : null;
+    },
+    20_000,
+    250,
+  );
 }
 
 describe('every workflow explains itself in the Web UI', () => {
@@ -65,7 +71,11 @@ describe('every workflow explains itself in the Web UI', () => {
         wait: { type: 'WAIT_FOR_EVENT', config: { eventName: `${event}-purchase`, timeout: { amount: 300, unit: 'days' } } },
         done: { type: 'UPDATE_CONTACT', config: { data: { bought: true } } },
       },
-      [['trigger', 'pause'], ['pause', 'wait'], ['wait', 'done', 'next']],
+      [
+        ['trigger', 'pause'],
+        ['pause', 'wait'],
+        ['wait', 'done', 'next'],
+      ],
       { enabled: true, name: 'Welcome series' },
     );
     const email = uniqueEmail('ops');
@@ -107,7 +117,10 @@ describe('every workflow explains itself in the Web UI', () => {
   });
 
   it('a delivery from /v1/send (a batch) and from a SEND_EMAIL step (a child workflow): the email ids and template, never the address', async () => {
-    const tpl = await h.http.post('/templates').set(bearer(p.secretKey)).send({ name: 'Receipt', subject: 'Thanks', body: '<p>hi</p>', from: `team@${DOMAIN}`, type: 'TRANSACTIONAL' });
+    const tpl = await h.http
+      .post('/templates')
+      .set(bearer(p.secretKey))
+      .send({ name: 'Receipt', subject: 'Thanks', body: '<p>hi</p>', from: `team@${DOMAIN}`, type: 'TRANSACTIONAL' });
     expect(tpl.status).toBe(201);
     const to = uniqueEmail('receipt');
     const sent = await h.http.post('/v1/send').set(bearer(p.secretKey)).send({ to, template: tpl.body.id });
@@ -155,17 +168,30 @@ describe('every workflow explains itself in the Web UI', () => {
     await verifiedDomain(h, fx.projectId, DOMAIN);
     const ids: string[] = [];
     for (const name of ['November news', 'December news']) {
-      const res = await h.http.post('/campaigns').set(bearer(fx.secretKey)).send({ name, subject: 's', body: 'b', from: `news@${DOMAIN}`, audienceType: 'ALL' });
+      const res = await h.http
+        .post('/campaigns')
+        .set(bearer(fx.secretKey))
+        .send({ name, subject: 's', body: 'b', from: `news@${DOMAIN}`, audienceType: 'ALL' });
       expect(res.status).toBe(201);
       ids.push(res.body.data.id);
-      expect((await h.http.post(`/campaigns/${res.body.data.id}/send`).set(bearer(fx.secretKey)).send({ scheduledFor: '2999-01-01T00:00:00Z' })).status).toBe(200);
+      expect((await h.http.post(`/campaigns/${res.body.data.id}/send`).set(bearer(fx.secretKey)).send({ scheduledFor: '2999-01-01T00:00:00Z' })).status).toBe(
+        200,
+      );
     }
     const { summary } = await described(`campaign-${ids[0]}`, [ids[0], fx.projectId]);
     expect(summary).toBe("Campaign 'November news' · scheduled for 2999-01-01T00:00:00.000Z");
     expect(await listIds(`CampaignId = '${ids[0]}'`, 1)).toEqual([`campaign-${ids[0]}`]);
     expect(await listIds(`ProjectId = '${fx.projectId}' AND WorkflowType = 'campaignSend'`, 2)).toEqual(ids.map((i) => `campaign-${i}`).sort());
     const hd = await handle(`campaign-${ids[0]}`);
-    expect(await hd.query(campaignStateQuery)).toEqual({ status: 'SCHEDULED', totalRecipients: null, handedOver: 0, failed: 0, lanes: 0, paused: false, pausedSince: null });
+    expect(await hd.query(campaignStateQuery)).toEqual({
+      status: 'SCHEDULED',
+      totalRecipients: null,
+      handedOver: 0,
+      failed: 0,
+      lanes: 0,
+      paused: false,
+      pausedSince: null,
+    });
     expect(await currentDetails(hd)).toBe('Scheduled for 2999-01-01T00:00:00.000Z');
     // Not sending yet: the workflow's validator refuses a pause (the route refuses first on the row's status).
     expect((await h.http.post(`/campaigns/${ids[0]}/pause`).set(bearer(fx.secretKey)).send({})).status).toBe(409);
@@ -176,7 +202,10 @@ describe('every workflow explains itself in the Web UI', () => {
     const fx = await createProjectFixture(h);
     const contactIds: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const res = await h.http.post('/contacts').set(bearer(fx.secretKey)).send({ email: uniqueEmail(`bulk${i}`), subscribed: false, data: { plan: 'pro' } });
+      const res = await h.http
+        .post('/contacts')
+        .set(bearer(fx.secretKey))
+        .send({ email: uniqueEmail(`bulk${i}`), subscribed: false, data: { plan: 'pro' } });
       contactIds.push(res.body.id ?? res.body.data?.id);
     }
     const job = await h.http.post('/contacts/bulk-subscribe').set(bearer(fx.secretKey)).send({ contactIds });
@@ -193,7 +222,11 @@ describe('every workflow explains itself in the Web UI', () => {
     const seg = await h.http
       .post('/segments')
       .set(bearer(fx.secretKey))
-      .send({ name: 'Pro users', condition: { logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] }] }, trackMembership: true });
+      .send({
+        name: 'Pro users',
+        condition: { logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] }] },
+        trackMembership: true,
+      });
     expect(seg.status).toBe(201);
     expect((await h.http.post(`/segments/${seg.body.id}/compute`).set(bearer(fx.secretKey))).status).toBe(200);
     const [computeId] = await listIds(`ProjectId = '${fx.projectId}' AND WorkflowType = 'segmentCompute'`, 1);
@@ -210,7 +243,9 @@ describe('search attributes operators filter by', () => {
     const fx = await createProjectFixture(h);
     const api = workflowApi(h, fx);
     const event = `ops-trial-${Date.now()}`;
-    const waiting = await api.build(event, { wait: { type: 'WAIT_FOR_EVENT', config: { eventName: `${event}-paid` } } }, [['trigger', 'wait']], { enabled: true });
+    const waiting = await api.build(event, { wait: { type: 'WAIT_FOR_EVENT', config: { eventName: `${event}-paid` } } }, [['trigger', 'wait']], {
+      enabled: true,
+    });
     const delaying = await api.build(event, { later: { type: 'DELAY', config: { amount: 1000, unit: 'days' } } }, [['trigger', 'later']], { enabled: true });
     const emails = [uniqueEmail('w1'), uniqueEmail('w2')];
     for (const e of emails) expect((await api.track(e, event)).status).toBe(200);

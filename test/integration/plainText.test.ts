@@ -38,7 +38,13 @@ describe('the text/plain part over SMTP', () => {
     const res = await h.http
       .post('/v1/send')
       .set(key())
-      .send({ to, from: `hello@${DOMAIN}`, subject: 'Order', body: '<h1>Hi {{name}}</h1><p>See <a href="https://shop.example/orders/1">your order</a>.</p><img src="https://shop.example/px.gif">', data: { name: 'Ada' } });
+      .send({
+        to,
+        from: `hello@${DOMAIN}`,
+        subject: 'Order',
+        body: '<h1>Hi {{name}}</h1><p>See <a href="https://shop.example/orders/1">your order</a>.</p><img src="https://shop.example/px.gif">',
+        data: { name: 'Ada' },
+      });
     expect(res.status).toBe(200);
     const { raw, parsed } = await received(to);
     expect(raw).toMatch(/Content-Type: multipart\/alternative/i);
@@ -54,7 +60,14 @@ describe('the text/plain part over SMTP', () => {
     const res = await h.http
       .post('/v1/send')
       .set(key())
-      .send({ to, from: `hello@${DOMAIN}`, subject: 'Order', body: '<p>Hi {{name}}</p>', text: 'Hello {{name}}, your code is {{code}}.', data: { name: 'Ada & Bob', code: '<42>' } });
+      .send({
+        to,
+        from: `hello@${DOMAIN}`,
+        subject: 'Order',
+        body: '<p>Hi {{name}}</p>',
+        text: 'Hello {{name}}, your code is {{code}}.',
+        data: { name: 'Ada & Bob', code: '<42>' },
+      });
     expect(res.status).toBe(200);
     const { raw, parsed } = await received(to);
     expect(raw).toMatch(/Content-Type: multipart\/alternative/i);
@@ -66,7 +79,10 @@ describe('the text/plain part over SMTP', () => {
   });
 
   it('refuses a text that is not a valid template with a 422', async () => {
-    const res = await h.http.post('/v1/send').set(key()).send({ to: uniqueEmail(), from: `hello@${DOMAIN}`, subject: 'S', body: '<p>b</p>', text: 'Hi {{ name' });
+    const res = await h.http
+      .post('/v1/send')
+      .set(key())
+      .send({ to: uniqueEmail(), from: `hello@${DOMAIN}`, subject: 'S', body: '<p>b</p>', text: 'Hi {{ name' });
     expect(res.status).toBe(422);
     expect(JSON.stringify(res.body)).toMatch(/text/);
   });
@@ -75,7 +91,13 @@ describe('the text/plain part over SMTP', () => {
     const template = await h.http
       .post('/templates')
       .set(key())
-      .send({ name: 'News', subject: 'News', body: '<p>Hello</p><p><a href="{{unsubscribeUrl}}">Unsubscribe</a></p>', from: `news@${DOMAIN}`, type: 'MARKETING' });
+      .send({
+        name: 'News',
+        subject: 'News',
+        body: '<p>Hello</p><p><a href="{{unsubscribeUrl}}">Unsubscribe</a></p>',
+        from: `news@${DOMAIN}`,
+        type: 'MARKETING',
+      });
     expect(template.status).toBe(201);
     const to = uniqueEmail();
     expect((await h.http.post('/v1/send').set(key()).send({ to, template: template.body.id, subscribed: true })).status).toBe(200);
@@ -92,10 +114,24 @@ describe('the text/plain part over SMTP', () => {
     const template = await h.http
       .post('/templates')
       .set(key())
-      .send({ name: 'News text', subject: 'News', body: '<p>Hello</p>', text: 'Hello {{name}}\nUnsubscribe: {{unsubscribeUrl}}', from: `news@${DOMAIN}`, type: 'MARKETING' });
+      .send({
+        name: 'News text',
+        subject: 'News',
+        body: '<p>Hello</p>',
+        text: 'Hello {{name}}\nUnsubscribe: {{unsubscribeUrl}}',
+        from: `news@${DOMAIN}`,
+        type: 'MARKETING',
+      });
     expect(template.status).toBe(201);
     const to = uniqueEmail();
-    expect((await h.http.post('/v1/send').set(key()).send({ to, template: template.body.id, subscribed: true, data: { name: 'Ada' } })).status).toBe(200);
+    expect(
+      (
+        await h.http
+          .post('/v1/send')
+          .set(key())
+          .send({ to, template: template.body.id, subscribed: true, data: { name: 'Ada' } })
+      ).status,
+    ).toBe(200);
     const { parsed } = await received(to);
     expect(parsed.text).toMatch(/^Hello Ada\nUnsubscribe: https?:\/\/\S+unsubscribe\S*/);
   });
@@ -103,7 +139,10 @@ describe('the text/plain part over SMTP', () => {
 
 describe('`text` on templates and campaigns', () => {
   it('templates accept, store and return text; PATCH null clears it; without it the field is null', async () => {
-    const created = await h.http.post('/templates').set(key()).send({ name: 'T', subject: 'S', body: '<p>b</p>', text: 'Plain {{name}}', from: `hello@${DOMAIN}` });
+    const created = await h.http
+      .post('/templates')
+      .set(key())
+      .send({ name: 'T', subject: 'S', body: '<p>b</p>', text: 'Plain {{name}}', from: `hello@${DOMAIN}` });
     expect(created.status).toBe(201);
     expect(created.body.text).toBe('Plain {{name}}');
     expect((await h.http.get(`/templates/${created.body.id}`).set(key())).body.text).toBe('Plain {{name}}');
@@ -113,33 +152,55 @@ describe('`text` on templates and campaigns', () => {
     expect(changed.body.body).toBe('<p>b</p>');
     const cleared = await h.http.patch(`/templates/${created.body.id}`).set(key()).send({ text: null });
     expect(cleared.body.text).toBeNull();
-    const without = await h.http.post('/templates').set(key()).send({ name: 'U', subject: 'S', body: '<p>b</p>', from: `hello@${DOMAIN}` });
+    const without = await h.http
+      .post('/templates')
+      .set(key())
+      .send({ name: 'U', subject: 'S', body: '<p>b</p>', from: `hello@${DOMAIN}` });
     expect(without.status).toBe(201);
     expect(without.body.text).toBeNull();
   });
 
   it('templates refuse a text that cannot parse with the flat 400 error', async () => {
-    const res = await h.http.post('/templates').set(key()).send({ name: 'T', subject: 'S', body: '<p>b</p>', text: '{% if %}', from: `hello@${DOMAIN}` });
+    const res = await h.http
+      .post('/templates')
+      .set(key())
+      .send({ name: 'T', subject: 'S', body: '<p>b</p>', text: '{% if %}', from: `hello@${DOMAIN}` });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/Text/);
   });
 
   it('campaigns accept, store and return text; a full replace without it clears it', async () => {
     const fields = { name: 'C', subject: 'S', body: '<p>b</p>', from: `hello@${DOMAIN}`, audienceType: 'ALL' };
-    const created = await h.http.post('/campaigns').set(key()).send({ ...fields, text: 'Plain {{name}}' });
+    const created = await h.http
+      .post('/campaigns')
+      .set(key())
+      .send({ ...fields, text: 'Plain {{name}}' });
     expect(created.status).toBe(201);
     expect(created.body.data.text).toBe('Plain {{name}}');
     expect((await h.http.get(`/campaigns/${created.body.data.id}`).set(key())).body.text).toBe('Plain {{name}}');
-    const replaced = await h.http.put(`/campaigns/${created.body.data.id}`).set(key()).send({ ...fields, text: 'New' });
+    const replaced = await h.http
+      .put(`/campaigns/${created.body.data.id}`)
+      .set(key())
+      .send({ ...fields, text: 'New' });
     expect(replaced.status).toBe(200);
     expect(replaced.body.text).toBe('New');
     const cleared = await h.http.put(`/campaigns/${created.body.data.id}`).set(key()).send(fields);
     expect(cleared.body.text).toBeNull();
-    expect((await h.http.post('/campaigns').set(key()).send({ ...fields, text: '{{ oops' })).status).toBe(422);
+    expect(
+      (
+        await h.http
+          .post('/campaigns')
+          .set(key())
+          .send({ ...fields, text: '{{ oops' })
+      ).status,
+    ).toBe(422);
   });
 
   it("a campaign's test email carries the campaign's text", async () => {
-    const created = await h.http.post('/campaigns').set(key()).send({ name: 'C', subject: 'S', body: '<p>b</p>', text: 'Just text', from: `hello@${DOMAIN}`, audienceType: 'ALL' });
+    const created = await h.http
+      .post('/campaigns')
+      .set(key())
+      .send({ name: 'C', subject: 'S', body: '<p>b</p>', text: 'Just text', from: `hello@${DOMAIN}`, audienceType: 'ALL' });
     const to = uniqueEmail();
     expect((await h.http.post(`/campaigns/${created.body.data.id}/test`).set(key()).send({ email: to })).status).toBe(200);
     const { parsed } = await received(to);

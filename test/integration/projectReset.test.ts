@@ -39,10 +39,24 @@ const running = async (projectId: string) => {
 describe('POST /users/@me/projects/:id/reset', () => {
   it('empties the project, cancels its running executions, keeps keys, members, domains and limits, and leaves other projects alone', async () => {
     const sk = bearer(p.secretKey);
-    expect((await h.http.post('/contacts').set(sk).send({ email: uniqueEmail(), data: { plan: 'pro' } })).status).toBe(201);
+    expect(
+      (
+        await h.http
+          .post('/contacts')
+          .set(sk)
+          .send({ email: uniqueEmail(), data: { plan: 'pro' } })
+      ).status,
+    ).toBe(201);
     expect((await h.http.post('/v1/track').set(bearer(p.publicKey)).send({ email: uniqueEmail(), event: 'signed-up' })).status).toBe(200);
     expect((await h.http.post('/templates').set(sk).send({ name: 't', subject: 's', body: '<p>b</p>', from: 'a@p.example.com' })).status).toBe(201);
-    expect((await h.http.post('/v1/send').set(sk).send({ from: 'a@p.example.com', to: [uniqueEmail(), uniqueEmail()], subject: 's', body: 'b' })).status).toBe(200);
+    expect(
+      (
+        await h.http
+          .post('/v1/send')
+          .set(sk)
+          .send({ from: 'a@p.example.com', to: [uniqueEmail(), uniqueEmail()], subject: 's', body: 'b' })
+      ).status,
+    ).toBe(200);
     const upload = await h.http.post('/uploads/image').set(sk).attach('file', PNG, 'logo.png');
     expect(upload.status).toBe(201);
     expect((await h.http.put(`/users/@me/projects/${p.projectId}/billing-limits`).set('Cookie', p.cookie).send({ emails: 500 })).status).toBe(200);

@@ -27,7 +27,11 @@ afterAll(async () => {
 });
 
 const post = (events: unknown, headers: Record<string, string> = {}, target: Harness = h) =>
-  target.http.post('/webhooks/sendgrid').set('Content-Type', 'application/json').set(headers).send(typeof events === 'string' ? events : JSON.stringify(events));
+  target.http
+    .post('/webhooks/sendgrid')
+    .set('Content-Type', 'application/json')
+    .set(headers)
+    .send(typeof events === 'string' ? events : JSON.stringify(events));
 
 interface Sent {
   campaignId: string;
@@ -38,13 +42,24 @@ interface Sent {
 async function sentCampaign(n: number): Promise<Sent> {
   const emails = Array.from({ length: n }, () => uniqueEmail('pe'));
   for (const email of emails) await h.http.post('/contacts').set(bearer(p.secretKey)).send({ email });
-  const seg = await h.http.post('/segments').set(bearer(p.secretKey)).send({ name: `pe-${crypto.randomBytes(3).toString('hex')}`, type: 'STATIC' });
+  const seg = await h.http
+    .post('/segments')
+    .set(bearer(p.secretKey))
+    .send({ name: `pe-${crypto.randomBytes(3).toString('hex')}`, type: 'STATIC' });
   await h.http.post(`/segments/${seg.body.id}/members`).set(bearer(p.secretKey)).send({ emails });
   const created = await h.http
     .post('/campaigns')
     .set(bearer(p.secretKey))
     // Tracked first-party, its provider opens and clicks would be ignored (docs/tracking.md): these tests are about the provider's.
-    .send({ name: 'events', subject: 'Hi', body: '<p>Hi {{ email }}</p>', from: `news@${DOMAIN}`, audienceType: 'SEGMENT', segmentId: seg.body.id, tracking: NO_TRACKING });
+    .send({
+      name: 'events',
+      subject: 'Hi',
+      body: '<p>Hi {{ email }}</p>',
+      from: `news@${DOMAIN}`,
+      audienceType: 'SEGMENT',
+      segmentId: seg.body.id,
+      tracking: NO_TRACKING,
+    });
   const campaignId = created.body.data.id;
   await h.http.post(`/campaigns/${campaignId}/send`).set(bearer(p.secretKey)).send({});
   await eventually(async () => (await h.deps.knex('campaigns').where({ id: campaignId }).first()).status === 'SENT');
@@ -75,7 +90,10 @@ const contactEvents = (contactId: string, name: string) => h.deps.knex('events')
 
 describe('POST /webhooks/sendgrid', () => {
   it('moves email statuses and campaign counters once per email, however often SendGrid retries an event', async () => {
-    const { campaignId, recipients: [a, b] } = await sentCampaign(2);
+    const {
+      campaignId,
+      recipients: [a, b],
+    } = await sentCampaign(2);
     const delivered = ev(a, 'delivered');
     const open = ev(a, 'open');
     const res = await post([ev(a, 'processed'), delivered, open, ev(b, 'delivered')]);
@@ -102,17 +120,24 @@ describe('POST /webhooks/sendgrid', () => {
   });
 
   it('forgets event ids once they are too old to be retried', async () => {
-    const { recipients: [a] } = await sentCampaign(1);
+    const {
+      recipients: [a],
+    } = await sentCampaign(1);
     const [old, recent] = [ev(a, 'processed'), ev(a, 'processed')];
     await post([old, recent]);
-    await h.deps.knex('provider_events').where({ id: old.sg_event_id }).update({ received_at: h.deps.knex.raw("now() - interval '8 days'") });
+    await h.deps
+      .knex('provider_events')
+      .where({ id: old.sg_event_id })
+      .update({ received_at: h.deps.knex.raw("now() - interval '8 days'") });
     expect(await providerEventActivities(h.deps).pruneProviderEvents()).toBeGreaterThanOrEqual(1);
     expect(await h.deps.knex('provider_events').where({ id: old.sg_event_id }).first()).toBeUndefined();
     expect(await h.deps.knex('provider_events').where({ id: recent.sg_event_id }).first()).toBeDefined();
   });
 
   it('never moves an email status backwards when events arrive out of order', async () => {
-    const { recipients: [a] } = await sentCampaign(1);
+    const {
+      recipients: [a],
+    } = await sentCampaign(1);
     await post([ev(a, 'click'), ev(a, 'open'), ev(a, 'delivered')]);
     const row = await emailRow(a.emailId);
     expect(row.status).toBe('CLICKED');
@@ -121,9 +146,18 @@ describe('POST /webhooks/sendgrid', () => {
   });
 
   it('unsubscribes the contact on a hard bounce, a spam report and an unsubscribe, and counts each once', async () => {
-    const { campaignId, recipients: [bounced, soft, complained, opted] } = await sentCampaign(4);
+    const {
+      campaignId,
+      recipients: [bounced, soft, complained, opted],
+    } = await sentCampaign(4);
     const bounce = ev(bounced, 'bounce', { type: 'bounce', reason: '550 5.1.1 no such user' });
-    const res = await post([bounce, bounce, ev(soft, 'bounce', { type: 'blocked', reason: 'try later' }), ev(complained, 'spamreport'), ev(opted, 'unsubscribe')]);
+    const res = await post([
+      bounce,
+      bounce,
+      ev(soft, 'bounce', { type: 'blocked', reason: 'try later' }),
+      ev(complained, 'spamreport'),
+      ev(opted, 'unsubscribe'),
+    ]);
     expect(res.body.data).toMatchObject({ applied: 4, duplicates: 1 });
     const subscribed = async (id: string) => (await h.deps.knex('contacts').where({ id }).first()).subscribed;
     expect(await subscribed(bounced.contactId)).toBe(false);
@@ -148,10 +182,28 @@ describe('POST /webhooks/sendgrid', () => {
       const { contact } = await upsertContact(h.deps.knex, { projectId: q.projectId, email: uniqueEmail('bq'), defaultSubscribed: true });
       const ids = [crypto.randomUUID(), crypto.randomUUID()];
       for (const id of ids) {
-        await insertEmail(h.deps.knex, { id, projectId: q.projectId, contactId: contact.id, type: 'TRANSACTIONAL', to: { email: contact.email }, from: { email: `a@${DOMAIN}` }, subject: 's', body: 'b', variables: {} });
+        await insertEmail(h.deps.knex, {
+          id,
+          projectId: q.projectId,
+          contactId: contact.id,
+          type: 'TRANSACTIONAL',
+          to: { email: contact.email },
+          from: { email: `a@${DOMAIN}` },
+          subject: 's',
+          body: 'b',
+          variables: {},
+        });
       }
       await h.deps.knex('emails').whereIn('id', ids).update({ status: 'SENT', provider_message_id: 'm' });
-      const bounce = { email: contact.email, timestamp: Math.floor(Date.now() / 1000), event: 'bounce', type: 'bounce', sg_event_id: eventId(), sg_message_id: 'm.filter', email_id: ids[0] };
+      const bounce = {
+        email: contact.email,
+        timestamp: Math.floor(Date.now() / 1000),
+        event: 'bounce',
+        type: 'bounce',
+        sg_event_id: eventId(),
+        sg_message_id: 'm.filter',
+        email_id: ids[0],
+      };
       expect((await post([bounce], {}, strict)).status).toBe(200);
       // 1 of 2 bounced (50% > 5%): the project is disabled and its keys get 403.
       expect((await strict.deps.knex('projects').where({ id: q.projectId }).first()).disabled).toBe(true);
@@ -163,10 +215,15 @@ describe('POST /webhooks/sendgrid', () => {
 
   it('finds a transactional email by the message id prefix and address when no email_id is given', async () => {
     const to = uniqueEmail('tx');
-    const sent = await h.http.post('/v1/send').set(bearer(p.secretKey)).send({ to, from: `hi@${DOMAIN}`, subject: 'S', body: '<p>B</p>' });
+    const sent = await h.http
+      .post('/v1/send')
+      .set(bearer(p.secretKey))
+      .send({ to, from: `hi@${DOMAIN}`, subject: 'S', body: '<p>B</p>' });
     const emailId = sent.body.data.emails[0].email;
     const row = await eventually(async () => ((await emailRow(emailId))?.status === 'SENT' ? emailRow(emailId) : null));
-    const res = await post([{ email: to.toUpperCase(), event: 'delivered', sg_event_id: eventId(), sg_message_id: `${row.provider_message_id}.filter0002.1.0`, timestamp: 1 }]);
+    const res = await post([
+      { email: to.toUpperCase(), event: 'delivered', sg_event_id: eventId(), sg_message_id: `${row.provider_message_id}.filter0002.1.0`, timestamp: 1 },
+    ]);
     expect(res.body.data.applied).toBe(1);
     expect((await emailRow(emailId)).status).toBe('DELIVERED');
     const dropped = await post([{ email: to, event: 'dropped', reason: 'Bounced Address', sg_event_id: eventId(), email_id: emailId }]);
@@ -175,7 +232,9 @@ describe('POST /webhooks/sendgrid', () => {
   });
 
   it('ignores events it cannot place or does not know, and events naming another project', async () => {
-    const { recipients: [a] } = await sentCampaign(1);
+    const {
+      recipients: [a],
+    } = await sentCampaign(1);
     const res = await post([
       { event: 'delivered', sg_event_id: eventId(), email_id: crypto.randomUUID() },
       { event: 'delivered', sg_event_id: eventId(), email: 'x@example.org', sg_message_id: 'nope.filter' },
@@ -203,10 +262,15 @@ describe('POST /webhooks/sendgrid', () => {
     const { publicKey, privateKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
     const publicBase64 = publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
     const sign = (timestamp: string, body: string) => crypto.sign('sha256', Buffer.from(timestamp + body), privateKey).toString('base64');
-    const headers = (signature: string, timestamp: string) => ({ 'X-Twilio-Email-Event-Webhook-Signature': signature, 'X-Twilio-Email-Event-Webhook-Timestamp': timestamp });
+    const headers = (signature: string, timestamp: string) => ({
+      'X-Twilio-Email-Event-Webhook-Signature': signature,
+      'X-Twilio-Email-Event-Webhook-Timestamp': timestamp,
+    });
 
     it('accepts a correctly signed post and refuses unsigned, tampered or wrongly signed ones when a key is configured', async () => {
-      const { recipients: [a] } = await sentCampaign(1);
+      const {
+        recipients: [a],
+      } = await sentCampaign(1);
       const der = await startHarness({ env: { [KEY_ENV]: publicBase64 } });
       const pem = await startHarness({ env: { [KEY_ENV]: publicKey.export({ format: 'pem', type: 'spki' }).toString() } });
       try {
@@ -240,7 +304,9 @@ describe('POST /webhooks/sendgrid', () => {
     });
 
     it('refuses a correctly signed post whose signature timestamp is more than 10 minutes from now (a replay)', async () => {
-      const { recipients: [a] } = await sentCampaign(1);
+      const {
+        recipients: [a],
+      } = await sentCampaign(1);
       const signed = await startHarness({ env: { [KEY_ENV]: publicBase64 } });
       try {
         const body = JSON.stringify([ev(a, 'delivered')]);

@@ -45,8 +45,20 @@ describe('SendGrid', () => {
     ]);
   });
 
-  const recipient = (i: number, text: string): BatchRecipient => ({ emailId: `00000000-0000-4000-8000-00000000001${i}`, to: { email: `r${i}@example.org` }, subject: 'News', html: '<p>News</p>', text, headers: {} });
-  const batch = (recipients: BatchRecipient[]) => ({ projectId: message.projectId, campaignId: '00000000-0000-4000-8000-000000000003', from: message.from, recipients });
+  const recipient = (i: number, text: string): BatchRecipient => ({
+    emailId: `00000000-0000-4000-8000-00000000001${i}`,
+    to: { email: `r${i}@example.org` },
+    subject: 'News',
+    html: '<p>News</p>',
+    text,
+    headers: {},
+  });
+  const batch = (recipients: BatchRecipient[]) => ({
+    projectId: message.projectId,
+    campaignId: '00000000-0000-4000-8000-000000000003',
+    from: message.from,
+    recipients,
+  });
 
   it('a campaign group sharing one content sends it once, text/plain first', async () => {
     await sendgridTransport(sendgridConfig()).sendBatch(batch([recipient(0, 'News'), recipient(1, 'News')]));
@@ -68,14 +80,23 @@ describe('SendGrid', () => {
     const [sent] = sendgrid.messages;
     expect(sent.body.content.map((c: any) => c.type)).toEqual(['text/plain', 'text/html']);
     const plain = sent.body.content[0].value;
-    const texts = sent.body.personalizations.map((p: any) => Object.entries<string>(p.substitutions ?? {}).reduce((v, [tag, value]) => v.split(tag).join(value), plain));
+    const texts = sent.body.personalizations.map((p: any) =>
+      Object.entries<string>(p.substitutions ?? {}).reduce((v, [tag, value]) => v.split(tag).join(value), plain),
+    );
     expect(texts).toEqual(['News for Ada', 'News for Bob']);
   });
 });
 
 describe('SES', () => {
   it('sends Body.Text beside Body.Html', async () => {
-    const config = loadConfig({ ...process.env, EMAIL_TRANSPORT: 'ses', SES_REGION: 'eu-west-1', SES_ENDPOINT: ses.url, SES_ACCESS_KEY_ID: 'AKIDTESTKEY', SES_SECRET_ACCESS_KEY: 'test-secret' });
+    const config = loadConfig({
+      ...process.env,
+      EMAIL_TRANSPORT: 'ses',
+      SES_REGION: 'eu-west-1',
+      SES_ENDPOINT: ses.url,
+      SES_ACCESS_KEY_ID: 'AKIDTESTKEY',
+      SES_SECRET_ACCESS_KEY: 'test-secret',
+    });
     await sesTransport(config).send(message);
     expect(ses.messages).toHaveLength(1);
     const body = ses.messages[0].body.Content.Simple.Body;

@@ -52,8 +52,14 @@ it("a campaign and a /v1/send over the render budget fail their emails once, nam
   const hostileTo = [uniqueEmail('hostile-send'), uniqueEmail('hostile-send')];
   const [started, hostileSend, otherSend] = await Promise.all([
     h.http.post(`/campaigns/${campaignId}/send`).set(bearer(hostile.secretKey)).send({}),
-    h.http.post('/v1/send').set(bearer(hostile.secretKey)).send({ from: `hello@${DOMAIN}`, subject: 'Hi', body: HOSTILE, to: hostileTo }),
-    h.http.post('/v1/send').set(bearer(other.secretKey)).send({ from: `hello@${DOMAIN}`, subject: 'Your code', body: '<p>Code {{ code }}</p>', data: { code: '4711' }, to: innocent }),
+    h.http
+      .post('/v1/send')
+      .set(bearer(hostile.secretKey))
+      .send({ from: `hello@${DOMAIN}`, subject: 'Hi', body: HOSTILE, to: hostileTo }),
+    h.http
+      .post('/v1/send')
+      .set(bearer(other.secretKey))
+      .send({ from: `hello@${DOMAIN}`, subject: 'Your code', body: '<p>Code {{ code }}</p>', data: { code: '4711' }, to: innocent }),
   ]);
   expect(started.status).toBeLessThan(300);
   expect(hostileSend.status).toBe(200);

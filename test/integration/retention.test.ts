@@ -45,7 +45,9 @@ async function event(fx: ProjectFixture, contactId: string | null, name: string,
 
 async function inbound(fx: ProjectFixture, at: Date) {
   const id = crypto.randomUUID();
-  await h.deps.knex('inbound_messages').insert({ id, project_id: fx.projectId, kind: 'MESSAGE', rcpt_to: ['in@x.example'], size: 3, raw: Buffer.from('raw'), created_at: at });
+  await h.deps
+    .knex('inbound_messages')
+    .insert({ id, project_id: fx.projectId, kind: 'MESSAGE', rcpt_to: ['in@x.example'], size: 3, raw: Buffer.from('raw'), created_at: at });
   return id;
 }
 
@@ -76,8 +78,19 @@ describe('the retention sweep', () => {
 
     // A real campaign to three contacts, sent by the worker.
     const contacts = [];
-    for (let i = 0; i < 3; i++) contacts.push((await h.http.post('/contacts').set(key).send({ email: uniqueEmail('r'), subscribed: true, data: { plan: 'pro' } })).body);
-    const campaign = await h.http.post('/campaigns').set(key).send({ name: 'old news', subject: 'News', body: '<p>Hello {{ contact.email }}</p>', from: `news@${DOMAIN}`, audienceType: 'ALL' });
+    for (let i = 0; i < 3; i++)
+      contacts.push(
+        (
+          await h.http
+            .post('/contacts')
+            .set(key)
+            .send({ email: uniqueEmail('r'), subscribed: true, data: { plan: 'pro' } })
+        ).body,
+      );
+    const campaign = await h.http
+      .post('/campaigns')
+      .set(key)
+      .send({ name: 'old news', subject: 'News', body: '<p>Hello {{ contact.email }}</p>', from: `news@${DOMAIN}`, audienceType: 'ALL' });
     expect(campaign.status).toBe(201);
     const campaignId = campaign.body.data.id;
     expect((await h.http.post(`/campaigns/${campaignId}/send`).set(key).send({})).status).toBe(200);
@@ -91,12 +104,24 @@ describe('the retention sweep', () => {
     await h.deps.knex('emails').where({ project_id: fx.projectId }).update({ created_at: LONG_AGO() });
     await eventually(async () => !(await h.deps.knex('events').where({ project_id: fx.projectId }).whereNull('routed_at').first()));
     await h.deps.knex('events').where({ project_id: fx.projectId }).update({ created_at: LONG_AGO() });
-    await h.deps.knex('email_attachments').insert({ email_id: campaignEmails[1], filename: 'a.txt', content_type: 'text/plain', content: Buffer.from('attached') });
+    await h.deps
+      .knex('email_attachments')
+      .insert({ email_id: campaignEmails[1], filename: 'a.txt', content_type: 'text/plain', content: Buffer.from('attached') });
     const statsBefore = (await h.http.get(`/campaigns/${campaignId}/stats`).set(key)).body;
 
     // A queued email keeps its content however old: it has not been handed over yet.
     const queued = crypto.randomUUID();
-    await h.deps.knex('emails').insert({ id: queued, project_id: fx.projectId, type: 'TRANSACTIONAL', to_email: uniqueEmail(), from_email: `a@${DOMAIN}`, subject: 's', body: '<p>queued</p>', status: 'QUEUED', created_at: LONG_AGO() });
+    await h.deps.knex('emails').insert({
+      id: queued,
+      project_id: fx.projectId,
+      type: 'TRANSACTIONAL',
+      to_email: uniqueEmail(),
+      from_email: `a@${DOMAIN}`,
+      subject: 's',
+      body: '<p>queued</p>',
+      status: 'QUEUED',
+      created_at: LONG_AGO(),
+    });
 
     // Events: old and routed (pruned), old but unrouted (kept for routing), recent (kept).
     const oldPurchase = await event(fx, contacts[0].id, 'purchase', LONG_AGO());
@@ -107,7 +132,13 @@ describe('the retention sweep', () => {
     const theirs = { event: await event(untouched, null, 'purchase', LONG_AGO()), inbound: await inbound(untouched, LONG_AGO()) };
 
     // Segments: one on contact data (unchanged by pruning), one on events (sees only what is kept).
-    const segment = async (name: string, filters: object[]) => (await h.http.post('/segments').set(key).send({ name, condition: { logic: 'AND', groups: [{ filters }] } })).body.id;
+    const segment = async (name: string, filters: object[]) =>
+      (
+        await h.http
+          .post('/segments')
+          .set(key)
+          .send({ name, condition: { logic: 'AND', groups: [{ filters }] } })
+      ).body.id;
     const byData = await segment('pros', [{ field: 'data.plan', operator: 'equals', value: 'pro' }]);
     const byEvent = await segment('buyers', [{ field: 'event.purchase', operator: 'triggered' }]);
     const count = async (id: string) => (await h.http.post(`/segments/${id}/refresh`).set(key)).body.memberCount;
@@ -118,8 +149,15 @@ describe('the retention sweep', () => {
     const report = await sweep();
 
     // Emails: the rows stay with their status; their content is gone.
-    const emails = await h.deps.knex('emails').whereIn('id', campaignEmails).select('status', 'body', 'rendered_body', 'rendered_text', 'variables', 'content_pruned_at', 'to_email');
-    expect(emails.every((e: any) => e.body === '' && e.rendered_body === null && e.rendered_text === null && JSON.stringify(e.variables) === '{}' && e.content_pruned_at)).toBe(true);
+    const emails = await h.deps
+      .knex('emails')
+      .whereIn('id', campaignEmails)
+      .select('status', 'body', 'rendered_body', 'rendered_text', 'variables', 'content_pruned_at', 'to_email');
+    expect(
+      emails.every(
+        (e: any) => e.body === '' && e.rendered_body === null && e.rendered_text === null && JSON.stringify(e.variables) === '{}' && e.content_pruned_at,
+      ),
+    ).toBe(true);
     expect(emails.every((e: any) => e.status === 'SENT' && e.to_email)).toBe(true);
     expect(await h.deps.knex('email_attachments').where({ email_id: campaignEmails[1] }).first()).toBeUndefined();
     expect((await h.deps.knex('emails').where({ id: queued }).first()).body).toBe('<p>queued</p>');

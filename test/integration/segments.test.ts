@@ -33,7 +33,17 @@ const tagged = (tag: string, filters: object[] = []) => ({
 /** A campaign row of the project whose audience is the segment. */
 async function campaignTargeting(segmentId: string, status: string): Promise<string> {
   const id = crypto.randomUUID();
-  await h.deps.knex('campaigns').insert({ id, project_id: p.projectId, name: 'c', subject: 's', body: 'b', from: 'a@example.com', audience_type: 'SEGMENT', segment_id: segmentId, status });
+  await h.deps.knex('campaigns').insert({
+    id,
+    project_id: p.projectId,
+    name: 'c',
+    subject: 's',
+    body: 'b',
+    from: 'a@example.com',
+    audience_type: 'SEGMENT',
+    segment_id: segmentId,
+    status,
+  });
   return id;
 }
 
@@ -108,8 +118,14 @@ describe('segment CRUD', () => {
       [{ name: 'n'.repeat(101), condition: tagged('x') }, 'Name must be at most 100 characters'],
       [{ name: 'd', description: 'd'.repeat(501), condition: tagged('x') }, 'Description must be at most 500 characters'],
       [{ name: 't', type: 'OTHER' }, 'Type must be one of DYNAMIC, STATIC'],
-      [{ name: 'op', condition: { logic: 'AND', groups: [{ filters: [{ field: 'email', operator: 'bogus' }] }] } }, /^condition\.groups\.0\.filters\.0\.operator: /],
-      [{ name: 'field', condition: { logic: 'AND', groups: [{ filters: [{ field: 'nope', operator: 'equals', value: 1 }] }] } }, /^condition\.groups\.0\.filters\.0\.field: /],
+      [
+        { name: 'op', condition: { logic: 'AND', groups: [{ filters: [{ field: 'email', operator: 'bogus' }] }] } },
+        /^condition\.groups\.0\.filters\.0\.operator: /,
+      ],
+      [
+        { name: 'field', condition: { logic: 'AND', groups: [{ filters: [{ field: 'nope', operator: 'equals', value: 1 }] }] } },
+        /^condition\.groups\.0\.filters\.0\.field: /,
+      ],
     ];
     for (const [body, message] of cases) {
       const res = await api().post('/segments', body);
@@ -122,7 +138,10 @@ describe('segment CRUD', () => {
 
   it('checks a condition against the project field types (the compiler semantic check)', async () => {
     await contact({ score: 7 });
-    const res = await api().post('/segments', { name: 'typed', condition: { logic: 'AND', groups: [{ filters: [{ field: 'data.score', operator: 'contains', value: 'x' }] }] } });
+    const res = await api().post('/segments', {
+      name: 'typed',
+      condition: { logic: 'AND', groups: [{ filters: [{ field: 'data.score', operator: 'contains', value: 'x' }] }] },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/^condition\.groups\.0\.filters\.0\.operator: contains does not apply to a number field/);
   });
@@ -188,7 +207,9 @@ describe('segment CRUD', () => {
     const trx = await h.deps.knex.transaction();
     expect(await requestSend(trx, p.projectId, campaignId, new Date(Date.now() + 3600_000))).toMatchObject({ row: { status: 'SCHEDULED' } });
     // The delete starts while the send is uncommitted: its check alone would see a DRAFT campaign.
-    const deleting = api().del(`/segments/${seg.id}`).then((r) => r);
+    const deleting = api()
+      .del(`/segments/${seg.id}`)
+      .then((r) => r);
     await new Promise((r) => setTimeout(r, 300));
     await trx.commit();
     const res = await deleting;
@@ -277,7 +298,10 @@ describe('dynamic members and counts', () => {
 
   it('answers 409 when a stored condition no longer fits a re-typed field, instead of failing', async () => {
     const key = `k${crypto.randomBytes(3).toString('hex')}`;
-    const seg = await createSegment({ name: 'retyped', condition: { logic: 'AND', groups: [{ filters: [{ field: `data.${key}`, operator: 'contains', value: 'a' }] }] } });
+    const seg = await createSegment({
+      name: 'retyped',
+      condition: { logic: 'AND', groups: [{ filters: [{ field: `data.${key}`, operator: 'contains', value: 'a' }] }] },
+    });
     await contact({ [key]: 5 });
     for (const res of [await api().post(`/segments/${seg.id}/refresh`), await api().get(`/segments/${seg.id}/contacts`)]) {
       expect(res.status).toBe(409);
@@ -292,7 +316,11 @@ describe('tracked compute', () => {
   it('fires exactly one entry or exit per change and nothing when nothing changed; entry events are routed', async () => {
     const tag = newTag();
     const [a, b, c] = [await contact({ tag, plan: 'pro' }), await contact({ tag, plan: 'pro' }), await contact({ tag, plan: 'free' })];
-    const seg = await createSegment({ name: `Pro ${tag}`, condition: tagged(tag, [{ field: 'data.plan', operator: 'equals', value: 'pro' }]), trackMembership: true });
+    const seg = await createSegment({
+      name: `Pro ${tag}`,
+      condition: tagged(tag, [{ field: 'data.plan', operator: 'equals', value: 'pro' }]),
+      trackMembership: true,
+    });
     const entry = `segment.${seg.slug}.entry`;
     const exit = `segment.${seg.slug}.exit`;
 
@@ -316,7 +344,18 @@ describe('tracked compute', () => {
     // Every change was handed to routeEvent, the workflow that starts what an event triggers.
     const all = await h.deps.knex('events').whereIn('name', [entry, exit]).where({ project_id: p.projectId });
     expect(all).toHaveLength(4);
-    await eventually(async () => (await h.deps.knex('events').whereIn('id', all.map((e: any) => e.id)).whereNull('routed_at')).length === 0);
+    await eventually(
+      async () =>
+        (
+          await h.deps
+            .knex('events')
+            .whereIn(
+              'id',
+              all.map((e: any) => e.id),
+            )
+            .whereNull('routed_at')
+        ).length === 0,
+    );
     expect(all[0].data).toMatchObject({ segmentId: seg.id, computeId: expect.stringMatching(`^segment-${seg.id}-`) });
   });
 
@@ -344,7 +383,11 @@ describe('tracked compute', () => {
     const tag = newTag();
     const members = [];
     for (let i = 0; i < 7; i++) members.push(await contact({ tag, i }));
-    const seg = await createSegment({ name: `batched ${tag}`, condition: tagged(tag, [{ field: 'data.i', operator: 'lessThan', value: 5 }]), trackMembership: true });
+    const seg = await createSegment({
+      name: `batched ${tag}`,
+      condition: tagged(tag, [{ field: 'data.i', operator: 'lessThan', value: 5 }]),
+      trackMembership: true,
+    });
     const runId = `segment-${seg.id}-test-${tag}`;
     await beginCompute(h.deps.knex, seg.id, runId);
     let batches = 0;
@@ -383,7 +426,7 @@ describe('tracked compute', () => {
   });
 });
 
-describe('POST /contacts/count (the filter builder\'s live count)', () => {
+describe("POST /contacts/count (the filter builder's live count)", () => {
   it('counts what the condition matches now, in this project only, and names each node the compiler refuses (422)', async () => {
     const tag = newTag();
     await contact({ tag, score: 5 });
@@ -393,15 +436,29 @@ describe('POST /contacts/count (the filter builder\'s live count)', () => {
     const counted = await api().post('/contacts/count', { condition: tagged(tag) });
     expect(counted.status).toBe(200);
     expect(counted.body).toEqual({ count: 2 });
-    expect((await api().post('/contacts/count', { condition: tagged(tag, [{ field: 'data.score', operator: 'greaterThan', value: 10 }]) })).body).toEqual({ count: 1 });
+    expect((await api().post('/contacts/count', { condition: tagged(tag, [{ field: 'data.score', operator: 'greaterThan', value: 10 }]) })).body).toEqual({
+      count: 1,
+    });
     expect((await api(other).post('/contacts/count', { condition: tagged(tag) })).body).toEqual({ count: 1 });
 
     const refused = await api().post('/contacts/count', {
-      condition: { logic: 'AND', groups: [{ filters: [{ field: 'data.tag', operator: 'equals', value: tag }, { field: 'data.score', operator: 'contains', value: 'x' }] }] },
+      condition: {
+        logic: 'AND',
+        groups: [
+          {
+            filters: [
+              { field: 'data.tag', operator: 'equals', value: tag },
+              { field: 'data.score', operator: 'contains', value: 'x' },
+            ],
+          },
+        ],
+      },
     });
     expect(refused.status).toBe(422);
     expect(refused.body.error.code).toBe('VALIDATION_ERROR');
-    expect(refused.body.error.errors).toEqual([expect.objectContaining({ field: 'condition.groups.0.filters.1.operator', message: expect.stringMatching(/contains does not apply to a number field/) })]);
+    expect(refused.body.error.errors).toEqual([
+      expect.objectContaining({ field: 'condition.groups.0.filters.1.operator', message: expect.stringMatching(/contains does not apply to a number field/) }),
+    ]);
     const malformed = await api().post('/contacts/count', { condition: 'x' });
     expect(malformed.status).toBe(422);
     expect((await api().post('/contacts/count', {})).status).toBe(422);

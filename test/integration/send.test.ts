@@ -18,7 +18,11 @@ afterAll(async () => {
 });
 
 const send = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
-  h.http.post('/v1/send').set(bearer(p.secretKey)).set(headers).send({ from: 'hello@mail.example.com', subject: 'Hi', body: '<p>Hi</p>', ...body });
+  h.http
+    .post('/v1/send')
+    .set(bearer(p.secretKey))
+    .set(headers)
+    .send({ from: 'hello@mail.example.com', subject: 'Hi', body: '<p>Hi</p>', ...body });
 
 const sinkFor = (email: string) => sink.messages.filter((m) => m.body.personalizations[0].to[0].email === email);
 const emailRow = (id: string) => h.deps.knex('emails').where({ id }).first();
@@ -42,7 +46,11 @@ describe('POST /v1/send', () => {
       expect(e.email).toMatch(/^[0-9a-f-]{36}$/);
       await sentRow(e.email);
     }
-    for (const [addr, name] of [[a, undefined], [b, 'Bea'], [c, undefined]] as const) {
+    for (const [addr, name] of [
+      [a, undefined],
+      [b, 'Bea'],
+      [c, undefined],
+    ] as const) {
       const got = sinkFor(addr);
       expect(got).toHaveLength(1);
       const msg = got[0].body;
@@ -68,7 +76,9 @@ describe('POST /v1/send', () => {
       expect(res.status).toBe(200);
       expect(res.body.data.emails.map((e: any) => e.contact.email)).toEqual(orders[i]);
     });
-    expect(await h.deps.knex('contacts').where({ project_id: p.projectId }).whereIn('email', [x, y, z]).count<{ count: number }[]>('* as count')).toEqual([{ count: 3 }]);
+    expect(await h.deps.knex('contacts').where({ project_id: p.projectId }).whereIn('email', [x, y, z]).count<{ count: number }[]>('* as count')).toEqual([
+      { count: 3 },
+    ]);
   });
 
   it('creates new contacts unsubscribed, stores data by the rules, renders one-off values without storing them', async () => {
@@ -89,18 +99,28 @@ describe('POST /v1/send', () => {
 
   it('uses a template with request fields overriding it, and marks marketing mail with one-click unsubscribe headers', async () => {
     const tpl = await h.http.post('/templates').set(bearer(p.secretKey)).send({
-      name: 'welcome', subject: 'Welcome {{ name }}', body: '<a href="{{ unsubscribeUrl }}">u</a>', from: 'team@mail.example.com', fromName: 'Team', type: 'MARKETING',
+      name: 'welcome',
+      subject: 'Welcome {{ name }}',
+      body: '<a href="{{ unsubscribeUrl }}">u</a>',
+      from: 'team@mail.example.com',
+      fromName: 'Team',
+      type: 'MARKETING',
     });
     expect(tpl.status).toBe(201);
     const to = uniqueEmail();
-    const res = await h.http.post('/v1/send').set(bearer(p.secretKey)).send({ to, template: tpl.body.id, subject: 'Override {{ name }}', data: { name: 'Zed' } });
+    const res = await h.http
+      .post('/v1/send')
+      .set(bearer(p.secretKey))
+      .send({ to, template: tpl.body.id, subject: 'Override {{ name }}', data: { name: 'Zed' } });
     expect(res.status).toBe(200);
     await sentRow(res.body.data.emails[0].email);
     const msg = sinkFor(to)[0].body;
     expect(msg.subject).toBe('Override Zed');
     expect(msg.from).toEqual({ email: 'team@mail.example.com', name: 'Team' });
     // A marketing template's mail carries the open pixel by default (docs/tracking.md); the unsubscribe link is never rewritten.
-    expect(msg.content.find((c: any) => c.type === 'text/html').value).toMatch(/^<a href="http:\/\/localhost:\d+\/unsubscribe\/[\w.-]+">u<\/a><img src="http:\/\/[^"]+\/t\/o\/[\w.-]+"[^>]*>$/);
+    expect(msg.content.find((c: any) => c.type === 'text/html').value).toMatch(
+      /^<a href="http:\/\/localhost:\d+\/unsubscribe\/[\w.-]+">u<\/a><img src="http:\/\/[^"]+\/t\/o\/[\w.-]+"[^>]*>$/,
+    );
     expect(msg.headers['List-Unsubscribe']).toMatch(/^<http:\/\/localhost:\d+\/unsubscribe\/[\w.-]+>$/);
     expect(msg.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
   });
@@ -108,7 +128,13 @@ describe('POST /v1/send', () => {
   it('uses the deprecated name only for a string from, and passes reply-to, headers and attachments', async () => {
     const to = uniqueEmail();
     const content = Buffer.from('hello attachment').toString('base64');
-    const res = await send({ to, name: 'Old Name', reply: 'replies@example.org', headers: { 'X-Campaign': 'abc' }, attachments: [{ filename: 'a.txt', content, contentType: 'text/plain' }] });
+    const res = await send({
+      to,
+      name: 'Old Name',
+      reply: 'replies@example.org',
+      headers: { 'X-Campaign': 'abc' },
+      attachments: [{ filename: 'a.txt', content, contentType: 'text/plain' }],
+    });
     expect(res.status).toBe(200);
     await sentRow(res.body.data.emails[0].email);
     const msg = sinkFor(to)[0].body;
@@ -152,12 +178,29 @@ describe('POST /v1/send', () => {
     const to = uniqueEmail();
     const hidden = uniqueEmail('hidden');
     const before = sink.messages.length;
-    const refused = { Bcc: hidden, cc: hidden, TO: hidden, 'reply-to': hidden, 'Return-Path': hidden, SENDER: hidden, 'Resent-Bcc': hidden, 'content-Type': 'text/plain', 'DKIM-Signature': 'v=1', 'List-Unsubscribe': '<https://evil.example>', 'Message-Id': '<x@y>', 'X-SES-Configuration-Set': 'other' };
+    const refused = {
+      Bcc: hidden,
+      cc: hidden,
+      TO: hidden,
+      'reply-to': hidden,
+      'Return-Path': hidden,
+      SENDER: hidden,
+      'Resent-Bcc': hidden,
+      'content-Type': 'text/plain',
+      'DKIM-Signature': 'v=1',
+      'List-Unsubscribe': '<https://evil.example>',
+      'Message-Id': '<x@y>',
+      'X-SES-Configuration-Set': 'other',
+    };
     const res = await send({ to, headers: { ...refused, 'X-Campaign': 'fine', 'In-Reply-To': '<a@b>' } });
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
     const fields = res.body.error.errors.map((e: any) => e.field).sort();
-    expect(fields).toEqual(Object.keys(refused).map((name) => `headers.${name}`).sort());
+    expect(fields).toEqual(
+      Object.keys(refused)
+        .map((name) => `headers.${name}`)
+        .sort(),
+    );
     expect(await h.deps.knex('contacts').where({ project_id: p.projectId }).whereIn('email', [to, hidden])).toEqual([]);
     expect(sink.messages.length).toBe(before);
   });
@@ -222,16 +265,27 @@ describe('POST /v1/send', () => {
 
   it('commits a send whose workflows Temporal cannot take now, answers 200, and keeps the key spent', async () => {
     // Same database and project, but a Temporal address nothing listens on.
-    const down = await startHarness({ temporalAddress: '127.0.0.1:1', env: { EMAIL_TRANSPORT: 'sendgrid', SENDGRID_API_KEY: 'SG.test-key', SENDGRID_API_URL: sink.url } });
+    const down = await startHarness({
+      temporalAddress: '127.0.0.1:1',
+      env: { EMAIL_TRANSPORT: 'sendgrid', SENDGRID_API_KEY: 'SG.test-key', SENDGRID_API_URL: sink.url },
+    });
     try {
       const to = uniqueEmail();
       const key = `down-${Date.now()}`;
-      const res = await down.http.post('/v1/send').set(bearer(p.secretKey)).set('Idempotency-Key', key).send({ from: 'hello@mail.example.com', subject: 'Hi', body: '<p>Hi</p>', to });
+      const res = await down.http
+        .post('/v1/send')
+        .set(bearer(p.secretKey))
+        .set('Idempotency-Key', key)
+        .send({ from: 'hello@mail.example.com', subject: 'Hi', body: '<p>Hi</p>', to });
       expect(res.status).toBe(200);
       const row = await emailRow(res.body.data.emails[0].email);
       // Queued for the maintenance sweep, which starts `email-<id>` once Temporal answers.
       expect(row.status).toBe('QUEUED');
-      const again = await down.http.post('/v1/send').set(bearer(p.secretKey)).set('Idempotency-Key', key).send({ from: 'hello@mail.example.com', subject: 'Hi', body: '<p>Hi</p>', to });
+      const again = await down.http
+        .post('/v1/send')
+        .set(bearer(p.secretKey))
+        .set('Idempotency-Key', key)
+        .send({ from: 'hello@mail.example.com', subject: 'Hi', body: '<p>Hi</p>', to });
       expect(again.status).toBe(409);
     } finally {
       await down.stop();
@@ -259,10 +313,15 @@ describe('POST /v1/send', () => {
   });
 
   it("falls back to the template's reply-to and lets reply override it", async () => {
-    const tpl = await h.http.post('/templates').set(bearer(p.secretKey)).send({ name: 'rt', subject: 'S', body: '<p>B</p>', from: 'team@mail.example.com', replyTo: 'r@example.org', type: 'TRANSACTIONAL' });
+    const tpl = await h.http
+      .post('/templates')
+      .set(bearer(p.secretKey))
+      .send({ name: 'rt', subject: 'S', body: '<p>B</p>', from: 'team@mail.example.com', replyTo: 'r@example.org', type: 'TRANSACTIONAL' });
     const [a, b] = [uniqueEmail(), uniqueEmail()];
     await sentRow((await h.http.post('/v1/send').set(bearer(p.secretKey)).send({ to: a, template: tpl.body.id })).body.data.emails[0].email);
-    await sentRow((await h.http.post('/v1/send').set(bearer(p.secretKey)).send({ to: b, template: tpl.body.id, reply: 'x@example.org' })).body.data.emails[0].email);
+    await sentRow(
+      (await h.http.post('/v1/send').set(bearer(p.secretKey)).send({ to: b, template: tpl.body.id, reply: 'x@example.org' })).body.data.emails[0].email,
+    );
     expect(sinkFor(a)[0].body.reply_to).toEqual({ email: 'r@example.org' });
     expect(sinkFor(b)[0].body.reply_to).toEqual({ email: 'x@example.org' });
   });
@@ -281,7 +340,9 @@ describe('POST /v1/send', () => {
     const subject = `boom-${Date.now()}`;
     const fn = `svc_test_boom_${Date.now()}`;
     // A test-only trigger makes the email insert fail for this one subject.
-    await h.deps.knex.raw(`CREATE FUNCTION ${fn}() RETURNS trigger AS $$ BEGIN IF NEW.subject = '${subject}' THEN RAISE EXCEPTION 'boom'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`);
+    await h.deps.knex.raw(
+      `CREATE FUNCTION ${fn}() RETURNS trigger AS $$ BEGIN IF NEW.subject = '${subject}' THEN RAISE EXCEPTION 'boom'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`,
+    );
     await h.deps.knex.raw(`CREATE TRIGGER ${fn} BEFORE INSERT ON emails FOR EACH ROW EXECUTE FUNCTION ${fn}()`);
     const key = `release-${Date.now()}`;
     const to = uniqueEmail();

@@ -78,19 +78,31 @@ async function project(name: string): Promise<ProjectFixture> {
 /** `n` subscribed contacts written directly (the contacts routes are tested elsewhere). */
 async function contacts(fx: ProjectFixture, n: number): Promise<string[]> {
   const tag = crypto.randomBytes(3).toString('hex');
-  const rows = Array.from({ length: n }, (_, i) => ({ id: `cnt_${tag}${String(i).padStart(6, '0')}`, project_id: fx.projectId, email: `t${i}-${tag}@example.org`, subscribed: true, data: '{}' }));
+  const rows = Array.from({ length: n }, (_, i) => ({
+    id: `cnt_${tag}${String(i).padStart(6, '0')}`,
+    project_id: fx.projectId,
+    email: `t${i}-${tag}@example.org`,
+    subscribed: true,
+    data: '{}',
+  }));
   await h.deps.knex('contacts').insert(rows);
   return rows.map((r) => r.email);
 }
 
 async function campaign(fx: ProjectFixture): Promise<string> {
-  const res = await h.http.post('/campaigns').set(bearer(fx.secretKey)).send({ name: 'throttled', subject: 'News', body: '<p>news</p>', from: `news@${DOMAIN}`, audienceType: 'ALL' });
+  const res = await h.http
+    .post('/campaigns')
+    .set(bearer(fx.secretKey))
+    .send({ name: 'throttled', subject: 'News', body: '<p>news</p>', from: `news@${DOMAIN}`, audienceType: 'ALL' });
   expect(res.status).toBe(201);
   return res.body.data.id as string;
 }
 
 const sendTo = (fx: ProjectFixture, to: string[]) =>
-  h.http.post('/v1/send').set(bearer(fx.secretKey)).send({ to, from: `hi@${DOMAIN}`, subject: 'Hi', body: '<p>Hi</p>' });
+  h.http
+    .post('/v1/send')
+    .set(bearer(fx.secretKey))
+    .send({ to, from: `hi@${DOMAIN}`, subject: 'Hi', body: '<p>Hi</p>' });
 
 /** The rates the campaign's batch activities reported being held to (their results, read from the workflow's history). */
 async function batchRates(hd: WorkflowHandle): Promise<Set<number>> {
@@ -103,7 +115,8 @@ async function batchRates(hd: WorkflowHandle): Promise<Set<number>> {
   return rates;
 }
 
-const currentDetails = async (hd: WorkflowHandle) => ((await hd.query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails ?? '') as string;
+const currentDetails = async (hd: WorkflowHandle) =>
+  ((await hd.query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails ?? '') as string;
 
 describe('per-project send throttle', () => {
   it("two workers keep a project's 600 emails (/v1/send and a campaign) under its rate, another project runs at its own override alongside, nothing is dropped", async () => {
@@ -128,10 +141,14 @@ describe('per-project send throttle', () => {
 
     // While A's campaign sends, its current details show the project's throttle.
     const hd = (await h.deps.temporal.client()).workflow.getHandle(`campaign-${campaignA}`);
-    const details = await eventually(async () => {
-      const line = await currentDetails(hd);
-      return line.startsWith('Sending') && line.includes(`project send rate ${DEFAULT_RATE}/s`) ? line : null;
-    }, 60_000, 100);
+    const details = await eventually(
+      async () => {
+        const line = await currentDetails(hd);
+        return line.startsWith('Sending') && line.includes(`project send rate ${DEFAULT_RATE}/s`) ? line : null;
+      },
+      60_000,
+      100,
+    );
     expect(details).toMatch(/^Sending · \d+ of 500 handed over · /);
 
     await eventually(async () => received(a.projectId).length >= 600 && received(b.projectId).length >= 300, 90_000, 200);
@@ -146,7 +163,12 @@ describe('per-project send throttle', () => {
     const perB = countBy(gotB.map((r) => r.email));
     expect([...perB.keys()].sort()).toEqual([...audienceB].sort());
     expect([...perB.values()].every((n) => n === 1)).toBe(true);
-    const statuses = await h.deps.knex('emails').whereIn('project_id', [a.projectId, b.projectId]).groupBy('status').select('status').count<{ status: string; count: string }[]>('* as count');
+    const statuses = await h.deps
+      .knex('emails')
+      .whereIn('project_id', [a.projectId, b.projectId])
+      .groupBy('status')
+      .select('status')
+      .count<{ status: string; count: string }[]>('* as count');
     expect(Object.fromEntries(statuses.map((s) => [s.status, Number(s.count)]))).toEqual({ SENT: 900 });
 
     const timesA = gotA.map((r) => r.at);
@@ -163,13 +185,22 @@ describe('per-project send throttle', () => {
     expect(Math.max(...timesB)).toBeLessThan(Math.max(...timesA));
 
     // The stats show what paced the campaigns.
-    expect((await h.http.get(`/campaigns/${campaignA}/stats`).set(bearer(a.secretKey))).body).toMatchObject({ sent: 500, pacing: { ratePerSecond: DEFAULT_RATE, source: 'project' } });
-    expect((await h.http.get(`/campaigns/${campaignB}/stats`).set(bearer(b.secretKey))).body).toMatchObject({ sent: 300, pacing: { ratePerSecond: B_RATE, source: 'project' } });
+    expect((await h.http.get(`/campaigns/${campaignA}/stats`).set(bearer(a.secretKey))).body).toMatchObject({
+      sent: 500,
+      pacing: { ratePerSecond: DEFAULT_RATE, source: 'project' },
+    });
+    expect((await h.http.get(`/campaigns/${campaignB}/stats`).set(bearer(b.secretKey))).body).toMatchObject({
+      sent: 300,
+      pacing: { ratePerSecond: B_RATE, source: 'project' },
+    });
   }, 120_000);
 
   it("a campaign's own sendRatePerMinute below the project's rate is what its stats name", async () => {
     const fx = await project('paced');
-    const created = await h.http.post('/campaigns').set(bearer(fx.secretKey)).send({ name: 'slow', subject: 'S', body: '<p>b</p>', from: `news@${DOMAIN}`, audienceType: 'ALL', sendRatePerMinute: 120 });
+    const created = await h.http
+      .post('/campaigns')
+      .set(bearer(fx.secretKey))
+      .send({ name: 'slow', subject: 'S', body: '<p>b</p>', from: `news@${DOMAIN}`, audienceType: 'ALL', sendRatePerMinute: 120 });
     const id = created.body.data.id as string;
     const stats = async () => (await h.http.get(`/campaigns/${id}/stats`).set(bearer(fx.secretKey))).body.pacing;
     expect(await stats()).toEqual({ ratePerSecond: 2, source: 'campaign' });
@@ -186,7 +217,7 @@ describe('reservations (services/sendThrottle on Postgres)', () => {
     const fx = await project('holds');
     const t = throttle();
     // Ten seconds of queue at 10/s.
-    expect(await t.group({ projectId: fx.projectId, count: 100, maxWaitMs: 60_000, }, { signal: AbortSignal.abort() })).toMatchObject({ go: true, rate: 10 });
+    expect(await t.group({ projectId: fx.projectId, count: 100, maxWaitMs: 60_000 }, { signal: AbortSignal.abort() })).toMatchObject({ go: true, rate: 10 });
     const first = await t.email({ emailId: crypto.randomUUID(), projectId: fx.projectId });
     const emailId = crypto.randomUUID();
     const held = await t.email({ emailId, projectId: fx.projectId });

@@ -52,10 +52,17 @@ const subscribed = async (contactId: string) => (await h.deps.knex('contacts').w
 
 /** As SNS posts: JSON in a text/plain body. */
 const post = (m: SnsEnvelope | string, type = 'text/plain; charset=UTF-8') =>
-  h.http.post('/webhooks/ses').set('Content-Type', type).set('x-amz-sns-message-type', typeof m === 'string' ? 'Notification' : m.Type ?? '').send(typeof m === 'string' ? m : JSON.stringify(m));
+  h.http
+    .post('/webhooks/ses')
+    .set('Content-Type', type)
+    .set('x-amz-sns-message-type', typeof m === 'string' ? 'Notification' : (m.Type ?? ''))
+    .send(typeof m === 'string' ? m : JSON.stringify(m));
 
 async function sendOne(to: string, extra: Record<string, unknown> = {}) {
-  const res = await h.http.post('/v1/send').set(bearer(p.secretKey)).send({ to, from: `hello@${DOMAIN}`, subject: 'S', body: '<p>B</p>', ...extra });
+  const res = await h.http
+    .post('/v1/send')
+    .set(bearer(p.secretKey))
+    .send({ to, from: `hello@${DOMAIN}`, subject: 'S', body: '<p>B</p>', ...extra });
   expect(res.status).toBe(200);
   const emailId: string = res.body.data.emails[0].email;
   return eventually(async () => {
@@ -72,7 +79,10 @@ interface Sent {
 async function sentCampaign(n: number): Promise<Sent> {
   const emails = Array.from({ length: n }, () => uniqueEmail('ses'));
   for (const email of emails) await h.http.post('/contacts').set(bearer(p.secretKey)).send({ email });
-  const seg = await h.http.post('/segments').set(bearer(p.secretKey)).send({ name: `ses-${crypto.randomBytes(3).toString('hex')}`, type: 'STATIC' });
+  const seg = await h.http
+    .post('/segments')
+    .set(bearer(p.secretKey))
+    .send({ name: `ses-${crypto.randomBytes(3).toString('hex')}`, type: 'STATIC' });
   await h.http.post(`/segments/${seg.body.id}/members`).set(bearer(p.secretKey)).send({ emails });
   const created = await h.http
     .post('/campaigns')
@@ -116,7 +126,11 @@ function sesEvent(eventType: string, r: Sent['recipients'][number], detail: Reco
 }
 
 const permanentBounce = (r: Sent['recipients'][number]) =>
-  sesEvent('Bounce', r, { bounceType: 'Permanent', bounceSubType: 'General', bouncedRecipients: [{ emailAddress: r.email, action: 'failed', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }] });
+  sesEvent('Bounce', r, {
+    bounceType: 'Permanent',
+    bounceSubType: 'General',
+    bouncedRecipients: [{ emailAddress: r.email, action: 'failed', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }],
+  });
 
 describe('SES transport', () => {
   it('sends a transactional email through SendEmail with its subject, body, headers, attachments and tags, and stores the SES message id', async () => {
@@ -189,11 +203,20 @@ describe('SES transport', () => {
 
 describe('POST /webhooks/ses', () => {
   it('applies a signed bounce and complaint once each, however often SNS delivers them, and unsubscribes the contacts', async () => {
-    const { campaignId, recipients: [bounced, complained, soft] } = await sentCampaign(3);
+    const {
+      campaignId,
+      recipients: [bounced, complained, soft],
+    } = await sentCampaign(3);
     const bounce = sns.notification(permanentBounce(bounced));
-    const complaint = sns.notification(sesEvent('Complaint', complained, { complainedRecipients: [{ emailAddress: complained.email }], complaintFeedbackType: 'abuse' }));
+    const complaint = sns.notification(
+      sesEvent('Complaint', complained, { complainedRecipients: [{ emailAddress: complained.email }], complaintFeedbackType: 'abuse' }),
+    );
     const transient = sns.notification(
-      sesEvent('Bounce', soft, { bounceType: 'Transient', bounceSubType: 'MailboxFull', bouncedRecipients: [{ emailAddress: soft.email, diagnosticCode: 'smtp; 452 mailbox full' }] }),
+      sesEvent('Bounce', soft, {
+        bounceType: 'Transient',
+        bounceSubType: 'MailboxFull',
+        bouncedRecipients: [{ emailAddress: soft.email, diagnosticCode: 'smtp; 452 mailbox full' }],
+      }),
     );
     for (const m of [bounce, complaint, transient]) {
       const res = await post(m);
@@ -220,7 +243,10 @@ describe('POST /webhooks/ses', () => {
   });
 
   it('maps delivery, open, click, send and delivery delays onto the same statuses, counters and events', async () => {
-    const { campaignId, recipients: [a, b] } = await sentCampaign(2);
+    const {
+      campaignId,
+      recipients: [a, b],
+    } = await sentCampaign(2);
     const results = [];
     for (const m of [
       sesEvent('Send', a),
@@ -256,7 +282,9 @@ describe('POST /webhooks/ses', () => {
 
   it('accepts SignatureVersion 1 and application/json bodies, and fetches a signing certificate once', async () => {
     const before = sns.certFetches();
-    const { recipients: [a] } = await sentCampaign(1);
+    const {
+      recipients: [a],
+    } = await sentCampaign(1);
     expect((await post(sns.notification(sesEvent('Delivery', a), { version: '1' }), 'application/json')).body.data.applied).toBe(1);
     expect((await post(sns.notification(sesEvent('Open', a), { subject: 'Amazon SES Email Event Notification' }))).body.data.applied).toBe(1);
     // Every message of this file names the same certificate URL: fetched by the first, never again.
@@ -293,7 +321,11 @@ describe('POST /webhooks/ses', () => {
 
     it('a certificate URL on a host that is not allowed, or not https, without fetching it', async () => {
       const fetches = sns.certFetches();
-      for (const certUrl of ['https://127.0.0.2:1/SimpleNotificationService-test.pem', `http://${sns.host}/SimpleNotificationService-test.pem`, `https://localhost:${sns.host.split(':')[1]}/x.pem`]) {
+      for (const certUrl of [
+        'https://127.0.0.2:1/SimpleNotificationService-test.pem',
+        `http://${sns.host}/SimpleNotificationService-test.pem`,
+        `https://localhost:${sns.host.split(':')[1]}/x.pem`,
+      ]) {
         const res = await post(sns.notification(permanentBounce(r), { certUrl }));
         expect(res.status).toBe(401);
         expect(res.body.error.message).toMatch(/not on an allowed host/);
@@ -325,7 +357,10 @@ describe('POST /webhooks/ses', () => {
     ])('with 404, even a correctly signed notification, when the endpoint is off: %s', async (_name, env) => {
       const off = await startHarness({ env: { ...sesEnv(), ...env } });
       try {
-        const res = await off.http.post('/webhooks/ses').set('Content-Type', 'text/plain').send(JSON.stringify(sns.notification(permanentBounce(r))));
+        const res = await off.http
+          .post('/webhooks/ses')
+          .set('Content-Type', 'text/plain')
+          .send(JSON.stringify(sns.notification(permanentBounce(r))));
         expect(res.status).toBe(404);
         expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', message: expect.stringMatching(/EMAIL_TRANSPORT=ses and SNS_TOPIC_ARNS/) });
       } finally {
@@ -365,7 +400,9 @@ describe('POST /webhooks/ses', () => {
     });
 
     it('does not visit a SubscribeURL on a host that is not allowed, nor an unsigned one, nor an UnsubscribeConfirmation', async () => {
-      const elsewhere = await post(sns.subscriptionConfirmation({ token: 'tok-2', subscribeUrl: 'https://127.0.0.2:1/?Action=ConfirmSubscription&Token=tok-2' }));
+      const elsewhere = await post(
+        sns.subscriptionConfirmation({ token: 'tok-2', subscribeUrl: 'https://127.0.0.2:1/?Action=ConfirmSubscription&Token=tok-2' }),
+      );
       expect(elsewhere.status).toBe(401);
       expect(elsewhere.body.error.message).toMatch(/SubscribeURL is not on an allowed host/);
       const forged = { ...sns.subscriptionConfirmation({ token: 'tok-3' }), Token: 'tok-4' };

@@ -16,28 +16,66 @@ afterAll(async () => h?.stop());
 // First-party tracking's defaults (docs/tracking.md); tracking.test.ts covers changing them.
 const DEFAULT_TRACKING = { MARKETING: { opens: true, clicks: true }, TRANSACTIONAL: { opens: false, clicks: false } };
 const get = () => h.http.get('/settings').set(bearer(p.secretKey));
-const patch = (body: unknown) => h.http.patch('/settings').set(bearer(p.secretKey)).send(body as object);
+const patch = (body: unknown) =>
+  h.http
+    .patch('/settings')
+    .set(bearer(p.secretKey))
+    .send(body as object);
 
 describe('sending policy (GET/PATCH /settings)', () => {
   it('a new project has UTC, no quiet hours, no cap, the default send rate', async () => {
     const res = await get();
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ timezone: 'UTC', quietHours: null, frequencyCap: null, sendRatePerSecond: null, tracking: DEFAULT_TRACKING, doubleOptIn: null, retention: KEEP });
+    expect(res.body).toEqual({
+      timezone: 'UTC',
+      quietHours: null,
+      frequencyCap: null,
+      sendRatePerSecond: null,
+      tracking: DEFAULT_TRACKING,
+      doubleOptIn: null,
+      retention: KEEP,
+    });
   });
 
   it('PATCH changes only the keys sent, and null turns a control off', async () => {
-    expect((await patch({ timezone: 'Europe/Paris' })).body).toEqual({ timezone: 'Europe/Paris', quietHours: null, frequencyCap: null, sendRatePerSecond: null, tracking: DEFAULT_TRACKING, doubleOptIn: null, retention: KEEP });
+    expect((await patch({ timezone: 'Europe/Paris' })).body).toEqual({
+      timezone: 'Europe/Paris',
+      quietHours: null,
+      frequencyCap: null,
+      sendRatePerSecond: null,
+      tracking: DEFAULT_TRACKING,
+      doubleOptIn: null,
+      retention: KEEP,
+    });
     expect((await patch({ quietHours: { start: '21:00', end: '08:00' } })).body).toEqual({
       timezone: 'Europe/Paris',
       quietHours: { start: '21:00', end: '08:00' },
       frequencyCap: null,
       sendRatePerSecond: null,
-      tracking: DEFAULT_TRACKING, doubleOptIn: null, retention: KEEP,
+      tracking: DEFAULT_TRACKING,
+      doubleOptIn: null,
+      retention: KEEP,
     });
     const capped = await patch({ frequencyCap: { max: 3, per: 'day' } });
-    expect(capped.body).toEqual({ timezone: 'Europe/Paris', quietHours: { start: '21:00', end: '08:00' }, frequencyCap: { max: 3, per: 'day' }, sendRatePerSecond: null, tracking: DEFAULT_TRACKING, doubleOptIn: null, retention: KEEP });
+    expect(capped.body).toEqual({
+      timezone: 'Europe/Paris',
+      quietHours: { start: '21:00', end: '08:00' },
+      frequencyCap: { max: 3, per: 'day' },
+      sendRatePerSecond: null,
+      tracking: DEFAULT_TRACKING,
+      doubleOptIn: null,
+      retention: KEEP,
+    });
     expect((await get()).body).toEqual(capped.body);
-    expect((await patch({ quietHours: null })).body).toEqual({ timezone: 'Europe/Paris', quietHours: null, frequencyCap: { max: 3, per: 'day' }, sendRatePerSecond: null, tracking: DEFAULT_TRACKING, doubleOptIn: null, retention: KEEP });
+    expect((await patch({ quietHours: null })).body).toEqual({
+      timezone: 'Europe/Paris',
+      quietHours: null,
+      frequencyCap: { max: 3, per: 'day' },
+      sendRatePerSecond: null,
+      tracking: DEFAULT_TRACKING,
+      doubleOptIn: null,
+      retention: KEEP,
+    });
   });
 
   it('sendRatePerSecond is set, kept alongside the rest, and null puts it back to the default', async () => {
@@ -77,15 +115,24 @@ describe('sending policy (GET/PATCH /settings)', () => {
   });
 
   it('the dashboard sets the same policy under `settings` of PATCH /users/@me/projects/:id', async () => {
-    const res = await h.http.patch(`/users/@me/projects/${p.projectId}`).set('Cookie', p.cookie).send({ settings: { timezone: 'Asia/Tokyo', frequencyCap: null, sendRatePerSecond: 20 } });
+    const res = await h.http
+      .patch(`/users/@me/projects/${p.projectId}`)
+      .set('Cookie', p.cookie)
+      .send({ settings: { timezone: 'Asia/Tokyo', frequencyCap: null, sendRatePerSecond: 20 } });
     expect(res.status).toBe(200);
     expect(res.body.settings).toEqual({ timezone: 'Asia/Tokyo', quietHours: null, frequencyCap: null, sendRatePerSecond: 20 });
     expect((await get()).body.timezone).toBe('Asia/Tokyo');
     expect((await get()).body.sendRatePerSecond).toBe(20);
-    const zero = await h.http.patch(`/users/@me/projects/${p.projectId}`).set('Cookie', p.cookie).send({ settings: { sendRatePerSecond: 0 } });
+    const zero = await h.http
+      .patch(`/users/@me/projects/${p.projectId}`)
+      .set('Cookie', p.cookie)
+      .send({ settings: { sendRatePerSecond: 0 } });
     expect(zero.status).toBe(422);
     expect(zero.body.error.errors.map((d: any) => d.field)).toContain('settings.sendRatePerSecond');
-    const bad = await h.http.patch(`/users/@me/projects/${p.projectId}`).set('Cookie', p.cookie).send({ settings: { quietHours: { start: 'x', end: '08:00' } } });
+    const bad = await h.http
+      .patch(`/users/@me/projects/${p.projectId}`)
+      .set('Cookie', p.cookie)
+      .send({ settings: { quietHours: { start: 'x', end: '08:00' } } });
     expect(bad.status).toBe(422);
     expect(bad.body.error.errors.map((d: any) => d.field)).toContain('settings.quietHours.start');
   });
@@ -99,7 +146,12 @@ describe('sending policy (GET/PATCH /settings)', () => {
 describe('contact time zone coverage', () => {
   it('GET /contacts/fields counts only data.timezone values that name a zone', async () => {
     const q = await createProjectFixture(h, 'tz');
-    for (const [email, timezone] of [['a@x.test', 'Asia/Tokyo'], ['b@x.test', 'America/New_York'], ['c@x.test', 'Not/AZone'], ['d@x.test', undefined]] as const) {
+    for (const [email, timezone] of [
+      ['a@x.test', 'Asia/Tokyo'],
+      ['b@x.test', 'America/New_York'],
+      ['c@x.test', 'Not/AZone'],
+      ['d@x.test', undefined],
+    ] as const) {
       await upsertContact(h.deps.knex, { projectId: q.projectId, email, data: timezone ? { timezone } : { other: 1 }, defaultSubscribed: true });
     }
     const res = await h.http.get('/contacts/fields').set(bearer(q.secretKey));

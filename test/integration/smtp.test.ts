@@ -37,7 +37,8 @@ afterAll(async () => {
 
 const key = (fx?: ProjectFixture) => bearer((fx ?? p).secretKey);
 const emailRow = (id: string) => h.deps.knex('emails').where({ id }).first();
-const waitStatus = (id: string, statuses: string[]) => eventually(async () => ((await emailRow(id)) && statuses.includes((await emailRow(id)).status) ? emailRow(id) : null));
+const waitStatus = (id: string, statuses: string[]) =>
+  eventually(async () => ((await emailRow(id)) && statuses.includes((await emailRow(id)).status) ? emailRow(id) : null));
 
 /** The domain's listed records published in the local DNS, then checked through the API. */
 async function verifiedDomain(fx: ProjectFixture, domain: string): Promise<any> {
@@ -52,7 +53,9 @@ async function verifiedDomain(fx: ProjectFixture, domain: string): Promise<any> 
 /** What a receiver's DNS would answer for a DKIM key: the TXT record GET /domains/project/:id lists. */
 async function dkimResolver(fx: ProjectFixture) {
   const listed = await h.http.get(`/domains/project/${fx.projectId}`).set(key(fx));
-  const records = new Map<string, string>(listed.body.flatMap((d: any) => d.records.filter((r: any) => r.purpose === 'dkim').map((r: any) => [r.name, r.value])));
+  const records = new Map<string, string>(
+    listed.body.flatMap((d: any) => d.records.filter((r: any) => r.purpose === 'dkim').map((r: any) => [r.name, r.value])),
+  );
   return async (name: string, rr: string) => {
     const value = rr === 'TXT' ? records.get(name.toLowerCase()) : undefined;
     if (!value) throw Object.assign(new Error(`no ${rr} at ${name}`), { code: 'ENOTFOUND' });
@@ -106,16 +109,19 @@ describe('EMAIL_TRANSPORT=smtp', () => {
   it('delivers /v1/send as a DKIM-signed MIME message with custom headers, attachments and reply-to; a tampered copy fails DKIM', async () => {
     const to = uniqueEmail('smtp');
     const content = Buffer.from('hello attachment').toString('base64');
-    const res = await h.http.post('/v1/send').set(key()).send({
-      to: { name: 'Ann Example', email: to },
-      from: { name: 'Hello Team', email: `hello@${DOMAIN}` },
-      subject: 'Hi {{ name }}',
-      body: '<p>Hello {{ name }}</p>',
-      data: { name: 'Ann' },
-      reply: 'replies@example.org',
-      headers: { 'X-Campaign': 'abc' },
-      attachments: [{ filename: 'a.txt', content, contentType: 'text/plain' }],
-    });
+    const res = await h.http
+      .post('/v1/send')
+      .set(key())
+      .send({
+        to: { name: 'Ann Example', email: to },
+        from: { name: 'Hello Team', email: `hello@${DOMAIN}` },
+        subject: 'Hi {{ name }}',
+        body: '<p>Hello {{ name }}</p>',
+        data: { name: 'Ann' },
+        reply: 'replies@example.org',
+        headers: { 'X-Campaign': 'abc' },
+        attachments: [{ filename: 'a.txt', content, contentType: 'text/plain' }],
+      });
     expect(res.status).toBe(200);
     const row = await waitStatus(res.body.data.emails[0].email, ['SENT']);
     const [mail] = await waitMail(to);
@@ -147,9 +153,12 @@ describe('EMAIL_TRANSPORT=smtp', () => {
     expect(bad.status.result).toBe('fail');
   });
 
-  it('signs mail from a subdomain of a verified domain with the domain\'s key', async () => {
+  it("signs mail from a subdomain of a verified domain with the domain's key", async () => {
     const to = uniqueEmail('sub');
-    const res = await h.http.post('/v1/send').set(key()).send({ to, from: `news@eu.${DOMAIN}`, subject: 'Sub', body: '<p>x</p>' });
+    const res = await h.http
+      .post('/v1/send')
+      .set(key())
+      .send({ to, from: `news@eu.${DOMAIN}`, subject: 'Sub', body: '<p>x</p>' });
     expect(res.status).toBe(200);
     const [mail] = await waitMail(to);
     const [sig] = await dkimOf(mail.raw);
@@ -157,9 +166,16 @@ describe('EMAIL_TRANSPORT=smtp', () => {
   });
 
   it('marks marketing mail with the signed one-click pair (List-Unsubscribe + List-Unsubscribe-Post)', async () => {
-    const tpl = await h.http.post('/templates').set(key()).send({
-      name: 'news', subject: 'News', body: '<a href="{{ unsubscribeUrl }}">u</a>', from: `team@${DOMAIN}`, type: 'MARKETING',
-    });
+    const tpl = await h.http
+      .post('/templates')
+      .set(key())
+      .send({
+        name: 'news',
+        subject: 'News',
+        body: '<a href="{{ unsubscribeUrl }}">u</a>',
+        from: `team@${DOMAIN}`,
+        type: 'MARKETING',
+      });
     expect(tpl.status).toBe(201);
     const to = uniqueEmail('mkt');
     const res = await h.http.post('/v1/send').set(key()).send({ to, template: tpl.body.id });
@@ -175,14 +191,22 @@ describe('EMAIL_TRANSPORT=smtp', () => {
     const [sig] = await dkimOf(mail.raw);
     expect(sig.status.result).toBe('pass');
     // RFC 8058: the signature must cover both headers.
-    const signed = mail.raw.toString().match(/DKIM-Signature:[\s\S]*?\bh=([^;]+);/)![1].replace(/\s+/g, '').toLowerCase().split(':');
+    const signed = mail.raw
+      .toString()
+      .match(/DKIM-Signature:[\s\S]*?\bh=([^;]+);/)![1]
+      .replace(/\s+/g, '')
+      .toLowerCase()
+      .split(':');
     expect(signed).toEqual(expect.arrayContaining(['list-unsubscribe', 'list-unsubscribe-post', 'from', 'subject']));
   });
 
   it('a 550 at RCPT fails the email and counts a bounce: contact unsubscribed, email.bounced recorded, address suppressed; nothing arrives', async () => {
     const to = uniqueEmail('gone');
     sink.refuse(to, { at: 'RCPT', code: 550 });
-    const res = await h.http.post('/v1/send').set(key()).send({ to, subscribed: true, from: `hello@${DOMAIN}`, subject: 'x', body: '<p>x</p>' });
+    const res = await h.http
+      .post('/v1/send')
+      .set(key())
+      .send({ to, subscribed: true, from: `hello@${DOMAIN}`, subject: 'x', body: '<p>x</p>' });
     expect(res.status).toBe(200);
     const { email: emailId, contact } = res.body.data.emails[0];
     // FAILED with the server's reply, then the bounce moves it on to BOUNCED as a provider's bounce report would.
@@ -198,7 +222,10 @@ describe('EMAIL_TRANSPORT=smtp', () => {
     // The refusal put the address on the suppression list: the next email to it is never offered to the relay.
     const listed = await h.http.get(`/suppressions?search=${encodeURIComponent(to)}`).set(key());
     expect(listed.body.data).toEqual([expect.objectContaining({ email: to, reason: 'HARD_BOUNCE', emailId })]);
-    const again = await h.http.post('/v1/send').set(key()).send({ to, from: `hello@${DOMAIN}`, subject: 'y', body: '<p>y</p>' });
+    const again = await h.http
+      .post('/v1/send')
+      .set(key())
+      .send({ to, from: `hello@${DOMAIN}`, subject: 'y', body: '<p>y</p>' });
     await waitStatus(again.body.data.emails[0].email, ['SUPPRESSED']);
     expect(sink.refusals(to)).toBe(1);
     expect(sink.mailsTo(to)).toHaveLength(0);
@@ -207,7 +234,10 @@ describe('EMAIL_TRANSPORT=smtp', () => {
   it('a 4xx is retried and later delivered, once', async () => {
     const to = uniqueEmail('later');
     sink.refuse(to, { at: 'RCPT', code: 451, times: 1 });
-    const res = await h.http.post('/v1/send').set(key()).send({ to, from: `hello@${DOMAIN}`, subject: 'x', body: '<p>x</p>' });
+    const res = await h.http
+      .post('/v1/send')
+      .set(key())
+      .send({ to, from: `hello@${DOMAIN}`, subject: 'x', body: '<p>x</p>' });
     const row = await waitStatus(res.body.data.emails[0].email, ['SENT']);
     expect(sink.refusals(to)).toBe(1);
     expect(sink.mailsTo(to)).toHaveLength(1);
@@ -227,9 +257,13 @@ async function campaignProject(n: number): Promise<{ fx: ProjectFixture; emails:
   await verifiedDomain(fx, domain);
   const emails = Array.from({ length: n }, (_, i) => `r${i}-${tag}@example.org`);
   for (let i = 0; i < n; i += 1000) {
-    await h.deps.knex('contacts').insert(
-      emails.slice(i, i + 1000).map((email, j) => ({ id: `cnt_${tag}${String(i + j).padStart(6, '0')}`, project_id: fx.projectId, email, subscribed: true, data: '{}' })),
-    );
+    await h.deps
+      .knex('contacts')
+      .insert(
+        emails
+          .slice(i, i + 1000)
+          .map((email, j) => ({ id: `cnt_${tag}${String(i + j).padStart(6, '0')}`, project_id: fx.projectId, email, subscribed: true, data: '{}' })),
+      );
   }
   return { fx, emails, domain };
 }
@@ -238,7 +272,13 @@ async function sendCampaign(fx: ProjectFixture, domain: string, harness: Harness
   const res = await harness.http
     .post('/campaigns')
     .set(key(fx))
-    .send({ name: 'SMTP news', subject: 'For {{ email }}', body: '<p>Hi</p><a href="{{ unsubscribeUrl }}">u</a>', from: `news@${domain}`, audienceType: 'ALL' });
+    .send({
+      name: 'SMTP news',
+      subject: 'For {{ email }}',
+      body: '<p>Hi</p><a href="{{ unsubscribeUrl }}">u</a>',
+      from: `news@${domain}`,
+      audienceType: 'ALL',
+    });
   expect(res.status).toBe(201);
   expect((await harness.http.post(`/campaigns/${res.body.data.id}/send`).set(key(fx)).send({})).status).toBe(200);
   return res.body.data.id;
@@ -258,7 +298,10 @@ describe('campaigns over SMTP', () => {
   it('delivers a 2,000-recipient campaign exactly once per recipient, with the worker stopped and restarted mid-send', async () => {
     const { fx, emails, domain } = await campaignProject(2000);
     // Small batches, slow answers: many hand-overs in flight when the worker stops.
-    const small = await startHarness({ worker: true, env: { EMAIL_TRANSPORT: 'smtp', SMTP_URL: sink.url, SEND_RATE_PER_SECOND: '100000', CAMPAIGN_BATCH_SIZE: '200' } });
+    const small = await startHarness({
+      worker: true,
+      env: { EMAIL_TRANSPORT: 'smtp', SMTP_URL: sink.url, SEND_RATE_PER_SECOND: '100000', CAMPAIGN_BATCH_SIZE: '200' },
+    });
     try {
       sink.delay(5);
       const id = await sendCampaign(fx, domain, small);
@@ -292,7 +335,7 @@ describe('campaigns over SMTP', () => {
     }
   }, 240_000);
 
-  it('records each recipient\'s own outcome: a 550 at DATA is FAILED and a bounce, a 451 is retried and delivered, the rest are sent', async () => {
+  it("records each recipient's own outcome: a 550 at DATA is FAILED and a bounce, a 451 is retried and delivered, the rest are sent", async () => {
     const { fx, emails, domain } = await campaignProject(5);
     const [refused, deferred] = emails;
     sink.refuse(refused, { at: 'DATA', code: 550 });

@@ -59,7 +59,14 @@ describe('SMTP envelope', () => {
       projectId: '00000000-0000-4000-8000-000000000002',
       campaignId: '00000000-0000-4000-8000-000000000003',
       from: { email: 'news@mail.example.com' },
-      recipients: [a, b].map((email, i) => ({ emailId: `00000000-0000-4000-8000-00000000001${i}`, to: { email }, subject: 'News', html: '<p>n</p>', text: 'n', headers: { Bcc: hidden } })),
+      recipients: [a, b].map((email, i) => ({
+        emailId: `00000000-0000-4000-8000-00000000001${i}`,
+        to: { email },
+        subject: 'News',
+        html: '<p>n</p>',
+        text: 'n',
+        headers: { Bcc: hidden },
+      })),
     });
     expect(result.accepted).toHaveLength(2);
     const mails = sink.mails.slice(before);

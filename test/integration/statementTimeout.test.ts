@@ -52,7 +52,10 @@ it('answers 503 with the error envelope when a statement outlives the timeout', 
   });
   await holding;
 
-  const res = await api.post('/contacts').set(bearer(p.secretKey)).send({ email, data: { plan: 'pro' } });
+  const res = await api
+    .post('/contacts')
+    .set(bearer(p.secretKey))
+    .send({ email, data: { plan: 'pro' } });
   expect(res.status).toBe(503);
   expect(res.body).toMatchObject({
     success: false,
@@ -62,5 +65,12 @@ it('answers 503 with the error envelope when a statement outlives the timeout', 
   await holder;
 
   // The pool is fine afterwards: the same request goes through once the lock is gone.
-  expect((await api.post('/contacts').set(bearer(p.secretKey)).send({ email, data: { plan: 'pro' } })).status).toBe(200);
+  expect(
+    (
+      await api
+        .post('/contacts')
+        .set(bearer(p.secretKey))
+        .send({ email, data: { plan: 'pro' } })
+    ).status,
+  ).toBe(200);
 }, 30_000);

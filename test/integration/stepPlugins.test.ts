@@ -31,7 +31,10 @@ afterAll(async () => {
   await h?.stop();
 });
 
-const split = (weights: Record<string, number>) => ({ type: 'WEIGHTED_SPLIT', config: { branches: Object.entries(weights).map(([name, weight]) => ({ name, weight })) } });
+const split = (weights: Record<string, number>) => ({
+  type: 'WEIGHTED_SPLIT',
+  config: { branches: Object.entries(weights).map(([name, weight]) => ({ name, weight })) },
+});
 
 describe('a step type added through an injected registry', () => {
   it('is validated by its own schema, and an app without it refuses it', async () => {
@@ -42,15 +45,20 @@ describe('a step type added through an injected registry', () => {
     expect((await api.addStep(wf.id, split({ a: 1, b: 0 }))).status).toBe(201);
 
     const plain = buildApp({ ...h.deps, steps: undefined });
-    const refused = await request(plain.app.callback()).post(`/workflows/${wf.id}/steps`).set(bearer(p.secretKey)).send(split({ a: 1, b: 0 }));
+    const refused = await request(plain.app.callback())
+      .post(`/workflows/${wf.id}/steps`)
+      .set(bearer(p.secretKey))
+      .send(split({ a: 1, b: 0 }));
     expect(refused.status).toBe(422);
     expect(refused.body.error.errors[0].field).toBe('type');
   });
 
   it('takes transitions only on the branches its config names, and needs them all connected to enable', async () => {
-    const wf = await api.build(`split-${Date.now()}`, { split: split({ gold: 1, grey: 0 }), gold: { type: 'STAMP', config: { label: 'gold' } }, grey: { type: 'STAMP', config: { label: 'grey' } } }, [
-      ['trigger', 'split'],
-    ]);
+    const wf = await api.build(
+      `split-${Date.now()}`,
+      { split: split({ gold: 1, grey: 0 }), gold: { type: 'STAMP', config: { label: 'gold' } }, grey: { type: 'STAMP', config: { label: 'grey' } } },
+      [['trigger', 'split']],
+    );
     const s = wf.steps;
     const wrong = await api.connect(wf.id, s.split, s.gold, 'purple');
     expect(wrong.status).toBe(422);
@@ -71,7 +79,11 @@ describe('a step type added through an injected registry', () => {
     const wf = await api.build(
       event,
       { split: split({ gold: 1, grey: 0 }), gold: { type: 'STAMP', config: { label: 'gold' } }, grey: { type: 'STAMP', config: { label: 'grey' } } },
-      [['trigger', 'split'], ['split', 'gold', 'gold'], ['split', 'grey', 'grey']],
+      [
+        ['trigger', 'split'],
+        ['split', 'gold', 'gold'],
+        ['split', 'grey', 'grey'],
+      ],
       { enabled: true },
     );
     const email = uniqueEmail('plug');
@@ -90,7 +102,9 @@ describe('a step type added through an injected registry', () => {
   it("counts the new type's template reference in the usage list and the delete guard", async () => {
     const tpl = await h.http.post('/templates').set(bearer(p.secretKey)).send({ name: 'plug', subject: 's', body: 'b', from: 'a@plugins.example.com' });
     expect(tpl.status).toBe(201);
-    const wf = await api.build(`tpl-${Date.now()}`, { stamp: { type: 'STAMP', config: { label: 'x', templateId: tpl.body.id } } }, [['trigger', 'stamp']], { name: 'stamps' });
+    const wf = await api.build(`tpl-${Date.now()}`, { stamp: { type: 'STAMP', config: { label: 'x', templateId: tpl.body.id } } }, [['trigger', 'stamp']], {
+      name: 'stamps',
+    });
     const usage = await h.http.get(`/templates/${tpl.body.id}/usage`).set(bearer(p.secretKey));
     expect(usage.body).toEqual({ campaigns: [], workflows: [{ id: wf.id, name: 'stamps', stepId: wf.steps.stamp }] });
     expect((await h.http.delete(`/templates/${tpl.body.id}`).set(bearer(p.secretKey))).status).toBe(409);
@@ -103,15 +117,26 @@ describe('GET /workflows/step-types', () => {
     expect(res.status).toBe(200);
     expect(res.body.map((t: any) => t.type)).toEqual(TEST_REGISTRY.map((d) => d.type));
     const byType = Object.fromEntries(res.body.map((t: any) => [t.type, t]));
-    expect(byType.WEIGHTED_SPLIT).toMatchObject({ internal: false, branches: { derived: true, names: [] }, requiredBranches: { derived: true, names: [] }, docs: null });
-    expect(byType.WEIGHTED_SPLIT.configSchema).toMatchObject({ type: 'object', required: ['branches'], properties: { branches: { type: 'array', minItems: 2, maxItems: 10 } } });
+    expect(byType.WEIGHTED_SPLIT).toMatchObject({
+      internal: false,
+      branches: { derived: true, names: [] },
+      requiredBranches: { derived: true, names: [] },
+      docs: null,
+    });
+    expect(byType.WEIGHTED_SPLIT.configSchema).toMatchObject({
+      type: 'object',
+      required: ['branches'],
+      properties: { branches: { type: 'array', minItems: 2, maxItems: 10 } },
+    });
     expect(byType.STAMP.configSchema.properties.templateId).toMatchObject({ type: 'string', format: 'template-id' });
     expect(byType.CONDITION).toMatchObject({ branches: { derived: false, names: ['yes', 'no'] }, requiredBranches: { derived: false, names: ['yes', 'no'] } });
     expect(byType.TRIGGER.internal).toBe(true);
     expect(byType.SEND_EMAIL.docs.config).toContain('templateId');
 
     // The product's app has no test types; cookie access (the dashboard's) answers the same list.
-    const plain = await request(buildApp({ ...h.deps, steps: undefined }).app.callback()).get('/workflows/step-types').set(bearer(p.secretKey));
+    const plain = await request(buildApp({ ...h.deps, steps: undefined }).app.callback())
+      .get('/workflows/step-types')
+      .set(bearer(p.secretKey));
     expect(plain.body.map((t: any) => t.type)).not.toContain('WEIGHTED_SPLIT');
     expect((await h.http.get('/workflows/step-types').set({ Cookie: p.cookie, 'X-Project-Id': p.projectId })).status).toBe(200);
     expect((await h.http.get('/workflows/step-types')).status).toBe(401);

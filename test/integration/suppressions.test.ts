@@ -34,14 +34,18 @@ afterAll(async () => {
 
 const key = (fx: ProjectFixture = p) => bearer(fx.secretKey);
 const suppress = (emails: string[], extra: Record<string, unknown> = {}, fx: ProjectFixture = p) =>
-  h.http.post('/suppressions').set(key(fx)).send({ emails, ...extra });
+  h.http
+    .post('/suppressions')
+    .set(key(fx))
+    .send({ emails, ...extra });
 const list = (query = '', fx: ProjectFixture = p) => h.http.get(`/suppressions${query}`).set(key(fx));
 const received = (email: string) => sink.recipients().filter((r) => r.email === email);
 const emailRow = (id: string) => h.deps.knex('emails').where({ id }).first();
-const settled = (id: string) => eventually(async () => {
-  const row = await emailRow(id);
-  return row && !['QUEUED', 'SENDING'].includes(row.status) ? row : null;
-});
+const settled = (id: string) =>
+  eventually(async () => {
+    const row = await emailRow(id);
+    return row && !['QUEUED', 'SENDING'].includes(row.status) ? row : null;
+  });
 const suppressedEvents = (emailId: string) => h.deps.knex('events').where({ name: 'email.suppressed' }).whereRaw(`data->>'emailId' = ?`, [emailId]);
 
 /** A signed SendGrid Event Webhook post. */
@@ -131,13 +135,25 @@ describe('suppression routes', () => {
 describe('provider events', () => {
   it('a signed hard bounce and a spam report add the address with the email id; a soft bounce does not', async () => {
     const [hard, soft, spam] = [uniqueEmail('hard'), uniqueEmail('soft'), uniqueEmail('spam')];
-    const res = await h.http.post('/v1/send').set(key()).send({ from: FROM, subject: 'Hi', body: '<p>Hi</p>', to: [hard, soft, spam] });
+    const res = await h.http
+      .post('/v1/send')
+      .set(key())
+      .send({ from: FROM, subject: 'Hi', body: '<p>Hi</p>', to: [hard, soft, spam] });
     expect(res.status).toBe(200);
     const ids: string[] = res.body.data.emails.map((e: any) => e.email);
     for (const id of ids) expect((await settled(id)).status).toBe('SENT');
     const ev = (i: number, event: string, extra: Record<string, unknown> = {}) => {
       const r = received([hard, soft, spam][i])[0];
-      return { email: r.email, timestamp: Math.floor(Date.now() / 1000), event, sg_event_id: crypto.randomUUID(), sg_message_id: `${r.messageId}.f.1`, email_id: ids[i], project_id: p.projectId, ...extra };
+      return {
+        email: r.email,
+        timestamp: Math.floor(Date.now() / 1000),
+        event,
+        sg_event_id: crypto.randomUUID(),
+        sg_message_id: `${r.messageId}.f.1`,
+        email_id: ids[i],
+        project_id: p.projectId,
+        ...extra,
+      };
     };
     const posted = await postSigned([ev(0, 'bounce', { type: 'bounce' }), ev(1, 'bounce', { type: 'blocked' }), ev(2, 'spamreport')]);
     expect(posted.status).toBe(200);
@@ -148,7 +164,10 @@ describe('provider events', () => {
     expect(entries.find((s: any) => s.email === soft)).toBeUndefined();
 
     // The next /v1/send to the bounced address is not handed over; the soft-bounced one is.
-    const next = await h.http.post('/v1/send').set(key()).send({ from: FROM, subject: 'Again', body: '<p>Again</p>', to: [hard, soft] });
+    const next = await h.http
+      .post('/v1/send')
+      .set(key())
+      .send({ from: FROM, subject: 'Again', body: '<p>Again</p>', to: [hard, soft] });
     const [hardAgain, softAgain] = next.body.data.emails.map((e: any) => e.email);
     expect((await settled(hardAgain)).status).toBe('SUPPRESSED');
     expect((await settled(softAgain)).status).toBe('SENT');
@@ -161,10 +180,15 @@ describe('the check at hand-over', () => {
   it('/v1/send: a suppressed recipient gets nothing, its email is SUPPRESSED with a routed email.suppressed event; the others are delivered', async () => {
     const api = workflowApi(h, p);
     // Routed like the other email.* events: a workflow on email.suppressed marks the contact.
-    await api.build('email.suppressed', { mark: { type: 'UPDATE_CONTACT', config: { data: { suppressedSeen: true } } } }, [['trigger', 'mark']], { enabled: true });
+    await api.build('email.suppressed', { mark: { type: 'UPDATE_CONTACT', config: { data: { suppressedSeen: true } } } }, [['trigger', 'mark']], {
+      enabled: true,
+    });
     const [blocked, ok] = [uniqueEmail('blocked'), uniqueEmail('ok')];
     expect((await suppress([blocked.toUpperCase()])).status).toBe(201);
-    const res = await h.http.post('/v1/send').set(key()).send({ from: FROM, subject: 'Hi', body: '<p>Hi</p>', to: [blocked, ok] });
+    const res = await h.http
+      .post('/v1/send')
+      .set(key())
+      .send({ from: FROM, subject: 'Hi', body: '<p>Hi</p>', to: [blocked, ok] });
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
     const [blockedId, okId] = res.body.data.emails.map((e: any) => e.email);
@@ -191,9 +215,15 @@ describe('the check at hand-over', () => {
   it('an expired entry no longer suppresses, and a deleted one lets mail through again', async () => {
     const [expired, removed] = [uniqueEmail('expired'), uniqueEmail('removed')];
     expect((await suppress([expired, removed])).status).toBe(201);
-    await h.deps.knex('suppressions').where({ project_id: p.projectId, email: expired }).update({ expires_at: new Date(Date.now() - 1000) });
+    await h.deps
+      .knex('suppressions')
+      .where({ project_id: p.projectId, email: expired })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     expect((await h.http.delete(`/suppressions/${removed}`).set(key())).status).toBe(204);
-    const res = await h.http.post('/v1/send').set(key()).send({ from: FROM, subject: 'Hi', body: '<p>Hi</p>', to: [expired, removed] });
+    const res = await h.http
+      .post('/v1/send')
+      .set(key())
+      .send({ from: FROM, subject: 'Hi', body: '<p>Hi</p>', to: [expired, removed] });
     for (const e of res.body.data.emails) expect((await settled(e.email)).status).toBe('SENT');
     expect(received(expired)).toHaveLength(1);
     expect(received(removed)).toHaveLength(1);
@@ -202,7 +232,12 @@ describe('the check at hand-over', () => {
   it('workflow SEND_EMAIL: the suppressed contact gets nothing (step COMPLETED with status SUPPRESSED); another is sent', async () => {
     const api = workflowApi(h, p);
     const event = `supp-wf-${Date.now()}`;
-    const wf = await api.build(event, { send: { type: 'SEND_EMAIL', config: { subject: 'Hello', body: '<p>hello</p>', from: FROM, type: 'TRANSACTIONAL' } } }, [['trigger', 'send']], { enabled: true });
+    const wf = await api.build(
+      event,
+      { send: { type: 'SEND_EMAIL', config: { subject: 'Hello', body: '<p>hello</p>', from: FROM, type: 'TRANSACTIONAL' } } },
+      [['trigger', 'send']],
+      { enabled: true },
+    );
     const [blocked, ok] = [uniqueEmail('wfblocked'), uniqueEmail('wfok')];
     expect((await suppress([blocked])).status).toBe(201);
     for (const e of [blocked, ok]) expect((await api.track(e, event)).status).toBe(200);
@@ -247,7 +282,10 @@ describe('the check at hand-over', () => {
     for (let i = 0; i < rows0.length; i += 1000) await h.deps.knex('contacts').insert(rows0.slice(i, i + 1000));
     const blocked = addrs.filter((_, i) => i % 10 === 3);
     expect((await suppress(blocked, {}, fx)).body.added).toHaveLength(500);
-    const created = await h.http.post('/campaigns').set(key(fx)).send({ name: 'big', subject: 'Hi', body: '<p>Hi {{ email }}</p>', from: FROM, audienceType: 'ALL' });
+    const created = await h.http
+      .post('/campaigns')
+      .set(key(fx))
+      .send({ name: 'big', subject: 'Hi', body: '<p>Hi {{ email }}</p>', from: FROM, audienceType: 'ALL' });
     const campaignId = created.body.data.id;
     expect((await h.http.post(`/campaigns/${campaignId}/send`).set(key(fx)).send({})).status).toBeLessThan(300);
     await eventually(async () => (await h.deps.knex('campaigns').where({ id: campaignId }).first()).status === 'SENT', 150_000);

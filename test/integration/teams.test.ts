@@ -43,26 +43,65 @@ const ACTIONS: Record<string, { run: (c: string) => Promise<any>; expect: Record
   'list members': { run: (c) => h.http.get(`/projects/${P()}/members`).set('Cookie', c), expect: { OWNER: 200, ADMIN: 200, MEMBER: 200, OUTSIDER: 404 } },
   'setup state': { run: (c) => h.http.get(`/projects/${P()}/setup-state`).set('Cookie', c), expect: { OWNER: 200, ADMIN: 200, MEMBER: 200, OUTSIDER: 404 } },
   security: { run: (c) => h.http.get(`/projects/${P()}/security`).set('Cookie', c), expect: { OWNER: 200, ADMIN: 200, MEMBER: 200, OUTSIDER: 404 } },
-  'security (users/@me)': { run: (c) => h.http.get(`/users/@me/projects/${P()}/security`).set('Cookie', c), expect: { OWNER: 200, ADMIN: 200, MEMBER: 200, OUTSIDER: 404 } },
-  'read billing limits': { run: (c) => h.http.get(`/users/@me/projects/${P()}/billing-limits`).set('Cookie', c), expect: { OWNER: 200, ADMIN: 200, MEMBER: 200, OUTSIDER: 404 } },
-  'read consumption': { run: (c) => h.http.get(`/users/@me/projects/${P()}/billing-consumption`).set('Cookie', c), expect: { OWNER: 200, ADMIN: 200, MEMBER: 200, OUTSIDER: 404 } },
-  'read invoices': { run: (c) => h.http.get(`/users/@me/projects/${P()}/billing-invoices`).set('Cookie', c), expect: { OWNER: 200, ADMIN: 200, MEMBER: 200, OUTSIDER: 404 } },
-  'set billing limits': { run: (c) => h.http.put(`/users/@me/projects/${P()}/billing-limits`).set('Cookie', c).send({ emails: 1000 }), expect: { OWNER: 200, ADMIN: 200, MEMBER: 403, OUTSIDER: 404 } },
-  'rename project': { run: (c) => h.http.patch(`/users/@me/projects/${P()}`).set('Cookie', c).send({ name: 'renamed' }), expect: { OWNER: 200, ADMIN: 200, MEMBER: 403, OUTSIDER: 404 } },
+  'security (users/@me)': {
+    run: (c) => h.http.get(`/users/@me/projects/${P()}/security`).set('Cookie', c),
+    expect: { OWNER: 200, ADMIN: 200, MEMBER: 200, OUTSIDER: 404 },
+  },
+  'read billing limits': {
+    run: (c) => h.http.get(`/users/@me/projects/${P()}/billing-limits`).set('Cookie', c),
+    expect: { OWNER: 200, ADMIN: 200, MEMBER: 200, OUTSIDER: 404 },
+  },
+  'read consumption': {
+    run: (c) => h.http.get(`/users/@me/projects/${P()}/billing-consumption`).set('Cookie', c),
+    expect: { OWNER: 200, ADMIN: 200, MEMBER: 200, OUTSIDER: 404 },
+  },
+  'read invoices': {
+    run: (c) => h.http.get(`/users/@me/projects/${P()}/billing-invoices`).set('Cookie', c),
+    expect: { OWNER: 200, ADMIN: 200, MEMBER: 200, OUTSIDER: 404 },
+  },
+  'set billing limits': {
+    run: (c) => h.http.put(`/users/@me/projects/${P()}/billing-limits`).set('Cookie', c).send({ emails: 1000 }),
+    expect: { OWNER: 200, ADMIN: 200, MEMBER: 403, OUTSIDER: 404 },
+  },
+  'rename project': {
+    run: (c) => h.http.patch(`/users/@me/projects/${P()}`).set('Cookie', c).send({ name: 'renamed' }),
+    expect: { OWNER: 200, ADMIN: 200, MEMBER: 403, OUTSIDER: 404 },
+  },
   'read the audit log': { run: (c) => h.http.get(`/projects/${P()}/audit`).set('Cookie', c), expect: { OWNER: 200, ADMIN: 200, MEMBER: 403, OUTSIDER: 404 } },
-  'rotate keys': { run: (c) => h.http.post(`/users/@me/projects/${P()}/regenerate-keys`).set('Cookie', c), expect: { OWNER: 200, ADMIN: 200, MEMBER: 403, OUTSIDER: 404 } },
-  'invite a MEMBER': { run: (c) => h.http.post(`/projects/${P()}/members`).set('Cookie', c).send({ email: fresh(), role: 'MEMBER' }), expect: { OWNER: 202, ADMIN: 202, MEMBER: 403, OUTSIDER: 404 } },
-  'invite an OWNER': { run: (c) => h.http.post(`/projects/${P()}/members`).set('Cookie', c).send({ email: fresh(), role: 'OWNER' }), expect: { OWNER: 202, ADMIN: 403, MEMBER: 403, OUTSIDER: 404 } },
+  'rotate keys': {
+    run: (c) => h.http.post(`/users/@me/projects/${P()}/regenerate-keys`).set('Cookie', c),
+    expect: { OWNER: 200, ADMIN: 200, MEMBER: 403, OUTSIDER: 404 },
+  },
+  'invite a MEMBER': {
+    run: (c) => h.http.post(`/projects/${P()}/members`).set('Cookie', c).send({ email: fresh(), role: 'MEMBER' }),
+    expect: { OWNER: 202, ADMIN: 202, MEMBER: 403, OUTSIDER: 404 },
+  },
+  'invite an OWNER': {
+    run: (c) => h.http.post(`/projects/${P()}/members`).set('Cookie', c).send({ email: fresh(), role: 'OWNER' }),
+    expect: { OWNER: 202, ADMIN: 403, MEMBER: 403, OUTSIDER: 404 },
+  },
   'promote a member to ADMIN': {
-    run: async (c) => h.http.patch(`/projects/${P()}/members/${(await joined('MEMBER')).userId}`).set('Cookie', c).send({ role: 'ADMIN' }),
+    run: async (c) =>
+      h.http
+        .patch(`/projects/${P()}/members/${(await joined('MEMBER')).userId}`)
+        .set('Cookie', c)
+        .send({ role: 'ADMIN' }),
     expect: { OWNER: 200, ADMIN: 200, MEMBER: 403, OUTSIDER: 404 },
   },
   'promote a member to OWNER': {
-    run: async (c) => h.http.patch(`/projects/${P()}/members/${(await joined('MEMBER')).userId}`).set('Cookie', c).send({ role: 'OWNER' }),
+    run: async (c) =>
+      h.http
+        .patch(`/projects/${P()}/members/${(await joined('MEMBER')).userId}`)
+        .set('Cookie', c)
+        .send({ role: 'OWNER' }),
     expect: { OWNER: 200, ADMIN: 403, MEMBER: 403, OUTSIDER: 404 },
   },
   'demote another OWNER': {
-    run: async (c) => h.http.patch(`/projects/${P()}/members/${(await joined('OWNER')).userId}`).set('Cookie', c).send({ role: 'MEMBER' }),
+    run: async (c) =>
+      h.http
+        .patch(`/projects/${P()}/members/${(await joined('OWNER')).userId}`)
+        .set('Cookie', c)
+        .send({ role: 'MEMBER' }),
     expect: { OWNER: 200, ADMIN: 403, MEMBER: 403, OUTSIDER: 404 },
   },
   'remove a member': {
@@ -73,8 +112,14 @@ const ACTIONS: Record<string, { run: (c: string) => Promise<any>; expect: Record
     run: async (c) => h.http.delete(`/projects/${P()}/members/${(await joined('OWNER')).userId}`).set('Cookie', c),
     expect: { OWNER: 204, ADMIN: 403, MEMBER: 403, OUTSIDER: 404 },
   },
-  'start a checkout': { run: (c) => h.http.post(`/users/@me/projects/${P()}/checkout`).set('Cookie', c), expect: { OWNER: 404, ADMIN: 403, MEMBER: 403, OUTSIDER: 404 } },
-  'reset the project': { run: (c) => h.http.post(`/users/@me/projects/${P()}/reset`).set('Cookie', c), expect: { OWNER: 200, ADMIN: 403, MEMBER: 403, OUTSIDER: 404 } },
+  'start a checkout': {
+    run: (c) => h.http.post(`/users/@me/projects/${P()}/checkout`).set('Cookie', c),
+    expect: { OWNER: 404, ADMIN: 403, MEMBER: 403, OUTSIDER: 404 },
+  },
+  'reset the project': {
+    run: (c) => h.http.post(`/users/@me/projects/${P()}/reset`).set('Cookie', c),
+    expect: { OWNER: 200, ADMIN: 403, MEMBER: 403, OUTSIDER: 404 },
+  },
 };
 const WHO: Who[] = ['OUTSIDER', 'MEMBER', 'ADMIN', 'OWNER'];
 const table = Object.entries(ACTIONS).flatMap(([action, a]) => WHO.map((who) => [action, who, a.expect[who]] as const));
@@ -132,12 +177,17 @@ describe('invites', () => {
     // Signing up with the address proves nothing yet.
     expect((await h.http.get(`/projects/${P()}/members`).set('Cookie', invitee.cookie)).status).toBe(404);
     await h.http.post('/auth/request-verification').set('Cookie', invitee.cookie);
-    const verification = await eventually(() => h.deps.knex('emails').whereNull('project_id').where({ to_email: email }).where('subject', 'like', 'Verify%').first());
+    const verification = await eventually(() =>
+      h.deps.knex('emails').whereNull('project_id').where({ to_email: email }).where('subject', 'like', 'Verify%').first(),
+    );
     const token = new URL(verification.variables.url).searchParams.get('token');
     expect((await h.http.post('/auth/verify-email').send({ token })).status).toBe(200);
     // Verifying is not accepting: the account joins when it accepts the invite with its emailed token.
     expect((await h.http.get(`/projects/${P()}/members`).set('Cookie', invitee.cookie)).status).toBe(404);
-    expect((await h.http.post('/auth/invites/accept').set('Cookie', invitee.cookie).send({ token: inviteToken })).body).toEqual({ projectId: P(), role: 'ADMIN' });
+    expect((await h.http.post('/auth/invites/accept').set('Cookie', invitee.cookie).send({ token: inviteToken })).body).toEqual({
+      projectId: P(),
+      role: 'ADMIN',
+    });
 
     const team = await h.http.get(`/projects/${P()}/members`).set('Cookie', invitee.cookie);
     expect(team.status).toBe(200);
@@ -196,13 +246,35 @@ describe('malformed input', () => {
 describe('setup state', () => {
   it('ticks each onboarding step as the project takes it', async () => {
     const s = await createProjectFixture(h, 'onboarding');
-    const state = () => h.http.get(`/projects/${s.projectId}/setup-state`).set('Cookie', s.cookie).then((r) => r.body);
+    const state = () =>
+      h.http
+        .get(`/projects/${s.projectId}/setup-state`)
+        .set('Cookie', s.cookie)
+        .then((r) => r.body);
     expect(await state()).toEqual({
-      hasDomain: false, hasVerifiedDomain: false, hasContact: false, hasTemplate: false, hasTrackedEvent: false, hasSentEmail: false, completed: 0, total: 6, done: false,
+      hasDomain: false,
+      hasVerifiedDomain: false,
+      hasContact: false,
+      hasTemplate: false,
+      hasTrackedEvent: false,
+      hasSentEmail: false,
+      completed: 0,
+      total: 6,
+      done: false,
     });
-    await h.deps.knex('domains').insert({ id: crypto.randomUUID(), project_id: s.projectId, domain: 'o.example.com', token: 't', status: 'VERIFIED', records: '[]' });
+    await h.deps
+      .knex('domains')
+      .insert({ id: crypto.randomUUID(), project_id: s.projectId, domain: 'o.example.com', token: 't', status: 'VERIFIED', records: '[]' });
     await h.http.post('/v1/track').set('Authorization', `Bearer ${s.publicKey}`).send({ email: fresh(), event: 'signed-up' });
-    expect(await state()).toMatchObject({ hasDomain: true, hasVerifiedDomain: true, hasContact: true, hasTrackedEvent: true, hasTemplate: false, hasSentEmail: false, completed: 4 });
+    expect(await state()).toMatchObject({
+      hasDomain: true,
+      hasVerifiedDomain: true,
+      hasContact: true,
+      hasTrackedEvent: true,
+      hasTemplate: false,
+      hasSentEmail: false,
+      completed: 4,
+    });
     // Another project's progress does not show here.
     expect((await h.http.get(`/projects/${other.projectId}/setup-state`).set('Cookie', other.cookie)).body.completed).toBe(0);
   });
@@ -211,7 +283,15 @@ describe('setup state', () => {
 describe('security and suspension', () => {
   const emails = (projectId: string, status: string, n: number) =>
     h.deps.knex('emails').insert(
-      Array.from({ length: n }, () => ({ id: crypto.randomUUID(), project_id: projectId, to_email: 'x@example.org', from_email: 'a@example.com', subject: 's', body: 'b', status })),
+      Array.from({ length: n }, () => ({
+        id: crypto.randomUUID(),
+        project_id: projectId,
+        to_email: 'x@example.org',
+        from_email: 'a@example.com',
+        subject: 's',
+        body: 'b',
+        status,
+      })),
     );
 
   it('suspends a project whose bounce rate is above the threshold: its keys get 403 PROJECT_DISABLED and the security page says why', async () => {

@@ -58,9 +58,17 @@ describe('POST /templates/preview', () => {
   });
 
   it("renders with a contact's fields, email and subscription links; data overrides them; another project's contact is a 404", async () => {
-    const contact = await h.http.post('/contacts').set(bearer(p.secretKey)).send({ email: 'ada@example.test', data: { plan: 'pro', city: 'Paris' } });
+    const contact = await h.http
+      .post('/contacts')
+      .set(bearer(p.secretKey))
+      .send({ email: 'ada@example.test', data: { plan: 'pro', city: 'Paris' } });
     expect(contact.status).toBe(201);
-    const res = await preview({ subject: '{{ email }}', body: '<p>{{ plan }} in {{ city }}</p><a href="{{ unsubscribeUrl }}">u</a>', contactId: contact.body.id, data: { city: 'Lyon' } });
+    const res = await preview({
+      subject: '{{ email }}',
+      body: '<p>{{ plan }} in {{ city }}</p><a href="{{ unsubscribeUrl }}">u</a>',
+      contactId: contact.body.id,
+      data: { city: 'Lyon' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.subject).toBe('ada@example.test');
     expect(res.body.html).toContain('<p>pro in Lyon</p>');

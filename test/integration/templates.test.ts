@@ -67,7 +67,14 @@ describe('template CRUD', () => {
     const dup = await h.http.post(`/templates/${id}/duplicate`).set(bearer(p.secretKey));
     expect(dup.status).toBe(201);
     expect(dup.body.id).not.toBe(id);
-    expect(dup.body).toMatchObject({ name: 'Renamed (copy)', subject: created.body.subject, body: created.body.body, from: created.body.from, type: 'TRANSACTIONAL', projectId: p.projectId });
+    expect(dup.body).toMatchObject({
+      name: 'Renamed (copy)',
+      subject: created.body.subject,
+      body: created.body.body,
+      from: created.body.from,
+      type: 'TRANSACTIONAL',
+      projectId: p.projectId,
+    });
 
     const usage = await h.http.get(`/templates/${id}/usage`).set(bearer(p.secretKey));
     expect(usage.status).toBe(200);
@@ -89,9 +96,15 @@ describe('template CRUD', () => {
 
 describe('usage', () => {
   it('lists the workflow steps that send a template and refuses to delete it while they do', async () => {
-    const tpl = await h.http.post('/templates').set(bearer(p.secretKey)).send(valid({ name: 'used' }));
+    const tpl = await h.http
+      .post('/templates')
+      .set(bearer(p.secretKey))
+      .send(valid({ name: 'used' }));
     const wf = await h.http.post('/workflows').set(bearer(p.secretKey)).send({ name: 'Onboarding', eventName: 'signup' });
-    const step = await h.http.post(`/workflows/${wf.body.id}/steps`).set(bearer(p.secretKey)).send({ type: 'SEND_EMAIL', config: { templateId: tpl.body.id } });
+    const step = await h.http
+      .post(`/workflows/${wf.body.id}/steps`)
+      .set(bearer(p.secretKey))
+      .send({ type: 'SEND_EMAIL', config: { templateId: tpl.body.id } });
     expect(step.status).toBe(201);
     const usage = await h.http.get(`/templates/${tpl.body.id}/usage`).set(bearer(p.secretKey));
     expect(usage.body).toEqual({ campaigns: [], workflows: [{ id: wf.body.id, name: 'Onboarding', stepId: step.body.id }] });
@@ -105,7 +118,10 @@ describe('usage', () => {
 
 describe('validation', () => {
   it("answers a missing from with exactly the spec's flat body", async () => {
-    const res = await h.http.post('/templates').set(bearer(p.secretKey)).send(valid({ from: undefined }));
+    const res = await h.http
+      .post('/templates')
+      .set(bearer(p.secretKey))
+      .send(valid({ from: undefined }));
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: 'From address is required' });
   });
@@ -189,7 +205,10 @@ describe('listing', () => {
     q = await createProjectFixture(h, 'listing');
     await verifyDomain(q.projectId, 'example.com');
     for (const [i, name] of names.entries()) {
-      const res = await create(q, valid({ name, type: i % 2 ? 'TRANSACTIONAL' : 'MARKETING', description: i === 4 ? 'Mentions ORDERS' : null, subject: i === 1 ? 'Your order' : 'Hi' }));
+      const res = await create(
+        q,
+        valid({ name, type: i % 2 ? 'TRANSACTIONAL' : 'MARKETING', description: i === 4 ? 'Mentions ORDERS' : null, subject: i === 1 ? 'Your order' : 'Hi' }),
+      );
       expect(res.status).toBe(201);
     }
   });

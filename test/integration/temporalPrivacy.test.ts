@@ -101,7 +101,10 @@ describe('Temporal histories', () => {
       event,
       {
         send: { type: 'SEND_EMAIL', config: { subject: 'Welcome {{ firstName }}', body: '<p>Hi {{ firstName }} at {{ email }}</p>', from: `hello@${DOMAIN}` } },
-        hook: { type: 'WEBHOOK', config: { url: hookUrl, method: 'POST', body: '{"email":"{{ email }}","name":"{{ firstName }}","house":"{{ event.data.house }}"}' } },
+        hook: {
+          type: 'WEBHOOK',
+          config: { url: hookUrl, method: 'POST', body: '{"email":"{{ email }}","name":"{{ firstName }}","house":"{{ event.data.house }}"}' },
+        },
         mark: { type: 'UPDATE_CONTACT', config: { data: { welcomed: true } } },
       },
       [
@@ -111,7 +114,10 @@ describe('Temporal histories', () => {
       ],
       { enabled: true },
     );
-    const contact = await h.http.post('/contacts').set(auth()).send({ email: addresses.tracked, subscribed: true, data: { firstName: values.contactName } });
+    const contact = await h.http
+      .post('/contacts')
+      .set(auth())
+      .send({ email: addresses.tracked, subscribed: true, data: { firstName: values.contactName } });
     expect(contact.status).toBe(201);
     const tracked = await api.track(addresses.tracked, event, { house: values.eventData });
     expect(tracked.status).toBe(200);
@@ -123,12 +129,21 @@ describe('Temporal histories', () => {
     expect(execution.status).toBe('COMPLETED');
 
     // 3. A campaign to every subscribed contact, personalised.
-    const member = await h.http.post('/contacts').set(auth()).send({ email: addresses.campaign, subscribed: true, data: { firstName: values.campaignName } });
+    const member = await h.http
+      .post('/contacts')
+      .set(auth())
+      .send({ email: addresses.campaign, subscribed: true, data: { firstName: values.campaignName } });
     expect(member.status).toBe(201);
     const campaign = await h.http
       .post('/campaigns')
       .set(auth())
-      .send({ name: 'Privacy news', subject: 'Hi {{ firstName ?? "there" }}', body: '<p>Hello {{ firstName ?? "friend" }}</p>', from: `news@${DOMAIN}`, audienceType: 'ALL' });
+      .send({
+        name: 'Privacy news',
+        subject: 'Hi {{ firstName ?? "there" }}',
+        body: '<p>Hello {{ firstName ?? "friend" }}</p>',
+        from: `news@${DOMAIN}`,
+        audienceType: 'ALL',
+      });
     expect(campaign.status).toBe(201);
     const campaignId = campaign.body.data.id;
     expect((await h.http.post(`/campaigns/${campaignId}/send`).set(auth()).send({})).status).toBeLessThan(300);
@@ -146,12 +161,29 @@ describe('Temporal histories', () => {
         throw new Error(`${what}: ${err.message}; last ${JSON.stringify(last)}`);
       });
     };
-    for (const id of sentIds) await settled(`email ${id}`, () => emailStatus(id), (r) => r?.status === 'SENT');
-    await settled('campaign', async () => (await h.http.get(`/campaigns/${campaignId}`).set(auth())).body, (b) => b.status === 'SENT');
-    await settled('import', async () => (await h.http.get(`/contacts/import/${imported.body.jobId}`).set(auth())).body, (b) => b.status === 'COMPLETED');
+    for (const id of sentIds)
+      await settled(
+        `email ${id}`,
+        () => emailStatus(id),
+        (r) => r?.status === 'SENT',
+      );
+    await settled(
+      'campaign',
+      async () => (await h.http.get(`/campaigns/${campaignId}`).set(auth())).body,
+      (b) => b.status === 'SENT',
+    );
+    await settled(
+      'import',
+      async () => (await h.http.get(`/contacts/import/${imported.body.jobId}`).set(auth())).body,
+      (b) => b.status === 'COMPLETED',
+    );
     // The mail really went: the scenario exercised the paths it names.
     for (const a of [addresses.send, addresses.sendNamed, addresses.tracked, addresses.campaign]) {
-      await settled(`mail to ${a}`, async () => sink.recipients().map((r) => r.email), (got) => got.includes(a));
+      await settled(
+        `mail to ${a}`,
+        async () => sink.recipients().map((r) => r.email),
+        (got) => got.includes(a),
+      );
     }
 
     const all = await histories();

@@ -47,10 +47,12 @@ const api = (fx: ProjectFixture) => {
 };
 
 const events = async (contactId: string, prefix = 'contact.') =>
-  (await h.deps.knex('events').where({ contact_id: contactId }).andWhere('name', 'like', `${prefix}%`).orderBy('created_at').select('name', 'data')).map((e: any) => ({
-    name: e.name,
-    ...e.data,
-  }));
+  (await h.deps.knex('events').where({ contact_id: contactId }).andWhere('name', 'like', `${prefix}%`).orderBy('created_at').select('name', 'data')).map(
+    (e: any) => ({
+      name: e.name,
+      ...e.data,
+    }),
+  );
 const pathOf = (url: string) => new URL(url).pathname;
 
 describe('topics resource', () => {
@@ -90,7 +92,10 @@ describe('topics resource', () => {
     const fx = await project();
     const a = api(fx);
     const t = await a.topic({ name: 'Launches' });
-    const c = await h.http.post('/campaigns').set(a.key).send({ name: 'c', subject: 's', body: '<p>b</p>', from: `news@${DOMAIN}`, audienceType: 'ALL', topic: 'launches' });
+    const c = await h.http
+      .post('/campaigns')
+      .set(a.key)
+      .send({ name: 'c', subject: 's', body: '<p>b</p>', from: `news@${DOMAIN}`, audienceType: 'ALL', topic: 'launches' });
     expect(c.status).toBe(201);
     expect(c.body.data.topic).toBe(t.id);
     const refused = await h.http.delete(`/topics/${t.id}`).set(a.key);
@@ -99,13 +104,18 @@ describe('topics resource', () => {
     expect((await h.http.delete(`/campaigns/${c.body.data.id}`).set(a.key)).status).toBe(204);
 
     const wf = workflowApi(h, fx);
-    const built = await wf.build('topic.step', { send: { type: 'SEND_EMAIL', config: { subject: 's', body: 'b', from: `news@${DOMAIN}`, topic: t.id } } }, [['trigger', 'send']]);
+    const built = await wf.build('topic.step', { send: { type: 'SEND_EMAIL', config: { subject: 's', body: 'b', from: `news@${DOMAIN}`, topic: t.id } } }, [
+      ['trigger', 'send'],
+    ]);
     expect((await h.http.delete(`/topics/${t.id}`).set(a.key)).status).toBe(409);
     expect((await wf.del(built.id)).status).toBe(204);
     expect((await h.http.delete(`/topics/${t.id}`).set(a.key)).status).toBe(204);
 
     // Naming an unknown topic is a 422 on campaigns and steps alike.
-    const unknown = await h.http.post('/campaigns').set(a.key).send({ name: 'c', subject: 's', body: '<p>b</p>', from: `news@${DOMAIN}`, audienceType: 'ALL', topic: 'nope' });
+    const unknown = await h.http
+      .post('/campaigns')
+      .set(a.key)
+      .send({ name: 'c', subject: 's', body: '<p>b</p>', from: `news@${DOMAIN}`, audienceType: 'ALL', topic: 'nope' });
     expect(unknown.status).toBe(422);
     expect(unknown.body.error.errors[0].field).toBe('topic');
     const created = await wf.create({ name: 'w', eventName: 'x' });
@@ -145,17 +155,30 @@ describe('contact topic states', () => {
     expect(unknown.status).toBe(422);
     expect(unknown.body.error.errors[0].field).toBe('topics.nope');
 
-    const tracked = await h.http.post('/v1/track').set(bearer(fx.publicKey)).send({ email: c.email, event: 'signed-up', topics: { news: true } });
+    const tracked = await h.http
+      .post('/v1/track')
+      .set(bearer(fx.publicKey))
+      .send({ email: c.email, event: 'signed-up', topics: { news: true } });
     expect(tracked.status).toBe(200);
     expect((await a.get(c.id)).topics).toEqual({ news: true, digest: false });
     expect((await events(c.id)).at(-1)).toMatchObject({ name: 'contact.topic.subscribed', topic: 'news', topicId: news.id, source: 'track' });
 
-    const sent = await h.http.post('/v1/send').set(a.key).send({ to: c.email, subject: 's', body: '<p>b</p>', from: `tx@${DOMAIN}`, topics: { digest: true } });
+    const sent = await h.http
+      .post('/v1/send')
+      .set(a.key)
+      .send({ to: c.email, subject: 's', body: '<p>b</p>', from: `tx@${DOMAIN}`, topics: { digest: true } });
     expect(sent.status).toBe(200);
     expect((await a.get(c.id)).topics).toEqual({ news: true, digest: true });
     expect((await events(c.id)).at(-1)).toMatchObject({ name: 'contact.topic.subscribed', topic: 'digest', source: 'send' });
 
-    expect((await h.http.post('/v1/track').set(bearer(fx.publicKey)).send({ email: c.email, event: 'x', topics: { nope: true } })).status).toBe(422);
+    expect(
+      (
+        await h.http
+          .post('/v1/track')
+          .set(bearer(fx.publicKey))
+          .send({ email: c.email, event: 'x', topics: { nope: true } })
+      ).status,
+    ).toBe(422);
   });
 
   it('keeps contact.topic.* reserved for the service', async () => {
@@ -173,7 +196,10 @@ describe('contact topic states', () => {
     const no = await a.contact({ email: uniqueEmail('no'), topics: { news: false } });
     const unset = await a.contact({ email: uniqueEmail('unset') });
     const members = async (field: string, operator: string, value: unknown) => {
-      const seg = await h.http.post('/segments').set(a.key).send({ name: `s ${field} ${operator} ${value} ${Math.random()}`, condition: { logic: 'AND', groups: [{ filters: [{ field, operator, value }] }] } });
+      const seg = await h.http
+        .post('/segments')
+        .set(a.key)
+        .send({ name: `s ${field} ${operator} ${value} ${Math.random()}`, condition: { logic: 'AND', groups: [{ filters: [{ field, operator, value }] }] } });
       expect(seg.status).toBe(201);
       const listed = await h.http.get(`/segments/${seg.body.id}/contacts`).query({ pageSize: 100 }).set(a.key);
       return listed.body.data.map((c: any) => c.id).sort();
@@ -183,7 +209,10 @@ describe('contact topic states', () => {
     expect(await members('topic.digest', 'equals', true)).toEqual([no.id, unset.id].sort());
     // No such topic: nobody is subscribed to it.
     expect(await members('topic.ghost', 'equals', true)).toEqual([]);
-    const bad = await h.http.post('/segments').set(a.key).send({ name: 'bad', condition: { logic: 'AND', groups: [{ filters: [{ field: 'topic.news', operator: 'contains', value: 'x' }] }] } });
+    const bad = await h.http
+      .post('/segments')
+      .set(a.key)
+      .send({ name: 'bad', condition: { logic: 'AND', groups: [{ filters: [{ field: 'topic.news', operator: 'contains', value: 'x' }] }] } });
     expect(bad.status).toBe(400);
   });
 });
@@ -199,14 +228,17 @@ describe('campaigns and workflow steps sent as a topic', () => {
     const never = await a.contact({ email: uniqueEmail('never') });
     const global = await a.contact({ email: uniqueEmail('global'), subscribed: false, topics: { news: true } });
 
-    const created = await h.http.post('/campaigns').set(a.key).send({
-      name: 'News 1',
-      subject: 'News',
-      body: '<p>Hi</p><a href="{{ unsubscribeUrl }}">unsubscribe</a> <a href="{{ manageUrl }}">manage</a>',
-      from: `news@${DOMAIN}`,
-      audienceType: 'ALL',
-      topic: 'news',
-    });
+    const created = await h.http
+      .post('/campaigns')
+      .set(a.key)
+      .send({
+        name: 'News 1',
+        subject: 'News',
+        body: '<p>Hi</p><a href="{{ unsubscribeUrl }}">unsubscribe</a> <a href="{{ manageUrl }}">manage</a>',
+        from: `news@${DOMAIN}`,
+        audienceType: 'ALL',
+        topic: 'news',
+      });
     expect(created.status).toBe(201);
     const id = created.body.data.id;
     expect((await h.http.post(`/campaigns/${id}/send`).set(a.key).send({})).status).toBe(200);
@@ -218,7 +250,11 @@ describe('campaigns and workflow steps sent as a topic', () => {
     // The header and the body's unsubscribe link are signed for the topic; the manage link is not.
     const header = got[0].headers['List-Unsubscribe'];
     const oneClick = header.slice(1, -1);
-    expect(verifySubscriptionToken(h.config.jwtSecret, pathOf(oneClick).split('/').pop()!)).toEqual({ projectId: fx.projectId, contactId: fan.id, topicId: news.id });
+    expect(verifySubscriptionToken(h.config.jwtSecret, pathOf(oneClick).split('/').pop()!)).toEqual({
+      projectId: fx.projectId,
+      contactId: fan.id,
+      topicId: news.id,
+    });
     expect(got[0].html).toContain(oneClick);
     expect(got[0].html).toContain(linksFor(h.config, fx.projectId, fan.id).manageUrl);
 
@@ -231,12 +267,15 @@ describe('campaigns and workflow steps sent as a topic', () => {
     expect((await events(fan.id)).at(-1)).toMatchObject({ name: 'contact.topic.unsubscribed', topic: 'news', source: 'one-click' });
   });
 
-  it('a test send of a topic campaign carries the topic\'s links', async () => {
+  it("a test send of a topic campaign carries the topic's links", async () => {
     const fx = await project();
     const a = api(fx);
     const news = await a.topic({ name: 'News' });
     const c = await a.contact({ email: uniqueEmail('tester'), topics: { news: true } });
-    const created = await h.http.post('/campaigns').set(a.key).send({ name: 't', subject: 'T', body: '<a href="{{ unsubscribeUrl }}">u</a>', from: `news@${DOMAIN}`, audienceType: 'ALL', topic: news.id });
+    const created = await h.http
+      .post('/campaigns')
+      .set(a.key)
+      .send({ name: 't', subject: 'T', body: '<a href="{{ unsubscribeUrl }}">u</a>', from: `news@${DOMAIN}`, audienceType: 'ALL', topic: news.id });
     expect((await h.http.post(`/campaigns/${created.body.data.id}/test`).set(a.key).send({ email: c.email })).status).toBe(200);
     const mail = await eventually(async () => sink.recipients().find((r) => r.email === c.email));
     const token = pathOf(mail.headers['List-Unsubscribe'].slice(1, -1)).split('/').pop()!;
@@ -249,7 +288,10 @@ describe('campaigns and workflow steps sent as a topic', () => {
     await a.topic({ name: 'News' });
     const stays = await a.contact({ email: uniqueEmail('stays'), topics: { news: true } });
     const leaves = await a.contact({ email: uniqueEmail('leaves'), topics: { news: true } });
-    const created = await h.http.post('/campaigns').set(a.key).send({ name: 'late', subject: 'Late', body: '<p>x</p>', from: `news@${DOMAIN}`, audienceType: 'ALL', topic: 'news' });
+    const created = await h.http
+      .post('/campaigns')
+      .set(a.key)
+      .send({ name: 'late', subject: 'Late', body: '<p>x</p>', from: `news@${DOMAIN}`, audienceType: 'ALL', topic: 'news' });
     const id = created.body.data.id;
     // The snapshot as sending began, with both in it; then one leaves the topic before any batch ran.
     await h.deps.knex('campaign_recipients').insert([stays, leaves].map((c) => ({ campaign_id: id, contact_id: c.id })));
@@ -268,7 +310,12 @@ describe('campaigns and workflow steps sent as a topic', () => {
     const wf = workflowApi(h, fx);
     const built = await wf.build(
       'topic.go',
-      { send: { type: 'SEND_EMAIL', config: { subject: 'Topic mail', body: '<a href="{{ unsubscribeUrl }}">u</a>', from: `news@${DOMAIN}`, type: 'TRANSACTIONAL', topic: 'news' } } },
+      {
+        send: {
+          type: 'SEND_EMAIL',
+          config: { subject: 'Topic mail', body: '<a href="{{ unsubscribeUrl }}">u</a>', from: `news@${DOMAIN}`, type: 'TRANSACTIONAL', topic: 'news' },
+        },
+      },
       [['trigger', 'send']],
       { enabled: true },
     );

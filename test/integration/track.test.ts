@@ -33,7 +33,12 @@ describe('POST /v1/track', () => {
   it('routes a burst of tracked events through a few batch executions, every event exactly once', async () => {
     const own = await createProjectFixture(h, 'burst');
     const results = await Promise.all(
-      Array.from({ length: 60 }, (_, i) => h.http.post('/v1/track').set(bearer(own.publicKey)).send({ email: uniqueEmail(`b${i}`), event: 'burst' })),
+      Array.from({ length: 60 }, (_, i) =>
+        h.http
+          .post('/v1/track')
+          .set(bearer(own.publicKey))
+          .send({ email: uniqueEmail(`b${i}`), event: 'burst' }),
+      ),
     );
     expect(results.every((r) => r.status === 200)).toBe(true);
     const ids = results.map((r) => r.body.data.event);
@@ -83,17 +88,14 @@ describe('POST /v1/track', () => {
     'webhook.disabled',
     'webhook.test',
     'Campaign.Sent',
-  ])(
-    'rejects the reserved name %s with reserved_event',
-    async (event) => {
-      const email = uniqueEmail();
-      const res = await track({ email, event });
-      expect(res.status).toBe(422);
-      expect(res.body.error.code).toBe('VALIDATION_ERROR');
-      expect(res.body.error.errors).toEqual([expect.objectContaining({ field: 'event', code: 'reserved_event' })]);
-      expect(await h.deps.knex('contacts').where({ project_id: p.projectId, email }).first()).toBeUndefined();
-    },
-  );
+  ])('rejects the reserved name %s with reserved_event', async (event) => {
+    const email = uniqueEmail();
+    const res = await track({ email, event });
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    expect(res.body.error.errors).toEqual([expect.objectContaining({ field: 'event', code: 'reserved_event' })]);
+    expect(await h.deps.knex('contacts').where({ project_id: p.projectId, email }).first()).toBeUndefined();
+  });
 
   it('accepts names that only look like reserved ones', async () => {
     for (const event of ['emails.sent', 'segments.entry', 'contacts.updated', 'campaigns.sent', 'my.webhook.test']) {
@@ -115,11 +117,20 @@ describe('POST /v1/track', () => {
     const refused = results.filter((r) => r.status === 409);
     expect(refused).toHaveLength(19);
     expect(refused[0].body.error.details.originalRequest).toEqual({ method: 'POST', path: '/v1/track' });
-    const n = await h.deps.knex('events').join('contacts', 'contacts.id', 'events.contact_id').where({ 'contacts.email': email, 'events.name': 'purchase' }).count({ n: '*' }).first();
+    const n = await h.deps
+      .knex('events')
+      .join('contacts', 'contacts.id', 'events.contact_id')
+      .where({ 'contacts.email': email, 'events.name': 'purchase' })
+      .count({ n: '*' })
+      .first();
     expect(n).toEqual({ n: 1 });
   });
 
-  it.each([['empty', ''], ['non-ASCII', 'clé'], ['a control character', 'a\tb']])('refuses an %s Idempotency-Key with 422 and records nothing', async (_why, key) => {
+  it.each([
+    ['empty', ''],
+    ['non-ASCII', 'clé'],
+    ['a control character', 'a\tb'],
+  ])('refuses an %s Idempotency-Key with 422 and records nothing', async (_why, key) => {
     const email = uniqueEmail();
     const res = await track({ email, event: 'x' }, { 'Idempotency-Key': key });
     expect(res.status).toBe(422);

@@ -25,7 +25,10 @@ const SCANNER = 'Mozilla/5.0 (compatible; Barracuda Sentinel)';
 beforeAll(async () => {
   sink = await startSmtpSink();
   rx = await startWebhookReceiver();
-  h = await startHarness({ worker: true, env: { EMAIL_TRANSPORT: 'smtp', SMTP_URL: sink.url, TRACKING_URL: 'https://t.example.net', WEBHOOK_ALLOW_PRIVATE: 'true' } });
+  h = await startHarness({
+    worker: true,
+    env: { EMAIL_TRANSPORT: 'smtp', SMTP_URL: sink.url, TRACKING_URL: 'https://t.example.net', WEBHOOK_ALLOW_PRIVATE: 'true' },
+  });
   p = await createProjectFixture(h);
   await verifiedDomain(h, p.projectId, DOMAIN);
 });
@@ -60,12 +63,16 @@ const engagements = (emailId: string) => h.deps.knex('email_engagements').where(
 const contactEvents = (contactId: string, name: string) => h.deps.knex('events').where({ contact_id: contactId, name }).orderBy('created_at');
 
 async function send(body: Record<string, unknown>) {
-  const res = await h.http.post('/v1/send').set(key()).send({ from: `hello@${DOMAIN}`, subject: 'Hi', ...body });
+  const res = await h.http
+    .post('/v1/send')
+    .set(key())
+    .send({ from: `hello@${DOMAIN}`, subject: 'Hi', ...body });
   expect(res.status).toBe(200);
   return res.body.data.emails[0] as { email: string; contact: { id: string } };
 }
 
-const BODY = '<p><a href="https://shop.example/a?x=1&amp;y=2">A</a> <a href="https://shop.example/b">B</a></p><p><a href="{{unsubscribeUrl}}">Unsubscribe</a> <a href="{{manageUrl}}">Manage</a></p>';
+const BODY =
+  '<p><a href="https://shop.example/a?x=1&amp;y=2">A</a> <a href="https://shop.example/b">B</a></p><p><a href="{{unsubscribeUrl}}">Unsubscribe</a> <a href="{{manageUrl}}">Manage</a></p>';
 
 describe('settings', () => {
   it('default to marketing tracked, transactional not; PATCH changes only the keys sent', async () => {
@@ -73,12 +80,25 @@ describe('settings', () => {
     const initial = await h.http.get('/settings').set(key(fx));
     expect(initial.status).toBe(200);
     expect(initial.body.tracking).toEqual({ MARKETING: { opens: true, clicks: true }, TRANSACTIONAL: { opens: false, clicks: false } });
-    const changed = await h.http.patch('/settings').set(key(fx)).send({ tracking: { TRANSACTIONAL: { clicks: true } } });
+    const changed = await h.http
+      .patch('/settings')
+      .set(key(fx))
+      .send({ tracking: { TRANSACTIONAL: { clicks: true } } });
     expect(changed.status).toBe(200);
     expect(changed.body.tracking).toEqual({ MARKETING: { opens: true, clicks: true }, TRANSACTIONAL: { opens: false, clicks: true } });
-    const again = await h.http.patch('/settings').set(key(fx)).send({ tracking: { MARKETING: { opens: false } } });
+    const again = await h.http
+      .patch('/settings')
+      .set(key(fx))
+      .send({ tracking: { MARKETING: { opens: false } } });
     expect(again.body.tracking).toEqual({ MARKETING: { opens: false, clicks: true }, TRANSACTIONAL: { opens: false, clicks: true } });
-    expect((await h.http.patch('/settings').set(key(fx)).send({ tracking: { HEADLESS: { opens: true } } })).status).toBe(422);
+    expect(
+      (
+        await h.http
+          .patch('/settings')
+          .set(key(fx))
+          .send({ tracking: { HEADLESS: { opens: true } } })
+      ).status,
+    ).toBe(422);
   });
 });
 
@@ -150,7 +170,9 @@ describe('a tracked /v1/send email over SMTP', () => {
     expect(html).toContain('href="https://shop.example/b"');
     const row = await h.deps.knex('emails').where({ id: sent.email }).first();
     expect(row).toMatchObject({ track_opens: false, track_clicks: false, links: null });
-    const applied = await providerEvents(h.deps).applyProviderEvents([{ provider: 'smtp', id: `test-open-${sent.email}`, kind: 'open', emailId: sent.email, at: new Date() }]);
+    const applied = await providerEvents(h.deps).applyProviderEvents([
+      { provider: 'smtp', id: `test-open-${sent.email}`, kind: 'open', emailId: sent.email, at: new Date() },
+    ]);
     expect(applied.applied).toBe(1);
   });
 
@@ -180,7 +202,10 @@ describe('a tracked /v1/send email over SMTP', () => {
     expect(row).toMatchObject({ status: 'SENT', clicked_at: null });
     expect(await contactEvents(sent.contact.id, 'email.clicked')).toHaveLength(0);
     // Past the window, the same agent is taken for a reader (a forwarding client, a proxy).
-    await h.deps.knex('emails').where({ id: sent.email }).update({ sent_at: h.deps.knex.raw("now() - interval '1 minute'") });
+    await h.deps
+      .knex('emails')
+      .where({ id: sent.email })
+      .update({ sent_at: h.deps.knex.raw("now() - interval '1 minute'") });
     await get(links[1], SCANNER);
     row = await eventually(async () => {
       const r = await h.deps.knex('emails').where({ id: sent.email }).first();
@@ -285,7 +310,8 @@ describe('a tracked campaign', () => {
     for (const b of paths) expect(b).toMatchObject({ pixels: [expect.any(String)], links: [expect.any(String), expect.any(String)] });
 
     // r1 opens twice and clicks A twice and B once; r2 opens and clicks A; r3 only a scanner's HEAD and a scanner's prefetch.
-    for (const path of [paths[0].pixels[0], paths[0].pixels[0], paths[0].links[0], paths[0].links[0], paths[0].links[1], paths[1].pixels[0], paths[1].links[0]]) await get(path);
+    for (const path of [paths[0].pixels[0], paths[0].pixels[0], paths[0].links[0], paths[0].links[0], paths[0].links[1], paths[1].pixels[0], paths[1].links[0]])
+      await get(path);
     await h.http.head(paths[2].links[0]).set('User-Agent', BROWSER);
     await get(paths[2].pixels[0], SCANNER);
 
@@ -339,7 +365,12 @@ describe('workflows', () => {
         clicked: { type: 'WAIT_FOR_EVENT', config: { eventName: 'email.clicked' } },
         done: { type: 'UPDATE_CONTACT', config: { data: { clicked: true } } },
       },
-      [['trigger', 'opened'], ['opened', 'mark', 'next'], ['mark', 'clicked'], ['clicked', 'done', 'next']],
+      [
+        ['trigger', 'opened'],
+        ['opened', 'mark', 'next'],
+        ['mark', 'clicked'],
+        ['clicked', 'done', 'next'],
+      ],
       { enabled: true },
     );
     const to = uniqueEmail();
@@ -364,10 +395,16 @@ describe('outbound webhooks', () => {
   it('an endpoint subscribed to email.clicked receives the click with its url', async () => {
     const fx = await createProjectFixture(h);
     await verifiedDomain(h, fx.projectId, DOMAIN);
-    const endpoint = await h.http.post('/webhook-endpoints').set(key(fx)).send({ url: rx.url('/clicks'), events: ['email.clicked'] });
+    const endpoint = await h.http
+      .post('/webhook-endpoints')
+      .set(key(fx))
+      .send({ url: rx.url('/clicks'), events: ['email.clicked'] });
     expect(endpoint.status).toBe(201);
     const to = uniqueEmail();
-    const res = await h.http.post('/v1/send').set(key(fx)).send({ to, from: `hello@${DOMAIN}`, subject: 'Hi', body: BODY, track: { clicks: true } });
+    const res = await h.http
+      .post('/v1/send')
+      .set(key(fx))
+      .send({ to, from: `hello@${DOMAIN}`, subject: 'Hi', body: BODY, track: { clicks: true } });
     const emailId = res.body.data.emails[0].email;
     const { links } = trackingPaths(await receivedHtml(to));
     await get(links[1]);

@@ -37,7 +37,11 @@ describe('subscription tokens', () => {
 
   it('builds the three links under APP_URL', () => {
     const links = linksFor(h.config, p.projectId, 'cnt_abc');
-    for (const [key, prefix] of [['unsubscribeUrl', '/unsubscribe/'], ['subscribeUrl', '/subscribe/'], ['manageUrl', '/manage/']] as const) {
+    for (const [key, prefix] of [
+      ['unsubscribeUrl', '/unsubscribe/'],
+      ['subscribeUrl', '/subscribe/'],
+      ['manageUrl', '/manage/'],
+    ] as const) {
       expect(links[key].startsWith(`${h.config.appUrl}${prefix}`)).toBe(true);
     }
   });
@@ -68,7 +72,7 @@ describe('subscription links', () => {
     expect(on.text).toContain(formTo(links.subscribeUrl));
   });
 
-  it('unsubscribes and resubscribes through the pages\' form POSTs, and records both events', async () => {
+  it("unsubscribes and resubscribes through the pages' form POSTs, and records both events", async () => {
     const id = await newContact('link-user@example.test');
     const links = linksFor(h.config, p.projectId, id);
 
@@ -108,7 +112,9 @@ describe('subscription links', () => {
 
   it('answers 404 for forged, foreign-secret and dangling tokens', async () => {
     const id = await newContact('forged@example.test');
-    const token = pathOf(linksFor(h.config, p.projectId, id).unsubscribeUrl).split('/').pop()!;
+    const token = pathOf(linksFor(h.config, p.projectId, id).unsubscribeUrl)
+      .split('/')
+      .pop()!;
     const [payload] = token.split('.');
     const forged = [
       `${payload}.${'A'.repeat(43)}`,

@@ -88,7 +88,7 @@ describe('uploads in an S3-compatible bucket (UPLOAD_STORE=s3)', () => {
     expect(sink.unsigned).toBe(0);
   });
 
-  it('empties the project\'s prefix when the project is deleted, and only that prefix', async () => {
+  it("empties the project's prefix when the project is deleted, and only that prefix", async () => {
     const other = await createProjectFixture(one);
     await one.http.post('/uploads/image').set(bearer(p.secretKey)).attach('file', PNG, 'a.png');
     const kept = await one.http.post('/uploads/image').set(bearer(other.secretKey)).attach('file', PNG, 'b.png');
@@ -99,11 +99,22 @@ describe('uploads in an S3-compatible bucket (UPLOAD_STORE=s3)', () => {
 
   it('answers 503 in the error envelope when the bucket is unreachable, and stores nothing', async () => {
     const down = await startHarness({
-      env: { DATA_DIR: ownDataDir(), UPLOAD_STORE: 's3', S3_BUCKET: 'images', S3_ENDPOINT: 'http://127.0.0.1:9', S3_ACCESS_KEY_ID: 'AKIATESTSINK', S3_SECRET_ACCESS_KEY: 'x', S3_FORCE_PATH_STYLE: 'true' },
+      env: {
+        DATA_DIR: ownDataDir(),
+        UPLOAD_STORE: 's3',
+        S3_BUCKET: 'images',
+        S3_ENDPOINT: 'http://127.0.0.1:9',
+        S3_ACCESS_KEY_ID: 'AKIATESTSINK',
+        S3_SECRET_ACCESS_KEY: 'x',
+        S3_FORCE_PATH_STYLE: 'true',
+      },
     });
     try {
       const before = sink.objects.size;
-      const res = await down.http.post('/uploads/image').set(bearer((await createProjectFixture(down)).secretKey)).attach('file', PNG, 'logo.png');
+      const res = await down.http
+        .post('/uploads/image')
+        .set(bearer((await createProjectFixture(down)).secretKey))
+        .attach('file', PNG, 'logo.png');
       expect(res.status).toBe(503);
       expect(res.body.success).toBe(false);
       expect(res.body.error.code).toBe('SERVICE_UNAVAILABLE');

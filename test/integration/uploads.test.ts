@@ -27,7 +27,11 @@ describe('POST /uploads/image', () => {
   it('stores a PNG and serves it back byte-identical at its public URL, with its type and nosniff', async () => {
     const res = await upload(a, PNG, 'logo.png');
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ url: expect.stringMatching(new RegExp(`^https://mail\\.example\\.test/uploads/${a.projectId}/[0-9A-Za-z]+\\.png$`)), size: PNG.length, contentType: 'image/png' });
+    expect(res.body).toEqual({
+      url: expect.stringMatching(new RegExp(`^https://mail\\.example\\.test/uploads/${a.projectId}/[0-9A-Za-z]+\\.png$`)),
+      size: PNG.length,
+      contentType: 'image/png',
+    });
     const served = await h.http.get(pathOf(res.body.url)).buffer(true);
     expect(served.status).toBe(200);
     expect(served.headers['content-type']).toBe('image/png');

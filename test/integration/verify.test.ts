@@ -60,7 +60,13 @@ describe('POST /v1/verify', () => {
   it('flags a disposable provider even when it has MX records', async () => {
     dns.set('mailinator.com', 'MX', [{ exchange: 'mail.mailinator.com', priority: 10 }]);
     const res = await verify('someone@mailinator.com');
-    expect(res.body.data).toMatchObject({ valid: false, isDisposable: true, isPersonalEmail: false, hasMxRecords: true, reasons: ['Disposable email provider'] });
+    expect(res.body.data).toMatchObject({
+      valid: false,
+      isDisposable: true,
+      isPersonalEmail: false,
+      hasMxRecords: true,
+      reasons: ['Disposable email provider'],
+    });
   });
 
   it('suggests the provider a misspelt domain meant', async () => {

@@ -47,9 +47,17 @@ afterAll(async () => {
 });
 
 const api = (key = p.secretKey) => ({
-  create: (body: unknown) => h.http.post('/webhook-endpoints').set(bearer(key)).send(body as object),
+  create: (body: unknown) =>
+    h.http
+      .post('/webhook-endpoints')
+      .set(bearer(key))
+      .send(body as object),
   get: (id: string) => h.http.get(`/webhook-endpoints/${id}`).set(bearer(key)),
-  patch: (id: string, body: unknown) => h.http.patch(`/webhook-endpoints/${id}`).set(bearer(key)).send(body as object),
+  patch: (id: string, body: unknown) =>
+    h.http
+      .patch(`/webhook-endpoints/${id}`)
+      .set(bearer(key))
+      .send(body as object),
   del: (id: string) => h.http.delete(`/webhook-endpoints/${id}`).set(bearer(key)),
   test: (id: string) => h.http.post(`/webhook-endpoints/${id}/test`).set(bearer(key)),
   rotate: (id: string) => h.http.post(`/webhook-endpoints/${id}/rotate-secret`).set(bearer(key)),
@@ -83,7 +91,12 @@ describe('webhook endpoint routes', () => {
   it('creates an endpoint with a whsec_ secret shown only on creation, and keeps it to its project', async () => {
     const created = await api().create({ url: 'https://receiver.example.com/hooks?token=x', events: ['email.*', 'purchase'], description: 'CRM' });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ url: 'https://receiver.example.com/hooks?token=x', events: ['email.*', 'purchase'], description: 'CRM', enabled: true });
+    expect(created.body).toMatchObject({
+      url: 'https://receiver.example.com/hooks?token=x',
+      events: ['email.*', 'purchase'],
+      description: 'CRM',
+      enabled: true,
+    });
     expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const id = created.body.id;
 
@@ -96,7 +109,15 @@ describe('webhook endpoint routes', () => {
 
     // Another project's key sees nothing and changes nothing.
     const stranger = api(other.secretKey);
-    for (const res of [await stranger.get(id), await stranger.patch(id, { enabled: false }), await stranger.test(id), await stranger.rotate(id), await stranger.deliveries(id), await stranger.retry(id, crypto.randomUUID()), await stranger.del(id)]) {
+    for (const res of [
+      await stranger.get(id),
+      await stranger.patch(id, { enabled: false }),
+      await stranger.test(id),
+      await stranger.rotate(id),
+      await stranger.deliveries(id),
+      await stranger.retry(id, crypto.randomUUID()),
+      await stranger.del(id),
+    ]) {
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('NOT_FOUND');
     }
@@ -194,10 +215,14 @@ describe('delivery', () => {
   it('marks a message FAILED once a receiver that never answers has used up the retry window', async () => {
     const e = await endpoint(['*'], 'hang');
     const queued = await api().test(e.id);
-    const failed = await eventually(async () => {
-      const row = await deliveryRow(queued.body.id);
-      return row.status === 'FAILED' && row;
-    }, 60_000, 250);
+    const failed = await eventually(
+      async () => {
+        const row = await deliveryRow(queued.body.id);
+        return row.status === 'FAILED' && row;
+      },
+      60_000,
+      250,
+    );
     // 10 s per attempt against a 13 s window: the second attempt is the last.
     expect(failed.attempts).toBe(2);
     expect(failed.last_error).toMatch(/no complete answer within 10 s/);
@@ -236,7 +261,10 @@ describe('delivery', () => {
     await eventually(async () => (await h.deps.knex('webhook_endpoints').where({ id: failing.id }).first()).failing_since);
     expect((await api().get(failing.id)).body.enabled).toBe(true);
     // The streak began 6 scaled days ago (5 days = 43.2 s here).
-    await h.deps.knex('webhook_endpoints').where({ id: failing.id }).update({ failing_since: h.deps.knex.raw("now() - interval '52 seconds'") });
+    await h.deps
+      .knex('webhook_endpoints')
+      .where({ id: failing.id })
+      .update({ failing_since: h.deps.knex.raw("now() - interval '52 seconds'") });
     await api().test(failing.id);
     await eventually(async () => (await api().get(failing.id)).body.enabled === false);
     const [notice] = await eventually(async () => rx.calls(watcher.path).length > 0 && rx.calls(watcher.path));
@@ -255,13 +283,22 @@ describe('patterns', () => {
 
     // Transactional: email.sent.
     const to = uniqueEmail('tx');
-    const sent = await h.http.post('/v1/send').set(bearer(p.secretKey)).send({ to, from: `hi@${DOMAIN}`, subject: 'Hi', body: '<p>Hi</p>' });
+    const sent = await h.http
+      .post('/v1/send')
+      .set(bearer(p.secretKey))
+      .send({ to, from: `hi@${DOMAIN}`, subject: 'Hi', body: '<p>Hi</p>' });
     expect(sent.status).toBeLessThan(300);
     // Campaign: the provider reports the campaign email delivered.
     const member = uniqueEmail('cm');
     await h.http.post('/contacts').set(bearer(p.secretKey)).send({ email: member });
-    const seg = await h.http.post('/segments').set(bearer(p.secretKey)).send({ name: `wh-${crypto.randomBytes(3).toString('hex')}`, type: 'STATIC' });
-    await h.http.post(`/segments/${seg.body.id}/members`).set(bearer(p.secretKey)).send({ emails: [member] });
+    const seg = await h.http
+      .post('/segments')
+      .set(bearer(p.secretKey))
+      .send({ name: `wh-${crypto.randomBytes(3).toString('hex')}`, type: 'STATIC' });
+    await h.http
+      .post(`/segments/${seg.body.id}/members`)
+      .set(bearer(p.secretKey))
+      .send({ emails: [member] });
     const campaign = await h.http
       .post('/campaigns')
       .set(bearer(p.secretKey))
@@ -273,10 +310,29 @@ describe('patterns', () => {
     const provider = await h.http
       .post('/webhooks/sendgrid')
       .set('Content-Type', 'application/json')
-      .send(JSON.stringify([{ email: member, timestamp: Math.floor(Date.now() / 1000), event: 'delivered', sg_event_id: crypto.randomUUID(), sg_message_id: `${recipient.messageId}.f`, email_id: recipient.customArgs.email_id, project_id: p.projectId }]));
+      .send(
+        JSON.stringify([
+          {
+            email: member,
+            timestamp: Math.floor(Date.now() / 1000),
+            event: 'delivered',
+            sg_event_id: crypto.randomUUID(),
+            sg_message_id: `${recipient.messageId}.f`,
+            email_id: recipient.customArgs.email_id,
+            project_id: p.projectId,
+          },
+        ]),
+      );
     expect(provider.status).toBeLessThan(300);
     // Tracked.
-    expect((await h.http.post('/v1/track').set(bearer(p.publicKey)).send({ email: member, event: 'purchase', data: { total: 12 } })).status).toBeLessThan(300);
+    expect(
+      (
+        await h.http
+          .post('/v1/track')
+          .set(bearer(p.publicKey))
+          .send({ email: member, event: 'purchase', data: { total: 12 } })
+      ).status,
+    ).toBeLessThan(300);
 
     const [purchase] = await eventually(async () => rx.calls(purchaseHook.path).length > 0 && rx.calls(purchaseHook.path));
     expect(verify(purchaseHook.secret, purchase)).toMatchObject({ type: 'purchase', data: { contact: { email: member }, data: { total: 12 } } });
@@ -284,8 +340,14 @@ describe('patterns', () => {
     const bodies = emailCalls.map((c) => verify(emailHook.secret, c) as { type: string; data: Record<string, any> });
     expect(bodies).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ type: 'email.sent', data: expect.objectContaining({ contact: expect.objectContaining({ email: to }), emailId: expect.any(String) }) }),
-        expect.objectContaining({ type: 'email.delivered', data: expect.objectContaining({ campaignId, emailId: recipient.customArgs.email_id, contact: expect.objectContaining({ email: member }) }) }),
+        expect.objectContaining({
+          type: 'email.sent',
+          data: expect.objectContaining({ contact: expect.objectContaining({ email: to }), emailId: expect.any(String) }),
+        }),
+        expect.objectContaining({
+          type: 'email.delivered',
+          data: expect.objectContaining({ campaignId, emailId: recipient.customArgs.email_id, contact: expect.objectContaining({ email: member }) }),
+        }),
       ]),
     );
     expect(bodies.every((b) => b.type.startsWith('email.'))).toBe(true);
@@ -300,7 +362,10 @@ describe('a worker kill during a burst', () => {
     // A project of its own: the other tests' `*` endpoints would get the burst too.
     const own = await createProjectFixture(h, 'Burst');
     const e = await endpoint(['burst'], undefined, own.secretKey);
-    const contact = await h.http.post('/contacts').set(bearer(own.secretKey)).send({ email: uniqueEmail('burst') });
+    const contact = await h.http
+      .post('/contacts')
+      .set(bearer(own.secretKey))
+      .send({ email: uniqueEmail('burst') });
     const events = await recordEvents(
       h.deps.knex,
       Array.from({ length: 5000 }, (_, i) => ({ projectId: own.projectId, contactId: contact.body.id, name: 'burst', data: { i } })),
@@ -310,12 +375,19 @@ describe('a worker kill during a burst', () => {
     await h.stopWorker();
     const atKill = rx.calls(e.path).length;
     await h.startWorker();
-    await eventually(async () => Number((await h.deps.knex('webhook_deliveries').where({ endpoint_id: e.id, status: 'DELIVERED' }).count({ n: '*' }))[0].n) === 5000, 120_000, 500);
+    await eventually(
+      async () => Number((await h.deps.knex('webhook_deliveries').where({ endpoint_id: e.id, status: 'DELIVERED' }).count({ n: '*' }))[0].n) === 5000,
+      120_000,
+      500,
+    );
 
     // A worker killed outright (no graceful stop) leaves sent messages unrecorded: the same state
     // as these 200 rows put back to PENDING. The sweep's wake-up sends them again.
     const unrecorded = await h.deps.knex('webhook_deliveries').where({ endpoint_id: e.id }).orderBy('id').limit(200).pluck('id');
-    await h.deps.knex('webhook_deliveries').whereIn('id', unrecorded).update({ status: 'PENDING', next_attempt_at: new Date(0) });
+    await h.deps
+      .knex('webhook_deliveries')
+      .whereIn('id', unrecorded)
+      .update({ status: 'PENDING', next_attempt_at: new Date(0) });
     const before = rx.calls(e.path).length;
     await wakeWebhookEndpoints(h.deps.temporal, await stalledWebhookEndpoints(h.deps.knex, 0, 10));
     await eventually(async () => rx.calls(e.path).length >= before + 200, 60_000);
@@ -328,7 +400,7 @@ describe('a worker kill during a burst', () => {
     // A repeat is the same message: deduplicable by webhook-id alone.
     expect([...byId.values()].every((bodies) => bodies.size === 1)).toBe(true);
     expect(calls.length).toBeGreaterThanOrEqual(5200);
-    const seen = new Set([...byId.values()].map((b) => (JSON.parse([...b][0]).data.data.i as number)));
+    const seen = new Set([...byId.values()].map((b) => JSON.parse([...b][0]).data.data.i as number));
     expect(seen.size).toBe(5000);
     for (const c of calls.slice(0, 50)) expect(verifies(e.secret, c)).toBe(true);
   }, 240_000);

@@ -45,7 +45,15 @@ const run = (workflowId: string, contactId: string) => api.start(workflowId, { c
 const MARKETING = (subject: string) => ({ type: 'SEND_EMAIL', config: { subject, body: '<p>hi</p>', from: 'news@ctl.example.com', type: 'MARKETING' } });
 
 describe('RANDOM_SPLIT', () => {
-  const split = { type: 'RANDOM_SPLIT', config: { branches: [{ name: 'a', weight: 70 }, { name: 'b', weight: 30 }] } };
+  const split = {
+    type: 'RANDOM_SPLIT',
+    config: {
+      branches: [
+        { name: 'a', weight: 70 },
+        { name: 'b', weight: 30 },
+      ],
+    },
+  };
 
   it('transitions use the configured branch names; an unknown one is 422; enabling needs every branch connected', async () => {
     const wf = await api.build(`split-${Date.now()}`, { split, x: { type: 'EXIT' } }, [['trigger', 'split']]);
@@ -63,8 +71,22 @@ describe('RANDOM_SPLIT', () => {
 
   it.each([
     [{ branches: [{ name: 'a', weight: 1 }] }],
-    [{ branches: [{ name: 'a', weight: 1 }, { name: 'B!', weight: 1 }] }],
-    [{ branches: [{ name: 'a', weight: -1 }, { name: 'b', weight: 1 }] }],
+    [
+      {
+        branches: [
+          { name: 'a', weight: 1 },
+          { name: 'B!', weight: 1 },
+        ],
+      },
+    ],
+    [
+      {
+        branches: [
+          { name: 'a', weight: -1 },
+          { name: 'b', weight: 1 },
+        ],
+      },
+    ],
   ])('refuses config %j with 422', async (config) => {
     const wf = await api.build(`split-bad-${Date.now()}`, {}, []);
     const res = await api.addStep(wf.id, { type: 'RANDOM_SPLIT', config });
@@ -73,11 +95,16 @@ describe('RANDOM_SPLIT', () => {
 
   it('1,000 executions split 70/30 within four standard deviations, and their histories replay identically', async () => {
     // a → DELAY (a timer), b → EXIT (none): a replay that drew the other branch would not match its history.
-    const wf = await api.build(`split-run-${Date.now()}`, { split, wait: { type: 'DELAY', config: { amount: 1, unit: 'minutes' } }, x: { type: 'EXIT' } }, [
-      ['trigger', 'split'],
-      ['split', 'wait', 'a'],
-      ['split', 'x', 'b'],
-    ], { enabled: true });
+    const wf = await api.build(
+      `split-run-${Date.now()}`,
+      { split, wait: { type: 'DELAY', config: { amount: 1, unit: 'minutes' } }, x: { type: 'EXIT' } },
+      [
+        ['trigger', 'split'],
+        ['split', 'wait', 'a'],
+        ['split', 'x', 'b'],
+      ],
+      { enabled: true },
+    );
     const N = 1000;
     const ids: string[] = [];
     const rows = Array.from({ length: N }, () => ({ id: crypto.randomUUID(), email: uniqueEmail('split') }));
@@ -86,12 +113,22 @@ describe('RANDOM_SPLIT', () => {
       await startExecution(h.deps, { id: r.id, projectId: p.projectId, workflowId: wf.id, contactId: c.id, context: {}, mode: 'manual' });
       ids.push(r.id);
     });
-    const finished = await eventually(async () => {
-      const done = await h.deps.knex('workflow_executions').where({ workflow_id: wf.id }).whereIn('status', ['COMPLETED', 'EXITED']).count<{ count: string }[]>('* as count');
-      return Number(done[0].count) === N;
-    }, 240_000, 1000);
+    const finished = await eventually(
+      async () => {
+        const done = await h.deps
+          .knex('workflow_executions')
+          .where({ workflow_id: wf.id })
+          .whereIn('status', ['COMPLETED', 'EXITED'])
+          .count<{ count: string }[]>('* as count');
+        return Number(done[0].count) === N;
+      },
+      240_000,
+      1000,
+    );
     expect(finished).toBe(true);
-    const branches = await h.deps.knex('workflow_execution_steps').join('workflow_executions', 'workflow_executions.id', 'workflow_execution_steps.execution_id')
+    const branches = await h.deps
+      .knex('workflow_execution_steps')
+      .join('workflow_executions', 'workflow_executions.id', 'workflow_execution_steps.execution_id')
       .where({ 'workflow_executions.workflow_id': wf.id, 'workflow_execution_steps.type': 'RANDOM_SPLIT' })
       .select('workflow_execution_steps.output', 'workflow_executions.status', 'workflow_executions.id');
     expect(branches).toHaveLength(N);
@@ -104,7 +141,9 @@ describe('RANDOM_SPLIT', () => {
 
     const sample = [...a.slice(0, 5), ...branches.filter((r) => r.output.branch === 'b').slice(0, 5)];
     const client = await h.deps.temporal.client();
-    const histories = await Promise.all(sample.map(async (r) => ({ workflowId: `exec-${r.id}`, history: await client.workflow.getHandle(`exec-${r.id}`).fetchHistory() })));
+    const histories = await Promise.all(
+      sample.map(async (r) => ({ workflowId: `exec-${r.id}`, history: await client.workflow.getHandle(`exec-${r.id}`).fetchHistory() })),
+    );
     for await (const result of Worker.runReplayHistories({ workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } }, histories)) {
       expect(result.error).toBeUndefined();
     }
@@ -145,17 +184,26 @@ describe('WAIT_UNTIL', () => {
   }, 90_000);
 
   it('waits until a date in contact data plus an offset; past or missing continues at once', async () => {
-    const wf = await api.build(`wu-field-${Date.now()}`, { wait: { type: 'WAIT_UNTIL', config: { field: 'data.renewalDate', offset: { amount: -1, unit: 'days' } } } }, [['trigger', 'wait']], { enabled: true });
+    const wf = await api.build(
+      `wu-field-${Date.now()}`,
+      { wait: { type: 'WAIT_UNTIL', config: { field: 'data.renewalDate', offset: { amount: -1, unit: 'days' } } } },
+      [['trigger', 'wait']],
+      { enabled: true },
+    );
     const renewal = new Date(Date.now() + 26 * 3_600_000).toISOString(); // a day before it: in about two hours
     const future = await contact({ renewalDate: renewal });
     const past = await contact({ renewalDate: '2020-01-01T00:00:00Z' });
     const none = await contact({});
     const started = [await run(wf.id, future.id), await run(wf.id, past.id), await run(wf.id, none.id)];
     // The future one is seen waiting on its timer, with the reason.
-    const waiting = await eventually(async () => {
-      const res = await api.execution(wf.id, started[0].body.id);
-      return res.body.status === 'WAITING' ? res.body : null;
-    }, 20_000, 50);
+    const waiting = await eventually(
+      async () => {
+        const res = await api.execution(wf.id, started[0].body.id);
+        return res.body.status === 'WAITING' ? res.body : null;
+      },
+      20_000,
+      50,
+    );
     expect(waiting.waitingReason).toContain('until');
     const [fd, pd, nd] = await Promise.all(started.map((s) => api.until(wf.id, s.body.id, ['COMPLETED', 'FAILED'], 60_000)));
     expect(fd.steps[1].output).toMatchObject({ wakeAt: new Date(Date.parse(renewal) - 86_400_000).toISOString() });
@@ -169,9 +217,18 @@ describe('quiet hours', () => {
   it("a MARKETING SEND_EMAIL in the contact's quiet hours waits (WAITING, and why) until they end, then sends once; TRANSACTIONAL and other zones go at once", async () => {
     const now = Date.now();
     // Quiet from half an hour ago to two hours from now on Tokyo's clock: New York is outside that window at any real hour.
-    await settings({ timezone: 'America/New_York', quietHours: { start: hhmm(now - 1_800_000, 'Asia/Tokyo'), end: hhmm(now + 2 * 3_600_000, 'Asia/Tokyo') }, frequencyCap: null });
+    await settings({
+      timezone: 'America/New_York',
+      quietHours: { start: hhmm(now - 1_800_000, 'Asia/Tokyo'), end: hhmm(now + 2 * 3_600_000, 'Asia/Tokyo') },
+      frequencyCap: null,
+    });
     const wf = await api.build(`quiet-${Date.now()}`, { send: MARKETING('Quiet news') }, [['trigger', 'send']], { enabled: true });
-    const tx = await api.build(`quiet-tx-${Date.now()}`, { send: { type: 'SEND_EMAIL', config: { subject: 'Receipt', body: '<p>r</p>', from: 'news@ctl.example.com', type: 'TRANSACTIONAL' } } }, [['trigger', 'send']], { enabled: true });
+    const tx = await api.build(
+      `quiet-tx-${Date.now()}`,
+      { send: { type: 'SEND_EMAIL', config: { subject: 'Receipt', body: '<p>r</p>', from: 'news@ctl.example.com', type: 'TRANSACTIONAL' } } },
+      [['trigger', 'send']],
+      { enabled: true },
+    );
     const tokyo = await contact({ timezone: 'Asia/Tokyo' });
     const ny = await contact({});
     const tokyoTx = await contact({ timezone: 'Asia/Tokyo' });
@@ -179,10 +236,14 @@ describe('quiet hours', () => {
     const held = await run(wf.id, tokyo.id);
     const free = await run(wf.id, ny.id);
     const receipt = await run(tx.id, tokyoTx.id);
-    const waiting = await eventually(async () => {
-      const res = await api.execution(wf.id, held.body.id);
-      return res.body.status === 'WAITING' ? res.body : null;
-    }, 20_000, 50);
+    const waiting = await eventually(
+      async () => {
+        const res = await api.execution(wf.id, held.body.id);
+        return res.body.status === 'WAITING' ? res.body : null;
+      },
+      20_000,
+      50,
+    );
     expect(waiting.waitingReason).toMatch(/^quiet hours until .* \(Asia\/Tokyo\)$/);
     expect(sinkFor(tokyo.email)).toHaveLength(0);
 
@@ -225,7 +286,12 @@ describe('frequency cap', () => {
       }
       // TRANSACTIONAL mail is never capped.
       const c = await contact({});
-      const tx = await api.build(`cap-tx-${Date.now()}`, { send: { type: 'SEND_EMAIL', config: { subject: 'R', body: '<p>r</p>', from: 'news@ctl.example.com', type: 'TRANSACTIONAL' } } }, [['trigger', 'send']], { enabled: true, allowReentry: true });
+      const tx = await api.build(
+        `cap-tx-${Date.now()}`,
+        { send: { type: 'SEND_EMAIL', config: { subject: 'R', body: '<p>r</p>', from: 'news@ctl.example.com', type: 'TRANSACTIONAL' } } },
+        [['trigger', 'send']],
+        { enabled: true, allowReentry: true },
+      );
       const m = await run(one.id, c.id);
       expect((await api.until(one.id, m.body.id, ['COMPLETED'])).steps[1].status).toBe('COMPLETED');
       const t = await run(tx.id, c.id);

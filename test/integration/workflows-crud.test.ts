@@ -28,8 +28,27 @@ describe('workflow records', () => {
   it('creates disabled EVENT workflows with their TRIGGER step, from eventName or triggerConfig', async () => {
     const a = await api.create({ name: 'Onboarding', description: 'd', eventName: 'signup' });
     expect(a.status).toBe(201);
-    expect(a.body).toMatchObject({ name: 'Onboarding', description: 'd', enabled: false, allowReentry: false, triggerType: 'EVENT', triggerConfig: { eventName: 'signup' }, transitions: [] });
-    expect(a.body.steps).toEqual([{ id: expect.any(String), workflowId: a.body.id, type: 'TRIGGER', name: 'Trigger', config: { eventName: 'signup' }, position: null, branches: ['next'], requiredBranches: [] }]);
+    expect(a.body).toMatchObject({
+      name: 'Onboarding',
+      description: 'd',
+      enabled: false,
+      allowReentry: false,
+      triggerType: 'EVENT',
+      triggerConfig: { eventName: 'signup' },
+      transitions: [],
+    });
+    expect(a.body.steps).toEqual([
+      {
+        id: expect.any(String),
+        workflowId: a.body.id,
+        type: 'TRIGGER',
+        name: 'Trigger',
+        config: { eventName: 'signup' },
+        position: null,
+        branches: ['next'],
+        requiredBranches: [],
+      },
+    ]);
     const b = await api.create({ name: 'B', triggerConfig: { eventName: 'segment.vip.entry' }, allowReentry: true });
     expect(b.status).toBe(201);
     expect(b.body).toMatchObject({ triggerConfig: { eventName: 'segment.vip.entry' }, allowReentry: true });
@@ -102,7 +121,11 @@ describe('steps', () => {
     ['DELAY in years', { type: 'DELAY', config: { amount: 1, unit: 'years' } }, 'config.unit'],
     ['DELAY of no time', { type: 'DELAY', config: { amount: 0, unit: 'days' } }, 'config.amount'],
     ['WAIT_FOR_EVENT without a name', { type: 'WAIT_FOR_EVENT', config: {} }, 'config.eventName'],
-    ['CONDITION with an unknown operator', { type: 'CONDITION', config: { condition: { logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'like', value: 1 }] }] } } }, 'config.condition.groups.0.filters.0.operator'],
+    [
+      'CONDITION with an unknown operator',
+      { type: 'CONDITION', config: { condition: { logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'like', value: 1 }] }] } } },
+      'config.condition.groups.0.filters.0.operator',
+    ],
     ['CONDITION with a bad field', { type: 'CONDITION', config: { condition: equalsFilter('plan', 'x') } }, 'config.condition.groups.0.filters.0.field'],
     ['WEBHOOK to ftp', { type: 'WEBHOOK', config: { url: 'ftp://example.com/' } }, 'config.url'],
     ['WEBHOOK smuggling a Host header', { type: 'WEBHOOK', config: { url: 'https://example.com/', headers: { Host: 'internal' } } }, 'config.headers.Host'],
@@ -157,7 +180,12 @@ describe('transitions', () => {
   it('enforces branches per step type, one transition per (step, branch), and steps of the same workflow', async () => {
     const wf = await api.build(
       'edges',
-      { cond: { type: 'CONDITION', config: { condition: equalsFilter('data.plan', 'pro') } }, wait: { type: 'WAIT_FOR_EVENT', config: { eventName: 'x' } }, a: { type: 'DELAY', config: { amount: 1, unit: 'minutes' } }, end: { type: 'EXIT' } },
+      {
+        cond: { type: 'CONDITION', config: { condition: equalsFilter('data.plan', 'pro') } },
+        wait: { type: 'WAIT_FOR_EVENT', config: { eventName: 'x' } },
+        a: { type: 'DELAY', config: { amount: 1, unit: 'minutes' } },
+        end: { type: 'EXIT' },
+      },
       [],
     );
     const s = wf.steps;
@@ -183,8 +211,16 @@ describe('transitions', () => {
   });
 
   it('deletes a step with splice=true by reconnecting its incoming transitions to its next successor', async () => {
-    const steps = { a: { type: 'DELAY', config: { amount: 1, unit: 'minutes' } }, x: { type: 'DELAY', config: { amount: 2, unit: 'minutes' } }, b: { type: 'EXIT' } };
-    const wf = await api.build('splice', steps, [['trigger', 'a'], ['a', 'x'], ['x', 'b']]);
+    const steps = {
+      a: { type: 'DELAY', config: { amount: 1, unit: 'minutes' } },
+      x: { type: 'DELAY', config: { amount: 2, unit: 'minutes' } },
+      b: { type: 'EXIT' },
+    };
+    const wf = await api.build('splice', steps, [
+      ['trigger', 'a'],
+      ['a', 'x'],
+      ['x', 'b'],
+    ]);
     expect((await api.delStep(wf.id, wf.steps.x, true)).status).toBe(204);
     const spliced = (await api.get(wf.id)).body;
     expect(spliced.steps.map((s: any) => s.id)).not.toContain(wf.steps.x);
@@ -192,7 +228,11 @@ describe('transitions', () => {
       [wf.triggerStepId, wf.steps.a, 'next'],
       [wf.steps.a, wf.steps.b, 'next'],
     ]);
-    const plain = await api.build('nosplice', steps, [['trigger', 'a'], ['a', 'x'], ['x', 'b']]);
+    const plain = await api.build('nosplice', steps, [
+      ['trigger', 'a'],
+      ['a', 'x'],
+      ['x', 'b'],
+    ]);
     expect((await api.delStep(plain.id, plain.steps.x)).status).toBe(204);
     expect((await api.get(plain.id)).body.transitions.map((t: any) => [t.fromStepId, t.toStepId])).toEqual([[plain.triggerStepId, plain.steps.a]]);
   });
@@ -207,7 +247,10 @@ describe('enabling', () => {
     expect(none.body.error.message).toMatch(/no steps/);
 
     const cond = { type: 'CONDITION', config: { condition: equalsFilter('data.plan', 'pro') }, name: 'Is pro?' };
-    const dangling = await api.build('dangling', { c: cond, e: { type: 'EXIT' } }, [['trigger', 'c'], ['c', 'e', 'yes']]);
+    const dangling = await api.build('dangling', { c: cond, e: { type: 'EXIT' } }, [
+      ['trigger', 'c'],
+      ['c', 'e', 'yes'],
+    ]);
     const res = await api.patch(dangling.id, { enabled: true });
     expect(res.status).toBe(422);
     expect(res.body.error.details.stepIds).toEqual([dangling.steps.c]);
@@ -225,7 +268,11 @@ describe('enabling', () => {
     expect(invalid.body.error.errors[0]).toMatchObject({ field: `steps.${gone.steps.send}.config.templateId` });
     expect((await api.get(gone.id)).body.enabled).toBe(false);
 
-    const ok = await api.build('ok', { c: cond, y: { type: 'EXIT' }, n: { type: 'EXIT' } }, [['trigger', 'c'], ['c', 'y', 'yes'], ['c', 'n', 'no']]);
+    const ok = await api.build('ok', { c: cond, y: { type: 'EXIT' }, n: { type: 'EXIT' } }, [
+      ['trigger', 'c'],
+      ['c', 'y', 'yes'],
+      ['c', 'n', 'no'],
+    ]);
     const enabled = await api.patch(ok.id, { enabled: true });
     expect(enabled.status).toBe(200);
     expect(enabled.body.enabled).toBe(true);
@@ -248,7 +295,10 @@ describe('templates in use', () => {
       await gate;
     });
     await validated;
-    const deleting = h.http.delete(`/templates/${tpl}`).set(bearer(p.secretKey)).then((r) => r);
+    const deleting = h.http
+      .delete(`/templates/${tpl}`)
+      .set(bearer(p.secretKey))
+      .then((r) => r);
     await new Promise((r) => setTimeout(r, 300));
     release();
     await adding;
@@ -269,7 +319,12 @@ describe('GET /workflows/fields', () => {
     await api.track(email, 'unrelated-event', { secret: 1 });
     const res = await h.http.get(`/workflows/fields?workflowId=${wf.id}`).set(bearer(p.secretKey));
     expect(res.status).toBe(200);
-    expect(res.body.contactFields).toEqual(expect.arrayContaining([{ field: 'email', type: 'string', isCustom: false, coverage: 1 }, expect.objectContaining({ field: 'data.plan', type: 'string', isCustom: true })]));
+    expect(res.body.contactFields).toEqual(
+      expect.arrayContaining([
+        { field: 'email', type: 'string', isCustom: false, coverage: 1 },
+        expect.objectContaining({ field: 'data.plan', type: 'string', isCustom: true }),
+      ]),
+    );
     expect(res.body.eventFields).toEqual([
       {
         eventName: event,

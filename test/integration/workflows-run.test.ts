@@ -56,7 +56,12 @@ describe('triggered executions', () => {
         send: { type: 'SEND_EMAIL', config: { templateId: tpl.body.id } },
         exit: { type: 'EXIT' },
       },
-      [['trigger', 'wait'], ['wait', 'cond'], ['cond', 'send', 'yes'], ['cond', 'exit', 'no']],
+      [
+        ['trigger', 'wait'],
+        ['wait', 'cond'],
+        ['cond', 'send', 'yes'],
+        ['cond', 'exit', 'no'],
+      ],
       { enabled: true },
     );
     // email.sent is routed too: a second workflow on it marks the contact.
@@ -91,7 +96,9 @@ describe('triggered executions', () => {
     expect(mails).toHaveLength(1);
     expect(mails[0].body.subject).toBe(`Welcome Ann (${event})`);
     // A marketing template's mail carries the open pixel by default (docs/tracking.md).
-    expect(mails[0].body.content.find((c: any) => c.type === 'text/html').value).toMatch(/^<p>plan pro via ads<\/p><img src="http:\/\/[^"]+\/t\/o\/[\w.-]+"[^>]*>$/);
+    expect(mails[0].body.content.find((c: any) => c.type === 'text/html').value).toMatch(
+      /^<p>plan pro via ads<\/p><img src="http:\/\/[^"]+\/t\/o\/[\w.-]+"[^>]*>$/,
+    );
     expect(sinkFor(free)).toHaveLength(0);
     await eventually(async () => (await h.deps.knex('contacts').where({ email: pro, project_id: p.projectId }).first()).data.welcomed === true);
   });
@@ -105,7 +112,11 @@ describe('triggered executions', () => {
         bought: { type: 'UPDATE_CONTACT', config: { data: { bought: true } } },
         exit: { type: 'EXIT' },
       },
-      [['trigger', 'wait'], ['wait', 'bought', 'next'], ['wait', 'exit', 'timeout']],
+      [
+        ['trigger', 'wait'],
+        ['wait', 'bought', 'next'],
+        ['wait', 'exit', 'timeout'],
+      ],
       { enabled: true },
     );
     const [buyer, idler] = [uniqueEmail('buyer'), uniqueEmail('idler')];
@@ -132,24 +143,39 @@ describe('triggered executions', () => {
     const event = `batch-${Date.now()}`;
     const wf = await api.build(event, { wait: { type: 'WAIT_FOR_EVENT', config: { eventName: `${event}-done` } } }, [['trigger', 'wait']], { enabled: true });
     const contacts = await Promise.all(
-      Array.from({ length: 24 }, async (_, i) => (await upsertContact(h.deps.knex, { projectId: p.projectId, email: uniqueEmail(`batch${i}`), defaultSubscribed: true })).contact.id),
+      Array.from(
+        { length: 24 },
+        async (_, i) => (await upsertContact(h.deps.knex, { projectId: p.projectId, email: uniqueEmail(`batch${i}`), defaultSubscribed: true })).contact.id,
+      ),
     );
     const record = (contactId: string, name: string) => recordEvent(h.deps.knex, { projectId: p.projectId, contactId, name, data: {} });
     // Each contact's trigger comes twice in the one batch; allowReentry is off.
     const triggers = [];
     for (const c of contacts) triggers.push(await record(c, event));
     for (const c of contacts) triggers.push(await record(c, event));
-    const routedStarts = await routeEvents(h.deps, triggers.map((e) => e.id));
+    const routedStarts = await routeEvents(
+      h.deps,
+      triggers.map((e) => e.id),
+    );
     expect(routedStarts).toEqual({ started: 24, signalled: 0 });
     expect(await api.rows(wf.id)).toHaveLength(24);
     await eventually(async () => (await api.rows(wf.id)).every((r: any) => r.status === 'WAITING'));
 
     const done = [];
     for (const c of contacts) done.push(await record(c, `${event}-done`));
-    const routedSignals = await routeEvents(h.deps, done.map((e) => e.id));
+    const routedSignals = await routeEvents(
+      h.deps,
+      done.map((e) => e.id),
+    );
     expect(routedSignals).toEqual({ started: 0, signalled: 24 });
     await eventually(async () => (await api.rows(wf.id)).every((r: any) => r.status === 'COMPLETED'), 30_000);
-    const events = await h.deps.knex('events').whereIn('id', [...triggers, ...done].map((e) => e.id)).whereNull('routed_at');
+    const events = await h.deps
+      .knex('events')
+      .whereIn(
+        'id',
+        [...triggers, ...done].map((e) => e.id),
+      )
+      .whereNull('routed_at');
     expect(events).toHaveLength(0);
   });
 
@@ -157,7 +183,14 @@ describe('triggered executions', () => {
     const wf = await api.build(`rec-${Date.now()}`, { exit: { type: 'EXIT' } }, [['trigger', 'exit']], { enabled: true });
     const contact = (await upsertContact(h.deps.knex, { projectId: p.projectId, email: uniqueEmail('rec'), defaultSubscribed: true })).contact.id;
     // No Temporal start here: only what createExecution itself writes.
-    const created = await createExecution(h.deps.knex, { id: crypto.randomUUID(), projectId: p.projectId, workflowId: wf.id, contactId: contact, context: {}, mode: 'manual' });
+    const created = await createExecution(h.deps.knex, {
+      id: crypto.randomUUID(),
+      projectId: p.projectId,
+      workflowId: wf.id,
+      contactId: contact,
+      context: {},
+      mode: 'manual',
+    });
     if ('skipped' in created) throw new Error(created.skipped);
     expect(created.execution.current_step_id).toBe(wf.triggerStepId);
     const steps = await h.deps.knex('workflow_execution_steps').where({ execution_id: created.execution.id });
@@ -170,7 +203,10 @@ describe('triggered executions', () => {
     const wf = await api.build(
       event,
       { first: { type: 'WAIT_FOR_EVENT', config: { eventName: ping } }, second: { type: 'WAIT_FOR_EVENT', config: { eventName: ping } } },
-      [['trigger', 'first'], ['first', 'second']],
+      [
+        ['trigger', 'first'],
+        ['first', 'second'],
+      ],
       { enabled: true },
     );
     const email = uniqueEmail();
@@ -196,14 +232,19 @@ describe('triggered executions', () => {
 
 describe('contact updates', () => {
   it('UPDATE_CONTACT unsubscribes and routes contact.unsubscribed (which triggers); a MARKETING email is then SKIPPED', async () => {
-    const listener = await api.build('contact.unsubscribed', { mark: { type: 'UPDATE_CONTACT', config: { data: { goodbye: true } } } }, [['trigger', 'mark']], { enabled: true });
+    const listener = await api.build('contact.unsubscribed', { mark: { type: 'UPDATE_CONTACT', config: { data: { goodbye: true } } } }, [['trigger', 'mark']], {
+      enabled: true,
+    });
     const wf = await api.build(
       'leave',
       {
         leave: { type: 'UPDATE_CONTACT', config: { subscribed: false, data: { left: 'yes' } } },
         send: { type: 'SEND_EMAIL', config: { subject: 'Deals', body: '<p>deals</p>', from: 'team@wf.example.com' } },
       },
-      [['trigger', 'leave'], ['leave', 'send']],
+      [
+        ['trigger', 'leave'],
+        ['leave', 'send'],
+      ],
     );
     const email = uniqueEmail();
     await api.track(email, 'x');
@@ -244,7 +285,10 @@ describe('re-entry', () => {
   it('allowReentry on: one active execution at a time, a new one once it has ended', async () => {
     const event = `again-${Date.now()}`;
     const go = `${event}-go`;
-    const wf = await api.build(event, { hold: { type: 'WAIT_FOR_EVENT', config: { eventName: go } } }, [['trigger', 'hold']], { enabled: true, allowReentry: true });
+    const wf = await api.build(event, { hold: { type: 'WAIT_FOR_EVENT', config: { eventName: go } } }, [['trigger', 'hold']], {
+      enabled: true,
+      allowReentry: true,
+    });
     const email = uniqueEmail();
     const tracked = await Promise.all(Array.from({ length: 10 }, () => api.track(email, event)));
     for (const r of tracked) await routed(r.body.data.event);
@@ -320,7 +364,10 @@ describe('durability', () => {
     const wf = await api.build(
       'snapshot',
       { pause: { type: 'DELAY', config: { amount: 5, unit: 'days' } }, mark: { type: 'UPDATE_CONTACT', config: { data: { snapshot: 'kept' } } } },
-      [['trigger', 'pause'], ['pause', 'mark']],
+      [
+        ['trigger', 'pause'],
+        ['pause', 'mark'],
+      ],
     );
     const [first, second] = [uniqueEmail(), uniqueEmail()];
     await Promise.all([api.track(first, 'x'), api.track(second, 'x')]);
@@ -347,9 +394,15 @@ describe('durability', () => {
       'restart',
       {
         pause: { type: 'DELAY', config: { amount: 2, unit: 'days' } },
-        send: { type: 'SEND_EMAIL', config: { subject: 'After the pause', body: '<p>{{ context.note }}</p>', from: 'team@wf.example.com', type: 'TRANSACTIONAL' } },
+        send: {
+          type: 'SEND_EMAIL',
+          config: { subject: 'After the pause', body: '<p>{{ context.note }}</p>', from: 'team@wf.example.com', type: 'TRANSACTIONAL' },
+        },
       },
-      [['trigger', 'pause'], ['pause', 'send']],
+      [
+        ['trigger', 'pause'],
+        ['pause', 'send'],
+      ],
     );
     const email = uniqueEmail();
     await api.track(email, 'x');

@@ -67,10 +67,22 @@ describe('WEBHOOK refusals (WEBHOOK_ALLOW_PRIVATE off)', () => {
   it.each([
     ['loopback', () => `http://127.0.0.1:${port}/hook`, /refused: 127\.0\.0\.1 is a loopback address/],
     ['the cloud metadata address', () => 'http://169.254.169.254/latest/meta-data/', /refused: 169\.254\.169\.254 is a cloud metadata endpoint address/],
-    ['a name resolving to a private address', () => `http://internal.svc.test:${port}/hook`, /refused: internal\.svc\.test resolves to 10\.1\.2\.3, a private address/],
-    ['loopback in the IPv4-translated IPv6 form', () => `http://[::ffff:0:127.0.0.1]:${port}/hook`, /refused: ::ffff:0:7f00:1 is a loopback \(IPv4 127\.0\.0\.1 inside IPv6\) address/],
+    [
+      'a name resolving to a private address',
+      () => `http://internal.svc.test:${port}/hook`,
+      /refused: internal\.svc\.test resolves to 10\.1\.2\.3, a private address/,
+    ],
+    [
+      'loopback in the IPv4-translated IPv6 form',
+      () => `http://[::ffff:0:127.0.0.1]:${port}/hook`,
+      /refused: ::ffff:0:7f00:1 is a loopback \(IPv4 127\.0\.0\.1 inside IPv6\) address/,
+    ],
     ["Azure's WireServer", () => 'http://168.63.129.16/machine?comp=goalstate', /refused: 168\.63\.129\.16 is a cloud metadata endpoint address/],
-    ['a public host on a port other than 80, 443, 8080 and 8443', () => 'http://public.svc.test:6379/', /refused: port 6379 is not one webhooks may call \(80, 443, 8080, 8443\)/],
+    [
+      'a public host on a port other than 80, 443, 8080 and 8443',
+      () => 'http://public.svc.test:6379/',
+      /refused: port 6379 is not one webhooks may call \(80, 443, 8080, 8443\)/,
+    ],
   ])('refuses %s and records a failed step with the reason', async (_name, url, reason) => {
     const before = received.length;
     const done = await runWebhook(guarded, url());
@@ -88,9 +100,16 @@ describe('WEBHOOK refusals (WEBHOOK_ALLOW_PRIVATE off)', () => {
 describe('webhook endpoints under the same rules (WEBHOOK_ALLOW_PRIVATE off)', () => {
   it.each([
     ['a public host on a port other than 80, 443, 8080 and 8443', 'http://public.svc.test:6379/hook', /^refused: port 6379 is not one webhooks may call/],
-    ['the IPv4-translated form of the metadata address', 'http://[::ffff:0:169.254.169.254]/latest/meta-data/', /^refused: ::ffff:0:a9fe:a9fe is a cloud metadata endpoint \(IPv4 169\.254\.169\.254 inside IPv6\) address/],
+    [
+      'the IPv4-translated form of the metadata address',
+      'http://[::ffff:0:169.254.169.254]/latest/meta-data/',
+      /^refused: ::ffff:0:a9fe:a9fe is a cloud metadata endpoint \(IPv4 169\.254\.169\.254 inside IPv6\) address/,
+    ],
   ])('records the delivery to %s as failed with the reason, sending nothing', async (_name, url, reason) => {
-    const created = await guarded.http.post('/webhook-endpoints').set(bearer(p.secretKey)).send({ url, events: ['contact.*'] });
+    const created = await guarded.http
+      .post('/webhook-endpoints')
+      .set(bearer(p.secretKey))
+      .send({ url, events: ['contact.*'] });
     expect(created.status).toBe(201);
     const before = received.length;
     expect((await guarded.http.post(`/webhook-endpoints/${created.body.id}/test`).set(bearer(p.secretKey))).status).toBe(202);

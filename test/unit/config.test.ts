@@ -89,10 +89,15 @@ describe('loadConfig', () => {
   it("allows APP_URL's origin and DASHBOARD_ORIGINS to make cookie writes", () => {
     expect(load({ PORT: '4000' }).dashboardOrigins).toEqual(['http://localhost:4000']);
     expect(load({ DASHBOARD_ORIGINS: ' ' }).dashboardOrigins).toEqual(['http://localhost:3000']);
-    const c = load({ APP_URL: 'https://mail.example.com/base/', DASHBOARD_ORIGINS: 'https://App.Example.com/, http://localhost:5173,https://mail.example.com' });
+    const c = load({
+      APP_URL: 'https://mail.example.com/base/',
+      DASHBOARD_ORIGINS: 'https://App.Example.com/, http://localhost:5173,https://mail.example.com',
+    });
     expect(c.dashboardOrigins).toEqual(['https://mail.example.com', 'https://app.example.com', 'http://localhost:5173']);
     for (const bad of ['app.example.com', 'ftp://files.example.com']) {
-      expect(problems({ DASHBOARD_ORIGINS: `https://ok.example.com,${bad}` })).toEqual(['DASHBOARD_ORIGINS.1: must be a comma-separated list of http(s) origins, like https://app.example.com']);
+      expect(problems({ DASHBOARD_ORIGINS: `https://ok.example.com,${bad}` })).toEqual([
+        'DASHBOARD_ORIGINS.1: must be a comma-separated list of http(s) origins, like https://app.example.com',
+      ]);
     }
   });
 
@@ -111,7 +116,16 @@ describe('loadConfig', () => {
   });
 
   it('treats blank values of these variables as unset', () => {
-    const c = load({ SYSTEM_EMAIL_FROM: '', SENDGRID_WEBHOOK_PUBLIC_KEY: '  ', STRIPE_SECRET_KEY: '', STRIPE_API_URL: '', WORKFLOW_TIME_SCALE: '', CAMPAIGN_BATCH_SIZE: '', METRICS_TOKEN: ' ', WORKER_METRICS_ADDRESS: '' });
+    const c = load({
+      SYSTEM_EMAIL_FROM: '',
+      SENDGRID_WEBHOOK_PUBLIC_KEY: '  ',
+      STRIPE_SECRET_KEY: '',
+      STRIPE_API_URL: '',
+      WORKFLOW_TIME_SCALE: '',
+      CAMPAIGN_BATCH_SIZE: '',
+      METRICS_TOKEN: ' ',
+      WORKER_METRICS_ADDRESS: '',
+    });
     expect(c.metrics).toEqual({ token: undefined, workerAddress: undefined, workerAppAddress: undefined });
     expect(c.systemEmailFrom).toBe('no-reply@localhost');
     expect(c.sendgridWebhookPublicKey).toBeUndefined();
@@ -164,7 +178,7 @@ describe('loadConfig', () => {
     );
   });
 
-  it('refuses EMAIL_TRANSPORT=ses in production without SNS_TOPIC_ARNS: SNS signs every AWS account\'s topics alike', () => {
+  it("refuses EMAIL_TRANSPORT=ses in production without SNS_TOPIC_ARNS: SNS signs every AWS account's topics alike", () => {
     expect(problems({ NODE_ENV: 'production', EMAIL_TRANSPORT: 'ses' })).toEqual([
       'SNS_TOPIC_ARNS: required when EMAIL_TRANSPORT=ses in production (POST /webhooks/ses accepts notifications only from the listed topics)',
     ]);
@@ -215,9 +229,27 @@ describe('cluster mode and the upload store', () => {
   it('stores uploads in Postgres by default and in a bucket when configured', () => {
     expect(load().uploads).toEqual({ store: 'postgres' });
     expect(
-      load({ UPLOAD_STORE: 's3', S3_BUCKET: 'img', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's', S3_FORCE_PATH_STYLE: 'true' }).uploads,
-    ).toEqual({ store: 's3', bucket: 'img', endpoint: 'http://127.0.0.1:9000', region: 'us-east-1', accessKeyId: 'k', secretAccessKey: 's', forcePathStyle: true });
-    expect(problems({ UPLOAD_STORE: 's3', S3_ACCESS_KEY_ID: 'k' }).sort()).toEqual(['S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither', 'S3_BUCKET: required when UPLOAD_STORE=s3']);
+      load({
+        UPLOAD_STORE: 's3',
+        S3_BUCKET: 'img',
+        S3_ENDPOINT: 'http://127.0.0.1:9000',
+        S3_ACCESS_KEY_ID: 'k',
+        S3_SECRET_ACCESS_KEY: 's',
+        S3_FORCE_PATH_STYLE: 'true',
+      }).uploads,
+    ).toEqual({
+      store: 's3',
+      bucket: 'img',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'us-east-1',
+      accessKeyId: 'k',
+      secretAccessKey: 's',
+      forcePathStyle: true,
+    });
+    expect(problems({ UPLOAD_STORE: 's3', S3_ACCESS_KEY_ID: 'k' }).sort()).toEqual([
+      'S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither',
+      'S3_BUCKET: required when UPLOAD_STORE=s3',
+    ]);
     expect(problems({ UPLOAD_STORE: 'disk' })).toHaveLength(1);
   });
 });

@@ -118,6 +118,10 @@ describe('cursor', () => {
     expect(parseContactCursor(encodeContactCursor(c), 'email')).toBeNull();
     expect(parseContactCursor('not-a-cursor', 'createdAt')).toBeNull();
     expect(parseContactCursor(encodeContactCursor({ ...c, key: '2024-13-45T99:99:99.000000Z' }), 'createdAt')).toBeNull();
-    expect(parseContactCursor(encodeContactCursor({ sort: 'email', key: 'a@b.co', id: 'cnt_y' }), 'email')).toEqual({ sort: 'email', key: 'a@b.co', id: 'cnt_y' });
+    expect(parseContactCursor(encodeContactCursor({ sort: 'email', key: 'a@b.co', id: 'cnt_y' }), 'email')).toEqual({
+      sort: 'email',
+      key: 'a@b.co',
+      id: 'cnt_y',
+    });
   });
 });

@@ -25,8 +25,14 @@ describe('parseCsv', () => {
   });
 
   it('keeps a last row without a line end and adds none for a trailing line end', () => {
-    expect(both('a,b\n1,2')).toEqual([['a', 'b'], ['1', '2']]);
-    expect(both('a,b\n1,2\n')).toEqual([['a', 'b'], ['1', '2']]);
+    expect(both('a,b\n1,2')).toEqual([
+      ['a', 'b'],
+      ['1', '2'],
+    ]);
+    expect(both('a,b\n1,2\n')).toEqual([
+      ['a', 'b'],
+      ['1', '2'],
+    ]);
     expect(both('')).toEqual([]);
   });
 
@@ -43,7 +49,12 @@ describe('parseCsv', () => {
   });
 
   it('accepts CRLF, LF and bare CR line ends, mixed', () => {
-    expect(both('a,b\r\n1,2\n3,4\r5,6\r\n')).toEqual([['a', 'b'], ['1', '2'], ['3', '4'], ['5', '6']]);
+    expect(both('a,b\r\n1,2\n3,4\r5,6\r\n')).toEqual([
+      ['a', 'b'],
+      ['1', '2'],
+      ['3', '4'],
+      ['5', '6'],
+    ]);
   });
 
   it('drops a leading byte order mark, and only a leading one', () => {

@@ -76,7 +76,14 @@ describe('/app/', () => {
   });
 
   it('never serves a file outside dist', async () => {
-    for (const p of ['/app/../svc-secret.txt', '/app/%2e%2e/svc-secret.txt', '/app/..%2fsvc-secret.txt', '/app/assets/%2e%2e%2f%2e%2e%2fsvc-secret.txt', '/app/%00', '/app/%E0%A4%A']) {
+    for (const p of [
+      '/app/../svc-secret.txt',
+      '/app/%2e%2e/svc-secret.txt',
+      '/app/..%2fsvc-secret.txt',
+      '/app/assets/%2e%2e%2f%2e%2e%2fsvc-secret.txt',
+      '/app/%00',
+      '/app/%E0%A4%A',
+    ]) {
       const res = await http.get(p);
       expect([p, res.text]).not.toEqual([p, 'secret']);
       expect([p, res.status]).not.toEqual([p, 500]);

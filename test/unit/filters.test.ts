@@ -35,7 +35,10 @@ describe('compileFilter output', () => {
 
   it('negates by complement and compares standard fields on their columns', () => {
     expect(compile(one({ field: 'email', operator: 'notContains', value: 'x' }))).toEqual({ sql: 'NOT COALESCE(c.email ILIKE ?, false)', bindings: ['%x%'] });
-    expect(compile(one({ field: 'subscribed', operator: 'equals', value: true }))).toEqual({ sql: 'COALESCE(c.subscribed = ?::boolean, false)', bindings: [true] });
+    expect(compile(one({ field: 'subscribed', operator: 'equals', value: true }))).toEqual({
+      sql: 'COALESCE(c.subscribed = ?::boolean, false)',
+      bindings: [true],
+    });
     expect(compile(one({ field: 'createdAt', operator: 'within', value: 7, unit: 'days' }))).toEqual({
       sql: "COALESCE(c.created_at BETWEEN (now() - ?::float8 * interval '1 day') AND now(), false)",
       bindings: [7],
@@ -64,14 +67,19 @@ describe('compileFilter output', () => {
   it('binds in/notIn lists as one JSON value, whatever their length', () => {
     const list = Array.from({ length: 1000 }, (_, i) => `v${i}`);
     const out = compile(one({ field: 'data.plan', operator: 'notIn', value: list }));
-    expect(out.sql).toBe("NOT COALESCE(lower(svc_filter_text(c.data #> string_to_array(?, '.'))) IN (SELECT lower(value) FROM jsonb_array_elements_text(?::jsonb)), false)");
+    expect(out.sql).toBe(
+      "NOT COALESCE(lower(svc_filter_text(c.data #> string_to_array(?, '.'))) IN (SELECT lower(value) FROM jsonb_array_elements_text(?::jsonb)), false)",
+    );
     expect(out.bindings).toEqual(['plan', JSON.stringify(list)]);
     expect(compile(one({ field: 'data.seats', operator: 'in', value: [1, '2'] })).bindings).toEqual(['seats', '[1,2]']);
   });
 
   it('asks correlated event subqueries, counting at most N + 1 rows', () => {
     const base = 'SELECT 1 FROM events e WHERE e.project_id = c.project_id AND e.contact_id = c.id AND e.name = ?';
-    expect(compile(one({ field: 'event.signup.done', operator: 'notTriggered' }))).toEqual({ sql: `NOT COALESCE(EXISTS (${base}), false)`, bindings: ['signup.done'] });
+    expect(compile(one({ field: 'event.signup.done', operator: 'notTriggered' }))).toEqual({
+      sql: `NOT COALESCE(EXISTS (${base}), false)`,
+      bindings: ['signup.done'],
+    });
     expect(compile(one({ field: 'event.buy', operator: 'greaterThan', value: 2 }))).toEqual({
       sql: `COALESCE((SELECT count(*) FROM (${base} LIMIT ?::bigint) capped) > ?::bigint, false)`,
       bindings: ['buy', 3, 2],
@@ -107,7 +115,12 @@ describe('compileFilter output', () => {
   it('never splices a supplied string into the SQL: one placeholder per binding', () => {
     const evil = "x'); DROP TABLE contacts;--";
     const filters = FILTER_OPERATORS.flatMap((operator) => [
-      { field: `data.${evil}`, operator, value: operator.endsWith('In') || operator === 'in' ? [evil] : operator === 'within' || operator === 'olderThan' ? 1 : evil, unit: 'days' },
+      {
+        field: `data.${evil}`,
+        operator,
+        value: operator.endsWith('In') || operator === 'in' ? [evil] : operator === 'within' || operator === 'olderThan' ? 1 : evil,
+        unit: 'days',
+      },
     ]).filter((f) => filterProblems(one(f)).length === 0);
     filters.push({ field: `event.${evil}`, operator: 'triggered', value: evil, unit: 'days' });
     expect(filters.length).toBeGreaterThan(10);
@@ -163,10 +176,30 @@ describe('compileFilter validation', () => {
     ['a non-numeric duration', filter({ field: 'event.buy', operator: 'within', value: 'soon', unit: 'days' }), 'groups.0.filters.0.value', /number of days/],
     ['a fractional event count', filter({ field: 'event.buy', operator: 'greaterThan', value: 1.5 }), 'groups.0.filters.0.value', /whole number/],
     ['a negative event count', filter({ field: 'event.buy', operator: 'equals', value: -1 }), 'groups.0.filters.0.value', /whole number/],
-    ['an unregistered key compared with text', filter({ field: 'data.fresh', operator: 'greaterThan', value: 'abc' }), 'groups.0.filters.0.value', /expected a number/],
-    ['a nested problem', { logic: 'AND', groups: [{ filters: [], conditions: filter({ operator: 'nope' }) }] }, 'groups.0.conditions.groups.0.filters.0.operator', /unknown operator/],
-    ['nesting deeper than 5', deep(6), 'groups.0.conditions.groups.0.conditions.groups.0.conditions.groups.0.conditions.groups.0.conditions', /at most 5 levels/],
-    ['more than 50 filters', { logic: 'OR', groups: [{ filters: Array(51).fill({ field: 'email', operator: 'exists' }) }] }, 'groups.0.filters.50', /at most 50 filters/],
+    [
+      'an unregistered key compared with text',
+      filter({ field: 'data.fresh', operator: 'greaterThan', value: 'abc' }),
+      'groups.0.filters.0.value',
+      /expected a number/,
+    ],
+    [
+      'a nested problem',
+      { logic: 'AND', groups: [{ filters: [], conditions: filter({ operator: 'nope' }) }] },
+      'groups.0.conditions.groups.0.filters.0.operator',
+      /unknown operator/,
+    ],
+    [
+      'nesting deeper than 5',
+      deep(6),
+      'groups.0.conditions.groups.0.conditions.groups.0.conditions.groups.0.conditions.groups.0.conditions',
+      /at most 5 levels/,
+    ],
+    [
+      'more than 50 filters',
+      { logic: 'OR', groups: [{ filters: Array(51).fill({ field: 'email', operator: 'exists' }) }] },
+      'groups.0.filters.50',
+      /at most 50 filters/,
+    ],
     ['more than 50 groups', { logic: 'OR', groups: Array(51).fill({ filters: [{ field: 'email', operator: 'exists' }] }) }, 'groups.50', /at most 50 groups/],
   ])('refuses %s', (_name, tree, path, message) => {
     const got = failure(tree);
@@ -182,7 +215,17 @@ describe('compileFilter validation', () => {
   });
 
   it('reports every problem with filterProblems, and the first as the FilterError', () => {
-    const tree = { logic: 'AND', groups: [{ filters: [{ field: 'x', operator: 'equals' }, { field: 'email', operator: 'nope' }] }] };
+    const tree = {
+      logic: 'AND',
+      groups: [
+        {
+          filters: [
+            { field: 'x', operator: 'equals' },
+            { field: 'email', operator: 'nope' },
+          ],
+        },
+      ],
+    };
     expect(filterProblems(tree)).toEqual([
       { path: ['groups', 0, 'filters', 0, 'field'], message: expect.stringMatching(/unknown field/) },
       { path: ['groups', 0, 'filters', 1, 'operator'], message: expect.stringMatching(/unknown operator/) },
@@ -194,7 +237,12 @@ describe('compileFilter validation', () => {
 describe('FilterTree schema', () => {
   const valid = {
     logic: 'AND',
-    groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'pro' }], conditions: one({ field: 'event.buy', operator: 'within', value: 3, unit: 'days' }, 'OR') }],
+    groups: [
+      {
+        filters: [{ field: 'data.plan', operator: 'equals', value: 'pro' }],
+        conditions: one({ field: 'event.buy', operator: 'within', value: 3, unit: 'days' }, 'OR'),
+      },
+    ],
   };
 
   it('accepts a valid nested tree unchanged', () => {
@@ -208,7 +256,11 @@ describe('FilterTree schema', () => {
     expect(shape.error?.issues.map((i) => i.path.join('.'))).toEqual(['groups.0.filters.0.operator']);
     const nested = FilterTree.safeParse({ logic: 'AND', groups: [{ filters: [], conditions: one({ field: 'data.seats', operator: 'in', value: 3 }) }] });
     expect(nested.error?.issues).toEqual([
-      expect.objectContaining({ code: 'custom', path: ['groups', 0, 'conditions', 'groups', 0, 'filters', 0, 'value'], message: expect.stringMatching(/array/) }),
+      expect.objectContaining({
+        code: 'custom',
+        path: ['groups', 0, 'conditions', 'groups', 0, 'filters', 0, 'value'],
+        message: expect.stringMatching(/array/),
+      }),
     ]);
   });
 

@@ -18,7 +18,12 @@ function rng(seed: number) {
 }
 
 const TO = 'bounces+abc@bounces.example.com';
-const SEEDS = [dsn({ to: TO, status: '5.1.1' }), arf({ to: TO }), qmailBounce({ to: TO }), reply({ from: 'a@example.org', to: 'x@inbound.example.com', attachment: true })];
+const SEEDS = [
+  dsn({ to: TO, status: '5.1.1' }),
+  arf({ to: TO }),
+  qmailBounce({ to: TO }),
+  reply({ from: 'a@example.org', to: 'x@inbound.example.com', attachment: true }),
+];
 
 async function survives(raw: Buffer): Promise<void> {
   const started = Date.now();
@@ -28,8 +33,7 @@ async function survives(raw: Buffer): Promise<void> {
     expect(typeof r.mail.from.address).toBe('string');
     // Every string is storable: Postgres refuses NUL in text and jsonb, and the 451 that would follow makes the sender retry forever.
     expect(findRefusedText(r.mail)).toBeNull();
-  }
-  else expect(r.reason.length).toBeGreaterThan(0);
+  } else expect(r.reason.length).toBeGreaterThan(0);
   // A message must not hold a connection's DATA answer for long either.
   expect(Date.now() - started).toBeLessThan(5000);
 }
@@ -63,7 +67,9 @@ describe('inbound parser under hostile MIME', () => {
     const body = parts.map((p) => `--X\r\n${p}\r\n`).join('') + '--X--\r\n';
     await survives(
       Buffer.concat([
-        Buffer.from(`From: =?utf-8?B?AA==?= <a@example.org>\r\nTo: ${TO}\r\nSubject: =?x-bogus?Q?=FF=FE?= =?utf-8?B?4pyT?= =?utf-8?Q?nul=00here?=\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=X\r\n\r\n`),
+        Buffer.from(
+          `From: =?utf-8?B?AA==?= <a@example.org>\r\nTo: ${TO}\r\nSubject: =?x-bogus?Q?=FF=FE?= =?utf-8?B?4pyT?= =?utf-8?Q?nul=00here?=\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=X\r\n\r\n`,
+        ),
         Buffer.from([0xff, 0xfe, 0x00, 0xc3, 0x28]),
         Buffer.from(body),
       ]),
@@ -71,7 +77,15 @@ describe('inbound parser under hostile MIME', () => {
   });
 
   it('answers every malformed shape with a reason instead of throwing', async () => {
-    for (const raw of ['', '\r\n\r\n', 'not a message at all', 'From a@example.org Thu Nov 26\r\n\r\nmbox line', 'Subject: no sender\r\n\r\nbody', ': empty name\r\n\r\n', 'From: \r\n\r\n']) {
+    for (const raw of [
+      '',
+      '\r\n\r\n',
+      'not a message at all',
+      'From a@example.org Thu Nov 26\r\n\r\nmbox line',
+      'Subject: no sender\r\n\r\nbody',
+      ': empty name\r\n\r\n',
+      'From: \r\n\r\n',
+    ]) {
       const r = await parseInbound(Buffer.from(raw));
       expect(r.ok).toBe(false);
     }
@@ -80,7 +94,21 @@ describe('inbound parser under hostile MIME', () => {
   it('survives 400 random mutations of real bounces, reports and replies', async () => {
     const next = rng(27);
     const pick = <T>(a: T[]) => a[Math.floor(next() * a.length)];
-    const junk = ['\r\n', '--', '--DSN-B1', 'Content-Type: multipart/mixed; boundary="', '=?', '?=', '\u0000', ':', ';', '"', '\r\n\r\n', 'Status: 9.9.9', 'boundary=""'];
+    const junk = [
+      '\r\n',
+      '--',
+      '--DSN-B1',
+      'Content-Type: multipart/mixed; boundary="',
+      '=?',
+      '?=',
+      '\u0000',
+      ':',
+      ';',
+      '"',
+      '\r\n\r\n',
+      'Status: 9.9.9',
+      'boundary=""',
+    ];
     for (let i = 0; i < 400; i++) {
       const bytes = Buffer.from(pick(SEEDS));
       const edits = 1 + Math.floor(next() * 20);

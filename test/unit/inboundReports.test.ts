@@ -73,13 +73,27 @@ describe('DSN and ARF classification', () => {
   });
 
   it('reads a bounce-looking message without any code as soft: prose alone never suppresses', () => {
-    const r = classifyReport({ subject: 'failure notice', fromAddress: 'MAILER-DAEMON@x.org', deliveryStatus: [], feedbackReport: [], text: 'Sorry.', failedRecipients: null });
+    const r = classifyReport({
+      subject: 'failure notice',
+      fromAddress: 'MAILER-DAEMON@x.org',
+      deliveryStatus: [],
+      feedbackReport: [],
+      text: 'Sorry.',
+      failedRecipients: null,
+    });
     expect(r).toMatchObject({ kind: 'bounce', hard: false, status: null });
   });
 
   it('reads an RFC 5965 abuse report as a complaint, other feedback types as reports', async () => {
     expect(await reportOf('arf-abuse')).toEqual({ kind: 'complaint', feedbackType: 'abuse', recipient: 'reader@example.org' });
-    const r = classifyReport({ subject: null, fromAddress: 'fbl@isp.example', deliveryStatus: [], feedbackReport: ['Feedback-Type: not-spam\n'], text: '', failedRecipients: null });
+    const r = classifyReport({
+      subject: null,
+      fromAddress: 'fbl@isp.example',
+      deliveryStatus: [],
+      feedbackReport: ['Feedback-Type: not-spam\n'],
+      text: '',
+      failedRecipients: null,
+    });
     expect(r.kind).toBe('other');
   });
 
@@ -87,7 +101,7 @@ describe('DSN and ARF classification', () => {
     expect((await reportOf('reply')).kind).toBe('other');
   });
 
-  it('finds the Message-ID of the returned message in a DSN\'s headers part and an ARF report\'s message part', async () => {
+  it("finds the Message-ID of the returned message in a DSN's headers part and an ARF report's message part", async () => {
     for (const raw of [dsn({ to: TO, status: '5.1.1', originalMessageId: 'abc@example.com' }), arf({ to: TO, originalMessageId: 'abc@example.com' })]) {
       const r = await parseInbound(raw);
       expect(r.ok && r.mail.originalMessageId).toBe('abc@example.com');

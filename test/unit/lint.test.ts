@@ -52,10 +52,18 @@ describe('biome layer rules', () => {
   test('the other layers: each refused import is reported on its own file, each allowed one is not', () => {
     const cases: Array<Probe & { refusedWith?: string }> = [
       // db/ may name temporal/'s types, never its values.
-      { folder: 'db', source: "import { CONTRACT } from '../temporal/contract';\nexport { CONTRACT };\n", refusedWith: 'db/ may import only types from temporal/' },
+      {
+        folder: 'db',
+        source: "import { CONTRACT } from '../temporal/contract';\nexport { CONTRACT };\n",
+        refusedWith: 'db/ may import only types from temporal/',
+      },
       { folder: 'db', source: "import type { Anything } from '../temporal/contract';\nexport type { Anything };\n" },
       { folder: 'services', source: "import { x } from '../api/errors';\nexport { x };\n", refusedWith: 'Layer rule: services/ never imports api/' },
-      { folder: 'services/webhooks', source: "import { x } from '../../worker/worker';\nexport { x };\n", refusedWith: 'Layer rule: services/ never imports api/, activities/ or worker/' },
+      {
+        folder: 'services/webhooks',
+        source: "import { x } from '../../worker/worker';\nexport { x };\n",
+        refusedWith: 'Layer rule: services/ never imports api/, activities/ or worker/',
+      },
       { folder: 'api/routes', source: "import { x } from '../../activities';\nexport { x };\n", refusedWith: 'Layer rule: api/ never imports activities/' },
       { folder: 'api/routes', source: "import { x } from '../../services/events';\nexport { x };\n" },
       { folder: 'lib', source: "import { x } from '../db/contacts';\nexport { x };\n", refusedWith: 'Layer rule: lib/ is the bottom layer' },
@@ -71,7 +79,11 @@ describe('biome layer rules', () => {
           "import { TRIGGER_STEP_TYPE } from '../../lib/triggerStep';\nimport type * as activities from '../../activities';\nexport { TRIGGER_STEP_TYPE };\nexport type { activities };\n",
       },
       // An async call nobody awaits, returns or voids.
-      { folder: 'services', source: 'async function later(): Promise<void> {}\nexport function now(): void {\n  later();\n}\n', refusedWith: 'lint/nursery/noFloatingPromises' },
+      {
+        folder: 'services',
+        source: 'async function later(): Promise<void> {}\nexport function now(): void {\n  later();\n}\n',
+        refusedWith: 'lint/nursery/noFloatingPromises',
+      },
     ];
     const { run, files } = lintProbes(cases);
     cases.forEach((c, i) => {

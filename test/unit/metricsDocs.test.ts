@@ -4,7 +4,11 @@ import { registry } from '../../lib/metrics';
 
 const docs = path.join(__dirname, '..', '..', 'docs');
 const read = (file: string) => fs.readFileSync(path.join(docs, file), 'utf8');
-const ours = () => registry.getMetricsAsArray().map((m) => m.name).filter((n) => n.startsWith('svc_'));
+const ours = () =>
+  registry
+    .getMetricsAsArray()
+    .map((m) => m.name)
+    .filter((n) => n.startsWith('svc_'));
 /** `svc_…` names a text mentions, with histogram sample suffixes taken back to the metric's name. */
 const mentioned = (text: string) => new Set([...text.matchAll(/\bsvc_[a-z_]+/g)].map(([n]) => n.replace(/_(bucket|count|sum)$/, '')));
 

@@ -64,7 +64,16 @@ describe('schema conversion', () => {
         query: z.object({ limit: z.coerce.number().int().max(100).optional(), q: z.string() }),
         handler: noop,
       }),
-      route({ method: 'post', path: '/things/import', auth: 'secret', tag: 'things', summary: 'import', multipart: { maxFileSize: 1 }, body: z.object({ files: z.any() }), handler: noop }),
+      route({
+        method: 'post',
+        path: '/things/import',
+        auth: 'secret',
+        tag: 'things',
+        summary: 'import',
+        multipart: { maxFileSize: 1 },
+        body: z.object({ files: z.any() }),
+        handler: noop,
+      }),
     ];
     const doc = buildOpenApi(defs, info);
     expect(doc.paths['/things'].get.parameters).toEqual([
@@ -75,8 +84,16 @@ describe('schema conversion', () => {
   });
 
   it('hoists recursive schemas into components so every $ref resolves', () => {
-    const Node: z.ZodType = z.object({ op: z.string(), get children() { return z.array(Node).optional(); } });
-    const doc = buildOpenApi([route({ method: 'post', path: '/trees', auth: 'secret', tag: 't', summary: 's', body: z.object({ tree: Node }), handler: noop })], info);
+    const Node: z.ZodType = z.object({
+      op: z.string(),
+      get children() {
+        return z.array(Node).optional();
+      },
+    });
+    const doc = buildOpenApi(
+      [route({ method: 'post', path: '/trees', auth: 'secret', tag: 't', summary: 's', body: z.object({ tree: Node }), handler: noop })],
+      info,
+    );
     const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
     expect(refs.length).toBeGreaterThan(0);
     for (const ref of refs) {

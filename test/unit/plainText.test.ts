@@ -26,7 +26,8 @@ describe('htmlToPlainText (the generated text/plain part)', () => {
   });
 
   it('drops head, style and script; headings keep their case; paragraphs are separated by a blank line', () => {
-    const html = '<html><head><title>T</title><style>p{color:red}</style></head><body><h1>Hello Ada</h1><p>One</p><p>Two</p><script>alert(1)</script></body></html>';
+    const html =
+      '<html><head><title>T</title><style>p{color:red}</style></head><body><h1>Hello Ada</h1><p>One</p><p>Two</p><script>alert(1)</script></body></html>';
     expect(htmlToPlainText(html)).toBe('Hello Ada\n\nOne\n\nTwo');
   });
 
@@ -44,7 +45,10 @@ describe('htmlToPlainText (the generated text/plain part)', () => {
 
 describe('renderTemplate text part', () => {
   it('generates it from the rendered body when the template has no text', async () => {
-    const out = await renderTemplate({ subject: 's', body: '<p>Hi {{name}}, <a href="{{url}}">unsubscribe</a></p>' }, { name: 'Ada', url: 'https://u.example/x' });
+    const out = await renderTemplate(
+      { subject: 's', body: '<p>Hi {{name}}, <a href="{{url}}">unsubscribe</a></p>' },
+      { name: 'Ada', url: 'https://u.example/x' },
+    );
     expect(out.text).toBe('Hi Ada, unsubscribe [https://u.example/x]');
   });
 
@@ -60,6 +64,8 @@ describe('renderTemplate text part', () => {
   });
 
   it('renders the text part within the render budget', async () => {
-    await expect(renderTemplate({ subject: 's', body: 'b', text: '{% for i in (1..1000000) %}{% for j in (1..1000) %}{% endfor %}{% endfor %}' }, {}, { budgetMs: 20 })).rejects.toThrow(RenderBudgetExceeded);
+    await expect(
+      renderTemplate({ subject: 's', body: 'b', text: '{% for i in (1..1000000) %}{% for j in (1..1000) %}{% endfor %}{% endfor %}' }, {}, { budgetMs: 20 }),
+    ).rejects.toThrow(RenderBudgetExceeded);
   });
 });

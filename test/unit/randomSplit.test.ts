@@ -2,7 +2,12 @@ import { z } from 'zod';
 import * as randomSplit from '../../temporal/steps/randomSplit';
 
 const schema = randomSplit.config(z);
-const c = schema.parse({ branches: [{ name: 'a', weight: 70 }, { name: 'b', weight: 30 }] });
+const c = schema.parse({
+  branches: [
+    { name: 'a', weight: 70 },
+    { name: 'b', weight: 30 },
+  ],
+});
 
 describe('RANDOM_SPLIT', () => {
   it('gives each branch a share of [0, 1) as wide as its weight', () => {
@@ -20,10 +25,42 @@ describe('RANDOM_SPLIT', () => {
   it.each([
     [{ branches: [{ name: 'a', weight: 1 }] }, 'branches'],
     [{ branches: Array.from({ length: 11 }, (_, i) => ({ name: `b${i}`, weight: 1 })) }, 'branches'],
-    [{ branches: [{ name: 'A', weight: 1 }, { name: 'b', weight: 1 }] }, 'branches.0.name'],
-    [{ branches: [{ name: 'a', weight: 0 }, { name: 'b', weight: 1 }] }, 'branches.0.weight'],
-    [{ branches: [{ name: 'a', weight: 1.5 }, { name: 'b', weight: 1 }] }, 'branches.0.weight'],
-    [{ branches: [{ name: 'a', weight: 1 }, { name: 'a', weight: 1 }] }, 'branches.1.name'],
+    [
+      {
+        branches: [
+          { name: 'A', weight: 1 },
+          { name: 'b', weight: 1 },
+        ],
+      },
+      'branches.0.name',
+    ],
+    [
+      {
+        branches: [
+          { name: 'a', weight: 0 },
+          { name: 'b', weight: 1 },
+        ],
+      },
+      'branches.0.weight',
+    ],
+    [
+      {
+        branches: [
+          { name: 'a', weight: 1.5 },
+          { name: 'b', weight: 1 },
+        ],
+      },
+      'branches.0.weight',
+    ],
+    [
+      {
+        branches: [
+          { name: 'a', weight: 1 },
+          { name: 'a', weight: 1 },
+        ],
+      },
+      'branches.1.name',
+    ],
   ])('refuses %j at %s', (config, path) => {
     const r = schema.safeParse(config);
     expect(r.success).toBe(false);

@@ -1,4 +1,14 @@
-import { renderTemplate, renderText, checkTemplate, RenderError, RENDER_LIMITS, RenderBudgetExceeded, RENDER_BUDGET_MS, batchRenderer, withinBudget } from '../../services/render';
+import {
+  renderTemplate,
+  renderText,
+  checkTemplate,
+  RenderError,
+  RENDER_LIMITS,
+  RenderBudgetExceeded,
+  RENDER_BUDGET_MS,
+  batchRenderer,
+  withinBudget,
+} from '../../services/render';
 
 /** Renders `source` as the body (HTML) and returns the output. */
 const body = async (source: string, variables: Record<string, unknown> = {}) => (await renderTemplate({ subject: 's', body: source }, variables)).body;
@@ -167,7 +177,9 @@ describe('render budget', () => {
   });
 
   it('names the budget when a range is too large to build', async () => {
-    await expect(renderTemplate({ subject: '', body: '{% for i in (1..9999999) %}x{% endfor %}' }, {})).rejects.toThrow(/^body: rendering needs more memory than the render budget allows/);
+    await expect(renderTemplate({ subject: '', body: '{% for i in (1..9999999) %}x{% endfor %}' }, {})).rejects.toThrow(
+      /^body: rendering needs more memory than the render budget allows/,
+    );
   });
 
   it('a batch fails later recipients of an over-budget template without rendering them again', async () => {
@@ -177,13 +189,19 @@ describe('render budget', () => {
     await expect(renderer.render({ subject: 'Hi', body: slow }, {})).rejects.toThrow(RenderBudgetExceeded);
     expect(renderer.spentMs).toBe(25);
     // Known over budget: refused at once with the same message, and no render time is spent on it.
-    await expect(renderer.render({ subject: 'Hi', body: slow }, {})).rejects.toThrow(`body: rendering takes longer than the render budget of ${RENDER_BUDGET_MS} ms`);
+    await expect(renderer.render({ subject: 'Hi', body: slow }, {})).rejects.toThrow(
+      `body: rendering takes longer than the render budget of ${RENDER_BUDGET_MS} ms`,
+    );
     expect(renderer.spentMs).toBe(25);
     // Another template of the batch still renders.
-    await expect(renderer.render({ subject: 'Hi {{ name }}', body: '<p>ok</p>' }, { name: 'Ada' })).resolves.toEqual({ subject: 'Hi Ada', body: '<p>ok</p>', text: 'ok' });
+    await expect(renderer.render({ subject: 'Hi {{ name }}', body: '<p>ok</p>' }, { name: 'Ada' })).resolves.toEqual({
+      subject: 'Hi Ada',
+      body: '<p>ok</p>',
+      text: 'ok',
+    });
   });
 
-  it("a batch stops rendering once its render budget is spent", async () => {
+  it('a batch stops rendering once its render budget is spent', async () => {
     // A clock on which every render takes 50 ms.
     let clock = 0;
     const renderer = batchRenderer({ batchBudgetMs: 100, now: () => (clock += 50) });

@@ -3,10 +3,18 @@ import path from 'node:path';
 import { isReservedEventName, RESERVED_EVENT_FAMILIES } from '../../lib/reservedEvents';
 
 describe('reserved event families', () => {
-  it.each(['email.sent', 'contact.updated', 'segment.entry', 'segment.vip.exit', 'campaign.sent', 'campaign.cancelled', 'webhook.disabled', 'webhook.test', 'Campaign.Sent', 'WEBHOOK.x'])(
-    'reserves %s',
-    (name) => expect(isReservedEventName(name)).toBe(true),
-  );
+  it.each([
+    'email.sent',
+    'contact.updated',
+    'segment.entry',
+    'segment.vip.exit',
+    'campaign.sent',
+    'campaign.cancelled',
+    'webhook.disabled',
+    'webhook.test',
+    'Campaign.Sent',
+    'WEBHOOK.x',
+  ])('reserves %s', (name) => expect(isReservedEventName(name)).toBe(true));
 
   it.each(['emails.sent', 'campaigns.sent', 'webhooks', 'email', 'signup', 'my.email.sent', '.email'])('leaves %s to callers', (name) => {
     expect(isReservedEventName(name)).toBe(false);

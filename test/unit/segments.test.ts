@@ -83,7 +83,9 @@ describe('MembersAdd', () => {
     expect(errorOf(MembersAdd, { emails: ['a@example.com'], createMissing: true, subscribed: false })).toBeNull();
     expect(errorOf(MembersAdd, {})).toBe('Emails are required');
     expect(errorOf(MembersAdd, { emails: [] })).toBe('Emails must list at least one address');
-    expect(errorOf(MembersAdd, { emails: Array.from({ length: 1001 }, (_, i) => `a${i}@example.com`) })).toBe('Emails may list at most 1000 addresses per call');
+    expect(errorOf(MembersAdd, { emails: Array.from({ length: 1001 }, (_, i) => `a${i}@example.com`) })).toBe(
+      'Emails may list at most 1000 addresses per call',
+    );
     expect(errorOf(MembersAdd, { emails: ['nope'] })).toMatch(/^emails\.0: Each email must be a valid email address$/);
   });
 });

@@ -33,7 +33,8 @@ describe('snsStringToSign', () => {
   });
 
   it('leaves Subject out when a notification has none (absent or null)', () => {
-    const expected = 'Message\nHello world!\nSecond line\nMessageId\n22b80b92-fdea-4c2c-8f9d-bdfb0c7bf324\nTimestamp\n2012-05-02T00:54:06.655Z\nTopicArn\narn:aws:sns:us-west-2:123456789012:MyTopic\nType\nNotification\n';
+    const expected =
+      'Message\nHello world!\nSecond line\nMessageId\n22b80b92-fdea-4c2c-8f9d-bdfb0c7bf324\nTimestamp\n2012-05-02T00:54:06.655Z\nTopicArn\narn:aws:sns:us-west-2:123456789012:MyTopic\nType\nNotification\n';
     const { Subject: _, ...withoutSubject } = notification;
     expect(snsStringToSign(withoutSubject)).toBe(expected);
     expect(snsStringToSign({ ...notification, Subject: null })).toBe(expected);
@@ -59,7 +60,10 @@ describe('snsStringToSign', () => {
 describe('verifySnsSignature', () => {
   const pair = selfSigned('sns.us-west-2.amazonaws.com');
   const cert = new crypto.X509Certificate(pair.cert);
-  const sign = (m: SnsSignedFields, digest: string) => ({ ...m, Signature: crypto.sign(digest, Buffer.from(snsStringToSign(m)!), pair.key).toString('base64') });
+  const sign = (m: SnsSignedFields, digest: string) => ({
+    ...m,
+    Signature: crypto.sign(digest, Buffer.from(snsStringToSign(m)!), pair.key).toString('base64'),
+  });
 
   it('verifies version 1 as SHA1withRSA and version 2 as SHA256withRSA, and not the other way round', () => {
     const v1 = sign({ ...notification, SignatureVersion: '1' }, 'sha1');

@@ -11,7 +11,14 @@ describe('the step table in docs/workflows.md', () => {
   });
 
   it('has a row per addable type, with derived branches and references from the step files', () => {
-    const split: StepModule = { type: 'SPLIT', config: (z) => z.object({}), branches: () => [], references: { template: ['a.b'] }, docs: { config: '`{ a | b }`', notes: 'n' }, run: async () => ({ branch: 'x' }) };
+    const split: StepModule = {
+      type: 'SPLIT',
+      config: (z) => z.object({}),
+      branches: () => [],
+      references: { template: ['a.b'] },
+      docs: { config: '`{ a | b }`', notes: 'n' },
+      run: async () => ({ branch: 'x' }),
+    };
     const table = stepTable([...STEP_TYPES, split]).split('\n');
     expect(table).toHaveLength(2 + STEP_TYPES.filter((s) => !s.internal).length + 1);
     expect(table.at(-1)).toBe('| `SPLIT` | `{ a \\| b }` | named by its config | template (`a.b`) | n |');

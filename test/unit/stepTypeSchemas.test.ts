@@ -17,16 +17,34 @@ const UUID = '3f2b8c4e-1a2b-4c3d-8e9f-0a1b2c3d4e5f';
 /** Valid configs of every type of the test registry (the product's and the two fixtures'). */
 const VALID: Record<string, Record<string, unknown>[]> = {
   TRIGGER: [{ eventName: 'signed_up' }],
-  SEND_EMAIL: [{ templateId: UUID }, { templateId: UUID, topic: 'news' }, { subject: 'Hi {{ name }}', body: '<p>Hello</p>', from: 'team@example.com', type: 'TRANSACTIONAL' }],
+  SEND_EMAIL: [
+    { templateId: UUID },
+    { templateId: UUID, topic: 'news' },
+    { subject: 'Hi {{ name }}', body: '<p>Hello</p>', from: 'team@example.com', type: 'TRANSACTIONAL' },
+  ],
   DELAY: [{ amount: 2, unit: 'days' }],
   WAIT_FOR_EVENT: [{ eventName: 'clicked' }, { eventName: 'clicked', timeout: { amount: 3, unit: 'hours' } }],
   CONDITION: [{ condition: { logic: 'AND', groups: [] } }],
   WEBHOOK: [{ url: 'https://hooks.example.com/in' }, { url: 'https://hooks.example.com/in', method: 'PUT', headers: { 'x-a': 'b' }, body: '{}' }],
   UPDATE_CONTACT: [{ data: { plan: 'pro' } }, { subscribed: false }],
   EXIT: [{}],
-  RANDOM_SPLIT: [{ branches: [{ name: 'a', weight: 1 }, { name: 'b', weight: 3 }] }],
+  RANDOM_SPLIT: [
+    {
+      branches: [
+        { name: 'a', weight: 1 },
+        { name: 'b', weight: 3 },
+      ],
+    },
+  ],
   WAIT_UNTIL: [{ at: '09:30' }, { at: '18:00', days: ['mon', 'fri'] }, { field: 'data.renewsAt', offset: { amount: -2, unit: 'days' } }],
-  WEIGHTED_SPLIT: [{ branches: [{ name: 'gold', weight: 1 }, { name: 'grey', weight: 0 }] }],
+  WEIGHTED_SPLIT: [
+    {
+      branches: [
+        { name: 'gold', weight: 1 },
+        { name: 'grey', weight: 0 },
+      ],
+    },
+  ],
   STAMP: [{ label: 'vip' }, { label: 'vip', templateId: UUID }],
 };
 
@@ -103,7 +121,12 @@ describe('each step type: zod and its JSON Schema agree', () => {
 
   it('leaves refinements to zod: they pass the JSON Schema and not the API', () => {
     const def = STEP_TYPES.find((d) => d.type === 'RANDOM_SPLIT')!;
-    const twice = { branches: [{ name: 'a', weight: 1 }, { name: 'a', weight: 1 }] };
+    const twice = {
+      branches: [
+        { name: 'a', weight: 1 },
+        { name: 'a', weight: 1 },
+      ],
+    };
     expect(validatorOf(def)(twice)).toBe(true);
     expect(stepConfigSchema(def).safeParse(twice).success).toBe(false);
     // And an UPDATE_CONTACT that changes nothing.

@@ -2,7 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { ENV_VARIABLES } from '../../lib/config';
-import { APP_SERVICES, CLUSTER_BIND_HOST, CLUSTER_TOOLING_ENV, EXTERNAL_SERVICES, MONITORING_SERVICES, SHARED_ENV, TEMPORAL_SERVER_VERSION, TEMPORAL_SERVICES, TEMPORAL_UI_VERSION } from '../../scripts/topology';
+import {
+  APP_SERVICES,
+  CLUSTER_BIND_HOST,
+  CLUSTER_TOOLING_ENV,
+  EXTERNAL_SERVICES,
+  MONITORING_SERVICES,
+  SHARED_ENV,
+  TEMPORAL_SERVER_VERSION,
+  TEMPORAL_SERVICES,
+  TEMPORAL_UI_VERSION,
+} from '../../scripts/topology';
 import { clusterTemporalConfig, clusterTemporalPort, scriptCommand, workerMetricsEnv } from '../../scripts/cluster';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -58,7 +68,13 @@ describe('docker-compose.yml and the cluster script', () => {
   });
 
   it('the cluster binds the Temporal server, its internal services, metrics and the UI to loopback', () => {
-    const { server, ui } = clusterTemporalConfig({ databaseUrl: 'postgres://u:p@127.0.0.1:5432/svc', temporalAddress: 'localhost:7233', uiPort: 8233, namespace: 'default', dir: '/tmp/x' });
+    const { server, ui } = clusterTemporalConfig({
+      databaseUrl: 'postgres://u:p@127.0.0.1:5432/svc',
+      temporalAddress: 'localhost:7233',
+      uiPort: 8233,
+      namespace: 'default',
+      dir: '/tmp/x',
+    });
     const s = parse(server);
     for (const svc of ['frontend', 'history', 'matching', 'worker']) expect(s.services[svc].rpc.bindOnIP).toBe('127.0.0.1');
     expect(s.global.membership.broadcastAddress).toBe('127.0.0.1');

@@ -2,11 +2,14 @@ import { decodeAttribute, trackHtml } from '../../services/trackedLinks';
 import { trackedBody } from '../../services/emailTracking';
 import { verifyTrackingToken } from '../../services/trackingTokens';
 
-const clicks = (html: string, keep: (url: string) => boolean = () => false) => trackHtml(html, { clicks: true, clickUrl: (i) => `https://t.test/t/c/${i}`, keep });
+const clicks = (html: string, keep: (url: string) => boolean = () => false) =>
+  trackHtml(html, { clicks: true, clickUrl: (i) => `https://t.test/t/c/${i}`, keep });
 
 describe('link rewriting', () => {
   it('rewrites http(s) hrefs of <a> and <area>, in order, whatever the quoting and case', () => {
-    const r = clicks(`<p><a href="https://a.test/1">one</a> <A HREF='http://b.test/2?x=1'>two</A> <a class=x href=https://c.test/3>three</a><map><area href="https://d.test/4"></map></p>`);
+    const r = clicks(
+      `<p><a href="https://a.test/1">one</a> <A HREF='http://b.test/2?x=1'>two</A> <a class=x href=https://c.test/3>three</a><map><area href="https://d.test/4"></map></p>`,
+    );
     expect(r.links).toEqual(['https://a.test/1', 'http://b.test/2?x=1', 'https://c.test/3', 'https://d.test/4']);
     expect(r.html).toBe(
       `<p><a href="https://t.test/t/c/0">one</a> <A HREF="https://t.test/t/c/1">two</A> <a class=x href="https://t.test/t/c/2">three</a><map><area href="https://t.test/t/c/3"></map></p>`,
@@ -52,7 +55,9 @@ describe('link rewriting', () => {
 
   it('adds the pixel before </body>, or at the end', () => {
     const pixel = { clicks: false, pixelUrl: 'https://t.test/t/o/p', clickUrl: () => '', keep: () => false };
-    expect(trackHtml('<html><body><p>x</p></BODY></html>', pixel).html).toMatch(/<p>x<\/p><img src="https:\/\/t\.test\/t\/o\/p" width="1" height="1" alt=""[^>]*><\/BODY><\/html>$/);
+    expect(trackHtml('<html><body><p>x</p></BODY></html>', pixel).html).toMatch(
+      /<p>x<\/p><img src="https:\/\/t\.test\/t\/o\/p" width="1" height="1" alt=""[^>]*><\/BODY><\/html>$/,
+    );
     expect(trackHtml('<p>x</p>', pixel).html).toMatch(/^<p>x<\/p><img src="https:\/\/t\.test\/t\/o\/p"/);
     // A `</body>` inside a comment is not the body's end.
     expect(trackHtml('<p>x</p><!-- </body> -->', pixel).html).toMatch(/<!-- <\/body> --><img /);

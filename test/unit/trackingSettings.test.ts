@@ -19,9 +19,20 @@ describe('tracking settings', () => {
 
 describe('machine agents', () => {
   it('knows scanners and HTTP libraries, not mail clients or image proxies', () => {
-    for (const ua of ['', 'Mozilla/5.0 (compatible; Barracuda Sentinel)', 'python-requests/2.31', 'Slackbot-LinkExpanding 1.0', 'curl/8.0', 'Microsoft Office SafeLinks'])
+    for (const ua of [
+      '',
+      'Mozilla/5.0 (compatible; Barracuda Sentinel)',
+      'python-requests/2.31',
+      'Slackbot-LinkExpanding 1.0',
+      'curl/8.0',
+      'Microsoft Office SafeLinks',
+    ])
       expect(isMachineAgent(ua)).toBe(true);
-    for (const ua of ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/120.0 Safari/537.36', 'Mozilla/5.0 (via ggpht.com GoogleImageProxy)', 'Microsoft Outlook 16.0'])
+    for (const ua of [
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/120.0 Safari/537.36',
+      'Mozilla/5.0 (via ggpht.com GoogleImageProxy)',
+      'Microsoft Outlook 16.0',
+    ])
       expect(isMachineAgent(ua)).toBe(false);
   });
 });

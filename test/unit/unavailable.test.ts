@@ -12,7 +12,8 @@ describe('unavailablePart', () => {
   });
 
   it('names Temporal for a client ServiceError caused by gRPC UNAVAILABLE or DEADLINE_EXCEEDED', () => {
-    const service = (code: number) => Object.assign(new Error('Failed to start Workflow'), { name: 'ServiceError', cause: Object.assign(new Error('14 UNAVAILABLE'), { code, details: '' }) });
+    const service = (code: number) =>
+      Object.assign(new Error('Failed to start Workflow'), { name: 'ServiceError', cause: Object.assign(new Error('14 UNAVAILABLE'), { code, details: '' }) });
     expect(unavailablePart(service(14))).toBe('temporal');
     expect(unavailablePart(service(4))).toBe('temporal');
   });
@@ -25,7 +26,10 @@ describe('unavailablePart', () => {
   it('leaves everything else to be a 500', () => {
     expect(unavailablePart(new Error('boom'))).toBeNull();
     expect(unavailablePart(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBeNull();
-    const notFound = Object.assign(new Error('workflow not found'), { name: 'ServiceError', cause: Object.assign(new Error('5 NOT_FOUND'), { code: 5, details: '' }) });
+    const notFound = Object.assign(new Error('workflow not found'), {
+      name: 'ServiceError',
+      cause: Object.assign(new Error('5 NOT_FOUND'), { code: 5, details: '' }),
+    });
     expect(unavailablePart(notFound)).toBeNull();
     expect(unavailablePart(undefined)).toBeNull();
   });

@@ -150,7 +150,12 @@ describe('verifier', () => {
   it('finds a website on www. and refuses a domain without MX, or with a null MX', async () => {
     const v = createVerifier({ resolver: fakeResolver(zone).resolver });
     expect(await v.verify('a@www-only.test')).toMatchObject({ valid: true, hasWebsite: true });
-    expect(await v.verify('a@web-only.test')).toMatchObject({ valid: false, domainExists: true, hasMxRecords: false, reasons: [expect.stringMatching(/no MX/)] });
+    expect(await v.verify('a@web-only.test')).toMatchObject({
+      valid: false,
+      domainExists: true,
+      hasMxRecords: false,
+      reasons: [expect.stringMatching(/no MX/)],
+    });
     expect(await v.verify('a@null-mx.test')).toMatchObject({ valid: false, domainExists: true, hasMxRecords: false });
     expect(await v.verify('a@nowhere.test')).toMatchObject({ valid: false, domainExists: false, reasons: [expect.stringMatching(/does not exist/)] });
   });
@@ -171,7 +176,13 @@ describe('verifier', () => {
   it('reports a failing lookup as a reason and asks again next time', async () => {
     const { resolver } = fakeResolver(zone);
     let fail = true;
-    const flaky = { ...resolver, mx: async (name: string) => { if (fail) throw Object.assign(new Error('timeout'), { code: 'ETIMEOUT' }); return resolver.mx(name); } } as Resolver;
+    const flaky = {
+      ...resolver,
+      mx: async (name: string) => {
+        if (fail) throw Object.assign(new Error('timeout'), { code: 'ETIMEOUT' });
+        return resolver.mx(name);
+      },
+    } as Resolver;
     const v = createVerifier({ resolver: flaky });
     expect(await v.verify('a@acme.test')).toMatchObject({ valid: false, reasons: [expect.stringMatching(/ETIMEOUT/)] });
     fail = false;

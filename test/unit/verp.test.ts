@@ -28,7 +28,7 @@ describe('VERP return paths', () => {
     expect(emailIdOfReturnPath(SECRET, `bounces+${token}x@example.com`)).toBeNull();
   });
 
-  it('uses BOUNCE_DOMAIN when set, else the sender domain\'s bounces. subdomain', () => {
+  it("uses BOUNCE_DOMAIN when set, else the sender domain's bounces. subdomain", () => {
     expect(bounceDomainFor(undefined, 'hello@Mail.Example.com')).toBe('bounces.mail.example.com');
     expect(bounceDomainFor('rp.example.net', 'hello@mail.example.com')).toBe('rp.example.net');
   });

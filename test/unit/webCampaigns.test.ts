@@ -16,7 +16,7 @@ describe('a date-time in a chosen time zone', () => {
     expect(() => zonedToUtc('tomorrow', 'UTC')).toThrow(/not a local date-time/);
   });
 
-  it("makes the send body: nothing for now, an instant, or a local time with recipientTimezone", () => {
+  it('makes the send body: nothing for now, an instant, or a local time with recipientTimezone', () => {
     expect(sendBodyOf({ kind: 'now' })).toEqual({});
     expect(sendBodyOf({ kind: 'at', local: '2030-01-15T09:30', timeZone: 'Asia/Tokyo' })).toEqual({ scheduledFor: '2030-01-15T00:30:00.000Z' });
     expect(sendBodyOf({ kind: 'local', local: '2030-01-15T09:30' })).toEqual({ scheduledFor: '2030-01-15T09:30:00', recipientTimezone: true });
@@ -25,7 +25,16 @@ describe('a date-time in a chosen time zone', () => {
 
 describe('the composer draft', () => {
   it("becomes the API's body: the sender joined, the unused audience null, an A/B test led by the subject", () => {
-    const d = { ...draftOf(null, tree), name: 'Sale', subject: 'A', fromLocal: 'news', fromDomain: 'example.com', audienceType: 'FILTERED' as const, sendRate: '60', segmentId: 'seg' };
+    const d = {
+      ...draftOf(null, tree),
+      name: 'Sale',
+      subject: 'A',
+      fromLocal: 'news',
+      fromDomain: 'example.com',
+      audienceType: 'FILTERED' as const,
+      sendRate: '60',
+      segmentId: 'seg',
+    };
     d.ab = { on: true, subjects: ['B'], testPercent: '20', amount: '4', unit: 'hours', metric: 'opens' };
     expect(bodyOf(d)).toMatchObject({
       name: 'Sale',

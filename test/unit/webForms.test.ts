@@ -41,7 +41,10 @@ describe('API errors on form fields', () => {
     // A 403 (unverified sender) is not a field's problem.
     expect(templateFieldOf(new ApiError(403, 'The sender domain example.com is not verified'))).toBeNull();
     // The preview's envelope names its field itself.
-    expect(templateFieldOf(new ApiError(422, 'The template does not parse', 'VALIDATION_ERROR', { body: 'tag "if" not closed, line:2' }))).toEqual({ field: 'body', message: 'tag "if" not closed, line:2' });
+    expect(templateFieldOf(new ApiError(422, 'The template does not parse', 'VALIDATION_ERROR', { body: 'tag "if" not closed, line:2' }))).toEqual({
+      field: 'body',
+      message: 'tag "if" not closed, line:2',
+    });
   });
 });
 

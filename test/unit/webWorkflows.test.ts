@@ -1,5 +1,14 @@
 import { ApiError } from '../../web/src/api/client';
-import { configErrors, initialValue, singular, stepProblems, temporalExecutionUrl, variantIndex, variantLabel, type JsonSchema } from '../../web/src/api/workflows';
+import {
+  configErrors,
+  initialValue,
+  singular,
+  stepProblems,
+  temporalExecutionUrl,
+  variantIndex,
+  variantLabel,
+  type JsonSchema,
+} from '../../web/src/api/workflows';
 import { describeStepTypes } from '../../services/stepTypes';
 import { executionWorkflowId } from '../../temporal/workflowIds';
 
@@ -22,14 +31,23 @@ describe('the editor and the enabling 422', () => {
   });
 
   it("maps a step save's config errors onto config paths", () => {
-    const err = new ApiError(422, 'bad', 'VALIDATION_ERROR', { 'config.branches.0.name': 'Invalid string', config: 'give data or subscribed', name: 'name is required' });
+    const err = new ApiError(422, 'bad', 'VALIDATION_ERROR', {
+      'config.branches.0.name': 'Invalid string',
+      config: 'give data or subscribed',
+      name: 'name is required',
+    });
     expect(configErrors(err)).toEqual({ 'branches.0.name': 'Invalid string', '': 'give data or subscribed' });
   });
 });
 
 describe('generated forms', () => {
   it('starts a config from what the schema requires', () => {
-    expect(initialValue(schemaOf('RANDOM_SPLIT'))).toEqual({ branches: [{ name: '', weight: 1 }, { name: '', weight: 1 }] });
+    expect(initialValue(schemaOf('RANDOM_SPLIT'))).toEqual({
+      branches: [
+        { name: '', weight: 1 },
+        { name: '', weight: 1 },
+      ],
+    });
     expect(initialValue(schemaOf('DELAY'))).toEqual({ amount: 1, unit: 'minutes' });
     expect(initialValue(schemaOf('WEBHOOK'))).toEqual({ url: '' });
     expect(initialValue(schemaOf('EXIT'))).toEqual({});
@@ -46,7 +64,9 @@ describe('generated forms', () => {
     expect(['Branches', 'Days', 'Boxes', 'Headers'].map(singular)).toEqual(['Branch', 'Day', 'Box', 'Header']);
   });
 
-  it("links an execution to the Temporal UI page of its workflow id", () => {
-    expect(temporalExecutionUrl('http://localhost:8233/', 'default', 'e1')).toBe(`http://localhost:8233/namespaces/default/workflows/${executionWorkflowId('e1')}`);
+  it('links an execution to the Temporal UI page of its workflow id', () => {
+    expect(temporalExecutionUrl('http://localhost:8233/', 'default', 'e1')).toBe(
+      `http://localhost:8233/namespaces/default/workflows/${executionWorkflowId('e1')}`,
+    );
   });
 });

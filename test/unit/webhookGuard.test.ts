@@ -51,13 +51,31 @@ describe('addressProblem', () => {
     expect(addressProblem(ip)).toBe(label);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '192.169.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '::ffff:0:808:808', '64:ff9b::808:808', '168.63.129.17'])('allows public %s', (ip) => {
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '172.32.0.1',
+    '100.128.0.1',
+    '192.169.0.1',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    '::ffff:0:808:808',
+    '64:ff9b::808:808',
+    '168.63.129.17',
+  ])('allows public %s', (ip) => {
     expect(addressProblem(ip)).toBeNull();
   });
 });
 
 describe('portProblem', () => {
-  it.each(['http://example.com/', 'https://example.com/', 'http://example.com:8080/', 'https://example.com:8443/', 'http://example.com:443/', 'https://example.com:80/'])('allows %s', (url) => {
+  it.each([
+    'http://example.com/',
+    'https://example.com/',
+    'http://example.com:8080/',
+    'https://example.com:8443/',
+    'http://example.com:443/',
+    'https://example.com:80/',
+  ])('allows %s', (url) => {
     expect(portProblem(new URL(url))).toBeNull();
   });
 
@@ -127,7 +145,9 @@ describe('guardedFetch', () => {
     await expect(guardedFetch(get('http://[::ffff:169.254.169.254]/'), opts())).rejects.toThrow(WebhookRefused);
     await expect(guardedFetch(get('http://nowhere.test/'), opts({ resolver: dns }))).rejects.toThrow('does not resolve');
     await expect(guardedFetch(get('ftp://example.com/'), opts())).rejects.toThrow('only http and https');
-    await expect(guardedFetch(get('http://[::ffff:0:127.0.0.1]/'), opts())).rejects.toThrow('::ffff:0:7f00:1 is a loopback (IPv4 127.0.0.1 inside IPv6) address');
+    await expect(guardedFetch(get('http://[::ffff:0:127.0.0.1]/'), opts())).rejects.toThrow(
+      '::ffff:0:7f00:1 is a loopback (IPv4 127.0.0.1 inside IPv6) address',
+    );
     expect(seen).toHaveLength(0);
   });
 
@@ -139,7 +159,9 @@ describe('guardedFetch', () => {
     await expect(guardedFetch(get('https://8.8.8.8:22/'), opts())).rejects.toThrow('port 22 is not one');
     // A redirect hop is held to the same rule.
     respond = (_req, res) => res.writeHead(307, { Location: 'http://redis.example.test:6379/' }).end();
-    await expect(guardedFetch(get(`${base}/to-redis`), opts({ resolver: dns, allowAddress: loopbackIsPublic, allowPort: testServerPort }))).rejects.toThrow('port 6379 is not one');
+    await expect(guardedFetch(get(`${base}/to-redis`), opts({ resolver: dns, allowAddress: loopbackIsPublic, allowPort: testServerPort }))).rejects.toThrow(
+      'port 6379 is not one',
+    );
     expect(seen.map((s) => s.url)).toEqual(['/to-redis']);
     // The development switch lifts the port rule with the address rule (the loopback server's port is random).
     seen.length = 0;
@@ -152,7 +174,10 @@ describe('guardedFetch', () => {
     let lookups = 0;
     const rebinding = { a: async () => answers[Math.min(lookups++, 1)], aaaa: async () => [] };
     const port = new URL(base).port;
-    const res = await guardedFetch(get(`http://api.rebind.test:${port}/ping`), opts({ resolver: rebinding, allowAddress: loopbackIsPublic, allowPort: testServerPort }));
+    const res = await guardedFetch(
+      get(`http://api.rebind.test:${port}/ping`),
+      opts({ resolver: rebinding, allowAddress: loopbackIsPublic, allowPort: testServerPort }),
+    );
     expect(res.status).toBe(200);
     expect(lookups).toBe(1);
     expect(seen).toEqual([{ method: 'GET', url: '/ping', host: `api.rebind.test:${port}`, body: '' }]);
@@ -162,7 +187,9 @@ describe('guardedFetch', () => {
     const dns = resolver({ 'metadata.rebind.test': ['169.254.169.254'] });
     for (const location of ['http://169.254.169.254/latest/meta-data/', 'http://metadata.rebind.test/', 'http://10.0.0.1/']) {
       respond = (_req, res) => res.writeHead(302, { Location: location }).end();
-      await expect(guardedFetch(get(`${base}/start`), opts({ resolver: dns, allowAddress: loopbackIsPublic, allowPort: testServerPort }))).rejects.toThrow(WebhookRefused);
+      await expect(guardedFetch(get(`${base}/start`), opts({ resolver: dns, allowAddress: loopbackIsPublic, allowPort: testServerPort }))).rejects.toThrow(
+        WebhookRefused,
+      );
     }
     expect(seen.map((s) => s.url)).toEqual(['/start', '/start', '/start']);
   });
@@ -173,7 +200,10 @@ describe('guardedFetch', () => {
       if (n < 3) res.writeHead(n === 0 ? 303 : 307, { Location: `/r?n=${n + 1}` }).end();
       else res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"done":true}');
     };
-    const res = await guardedFetch({ url: `${base}/r`, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' }, opts({ allowAddress: loopbackIsPublic, allowPort: testServerPort }));
+    const res = await guardedFetch(
+      { url: `${base}/r`, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' },
+      opts({ allowAddress: loopbackIsPublic, allowPort: testServerPort }),
+    );
     expect(res.status).toBe(200);
     expect(seen.map((s) => [s.method, s.url, s.body])).toEqual([
       ['POST', '/r', '{"a":1}'],
@@ -182,7 +212,9 @@ describe('guardedFetch', () => {
       ['GET', '/r?n=3', ''],
     ]);
     respond = (_req, res) => res.writeHead(302, { Location: '/again' }).end();
-    await expect(guardedFetch(get(`${base}/again`), opts({ allowAddress: loopbackIsPublic, allowPort: testServerPort }))).rejects.toThrow('more than 3 redirects');
+    await expect(guardedFetch(get(`${base}/again`), opts({ allowAddress: loopbackIsPublic, allowPort: testServerPort }))).rejects.toThrow(
+      'more than 3 redirects',
+    );
     expect(seen.filter((s) => s.url === '/again')).toHaveLength(4);
   });
 

@@ -57,7 +57,9 @@ describe('retry schedule', () => {
 
 describe('event patterns', () => {
   const accepts = (events: string[]) => WebhookEndpointCreate.safeParse({ url: 'https://example.com/h', events }).success;
-  it.each([['*'], ['email.*'], ['segment.*'], ['email.delivered'], ['purchase'], ['segment.vip.entry'], ['Signed Up']])('accepts %s', (p) => expect(accepts([p])).toBe(true));
+  it.each([['*'], ['email.*'], ['segment.*'], ['email.delivered'], ['purchase'], ['segment.vip.entry'], ['Signed Up']])('accepts %s', (p) =>
+    expect(accepts([p])).toBe(true),
+  );
   it.each([['**'], ['email*'], ['*.sent'], ['a.*.b'], [''], ['bad\u0001name']])('refuses %j', (p) => expect(accepts([p])).toBe(false));
 });
 

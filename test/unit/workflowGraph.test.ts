@@ -51,20 +51,37 @@ const input = (steps: GraphSnapshot['steps'], transitions: [string, string, stri
   workflowId: 'w',
   contactId: 'c',
   context: { given: 1 },
-  graph: { triggerStepId: 't', steps, transitions: transitions.map(([fromStepId, toStepId, branch]) => ({ fromStepId, toStepId, branch: (branch ?? 'next') as any })) },
+  graph: {
+    triggerStepId: 't',
+    steps,
+    transitions: transitions.map(([fromStepId, toStepId, branch]) => ({ fromStepId, toStepId, branch: (branch ?? 'next') as any })),
+  },
 });
 
 /** The same graph as Postgres rows, for graphProblems. */
 function rows(g: GraphSnapshot): Graph {
   return {
     steps: g.steps.map((s) => ({ id: s.id, workflow_id: 'w', type: s.type, name: s.name, config: s.config }) as StepRow),
-    transitions: g.transitions.map((t, i) => ({ id: `x${i}`, workflow_id: 'w', from_step_id: t.fromStepId, to_step_id: t.toStepId, branch: t.branch }) as TransitionRow),
+    transitions: g.transitions.map(
+      (t, i) => ({ id: `x${i}`, workflow_id: 'w', from_step_id: t.fromStepId, to_step_id: t.toStepId, branch: t.branch }) as TransitionRow,
+    ),
   };
 }
 
 describe('the step registry drives both validation and execution', () => {
   it('holds the seven spec step types, RANDOM_SPLIT and WAIT_UNTIL, plus the engine-owned TRIGGER', () => {
-    expect(STEP_TYPES.map((s) => s.type).sort()).toEqual(['CONDITION', 'DELAY', 'EXIT', 'RANDOM_SPLIT', 'SEND_EMAIL', 'TRIGGER', 'UPDATE_CONTACT', 'WAIT_FOR_EVENT', 'WAIT_UNTIL', 'WEBHOOK']);
+    expect(STEP_TYPES.map((s) => s.type).sort()).toEqual([
+      'CONDITION',
+      'DELAY',
+      'EXIT',
+      'RANDOM_SPLIT',
+      'SEND_EMAIL',
+      'TRIGGER',
+      'UPDATE_CONTACT',
+      'WAIT_FOR_EVENT',
+      'WAIT_UNTIL',
+      'WEBHOOK',
+    ]);
     expect(new Set(STEP_TYPES.map((s) => s.type)).size).toBe(STEP_TYPES.length);
   });
 
@@ -86,7 +103,13 @@ describe('the step registry drives both validation and execution', () => {
   });
 
   it('dispatches a new type to its run function once it is in the registry', async () => {
-    const graph = input([step('t', 'TRIGGER', { eventName: 'e' }), step('n', 'NOTE', { text: 'hello' }), step('x', 'EXIT')], [['t', 'n'], ['n', 'x']]);
+    const graph = input(
+      [step('t', 'TRIGGER', { eventName: 'e' }), step('n', 'NOTE', { text: 'hello' }), step('x', 'EXIT')],
+      [
+        ['t', 'n'],
+        ['n', 'x'],
+      ],
+    );
     expect(graphProblems(rows(graph.graph), withNote)).toEqual([]);
     const { rt, updates } = fakeRuntime();
     expect(await interpret(graph, withNote, rt)).toEqual({ status: 'EXITED' });
@@ -105,8 +128,17 @@ describe('the step registry drives both validation and execution', () => {
 describe('interpret', () => {
   it('walks branches, records every step start and end, and ends COMPLETED where no transition leads on', async () => {
     const graph = input(
-      [step('t', 'TRIGGER', { eventName: 'e' }), step('d', 'DELAY', { amount: 2, unit: 'days' }), step('w', 'WAIT_FOR_EVENT', { eventName: 'buy', timeout: { amount: 1, unit: 'hours' } }), step('x', 'EXIT')],
-      [['t', 'd'], ['d', 'w'], ['w', 'x', 'timeout']],
+      [
+        step('t', 'TRIGGER', { eventName: 'e' }),
+        step('d', 'DELAY', { amount: 2, unit: 'days' }),
+        step('w', 'WAIT_FOR_EVENT', { eventName: 'buy', timeout: { amount: 1, unit: 'hours' } }),
+        step('x', 'EXIT'),
+      ],
+      [
+        ['t', 'd'],
+        ['d', 'w'],
+        ['w', 'x', 'timeout'],
+      ],
     );
     const bought = fakeRuntime({ buy: { id: 'ev1' } });
     expect(await interpret(graph, STEP_TYPES, bought.rt)).toEqual({ status: 'COMPLETED' });
@@ -137,7 +169,14 @@ describe('interpret', () => {
   });
 
   it('stops a loop that never ends, and stops when the execution was cancelled behind its back', async () => {
-    const looping = input([step('t', 'TRIGGER', { eventName: 'e' }), step('a', 'NOTE', { text: 'a' }), step('b', 'NOTE', { text: 'b' })], [['t', 'a'], ['a', 'b'], ['b', 'a']]);
+    const looping = input(
+      [step('t', 'TRIGGER', { eventName: 'e' }), step('a', 'NOTE', { text: 'a' }), step('b', 'NOTE', { text: 'b' })],
+      [
+        ['t', 'a'],
+        ['a', 'b'],
+        ['b', 'a'],
+      ],
+    );
     const { rt } = fakeRuntime();
     const result = await interpret(looping, withNote, rt);
     expect(result).toEqual({ status: 'FAILED', error: expect.stringContaining(`more than ${MAX_STEPS_PER_EXECUTION} steps`) });
@@ -163,7 +202,14 @@ describe('graph rules', () => {
   });
 
   it('needs both CONDITION branches, and only branches a step can take', () => {
-    const g = input([step('t', 'TRIGGER', { eventName: 'e' }), cond, step('x', 'EXIT'), step('d', 'DELAY', { amount: 1, unit: 'hours' })], [['t', 'c'], ['c', 'x', 'yes'], ['d', 'x', 'timeout']]);
+    const g = input(
+      [step('t', 'TRIGGER', { eventName: 'e' }), cond, step('x', 'EXIT'), step('d', 'DELAY', { amount: 1, unit: 'hours' })],
+      [
+        ['t', 'c'],
+        ['c', 'x', 'yes'],
+        ['d', 'x', 'timeout'],
+      ],
+    );
     expect(graphProblems(rows(g.graph))).toEqual([
       { stepId: 'c', field: 'branches.no', message: 'the no branch is not connected' },
       { stepId: 'd', field: 'branches.timeout', message: 'a DELAY step has no timeout branch' },

@@ -19,7 +19,6 @@ const { failJob } = proxyActivities<Activities>({
 export const DEFAULT_BATCH_SIZE = 500;
 export const DEFAULT_BATCHES_PER_RUN = 100;
 
-
 /**
  * Runs one import or bulk job (workflow id `job-<jobId>`): QUEUED → RUNNING, batches until no row
  * is left, → COMPLETED. Progress lives in the job row, written by each batch. Exactly-once per row
@@ -32,7 +31,9 @@ export async function bulkJob(input: BulkJobInput): Promise<void> {
   // The row's own counters, as the last batch reported them (GET /contacts/import/:jobId shows the same).
   const state: JobState = { status: 'RUNNING', processed: 0, total: null, batches: 0 };
   const show = () =>
-    setCurrentDetails(`${state.status === 'RUNNING' ? 'Running' : state.status === 'COMPLETED' ? 'Completed' : 'Failed'} · ${state.processed.toLocaleString('en-US')} of ${state.total?.toLocaleString('en-US') ?? '?'} rows processed · ${state.batches} batches in this run`);
+    setCurrentDetails(
+      `${state.status === 'RUNNING' ? 'Running' : state.status === 'COMPLETED' ? 'Completed' : 'Failed'} · ${state.processed.toLocaleString('en-US')} of ${state.total?.toLocaleString('en-US') ?? '?'} rows processed · ${state.batches} batches in this run`,
+    );
   setHandler(jobStateQuery, () => state);
   show();
   try {

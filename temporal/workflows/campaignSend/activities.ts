@@ -4,11 +4,11 @@ import type { Activities } from '../../../activities';
 /** The campaign's activities, each with the timeouts and retries its work needs. */
 // The audience snapshot is one statement (no heartbeat), so its timeout allows for large audiences;
 // so is the A/B test group's pick over it.
-export const { beginCampaignSend, finishCampaignSend, markCampaignCancelled, startCampaignAbTest, campaignAbTestWinnerDue, chooseCampaignAbTestWinner } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 minutes',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-});
-
+export const { beginCampaignSend, finishCampaignSend, markCampaignCancelled, startCampaignAbTest, campaignAbTestWinnerDue, chooseCampaignAbTestWinner } =
+  proxyActivities<Activities>({
+    startToCloseTimeout: '30 minutes',
+    retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+  });
 
 export const { planCampaignBatches, nextCampaignDeferral, clearCampaignDeferrals } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',

@@ -78,7 +78,8 @@ export function campaignControls(input: CampaignSendInput) {
     },
     {
       validator: () => {
-        if (state.status !== 'SENDING') throw new Error(`only a sending campaign can be paused; this one is ${state.status === 'STARTING' ? 'still starting' : state.status}`);
+        if (state.status !== 'SENDING')
+          throw new Error(`only a sending campaign can be paused; this one is ${state.status === 'STARTING' ? 'still starting' : state.status}`);
       },
     },
   );

@@ -66,7 +66,8 @@ export async function campaignSend(input: CampaignSendInput): Promise<CampaignSe
     }
     if (patched(BATCH_LANES_PATCH)) {
       const rate = input.sendRatePerMinute;
-      const pass = rate && patched(SEND_RATE_PATCH) ? await sendPacedPass(input, rate, cursor, totals, controls) : await sendLanesPass(input, cursor, totals, controls);
+      const pass =
+        rate && patched(SEND_RATE_PATCH) ? await sendPacedPass(input, rate, cursor, totals, controls) : await sendLanesPass(input, cursor, totals, controls);
       if (pass.stopped) return await stoppedBy(pass.stopped);
       // A pause that came during the last batches holds the finish (or the hand-over to the next run) until resumed.
       await controls.whilePaused();

@@ -1,6 +1,13 @@
 import { patched, sleep } from '@temporalio/workflow';
 import type { CampaignSendInput } from '../../contract';
-import { campaignAbTestWinnerDue, chooseCampaignAbTestWinner, clearCampaignDeferrals, nextCampaignDeferral, planCampaignBatches, sendCampaignBatch } from './activities';
+import {
+  campaignAbTestWinnerDue,
+  chooseCampaignAbTestWinner,
+  clearCampaignDeferrals,
+  nextCampaignDeferral,
+  planCampaignBatches,
+  sendCampaignBatch,
+} from './activities';
 import type { Controls } from './controls';
 import { EVEN_PACE_PATCH } from './patches';
 
@@ -112,7 +119,14 @@ export interface Pass {
 
 export async function sendLanesPass(input: CampaignSendInput, cursor: string, totals: Totals, controls: Controls): Promise<Pass> {
   const plan = await planCampaignBatches({ campaignId: input.campaignId, after: cursor, batchSize: input.batchSize, count: input.batchesPerRun });
-  const stopped = await sendInLanes({ campaignId: input.campaignId, batchSize: input.batchSize }, cursor, plan.bounds, Math.max(1, input.batchLanes ?? 1), totals, controls);
+  const stopped = await sendInLanes(
+    { campaignId: input.campaignId, batchSize: input.batchSize },
+    cursor,
+    plan.bounds,
+    Math.max(1, input.batchLanes ?? 1),
+    totals,
+    controls,
+  );
   return { stopped, more: plan.more, cursor: plan.bounds.length ? plan.bounds[plan.bounds.length - 1] : cursor };
 }
 

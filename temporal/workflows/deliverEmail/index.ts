@@ -7,7 +7,6 @@ const { renderEmail, sendEmail, recordEmailEvent, routeRecordedEvent } = proxyAc
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 20 },
 });
 
-
 /** One email: render, hand over to the transport (retried, at most once), record and route `email.sent` (or `email.suppressed`). */
 export async function deliverEmail({ emailId }: DeliverEmailInput) {
   // Also says what it is when started as a child: SDK 1.24 does not pass a child's static summary on.

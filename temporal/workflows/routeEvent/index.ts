@@ -10,7 +10,6 @@ const local = proxyLocalActivities<Activities>({
   retry: { maximumInterval: '1 minute' },
 });
 
-
 /**
  * Durable hand-off of an event: once started, its consequences happen even if the API dies.
  * Signals the contact's executions waiting for this event name, starts the executions of the

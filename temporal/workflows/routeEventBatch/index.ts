@@ -7,7 +7,6 @@ const local = proxyLocalActivities<Activities>({
   retry: { maximumInterval: '1 minute' },
 });
 
-
 /**
  * The hot-path variant of `routeEvent`: tracked events of one project, gathered for a few
  * milliseconds by the API (services/eventBatcher.ts), are routed by one execution instead of one each.

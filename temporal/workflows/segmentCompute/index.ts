@@ -19,14 +19,16 @@ const { listTrackedSegments } = proxyActivities<Activities>({
 
 /** `segment-<segmentId>-<run key>`: one compute run of a segment. */
 
-
 /**
  * One compute run; its workflow id names the run, so a retried activity resumes the same run. The
  * activity signals its progress after each batch (contacts walked; the total is not counted up front).
  */
 export async function segmentCompute(input: SegmentComputeInput): Promise<ComputeResult> {
   const state: JobState = { status: 'RUNNING', processed: 0, total: null, batches: 0 };
-  const show = (extra = '') => setCurrentDetails(`${state.status === 'RUNNING' ? 'Computing' : 'Completed'} · ${state.batches} batches · ${state.processed.toLocaleString('en-US')} contacts walked${extra}`);
+  const show = (extra = '') =>
+    setCurrentDetails(
+      `${state.status === 'RUNNING' ? 'Computing' : 'Completed'} · ${state.batches} batches · ${state.processed.toLocaleString('en-US')} contacts walked${extra}`,
+    );
   setHandler(jobStateQuery, () => state);
   setHandler(segmentProgressSignal, (p) => {
     // A retried activity starts counting again from where its run row stood; keep the furthest.
@@ -40,7 +42,6 @@ export async function segmentCompute(input: SegmentComputeInput): Promise<Comput
   show(` · ${result.memberCount.toLocaleString('en-US')} members (${result.entered} entered, ${result.exited} exited)`);
   return result;
 }
-
 
 const SEGMENTS_PER_RUN = 100;
 const PARALLEL_COMPUTES = 4;
