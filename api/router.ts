@@ -143,7 +143,8 @@ function checkReply(def: RouteDef, ctx: AppContext): void {
     typeof (body as any).pipe === 'function'
   )
     return;
-  const r = schema.safeParse(body);
+  // What the client receives: the JSON form (a Date is its ISO string there).
+  const r = schema.safeParse(JSON.parse(JSON.stringify(body)));
   if (r.success) return;
   const message = `${def.method.toUpperCase()} ${def.path} answered ${ctx.status} with a body its response schema refuses: ${r.error.issues
     .slice(0, 3)
