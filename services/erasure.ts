@@ -28,8 +28,6 @@ interface Deps {
 }
 
 /** Who asked: a dashboard user's id or the secret key (for the audit entry). */
-/** Who asked for the erasure and from where (services/audit.ts requestAuditor). */
-export type ErasureActor = AuditWho;
 
 export interface ErasedAddresses {
   /** Addresses erased (unique, lowercase). */
@@ -43,7 +41,7 @@ export interface ErasedAddresses {
  * the erasing transaction, so the entry commits with the erasure or not at all. It must hold no
  * personal data: the contact's former id (or the number of addresses), never an address.
  */
-export async function recordErasureAudit(trx: Knex, entry: { projectId: string; actor: ErasureActor; contactId: string | null }): Promise<void> {
+export async function recordErasureAudit(trx: Knex, entry: { projectId: string; actor: AuditWho; contactId: string | null }): Promise<void> {
   await recordAudit(trx, {
     projectId: entry.projectId,
     actor: entry.actor.actor,
@@ -54,7 +52,7 @@ export async function recordErasureAudit(trx: Knex, entry: { projectId: string; 
 }
 
 /** Erases one address in its own transaction; the contact's id when it was one. */
-async function eraseOne(deps: Deps, projectId: string, by: { id: string } | { email: string }, actor: ErasureActor): Promise<string | null | undefined> {
+async function eraseOne(deps: Deps, projectId: string, by: { id: string } | { email: string }, actor: AuditWho): Promise<string | null | undefined> {
   return deps.knex.transaction(async (trx) => {
     const contact = await lockContactForErasure(trx, projectId, by);
     if (!contact && 'id' in by) return undefined;
@@ -70,14 +68,14 @@ async function eraseOne(deps: Deps, projectId: string, by: { id: string } | { em
  * only finishes the cancellations (a crash between the commit and them); an id the project never
  * erased is not found.
  */
-export async function eraseContact(deps: Deps, projectId: string, contactId: string, actor: ErasureActor): Promise<void> {
+export async function eraseContact(deps: Deps, projectId: string, contactId: string, actor: AuditWho): Promise<void> {
   const erased = await eraseOne(deps, projectId, { id: contactId }, actor);
   if (erased === undefined && !(await findContactErasure(deps.knex, projectId, contactId))) throw new DomainError('not_found', 'Contact not found');
   await cancelErasedExecutions(deps, projectId, contactId);
 }
 
 /** `POST /contacts/erase`: addresses, contacts of the project or not (a suppressed address, a former recipient). */
-export async function eraseAddresses(deps: Deps, projectId: string, emails: string[], actor: ErasureActor): Promise<ErasedAddresses> {
+export async function eraseAddresses(deps: Deps, projectId: string, emails: string[], actor: AuditWho): Promise<ErasedAddresses> {
   const unique = [...new Set(emails.map(normalizeAddress))];
   let contacts = 0;
   for (const email of unique) {

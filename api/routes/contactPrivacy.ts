@@ -10,14 +10,13 @@ import { ContactRecordOut, EraseBody, ErasedOut, ExportCreate, ExportQuery } fro
 import { filterErrorToFieldError } from '../schemas/filters';
 import { presentContactRecord } from '../presenters/contactRecord';
 import { presentJob } from '../presenters/jobs';
-import { eraseAddresses, type ErasureActor } from '../../services/erasure';
+import { eraseAddresses } from '../../services/erasure';
 import { contactRecord, startContactExport } from '../../services/contactExport';
 import { exportLines } from '../../db/contactExport';
 import { findJob } from '../../db/jobs';
 import { FilterError } from '../../db/filters';
 
 /** Who asks for an erasure, for its audit entry: the dashboard's user or the secret key. */
-export const erasureActor = (ctx: AppContext): ErasureActor => requestAuditor(ctx);
 
 const exportJob = async (ctx: AppContext, projectId: string, jobId: string) => {
   const job = await findJob(ctx.deps.knex, projectId, jobId, ['EXPORT']);
@@ -55,7 +54,7 @@ export default [
     body: EraseBody,
     responses: { 200: { description: 'erased', schema: ErasedOut } },
     async handler(ctx, { body, project }) {
-      ctx.body = await eraseAddresses(ctx.deps, project.id, body.emails, erasureActor(ctx));
+      ctx.body = await eraseAddresses(ctx.deps, project.id, body.emails, requestAuditor(ctx));
     },
   }),
   route({

@@ -25,7 +25,6 @@ import { presentContact } from '../presenters/contacts';
 import { presentConsent } from '../presenters/contactRecord';
 import { ContactDeleteQuery } from '../schemas/contactPrivacy';
 import { eraseContact } from '../../services/erasure';
-import { erasureActor } from './contactPrivacy';
 
 /** Who made a change, for the subscription events (and the consent record): the dashboard's cookie or an API key. */
 export const changeSource = (ctx: AppContext) => (ctx.state.user ? 'dashboard' : 'api');
@@ -164,7 +163,7 @@ export default [
     query: ContactDeleteQuery,
     async handler(ctx, { params, query, project }) {
       if (query.erase) {
-        await eraseContact(ctx.deps, project.id, params.id, erasureActor(ctx));
+        await eraseContact(ctx.deps, project.id, params.id, requestAuditor(ctx));
         ctx.status = 204;
         return;
       }

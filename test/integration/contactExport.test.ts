@@ -36,6 +36,21 @@ async function csvOf(text: string): Promise<string[][]> {
   return out;
 }
 
+/** A project with one `pro` and one `free` contact, and the filter tree that matches the `pro` one. */
+async function proAndFree(name: string) {
+  const fx = await createProjectFixture(h, name);
+  const pro = await h.http
+    .post('/contacts')
+    .set(auth(fx))
+    .send({ email: uniqueEmail('pro'), data: { plan: 'pro' } });
+  await h.http
+    .post('/contacts')
+    .set(auth(fx))
+    .send({ email: uniqueEmail('free'), data: { plan: 'free' } });
+  const filter = { logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] }] };
+  return { fx, pro, filter };
+}
+
 async function completedExport(fx: ProjectFixture, body: Record<string, unknown>) {
   const res = await h.http.post('/contacts/export').set(auth(fx)).send(body);
   expect(res.status).toBe(202);
@@ -155,16 +170,7 @@ describe('POST /contacts/export (CSV job)', () => {
   }, 90_000);
 
   it('exports only the contacts a filter tree matches; a bad tree is 422', async () => {
-    const fx = await createProjectFixture(h, 'CSV filter');
-    const pro = await h.http
-      .post('/contacts')
-      .set(auth(fx))
-      .send({ email: uniqueEmail('pro'), data: { plan: 'pro' } });
-    await h.http
-      .post('/contacts')
-      .set(auth(fx))
-      .send({ email: uniqueEmail('free'), data: { plan: 'free' } });
-    const filter = { logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] }] };
+    const { fx, pro, filter } = await proAndFree('CSV filter');
     const { jobId, job } = await completedExport(fx, { format: 'csv', filter });
     expect(job).toMatchObject({ total: 1, processed: 1 });
     const file = await h.http.get(`/contacts/export/${jobId}/download`).set(auth(fx));
@@ -183,16 +189,7 @@ describe('POST /contacts/export (CSV job)', () => {
   }, 90_000);
 
   it('takes the same export as GET /contacts/export?format=csv with the filter tree as JSON; a malformed one is refused', async () => {
-    const fx = await createProjectFixture(h, 'CSV by GET');
-    const pro = await h.http
-      .post('/contacts')
-      .set(auth(fx))
-      .send({ email: uniqueEmail('pro'), data: { plan: 'pro' } });
-    await h.http
-      .post('/contacts')
-      .set(auth(fx))
-      .send({ email: uniqueEmail('free'), data: { plan: 'free' } });
-    const filter = { logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] }] };
+    const { fx, pro, filter } = await proAndFree('CSV by GET');
     const res = await h.http
       .get('/contacts/export')
       .query({ format: 'csv', filter: JSON.stringify(filter) })
