@@ -1,4 +1,4 @@
-import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
+import { Context } from '@temporalio/activity';
 import type { ActivityDeps } from '.';
 import {
   activeCampaigns,
@@ -11,28 +11,15 @@ import {
   getCampaign,
   setSendingPaused,
 } from '../db/campaigns';
-import {
-  batchBounds,
-  campaignEmailId,
-  claimPage,
-  dropUnsent,
-  markFailed,
-  markHandedOver,
-  recipientPage,
-  RecipientEmail,
-  RecipientRow,
-  releaseClaim,
-  settleCancelled,
-} from '../db/campaignEmails';
-import { heartbeating, UNKNOWN_OUTCOME } from './handOver';
-import { BatchRecipient, BatchResult, Transport, TransportRejected } from '../services/transport';
+import { batchBounds, campaignEmailId, claimPage, dropUnsent, recipientPage, RecipientEmail, RecipientRow, settleCancelled } from '../db/campaignEmails';
+import { handOverActivity } from './handOver';
+import type { BatchRecipient, Transport } from '../services/transport';
+import { createHandOver, offerBatch, UNKNOWN_OUTCOME } from '../services/handOver';
 import { MAX_BATCH_RECIPIENTS } from '../services/sendgridTransport';
-import { refusalBounces } from '../services/providerEvents';
 import { batchRenderer, BatchRenderer, RenderError } from '../services/render';
 import { htmlToPlainText } from '../services/plainText';
 import { abTestPage, subjectFor } from '../db/campaignAbTest';
-import { BATCH_WAIT_BUDGET_MS, evenPace, GROUP_WAIT_MS, limitGroups, sendThrottleFor, wait } from '../services/sendThrottle';
-import { deliveriesFailed, emailsHandedOver } from '../lib/metrics';
+import { BATCH_WAIT_BUDGET_MS, evenPace, GROUP_WAIT_MS, limitGroups, wait } from '../services/sendThrottle';
 import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
 import { identityVariables } from '../db/contacts';
 import { start } from '../services/temporal';
@@ -42,12 +29,14 @@ import { clearDueDeferrals, deferRecipients, dueDeferredPage, nextDeferral, reco
 import { claimMarketingSends, sendingPolicy } from '../db/sendingPolicy';
 import { contactTimeZone, recipientDue } from '../lib/sendingPolicy';
 import { parseLocalDateTime } from '../lib/zonedTime';
-import { redactAddresses } from '../lib/redact';
 import { trackingSettings } from '../db/tracking';
 import { DEFAULT_TRACKING, NO_TRACKING, resolveTracking, TrackingChoice } from '../lib/trackingSettings';
 import { trackedBody } from '../services/emailTracking';
 
 // ───────────────────────────── the batch ─────────────────────────────
+
+/** Recipients one campaign batch (one page of the audience) holds at most: one SendGrid call's worth. */
+const MAX_PAGE = MAX_BATCH_RECIPIENTS;
 
 export interface CampaignBatchInput {
   campaignId: string;
@@ -104,8 +93,7 @@ export interface CampaignBatchResult {
 
 export function campaignActivities(deps: ActivityDeps, transport: Transport = deps.runtime.transport) {
   const { knex, config } = deps;
-  const bounces = refusalBounces(deps, transport);
-  const throttle = sendThrottleFor(knex, config.email, transport);
+  const { handOver, settleInterrupted, throttle } = createHandOver(deps, transport);
 
   /** `variant`: the recipient's A/B test subject (db/campaignAbTest); null gets the winner's, or the campaign's subject. */
   async function render(
@@ -201,7 +189,7 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = de
 
     /** The bounds of the next batches, so several can run at once (the snapshot does not change). */
     async planCampaignBatches(input: CampaignBatchPlanInput): Promise<CampaignBatchPlan> {
-      return batchBounds(knex, input.campaignId, input.after, Math.min(input.batchSize, MAX_BATCH_RECIPIENTS), input.count);
+      return batchBounds(knex, input.campaignId, input.after, Math.min(input.batchSize, MAX_PAGE), input.count);
     },
 
     /**
@@ -217,7 +205,7 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = de
       const progress = { after: input.after, stage: 'page' };
       ctx.heartbeat(progress);
       const c = await getCampaign(knex, input.campaignId);
-      const limit = Math.min(input.batchSize, MAX_BATCH_RECIPIENTS);
+      const limit = Math.min(input.batchSize, MAX_PAGE);
       const page = !c
         ? []
         : input.deferredUpTo
@@ -234,10 +222,10 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = de
       // An earlier attempt that died while the provider had a group: whether it went out is unknown.
       // A transport whose hand-over is the row itself lost nothing, so the group goes again.
       const interrupted = page.filter((r) => r.email_status === 'SENDING').map((r) => r.contact_id);
-      if (interrupted.length) {
-        if (transport.reofferInterrupted) await releaseClaim(knex, c.id, { contactIds });
-        else result.failed += await markFailed(knex, c.id, { contactIds }, UNKNOWN_OUTCOME);
-      }
+      result.failed += await settleInterrupted(
+        c.id,
+        interrupted.map((contactId) => ({ emailId: campaignEmailId(c.id, contactId), type: c.type })),
+      );
 
       progress.stage = 'render';
       // Outside an A/B test group, recipients wait (unwritten) until the winner is chosen.
@@ -286,90 +274,37 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = de
       if (offered.length === 0) return result;
       // Groups of a fifth of a second's worth of the project's rate, each reserved on its own, keep arrivals within the rate.
       const pace = input.ratePerMinute ? evenPace(input.ratePerMinute, config.workflows.timeScale) : null;
-      const groupSize = Math.min(throttle ? await throttle.groupSize(c.project_id) : MAX_BATCH_RECIPIENTS, pace?.groupSize ?? MAX_BATCH_RECIPIENTS);
+      const groupSize = Math.min(throttle ? await throttle.groupSize(c.project_id) : transport.maxBatch, pace?.groupSize ?? transport.maxBatch);
       const groups = limitGroups(transport.splitBatch(offered.map(({ contactId: _, ...r }) => r)), groupSize);
       const from = { email: c.from, name: c.from_name };
+      const activity = handOverActivity(progress);
       /** Waits `ms` for the campaign's own rate, heartbeating. */
       const keepPace = async (ms: number) => {
-        if (ms <= 0) return;
-        progress.stage = `pace ${input.ratePerMinute}/min`;
-        await heartbeating(progress, () => wait(ms, { signal: ctx.cancellationSignal }));
+        if (ms > 0) await activity.during(`pace ${input.ratePerMinute}/min`, () => wait(ms, { signal: ctx.cancellationSignal }));
       };
-      for (let i = 0; i < groups.length; i++) {
-        const group = groups[i];
-        const ids = group.map((r) => r.emailId);
-        const untried = () => groups.slice(i).flatMap((g) => g.map((r) => r.emailId));
-        if (pace) await keepPace(pace.reserve(group.length));
-        if (throttle) {
-          progress.stage = `throttle ${i + 1}/${groups.length}`;
-          const maxWaitMs = Math.min(GROUP_WAIT_MS, BATCH_WAIT_BUDGET_MS - (Date.now() - startedAt));
-          const slot = await heartbeating(progress, () =>
-            throttle.group({ projectId: c.project_id, count: group.length, maxWaitMs }, { signal: ctx.cancellationSignal }),
-          );
-          if (!slot.go) {
-            // The project's queue is longer than this attempt may wait: the groups not offered go back to QUEUED and the retry comes when it has moved.
-            await releaseClaim(knex, c.id, { emailIds: untried() });
-            throw ApplicationFailure.create({
-              type: 'SendThrottled',
-              message: `project send rate ${slot.rate}/s: next slot in ${Math.round(slot.retryInMs)} ms`,
-              nextRetryDelay: Math.max(1, Math.round(slot.retryInMs)),
-            });
-          }
-          result.pacing = { ratePerSecond: slot.rate, waitedMs: (result.pacing?.waitedMs ?? 0) + slot.waitedMs };
-        }
-        // A cancelled activity (worker shutting down, workflow cancelled) stops between groups: the
-        // ones not offered yet go back to QUEUED, so a retry offers them and nothing is lost.
-        if (ctx.cancellationSignal.aborted) {
-          await releaseClaim(knex, c.id, { emailIds: untried() });
-          if ((await getCampaign(knex, c.id))?.status !== 'SENDING') await dropUnsent(knex, c.id, contactIds);
-          throw new CancelledFailure('campaign batch cancelled between provider calls');
-        }
-        progress.stage = `hand-over ${i + 1}/${groups.length}`;
-        // A failure of the whole call counts for each recipient of the group.
-        const outcome = await heartbeating(progress, () =>
-          transport.sendBatch({ projectId: c.project_id, campaignId: c.id, from, replyTo: c.reply_to, recipients: group }),
-        ).catch(
-          (err): BatchResult =>
-            err instanceof TransportRejected
-              ? { accepted: [], rejected: ids.map((emailId) => ({ emailId, error: err })), unknown: [] }
-              : { accepted: [], rejected: [], unknown: ids.map((emailId) => ({ emailId, error: err })) },
-        );
-        const later = () => groups.slice(i + 1).flatMap((g) => g.map((r) => r.emailId));
-        // One statement per kind of outcome: accepted → SENT, refused for good → FAILED (bounces counted).
-        try {
-          if (outcome.accepted.length) {
-            const handed = await markHandedOver(knex, c.id, outcome.accepted);
-            emailsHandedOver.inc({ transport: transport.name, type: c.type }, handed.moved);
-            result.handedOver += handed.moved;
-            // The group's email.sent events, committed above, go to routing as one batch; the maintenance sweep routes them if this start fails.
-            await deps.runtime.events.handOff(handed.events, { batch: true, context: { campaignId: c.id, source: 'email.sent' } });
-          }
-          const refused = outcome.rejected.filter((r) => !r.error.retryable);
-          if (refused.length) {
-            const failed = await markFailed(
-              knex,
-              c.id,
-              { emailIds: refused.map((r) => r.emailId) },
-              Object.fromEntries(refused.map((r) => [r.emailId, r.error.message])),
-            );
-            deliveriesFailed.inc({ transport: transport.name, type: c.type, reason: 'rejected' }, failed);
-            result.failed += failed;
-            await bounces.record(refused);
-          }
-        } catch (err) {
-          await releaseClaim(knex, c.id, { emailIds: later() });
-          throw err;
-        }
-        // Refused for now (nothing handed over): back to QUEUED with the groups not offered, for the retry.
-        const deferred = outcome.rejected.filter((r) => r.error.retryable);
-        if (deferred.length || outcome.unknown.length) {
-          await releaseClaim(knex, c.id, { emailIds: [...deferred.map((r) => r.emailId), ...later()] });
-          if (deferred.length) deliveriesFailed.inc({ transport: transport.name, type: c.type, reason: 'unavailable' }, deferred.length);
-          // No answer for some: they stay SENDING (outcome unknown), and the retry fails them rather than offer them twice.
-          if (outcome.unknown.length) throw outcome.unknown[0].error;
-          throw ApplicationFailure.retryable(redactAddresses(deferred[0].error.message), 'TransportUnavailable');
-        }
-      }
+      const handed = await handOver(
+        {
+          projectId: c.project_id,
+          campaignId: c.id,
+          typeOf: () => c.type,
+          groups,
+          // The whole attempt may wait BATCH_WAIT_BUDGET_MS in all, and one group at most GROUP_WAIT_MS.
+          maxWaitMs: () => Math.min(GROUP_WAIT_MS, BATCH_WAIT_BUDGET_MS - (Date.now() - startedAt)),
+          // The campaign's own rate first (its groups were claimed with the page).
+          beforeGroup: pace ? (group) => keepPace(pace.reserve(group.length)) : undefined,
+          claim: async (group) => group,
+          offer: (group) => offerBatch(transport, { projectId: c.project_id, campaignId: c.id, from, replyTo: c.reply_to, recipients: group }),
+          // The group's email.sent events, committed with it, go to routing as one batch; the maintenance sweep routes them if this start fails.
+          routeSent: (events) => deps.runtime.events.handOff(events, { batch: true, context: { campaignId: c.id, source: 'email.sent' } }),
+          onCancelled: async () => {
+            if ((await getCampaign(knex, c.id))?.status !== 'SENDING') await dropUnsent(knex, c.id, contactIds);
+          },
+        },
+        activity,
+      );
+      result.handedOver += handed.sent;
+      result.failed += handed.failed;
+      if (handed.pacing) result.pacing = handed.pacing;
       // The batch takes its whole share of time, so the next batch's first group does not follow this one's last at once.
       if (pace) await keepPace(pace.untilFree());
       return result;

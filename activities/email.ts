@@ -1,15 +1,14 @@
-import { ApplicationFailure } from '@temporalio/activity';
 import type { ActivityDeps } from '.';
-import { claimEmail, getEmail, emailAttachments, transitionEmail } from '../db/emails';
+import { getEmail, emailAttachments } from '../db/emails';
+import { claimEmail, transitionEmail } from '../db/emailStates';
 import { recordEvent } from '../db/events';
-import { Transport, TransportRejected } from '../services/transport';
-import { sendThrottleFor } from '../services/sendThrottle';
-import { refusalBounces } from '../services/providerEvents';
+import type { Transport } from '../services/transport';
+import { createHandOver, offerEach, UNKNOWN_OUTCOME } from '../services/handOver';
 import { RenderError } from '../services/render';
+import { handOverActivity } from './handOver';
 import { outgoingMessage, renderRow } from './outgoing';
 import { trackingSettings } from '../db/tracking';
 import { deterministicUuid } from '../lib/ids';
-import { deliveriesFailed, emailsHandedOver } from '../lib/metrics';
 import { redactAddresses } from '../lib/redact';
 
 /** SUPPRESSED: the recipient is on the project's suppression list; nothing was offered to the provider. */
@@ -17,74 +16,53 @@ export type DeliveryResult = { status: 'SENT' | 'FAILED' | 'SKIPPED' | 'SUPPRESS
 
 export function emailActivities(deps: ActivityDeps, transport: Transport = deps.runtime.transport) {
   const { knex, config } = deps;
-  const bounces = refusalBounces(deps, transport);
-  const throttle = sendThrottleFor(knex, config.email, transport);
+  const { handOver, settleInterrupted } = createHandOver(deps, transport);
 
   /**
-   * Waits for the email's slot of its project's send throttle, before the claim so that a worker
-   * lost while waiting leaves the row QUEUED. A slot further away than a short wait is held for the
-   * email and the attempt fails with that delay: the Temporal retry carries the wait (and uses an
-   * attempt), not a worker's activity slot. System mail has no project and is not throttled.
-   */
-  async function awaitSendSlot(emailId: string): Promise<void> {
-    const email = throttle && (await getEmail(knex, emailId));
-    if (!throttle || !email?.project_id || email.status !== 'QUEUED') return;
-    // The wait in the activity is at most a second (EMAIL_WAIT_MS): a shutting-down worker's grace time covers it.
-    const slot = await throttle.email({ emailId, projectId: email.project_id });
-    if (!slot.go) {
-      throw ApplicationFailure.create({
-        type: 'SendThrottled',
-        message: `project send rate ${slot.rate}/s: the email's slot begins in ${Math.round(slot.retryInMs)} ms`,
-        nextRetryDelay: Math.max(1, Math.round(slot.retryInMs)),
-      });
-    }
-  }
-
-  /**
-   * Hands the rendered email to the transport at most once. The row is claimed QUEUED → SENDING
-   * first (or SUPPRESSED, never offered, when its recipient is on the project's suppression list); a retry that finds SENDING knows an earlier attempt died without knowing whether the
-   * provider took the message, and fails it rather than risk a second copy.
+   * Hands the rendered email to the transport at most once, as a group of one (services/handOver.ts):
+   * its project's throttle slot first (held for the email across retries, so a worker lost while
+   * waiting leaves the row QUEUED), then the claim QUEUED → SENDING (or SUPPRESSED, never offered,
+   * when its recipient is on the project's suppression list). A retry that finds SENDING knows an
+   * earlier attempt died without knowing whether the provider took the message, and fails it
+   * rather than risk a second copy. System mail has no project and is not throttled.
    */
   async function sendEmail(emailId: string): Promise<DeliveryResult> {
-    await awaitSendSlot(emailId);
-    const claimed = await claimEmail(knex, emailId, transport.name);
-    if (claimed?.status === 'SUPPRESSED') return { status: 'SUPPRESSED' };
-    if (!claimed) {
-      const current = await getEmail(knex, emailId);
-      if (!current) return { status: 'FAILED', error: 'email not found' };
-      if (current.status === 'SENDING') {
-        if (transport.reofferInterrupted) {
-          await transitionEmail(knex, emailId, ['SENDING'], 'QUEUED');
-          return sendEmail(emailId);
-        }
-        const error = 'delivery outcome unknown after an interrupted attempt; not retried to avoid a duplicate';
-        if (await transitionEmail(knex, emailId, ['SENDING'], 'FAILED', { error }))
-          deliveriesFailed.inc({ transport: transport.name, type: current.type, reason: 'interrupted' });
-        return { status: 'FAILED', error };
-      }
-      if (current.status === 'FAILED') return { status: 'FAILED', error: redactAddresses(current.error) };
-      if (current.status === 'SUPPRESSED') return { status: 'SUPPRESSED' };
-      return { status: 'SENT', messageId: current.provider_message_id };
-    }
-    try {
-      const { messageId } = await transport.send(outgoingMessage(config, claimed, await emailAttachments(knex, emailId)));
-      await transitionEmail(knex, emailId, ['SENDING'], 'SENT', { provider_message_id: messageId, sent_at: new Date() });
-      emailsHandedOver.inc({ transport: transport.name, type: claimed.type });
-      return { status: 'SENT', messageId };
-    } catch (err) {
-      if (err instanceof TransportRejected) {
-        deliveriesFailed.inc({ transport: transport.name, type: claimed.type, reason: err.retryable ? 'unavailable' : 'rejected' });
-        if (err.retryable) {
-          await transitionEmail(knex, emailId, ['SENDING'], 'QUEUED');
-          throw ApplicationFailure.retryable(redactAddresses(err.message), 'TransportUnavailable');
-        }
-        await transitionEmail(knex, emailId, ['SENDING'], 'FAILED', { error: err.message });
-        // A refusal of the recipient (SMTP 5xx) is also a bounce.
-        await bounces.record([{ emailId, error: err }]);
-        return { status: 'FAILED', error: redactAddresses(err.message) };
-      }
-      throw err;
-    }
+    const email = await getEmail(knex, emailId);
+    if (!email) return { status: 'FAILED', error: 'email not found' };
+    // An earlier attempt died mid-hand-over: failed as outcome unknown, or (log transport) back to QUEUED.
+    if (email.status === 'SENDING' && (await settleInterrupted(null, [{ emailId, type: email.type }]))) return { status: 'FAILED', error: UNKNOWN_OUTCOME };
+    const fresh = email.status === 'QUEUED' || (email.status === 'SENDING' && transport.reofferInterrupted);
+    let outcome: DeliveryResult | null = null;
+    const handed = await handOver(
+      {
+        projectId: email.project_id,
+        campaignId: null,
+        typeOf: () => email.type,
+        // A row past QUEUED (a retry after the hand-over was recorded) is not offered, nor paced, again.
+        groups: fresh ? [[{ emailId }]] : [],
+        oneEmail: true,
+        maxWaitMs: () => 0,
+        claim: async () => {
+          const claimed = await claimEmail(knex, emailId, transport.name);
+          if (claimed?.status === 'SUPPRESSED') outcome = { status: 'SUPPRESSED' };
+          return claimed?.status === 'SENDING' ? [{ ...claimed, emailId }] : [];
+        },
+        offer: async ([row]) => offerEach(transport, [outgoingMessage(config, row, await emailAttachments(knex, emailId))]),
+        // The deliverEmail workflow records and routes its email.sent itself (recordEmailEvent finds this row's event).
+        routeSent: async () => {},
+      },
+      handOverActivity({ stage: 'hand-over' }),
+    );
+    if (outcome) return outcome;
+    const [accepted] = handed.accepted;
+    if (accepted) return { status: 'SENT', messageId: accepted.messageId };
+    const [refused] = handed.refused;
+    if (refused) return { status: 'FAILED', error: redactAddresses(refused.error.message) };
+    // Not claimed by this attempt: the row says how it went.
+    const current = await getEmail(knex, emailId);
+    if (current?.status === 'FAILED') return { status: 'FAILED', error: redactAddresses(current.error) };
+    if (current?.status === 'SUPPRESSED') return { status: 'SUPPRESSED' };
+    return { status: 'SENT', messageId: current?.provider_message_id ?? null };
   }
 
   return {

@@ -1,12 +1,11 @@
 import { Context } from '@temporalio/activity';
 
+import type { HandOverActivity } from '../services/handOver';
+
 /**
  * What the activities that hand mail to a provider share (campaign batches, /v1/send batches,
- * single deliveries).
+ * single deliveries): the hand-over itself is services/handOver.ts; this is its activity side.
  */
-
-/** Why an email left SENDING by an attempt that died is failed rather than offered again. */
-export const UNKNOWN_OUTCOME = 'delivery outcome unknown after an interrupted hand-over; not retried to avoid a duplicate';
 
 const HEARTBEAT_EVERY_MS = 5_000;
 
@@ -20,4 +19,16 @@ export async function heartbeating<T>(details: unknown, work: () => Promise<T>):
   } finally {
     clearInterval(timer);
   }
+}
+
+/** The running activity as services/handOver.ts sees it: its cancellation, and `progress.stage` heartbeated while work runs. */
+export function handOverActivity(progress: { stage: string }): HandOverActivity {
+  const ctx = Context.current();
+  return {
+    signal: ctx.cancellationSignal,
+    during(stage, work) {
+      progress.stage = stage;
+      return heartbeating(progress, work);
+    },
+  };
 }

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import { inTransaction } from './transaction';
 import type { LinkedInsert } from './contacts';
-import { suppressedSql } from './suppressions';
 
 /** SUPPRESSED: its recipient was on the project's suppression list at hand-over (db/suppressions); never offered to a provider. */
 /** Every status an email row takes (docs/api.md, Emails); SENDING while a batch hands it over. */
@@ -172,58 +171,8 @@ export async function emailAttachments(knex: Knex, id: string): Promise<StoredAt
   return (await attachmentsOf(knex, [id])).get(id) ?? [];
 }
 
-/** Moves an email between states only from the expected one; returns the row when it moved. */
-export async function transitionEmail(
-  knex: Knex,
-  id: string,
-  from: EmailStatus[],
-  to: EmailStatus,
-  extra: Partial<
-    Pick<
-      EmailRow,
-      | 'provider_message_id'
-      | 'error'
-      | 'transport'
-      | 'sent_at'
-      | 'rendered_subject'
-      | 'rendered_body'
-      | 'rendered_text'
-      | 'track_opens'
-      | 'track_clicks'
-      | 'links'
-    >
-  > = {},
-): Promise<EmailRow | undefined> {
-  const [row] = await knex<EmailRow>('emails')
-    .where({ id })
-    .whereIn('status', from)
-    .update({ ...extra, status: to, updated_at: knex.fn.now() as any })
-    .returning('*');
-  return row;
-}
-
 /** Why a SUPPRESSED email was not handed over (its `error`). */
 export const SUPPRESSED_REASON = "the recipient's address is on the project's suppression list";
-
-/**
- * The hand-over claim of one email, in one statement: QUEUED → SENDING, or → SUPPRESSED when its
- * recipient is on its project's suppression list (checked here, at hand-over, so an address
- * suppressed after the email was queued is still honoured). Undefined when the row was not QUEUED.
- */
-export async function claimEmail(knex: Knex, id: string, transport: string): Promise<EmailRow | undefined> {
-  const { rows } = await knex.raw(
-    `UPDATE emails e
-        SET status = CASE WHEN s.suppressed THEN 'SUPPRESSED' ELSE 'SENDING' END,
-            transport = CASE WHEN s.suppressed THEN NULL ELSE :transport END,
-            error = CASE WHEN s.suppressed THEN :reason ELSE e.error END,
-            updated_at = now()
-       FROM (SELECT ${suppressedSql('x.project_id', 'x.to_email')} AS suppressed FROM emails x WHERE x.id = :id) s
-      WHERE e.id = :id AND e.status = 'QUEUED'
-      RETURNING e.*`,
-    { id, transport, reason: SUPPRESSED_REASON },
-  );
-  return rows[0];
-}
 
 /**
  * Single emails still QUEUED `minutes` after they were written (their delivery never started),

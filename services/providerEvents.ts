@@ -254,7 +254,7 @@ export async function afterProviderEvents(deps: ProviderEventDeps, toRoute: Even
   for (const projectId of hurt) await checkSuspension(deps.knex, projectId, deps.config.security);
 }
 
-type ProviderEventDeps = { knex: Knex; temporal: TemporalGateway; log: Logger; config: Config; runtime: Pick<Runtime, 'events'> };
+export type ProviderEventDeps = { knex: Knex; temporal: TemporalGateway; log: Logger; config: Config; runtime: Pick<Runtime, 'events'> };
 
 export function providerEvents(deps: ProviderEventDeps) {
   const { knex } = deps;

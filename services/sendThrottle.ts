@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { ApplicationFailure } from '@temporalio/common';
 import type { EmailConfig } from '../lib/config';
 import type { Transport } from './transport';
 import { chunk } from '../lib/arrays';
@@ -45,6 +46,16 @@ export interface SendThrottle {
    * of the provider call.
    */
   groupSize(projectId: string): Promise<number>;
+  /**
+   * `email` or `group` (by whether an `emailId` is given), turned into the activity's answer: the
+   * slots came (after their wait), or a `SendThrottled` failure whose retry delay is the wait left,
+   * so the Temporal retry carries the wait and not a worker's activity slot. The only place that
+   * failure is made.
+   */
+  waitOrThrow(
+    input: { projectId: string; emailId: string } | { projectId: string; count: number; maxWaitMs: number },
+    opts?: WaitOptions,
+  ): Promise<{ rate: number; waitedMs: number }>;
 }
 
 const HEARTBEAT_EVERY_MS = 5_000;
@@ -72,7 +83,7 @@ export async function wait(ms: number, opts: WaitOptions): Promise<void> {
 export function sendThrottleFor(knex: Knex, email: Pick<EmailConfig, 'sendRatePerSecond'>, transport: Pick<Transport, 'name'>): SendThrottle | null {
   if (transport.name === 'log') return null;
   const defaultRate = email.sendRatePerSecond;
-  return {
+  const throttle: SendThrottle = {
     async email({ emailId, projectId }, opts = {}) {
       const held = await takeHeldSlot(knex, emailId);
       let waitMs: number;
@@ -101,11 +112,22 @@ export function sendThrottleFor(knex: Knex, email: Pick<EmailConfig, 'sendRatePe
       return { go: true, rate: r.rate, waitedMs: Math.max(0, r.waitMs) };
     },
 
+    async waitOrThrow(input, opts = {}) {
+      const slot = 'emailId' in input ? await throttle.email(input, opts) : await throttle.group(input, opts);
+      if (slot.go) return { rate: slot.rate, waitedMs: slot.waitedMs };
+      throw ApplicationFailure.create({
+        type: 'SendThrottled',
+        message: `project send rate ${slot.rate}/s: the next slot begins in ${Math.round(slot.retryInMs)} ms`,
+        nextRetryDelay: Math.max(1, Math.round(slot.retryInMs)),
+      });
+    },
+
     async groupSize(projectId) {
       const rate = (await projectSendRate(knex, projectId, defaultRate)) ?? defaultRate;
       return Math.max(1, Math.floor(rate / 5));
     },
   };
+  return throttle;
 }
 
 /**

@@ -98,6 +98,7 @@ export function sendgridTransport(config: Config): Transport {
   return {
     name: 'sendgrid',
     reofferInterrupted: false,
+    maxBatch: MAX_BATCH_RECIPIENTS,
     async send(m) {
       try {
         const [response] = await mail.send({

@@ -116,6 +116,7 @@ export function sesTransport(config: Config): Transport {
   return {
     name: 'ses',
     reofferInterrupted: false,
+    maxBatch: GROUP_SIZE,
     send: (m) => sendOne(m),
     splitBatch: (recipients) => chunk(recipients, GROUP_SIZE),
     // SendEmail takes one message, so each recipient is its own call with its own outcome and SES message id.

@@ -101,6 +101,7 @@ export function smtpTransport(config: Config, dkimKeys: DkimKeyLookup): Transpor
   return {
     name: 'smtp',
     reofferInterrupted: false,
+    maxBatch: GROUP_SIZE,
     send,
     splitBatch: (recipients) => chunk(recipients, GROUP_SIZE),
     // The pool bounds the connections; a group's messages queue on it side by side.

@@ -74,6 +74,8 @@ export interface Transport {
   reofferInterrupted: boolean;
   /** Resolves with the provider's message id once the provider accepted the message. */
   send(message: OutgoingMessage): Promise<{ messageId: string }>;
+  /** The most recipients one `sendBatch` call carries (`splitBatch` never makes a larger group). */
+  maxBatch: number;
   /** Splits recipients into groups that can each go in one `sendBatch` call. */
   splitBatch(recipients: BatchRecipient[]): BatchRecipient[][];
   /**

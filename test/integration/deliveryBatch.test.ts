@@ -5,8 +5,9 @@ import { verifiedDomain, uniqueEmail } from '../helpers/fixtures';
 import { upsertContact } from '../../db/contacts';
 import { insertEmail } from '../../db/emails';
 import { startDeliveryBatch } from '../../services/deliveryBatcher';
-import { deliverEmailBatchWorkflowId } from '../../temporal/workflowIds';
-import { UNKNOWN_OUTCOME } from '../../activities/handOver';
+import { startDelivery } from '../../services/deliveries';
+import { deliverEmailBatchWorkflowId, deliverEmailWorkflowId } from '../../temporal/workflowIds';
+import { UNKNOWN_OUTCOME } from '../../services/handOver';
 import { PRIORITY } from '../../temporal/priorities';
 
 /** POST /v1/send hands its emails to Temporal in batches (services/deliveryBatcher.ts, temporal/workflows/deliverEmailBatch/). */
@@ -41,8 +42,8 @@ const workflowRuns = async (workflowId: string) => {
   return runs;
 };
 
-/** Rows as an API request would have committed them for batch `workflowId`, with `status` set directly. */
-async function batchRows(workflowId: string, statuses: string[]) {
+/** Rows as an API request would have committed them for batch `workflowId` (null: single deliveries), with `status` set directly. */
+async function batchRows(workflowId: string | null, statuses: string[]) {
   const out: Array<{ id: string; to: string }> = [];
   for (const status of statuses) {
     const { contact } = await upsertContact(h.deps.knex, { projectId: p.projectId, email: uniqueEmail('batch'), defaultSubscribed: true });
@@ -201,5 +202,29 @@ describe('POST /v1/send in batches', () => {
       }),
     ).toHaveLength(1);
     for (const o of orphans) expect(arrived(o.to)).toHaveLength(1);
+  });
+});
+
+describe('a single delivery (deliverEmail) shares the hand-over', () => {
+  it("a row an interrupted attempt left SENDING fails with the batches' unknown-outcome error and is not offered; a QUEUED one is sent with one email.sent event", async () => {
+    const [interrupted, queued] = await batchRows(null, ['SENDING', 'QUEUED']);
+    const client = await h.deps.temporal.client();
+    const deliver = async (email: { id: string }) => {
+      await startDelivery(h.deps.temporal, { id: email.id, projectId: p.projectId, contactId: null, source: 'test' });
+      return client.workflow.getHandle(deliverEmailWorkflowId(email.id)).result();
+    };
+    expect(await deliver(interrupted)).toEqual({ status: 'FAILED', error: UNKNOWN_OUTCOME });
+    expect(await deliver(queued)).toMatchObject({ status: 'SENT' });
+    const byId = new Map((await rows([interrupted.id, queued.id])).map((r) => [r.id, r]));
+    expect(byId.get(interrupted.id)).toMatchObject({ status: 'FAILED', error: UNKNOWN_OUTCOME });
+    expect(byId.get(queued.id).status).toBe('SENT');
+    expect(arrived(interrupted.to)).toHaveLength(0);
+    expect(arrived(queued.to)).toHaveLength(1);
+    // The hand-over writes the event and the workflow's own record finds it: one event, routed.
+    const events = await eventually(async () => {
+      const e = await h.deps.knex('events').where({ name: 'email.sent' }).whereRaw("data->>'emailId' = ?", [queued.id]);
+      return e.length && e.every((x) => x.routed_at) ? e : null;
+    });
+    expect(events).toHaveLength(1);
   });
 });
