@@ -12,7 +12,10 @@
  *     first trigger on: the warm-up's runs closed before that, and the floor's no-op runs carry no
  *     project.
  * The worker runs in its own process (worker/worker.ts), as in production.
- * Usage: npx tsx bench/workflows.ts [N]   (default 10,000)
+ * Usage: npx tsx bench/workflows.ts [N] [--memory]   (default 10,000)
+ *   --memory: stop once the N executions wait, and print the worker's RSS then (idle, and the peak
+ *   while they started) with its cache and bundle settings: memory does not depend on the machine
+ *   being idle, so this part can be measured when the rates cannot.
  */
 import fs from 'node:fs';
 import crypto from 'node:crypto';
@@ -21,7 +24,9 @@ import { startStack, postJson, benchProject, BenchStack, startWorkerProcess, sto
 import { cpuMeter, formatCpu } from './cpu';
 import { countActions, formatActions, untilClosed } from './actions';
 
-const N = Number(process.argv[2] ?? 10_000);
+const args = process.argv.slice(2);
+const MEMORY_ONLY = args.includes('--memory');
+const N = Number(args.find((a) => /^\d+$/.test(a)) ?? 10_000);
 const CONCURRENCY = 32;
 const TRIGGER = 'bench.signup';
 const AWAITED = 'bench.purchase';
@@ -131,16 +136,32 @@ async function main() {
     // 1. N triggers → N executions WAITING.
     let meter = cpuMeter(roots);
     let t0 = performance.now();
+    let rssPeak = 0;
+    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssIdle())), 500);
     await pool(N, CONCURRENCY, async (i) => {
       if (!(await track(i, TRIGGER))) throw new Error('track failed');
     });
     const trackSeconds = (performance.now() - t0) / 1000;
     const startSeconds = await until(t0, N, async () => (await statusCounts(stack, workflowId)).WAITING ?? 0, 'starting', exited);
     const startCpu = meter.stop();
+    clearInterval(sampler);
     let rssWaiting = 0;
     for (let s = 0; s < 5; s++) {
       rssWaiting = Math.max(rssWaiting, rssIdle());
       await new Promise((r) => setTimeout(r, 200));
+    }
+    if (MEMORY_ONLY) {
+      const cached = process.env.TEMPORAL_MAX_CACHED_WORKFLOWS ?? '500 (default)';
+      const bundle = process.env.WORKFLOW_BUNDLE ?? 'prebuilt when current (default)';
+      console.log(`workflows bench, memory only: ${N} executions waiting (trigger → WAIT_FOR_EVENT), worker in its own process`);
+      console.log(
+        `  settings             : TEMPORAL_MAX_CACHED_WORKFLOWS=${cached}, WORKFLOW_BUNDLE=${bundle}, node args '${process.env.BENCH_WORKER_NODE_ARGS ?? ''}'`,
+      );
+      console.log(
+        `  worker RSS           : ${rssBefore.toFixed(0)} MB idle after warm-up, ${rssWaiting.toFixed(0)} MB with ${N} waiting, ${rssPeak.toFixed(0)} MB peak while they started`,
+      );
+      console.log(`  target               : ≤ 400 MB with ${N} waiting → ${rssWaiting <= 400 ? 'met' : 'not met'}`);
+      return;
     }
 
     // 2. N awaited events → N signals → N COMPLETED.
