@@ -71,14 +71,20 @@ interface RouteContract<P, Q, B, A extends Auth> {
 
 type Input<P, Q, B, A extends Auth> = { params: P; query: Q; body: B } & Principal<A>;
 
+/** A handler: its validated input and principal in, the reply its route's responses document out. */
+// Transitional: `| void` goes once every route file returns its reply.
+export type Handler<P, Q, B, A extends Auth, R> = (ctx: AppContext, input: Input<P, Q, B, A>) => Promise<Reply<R> | void> | Reply<R> | void;
+
 /**
  * A route as `route()` declares it: `R` is its `responses`, kept literal, and its handler returns
  * the reply they document (the router sets it as `ctx.body`), or nothing where no 2xx has a schema.
+ * (The handler is a type parameter of its own, bounded by `Handler`, so that its contextual return
+ * type is the instantiated reply and a literal such as `success: true` stays `true`.)
  */
-export interface TypedRouteDef<P, Q, B, A extends Auth, R extends Record<number, RouteResponse>> extends RouteContract<P, Q, B, A> {
+export interface TypedRouteDef<P, Q, B, A extends Auth, R extends Record<number, RouteResponse>, H extends Handler<P, Q, B, A, R> = Handler<P, Q, B, A, R>>
+  extends RouteContract<P, Q, B, A> {
   responses?: R;
-  // Transitional: `| void` goes once every route file returns its reply.
-  handler(ctx: AppContext, input: Input<P, Q, B, A>): Promise<Reply<R> | void> | Reply<R> | void;
+  handler: H;
 }
 
 /** Any route, as the route lists, the router and the OpenAPI builder hold them. */
@@ -88,8 +94,13 @@ export interface RouteDef<P = any, Q = any, B = any, A extends Auth = Auth> exte
   handler(ctx: AppContext, input: Input<P, Q, B, A>): unknown;
 }
 
-export function route<P = unknown, Q = unknown, B = unknown, A extends Auth = Auth, const R extends Record<number, RouteResponse> = {}>(
-  def: TypedRouteDef<P, Q, B, A, R>,
-): TypedRouteDef<P, Q, B, A, R> {
+export function route<
+  P = unknown,
+  Q = unknown,
+  B = unknown,
+  A extends Auth = Auth,
+  const R extends Record<number, RouteResponse> = {},
+  H extends Handler<P, Q, B, A, R> = Handler<P, Q, B, A, R>,
+>(def: TypedRouteDef<P, Q, B, A, R, H>): TypedRouteDef<P, Q, B, A, R, H> {
   return def;
 }
