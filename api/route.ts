@@ -72,8 +72,7 @@ interface RouteContract<P, Q, B, A extends Auth> {
 type Input<P, Q, B, A extends Auth> = { params: P; query: Q; body: B } & Principal<A>;
 
 /** A handler: its validated input and principal in, the reply its route's responses document out. */
-// Transitional: `| void` goes once every route file returns its reply.
-export type Handler<P, Q, B, A extends Auth, R> = (ctx: AppContext, input: Input<P, Q, B, A>) => Promise<Reply<R> | void> | Reply<R> | void;
+export type Handler<P, Q, B, A extends Auth, R> = (ctx: AppContext, input: Input<P, Q, B, A>) => Promise<Reply<R>> | Reply<R>;
 
 /**
  * A route as `route()` declares it: `R` is its `responses`, kept literal, and its handler returns
