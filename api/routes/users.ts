@@ -137,6 +137,7 @@ export default [
     summary: 'Rotate both keys at once; the old pair stops working immediately (owner, admin)',
     params: IdParams,
     resource: 'Project',
+    responses: { 200: { description: 'the project with its new keys, shown in full this once', schema: ProjectOut } },
     async handler(ctx, { params }) {
       await requireProjectRole(ctx, params.id, 'keys.rotate');
       const rotated = await audited(
@@ -146,7 +147,7 @@ export default [
         (r) => r && { projectId: params.id, action: 'keys.rotate', target: { type: 'project', id: params.id } },
       );
       if (!rotated) throw notFound('Project');
-      ctx.body = presentProject(rotated.row, rotated.keys);
+      return presentProject(rotated.row, rotated.keys);
     },
   }),
   route({
