@@ -11,6 +11,21 @@ export interface RouteResponse {
   schema?: z.ZodType;
 }
 
+/** The statuses a handler answers itself (errors are thrown, and become the error envelope). */
+type AnsweredStatus = 200 | 201 | 202 | 203 | 204 | 205 | 206 | 300 | 301 | 302 | 303 | 304 | 307 | 308;
+
+/**
+ * What a handler returns, from its route's `responses`: for each 2xx (or 3xx) status, the JSON the
+ * client receives as that status's schema describes it (`z.input`, so a Date where the schema says
+ * string is refused: the reply check parses the JSON form), or `void` for a status without a schema
+ * (204, redirects, HTML pages, CSV streams and raw bytes, which the handler sets on `ctx` itself).
+ * A handler whose reply is not the default 200 sets `ctx.status` before it returns.
+ */
+export type Reply<R> = [AnsweredOf<R>] extends [never] ? void : AnsweredOf<R>;
+type AnsweredOf<R> = {
+  [S in keyof R & AnsweredStatus]: R[S] extends { schema: infer T extends z.ZodType } ? z.input<T> : void;
+}[keyof R & AnsweredStatus];
+
 /**
  * One HTTP route: its contract (used for validation and for /openapi.json) and its handler.
  * Handlers stay thin: they get validated input, call db/ or temporal/, and shape the reply.
@@ -22,7 +37,7 @@ export interface RouteResponse {
  */
 export type Principal<A extends Auth> = A extends 'secret' | 'public' ? { project: ProjectRow } : A extends 'session' ? { user: UserRow } : {};
 
-export interface RouteDef<P = any, Q = any, B = any, A extends Auth = Auth> {
+interface RouteContract<P, Q, B, A extends Auth> {
   method: Method;
   path: string;
   auth: A;
@@ -52,10 +67,39 @@ export interface RouteDef<P = any, Q = any, B = any, A extends Auth = Auth> {
   crossSiteForms?: boolean;
   /** Skip the per-project rate limit (health, provider webhooks). */
   noRateLimit?: boolean;
-  responses?: Record<number, RouteResponse>;
-  handler(ctx: AppContext, input: { params: P; query: Q; body: B } & Principal<A>): Promise<void> | void;
 }
 
-export function route<P = unknown, Q = unknown, B = unknown, A extends Auth = Auth>(def: RouteDef<P, Q, B, A>): RouteDef<P, Q, B, A> {
+type Input<P, Q, B, A extends Auth> = { params: P; query: Q; body: B } & Principal<A>;
+
+/** A handler: its validated input and principal in, the reply its route's responses document out. */
+export type Handler<P, Q, B, A extends Auth, R> = (ctx: AppContext, input: Input<P, Q, B, A>) => Promise<Reply<R>> | Reply<R>;
+
+/**
+ * A route as `route()` declares it: `R` is its `responses`, kept literal, and its handler returns
+ * the reply they document (the router sets it as `ctx.body`), or nothing where no 2xx has a schema.
+ * (The handler is a type parameter of its own, bounded by `Handler`, so that its contextual return
+ * type is the instantiated reply and a literal such as `success: true` stays `true`.)
+ */
+export interface TypedRouteDef<P, Q, B, A extends Auth, R extends Record<number, RouteResponse>, H extends Handler<P, Q, B, A, R> = Handler<P, Q, B, A, R>>
+  extends RouteContract<P, Q, B, A> {
+  responses?: R;
+  handler: H;
+}
+
+/** Any route, as the route lists, the router and the OpenAPI builder hold them. */
+export interface RouteDef<P = any, Q = any, B = any, A extends Auth = Auth> extends RouteContract<P, Q, B, A> {
+  responses?: Record<number, RouteResponse>;
+  /** The reply, or undefined when the handler set `ctx.body` itself. */
+  handler(ctx: AppContext, input: Input<P, Q, B, A>): unknown;
+}
+
+export function route<
+  P = unknown,
+  Q = unknown,
+  B = unknown,
+  A extends Auth = Auth,
+  const R extends Record<number, RouteResponse> = {},
+  H extends Handler<P, Q, B, A, R> = Handler<P, Q, B, A, R>,
+>(def: TypedRouteDef<P, Q, B, A, R, H>): TypedRouteDef<P, Q, B, A, R, H> {
   return def;
 }

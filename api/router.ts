@@ -62,54 +62,53 @@ function bodyParser(def: RouteDef) {
   return koaBody({ jsonLimit: def.bodyLimit ?? DEFAULT_JSON_LIMIT, formLimit: '56kb', textLimit: '56kb', jsonStrict: false });
 }
 
+type ValidInput = { params: unknown; query: unknown; body: unknown };
+
 /** Validates params (bad → 404), query (bad → 400) and body (bad → 422, or the flat 400 where the spec says). */
-function validator(def: RouteDef) {
-  return async (ctx: AppContext, next: Next) => {
-    const input: { params: unknown; query: unknown; body: unknown } = { params: ctx.params ?? {}, query: ctx.query, body: undefined };
-    if (def.params) {
-      const r = safeParse(def.params, ctx.params ?? {});
-      if (!r.success || findRefusedText(ctx.params ?? {})) throw notFound(def.resource ?? def.tag.replace(/s$/, '').replace(/^./, (c) => c.toUpperCase()));
-      input.params = r.data;
+function validate(def: RouteDef, ctx: AppContext): ValidInput {
+  const input: ValidInput = { params: ctx.params ?? {}, query: ctx.query, body: undefined };
+  if (def.params) {
+    const r = safeParse(def.params, ctx.params ?? {});
+    if (!r.success || findRefusedText(ctx.params ?? {})) throw notFound(def.resource ?? def.tag.replace(/s$/, '').replace(/^./, (c) => c.toUpperCase()));
+    input.params = r.data;
+  }
+  if (def.query) {
+    const refused = findRefusedText(ctx.query);
+    if (refused) {
+      if (def.validationErrors === 'flat') throw new FlatError(400, refusedMessage(refused));
+      throw new ApiError(400, 'BAD_REQUEST', `Invalid query: ${refusedMessage(refused)}`, {
+        errors: [{ field: refused.field, code: 'invalid_string', message: refusedMessage(refused) }],
+      });
     }
-    if (def.query) {
-      const refused = findRefusedText(ctx.query);
-      if (refused) {
-        if (def.validationErrors === 'flat') throw new FlatError(400, refusedMessage(refused));
-        throw new ApiError(400, 'BAD_REQUEST', `Invalid query: ${refusedMessage(refused)}`, {
-          errors: [{ field: refused.field, code: 'invalid_string', message: refusedMessage(refused) }],
-        });
-      }
-      const r = safeParse(def.query, ctx.query);
-      if (!r.success) {
-        if (def.validationErrors === 'flat') throw new FlatError(400, firstMessage(r.error));
-        throw new ApiError(400, 'BAD_REQUEST', `Invalid query: ${firstMessage(r.error)}`, { errors: fieldErrors(r.error) });
-      }
-      input.query = r.data;
+    const r = safeParse(def.query, ctx.query);
+    if (!r.success) {
+      if (def.validationErrors === 'flat') throw new FlatError(400, firstMessage(r.error));
+      throw new ApiError(400, 'BAD_REQUEST', `Invalid query: ${firstMessage(r.error)}`, { errors: fieldErrors(r.error) });
     }
-    if (def.body) {
-      // Recursive schemas (filter trees) would recurse as deep as the JSON does: refuse absurd nesting first.
-      if (nestedDeeperThan(ctx.request.body, MAX_BODY_NESTING)) {
-        const message = `the body nests more than ${MAX_BODY_NESTING} levels deep`;
-        if (def.validationErrors === 'flat') throw new FlatError(400, message);
-        throw validationError([{ field: '(root)', code: 'too_big', message }]);
-      }
-      // Every string and key of the body, however deep, before any schema sees it (lib/hostileText).
-      const refused = findRefusedText(ctx.request.body);
-      if (refused) {
-        if (def.validationErrors === 'flat') throw new FlatError(400, refusedMessage(refused));
-        throw validationError([{ field: refused.field, code: 'invalid_string', message: refusedMessage(refused) }]);
-      }
-      const raw = def.multipart ? { ...(ctx.request.body as object), files: ctx.request.files } : (ctx.request.body ?? {});
-      const r = safeParse(def.bodyFor?.(ctx.deps) ?? def.body, raw);
-      if (!r.success) {
-        if (def.validationErrors === 'flat') throw new FlatError(400, firstMessage(r.error));
-        throw validationError(fieldErrors(r.error));
-      }
-      input.body = r.data;
+    input.query = r.data;
+  }
+  if (def.body) {
+    // Recursive schemas (filter trees) would recurse as deep as the JSON does: refuse absurd nesting first.
+    if (nestedDeeperThan(ctx.request.body, MAX_BODY_NESTING)) {
+      const message = `the body nests more than ${MAX_BODY_NESTING} levels deep`;
+      if (def.validationErrors === 'flat') throw new FlatError(400, message);
+      throw validationError([{ field: '(root)', code: 'too_big', message }]);
     }
-    (ctx.state as any).input = input;
-    await next();
-  };
+    // Every string and key of the body, however deep, before any schema sees it (lib/hostileText).
+    const refused = findRefusedText(ctx.request.body);
+    if (refused) {
+      if (def.validationErrors === 'flat') throw new FlatError(400, refusedMessage(refused));
+      throw validationError([{ field: refused.field, code: 'invalid_string', message: refusedMessage(refused) }]);
+    }
+    const raw = def.multipart ? { ...(ctx.request.body as object), files: ctx.request.files } : (ctx.request.body ?? {});
+    const r = safeParse(def.bodyFor?.(ctx.deps) ?? def.body, raw);
+    if (!r.success) {
+      if (def.validationErrors === 'flat') throw new FlatError(400, firstMessage(r.error));
+      throw validationError(fieldErrors(r.error));
+    }
+    input.body = r.data;
+  }
+  return input;
 }
 
 /** Temporary upload files never outlive the request, whether it succeeded or failed validation. */
@@ -159,8 +158,12 @@ export function buildRouter(defs: RouteDef[]): Router<any, any> {
   const router = new Router();
   for (const def of defs) {
     const handler = async (ctx: AppContext) => {
+      const input = validate(def, ctx);
       // The auth middleware has set the principal the route's `auth` names (or answered 401).
-      await def.handler(ctx, { ...(ctx.state as any).input, project: ctx.state.project, user: ctx.state.user });
+      const reply = await def.handler(ctx, { ...input, project: ctx.state.project!, user: ctx.state.user! });
+      // A handler that set the body itself (pages, streams, bytes, 204s) returns nothing. The status
+      // is the one the handler set, or Koa's 200 for a body.
+      if (reply !== undefined) ctx.body = reply;
       if (checkReplies) checkReply(def, ctx);
     };
     const chain: any[] = [];
@@ -173,7 +176,7 @@ export function buildRouter(defs: RouteDef[]): Router<any, any> {
     else if (def.method !== 'get' && def.method !== 'delete') chain.push(bodyParser(def));
     else if (def.body) chain.push(koaBody({ jsonLimit: def.bodyLimit ?? DEFAULT_JSON_LIMIT, parsedMethods: ['DELETE', 'GET'] as any }));
     if (def.multipart) chain.push(removeUploadsAfter);
-    chain.push(validator(def), handler);
+    chain.push(handler);
     (router as any)[def.method](def.path, ...chain);
   }
   // Browsers' preflights for the public-key routes; other paths keep allowedMethods' plain OPTIONS answer.

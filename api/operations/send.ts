@@ -1,6 +1,7 @@
 import { senderCheckWaived } from '../../lib/config';
 import type { Deps } from '../context';
-import type { SendBody } from '../schemas/send';
+import type { z } from 'zod';
+import type { SendBody, SendOut } from '../schemas/send';
 import { validationError } from '../errors';
 import type { Knex } from 'knex';
 import { assertVerifiedSenderReadingLimits } from '../../services/senderCheck';
@@ -14,10 +15,8 @@ import { uuid } from '../../lib/ids';
 import { normalizeEmail } from '../../db/users';
 import { topicChanges } from '../../db/topics';
 
-export interface SentEmail {
-  contact: { id: string; email: string };
-  email: string;
-}
+/** One recipient's entry of the reply (`SendOut`). */
+export type SentEmail = z.infer<typeof SendOut>['data']['emails'][number];
 
 type Address = { email: string; name?: string };
 const asAddress = (a: string | Address): Address => (typeof a === 'string' ? { email: a } : a);

@@ -20,13 +20,12 @@ export default [
     responses: { 200: { description: 'sent, or nothing to do', schema: VerificationRequested }, 429: { description: 'too many emails this hour' } },
     async handler(ctx, { user }) {
       if (user.email_verified) {
-        ctx.body = { success: true, alreadyVerified: true, message: 'This email address is already verified' };
-        return;
+        return { success: true, alreadyVerified: true, message: 'This email address is already verified' };
       }
       if (!(await mailToken(ctx, user, 'VERIFY_EMAIL'))) {
         throw new ApiError(429, 'RATE_LIMIT_EXCEEDED', `At most ${MAX_EMAILS_PER_HOUR} verification emails per hour`, { headers: { 'Retry-After': '3600' } });
       }
-      ctx.body = { success: true, alreadyVerified: false, message: `Verification email sent to ${user.email}` };
+      return { success: true, alreadyVerified: false, message: `Verification email sent to ${user.email}` };
     },
   }),
   route({
@@ -40,7 +39,7 @@ export default [
     async handler(ctx, { body }) {
       const user = await verifyEmailWithToken(ctx.deps.knex, body.token);
       if (!user) throw invalidToken();
-      ctx.body = { id: user.id, email: user.email, emailVerified: true };
+      return { id: user.id, email: user.email, emailVerified: true };
     },
   }),
   route({
@@ -59,7 +58,7 @@ export default [
         const user = await findUserByEmail(knex, body.email);
         if (user) await mailToken(ctx, user, 'RESET_PASSWORD');
       })().catch((err) => log.error({ err, requestId: ctx.state.requestId }, 'password reset email failed'));
-      ctx.body = { success: true, message: 'If an account exists for this address, a reset link is on its way' };
+      return { success: true, message: 'If an account exists for this address, a reset link is on its way' };
     },
   }),
   route({
@@ -78,7 +77,7 @@ export default [
       await throttleClient(ctx);
       const user = await resetPasswordWithToken(ctx.deps.knex, body.token, body.password);
       if (!user) throw invalidToken();
-      ctx.body = { success: true, message: 'Password changed; sign in with the new one' };
+      return { success: true, message: 'Password changed; sign in with the new one' };
     },
   }),
   route({
@@ -89,7 +88,7 @@ export default [
     summary: 'The OAuth providers configured on this server',
     responses: { 200: { description: 'providers', schema: OAuthConfig } },
     handler(ctx) {
-      ctx.body = { providers: oauthProviders(ctx.deps.config.oauthProviders) };
+      return { providers: oauthProviders(ctx.deps.config.oauthProviders) };
     },
   }),
 ];

@@ -29,7 +29,7 @@ export default [
       const after = query.cursor === undefined ? undefined : parseTimeCursor(query.cursor);
       if (after === null) throw badRequest('Invalid cursor: pass the cursor of a previous page');
       const page = await activityFeed(ctx.deps.knex, { projectId: project.id, limit: query.limit, after, types: query.type, from: query.from, to: query.to });
-      ctx.body = { data: page.rows.map((r) => ({ ...r, occurredAt: iso(r.occurredAt) })), cursor: page.cursor, hasMore: page.hasMore };
+      return { data: page.rows.map((r) => ({ ...r, occurredAt: iso(r.occurredAt)! })), cursor: page.cursor, hasMore: page.hasMore };
     },
   }),
   route({
@@ -43,7 +43,7 @@ export default [
     async handler(ctx, { query, project }) {
       const { from, to } = windowOf(query.days);
       const counts = await activityCounts(ctx.deps.knex, project.id, from, to);
-      ctx.body = { from: iso(from), to: iso(to), total: Object.values(counts).reduce((a, b) => a + b, 0), counts };
+      return { from: iso(from)!, to: iso(to)!, total: Object.values(counts).reduce((a, b) => a + b, 0), counts };
     },
   }),
   route({
@@ -60,7 +60,7 @@ export default [
       const counts = await activityCounts(ctx.deps.knex, project.id, since, to);
       const types: readonly ActivityType[] = query.type ?? ACTIVITY_TYPES;
       const count = types.reduce((sum, t) => sum + counts[t], 0);
-      ctx.body = { minutes: query.minutes, since: iso(since), count };
+      return { minutes: query.minutes, since: iso(since)!, count };
     },
   }),
   route({
@@ -71,7 +71,7 @@ export default [
     summary: 'The activity types the feed, its filters and its counts use',
     responses: { 200: { description: 'types', schema: ActivityTypesOut } },
     handler(ctx) {
-      ctx.body = { types: ACTIVITY_TYPES.map((type) => ({ type, description: ACTIVITY_TYPE_DESCRIPTIONS[type] })) };
+      return { types: ACTIVITY_TYPES.map((type) => ({ type, description: ACTIVITY_TYPE_DESCRIPTIONS[type] })) };
     },
   }),
   route({
@@ -84,7 +84,7 @@ export default [
     responses: { 200: { description: 'what is coming', schema: UpcomingOut } },
     async handler(ctx, { query, project }) {
       const u = await upcoming(ctx.deps.knex, project.id, query.limit);
-      ctx.body = {
+      return {
         campaigns: u.campaigns.map((c) => ({ ...c, scheduledFor: iso(c.scheduledFor) })),
         executions: u.executions.map((x) => ({ ...x, waitingSince: iso(x.waitingSince), wakeAt: iso(x.wakeAt) })),
       };

@@ -32,7 +32,7 @@ export default [
         from: query.from,
         to: query.to,
       });
-      ctx.body = {
+      return {
         metric: query.metric,
         interval: query.interval,
         from: query.from.toISOString(),
@@ -53,7 +53,7 @@ export default [
     async handler(ctx, { query, project }) {
       const { from, to } = windowOf(query.days);
       const rows = await topCampaigns(ctx.deps.knex, { projectId: project.id, from, to, sort: query.sort, limit: query.limit });
-      ctx.body = { from: from.toISOString(), to: to.toISOString(), data: rows.map((c) => ({ ...c, startedAt: new Date(c.startedAt).toISOString() })) };
+      return { from: from.toISOString(), to: to.toISOString(), data: rows.map((c) => ({ ...c, startedAt: new Date(c.startedAt).toISOString() })) };
     },
   }),
   route({
@@ -66,7 +66,7 @@ export default [
     responses: { 200: { description: 'totals and rates', schema: CampaignStatsOut } },
     async handler(ctx, { query, project }) {
       const { from, to } = windowOf(query.days);
-      ctx.body = { from: from.toISOString(), to: to.toISOString(), ...(await campaignTotals(ctx.deps.knex, project.id, from, to)) };
+      return { from: from.toISOString(), to: to.toISOString(), ...(await campaignTotals(ctx.deps.knex, project.id, from, to)) };
     },
   }),
   route({
@@ -80,7 +80,7 @@ export default [
     async handler(ctx, { query, project }) {
       const { from, to } = windowOf(query.days);
       const data = await countEventsByName(ctx.deps.knex, { projectId: project.id, from, to, limit: query.limit, excludeNames: TYPED_EVENT_NAMES });
-      ctx.body = { from: from.toISOString(), to: to.toISOString(), data };
+      return { from: from.toISOString(), to: to.toISOString(), data };
     },
   }),
 ];

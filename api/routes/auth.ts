@@ -47,7 +47,7 @@ export default [
       if (!user) throw conflict('An account with this email already exists');
       setSession(ctx, user);
       ctx.status = 201;
-      ctx.body = { id: user.id, email: user.email };
+      return { id: user.id, email: user.email };
     },
   }),
   route({
@@ -65,7 +65,7 @@ export default [
       if (!user) throw new ApiError(401, 'UNAUTHORIZED', 'Invalid email or password');
       await signInSucceeded(ctx, body.email);
       setSession(ctx, user);
-      ctx.body = { id: user.id, email: user.email };
+      return { id: user.id, email: user.email };
     },
   }),
   route({

@@ -120,7 +120,7 @@ export default [
     responses: { 200: { description: 'a page of campaigns', schema: CampaignPage } },
     async handler(ctx, { query, project }) {
       const { rows, total, totalPages } = await listCampaigns(ctx.deps.knex, project.id, query);
-      ctx.body = { data: rows.map(presentCampaign), page: query.page, pageSize: query.pageSize, total, totalPages };
+      return { data: rows.map(presentCampaign), page: query.page, pageSize: query.pageSize, total, totalPages };
     },
   }),
   route({
@@ -137,7 +137,7 @@ export default [
     async handler(ctx, { body, project }) {
       const row = await createCampaign(ctx.deps.knex, project.id, await checkedFields(ctx, project.id, body));
       ctx.status = 201;
-      ctx.body = { success: true, data: presentCampaign(row) };
+      return { success: true, data: presentCampaign(row) };
     },
   }),
   route({
@@ -148,7 +148,7 @@ export default [
     params: IdParams,
     responses: { 200: { description: 'the campaign', schema: CampaignOut } },
     async handler(ctx, { params, project }) {
-      ctx.body = presentCampaign(await loadCampaign(ctx, project.id, params.id));
+      return presentCampaign(await loadCampaign(ctx, project.id, params.id));
     },
   }),
   route({
@@ -168,7 +168,7 @@ export default [
       const replaced = await replaceCampaign(ctx.deps.knex, project.id, params.id, fields);
       if (replaced && 'missingSegment' in replaced) throw missingSegment();
       const row = guarded(replaced, (s) => `A ${s} campaign can no longer be changed`);
-      ctx.body = presentCampaign(row);
+      return presentCampaign(row);
     },
   }),
   route({
@@ -202,7 +202,7 @@ export default [
       const row = await duplicateCampaign(ctx.deps.knex, project.id, params.id);
       if (!row) throw notFound('Campaign');
       ctx.status = 201;
-      ctx.body = presentCampaign(row);
+      return presentCampaign(row);
     },
   }),
   route({
@@ -249,7 +249,7 @@ export default [
         template: c.name,
         source: `test of campaign ${c.id}`,
       }).catch((err) => ctx.deps.log.warn({ err, emailId }, 'test email: delivery start failed; the maintenance sweep will start it'));
-      ctx.body = { success: true, data: { emailId, to }, message: `Test email sent to ${to}` };
+      return { success: true, data: { emailId, to }, message: `Test email sent to ${to}` };
     },
   }),
   route({
@@ -288,7 +288,7 @@ export default [
       const row = guarded(sent, (s) => `Only a DRAFT campaign can be sent; this one is ${s}`);
       await start(ctx.deps.temporal, campaignSendStart, { campaign: row, config: ctx.deps.config });
       const campaign = presentCampaign(row);
-      ctx.body = {
+      return {
         success: true,
         data: { id: campaign.id, name: campaign.name, status: campaign.status, scheduledFor: campaign.scheduledFor },
         message: localSchedule
@@ -315,7 +315,7 @@ export default [
         (s) => `Only a SCHEDULED, SENDING or PAUSED campaign can be cancelled; this one is ${s}`,
       );
       await cancelCampaignWorkflow(ctx.deps.temporal, row.id);
-      ctx.body = presentCampaign(row);
+      return presentCampaign(row);
     },
   }),
   ...(['pause', 'resume'] as const).map((action) => {
@@ -340,7 +340,7 @@ export default [
         // The workflow decides (a Temporal Update with a validator) and writes the row before answering.
         const outcome = await setCampaignPaused(ctx.deps.temporal, row.id, action === 'pause');
         if ('refused' in outcome) throw refuse(outcome.refused);
-        ctx.body = presentCampaign(await loadCampaign(ctx, project.id, params.id));
+        return presentCampaign(await loadCampaign(ctx, project.id, params.id));
       },
     });
   }),
@@ -352,7 +352,7 @@ export default [
     params: IdParams,
     responses: { 200: { description: 'counts and rates', schema: CampaignStatsOut } },
     async handler(ctx, { params, project }) {
-      ctx.body = await campaignStats(ctx.deps.knex, await loadCampaign(ctx, project.id, params.id), ctx.deps.config.email.sendRatePerSecond);
+      return await campaignStats(ctx.deps.knex, await loadCampaign(ctx, project.id, params.id), ctx.deps.config.email.sendRatePerSecond);
     },
   }),
   route({
@@ -368,7 +368,7 @@ export default [
     async handler(ctx, { params, project }) {
       const c = await loadCampaign(ctx, project.id, params.id);
       try {
-        ctx.body = { count: await audienceCount(ctx.deps.knex, c) };
+        return { count: await audienceCount(ctx.deps.knex, c) };
       } catch (err) {
         if (err instanceof FilterError) throw validationError([filterErrorToFieldError(err, 'audienceCondition')], 'Invalid audience condition');
         throw err;
@@ -392,7 +392,7 @@ export default [
       if (problem) throw badRequest(`Invalid query: ${problem}`, { errors: [{ field: 'from', code: 'custom', message: problem }] });
       const points = await campaignTimeseries(ctx.deps.knex, { projectId: project.id, campaignId: c.id, ...window });
       const total = (k: 'sent' | 'opened' | 'clicked') => points.reduce((sum, p) => sum + p[k], 0);
-      ctx.body = {
+      return {
         interval: window.interval,
         from: window.from.toISOString(),
         to: window.to.toISOString(),
@@ -409,7 +409,7 @@ export default [
     params: IdParams,
     responses: { 200: { description: 'one entry per original URL', schema: CampaignLinksOut } },
     async handler(ctx, { params, project }) {
-      ctx.body = await campaignLinks(ctx.deps.knex, (await loadCampaign(ctx, project.id, params.id)).id);
+      return await campaignLinks(ctx.deps.knex, (await loadCampaign(ctx, project.id, params.id)).id);
     },
   }),
 ];

@@ -31,7 +31,7 @@ export default [
     async handler(ctx) {
       const c = ctx.deps.config;
       const localInbox = c.email.localInbox === true;
-      ctx.body = {
+      return {
         signupsEnabled: !c.disableSignups,
         oauth: { providers: c.oauthProviders.map((p) => p.id) },
         billing: { enabled: c.billing.enabled },

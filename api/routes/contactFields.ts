@@ -41,7 +41,7 @@ export default [
     async handler(ctx, { body, project }) {
       const projectId = project.id;
       try {
-        ctx.body = { count: await countMatching(ctx.deps.knex, projectId, body.condition, await loadFieldTypes(ctx.deps.knex, projectId)) };
+        return { count: await countMatching(ctx.deps.knex, projectId, body.condition, await loadFieldTypes(ctx.deps.knex, projectId)) };
       } catch (err) {
         if (!(err instanceof FilterError)) throw err;
         throw validationError(
@@ -60,7 +60,7 @@ export default [
     body: LookupBody,
     responses: { 200: { description: 'found contacts and missing addresses', schema: LookupOut } },
     async handler(ctx, { body, project }) {
-      ctx.body = await lookupContacts(ctx.deps.knex, project.id, body.emails);
+      return await lookupContacts(ctx.deps.knex, project.id, body.emails);
     },
   }),
   route({
@@ -84,7 +84,7 @@ export default [
       } else {
         throw badRequest(`Values are listed for email, subscribed and data fields, not ${params.field}`);
       }
-      ctx.body = { field: params.field, values: await fieldValues(ctx.deps.knex, project.id, field, query.limit) };
+      return { field: params.field, values: await fieldValues(ctx.deps.knex, project.id, field, query.limit) };
     },
   }),
   route({
@@ -97,7 +97,7 @@ export default [
     params: FieldParams,
     responses: { 200: { description: 'references', schema: FieldUsageOut } },
     async handler(ctx, { params, project }) {
-      ctx.body = { field: params.field, ...(await fieldReferences(ctx.deps.knex, project.id, params.field, referencePaths('contactFields', ctx.deps.steps))) };
+      return { field: params.field, ...(await fieldReferences(ctx.deps.knex, project.id, params.field, referencePaths('contactFields', ctx.deps.steps))) };
     },
   }),
   route({
@@ -113,7 +113,7 @@ export default [
       const path = dataPathOf(params.field);
       if (path === null) throw badRequest(`${params.field} is a standard field and cannot be deleted`);
       await assertKnownDataField(ctx, project.id, path);
-      ctx.body = { field: params.field, contactsUpdated: await removeDataField(ctx.deps.knex, project.id, path) };
+      return { field: params.field, contactsUpdated: await removeDataField(ctx.deps.knex, project.id, path) };
     },
   }),
 ];

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { z } from 'zod';
 import { route, RouteDef } from '../route';
 import type { AppContext } from '../context';
 import { notFound, validationError } from '../errors';
@@ -9,7 +10,12 @@ import { startBulkJob } from '../../services/jobs';
 import { presentJob } from '../presenters/jobs';
 
 /** Stages the job's rows, starts its `bulkJob` workflow and answers 202 with its id. */
-async function enqueue(ctx: AppContext, projectId: string, type: JobType, rows: Iterable<StagedRow> | AsyncIterable<StagedRow>): Promise<void> {
+async function enqueue(
+  ctx: AppContext,
+  projectId: string,
+  type: JobType,
+  rows: Iterable<StagedRow> | AsyncIterable<StagedRow>,
+): Promise<z.input<typeof JobAccepted>> {
   const job = await createJob(ctx.deps.knex, { projectId: projectId, type, rows });
   try {
     await startBulkJob(ctx.deps.temporal, { ...job, type });
@@ -19,7 +25,7 @@ async function enqueue(ctx: AppContext, projectId: string, type: JobType, rows: 
     throw err;
   }
   ctx.status = 202;
-  ctx.body = { jobId: job.id };
+  return { jobId: job.id };
 }
 
 function jobRoute(path: string, summary: string, types: readonly JobType[]): RouteDef {
@@ -35,7 +41,7 @@ function jobRoute(path: string, summary: string, types: readonly JobType[]): Rou
     async handler(ctx, { params, project }) {
       const job = await findJob(ctx.deps.knex, project.id, params.jobId, types);
       if (!job) throw notFound('Job');
-      ctx.body = presentJob(job);
+      return presentJob(job);
     },
   });
 }
@@ -59,7 +65,7 @@ export default [
     async handler(ctx, { body, project }) {
       // The temporary file is removed by the router after the request (api/router.ts removeUploadsAfter).
       try {
-        await enqueue(ctx, project.id, 'IMPORT', importRows(csvRecords(fs.createReadStream(body.file.filepath))));
+        return await enqueue(ctx, project.id, 'IMPORT', importRows(csvRecords(fs.createReadStream(body.file.filepath))));
       } catch (err) {
         if (err instanceof ImportFileError) {
           throw validationError(
@@ -84,7 +90,7 @@ export default [
       async handler(ctx, { body, project }) {
         // A repeated id would only fail its second time round ("not found" after a delete).
         const ids = [...new Set(body.contactIds)];
-        await enqueue(
+        return enqueue(
           ctx,
           project.id,
           type as BulkJobType,

@@ -1,6 +1,7 @@
 import { requestAuditor } from '../../services/audit';
 import { recordAudit } from '../../db/auditLog';
 import { Readable } from 'node:stream';
+import type { z } from 'zod';
 import { route } from '../route';
 import type { AppContext } from '../context';
 import { conflict, notFound, validationError } from '../errors';
@@ -26,7 +27,7 @@ const exportJob = async (ctx: AppContext, projectId: string, jobId: string) => {
 
 // Before contacts.ts: `/contacts/erase` and `/contacts/export…` must not be taken for `/contacts/:id`.
 /** Starts a CSV export job (its audit entry with it) and answers 202 with the job's id. */
-async function queueExport(ctx: AppContext, projectId: string, filter: unknown): Promise<void> {
+async function queueExport(ctx: AppContext, projectId: string, filter: unknown): Promise<z.input<typeof JobAccepted>> {
   try {
     const job = await startContactExport(ctx.deps, projectId, filter);
     await recordAudit(ctx.deps.knex, {
@@ -37,7 +38,7 @@ async function queueExport(ctx: AppContext, projectId: string, filter: unknown):
       details: { filtered: !!filter },
     });
     ctx.status = 202;
-    ctx.body = { jobId: job.id };
+    return { jobId: job.id };
   } catch (err) {
     if (err instanceof FilterError) throw validationError([filterErrorToFieldError(err, 'filter')], 'Invalid filter');
     throw err;
@@ -54,7 +55,7 @@ export default [
     body: EraseBody,
     responses: { 200: { description: 'erased', schema: ErasedOut } },
     async handler(ctx, { body, project }) {
-      ctx.body = await eraseAddresses(ctx.deps, project.id, body.emails, requestAuditor(ctx));
+      return await eraseAddresses(ctx.deps, project.id, body.emails, requestAuditor(ctx));
     },
   }),
   route({
@@ -72,7 +73,7 @@ export default [
       // A read, so no change to share a transaction with: the entry says who took a copy of the person's data.
       const who = requestAuditor(ctx);
       await recordAudit(ctx.deps.knex, { projectId: project.id, ...who, action: 'contact.export', target: { type: 'contact', id: params.id } });
-      ctx.body = presentContactRecord(record);
+      return presentContactRecord(record);
     },
   }),
   route({
@@ -84,7 +85,7 @@ export default [
     body: ExportCreate,
     responses: { 202: { description: 'queued', schema: JobAccepted }, 422: { description: 'the filter tree does not compile' } },
     async handler(ctx, { body, project }) {
-      await queueExport(ctx, project.id, body.filter);
+      return queueExport(ctx, project.id, body.filter);
     },
   }),
   route({
@@ -96,7 +97,7 @@ export default [
     query: ExportQuery,
     responses: { 202: { description: 'queued', schema: JobAccepted }, 422: { description: 'the filter tree does not compile' } },
     async handler(ctx, { query, project }) {
-      await queueExport(ctx, project.id, query.filter);
+      return queueExport(ctx, project.id, query.filter);
     },
   }),
   route({
@@ -109,7 +110,7 @@ export default [
     params: JobIdParams,
     responses: { 200: { description: 'the job and its progress', schema: JobOut } },
     async handler(ctx, { params, project }) {
-      ctx.body = presentJob(await exportJob(ctx, project.id, params.jobId));
+      return presentJob(await exportJob(ctx, project.id, params.jobId));
     },
   }),
   route({

@@ -50,7 +50,7 @@ export default [
       const after = query.cursor === undefined ? undefined : parseContactCursor(query.cursor, query.sort);
       if (after === null) throw badRequest('Invalid cursor: pass the cursor of a previous page with the same sort');
       const page = await listContacts(ctx.deps.knex, { ...query, projectId: project.id, after });
-      ctx.body = { data: page.rows.map(presentContact), cursor: page.cursor, hasMore: page.hasMore, total: page.total };
+      return { data: page.rows.map(presentContact), cursor: page.cursor, hasMore: page.hasMore, total: page.total };
     },
   }),
   route({
@@ -81,7 +81,7 @@ export default [
       await ctx.deps.runtime.events.handOff(r.events);
       if (doi && needsConfirmation(doi, body.subscribed, r)) await requestConfirmation(ctx.deps, project.id, r.contact, doi);
       ctx.status = r.isNew ? 201 : 200;
-      ctx.body = { ...(await withTopics(ctx, r.contact)), _meta: { isNew: r.isNew, isUpdate: !r.isNew } };
+      return { ...(await withTopics(ctx, r.contact)), _meta: { isNew: r.isNew, isUpdate: !r.isNew } };
     },
   }),
   route({
@@ -92,7 +92,7 @@ export default [
     summary: 'Standard and custom contact fields with their types and coverage',
     responses: { 200: { description: 'field descriptors', schema: FieldsOut } },
     async handler(ctx, { project }) {
-      ctx.body = { fields: await describeFields(ctx.deps.knex, project.id) };
+      return { fields: await describeFields(ctx.deps.knex, project.id) };
     },
   }),
   route({
@@ -106,7 +106,7 @@ export default [
     async handler(ctx, { params, project }) {
       const row = await findContact(ctx.deps.knex, project.id, params.id);
       if (!row) throw notFound('Contact');
-      ctx.body = await withTopics(ctx, row);
+      return await withTopics(ctx, row);
     },
   }),
   route({
@@ -125,7 +125,7 @@ export default [
         const r = await updateContact(ctx.deps.knex, { ...body, topics, projectId: project.id, contactId: params.id, source: changeSource(ctx) });
         if (!r) throw notFound('Contact');
         await ctx.deps.runtime.events.handOff(r.events);
-        ctx.body = await withTopics(ctx, r.contact);
+        return await withTopics(ctx, r.contact);
       } catch (err) {
         if (err instanceof EmailInUseError) throw conflict(err.message);
         throw err;
@@ -144,7 +144,7 @@ export default [
     async handler(ctx, { params, query, project }) {
       if (!(await findContact(ctx.deps.knex, project.id, params.id))) throw notFound('Contact');
       const { rows, total } = await listConsent(ctx.deps.knex, project.id, params.id, query.page, query.pageSize);
-      ctx.body = {
+      return {
         data: rows.map(presentConsent),
         page: query.page,
         pageSize: query.pageSize,

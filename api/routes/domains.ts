@@ -41,7 +41,7 @@ export default [
       );
       if (!row) throw conflict(`Domain ${body.domain} is already added to this project`);
       ctx.status = 201;
-      ctx.body = presentDomain(row);
+      return presentDomain(row);
     },
   }),
   route({
@@ -55,7 +55,7 @@ export default [
     responses: { 200: { description: 'domains', schema: z.array(DomainOut) } },
     async handler(ctx, { params, project }) {
       if (params.projectId !== project.id) throw notFound('Project');
-      ctx.body = (await listDomains(ctx.deps.knex, params.projectId)).map(presentDomain);
+      return (await listDomains(ctx.deps.knex, params.projectId)).map(presentDomain);
     },
   }),
   route({
@@ -71,7 +71,7 @@ export default [
       try {
         const checked = await domainChecker(ctx.deps).verifyDomain(params.id);
         if (!checked) throw notFound('Domain');
-        ctx.body = presentDomain(checked);
+        return presentDomain(checked);
       } catch (err) {
         if (!(err instanceof DnsLookupError)) throw err;
         throw new ApiError(503, 'DNS_UNAVAILABLE', `Could not check the DNS records: ${err.message}`, {

@@ -18,7 +18,7 @@ export default [
       const after = query.cursor === undefined ? undefined : parseTimeCursor(query.cursor);
       if (after === null) throw badRequest('Invalid cursor: pass the cursor of a previous page');
       const page = await listEmails(ctx.deps.knex, { projectId: project.id, limit: query.limit, contactId: query.contactId, status: query.status, after });
-      ctx.body = { data: page.rows.map(presentEmailSummary), cursor: page.cursor, hasMore: page.hasMore };
+      return { data: page.rows.map(presentEmailSummary), cursor: page.cursor, hasMore: page.hasMore };
     },
   }),
   route({
@@ -33,7 +33,7 @@ export default [
     async handler(ctx, { params, project }) {
       const email = await findProjectEmail(ctx.deps.knex, project.id, params.id);
       if (!email) throw notFound('Email');
-      ctx.body = presentEmail(email, await emailStory(ctx.deps.knex, email));
+      return presentEmail(email, await emailStory(ctx.deps.knex, email));
     },
   }),
 ];

@@ -49,7 +49,7 @@ export default [
     responses: { 200: { description: 'recorded', schema: TrackOut }, 409: { description: 'Idempotency-Key reused' } },
     async handler(ctx, { body, project }) {
       const r = await trackEvent(ctx.deps, project.id, body, project.double_opt_in);
-      ctx.body = { success: true, data: { contact: r.contactId, event: r.eventId, timestamp: new Date(r.createdAt).toISOString() } };
+      return { success: true, data: { contact: r.contactId, event: r.eventId, timestamp: new Date(r.createdAt).toISOString() } };
     },
   }),
   route({
@@ -62,7 +62,7 @@ export default [
     responses: { 200: { description: 'a page of events', schema: EventPageOut } },
     async handler(ctx, { query, project }) {
       const page = await listEvents(ctx.deps.knex, { ...query, projectId: project.id, after: cursorOf(query.cursor) });
-      ctx.body = { data: page.rows.map(presentEvent), cursor: page.cursor, hasMore: page.hasMore };
+      return { data: page.rows.map(presentEvent), cursor: page.cursor, hasMore: page.hasMore };
     },
   }),
   route({
@@ -79,7 +79,7 @@ export default [
         countEvents(ctx.deps.knex, project.id, from, to),
         countEventsByName(ctx.deps.knex, { projectId: project.id, from, to, limit: query.limit }),
       ]);
-      ctx.body = { from: from.toISOString(), to: to.toISOString(), ...totals, data };
+      return { from: from.toISOString(), to: to.toISOString(), ...totals, data };
     },
   }),
   route({
@@ -92,7 +92,7 @@ export default [
     responses: { 200: { description: 'names in alphabetical order', schema: EventNamesOut } },
     async handler(ctx, { query, project }) {
       const rows = await eventNames(ctx.deps.knex, project.id, windowOf(query.days).from, query.limit);
-      ctx.body = {
+      return {
         data: rows.map((r) => ({ name: r.name, count: r.count, lastSeen: new Date(r.lastSeen).toISOString(), reserved: isReservedEventName(r.name) })),
       };
     },
@@ -111,7 +111,7 @@ export default [
       const after = cursorOf(query.cursor);
       if (!(await findContact(ctx.deps.knex, project.id, params.contactId))) throw notFound('Contact');
       const page = await listEvents(ctx.deps.knex, { projectId: project.id, contactId: params.contactId, limit: query.limit, after });
-      ctx.body = { data: page.rows.map(presentEvent), cursor: page.cursor, hasMore: page.hasMore };
+      return { data: page.rows.map(presentEvent), cursor: page.cursor, hasMore: page.hasMore };
     },
   }),
   route({
@@ -124,7 +124,7 @@ export default [
     params: EventNameParams,
     responses: { 200: { description: 'references', schema: EventUsageOut } },
     async handler(ctx, { params, project }) {
-      ctx.body = { event: params.eventName, ...(await eventReferences(ctx.deps.knex, project.id, params.eventName, waitPaths(ctx.deps.steps))) };
+      return { event: params.eventName, ...(await eventReferences(ctx.deps.knex, project.id, params.eventName, waitPaths(ctx.deps.steps))) };
     },
   }),
   route({

@@ -21,7 +21,7 @@ export default [
       const after = query.cursor === undefined ? undefined : parseTimeCursor(query.cursor);
       if (after === null) throw badRequest('Invalid cursor: pass the cursor of a previous page');
       const page = await listInboundMessages(ctx.deps.knex, { projectId: project.id, limit: query.limit, kind: query.kind, after });
-      ctx.body = { data: page.rows.map(presentInboundSummary), cursor: page.cursor, hasMore: page.hasMore };
+      return { data: page.rows.map(presentInboundSummary), cursor: page.cursor, hasMore: page.hasMore };
     },
   }),
   route({
@@ -34,7 +34,7 @@ export default [
     async handler(ctx, { params, project }) {
       const row = await findInboundMessage(ctx.deps.knex, project.id, params.id);
       if (!row) throw notFound('Inbound message');
-      ctx.body = presentInbound(row);
+      return presentInbound(row);
     },
   }),
 ];

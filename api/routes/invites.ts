@@ -2,6 +2,7 @@ import { route } from '../route';
 import { forbidden, notFound } from '../errors';
 import { InviteAcceptedOut, InviteOfferOut, InviteTokenBody, InviteTokenParams } from '../schemas/teams';
 import { acceptInvite, findInviteByToken } from '../../db/members';
+import { iso } from '../../lib/time';
 
 /**
  * Invitations by their emailed token, for the dashboard (the server's own page is in accountPages.ts).
@@ -20,7 +21,7 @@ export default [
     async handler(ctx, { params }) {
       const offer = await findInviteByToken(ctx.deps.knex, params.token);
       if (!offer) throw notFound('Invite');
-      ctx.body = { projectName: offer.projectName, role: offer.role, email: offer.email, expiresAt: offer.expiresAt };
+      return { projectName: offer.projectName, role: offer.role, email: offer.email, expiresAt: iso(offer.expiresAt)! };
     },
   }),
   route({
@@ -40,7 +41,7 @@ export default [
       if (result === 'NOT_FOUND') throw notFound('Invite');
       if (result === 'WRONG_ACCOUNT') throw forbidden('This invite is for another address: sign in with the invited one to accept it');
       if (result === 'UNVERIFIED') throw forbidden('Verify your email address first, then accept the invite');
-      ctx.body = result;
+      return result;
     },
   }),
 ];

@@ -21,6 +21,7 @@ import { audited, requestAuditor } from '../../services/audit';
 import { listAudit } from '../../db/auditLog';
 import { AuditPageOut, AuditQuery } from '../schemas/audit';
 import { presentAuditEntry } from '../presenters/audit';
+import { presentInvite, presentMember, presentSecurityState } from '../presenters/teams';
 
 // Subject and body are fixed template source: the project name, the inviter and the role go in as
 // variables, so a name like `{{ 7 | times: 6 }}` is shown as written, never evaluated.
@@ -47,7 +48,7 @@ export default [
     responses: { 200: { description: 'checklist', schema: SetupStateOut } },
     async handler(ctx, { params }) {
       await requireProjectRole(ctx, params.id, 'project.read');
-      ctx.body = await setupState(ctx.deps.knex, params.id);
+      return await setupState(ctx.deps.knex, params.id);
     },
   }),
   route({
@@ -60,7 +61,7 @@ export default [
     responses: { 200: { description: 'security state', schema: SecurityOut } },
     async handler(ctx, { params }) {
       await requireProjectRole(ctx, params.id, 'project.read');
-      ctx.body = await securityState(ctx.deps.knex, params.id, ctx.deps.config.security);
+      return presentSecurityState(await securityState(ctx.deps.knex, params.id, ctx.deps.config.security));
     },
   }),
   route({
@@ -76,7 +77,7 @@ export default [
     async handler(ctx, { params, query }) {
       await requireProjectRole(ctx, params.id, 'audit.read');
       const { rows, total, totalPages } = await listAudit(ctx.deps.knex, params.id, query);
-      ctx.body = { data: rows.map(presentAuditEntry), total, page: query.page, pageSize: query.pageSize, totalPages };
+      return { data: rows.map(presentAuditEntry), total, page: query.page, pageSize: query.pageSize, totalPages };
     },
   }),
   route({
@@ -90,7 +91,7 @@ export default [
     async handler(ctx, { params }) {
       await requireProjectRole(ctx, params.id, 'project.read');
       const [members, invites] = await Promise.all([listMembers(ctx.deps.knex, params.id), listInvites(ctx.deps.knex, params.id)]);
-      ctx.body = { members, invites };
+      return { members: members.map(presentMember), invites: invites.map(presentInvite) };
     },
   }),
   route({
@@ -142,8 +143,7 @@ export default [
       }
       if (result.kind === 'member') {
         ctx.status = 201;
-        ctx.body = result.member;
-        return;
+        return presentMember(result.member);
       }
       if (result.token) {
         const project = (await findProject(ctx.deps.knex, params.id))!;
@@ -161,7 +161,7 @@ export default [
         });
       }
       ctx.status = 202;
-      ctx.body = result.invite;
+      return presentInvite(result.invite);
     },
   }),
   route({
@@ -176,13 +176,20 @@ export default [
     responses: { 200: { description: 'member', schema: MemberOut }, 409: { description: 'would leave the project without an owner' } },
     async handler(ctx, { params, body, user }) {
       const role = await requireProjectRole(ctx, params.id, 'members.manage');
-      ctx.body = answer(
-        await audited(
-          ctx.deps.knex,
-          requestAuditor(ctx),
-          (trx) => changeMember(trx, params.id, { userId: user.id, role }, params.userId, body.role),
-          (r) =>
-            typeof r === 'object' && { projectId: params.id, action: 'member.role', target: { type: 'user', id: params.userId }, details: { role: body.role } },
+      return presentMember(
+        answer(
+          await audited(
+            ctx.deps.knex,
+            requestAuditor(ctx),
+            (trx) => changeMember(trx, params.id, { userId: user.id, role }, params.userId, body.role),
+            (r) =>
+              typeof r === 'object' && {
+                projectId: params.id,
+                action: 'member.role',
+                target: { type: 'user', id: params.userId },
+                details: { role: body.role },
+              },
+          ),
         ),
       );
     },

@@ -86,7 +86,7 @@ export default [
     summary: 'All segments of the project, newest first (no pagination)',
     responses: { 200: { description: 'segments', schema: SegmentListOut } },
     async handler(ctx, { project }) {
-      ctx.body = (await listSegments(ctx.deps.knex, project.id)).map(presentSegment);
+      return (await listSegments(ctx.deps.knex, project.id)).map(presentSegment);
     },
   }),
   route({
@@ -99,7 +99,7 @@ export default [
     async handler(ctx, { body, project }) {
       if (body.condition) await assertCompiles(ctx, project.id, body.condition);
       ctx.status = 201;
-      ctx.body = presentSegment(await createSegment(ctx.deps.knex, project.id, body));
+      return presentSegment(await createSegment(ctx.deps.knex, project.id, body));
     },
   }),
   route({
@@ -110,7 +110,7 @@ export default [
     params: IdParams,
     responses: { 200: { description: 'the segment', schema: SegmentOut } },
     async handler(ctx, { params, project }) {
-      ctx.body = presentSegment(await segmentOr404(ctx, project.id, params.id));
+      return presentSegment(await segmentOr404(ctx, project.id, params.id));
     },
   }),
   route({
@@ -127,7 +127,7 @@ export default [
         if (segment.type !== 'DYNAMIC') throw new FlatError(400, 'Condition can only be set on DYNAMIC segments');
         await assertCompiles(ctx, project.id, body.condition);
       }
-      ctx.body = presentSegment(await updateSegment(ctx.deps.knex, segment, body));
+      return presentSegment(await updateSegment(ctx.deps.knex, segment, body));
     },
   }),
   route({
@@ -161,7 +161,7 @@ export default [
     async handler(ctx, { params, query, project }) {
       const segment = await segmentOr404(ctx, project.id, params.id);
       const { rows, total } = await evaluating(() => listMembers(ctx.deps.knex, segment, query.page, query.pageSize));
-      ctx.body = { data: rows.map(presentContact), total, page: query.page, pageSize: query.pageSize };
+      return { data: rows.map(presentContact), total, page: query.page, pageSize: query.pageSize };
     },
   }),
   route({
@@ -177,7 +177,7 @@ export default [
       if (segment.type !== 'STATIC') throw new FlatError(400, 'Members can only be added to STATIC segments');
       const r = await addMembers(ctx.deps.knex, segment, body);
       await ctx.deps.runtime.events.handOff(r.events);
-      ctx.body = { added: r.added, notFound: r.notFound };
+      return { added: r.added, notFound: r.notFound };
     },
   }),
   route({
@@ -192,7 +192,7 @@ export default [
       const segment = await segmentOr404(ctx, project.id, params.id);
       if (segment.type !== 'STATIC') throw new FlatError(400, 'Members can only be removed from STATIC segments');
       const r = await removeMembers(ctx.deps.knex, segment, body.emails);
-      ctx.body = { removed: r.removed, notFound: r.notFound };
+      return { removed: r.removed, notFound: r.notFound };
     },
   }),
   route({
@@ -208,12 +208,16 @@ export default [
       if (segment.type === 'DYNAMIC' && segment.track_membership) {
         const result = await runCompute(ctx, segment);
         // Still running after the wait: 202 with the Temporal workflow id to follow it by.
-        if ('running' in result) ctx.status = 202;
-        ctx.body = result;
-        return;
+        // (That 202 has no schema: its body is set here, not returned.)
+        if ('running' in result) {
+          ctx.status = 202;
+          ctx.body = result;
+          return;
+        }
+        return result;
       }
       const row = await evaluating(() => refreshMemberCount(ctx.deps.knex, segment));
-      ctx.body = { memberCount: row.member_count, entered: 0, exited: 0 };
+      return { memberCount: row.member_count, entered: 0, exited: 0 };
     },
   }),
   route({
@@ -225,7 +229,7 @@ export default [
     responses: { 200: { description: 'the new count', schema: RefreshOut } },
     async handler(ctx, { params, project }) {
       const segment = await segmentOr404(ctx, project.id, params.id);
-      ctx.body = { memberCount: (await evaluating(() => refreshMemberCount(ctx.deps.knex, segment))).member_count };
+      return { memberCount: (await evaluating(() => refreshMemberCount(ctx.deps.knex, segment))).member_count };
     },
   }),
 ];

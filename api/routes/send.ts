@@ -19,7 +19,7 @@ export default [
     },
     async handler(ctx, { body, project }) {
       const emails = await sendEmails(ctx.deps, project.id, body);
-      ctx.body = { success: true, data: { emails, timestamp: new Date().toISOString() } };
+      return { success: true, data: { emails, timestamp: new Date().toISOString() } };
     },
   }),
 ];

@@ -72,11 +72,10 @@ export default [
       }
       if (m.Type !== 'Notification') {
         // An UnsubscribeConfirmation is left alone: visiting its URL would subscribe again.
-        ctx.body = { success: true, data: { type: m.Type, confirmed: m.Type === 'SubscriptionConfirmation' } };
-        return;
+        return { success: true, data: { type: m.Type, confirmed: m.Type === 'SubscriptionConfirmation' } };
       }
       const data = await providerEvents(ctx.deps).applyProviderEvents(sesProviderEvents(m.MessageId, m.Message));
-      ctx.body = { success: true, data };
+      return { success: true, data };
     },
   }),
 ];

@@ -31,7 +31,7 @@ export default [
     summary: "The project's sending policy (default time zone, quiet hours, frequency cap, send rate), open and click tracking, double opt-in and retention",
     responses: { 200: { description: 'sending policy', schema: SettingsOut } },
     async handler(ctx, { project }) {
-      ctx.body = await settingsOf(ctx, project.id);
+      return await settingsOf(ctx, project.id);
     },
   }),
   route({
@@ -69,7 +69,7 @@ export default [
             details: { changed: Object.keys(body) },
           },
       );
-      ctx.body = await settingsOf(ctx, project.id);
+      return await settingsOf(ctx, project.id);
     },
   }),
 ];

@@ -21,7 +21,7 @@ export default [
       const after = query.cursor === undefined ? undefined : parseSuppressionCursor(query.cursor);
       if (after === null) throw badRequest('Invalid cursor: pass the cursor of a previous page');
       const page = await listSuppressions(ctx.deps.knex, { projectId: project.id, limit: query.limit, after, search: query.search, reason: query.reason });
-      ctx.body = { data: page.rows.map(present), cursor: page.cursor, hasMore: page.hasMore };
+      return { data: page.rows.map(present), cursor: page.cursor, hasMore: page.hasMore };
     },
   }),
   route({
@@ -37,7 +37,7 @@ export default [
     async handler(ctx, { body, project }) {
       const r = await addSuppressions(ctx.deps.knex, project.id, body.emails, body.reason, body.expiresAt ?? null);
       ctx.status = r.added.length ? 201 : 200;
-      ctx.body = r;
+      return r;
     },
   }),
   route({

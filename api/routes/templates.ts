@@ -61,7 +61,7 @@ export default [
       }
       try {
         const rendered = await renderTemplate(body, { ...variables, ...(body.data ?? {}) });
-        ctx.body = { subject: rendered.subject, html: rendered.body, text: rendered.text };
+        return { subject: rendered.subject, html: rendered.body, text: rendered.text };
       } catch (err) {
         if (!(err instanceof RenderError)) throw err;
         // renderTemplate names the part first ("body: …").
@@ -83,7 +83,7 @@ export default [
     async handler(ctx, { query, project }) {
       const { page, pageSize } = query;
       const { rows, total, totalPages } = await listTemplates(ctx.deps.knex, project.id, query);
-      ctx.body = { data: rows.map(presentTemplate), total, page, pageSize, totalPages };
+      return { data: rows.map(presentTemplate), total, page, pageSize, totalPages };
     },
   }),
   route({
@@ -99,7 +99,7 @@ export default [
     async handler(ctx, { body, project }) {
       await assertVerifiedSender(ctx.deps.knex, project.id, body.from, senderCheckWaived(ctx.deps.config));
       ctx.status = 201;
-      ctx.body = presentTemplate(await createTemplate(ctx.deps.knex, project.id, body));
+      return presentTemplate(await createTemplate(ctx.deps.knex, project.id, body));
     },
   }),
   route({
@@ -112,7 +112,7 @@ export default [
     async handler(ctx, { params, project }) {
       const row = await findTemplate(ctx.deps.knex, project.id, params.id);
       if (!row) throw notFound('Template');
-      ctx.body = presentTemplate(row);
+      return presentTemplate(row);
     },
   }),
   route({
@@ -128,7 +128,7 @@ export default [
       if (body.from !== undefined) await assertVerifiedSender(ctx.deps.knex, project.id, body.from, senderCheckWaived(ctx.deps.config));
       const row = await updateTemplate(ctx.deps.knex, project.id, params.id, body);
       if (!row) throw notFound('Template');
-      ctx.body = presentTemplate(row);
+      return presentTemplate(row);
     },
   }),
   route({
@@ -164,7 +164,7 @@ export default [
       const row = await duplicateTemplate(ctx.deps.knex, project.id, params.id);
       if (!row) throw notFound('Template');
       ctx.status = 201;
-      ctx.body = presentTemplate(row);
+      return presentTemplate(row);
     },
   }),
   route({
@@ -176,7 +176,7 @@ export default [
     responses: { 200: { description: 'references', schema: TemplateUsage } },
     async handler(ctx, { params, project }) {
       if (!(await findTemplate(ctx.deps.knex, project.id, params.id))) throw notFound('Template');
-      ctx.body = await templateUsage(ctx.deps.knex, project.id, params.id, referencePaths('template', ctx.deps.steps));
+      return await templateUsage(ctx.deps.knex, project.id, params.id, referencePaths('template', ctx.deps.steps));
     },
   }),
 ];

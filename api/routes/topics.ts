@@ -17,7 +17,7 @@ export default [
     summary: "The project's topics, oldest first",
     responses: { 200: { description: 'every topic', schema: TopicListOut } },
     async handler(ctx, { project }) {
-      ctx.body = { data: (await listTopics(ctx.deps.knex, project.id)).map(presentTopic) };
+      return { data: (await listTopics(ctx.deps.knex, project.id)).map(presentTopic) };
     },
   }),
   route({
@@ -29,7 +29,7 @@ export default [
     responses: { 201: { description: 'the topic', schema: TopicOut } },
     async handler(ctx, { body, project }) {
       ctx.status = 201;
-      ctx.body = presentTopic(await createTopic(ctx.deps.knex, project.id, body));
+      return presentTopic(await createTopic(ctx.deps.knex, project.id, body));
     },
   }),
   route({
@@ -43,7 +43,7 @@ export default [
     async handler(ctx, { params, body, project }) {
       const row = await updateTopic(ctx.deps.knex, project.id, params.id, body);
       if (!row) throw notFound('Topic');
-      ctx.body = presentTopic(row);
+      return presentTopic(row);
     },
   }),
   route({

@@ -14,7 +14,7 @@ export default [
     responses: { 200: { description: 'recorded', schema: TrackOut }, 409: { description: 'Idempotency-Key reused' } },
     async handler(ctx, { body, project }) {
       const r = await trackEvent(ctx.deps, project.id, body, project.double_opt_in);
-      ctx.body = { success: true, data: { contact: r.contactId, event: r.eventId, timestamp: new Date(r.createdAt).toISOString() } };
+      return { success: true, data: { contact: r.contactId, event: r.eventId, timestamp: new Date(r.createdAt).toISOString() } };
     },
   }),
 ];

@@ -41,7 +41,7 @@ export default [
       const projectId = project.id;
       const name = await ctx.deps.runtime.images.putFile(projectId, filepath, ext);
       ctx.status = 201;
-      ctx.body = { url: `${ctx.deps.config.appUrl}/uploads/${projectId}/${name}`, size, contentType: IMAGE_TYPES[ext] };
+      return { url: `${ctx.deps.config.appUrl}/uploads/${projectId}/${name}`, size, contentType: IMAGE_TYPES[ext] };
     },
   }),
   route({

@@ -17,6 +17,8 @@ import type Stripe from 'stripe';
 import { stripeCall, StripeError, StripeSettings } from '../../lib/stripe';
 import { presentProject } from '../presenters/projects';
 import { presentUser } from '../presenters/users';
+import { presentInvoice, presentPeriod } from '../presenters/billing';
+import { presentSecurityState } from '../presenters/teams';
 import { audited, requestAuditor } from '../../services/audit';
 
 /** Running executions are cancelled before any row goes: a workflow must not keep acting on a wiped project. */
@@ -84,7 +86,7 @@ export default [
     async handler(ctx, { body, user }) {
       const { row, keys } = await createProject(ctx.deps.knex, user.id, body.name);
       ctx.status = 201;
-      ctx.body = presentProject(row, keys);
+      return presentProject(row, keys);
     },
   }),
   route({
@@ -135,6 +137,7 @@ export default [
     summary: 'Rotate both keys at once; the old pair stops working immediately (owner, admin)',
     params: IdParams,
     resource: 'Project',
+    responses: { 200: { description: 'the project with its new keys, shown in full this once', schema: ProjectOut } },
     async handler(ctx, { params }) {
       await requireProjectRole(ctx, params.id, 'keys.rotate');
       const rotated = await audited(
@@ -144,7 +147,7 @@ export default [
         (r) => r && { projectId: params.id, action: 'keys.rotate', target: { type: 'project', id: params.id } },
       );
       if (!rotated) throw notFound('Project');
-      ctx.body = presentProject(rotated.row, rotated.keys);
+      return presentProject(rotated.row, rotated.keys);
     },
   }),
   route({
@@ -158,7 +161,7 @@ export default [
     responses: { 200: { description: 'security state', schema: SecurityOut } },
     async handler(ctx, { params }) {
       await requireProjectRole(ctx, params.id, 'project.read');
-      ctx.body = await securityState(ctx.deps.knex, params.id, ctx.deps.config.security);
+      return presentSecurityState(await securityState(ctx.deps.knex, params.id, ctx.deps.config.security));
     },
   }),
   route({
@@ -179,7 +182,7 @@ export default [
         (trx) => resetProjectData(trx, params.id),
         (counts) => ({ projectId: params.id, action: 'project.reset', target: { type: 'project', id: params.id }, details: { deleted: counts } }),
       );
-      ctx.body = { success: true, deleted, cancelledExecutions };
+      return { success: true, deleted, cancelledExecutions };
     },
   }),
   route({
@@ -208,7 +211,8 @@ export default [
           cancel_url: `${billingPage(ctx, params.id)}?checkout=cancelled`,
         }),
       );
-      ctx.body = { url: session.url };
+      // Stripe's type allows null (embedded checkouts); a hosted checkout, the kind made here, has its URL.
+      return { url: session.url! };
     },
   }),
   route({
@@ -232,7 +236,7 @@ export default [
       const session = await stripe(settings, (client) =>
         client.billingPortal.sessions.create({ customer: account.customerId, return_url: billingPage(ctx, params.id) }),
       );
-      ctx.body = { url: session.url };
+      return { url: session.url };
     },
   }),
   route({
@@ -246,7 +250,7 @@ export default [
     responses: { 200: { description: 'caps', schema: LimitsOut } },
     async handler(ctx, { params }) {
       await requireProjectRole(ctx, params.id, 'project.read');
-      ctx.body = await getLimits(ctx.deps.knex, params.id);
+      return await getLimits(ctx.deps.knex, params.id);
     },
   }),
   route({
@@ -261,7 +265,7 @@ export default [
     responses: { 200: { description: 'caps', schema: LimitsOut } },
     async handler(ctx, { params, body }) {
       await requireProjectRole(ctx, params.id, 'billing.limits');
-      ctx.body = await setLimits(ctx.deps.knex, params.id, body);
+      return await setLimits(ctx.deps.knex, params.id, body);
     },
   }),
   route({
@@ -276,8 +280,8 @@ export default [
     async handler(ctx, { params }) {
       await requireProjectRole(ctx, params.id, 'project.read');
       const [used, limits] = await Promise.all([consumption(ctx.deps.knex, params.id), getLimits(ctx.deps.knex, params.id)]);
-      ctx.body = {
-        period: currentPeriod(),
+      return {
+        period: presentPeriod(currentPeriod()),
         emails: { used: used.emails, limit: limits.emails },
         contacts: { used: used.contacts, limit: limits.contacts },
       };
@@ -294,7 +298,7 @@ export default [
     responses: { 200: { description: 'invoices', schema: InvoiceOut.array() } },
     async handler(ctx, { params }) {
       await requireProjectRole(ctx, params.id, 'project.read');
-      ctx.body = ctx.deps.config.billing.enabled ? await listInvoices(ctx.deps.knex, params.id) : [];
+      return ctx.deps.config.billing.enabled ? (await listInvoices(ctx.deps.knex, params.id)).map(presentInvoice) : [];
     },
   }),
 ];

@@ -12,7 +12,7 @@ export default [
     body: VerifyBody,
     responses: { 200: { description: 'verification result', schema: VerifyOut } },
     async handler(ctx, { body }) {
-      ctx.body = { success: true, data: await verifyEmail(ctx.deps, body.email) };
+      return { success: true, data: await verifyEmail(ctx.deps, body.email) };
     },
   }),
 ];

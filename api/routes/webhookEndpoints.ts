@@ -86,7 +86,7 @@ export default [
     async handler(ctx, { body, project }) {
       const row = await createWebhookEndpoint(ctx.deps.knex, { projectId: project.id, ...body, secret: generateWebhookSecret() });
       ctx.status = 201;
-      ctx.body = presentWithSecret(row);
+      return presentWithSecret(row);
     },
   }),
   route({
@@ -96,7 +96,7 @@ export default [
     summary: "The project's webhook endpoints, newest first",
     responses: { 200: { description: 'endpoints (secrets not shown)', schema: WebhookEndpointOut.array() } },
     async handler(ctx, { project }) {
-      ctx.body = (await listWebhookEndpoints(ctx.deps.knex, project.id)).map(presentEndpoint);
+      return (await listWebhookEndpoints(ctx.deps.knex, project.id)).map(presentEndpoint);
     },
   }),
   route({
@@ -107,7 +107,7 @@ export default [
     params: IdParams,
     responses: { 200: { description: 'the endpoint (secret not shown)', schema: WebhookEndpointOut } },
     async handler(ctx, { params, project }) {
-      ctx.body = presentEndpoint(await ownEndpoint(ctx, project.id, params.id));
+      return presentEndpoint(await ownEndpoint(ctx, project.id, params.id));
     },
   }),
   route({
@@ -123,7 +123,7 @@ export default [
       if (!row) throw notFound('Webhook endpoint');
       // Messages left PENDING while it was disabled go out now.
       if (body.enabled === true) await handOffWebhooks(ctx.deps, [row]);
-      ctx.body = presentEndpoint(row);
+      return presentEndpoint(row);
     },
   }),
   route({
@@ -154,7 +154,7 @@ export default [
       const overlap = webhookPolicy(ctx.deps.config).rotationOverlapMs;
       const row = await rotateWebhookSecret(ctx.deps.knex, project.id, params.id, generateWebhookSecret(), overlap);
       if (!row) throw notFound('Webhook endpoint');
-      ctx.body = presentWithSecret(row);
+      return presentWithSecret(row);
     },
   }),
   route({
@@ -175,7 +175,7 @@ export default [
         endpointId: endpoint.id,
       });
       ctx.status = 202;
-      ctx.body = presentDelivery((await findDelivery(ctx.deps.knex, endpoint.id, deliveryId))!);
+      return presentDelivery((await findDelivery(ctx.deps.knex, endpoint.id, deliveryId))!);
     },
   }),
   route({
@@ -191,7 +191,7 @@ export default [
       const after = query.cursor === undefined ? undefined : parseTimeCursor(query.cursor);
       if (after === null) throw badRequest('Invalid cursor: pass the cursor of a previous page');
       const page = await listDeliveries(ctx.deps.knex, { endpointId: params.id, limit: query.limit, status: query.status, after });
-      ctx.body = { data: page.rows.map(presentDelivery), cursor: page.cursor, hasMore: page.hasMore };
+      return { data: page.rows.map(presentDelivery), cursor: page.cursor, hasMore: page.hasMore };
     },
   }),
   route({
@@ -209,7 +209,7 @@ export default [
       if (!row) throw notFound('Webhook delivery');
       await handOffWebhooks(ctx.deps, [endpoint]);
       ctx.status = 202;
-      ctx.body = presentDelivery(row);
+      return presentDelivery(row);
     },
   }),
 ];

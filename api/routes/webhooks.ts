@@ -60,7 +60,7 @@ export default [
       const events = safeParse(SendgridEventBatch, parseRawJson(raw));
       if (!events.success) throw validationError(fieldErrors(events.error));
       const data = await providerEvents(ctx.deps).applySendgridEvents(events.data);
-      ctx.body = { success: true, data };
+      return { success: true, data };
     },
   }),
 ];

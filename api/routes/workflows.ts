@@ -124,7 +124,7 @@ export default [
     responses: { 200: { description: 'a page of workflows with their graphs', schema: WorkflowPage } },
     async handler(ctx, { query, project }) {
       const { rows, graphs, total, totalPages } = await listWorkflows(ctx.deps.knex, project.id, query);
-      ctx.body = {
+      return {
         data: rows.map((r) => presentWorkflow(r, graphs.get(r.id)!, registryOf(ctx))),
         page: query.page,
         pageSize: query.pageSize,
@@ -141,7 +141,7 @@ export default [
     summary: 'The registered step types: branches (fixed, or derived from the config), required branches, the config as JSON Schema, docs',
     responses: { 200: { description: 'every step type of the registry, TRIGGER (internal) included', schema: z.array(StepTypeOut) } },
     async handler(ctx) {
-      ctx.body = describeStepTypes(registryOf(ctx));
+      return describeStepTypes(registryOf(ctx));
     },
   }),
   route({
@@ -155,7 +155,7 @@ export default [
       if (query.workflowId) await workflowOr404(ctx, project.id, query.workflowId);
       const names = await workflowEventNames(ctx.deps.knex, project.id, referencePaths('eventName', registryOf(ctx)), query.workflowId);
       const [contactFields, eventFields] = await Promise.all([describeFields(ctx.deps.knex, project.id), eventDataFields(ctx.deps.knex, project.id, names)]);
-      ctx.body = { contactFields, eventFields };
+      return { contactFields, eventFields };
     },
   }),
   route({
@@ -168,7 +168,7 @@ export default [
     async handler(ctx, { body, project }) {
       const row = await createWorkflow(ctx.deps.knex, project.id, body);
       ctx.status = 201;
-      ctx.body = await present(ctx, row);
+      return await present(ctx, row);
     },
   }),
   route({
@@ -179,7 +179,7 @@ export default [
     params: IdParams,
     responses: { 200: { description: 'the workflow', schema: WorkflowOut } },
     async handler(ctx, { params, project }) {
-      ctx.body = await present(ctx, await workflowOr404(ctx, project.id, params.id));
+      return await present(ctx, await workflowOr404(ctx, project.id, params.id));
     },
   }),
   route({
@@ -210,7 +210,7 @@ export default [
             target: { type: 'workflow', id: params.id },
           },
       );
-      ctx.body = await present(ctx, row);
+      return await present(ctx, row);
     },
   }),
   route({
@@ -246,7 +246,7 @@ export default [
         assertValidConfig(trx, project.id, body.type, body.config, registryOf(ctx), senderCheckWaived(ctx.deps.config)),
       );
       ctx.status = 201;
-      ctx.body = presentStep(step, registryOf(ctx));
+      return presentStep(step, registryOf(ctx));
     },
   }),
   route({
@@ -265,7 +265,7 @@ export default [
         await assertValidConfig(trx, project.id, current.type, parsed.data, registryOf(ctx), senderCheckWaived(ctx.deps.config));
         return parsed.data;
       });
-      ctx.body = presentStep(step, registryOf(ctx));
+      return presentStep(step, registryOf(ctx));
     },
   }),
   route({
@@ -292,7 +292,7 @@ export default [
     async handler(ctx, { params, body, project }) {
       const row = await addTransition(ctx.deps.knex, project.id, params.id, body, (from, branch) => transitionBranchProblem(from, branch, registryOf(ctx)));
       ctx.status = 201;
-      ctx.body = presentTransition(row);
+      return presentTransition(row);
     },
   }),
   route({
@@ -336,7 +336,7 @@ export default [
       });
       if ('skipped' in created) throw conflict('The contact already has an active execution of this workflow');
       ctx.status = 201;
-      ctx.body = presentExecution(created.execution);
+      return presentExecution(created.execution);
     },
   }),
   route({
@@ -350,7 +350,7 @@ export default [
     async handler(ctx, { params, query, project }) {
       await workflowOr404(ctx, project.id, params.id);
       const { rows, total, totalPages } = await listExecutions(ctx.deps.knex, params.id, query);
-      ctx.body = { data: rows.map(presentExecution), page: query.page, pageSize: query.pageSize, total, totalPages };
+      return { data: rows.map(presentExecution), page: query.page, pageSize: query.pageSize, total, totalPages };
     },
   }),
   route({
@@ -364,7 +364,7 @@ export default [
       await workflowOr404(ctx, project.id, params.id);
       const row = await findExecution(ctx.deps.knex, params.id, params.executionId);
       if (!row) throw notFound('Execution');
-      ctx.body = { ...presentExecution(row), steps: (await executionSteps(ctx.deps.knex, row.id)).map(presentExecutionStep) };
+      return { ...presentExecution(row), steps: (await executionSteps(ctx.deps.knex, row.id)).map(presentExecutionStep) };
     },
   }),
   route({
@@ -380,7 +380,7 @@ export default [
       if (!row) throw notFound('Execution');
       if (row.status !== 'RUNNING' && row.status !== 'WAITING') throw conflict(`The execution has already ended (${row.status})`);
       await cancelExecutions(ctx.deps, params.id, [row.id]);
-      ctx.body = presentExecution((await findExecution(ctx.deps.knex, params.id, row.id))!);
+      return presentExecution((await findExecution(ctx.deps.knex, params.id, row.id))!);
     },
   }),
   route({
@@ -393,7 +393,7 @@ export default [
     async handler(ctx, { params, project }) {
       await workflowOr404(ctx, project.id, params.id);
       const ids = await activeExecutionIds(ctx.deps.knex, params.id);
-      ctx.body = { cancelled: await cancelExecutions(ctx.deps, params.id, ids) };
+      return { cancelled: await cancelExecutions(ctx.deps, params.id, ids) };
     },
   }),
 ];

@@ -14477,12 +14477,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description the project with its new keys, shown in full this once */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        createdAt: string;
+                        disabled: boolean;
+                        id: string;
+                        name: string;
+                        publicKey: string;
+                        secretKey: string;
+                        updatedAt: string;
+                    };
+                };
             };
             /** @description not signed in */
             401: {
