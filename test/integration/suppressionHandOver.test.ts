@@ -191,7 +191,7 @@ describe('the check at hand-over (SMTP)', () => {
     expect(created.status).toBe(201);
     const campaignId = created.body.data.id;
     expect((await h.http.post(`/campaigns/${campaignId}/send`).set(key(fx)).send({})).status).toBe(200);
-    await eventually(async () => (await h.deps.knex('campaigns').where({ id: campaignId }).first()).status === 'SENT', 150_000, 250);
+    await eventually(async () => (await h.deps.knex('campaigns').where({ id: campaignId }).first()).status === 'SENT', 210_000, 250);
 
     // What the relay accepted for this campaign: one message per recipient, one recipient per message.
     const mine = sink.mails.filter((m) => m.to.some((t) => t.endsWith(`-${tag}@example.org`)));
@@ -215,7 +215,7 @@ describe('the check at hand-over (SMTP)', () => {
     expect(events.map((e) => e.data.emailId).sort()).toEqual(suppressedRows.map((r) => r.id).sort());
     expect(events.every((e) => e.data.campaignId === campaignId)).toBe(true);
     expect((await h.deps.knex('campaigns').where({ id: campaignId }).first()).sent_count).toBe(4500);
-  }, 240_000);
+  }, 300_000);
 });
 
 describe('SMTP refusals at hand-over and the list', () => {
