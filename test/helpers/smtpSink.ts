@@ -28,6 +28,8 @@ export interface SmtpSink {
   refuse(address: string, refusal: SmtpRefusal): void;
   /** Times each address was refused so far. */
   refusals(address: string): number;
+  /** Times `address` was offered at `RCPT TO` so far, accepted or refused: 0 means the relay never saw it. */
+  offered(address: string): number;
   /** Holds every DATA answer this long (keeps hand-overs in flight). */
   delay(ms: number): void;
   stop(): Promise<void>;
@@ -45,6 +47,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   const mails: SinkMail[] = [];
   const refusals = new Map<string, SmtpRefusal>();
   const refused = new Map<string, number>();
+  const offered = new Map<string, number>();
   let delayMs = 0;
 
   const refusalFor = (address: string, at: SmtpRefusal['at']): Error | null => {
@@ -69,6 +72,8 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       else cb(Object.assign(new Error('5.7.8 bad credentials'), { responseCode: 535 }));
     },
     onRcptTo(address, _session, cb) {
+      const key = address.address.toLowerCase();
+      offered.set(key, (offered.get(key) ?? 0) + 1);
       cb(refusalFor(address.address, 'RCPT'));
     },
     onData(stream, session, cb) {
@@ -98,6 +103,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     parse: (mail) => simpleParser(mail.raw),
     refuse: (address, refusal) => void refusals.set(address.toLowerCase(), { ...refusal }),
     refusals: (address) => refused.get(address.toLowerCase()) ?? 0,
+    offered: (address) => offered.get(address.toLowerCase()) ?? 0,
     delay: (ms) => void (delayMs = ms),
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

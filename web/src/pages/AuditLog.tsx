@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { Alert, Code, Group, Pagination, Paper, ScrollArea, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Code, Group, Select, Table, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, ResponseOf, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
-import { Empty, ErrorState, Loading } from '../components/States';
+import { CountAndPages, ListPage, ListTable } from '../components/ListPage';
 
 type Entry = ResponseOf<'/projects/{id}/audit', 'get'>['data'][number];
 type Action = Entry['action'];
@@ -69,13 +69,10 @@ export default function AuditLog() {
     placeholderData: keepPreviousData,
   });
   return (
-    <Stack>
-      <Title order={1} size="h2">
-        Audit log
-      </Title>
-      <Text size="sm" c="dimmed">
-        Who changed what in this project: key rotations, team and settings changes, domains, deletions, resets, campaign sends and workflow switches. Each entry is written with its change.
-      </Text>
+    <ListPage
+      title="Audit log"
+      description="Who changed what in this project: key rotations, team and settings changes, domains, deletions, resets, campaign sends and workflow switches. Each entry is written with its change."
+    >
       {!allowed ? (
         <Alert color="gray" title="Owners and admins only">
           Your role ({project?.role ?? 'unknown'}) may not read the audit log of this project.
@@ -95,59 +92,57 @@ export default function AuditLog() {
               w={300}
             />
           </Group>
-          {list.isPending ? <Loading /> : null}
-          {list.error ? <ErrorState error={list.error} /> : null}
-          {list.data ? (
-            <Paper withBorder>
-              {list.data.data.length ? (
-                <ScrollArea>
-                  <Table aria-label="Audit log" striped miw={860} fz="sm">
-                    <Table.Thead>
-                      <Table.Tr>
-                        <Table.Th>When</Table.Th>
-                        <Table.Th>Who</Table.Th>
-                        <Table.Th>What</Table.Th>
-                        <Table.Th>Target</Table.Th>
-                        <Table.Th>Details</Table.Th>
-                        <Table.Th>From</Table.Th>
-                      </Table.Tr>
-                    </Table.Thead>
-                    <Table.Tbody>
-                      {list.data.data.map((e) => (
-                        <Table.Tr key={e.id}>
-                          <Table.Td>{new Date(e.at).toLocaleString()}</Table.Td>
-                          <Table.Td>{who(e)}</Table.Td>
-                          <Table.Td>
-                            {ACTIONS[e.action] ?? e.action}
-                            <Text size="xs" c="dimmed">
-                              {e.action}
-                            </Text>
-                          </Table.Td>
-                          <Table.Td>
-                            {e.target.type} {e.target.id ? <Code>{e.target.id}</Code> : null}
-                          </Table.Td>
-                          <Table.Td>
-                            <Details details={e.details} />
-                          </Table.Td>
-                          <Table.Td>{e.ip ?? '—'}</Table.Td>
-                        </Table.Tr>
-                      ))}
-                    </Table.Tbody>
-                  </Table>
-                </ScrollArea>
-              ) : (
-                <Empty>{action === 'all' ? 'Nothing logged yet.' : 'No entries for this action.'}</Empty>
-              )}
-              <Group justify="space-between" p="sm">
-                <Text size="sm" c="dimmed" data-testid="audit-total">
-                  {list.data.total} entr{list.data.total === 1 ? 'y' : 'ies'}
-                </Text>
-                {list.data.totalPages > 1 ? <Pagination size="sm" total={list.data.totalPages} value={page} onChange={setPage} aria-label="Pages" /> : null}
-              </Group>
-            </Paper>
-          ) : null}
+          <ListTable
+            query={list}
+            label="Audit log"
+            miw={860}
+            fz="sm"
+            head={
+              <>
+                <Table.Th>When</Table.Th>
+                <Table.Th>Who</Table.Th>
+                <Table.Th>What</Table.Th>
+                <Table.Th>Target</Table.Th>
+                <Table.Th>Details</Table.Th>
+                <Table.Th>From</Table.Th>
+              </>
+            }
+            row={(e) => (
+              <Table.Tr key={e.id}>
+                <Table.Td>{new Date(e.at).toLocaleString()}</Table.Td>
+                <Table.Td>{who(e)}</Table.Td>
+                <Table.Td>
+                  {ACTIONS[e.action] ?? e.action}
+                  <Text size="xs" c="dimmed">
+                    {e.action}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  {e.target.type} {e.target.id ? <Code>{e.target.id}</Code> : null}
+                </Table.Td>
+                <Table.Td>
+                  <Details details={e.details} />
+                </Table.Td>
+                <Table.Td>{e.ip ?? '—'}</Table.Td>
+              </Table.Tr>
+            )}
+            empty={action === 'all' ? 'Nothing logged yet.' : 'No entries for this action.'}
+            footer={(d) => (
+              <CountAndPages
+                count={
+                  <>
+                    {d.total} entr{d.total === 1 ? 'y' : 'ies'}
+                  </>
+                }
+                countTestId="audit-total"
+                page={page}
+                totalPages={d.totalPages}
+                onPage={setPage}
+              />
+            )}
+          />
         </>
       )}
-    </Stack>
+    </ListPage>
   );
 }

@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
-import { Anchor, Badge, Button, Group, Pagination, Paper, Progress, ScrollArea, Stack, Table, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Progress, Table, Tabs, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, forProject, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { ACTIVE, CAMPAIGN_STATUSES, STATUS_COLOR, type CampaignStatus } from '../api/campaigns';
-import { Empty, ErrorState, Loading } from '../components/States';
+import { CountAndPages, ListPage, ListTable } from '../components/ListPage';
 
 const PAGE_SIZE = 20;
 const label = (s: string) => s.charAt(0) + s.slice(1).toLowerCase();
@@ -34,15 +34,14 @@ export default function Campaigns() {
   });
   const filtered = !!debounced || status !== 'all';
   return (
-    <Stack>
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          Campaigns
-        </Title>
+    <ListPage
+      title="Campaigns"
+      action={
         <Button component={Link} to={`/p/${projectId}/campaigns/new`}>
           New campaign
         </Button>
-      </Group>
+      }
+    >
       <Tabs value={status} onChange={(v) => setStatus(v ?? 'all')} aria-label="Status">
         <Tabs.List>
           <Tabs.Tab value="all">All</Tabs.Tab>
@@ -54,75 +53,65 @@ export default function Campaigns() {
         </Tabs.List>
       </Tabs>
       <TextInput label="Search" placeholder="Name, subject or sender" type="search" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={300} />
-      {list.isPending ? <Loading /> : null}
-      {list.error ? <ErrorState error={list.error} /> : null}
-      {list.data ? (
-        <Paper withBorder>
-          {list.data.data.length ? (
-            <ScrollArea>
-              <Table aria-label="Campaigns" striped highlightOnHover miw={760}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Name</Table.Th>
-                    <Table.Th>Status</Table.Th>
-                    <Table.Th>Progress</Table.Th>
-                    <Table.Th ta="right">Opened</Table.Th>
-                    <Table.Th ta="right">Clicked</Table.Th>
-                    <Table.Th>When</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {list.data.data.map((c) => (
-                    <Table.Tr key={c.id}>
-                      <Table.Td>
-                        <Anchor component={Link} to={`/p/${projectId}/campaigns/${c.id}`}>
-                          {c.name}
-                        </Anchor>
-                        <Text size="xs" c="dimmed" lineClamp={1}>
-                          {c.subject}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Badge variant="light" color={STATUS_COLOR[c.status]}>
-                          {c.status}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td miw={150}>
-                        {c.totalRecipients ? (
-                          <>
-                            <Progress value={(100 * c.sentCount) / c.totalRecipients} size="sm" aria-label={`${c.name}: sent`} />
-                            <Text size="xs" c="dimmed">
-                              {c.sentCount.toLocaleString()} of {c.totalRecipients.toLocaleString()} sent
-                            </Text>
-                          </>
-                        ) : (
-                          <Text size="xs" c="dimmed">
-                            —
-                          </Text>
-                        )}
-                      </Table.Td>
-                      <Table.Td ta="right">{c.openedCount.toLocaleString()}</Table.Td>
-                      <Table.Td ta="right">{c.clickedCount.toLocaleString()}</Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{whenOf(c)}</Text>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </ScrollArea>
-          ) : (
-            <Empty>{filtered ? 'No campaign matches.' : 'No campaigns yet: write one, pick its audience and send it now or later.'}</Empty>
-          )}
-          <Group justify="space-between" p="sm">
-            <Text size="sm" c="dimmed">
-              {list.data.total} campaign{list.data.total === 1 ? '' : 's'}
-            </Text>
-            {list.data.totalPages > 1 ? <Pagination size="sm" total={list.data.totalPages} value={page} onChange={setPage} aria-label="Pages" /> : null}
-          </Group>
-        </Paper>
-      ) : null}
-    </Stack>
+      <ListTable
+        query={list}
+        label="Campaigns"
+        highlightOnHover
+        miw={760}
+        head={
+          <>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th>Progress</Table.Th>
+            <Table.Th ta="right">Opened</Table.Th>
+            <Table.Th ta="right">Clicked</Table.Th>
+            <Table.Th>When</Table.Th>
+          </>
+        }
+        row={(c) => (
+          <Table.Tr key={c.id}>
+            <Table.Td>
+              <Anchor component={Link} to={`/p/${projectId}/campaigns/${c.id}`}>
+                {c.name}
+              </Anchor>
+              <Text size="xs" c="dimmed" lineClamp={1}>
+                {c.subject}
+              </Text>
+            </Table.Td>
+            <Table.Td>
+              <Badge variant="light" color={STATUS_COLOR[c.status]}>
+                {c.status}
+              </Badge>
+            </Table.Td>
+            <Table.Td miw={150}>
+              {c.totalRecipients ? (
+                <>
+                  <Progress value={(100 * c.sentCount) / c.totalRecipients} size="sm" aria-label={`${c.name}: sent`} />
+                  <Text size="xs" c="dimmed">
+                    {c.sentCount.toLocaleString()} of {c.totalRecipients.toLocaleString()} sent
+                  </Text>
+                </>
+              ) : (
+                <Text size="xs" c="dimmed">
+                  —
+                </Text>
+              )}
+            </Table.Td>
+            <Table.Td ta="right">{c.openedCount.toLocaleString()}</Table.Td>
+            <Table.Td ta="right">{c.clickedCount.toLocaleString()}</Table.Td>
+            <Table.Td>
+              <Text size="sm">{whenOf(c)}</Text>
+            </Table.Td>
+          </Table.Tr>
+        )}
+        empty={filtered ? 'No campaign matches.' : 'No campaigns yet: write one, pick its audience and send it now or later.'}
+        footer={(d) => <CountAndPages count={
+              <>
+                {d.total} campaign{d.total === 1 ? '' : 's'}
+              </>
+            } page={page} totalPages={d.totalPages} onPage={setPage} />}
+      />
+    </ListPage>
   );
 }
 

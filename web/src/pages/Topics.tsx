@@ -1,9 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { Badge, Button, Code, Group, Modal, Paper, ScrollArea, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Code, Group, Modal, Paper, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, forProject, hasFieldErrors, ResponseOf, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
-import { Empty, ErrorState, Loading } from '../components/States';
+import { ErrorState } from '../components/States';
+import { ListPage, ListTable } from '../components/ListPage';
+import { ConfirmBody } from '../components/ConfirmDialog';
 
 type Topic = ResponseOf<'/topics', 'get'>['data'][number];
 
@@ -88,18 +90,16 @@ function DeleteTopic({ projectId, topic, onClose }: { projectId: string; topic: 
     },
   });
   return (
-    <Stack>
-      <Text>Every contact's choice of “{topic.name}” is deleted with it. Mail already sent as this topic keeps working; its unsubscribe links then leave everything.</Text>
-      {remove.error ? <ErrorState error={remove.error} title="Not deleted" /> : null}
-      <Group justify="flex-end">
-        <Button variant="default" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button color="red" loading={remove.isPending} onClick={() => remove.mutate()}>
-          Delete topic
-        </Button>
-      </Group>
-    </Stack>
+    <ConfirmBody
+      message={<>Every contact's choice of “{topic.name}” is deleted with it. Mail already sent as this topic keeps working; its unsubscribe links then leave everything.</>}
+      error={remove.error}
+      errorTitle="Not deleted"
+      confirmLabel="Delete topic"
+      confirmColor="red"
+      loading={remove.isPending}
+      onConfirm={() => remove.mutate()}
+      onCancel={onClose}
+    />
   );
 }
 
@@ -125,13 +125,10 @@ export default function Topics() {
     create.mutate();
   };
   return (
-    <Stack>
-      <Title order={1} size="h2">
-        Topics
-      </Title>
-      <Text size="sm" c="dimmed">
-        What your marketing mail is about. Contacts choose topics on the preference center; a campaign or a workflow email sent as a topic goes only to its subscribers, and its unsubscribe link leaves that topic only.
-      </Text>
+    <ListPage
+      title="Topics"
+      description="What your marketing mail is about. Contacts choose topics on the preference center; a campaign or a workflow email sent as a topic goes only to its subscribers, and its unsubscribe link leaves that topic only."
+    >
       <Paper withBorder p="md" component="section" aria-label="New topic">
         <form onSubmit={submit} noValidate>
           <Stack gap="sm">
@@ -155,68 +152,58 @@ export default function Topics() {
           </Stack>
         </form>
       </Paper>
-      {list.isPending ? <Loading /> : null}
-      {list.error ? <ErrorState error={list.error} /> : null}
-      {list.data ? (
-        <Paper withBorder>
-          {list.data.data.length ? (
-            <ScrollArea>
-              <Table aria-label="Topics" striped miw={680}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Name</Table.Th>
-                    <Table.Th>Slug</Table.Th>
-                    <Table.Th>Default</Table.Th>
-                    <Table.Th>Preference center</Table.Th>
-                    <Table.Th />
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {list.data.data.map((t) => (
-                    <Table.Tr key={t.id}>
-                      <Table.Td>
-                        <Text fw={500}>{t.name}</Text>
-                        {t.description ? (
-                          <Text size="xs" c="dimmed" lineClamp={2}>
-                            {t.description}
-                          </Text>
-                        ) : null}
-                      </Table.Td>
-                      <Table.Td>
-                        <Code>{t.slug}</Code>
-                      </Table.Td>
-                      <Table.Td>
-                        <Badge variant="light" color={t.defaultSubscribed ? 'green' : 'gray'}>
-                          {t.defaultSubscribed ? 'Subscribed' : 'Not subscribed'}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td>{t.public ? 'Listed' : 'Hidden'}</Table.Td>
-                      <Table.Td>
-                        <Group gap="xs" justify="flex-end" wrap="nowrap">
-                          <Button size="xs" variant="default" onClick={() => setEditing(t)} aria-label={`Edit ${t.name}`}>
-                            Edit
-                          </Button>
-                          <Button size="xs" color="red" variant="light" onClick={() => setDeleting(t)} aria-label={`Delete ${t.name}`}>
-                            Delete
-                          </Button>
-                        </Group>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </ScrollArea>
-          ) : (
-            <Empty>No topics yet: without topics, a contact's one choice is the global subscription.</Empty>
-          )}
-        </Paper>
-      ) : null}
+      <ListTable
+        query={list}
+        label="Topics"
+        miw={680}
+        head={
+          <>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>Slug</Table.Th>
+            <Table.Th>Default</Table.Th>
+            <Table.Th>Preference center</Table.Th>
+            <Table.Th />
+          </>
+        }
+        row={(t) => (
+          <Table.Tr key={t.id}>
+            <Table.Td>
+              <Text fw={500}>{t.name}</Text>
+              {t.description ? (
+                <Text size="xs" c="dimmed" lineClamp={2}>
+                  {t.description}
+                </Text>
+              ) : null}
+            </Table.Td>
+            <Table.Td>
+              <Code>{t.slug}</Code>
+            </Table.Td>
+            <Table.Td>
+              <Badge variant="light" color={t.defaultSubscribed ? 'green' : 'gray'}>
+                {t.defaultSubscribed ? 'Subscribed' : 'Not subscribed'}
+              </Badge>
+            </Table.Td>
+            <Table.Td>{t.public ? 'Listed' : 'Hidden'}</Table.Td>
+            <Table.Td>
+              <Group gap="xs" justify="flex-end" wrap="nowrap">
+                <Button size="xs" variant="default" onClick={() => setEditing(t)} aria-label={`Edit ${t.name}`}>
+                  Edit
+                </Button>
+                <Button size="xs" color="red" variant="light" onClick={() => setDeleting(t)} aria-label={`Delete ${t.name}`}>
+                  Delete
+                </Button>
+              </Group>
+            </Table.Td>
+          </Table.Tr>
+        )}
+        empty="No topics yet: without topics, a contact's one choice is the global subscription."
+      />
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={`Edit topic ${editing?.name ?? ''}`}>
         {editing ? <EditTopic projectId={projectId} topic={editing} onClose={() => setEditing(null)} /> : null}
       </Modal>
       <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete this topic?">
         {deleting ? <DeleteTopic projectId={projectId} topic={deleting} onClose={() => setDeleting(null)} /> : null}
       </Modal>
-    </Stack>
+    </ListPage>
   );
 }

@@ -3,6 +3,7 @@ import { Alert, Badge, Button, Code, Group, Modal, Paper, ScrollArea, Select, St
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, forProject, hasFieldErrors, ResponseOf, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
+import { ConfirmDialog } from '../components/ConfirmDialog';
 import { Copy } from '../components/Copy';
 import { Empty, ErrorState, Loading } from '../components/States';
 
@@ -286,30 +287,21 @@ function EndpointCard({ projectId, endpoint, revealed, onRevealed }: { projectId
       <Modal opened={editing} onClose={() => setEditing(false)} title="Edit the endpoint">
         {editing ? <EditEndpoint projectId={projectId} endpoint={endpoint} onClose={() => setEditing(false)} /> : null}
       </Modal>
-      <Modal opened={asking !== null} onClose={() => setAsking(null)} title={asking === 'rotate' ? 'Rotate the signing secret?' : 'Delete this endpoint?'}>
-        <Stack>
-          <Text>
-            {asking === 'rotate'
-              ? 'A new secret signs every call from now on; the current one also signs them for 24 hours, so receivers can switch over.'
-              : `${endpoint.url} receives nothing more; its delivery log is deleted with it.`}
-          </Text>
-          {(asking === 'rotate' ? rotate.error : remove.error) ? <ErrorState error={asking === 'rotate' ? rotate.error : remove.error} /> : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setAsking(null)}>
-              Cancel
-            </Button>
-            {asking === 'rotate' ? (
-              <Button loading={rotate.isPending} onClick={() => rotate.mutate()}>
-                Rotate now
-              </Button>
-            ) : (
-              <Button color="red" loading={remove.isPending} onClick={() => remove.mutate()}>
-                Delete endpoint
-              </Button>
-            )}
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmDialog
+        opened={asking !== null}
+        onCancel={() => setAsking(null)}
+        title={asking === 'rotate' ? 'Rotate the signing secret?' : 'Delete this endpoint?'}
+        message={
+          asking === 'rotate'
+            ? 'A new secret signs every call from now on; the current one also signs them for 24 hours, so receivers can switch over.'
+            : `${endpoint.url} receives nothing more; its delivery log is deleted with it.`
+        }
+        error={asking === 'rotate' ? rotate.error : remove.error}
+        confirmLabel={asking === 'rotate' ? 'Rotate now' : 'Delete endpoint'}
+        confirmColor={asking === 'rotate' ? undefined : 'red'}
+        loading={asking === 'rotate' ? rotate.isPending : remove.isPending}
+        onConfirm={() => (asking === 'rotate' ? rotate.mutate() : remove.mutate())}
+      />
     </Paper>
   );
 }

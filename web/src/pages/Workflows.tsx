@@ -1,11 +1,11 @@
-import { Alert, Anchor, Badge, Button, Group, Modal, Pagination, Paper, ScrollArea, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Modal, Pagination, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, fieldError, forProject, hasFieldErrors, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
-import { Empty, ErrorState, Loading } from '../components/States';
+import { ListPage, ListTable } from '../components/ListPage';
 import { EventNameInput } from '../components/workflow/FieldWidgets';
 
 const PAGE_SIZE = 25;
@@ -23,78 +23,66 @@ export default function Workflows() {
     queryFn: () => unwrap(api.GET('/workflows', { params: { query: { page, pageSize: PAGE_SIZE, search: debounced || undefined } }, headers: forProject(projectId) })),
   });
   return (
-    <Stack>
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          Workflows
-        </Title>
-        <Button onClick={() => setCreating(true)}>New workflow</Button>
-      </Group>
-      <Text size="sm" c="dimmed">
-        A workflow starts for a contact when an event of its trigger is tracked, then runs its steps: emails, delays, conditions, webhooks, contact updates.
-      </Text>
+    <ListPage
+      title="Workflows"
+      action={<Button onClick={() => setCreating(true)}>New workflow</Button>}
+      description="A workflow starts for a contact when an event of its trigger is tracked, then runs its steps: emails, delays, conditions, webhooks, contact updates."
+    >
       <TextInput label="Search" placeholder="Name or description" value={search} onChange={(e) => {
         setSearch(e.currentTarget.value);
         setPage(1);
       }} maw={360} />
-      {list.isPending ? <Loading /> : null}
-      {list.error ? <ErrorState error={list.error} /> : null}
-      {list.data ? (
-        <Paper withBorder>
-          {list.data.data.length ? (
-            <ScrollArea>
-              <Table aria-label="Workflows" striped highlightOnHover miw={640}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Name</Table.Th>
-                    <Table.Th>Trigger</Table.Th>
-                    <Table.Th>State</Table.Th>
-                    <Table.Th ta="right">Steps</Table.Th>
-                    <Table.Th>Updated</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {list.data.data.map((w) => (
-                    <Table.Tr key={w.id}>
-                      <Table.Td>
-                        <Anchor component={Link} to={`/p/${projectId}/workflows/${w.id}`}>
-                          {w.name}
-                        </Anchor>
-                        {w.description ? (
-                          <Text size="xs" c="dimmed" lineClamp={1}>
-                            {w.description}
-                          </Text>
-                        ) : null}
-                      </Table.Td>
-                      <Table.Td>
-                        <code>{w.triggerConfig.eventName}</code>
-                      </Table.Td>
-                      <Table.Td>
-                        <Badge variant="light" color={w.enabled ? 'green' : 'gray'}>
-                          {w.enabled ? 'Enabled' : 'Disabled'}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td ta="right">{w.steps.length - 1}</Table.Td>
-                      <Table.Td>{new Date(w.updatedAt).toLocaleString()}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </ScrollArea>
-          ) : (
-            <Empty>{debounced ? 'No workflow matches this search.' : 'No workflows yet: "New workflow" starts one from the event that triggers it.'}</Empty>
-          )}
-          {list.data.totalPages > 1 ? (
+      <ListTable
+        query={list}
+        label="Workflows"
+        highlightOnHover
+        miw={640}
+        head={
+          <>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>Trigger</Table.Th>
+            <Table.Th>State</Table.Th>
+            <Table.Th ta="right">Steps</Table.Th>
+            <Table.Th>Updated</Table.Th>
+          </>
+        }
+        row={(w) => (
+          <Table.Tr key={w.id}>
+            <Table.Td>
+              <Anchor component={Link} to={`/p/${projectId}/workflows/${w.id}`}>
+                {w.name}
+              </Anchor>
+              {w.description ? (
+                <Text size="xs" c="dimmed" lineClamp={1}>
+                  {w.description}
+                </Text>
+              ) : null}
+            </Table.Td>
+            <Table.Td>
+              <code>{w.triggerConfig.eventName}</code>
+            </Table.Td>
+            <Table.Td>
+              <Badge variant="light" color={w.enabled ? 'green' : 'gray'}>
+                {w.enabled ? 'Enabled' : 'Disabled'}
+              </Badge>
+            </Table.Td>
+            <Table.Td ta="right">{w.steps.length - 1}</Table.Td>
+            <Table.Td>{new Date(w.updatedAt).toLocaleString()}</Table.Td>
+          </Table.Tr>
+        )}
+        empty={debounced ? 'No workflow matches this search.' : 'No workflows yet: "New workflow" starts one from the event that triggers it.'}
+        footer={(d) =>
+          d.totalPages > 1 ? (
             <Group justify="center" p="sm">
-              <Pagination total={list.data.totalPages} value={page} onChange={setPage} aria-label="Pages" />
+              <Pagination total={d.totalPages} value={page} onChange={setPage} aria-label="Pages" />
             </Group>
-          ) : null}
-        </Paper>
-      ) : null}
+          ) : null
+        }
+      />
       <Modal opened={creating} onClose={() => setCreating(false)} title="New workflow">
         {creating ? <NewWorkflow projectId={projectId} /> : null}
       </Modal>
-    </Stack>
+    </ListPage>
   );
 }
 
