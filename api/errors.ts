@@ -64,6 +64,6 @@ export function fromDomainError(err: DomainError): ApiError {
           })
         : new ApiError(403, code ?? 'LIMIT_REACHED', err.message, extra);
     case 'invalid':
-      return validationError([{ field: err.field ?? '(root)', code: 'custom', message: err.message }], err.message);
+      return validationError([{ field: err.field ?? '(root)', code: 'custom', message: err.message }], err.extra.summary ?? err.message);
   }
 }

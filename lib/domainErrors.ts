@@ -10,6 +10,8 @@ export type DomainErrorKind = 'not_found' | 'conflict' | 'invalid' | 'forbidden'
 export interface DomainErrorExtra {
   /** The input field at fault, for `invalid`. */
   field?: string;
+  /** For `invalid`: the answer's own message above the field's (absent: the field's message). */
+  summary?: string;
   /** The envelope's `code` where the spec fixes one (the unverified sender's 403 keeps INTERNAL_SERVER_ERROR). */
   code?: string;
   details?: Record<string, unknown>;

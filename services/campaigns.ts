@@ -1,4 +1,14 @@
+import type { Knex } from 'knex';
 import type { TemporalGateway } from './temporal';
+import type { Config } from '../lib/config';
+import { senderCheckWaived } from '../lib/config';
+import type { Logger } from '../lib/logger';
+import { uuid } from '../lib/ids';
+import type { CampaignRow } from '../db/campaigns';
+import { findContactByEmail, identityVariables } from '../db/contacts';
+import { insertEmail } from '../db/emails';
+import { assertVerifiedSender } from './senderCheck';
+import { startDelivery } from './deliveries';
 import { cancelWorkflow, updateWorkflow } from './temporal';
 import { pauseCampaignUpdate, resumeCampaignUpdate } from '../temporal/contract';
 import type { CampaignState } from '../temporal/contract';
@@ -19,4 +29,49 @@ export async function setCampaignPaused(
   paused: boolean,
 ): Promise<{ result: CampaignState } | { refused: string }> {
   return updateWorkflow(gateway, campaignWorkflowId(campaignId), paused ? pauseCampaignUpdate : resumeCampaignUpdate);
+}
+
+/**
+ * One test email of campaign `c` to `address` (POST /campaigns/:id/test): subject prefixed
+ * "[Test] ", the campaign's tracking and topic links, delivered like any single email; the
+ * campaign's counters do not move. An address that is a contact renders with that contact's
+ * fields and links; any other renders without. Throws the sender check's 403 when the sender
+ * domain is not verified.
+ */
+export async function sendCampaignTest(
+  deps: { knex: Knex; temporal: TemporalGateway; log: Logger; config: Config },
+  c: CampaignRow,
+  address: string,
+): Promise<{ emailId: string; to: string }> {
+  const { knex } = deps;
+  await assertVerifiedSender(knex, c.project_id, c.from, senderCheckWaived(deps.config));
+  const contact = await findContactByEmail(knex, c.project_id, address);
+  const to = contact?.email ?? address;
+  const emailId = uuid();
+  await insertEmail(knex, {
+    id: emailId,
+    projectId: c.project_id,
+    contactId: contact?.id ?? null,
+    type: c.type,
+    to: { email: to },
+    from: { email: c.from, name: c.from_name },
+    replyTo: c.reply_to,
+    subject: `[Test] ${c.subject}`,
+    body: c.body,
+    text: c.text,
+    variables: contact ? { ...contact.data, ...identityVariables(contact) } : { email: to, svc_email: to },
+    // A test shows the links as the campaign will send them.
+    track: c.tracking ?? undefined,
+    // A test of a topic campaign carries the topic's links, as the real send will.
+    topicId: c.topic_id ?? null,
+  });
+  // The row is committed: if Temporal cannot take it now, the maintenance sweep starts it.
+  await startDelivery(deps.temporal, {
+    id: emailId,
+    projectId: c.project_id,
+    contactId: contact?.id ?? null,
+    template: c.name,
+    source: `test of campaign ${c.id}`,
+  }).catch((err) => deps.log.warn({ err, emailId }, 'test email: delivery start failed; the maintenance sweep will start it'));
+  return { emailId, to };
 }

@@ -1,7 +1,7 @@
 import { route } from '../route';
 import { ApiError } from '../errors';
 import { Accepted, OAuthConfig, PasswordReset, PasswordResetRequest, TokenBody, VerificationRequested, VerifiedUser } from '../schemas/account';
-import { mailToken, MAX_EMAILS_PER_HOUR } from '../operations/accountEmails';
+import { mailToken, MAX_EMAILS_PER_HOUR } from '../../services/accountEmails';
 import { resetPasswordWithToken, verifyEmailWithToken } from '../../db/accounts';
 import { findUserByEmail } from '../../db/users';
 import { oauthProviders } from '../../lib/oauth';
@@ -22,7 +22,7 @@ export default [
       if (user.email_verified) {
         return { success: true, alreadyVerified: true, message: 'This email address is already verified' };
       }
-      if (!(await mailToken(ctx, user, 'VERIFY_EMAIL'))) {
+      if (!(await mailToken(ctx.deps, user, 'VERIFY_EMAIL'))) {
         throw new ApiError(429, 'RATE_LIMIT_EXCEEDED', `At most ${MAX_EMAILS_PER_HOUR} verification emails per hour`, { headers: { 'Retry-After': '3600' } });
       }
       return { success: true, alreadyVerified: false, message: `Verification email sent to ${user.email}` };
@@ -56,7 +56,7 @@ export default [
       // Not awaited: the answer must take as long for an unknown address as for a known one.
       void (async () => {
         const user = await findUserByEmail(knex, body.email);
-        if (user) await mailToken(ctx, user, 'RESET_PASSWORD');
+        if (user) await mailToken(ctx.deps, user, 'RESET_PASSWORD');
       })().catch((err) => log.error({ err, requestId: ctx.state.requestId }, 'password reset email failed'));
       return { success: true, message: 'If an account exists for this address, a reset link is on its way' };
     },

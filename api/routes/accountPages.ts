@@ -3,7 +3,7 @@ import { route } from '../route';
 import type { AppContext } from '../context';
 import { escapeHtml, PAGE_CSS, PAGE_STYLESHEET_PATH, renderPage } from '../pages';
 import { Credentials } from '../schemas/auth';
-import { mailToken } from '../operations/accountEmails';
+import { mailToken } from '../../services/accountEmails';
 import { sessionUser } from '../middleware/auth';
 import { formCrossSiteRefusal } from '../middleware/crossSite';
 import { resetPasswordWithToken, verifyEmailWithToken } from '../../db/accounts';
@@ -12,7 +12,7 @@ import { createUser, normalizeEmail, UserRow } from '../../db/users';
 import { countClientAttempt } from '../middleware/authThrottle';
 
 /**
- * The pages the links of the service's own emails open (api/operations/accountEmails.ts and the
+ * The pages the links of the service's own emails open (services/accountEmails.ts and the
  * invite in routes/projects.ts): verify an address, choose a new password, accept an invite. Every
  * change happens on a form POST, never on the GET, because mail scanners open links.
  */
@@ -217,7 +217,7 @@ export default [
           'An account with this address exists already. Sign in (or reset its password), verify the address, then open the invitation link again.';
         return renderPage(ctx, 'Join your team', error(message), 409);
       }
-      await mailToken(ctx, user, 'VERIFY_EMAIL');
+      await mailToken(ctx.deps, user, 'VERIFY_EMAIL');
       const back = invite ? ` <a href="${escapeHtml(inviteLink(invite))}">Back to the invitation</a>` : '';
       renderPage(
         ctx,

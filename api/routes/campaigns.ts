@@ -45,13 +45,9 @@ import {
 import { FilterError } from '../../db/filters';
 import { findSegment } from '../../db/segments';
 import { resolveTopicKeys } from '../../db/topics';
-import { findContactByEmail, identityVariables } from '../../db/contacts';
-import { insertEmail } from '../../db/emails';
-import { cancelCampaignWorkflow, setCampaignPaused } from '../../services/campaigns';
+import { cancelCampaignWorkflow, sendCampaignTest, setCampaignPaused } from '../../services/campaigns';
 import { start } from '../../services/temporal';
 import { campaignSendStart } from '../../temporal/workflows/campaignSend/start';
-import { startDelivery } from '../../services/deliveries';
-import { uuid } from '../../lib/ids';
 import { presentCampaign } from '../presenters/campaigns';
 
 const common = { auth: 'secret', tag: 'campaigns' } as const;
@@ -217,38 +213,7 @@ export default [
       403: { description: 'sender domain not verified (code INTERNAL_SERVER_ERROR)' },
     },
     async handler(ctx, { params, body, project }) {
-      const { knex, temporal } = ctx.deps;
-      const c = await loadCampaign(ctx, project.id, params.id);
-      await assertVerifiedSender(knex, c.project_id, c.from, senderCheckWaived(ctx.deps.config));
-      // An address that is a contact renders with that contact's fields and links; any other renders without.
-      const contact = await findContactByEmail(knex, c.project_id, body.email);
-      const to = contact?.email ?? body.email;
-      const emailId = uuid();
-      await insertEmail(knex, {
-        id: emailId,
-        projectId: c.project_id,
-        contactId: contact?.id ?? null,
-        type: c.type,
-        to: { email: to },
-        from: { email: c.from, name: c.from_name },
-        replyTo: c.reply_to,
-        subject: `[Test] ${c.subject}`,
-        body: c.body,
-        text: c.text,
-        variables: contact ? { ...contact.data, ...identityVariables(contact) } : { email: to, svc_email: to },
-        // A test shows the links as the campaign will send them.
-        track: c.tracking ?? undefined,
-        // A test of a topic campaign carries the topic's links, as the real send will.
-        topicId: c.topic_id ?? null,
-      });
-      // The row is committed: if Temporal cannot take it now, the maintenance sweep starts it.
-      await startDelivery(temporal, {
-        id: emailId,
-        projectId: c.project_id,
-        contactId: contact?.id ?? null,
-        template: c.name,
-        source: `test of campaign ${c.id}`,
-      }).catch((err) => ctx.deps.log.warn({ err, emailId }, 'test email: delivery start failed; the maintenance sweep will start it'));
+      const { emailId, to } = await sendCampaignTest(ctx.deps, await loadCampaign(ctx, project.id, params.id), body.email);
       return { success: true, data: { emailId, to }, message: `Test email sent to ${to}` };
     },
   }),

@@ -15,7 +15,7 @@ import {
   EventUsageOut,
 } from '../schemas/events';
 import { windowOf } from '../schemas/analytics';
-import { trackEvent } from '../operations/track';
+import { trackEvent } from '../../services/track';
 import { findContact } from '../../db/contacts';
 import { countEvents, countEventsByName, deleteEventsByName, EventListRow, eventNames, listEvents, parseTimeCursor } from '../../db/eventQueries';
 import { eventReferences } from '../../db/references';

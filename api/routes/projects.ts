@@ -3,7 +3,7 @@ import { ApiError, conflict, forbidden, notFound } from '../errors';
 import { IdParams } from '../schemas/common';
 import { InviteBody, InviteOut, InviteParams, MemberOut, MemberParams, RoleBody, SecurityOut, SetupStateOut, TeamOut } from '../schemas/teams';
 import { requireProjectRole } from '../projectAccess';
-import { sendSystemEmail } from '../operations/systemEmail';
+import { sendSystemEmail } from '../../services/systemEmail';
 import {
   cancelInvite,
   changeMember,

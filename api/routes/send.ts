@@ -1,6 +1,6 @@
 import { route } from '../route';
 import { SendBody, SendOut, SEND_BODY_LIMIT } from '../schemas/send';
-import { sendEmails } from '../operations/send';
+import { sendEmails } from '../../services/send';
 
 export default [
   route({

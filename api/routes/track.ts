@@ -1,6 +1,6 @@
 import { route } from '../route';
 import { TrackBody, TrackOut } from '../schemas/track';
-import { trackEvent } from '../operations/track';
+import { trackEvent } from '../../services/track';
 
 export default [
   route({

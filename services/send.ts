@@ -1,37 +1,66 @@
-import { senderCheckWaived } from '../../lib/config';
-import type { Deps } from '../context';
-import type { z } from 'zod';
-import type { SendBody, SendOut } from '../schemas/send';
-import { validationError } from '../errors';
 import type { Knex } from 'knex';
-import { assertVerifiedSenderReadingLimits } from '../../services/senderCheck';
-import { assertWithinLimits } from '../../services/billingLimits';
-import { upsertContactWith } from '../../db/contacts';
-import { findTemplate } from '../../db/templates';
-import { insertAttachments, linkedEmail, EmailType } from '../../db/emails';
-import { checkTemplate } from '../../services/render';
-import type { RoutableEvent } from '../../services/events';
-import { uuid } from '../../lib/ids';
-import { normalizeEmail } from '../../db/users';
-import { topicChanges } from '../../db/topics';
-
-/** One recipient's entry of the reply (`SendOut`). */
-export type SentEmail = z.infer<typeof SendOut>['data']['emails'][number];
+import { type Config, senderCheckWaived } from '../lib/config';
+import type { Logger } from '../lib/logger';
+import { DomainError } from '../lib/domainErrors';
+import { assertVerifiedSenderReadingLimits } from './senderCheck';
+import { assertWithinLimits } from './billingLimits';
+import { type UpsertContactInput, upsertContactWith } from '../db/contacts';
+import { findTemplate } from '../db/templates';
+import { insertAttachments, linkedEmail, EmailType, type NewEmail } from '../db/emails';
+import { checkTemplate } from './render';
+import type { RoutableEvent } from './events';
+import type { Runtime } from './runtime';
+import type { TemporalGateway } from './temporal';
+import { uuid } from '../lib/ids';
+import { normalizeEmail } from '../db/users';
+import { topicChanges } from '../db/topics';
 
 type Address = { email: string; name?: string };
+
+/**
+ * What a send asks for: the fields of POST /v1/send's body (api/schemas/send.ts `SendBody`, which
+ * validates them) that this service reads. Declared here because services do not import the API;
+ * the route hands its parsed body over, so the compiler checks the two agree.
+ */
+export interface SendRequest {
+  to: string | Address | Array<string | Address>;
+  from?: string | Address;
+  /** The sender's name when `from` is a bare address. */
+  name?: string;
+  subject?: string;
+  body?: string;
+  text?: string;
+  template?: string;
+  reply?: string;
+  subscribed?: boolean;
+  data?: UpsertContactInput['data'];
+  topics?: Record<string, boolean>;
+  headers?: Record<string, string>;
+  attachments?: NewEmail['attachments'];
+  track?: NewEmail['track'];
+}
+
+/** One recipient's entry of the reply (`SendOut`'s `data.emails[]`, which the route's reply type checks). */
+export interface SentEmail {
+  contact: { id: string; email: string };
+  email: string;
+}
+
+type SendDeps = { knex: Knex; temporal: TemporalGateway; log: Logger; config: Config; runtime: Pick<Runtime, 'deliveries' | 'events'> };
 const asAddress = (a: string | Address): Address => (typeof a === 'string' ? { email: a } : a);
 
 /** What the request asks to send, with the template's fields where the request leaves them out. */
-async function resolveContent(deps: Pick<Deps, 'knex'>, projectId: string, body: SendBody) {
+async function resolveContent(deps: Pick<SendDeps, 'knex'>, projectId: string, body: SendRequest) {
   const template = body.template ? await findTemplate(deps.knex, projectId, body.template) : undefined;
-  if (body.template && !template) throw validationError([{ field: 'template', code: 'custom', message: 'Template not found in this project' }]);
+  if (body.template && !template)
+    throw new DomainError('invalid', 'Template not found in this project', { field: 'template', summary: 'Request validation failed' });
   const requestFrom = body.from ? asAddress(body.from) : undefined;
   const from: Address | undefined = requestFrom
     ? { email: requestFrom.email, name: requestFrom.name ?? (typeof body.from === 'string' ? body.name : undefined) }
     : template
       ? { email: template.from, name: template.from_name ?? undefined }
       : undefined;
-  if (!from) throw validationError([{ field: 'from', code: 'custom', message: 'from is required unless the template has one' }]);
+  if (!from) throw new DomainError('invalid', 'from is required unless the template has one', { field: 'from', summary: 'Request validation failed' });
   const subject = body.subject ?? template!.subject;
   const html = body.body ?? template!.body;
   // A template's text describes the template's body: with a body of the request's own, the part
@@ -44,7 +73,7 @@ async function resolveContent(deps: Pick<Deps, 'knex'>, projectId: string, body:
   ] as const) {
     if (source === null) continue;
     const problem = checkTemplate(source);
-    if (problem) throw validationError([{ field, code: 'custom', message: `${field} is not a valid template: ${problem}` }], 'Template could not be parsed');
+    if (problem) throw new DomainError('invalid', `${field} is not a valid template: ${problem}`, { field, summary: 'Template could not be parsed' });
   }
   return {
     template,
@@ -68,11 +97,7 @@ const compareAddresses = (a: string, b: string) => {
  * (services/deliveryBatcher.ts), named on each row. The call returns once the rows committed:
  * the batch starts a few milliseconds later, and the maintenance sweep starts any a crash left.
  */
-export async function sendEmails(
-  deps: Pick<Deps, 'knex' | 'temporal' | 'log' | 'config' | 'runtime'>,
-  projectId: string,
-  body: SendBody,
-): Promise<SentEmail[]> {
+export async function sendEmails(deps: SendDeps, projectId: string, body: SendRequest): Promise<SentEmail[]> {
   const content = await resolveContent(deps, projectId, body);
   const limits = await assertVerifiedSenderReadingLimits(deps.knex, projectId, content.from.email, senderCheckWaived(deps.config));
   const recipients = (Array.isArray(body.to) ? body.to : [body.to]).map(asAddress);

@@ -1,10 +1,27 @@
-import type { Deps } from '../context';
-import type { TrackBody } from '../schemas/track';
-import { upsertContactWith, linkedEvent, splitData } from '../../db/contacts';
-import type { EventRow } from '../../db/events';
-import { topicChanges } from '../../db/topics';
-import type { DoubleOptInSettings } from '../../db/doubleOptIn';
-import { doubleOptInFor, heldSubscription, needsConfirmation, requestConfirmation } from '../../services/doubleOptIn';
+import type { Knex } from 'knex';
+import type { Config } from '../lib/config';
+import type { Logger } from '../lib/logger';
+import { type UpsertContactInput, upsertContactWith, linkedEvent, splitData } from '../db/contacts';
+import type { EventRow } from '../db/events';
+import { topicChanges } from '../db/topics';
+import type { DoubleOptInSettings } from '../db/doubleOptIn';
+import { doubleOptInFor, heldSubscription, needsConfirmation, requestConfirmation } from './doubleOptIn';
+import type { Runtime } from './runtime';
+import type { TemporalGateway } from './temporal';
+
+/**
+ * What a tracked event carries: the fields of POST /v1/track's body (api/schemas/track.ts
+ * `TrackBody`, which validates them), declared here because services do not import the API; the
+ * compiler checks the route's parsed body fits.
+ */
+export interface TrackRequest {
+  email: string;
+  event: string;
+  subscribed?: boolean;
+  data?: UpsertContactInput['data'];
+  topics?: Record<string, boolean>;
+  doubleOptIn?: boolean;
+}
 
 export interface TrackResult {
   contactId: string;
@@ -18,9 +35,9 @@ export interface TrackResult {
  * triggers.
  */
 export async function trackEvent(
-  deps: Pick<Deps, 'knex' | 'temporal' | 'log' | 'config' | 'runtime'>,
+  deps: { knex: Knex; temporal: TemporalGateway; log: Logger; config: Config; runtime: Pick<Runtime, 'events'> },
   projectId: string,
-  body: TrackBody,
+  body: TrackRequest,
   doubleOptInSettings?: DoubleOptInSettings | null,
 ): Promise<TrackResult> {
   // The event keeps what the caller sent for this occurrence, one-off values included.

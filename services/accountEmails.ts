@@ -1,7 +1,6 @@
-import type { AppContext } from '../context';
 import { sendSystemEmail } from './systemEmail';
-import { issueToken, recentTokenCount, TokenPurpose, TOKEN_TTL_SECONDS } from '../../db/tokens';
-import type { UserRow } from '../../db/users';
+import { issueToken, recentTokenCount, TokenPurpose, TOKEN_TTL_SECONDS } from '../db/tokens';
+import type { UserRow } from '../db/users';
 
 /** At most this many links of one kind per account and hour: nobody can flood an inbox through us. */
 export const MAX_EMAILS_PER_HOUR = 5;
@@ -20,16 +19,16 @@ const EMAILS: Record<TokenPurpose, { subject: string; page: string; body: string
 };
 
 /** Issues a token and mails its link; false when the account already got its hourly share. */
-export async function mailToken(ctx: AppContext, user: UserRow, purpose: TokenPurpose): Promise<boolean> {
-  const { knex } = ctx.deps;
+export async function mailToken(deps: Parameters<typeof sendSystemEmail>[0], user: UserRow, purpose: TokenPurpose): Promise<boolean> {
+  const { knex } = deps;
   if ((await recentTokenCount(knex, user.id, purpose, 3600)) >= MAX_EMAILS_PER_HOUR) return false;
   const token = await issueToken(knex, user.id, purpose);
   const email = EMAILS[purpose];
-  await sendSystemEmail(ctx.deps, {
+  await sendSystemEmail(deps, {
     to: user.email,
     subject: email.subject,
     body: email.body,
-    variables: { url: `${ctx.deps.config.appUrl}/${email.page}?token=${token}`, hours: TOKEN_TTL_SECONDS[purpose] / 3600 },
+    variables: { url: `${deps.config.appUrl}/${email.page}?token=${token}`, hours: TOKEN_TTL_SECONDS[purpose] / 3600 },
   });
   return true;
 }

@@ -1,7 +1,10 @@
-import type { Deps } from '../context';
-import { insertEmail } from '../../db/emails';
-import { startDelivery } from '../../services/deliveries';
-import { uuid } from '../../lib/ids';
+import type { Knex } from 'knex';
+import type { Config } from '../lib/config';
+import type { Logger } from '../lib/logger';
+import { insertEmail } from '../db/emails';
+import { startDelivery } from './deliveries';
+import type { TemporalGateway } from './temporal';
+import { uuid } from '../lib/ids';
 
 export interface SystemEmail {
   to: string;
@@ -15,7 +18,7 @@ export interface SystemEmail {
  * Mail from the server itself, through the same rows and `deliverEmail` workflow as any send. It
  * belongs to no project, so it counts towards no project's consumption or bounce rate.
  */
-export async function sendSystemEmail(deps: Pick<Deps, 'config' | 'knex' | 'temporal' | 'log'>, m: SystemEmail): Promise<string> {
+export async function sendSystemEmail(deps: { config: Config; knex: Knex; temporal: TemporalGateway; log: Logger }, m: SystemEmail): Promise<string> {
   const id = uuid();
   // emails.project_id is nullable since migration 010; the row type still names the common case.
   const projectId = null as unknown as string;
