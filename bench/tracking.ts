@@ -17,6 +17,7 @@ import { execFile } from 'node:child_process';
 import { startStack, benchProject, BenchStack, startWorkerProcess, stopWorkerProcess, runLoad, LoadResult, fmt } from './stack';
 import { startSendgridSink, SendgridSink } from '../test/helpers/sendgridSink';
 import { signTrackingToken } from '../services/trackingTokens';
+import { cpuMeter, CpuReport, formatCpu } from './cpu';
 
 const DOMAIN = 'bench.example';
 const SUBJECT = 'News for {{ name ?? "you" }}';
@@ -73,7 +74,7 @@ async function projectWithAudience(stack: BenchStack, n: number) {
   return p;
 }
 
-async function sendCampaign(stack: BenchStack, sink: SendgridSink, n: number, tracking: boolean) {
+async function sendCampaign(stack: BenchStack, sink: SendgridSink, n: number, tracking: boolean, roots: Record<string, number | undefined> = {}) {
   const p = await projectWithAudience(stack, n);
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${p.secretKey}` };
   const created = await fetch(`${stack.url}/campaigns`, {
@@ -90,12 +91,13 @@ async function sendCampaign(stack: BenchStack, sink: SendgridSink, n: number, tr
   });
   const id = ((await created.json()) as { data: { id: string } }).data.id;
   const t0 = performance.now();
+  const meter = cpuMeter(roots);
   const sent = await fetch(`${stack.url}/campaigns/${id}/send`, { method: 'POST', headers, body: '{}' });
   if (!sent.ok) throw new Error(`send failed: ${sent.status} ${await sent.text()}`);
   for (;;) {
     sink.clear();
     const row = await stack.knex('campaigns').where({ id }).first('status', 'sent_count');
-    if (row.status === 'SENT') return { id, perSecond: row.sent_count / ((performance.now() - t0) / 1000), sent: row.sent_count as number };
+    if (row.status === 'SENT') return { id, perSecond: row.sent_count / ((performance.now() - t0) / 1000), sent: row.sent_count as number, cpu: meter.stop() };
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -114,8 +116,9 @@ async function main() {
   try {
     // Warm-up: connections, JIT, the workflow bundle.
     await sendCampaign(stack, sink, Math.min(n, 1000), true);
-    const runs: Array<{ tracking: boolean; perSecond: number; id: string }> = [];
-    for (const tracking of [false, true, true, false]) runs.push({ tracking, ...(await sendCampaign(stack, sink, n, tracking)) });
+    const runs: Array<{ tracking: boolean; perSecond: number; id: string; sent: number; cpu: CpuReport }> = [];
+    const roots = { worker: worker.pid, Temporal: stack.server.process.pid };
+    for (const tracking of [false, true, true, false]) runs.push({ tracking, ...(await sendCampaign(stack, sink, n, tracking, roots)) });
     const mean = (t: boolean) => runs.filter((r) => r.tracking === t).reduce((s, r) => s + r.perSecond, 0) / 2;
     const [off, on] = [mean(false), mean(true)];
     console.log(`tracking bench: campaigns of ${n} recipients, ${LINKS.length} links each, ABBA order`);
@@ -132,6 +135,18 @@ async function main() {
         .join(', ')})`,
     );
     console.log(`  on / off     : ${((on / off) * 100).toFixed(1)} %`);
+    // Where the CPU went, per email, each mode's two runs together ("this process" is the API and the sink).
+    for (const t of [false, true]) {
+      const mine = runs.filter((r) => r.tracking === t);
+      const parts: Record<string, number> = {};
+      for (const r of mine) for (const [k, v] of Object.entries(r.cpu.parts)) parts[k] = (parts[k] ?? 0) + v;
+      const cpu: CpuReport = {
+        seconds: mine.reduce((a, r) => a + r.cpu.seconds, 0),
+        parts,
+        machine: mine.reduce((a, r) => a + r.cpu.machine, 0) / mine.length,
+      };
+      console.log(`  CPU, tracking ${t ? 'on ' : 'off'}: ${formatCpu(cpu, { count: mine.reduce((a, r) => a + r.sent, 0), unit: 'email' })}`);
+    }
 
     // A real tracked email's first link; its token as the email carried it.
     const tracked = runs.find((r) => r.tracking)!;
