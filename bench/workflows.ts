@@ -155,7 +155,7 @@ async function main() {
       const bundle = process.env.WORKFLOW_BUNDLE ?? 'prebuilt when current (default)';
       console.log(`workflows bench, memory only: ${N} executions waiting (trigger → WAIT_FOR_EVENT), worker in its own process`);
       console.log(
-        `  settings             : TEMPORAL_MAX_CACHED_WORKFLOWS=${cached}, WORKFLOW_BUNDLE=${bundle}, node args '${process.env.BENCH_WORKER_NODE_ARGS ?? ''}'`,
+        `  settings             : TEMPORAL_MAX_CACHED_WORKFLOWS=${cached}, WORKFLOW_BUNDLE=${bundle}, node args '${process.env.BENCH_WORKER_NODE_ARGS ?? ''}', MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? 'unset'}`,
       );
       console.log(
         `  worker RSS           : ${rssBefore.toFixed(0)} MB idle after warm-up, ${rssWaiting.toFixed(0)} MB with ${N} waiting, ${rssPeak.toFixed(0)} MB peak while they started`,
