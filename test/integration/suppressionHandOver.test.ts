@@ -36,6 +36,17 @@ afterAll(async () => {
 });
 
 const key = (fx: ProjectFixture = p) => bearer(fx.secretKey);
+/** Creates a campaign to the whole audience of `fx` and sends it now; its id. */
+async function sendToAll(fx: ProjectFixture, content: { name: string; subject: string; body: string }): Promise<string> {
+  const created = await h.http
+    .post('/campaigns')
+    .set(key(fx))
+    .send({ ...content, from: FROM, audienceType: 'ALL' });
+  expect(created.status).toBe(201);
+  const campaignId = created.body.data.id;
+  expect((await h.http.post(`/campaigns/${campaignId}/send`).set(key(fx)).send({})).status).toBe(200);
+  return campaignId;
+}
 const suppress = (emails: string[], fx: ProjectFixture = p) => h.http.post('/suppressions').set(key(fx)).send({ emails });
 const listed = async (email: string, fx: ProjectFixture = p) =>
   (await h.http.get(`/suppressions?search=${encodeURIComponent(email)}`).set(key(fx))).body.data as Array<Record<string, unknown>>;
@@ -186,13 +197,7 @@ describe('the check at hand-over (SMTP)', () => {
     const blockedSet = new Set(blocked);
     const expected = addrs.filter((a) => !blockedSet.has(a));
     expect((await suppress(blocked, fx)).body.added).toHaveLength(500);
-    const created = await h.http
-      .post('/campaigns')
-      .set(key(fx))
-      .send({ name: 'big', subject: 'Hi {{ email }}', body: '<p>Hi {{ email }}</p>', from: FROM, audienceType: 'ALL' });
-    expect(created.status).toBe(201);
-    const campaignId = created.body.data.id;
-    expect((await h.http.post(`/campaigns/${campaignId}/send`).set(key(fx)).send({})).status).toBe(200);
+    const campaignId = await sendToAll(fx, { name: 'big', subject: 'Hi {{ email }}', body: '<p>Hi {{ email }}</p>' });
     await eventually(async () => (await h.deps.knex('campaigns').where({ id: campaignId }).first()).status === 'SENT', 210_000, 250);
 
     // What the relay accepted for this campaign: one message per recipient, one recipient per message.
@@ -281,13 +286,7 @@ describe('SMTP refusals at hand-over and the list', () => {
     const ok = uniqueEmail('cok');
     const audience = [rcpt5xx, data5xx, rcpt4xx, data4xx, ok];
     for (const email of audience) expect((await h.http.post('/contacts').set(key(fx)).send({ email, subscribed: true })).status).toBeLessThan(300);
-    const created = await h.http
-      .post('/campaigns')
-      .set(key(fx))
-      .send({ name: 'refusals', subject: 'News', body: '<p>News</p>', from: FROM, audienceType: 'ALL' });
-    expect(created.status).toBe(201);
-    const campaignId = created.body.data.id;
-    expect((await h.http.post(`/campaigns/${campaignId}/send`).set(key(fx)).send({})).status).toBe(200);
+    const campaignId = await sendToAll(fx, { name: 'refusals', subject: 'News', body: '<p>News</p>' });
     const campaign = await eventually(async () => {
       const c = await h.deps.knex('campaigns').where({ id: campaignId }).first();
       return c.status === 'SENT' ? c : null;
