@@ -5,7 +5,7 @@ import Router from '@koa/router';
 import { koaBody } from 'koa-body';
 import type { Middleware, Next } from 'koa';
 import type { AppContext } from './context';
-import type { RouteDef } from './route';
+import type { Auth, Principal, RouteDef } from './route';
 import { ApiError, FlatError, notFound, validationError } from './errors';
 import { fieldErrors, firstMessage, safeParse } from './validation';
 import { apiKey, session } from './middleware/auth';
@@ -154,13 +154,24 @@ function checkReply(def: RouteDef, ctx: AppContext): void {
   throw new Error(message);
 }
 
+/**
+ * The principal the route's `auth` names, which the auth middleware has set (or answered 401):
+ * checked here, so a handler's non-null `project` or `user` is a fact, not an assumption.
+ */
+function principalOf(def: RouteDef, ctx: AppContext): Principal<Auth> {
+  const { project, user } = ctx.state;
+  if ((def.auth === 'secret' || def.auth === 'public') && !project)
+    throw new Error(`${def.method.toUpperCase()} ${def.path}: no project after ${def.auth} auth`);
+  if (def.auth === 'session' && !user) throw new Error(`${def.method.toUpperCase()} ${def.path}: no user after session auth`);
+  return { project, user } as Principal<Auth>;
+}
+
 export function buildRouter(defs: RouteDef[]): Router<any, any> {
   const router = new Router();
   for (const def of defs) {
     const handler = async (ctx: AppContext) => {
       const input = validate(def, ctx);
-      // The auth middleware has set the principal the route's `auth` names (or answered 401).
-      const reply = await def.handler(ctx, { ...input, project: ctx.state.project!, user: ctx.state.user! });
+      const reply = await def.handler(ctx, { ...input, ...principalOf(def, ctx) });
       // A handler that set the body itself (pages, streams, bytes, 204s) returns nothing. The status
       // is the one the handler set, or Koa's 200 for a body.
       if (reply !== undefined) ctx.body = reply;
