@@ -32,8 +32,9 @@ import {
   WorkflowUpdate,
   parseStepConfig,
   stepCreateSchema,
-  stepConfigProblems,
+  filterTreeShapeErrors,
 } from '../schemas/workflows';
+import { stepConfigProblems } from '../../services/stepChecks';
 import {
   WorkflowRow,
   addStep,
@@ -87,7 +88,7 @@ async function assertRunnable(knex: Knex, project: string, workflowId: string, r
   const problems: { stepId: string; field: string; message: string }[] = graphProblems(graph, registry);
   for (const step of graph.steps) {
     if (problems.some((p) => p.stepId === step.id && p.field.startsWith('config'))) continue;
-    for (const e of await stepConfigProblems(knex, project, step.type, step.config, 'enable', registry, senderWaived))
+    for (const e of await stepConfigProblems(knex, project, step.type, step.config, 'enable', { registry, senderWaived, filterShape: filterTreeShapeErrors }))
       problems.push({ stepId: step.id, field: e.field, message: e.message });
   }
   if (!problems.length) return;
@@ -110,7 +111,7 @@ async function assertValidConfig(
   registry: StepRegistry,
   senderWaived: boolean,
 ): Promise<void> {
-  const problems = await stepConfigProblems(knex, project, type, config, 'save', registry, senderWaived);
+  const problems = await stepConfigProblems(knex, project, type, config, 'save', { registry, senderWaived, filterShape: filterTreeShapeErrors });
   if (problems.length) throw validationError(problems);
 }
 

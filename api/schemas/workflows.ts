@@ -1,20 +1,12 @@
 import { z } from 'zod';
 import { nestedDeeperThan } from '../../lib/json';
-import type { Knex } from 'knex';
 import { PageQuery, Timestamp, Uuid } from './common';
-import { FilterTree, filterErrorToFieldError } from './filters';
+import { FilterTree } from './filters';
 import type { FieldError } from '../errors';
 import { fieldErrors } from '../validation';
-import { assertVerifiedSender } from '../../services/senderCheck';
-import { STEP_TYPES, StepRegistry, addableStepTypes, findStepType, eventNameSchema, ConfigChecks } from '../../temporal/steps';
+import { STEP_TYPES, StepRegistry, addableStepTypes, findStepType, eventNameSchema } from '../../temporal/steps';
 import { stepConfigSchema } from '../../services/workflowGraphs';
 import { EXECUTION_STATUSES } from '../../db/executions';
-import { dataProblems } from '../../db/contacts';
-import { referenceTemplate } from '../../db/templates';
-import { isSenderDomainVerified } from '../../db/domains';
-import { compileFilter, FilterError, loadFieldTypes } from '../../db/filters';
-import { findTopicByKey } from '../../db/topics';
-import { checkTemplate } from '../../services/render';
 
 const Name = z.string().trim().min(1, 'name is required').max(200, 'name must be at most 200 characters');
 const Description = z.string().max(2000, 'description must be at most 2000 characters').nullable().optional();
@@ -152,60 +144,13 @@ export const TransitionCreate = z.object({
 });
 export const TransitionParams = z.object({ id: Uuid, transitionId: Uuid });
 
-// ───────────────────────────── checks that need the project ─────────────────────────────
-
 /**
- * Answers a step type's `check` for one project: Liquid that must parse, templates of the same
- * project, verified senders, contact data rules, filter trees the compiler accepts. On `save` an
- * unverified sender is the 403 every sender check answers; when enabling it is one more problem.
+ * A filter tree's shape as the API's schema (`FilterTree`) judges it, for services/stepChecks.ts:
+ * the field errors under `at`, none when the shape is right (the compiler then judges the rest).
  */
-export async function stepConfigProblems(
-  knex: Knex,
-  projectId: string,
-  type: string,
-  config: Record<string, unknown>,
-  mode: 'save' | 'enable',
-  registry: StepRegistry = STEP_TYPES,
-  senderWaived = false,
-): Promise<FieldError[]> {
-  const def = findStepType(registry, type);
-  if (!def?.check) return [];
-  const problems: FieldError[] = [];
-  const at = (path: string) => `config.${path}`;
-  const add = (path: string, message: string) => problems.push({ field: at(path), code: 'custom', message });
-  const checks: ConfigChecks = {
-    liquid(path, source) {
-      const problem = checkTemplate(source);
-      if (problem) add(path, `not a valid template: ${problem}`);
-    },
-    async template(path, templateId) {
-      // In a step write's transaction this also keeps the template from being deleted (db/templates).
-      if (!(await referenceTemplate(knex, projectId, templateId))) add(path, 'template not found in this project');
-    },
-    async sender(path, email) {
-      if (mode === 'save') return assertVerifiedSender(knex, projectId, email, senderWaived);
-      if (!senderWaived && !(await isSenderDomainVerified(knex, projectId, email))) add(path, `the sender domain of ${email} is not verified for this project`);
-    },
-    contactData(path, data) {
-      for (const p of dataProblems(data)) add([path, ...p.path].join('.'), p.message);
-    },
-    async filterTree(path, tree) {
-      if (nestedDeeperThan(tree, MAX_NESTING)) return void add(path, `the filter tree is nested more than ${MAX_NESTING} levels deep`);
-      const shape = FilterTree.safeParse(tree, { reportInput: true });
-      if (!shape.success) return void problems.push(...configErrors(shape.error, at(path)));
-      try {
-        compileFilter(tree, { fieldTypes: await loadFieldTypes(knex, projectId) });
-      } catch (err) {
-        if (!(err instanceof FilterError)) throw err;
-        problems.push(filterErrorToFieldError(err, at(path)));
-      }
-    },
-    async topic(path, key) {
-      if (!(await findTopicByKey(knex, projectId, key))) add(path, 'topic not found in this project');
-    },
-  };
-  await def.check(config, checks);
-  return problems;
+export function filterTreeShapeErrors(tree: unknown, at: string): FieldError[] {
+  const shape = FilterTree.safeParse(tree, { reportInput: true });
+  return shape.success ? [] : configErrors(shape.error, at);
 }
 
 // ───────────────────────────── executions ─────────────────────────────

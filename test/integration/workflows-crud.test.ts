@@ -2,7 +2,8 @@ import { startHarness, createProjectFixture, bearer, Harness, ProjectFixture } f
 import { verifiedDomain, uniqueEmail } from '../helpers/fixtures';
 import { workflowApi, equalsFilter } from '../helpers/workflows';
 import { addStep } from '../../db/workflows';
-import { stepConfigProblems } from '../../api/schemas/workflows';
+import { filterTreeShapeErrors } from '../../api/schemas/workflows';
+import { stepConfigProblems } from '../../services/stepChecks';
 
 let h: Harness;
 let p: ProjectFixture;
@@ -290,7 +291,7 @@ describe('templates in use', () => {
     const validated = new Promise<void>((r) => (checked = r));
     // The route's check, inside the step write's transaction, held open until released.
     const adding = addStep(h.deps.knex, p.projectId, wf.id, { type: 'SEND_EMAIL', config: { templateId: tpl } }, async (trx) => {
-      expect(await stepConfigProblems(trx, p.projectId, 'SEND_EMAIL', { templateId: tpl }, 'save')).toEqual([]);
+      expect(await stepConfigProblems(trx, p.projectId, 'SEND_EMAIL', { templateId: tpl }, 'save', { filterShape: filterTreeShapeErrors })).toEqual([]);
       checked();
       await gate;
     });
