@@ -174,6 +174,15 @@ describe('POST /v1/send', () => {
     expect(sink.messages.length).toBe(before);
   });
 
+  it('keeps the envelope of its content errors: a broken template is "Template could not be parsed", a missing template the generic summary, each naming its field', async () => {
+    const broken = await send({ to: uniqueEmail(), body: '{% if %}' });
+    expect(broken.body.error).toMatchObject({ code: 'VALIDATION_ERROR', message: 'Template could not be parsed' });
+    expect(broken.body.error.errors).toEqual([expect.objectContaining({ field: 'body', message: expect.stringMatching(/^body is not a valid template/) })]);
+    const missing = await send({ to: uniqueEmail(), template: '00000000-0000-4000-8000-000000000000' });
+    expect(missing.body.error).toMatchObject({ code: 'VALIDATION_ERROR', message: 'Request validation failed' });
+    expect(missing.body.error.errors).toEqual([expect.objectContaining({ field: 'template', message: 'Template not found in this project' })]);
+  });
+
   it('refuses headers that add recipients, change the sender, rebuild or vouch for the message, in any case, naming each; writes nothing', async () => {
     const to = uniqueEmail();
     const hidden = uniqueEmail('hidden');
