@@ -67,7 +67,7 @@ export async function stepConfigProblems(
         compileFilter(tree, { fieldTypes: await loadFieldTypes(knex, projectId) });
       } catch (err) {
         if (!(err instanceof FilterError)) throw err;
-        problems.push({ field: [at(path), err.path].filter(Boolean).join('.'), message: err.detail, code: 'custom' });
+        problems.push({ field: err.fieldUnder(at(path)), message: err.detail, code: 'custom' });
       }
     },
     async topic(path, key) {

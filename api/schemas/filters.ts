@@ -45,7 +45,7 @@ export type FilterTree = z.infer<typeof FilterTree>;
 
 /** A FilterError as a field error of the 422 envelope; `prefix` is where the tree sits in the body (`condition`). */
 export function filterErrorToFieldError(err: FilterError, prefix = ''): FieldError {
-  return { field: [prefix, err.path].filter(Boolean).join('.') || '(root)', message: err.detail, code: 'custom' };
+  return { field: err.fieldUnder(prefix), message: err.detail, code: 'custom' };
 }
 
 /**

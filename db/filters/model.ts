@@ -98,4 +98,9 @@ export class FilterError extends Error {
   get detail(): string {
     return this.problems[0].message;
   }
+
+  /** The input field the first problem names, under `prefix` (the request field holding the tree). */
+  fieldUnder(prefix = ''): string {
+    return [prefix, this.path].filter(Boolean).join('.') || '(root)';
+  }
 }
