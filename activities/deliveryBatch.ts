@@ -3,7 +3,6 @@ import type { ActivityDeps } from '.';
 import { attachmentsOf } from '../db/emails';
 import { batchEmails, claimRendered, RenderedEmail } from '../db/deliveryBatches';
 import type { Transport } from '../services/transport';
-import { GROUP_WAIT_MS } from '../services/sendThrottle';
 import { createHandOver, offerEach } from '../services/handOver';
 import { batchRenderer, RenderError } from '../services/render';
 import { chunk } from '../lib/arrays';
@@ -106,7 +105,6 @@ export function deliveryBatchActivities(deps: ActivityDeps, transport: Transport
           campaignId: null,
           typeOf,
           groups,
-          maxWaitMs: () => GROUP_WAIT_MS,
           claim,
           offer: (claimed) =>
             offerEach(

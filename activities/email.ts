@@ -41,7 +41,6 @@ export function emailActivities(deps: ActivityDeps, transport: Transport = deps.
         // A row past QUEUED (a retry after the hand-over was recorded) is not offered, nor paced, again.
         groups: fresh ? [[{ emailId }]] : [],
         oneEmail: true,
-        maxWaitMs: () => 0,
         claim: async () => {
           const claimed = await claimEmail(knex, emailId, transport.name);
           if (claimed?.status === 'SUPPRESSED') outcome = { status: 'SUPPRESSED' };

@@ -4,7 +4,7 @@ import { forEachLimit } from '../lib/concurrency';
 import { deliveriesFailed, emailsHandedOver } from '../lib/metrics';
 import { redactAddresses } from '../lib/redact';
 import { type ProviderEventDeps, refusalBounces } from './providerEvents';
-import { type SendThrottle, sendThrottleFor } from './sendThrottle';
+import { GROUP_WAIT_MS, type SendThrottle, sendThrottleFor } from './sendThrottle';
 import { type BatchResult, type OutgoingBatch, type OutgoingMessage, type Transport, TransportRejected } from './transport';
 
 /**
@@ -53,8 +53,8 @@ export interface HandOverPlan<G extends GroupItem, O extends GroupItem> {
   groups: G[][];
   /** Keeps a single email's throttle slot across retries (services/sendThrottle `email`). */
   oneEmail?: boolean;
-  /** The longest this attempt may wait for a group's slots now. */
-  maxWaitMs(): number;
+  /** The longest this attempt may wait for a group's slots now (default GROUP_WAIT_MS; a single email's wait is its own). */
+  maxWaitMs?(): number;
   /** Called before a group's throttle wait (a campaign's own send rate). */
   beforeGroup?(group: G[]): Promise<void>;
   /**
@@ -212,9 +212,12 @@ export function createHandOver(deps: HandOverDeps, transport: Transport) {
         const first = group[0];
         const slot = await activity
           .during(`throttle ${of}`, () =>
-            throttle.waitOrThrow(plan.oneEmail ? { projectId, emailId: first.emailId } : { projectId, count: group.length, maxWaitMs: plan.maxWaitMs() }, {
-              signal: activity.signal,
-            }),
+            throttle.waitOrThrow(
+              plan.oneEmail ? { projectId, emailId: first.emailId } : { projectId, count: group.length, maxWaitMs: plan.maxWaitMs?.() ?? GROUP_WAIT_MS },
+              {
+                signal: activity.signal,
+              },
+            ),
           )
           .catch(async (err) => {
             // The project's queue is longer than this attempt may wait: what was not offered goes back to QUEUED.
