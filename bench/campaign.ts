@@ -19,7 +19,7 @@
  */
 import crypto from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
-import { startStack, postRaw, benchProject, BenchStack, startWorkerProcess, stopWorkerProcess } from './stack';
+import { startStack, postRaw, benchProject, benchVerifiedDomain, BenchStack, startWorkerProcess, stopWorkerProcess } from './stack';
 import { startSendgridSink, SendgridSink } from '../test/helpers/sendgridSink';
 import type { BatchRecipient } from '../services/transport';
 import { sendgridBatchPayload, MAX_BATCH_RECIPIENTS } from '../services/sendgridTransport';
@@ -177,11 +177,7 @@ async function main() {
   try {
     const warmProject = await benchProject(stack);
     const p = await benchProject(stack);
-    for (const projectId of [warmProject.projectId, p.projectId]) {
-      await stack
-        .knex('domains')
-        .insert({ id: crypto.randomUUID(), project_id: projectId, domain: DOMAIN, token: 't', status: 'VERIFIED', records: '[]', verified_at: new Date() });
-    }
+    for (const projectId of [warmProject.projectId, p.projectId]) await benchVerifiedDomain(stack, projectId, DOMAIN);
     await seed(stack, warmProject.projectId, 1);
     await seed(stack, p.projectId, N);
     worker = startWorker(stack, sink);

@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import nodemailer from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
-import { startStack, runLoad, benchProject, fmt, type LoadResult } from './stack';
+import { startStack, runLoad, benchProject, benchVerifiedDomain, fmt, type LoadResult } from './stack';
 import { startInboundServer } from '../inbound/server';
 import { startDnsServer } from '../test/helpers/dnsServer';
 import { reply } from '../test/helpers/inboundMail';
@@ -65,9 +65,7 @@ async function main() {
   try {
     const p = await benchProject(stack);
     const domain = `bench-${crypto.randomBytes(3).toString('hex')}.example.com`;
-    await stack
-      .knex('domains')
-      .insert({ id: crypto.randomUUID(), project_id: p.projectId, domain, token: 'bench', status: 'VERIFIED', records: '[]', verified_at: new Date() });
+    await benchVerifiedDomain(stack, p.projectId, domain);
     const to = `support@inbound.${domain}`;
     await load(inbound.port, to, 2);
     await load(raw.port, to, 2);

@@ -21,6 +21,7 @@ import {
   fmt,
   LoadResult,
   percentile,
+  benchVerifiedDomain,
 } from './stack';
 import { startSendgridSink } from '../test/helpers/sendgridSink';
 import { temporal } from '@temporalio/proto';
@@ -29,17 +30,6 @@ import { optionalTsToMs } from '@temporalio/common/lib/time';
 const SECONDS = Number(process.argv[2] ?? 60);
 const TRACK_CLIENTS = 12;
 const SEND_CLIENTS = 4;
-
-const verifiedDomain = (stack: BenchStack, projectId: string) =>
-  stack.knex('domains').insert({
-    id: crypto.randomUUID(),
-    project_id: projectId,
-    domain: 'bench.example',
-    token: 't',
-    status: 'VERIFIED',
-    records: '[]',
-    verified_at: new Date(),
-  });
 
 /** Where a delivery batch's time went, from its histories: p50 / p99 of each hop, in seconds. */
 async function printBatchWaits(stack: BenchStack) {
@@ -85,7 +75,7 @@ async function main() {
   });
   try {
     const p = await benchProject(stack);
-    await verifiedDomain(stack, p.projectId);
+    await benchVerifiedDomain(stack, p.projectId);
 
     // When the sink accepted each recipient: polled, 5 ms resolution.
     const accepted = new Map<string, number>();

@@ -21,10 +21,10 @@ import {
   benchProject,
   sideBySide,
   reportSideBySide,
-  BenchStack,
   startWorkerProcess,
   stopWorkerProcess,
   percentile,
+  benchVerifiedDomain,
 } from './stack';
 import { countActions, formatActions, untilClosed } from './actions';
 import { startSendgridSink } from '../test/helpers/sendgridSink';
@@ -34,25 +34,14 @@ const CONCURRENCY = 32;
 const LATENCY_CONCURRENCY = 8;
 const LATENCY_SECONDS = 10;
 
-const verifiedDomain = (stack: BenchStack, projectId: string) =>
-  stack.knex('domains').insert({
-    id: crypto.randomUUID(),
-    project_id: projectId,
-    domain: 'bench.example',
-    token: 't',
-    status: 'VERIFIED',
-    records: '[]',
-    verified_at: new Date(),
-  });
-
 async function main() {
   const stack = await startStack({ RATE_LIMIT_PER_MINUTE: '100000000' });
   let worker: ReturnType<typeof startWorkerProcess> | null = null;
   try {
     const warm = await benchProject(stack);
     const p = await benchProject(stack);
-    await verifiedDomain(stack, warm.projectId);
-    await verifiedDomain(stack, p.projectId);
+    await benchVerifiedDomain(stack, warm.projectId);
+    await benchVerifiedDomain(stack, p.projectId);
     const client = await stack.temporal.client();
     const body = (i: number | string) => ({
       to: `user${typeof i === 'number' ? i % 5000 : i}@bench.example`,

@@ -214,6 +214,13 @@ export function postRaw(url: string, data: string, headers: Record<string, strin
 export const fmt = (r: LoadResult) =>
   `${r.perSecond.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(1).padStart(6)} ms   p99 ${r.p99.toFixed(1).padStart(6)} ms   (${r.requests} requests, ${r.errors} errors)`;
 
+/** Marks `domain` verified for the project (written directly: no DNS in a bench), so its senders may send. */
+export async function benchVerifiedDomain(stack: BenchStack, projectId: string, domain = 'bench.example'): Promise<void> {
+  await stack
+    .knex('domains')
+    .insert({ id: crypto.randomUUID(), project_id: projectId, domain, token: 't', status: 'VERIFIED', records: '[]', verified_at: new Date() });
+}
+
 /** A project with keys, made through the real signup and project routes. */
 export async function benchProject(stack: BenchStack): Promise<{ projectId: string; publicKey: string; secretKey: string }> {
   const email = `bench-${crypto.randomBytes(4).toString('hex')}@example.test`;

@@ -1,20 +1,7 @@
-/**
- * First-party open and click tracking (docs/tracking.md). Prints:
- *   - campaign emails handed over per second with tracking off and on (the same campaign, N
- *     recipients each, its 2 KB body with five links, through the real API, `campaignSend` and a
- *     separate worker process into the local SendGrid sink), in ABBA order (off, on, on, off), and
- *     the ratio: tracking costs a scan of each rendered body and a longer row;
- *   - the click redirect (`GET /t/c/<token>`, 302) under 200 concurrent clients in a process of
- *     their own for S seconds: requests per second, p50 and p99, and how many of the clicks the
- *     batched recording had written once the load stopped.
- * Usage: npx tsx bench/tracking.ts [N=5000] [S=10]
- *        (internally: npx tsx bench/tracking.ts client <url> <concurrency> <seconds>)
- */
-import crypto from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
-import { startStack, benchProject, BenchStack, startWorkerProcess, stopWorkerProcess, runLoad, LoadResult, fmt } from './stack';
+import { startStack, benchProject, benchVerifiedDomain, BenchStack, startWorkerProcess, stopWorkerProcess, runLoad, LoadResult, fmt } from './stack';
 import { startSendgridSink, SendgridSink } from '../test/helpers/sendgridSink';
 import { signTrackingToken } from '../services/trackingTokens';
 import { cpuMeter, CpuReport, formatCpu } from './cpu';
@@ -61,9 +48,7 @@ function remoteClicks(url: string, concurrency: number, seconds: number): Promis
 
 async function projectWithAudience(stack: BenchStack, n: number) {
   const p = await benchProject(stack);
-  await stack
-    .knex('domains')
-    .insert({ id: crypto.randomUUID(), project_id: p.projectId, domain: DOMAIN, token: 't', status: 'VERIFIED', records: '[]', verified_at: new Date() });
+  await benchVerifiedDomain(stack, p.projectId, DOMAIN);
   await stack.knex.raw(
     `INSERT INTO contacts (id, project_id, email, subscribed, data)
      SELECT 'cnt_' || substr(md5(? || g::text), 1, 22), ?, 'user' || g || '@bench.example', true, jsonb_build_object('name', 'User ' || g)
