@@ -94,9 +94,23 @@ export async function openDashboard(
   };
 
   const replace = async (label: string, value: string, scope?: string) => {
-    // A triple click selects one line only: select all, then type.
-    await page.click(await inputId(label, scope));
-    await selectAllAndType(value);
+    const selector = await inputId(label, scope);
+    // A triple click selects one line only: select all, then type. A keystroke can land while the
+    // page re-renders (a query settling under the form) and be lost, so the field is read back and
+    // typed again until it holds the value, as a person would look and correct it.
+    for (let attempt = 1; ; attempt++) {
+      await page.click(selector);
+      await selectAllAndType(value);
+      const held = await page
+        .waitForFunction((sel: string, v: string) => (globalThis as any).document.querySelector(sel)?.value === v, { timeout: 2_000 }, selector, value)
+        .then(() => true)
+        .catch(() => false);
+      if (held) return;
+      if (attempt === 3) {
+        const shown = await page.$eval(selector, (el: any) => el.value).catch(() => '?');
+        throw new Error(`"${label}" holds ${JSON.stringify(shown)} after typing ${JSON.stringify(value)} three times`);
+      }
+    }
   };
 
   const replaceCode = async (label: string, value: string) => {
