@@ -12,7 +12,7 @@ import {
   setSendingPaused,
 } from '../db/campaigns';
 import { batchBounds, campaignEmailId, claimPage, dropUnsent, recipientPage, RecipientEmail, RecipientRow, settleCancelled } from '../db/campaignEmails';
-import { handOverActivity } from './handOver';
+import { handOverActivity, loopHeartbeat } from './handOver';
 import type { BatchRecipient, Transport } from '../services/transport';
 import { createHandOver, offerBatch, UNKNOWN_OUTCOME } from '../services/handOver';
 import { MAX_BATCH_RECIPIENTS } from '../services/sendgridTransport';
@@ -239,8 +239,9 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = de
       const renderer = batchRenderer();
       // The campaign's own choice, else the project's settings for its type (read once per batch).
       const tracking = fresh.length ? resolveTracking((await trackingSettings(knex, c.project_id)) ?? DEFAULT_TRACKING, c.type, c.tracking) : NO_TRACKING;
+      const beat = loopHeartbeat(progress);
       for (const r of fresh) {
-        ctx.heartbeat(progress);
+        beat();
         rendered.push(await render(c, { contact_id: r.contact_id, email: r.email!, data: r.data, variant: ab.variant(r.contact_id) }, renderer, tracking));
       }
       // Rows QUEUED by an earlier attempt, and the interrupted ones the release above just put back.

@@ -1,4 +1,3 @@
-import { Context } from '@temporalio/activity';
 import type { ActivityDeps } from '.';
 import { attachmentsOf } from '../db/emails';
 import { batchEmails, claimRendered, RenderedEmail } from '../db/deliveryBatches';
@@ -6,7 +5,7 @@ import type { Transport } from '../services/transport';
 import { createHandOver, offerEach } from '../services/handOver';
 import { batchRenderer, RenderError } from '../services/render';
 import { chunk } from '../lib/arrays';
-import { handOverActivity } from './handOver';
+import { handOverActivity, loopHeartbeat } from './handOver';
 import { outgoingMessage, renderRow } from './outgoing';
 import { trackingSettings } from '../db/tracking';
 import { routeEvents } from './eventBatch';
@@ -34,7 +33,6 @@ export function deliveryBatchActivities(deps: ActivityDeps, transport: Transport
      * is recorded, so Temporal retries only what is left.
      */
     async deliverBatch(workflowId: string): Promise<DeliveryBatchResult> {
-      const ctx = Context.current();
       const progress = { stage: 'read' };
       const rows = await batchEmails(knex, workflowId);
       const result: DeliveryBatchResult = { sent: 0, failed: 0 };
@@ -57,8 +55,9 @@ export function deliveryBatchActivities(deps: ActivityDeps, transport: Transport
       // an email over a budget is written FAILED below, so a retry never renders it again.
       const renderer = batchRenderer();
       const tracking = (await trackingSettings(knex, projectId)) ?? null;
+      const beat = loopHeartbeat(progress);
       for (const r of queued) {
-        ctx.heartbeat(progress);
+        beat();
         try {
           rendered.push({ id: r.id, emailId: r.id, ...(await renderRow(config, r, tracking, renderer)) });
         } catch (err) {

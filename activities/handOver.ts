@@ -9,6 +9,22 @@ import type { HandOverActivity } from '../services/handOver';
 
 const HEARTBEAT_EVERY_MS = 5_000;
 
+/**
+ * A heartbeat for a loop over recipients: at most one call into the SDK per `ms`. The SDK sends
+ * heartbeats to the server at its own throttled pace anyway, but each call costs its pipeline work
+ * (a profile of a 50,000-recipient campaign put one per recipient at 4 % of the worker's CPU).
+ */
+export function loopHeartbeat(details: unknown, ms = 200): () => void {
+  const ctx = Context.current();
+  let last = -Infinity;
+  return () => {
+    const now = performance.now();
+    if (now - last < ms) return;
+    last = now;
+    ctx.heartbeat(details);
+  };
+}
+
 /** Heartbeats `details` every few seconds while `work` runs (a provider call or a throttle wait may take a while). */
 export async function heartbeating<T>(details: unknown, work: () => Promise<T>): Promise<T> {
   const ctx = Context.current();

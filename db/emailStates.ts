@@ -3,6 +3,7 @@ import { deterministicUuid } from '../lib/ids';
 import { binaryTextArray } from './binaryArrays';
 import { SUPPRESSED_REASON, type EmailRow, type EmailStatus } from './emails';
 import { suppressedSql } from './suppressions';
+import { matchesPatternsSql } from './webhookEndpoints';
 
 /**
  * The states of an email's hand-over, and the statements that move them (services/handOver.ts is
@@ -72,15 +73,34 @@ export const emailSentEventId = (emailId: string) => deterministicUuid(emailId, 
 export interface HandedOver {
   /** Rows that moved SENDING → SENT (sentCount moved by as many). */
   moved: number;
-  /** The `email.sent` events written for them, to hand to event routing. */
-  events: Array<{ id: string; project_id: string; contact_id: string; name: string }>;
+  /** The `email.sent` events written for them that something may listen to: to hand to event routing. */
+  events: RoutableEventRow[];
+  /** Ids of the `email.sent` events written already routed (nothing listened when they were written). */
+  settled: string[];
 }
+
+type RoutableEventRow = { id: string; project_id: string; contact_id: string; name: string };
+
+/**
+ * SQL: may something act on `email.sent` for this contact of this project? An enabled workflow it
+ * triggers, an enabled webhook endpoint whose patterns match it, or one of the contact's executions
+ * waiting for it: what event routing (activities/eventBatch.ts routeEvents) would act on.
+ */
+const sentListenedSql = (project: string, contact: string) => `(
+  EXISTS (SELECT 1 FROM workflows w WHERE w.project_id = ${project} AND w.enabled AND w.trigger_config->>'eventName' = 'email.sent')
+  OR EXISTS (SELECT 1 FROM webhook_endpoints h WHERE h.project_id = ${project} AND h.enabled AND ${matchesPatternsSql('h.events', "'email.sent'")})
+  OR EXISTS (SELECT 1 FROM workflow_executions x WHERE x.contact_id = ${contact} AND x.status = 'WAITING' AND x.waiting_for = 'email.sent'))`;
 
 /**
  * SENDING → SENT for what the provider accepted, in one statement: sentCount moves by exactly the
  * rows that moved, and each of them gets its `email.sent` event (like a transactional
  * send), so the activity feed lists campaign mail and workflows can trigger on it. One multi-row
  * insert per group; a contact deleted meanwhile gets no event.
+ *
+ * An event nothing can act on (no workflow it triggers, no webhook endpoint for it, no execution of
+ * its contact waiting for it) is written already routed: a campaign to a project that does not use
+ * `email.sent` pays no routing pass for it (docs/architecture.md, "email.sent nobody listens to").
+ * A wait that committed while this statement ran is caught by reopenSettledForWaits after it.
  *
  * `campaignId` null: transactional emails (a /v1/send batch), the same way without a campaign's counts.
  */
@@ -97,17 +117,38 @@ export async function markHandedOver(knex: Knex, campaignId: string | null, acce
        UPDATE campaigns SET sent_count = sent_count + n.n, updated_at = now() FROM n
         WHERE campaigns.id = :campaignId AND n.n > 0),
      sent AS (
-       INSERT INTO events (id, project_id, contact_id, name, data)
-       SELECT u.event_id, m.project_id, m.contact_id, 'email.sent', jsonb_build_object('emailId', m.id)
+       INSERT INTO events (id, project_id, contact_id, name, data, routed_at)
+       SELECT u.event_id, m.project_id, m.contact_id, 'email.sent', jsonb_build_object('emailId', m.id),
+              CASE WHEN ${sentListenedSql('m.project_id', 'm.contact_id')} THEN NULL ELSE now() END
          FROM moved m
          JOIN unnest(:ids::uuid[], :eventIds::uuid[]) AS u(email_id, event_id) ON u.email_id = m.id
          JOIN contacts ct ON ct.id = m.contact_id
        ON CONFLICT (id) DO NOTHING
-       RETURNING id, project_id, contact_id, name)
-     SELECT (SELECT n FROM n) AS n, (SELECT coalesce(json_agg(sent), '[]') FROM sent) AS events`,
+       RETURNING id, project_id, contact_id, name, routed_at IS NOT NULL AS settled)
+     SELECT (SELECT n FROM n) AS n,
+            (SELECT coalesce(json_agg(json_build_object('id', id, 'project_id', project_id, 'contact_id', contact_id, 'name', name)), '[]') FROM sent WHERE NOT settled) AS events,
+            (SELECT coalesce(array_agg(id), '{}') FROM sent WHERE settled) AS settled`,
     { messageIds: binaryTextArray(accepted.map((a) => a.messageId)), ids: emailIds, eventIds: emailIds.map(emailSentEventId), campaignId },
   );
-  return { moved: rows[0].n, events: rows[0].events };
+  return { moved: rows[0].n, events: rows[0].events, settled: rows[0].settled };
+}
+
+/**
+ * Of events markHandedOver wrote already routed, those whose contact has an execution waiting for
+ * them now: marked unrouted again and returned, to hand to routing. It closes the gap of a wait
+ * that committed while markHandedOver's statement ran (that statement did not see it, and the
+ * wait's own read of recent events did not see the uncommitted event). Run after that commit.
+ */
+export async function reopenSettledForWaits(knex: Knex, eventIds: string[]): Promise<RoutableEventRow[]> {
+  if (!eventIds.length) return [];
+  const { rows } = await knex.raw(
+    `UPDATE events e SET routed_at = NULL
+      WHERE e.id = ANY(?::uuid[]) AND e.routed_at IS NOT NULL
+        AND EXISTS (SELECT 1 FROM workflow_executions x WHERE x.contact_id = e.contact_id AND x.status = 'WAITING' AND x.waiting_for = e.name)
+      RETURNING e.id, e.project_id, e.contact_id, e.name`,
+    [eventIds],
+  );
+  return rows;
 }
 
 /**

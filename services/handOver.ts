@@ -1,5 +1,5 @@
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { type HandedOver, markFailed, markHandedOver, releaseClaim } from '../db/emailStates';
+import { type HandedOver, markFailed, markHandedOver, releaseClaim, reopenSettledForWaits } from '../db/emailStates';
 import { forEachLimit } from '../lib/concurrency';
 import { deliveriesFailed, emailsHandedOver } from '../lib/metrics';
 import { redactAddresses } from '../lib/redact';
@@ -160,6 +160,8 @@ export function createHandOver(deps: HandOverDeps, transport: Transport) {
     try {
       if (outcome.accepted.length) {
         const handed = await markHandedOver(knex, campaignId, outcome.accepted);
+        // Written routed because nothing listened; a wait that committed meanwhile reopens its own.
+        handed.events.push(...(await reopenSettledForWaits(knex, handed.settled)));
         countByType(
           outcome.accepted.map((a) => a.emailId),
           typeOf,

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from '@temporalio/worker';
@@ -5,6 +6,9 @@ import { temporal } from '@temporalio/proto';
 import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
 import { startSendgridSink, SendgridSink } from '../helpers/sendgridSink';
 import { verifiedDomain, uniqueEmail } from '../helpers/fixtures';
+import { workflowApi } from '../helpers/workflows';
+import { reopenSettledForWaits } from '../../db/emailStates';
+import { routeEvents } from '../../activities/eventBatch';
 import { campaignActivities } from '../../activities/campaigns';
 import { replaceCampaign } from '../../db/campaigns';
 
@@ -396,6 +400,106 @@ describe('sending', () => {
       return found.length === 3 && found.every((e) => e.routed_at) ? found : null;
     });
     expect(events.map((e) => [e.contact_id, e.data.emailId]).sort()).toEqual(rows.map((r) => [r.contact_id, r.id]).sort());
+  });
+
+  it('writes the email.sent nobody listens to already routed, and routes it where a workflow, a webhook endpoint or a waiting execution listens', async () => {
+    const sentEvents = async (fx: ProjectFixture) =>
+      h.deps
+        .knex('events as e')
+        .join('emails as m', 'm.id', h.deps.knex.raw("(e.data->>'emailId')::uuid"))
+        .where({ 'e.project_id': fx.projectId, 'e.name': 'email.sent' })
+        .select('e.id', 'e.contact_id', 'e.routed_at', 'm.sent_at', 'm.to_email');
+    const sendToAll = async (fx: ProjectFixture) => {
+      const draft = await created({}, fx);
+      expect((await api(fx).post(draft.id, 'send')).status).toBe(200);
+      await waitStatus(fx, draft.id, 'SENT');
+    };
+
+    // Nobody listens: routed by the statement that wrote it (its routed_at is the email's sent_at), no routing pass.
+    const quiet = await projectWith([{ email: uniqueEmail('quiet1') }, { email: uniqueEmail('quiet2') }]);
+    await sendToAll(quiet);
+    const settled = await sentEvents(quiet);
+    expect(settled).toHaveLength(2);
+    for (const e of settled) expect(new Date(e.routed_at).getTime()).toBe(new Date(e.sent_at).getTime());
+
+    // A contact's execution waits for email.sent (a workflow on another event): its event goes through routing and resumes it.
+    const [waiter, other] = [uniqueEmail('waiter'), uniqueEmail('other')];
+    const waiting = await projectWith([{ email: waiter }, { email: other }]);
+    const flows = workflowApi(h, waiting);
+    const wf = await flows.build(
+      'joined',
+      { wait: { type: 'WAIT_FOR_EVENT', config: { eventName: 'email.sent' } }, mark: { type: 'UPDATE_CONTACT', config: { data: { mailed: true } } } },
+      [
+        ['trigger', 'wait'],
+        ['wait', 'mark', 'next'],
+      ],
+      { enabled: true },
+    );
+    expect((await flows.track(waiter, 'joined')).status).toBe(200);
+    const waiterId = (await h.deps.knex('contacts').where({ project_id: waiting.projectId, email: waiter }).first()).id;
+    const execution = await flows.executionOf(wf.id, waiterId);
+    await eventually(async () => (await h.deps.knex('workflow_executions').where({ id: execution.id }).first()).status === 'WAITING');
+    await sendToAll(waiting);
+    expect((await flows.until(wf.id, execution.id, ['COMPLETED', 'EXITED', 'FAILED'])).status).toBe('COMPLETED');
+    const byTo = new Map((await sentEvents(waiting)).map((e) => [e.to_email, e]));
+    expect(new Date(byTo.get(waiter)!.routed_at).getTime()).toBeGreaterThan(new Date(byTo.get(waiter)!.sent_at).getTime());
+    // The other contact waits for nothing, and the project has no listener of its own: settled at once.
+    expect(new Date(byTo.get(other)!.routed_at).getTime()).toBe(new Date(byTo.get(other)!.sent_at).getTime());
+
+    // A wait that commits while the hand-over's statement runs: that statement wrote the event routed;
+    // the check after its commit reopens it (and only it), and routing then resumes the execution.
+    const late = uniqueEmail('late');
+    expect((await flows.track(late, 'joined')).status).toBe(200);
+    const lateId = (await h.deps.knex('contacts').where({ project_id: waiting.projectId, email: late }).first()).id;
+    const lateExecution = await flows.executionOf(wf.id, lateId);
+    await eventually(async () => (await h.deps.knex('workflow_executions').where({ id: lateExecution.id }).first()).status === 'WAITING');
+    const written = crypto.randomUUID();
+    await h.deps
+      .knex('events')
+      .insert({ id: written, project_id: waiting.projectId, contact_id: lateId, name: 'email.sent', data: {}, routed_at: h.deps.knex.fn.now() });
+    const reopened = await reopenSettledForWaits(h.deps.knex, [written, byTo.get(other)!.id]);
+    expect(reopened.map((e) => e.id)).toEqual([written]);
+    expect((await h.deps.knex('events').where({ id: written }).first()).routed_at).toBeNull();
+    expect(
+      (
+        await h.deps
+          .knex('events')
+          .where({ id: byTo.get(other)!.id })
+          .first()
+      ).routed_at,
+    ).not.toBeNull();
+    await routeEvents(h.deps, [written]);
+    expect((await flows.until(wf.id, lateExecution.id, ['COMPLETED', 'EXITED', 'FAILED'])).status).toBe('COMPLETED');
+
+    // A workflow triggered by email.sent, or a webhook endpoint for email.* (a family): every event is routed.
+    for (const listen of ['workflow', 'endpoint'] as const) {
+      const fx = await projectWith([{ email: uniqueEmail(listen) }]);
+      let endpointId: string | undefined;
+      if (listen === 'workflow')
+        await workflowApi(h, fx).build('email.sent', { mark: { type: 'UPDATE_CONTACT', config: { data: { seen: true } } } }, [['trigger', 'mark']], {
+          enabled: true,
+        });
+      else {
+        const made = await h.http
+          .post('/webhook-endpoints')
+          .set(key(fx))
+          .send({ url: 'https://hooks.example.test/sent', events: ['email.*'] });
+        expect(made.status).toBe(201);
+        endpointId = made.body.id;
+      }
+      await sendToAll(fx);
+      const [e] = await eventually(async () => {
+        const found = await sentEvents(fx);
+        return found.length === 1 && found[0].routed_at ? found : null;
+      });
+      expect(new Date(e.routed_at).getTime()).toBeGreaterThan(new Date(e.sent_at).getTime());
+      if (listen === 'workflow') await eventually(async () => (await h.deps.knex('contacts').where({ id: e.contact_id }).first()).data?.seen === true);
+      else {
+        expect(await h.deps.knex('webhook_deliveries').where({ event_id: e.id })).toHaveLength(1);
+        // Its delivery to an address that does not resolve would retry for the rest of the run.
+        expect((await h.http.delete(`/webhook-endpoints/${endpointId}`).set(key(fx))).status).toBe(204);
+      }
+    }
   });
 
   it('sends a TRANSACTIONAL campaign to unsubscribed contacts too, without unsubscribe headers', async () => {
