@@ -24,6 +24,8 @@ import { startSendgridSink, SendgridSink } from '../test/helpers/sendgridSink';
 import type { BatchRecipient } from '../services/transport';
 import { sendgridBatchPayload, MAX_BATCH_RECIPIENTS } from '../services/sendgridTransport';
 import { renderTemplate } from '../services/render';
+import { trackedBody } from '../services/emailTracking';
+import { DEFAULT_TRACKING } from '../lib/trackingSettings';
 import { identityVariables } from '../db/contacts';
 import { binaryTextArray } from '../db/binaryArrays';
 import { listUnsubscribeHeaders } from '../lib/unsubscribe';
@@ -115,7 +117,8 @@ async function rawSinkRate(stack: BenchStack, sink: SendgridSink, projectId: str
 
 /**
  * The least a campaign of these recipients must do, as one node loop: render, one insert of 1,000
- * rows, one provider call. No Temporal, no claim, no snapshot, no status checks, no `email.sent` events.
+ * rows, one provider call. The payload is the campaign's own: the same signed links and, as a marketing
+ * email's default, the tracking pixel. No Temporal, no claim, no snapshot, no status checks, no `email.sent` events.
  */
 async function minimalPipeline(stack: BenchStack, sink: SendgridSink, projectId: string): Promise<{ seconds: number; emails: number; cpu: CpuReport }> {
   const contacts: Array<{ id: string; email: string; data: Record<string, unknown> }> = await stack
@@ -130,11 +133,13 @@ async function minimalPipeline(stack: BenchStack, sink: SendgridSink, projectId:
     for (const c of contacts.slice(at, at + MAX_BATCH_RECIPIENTS)) {
       const links = linksFor(stack.config, projectId, c.id);
       const r = await renderTemplate({ subject: SUBJECT, body: BODY }, { ...c.data, ...identityVariables(c), ...links });
+      const emailId = crypto.randomUUID();
       recipients.push({
-        emailId: crypto.randomUUID(),
+        emailId,
         to: { email: c.email },
         subject: r.subject,
-        html: r.body,
+        // The payload the campaign sends: a marketing email carries the open pixel by default (docs/tracking.md).
+        html: trackedBody(stack.config, emailId, r.body, DEFAULT_TRACKING.MARKETING).body,
         text: r.text,
         headers: listUnsubscribeHeaders(links.unsubscribeUrl),
       });
