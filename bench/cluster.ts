@@ -23,7 +23,7 @@ import { createKnex } from '../db/knex';
 import { startCluster, Cluster } from '../scripts/cluster';
 import { freePortRange, ROOT } from '../scripts/temporalServer';
 import { startPrivatePostgres, PrivatePostgres } from '../test/cluster/privatePostgres';
-import { bearer, buildWorkflow, call, ClusterProject, createProject, pool } from '../test/cluster/clusterClient';
+import { bearer, buildWorkflow, call, ClusterProject, createProject, pool, sinkClusterEnv } from '../test/cluster/clusterClient';
 import { startSendgridSink, SendgridSink } from '../test/helpers/sendgridSink';
 import { cpuMeter, CpuReport, formatCpu } from './cpu';
 
@@ -91,22 +91,7 @@ async function startRun(workers: number, dataDir: string, pg: PrivatePostgres, s
     inbound: 1,
     ui: false,
     log: (line) => console.error(`  [cluster] ${line}`),
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      DATABASE_URL: pg.url('svc'),
-      TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
-      PORT: String(apiPort),
-      INBOUND_SMTP_PORT: String(inboundPort),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      EMAIL_TRANSPORT: 'sendgrid',
-      SENDGRID_API_KEY: 'SG.cluster-bench',
-      SENDGRID_API_URL: sink.url,
-      // The bench measures the pipeline, not the API's limiter or the project's send throttle.
-      RATE_LIMIT_PER_MINUTE: '100000000',
-      SEND_RATE_PER_SECOND: '1000000',
-    },
+    env: sinkClusterEnv({ databaseUrl: pg.url('svc'), temporalPort, apiPort, inboundPort, dataDir, sinkUrl: sink.url }),
   });
 }
 

@@ -103,3 +103,29 @@ export async function pool<T, R>(items: T[], concurrency: number, fn: (item: T, 
   );
   return out;
 }
+
+/**
+ * The environment of a cluster on a private Postgres that sends into the local SendGrid sink, with
+ * the API's limiter and the send throttle lifted: the load is the caller's own, not a client to throttle.
+ */
+export function sinkClusterEnv(
+  o: { databaseUrl: string; temporalPort: number; apiPort: number; inboundPort: number; dataDir: string; sinkUrl: string },
+  extra: NodeJS.ProcessEnv = {},
+): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    DATABASE_URL: o.databaseUrl,
+    TEMPORAL_ADDRESS: `127.0.0.1:${o.temporalPort}`,
+    PORT: String(o.apiPort),
+    INBOUND_SMTP_PORT: String(o.inboundPort),
+    DATA_DIR: o.dataDir,
+    LOG_LEVEL: 'warn',
+    EMAIL_TRANSPORT: 'sendgrid',
+    SENDGRID_API_KEY: 'SG.cluster',
+    SENDGRID_API_URL: o.sinkUrl,
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    SEND_RATE_PER_SECOND: '1000000',
+    ...extra,
+  };
+}

@@ -14,7 +14,7 @@ import { startCluster, Cluster } from '../../scripts/cluster';
 import { startSendgridSink, SendgridSink } from '../helpers/sendgridSink';
 import { eventually } from '../helpers/harness';
 import { startPrivatePostgres, PrivatePostgres } from './privatePostgres';
-import { bearer, buildWorkflow, call, ClusterProject, createProject, pool, Reply } from './clusterClient';
+import { bearer, buildWorkflow, call, ClusterProject, createProject, pool, Reply, sinkClusterEnv } from './clusterClient';
 import { freePortRange } from '../../scripts/temporalServer';
 
 jest.setTimeout(40 * 60_000);
@@ -154,25 +154,14 @@ beforeAll(async () => {
   cluster = await startCluster({
     ui: false,
     log: () => undefined,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      DATABASE_URL: pg.url('svc'),
-      TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
-      PORT: String(apiPort),
-      INBOUND_SMTP_PORT: String(inboundPort),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      EMAIL_TRANSPORT: 'sendgrid',
-      SENDGRID_API_KEY: 'SG.cluster-test',
-      SENDGRID_API_URL: sink.url,
-      WORKFLOW_TIME_SCALE: String(TIME_SCALE),
-      // The load here is the test's own, not a client to throttle.
-      RATE_LIMIT_PER_MINUTE: '100000000',
-      SEND_RATE_PER_SECOND: '1000000',
-      // 100 batches for 10,000 recipients, so a fault lands between many of them.
-      CAMPAIGN_BATCH_SIZE: '100',
-    },
+    env: sinkClusterEnv(
+      { databaseUrl: pg.url('svc'), temporalPort, apiPort, inboundPort, dataDir, sinkUrl: sink.url },
+      {
+        WORKFLOW_TIME_SCALE: String(TIME_SCALE),
+        // 100 batches for 10,000 recipients, so a fault lands between many of them.
+        CAMPAIGN_BATCH_SIZE: '100',
+      },
+    ),
   });
   api = cluster.apiUrls as [string, string];
   knex = createKnex(pg.url('svc'), { max: 5 });
