@@ -15,7 +15,7 @@ import { batchBounds, campaignEmailId, claimPage, dropUnsent, recipientPage, Rec
 import { handOverActivity, loopHeartbeat } from './handOver';
 import type { BatchRecipient, Transport } from '../services/transport';
 import { createHandOver, offerBatch, UNKNOWN_OUTCOME } from '../services/handOver';
-import { MAX_BATCH_RECIPIENTS } from '../services/sendgridTransport';
+import { MAX_BATCH_RECIPIENTS } from '../services/sendgridBatches';
 import { batchRenderer, BatchRenderer, RenderError } from '../services/render';
 import { htmlToPlainText } from '../services/plainText';
 import { abTestPage, subjectFor } from '../db/campaignAbTest';

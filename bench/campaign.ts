@@ -22,7 +22,7 @@ import type { ChildProcess } from 'node:child_process';
 import { startStack, postRaw, benchProject, benchVerifiedDomain, BenchStack, startWorkerProcess, stopWorkerProcess } from './stack';
 import { startSendgridSink, SendgridSink } from '../test/helpers/sendgridSink';
 import type { BatchRecipient } from '../services/transport';
-import { sendgridBatchPayload, MAX_BATCH_RECIPIENTS } from '../services/sendgridTransport';
+import { sendgridBatchPayload, MAX_BATCH_RECIPIENTS } from '../services/sendgridBatches';
 import { renderTemplate } from '../services/render';
 import { trackedBody } from '../services/emailTracking';
 import { DEFAULT_TRACKING } from '../lib/trackingSettings';

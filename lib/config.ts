@@ -186,7 +186,7 @@ const EnvSchema = z.object({
   SECURITY_MAX_COMPLAINT_RATE: unsetIfBlank(rate.default(0.003)),
   SECURITY_MIN_SENT: unsetIfBlank(intIn(1).default(100)),
   WORKFLOW_TIME_SCALE: unsetIfBlank(positive.default(1)),
-  // SendGrid takes at most 1000 recipients per call (services/sendgridTransport MAX_BATCH_RECIPIENTS).
+  // SendGrid takes at most 1000 recipients per call (services/sendgridBatches MAX_BATCH_RECIPIENTS).
   CAMPAIGN_BATCH_SIZE: unsetIfBlank(intIn(1, 1000).default(1000)),
   CAMPAIGN_BATCHES_PER_RUN: unsetIfBlank(intIn(1).default(50)),
   CAMPAIGN_BATCH_LANES: unsetIfBlank(intIn(1, 16).default(3)),

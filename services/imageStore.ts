@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import type { Config } from '../lib/config';
 import type { ImageStore } from '../lib/storage';
-import { S3ImageStore } from '../lib/s3ImageStore';
 import { PostgresImageStore } from '../db/uploads';
 
 /**
@@ -9,5 +8,7 @@ import { PostgresImageStore } from '../db/uploads';
  * (services/runtime.ts): the S3 client keeps its sockets open between requests.
  */
 export function createImageStore(config: Config, knex: Knex): ImageStore {
-  return config.uploads.store === 'postgres' ? new PostgresImageStore(knex) : new S3ImageStore(config.uploads);
+  if (config.uploads.store === 'postgres') return new PostgresImageStore(knex);
+  // Loaded only when configured: the AWS SDK's S3 client costs a process memory it need not hold.
+  return new (require('../lib/s3ImageStore') as typeof import('../lib/s3ImageStore')).S3ImageStore(config.uploads);
 }

@@ -20,7 +20,7 @@ import type { SnsCertCache } from './snsMessages';
  * pool, a batch being gathered, a DNS cache), which is why there is one of each.
  */
 export interface Runtime {
-  /** The configured email transport (one SMTP pool per process). */
+  /** The configured email transport (one SMTP pool per process), built when first asked for. */
   transport: Transport;
   /** Committed events to routing: never throws, logs once, the maintenance sweep covers failures. */
   events: EventHandOff;
@@ -45,10 +45,15 @@ export function createRuntime(deps: { config: Config; knex: Knex; temporal: Temp
     log.warn({ err, workflowId: batch.workflowId, emails: batch.emailIds.length }, 'delivery batch start failed; the maintenance sweep will start it'),
   );
   const engagements = new EngagementBatcher({ knex, events, log });
-  const transport = createTransport(config, { knex });
+  // Built on first use: the worker sends, while the API and the inbound server never do, and
+  // building it loads the provider's SDK (services/transports.ts).
+  let transport: Transport | undefined;
   let closed: Promise<void> | undefined;
   const runtime: Runtime = {
-    transport,
+    get transport() {
+      transport ??= createTransport(config, { knex });
+      return transport;
+    },
     events,
     deliveries,
     engagements,
@@ -61,7 +66,7 @@ export function createRuntime(deps: { config: Config; knex: Knex; temporal: Temp
         // Opens and clicks hand their events to `events`: drained first, so those go too.
         await engagements.drain();
         await events.drain();
-        transport.close?.();
+        transport?.close?.();
       })();
       return closed;
     },
