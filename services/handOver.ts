@@ -160,8 +160,7 @@ export function createHandOver(deps: HandOverDeps, transport: Transport) {
     try {
       if (outcome.accepted.length) {
         const handed = await markHandedOver(knex, campaignId, outcome.accepted);
-        // Written routed because nothing listened; a wait that committed meanwhile reopens its own.
-        handed.events.push(...(await reopenSettledForWaits(knex, handed.settled)));
+        // Counted as the rows turn SENT, before anything else is awaited: whoever sees SENT sees the count.
         countByType(
           outcome.accepted.map((a) => a.emailId),
           typeOf,
@@ -169,6 +168,8 @@ export function createHandOver(deps: HandOverDeps, transport: Transport) {
         );
         result.sent += handed.moved;
         result.accepted.push(...outcome.accepted);
+        // Written routed because nothing listened; a wait that committed meanwhile reopens its own.
+        handed.events.push(...(await reopenSettledForWaits(knex, handed.settled)));
         await plan.routeSent(handed.events);
       }
       const refused = outcome.rejected.filter((r) => !r.error.retryable);
