@@ -142,7 +142,7 @@ it('builds a workflow on the canvas, enables it, and shows the execution /v1/tra
     timeout: 60_000,
   });
   await s.waitForText('exited (1)');
-  await page.click('[data-execution-id] button');
+  await (await page.waitForSelector('[data-execution-id] button', { timeout: 20_000 }))!.click();
   await page.waitForSelector('::-p-aria([name="Output of Send welcome"])');
   const timeline = await page.$eval('[aria-label="Execution timeline"]', (el) => (el as any).innerText as string);
   expect(timeline).toMatch(/Trigger[\s\S]*Send welcome[\s\S]*emailId[\s\S]*Exit/);
@@ -177,7 +177,8 @@ it('filters executions by status and cancels one, then all', async () => {
 
   await page.goto(`${s.api.url}/app/p/${projectId}/workflows/${wfId}/executions`, { waitUntil: 'load' });
   await s.waitForText('waiting (3)', 60_000);
-  await page.click('[data-execution-id] button');
+  // The counts can arrive before the list's rows: wait for a row's menu, then open it.
+  await (await page.waitForSelector('[data-execution-id] button', { timeout: 20_000 }))!.click();
   await s.click('Cancel execution');
   await s.waitForText('cancelled (1)');
   await s.click('Cancel all');
