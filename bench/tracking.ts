@@ -1,3 +1,16 @@
+/**
+ * First-party open and click tracking (docs/tracking.md). Prints:
+ *   - campaign emails handed over per second with tracking off and on (the same campaign, N
+ *     recipients each, its 2 KB body with five links, through the real API, `campaignSend` and
+ *     worker processes of their own into the local SendGrid sink), in ABBA order (off, on, on, off),
+ *     and the ratio with the CPU per email of each process; once for each worker count W (default
+ *     1 and 2: where the worker's main thread binds, and where the machine's cores do);
+ *   - the click redirect (`GET /t/c/<token>`, 302) under 200 concurrent clients in a process of
+ *     their own for S seconds: requests per second, p50 and p99, and how many of the clicks the
+ *     batched recording had written once the load stopped.
+ * Usage: npx tsx bench/tracking.ts [N=5000] [S=10] [W=1,2]
+ *        (internally: npx tsx bench/tracking.ts client <url> <concurrency> <seconds>)
+ */
 import http from 'node:http';
 import path from 'node:path';
 import { ChildProcess, execFile } from 'node:child_process';

@@ -62,7 +62,6 @@ const deliveries = (campaignId: string) => {
   return counts;
 };
 const state = async (id: string): Promise<CampaignState> => (await h.deps.temporal.client()).workflow.getHandle(`campaign-${id}`).query(campaignStateQuery);
-/** A campaign row an attempt left behind (cancelled in its retry wait, or dead): QUEUED or SENDING. */
 /** What a cancel does with the rows an attempt left: the QUEUED one (never offered) is gone, the SENDING one failed as outcome unknown. */
 async function expectLeftRowsSettled(campaignId: string, queuedLeft: { id: string }, sendingLeft: { id: string }) {
   const row = (c: { id: string }) =>
@@ -74,6 +73,7 @@ async function expectLeftRowsSettled(campaignId: string, queuedLeft: { id: strin
   expect(await row(sendingLeft)).toMatchObject({ status: 'FAILED', error: expect.stringMatching(/outcome unknown/) });
 }
 
+/** A campaign row an attempt left behind (cancelled in its retry wait, or dead): QUEUED or SENDING. */
 const leaveRow = (campaignId: string, projectId: string, c: { id: string; email: string }, status: 'QUEUED' | 'SENDING') =>
   h.deps.knex('emails').insert({
     id: campaignEmailId(campaignId, c.id),
