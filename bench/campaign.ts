@@ -19,7 +19,7 @@
  */
 import crypto from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
-import { startStack, postRaw, benchProject, benchVerifiedDomain, BenchStack, startWorkerProcess, stopWorkerProcess } from './stack';
+import { startStack, postRaw, benchProject, benchVerifiedDomain, BenchStack, startWorkerProcess, stopWorkerProcess, NEWSLETTER, seedContacts } from './stack';
 import { startSendgridSink, SendgridSink } from '../test/helpers/sendgridSink';
 import type { BatchRecipient } from '../services/transport';
 import { sendgridBatchPayload, MAX_BATCH_RECIPIENTS } from '../services/sendgridBatches';
@@ -37,21 +37,9 @@ import { countActions, formatActions, untilClosed } from './actions';
 
 const N = Number(process.argv[2] ?? 100_000);
 const DOMAIN = 'bench.example';
-const SUBJECT = 'News for {{ name ?? "you" }}';
-// About 2 KB of HTML, personalised twice: a realistic newsletter that still fits a substitution.
-const BODY = `<html><body><h1>Hello {{ name ?? "friend" }}</h1>${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore.</p>'.repeat(16)}<a href="{{ unsubscribeUrl }}">Unsubscribe</a></body></html>`;
+const { subject: SUBJECT, body: BODY } = NEWSLETTER;
 
 // ───────────────────────────── setup ─────────────────────────────
-
-async function seed(stack: BenchStack, projectId: string, n: number): Promise<void> {
-  await stack.knex.raw(
-    `INSERT INTO contacts (id, project_id, email, subscribed, data)
-     SELECT 'cnt_' || substr(md5(? || g::text), 1, 22), ?, 'user' || g || '@bench.example', true, jsonb_build_object('name', 'User ' || g)
-       FROM generate_series(1, ?::int) g`,
-    [projectId, projectId, n],
-  );
-  await stack.knex.raw('ANALYZE contacts');
-}
 
 const startWorker = (stack: BenchStack, sink: SendgridSink) =>
   // The per-project send throttle is lifted: the bench measures the pipeline, not the configured rate.
@@ -183,8 +171,8 @@ async function main() {
     const warmProject = await benchProject(stack);
     const p = await benchProject(stack);
     for (const projectId of [warmProject.projectId, p.projectId]) await benchVerifiedDomain(stack, projectId, DOMAIN);
-    await seed(stack, warmProject.projectId, 1);
-    await seed(stack, p.projectId, N);
+    await seedContacts(stack, warmProject.projectId, 1);
+    await seedContacts(stack, p.projectId, N);
     worker = startWorker(stack, sink);
     await waitForWorker(stack, worker, warmProject.secretKey, warmProject.projectId, sink);
     sink.clear();

@@ -14,7 +14,6 @@
  * the first one's rows, histories or warm caches.
  * Usage: npx tsx bench/cluster.ts [N] [N_EXEC]
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,6 +25,7 @@ import { startPrivatePostgres, PrivatePostgres } from '../test/cluster/privatePo
 import { bearer, buildWorkflow, call, ClusterProject, createProject, pool, sinkClusterEnv } from '../test/cluster/clusterClient';
 import { startSendgridSink, SendgridSink } from '../test/helpers/sendgridSink';
 import { cpuMeter, CpuReport, formatCpu } from './cpu';
+import { benchVerifiedDomain, NEWSLETTER, seedContacts } from './stack';
 
 const N = Number(process.argv[2] ?? 20_000);
 const N_EXEC = Number(process.argv[3] ?? 1_000);
@@ -33,9 +33,8 @@ const WARM_RECIPIENTS = 1_000;
 const WORKER_COUNTS = [1, 2];
 const TRACK_CONCURRENCY = 32;
 const DOMAIN = 'bench.example';
-// The same subject and ~2 KB body as bench/campaign.ts, so the per-email figures compare.
-const SUBJECT = 'News for {{ name ?? "you" }}';
-const BODY = `<html><body><h1>Hello {{ name ?? "friend" }}</h1>${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore.</p>'.repeat(16)}<a href="{{ unsubscribeUrl }}">Unsubscribe</a></body></html>`;
+// The same newsletter as bench/campaign.ts, so the per-email figures compare.
+const { subject: SUBJECT, body: BODY } = NEWSLETTER;
 const TRIGGER = 'bench.signup';
 const AWAITED = 'bench.purchase';
 const CORES = os.cpus().length;
@@ -95,35 +94,11 @@ async function startRun(workers: number, dataDir: string, pg: PrivatePostgres, s
   });
 }
 
-/** Marks the bench's sender domain verified (written directly, as faults.test.ts does: no DNS here). */
-async function verifiedDomain(knex: Knex, projectId: string): Promise<void> {
-  await knex('domains').insert({
-    id: crypto.randomUUID(),
-    project_id: projectId,
-    domain: DOMAIN,
-    token: 't',
-    status: 'VERIFIED',
-    records: '[]',
-    verified_at: new Date(),
-  });
-}
-
-/** `n` subscribed contacts in one statement, shaped like bench/campaign.ts's (the API path is not what is measured). */
-async function seed(knex: Knex, projectId: string, n: number): Promise<void> {
-  await knex.raw(
-    `INSERT INTO contacts (id, project_id, email, subscribed, data)
-     SELECT 'cnt_' || substr(md5(? || g::text), 1, 22), ?, 'user' || g || '@bench.example', true, jsonb_build_object('name', 'User ' || g)
-       FROM generate_series(1, ?::int) g`,
-    [projectId, projectId, n],
-  );
-  await knex.raw('ANALYZE contacts');
-}
-
 /** A project with a verified domain and `n` contacts. */
 async function campaignProject(run: Run, n: number): Promise<ClusterProject> {
   const p = await createProject(run.api, run.api);
-  await verifiedDomain(run.knex, p.projectId);
-  await seed(run.knex, p.projectId, n);
+  await benchVerifiedDomain(run, p.projectId, DOMAIN);
+  await seedContacts(run, p.projectId, n);
   return p;
 }
 

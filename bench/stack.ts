@@ -215,10 +215,27 @@ export const fmt = (r: LoadResult) =>
   `${r.perSecond.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(1).padStart(6)} ms   p99 ${r.p99.toFixed(1).padStart(6)} ms   (${r.requests} requests, ${r.errors} errors)`;
 
 /** Marks `domain` verified for the project (written directly: no DNS in a bench), so its senders may send. */
-export async function benchVerifiedDomain(stack: BenchStack, projectId: string, domain = 'bench.example'): Promise<void> {
-  await stack
+export async function benchVerifiedDomain(db: Pick<BenchStack, 'knex'>, projectId: string, domain = 'bench.example'): Promise<void> {
+  await db
     .knex('domains')
     .insert({ id: crypto.randomUUID(), project_id: projectId, domain, token: 't', status: 'VERIFIED', records: '[]', verified_at: new Date() });
+}
+
+/** The campaign benches' newsletter: about 2 KB of HTML, personalised twice, one (subscription) link; it still fits a SendGrid substitution. */
+export const NEWSLETTER = {
+  subject: 'News for {{ name ?? "you" }}',
+  body: `<html><body><h1>Hello {{ name ?? "friend" }}</h1>${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore.</p>'.repeat(16)}<a href="{{ unsubscribeUrl }}">Unsubscribe</a></body></html>`,
+};
+
+/** `n` subscribed contacts (user<i>@bench.example, data.name) in one statement: the benches measure sending, not the contacts API. */
+export async function seedContacts(db: Pick<BenchStack, 'knex'>, projectId: string, n: number): Promise<void> {
+  await db.knex.raw(
+    `INSERT INTO contacts (id, project_id, email, subscribed, data)
+     SELECT 'cnt_' || substr(md5(? || g::text), 1, 22), ?, 'user' || g || '@bench.example', true, jsonb_build_object('name', 'User ' || g)
+       FROM generate_series(1, ?::int) g`,
+    [projectId, projectId, n],
+  );
+  await db.knex.raw('ANALYZE contacts');
 }
 
 /** A project with keys, made through the real signup and project routes. */

@@ -14,7 +14,18 @@
 import http from 'node:http';
 import path from 'node:path';
 import { ChildProcess, execFile } from 'node:child_process';
-import { startStack, benchProject, benchVerifiedDomain, BenchStack, startWorkerProcess, stopWorkerProcess, runLoad, LoadResult, fmt } from './stack';
+import {
+  startStack,
+  benchProject,
+  benchVerifiedDomain,
+  seedContacts,
+  BenchStack,
+  startWorkerProcess,
+  stopWorkerProcess,
+  runLoad,
+  LoadResult,
+  fmt,
+} from './stack';
 import { startSendgridSink, SendgridSink } from '../test/helpers/sendgridSink';
 import { signTrackingToken } from '../services/trackingTokens';
 import { cpuMeter, CpuReport, formatCpu } from './cpu';
@@ -62,13 +73,7 @@ function remoteClicks(url: string, concurrency: number, seconds: number): Promis
 async function projectWithAudience(stack: BenchStack, n: number) {
   const p = await benchProject(stack);
   await benchVerifiedDomain(stack, p.projectId, DOMAIN);
-  await stack.knex.raw(
-    `INSERT INTO contacts (id, project_id, email, subscribed, data)
-     SELECT 'cnt_' || substr(md5(? || g::text), 1, 22), ?, 'user' || g || '@bench.example', true, jsonb_build_object('name', 'User ' || g)
-       FROM generate_series(1, ?::int) g`,
-    [p.projectId, p.projectId, n],
-  );
-  await stack.knex.raw('ANALYZE contacts');
+  await seedContacts(stack, p.projectId, n);
   return p;
 }
 

@@ -1,11 +1,11 @@
-import type { Address, BatchRecipient, OutgoingBatch } from './transport';
-import { chunk } from '../lib/arrays';
-
 /**
  * SendGrid's batch shapes, apart from its SDK: the log transport groups like SendGrid and campaigns
  * size their pages by its cap, and neither should load the SDK (services/transports.ts loads only the
  * transport in use).
  */
+
+import type { Address, BatchRecipient, OutgoingBatch } from './transport';
+import { chunk } from '../lib/arrays';
 
 /** SendGrid's cap on personalizations (recipients) per /v3/mail/send call. */
 export const MAX_BATCH_RECIPIENTS = 1000;
@@ -19,8 +19,9 @@ const BODY_TAG = '%svc_body%';
 const TEXT_TAG = '%svc_text%';
 const MAX_SUBSTITUTED_BODY_BYTES = 9_500;
 
-/** Recipients with the same key have the same content, both parts. */
+/** Recipients with the same key have the same content, both parts (a Map key for the grouping). */
 const contentKey = (r: BatchRecipient) => `${r.text}\u0000${r.html}`;
+const sameContent = (a: BatchRecipient, b: BatchRecipient) => a.html === b.html && a.text === b.text;
 const contentBytes = (r: BatchRecipient) => Buffer.byteLength(r.html) + Buffer.byteLength(r.text);
 
 /**
@@ -53,7 +54,7 @@ export function splitForSendgrid(recipients: BatchRecipient[]): BatchRecipient[]
  */
 export function sendgridBatchPayload(batch: OutgoingBatch) {
   const first = batch.recipients[0];
-  const shared = batch.recipients.every((r) => contentKey(r) === contentKey(first));
+  const shared = batch.recipients.every((r) => sameContent(r, first));
   return {
     from: addr(batch.from),
     ...(batch.replyTo ? { reply_to: { email: batch.replyTo } } : {}),
