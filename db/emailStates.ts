@@ -3,7 +3,7 @@ import { deterministicUuid } from '../lib/ids';
 import { binaryTextArray } from './binaryArrays';
 import { SUPPRESSED_REASON, type EmailRow, type EmailStatus } from './emails';
 import { suppressedSql } from './suppressions';
-import { matchesPatternsSql } from './webhookEndpoints';
+import { eventListenedSql, type RoutableEventRow } from './events';
 
 /**
  * The states of an email's hand-over, and the statements that move them (services/handOver.ts is
@@ -79,18 +79,6 @@ export interface HandedOver {
   settled: string[];
 }
 
-type RoutableEventRow = { id: string; project_id: string; contact_id: string; name: string };
-
-/**
- * SQL: may something act on `email.sent` for this contact of this project? An enabled workflow it
- * triggers, an enabled webhook endpoint whose patterns match it, or one of the contact's executions
- * waiting for it: what event routing (activities/eventBatch.ts routeEvents) would act on.
- */
-const sentListenedSql = (project: string, contact: string) => `(
-  EXISTS (SELECT 1 FROM workflows w WHERE w.project_id = ${project} AND w.enabled AND w.trigger_config->>'eventName' = 'email.sent')
-  OR EXISTS (SELECT 1 FROM webhook_endpoints h WHERE h.project_id = ${project} AND h.enabled AND ${matchesPatternsSql('h.events', "'email.sent'")})
-  OR EXISTS (SELECT 1 FROM workflow_executions x WHERE x.contact_id = ${contact} AND x.status = 'WAITING' AND x.waiting_for = 'email.sent'))`;
-
 /**
  * SENDING → SENT for what the provider accepted, in one statement: sentCount moves by exactly the
  * rows that moved, and each of them gets its `email.sent` event (like a transactional
@@ -100,7 +88,7 @@ const sentListenedSql = (project: string, contact: string) => `(
  * An event nothing can act on (no workflow it triggers, no webhook endpoint for it, no execution of
  * its contact waiting for it) is written already routed: a campaign to a project that does not use
  * `email.sent` pays no routing pass for it (docs/architecture.md, "email.sent nobody listens to").
- * A wait that committed while this statement ran is caught by reopenSettledForWaits after it.
+ * A wait that committed while this statement ran is caught by reopenForWaits (db/events.ts) after it.
  *
  * `campaignId` null: transactional emails (a /v1/send batch), the same way without a campaign's counts.
  */
@@ -119,7 +107,7 @@ export async function markHandedOver(knex: Knex, campaignId: string | null, acce
      sent AS (
        INSERT INTO events (id, project_id, contact_id, name, data, routed_at)
        SELECT u.event_id, m.project_id, m.contact_id, 'email.sent', jsonb_build_object('emailId', m.id),
-              CASE WHEN ${sentListenedSql('m.project_id', 'm.contact_id')} THEN NULL ELSE now() END
+              CASE WHEN ${eventListenedSql('m.project_id', 'm.contact_id', "'email.sent'")} THEN NULL ELSE now() END
          FROM moved m
          JOIN unnest(:ids::uuid[], :eventIds::uuid[]) AS u(email_id, event_id) ON u.email_id = m.id
          JOIN contacts ct ON ct.id = m.contact_id
@@ -131,24 +119,6 @@ export async function markHandedOver(knex: Knex, campaignId: string | null, acce
     { messageIds: binaryTextArray(accepted.map((a) => a.messageId)), ids: emailIds, eventIds: emailIds.map(emailSentEventId), campaignId },
   );
   return { moved: rows[0].n, events: rows[0].events, settled: rows[0].settled };
-}
-
-/**
- * Of events markHandedOver wrote already routed, those whose contact has an execution waiting for
- * them now: marked unrouted again and returned, to hand to routing. It closes the gap of a wait
- * that committed while markHandedOver's statement ran (that statement did not see it, and the
- * wait's own read of recent events did not see the uncommitted event). Run after that commit.
- */
-export async function reopenSettledForWaits(knex: Knex, eventIds: string[]): Promise<RoutableEventRow[]> {
-  if (!eventIds.length) return [];
-  const { rows } = await knex.raw(
-    `UPDATE events e SET routed_at = NULL
-      WHERE e.id = ANY(?::uuid[]) AND e.routed_at IS NOT NULL
-        AND EXISTS (SELECT 1 FROM workflow_executions x WHERE x.contact_id = e.contact_id AND x.status = 'WAITING' AND x.waiting_for = e.name)
-      RETURNING e.id, e.project_id, e.contact_id, e.name`,
-    [eventIds],
-  );
-  return rows;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { uuid } from '../lib/ids';
+import { matchesPatternsSql } from './webhookEndpoints';
 
 export interface EventRow {
   id: string;
@@ -82,4 +83,36 @@ export async function unroutedEvents(db: Knex, minutes: number, limit: number): 
     .orderBy('created_at')
     .limit(limit)
     .select('id', 'project_id', 'contact_id', 'name');
+}
+
+export type RoutableEventRow = Pick<EventRow, 'id' | 'project_id' | 'name'> & { contact_id: string };
+
+/**
+ * SQL: may routing act on event `name` (an SQL expression) of this contact of this project? What
+ * routeEvents (activities/eventBatch.ts) acts on: an enabled workflow it triggers, an enabled
+ * webhook endpoint whose patterns match it, one of the contact's executions waiting for it. A
+ * writer may store an event nothing can act on already routed, and spare it the routing pass.
+ */
+export const eventListenedSql = (project: string, contact: string, name: string) => `(
+  EXISTS (SELECT 1 FROM workflows w WHERE w.project_id = ${project} AND w.enabled AND w.trigger_config->>'eventName' = ${name})
+  OR EXISTS (SELECT 1 FROM webhook_endpoints h WHERE h.project_id = ${project} AND h.enabled AND ${matchesPatternsSql('h.events', name)})
+  OR EXISTS (SELECT 1 FROM workflow_executions x WHERE x.contact_id = ${contact} AND x.status = 'WAITING' AND x.waiting_for = ${name}))`;
+
+/**
+ * Of events written already routed (eventListenedSql said nothing listened), those whose contact
+ * has an execution waiting for them now: marked unrouted again and returned, to hand to routing.
+ * It closes the gap of a wait that committed while the writing statement ran (that statement did
+ * not see it, and the wait's own read of recent events did not see the uncommitted event). Run
+ * after the writer's commit.
+ */
+export async function reopenForWaits(db: Knex, eventIds: string[]): Promise<RoutableEventRow[]> {
+  if (!eventIds.length) return [];
+  const { rows } = await db.raw(
+    `UPDATE events e SET routed_at = NULL
+      WHERE e.id = ANY(?::uuid[]) AND e.routed_at IS NOT NULL
+        AND EXISTS (SELECT 1 FROM workflow_executions x WHERE x.contact_id = e.contact_id AND x.status = 'WAITING' AND x.waiting_for = e.name)
+      RETURNING e.id, e.project_id, e.contact_id, e.name`,
+    [eventIds],
+  );
+  return rows;
 }

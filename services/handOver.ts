@@ -1,5 +1,6 @@
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { type HandedOver, markFailed, markHandedOver, releaseClaim, reopenSettledForWaits } from '../db/emailStates';
+import { type HandedOver, markFailed, markHandedOver, releaseClaim } from '../db/emailStates';
+import { reopenForWaits } from '../db/events';
 import { forEachLimit } from '../lib/concurrency';
 import { deliveriesFailed, emailsHandedOver } from '../lib/metrics';
 import { redactAddresses } from '../lib/redact';
@@ -169,7 +170,7 @@ export function createHandOver(deps: HandOverDeps, transport: Transport) {
         result.sent += handed.moved;
         result.accepted.push(...outcome.accepted);
         // Written routed because nothing listened; a wait that committed meanwhile reopens its own.
-        handed.events.push(...(await reopenSettledForWaits(knex, handed.settled)));
+        handed.events.push(...(await reopenForWaits(knex, handed.settled)));
         await plan.routeSent(handed.events);
       }
       const refused = outcome.rejected.filter((r) => !r.error.retryable);

@@ -7,7 +7,7 @@ import { startHarness, createProjectFixture, bearer, eventually, Harness, Projec
 import { startSendgridSink, SendgridSink } from '../helpers/sendgridSink';
 import { verifiedDomain, uniqueEmail } from '../helpers/fixtures';
 import { workflowApi } from '../helpers/workflows';
-import { reopenSettledForWaits } from '../../db/emailStates';
+import { reopenForWaits } from '../../db/events';
 import { routeEvents } from '../../activities/eventBatch';
 import { campaignActivities } from '../../activities/campaigns';
 import { replaceCampaign } from '../../db/campaigns';
@@ -457,7 +457,7 @@ describe('sending', () => {
     await h.deps
       .knex('events')
       .insert({ id: written, project_id: waiting.projectId, contact_id: lateId, name: 'email.sent', data: {}, routed_at: h.deps.knex.fn.now() });
-    const reopened = await reopenSettledForWaits(h.deps.knex, [written, byTo.get(other)!.id]);
+    const reopened = await reopenForWaits(h.deps.knex, [written, byTo.get(other)!.id]);
     expect(reopened.map((e) => e.id)).toEqual([written]);
     expect((await h.deps.knex('events').where({ id: written }).first()).routed_at).toBeNull();
     expect(
