@@ -435,10 +435,15 @@ describe('sending', () => {
       ],
       { enabled: true },
     );
-    expect((await flows.track(waiter, 'joined')).status).toBe(200);
-    const waiterId = (await h.deps.knex('contacts').where({ project_id: waiting.projectId, email: waiter }).first()).id;
-    const execution = await flows.executionOf(wf.id, waiterId);
-    await eventually(async () => (await h.deps.knex('workflow_executions').where({ id: execution.id }).first()).status === 'WAITING');
+    /** Tracks `joined` for `email` and waits until its execution waits for email.sent. */
+    const waitingExecution = async (email: string) => {
+      expect((await flows.track(email, 'joined')).status).toBe(200);
+      const contactId: string = (await h.deps.knex('contacts').where({ project_id: waiting.projectId, email }).first()).id;
+      const x = await flows.executionOf(wf.id, contactId);
+      await eventually(async () => (await h.deps.knex('workflow_executions').where({ id: x.id }).first()).status === 'WAITING');
+      return { contactId, id: x.id as string };
+    };
+    const execution = await waitingExecution(waiter);
     await sendToAll(waiting);
     expect((await flows.until(wf.id, execution.id, ['COMPLETED', 'EXITED', 'FAILED'])).status).toBe('COMPLETED');
     const byTo = new Map((await sentEvents(waiting)).map((e) => [e.to_email, e]));
@@ -449,25 +454,17 @@ describe('sending', () => {
     // A wait that commits while the hand-over's statement runs: that statement wrote the event routed;
     // the check after its commit reopens it (and only it), and routing then resumes the execution.
     const late = uniqueEmail('late');
-    expect((await flows.track(late, 'joined')).status).toBe(200);
-    const lateId = (await h.deps.knex('contacts').where({ project_id: waiting.projectId, email: late }).first()).id;
-    const lateExecution = await flows.executionOf(wf.id, lateId);
-    await eventually(async () => (await h.deps.knex('workflow_executions').where({ id: lateExecution.id }).first()).status === 'WAITING');
+    const lateExecution = await waitingExecution(late);
+    const lateId = lateExecution.contactId;
     const written = crypto.randomUUID();
     await h.deps
       .knex('events')
       .insert({ id: written, project_id: waiting.projectId, contact_id: lateId, name: 'email.sent', data: {}, routed_at: h.deps.knex.fn.now() });
     const reopened = await reopenForWaits(h.deps.knex, [written, byTo.get(other)!.id]);
     expect(reopened.map((e) => e.id)).toEqual([written]);
-    expect((await h.deps.knex('events').where({ id: written }).first()).routed_at).toBeNull();
-    expect(
-      (
-        await h.deps
-          .knex('events')
-          .where({ id: byTo.get(other)!.id })
-          .first()
-      ).routed_at,
-    ).not.toBeNull();
+    const routedAt = async (id: string) => (await h.deps.knex('events').where({ id }).first()).routed_at;
+    expect(await routedAt(written)).toBeNull();
+    expect(await routedAt(byTo.get(other)!.id)).not.toBeNull();
     await routeEvents(h.deps, [written]);
     expect((await flows.until(wf.id, lateExecution.id, ['COMPLETED', 'EXITED', 'FAILED'])).status).toBe('COMPLETED');
 
