@@ -14,11 +14,11 @@ const HEARTBEAT_EVERY_MS = 5_000;
  * heartbeats to the server at its own throttled pace anyway, but each call costs its pipeline work
  * (a profile of a 50,000-recipient campaign put one per recipient at 4 % of the worker's CPU).
  */
-export function loopHeartbeat(details: unknown, ms = 200): () => void {
+export function loopHeartbeat(details: unknown, ms = 200, clock: () => number = () => performance.now()): () => void {
   const ctx = Context.current();
   let last = -Infinity;
   return () => {
-    const now = performance.now();
+    const now = clock();
     if (now - last < ms) return;
     last = now;
     ctx.heartbeat(details);
