@@ -5,7 +5,7 @@ import { prepared } from './prepared';
 import { decodeCursor, encodeCursor, isTimeKey, timeKeySql } from './cursors';
 import { contactId, uuid } from '../lib/ids';
 import { normalizeEmail } from './users';
-import { recordEvent, EventRow } from './events';
+import { recordEvent, EventRow, eventListenedSql } from './events';
 import { registerFields, registryRows, FieldEntry, FieldType } from './fields';
 import { writeTopicStates, TopicChange } from './topics';
 import { consentSource, originBindings, recordConsent, ConsentOrigin } from './consent';
@@ -240,9 +240,21 @@ const eventInsert = (name: string, data: string) =>
 const CONTACT_COLUMNS = ['id', 'project_id', 'email', 'subscribed', 'data', 'created_at', 'updated_at'];
 const EVENT_COLUMNS = 'id, project_id, contact_id, name, data, created_at';
 
-/** A tracked event for the written contact (`data` as given: one-off values included). */
+/**
+ * A tracked event for the written contact (`data` as given: one-off values included), written
+ * already routed when nothing can act on it (eventListenedSql): no routing pass, no Temporal start.
+ * `settled` says which it was; a settled event is still checked for a wait that committed while
+ * this statement ran (EventHandOff.recheck), as the campaign's `email.sent` is.
+ */
 export function linkedEvent(e: { id?: string; name: string; data?: ContactData }): LinkedInsert {
-  return { sql: `${eventInsert('?::text', '?')} RETURNING ${EVENT_COLUMNS}`, bindings: [e.id ?? uuid(), e.name, JSON.stringify(e.data ?? {})] };
+  return {
+    sql: `INSERT INTO events (id, project_id, contact_id, name, data, routed_at)
+   SELECT n.id, n.project_id, n.contact_id, n.name, n.data,
+          CASE WHEN ${eventListenedSql('n.project_id', 'n.contact_id', 'n.name')} THEN NULL ELSE now() END
+     FROM (SELECT ?::uuid AS id, project_id, id AS contact_id, ?::text AS name, ?::jsonb AS data FROM written) n
+   RETURNING ${EVENT_COLUMNS}, routed_at IS NOT NULL AS settled`,
+    bindings: [e.id ?? uuid(), e.name, JSON.stringify(e.data ?? {})],
+  };
 }
 
 /**

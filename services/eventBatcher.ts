@@ -1,4 +1,6 @@
+import type { Knex } from 'knex';
 import type { TemporalGateway } from './temporal';
+import { reopenForWaits } from '../db/events';
 import { start } from './temporal';
 import type { RoutableEvent } from './events';
 import { routeEventBatchSpec } from '../temporal/workflows/routeEventBatch/start';
@@ -10,6 +12,8 @@ const MAX_DELAY_MS = 100;
 
 interface Pending {
   events: RoutableEvent[];
+  /** Written already routed (nothing listened): checked for waits after their commit, at the flush. */
+  settled: RoutableEvent[];
   timer: NodeJS.Timeout;
   /** When the first event was queued: the hand-off latency histogram measures from here. */
   endTimer: (labels: { outcome: 'started' | 'failed' }) => number;
@@ -27,19 +31,24 @@ export class EventBatcher {
 
   constructor(
     private readonly gateway: TemporalGateway,
+    private readonly knex: Knex,
     private readonly onError: (err: unknown, events: RoutableEvent[]) => void,
   ) {}
 
-  enqueue(events: RoutableEvent[]): void {
+  /** Events to route; `settled`: events written already routed, to check for waits once committed. */
+  enqueue(events: RoutableEvent[], settled = false): void {
     for (const e of events) {
       let p = this.pending.get(e.project_id);
       if (!p) {
-        p = { events: [], timer: setTimeout(() => this.flush(e.project_id), MAX_DELAY_MS), endTimer: eventRoutingHandoff.startTimer() };
+        p = { events: [], settled: [], timer: setTimeout(() => this.flush(e.project_id), MAX_DELAY_MS), endTimer: eventRoutingHandoff.startTimer() };
         this.pending.set(e.project_id, p);
       }
-      p.events.push(e);
-      eventRoutingQueued.inc();
-      if (p.events.length >= MAX_BATCH) this.flush(e.project_id);
+      if (settled) p.settled.push(e);
+      else {
+        p.events.push(e);
+        eventRoutingQueued.inc();
+      }
+      if (p.events.length + p.settled.length >= MAX_BATCH) this.flush(e.project_id);
     }
   }
 
@@ -48,21 +57,50 @@ export class EventBatcher {
     if (!p) return;
     this.pending.delete(projectId);
     clearTimeout(p.timer);
-    // The queue metric counts events until Temporal answers, so a slow server shows as a growing queue.
-    const settled = (outcome: 'started' | 'failed') => {
-      eventRoutingQueued.dec(p.events.length);
-      p.endTimer({ outcome });
-      eventsHandedOff.inc({ outcome }, p.events.length);
-    };
-    const started = startEventBatch(this.gateway, projectId, p.events).then(
-      () => settled('started'),
-      (err) => {
-        settled('failed');
-        this.onError(err, p.events);
-      },
-    );
+    const started = this.handOver(p).then((handed) => {
+      this.settle(p, handed.events, 'failed' in handed ? 'failed' : 'started');
+      if ('failed' in handed) this.onError(handed.failed, handed.events);
+    });
     this.inFlight.add(started);
     void started.finally(() => this.inFlight.delete(started));
+  }
+
+  /** The queue metric counts events until Temporal answers, so a slow server shows as a growing queue. */
+  private settle(p: Pending, handed: RoutableEvent[], outcome: 'started' | 'failed') {
+    eventRoutingQueued.dec(p.events.length);
+    if (!handed.length) return;
+    p.endTimer({ outcome });
+    eventsHandedOff.inc({ outcome }, handed.length);
+  }
+
+  /**
+   * Starts the batch's routing; returns the events it handed over, and why not when it failed. Settled events whose contact
+   * has an execution waiting for them now (its wait committed while the event's statement ran) are
+   * reopened and routed with the batch: one statement per flush. Waits that committed before that
+   * statement were seen by it; waits that commit after it read the event themselves
+   * (db/executions markWaiting).
+   */
+  private async handOver(p: Pending): Promise<{ events: RoutableEvent[]; failed?: unknown }> {
+    let events = p.events;
+    if (p.settled.length) {
+      try {
+        events = [
+          ...events,
+          ...(await reopenForWaits(
+            this.knex,
+            p.settled.map((e) => e.id),
+          )),
+        ];
+      } catch (cause) {
+        this.onError(cause, p.settled);
+      }
+    }
+    try {
+      if (events.length) await startEventBatch(this.gateway, events[0].project_id, events);
+      return { events };
+    } catch (failed) {
+      return { events, failed };
+    }
   }
 
   /** Hands over everything queued (at shutdown). */

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { TemporalGateway } from './temporal';
 import { start } from './temporal';
 import type { RoutableEvent } from '../temporal/contract';
@@ -26,11 +27,16 @@ export interface EventHandOff {
   handOff(events: RoutableEvent[], opts?: { batch?: boolean; context?: Record<string, unknown> }): Promise<void>;
   /** Queues single events (/v1/track) for the batcher, which hands them off the same way; returns at once. */
   queue(events: RoutableEvent[]): void;
+  /**
+   * Events written already routed because nothing listened (db/contacts linkedEvent): the batcher
+   * checks them once more for a wait that committed while they were written, and routes those.
+   */
+  recheck(events: RoutableEvent[]): void;
   /** Hands off everything queued (at shutdown). */
   drain(): Promise<void>;
 }
 
-type HandOffDeps = { temporal: TemporalGateway; log: { warn: (obj: object, msg: string) => void } };
+type HandOffDeps = { temporal: TemporalGateway; knex: Knex; log: { warn: (obj: object, msg: string) => void } };
 
 export function createEventHandOff(deps: HandOffDeps): EventHandOff {
   const failed = (err: unknown, events: RoutableEvent[], context?: Record<string, unknown>) =>
@@ -38,7 +44,7 @@ export function createEventHandOff(deps: HandOffDeps): EventHandOff {
       { err, ...context, events: events.length, first: events[0]?.id },
       'event routing start failed; the maintenance sweep will route these events',
     );
-  const batcher = new EventBatcher(deps.temporal, (err, events) => failed(err, events));
+  const batcher = new EventBatcher(deps.temporal, deps.knex, (err, events) => failed(err, events));
   return {
     async handOff(events, opts = {}) {
       if (!events.length) return;
@@ -52,6 +58,7 @@ export function createEventHandOff(deps: HandOffDeps): EventHandOff {
       }
     },
     queue: (events) => batcher.enqueue(events),
+    recheck: (events) => batcher.enqueue(events, true),
     drain: () => batcher.drain(),
   };
 }

@@ -40,7 +40,7 @@ export interface Runtime {
 
 export function createRuntime(deps: { config: Config; knex: Knex; temporal: TemporalGateway; log: Logger }): Runtime {
   const { config, knex, temporal, log } = deps;
-  const events = createEventHandOff({ temporal, log });
+  const events = createEventHandOff({ temporal, knex, log });
   const deliveries = new DeliveryBatcher(temporal, (err, batch) =>
     log.warn({ err, workflowId: batch.workflowId, emails: batch.emailIds.length }, 'delivery batch start failed; the maintenance sweep will start it'),
   );

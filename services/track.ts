@@ -45,7 +45,7 @@ export async function trackEvent(
   const topics = await topicChanges(deps.knex, projectId, body.topics);
   // Under double opt-in a new contact starts unsubscribed and is mailed a confirmation (services/doubleOptIn).
   const doi = doubleOptInFor(doubleOptInSettings, body.doubleOptIn);
-  const written = await upsertContactWith<EventRow>(
+  const written = await upsertContactWith<EventRow & { settled: boolean }>(
     deps.knex,
     { projectId, email: body.email, subscribed: heldSubscription(doi, body.subscribed), data: body.data, defaultSubscribed: !doi, source: 'track', topics },
     linkedEvent({ name: body.event, data: { ...split.set, ...split.oneOff } }),
@@ -53,6 +53,9 @@ export async function trackEvent(
   const event = written.linked;
   if (doi && needsConfirmation(doi, body.subscribed, written)) await requestConfirmation(deps, projectId, written.contact, doi);
   // Batched hand-off (services/eventBatcher.ts): the response does not wait for Temporal at all.
-  deps.runtime.events.queue([...written.events, event]);
+  // An event nothing listened to was written routed; it is only checked for a wait that raced it.
+  const { settled, ...routable } = event;
+  deps.runtime.events.queue(settled ? written.events : [...written.events, routable]);
+  if (settled) deps.runtime.events.recheck([routable]);
   return { contactId: written.contact.id, eventId: event.id, createdAt: new Date(event.created_at) };
 }

@@ -446,7 +446,7 @@ describe('inbound SMTP: mail to a project and replies', () => {
     // A server that answers and then never reaches Temporal: the hand-over after the 250 is what a SIGKILL cuts off.
     const dead = { ...h.deps.temporal, client: () => Promise.reject(new Error('process killed')) };
     const dying = await startInboundServer(
-      { ...h.deps, temporal: dead, runtime: { events: createEventHandOff({ temporal: dead, log: h.deps.log }) } },
+      { ...h.deps, temporal: dead, runtime: { events: createEventHandOff({ temporal: dead, knex: h.deps.knex, log: h.deps.log }) } },
       { port: 0, host: '127.0.0.1' },
     );
     try {

@@ -78,6 +78,10 @@ describe('GET /metrics', () => {
     expect(delta(before, sent, 'svc_email_deliveries_failed_total', { transport: 'log', type: 'TRANSACTIONAL', reason: 'rejected' })).toBe(0);
 
     // The first event creates the contact (and its subscription event); the next four are one event each.
+    // A workflow listens to them: an event nothing listens to is written routed and handed to no one.
+    await workflowApi(h, p).build('metrics-probe', { mark: { type: 'UPDATE_CONTACT', config: { data: { probed: true } } } }, [['trigger', 'mark']], {
+      enabled: true,
+    });
     const email = uniqueEmail();
     const track = () => h.http.post('/v1/track').set(bearer(p.publicKey)).send({ email, event: 'metrics-probe' });
     expect((await track()).status).toBe(200);

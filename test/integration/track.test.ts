@@ -1,5 +1,7 @@
+import crypto from 'node:crypto';
 import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
 import { uniqueEmail } from '../helpers/fixtures';
+import { workflowApi } from '../helpers/workflows';
 
 let h: Harness;
 let p: ProjectFixture;
@@ -15,6 +17,8 @@ const track = (body: Record<string, unknown>, headers: Record<string, string> = 
 
 describe('POST /v1/track', () => {
   it('records the event, creates the contact subscribed, answers the spec shape and routes the event durably', async () => {
+    // A workflow listens to signup here, so the event goes through routing (see the test of events nobody listens to).
+    await workflowApi(h, p).build('signup', { mark: { type: 'UPDATE_CONTACT', config: { data: { joined: true } } } }, [['trigger', 'mark']], { enabled: true });
     const email = uniqueEmail();
     const res = await track({ email, event: 'signup', data: { plan: 'pro', coupon: { value: 'X1', persistent: false } } });
     expect(res.status).toBe(200);
@@ -32,6 +36,11 @@ describe('POST /v1/track', () => {
 
   it('routes a burst of tracked events through a few batch executions, every event exactly once', async () => {
     const own = await createProjectFixture(h, 'burst');
+    const endpoint = await h.http
+      .post('/webhook-endpoints')
+      .set(bearer(own.secretKey))
+      .send({ url: 'https://hooks.example.test/burst', events: ['burst'] });
+    expect(endpoint.status).toBe(201);
     const results = await Promise.all(
       Array.from({ length: 60 }, (_, i) =>
         h.http
@@ -51,6 +60,86 @@ describe('POST /v1/track', () => {
     let routed = 0;
     for (const id of batches) routed += ((await client.workflow.getHandle(id).result()) as { events: number }).events;
     expect(routed).toBe(60);
+    // Its deliveries to an address that does not resolve would retry for the rest of the run.
+    expect((await h.http.delete(`/webhook-endpoints/${endpoint.body.id}`).set(bearer(own.secretKey))).status).toBe(204);
+  });
+
+  it('writes an event nobody listens to already routed, with no routing pass; routes it where a workflow, an endpoint or a waiting execution listens', async () => {
+    const routingOf = async (eventId: string) => {
+      try {
+        return (await (await h.deps.temporal.client()).workflow.getHandle(`events-${eventId}`).describe()).type;
+      } catch {
+        return null;
+      }
+    };
+    const eventOf = async (res: { status: number; body: any }) => {
+      expect(res.status).toBe(200);
+      return h.deps.knex('events').where({ id: res.body.data.event }).first();
+    };
+
+    // Nobody listens: routed by the statement that wrote it (routed_at is its created_at), no routeEventBatch.
+    const quiet = await createProjectFixture(h, 'quiet');
+    const settled = await eventOf(
+      await h.http
+        .post('/v1/track')
+        .set(bearer(quiet.publicKey))
+        .send({ email: uniqueEmail('q'), event: 'browsed' }),
+    );
+    expect(settled.routed_at).toEqual(settled.created_at);
+    await new Promise((r) => setTimeout(r, 300)); // past the batcher's 100 ms window
+    expect(await routingOf(settled.id)).toBeNull();
+
+    // An enabled workflow on the event, or an enabled endpoint matching it: routed by routeEventBatch.
+    const listened = await createProjectFixture(h, 'listened');
+    const flows = workflowApi(h, listened);
+    await flows.build('ordered', { mark: { type: 'UPDATE_CONTACT', config: { data: { ordered: true } } } }, [['trigger', 'mark']], { enabled: true });
+    const ordered = await eventOf(await flows.track(uniqueEmail('o'), 'ordered'));
+    expect(ordered.routed_at).toBeNull();
+    await eventually(async () => (await routingOf(ordered.id)) === 'routeEventBatch');
+    await eventually(async () => (await h.deps.knex('contacts').where({ id: ordered.contact_id }).first()).data?.ordered === true);
+    const endpoint = await h.http
+      .post('/webhook-endpoints')
+      .set(bearer(listened.secretKey))
+      .send({ url: 'https://hooks.example.test/paid', events: ['invoice.*'] });
+    expect(endpoint.status).toBe(201);
+    const paid = await eventOf(await flows.track(uniqueEmail('p'), 'invoice.paid'));
+    expect(paid.routed_at).toBeNull();
+    await eventually(async () => (await h.deps.knex('webhook_deliveries').where({ event_id: paid.id })).length === 1);
+    expect((await h.http.delete(`/webhook-endpoints/${endpoint.body.id}`).set(bearer(listened.secretKey))).status).toBe(204);
+
+    // The contact's execution waits for the event (its workflow triggers on another one): routed, and it resumes.
+    const wf = await flows.build(
+      'joined',
+      { wait: { type: 'WAIT_FOR_EVENT', config: { eventName: 'confirmed' } }, mark: { type: 'UPDATE_CONTACT', config: { data: { confirmed: true } } } },
+      [
+        ['trigger', 'wait'],
+        ['wait', 'mark', 'next'],
+      ],
+      { enabled: true },
+    );
+    const waiter = uniqueEmail('w');
+    const joined = await eventOf(await flows.track(waiter, 'joined'));
+    const x = await flows.executionOf(wf.id, joined.contact_id);
+    await eventually(async () => (await h.deps.knex('workflow_executions').where({ id: x.id }).first()).status === 'WAITING');
+    const confirmed = await eventOf(await flows.track(waiter, 'confirmed'));
+    expect(confirmed.routed_at).toBeNull();
+    expect((await flows.until(wf.id, x.id, ['COMPLETED', 'EXITED', 'FAILED'])).status).toBe('COMPLETED');
+    // Another contact tracking the same name has nothing waiting: settled.
+    expect((await eventOf(await flows.track(uniqueEmail('n'), 'confirmed'))).routed_at).not.toBeNull();
+
+    // A wait that committed while the event's statement ran: the statement wrote it routed; the
+    // batcher's check after the commit reopens it, and routing resumes the execution.
+    const late = uniqueEmail('late');
+    const lateJoin = await eventOf(await flows.track(late, 'joined'));
+    const lateX = await flows.executionOf(wf.id, lateJoin.contact_id);
+    await eventually(async () => (await h.deps.knex('workflow_executions').where({ id: lateX.id }).first()).status === 'WAITING');
+    const raced = crypto.randomUUID();
+    await h.deps
+      .knex('events')
+      .insert({ id: raced, project_id: listened.projectId, contact_id: lateJoin.contact_id, name: 'confirmed', data: {}, routed_at: h.deps.knex.fn.now() });
+    h.deps.runtime.events.recheck([{ id: raced, project_id: listened.projectId, contact_id: lateJoin.contact_id, name: 'confirmed' }]);
+    expect((await flows.until(wf.id, lateX.id, ['COMPLETED', 'EXITED', 'FAILED'])).status).toBe('COMPLETED');
+    expect(await routingOf(raced)).toBe('routeEventBatch');
   });
 
   it('records a new event each time the same event is tracked', async () => {
