@@ -15,6 +15,7 @@ import { startApi, closeServer } from '../api/server';
 import type { Deps } from '../api/context';
 import type { Knex } from 'knex';
 import { cpuMeter, CpuReport, formatCpu } from './cpu';
+import { ensureWorkflowBundle } from '../scripts/buildWorkflows';
 
 export interface BenchStack {
   url: string;
@@ -51,6 +52,9 @@ async function startTemporal(): Promise<BenchStack['server']> {
 
 /** The real API on a fresh database and its own Temporal dev server, like the tests but listening on a port. */
 export async function startStack(env: Record<string, string> = {}): Promise<BenchStack> {
+  // Worker processes load the prebuilt bundle, as npm start's does: one that bundles at start spends
+  // its first seconds in webpack while the bench is already measuring.
+  await ensureWorkflowBundle();
   const server = await startTemporal();
   const url = new URL('postgres://postgres@127.0.0.1:5432/postgres');
   url.pathname = `/svc_bench_${Date.now()}_${crypto.randomBytes(3).toString('hex')}`;
