@@ -247,15 +247,14 @@ const EVENT_COLUMNS = 'id, project_id, contact_id, name, data, created_at';
  * this statement ran (EventHandOff.recheck), as the campaign's `email.sent` is.
  */
 export function linkedEvent(e: { id?: string; name: string; data?: ContactData }): LinkedInsert {
-  return {
-    sql: `INSERT INTO events (id, project_id, contact_id, name, data, routed_at)
+  return { sql: LINKED_EVENT_SQL, bindings: [e.id ?? uuid(), e.name, JSON.stringify(e.data ?? {})] };
+}
+// One string, built once: the statement's text is looked up by value on every request (db/prepared.ts).
+const LINKED_EVENT_SQL = `INSERT INTO events (id, project_id, contact_id, name, data, routed_at)
    SELECT n.id, n.project_id, n.contact_id, n.name, n.data,
           CASE WHEN ${eventListenedSql('n.project_id', 'n.contact_id', 'n.name')} THEN NULL ELSE now() END
      FROM (SELECT ?::uuid AS id, project_id, id AS contact_id, ?::text AS name, ?::jsonb AS data FROM written) n
-   RETURNING ${EVENT_COLUMNS}, routed_at IS NOT NULL AS settled`,
-    bindings: [e.id ?? uuid(), e.name, JSON.stringify(e.data ?? {})],
-  };
-}
+   RETURNING ${EVENT_COLUMNS}, routed_at IS NOT NULL AS settled`;
 
 /**
  * One statement: lock the existing row (reading its latest committed state, not the statement's
@@ -307,6 +306,13 @@ SELECT result.*, (SELECT row_to_json(flip) FROM flip) AS flip_event,
        ${linked === null ? 'NULL' : '(SELECT row_to_json(linked) FROM linked)'} AS linked_row
   FROM result`;
 const PLAIN_UPSERT_SQL = upsertSql(null);
+/** The upsert around each linked statement, built once per linked text rather than per request. */
+const linkedUpserts = new Map<string, string>();
+const linkedUpsertSql = (linked: string) => {
+  let sql = linkedUpserts.get(linked);
+  if (sql === undefined) linkedUpserts.set(linked, (sql = upsertSql(linked)));
+  return sql;
+};
 
 /**
  * Upserts by (project, lowercased email). A newly created contact emits no subscription event:
@@ -375,7 +381,7 @@ async function writeContact(db: Knex, input: UpsertContactInput, linked: LinkedI
   // Retried only for the one race left: another writer inserted the email after this statement's
   // snapshot (or the row it found was deleted), so it wrote nothing; the next snapshot sees that row.
   for (let attempt = 0; attempt < 3; attempt++) {
-    const { rows } = await prepared(db, linked ? upsertSql(linked.sql) : PLAIN_UPSERT_SQL, bindings);
+    const { rows } = await prepared(db, linked ? linkedUpsertSql(linked.sql) : PLAIN_UPSERT_SQL, bindings);
     const row = rows[0];
     if (!row) continue;
     const { is_new: isNew, changed, previous: _previous, flip_event: flip, linked_row: linkedRow, ...contact } = row;
