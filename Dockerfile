@@ -11,6 +11,9 @@ RUN npx tsx scripts/buildWeb.ts
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
+# glibc keeps a malloc arena per thread (the SDK's native threads, libuv's pool): two are enough and
+# return memory a burst took (docs/deployment.md, "Worker memory when many executions wait").
+ENV MALLOC_ARENA_MAX=2
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY tsconfig.json ./

@@ -151,7 +151,7 @@ async function main() {
       await new Promise((r) => setTimeout(r, 200));
     }
     if (MEMORY_ONLY) {
-      const cached = process.env.TEMPORAL_MAX_CACHED_WORKFLOWS ?? '500 (default)';
+      const cached = process.env.TEMPORAL_MAX_CACHED_WORKFLOWS ?? '100 (default)';
       const bundle = process.env.WORKFLOW_BUNDLE ?? 'prebuilt when current (default)';
       console.log(`workflows bench, memory only: ${N} executions waiting (trigger → WAIT_FOR_EVENT), worker in its own process`);
       console.log(

@@ -171,7 +171,7 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().min(1).default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
-  TEMPORAL_MAX_CACHED_WORKFLOWS: unsetIfBlank(intIn(0).default(500)),
+  TEMPORAL_MAX_CACHED_WORKFLOWS: unsetIfBlank(intIn(0).default(100)),
   WORKFLOW_BUNDLE: unsetIfBlank(z.string().min(1).optional()),
   SYSTEM_EMAIL_FROM: unsetIfBlank(
     z

@@ -120,6 +120,13 @@ export const executionsStarted = new Counter({
   registers,
 });
 
+export const workflowStarts = new Counter({
+  name: 'svc_workflow_starts_total',
+  help: 'Temporal workflow runs started by this process, by whether the server handed their first workflow task straight to this worker (eager start: worker processes only)',
+  labelNames: ['eager'] as const,
+  registers,
+});
+
 export const executionsEnded = new Counter({
   name: 'svc_executions_ended_total',
   help: 'Workflow executions ended, by final status (COMPLETED, EXITED, FAILED, CANCELLED)',

@@ -8,7 +8,9 @@ import {
   WorkflowUpdateFailedError,
 } from '@temporalio/client';
 import type { SignalDefinition, UpdateDefinition, Workflow } from '@temporalio/common';
+import type { NativeConnection } from '@temporalio/worker';
 import type { Config } from '../lib/config';
+import { workflowStarts } from '../lib/metrics';
 import type { StartOnce, StartSpec } from '../temporal/startSpec';
 
 /** The API's handle on Temporal: one lazily opened connection per process. */
@@ -17,6 +19,11 @@ export interface TemporalGateway {
   connection(): Promise<Connection>;
   taskQueue: string;
   namespace: string;
+  /**
+   * Starts ask the server to hand the new run's first workflow task straight back (eager start):
+   * only a worker's own gateway, whose client shares the worker's NativeConnection and task queue.
+   */
+  eagerStart: boolean;
   health(timeoutMs?: number): Promise<boolean>;
   /** Runs before the connection closes (e.g. handing over batched work). */
   beforeClose(fn: () => Promise<void>): void;
@@ -27,7 +34,12 @@ export function temporalAddress(config: Config): string {
   return config.temporal.address ?? '127.0.0.1:7233';
 }
 
-export function createTemporalGateway(config: Config, address = temporalAddress(config)): TemporalGateway {
+/**
+ * `worker`: the worker's NativeConnection. The client then runs over it, so a run this process
+ * starts on its own task queue can begin on this worker without a trip through matching (eager
+ * workflow start; the server falls back to the queue when the worker has no free slot).
+ */
+export function createTemporalGateway(config: Config, address = temporalAddress(config), worker?: { connection: NativeConnection }): TemporalGateway {
   let connecting: Promise<Connection> | null = null;
   let client: Client | null = null;
   let connected: Connection | null = null;
@@ -49,8 +61,9 @@ export function createTemporalGateway(config: Config, address = temporalAddress(
     taskQueue: config.temporal.taskQueue,
     namespace: config.temporal.namespace,
     connection,
+    eagerStart: !!worker,
     async client() {
-      if (!client) client = new Client({ connection: await connection(), namespace: config.temporal.namespace });
+      if (!client) client = new Client({ connection: worker?.connection ?? (await connection()), namespace: config.temporal.namespace });
       return client;
     },
     async health(timeoutMs = 2000) {
@@ -105,8 +118,10 @@ export async function startWorkflowOnce<W extends Workflow>(gateway: TemporalGat
       // One execution per id, ever; only a failed run may be started again (by a sweep).
       workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
       ...(s.priorityKey ? { priority: { priorityKey: s.priorityKey } } : {}),
+      ...(gateway.eagerStart ? { requestEagerStart: true } : {}),
     } as unknown as WorkflowStartOptions<W>;
-    await client.workflow.start(workflow, options);
+    const handle = await client.workflow.start(workflow, options);
+    workflowStarts.inc({ eager: String(handle.eagerlyStarted) });
     return { started: true };
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) return { started: false };

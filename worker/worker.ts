@@ -58,7 +58,8 @@ export async function createWorker(opts: StartWorkerOptions): Promise<CreatedWor
   const address = opts.address ?? temporalAddress(opts.config);
   const taskQueue = opts.taskQueue ?? opts.config.temporal.taskQueue;
   const connection = await NativeConnection.connect({ address });
-  const gateway: TemporalGateway = createTemporalGateway({ ...opts.config, temporal: { ...opts.config.temporal, taskQueue } }, address);
+  // Its client shares the worker's connection: the executions routing starts begin here eagerly.
+  const gateway: TemporalGateway = createTemporalGateway({ ...opts.config, temporal: { ...opts.config.temporal, taskQueue } }, address, { connection });
   const workflowSource: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = opts.steps
     ? { workflowsPath: opts.steps.workflowsPath }
     : opts.workflowBundlePath

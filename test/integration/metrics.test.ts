@@ -103,6 +103,20 @@ describe('GET /metrics', () => {
     expect(batches).toBeLessThanOrEqual(tracks);
   });
 
+  it('starts the executions routing creates eagerly, on the worker that routes them', async () => {
+    const flows = workflowApi(h, p);
+    const wf = await flows.build('eager-probe', { mark: { type: 'UPDATE_CONTACT', config: { data: { eager: true } } } }, [['trigger', 'mark']], {
+      enabled: true,
+    });
+    const before = await scrape();
+    const emails = [uniqueEmail('e1'), uniqueEmail('e2'), uniqueEmail('e3')];
+    for (const email of emails) expect((await flows.track(email, 'eager-probe')).status).toBe(200);
+    await eventually(async () => (await flows.rows(wf.id)).filter((x) => x.status === 'COMPLETED').length === 3);
+    const after = await scrape();
+    // The routing batches were started by the API (no worker there: not eager); the executions by the worker's routing.
+    expect(delta(before, after, 'svc_workflow_starts_total', { eager: 'true' })).toBeGreaterThanOrEqual(3);
+  });
+
   it('counts provider events by kind and outcome', async () => {
     const [a, b] = await sentAll(await send(p.secretKey, [uniqueEmail(), uniqueEmail()]));
     const ev = (emailId: string, event: string, id = crypto.randomBytes(9).toString('hex')) => ({

@@ -24,7 +24,7 @@ const pem = publicKey.export({ format: 'pem', type: 'spki' }).toString();
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
     const c = load();
-    expect(c.temporal.maxCachedWorkflows).toBe(500);
+    expect(c.temporal.maxCachedWorkflows).toBe(100);
     expect(c.systemEmailFrom).toBe('no-reply@localhost');
     expect(c.sendgridWebhookPublicKey).toBeUndefined();
     expect(c.oauthProviders).toEqual([]);
