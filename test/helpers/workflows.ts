@@ -72,6 +72,29 @@ export function workflowApi(h: Harness, p: ProjectFixture) {
       return { id, triggerStepId, steps: ids };
     },
 
+    /** An enabled workflow on `trigger` whose executions wait for `awaited`, then set `data` on their contact. */
+    waitThenMark(trigger: string, awaited: string, data: Record<string, unknown>): Promise<Built> {
+      return api.build(
+        trigger,
+        { wait: { type: 'WAIT_FOR_EVENT', config: { eventName: awaited } }, mark: { type: 'UPDATE_CONTACT', config: { data } } },
+        [
+          ['trigger', 'wait'],
+          ['wait', 'mark', 'next'],
+        ],
+        { enabled: true },
+      );
+    },
+
+    /** Tracks `trigger` for `email`, then returns the contact and its execution of the workflow once that waits. */
+    async waitingExecution(workflowId: string, email: string, trigger: string): Promise<{ contactId: string; id: string }> {
+      const res = await api.track(email, trigger);
+      if (res.status !== 200) throw new Error(`track: ${res.status} ${JSON.stringify(res.body)}`);
+      const contactId: string = res.body.data.contact;
+      const x = await api.executionOf(workflowId, contactId);
+      await eventually(async () => (await h.deps.knex('workflow_executions').where({ id: x.id }).first()).status === 'WAITING');
+      return { contactId, id: x.id as string };
+    },
+
     /** Executions of the workflow in Postgres (the API's listing), oldest first. */
     async rows(workflowId: string) {
       return h.deps.knex('workflow_executions').where({ workflow_id: workflowId }).orderBy('started_at');

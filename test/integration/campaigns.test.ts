@@ -426,23 +426,8 @@ describe('sending', () => {
     const [waiter, other] = [uniqueEmail('waiter'), uniqueEmail('other')];
     const waiting = await projectWith([{ email: waiter }, { email: other }]);
     const flows = workflowApi(h, waiting);
-    const wf = await flows.build(
-      'joined',
-      { wait: { type: 'WAIT_FOR_EVENT', config: { eventName: 'email.sent' } }, mark: { type: 'UPDATE_CONTACT', config: { data: { mailed: true } } } },
-      [
-        ['trigger', 'wait'],
-        ['wait', 'mark', 'next'],
-      ],
-      { enabled: true },
-    );
-    /** Tracks `joined` for `email` and waits until its execution waits for email.sent. */
-    const waitingExecution = async (email: string) => {
-      expect((await flows.track(email, 'joined')).status).toBe(200);
-      const contactId: string = (await h.deps.knex('contacts').where({ project_id: waiting.projectId, email }).first()).id;
-      const x = await flows.executionOf(wf.id, contactId);
-      await eventually(async () => (await h.deps.knex('workflow_executions').where({ id: x.id }).first()).status === 'WAITING');
-      return { contactId, id: x.id as string };
-    };
+    const wf = await flows.waitThenMark('joined', 'email.sent', { mailed: true });
+    const waitingExecution = (email: string) => flows.waitingExecution(wf.id, email, 'joined');
     const execution = await waitingExecution(waiter);
     await sendToAll(waiting);
     expect((await flows.until(wf.id, execution.id, ['COMPLETED', 'EXITED', 'FAILED'])).status).toBe('COMPLETED');

@@ -108,19 +108,9 @@ describe('POST /v1/track', () => {
     expect((await h.http.delete(`/webhook-endpoints/${endpoint.body.id}`).set(bearer(listened.secretKey))).status).toBe(204);
 
     // The contact's execution waits for the event (its workflow triggers on another one): routed, and it resumes.
-    const wf = await flows.build(
-      'joined',
-      { wait: { type: 'WAIT_FOR_EVENT', config: { eventName: 'confirmed' } }, mark: { type: 'UPDATE_CONTACT', config: { data: { confirmed: true } } } },
-      [
-        ['trigger', 'wait'],
-        ['wait', 'mark', 'next'],
-      ],
-      { enabled: true },
-    );
+    const wf = await flows.waitThenMark('joined', 'confirmed', { confirmed: true });
     const waiter = uniqueEmail('w');
-    const joined = await eventOf(await flows.track(waiter, 'joined'));
-    const x = await flows.executionOf(wf.id, joined.contact_id);
-    await eventually(async () => (await h.deps.knex('workflow_executions').where({ id: x.id }).first()).status === 'WAITING');
+    const x = await flows.waitingExecution(wf.id, waiter, 'joined');
     const confirmed = await eventOf(await flows.track(waiter, 'confirmed'));
     expect(confirmed.routed_at).toBeNull();
     expect((await flows.until(wf.id, x.id, ['COMPLETED', 'EXITED', 'FAILED'])).status).toBe('COMPLETED');
@@ -129,15 +119,12 @@ describe('POST /v1/track', () => {
 
     // A wait that committed while the event's statement ran: the statement wrote it routed; the
     // batcher's check after the commit reopens it, and routing resumes the execution.
-    const late = uniqueEmail('late');
-    const lateJoin = await eventOf(await flows.track(late, 'joined'));
-    const lateX = await flows.executionOf(wf.id, lateJoin.contact_id);
-    await eventually(async () => (await h.deps.knex('workflow_executions').where({ id: lateX.id }).first()).status === 'WAITING');
+    const lateX = await flows.waitingExecution(wf.id, uniqueEmail('late'), 'joined');
     const raced = crypto.randomUUID();
     await h.deps
       .knex('events')
-      .insert({ id: raced, project_id: listened.projectId, contact_id: lateJoin.contact_id, name: 'confirmed', data: {}, routed_at: h.deps.knex.fn.now() });
-    h.deps.runtime.events.recheck([{ id: raced, project_id: listened.projectId, contact_id: lateJoin.contact_id, name: 'confirmed' }]);
+      .insert({ id: raced, project_id: listened.projectId, contact_id: lateX.contactId, name: 'confirmed', data: {}, routed_at: h.deps.knex.fn.now() });
+    h.deps.runtime.events.recheck([{ id: raced, project_id: listened.projectId, contact_id: lateX.contactId, name: 'confirmed' }]);
     expect((await flows.until(wf.id, lateX.id, ['COMPLETED', 'EXITED', 'FAILED'])).status).toBe('COMPLETED');
     expect(await routingOf(raced)).toBe('routeEventBatch');
   });
