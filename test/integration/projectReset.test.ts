@@ -1,5 +1,6 @@
 import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
 import { verifiedDomain, uniqueEmail } from '../helpers/fixtures';
+import { workflowApi } from '../helpers/workflows';
 import { KEPT_ON_RESET } from '../../db/projects';
 
 let h: Harness;
@@ -47,6 +48,10 @@ describe('POST /users/@me/projects/:id/reset', () => {
           .send({ email: uniqueEmail(), data: { plan: 'pro' } })
       ).status,
     ).toBe(201);
+    // A workflow listens to the tracked event, so the event is handed to routing (one event nothing listens to is not).
+    await workflowApi(h, p).build('signed-up', { mark: { type: 'UPDATE_CONTACT', config: { data: { joined: true } } } }, [['trigger', 'mark']], {
+      enabled: true,
+    });
     expect((await h.http.post('/v1/track').set(bearer(p.publicKey)).send({ email: uniqueEmail(), event: 'signed-up' })).status).toBe(200);
     expect((await h.http.post('/templates').set(sk).send({ name: 't', subject: 's', body: '<p>b</p>', from: 'a@p.example.com' })).status).toBe(201);
     expect(
