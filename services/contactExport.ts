@@ -7,6 +7,7 @@ import { isPending } from '../db/doubleOptIn';
 import { compileFilter, loadFieldTypes } from '../db/filters';
 import { contactRecordRows, createExportJob, type ContactRecordRows } from '../db/contactExport';
 import { deleteJob, type JobRow } from '../db/jobs';
+import { audited, type AuditWho } from './audit';
 
 /**
  * Exports (docs/privacy.md "Export"): the whole record of one person as one document, and the CSV
@@ -39,16 +40,23 @@ export async function contactRecord(deps: Deps, projectId: string, contactId: st
 /**
  * Stages and starts a CSV export of the project's contacts (those matching `filter`, else all).
  * A filter the project's fields cannot compile throws the compiler's FilterError before anything is
- * written. If the workflow cannot be started the job is deleted: better none than one stuck QUEUED.
+ * written. The job and its audit entry (`contact.export`, naming the job) commit together, so no
+ * export runs unrecorded. If the workflow cannot be started the job is deleted (better none than
+ * one stuck QUEUED); its entry stays, as the record of who asked for the copy.
  */
-export async function startContactExport(deps: Deps, projectId: string, filter: unknown): Promise<JobRow> {
+export async function startContactExport(deps: Deps, projectId: string, filter: unknown, who: AuditWho): Promise<JobRow> {
   let compiled: { tree: unknown; fieldTypes: Awaited<ReturnType<typeof loadFieldTypes>> } | null = null;
   if (filter !== undefined) {
     const fieldTypes = await loadFieldTypes(deps.knex, projectId);
     compileFilter(filter, { fieldTypes });
     compiled = { tree: filter, fieldTypes };
   }
-  const job = await createExportJob(deps.knex, projectId, compiled);
+  const job = await audited(
+    deps.knex,
+    who,
+    (trx) => createExportJob(trx, projectId, compiled),
+    (created) => ({ projectId, action: 'contact.export', target: { type: 'job', id: created.id }, details: { filtered: compiled !== null } }),
+  );
   try {
     await startBulkJob(deps.temporal, job);
   } catch (err) {

@@ -29,14 +29,7 @@ const exportJob = async (ctx: AppContext, projectId: string, jobId: string) => {
 /** Starts a CSV export job (its audit entry with it) and answers 202 with the job's id. */
 async function queueExport(ctx: AppContext, projectId: string, filter: unknown): Promise<z.input<typeof JobAccepted>> {
   try {
-    const job = await startContactExport(ctx.deps, projectId, filter);
-    await recordAudit(ctx.deps.knex, {
-      projectId,
-      ...requestAuditor(ctx),
-      action: 'contact.export',
-      target: { type: 'job', id: job.id },
-      details: { filtered: !!filter },
-    });
+    const job = await startContactExport(ctx.deps, projectId, filter, requestAuditor(ctx));
     ctx.status = 202;
     return { jobId: job.id };
   } catch (err) {

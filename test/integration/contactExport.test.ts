@@ -188,6 +188,27 @@ describe('POST /contacts/export (CSV job)', () => {
     }
   }, 90_000);
 
+  it('never runs an export whose audit entry could not be written: the job and its entry commit together', async () => {
+    const fx = await createProjectFixture(h, 'audit fails');
+    // The audit log refuses this project's entries (a trigger scoped to it, dropped at the end).
+    const fn = `refuse_audit_${fx.projectId.replace(/-/g, '')}`;
+    await h.deps.knex.raw(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.project_id = '${fx.projectId}' THEN RAISE EXCEPTION 'audit log unavailable'; END IF; RETURN NEW; END $$`);
+    await h.deps.knex.raw(`CREATE TRIGGER ${fn} BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION ${fn}()`);
+    try {
+      const res = await h.http.post('/contacts/export').set(auth(fx)).send({});
+      expect(res.status).toBeGreaterThanOrEqual(500);
+      expect(await h.deps.knex('jobs').where({ project_id: fx.projectId })).toEqual([]);
+    } finally {
+      await h.deps.knex.raw(`DROP TRIGGER ${fn} ON audit_log`);
+      await h.deps.knex.raw(`DROP FUNCTION ${fn}()`);
+    }
+    // With the log writable again, the same request exports, and its entry names its job.
+    const res = await h.http.post('/contacts/export').set(auth(fx)).send({});
+    expect(res.status).toBe(202);
+    expect(await h.deps.knex('audit_log').where({ project_id: fx.projectId, action: 'contact.export', target_id: res.body.jobId })).toHaveLength(1);
+  });
+
   it('takes the same export as GET /contacts/export?format=csv with the filter tree as JSON; a malformed one is refused', async () => {
     const { fx, pro, filter } = await proAndFree('CSV by GET');
     const res = await h.http
