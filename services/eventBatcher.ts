@@ -32,7 +32,8 @@ export class EventBatcher {
   constructor(
     private readonly gateway: TemporalGateway,
     private readonly knex: Knex,
-    private readonly onError: (err: unknown, events: RoutableEvent[]) => void,
+    /** `recheck`: the check of settled events failed (they stay routed); otherwise the start failed. */
+    private readonly onError: (err: unknown, events: RoutableEvent[], recheck?: boolean) => void,
   ) {}
 
   /** Events to route; `settled`: events written already routed, to check for waits once committed. */
@@ -74,11 +75,11 @@ export class EventBatcher {
   }
 
   /**
-   * Starts the batch's routing; returns the events it handed over, and why not when it failed. Settled events whose contact
-   * has an execution waiting for them now (its wait committed while the event's statement ran) are
-   * reopened and routed with the batch: one statement per flush. Waits that committed before that
-   * statement were seen by it; waits that commit after it read the event themselves
-   * (db/executions markWaiting).
+   * Starts the batch's routing; returns the events it handed over, and why not when it failed.
+   * Settled events whose contact has an execution waiting for them now (its wait committed while
+   * the event's statement ran) are reopened and routed with the batch: one statement per flush.
+   * Waits that committed before that statement were seen by it; waits that commit after it read the
+   * event themselves (db/executions markWaiting).
    */
   private async handOver(p: Pending): Promise<{ events: RoutableEvent[]; failed?: unknown }> {
     let events = p.events;
@@ -92,7 +93,7 @@ export class EventBatcher {
           )),
         ];
       } catch (cause) {
-        this.onError(cause, p.settled);
+        this.onError(cause, p.settled, true);
       }
     }
     try {
