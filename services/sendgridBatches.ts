@@ -19,8 +19,6 @@ const BODY_TAG = '%svc_body%';
 const TEXT_TAG = '%svc_text%';
 const MAX_SUBSTITUTED_BODY_BYTES = 9_500;
 
-/** Recipients with the same key have the same content, both parts (a Map key for the grouping). */
-const contentKey = (r: BatchRecipient) => `${r.text}\u0000${r.html}`;
 const sameContent = (a: BatchRecipient, b: BatchRecipient) => a.html === b.html && a.text === b.text;
 const contentBytes = (r: BatchRecipient) => Buffer.byteLength(r.html) + Buffer.byteLength(r.text);
 
@@ -30,16 +28,18 @@ const contentBytes = (r: BatchRecipient) => Buffer.byteLength(r.html) + Buffer.b
  * substitutions; a larger unique content goes alone. Every group holds at most MAX_BATCH_RECIPIENTS.
  */
 export function splitForSendgrid(recipients: BatchRecipient[]): BatchRecipient[][] {
-  const byContent = new Map<string, BatchRecipient[]>();
+  // Keyed by the HTML, then the text: no key string is built per recipient (a body is kilobytes).
+  const byContent = new Map<string, Map<string, BatchRecipient[]>>();
   for (const r of recipients) {
-    const key = contentKey(r);
-    const same = byContent.get(key);
+    let byText = byContent.get(r.html);
+    if (!byText) byContent.set(r.html, (byText = new Map()));
+    const same = byText.get(r.text);
     if (same) same.push(r);
-    else byContent.set(key, [r]);
+    else byText.set(r.text, [r]);
   }
   const groups: BatchRecipient[][] = [];
   const substituted: BatchRecipient[] = [];
-  for (const list of byContent.values()) {
+  for (const list of [...byContent.values()].flatMap((byText) => [...byText.values()])) {
     if (list.length === 1 && contentBytes(list[0]) <= MAX_SUBSTITUTED_BODY_BYTES) substituted.push(list[0]);
     else groups.push(...chunk(list, MAX_BATCH_RECIPIENTS));
   }
