@@ -32,8 +32,12 @@ export class EventBatcher {
   constructor(
     private readonly gateway: TemporalGateway,
     private readonly knex: Knex,
-    /** `recheck`: the check of settled events failed (they stay routed); otherwise the start failed. */
-    private readonly onError: (err: unknown, events: RoutableEvent[], recheck?: boolean) => void,
+    private readonly failed: {
+      /** The routing start failed: the maintenance sweep routes these events. */
+      start: (err: unknown, events: RoutableEvent[]) => void;
+      /** The check of settled events failed: they stay routed. */
+      recheck: (err: unknown, events: RoutableEvent[]) => void;
+    },
   ) {}
 
   /** Events to route; `settled`: events written already routed, to check for waits once committed. */
@@ -58,50 +62,43 @@ export class EventBatcher {
     if (!p) return;
     this.pending.delete(projectId);
     clearTimeout(p.timer);
-    const started = this.handOver(p).then((handed) => {
-      this.settle(p, handed.events, 'failed' in handed ? 'failed' : 'started');
-      if ('failed' in handed) this.onError(handed.failed, handed.events);
-    });
+    const started = this.handOver(p);
     this.inFlight.add(started);
     void started.finally(() => this.inFlight.delete(started));
   }
 
-  /** The queue metric counts events until Temporal answers, so a slow server shows as a growing queue. */
-  private settle(p: Pending, handed: RoutableEvent[], outcome: 'started' | 'failed') {
-    eventRoutingQueued.dec(p.events.length);
-    if (!handed.length) return;
-    p.endTimer({ outcome });
-    eventsHandedOff.inc({ outcome }, handed.length);
-  }
-
   /**
-   * Starts the batch's routing; returns the events it handed over, and why not when it failed.
-   * Settled events whose contact has an execution waiting for them now (its wait committed while
-   * the event's statement ran) are reopened and routed with the batch: one statement per flush.
-   * Waits that committed before that statement were seen by it; waits that commit after it read the
-   * event themselves (db/executions markWaiting).
+   * Starts the batch's routing. Settled events whose contact has an execution waiting for them now
+   * (its wait committed while the event's statement ran) are reopened and routed with the batch:
+   * one statement per flush. Waits that committed before that statement were seen by it; waits that
+   * commit after it read the event themselves (db/executions markWaiting). Never throws.
    */
-  private async handOver(p: Pending): Promise<{ events: RoutableEvent[]; failed?: unknown }> {
-    let events = p.events;
+  private async handOver(p: Pending): Promise<void> {
+    const events = [...p.events];
     if (p.settled.length) {
       try {
-        events = [
-          ...events,
+        events.push(
           ...(await reopenForWaits(
             this.knex,
             p.settled.map((e) => e.id),
           )),
-        ];
-      } catch (cause) {
-        this.onError(cause, p.settled, true);
+        );
+      } catch (err) {
+        this.failed.recheck(err, p.settled);
       }
     }
+    let outcome: 'started' | 'failed' = 'started';
     try {
       if (events.length) await startEventBatch(this.gateway, events[0].project_id, events);
-      return { events };
-    } catch (failed) {
-      return { events, failed };
+    } catch (err) {
+      outcome = 'failed';
+      this.failed.start(err, events);
     }
+    // The queue metric counts events until Temporal answers, so a slow server shows as a growing queue.
+    eventRoutingQueued.dec(p.events.length);
+    if (!events.length) return;
+    p.endTimer({ outcome });
+    eventsHandedOff.inc({ outcome }, events.length);
   }
 
   /** Hands over everything queued (at shutdown). */

@@ -44,14 +44,14 @@ export function createEventHandOff(deps: HandOffDeps): EventHandOff {
       { err, ...context, events: events.length, first: events[0]?.id },
       'event routing start failed; the maintenance sweep will route these events',
     );
-  const batcher = new EventBatcher(deps.temporal, deps.knex, (err, events, recheck) =>
-    recheck
-      ? deps.log.warn(
-          { err, events: events.length, first: events[0]?.id },
-          'rechecking events written routed failed; a wait that committed while they were written misses them',
-        )
-      : failed(err, events),
-  );
+  const batcher = new EventBatcher(deps.temporal, deps.knex, {
+    start: (err, events) => failed(err, events),
+    recheck: (err, events) =>
+      deps.log.warn(
+        { err, events: events.length, first: events[0]?.id },
+        'rechecking events written routed failed; a wait that committed while they were written misses them',
+      ),
+  });
   return {
     async handOff(events, opts = {}) {
       if (!events.length) return;
