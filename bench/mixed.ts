@@ -115,10 +115,18 @@ async function main() {
           seconds,
         ),
       ]);
+    /** Polls while `pending` holds, for at most `ms`; a worker that exits ends the bench. */
+    const whilePending = async (pending: () => boolean | Promise<boolean>, ms: number) => {
+      const giveUp = performance.now() + ms;
+      while ((await pending()) && performance.now() < giveUp) {
+        if (worker.exitCode !== null) throw new Error('the worker exited');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+
     await warm(3);
     // Measured from a steady state: every warm-up email delivered (the worker's first tasks are slow).
-    const backlog = async () => Number((await stack.knex('emails').whereIn('status', ['QUEUED', 'SENDING']).count({ n: '*' }))[0].n);
-    while ((await backlog()) > 0) await new Promise((r) => setTimeout(r, 200));
+    await whilePending(async () => Number((await stack.knex('emails').whereIn('status', ['QUEUED', 'SENDING']).count({ n: '*' }))[0].n) > 0, 120_000);
 
     // Each send has its own recipient, so the sink's record names the send it delivers.
     const answered = new Map<string, number>();
@@ -150,11 +158,7 @@ async function main() {
     const stopped = performance.now();
 
     // Wait for every answered send to reach the sink (or give up after 10 minutes).
-    const giveUp = stopped + 600_000;
-    while ([...answered.keys()].some((to) => !accepted.has(to)) && performance.now() < giveUp) {
-      if (worker.exitCode !== null) throw new Error('the worker exited');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await whilePending(() => [...answered.keys()].some((to) => !accepted.has(to)), 600_000);
     clearInterval(watch);
     const waits = [...answered]
       .filter(([to]) => accepted.has(to))
