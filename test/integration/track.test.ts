@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
 import { uniqueEmail } from '../helpers/fixtures';
 import { workflowApi } from '../helpers/workflows';
@@ -68,8 +69,9 @@ describe('POST /v1/track', () => {
     const routingOf = async (eventId: string) => {
       try {
         return (await (await h.deps.temporal.client()).workflow.getHandle(`events-${eventId}`).describe()).type;
-      } catch {
-        return null;
+      } catch (err) {
+        if (err instanceof WorkflowNotFoundError) return null;
+        throw err;
       }
     };
     const eventOf = async (res: { status: number; body: any }) => {
