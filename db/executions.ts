@@ -286,23 +286,27 @@ export async function waitingExecutionsOf(db: Knex, contactIds: string[], names:
     .select('id', 'contact_id', 'waiting_for', 'trigger_event_id');
 }
 
-/** Ends active executions as CANCELLED (the workflow records the same when its cancellation lands). */
-export async function markCancelled(db: Knex, workflowId: string, ids: string[]): Promise<number> {
-  if (!ids.length) return 0;
-  return db('workflow_executions')
-    .where({ workflow_id: workflowId })
-    .whereIn('id', ids)
-    .whereIn('status', ACTIVE_STATUSES)
-    .update({
-      status: 'CANCELLED' satisfies ExecutionEnd,
-      finished_at: db.fn.now(),
-      updated_at: db.fn.now(),
-      waiting_for: null,
-      waiting_reason: null,
-      waiting_seq: null,
-      waiting_since: null,
-      wake_at: null,
-    });
+/**
+ * Ends active executions as CANCELLED (the workflow records the same when its cancellation lands).
+ * `moved`: the rows this statement ended; `cancelled`: those plus the ones among `ids` already
+ * CANCELLED when it ran (a workflow whose cancellation landed first records it itself).
+ */
+export async function markCancelled(db: Knex, workflowId: string, ids: string[]): Promise<{ moved: number; cancelled: number }> {
+  if (!ids.length) return { moved: 0, cancelled: 0 };
+  const CANCELLED: ExecutionEnd = 'CANCELLED';
+  // The count's subquery reads the statement's snapshot: the rows `moved` ends are not in it yet.
+  const { rows } = await db.raw(
+    `WITH moved AS (
+       UPDATE workflow_executions
+          SET status = ?, finished_at = now(), updated_at = now(),
+              waiting_for = NULL, waiting_reason = NULL, waiting_seq = NULL, waiting_since = NULL, wake_at = NULL
+        WHERE workflow_id = ? AND id = ANY(?::uuid[]) AND status = ANY(?::text[])
+        RETURNING 1)
+     SELECT (SELECT count(*) FROM moved)::int AS moved,
+            (SELECT count(*) FROM workflow_executions WHERE workflow_id = ? AND id = ANY(?::uuid[]) AND status = ?)::int AS already`,
+    [CANCELLED, workflowId, ids, [...ACTIVE_STATUSES], workflowId, ids, CANCELLED],
+  );
+  return { moved: rows[0].moved, cancelled: rows[0].moved + rows[0].already };
 }
 
 /**

@@ -69,15 +69,17 @@ export async function startExecution(deps: Deps, input: NewExecution, graphs?: G
 /**
  * Cancels executions in Temporal (their workflows record CANCELLED themselves) and marks them
  * CANCELLED in Postgres at once, so the answer and every later read agree even before the workers
- * get to it. A workflow that is already gone is fine.
+ * get to it. A workflow that is already gone is fine. Returns how many of `ids` are cancelled,
+ * whichever of the two wrote it first.
  */
 export async function cancelExecutions(deps: Deps, workflowId: string, ids: string[]): Promise<number> {
   const BATCH = 50;
   for (let i = 0; i < ids.length; i += BATCH) {
     await Promise.all(ids.slice(i, i + BATCH).map((id) => cancelWorkflow(deps.temporal, executionWorkflowId(id))));
   }
-  const cancelled = await markCancelled(deps.knex, workflowId, ids);
-  executionsEnded.inc({ status: 'CANCELLED' }, cancelled);
+  const { moved, cancelled } = await markCancelled(deps.knex, workflowId, ids);
+  // A workflow that recorded its own end counted it (activities/workflows.ts).
+  executionsEnded.inc({ status: 'CANCELLED' }, moved);
   return cancelled;
 }
 

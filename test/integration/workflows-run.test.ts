@@ -7,6 +7,7 @@ import { routeEvents } from '../../activities/eventBatch';
 import { upsertContact } from '../../db/contacts';
 import { recordEvent } from '../../db/events';
 import { createExecution } from '../../db/executions';
+import { cancelExecutions } from '../../services/executions';
 import crypto from 'node:crypto';
 
 // A day lasts 0.864 s: "DELAY 2 days" runs in under two seconds.
@@ -356,6 +357,21 @@ describe('manual executions and cancelling', () => {
     expect((await api.executions(wf.id, '?status=CANCELLED')).body.total).toBe(3);
     expect((await api.del(wf.id)).status).toBe(204);
     expect((await api.get(wf.id)).status).toBe(404);
+  });
+});
+
+describe('cancelling, whoever records it first', () => {
+  it('counts an execution its own workflow recorded CANCELLED before the API marked it', async () => {
+    const event = `race-${Date.now()}`;
+    const wf = await api.build(event, { hold: { type: 'WAIT_FOR_EVENT', config: { eventName: `${event}-never` } } }, [['trigger', 'hold']], { enabled: true });
+    const emails = [uniqueEmail(), uniqueEmail(), uniqueEmail()];
+    await Promise.all(emails.map((e) => api.track(e, event)));
+    const ids: string[] = [];
+    for (const e of emails) ids.push((await api.until(wf.id, (await api.executionOf(wf.id, await contactId(e))).id, ['WAITING'])).id);
+    // The first one's cancellation landed first: its workflow wrote CANCELLED before the API's statement ran.
+    await h.deps.knex('workflow_executions').where({ id: ids[0] }).update({ status: 'CANCELLED', finished_at: h.deps.knex.fn.now() });
+    expect(await cancelExecutions(h.deps, wf.id, ids)).toBe(3);
+    expect((await api.executions(wf.id, '?status=CANCELLED')).body.total).toBe(3);
   });
 });
 
