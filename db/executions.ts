@@ -148,9 +148,39 @@ export async function createExecution(db: Knex, input: NewExecution, graphs?: Gr
  * must not go on.
  */
 export async function recordProgress(db: Knex, u: ProgressUpdate): Promise<{ active: boolean; ended: boolean; stepStarted: boolean }> {
-  // One statement, not a transaction of five: this runs at every step boundary of every execution.
-  // Its parts see one snapshot; the step rows are written whatever the status (a cancellation is
-  // recorded on an execution already marked CANCELLED), the execution row only while active.
+  const row = await progressStatement(db, u);
+  // `ended` and `stepStarted` are true only for the call that made the change, not for a retry of it.
+  return { active: row.moved && !u.end, ended: row.moved && !!u.end, stepStarted: row.step_started };
+}
+
+/** The wait an execution enters (markWaiting): the step's `seq`, and what ends the wait. */
+export interface WaitFields {
+  seq: number;
+  /** Set by WAIT_FOR_EVENT; a DELAY waits on its timer only. */
+  eventName?: string;
+  /** The timer (DELAY, or a WAIT_FOR_EVENT timeout) in milliseconds from now, for `wake_at`. */
+  wakeInMs?: number;
+  /** Why a timer waits, for people (`quiet hours until …`); shown as the execution's `waitingReason`. */
+  reason?: string;
+}
+
+interface ProgressRow {
+  moved: boolean;
+  step_started: boolean;
+  contact_id: string | null;
+  waiting_since: Date | null;
+  started_at: Date | null;
+  trigger_event_id: string | null;
+}
+
+/**
+ * One statement, not a transaction of five: this runs at every step boundary of every execution.
+ * Its parts see one snapshot; the step rows are written whatever the status (a cancellation is
+ * recorded on an execution already marked CANCELLED), the execution row only while active. With
+ * `wait`, the execution row ends WAITING instead of RUNNING: a step boundary and the wait that
+ * follows it are one write (markWaiting).
+ */
+async function progressStatement(db: Knex, u: ProgressUpdate, wait?: WaitFields): Promise<ProgressRow> {
   const parts: string[] = ['cur AS (SELECT id FROM workflow_executions WHERE id = ?)'];
   const bindings: Knex.RawBinding[] = [u.executionId];
   if (u.finished) {
@@ -172,20 +202,41 @@ export async function recordProgress(db: Knex, u: ProgressUpdate): Promise<{ act
       ON CONFLICT (execution_id, seq) DO NOTHING RETURNING 1)`);
     bindings.push(u.started.seq, u.started.stepId, u.started.type);
   }
-  const sets = ['updated_at = now()', 'waiting_for = NULL', 'waiting_seq = NULL', 'waiting_since = NULL', 'wake_at = NULL', 'waiting_reason = NULL'];
+  const sets = ['updated_at = now()'];
   const setBindings: Knex.RawBinding[] = [];
   if (u.context) sets.push('context = ?::jsonb'), setBindings.push(JSON.stringify(u.context));
   else if (u.contextPatch) sets.push(`context = COALESCE(context, '{}'::jsonb) || ?::jsonb`), setBindings.push(JSON.stringify(u.contextPatch));
-  if (u.started) sets.push(`current_step_id = ?`, `status = 'RUNNING'`), setBindings.push(u.started.stepId);
+  if (u.started) sets.push(`current_step_id = ?`), setBindings.push(u.started.stepId);
+  if (wait) {
+    sets.push(
+      `status = 'WAITING'`,
+      'waiting_for = ?',
+      'waiting_reason = ?',
+      // A retried call keeps the first start of this wait, so it cannot skip an event in between.
+      'waiting_since = CASE WHEN waiting_seq = ? AND waiting_since IS NOT NULL THEN waiting_since ELSE now() END',
+      'waiting_seq = ?',
+      `wake_at = CASE WHEN ?::bigint IS NULL THEN NULL ELSE now() + ?::bigint * interval '1 millisecond' END`,
+    );
+    const wakeIn = wait.wakeInMs === undefined ? null : Math.round(wait.wakeInMs);
+    setBindings.push(wait.eventName ?? null, wait.reason ?? null, wait.seq, wait.seq, wakeIn, wakeIn);
+  } else {
+    sets.push('waiting_for = NULL', 'waiting_seq = NULL', 'waiting_since = NULL', 'wake_at = NULL', 'waiting_reason = NULL');
+    if (u.started) sets.push(`status = 'RUNNING'`);
+  }
   if (u.end) sets.push('status = ?', 'error = ?', 'finished_at = now()'), setBindings.push(u.end.status, u.end.error ?? null);
   parts.push(
-    `moved AS (UPDATE workflow_executions SET ${sets.join(', ')} WHERE id = ? AND status IN (${ACTIVE_STATUSES.map((x) => `'${x}'`).join(', ')}) RETURNING 1)`,
+    `moved AS (UPDATE workflow_executions SET ${sets.join(', ')} WHERE id = ? AND status IN (${ACTIVE_STATUSES.map((x) => `'${x}'`).join(', ')})
+      RETURNING contact_id, waiting_since, started_at, trigger_event_id)`,
   );
   bindings.push(...setBindings, u.executionId);
   const stepStarted = u.started ? 'EXISTS (SELECT 1 FROM ins)' : 'false';
-  const { rows } = await db.raw(`WITH ${parts.join(',\n')} SELECT EXISTS (SELECT 1 FROM moved) AS moved, ${stepStarted} AS step_started`, bindings);
-  // `ended` and `stepStarted` are true only for the call that made the change, not for a retry of it.
-  return { active: rows[0].moved && !u.end, ended: rows[0].moved && !!u.end, stepStarted: rows[0].step_started };
+  const { rows } = await db.raw(
+    `WITH ${parts.join(',\n')}
+     SELECT EXISTS (SELECT 1 FROM moved) AS moved, ${stepStarted} AS step_started, m.*
+     FROM (SELECT 1) one LEFT JOIN moved m ON true`,
+    bindings,
+  );
+  return rows[0] as ProgressRow;
 }
 
 /**
@@ -218,48 +269,39 @@ export async function recordStepResult(
   });
 }
 
-export interface WaitingInput {
+export interface WaitingInput extends WaitFields {
   executionId: string;
-  seq: number;
-  /** Set by WAIT_FOR_EVENT; a DELAY waits on its timer only. */
-  eventName?: string;
-  /** The timer (DELAY, or a WAIT_FOR_EVENT timeout) in milliseconds from now, for `wake_at`. */
-  wakeInMs?: number;
-  /** Why a timer waits, for people (`quiet hours until …`); shown as the execution's `waitingReason`. */
-  reason?: string;
+}
+
+/** What markWaiting answers: whether the execution is still active, and an event that came early. */
+export interface Waiting {
+  active: boolean;
+  /** The step `boundary` started a row (false on a retry), for the step counter. */
+  stepStarted: boolean;
+  early: EventPayload | null;
 }
 
 /**
- * Marks the execution WAITING. For an event wait, it then returns the first event of that name that
- * was still being routed while we got here (or came after): routeEvent signals only executions it
- * sees WAITING, so this read — after our commit — is what closes the gap between the two.
+ * Marks the execution WAITING, after writing the step `boundary` that leads to the wait when one is
+ * given (the engine folds the two: one statement and one local activity fewer per waiting step).
+ * For an event wait, it then returns the first event of that name that was still being routed while
+ * we got here (or came after): routeEvent signals only executions it sees WAITING, so this read —
+ * after our commit — is what closes the gap between the two.
  */
-export async function markWaiting(db: Knex, input: WaitingInput): Promise<EventPayload | null> {
-  const [row] = await db('workflow_executions')
-    .where({ id: input.executionId })
-    .whereIn('status', ACTIVE_STATUSES)
-    .update({
-      status: 'WAITING',
-      waiting_for: input.eventName ?? null,
-      waiting_reason: input.reason ?? null,
-      // A retried call keeps the first start of this wait, so it cannot skip an event in between.
-      waiting_since: db.raw('CASE WHEN waiting_seq = ? AND waiting_since IS NOT NULL THEN waiting_since ELSE now() END', [input.seq]),
-      waiting_seq: input.seq,
-      wake_at: input.wakeInMs === undefined ? null : db.raw(`now() + (? || ' milliseconds')::interval`, [String(Math.round(input.wakeInMs))]),
-      updated_at: db.fn.now(),
-    })
-    .returning(['contact_id', 'waiting_since', 'started_at', 'trigger_event_id']);
-  if (!row || !input.eventName) return null;
+export async function markWaiting(db: Knex, input: WaitingInput, boundary: Omit<ProgressUpdate, 'executionId' | 'end'> = {}): Promise<Waiting> {
+  const { executionId, ...wait } = input;
+  const row = await progressStatement(db, { executionId, ...boundary }, wait);
+  if (!row.moved || !input.eventName) return { active: row.moved, stepStarted: row.step_started, early: null };
   const event = await db('events')
-    .where({ contact_id: row.contact_id, name: input.eventName })
-    .andWhere((q) => q.whereNull('routed_at').orWhere('routed_at', '>=', row.waiting_since))
-    .andWhere('created_at', '>=', row.started_at)
+    .where({ contact_id: row.contact_id!, name: input.eventName })
+    .andWhere((q) => q.whereNull('routed_at').orWhere('routed_at', '>=', row.waiting_since!))
+    .andWhere('created_at', '>=', row.started_at!)
     .modify((q) => {
       if (row.trigger_event_id) q.whereNot({ id: row.trigger_event_id });
     })
     .orderBy([{ column: 'created_at' }, { column: 'id' }])
     .first('id', 'name', 'data', 'created_at');
-  return event ? toPayload(event) : null;
+  return { active: true, stepStarted: row.step_started, early: event ? toPayload(event) : null };
 }
 
 export const toPayload = (e: { id: string; name: string; data: Record<string, unknown>; created_at: Date }): EventPayload => ({

@@ -72,6 +72,9 @@ export interface ProgressUpdate {
   end?: { status: ExecutionEnd; error?: string };
 }
 
+/** A step boundary written together with the wait that follows it (activity `enterExecutionWait`). */
+export type BoundaryUpdate = Omit<ProgressUpdate, 'executionId' | 'end'>;
+
 export interface DeliverEmailInput {
   emailId: string;
 }

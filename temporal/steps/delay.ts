@@ -4,6 +4,8 @@ import { durationSchema, ConfigOf, StepContext, StepOutcome } from './types';
 export const type = 'DELAY';
 export const config = durationSchema;
 export const branches = ['next'] as const;
+/** Its run opens with the wait: the engine folds the step's start into the wait's write. */
+export const startsWithWait = true;
 /** For the step table in docs/workflows.md (`npm run docs:steps`). */
 export const docs = {
   config: '`{ amount, unit: minutes|hours|days|weeks }`',

@@ -103,6 +103,13 @@ export interface StepModule<C = any> {
   references?: StepReferences;
   /** The row of the step table in docs/workflows.md (`npm run docs:steps`): its config in short, and what it does. */
   docs?: { config: string; notes: string };
+  /**
+   * The step's first durable call is always `ctx.sleep` or `ctx.waitForEvent`, with no activity
+   * before it: the engine then writes the step's start together with that wait (one write and one
+   * local activity fewer per waiting step). Leave it out when the step may call anything first: its
+   * activities may read the step's row, which would not exist yet.
+   */
+  startsWithWait?: boolean;
   /** Engine-owned types (TRIGGER) exist once per workflow and cannot be added through the API. */
   internal?: boolean;
   check?(config: C, checks: ConfigChecks): Promise<void>;

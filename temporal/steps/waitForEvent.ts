@@ -7,6 +7,8 @@ import { durationSchema, eventNameSchema, ConfigOf, StepContext, StepOutcome, Zo
 export const type = 'WAIT_FOR_EVENT';
 export const config = (z: Zod) => z.strictObject({ eventName: eventNameSchema(z), timeout: durationSchema(z).optional() });
 export const branches = ['next', 'timeout'] as const;
+/** Its run opens with the wait: the engine folds the step's start into the wait's write. */
+export const startsWithWait = true;
 /** For the step table in docs/workflows.md (`npm run docs:steps`). */
 export const docs = {
   config: '`{ eventName, timeout?: { amount, unit } }`',

@@ -6,7 +6,7 @@ import { eventSignal } from '../../temporal/workflows/workflowExecution';
 import { routeEvents } from '../../activities/eventBatch';
 import { upsertContact } from '../../db/contacts';
 import { recordEvent } from '../../db/events';
-import { createExecution } from '../../db/executions';
+import { createExecution, markWaiting } from '../../db/executions';
 import { cancelExecutions } from '../../services/executions';
 import crypto from 'node:crypto';
 
@@ -196,6 +196,93 @@ describe('triggered executions', () => {
     expect(created.execution.current_step_id).toBe(wf.triggerStepId);
     const steps = await h.deps.knex('workflow_execution_steps').where({ execution_id: created.execution.id });
     expect(steps).toEqual([expect.objectContaining({ seq: 0, step_id: wf.triggerStepId, type: 'TRIGGER', status: 'RUNNING' })]);
+  });
+
+  it('writes a step boundary and the wait it leads into as one local activity (enterExecutionWait), with the same rows as two', async () => {
+    const event = `fold-${Date.now()}`;
+    const ping = `${event}-ping`;
+    const wf = await api.build(
+      event,
+      { wait: { type: 'WAIT_FOR_EVENT', config: { eventName: ping } }, pause: { type: 'DELAY', config: { amount: 1, unit: 'hours' } } },
+      [
+        ['trigger', 'wait'],
+        ['wait', 'pause', 'next'],
+      ],
+      { enabled: true },
+    );
+    const email = uniqueEmail('fold');
+    const { id } = await api.waitingExecution(wf.id, email, event);
+    const handle = (await temporalClient()).workflow.getHandle(`exec-${id}`);
+    const localActivities = async () =>
+      (await handle.fetchHistory()).events!.flatMap((e) => {
+        const details = e.markerRecordedEventAttributes?.details?.data?.payloads?.[0]?.data;
+        return e.markerRecordedEventAttributes?.markerName === 'core_local_activity' && details
+          ? [JSON.parse(Buffer.from(details).toString()).activity_type]
+          : [];
+      });
+    expect(await localActivities()).toEqual(['enterExecutionWait']);
+    const row = await h.deps.knex('workflow_executions').where({ id }).first();
+    expect(row).toMatchObject({ status: 'WAITING', waiting_for: ping, waiting_seq: 1, current_step_id: wf.steps.wait, wake_at: null });
+    const steps = await h.deps.knex('workflow_execution_steps').where({ execution_id: id }).orderBy('seq');
+    expect(steps.map((st) => [st.seq, st.type, st.status])).toEqual([
+      [0, 'TRIGGER', 'COMPLETED'],
+      [1, 'WAIT_FOR_EVENT', 'RUNNING'],
+    ]);
+
+    const ping1 = (await api.track(email, ping)).body.data.event;
+    const done = await api.until(wf.id, id, ['COMPLETED', 'FAILED']);
+    expect(done.status).toBe('COMPLETED');
+    expect(done.steps.map((st: { type: string; status: string }) => [st.type, st.status])).toEqual([
+      ['TRIGGER', 'COMPLETED'],
+      ['WAIT_FOR_EVENT', 'COMPLETED'],
+      ['DELAY', 'COMPLETED'],
+    ]);
+    expect(done.steps[1].output).toEqual({ eventId: ping1 });
+    // The event reached the context through the folded write into the DELAY (it travels as an id).
+    expect((await h.deps.knex('workflow_executions').where({ id }).first()).context.event).toMatchObject({ id: ping1, name: ping });
+    expect(await localActivities()).toEqual(['enterExecutionWait', 'enterExecutionWait', 'recordExecutionProgress']);
+  });
+
+  it('a folded boundary write on a cancelled execution records the steps and leaves the execution as it is', async () => {
+    const wf = await api.build(`foldc-${Date.now()}`, { wait: { type: 'WAIT_FOR_EVENT', config: { eventName: 'never' } } }, [['trigger', 'wait']]);
+    const contact = (await upsertContact(h.deps.knex, { projectId: p.projectId, email: uniqueEmail('foldc'), defaultSubscribed: true })).contact.id;
+    const created = await createExecution(h.deps.knex, {
+      id: crypto.randomUUID(),
+      projectId: p.projectId,
+      workflowId: wf.id,
+      contactId: contact,
+      context: {},
+      mode: 'manual',
+    });
+    if ('skipped' in created) throw new Error(created.skipped);
+    const id = created.execution.id;
+    const boundary = { finished: { seq: 0, status: 'COMPLETED' as const }, started: { seq: 1, stepId: wf.steps.wait, type: 'WAIT_FOR_EVENT' } };
+    await h.deps.knex('workflow_executions').where({ id }).update({ status: 'CANCELLED' });
+    expect(await markWaiting(h.deps.knex, { executionId: id, seq: 1, eventName: 'never' }, boundary)).toEqual({
+      active: false,
+      stepStarted: true,
+      early: null,
+    });
+    expect(await h.deps.knex('workflow_executions').where({ id }).first()).toMatchObject({
+      status: 'CANCELLED',
+      waiting_for: null,
+      current_step_id: wf.triggerStepId,
+    });
+    const steps = await h.deps.knex('workflow_execution_steps').where({ execution_id: id }).orderBy('seq');
+    expect(steps.map((st) => [st.seq, st.status])).toEqual([
+      [0, 'COMPLETED'],
+      [1, 'RUNNING'],
+    ]);
+    // Active again: the same call (a retry) makes it wait, and starts no second step row.
+    await h.deps.knex('workflow_executions').where({ id }).update({ status: 'RUNNING' });
+    expect(await markWaiting(h.deps.knex, { executionId: id, seq: 1, eventName: 'never', wakeInMs: 60_000 }, boundary)).toEqual({
+      active: true,
+      stepStarted: false,
+      early: null,
+    });
+    const waiting = await h.deps.knex('workflow_executions').where({ id }).first();
+    expect(waiting).toMatchObject({ status: 'WAITING', waiting_for: 'never', waiting_seq: 1, current_step_id: wf.steps.wait });
+    expect(new Date(waiting.wake_at).getTime() - Date.now()).toBeGreaterThan(50_000);
   });
 
   it('delivers an event to a wait once: a repeated signal of the same event is dropped', async () => {

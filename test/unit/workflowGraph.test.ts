@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { STEP_TYPES, addableStepTypes, StepModule, StepContext, StepRegistry } from '../../temporal/steps';
-import { interpret, ExecutionInput, ProgressUpdate, Runtime, GraphSnapshot, MAX_STEPS_PER_EXECUTION } from '../../temporal/workflows/workflowExecution';
+import {
+  interpret,
+  ExecutionInactive,
+  ExecutionInput,
+  ProgressUpdate,
+  Runtime,
+  GraphSnapshot,
+  MAX_STEPS_PER_EXECUTION,
+} from '../../temporal/workflows/workflowExecution';
+import type { BoundaryUpdate } from '../../temporal/contract';
 import { StepCreate, stepCreateSchema, parseStepConfig } from '../../api/schemas/workflows';
 import { Graph, StepRow, TransitionRow } from '../../db/workflows';
 import { graphProblems, snapshotGraph, transitionBranchProblem } from '../../services/workflowGraphs';
@@ -186,6 +195,161 @@ describe('interpret', () => {
     gone.rt.progress = async () => ++writes < 3;
     expect(await interpret(looping, withNote, gone.rt)).toEqual({ status: 'CANCELLED' });
     expect(writes).toBe(3);
+  });
+});
+
+/**
+ * A runtime that folds as the Temporal one does after `fold-boundary-write`: a deferred boundary is
+ * carried by the next wait's write, or written by flush. `writes` is every write in order.
+ */
+function foldingRuntime(opts: { activeAtWait?: boolean; activeAtFlush?: boolean } = {}) {
+  const base = fakeRuntime({ buy: { id: 'ev1' } });
+  const writes: { kind: 'progress' | 'wait' | 'flush'; boundary?: BoundaryUpdate; update?: Omit<ProgressUpdate, 'executionId'>; seq?: number }[] = [];
+  let pending: BoundaryUpdate | null = null;
+  const rt: Runtime = {
+    ...base.rt,
+    async progress(update, context) {
+      writes.push({ kind: 'progress', update: { ...update, context } });
+      return true;
+    },
+    defer(update) {
+      pending = update;
+      return true;
+    },
+    async flush() {
+      if (!pending) return true;
+      writes.push({ kind: 'flush', boundary: pending });
+      pending = null;
+      return opts.activeAtFlush ?? true;
+    },
+    stepContext(step, seq, context) {
+      const ctx = base.rt.stepContext(step, seq, context);
+      const wait = async () => {
+        writes.push({ kind: 'wait', seq, ...(pending ? { boundary: pending } : {}) });
+        pending = null;
+        if (opts.activeAtWait === false) throw new ExecutionInactive();
+      };
+      return {
+        ...ctx,
+        sleep: async (ms, reason) => (await wait(), ctx.sleep(ms, reason)),
+        waitForEvent: async (name, timeoutMs) => (await wait(), ctx.waitForEvent(name, timeoutMs)),
+      };
+    },
+  };
+  return { rt, writes };
+}
+
+/** A step type that declares startsWithWait but returns at once: the engine must still write its start. */
+const hasty: StepModule<Record<string, never>> = {
+  type: 'HASTY',
+  config: (zod) => zod.strictObject({}),
+  branches: ['next'],
+  startsWithWait: true,
+  async run() {
+    return { branch: 'next', output: { waited: false } };
+  },
+};
+
+describe('interpret folds a boundary into the wait that follows it', () => {
+  const waitGraph = input(
+    [
+      step('t', 'TRIGGER', { eventName: 'e' }),
+      step('w', 'WAIT_FOR_EVENT', { eventName: 'buy' }),
+      step('d', 'DELAY', { amount: 1, unit: 'hours' }),
+      step('n', 'NOTE', { text: 'n' }),
+    ],
+    [
+      ['t', 'w'],
+      ['w', 'd', 'next'],
+      ['d', 'n'],
+    ],
+  );
+  const shape = (w: ReturnType<typeof foldingRuntime>['writes'][number]) => {
+    const u: Omit<ProgressUpdate, 'executionId'> = w.boundary ?? w.update ?? {};
+    return [w.kind, w.seq, u.finished?.seq, u.started?.type, u.end?.status];
+  };
+
+  it('writes each boundary into a waiting step with that wait: no separate progress write for WAIT_FOR_EVENT and DELAY', async () => {
+    const { rt, writes } = foldingRuntime();
+    expect(await interpret(waitGraph, withNote, rt)).toEqual({ status: 'COMPLETED' });
+    expect(writes.map(shape)).toEqual([
+      ['progress', undefined, undefined, 'TRIGGER', undefined],
+      ['wait', 1, 0, 'WAIT_FOR_EVENT', undefined],
+      ['wait', 2, 1, 'DELAY', undefined],
+      ['progress', undefined, 2, 'NOTE', undefined],
+      ['progress', undefined, 3, undefined, 'COMPLETED'],
+    ]);
+  });
+
+  it('writes every boundary itself when the runtime does not fold (histories from before the fold)', async () => {
+    const { rt, writes } = foldingRuntime();
+    rt.defer = () => false;
+    expect(await interpret(waitGraph, withNote, rt)).toEqual({ status: 'COMPLETED' });
+    expect(writes.map(shape)).toEqual([
+      ['progress', undefined, undefined, 'TRIGGER', undefined],
+      ['progress', undefined, 0, 'WAIT_FOR_EVENT', undefined],
+      ['wait', 1, undefined, undefined, undefined],
+      ['progress', undefined, 1, 'DELAY', undefined],
+      ['wait', 2, undefined, undefined, undefined],
+      ['progress', undefined, 2, 'NOTE', undefined],
+      ['progress', undefined, 3, undefined, 'COMPLETED'],
+    ]);
+  });
+
+  it("flushes a deferred boundary the step did not wait with before the step's own end, and before a failure", async () => {
+    const graph = input(
+      [step('t', 'TRIGGER', { eventName: 'e' }), step('h', 'HASTY'), step('n', 'NOTE', { text: 'n' })],
+      [
+        ['t', 'h'],
+        ['h', 'n'],
+      ],
+    );
+    const ok = foldingRuntime();
+    expect(await interpret(graph, [...withNote, hasty], ok.rt)).toEqual({ status: 'COMPLETED' });
+    expect(ok.writes.map(shape)).toEqual([
+      ['progress', undefined, undefined, 'TRIGGER', undefined],
+      ['flush', undefined, 0, 'HASTY', undefined],
+      ['progress', undefined, 1, 'NOTE', undefined],
+      ['progress', undefined, 2, undefined, 'COMPLETED'],
+    ]);
+
+    const failing: StepModule = { ...hasty, run: async () => Promise.reject(new Error('boom')) };
+    const bad = foldingRuntime();
+    const result = await interpret(graph, [...withNote, failing], bad.rt);
+    expect(result).toEqual({ status: 'FAILED', error: 'step "h" (HASTY) failed: boom' });
+    expect(bad.writes.map(shape)).toEqual([
+      ['progress', undefined, undefined, 'TRIGGER', undefined],
+      ['flush', undefined, 0, 'HASTY', undefined],
+      ['progress', undefined, 1, undefined, 'FAILED'],
+    ]);
+  });
+
+  it('ends CANCELLED, writing nothing more, when the folded write or the flush finds the execution cancelled', async () => {
+    const atWait = foldingRuntime({ activeAtWait: false });
+    expect(await interpret(waitGraph, withNote, atWait.rt)).toEqual({ status: 'CANCELLED' });
+    expect(atWait.writes.map(shape)).toEqual([
+      ['progress', undefined, undefined, 'TRIGGER', undefined],
+      ['wait', 1, 0, 'WAIT_FOR_EVENT', undefined],
+    ]);
+
+    const graph = input([step('t', 'TRIGGER', { eventName: 'e' }), step('h', 'HASTY')], [['t', 'h']]);
+    const atFlush = foldingRuntime({ activeAtFlush: false });
+    expect(await interpret(graph, [...withNote, hasty], atFlush.rt)).toEqual({ status: 'CANCELLED' });
+    expect(atFlush.writes.map(shape)).toEqual([
+      ['progress', undefined, undefined, 'TRIGGER', undefined],
+      ['flush', undefined, 0, 'HASTY', undefined],
+    ]);
+  });
+
+  it('does not fold into a step whose config is invalid: its failure is recorded on a written start', async () => {
+    const graph = input([step('t', 'TRIGGER', { eventName: 'e' }), { ...step('d', 'DELAY'), invalid: 'invalid DELAY config' }], [['t', 'd']]);
+    const { rt, writes } = foldingRuntime();
+    expect((await interpret(graph, withNote, rt)).status).toBe('FAILED');
+    expect(writes.map(shape)).toEqual([
+      ['progress', undefined, undefined, 'TRIGGER', undefined],
+      ['progress', undefined, 0, 'DELAY', undefined],
+      ['progress', undefined, 1, undefined, 'FAILED'],
+    ]);
   });
 });
 

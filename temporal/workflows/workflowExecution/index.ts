@@ -17,7 +17,7 @@ import type { Activities } from '../../../activities';
 import { STEP_TYPES, StepRegistry, findStepType, UNIT_MS } from '../../steps';
 import type { StepContext, StepOutcome } from '../../steps';
 import { executionStateQuery } from '../../contract';
-import type { EventPayload, ExecutionEnd, ExecutionInput, ExecutionState, GraphSnapshot, ProgressUpdate } from '../../contract';
+import type { BoundaryUpdate, EventPayload, ExecutionEnd, ExecutionInput, ExecutionState, GraphSnapshot, ProgressUpdate } from '../../contract';
 
 /**
  * One automation workflow run for one contact (`exec-<executionId>`): walks the graph snapshot it
@@ -38,6 +38,14 @@ export interface Runtime {
   /** Resolves false when the execution is no longer active in Postgres (cancelled, or deleted with its workflow). */
   progress(update: Omit<ProgressUpdate, 'executionId' | 'context'>, context: Record<string, unknown>): Promise<boolean>;
   stepContext(step: GraphSnapshot['steps'][number], seq: number, context: Record<string, unknown>): StepContext;
+  /**
+   * Offers a step boundary to be written together with the wait the next step opens with (its type
+   * declares `startsWithWait`); the step's `sleep`/`waitForEvent` then carries it. False: write it
+   * now with `progress` (a runtime that does not fold, or a history recorded before the fold).
+   */
+  defer?(update: BoundaryUpdate, context: Record<string, unknown>): boolean;
+  /** Writes a deferred boundary no wait took (the step ended or failed first); false when no longer active. */
+  flush?(): Promise<boolean>;
   /** Called at step boundaries; may hand over to a fresh run (never returns then). */
   checkpoint(state: { stepId: string; seq: number; context: Record<string, unknown> }): Promise<void>;
   /** The sequence number of the step in progress, for the record of a cancellation. */
@@ -45,6 +53,14 @@ export interface Runtime {
 }
 
 const message = (err: unknown) => rootCause(err) ?? String(err);
+
+/** Thrown by a step's wait when its folded boundary write found the execution no longer active. */
+export class ExecutionInactive extends Error {
+  constructor() {
+    super('the execution is no longer active');
+    this.name = 'ExecutionInactive';
+  }
+}
 
 /**
  * The interpreter, free of Temporal so it can be exercised with any registry: every dispatch goes
@@ -76,10 +92,12 @@ export async function interpret(input: ExecutionInput, registry: StepRegistry, r
       outcome = await def.run(step.config, rt.stepContext(step, seq, context));
     } catch (err) {
       if (isCancellation(err)) throw err;
+      if (err instanceof ExecutionInactive || !(await flushed(rt))) return { status: 'CANCELLED' };
       const error = `step "${step.name}" (${step.type}) failed: ${message(err)}`;
       await rt.progress({ finished: { seq, status: 'FAILED', error: message(err) }, end: { status: 'FAILED', error } }, context);
       return { status: 'FAILED', error };
     }
+    if (!(await flushed(rt))) return { status: 'CANCELLED' };
     if ('end' in outcome) {
       await rt.progress({ finished: { seq, status: 'COMPLETED', output: outcome.output }, end: { status: outcome.end } }, context);
       return { status: outcome.end };
@@ -99,12 +117,16 @@ export async function interpret(input: ExecutionInput, registry: StepRegistry, r
     seq += 1;
     step = target;
     rt.position.seq = seq;
-    if (!(await rt.progress({ finished, started: { seq, stepId: step.id, type: step.type } }, context))) return { status: 'CANCELLED' };
+    const boundary = { finished, started: { seq, stepId: step.id, type: step.type } };
+    const folds = !step.invalid && findStepType(registry, step.type)?.startsWithWait && rt.defer?.(boundary, context);
+    if (!folds && !(await rt.progress(boundary, context))) return { status: 'CANCELLED' };
     await rt.checkpoint({ stepId: step.id, seq, context });
   }
 }
 
-const { recordExecutionProgress, markExecutionWaiting } = proxyLocalActivities<Activities>({
+const flushed = (rt: Runtime) => (rt.flush ? rt.flush() : Promise.resolve(true));
+
+const { recordExecutionProgress, markExecutionWaiting, enterExecutionWait } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumInterval: '30 seconds' },
 });
@@ -114,6 +136,12 @@ const { recordExecutionProgress, markExecutionWaiting } = proxyLocalActivities<A
  * command that executions started before it never issued, so their replays must not either.
  */
 const STEP_TYPE_PATCH = 'step-type-search-attribute';
+
+/**
+ * Executions after this marker write the boundary into a waiting step together with its wait (one
+ * local activity, `enterExecutionWait`, instead of `recordExecutionProgress` then `markExecutionWaiting`).
+ */
+const FOLD_PATCH = 'fold-boundary-write';
 
 /**
  * What the execution tells operators: the `state` query, the current details line in the Web UI
@@ -197,19 +225,45 @@ async function runExecution(input: ExecutionInput, registry: StepRegistry): Prom
   // The context lives in the execution row. Only what steps changed in it since the last write goes
   // out, as a patch, and a received event as its id: the history keeps no event data (temporal/summaries.ts).
   let written: Record<string, unknown> = { ...input.context };
+  const changesSinceWritten = (context: Record<string, unknown>) => {
+    const patch: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(context)) if (written[key] !== value) patch[key] = value;
+    written = context;
+    const event = patch.event as EventPayload | undefined;
+    if (event) delete patch.event;
+    return { ...(Object.keys(patch).length ? { contextPatch: patch } : {}), ...(event ? { contextEventId: event.id } : {}) };
+  };
+  // A deferred boundary (FOLD_PATCH), kept until a write carried it: a wait's, or flush's.
+  let pending: BoundaryUpdate | null = null;
+  const flushPending = async () => {
+    if (!pending) return true;
+    const { active } = await recordExecutionProgress({ executionId: input.executionId, ...pending });
+    pending = null;
+    return active;
+  };
+  /** Marks the execution waiting at `seq`, with the deferred boundary when there is one. */
+  const enterWait = async (seq: number, wait: { eventName?: string; wakeInMs?: number; reason?: string }) => {
+    const waitInput = { executionId: input.executionId, seq, ...wait };
+    if (!pending) return markExecutionWaiting(waitInput);
+    const { active, early } = await enterExecutionWait({ wait: waitInput, boundary: pending });
+    pending = null;
+    if (!active) throw new ExecutionInactive();
+    return early;
+  };
   const rt: Runtime = {
     position: { seq: 0 },
     progress: async (update, context) => {
       if (update.started) view.started(update.started.seq, update.started.stepId, update.started.type);
       if (update.end) view.ended(update.end.status);
-      const patch: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries(context)) if (written[key] !== value) patch[key] = value;
-      written = context;
-      const event = patch.event as EventPayload | undefined;
-      if (event) delete patch.event;
-      const changes = { ...(Object.keys(patch).length ? { contextPatch: patch } : {}), ...(event ? { contextEventId: event.id } : {}) };
-      return (await recordExecutionProgress({ executionId: input.executionId, ...changes, ...update })).active;
+      return (await recordExecutionProgress({ executionId: input.executionId, ...changesSinceWritten(context), ...update })).active;
     },
+    defer(update, context) {
+      if (!patched(FOLD_PATCH)) return false;
+      if (update.started) view.started(update.started.seq, update.started.stepId, update.started.type);
+      pending = { ...changesSinceWritten(context), ...update };
+      return true;
+    },
+    flush: flushPending,
     stepContext: (step, seq, context) => ({
       executionId: input.executionId,
       projectId: input.projectId,
@@ -223,7 +277,7 @@ async function runExecution(input: ExecutionInput, registry: StepRegistry): Prom
       duration: (amount, unit) => Math.max(1, Math.round(amount * UNIT_MS[unit] * scale)),
       async sleep(ms, reason) {
         view.waiting(null, ms);
-        await markExecutionWaiting({ executionId: input.executionId, seq, wakeInMs: ms, ...(reason ? { reason } : {}) });
+        await enterWait(seq, { wakeInMs: ms, ...(reason ? { reason } : {}) });
         await sleep(Math.max(1, ms));
         view.running();
       },
@@ -233,7 +287,7 @@ async function runExecution(input: ExecutionInput, registry: StepRegistry): Prom
         try {
           // Marks WAITING (so routeEvent signals us from now on) and returns an event that arrived
           // while we were getting there, which no signal will bring.
-          const early = await markExecutionWaiting({ executionId: input.executionId, seq, eventName, wakeInMs: timeoutMs });
+          const early = await enterWait(seq, { eventName, wakeInMs: timeoutMs });
           if (early) accept(early);
           const w = waiting;
           const ok = timeoutMs === undefined ? (await condition(() => w.got !== null), true) : await condition(() => w.got !== null, Math.max(1, timeoutMs));
@@ -246,6 +300,8 @@ async function runExecution(input: ExecutionInput, registry: StepRegistry): Prom
     }),
     async checkpoint(state) {
       if (!workflowInfo().continueAsNewSuggested) return;
+      // The fresh run writes its own start (input.resume), not what ended the step before it.
+      await flushPending();
       await continueAsNew<typeof workflowExecution>({ ...input, context: state.context, resume: { stepId: state.stepId, seq: state.seq, seenEventIds: seen } });
     },
   };
@@ -256,13 +312,16 @@ async function runExecution(input: ExecutionInput, registry: StepRegistry): Prom
     if (!isCancellation(err)) throw err;
     // Cancelled (DELETE …/executions/:id, cancel-all): record it, then end as cancelled in Temporal too.
     view.ended('CANCELLED');
-    await CancellationScope.nonCancellable(() =>
-      recordExecutionProgress({
+    await CancellationScope.nonCancellable(async () => {
+      // A boundary still deferred (cancelled before its wait's write returned) goes first: the
+      // cancellation is recorded on the step it started. Both writes are idempotent.
+      await flushPending();
+      await recordExecutionProgress({
         executionId: input.executionId,
         finished: { seq: rt.position.seq, status: 'CANCELLED' },
         end: { status: 'CANCELLED' },
-      }),
-    );
+      });
+    });
     throw err;
   }
 }
