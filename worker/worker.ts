@@ -9,7 +9,7 @@ import { ensureSchedules } from './schedules';
 import { createTemporalGateway, temporalAddress, TemporalGateway } from '../services/temporal';
 import { createRuntime } from '../services/runtime';
 import { sdkTelemetryOptions, serveWorkerMetrics } from './workerMetrics';
-import { prebuiltWorkflowBundle, WORKFLOWS_PATH } from './workflowBundle';
+import { PRELOADED, prebuiltWorkflowBundle, WORKFLOWS_PATH } from './workflowBundle';
 
 let runtimeInstalled = false;
 function installRuntime(config: Config) {
@@ -60,11 +60,11 @@ export async function createWorker(opts: StartWorkerOptions): Promise<CreatedWor
   const connection = await NativeConnection.connect({ address });
   // Its client shares the worker's connection: the executions routing starts begin here eagerly.
   const gateway: TemporalGateway = createTemporalGateway({ ...opts.config, temporal: { ...opts.config.temporal, taskQueue } }, address, { connection });
-  const workflowSource: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = opts.steps
+  const workflowSource: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath' | 'bundlerOptions'> = opts.steps
     ? { workflowsPath: opts.steps.workflowsPath }
     : opts.workflowBundlePath
       ? { workflowBundle: { codePath: opts.workflowBundlePath } }
-      : { workflowsPath: WORKFLOWS_PATH };
+      : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { preloadModules: PRELOADED } };
   // The worker's collaborators, built once: its transport (one SMTP pool), event hand-off and verifier.
   const runtime = createRuntime({ config: opts.config, knex: opts.knex, temporal: gateway, log: opts.log });
   const worker = await Worker.create({
