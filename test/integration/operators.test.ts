@@ -264,6 +264,14 @@ describe('search attributes operators filter by', () => {
   });
 });
 
+describe('the workflow bundle', () => {
+  it('preloads the workflow modules once per V8 context instead of evaluating them per run', () => {
+    const code = fs.readFileSync(process.env.TEST_WORKFLOW_BUNDLE!, 'utf8');
+    const preload = /exports\.preloadModules = function preloadModules\(\) \{([^}]*)\}/.exec(code);
+    expect(preload?.[1]).toContain('./temporal/workflows/index.ts');
+  });
+});
+
 describe('workflow changes replay recorded histories', () => {
   const replay = (name: string) => {
     const history = temporal.api.history.v1.History.decode(fs.readFileSync(path.join(__dirname, '..', 'fixtures', `${name}.history.bin`)));
