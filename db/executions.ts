@@ -96,47 +96,93 @@ export type CreatedExecution =
   | { execution: ExecutionRow; workflow: WorkflowRow; graph: Graph /** false when an earlier call created the row */; fresh: boolean }
   | { skipped: 'not-triggered' | 'already-entered' | 'already-active' };
 
+const WORKFLOW_COLUMNS = [
+  'id',
+  'project_id',
+  'name',
+  'description',
+  'enabled',
+  'allow_reentry',
+  'trigger_type',
+  'trigger_config',
+  'created_at',
+  'updated_at',
+] as const;
+
 /**
  * Creates the execution row, or says why none may start. Races are decided by constraints, not by
  * reads: `workflow_entries` (one row per workflow and contact, ever) for non-re-entrant workflows,
  * the partial unique index on active executions for re-entrant ones. The workflow row is share-locked,
  * so a trigger change, a disable or a delete waits for the start and sees its execution.
+ *
+ * The checks and the inserts are one statement (the lock, the existing row, the trigger rule, the
+ * entry, the row and its trigger step): this runs once per triggered contact. The graph is read in
+ * the same transaction, under the same lock, so it is the version of the row we hold.
  */
 export async function createExecution(db: Knex, input: NewExecution, graphs?: GraphCache): Promise<CreatedExecution> {
-  // Read under the share lock, so the graph is the version of the row we hold.
   const graphOf = (trx: Knex.Transaction, workflow: WorkflowRow) => (graphs ? graphs.graph(trx, workflow) : loadGraph(trx, workflow.id));
+  const manual = input.mode === 'manual';
   return db.transaction(async (trx) => {
-    const workflow = await trx<WorkflowRow>('workflows').where({ id: input.workflowId, project_id: input.projectId }).forShare().first();
-    if (!workflow) return { skipped: 'not-triggered' as const };
-    const existing = await trx<ExecutionRow>('workflow_executions').where({ id: input.id }).first();
-    if (existing) return { execution: existing, workflow, graph: await graphOf(trx, workflow), fresh: false };
-    if (input.mode === 'trigger' && (!workflow.enabled || workflow.trigger_config.eventName !== input.triggerEvent?.name)) {
-      return { skipped: 'not-triggered' as const };
-    }
-    const entered = await trx('workflow_entries')
-      .insert({ workflow_id: workflow.id, contact_id: input.contactId, first_execution_id: input.id })
-      .onConflict(['workflow_id', 'contact_id'])
-      .ignore()
-      .returning('workflow_id');
-    if (input.mode === 'trigger' && !workflow.allow_reentry && entered.length === 0) return { skipped: 'already-entered' as const };
-    // The trigger step is recorded with the row (its engine then skips that write: ExecutionInput.startRecorded).
-    const graph = await graphOf(trx, workflow);
-    const trigger = graph.steps.find((st) => st.type === TRIGGER) ?? null;
     const { rows } = await trx.raw(
-      `WITH ex AS (
+      `WITH wf AS (
+         SELECT ${WORKFLOW_COLUMNS.join(', ')} FROM workflows WHERE id = ? AND project_id = ? FOR SHARE
+       ), existing AS (
+         SELECT x.* FROM workflow_executions x WHERE x.id = ? AND EXISTS (SELECT 1 FROM wf)
+       ), go AS (
+         SELECT wf.id, wf.allow_reentry FROM wf
+         WHERE NOT EXISTS (SELECT 1 FROM existing) AND (?::boolean OR (wf.enabled AND wf.trigger_config->>'eventName' = ?))
+       ), entered AS (
+         INSERT INTO workflow_entries (workflow_id, contact_id, first_execution_id)
+         SELECT id, ?, ? FROM go
+         ON CONFLICT (workflow_id, contact_id) DO NOTHING
+         RETURNING workflow_id
+       ), ex AS (
          INSERT INTO workflow_executions (id, project_id, workflow_id, contact_id, status, context, trigger_event_id, current_step_id)
-         VALUES (?, ?, ?, ?, 'RUNNING', ?::jsonb, ?, ?)
+         SELECT ?, ?, go.id, ?, 'RUNNING', ?::jsonb, ?,
+                -- One TRIGGER per workflow (unique index workflow_steps_one_trigger).
+                (SELECT s.id FROM workflow_steps s WHERE s.workflow_id = go.id AND s.type = ?)
+         FROM go WHERE ?::boolean OR go.allow_reentry OR EXISTS (SELECT 1 FROM entered)
          ON CONFLICT DO NOTHING
          RETURNING *
        ), step AS (
+         -- The trigger step is recorded with the row (its engine then skips that write: ExecutionInput.startRecorded).
          INSERT INTO workflow_execution_steps (execution_id, seq, step_id, type, status)
          SELECT id, 0, current_step_id, ?, 'RUNNING' FROM ex WHERE current_step_id IS NOT NULL
        )
-       SELECT * FROM ex`,
-      [input.id, input.projectId, workflow.id, input.contactId, JSON.stringify(input.context), input.triggerEvent?.id ?? null, trigger?.id ?? null, TRIGGER],
+       SELECT ${WORKFLOW_COLUMNS.map((c) => `w.${c} AS wf_${c}`).join(', ')},
+              EXISTS (SELECT 1 FROM go) AS triggered, EXISTS (SELECT 1 FROM entered) AS entered, e.*
+       FROM wf w
+       LEFT JOIN (
+         SELECT 'existing' AS kind, x.* FROM existing x
+         UNION ALL SELECT 'created', c.* FROM ex c
+       ) e ON true`,
+      [
+        input.workflowId,
+        input.projectId,
+        input.id,
+        manual,
+        input.triggerEvent?.name ?? null,
+        input.contactId,
+        input.id,
+        input.id,
+        input.projectId,
+        input.contactId,
+        JSON.stringify(input.context),
+        input.triggerEvent?.id ?? null,
+        TRIGGER,
+        manual,
+        TRIGGER,
+      ],
     );
-    if (!rows[0]) return { skipped: 'already-active' as const };
-    return { execution: rows[0] as ExecutionRow, workflow, graph, fresh: true };
+    if (!rows[0]) return { skipped: 'not-triggered' as const };
+    // One row: the workflow's columns (wf_…), two flags, and the execution's columns when there is one.
+    const { kind, triggered, entered, ...columns } = rows[0];
+    const workflow = Object.fromEntries(WORKFLOW_COLUMNS.map((c) => [c, columns[`wf_${c}`]])) as unknown as WorkflowRow;
+    const execution = Object.fromEntries(Object.entries(columns).filter(([c]) => !c.startsWith('wf_'))) as unknown as ExecutionRow;
+    if (kind === 'existing') return { execution, workflow, graph: await graphOf(trx, workflow), fresh: false };
+    if (!triggered) return { skipped: 'not-triggered' as const };
+    if (!kind) return { skipped: !manual && !workflow.allow_reentry && !entered ? ('already-entered' as const) : ('already-active' as const) };
+    return { execution, workflow, graph: await graphOf(trx, workflow), fresh: true };
   });
 }
 

@@ -198,6 +198,42 @@ describe('triggered executions', () => {
     expect(steps).toEqual([expect.objectContaining({ seq: 0, step_id: wf.triggerStepId, type: 'TRIGGER', status: 'RUNNING' })]);
   });
 
+  it('createExecution decides in one statement: not triggered (other project, disabled, other event), already entered, already active, or the same row again', async () => {
+    const event = `ce-${Date.now()}`;
+    const wf = await api.build(event, { exit: { type: 'EXIT' } }, [['trigger', 'exit']], { enabled: true });
+    const contact = (await upsertContact(h.deps.knex, { projectId: p.projectId, email: uniqueEmail('ce'), defaultSubscribed: true })).contact.id;
+    const other = await createProjectFixture(h, 'other project');
+    const attempt = (over: Partial<Parameters<typeof createExecution>[1]> = {}) =>
+      createExecution(h.deps.knex, {
+        id: crypto.randomUUID(),
+        projectId: p.projectId,
+        workflowId: wf.id,
+        contactId: contact,
+        context: {},
+        triggerEvent: { id: crypto.randomUUID(), name: event },
+        mode: 'trigger',
+        ...over,
+      });
+    expect(await attempt({ projectId: other.projectId })).toEqual({ skipped: 'not-triggered' });
+    expect(await attempt({ triggerEvent: { id: crypto.randomUUID(), name: `${event}-else` } })).toEqual({ skipped: 'not-triggered' });
+    const first = await attempt();
+    if ('skipped' in first) throw new Error(first.skipped);
+    expect(first).toMatchObject({ fresh: true, workflow: { id: wf.id, enabled: true }, execution: { status: 'RUNNING', current_step_id: wf.triggerStepId } });
+    expect(first.graph.steps.map((st) => st.id).sort()).toEqual([wf.triggerStepId, wf.steps.exit].sort());
+    // The same id again (a retried router): the row it made, not a new one.
+    const again = await attempt({ id: first.execution.id });
+    expect(again).toMatchObject({ fresh: false, execution: { id: first.execution.id } });
+    // Not re-entrant: a second trigger for the contact is refused by its entry; a manual start is not,
+    // but the first is still active.
+    expect(await attempt()).toEqual({ skipped: 'already-entered' });
+    expect(await attempt({ mode: 'manual', triggerEvent: undefined })).toEqual({ skipped: 'already-active' });
+    expect(await h.deps.knex('workflow_executions').where({ workflow_id: wf.id, contact_id: contact })).toHaveLength(1);
+    // Disabled: nothing starts by trigger, whatever the contact.
+    await api.patch(wf.id, { enabled: false });
+    const fresh = (await upsertContact(h.deps.knex, { projectId: p.projectId, email: uniqueEmail('ce2'), defaultSubscribed: true })).contact.id;
+    expect(await attempt({ contactId: fresh })).toEqual({ skipped: 'not-triggered' });
+  });
+
   it('writes a step boundary and the wait it leads into as one local activity (enterExecutionWait), with the same rows as two', async () => {
     const event = `fold-${Date.now()}`;
     const ping = `${event}-ping`;
