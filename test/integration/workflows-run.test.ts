@@ -39,6 +39,21 @@ const contactId = async (email: string) => (await h.deps.knex('contacts').where(
 const temporalClient = () => h.deps.temporal.client();
 const routed = (eventId: string) => eventually(async () => (await h.deps.knex('events').where({ id: eventId }).first())?.routed_at);
 
+/** A manual execution row for a new contact, written by createExecution alone: no Temporal start. */
+async function executionRow(workflowId: string, tag: string) {
+  const contact = (await upsertContact(h.deps.knex, { projectId: p.projectId, email: uniqueEmail(tag), defaultSubscribed: true })).contact.id;
+  const created = await createExecution(h.deps.knex, {
+    id: crypto.randomUUID(),
+    projectId: p.projectId,
+    workflowId,
+    contactId: contact,
+    context: {},
+    mode: 'manual',
+  });
+  if ('skipped' in created) throw new Error(created.skipped);
+  return created;
+}
+
 describe('triggered executions', () => {
   it('signup → DELAY 2 days → CONDITION on data.plan: yes sends the email once (COMPLETED), no exits (EXITED)', async () => {
     const event = `signup-${Date.now()}`;
@@ -182,17 +197,7 @@ describe('triggered executions', () => {
 
   it('records the trigger step with the execution row, so its engine starts one mirror write later', async () => {
     const wf = await api.build(`rec-${Date.now()}`, { exit: { type: 'EXIT' } }, [['trigger', 'exit']], { enabled: true });
-    const contact = (await upsertContact(h.deps.knex, { projectId: p.projectId, email: uniqueEmail('rec'), defaultSubscribed: true })).contact.id;
-    // No Temporal start here: only what createExecution itself writes.
-    const created = await createExecution(h.deps.knex, {
-      id: crypto.randomUUID(),
-      projectId: p.projectId,
-      workflowId: wf.id,
-      contactId: contact,
-      context: {},
-      mode: 'manual',
-    });
-    if ('skipped' in created) throw new Error(created.skipped);
+    const created = await executionRow(wf.id, 'rec');
     expect(created.execution.current_step_id).toBe(wf.triggerStepId);
     const steps = await h.deps.knex('workflow_execution_steps').where({ execution_id: created.execution.id });
     expect(steps).toEqual([expect.objectContaining({ seq: 0, step_id: wf.triggerStepId, type: 'TRIGGER', status: 'RUNNING' })]);
@@ -281,17 +286,7 @@ describe('triggered executions', () => {
 
   it('a folded boundary write on a cancelled execution records the steps and leaves the execution as it is', async () => {
     const wf = await api.build(`foldc-${Date.now()}`, { wait: { type: 'WAIT_FOR_EVENT', config: { eventName: 'never' } } }, [['trigger', 'wait']]);
-    const contact = (await upsertContact(h.deps.knex, { projectId: p.projectId, email: uniqueEmail('foldc'), defaultSubscribed: true })).contact.id;
-    const created = await createExecution(h.deps.knex, {
-      id: crypto.randomUUID(),
-      projectId: p.projectId,
-      workflowId: wf.id,
-      contactId: contact,
-      context: {},
-      mode: 'manual',
-    });
-    if ('skipped' in created) throw new Error(created.skipped);
-    const id = created.execution.id;
+    const { id } = (await executionRow(wf.id, 'foldc')).execution;
     const boundary = { finished: { seq: 0, status: 'COMPLETED' as const }, started: { seq: 1, stepId: wf.steps.wait, type: 'WAIT_FOR_EVENT' } };
     await h.deps.knex('workflow_executions').where({ id }).update({ status: 'CANCELLED' });
     expect(await markWaiting(h.deps.knex, { executionId: id, seq: 1, eventName: 'never' }, boundary)).toEqual({
