@@ -261,7 +261,9 @@ describe('triggered executions', () => {
           ? [JSON.parse(Buffer.from(details).toString()).activity_type]
           : [];
       });
-    expect(await localActivities()).toEqual(['enterExecutionWait']);
+    // Postgres says WAITING as soon as the local activity wrote it; its marker reaches the history when
+    // the workflow task completes, a moment later.
+    expect(await eventually(async () => ((await localActivities()).length ? localActivities() : null))).toEqual(['enterExecutionWait']);
     const row = await h.deps.knex('workflow_executions').where({ id }).first();
     expect(row).toMatchObject({ status: 'WAITING', waiting_for: ping, waiting_seq: 1, current_step_id: wf.steps.wait, wake_at: null });
     const steps = await h.deps.knex('workflow_execution_steps').where({ execution_id: id }).orderBy('seq');
@@ -281,6 +283,7 @@ describe('triggered executions', () => {
     expect(done.steps[1].output).toEqual({ eventId: ping1 });
     // The event reached the context through the folded write into the DELAY (it travels as an id).
     expect((await h.deps.knex('workflow_executions').where({ id }).first()).context.event).toMatchObject({ id: ping1, name: ping });
+    await handle.result();
     expect(await localActivities()).toEqual(['enterExecutionWait', 'enterExecutionWait', 'recordExecutionProgress']);
   });
 
