@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { pageOf } from './pages';
 import { ACTIVE_STATUSES, Graph, GraphCache, TRIGGER, WorkflowRow, loadGraph } from './workflows';
-import type { EventPayload, ExecutionEnd, ProgressUpdate } from '../temporal/contract';
+import type { BoundaryUpdate, EventPayload, ExecutionEnd, ProgressUpdate } from '../temporal/contract';
 
 /**
  * Workflow executions as Postgres mirrors them (the source of truth the API lists). Every writer
@@ -334,7 +334,7 @@ export interface Waiting {
  * we got here (or came after): routeEvent signals only executions it sees WAITING, so this read —
  * after our commit — is what closes the gap between the two.
  */
-export async function markWaiting(db: Knex, input: WaitingInput, boundary: Omit<ProgressUpdate, 'executionId' | 'end'> = {}): Promise<Waiting> {
+export async function markWaiting(db: Knex, input: WaitingInput, boundary: BoundaryUpdate = {}): Promise<Waiting> {
   const { executionId, ...wait } = input;
   const row = await progressStatement(db, { executionId, ...boundary }, wait);
   if (!row.moved || !input.eventName) return { active: row.moved, stepStarted: row.step_started, early: null };
