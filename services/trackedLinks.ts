@@ -32,11 +32,21 @@ export interface Tracked {
 }
 
 // Elements whose content is text to the tokenizer: a `<a href>` inside them is not a tag.
-const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes', 'noscript', 'plaintext']);
-const LINK_TAGS = new Set(['a', 'area']);
+const RAW_TEXT = ['script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes', 'noscript', 'plaintext'];
 // Tokenizer whitespace, tested by char code: a regular expression per character cost more than the rest of the scan.
 const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 12 || c === 13;
 const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+/**
+ * Whether html[start, end) is the tag name `lower`, compared as the tokenizer does (ASCII letters
+ * without case), by char code: a body has a tag every few dozen characters, and a lower-cased copy
+ * of each name was most of what the scan allocated.
+ */
+function nameIs(html: string, start: number, end: number, lower: string): boolean {
+  if (end - start !== lower.length) return false;
+  // `| 32` lower-cases an ASCII letter and maps nothing else onto one.
+  for (let k = 0; k < lower.length; k++) if ((html.charCodeAt(start + k) | 32) !== lower.charCodeAt(k)) return false;
+  return true;
+}
 const SLASH = 47;
 const GT = 62;
 const EQ = 61;
@@ -117,7 +127,8 @@ function linkTarget(raw: string): string | null {
   return /^https?:\/\//i.test(url) ? url : null;
 }
 
-const escapeAttribute = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+// A tracking URL is base64url under a configured base: it seldom has anything to escape.
+const escapeAttribute = (s: string) => (s.includes('&') || s.includes('"') ? s.replace(/&/g, '&amp;').replace(/"/g, '&quot;') : s);
 
 interface Attribute {
   name: string;
@@ -129,9 +140,10 @@ interface Attribute {
 
 /**
  * Reads a start tag's attributes from `i` (just after the name); returns them and the index after
- * `>`, or `closed: false` when the input ends first (a browser drops such a tag).
+ * `>`, or `closed: false` when the input ends first (a browser drops such a tag). Without
+ * `collect`, only finds where the tag ends (the attributes of a tag that is no link are not needed).
  */
-function readAttributes(html: string, i: number): { attributes: Attribute[]; end: number; closed: boolean } {
+function readAttributes(html: string, i: number, collect = true): { attributes: Attribute[]; end: number; closed: boolean } {
   const attributes: Attribute[] = [];
   const n = html.length;
   while (i < n) {
@@ -142,11 +154,11 @@ function readAttributes(html: string, i: number): { attributes: Attribute[]; end
     // A name may begin with `=` (the tokenizer takes it as part of the name).
     i++;
     for (let c = html.charCodeAt(i); i < n && !isSpace(c) && c !== SLASH && c !== GT && c !== EQ; c = html.charCodeAt(++i));
-    const name = html.slice(nameStart, i).toLowerCase();
+    const name = collect ? html.slice(nameStart, i).toLowerCase() : '';
     let j = i;
     while (j < n && isSpace(html.charCodeAt(j))) j++;
     if (html.charCodeAt(j) !== EQ) {
-      attributes.push({ name, value: '', spanStart: i, spanEnd: i });
+      if (collect) attributes.push({ name, value: '', spanStart: i, spanEnd: i });
       continue;
     }
     j++;
@@ -155,12 +167,12 @@ function readAttributes(html: string, i: number): { attributes: Attribute[]; end
     if (quote === '"' || quote === "'") {
       const close = html.indexOf(quote, j + 1);
       const valueEnd = close < 0 ? n : close;
-      attributes.push({ name, value: html.slice(j + 1, valueEnd), spanStart: j, spanEnd: close < 0 ? n : close + 1 });
+      if (collect) attributes.push({ name, value: html.slice(j + 1, valueEnd), spanStart: j, spanEnd: close < 0 ? n : close + 1 });
       i = close < 0 ? n : close + 1;
     } else {
       const start = j;
       for (let c = html.charCodeAt(j); j < n && !isSpace(c) && c !== GT; c = html.charCodeAt(++j));
-      attributes.push({ name, value: html.slice(start, j), spanStart: start, spanEnd: j });
+      if (collect) attributes.push({ name, value: html.slice(start, j), spanStart: start, spanEnd: j });
       i = j;
     }
   }
@@ -188,16 +200,16 @@ export function trackHtml(html: string, options: TrackOptions): Tracked {
       i = close < 0 ? n : close + 1;
     } else if (next === '/') {
       const after = html.charCodeAt(lt + 6);
-      if (html.slice(lt + 2, lt + 6).toLowerCase() === 'body' && (Number.isNaN(after) || isSpace(after) || after === SLASH || after === GT)) bodyClose = lt;
+      if (nameIs(html, lt + 2, Math.min(lt + 6, n), 'body') && (Number.isNaN(after) || isSpace(after) || after === SLASH || after === GT)) bodyClose = lt;
       const close = html.indexOf('>', lt + 2);
       i = close < 0 ? n : close + 1;
     } else if (isLetter(next.charCodeAt(0))) {
       let j = lt + 1;
       for (let c = html.charCodeAt(j); j < n && !isSpace(c) && c !== SLASH && c !== GT; c = html.charCodeAt(++j));
-      const tag = html.slice(lt + 1, j).toLowerCase();
-      const { attributes, end, closed } = readAttributes(html, j);
+      const isLink = options.clicks && links.length < maxLinks && (nameIs(html, lt + 1, j, 'a') || nameIs(html, lt + 1, j, 'area'));
+      const { attributes, end, closed } = readAttributes(html, j, isLink);
       i = end;
-      if (closed && options.clicks && LINK_TAGS.has(tag) && links.length < maxLinks) {
+      if (closed && isLink) {
         // The first href is the one a browser follows; later duplicates are ignored by it and by us.
         const href = attributes.find((a) => a.name === 'href');
         const url = href ? linkTarget(href.value) : null;
@@ -206,10 +218,11 @@ export function trackHtml(html: string, options: TrackOptions): Tracked {
           links.push(url);
         }
       }
-      if (RAW_TEXT.has(tag)) {
-        if (tag === 'plaintext') break;
+      const raw = RAW_TEXT.find((name) => nameIs(html, lt + 1, j, name));
+      if (raw) {
+        if (raw === 'plaintext') break;
         // Everything up to the matching end tag is text.
-        const close = html.slice(i).search(new RegExp(`</${tag}[\\t\\n\\f\\r />]`, 'i'));
+        const close = html.slice(i).search(new RegExp(`</${raw}[\\t\\n\\f\\r />]`, 'i'));
         i = close < 0 ? n : i + close;
       }
     } else {
@@ -221,11 +234,15 @@ export function trackHtml(html: string, options: TrackOptions): Tracked {
     edits.push(bodyClose >= 0 ? { start: bodyClose, end: bodyClose, text: pixel } : { start: n, end: n, text: pixel });
   }
   edits.sort((a, b) => a.start - b.start);
-  let out = '';
+  // Joined, not concatenated: `+=` of slices keeps a tree of views into the rendered body, which
+  // then stays alive beside the result until something flattens it. A campaign batch holds a
+  // thousand bodies until they are handed over, and the garbage collector copied both.
+  const parts: string[] = [];
   let copied = 0;
   for (const e of edits) {
-    out += html.slice(copied, e.start) + e.text;
+    parts.push(html.slice(copied, e.start), e.text);
     copied = e.end;
   }
-  return { html: out + html.slice(copied), links };
+  parts.push(html.slice(copied));
+  return { html: parts.join(''), links };
 }

@@ -117,11 +117,11 @@ describe('a tracked /v1/send email over SMTP', () => {
     // The reader's own controls stay on the app's URL, untouched.
     expect(html).toMatch(new RegExp(`href="${h.config.appUrl}/unsubscribe/[\\w.-]+"`));
     expect(html).toMatch(new RegExp(`href="${h.config.appUrl}/manage/[\\w.-]+"`));
-    // Tokens carry the email id (and a link index), nothing else: no address.
+    // Tokens carry a version byte, the email id (and a link index), nothing else: no address.
     for (const path of [...pixels, ...links]) {
       const payload = Buffer.from(path.split('/')[3].split('.')[0], 'base64url');
-      expect(payload.length).toBeLessThanOrEqual(18);
-      expect(payload.subarray(0, 16).toString('hex')).toBe(sent.email.replace(/-/g, ''));
+      expect(payload.length).toBeLessThanOrEqual(19);
+      expect(payload.subarray(1, 17).toString('hex')).toBe(sent.email.replace(/-/g, ''));
     }
 
     const pixel = await get(pixels[0]);

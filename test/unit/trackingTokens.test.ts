@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { signTrackingToken, verifyTrackingToken, openPixelUrl, clickUrl } from '../../services/trackingTokens';
+import { emailTokens, signTrackingToken, verifyTrackingToken, openPixelUrl, clickUrl } from '../../services/trackingTokens';
 import { signSubscriptionToken } from '../../lib/unsubscribe';
 
 const SECRET = 'a-test-secret-of-enough-length';
@@ -11,8 +11,8 @@ describe('tracking tokens', () => {
     const click = signTrackingToken(SECRET, { kind: 'click', emailId: EMAIL, link: 7 });
     expect(verifyTrackingToken(SECRET, 'open', open)).toEqual({ kind: 'open', emailId: EMAIL });
     expect(verifyTrackingToken(SECRET, 'click', click)).toEqual({ kind: 'click', emailId: EMAIL, link: 7 });
-    // 16 bytes of id (+2 of index) and 16 of signature: no address, no URL fits in there.
-    expect(Buffer.from(click.split('.')[0], 'base64url')).toHaveLength(18);
+    // A version byte, 16 bytes of id (+2 of index) and 16 of signature: no address, no URL fits in there.
+    expect(Buffer.from(click.split('.')[0], 'base64url')).toHaveLength(19);
     expect(click.length).toBeLessThan(60);
   });
 
@@ -22,7 +22,7 @@ describe('tracking tokens', () => {
     expect(verifyTrackingToken('another-secret-of-enough-length', 'click', click)).toBeNull();
     // Another link of the same email: the index is signed.
     const other = Buffer.from(payload, 'base64url');
-    other.writeUInt16BE(1, 16);
+    other.writeUInt16BE(1, 17);
     expect(verifyTrackingToken(SECRET, 'click', `${other.toString('base64url')}.${signature}`)).toBeNull();
     // A last character whose stray bits base64url decoding would ignore.
     const flipped = signature.slice(0, -1) + (signature.endsWith('A') ? 'B' : 'A');
@@ -49,12 +49,48 @@ describe('tracking tokens', () => {
 });
 
 describe('the signature', () => {
-  it('is HMAC-SHA256 as node computes it, truncated to 128 bits, for short and long secrets', () => {
+  // Slot s is half of HMAC-SHA256(secret, 'track-v2:' ‖ id ‖ INT32BE(s / 2 + 1)).
+  const slot = (secret: string, s: number) => {
+    const counter = Buffer.alloc(4);
+    counter.writeUInt32BE(Math.floor(s / 2) + 1);
+    const block = crypto
+      .createHmac('sha256', secret)
+      .update(Buffer.concat([Buffer.from('track-v2:'), Buffer.from(EMAIL.replace(/-/g, ''), 'hex'), counter]))
+      .digest();
+    return block.toString('base64url', (s % 2) * 16, (s % 2) * 16 + 16);
+  };
+
+  it('is half an HMAC-SHA256 block under the secret: slot 0 the open, slot i + 1 link i', () => {
     for (const secret of [SECRET, 'x'.repeat(64), 'y'.repeat(100)]) {
-      const token = signTrackingToken(secret, { kind: 'click', emailId: EMAIL, link: 2 });
-      const [payload, signature] = token.split('.');
-      const expected = crypto.createHmac('sha256', secret).update(`track-click:${payload}`).digest().subarray(0, 16).toString('base64url');
-      expect(signature).toBe(expected);
+      expect(signTrackingToken(secret, { kind: 'open', emailId: EMAIL }).split('.')[1]).toBe(slot(secret, 0));
+      for (const link of [0, 2, 6]) expect(signTrackingToken(secret, { kind: 'click', emailId: EMAIL, link }).split('.')[1]).toBe(slot(secret, link + 1));
     }
+  });
+
+  it('of a link past the first blocks made at once is the same HMAC, and verifies', () => {
+    const tokens = emailTokens(SECRET, EMAIL);
+    for (const link of [7, 8, 300, 65534]) {
+      const token = tokens.click(link);
+      expect(token.split('.')[1]).toBe(slot(SECRET, link + 1));
+      expect(verifyTrackingToken(SECRET, 'click', token)).toEqual({ kind: 'click', emailId: EMAIL, link });
+    }
+  });
+
+  it('of the first format (an HMAC per token) still verifies: mail already delivered carries it', () => {
+    const id = Buffer.from(EMAIL.replace(/-/g, ''), 'hex');
+    const v1 = (kind: string, payload: Buffer) => {
+      const p = payload.toString('base64url');
+      return `${p}.${crypto.createHmac('sha256', SECRET).update(`track-${kind}:${p}`).digest().subarray(0, 16).toString('base64url')}`;
+    };
+    const click = v1('click', Buffer.concat([id, Buffer.from([0, 4])]));
+    const open = v1('open', id);
+    expect(verifyTrackingToken(SECRET, 'click', click)).toEqual({ kind: 'click', emailId: EMAIL, link: 4 });
+    expect(verifyTrackingToken(SECRET, 'open', open)).toEqual({ kind: 'open', emailId: EMAIL });
+    expect(verifyTrackingToken(SECRET, 'click', open)).toBeNull();
+    expect(verifyTrackingToken('another-secret-of-enough-length', 'click', click)).toBeNull();
+    const [payload, signature] = click.split('.');
+    const other = Buffer.from(payload, 'base64url');
+    other.writeUInt16BE(5, 16);
+    expect(verifyTrackingToken(SECRET, 'click', `${other.toString('base64url')}.${signature}`)).toBeNull();
   });
 });
