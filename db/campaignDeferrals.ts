@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { CampaignRow } from './campaigns';
-import { RECIPIENT_TOPIC_SQL, type RecipientRow } from './campaignEmails';
+import { RECIPIENT_ROWS_SQL, RECIPIENT_TOPIC_SQL, type RecipientRow } from './campaignEmails';
 
 /**
  * Campaign recipients a batch set aside under the delivery controls (docs/campaigns.md): deferred
@@ -41,15 +41,14 @@ export async function dueDeferredPage(
   limit: number,
 ): Promise<RecipientRow[]> {
   const { rows } = await knex.raw(
-    `SELECT d.contact_id, ct.email, ct.subscribed, ct.data, e.status AS email_status, ${RECIPIENT_TOPIC_SQL('d')},
+    `SELECT d.contact_id, ${RECIPIENT_ROWS_SQL('d').columns}, ${RECIPIENT_TOPIC_SQL('d')},
             EXISTS (SELECT 1 FROM campaign_capped k WHERE k.campaign_id = d.campaign_id AND k.contact_id = d.contact_id) AS set_aside
-       FROM campaign_deferrals d
-       LEFT JOIN contacts ct ON ct.id = d.contact_id AND ct.project_id = ?
-       LEFT JOIN emails e ON e.campaign_id = d.campaign_id AND e.contact_id = d.contact_id
-      WHERE d.campaign_id = ? AND d.due_at <= ? AND d.contact_id > ?
-      ORDER BY d.contact_id
-      LIMIT ?`,
-    [c.project_id, c.id, upTo, after, limit],
+       FROM (SELECT campaign_id, contact_id FROM campaign_deferrals
+              WHERE campaign_id = ? AND due_at <= ? AND contact_id > ?
+              ORDER BY contact_id LIMIT ?) d
+       ${RECIPIENT_ROWS_SQL('d').contact}
+      ORDER BY d.contact_id`,
+    [c.id, upTo, after, limit, c.project_id],
   );
   return rows;
 }
