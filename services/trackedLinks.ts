@@ -127,7 +127,6 @@ function linkTarget(raw: string): string | null {
   return /^https?:\/\//i.test(url) ? url : null;
 }
 
-// A tracking URL is base64url under a configured base: it seldom has anything to escape.
 /**
  * A copy of `s` that keeps nothing else alive. In V8 a slice of a longer string is a view into it,
  * so a link cut from the rendered body kept the whole body alive for as long as the email's links
@@ -137,6 +136,7 @@ function linkTarget(raw: string): string | null {
  */
 const detached = (s: string) => ` ${s}`.slice(1);
 
+// A tracking URL is base64url under a configured base: it seldom has anything to escape.
 const escapeAttribute = (s: string) => (s.includes('&') || s.includes('"') ? s.replace(/&/g, '&amp;').replace(/"/g, '&quot;') : s);
 
 interface Attribute {

@@ -53,6 +53,9 @@ const keyOf = (secret: string) => {
 /** The HMAC input of an email's blocks without the block number: the purpose and the id's 16 bytes. */
 const blockSalt = (id: Buffer) => Buffer.concat([PURPOSE, id]);
 
+/** Where slot `slot` lies: its block (from 1) and its offset in that block's 32 bytes. */
+const slotPlace = (slot: number) => ({ block: Math.floor(slot / 2) + 1, at: (slot % 2) * SIGNATURE_BYTES });
+
 /** Block `block` (from 1) of the email: HMAC(secret, salt ‖ INT32BE(block)), two slots. */
 function signatureBlock(secret: string, salt: Buffer, block: number): Buffer {
   const counter = Buffer.alloc(4);
@@ -78,8 +81,7 @@ export function emailTokens(secret: string, emailId: string): { open(): string; 
   id.copy(payload, 1);
   let first: Buffer | undefined;
   const signature = (slot: number) => {
-    const block = Math.floor(slot / 2) + 1;
-    const at = (slot % 2) * SIGNATURE_BYTES;
+    const { block, at } = slotPlace(slot);
     const bytes = block <= FIRST_BLOCKS ? (first ??= firstBlocks(secret, salt)).subarray((block - 1) * 32) : signatureBlock(secret, salt, block);
     return bytes.toString('base64url', at, at + SIGNATURE_BYTES);
   };
@@ -130,8 +132,8 @@ export function verifyTrackingToken(secret: string, kind: TrackingKind, token: s
   if (bytes.length === (click ? 19 : 17) && bytes[0] === VERSION) {
     const id = bytes.subarray(1, 17);
     const slot = click ? bytes.readUInt16BE(17) + 1 : 0;
-    const at = (slot % 2) * SIGNATURE_BYTES;
-    const expected = signatureBlock(secret, blockSalt(id), Math.floor(slot / 2) + 1).toString('base64url', at, at + SIGNATURE_BYTES);
+    const { block, at } = slotPlace(slot);
+    const expected = signatureBlock(secret, blockSalt(id), block).toString('base64url', at, at + SIGNATURE_BYTES);
     if (!sameText(signature, expected)) return null;
     return click ? { kind, emailId: uuidOf(id), link: slot - 1 } : { kind, emailId: uuidOf(id) };
   }
