@@ -7,6 +7,7 @@ import { campaignActivities } from '../../activities/campaigns';
 import { loadConfig } from '../../lib/config';
 import { beginSending } from '../../db/campaigns';
 import { campaignEmailId, recipientPage } from '../../db/campaignEmails';
+import { dueDeferredPage } from '../../db/campaignDeferrals';
 
 let h: Harness;
 let sink: SendgridSink;
@@ -100,17 +101,64 @@ async function mostBatchesInFlight(campaignId: string): Promise<number> {
   return most;
 }
 
+/** The one statement `read` runs whose SQL names `table`, captured as knex sends it. */
+async function statementOf(table: string, read: () => Promise<unknown>): Promise<{ sql: string; bindings: unknown[] }> {
+  const statements: Array<{ sql: string; bindings: unknown[] }> = [];
+  const capture = (q: { sql: string; bindings: unknown[] }) => statements.push(q);
+  h.deps.knex.on('query', capture);
+  try {
+    await read();
+  } finally {
+    h.deps.knex.removeListener('query', capture);
+  }
+  return statements.find((q) => q.sql.includes(table))!;
+}
+
+/** The plan nodes of `statement`, run under EXPLAIN ANALYZE, that read `emails` or `contacts`. */
+async function contactAndEmailReads(statement: { sql: string; bindings: unknown[] }) {
+  type Node = { 'Relation Name'?: string; 'Actual Rows': number; 'Actual Loops': number; Plans?: Node[] };
+  const conn = await h.deps.knex.client.acquireConnection();
+  try {
+    const { rows } = await conn.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement.sql}`, statement.bindings);
+    const reads: Node[] = [];
+    const walk = (n: Node) => {
+      if (n['Relation Name'] === 'emails' || n['Relation Name'] === 'contacts') reads.push(n);
+      for (const child of n.Plans ?? []) walk(child);
+    };
+    walk(rows[0]['QUERY PLAN'][0].Plan);
+    return reads;
+  } finally {
+    await h.deps.knex.client.releaseConnection(conn);
+  }
+}
+
+/** One probe per recipient of the page into each table, a row at most each. */
+function expectProbes(reads: Awaited<ReturnType<typeof contactAndEmailReads>>, page: number) {
+  expect(reads.map((n) => n['Relation Name']).sort()).toEqual(['contacts', 'emails']);
+  for (const n of reads) {
+    expect(n['Actual Loops']).toBe(page);
+    expect(n['Actual Rows']).toBeLessThanOrEqual(1);
+  }
+}
+
 describe('a page of the audience', () => {
-  it("probes each recipient's contact and email by key, even when the statistics predate the campaign", async () => {
+  // Statistics from before the campaign had a recipient, a deferral or an email row, as autovacuum
+  // leaves them when a campaign begins; then two thirds of the campaign sent. The joins these
+  // statistics planned read all the campaign's emails per page (sorted for a merge join) or, with
+  // a few campaigns in the table, once per recipient.
+  async function campaignUnderWay(rows: 'campaign_recipients' | 'campaign_deferrals') {
     const fx = await project();
     const contacts = await seed(fx.projectId, 3000, () => ({ plan: 'pro', subscribed: true }));
     const id = await createCampaign(fx, { audienceType: 'ALL' });
-    // Statistics from before the campaign had a recipient or an email row, as autovacuum leaves them when a campaign begins.
-    await h.deps.knex.raw('ANALYZE campaign_recipients, emails');
+    await h.deps.knex.raw(`ANALYZE ${rows}, emails`);
+    const due = new Date(Date.now() - 60_000);
     for (let i = 0; i < contacts.length; i += 1000) {
       const slice = contacts.slice(i, i + 1000);
-      await h.deps.knex('campaign_recipients').insert(slice.map((c) => ({ campaign_id: id, contact_id: c.id })));
-      // Two thirds of the way through the campaign: its first 2,000 emails are sent.
+      await h.deps
+        .knex(rows)
+        .insert(
+          slice.map((c) => (rows === 'campaign_recipients' ? { campaign_id: id, contact_id: c.id } : { campaign_id: id, contact_id: c.id, due_at: due })),
+        );
       if (i < 2000)
         await h.deps.knex('emails').insert(
           slice.map((c) => ({
@@ -127,37 +175,29 @@ describe('a page of the audience', () => {
           })),
         );
     }
-    const statements: Array<{ sql: string; bindings: unknown[] }> = [];
-    const capture = (q: { sql: string; bindings: unknown[] }) => statements.push(q);
-    h.deps.knex.on('query', capture);
-    const page = await recipientPage(h.deps.knex, { id, project_id: fx.projectId }, '', 1000);
-    h.deps.knex.removeListener('query', capture);
-    expect(page.map((r) => r.contact_id)).toEqual(contacts.slice(0, 1000).map((c) => c.id));
-    expect(page.every((r) => r.email_status === 'SENT' && r.email !== null)).toBe(true);
+    return { c: { id, project_id: fx.projectId }, contacts };
+  }
 
-    // The same statement, explained: every read of a contact or an email row finds at most the one
-    // it probes for. The joins these statistics planned read all the campaign's emails per page
-    // (sorted for a merge join) or, with a few campaigns in the table, once per recipient.
-    const statement = statements.find((q) => q.sql.includes('campaign_recipients'))!;
-    const conn = await h.deps.knex.client.acquireConnection();
-    try {
-      const { rows } = await conn.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement.sql}`, statement.bindings);
-      type Node = { 'Relation Name'?: string; 'Actual Rows': number; 'Actual Loops': number; Plans?: Node[] };
-      const reads: Node[] = [];
-      const walk = (n: Node) => {
-        if (n['Relation Name'] === 'emails' || n['Relation Name'] === 'contacts') reads.push(n);
-        for (const child of n.Plans ?? []) walk(child);
-      };
-      walk(rows[0]['QUERY PLAN'][0].Plan);
-      expect(reads.map((n) => n['Relation Name']).sort()).toEqual(['contacts', 'emails']);
-      // One probe per recipient of the page, a row at most each.
-      for (const n of reads) {
-        expect(n['Actual Loops']).toBe(1000);
-        expect(n['Actual Rows']).toBeLessThanOrEqual(1);
-      }
-    } finally {
-      await h.deps.knex.client.releaseConnection(conn);
-    }
+  it("probes each recipient's contact and email by key, even when the statistics predate the campaign", async () => {
+    const { c, contacts } = await campaignUnderWay('campaign_recipients');
+    let page: Awaited<ReturnType<typeof recipientPage>> = [];
+    const statement = await statementOf('campaign_recipients', async () => {
+      page = await recipientPage(h.deps.knex, c, '', 1000);
+    });
+    expect(page.map((r) => r.contact_id)).toEqual(contacts.slice(0, 1000).map((x) => x.id));
+    expect(page.every((r) => r.email_status === 'SENT' && r.email !== null)).toBe(true);
+    expectProbes(await contactAndEmailReads(statement), 1000);
+  });
+
+  it('reads a page of due deferred recipients the same way', async () => {
+    const { c, contacts } = await campaignUnderWay('campaign_deferrals');
+    let page: Awaited<ReturnType<typeof dueDeferredPage>> = [];
+    const statement = await statementOf('campaign_deferrals', async () => {
+      page = await dueDeferredPage(h.deps.knex, c, new Date(), '', 1000);
+    });
+    expect(page.map((r) => r.contact_id)).toEqual(contacts.slice(0, 1000).map((x) => x.id));
+    expect(page.every((r) => r.email_status === 'SENT' && r.email !== null)).toBe(true);
+    expectProbes(await contactAndEmailReads(statement), 1000);
   });
 });
 
