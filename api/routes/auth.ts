@@ -1,28 +1,9 @@
 import { route } from '../route';
-import type { AppContext } from '../context';
 import { ApiError, conflict } from '../errors';
 import { Credentials, Login, UserOut } from '../schemas/auth';
-import { bumpSessionVersion, checkCredentials, createUser, UserRow } from '../../db/users';
-import { signJwt } from '../../lib/jwt';
-import { SESSION_COOKIE } from '../middleware/auth';
+import { bumpSessionVersion, checkCredentials, createUser } from '../../db/users';
+import { clearSession, startSession } from '../sessionCookie';
 import { reserveSignIn, signInSucceeded, throttleClient } from '../middleware/authThrottle';
-
-const SESSION_TTL_SECONDS = 7 * 24 * 3600;
-
-function setSession(ctx: AppContext, user: UserRow) {
-  // `sv`: the user's session version; bumping it ends this cookie (middleware/auth.ts session()).
-  const token = signJwt({ sub: user.id, sv: user.session_version }, ctx.deps.config.jwtSecret, SESSION_TTL_SECONDS);
-  ctx.cookies.set(SESSION_COOKIE, token, {
-    httpOnly: true,
-    sameSite: 'lax',
-    // From the request (X-Forwarded-Proto behind a proxy): a Secure cookie on a plain-http request makes `cookies` throw.
-    secure: ctx.secure,
-    maxAge: SESSION_TTL_SECONDS * 1000,
-    overwrite: true,
-  });
-}
-
-const clearSession = (ctx: AppContext) => ctx.cookies.set(SESSION_COOKIE, null, { httpOnly: true, sameSite: 'lax', overwrite: true });
 
 const tooMany = { description: 'RATE_LIMIT_EXCEEDED: too many attempts from this address, or this account is locked; Retry-After says for how long' };
 
@@ -45,7 +26,7 @@ export default [
       await throttleClient(ctx);
       const user = await createUser(ctx.deps.knex, body.email, body.password);
       if (!user) throw conflict('An account with this email already exists');
-      setSession(ctx, user);
+      await startSession(ctx, user);
       ctx.status = 201;
       return { id: user.id, email: user.email };
     },
@@ -64,7 +45,7 @@ export default [
       const user = await checkCredentials(ctx.deps.knex, body.email, body.password);
       if (!user) throw new ApiError(401, 'UNAUTHORIZED', 'Invalid email or password');
       await signInSucceeded(ctx, body.email);
-      setSession(ctx, user);
+      await startSession(ctx, user);
       return { id: user.id, email: user.email };
     },
   }),
