@@ -29,9 +29,8 @@ import { clearDueDeferrals, deferRecipients, dueDeferredPage, nextDeferral, reco
 import { claimMarketingSends, sendingPolicy } from '../db/sendingPolicy';
 import { contactTimeZone, recipientDue } from '../lib/sendingPolicy';
 import { parseLocalDateTime } from '../lib/zonedTime';
-import { trackingSettings } from '../db/tracking';
 import { DEFAULT_TRACKING, NO_TRACKING, resolveTracking, TrackingChoice } from '../lib/trackingSettings';
-import { trackedBody } from '../services/emailTracking';
+import { projectTracking, trackedBody } from '../services/emailTracking';
 
 // ───────────────────────────── the batch ─────────────────────────────
 
@@ -101,6 +100,7 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = de
     r: { contact_id: string; email: string; data: Record<string, unknown> | null; variant?: number | null },
     renderer: BatchRenderer,
     tracking: TrackingChoice,
+    trackingBase?: string,
   ): Promise<RecipientEmail> {
     // Sent as a topic, its unsubscribe links (and the one-click header) leave that topic only.
     const links = linksFor(config, c.project_id, r.contact_id, c.topic_id);
@@ -115,7 +115,7 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = de
     };
     try {
       const rendered = await renderer.render({ subject: subjectFor(c, r.variant ?? null), body: c.body, text: c.text }, variables);
-      const tracked = trackedBody(config, base.id, rendered.body, tracking);
+      const tracked = trackedBody(config, base.id, rendered.body, tracking, trackingBase);
       return {
         ...base,
         subject: rendered.subject,
@@ -237,12 +237,15 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = de
       // Yields between recipients and bounds the batch's render time (services/render.ts batchRenderer);
       // a recipient over a budget is written FAILED by the claim below, so a retry never renders it again.
       const renderer = batchRenderer();
-      // The campaign's own choice, else the project's settings for its type (read once per batch).
-      const tracking = fresh.length ? resolveTracking((await trackingSettings(knex, c.project_id)) ?? DEFAULT_TRACKING, c.type, c.tracking) : NO_TRACKING;
+      // The campaign's own choice, else the project's settings for its type, and its tracking domain (read once per batch).
+      const project = fresh.length ? await projectTracking(knex, config, c.project_id) : undefined;
+      const tracking = fresh.length ? resolveTracking(project?.settings ?? DEFAULT_TRACKING, c.type, c.tracking) : NO_TRACKING;
       const beat = loopHeartbeat(progress);
       for (const r of fresh) {
         beat();
-        rendered.push(await render(c, { contact_id: r.contact_id, email: r.email!, data: r.data, variant: ab.variant(r.contact_id) }, renderer, tracking));
+        rendered.push(
+          await render(c, { contact_id: r.contact_id, email: r.email!, data: r.data, variant: ab.variant(r.contact_id) }, renderer, tracking, project?.base),
+        );
       }
       // Rows QUEUED by an earlier attempt, and the interrupted ones the release above just put back.
       const queued = [...page.filter((r) => r.email_status === 'QUEUED').map((r) => r.contact_id), ...(transport.reofferInterrupted ? interrupted : [])];

@@ -7,7 +7,7 @@ import { batchRenderer, RenderError } from '../services/render';
 import { chunk } from '../lib/arrays';
 import { handOverActivity, loopHeartbeat } from './handOver';
 import { outgoingMessage, renderRow } from './outgoing';
-import { trackingSettings } from '../db/tracking';
+import { projectTracking } from '../services/emailTracking';
 import { routeEvents } from './eventBatch';
 
 export interface DeliveryBatchResult {
@@ -54,7 +54,7 @@ export function deliveryBatchActivities(deps: ActivityDeps, transport: Transport
       // Yields between emails and bounds the batch's render time (services/render.ts batchRenderer);
       // an email over a budget is written FAILED below, so a retry never renders it again.
       const renderer = batchRenderer();
-      const tracking = (await trackingSettings(knex, projectId)) ?? null;
+      const tracking = (await projectTracking(knex, config, projectId)) ?? null;
       const beat = loopHeartbeat(progress);
       for (const r of queued) {
         beat();

@@ -7,7 +7,7 @@ import { createHandOver, offerEach, UNKNOWN_OUTCOME } from '../services/handOver
 import { RenderError } from '../services/render';
 import { handOverActivity } from './handOver';
 import { outgoingMessage, renderRow } from './outgoing';
-import { trackingSettings } from '../db/tracking';
+import { projectTracking } from '../services/emailTracking';
 import { deterministicUuid } from '../lib/ids';
 import { redactAddresses } from '../lib/redact';
 
@@ -73,7 +73,7 @@ export function emailActivities(deps: ActivityDeps, transport: Transport = deps.
       if (!email) return { ok: false, error: 'email not found' };
       if (email.rendered_body !== null || email.status !== 'QUEUED') return { ok: email.status !== 'FAILED' };
       try {
-        const tracking = email.project_id ? ((await trackingSettings(knex, email.project_id)) ?? null) : null;
+        const tracking = email.project_id ? ((await projectTracking(knex, config, email.project_id)) ?? null) : null;
         const rendered = await renderRow(config, email, tracking);
         // Written only while still QUEUED: a row a concurrent cancel or failure moved is left alone.
         await transitionEmail(knex, emailId, ['QUEUED'], 'QUEUED', {

@@ -5,8 +5,8 @@ import { renderTemplate, BatchRenderer, Rendered } from '../services/render';
 import { htmlToPlainText } from '../services/plainText';
 import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
 import { withoutForbiddenHeaders } from '../lib/mailHeaders';
-import { NO_TRACKING, resolveTracking, TrackingSettings } from '../lib/trackingSettings';
-import { TrackedBody, trackedBody } from '../services/emailTracking';
+import { NO_TRACKING, resolveTracking } from '../lib/trackingSettings';
+import { ProjectTracking, TrackedBody, trackedBody } from '../services/emailTracking';
 
 /**
  * A stored email as the transport gets it, for the paths that deliver rows one by one (a single
@@ -16,18 +16,18 @@ import { TrackedBody, trackedBody } from '../services/emailTracking';
 /**
  * Renders a row's subject, body and text part with its variables and the contact's links (so an
  * `{{unsubscribeUrl}}` is in the text part as in the HTML), then applies first-party tracking to
- * the body: the row's own `track` override, else `tracking` (its project's settings; null, for
- * system mail: none). Throws RenderError.
+ * the body: the row's own `track` override, else `tracking` (its project's settings and tracking
+ * base; null, for system mail: none). Throws RenderError.
  */
-export async function renderRow(config: Config, email: EmailRow, tracking: TrackingSettings | null, renderer?: BatchRenderer): Promise<Rendered & TrackedBody> {
+export async function renderRow(config: Config, email: EmailRow, tracking: ProjectTracking | null, renderer?: BatchRenderer): Promise<Rendered & TrackedBody> {
   const links = email.contact_id ? linksFor(config, email.project_id, email.contact_id, email.topic_id) : {};
   const template = { subject: email.subject, body: email.body, text: email.text };
   const variables = { ...email.variables, ...links };
   const rendered = await (renderer ? renderer.render(template, variables) : renderTemplate(template, variables));
   const choice = tracking
-    ? resolveTracking(tracking, email.type, { opens: email.track_opens ?? undefined, clicks: email.track_clicks ?? undefined })
+    ? resolveTracking(tracking.settings, email.type, { opens: email.track_opens ?? undefined, clicks: email.track_clicks ?? undefined })
     : NO_TRACKING;
-  return { ...rendered, ...trackedBody(config, email.id, rendered.body, choice) };
+  return { ...rendered, ...trackedBody(config, email.id, rendered.body, choice, tracking?.base) };
 }
 
 /**

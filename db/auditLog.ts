@@ -17,6 +17,8 @@ export const AUDIT_ACTIONS = [
   'settings.update',
   'domain.create',
   'domain.delete',
+  'tracking_domain.set',
+  'tracking_domain.delete',
   'contact.delete',
   'contact.erase',
   'contact.export',

@@ -32,11 +32,28 @@ export async function updateTrackingSettings(db: Knex, projectId: string, patch:
   return row && trackingSettingsOf(row.tracking);
 }
 
-/** Where link `index` of an email leads; undefined for no such email or link. One primary-key read on the redirect's path. */
-export async function trackedLink(db: Knex, emailId: string, index: number): Promise<string | undefined> {
-  // Prepared: the redirect's only statement, planned once per connection (db/prepared.ts). Knex turns `?` into `$n`.
-  const { rows } = await prepared(db, 'SELECT links[?::int + 1] AS url FROM emails WHERE id = ?::uuid', [index, emailId]);
-  return rows[0]?.url ?? undefined;
+/** A tracked link as the click route needs it. */
+export interface TrackedLink {
+  url: string;
+  /** When the email went out (its creation time while it has not): a link's age counts from there. */
+  sentAt: Date;
+  /** The email's project's VERIFIED tracking domain; null when it has none. */
+  ownDomain: string | null;
+}
+
+/** Where link `index` of an email leads, how old it is and where it may redirect freely; undefined for no such email or link. */
+export async function trackedLink(db: Knex, emailId: string, index: number): Promise<TrackedLink | undefined> {
+  // Prepared: the redirect's only statement, planned once per connection (db/prepared.ts). Knex
+  // turns `?` into `$n`. Two primary-key reads: the email, and its project's tracking domain.
+  const { rows } = await prepared(
+    db,
+    `SELECT e.links[?::int + 1] AS url, coalesce(e.sent_at, e.created_at) AS sent_at, t.domain AS own_domain
+       FROM emails e LEFT JOIN tracking_domains t ON t.project_id = e.project_id AND t.status = 'VERIFIED'
+      WHERE e.id = ?::uuid`,
+    [index, emailId],
+  );
+  const row = rows[0];
+  return row?.url ? { url: row.url, sentAt: new Date(row.sent_at), ownDomain: row.own_domain ?? null } : undefined;
 }
 
 /** One open or click as the tracking routes heard it. */

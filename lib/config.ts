@@ -156,6 +156,8 @@ const EnvSchema = z.object({
   APP_URL: z.string().url().optional(),
   // Base of open-pixel and click URLs (docs/tracking.md); a tracking domain is a CNAME to this server.
   TRACKING_URL: unsetIfBlank(z.string().url().optional()),
+  // On the shared tracking host, a tracked link older than this answers a page naming its destination instead of redirecting.
+  TRACKING_LINK_DAYS: unsetIfBlank(intIn(1).default(365)),
   DASHBOARD_ORIGINS: unsetIfBlank(originList.optional()),
   JWT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   // Login, signup and password-reset attempts per client address per minute (db/authThrottle.ts).
@@ -273,6 +275,8 @@ export interface Config {
   appUrl: string;
   /** Base of first-party open and click URLs (`/t/o/…`, `/t/c/…`): TRACKING_URL, else APP_URL. */
   trackingUrl: string;
+  /** Days a tracked link redirects on the shared tracking host; older ones answer an interstitial page (docs/tracking.md). */
+  trackingLinkDays: number;
   /** Origins whose pages may make cookie-authenticated writes: APP_URL's origin plus DASHBOARD_ORIGINS. */
   dashboardOrigins: string[];
   jwtSecret: string;
@@ -532,6 +536,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dnsServers: e.DNS_SERVERS,
     appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     trackingUrl: (e.TRACKING_URL ?? e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    trackingLinkDays: e.TRACKING_LINK_DAYS,
     dashboardOrigins: [...new Set([new URL(e.APP_URL ?? `http://localhost:${e.PORT}`).origin, ...(e.DASHBOARD_ORIGINS ?? [])])],
     jwtSecret,
     disableSignups: e.DISABLE_SIGNUPS,

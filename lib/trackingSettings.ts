@@ -41,3 +41,18 @@ export function resolveTracking(settings: TrackingSettings, type: 'MARKETING' | 
   const base = type === 'MARKETING' ? settings.MARKETING : settings.TRANSACTIONAL;
   return { opens: override?.opens ?? base.opens, clicks: override?.clicks ?? base.clicks };
 }
+
+/**
+ * The base of an email's pixel and link URLs: TRACKING_URL, or with the project's verified tracking
+ * domain, TRACKING_URL with its host replaced by that domain (scheme, port and path kept: the
+ * domain is a CNAME to TRACKING_URL's host, so it reaches the same server the same way).
+ */
+export function trackingBaseUrl(trackingUrl: string, domain: string | null | undefined): string {
+  if (!domain) return trackingUrl;
+  const url = new URL(trackingUrl);
+  url.hostname = domain;
+  return url.toString().replace(/\/+$/, '');
+}
+
+/** The shared tracking host: TRACKING_URL's host name, what a project's tracking domain is a CNAME to. */
+export const trackingHostOf = (trackingUrl: string) => new URL(trackingUrl).hostname;

@@ -12,6 +12,8 @@ export interface DnsLookup {
   mx(name: string): Promise<MxRecord[]>;
   a(name: string): Promise<string[]>;
   aaaa(name: string): Promise<string[]>;
+  /** The names `name` is an alias of (its CNAME record's target), not followed further. */
+  cname(name: string): Promise<string[]>;
 }
 
 /** DNS could not answer (timeout, SERVFAIL, refused): unknown, which is not the same as absent. */
@@ -52,5 +54,6 @@ export function createResolver(config: Pick<Config, 'dnsServers'>): DnsLookup {
     mx: (name) => lookup(name, 'MX', async () => (await resolver.resolveMx(name)).map(({ exchange, priority }) => ({ exchange, priority }))),
     a: (name) => lookup(name, 'A', () => resolver.resolve4(name)),
     aaaa: (name) => lookup(name, 'AAAA', () => resolver.resolve6(name)),
+    cname: (name) => lookup(name, 'CNAME', () => resolver.resolveCname(name)),
   };
 }

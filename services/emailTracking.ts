@@ -1,5 +1,8 @@
+import type { Knex } from 'knex';
 import type { Config } from '../lib/config';
-import type { TrackingChoice } from '../lib/trackingSettings';
+import { trackingBaseUrl, TrackingChoice, TrackingSettings } from '../lib/trackingSettings';
+import { trackingSettings } from '../db/tracking';
+import { verifiedTrackingDomain } from '../db/trackingDomains';
 import { MAX_TRACKED_LINKS, trackingUrls } from './trackingTokens';
 import { trackHtml } from './trackedLinks';
 
@@ -17,11 +20,19 @@ export interface TrackedBody {
  * added, as `choice` says. The subscription links (unsubscribe, subscribe, manage: the reader's
  * own controls, which must work however a scanner treats our domain) and links already pointing
  * at our tracking routes stay as they are. The text part is not touched: it keeps the real URLs.
+ * `base`: where the pixel and links point (the project's verified tracking domain, from
+ * `projectTracking`); TRACKING_URL when absent.
  */
-export function trackedBody(config: Pick<Config, 'appUrl' | 'trackingUrl' | 'jwtSecret'>, emailId: string, html: string, choice: TrackingChoice): TrackedBody {
+export function trackedBody(
+  config: Pick<Config, 'appUrl' | 'trackingUrl' | 'jwtSecret'>,
+  emailId: string,
+  html: string,
+  choice: TrackingChoice,
+  base: string = config.trackingUrl,
+): TrackedBody {
   if (!choice.opens && !choice.clicks) return { body: html, trackOpens: false, trackClicks: false, links: null };
-  const kept = [`${config.appUrl}/unsubscribe/`, `${config.appUrl}/subscribe/`, `${config.appUrl}/manage/`, `${config.trackingUrl}/t/`];
-  const urls = trackingUrls(config.trackingUrl, config.jwtSecret, emailId);
+  const kept = [`${config.appUrl}/unsubscribe/`, `${config.appUrl}/subscribe/`, `${config.appUrl}/manage/`, `${config.trackingUrl}/t/`, `${base}/t/`];
+  const urls = trackingUrls(base, config.jwtSecret, emailId);
   const tracked = trackHtml(html, {
     clicks: choice.clicks,
     pixelUrl: choice.opens ? urls.pixel() : undefined,
@@ -30,4 +41,16 @@ export function trackedBody(config: Pick<Config, 'appUrl' | 'trackingUrl' | 'jwt
     maxLinks: MAX_TRACKED_LINKS,
   });
   return { body: tracked.html, trackOpens: choice.opens, trackClicks: choice.clicks, links: choice.clicks ? tracked.links : null };
+}
+
+/** A project's tracking as rendering needs it: its settings, and the base its URLs go under. */
+export interface ProjectTracking {
+  settings: TrackingSettings;
+  base: string;
+}
+
+/** Read once per render batch; undefined for a project that no longer exists. */
+export async function projectTracking(knex: Knex, config: Pick<Config, 'trackingUrl'>, projectId: string): Promise<ProjectTracking | undefined> {
+  const [settings, domain] = await Promise.all([trackingSettings(knex, projectId), verifiedTrackingDomain(knex, projectId)]);
+  return settings && { settings, base: trackingBaseUrl(config.trackingUrl, domain) };
 }

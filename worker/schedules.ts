@@ -23,7 +23,7 @@ const SCHEDULES: ScheduleSpecDef[] = [
     id: DOMAIN_VERIFICATION_SCHEDULE,
     workflow: domainVerification,
     every: '5 minutes',
-    summary: 'DNS check of every pending sending domain (Schedule, every 5 minutes)',
+    summary: 'DNS check of every pending sending domain and tracking domain (Schedule, every 5 minutes)',
   },
   {
     id: MAINTENANCE_SCHEDULE,

@@ -33,6 +33,7 @@ import settings from './settings';
 import emails from './emails';
 import suppressions from './suppressions';
 import tracking from './tracking';
+import trackingDomain from './trackingDomain';
 import topics from './topics';
 import inbound from './inbound';
 
@@ -61,6 +62,7 @@ export const allRoutes: RouteDef[] = [
   ...templates,
   ...unsubscribe,
   ...tracking,
+  ...trackingDomain,
   ...accountPages,
   ...segments,
   ...workflows,

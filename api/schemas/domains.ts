@@ -3,7 +3,7 @@ import { Timestamp, Uuid } from './common';
 import { parseDomain } from '../../db/domains';
 
 /** Accepts what people paste (any case, trailing dot, unicode) and yields the normalized name. */
-const DomainName = z
+export const DomainName = z
   .string()
   .max(300)
   .transform((value, ctx) => {

@@ -1,12 +1,12 @@
 import { log, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 
-const { listPendingDomainIds, verifyDomain } = proxyActivities<Activities>({
+const { listPendingDomainIds, verifyDomain, listPendingTrackingDomains, verifyTrackingDomain } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { maximumAttempts: 3 },
 });
 
-/** Run by the `domain-verification` Schedule: checks the DNS of every pending domain. */
+/** Run by the `domain-verification` Schedule: checks the DNS of every pending sender domain, then of every pending tracking domain. */
 export async function domainVerification(): Promise<{ checked: number; verified: number; failed: number }> {
   const ids = await listPendingDomainIds();
   let verified = 0;
@@ -22,5 +22,16 @@ export async function domainVerification(): Promise<{ checked: number; verified:
       log.warn('domain check failed', { domainId: id, error: String(err) });
     }
   }
-  return { checked: ids.length, verified, failed };
+  // Projects' own tracking domains (docs/tracking.md), in the same run and under the same rule.
+  const projects = await listPendingTrackingDomains();
+  for (const projectId of projects) {
+    try {
+      const result = await verifyTrackingDomain(projectId);
+      if (result?.status === 'VERIFIED') verified++;
+    } catch (err) {
+      failed++;
+      log.warn('tracking domain check failed', { projectId, error: String(err) });
+    }
+  }
+  return { checked: ids.length + projects.length, verified, failed };
 }

@@ -3,7 +3,7 @@ import dns2 from 'dns2';
 
 const { Packet } = dns2;
 
-export type DnsRecordType = 'TXT' | 'MX' | 'A' | 'AAAA';
+export type DnsRecordType = 'TXT' | 'MX' | 'A' | 'AAAA' | 'CNAME';
 export interface MxValue {
   exchange: string;
   priority: number;
@@ -18,6 +18,8 @@ export interface TestDnsServer {
   set(name: string, type: 'TXT', values: TxtValue[]): void;
   set(name: string, type: 'MX', values: MxValue[]): void;
   set(name: string, type: 'A' | 'AAAA', values: string[]): void;
+  /** An alias: answered to CNAME questions only (the resolver is not led on to the target). */
+  set(name: string, type: 'CNAME', values: string[]): void;
   clear(): void;
   stop(): Promise<void>;
 }
@@ -42,6 +44,8 @@ function rdata(type: DnsRecordType, value: unknown): Record<string, unknown> {
       return { data: txtChunks(value as TxtValue) };
     case 'MX':
       return { exchange: (value as MxValue).exchange, priority: (value as MxValue).priority };
+    case 'CNAME':
+      return { domain: value as string };
     default:
       return { address: value as string };
   }
