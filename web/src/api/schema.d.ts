@@ -1781,6 +1781,42 @@ export interface paths {
         patch: operations["patchTopicsId"];
         trace?: never;
     };
+    "/tracking-domain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's own tracking domain: the DNS records to publish and its status */
+        get: operations["getTrackingDomain"];
+        /** Set the project's tracking domain (PENDING until its CNAME and ownership TXT are found); the same name again changes nothing */
+        put: operations["putTrackingDomain"];
+        post?: never;
+        /** Remove the project's tracking domain; mail rendered from then on uses the shared tracking host */
+        delete: operations["deleteTrackingDomain"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tracking-domain/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check the tracking domain’s DNS records now instead of waiting for the background check */
+        post: operations["postTrackingDomainCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/unsubscribe/{token}": {
         parameters: {
             query?: never;
@@ -9987,7 +10023,7 @@ export interface operations {
     getProjectsIdAudit: {
         parameters: {
             query?: {
-                action?: "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.reset" | "settings.update" | "domain.create" | "domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "template.delete" | "campaign.delete" | "campaign.send" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "segment.delete" | "topic.delete" | "webhook_endpoint.delete" | "retention.prune";
+                action?: "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.reset" | "settings.update" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "template.delete" | "campaign.delete" | "campaign.send" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "segment.delete" | "topic.delete" | "webhook_endpoint.delete" | "retention.prune";
                 /** @description a user id, `secret key` or `system` */
                 actor?: string;
                 /** @description at or after (inclusive) */
@@ -10014,7 +10050,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @enum {string} */
-                            action: "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.reset" | "settings.update" | "domain.create" | "domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "template.delete" | "campaign.delete" | "campaign.send" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "segment.delete" | "topic.delete" | "webhook_endpoint.delete" | "retention.prune";
+                            action: "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.reset" | "settings.update" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "template.delete" | "campaign.delete" | "campaign.send" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "segment.delete" | "topic.delete" | "webhook_endpoint.delete" | "retention.prune";
                             /** @description the user id, `secret key` or `system` */
                             actor: string;
                             /** @description the acting user's current sign-in address; null for `secret key`, `system` or a deleted account */
@@ -12370,7 +12406,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description a link older than TRACKING_LINK_DAYS on any host but its project's verified tracking domain: an HTML page naming the original URL with a plain link to it, no redirect (the click is recorded) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13526,6 +13562,343 @@ export interface operations {
             };
             /** @description validation failed; error.errors lists the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getTrackingDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the tracking domain (404 when none is set) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        domain: string;
+                        lastCheckedAt: string | null;
+                        records: {
+                            name: string;
+                            /**
+                             * @description tracking: the CNAME to the service's tracking host; ownership: the project's TXT token
+                             * @enum {string}
+                             */
+                            purpose: "tracking" | "ownership";
+                            required: boolean;
+                            /** @enum {string} */
+                            type: "CNAME" | "TXT";
+                            /** @description found at the last check */
+                            valid: boolean;
+                            value: string;
+                        }[];
+                        /**
+                         * @description VERIFIED once both records are found; sticky, like a sender domain's
+                         * @enum {string}
+                         */
+                        status: "PENDING" | "VERIFIED";
+                        /** @description the base the project's pixel and links use once the domain is verified: TRACKING_URL with this host */
+                        trackingUrl: string;
+                        verifiedAt: string | null;
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putTrackingDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a name you control, such as track.example.com */
+                    domain: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the tracking domain */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        domain: string;
+                        lastCheckedAt: string | null;
+                        records: {
+                            name: string;
+                            /**
+                             * @description tracking: the CNAME to the service's tracking host; ownership: the project's TXT token
+                             * @enum {string}
+                             */
+                            purpose: "tracking" | "ownership";
+                            required: boolean;
+                            /** @enum {string} */
+                            type: "CNAME" | "TXT";
+                            /** @description found at the last check */
+                            valid: boolean;
+                            value: string;
+                        }[];
+                        /**
+                         * @description VERIFIED once both records are found; sticky, like a sender domain's
+                         * @enum {string}
+                         */
+                        status: "PENDING" | "VERIFIED";
+                        /** @description the base the project's pixel and links use once the domain is verified: TRACKING_URL with this host */
+                        trackingUrl: string;
+                        verifiedAt: string | null;
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteTrackingDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postTrackingDomainCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the tracking domain after the check */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        domain: string;
+                        lastCheckedAt: string | null;
+                        records: {
+                            name: string;
+                            /**
+                             * @description tracking: the CNAME to the service's tracking host; ownership: the project's TXT token
+                             * @enum {string}
+                             */
+                            purpose: "tracking" | "ownership";
+                            required: boolean;
+                            /** @enum {string} */
+                            type: "CNAME" | "TXT";
+                            /** @description found at the last check */
+                            valid: boolean;
+                            value: string;
+                        }[];
+                        /**
+                         * @description VERIFIED once both records are found; sticky, like a sender domain's
+                         * @enum {string}
+                         */
+                        status: "PENDING" | "VERIFIED";
+                        /** @description the base the project's pixel and links use once the domain is verified: TRACKING_URL with this host */
+                        trackingUrl: string;
+                        verifiedAt: string | null;
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -26,6 +26,8 @@ const ACTIONS: Record<Action, string> = {
   'settings.update': 'Changed the settings',
   'domain.create': 'Added a domain',
   'domain.delete': 'Removed a domain',
+  'tracking_domain.set': 'Set the tracking domain',
+  'tracking_domain.delete': 'Removed the tracking domain',
   'contact.delete': 'Deleted a contact',
   'contact.erase': 'Erased a person',
   'contact.export': "Exported a contact's data",

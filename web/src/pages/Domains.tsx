@@ -6,6 +6,7 @@ import { useAppConfig } from '../api/session';
 import { useCurrentProject } from '../api/project';
 import { Copy } from '../components/Copy';
 import { Empty, ErrorState, Loading } from '../components/States';
+import { TrackingDomainSection } from '../components/TrackingDomain';
 
 type Domain = ResponseOf<'/domains/project/{projectId}', 'get'>[number];
 
@@ -130,6 +131,7 @@ export default function Domains() {
       {domains.error ? <ErrorState error={domains.error} /> : null}
       {domains.data && !domains.data.length ? <Empty>No domains yet: add the domain you send from.</Empty> : null}
       {domains.data?.map((d) => <DomainCard key={d.id} domain={d} projectId={projectId} />)}
+      <TrackingDomainSection />
     </Stack>
   );
 }

@@ -1,0 +1,160 @@
+import { useState, type FormEvent } from 'react';
+import { Badge, Button, Code, Group, Paper, ScrollArea, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, ApiError, fieldError, forProject, ResponseOf, unwrap } from '../api/client';
+import { useCurrentProject } from '../api/project';
+import { Copy } from './Copy';
+import { ErrorState, Loading } from './States';
+
+type TrackingDomainOut = ResponseOf<'/tracking-domain', 'get'>;
+
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
+
+/**
+ * The project's own tracking domain (docs/tracking.md "Your own tracking domain"): the records to
+ * publish, their status, "Check", and the form to set or remove it (owners and admins).
+ */
+export function TrackingDomainSection() {
+  const { projectId, project } = useCurrentProject();
+  const qc = useQueryClient();
+  const [name, setName] = useState('');
+  const key = ['tracking-domain', projectId];
+  const mayChange = project?.role !== 'MEMBER';
+  const current = useQuery({
+    queryKey: key,
+    // No tracking domain set is a 404: shown as the form, not as an error.
+    queryFn: async (): Promise<TrackingDomainOut | null> => {
+      try {
+        return await unwrap(api.GET('/tracking-domain', { headers: forProject(projectId) }));
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 404) return null;
+        throw err;
+      }
+    },
+  });
+  const refresh = () => qc.invalidateQueries({ queryKey: key });
+  const set = useMutation({
+    mutationFn: (domain: string) => unwrap(api.PUT('/tracking-domain', { body: { domain }, headers: forProject(projectId) })),
+    onSuccess: () => {
+      setName('');
+      return refresh();
+    },
+  });
+  const check = useMutation({
+    mutationFn: () => unwrap(api.POST('/tracking-domain/check', { headers: forProject(projectId) })),
+    onSuccess: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: () => unwrap(api.DELETE('/tracking-domain', { headers: forProject(projectId) })),
+    onSuccess: refresh,
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    set.mutate(name.trim());
+  };
+  const domain = current.data;
+
+  return (
+    <Paper withBorder p="md" component="section" aria-label="Tracking domain">
+      <Stack gap="sm">
+        <Group justify="space-between">
+          <Group>
+            <Title order={2} size="h4">
+              Tracking domain
+            </Title>
+            {domain ? (
+              <Badge color={domain.status === 'VERIFIED' ? 'green' : 'yellow'} data-testid="tracking-domain-status">
+                {domain.status === 'VERIFIED' ? 'Verified' : 'Pending'}
+              </Badge>
+            ) : null}
+          </Group>
+          {domain ? (
+            <Group>
+              <Text size="sm" c="dimmed">
+                Last check: {when(domain.lastCheckedAt)}
+              </Text>
+              <Button size="xs" onClick={() => check.mutate()} loading={check.isPending}>
+                Check
+              </Button>
+              {mayChange ? (
+                <Button size="xs" variant="light" color="red" onClick={() => remove.mutate()} loading={remove.isPending}>
+                  Remove tracking domain
+                </Button>
+              ) : null}
+            </Group>
+          ) : null}
+        </Group>
+        <Text size="sm">
+          Open pixels and tracked links use the shared tracking host unless you set a domain of your own. Once it is verified, your mail's links point
+          at it, and links in old mail keep working there.
+        </Text>
+        {current.isPending ? <Loading /> : null}
+        {current.error ? <ErrorState error={current.error} /> : null}
+        {check.error ? <ErrorState error={check.error} title="The check did not run" /> : null}
+        {remove.error ? <ErrorState error={remove.error} title="The tracking domain was not removed" /> : null}
+        {domain ? (
+          <>
+            <Text size="sm">
+              Publish these DNS records for <Code>{domain.domain}</Code>, then check. Links will start with <Code>{domain.trackingUrl}</Code>.
+            </Text>
+            <ScrollArea>
+              <Table aria-label={`DNS records of the tracking domain ${domain.domain}`} miw={640}>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Type</Table.Th>
+                    <Table.Th>Name</Table.Th>
+                    <Table.Th>Value</Table.Th>
+                    <Table.Th>Valid</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {domain.records.map((r) => (
+                    <Table.Tr key={`${r.type}-${r.name}`}>
+                      <Table.Td>{r.type}</Table.Td>
+                      <Table.Td>
+                        <Group gap={6} wrap="nowrap">
+                          <Code>{r.name}</Code>
+                          <Copy value={r.name} what={`${r.type} record name`} />
+                        </Group>
+                      </Table.Td>
+                      <Table.Td>
+                        <Group gap={6} wrap="nowrap">
+                          <Code style={{ wordBreak: 'break-all', maxWidth: 320 }}>{r.value}</Code>
+                          <Copy value={r.value} what={`${r.type} record value`} />
+                        </Group>
+                      </Table.Td>
+                      <Table.Td>
+                        <Badge color={r.valid ? 'green' : 'gray'} variant="light" style={{ overflow: 'visible' }}>
+                          {r.valid ? 'found' : 'missing'}
+                        </Badge>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </ScrollArea>
+          </>
+        ) : null}
+        {mayChange && current.data !== undefined ? (
+          <form onSubmit={submit}>
+            <Group align="flex-end">
+              <TextInput
+                label={domain ? 'New tracking domain' : 'Tracking domain name'}
+                placeholder="track.example.com"
+                required
+                value={name}
+                onChange={(e) => setName(e.currentTarget.value)}
+                error={fieldError(set.error, 'domain')}
+                w={300}
+              />
+              <Button type="submit" loading={set.isPending}>
+                Set tracking domain
+              </Button>
+            </Group>
+          </form>
+        ) : null}
+        {set.error && !fieldError(set.error, 'domain') ? <ErrorState error={set.error} title="The tracking domain was not set" /> : null}
+      </Stack>
+    </Paper>
+  );
+}
