@@ -3,6 +3,7 @@ import { Badge, Button, Code, Group, Paper, ScrollArea, Stack, Table, Text, Text
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, fieldError, forProject, ResponseOf, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
+import { ConfirmDialog } from './ConfirmDialog';
 import { Copy } from './Copy';
 import { ErrorState, Loading } from './States';
 
@@ -18,6 +19,7 @@ export function TrackingDomainSection() {
   const { projectId, project } = useCurrentProject();
   const qc = useQueryClient();
   const [name, setName] = useState('');
+  const [confirmRemove, setConfirmRemove] = useState(false);
   const key = ['tracking-domain', projectId];
   const mayChange = project?.role !== 'MEMBER';
   const current = useQuery({
@@ -46,7 +48,10 @@ export function TrackingDomainSection() {
   });
   const remove = useMutation({
     mutationFn: () => unwrap(api.DELETE('/tracking-domain', { headers: forProject(projectId) })),
-    onSuccess: refresh,
+    onSuccess: () => {
+      setConfirmRemove(false);
+      return refresh();
+    },
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -77,7 +82,7 @@ export function TrackingDomainSection() {
                 Check
               </Button>
               {mayChange ? (
-                <Button size="xs" variant="light" color="red" onClick={() => remove.mutate()} loading={remove.isPending}>
+                <Button size="xs" variant="light" color="red" onClick={() => setConfirmRemove(true)}>
                   Remove tracking domain
                 </Button>
               ) : null}
@@ -91,7 +96,18 @@ export function TrackingDomainSection() {
         {current.isPending ? <Loading /> : null}
         {current.error ? <ErrorState error={current.error} /> : null}
         {check.error ? <ErrorState error={check.error} title="The check did not run" /> : null}
-        {remove.error ? <ErrorState error={remove.error} title="The tracking domain was not removed" /> : null}
+        <ConfirmDialog
+          opened={confirmRemove}
+          title="Remove the tracking domain?"
+          message="Mail sent from now on uses the shared tracking host. Setting the domain again needs a new ownership record."
+          confirmLabel="Remove"
+          confirmColor="red"
+          loading={remove.isPending}
+          onConfirm={() => remove.mutate()}
+          onCancel={() => setConfirmRemove(false)}
+          error={remove.error}
+          errorTitle="The tracking domain was not removed"
+        />
         {domain ? (
           <>
             <Text size="sm">
