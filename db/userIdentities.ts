@@ -29,9 +29,7 @@ export async function signInWithIdentity(knex: Knex, identity: ProviderIdentity,
       .where({ 'user_identities.issuer': identity.issuer, 'user_identities.subject': identity.subject })
       .first('users.*');
     if (linked) {
-      await trx('user_identities')
-        .where({ issuer: identity.issuer, subject: identity.subject })
-        .update({ email, last_sign_in_at: trx.fn.now() });
+      await trx('user_identities').where({ issuer: identity.issuer, subject: identity.subject }).update({ email, last_sign_in_at: trx.fn.now() });
       const user = linked.email === email && !linked.email_verified ? await claimAddress(trx, linked) : linked;
       return { user, created: false };
     }

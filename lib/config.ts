@@ -263,7 +263,11 @@ const EnvSchema = z.object({
           .map((x) => x.trim().toLowerCase().replace(/^@/, ''))
           .filter(Boolean),
       )
-      .pipe(z.array(z.string().regex(/^(?!-)[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63})+$/, 'must be a comma-separated list of email domains, like example.com,example.org')))
+      .pipe(
+        z.array(
+          z.string().regex(/^(?!-)[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63})+$/, 'must be a comma-separated list of email domains, like example.com,example.org'),
+        ),
+      )
       .optional(),
   ),
   OIDC_NAME: unsetIfBlank(z.string().trim().max(60, 'must be at most 60 characters').optional()),
@@ -541,7 +545,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (oidcSet > 0 && oidcSet < 3) {
     problems.push('OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: set all three (single sign-on on) or none (off)');
   }
-  if (!oidcSet && (e.OIDC_ALLOWED_DOMAINS || e.OIDC_NAME)) problems.push('OIDC_ALLOWED_DOMAINS, OIDC_NAME: need OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET');
+  if (!oidcSet && (e.OIDC_ALLOWED_DOMAINS || e.OIDC_NAME))
+    problems.push('OIDC_ALLOWED_DOMAINS, OIDC_NAME: need OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET');
   if (problems.length) throw new ConfigError(problems);
   const jwtSecret = e.JWT_SECRET ?? persistedSecret(e.DATA_DIR);
   return {

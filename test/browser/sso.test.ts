@@ -21,7 +21,10 @@ beforeAll(async () => {
   await ensureDashboardBuilt(() => undefined);
   const port = await freePort();
   provider = await startOidcProvider([`http://127.0.0.1:${port}/auth/sso/callback`]);
-  api = await startApiProcess({ OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId, OIDC_CLIENT_SECRET: provider.clientSecret, OIDC_NAME: 'Test IdP' }, port);
+  api = await startApiProcess(
+    { OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId, OIDC_CLIENT_SECRET: provider.clientSecret, OIDC_NAME: 'Test IdP' },
+    port,
+  );
   tb = await launchBrowser();
   page = await tb.browser.newPage();
 }, 300_000);
@@ -55,6 +58,6 @@ it('signs a newcomer in through the provider and lands in the dashboard', async 
   // Back on the dashboard, signed in: a new account's first stop is the project form.
   await page.waitForFunction((url: string) => (globalThis as any).location.href === url, { timeout: 20_000 }, `${api.url}/app/new-project`);
   await waitForText('Project name');
-  const res = await page.evaluate(async () => (await fetch('/users/@me')).json());
+  const res = (await page.evaluate(async () => (await fetch('/users/@me')).json())) as { email: string };
   expect(res.email).toBe(me);
 }, 120_000);

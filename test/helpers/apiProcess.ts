@@ -55,10 +55,14 @@ export async function startApiProcess(env: Record<string, string>, port?: number
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    await eventually(async () => {
-      if (child.exitCode !== null) throw new Error(`the API exited with ${child.exitCode}`);
-      return (await fetch(`${url}/config`)).ok;
-    }, 120_000, 200);
+    await eventually(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`the API exited with ${child.exitCode}`);
+        return (await fetch(`${url}/config`)).ok;
+      },
+      120_000,
+      200,
+    );
   } catch (err) {
     await stop();
     throw new Error(`${(err as Error).message}\nAPI output:\n${output}`);

@@ -50,7 +50,11 @@ class Browser {
     const jar = this.jars.get(u.origin) ?? new Map<string, string>();
     this.jars.set(u.origin, jar);
     const cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await fetch(u, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), ...(cookie ? { Cookie: cookie } : {}) } });
+    const res = await fetch(u, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as Record<string, string>), ...(cookie ? { Cookie: cookie } : {}) },
+    });
     for (const line of res.headers.getSetCookie()) {
       const [pair, ...attrs] = line.split(';');
       const i = pair.indexOf('=');
@@ -120,6 +124,8 @@ async function signIn(login: string, app = api): Promise<Attempt> {
   return callApp(browser, callback, app);
 }
 
+/** A response's JSON, untyped: the tests say what they expect of it. */
+const json = async (res: Response | Promise<Response>): Promise<any> => (await res).json();
 const me = async (session: string, app = api) => fetch(`${app.url}/users/@me`, { headers: { Cookie: session } });
 const user = (address: string) => knex('users').where({ email: address.toLowerCase() }).first();
 const passwordLogin = (address: string, password: string, app = api) =>
@@ -127,8 +133,8 @@ const passwordLogin = (address: string, password: string, app = api) =>
 
 describe('the dashboard configuration', () => {
   it('tells the dashboard SSO is on, with the provider name', async () => {
-    expect((await (await fetch(`${api.url}/config`)).json()).sso).toEqual({ enabled: true, name: 'Test IdP' });
-    expect((await (await fetch(`${closed.url}/config`)).json()).sso).toEqual({ enabled: true, name: null });
+    expect((await json(fetch(`${api.url}/config`))).sso).toEqual({ enabled: true, name: 'Test IdP' });
+    expect((await json(fetch(`${closed.url}/config`))).sso).toEqual({ enabled: true, name: null });
   });
 
   it('without OIDC_* settings: SSO is off and both routes answer 404', async () => {
@@ -176,7 +182,7 @@ describe('signing in with SSO', () => {
     expect(first.location).toBe('/app/');
     const res = await me(first.session!);
     expect(res.status).toBe(200);
-    const body = await res.json();
+    const body = await json(res);
     expect(body.email).toBe(address);
     const row = await user(address);
     expect(row.email_verified).toBe(true);
@@ -189,7 +195,7 @@ describe('signing in with SSO', () => {
     // A second sign-in finds the same account, not a second one.
     const second = await signIn(address);
     expect(second.location).toBe('/app/');
-    expect((await (await me(second.session!)).json()).id).toBe(body.id);
+    expect((await json(me(second.session!))).id).toBe(body.id);
     expect(await knex('users').where({ email: address })).toHaveLength(1);
   });
 
@@ -199,16 +205,14 @@ describe('signing in with SSO', () => {
     const after = email('after');
     await provider.setAccount(subject, { email: before, email_verified: true });
     const first = await signIn(subject);
-    const id = (await (await me(first.session!)).json()).id;
+    const id = (await json(me(first.session!))).id;
     await provider.setAccount(subject, { email: after, email_verified: true });
     const second = await signIn(subject);
     expect(second.location).toBe('/app/');
-    expect((await (await me(second.session!)).json()).id).toBe(id);
+    expect((await json(me(second.session!))).id).toBe(id);
     // The account keeps its address; the link records the one the provider vouched for last.
     expect(await user(after)).toBeUndefined();
-    expect(await knex('user_identities').where({ issuer: provider.issuer, subject })).toEqual([
-      expect.objectContaining({ user_id: id, email: after }),
-    ]);
+    expect(await knex('user_identities').where({ issuer: provider.issuer, subject })).toEqual([expect.objectContaining({ user_id: id, email: after })]);
   });
 
   it('links an existing verified password account, which keeps its password', async () => {
@@ -219,29 +223,29 @@ describe('signing in with SSO', () => {
       body: JSON.stringify({ email: address, password: 'correct horse battery' }),
     });
     expect(signup.status).toBe(201);
-    const { id } = await signup.json();
+    const { id } = await json(signup);
     await knex('users').where({ id }).update({ email_verified: true });
 
     const sso = await signIn(address.toUpperCase());
     expect(sso.location).toBe('/app/');
-    expect((await (await me(sso.session!)).json()).id).toBe(id);
+    expect((await json(me(sso.session!))).id).toBe(id);
     expect(await knex('user_identities').where({ user_id: id }).select('issuer')).toEqual([{ issuer: provider.issuer }]);
     expect((await passwordLogin(address, 'correct horse battery')).status).toBe(200);
   });
 
-  it("claims an existing unverified account: it is verified, and the password and sessions of whoever made it end", async () => {
+  it('claims an existing unverified account: it is verified, and the password and sessions of whoever made it end', async () => {
     const address = email('unclaimed');
     const signup = await fetch(`${api.url}/auth/signup`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ email: address, password: 'squatter password' }),
     });
-    const { id } = await signup.json();
+    const { id } = await json(signup);
     const squatter = signup.headers.getSetCookie()[0].split(';')[0];
     expect((await me(squatter)).status).toBe(200);
 
     const sso = await signIn(address);
-    expect((await (await me(sso.session!)).json()).id).toBe(id);
+    expect((await json(me(sso.session!))).id).toBe(id);
     expect((await user(address)).email_verified).toBe(true);
     expect((await passwordLogin(address, 'squatter password')).status).toBe(401);
     expect((await me(squatter)).status).toBe(401);
@@ -318,7 +322,11 @@ describe('refused callbacks: back to the login screen with a reason, never a ses
     expect(await user(address)).toBeUndefined();
 
     const member = email('member');
-    await fetch(`${api.url}/auth/signup`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: member, password: 'correct horse battery' }) });
+    await fetch(`${api.url}/auth/signup`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: member, password: 'correct horse battery' }),
+    });
     const ok = await signIn(member, closed);
     expect(ok.location).toBe('/app/');
     expect((await me(ok.session!, closed)).status).toBe(200);
@@ -326,7 +334,16 @@ describe('refused callbacks: back to the login screen with a reason, never a ses
 
   it('whatever the query, the callback answers a redirect to the login screen, never a 500', async () => {
     const { browser } = await toCallback(email('fuzz'));
-    const queries = ['', 'code=abc', 'state=', 'error=server_error&state=x', 'code=%00&state=%00', `code=${'x'.repeat(5000)}&state=${'y'.repeat(5000)}`, 'state[]=a&state[]=b', '%%%'];
+    const queries = [
+      '',
+      'code=abc',
+      'state=',
+      'error=server_error&state=x',
+      'code=%00&state=%00',
+      `code=${'x'.repeat(5000)}&state=${'y'.repeat(5000)}`,
+      'state[]=a&state[]=b',
+      '%%%',
+    ];
     for (const q of queries) {
       const res = await browser.get(`${api.url}/auth/sso/callback?${q}`);
       expect([q, res.status, res.headers.get('location')]).toEqual([q, 302, '/app/login?error=state']);

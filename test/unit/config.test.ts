@@ -120,7 +120,13 @@ describe('loadConfig', () => {
 
     it('is off by default, and on with all three of issuer, client id and secret', () => {
       expect(load().sso).toBeUndefined();
-      expect(load(oidc).sso).toEqual({ issuer: 'https://login.example.com', clientId: 'svc', clientSecret: 's3cret', allowedDomains: undefined, name: undefined });
+      expect(load(oidc).sso).toEqual({
+        issuer: 'https://login.example.com',
+        clientId: 'svc',
+        clientSecret: 's3cret',
+        allowedDomains: undefined,
+        name: undefined,
+      });
       expect(load({ ...oidc, OIDC_ALLOWED_DOMAINS: ' Example.com, @example.org ,', OIDC_NAME: ' Okta ' }).sso).toMatchObject({
         allowedDomains: ['example.com', 'example.org'],
         name: 'Okta',
