@@ -22,21 +22,24 @@ let provider: OidcProvider;
 let api: ApiProcess;
 /** The same provider, DISABLE_SIGNUPS=true. */
 let closed: ApiProcess;
+/** An issuer where nothing listens. */
+let unreachable: ApiProcess;
 let knex: Knex;
 
 beforeAll(async () => {
-  const [port, closedPort] = [await freePort(), await freePort()];
+  const [port, closedPort, deadPort] = [await freePort(), await freePort(), await freePort()];
   provider = await startOidcProvider([port, closedPort].map((p) => `http://127.0.0.1:${p}/auth/sso/callback`));
   const oidc = { OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId, OIDC_CLIENT_SECRET: provider.clientSecret };
   [api, closed] = await Promise.all([
     startApiProcess({ ...oidc, OIDC_ALLOWED_DOMAINS: `${DOMAIN}, other-allowed.example.test`, OIDC_NAME: 'Test IdP' }, port),
     startApiProcess({ ...oidc, DISABLE_SIGNUPS: 'true' }, closedPort),
   ]);
+  unreachable = await startApiProcess({ ...oidc, OIDC_ISSUER: `http://127.0.0.1:${deadPort}` });
   knex = createKnex(process.env.DATABASE_URL!);
 }, 240_000);
 
 afterAll(async () => {
-  await Promise.all([api?.stop(), closed?.stop()]);
+  await Promise.all([api?.stop(), closed?.stop(), unreachable?.stop()]);
   await provider?.stop();
   await knex?.destroy();
 });
@@ -330,6 +333,12 @@ describe('refused callbacks: back to the login screen with a reason, never a ses
     const ok = await signIn(member, closed);
     expect(ok.location).toBe('/app/');
     expect((await me(ok.session!, closed)).status).toBe(200);
+  });
+
+  it('a provider that cannot be reached: the start comes back to the login screen too', async () => {
+    const res = await fetch(`${unreachable.url}/auth/sso/start`, { redirect: 'manual' });
+    expect([res.status, res.headers.get('location')]).toEqual([302, '/app/login?error=failed']);
+    expect(res.headers.getSetCookie()).toEqual([]);
   });
 
   it('whatever the query, the callback answers a redirect to the login screen, never a 500', async () => {
