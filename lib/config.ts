@@ -38,6 +38,8 @@ const rate = numberIn('must be a rate from 0 to 1 (0.05 = 5 %)', (n) => n >= 0 &
 
 const optionalText = unsetIfBlank(z.string().trim().optional());
 
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
 /** Comma-separated web origins (`https://app.example.com`), each reduced to its canonical `scheme://host[:port]`. */
 const originList = z
   .string()
@@ -239,6 +241,38 @@ const EnvSchema = z.object({
       .regex(/^(?!-)[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63})+$/, 'must be a domain name, like bounces.example.com')
       .optional(),
   ),
+  // Single sign-on with OpenID Connect (docs/security.md "Single sign-on"): all three set, or none.
+  OIDC_ISSUER: unsetIfBlank(
+    z
+      .string()
+      .trim()
+      .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), {
+        message: 'must be the URL of an OpenID provider, like https://login.example.com',
+        abort: true,
+      })
+      // The ID token's keys and the code exchange travel over it: plain http only to this machine (development, tests).
+      .refine((u) => !URL.canParse(u) || new URL(u).protocol === 'https:' || LOOPBACK.has(new URL(u).hostname), 'must use https (http only for localhost)')
+      .optional(),
+  ),
+  OIDC_CLIENT_ID: optionalText,
+  OIDC_CLIENT_SECRET: optionalText,
+  OIDC_ALLOWED_DOMAINS: unsetIfBlank(
+    z
+      .string()
+      .transform((s) =>
+        s
+          .split(',')
+          .map((x) => x.trim().toLowerCase().replace(/^@/, ''))
+          .filter(Boolean),
+      )
+      .pipe(
+        z.array(
+          z.string().regex(/^(?!-)[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63})+$/, 'must be a comma-separated list of email domains, like example.com,example.org'),
+        ),
+      )
+      .optional(),
+  ),
+  OIDC_NAME: unsetIfBlank(z.string().trim().max(60, 'must be at most 60 characters').optional()),
 });
 
 /** Every variable `loadConfig` reads, besides the `OAUTH_<PROVIDER>_CLIENT_ID` / `_CLIENT_SECRET` pairs. */
@@ -298,6 +332,8 @@ export interface Config {
   sendgridWebhookPublicKey?: string;
   /** Sign-in providers with both a client id and a secret, sorted by id. */
   oauthProviders: OAuthProviderConfig[];
+  /** Single sign-on with OpenID Connect; undefined: off. */
+  sso?: SsoConfig;
   billing: BillingConfig;
   security: SecurityConfig;
   campaigns: CampaignConfig;
@@ -387,6 +423,18 @@ export interface MetricsConfig {
 export type UploadStoreConfig =
   | { store: 'postgres' }
   | { store: 's3'; bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
+
+/** The OpenID provider the dashboard's "Sign in with SSO" goes to (docs/security.md "Single sign-on"). */
+export interface SsoConfig {
+  /** Discovery reads `<issuer>/.well-known/openid-configuration`. */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** Lower-cased email domains allowed to sign in; undefined: any domain the provider vouches for. */
+  allowedDomains?: string[];
+  /** The provider's name, shown beside the button (OIDC_NAME). */
+  name?: string;
+}
 
 export interface OAuthProviderConfig {
   /** Lower-cased `<PROVIDER>` of the variable names. */
@@ -497,6 +545,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.UPLOAD_STORE === 's3' && !e.S3_BUCKET) problems.push('S3_BUCKET: required when UPLOAD_STORE=s3');
   if (!!e.S3_ACCESS_KEY_ID !== !!e.S3_SECRET_ACCESS_KEY) problems.push('S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither');
   if (!!e.INBOUND_TLS_CERT !== !!e.INBOUND_TLS_KEY) problems.push('INBOUND_TLS_CERT, INBOUND_TLS_KEY: set both or neither');
+  const oidcSet = [e.OIDC_ISSUER, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET].filter(Boolean).length;
+  if (oidcSet > 0 && oidcSet < 3) {
+    problems.push('OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: set all three (single sign-on on) or none (off)');
+  }
+  if (!oidcSet && (e.OIDC_ALLOWED_DOMAINS || e.OIDC_NAME))
+    problems.push('OIDC_ALLOWED_DOMAINS, OIDC_NAME: need OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET');
   if (problems.length) throw new ConfigError(problems);
   const jwtSecret = e.JWT_SECRET ?? persistedSecret(e.DATA_DIR);
   return {
@@ -552,6 +606,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     systemEmailFrom: e.SYSTEM_EMAIL_FROM,
     sendgridWebhookPublicKey: e.SENDGRID_WEBHOOK_PUBLIC_KEY,
     oauthProviders: oauthProviders(env),
+    sso:
+      e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
+        ? {
+            issuer: e.OIDC_ISSUER,
+            clientId: e.OIDC_CLIENT_ID,
+            clientSecret: e.OIDC_CLIENT_SECRET,
+            allowedDomains: e.OIDC_ALLOWED_DOMAINS?.length ? e.OIDC_ALLOWED_DOMAINS : undefined,
+            name: e.OIDC_NAME,
+          }
+        : undefined,
     billing: {
       enabled: !!e.STRIPE_SECRET_KEY,
       secretKey: e.STRIPE_SECRET_KEY,

@@ -38,3 +38,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
 
 /** Spent on unknown emails too, so login timing does not reveal which emails exist. */
 export const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+
+/**
+ * A stored hash no password matches, for accounts made by single sign-on: the right shape, so a
+ * password sign-in against it costs the full scrypt (no timing tells such accounts apart), with a
+ * random salt and a random digest that nobody can find a preimage of. "Forgot your password?" sets a real one.
+ */
+export function unusablePasswordHash(): string {
+  return `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${crypto.randomBytes(16).toString('base64')}$${crypto.randomBytes(KEYLEN).toString('base64')}`;
+}

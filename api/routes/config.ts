@@ -5,6 +5,8 @@ import { senderCheckWaived } from '../../lib/config';
 const ConfigOut = z.object({
   signupsEnabled: z.boolean(),
   oauth: z.object({ providers: z.array(z.string()) }),
+  /** Single sign-on with OpenID Connect: the login screen shows "Sign in with SSO" when enabled (GET /auth/sso/start). */
+  sso: z.object({ enabled: z.boolean(), name: z.string().nullable().describe("the provider's name (OIDC_NAME), shown under the button") }),
   billing: z.object({ enabled: z.boolean() }),
   storage: z.object({ objectStorage: z.boolean() }),
   smtp: z.object({ enabled: z.boolean() }),
@@ -34,6 +36,7 @@ export default [
       return {
         signupsEnabled: !c.disableSignups,
         oauth: { providers: c.oauthProviders.map((p) => p.id) },
+        sso: { enabled: !!c.sso, name: c.sso?.name ?? null },
         billing: { enabled: c.billing.enabled },
         storage: { objectStorage: false },
         smtp: { enabled: false },

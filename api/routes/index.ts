@@ -4,6 +4,7 @@ import config from './config';
 import auth from './auth';
 import users from './users';
 import account from './account';
+import sso from './sso';
 import projects from './projects';
 import invites from './invites';
 import uploads from './uploads';
@@ -44,6 +45,7 @@ export const allRoutes: RouteDef[] = [
   ...docs,
   ...auth,
   ...account,
+  ...sso,
   ...users,
   ...projects,
   ...invites,

@@ -115,6 +115,48 @@ describe('loadConfig', () => {
     expect(load({ OAUTH_GOOGLE_CLIENT_ID: 'g', OAUTH_GOOGLE_CLIENT_SECRET: ' ' }).oauthProviders).toEqual([]);
   });
 
+  describe('single sign-on (OIDC_*)', () => {
+    const oidc = { OIDC_ISSUER: 'https://login.example.com', OIDC_CLIENT_ID: 'svc', OIDC_CLIENT_SECRET: 's3cret' };
+
+    it('is off by default, and on with all three of issuer, client id and secret', () => {
+      expect(load().sso).toBeUndefined();
+      expect(load(oidc).sso).toEqual({
+        issuer: 'https://login.example.com',
+        clientId: 'svc',
+        clientSecret: 's3cret',
+        allowedDomains: undefined,
+        name: undefined,
+      });
+      expect(load({ ...oidc, OIDC_ALLOWED_DOMAINS: ' Example.com, @example.org ,', OIDC_NAME: ' Okta ' }).sso).toMatchObject({
+        allowedDomains: ['example.com', 'example.org'],
+        name: 'Okta',
+      });
+      expect(load({ OIDC_ISSUER: ' ', OIDC_CLIENT_ID: '', OIDC_CLIENT_SECRET: '' }).sso).toBeUndefined();
+    });
+
+    it('refuses to start with only some of the three, naming them', () => {
+      const partial = 'OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: set all three (single sign-on on) or none (off)';
+      expect(problems({ OIDC_ISSUER: oidc.OIDC_ISSUER })).toEqual([partial]);
+      expect(problems({ OIDC_CLIENT_ID: 'svc', OIDC_CLIENT_SECRET: 's3cret' })).toEqual([partial]);
+      expect(problems({ ...oidc, OIDC_CLIENT_SECRET: ' ' })).toEqual([partial]);
+      expect(problems({ OIDC_ALLOWED_DOMAINS: 'example.com' })).toEqual([
+        'OIDC_ALLOWED_DOMAINS, OIDC_NAME: need OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET',
+      ]);
+    });
+
+    it('takes an https issuer, or http on this machine only', () => {
+      expect(load({ ...oidc, OIDC_ISSUER: 'http://127.0.0.1:9000' }).sso?.issuer).toBe('http://127.0.0.1:9000');
+      expect(load({ ...oidc, OIDC_ISSUER: 'http://localhost:9000/realms/x' }).sso?.issuer).toBe('http://localhost:9000/realms/x');
+      expect(problems({ ...oidc, OIDC_ISSUER: 'http://login.example.com' })).toEqual(['OIDC_ISSUER: must use https (http only for localhost)']);
+      expect(problems({ ...oidc, OIDC_ISSUER: 'login.example.com' })).toEqual([
+        'OIDC_ISSUER: must be the URL of an OpenID provider, like https://login.example.com',
+      ]);
+      expect(problems({ ...oidc, OIDC_ALLOWED_DOMAINS: 'example.com, not a domain' })).toEqual([
+        'OIDC_ALLOWED_DOMAINS.1: must be a comma-separated list of email domains, like example.com,example.org',
+      ]);
+    });
+  });
+
   it('treats blank values of these variables as unset', () => {
     const c = load({
       SYSTEM_EMAIL_FROM: '',

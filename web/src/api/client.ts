@@ -89,6 +89,8 @@ export interface Project {
 export interface AppConfig {
   signupsEnabled: boolean;
   billing: { enabled: boolean };
+  /** Single sign-on with OpenID Connect: the login screen's "Sign in with SSO" (`name`: OIDC_NAME). */
+  sso: { enabled: boolean; name: string | null };
   email: { transport: string; localInbox: boolean; inboxUrl: string | null; senderCheckWaived: boolean };
   /** `uiUrl`: the Temporal Web UI (TEMPORAL_UI_URL), which the executions page links to. */
   temporal: { namespace: string; uiUrl: string };

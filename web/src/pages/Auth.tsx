@@ -4,6 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
 import { ErrorState } from '../components/States';
+import { SsoSignIn } from '../components/SsoSignIn';
 
 /** Sign up and log in share one form: "Email", "Password", and the action's button. */
 export function AuthForm({ mode }: { mode: 'signup' | 'login' }) {
@@ -53,6 +54,7 @@ export function AuthForm({ mode }: { mode: 'signup' | 'login' }) {
             <Button type="submit" loading={busy}>
               {action}
             </Button>
+            <SsoSignIn />
             <Text size="sm">
               {mode === 'signup' ? (
                 <>
