@@ -82,6 +82,12 @@ describe('POST /events/track', () => {
     const reserved = await h.http.post('/events/track').set(bearer(p.secretKey)).send({ email, event: 'email.opened' });
     expect(reserved.status).toBe(422);
     expect(reserved.body.error.errors).toEqual([expect.objectContaining({ field: 'event', code: 'reserved_event' })]);
+    // Lookalikes of reserved names: compared after NFKC, invisible characters refused.
+    for (const event of ['campaign\u200b.sent', '\uff43ampaign.sent']) {
+      const lookalike = await h.http.post('/events/track').set(bearer(p.secretKey)).send({ email, event });
+      expect(lookalike.status).toBe(422);
+      expect(lookalike.body.error.errors).toEqual([expect.objectContaining({ field: 'event', code: 'reserved_event' })]);
+    }
     expect((await h.http.post('/events/track').set(bearer(p.secretKey)).send({ event: 'x' })).status).toBe(422);
     const key = `idem-${tag}`;
     const first = await h.http.post('/events/track').set(bearer(p.secretKey)).set('Idempotency-Key', key).send({ email, event: 'once' });
