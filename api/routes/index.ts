@@ -29,6 +29,7 @@ import events from './events';
 import activity from './activity';
 import analytics from './analytics';
 import accountPages from './accountPages';
+import leaveProjectPage from './leaveProjectPage';
 import settings from './settings';
 import emails from './emails';
 import suppressions from './suppressions';
@@ -62,6 +63,7 @@ export const allRoutes: RouteDef[] = [
   ...unsubscribe,
   ...tracking,
   ...accountPages,
+  ...leaveProjectPage,
   ...segments,
   ...workflows,
   ...campaigns,
