@@ -70,6 +70,19 @@ describe('adding a verified account', () => {
     expect((await h.deps.knex('project_members').where({ project_id: owner.projectId, user_id: person.userId }).first()).added_by).toBe(owner.userId);
   });
 
+  it('records the inviter as who added someone who joined by accepting an invite', async () => {
+    const email = `invited-${crypto.randomBytes(5).toString('hex')}@example.test`;
+    expect((await add(owner, email)).status).toBe(202);
+    const mail = await h.deps.knex('emails').whereNull('project_id').where({ to_email: email }).where('subject', 'like', 'You are invited%').first();
+    const token = new URL(mail.variables.url).searchParams.get('token');
+    const signup = await h.http.post('/auth/signup').send({ email, password: 'correct horse battery' });
+    await h.deps.knex('users').where({ id: signup.body.id }).update({ email_verified: true });
+    const cookie = (signup.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
+    expect((await h.http.post('/auth/invites/accept').set('Cookie', cookie).send({ token })).status).toBe(200);
+    const listed = await h.http.get('/users/@me/projects').set('Cookie', cookie);
+    expect(listed.body).toEqual([expect.objectContaining({ id: owner.projectId, addedBy: owner.email })]);
+  });
+
   it('lets the person leave from the link: GET only shows, POST leaves, and the link works once', async () => {
     const person = await verifiedAccount();
     expect((await add(owner, person.email)).status).toBe(201);
