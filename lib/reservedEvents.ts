@@ -41,6 +41,13 @@ export function isReservedEventName(name: string): boolean {
   return dot > 0 && FAMILIES.has(n.slice(0, dot).trim());
 }
 
+/**
+ * Whether the service could have emitted `name` itself: reserved and plain ASCII, as every emitted
+ * name is. A lookalike (`ｃampaign.sent`) tracked before the NFKC rule is reserved for tracking but
+ * was never the platform's, so its owner may still delete it by name.
+ */
+export const isEmittableEventName = (name: string) => !NON_ASCII.test(name) && isReservedEventName(name);
+
 /** Whether `name` holds a character that does not show (see INVISIBLE). */
 export const hasInvisibleCharacter = (name: string) => INVISIBLE.test(name);
 

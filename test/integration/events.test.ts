@@ -246,6 +246,15 @@ describe('DELETE /events/:eventName', () => {
     }
     expect(await h.deps.knex('events').where({ project_id: p.projectId, name: 'email.sent' }).count<{ count: number }[]>('* as count')).toEqual([{ count: 1 }]);
   });
+
+  it('deletes a lookalike of a reserved name tracked before names were compared after NFKC', async () => {
+    const name = '\uff43ampaign.sent';
+    await seedEvents(h.deps.knex, p.projectId, [{ name, contactId: alice.id }]);
+    const names = (await get('/events/names')).body.data;
+    expect(names.find((r: { name: string }) => r.name === name)).toMatchObject({ reserved: true });
+    expect((await h.http.delete(`/events/${encodeURIComponent(name)}`).set(bearer(p.secretKey))).status).toBe(204);
+    expect(await h.deps.knex('events').where({ project_id: p.projectId, name }).count<{ count: number }[]>('* as count')).toEqual([{ count: 0 }]);
+  });
 });
 
 describe('isolation', () => {
