@@ -87,7 +87,8 @@ function mayChange(actor: Actor, targetRole: Role | null, newRole: Role | null):
 }
 
 export type InviteResult =
-  | { kind: 'member'; member: Member }
+  /** `mail`: whether to send the "you were added" email; false past the address's daily bound of mails from projects. */
+  | { kind: 'member'; member: Member; mail: boolean }
   /** `token` is the link's secret to mail; null when the address was mailed moments ago and gets nothing new. */
   | { kind: 'invite'; invite: Invite; token: string | null }
   | { kind: 'refused'; reason: 'FORBIDDEN' | 'ALREADY_MEMBER' }
@@ -129,7 +130,13 @@ export async function inviteMember(knex: Knex, projectId: string, actor: Actor, 
     if (user?.email_verified) {
       const [row] = await trx('project_members').insert({ project_id: projectId, user_id: user.id, role, added_by: actor.userId }).returning('*');
       await trx('project_invites').where({ project_id: projectId, email: address }).del();
-      return { kind: 'member', member: { userId: user.id, email: user.email, role, emailVerified: true, joinedAt: row.created_at } };
+      // The add itself is never refused (it is the spec's 201), but add-and-remove cycles must not
+      // turn the "you were added" email into a mailer: it shares the address's daily bound with invitations.
+      await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`invite:${address}`]);
+      const perAddress = await sentWithin(trx, { email: address }, INVITE_LIMITS.perAddress.seconds);
+      const mail = perAddress.count < INVITE_LIMITS.perAddress.max;
+      if (mail) await trx('invite_emails').insert({ id: uuid(), project_id: projectId, email: address, kind: 'added' });
+      return { kind: 'member', member: { userId: user.id, email: user.email, role, emailVerified: true, joinedAt: row.created_at }, mail };
     }
     if (existing?.recently_sent) {
       const [row] = await trx('project_invites').where({ project_id: projectId, email: address }).update({ role, invited_by: actor.userId }).returning('*');
@@ -137,7 +144,7 @@ export async function inviteMember(knex: Knex, projectId: string, actor: Actor, 
     }
     // Serialises invitations of one address across projects, so its daily count stays true until commit.
     await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`invite:${address}`]);
-    const perProject = await sentWithin(trx, { project_id: projectId }, INVITE_LIMITS.perProject.seconds);
+    const perProject = await sentWithin(trx, { project_id: projectId, kind: 'invite' }, INVITE_LIMITS.perProject.seconds);
     if (perProject.count >= INVITE_LIMITS.perProject.max) return { kind: 'limited', scope: 'project', retryAfterSeconds: perProject.retryAfterSeconds };
     const perAddress = await sentWithin(trx, { email: address }, INVITE_LIMITS.perAddress.seconds);
     if (perAddress.count >= INVITE_LIMITS.perAddress.max) return { kind: 'limited', scope: 'address', retryAfterSeconds: perAddress.retryAfterSeconds };

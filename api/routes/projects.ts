@@ -143,17 +143,19 @@ export default [
         throw new ApiError(429, 'RATE_LIMIT_EXCEEDED', message, { headers: { 'Retry-After': String(result.retryAfterSeconds) } });
       }
       if (result.kind === 'member') {
-        // Added without being asked: told who added them where, with a link to leave.
-        const project = (await findProject(ctx.deps.knex, params.id))!;
-        await mailAddedMember(ctx.deps, {
-          to: result.member.email,
-          adder: user.email,
-          projectId: params.id,
-          projectName: project.name,
-          role: result.member.role,
-          userId: result.member.userId,
-          joinedAt: result.member.joinedAt,
-        });
+        // Added without being asked: told who added them where, with a link to leave (unless the address got its day's share of such mail).
+        if (result.mail) {
+          const project = (await findProject(ctx.deps.knex, params.id))!;
+          await mailAddedMember(ctx.deps, {
+            to: result.member.email,
+            adder: user.email,
+            projectId: params.id,
+            projectName: project.name,
+            role: result.member.role,
+            userId: result.member.userId,
+            joinedAt: result.member.joinedAt,
+          });
+        }
         ctx.status = 201;
         return presentMember(result.member);
       }

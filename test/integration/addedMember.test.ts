@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { startHarness, createProjectFixture, Harness, ProjectFixture } from '../helpers/harness';
 import { renderTemplate } from '../../services/render';
+import { INVITE_LIMITS } from '../../db/members';
 
 /**
  * "Added, and told" (docs/roles.md): a verified account added to a project joins at once (201), is
@@ -112,6 +113,19 @@ describe('adding a verified account', () => {
     expect((await h.http.get(path)).status).toBe(404);
     expect((await h.http.post('/leave-project').type('form').send({ token })).status).toBe(404);
     expect(await isMember(owner.projectId, person.userId)).toBe(true);
+  });
+
+  it('keeps adding (201) but stops mailing an address past its daily bound, so add-and-remove cycles are no mailer', async () => {
+    const person = await verifiedAccount();
+    for (let i = 1; i <= INVITE_LIMITS.perAddress.max + 1; i++) {
+      expect((await add(owner, person.email)).status).toBe(201);
+      expect(await isMember(owner.projectId, person.userId)).toBe(true);
+      expect((await h.http.delete(`/projects/${owner.projectId}/members/${person.userId}`).set('Cookie', owner.cookie)).status).toBe(204);
+    }
+    expect(await addedEmails(person.email)).toHaveLength(INVITE_LIMITS.perAddress.max);
+    // The project's invitation allowance is its own: these mails did not use it up.
+    const invited = `invited-${crypto.randomBytes(5).toString('hex')}@example.test`;
+    expect((await add(owner, invited)).status).toBe(202);
   });
 
   it('refuses forged or altered tokens, and keeps the last-owner rule', async () => {
