@@ -40,6 +40,23 @@ export async function insertInboundMessage(trx: Knex, row: NewInboundMessage): P
   await trx('inbound_messages').insert({ ...row, auth: row.auth ? JSON.stringify(row.auth) : null });
 }
 
+/** Mail to postmaster@ (migration 045): the operator's, outside every project. */
+export interface NewPostmasterMessage {
+  id: string;
+  mail_from: string | null;
+  rcpt_to: string[];
+  from_address: string | null;
+  subject: string | null;
+  message_id: string | null;
+  remote_address: string;
+  size: number;
+  raw: Buffer;
+}
+
+export async function insertPostmasterMessage(trx: Knex, row: NewPostmasterMessage): Promise<void> {
+  await trx('postmaster_messages').insert(row);
+}
+
 const SUMMARY_COLUMNS = [
   'id',
   'project_id',

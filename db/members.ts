@@ -87,7 +87,8 @@ function mayChange(actor: Actor, targetRole: Role | null, newRole: Role | null):
 }
 
 export type InviteResult =
-  | { kind: 'member'; member: Member }
+  /** `mail`: whether to send the "you were added" email; false past the address's daily bound of mails from projects. */
+  | { kind: 'member'; member: Member; mail: boolean }
   /** `token` is the link's secret to mail; null when the address was mailed moments ago and gets nothing new. */
   | { kind: 'invite'; invite: Invite; token: string | null }
   | { kind: 'refused'; reason: 'FORBIDDEN' | 'ALREADY_MEMBER' }
@@ -127,9 +128,15 @@ export async function inviteMember(knex: Knex, projectId: string, actor: Actor, 
     // A pending OWNER invite is an owner's business like an OWNER membership: re-inviting over it changes its role.
     if (existing && !mayChange(actor, existing.role, role)) return { kind: 'refused', reason: 'FORBIDDEN' };
     if (user?.email_verified) {
-      const [row] = await trx('project_members').insert({ project_id: projectId, user_id: user.id, role }).returning('*');
+      const [row] = await trx('project_members').insert({ project_id: projectId, user_id: user.id, role, added_by: actor.userId }).returning('*');
       await trx('project_invites').where({ project_id: projectId, email: address }).del();
-      return { kind: 'member', member: { userId: user.id, email: user.email, role, emailVerified: true, joinedAt: row.created_at } };
+      // The add itself is never refused (it is the spec's 201), but add-and-remove cycles must not
+      // turn the "you were added" email into a mailer: it shares the address's daily bound with invitations.
+      await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`invite:${address}`]);
+      const perAddress = await sentWithin(trx, { email: address }, INVITE_LIMITS.perAddress.seconds);
+      const mail = perAddress.count < INVITE_LIMITS.perAddress.max;
+      if (mail) await trx('invite_emails').insert({ id: uuid(), project_id: projectId, email: address, kind: 'added' });
+      return { kind: 'member', member: { userId: user.id, email: user.email, role, emailVerified: true, joinedAt: row.created_at }, mail };
     }
     if (existing?.recently_sent) {
       const [row] = await trx('project_invites').where({ project_id: projectId, email: address }).update({ role, invited_by: actor.userId }).returning('*');
@@ -137,7 +144,7 @@ export async function inviteMember(knex: Knex, projectId: string, actor: Actor, 
     }
     // Serialises invitations of one address across projects, so its daily count stays true until commit.
     await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`invite:${address}`]);
-    const perProject = await sentWithin(trx, { project_id: projectId }, INVITE_LIMITS.perProject.seconds);
+    const perProject = await sentWithin(trx, { project_id: projectId, kind: 'invite' }, INVITE_LIMITS.perProject.seconds);
     if (perProject.count >= INVITE_LIMITS.perProject.max) return { kind: 'limited', scope: 'project', retryAfterSeconds: perProject.retryAfterSeconds };
     const perAddress = await sentWithin(trx, { email: address }, INVITE_LIMITS.perAddress.seconds);
     if (perAddress.count >= INVITE_LIMITS.perAddress.max) return { kind: 'limited', scope: 'address', retryAfterSeconds: perAddress.retryAfterSeconds };
@@ -209,7 +216,10 @@ export async function acceptInvite(
   user: Pick<UserRow, 'id' | 'email' | 'email_verified'>,
 ): Promise<AcceptRefusal | { projectId: string; role: Role }> {
   const tokenHash = hashInviteToken(token);
-  const invite = await knex('project_invites').where({ token_hash: tokenHash }).where('expires_at', '>', knex.fn.now()).first('id', 'project_id', 'email');
+  const invite = await knex('project_invites')
+    .where({ token_hash: tokenHash })
+    .where('expires_at', '>', knex.fn.now())
+    .first('id', 'project_id', 'email', 'invited_by');
   if (!invite) return 'NOT_FOUND';
   if (normalizeEmail(user.email) !== invite.email) return 'WRONG_ACCOUNT';
   if (!user.email_verified) return 'UNVERIFIED';
@@ -218,7 +228,10 @@ export async function acceptInvite(
     await lockProject(trx, invite.project_id);
     const [spent] = await trx('project_invites').where({ id: invite.id, token_hash: tokenHash }).where('expires_at', '>', trx.fn.now()).del().returning('role');
     if (!spent) return 'NOT_FOUND';
-    await trx('project_members').insert({ project_id: invite.project_id, user_id: user.id, role: spent.role }).onConflict(['project_id', 'user_id']).ignore();
+    await trx('project_members')
+      .insert({ project_id: invite.project_id, user_id: user.id, role: spent.role, added_by: invite.invited_by })
+      .onConflict(['project_id', 'user_id'])
+      .ignore();
     // Someone already a member (added directly meanwhile) keeps the role they have.
     const member = await trx('project_members').where({ project_id: invite.project_id, user_id: user.id }).first('role');
     return { projectId: invite.project_id as string, role: member.role as Role };
@@ -251,4 +264,23 @@ export async function changeMember(knex: Knex, projectId: string, actor: Actor, 
     const user = await trx<UserRow>('users').where({ id: userId }).first();
     return { userId, email: user!.email, role: newRole, emailVerified: user!.email_verified, joinedAt: target.created_at };
   });
+}
+
+/** A membership as its "Leave project" link names it (lib/leaveLinks.ts), for the link's page. */
+export interface LeaveOffer {
+  projectName: string;
+  role: Role;
+  email: string;
+  joinedAt: Date;
+}
+
+/** The membership of `userId` in `projectId` when it is still the one that joined at `joinedAt` (ms); null otherwise. */
+export async function findLeaveOffer(knex: Knex, projectId: string, userId: string, joinedAt: number): Promise<LeaveOffer | null> {
+  const row = await knex('project_members')
+    .join('projects', 'projects.id', 'project_members.project_id')
+    .join('users', 'users.id', 'project_members.user_id')
+    .where({ 'project_members.project_id': projectId, 'project_members.user_id': userId })
+    .first('projects.name', 'project_members.role', 'users.email', 'project_members.created_at');
+  if (!row || new Date(row.created_at).getTime() !== joinedAt) return null;
+  return { projectName: row.name, role: row.role, email: row.email, joinedAt: row.created_at };
 }

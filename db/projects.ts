@@ -190,12 +190,14 @@ export async function membership(knex: Knex, projectId: string, userId: string):
   return row ? (row.role as Role) : null;
 }
 
-export async function projectsOfUser(knex: Knex, userId: string) {
+/** The user's projects with their role and, when someone else added them, that person's address (`added_by_email`). */
+export async function projectsOfUser(knex: Knex, userId: string): Promise<Array<ProjectRow & { role: Role; added_by_email: string | null }>> {
   return knex<ProjectRow>('projects')
     .join('project_members', 'project_members.project_id', 'projects.id')
+    .leftJoin('users as adder', 'adder.id', 'project_members.added_by')
     .where('project_members.user_id', userId)
     .orderBy('projects.created_at', 'asc')
-    .select('projects.*', 'project_members.role');
+    .select('projects.*', 'project_members.role', 'adder.email as added_by_email');
 }
 
 /**

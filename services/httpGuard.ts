@@ -196,7 +196,10 @@ async function checkedAddress(url: URL, opts: GuardOptions): Promise<{ address: 
     for (const address of addresses) {
       const problem = addressProblem(address);
       if (problem && !opts.allowAddress?.(address)) {
-        throw new WebhookRefused(address === host ? `${host} is a ${problem} address` : `${host} resolves to ${address}, a ${problem} address`);
+        // A name's answer is not repeated: naming the address (or its kind) a hostname resolves to
+        // would let anyone who can save a URL map the internal network's DNS through lastError and
+        // step outputs. A literal address is the caller's own text, so it is named with its kind.
+        throw new WebhookRefused(address === host ? `${host} is a ${problem} address` : `${host} resolves to a private address`);
       }
     }
     // After the addresses, so a private target is named as such whatever its port.
@@ -280,7 +283,11 @@ export async function guardedFetch(req: GuardedRequest, opts: GuardOptions): Pro
   let url = new URL(req.url);
   for (let hop = 0; ; hop++) {
     const target = await checkedAddress(url, opts);
-    const res = await requestOnce(url, target, current, deadline, opts.maxResponseBytes ?? WEBHOOK_LIMITS.maxResponseBytes);
+    const res = await requestOnce(url, target, current, deadline, opts.maxResponseBytes ?? WEBHOOK_LIMITS.maxResponseBytes).catch((err: Error) => {
+      // Socket errors name the connected address (`connect ECONNREFUSED 10.0.0.7:80`): say the host instead, as above.
+      if (err?.message?.includes(target.address) && url.hostname !== target.address) err.message = err.message.split(target.address).join(url.hostname);
+      throw err;
+    });
     const location = res.headers.location;
     if (!REDIRECTS.has(res.status) || !location) return { ...res, url: url.toString() };
     if (hop >= maxRedirects) throw new WebhookRefused(`more than ${maxRedirects} redirects`);

@@ -20,7 +20,7 @@ export const DEFAULT_BUNDLE_PATH = path.join(ROOT, 'dist', 'workflow-bundle.js')
 export const PRELOADED = [WORKFLOWS_PATH];
 const stampOf = (bundlePath: string) => `${bundlePath}.source-hash`;
 
-/** What the sandbox bundle is built from: temporal/ (the only values it imports), lib/triggerStep, the lockfile. */
+/** What the sandbox bundle is built from: temporal/ (the only values it imports), lib/triggerStep, lib/reservedEvents (lint/sandboxImports.grit), the lockfile. */
 export function workflowSourceHash(): string {
   const hash = crypto.createHash('sha256');
   const add = (file: string) => {
@@ -36,6 +36,7 @@ export function workflowSourceHash(): string {
   };
   walk(path.join(ROOT, 'temporal'));
   add(path.join(ROOT, 'lib', 'triggerStep.ts'));
+  add(path.join(ROOT, 'lib', 'reservedEvents.ts'));
   add(path.join(ROOT, 'package-lock.json'));
   // How it is bundled is part of what it is: a bundle without today's preload list is stale too.
   hash.update(`preload:${PRELOADED.map((m) => path.relative(ROOT, m)).join(',')}`);

@@ -30,6 +30,7 @@ import events from './events';
 import activity from './activity';
 import analytics from './analytics';
 import accountPages from './accountPages';
+import leaveProjectPage from './leaveProjectPage';
 import settings from './settings';
 import emails from './emails';
 import suppressions from './suppressions';
@@ -66,6 +67,7 @@ export const allRoutes: RouteDef[] = [
   ...tracking,
   ...trackingDomain,
   ...accountPages,
+  ...leaveProjectPage,
   ...segments,
   ...workflows,
   ...campaigns,

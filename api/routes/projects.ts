@@ -4,6 +4,7 @@ import { IdParams } from '../schemas/common';
 import { InviteBody, InviteOut, InviteParams, MemberOut, MemberParams, RoleBody, SecurityOut, SetupStateOut, TeamOut } from '../schemas/teams';
 import { requireProjectRole } from '../projectAccess';
 import { sendSystemEmail } from '../../services/systemEmail';
+import { mailAddedMember } from '../../services/memberEmails';
 import {
   cancelInvite,
   changeMember,
@@ -100,7 +101,7 @@ export default [
     auth: 'session',
     tag: 'projects',
     summary:
-      'Invite by email: a verified account joins at once (201); any other address gets a pending invite and an email with a link to accept it (202; the same address again within 10 minutes is not mailed again)',
+      'Invite by email: a verified account joins at once (201) and is emailed who added it, with a link to leave; any other address gets a pending invite and an email with a link to accept it (202; the same address again within 10 minutes is not mailed again)',
     params: IdParams,
     body: InviteBody,
     responses: {
@@ -142,6 +143,19 @@ export default [
         throw new ApiError(429, 'RATE_LIMIT_EXCEEDED', message, { headers: { 'Retry-After': String(result.retryAfterSeconds) } });
       }
       if (result.kind === 'member') {
+        // Added without being asked: told who added them where, with a link to leave (unless the address got its day's share of such mail).
+        if (result.mail) {
+          const project = (await findProject(ctx.deps.knex, params.id))!;
+          await mailAddedMember(ctx.deps, {
+            to: result.member.email,
+            adder: user.email,
+            projectId: params.id,
+            projectName: project.name,
+            role: result.member.role,
+            userId: result.member.userId,
+            joinedAt: result.member.joinedAt,
+          });
+        }
         ctx.status = 201;
         return presentMember(result.member);
       }

@@ -2,11 +2,11 @@ import { route } from '../route';
 import type { AppContext } from '../context';
 import { ApiError, conflict, notFound } from '../errors';
 import { IdParams } from '../schemas/common';
-import { ProjectCreate, ProjectOut, ProjectUpdate } from '../schemas/projects';
+import { MyProjectsOut, ProjectCreate, ProjectOut, ProjectUpdate } from '../schemas/projects';
 import { ResetOut, SecurityOut } from '../schemas/teams';
 import { ConsumptionOut, InvoiceOut, LimitsBody, LimitsOut, SessionOut } from '../schemas/billing';
 import { requireProjectRole } from '../projectAccess';
-import { createProject, deleteProject, projectsOfUser, ProjectRow, resetProjectData, Role, rotateKeys, updateProject } from '../../db/projects';
+import { createProject, deleteProject, projectsOfUser, resetProjectData, rotateKeys, updateProject } from '../../db/projects';
 
 import { securityState } from '../../db/security';
 import { updateSendingPolicy } from '../../db/sendingPolicy';
@@ -69,10 +69,11 @@ export default [
     path: '/users/@me/projects',
     auth: 'session',
     tag: 'users',
-    summary: "The signed-in user's projects (keys masked)",
+    summary: "The signed-in user's projects (keys masked), with their role and who added them",
+    responses: { 200: { description: 'projects', schema: MyProjectsOut } },
     async handler(ctx, { user }) {
       const rows = await projectsOfUser(ctx.deps.knex, user.id);
-      ctx.body = rows.map((r: ProjectRow & { role: Role }) => ({ ...presentProject(r), role: r.role }));
+      return rows.map((r) => ({ ...presentProject(r), role: r.role, addedBy: r.added_by_email }));
     },
   }),
   route({

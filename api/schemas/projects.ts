@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SettingsPatch } from './settings';
+import { ROLES } from '../../db/projects';
 
 export const ProjectCreate = z.object({ name: z.string().trim().min(1).max(100) });
 export const ProjectUpdate = z
@@ -18,3 +19,11 @@ export const ProjectOut = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
+
+/** GET /users/@me/projects: each project with the user's role and who added them (null: they created it, or joined before this was recorded). */
+export const MyProjectsOut = z.array(
+  ProjectOut.extend({
+    role: z.enum(ROLES),
+    addedBy: z.string().nullable().describe('email of the person who added this user to the project (directly or by an accepted invite); null for its creator'),
+  }),
+);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Email } from './common';
 import { ContactDataInput } from './contacts';
 import { TopicStatesInput } from './topics';
-import { isReservedEventName } from '../../lib/reservedEvents';
+import { eventNameProblem, isReservedEventName } from '../../lib/reservedEvents';
 
 /** Names the service emits itself; callers cannot track them (lib/reservedEvents.ts). */
 export { isReservedEventName };
@@ -13,9 +13,8 @@ const EventName = z
   .min(1)
   .max(255)
   .superRefine((name, ctx) => {
-    if (isReservedEventName(name)) {
-      ctx.addIssue({ code: 'custom', message: `"${name}" is a reserved event name`, params: { code: 'reserved_event' } });
-    }
+    const problem = eventNameProblem(name, 'track');
+    if (problem) ctx.addIssue({ code: 'custom', message: problem.message, params: { code: problem.code } });
   });
 
 export const TrackBody = z.object({

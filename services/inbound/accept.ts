@@ -5,7 +5,7 @@ import type { Runtime } from '../runtime';
 import type { TemporalGateway } from '../temporal';
 import type { EventRow } from '../../db/events';
 import type { InboundAuth, InboundKind } from '../../db/inbound';
-import { insertInboundMessage, projectEmailForReply } from '../../db/inbound';
+import { insertInboundMessage, insertPostmasterMessage, projectEmailForReply } from '../../db/inbound';
 import { recordEvent } from '../../db/events';
 import { upsertContact } from '../../db/contacts';
 import { deterministicUuid, uuid } from '../../lib/ids';
@@ -181,6 +181,28 @@ export function inboundMail(deps: Deps, authenticate: Authenticator) {
     return id;
   }
 
+  /**
+   * Mail to postmaster@ (RFC 5321 §4.5.1): kept for the operator in `postmaster_messages`, outside
+   * every project, and logged (envelope and headers, never the body) so it is seen without SQL. It
+   * creates no contact and no event: it is not a project's mail.
+   */
+  async function keepForPostmaster(trx: Knex, msg: ReceivedMessage, mail: InboundMail, to: string[], kept: object[]): Promise<string> {
+    const id = uuid();
+    const row = {
+      id,
+      mail_from: msg.mailFrom,
+      rcpt_to: to,
+      from_address: mail.from.address,
+      subject: mail.subject?.slice(0, 998) ?? null,
+      message_id: mail.messageId,
+      remote_address: msg.remoteAddress,
+      size: msg.raw.length,
+    };
+    await insertPostmasterMessage(trx, { ...row, raw: msg.raw });
+    kept.push(row);
+    return id;
+  }
+
   return {
     async accept(msg: ReceivedMessage): Promise<AcceptOutcome> {
       const parsed = await parseInbound(msg.raw);
@@ -188,19 +210,25 @@ export function inboundMail(deps: Deps, authenticate: Authenticator) {
       const mail = parsed.mail;
       const bounces = new Map<string, Extract<InboundTarget, { kind: 'bounce' }>>();
       const projects = new Set<string>();
-      for (const { target } of msg.recipients) {
+      const postmaster: string[] = [];
+      for (const { address, target } of msg.recipients) {
         if (target.kind === 'bounce') bounces.set(target.emailId, target);
+        else if (target.kind === 'postmaster') postmaster.push(address);
         else projects.add(target.projectId);
       }
       // DNS lookups before the transaction: no connection is held while they run.
       const auth = projects.size ? await authenticate(msg.raw, { ip: msg.remoteAddress, helo: msg.helo, mailFrom: msg.mailFrom ?? '' }) : null;
       const toRoute: EventRow[] = [];
+      const kept: object[] = [];
       const ids = await deps.knex.transaction(async (trx) => {
         const out: string[] = [];
         for (const target of bounces.values()) out.push(await applyReport(trx, msg, mail, target, toRoute));
         for (const projectId of projects) out.push(await applyProjectMail(trx, msg, mail, projectId, auth!, toRoute));
+        if (postmaster.length) out.push(await keepForPostmaster(trx, msg, mail, postmaster, kept));
         return out;
       });
+      // Logged once committed, so the line names only mail that is kept.
+      for (const row of kept) deps.log.info({ postmasterMessage: row }, 'inbound: mail to postmaster kept in postmaster_messages');
       return { accepted: true, ids, toRoute };
     },
 

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { EventPayload } from '../contract';
+import { eventNameProblem } from '../../lib/reservedEvents';
 
 export type { EventPayload };
 
@@ -147,8 +148,21 @@ export const STEP_FORMATS = {
   duration: 'duration',
 } as const;
 
-/** Trigger and WAIT_FOR_EVENT names: any event name, emitted ones (`email.opened`, `segment.x.entry`) included. */
-export const eventNameSchema = (z: Zod) => z.string().trim().min(1, 'event name is required').max(255, 'event name must be at most 255 characters');
+/**
+ * Trigger and WAIT_FOR_EVENT names: any event name, emitted ones (`email.opened`, `segment.x.entry`)
+ * included, under the one rule of lib/reservedEvents.ts (no invisible characters, no lookalike of
+ * an emitted name).
+ */
+export const eventNameSchema = (z: Zod) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'event name is required')
+    .max(255, 'event name must be at most 255 characters')
+    .superRefine((name, ctx) => {
+      const problem = eventNameProblem(name, 'listen');
+      if (problem) ctx.addIssue({ code: 'custom', message: problem.message, params: { code: problem.code } });
+    });
 
 /** About ten years: far enough for any automation, near enough for a Temporal timer. */
 const MAX_DURATION_MS = 3650 * UNIT_MS.days;

@@ -82,6 +82,12 @@ describe('POST /events/track', () => {
     const reserved = await h.http.post('/events/track').set(bearer(p.secretKey)).send({ email, event: 'email.opened' });
     expect(reserved.status).toBe(422);
     expect(reserved.body.error.errors).toEqual([expect.objectContaining({ field: 'event', code: 'reserved_event' })]);
+    // Lookalikes of reserved names: compared after NFKC, invisible characters refused.
+    for (const event of ['campaign\u200b.sent', '\uff43ampaign.sent']) {
+      const lookalike = await h.http.post('/events/track').set(bearer(p.secretKey)).send({ email, event });
+      expect(lookalike.status).toBe(422);
+      expect(lookalike.body.error.errors).toEqual([expect.objectContaining({ field: 'event', code: 'reserved_event' })]);
+    }
     expect((await h.http.post('/events/track').set(bearer(p.secretKey)).send({ event: 'x' })).status).toBe(422);
     const key = `idem-${tag}`;
     const first = await h.http.post('/events/track').set(bearer(p.secretKey)).set('Idempotency-Key', key).send({ email, event: 'once' });
@@ -239,6 +245,15 @@ describe('DELETE /events/:eventName', () => {
       expect(res.body.error.errors).toEqual([expect.objectContaining({ field: 'eventName', code: 'reserved_event' })]);
     }
     expect(await h.deps.knex('events').where({ project_id: p.projectId, name: 'email.sent' }).count<{ count: number }[]>('* as count')).toEqual([{ count: 1 }]);
+  });
+
+  it('deletes a lookalike of a reserved name tracked before names were compared after NFKC', async () => {
+    const name = '\uff43ampaign.sent';
+    await seedEvents(h.deps.knex, p.projectId, [{ name, contactId: alice.id }]);
+    const names = (await get('/events/names')).body.data;
+    expect(names.find((r: { name: string }) => r.name === name)).toMatchObject({ reserved: true });
+    expect((await h.http.delete(`/events/${encodeURIComponent(name)}`).set(bearer(p.secretKey))).status).toBe(204);
+    expect(await h.deps.knex('events').where({ project_id: p.projectId, name }).count<{ count: number }[]>('* as count')).toEqual([{ count: 0 }]);
   });
 });
 

@@ -175,6 +175,25 @@ describe('POST /v1/track', () => {
     expect(await h.deps.knex('contacts').where({ project_id: p.projectId, email }).first()).toBeUndefined();
   });
 
+  it.each([
+    ['a zero-width space', 'campaign\u200b.sent', 'reserved_event'],
+    ['a full-width letter', '\uff43ampaign.sent', 'reserved_event'],
+    ['a full-width stop', 'email\uff0ebounced', 'reserved_event'],
+    ['a zero-width joiner', 'web\u200dhook.test', 'reserved_event'],
+    ['a right-to-left override in a caller name', 'signup\u202e', 'custom'],
+  ])('refuses a reserved name written with %s, and invisible characters anywhere (422)', async (_how, event, code) => {
+    const email = uniqueEmail();
+    const res = await track({ email, event });
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    expect(res.body.error.errors).toEqual([expect.objectContaining({ field: 'event', code })]);
+    expect(await h.deps.knex('contacts').where({ project_id: p.projectId, email }).first()).toBeUndefined();
+  });
+
+  it('keeps non-ASCII caller names that are not reserved', async () => {
+    expect((await track({ email: uniqueEmail(), event: 'commande.payée' })).status).toBe(200);
+  });
+
   it('accepts names that only look like reserved ones', async () => {
     for (const event of ['emails.sent', 'segments.entry', 'contacts.updated', 'campaigns.sent', 'my.webhook.test']) {
       expect((await track({ email: uniqueEmail(), event })).status).toBe(200);

@@ -90,6 +90,22 @@ describe('workflow records', () => {
     expect((await api.delStep(wf.id, wf.triggerStepId)).status).toBe(409);
     expect((await api.patchStep(wf.id, wf.triggerStepId, { config: { eventName: '' } })).status).toBe(422);
   });
+
+  it('listens for emitted names as written, never for a lookalike or a name with invisible characters', async () => {
+    expect((await api.create({ name: 'Opened', eventName: 'email.opened' })).status).toBe(201);
+    for (const eventName of ['\uff45mail.opened', 'campaign\u200b.sent', 'sign\u00adup']) {
+      const created = await api.create({ name: 'Lookalike', eventName });
+      expect(created.status).toBe(422);
+      expect(created.body.error.errors).toEqual([expect.objectContaining({ field: 'eventName' })]);
+      expect((await api.create({ name: 'Lookalike', triggerConfig: { eventName } })).status).toBe(422);
+    }
+    const wf = await api.build('plain', {}, []);
+    expect((await api.patch(wf.id, { eventName: '\uff45mail.opened' })).status).toBe(422);
+    const viaStep = await api.patchStep(wf.id, wf.triggerStepId, { config: { eventName: 'signup\u200b' } });
+    expect(viaStep.status).toBe(422);
+    expect(viaStep.body.error.errors.map((e: any) => e.field)).toContain('config.eventName');
+    expect((await api.get(wf.id)).body.triggerConfig).toEqual({ eventName: 'plain' });
+  });
 });
 
 describe('steps', () => {
@@ -122,6 +138,8 @@ describe('steps', () => {
     ['DELAY in years', { type: 'DELAY', config: { amount: 1, unit: 'years' } }, 'config.unit'],
     ['DELAY of no time', { type: 'DELAY', config: { amount: 0, unit: 'days' } }, 'config.amount'],
     ['WAIT_FOR_EVENT without a name', { type: 'WAIT_FOR_EVENT', config: {} }, 'config.eventName'],
+    ['WAIT_FOR_EVENT on a lookalike of an emitted name', { type: 'WAIT_FOR_EVENT', config: { eventName: '\uff45mail.opened' } }, 'config.eventName'],
+    ['WAIT_FOR_EVENT on a name with a zero-width space', { type: 'WAIT_FOR_EVENT', config: { eventName: 'purchase\u200b' } }, 'config.eventName'],
     [
       'CONDITION with an unknown operator',
       { type: 'CONDITION', config: { condition: { logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'like', value: 1 }] }] } } },

@@ -67,11 +67,7 @@ describe('WEBHOOK refusals (WEBHOOK_ALLOW_PRIVATE off)', () => {
   it.each([
     ['loopback', () => `http://127.0.0.1:${port}/hook`, /refused: 127\.0\.0\.1 is a loopback address/],
     ['the cloud metadata address', () => 'http://169.254.169.254/latest/meta-data/', /refused: 169\.254\.169\.254 is a cloud metadata endpoint address/],
-    [
-      'a name resolving to a private address',
-      () => `http://internal.svc.test:${port}/hook`,
-      /refused: internal\.svc\.test resolves to 10\.1\.2\.3, a private address/,
-    ],
+    ['a name resolving to a private address', () => `http://internal.svc.test:${port}/hook`, /refused: internal\.svc\.test resolves to a private address$/],
     [
       'loopback in the IPv4-translated IPv6 form',
       () => `http://[::ffff:0:127.0.0.1]:${port}/hook`,
@@ -93,6 +89,8 @@ describe('WEBHOOK refusals (WEBHOOK_ALLOW_PRIVATE off)', () => {
       ['WEBHOOK', 'FAILED'],
     ]);
     expect(done.steps[1].error).toMatch(reason);
+    // Neither the execution nor its steps (error, output) name what an internal name resolves to.
+    expect(JSON.stringify(done)).not.toContain('10.1.2.3');
     expect(received.length).toBe(before);
   });
 });
@@ -105,6 +103,8 @@ describe('webhook endpoints under the same rules (WEBHOOK_ALLOW_PRIVATE off)', (
       'http://[::ffff:0:169.254.169.254]/latest/meta-data/',
       /^refused: ::ffff:0:a9fe:a9fe is a cloud metadata endpoint \(IPv4 169\.254\.169\.254 inside IPv6\) address/,
     ],
+    // The name's answer (10.1.2.3) is not repeated: lastError must not map the LAN's DNS.
+    ['a name resolving to a private address', 'http://internal.svc.test/hook', /^refused: internal\.svc\.test resolves to a private address$/],
   ])('records the delivery to %s as failed with the reason, sending nothing', async (_name, url, reason) => {
     const created = await guarded.http
       .post('/webhook-endpoints')
@@ -118,6 +118,7 @@ describe('webhook endpoints under the same rules (WEBHOOK_ALLOW_PRIVATE off)', (
       return page.body.data?.find((d: any) => d.type === 'webhook.test' && d.attempts > 0);
     });
     expect(delivery).toMatchObject({ lastStatusCode: null, lastError: expect.stringMatching(reason) });
+    expect(JSON.stringify(delivery)).not.toContain('10.1.2.3');
     expect(received.length).toBe(before);
   });
 });

@@ -85,6 +85,8 @@ export interface Project {
   createdAt: string;
   updatedAt: string;
   role?: Role;
+  /** GET /users/@me/projects: who added the user to this project; null on the projects they created. */
+  addedBy?: string | null;
 }
 export interface AppConfig {
   signupsEnabled: boolean;

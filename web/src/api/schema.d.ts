@@ -1288,6 +1288,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/leave-project": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Page of the "Leave project" link: names the project and asks to confirm (nothing changes on GET) */
+        get: operations["getLeaveProject"];
+        put?: never;
+        /** Leave the project from the link's page (form field token); a project's last owner cannot leave */
+        post: operations["postLeaveProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/manage/{token}": {
         parameters: {
             query?: never;
@@ -1384,7 +1402,7 @@ export interface paths {
         /** Members with their roles, and pending invites */
         get: operations["getProjectsIdMembers"];
         put?: never;
-        /** Invite by email: a verified account joins at once (201); any other address gets a pending invite and an email with a link to accept it (202; the same address again within 10 minutes is not mailed again) */
+        /** Invite by email: a verified account joins at once (201) and is emailed who added it, with a link to leave; any other address gets a pending invite and an email with a link to accept it (202; the same address again within 10 minutes is not mailed again) */
         post: operations["postProjectsIdMembers"];
         delete?: never;
         options?: never;
@@ -1927,7 +1945,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user's projects (keys masked) */
+        /** The signed-in user's projects (keys masked), with their role and who added them */
         get: operations["getUsersMeProjects"];
         put?: never;
         /** Create a project; the response is the only time its keys are shown in full */
@@ -10015,6 +10033,104 @@ export interface operations {
             };
         };
     };
+    getLeaveProject: {
+        parameters: {
+            query?: {
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postLeaveProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getManageToken: {
         parameters: {
             query?: never;
@@ -14317,12 +14433,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description projects */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description email of the person who added this user to the project (directly or by an accepted invite); null for its creator */
+                        addedBy: string | null;
+                        createdAt: string;
+                        disabled: boolean;
+                        id: string;
+                        name: string;
+                        publicKey: string;
+                        /** @enum {string} */
+                        role: "OWNER" | "ADMIN" | "MEMBER";
+                        secretKey: string;
+                        updatedAt: string;
+                    }[];
+                };
             };
             /** @description not signed in */
             401: {

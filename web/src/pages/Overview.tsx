@@ -8,7 +8,7 @@ import { NewKeys } from './ApiKeys';
 
 /** The project's setup checklist (GET /projects/:id/setup-state), each item linking to where it gets done. */
 export default function Overview() {
-  const { projectId } = useCurrentProject();
+  const { projectId, project } = useCurrentProject();
   const state = useQuery({
     queryKey: ['setup-state', projectId],
     queryFn: () => unwrap(api.GET('/projects/{id}/setup-state', { params: { path: { id: projectId } } })),
@@ -19,6 +19,8 @@ export default function Overview() {
       <Title order={1} size="h2">
         Set up your project
       </Title>
+      {/* Someone else put this person here (docs/roles.md "Added, and told"): say who. */}
+      {project?.addedBy ? <Text c="dimmed">Added by {project.addedBy}</Text> : null}
       <NewKeys projectId={projectId} />
       {state.isPending ? <Loading /> : null}
       {state.error ? <ErrorState error={state.error} /> : null}

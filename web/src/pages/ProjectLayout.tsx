@@ -36,6 +36,19 @@ export default function ProjectLayout() {
               aria-label="Project"
               placeholder="Project"
               data={projects.data.map((p) => ({ value: p.id, label: p.name }))}
+              renderOption={({ option }) => {
+                const addedBy = projects.data.find((p) => p.id === option.value)?.addedBy;
+                return (
+                  <div>
+                    <Text size="sm">{option.label}</Text>
+                    {addedBy ? (
+                      <Text size="xs" c="dimmed">
+                        Added by {addedBy}
+                      </Text>
+                    ) : null}
+                  </div>
+                );
+              }}
               value={projectId}
               allowDeselect={false}
               onChange={(id) => id && navigate(`/p/${id}`)}
