@@ -95,10 +95,6 @@ function invitePage(ctx: AppContext, token: string, offer: InviteOffer, user: Us
       status ?? 200,
     );
   }
-  if (!user.email_verified) {
-    const message = `Verify ${user.email} first (open the verification link we emailed you, or ask for a new one from your account), then open this link again.`;
-    return renderPage(ctx, INVITE_TITLE, `${offered}\n${error(message)}\n<p>${link}</p>`, status ?? 200);
-  }
   renderPage(
     ctx,
     INVITE_TITLE,
@@ -258,7 +254,7 @@ export default [
       if (!user) return invitePage(ctx, token, offer, undefined, 401);
       const result = await acceptInvite(ctx.deps.knex, token, user);
       if (result === 'NOT_FOUND') return badLink(ctx, INVITE_TITLE, 404);
-      if (result !== 'WRONG_ACCOUNT' && result !== 'UNVERIFIED') {
+      if (result !== 'WRONG_ACCOUNT') {
         return renderPage(
           ctx,
           'Invitation accepted',

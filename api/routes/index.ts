@@ -4,6 +4,7 @@ import config from './config';
 import auth from './auth';
 import users from './users';
 import account from './account';
+import profile from './profile';
 import projects from './projects';
 import invites from './invites';
 import uploads from './uploads';
@@ -43,6 +44,7 @@ export const allRoutes: RouteDef[] = [
   ...docs,
   ...auth,
   ...account,
+  ...profile,
   ...users,
   ...projects,
   ...invites,
