@@ -221,7 +221,9 @@ export async function acceptInvite(
     const [spent] = await trx('project_invites').where({ id: invite.id, token_hash: tokenHash }).where('expires_at', '>', trx.fn.now()).del().returning('role');
     if (!spent) return 'NOT_FOUND';
     // The address is checked again in the statement that proves it: an email change in between must not verify the new one.
-    const proved = await trx('users').where({ id: user.id, email: invite.email, email_verified: false }).update({ email_verified: true, updated_at: trx.fn.now() });
+    const proved = await trx('users')
+      .where({ id: user.id, email: invite.email, email_verified: false })
+      .update({ email_verified: true, updated_at: trx.fn.now() });
     await trx('project_members').insert({ project_id: invite.project_id, user_id: user.id, role: spent.role }).onConflict(['project_id', 'user_id']).ignore();
     // Someone already a member (added directly meanwhile) keeps the role they have.
     const member = await trx('project_members').where({ project_id: invite.project_id, user_id: user.id }).first('role');

@@ -112,7 +112,9 @@ export default [
       await throttleClient(ctx);
       const result = await confirmEmailChange(ctx.deps.knex, body.token);
       if (result === 'INVALID') {
-        throw new ApiError(400, 'INVALID_TOKEN', 'This link is invalid, was already used or has expired', { suggestion: 'Ask for the change again from your account' });
+        throw new ApiError(400, 'INVALID_TOKEN', 'This link is invalid, was already used or has expired', {
+          suggestion: 'Ask for the change again from your account',
+        });
       }
       if (result === 'TAKEN') throw conflict('Another account uses this address now');
       ctx.deps.log.info({ userId: result.user.id, requestId: ctx.state.requestId }, 'account: email address changed');

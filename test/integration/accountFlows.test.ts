@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { startHarness, createProjectFixture, eventually, Harness, ProjectFixture } from '../helpers/harness';
+import { startHarness, createProjectFixture, eventually, Harness } from '../helpers/harness';
 import { signJwt } from '../../lib/jwt';
 
 /**
@@ -44,10 +44,10 @@ describe('password reset from the emailed link', () => {
 
     const res = await h.http.post('/auth/reset-password').send({ token, password: 'a brand new password' });
     expect(res.status).toBe(200);
-    const fresh = cookieOf(res);
-    expect((await me(fresh)).body).toMatchObject({ id: p.userId, email: p.email, emailVerified: true });
+    const signedIn = cookieOf(res);
+    expect((await me(signedIn)).body).toMatchObject({ id: p.userId, email: p.email, emailVerified: true });
     for (const stale of [p.cookie, phone]) expect((await me(stale)).status).toBe(401);
-    const sessions = await h.http.get('/users/@me/sessions').set('Cookie', fresh);
+    const sessions = await h.http.get('/users/@me/sessions').set('Cookie', signedIn);
     expect(sessions.body).toEqual([expect.objectContaining({ current: true })]);
 
     // Used: the same link again is refused, and nobody is signed in by it.
@@ -284,7 +284,14 @@ describe('name', () => {
     expect(set.status).toBe(200);
     expect(set.body).toMatchObject({ id: p.userId, name: 'Ada Lovelace' });
     expect((await me(p.cookie)).body.name).toBe('Ada Lovelace');
-    expect((await h.http.patch('/users/@me').set('Cookie', p.cookie).send({ name: 'x'.repeat(101) })).status).toBe(422);
+    expect(
+      (
+        await h.http
+          .patch('/users/@me')
+          .set('Cookie', p.cookie)
+          .send({ name: 'x'.repeat(101) })
+      ).status,
+    ).toBe(422);
     expect((await h.http.patch('/users/@me').set('Cookie', p.cookie).send({ name: '' })).body.name).toBeNull();
   });
 });
