@@ -12,7 +12,7 @@ export const SESSION_TTL_SECONDS = 7 * 24 * 3600;
  */
 export async function startSession(ctx: AppContext, user: UserRow): Promise<void> {
   // `sid`: this sign-in's user_sessions row, listed on the account screen and revocable alone.
-  const sid = await createSession(ctx.deps.knex, { userId: user.id, userAgent: ctx.get('User-Agent'), ip: ctx.ip });
+  const sid = await createSession(ctx.deps.knex, { userId: user.id, userAgent: ctx.get('User-Agent'), ip: ctx.ip, ttlSeconds: SESSION_TTL_SECONDS });
   // `sv`: the user's session version; bumping it ends every cookie at once (middleware/auth.ts sessionUser()).
   const token = signJwt({ sub: user.id, sv: user.session_version, sid }, ctx.deps.config.jwtSecret, SESSION_TTL_SECONDS);
   ctx.cookies.set(SESSION_COOKIE, token, {

@@ -18,8 +18,17 @@ export const LAST_SEEN_EVERY_SECONDS = 60;
 
 const clip = (s: string | undefined, max: number) => (s ? s.slice(0, max) : null);
 
-export async function createSession(knex: Knex, s: { userId: string; userAgent?: string; ip?: string }): Promise<string> {
+/**
+ * A new session row for a sign-in. The user's rows whose cookie has expired (older than
+ * `ttlSeconds`) go at the same time: they can never sign anyone in again, and they hold a device and
+ * an address, so nothing keeps them past their use.
+ */
+export async function createSession(knex: Knex, s: { userId: string; userAgent?: string; ip?: string; ttlSeconds: number }): Promise<string> {
   const id = uuid();
+  await knex('user_sessions')
+    .where({ user_id: s.userId })
+    .where('created_at', '<', knex.raw('now() - make_interval(secs => ?)', [s.ttlSeconds]))
+    .del();
   await knex('user_sessions').insert({ id, user_id: s.userId, user_agent: clip(s.userAgent, 500), ip: clip(s.ip, 100) });
   return id;
 }

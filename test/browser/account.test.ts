@@ -56,7 +56,10 @@ it('asks a newcomer to confirm the address until they do, with a resend button',
 
 it('lets an invited teammate sign up from the invite link and land in the project, with no second email', async () => {
   const invitee = testEmail('invitee');
-  const invited = await h.http.post(`/projects/${owner.projectId}/members`).set('Cookie', await browserCookie()).send({ email: invitee, role: 'MEMBER' });
+  const invited = await h.http
+    .post(`/projects/${owner.projectId}/members`)
+    .set('Cookie', await browserCookie())
+    .send({ email: invitee, role: 'MEMBER' });
   expect(invited.status).toBe(202);
   await logOut();
 

@@ -255,6 +255,19 @@ describe('sessions', () => {
     expect((await me(`token=${legacy}`)).status).toBe(401);
   });
 
+  it('forgets the rows of expired sessions (device and address) when the user signs in again', async () => {
+    const p = await createProjectFixture(h);
+    const [s] = (await h.http.get('/users/@me/sessions').set('Cookie', p.cookie)).body;
+    await h.deps
+      .knex('user_sessions')
+      .where({ id: s.id })
+      .update({ created_at: h.deps.knex.raw("now() - interval '8 days'") });
+    expect((await h.http.get('/users/@me/sessions').set('Cookie', p.cookie)).status).toBe(200);
+    await login(p.email);
+    expect(await h.deps.knex('user_sessions').where({ id: s.id }).first()).toBeUndefined();
+    expect(await h.deps.knex('user_sessions').where({ user_id: p.userId })).toHaveLength(1);
+  });
+
   it('moves last seen at most once a minute', async () => {
     const p = await createProjectFixture(h);
     const [s] = (await h.http.get('/users/@me/sessions').set('Cookie', p.cookie)).body;

@@ -9,8 +9,7 @@ import { invitePath } from './account/links';
 /**
  * Sign up and log in share one form: "Email", "Password", and the action's button. From an
  * invitation (`?invite=<token>&email=<invited address>`), the address comes filled in, and the
- * person lands in the project: a new account accepts the invite at once (its token proves the
- * address, so no verification email is sent), a signed-in one goes back to the invitation.
+ * person lands in the invited project.
  */
 export function AuthForm({ mode }: { mode: 'signup' | 'login' }) {
   const [params] = useSearchParams();
@@ -23,8 +22,12 @@ export function AuthForm({ mode }: { mode: 'signup' | 'login' }) {
   const qc = useQueryClient();
   const action = mode === 'signup' ? 'Sign up' : 'Log in';
 
-  /** Where a new account goes: into the invited project, or to its first project form once the verification email is on its way. */
-  async function afterSignup(): Promise<string> {
+  /**
+   * Where the person goes once signed in: from an invitation, into its project (accepting it proves the
+   * address, so a new account gets no verification email); a new account otherwise to its first project
+   * form once the verification email is on its way; a returning one home.
+   */
+  async function destination(): Promise<string> {
     if (invite) {
       try {
         const joined = await unwrap(api.POST('/auth/invites/accept', { body: { token: invite } }));
@@ -34,6 +37,7 @@ export function AuthForm({ mode }: { mode: 'signup' | 'login' }) {
         return invitePath(invite);
       }
     }
+    if (mode === 'login') return '/';
     // Best effort: the banner offers "Resend verification email" when this one is lost.
     await unwrap(api.POST('/auth/request-verification')).catch(() => undefined);
     return '/new-project';
@@ -48,7 +52,7 @@ export function AuthForm({ mode }: { mode: 'signup' | 'login' }) {
       await unwrap(mode === 'signup' ? api.POST('/auth/signup', { body }) : api.POST('/auth/login', { body }));
       // Whatever was cached belongs to the signed-out visitor (a null user): start afresh.
       qc.removeQueries();
-      navigate(mode === 'signup' ? await afterSignup() : invite ? invitePath(invite) : '/', { replace: true });
+      navigate(await destination(), { replace: true });
     } catch (err) {
       setError(err);
     } finally {
