@@ -1263,7 +1263,7 @@ export interface paths {
         /** Page of the invitation link: the project and role offered, and an Accept button for the signed-in owner of the invited address (nothing changes on GET) */
         get: operations["getInvite"];
         put?: never;
-        /** Accept the invitation from its page (form field token): the session cookie's account must be the invited address's, verified */
+        /** Accept the invitation from its page (form field token): the session cookie's account must be the invited address's (the token verifies it) */
         post: operations["postInvite"];
         delete?: never;
         options?: never;
