@@ -24,6 +24,8 @@ export interface AppState {
   requestId: string;
   project?: ProjectRow;
   user?: UserRow;
+  /** The signed-in user's session row (the cookie's `sid`), set with `user` by the session check. */
+  sessionId?: string;
   /** Set for routes declared with `rawJsonBody` (signed webhooks). */
   rawBody?: Buffer;
 }

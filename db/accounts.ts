@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 import { hashPassword } from '../lib/password';
-import { consumeToken, isLiveToken } from './tokens';
-import type { UserRow } from './users';
+import { consumeToken, isLiveToken, spendToken } from './tokens';
+import { normalizeEmail, type UserRow } from './users';
 import { clearAccountFailures } from './authThrottle';
+import { revokeSessions } from './sessions';
 
 /**
  * Marks the address proven, in the transaction that spent the token. Nothing else follows from it:
@@ -44,7 +45,46 @@ export async function resetPasswordWithToken(knex: Knex, token: string, password
       .update({ password_hash: passwordHash, session_version: trx.raw('session_version + 1') })
       .returning('email');
     await clearAccountFailures(trx, email);
+    await revokeSessions(trx, userId);
     await trx('user_tokens').where({ user_id: userId, purpose: 'RESET_PASSWORD' }).whereNull('used_at').update({ expires_at: trx.fn.now() });
     return proveEmail(trx, userId);
   });
 }
+
+/** Whether an account other than `userId` has this address already. */
+export async function emailTaken(knex: Knex, email: string, userId?: string): Promise<boolean> {
+  const q = knex('users').where({ email: normalizeEmail(email) });
+  if (userId) q.whereNot({ id: userId });
+  return !!(await q.first('id'));
+}
+
+export type EmailChange = { user: UserRow; oldEmail: string } | 'INVALID' | 'TAKEN';
+
+/**
+ * Applies an email change with the token mailed to the new address: the address is then the
+ * account's and verified (the link reached it). Every other link mailed to the old address (reset,
+ * verification, other changes) stops working. 'TAKEN' when another account took the address
+ * meanwhile; the token is then left unspent.
+ */
+export async function confirmEmailChange(knex: Knex, token: string): Promise<EmailChange> {
+  try {
+    return await knex.transaction(async (trx) => {
+      const spent = await spendToken(trx, 'CHANGE_EMAIL', token);
+      if (!spent?.newEmail) return 'INVALID';
+      if (await emailTaken(trx, spent.newEmail, spent.userId)) throw new Taken();
+      const { email: oldEmail } = await trx('users').where({ id: spent.userId }).forUpdate().first('email');
+      const [user] = await trx<UserRow>('users')
+        .where({ id: spent.userId })
+        .update({ email: spent.newEmail, email_verified: true, updated_at: trx.fn.now() as any })
+        .returning('*');
+      await trx('user_tokens').where({ user_id: spent.userId }).whereNull('used_at').update({ expires_at: trx.fn.now() });
+      return { user, oldEmail };
+    });
+  } catch (err) {
+    // The unique index decides a race between two accounts claiming one address.
+    if (err instanceof Taken || (err as { code?: string }).code === '23505') return 'TAKEN';
+    throw err;
+  }
+}
+
+class Taken extends Error {}

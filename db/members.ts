@@ -202,19 +202,22 @@ export async function findInviteByToken(knex: Knex, token: string): Promise<Invi
   };
 }
 
-/** Why an invite is not accepted: no live invite has this token, the account is another address's, or its address is not verified yet. */
-export type AcceptRefusal = 'NOT_FOUND' | 'WRONG_ACCOUNT' | 'UNVERIFIED';
+/** Why an invite is not accepted: no live invite has this token, or the signed-in account is another address's. */
+export type AcceptRefusal = 'NOT_FOUND' | 'WRONG_ACCOUNT';
 
 /**
- * Spends the invite's token and makes `user` a member with the invite's role. Only an account whose
- * verified address is the invited one may: a forwarded link, or an unverified account someone
- * signed up with the address, gets nothing (and leaves the invite for its owner).
+ * Spends the invite's token and makes `user` a member with the invite's role. Only the account of
+ * the invited address may: a forwarded link gets nothing (and leaves the invite for its owner). The
+ * token reached the invited inbox, so holding it proves the address as a verification link would:
+ * an unverified account of that address is verified by accepting, and nobody who signs up from an
+ * invite is asked for a second email. (Someone who signed up with another person's address cannot
+ * accept: the token only ever went to that person's inbox.)
  */
 export async function acceptInvite(
   knex: Knex,
   token: string,
   user: Pick<UserRow, 'id' | 'email' | 'email_verified'>,
-): Promise<AcceptRefusal | { projectId: string; role: Role }> {
+): Promise<AcceptRefusal | { projectId: string; role: Role; verified: boolean }> {
   const tokenHash = hashInviteToken(token);
   const invite = await knex('project_invites')
     .where({ token_hash: tokenHash })
@@ -222,19 +225,19 @@ export async function acceptInvite(
     .first('id', 'project_id', 'email', 'invited_by');
   if (!invite) return 'NOT_FOUND';
   if (normalizeEmail(user.email) !== invite.email) return 'WRONG_ACCOUNT';
-  if (!user.email_verified) return 'UNVERIFIED';
   return knex.transaction(async (trx) => {
     // The project first, as every member change takes it, then the invite: spent in one statement, so two uses cannot both win.
     await lockProject(trx, invite.project_id);
     const [spent] = await trx('project_invites').where({ id: invite.id, token_hash: tokenHash }).where('expires_at', '>', trx.fn.now()).del().returning('role');
     if (!spent) return 'NOT_FOUND';
-    await trx('project_members')
-      .insert({ project_id: invite.project_id, user_id: user.id, role: spent.role, added_by: invite.invited_by })
-      .onConflict(['project_id', 'user_id'])
-      .ignore();
+    // The address is checked again in the statement that proves it: an email change in between must not verify the new one.
+    const proved = await trx('users')
+      .where({ id: user.id, email: invite.email, email_verified: false })
+      .update({ email_verified: true, updated_at: trx.fn.now() });
+    await trx('project_members').insert({ project_id: invite.project_id, user_id: user.id, role: spent.role, added_by: invite.invited_by }).onConflict(['project_id', 'user_id']).ignore();
     // Someone already a member (added directly meanwhile) keeps the role they have.
     const member = await trx('project_members').where({ project_id: invite.project_id, user_id: user.id }).first('role');
-    return { projectId: invite.project_id as string, role: member.role as Role };
+    return { projectId: invite.project_id as string, role: member.role as Role, verified: proved > 0 };
   });
 }
 

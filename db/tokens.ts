@@ -2,12 +2,16 @@ import type { Knex } from 'knex';
 import { randomBase62, uuid } from '../lib/ids';
 import { sha256Hex } from '../lib/hash';
 
-export type TokenPurpose = 'VERIFY_EMAIL' | 'RESET_PASSWORD';
+export type TokenPurpose = 'VERIFY_EMAIL' | 'RESET_PASSWORD' | 'CHANGE_EMAIL';
 
-/** A verification link stays usable for a day; a password reset link, which grants the account, for an hour. */
+/**
+ * A verification link stays usable for a day; a password reset link, which grants the account, for
+ * an hour; an email change link (sent to the new address, after the password was given) for a day.
+ */
 export const TOKEN_TTL_SECONDS: Record<TokenPurpose, number> = {
   VERIFY_EMAIL: 24 * 3600,
   RESET_PASSWORD: 3600,
+  CHANGE_EMAIL: 24 * 3600,
 };
 
 const hashToken = sha256Hex;
@@ -16,7 +20,7 @@ const hashToken = sha256Hex;
  * A new single-use token for the user. Earlier unused tokens of the same purpose expire at once,
  * so only the newest email's link works.
  */
-export async function issueToken(knex: Knex, userId: string, purpose: TokenPurpose): Promise<string> {
+export async function issueToken(knex: Knex, userId: string, purpose: TokenPurpose, newEmail?: string): Promise<string> {
   const token = randomBase62(32);
   await knex.transaction(async (trx) => {
     await trx('user_tokens')
@@ -29,6 +33,7 @@ export async function issueToken(knex: Knex, userId: string, purpose: TokenPurpo
       user_id: userId,
       purpose,
       token_hash: hashToken(token),
+      new_email: newEmail ?? null,
       expires_at: trx.raw(`now() + make_interval(secs => ?)`, [TOKEN_TTL_SECONDS[purpose]]),
     });
   });
@@ -47,13 +52,18 @@ export async function isLiveToken(knex: Knex, purpose: TokenPurpose, token: stri
 
 /** Spends a token in one statement (two concurrent uses cannot both win); the owner's id, or null when unknown, used or expired. */
 export async function consumeToken(knex: Knex, purpose: TokenPurpose, token: string): Promise<string | null> {
+  return (await spendToken(knex, purpose, token))?.userId ?? null;
+}
+
+/** consumeToken, with the address an email change token carries. */
+export async function spendToken(knex: Knex, purpose: TokenPurpose, token: string): Promise<{ userId: string; newEmail: string | null } | null> {
   const [row] = await knex('user_tokens')
     .where({ token_hash: hashToken(token), purpose })
     .whereNull('used_at')
     .where('expires_at', '>', knex.fn.now())
     .update({ used_at: knex.fn.now() })
-    .returning('user_id');
-  return row?.user_id ?? null;
+    .returning(['user_id', 'new_email']);
+  return row ? { userId: row.user_id, newEmail: row.new_email ?? null } : null;
 }
 
 /** How many tokens of this purpose the user was sent lately; bounds the emails one account can trigger. */

@@ -1,12 +1,15 @@
 import type { Knex } from 'knex';
 import { uuid } from '../lib/ids';
 import { hashPassword, verifyPassword, DUMMY_HASH } from '../lib/password';
+import { revokeSessions } from './sessions';
 
 export interface UserRow {
   id: string;
   email: string;
   password_hash: string;
   email_verified: boolean;
+  /** What the dashboard calls the person; null until they give one. */
+  name: string | null;
   /** Carried in every session cookie; bumping it ends every earlier session (api/middleware/auth.ts). */
   session_version: number;
   created_at: Date;
@@ -41,7 +44,37 @@ export async function findUser(knex: Knex, id: string): Promise<UserRow | undefi
   return knex<UserRow>('users').where({ id }).first();
 }
 
-/** Ends every session of the user issued before now; the new version signs the next cookie. */
+/**
+ * Ends every session of the user issued before now; the new version signs the next cookie. The
+ * session rows are marked too, so the sessions list shows none of them.
+ */
 export async function bumpSessionVersion(knex: Knex, id: string): Promise<void> {
-  await knex('users').where({ id }).increment('session_version', 1);
+  await knex.transaction(async (trx) => {
+    await trx('users').where({ id }).increment('session_version', 1);
+    await revokeSessions(trx, id);
+  });
+}
+
+export async function updateUserName(knex: Knex, id: string, name: string | null): Promise<UserRow> {
+  const [row] = await knex<UserRow>('users')
+    .where({ id })
+    .update({ name, updated_at: knex.fn.now() as any })
+    .returning('*');
+  return row;
+}
+
+/**
+ * Sets a new password for a signed-in user who proved the current one (the caller checks it):
+ * every other session ends (its row is revoked) and `keep`, the session that asked, stays.
+ */
+export async function changePassword(knex: Knex, userId: string, next: string, keep: string): Promise<UserRow> {
+  const passwordHash = await hashPassword(next);
+  return knex.transaction(async (trx) => {
+    const [row] = await trx<UserRow>('users')
+      .where({ id: userId })
+      .update({ password_hash: passwordHash, updated_at: trx.fn.now() as any })
+      .returning('*');
+    await revokeSessions(trx, userId, keep);
+    return row;
+  });
 }

@@ -13,7 +13,8 @@ import {
 } from '../../db/projects';
 import { publicLimitOf, publicRateLimitResult, rateLimitResult, windowStartOf } from '../../db/rateLimit';
 import { applyRateLimit } from './rateLimit';
-import { findUser, UserRow } from '../../db/users';
+import type { UserRow } from '../../db/users';
+import { LAST_SEEN_EVERY_SECONDS, liveSessionUser, touchSession } from '../../db/sessions';
 import { verifyJwt } from '../../lib/jwt';
 import { crossSiteGuard } from './crossSite';
 import { notFound } from '../errors';
@@ -82,15 +83,21 @@ export function apiKey(required: KeyKind, rateLimited = true, opts: { multipart?
 
 /**
  * The signed-in user of the request, if any: for pages that answer both the signed-in and everyone
- * else. The cookie's `sv` must be the user's current session version, so a password reset or "log
- * out everywhere" ends every earlier cookie at once. Cookies issued before versions existed carry
- * none and count as version 0.
+ * else. The cookie names its session row (`sid`), which must be the user's and unrevoked, and its
+ * `sv` must be the user's current session version, so a password reset or "log out everywhere"
+ * ends every earlier cookie at once and "Sign out" on the account screen ends exactly one. Cookies
+ * issued before session rows existed carry no `sid`: they no longer sign anyone in.
  */
 export async function sessionUser(ctx: AppContext): Promise<UserRow | undefined> {
   const token = ctx.cookies.get(SESSION_COOKIE);
   const claims = token ? verifyJwt(token, ctx.deps.config.jwtSecret) : null;
-  const user = claims ? await findUser(ctx.deps.knex, claims.sub) : undefined;
-  return user && (claims!.sv ?? 0) === user.session_version ? user : undefined;
+  if (!claims || typeof claims.sid !== 'string' || !UUID.test(claims.sid)) return undefined;
+  const found = await liveSessionUser(ctx.deps.knex, { userId: claims.sub, sessionId: claims.sid, sessionVersion: claims.sv ?? 0 });
+  if (!found) return undefined;
+  const { session_last_seen_at: lastSeen, ...user } = found;
+  if (Date.now() - lastSeen.getTime() > LAST_SEEN_EVERY_SECONDS * 1000) await touchSession(ctx.deps.knex, claims.sid);
+  ctx.state.sessionId = claims.sid;
+  return user;
 }
 
 /** Dashboard auth: the JWT cookie set by /auth/login or /auth/signup. */

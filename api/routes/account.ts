@@ -6,6 +6,7 @@ import { resetPasswordWithToken, verifyEmailWithToken } from '../../db/accounts'
 import { findUserByEmail } from '../../db/users';
 import { oauthProviders } from '../../lib/oauth';
 import { throttleClient } from '../middleware/authThrottle';
+import { startSession } from '../sessionCookie';
 
 const invalidToken = () =>
   new ApiError(400, 'INVALID_TOKEN', 'This link is invalid, was already used or has expired', { suggestion: 'Ask for a new email and use the newest link' });
@@ -66,10 +67,13 @@ export default [
     path: '/auth/reset-password',
     auth: 'none',
     tag: 'auth',
-    summary: 'Set a new password with the token from the emailed link',
+    summary: 'Set a new password with the token from the emailed link, and sign in: this browser gets a new session, every other one ends',
+    // It sets the session cookie: another site's page must not sign a visitor in to an account of its choosing.
+    crossSiteForms: true,
     body: PasswordReset,
     responses: {
-      200: { description: 'password changed; every earlier session of the account ended', schema: Accepted },
+      200: { description: 'password changed and signed in (cookie set); every earlier session of the account ended', schema: Accepted },
+      403: { description: 'a request from another origin' },
       400: { description: 'INVALID_TOKEN: unknown, used or expired' },
       429: { description: 'RATE_LIMIT_EXCEEDED: too many attempts from this address' },
     },
@@ -77,7 +81,9 @@ export default [
       await throttleClient(ctx);
       const user = await resetPasswordWithToken(ctx.deps.knex, body.token, body.password);
       if (!user) throw invalidToken();
-      return { success: true, message: 'Password changed; sign in with the new one' };
+      await startSession(ctx, user);
+      ctx.deps.log.info({ userId: user.id, requestId: ctx.state.requestId }, 'account: password reset; every earlier session ended');
+      return { success: true, message: 'Password changed; you are signed in' };
     },
   }),
   route({

@@ -12,8 +12,9 @@ import { createUser, normalizeEmail, UserRow } from '../../db/users';
 import { countClientAttempt } from '../middleware/authThrottle';
 
 /**
- * The pages the links of the service's own emails open (services/accountEmails.ts and the
- * invite in routes/projects.ts): verify an address, choose a new password, accept an invite. Every
+ * The pages the links of the service's own emails opened before those links moved to the
+ * dashboard's screens (/app/…, services/accountEmails.ts and the invite in routes/projects.ts): verify
+ * an address, choose a new password, accept an invite. They stay for links already mailed. Every
  * change happens on a form POST, never on the GET, because mail scanners open links.
  */
 
@@ -74,8 +75,8 @@ function offerText(offer: InviteOffer) {
 }
 
 /**
- * The invite page for whoever is signed in: the Accept button only for the verified account of the
- * invited address, and for anyone else what to do first. `status` overrides the answer's status
+ * The invite page for whoever is signed in: the Accept button only for the account of the invited
+ * address (accepting with the token verifies it), and for anyone else what to do first. `status` overrides the answer's status
  * (the POST that could not accept).
  */
 function invitePage(ctx: AppContext, token: string, offer: InviteOffer, user: UserRow | undefined, status?: number) {
@@ -84,7 +85,7 @@ function invitePage(ctx: AppContext, token: string, offer: InviteOffer, user: Us
   if (!user) {
     const signup = `/signup?email=${encodeURIComponent(offer.email)}&invite=${encodeURIComponent(token)}`;
     const body = `${offered}
-<p>To accept, sign in with ${escapeHtml(offer.email)} first, or <a href="${escapeHtml(signup)}">create an account</a> with it and verify the address. Then open this link again: ${link}</p>`;
+<p>To accept, sign in with ${escapeHtml(offer.email)} first, or <a href="${escapeHtml(signup)}">create an account</a> with it. Then open this link again: ${link}</p>`;
     return renderPage(ctx, INVITE_TITLE, body, status ?? 200);
   }
   if (normalizeEmail(user.email) !== offer.email) {
@@ -94,10 +95,6 @@ function invitePage(ctx: AppContext, token: string, offer: InviteOffer, user: Us
       `${offered}\n${error(`You are signed in as ${user.email}. Sign in with ${offer.email} to accept this invitation.`)}`,
       status ?? 200,
     );
-  }
-  if (!user.email_verified) {
-    const message = `Verify ${user.email} first (open the verification link we emailed you, or ask for a new one from your account), then open this link again.`;
-    return renderPage(ctx, INVITE_TITLE, `${offered}\n${error(message)}\n<p>${link}</p>`, status ?? 200);
   }
   renderPage(
     ctx,
@@ -245,7 +242,7 @@ export default [
     ...common,
     method: 'post',
     path: '/invite',
-    summary: "Accept the invitation from its page (form field token): the session cookie's account must be the invited address's, verified",
+    summary: "Accept the invitation from its page (form field token): the session cookie's account must be the invited address's (the token verifies it)",
     body: TokenForm,
     async handler(ctx, { body }) {
       // A cookie-authenticated change from a form: another site's page must not be able to press the button for the visitor.
@@ -258,7 +255,7 @@ export default [
       if (!user) return invitePage(ctx, token, offer, undefined, 401);
       const result = await acceptInvite(ctx.deps.knex, token, user);
       if (result === 'NOT_FOUND') return badLink(ctx, INVITE_TITLE, 404);
-      if (result !== 'WRONG_ACCOUNT' && result !== 'UNVERIFIED') {
+      if (result !== 'WRONG_ACCOUNT') {
         return renderPage(
           ctx,
           'Invitation accepted',

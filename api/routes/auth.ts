@@ -2,7 +2,7 @@ import { route } from '../route';
 import { ApiError, conflict } from '../errors';
 import { Credentials, Login, UserOut } from '../schemas/auth';
 import { bumpSessionVersion, checkCredentials, createUser } from '../../db/users';
-import { clearSession, startSession } from '../sessionCookie';
+import { clearSession, endSession, startSession } from '../sessionCookie';
 import { reserveSignIn, signInSucceeded, throttleClient } from '../middleware/authThrottle';
 
 const tooMany = { description: 'RATE_LIMIT_EXCEEDED: too many attempts from this address, or this account is locked; Retry-After says for how long' };
@@ -56,7 +56,7 @@ export default [
     tag: 'auth',
     summary: 'Clear the session cookie (kept for the spec; POST /auth/logout is the one to use)',
     async handler(ctx) {
-      clearSession(ctx);
+      await endSession(ctx);
       ctx.body = { success: true };
     },
   }),
@@ -67,10 +67,10 @@ export default [
     // A page from another site cannot sign the user out: Origin is checked; a same-origin form may post here.
     crossSiteForms: true,
     tag: 'auth',
-    summary: 'Clear the session cookie',
-    responses: { 204: { description: 'cookie cleared' }, 403: { description: 'a request from another origin' } },
+    summary: 'Sign this browser out: its session ends on the server and the cookie is cleared',
+    responses: { 204: { description: 'signed out' }, 403: { description: 'a request from another origin' } },
     async handler(ctx) {
-      clearSession(ctx);
+      await endSession(ctx);
       ctx.status = 204;
     },
   }),

@@ -5,6 +5,7 @@ import auth from './auth';
 import users from './users';
 import account from './account';
 import sso from './sso';
+import profile from './profile';
 import projects from './projects';
 import invites from './invites';
 import uploads from './uploads';
@@ -47,6 +48,7 @@ export const allRoutes: RouteDef[] = [
   ...auth,
   ...account,
   ...sso,
+  ...profile,
   ...users,
   ...projects,
   ...invites,

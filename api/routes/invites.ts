@@ -6,7 +6,8 @@ import { iso } from '../../lib/time';
 
 /**
  * Invitations by their emailed token, for the dashboard (the server's own page is in accountPages.ts).
- * The token is the only way in: verifying or resetting an address never accepts an invite.
+ * The token is the only way in: verifying or resetting an address never accepts an invite. The
+ * token went to the invited inbox, so accepting with it verifies that address (db/members.ts).
  */
 export default [
   route({
@@ -29,19 +30,19 @@ export default [
     path: '/auth/invites/accept',
     auth: 'session',
     tag: 'auth',
-    summary: "Accept an invite with its emailed token: the signed-in account's verified address must be the invited one",
+    summary:
+      "Accept an invite with its emailed token: the signed-in account's address must be the invited one; an unverified address is verified by it (the token proves the inbox)",
     body: InviteTokenBody,
     responses: {
       200: { description: 'joined (or already a member)', schema: InviteAcceptedOut },
-      403: { description: 'the signed-in account is not the verified owner of the invited address' },
+      403: { description: 'the signed-in account is not the account of the invited address' },
       404: { description: 'unknown, used or expired token' },
     },
     async handler(ctx, { body, user }) {
       const result = await acceptInvite(ctx.deps.knex, body.token, user);
       if (result === 'NOT_FOUND') throw notFound('Invite');
       if (result === 'WRONG_ACCOUNT') throw forbidden('This invite is for another address: sign in with the invited one to accept it');
-      if (result === 'UNVERIFIED') throw forbidden('Verify your email address first, then accept the invite');
-      return result;
+      return { projectId: result.projectId, role: result.role };
     },
   }),
 ];

@@ -169,7 +169,7 @@ export default [
             inviter: user.email,
             project: project.name,
             role: result.invite.role,
-            url: `${ctx.deps.config.appUrl}/invite?token=${result.token}`,
+            url: `${ctx.deps.config.appUrl}/app/invite?token=${result.token}`,
             days: INVITE_TTL_SECONDS / 86400,
           },
         });

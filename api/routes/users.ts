@@ -17,6 +17,7 @@ import type Stripe from 'stripe';
 import { stripeCall, StripeError, StripeSettings } from '../../lib/stripe';
 import { presentProject } from '../presenters/projects';
 import { presentUser } from '../presenters/users';
+import { MeOut } from '../schemas/profile';
 import { presentInvoice, presentPeriod } from '../presenters/billing';
 import { presentSecurityState } from '../presenters/teams';
 import { audited, requestAuditor } from '../../services/audit';
@@ -60,8 +61,9 @@ export default [
     auth: 'session',
     tag: 'users',
     summary: 'The signed-in user',
+    responses: { 200: { description: 'the user', schema: MeOut } },
     handler(ctx, { user }) {
-      ctx.body = presentUser(user);
+      return presentUser(user);
     },
   }),
   route({

@@ -378,7 +378,8 @@ describe('route fuzzer', () => {
     const late = (t: Target) => t.method === 'DELETE' || /regenerate|rotate/.test(t.path);
     // Ending every session of a user would sign the fixture out under the other probes: these go
     // after all of them, one at a time, each with a session of its own user signed in just before.
-    const endsSessions = (t: Target) => t.method === 'POST' && t.path === '/auth/logout-all';
+    // Signing out (GET or POST /auth/logout) ends the cookie's own session on the server too.
+    const endsSessions = (t: Target) => (t.method === 'POST' && t.path === '/auth/logout-all') || t.path === '/auth/logout';
     const rest = targets.filter((t) => !endsSessions(t));
     const probes = [...rest.filter((t) => !late(t)), ...rest.filter(late)].flatMap(probesFor);
     const sessionEnders = targets.filter(endsSessions).flatMap(probesFor);

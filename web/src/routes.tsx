@@ -27,6 +27,13 @@ export const SECTIONS: ReadonlyArray<{ path: string; label: string; roles?: read
 export const routes: RouteObject[] = [
   { path: '/login', lazy: page(() => import('./pages/Login')) },
   { path: '/signup', lazy: page(() => import('./pages/Signup')) },
+  // Account screens; the links of the service's own emails (services/accountEmails.ts, the invite) open the token ones.
+  { path: '/forgot-password', lazy: page(() => import('./pages/account/ForgotPassword')) },
+  { path: '/reset-password', lazy: page(() => import('./pages/account/ResetPassword')) },
+  { path: '/verify-email', lazy: page(() => import('./pages/account/VerifyEmail')) },
+  { path: '/confirm-email', lazy: page(() => import('./pages/account/ConfirmEmail')) },
+  { path: '/invite', lazy: page(() => import('./pages/account/Invite')) },
+  { path: '/account', lazy: page(() => import('./pages/account/Account')) },
   { path: '/', lazy: page(() => import('./pages/Home')) },
   { path: '/new-project', lazy: page(() => import('./pages/NewProject')) },
   {

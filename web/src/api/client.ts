@@ -72,6 +72,7 @@ export const forProject = (projectId: string) => ({ 'X-Project-Id': projectId })
 export interface User {
   id: string;
   email: string;
+  name: string | null;
   emailVerified: boolean;
   createdAt: string;
 }

@@ -1,20 +1,48 @@
 import { useState, type FormEvent } from 'react';
 import { Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
 import { ErrorState } from '../components/States';
 import { SsoSignIn } from '../components/SsoSignIn';
+import { invitePath } from './account/links';
 
-/** Sign up and log in share one form: "Email", "Password", and the action's button. */
+/**
+ * Sign up and log in share one form: "Email", "Password", and the action's button. From an
+ * invitation (`?invite=<token>&email=<invited address>`), the address comes filled in, and the
+ * person lands in the invited project.
+ */
 export function AuthForm({ mode }: { mode: 'signup' | 'login' }) {
-  const [email, setEmail] = useState('');
+  const [params] = useSearchParams();
+  const invite = params.get('invite');
+  const [email, setEmail] = useState(params.get('email') ?? '');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const navigate = useNavigate();
   const qc = useQueryClient();
   const action = mode === 'signup' ? 'Sign up' : 'Log in';
+
+  /**
+   * Where the person goes once signed in: from an invitation, into its project (accepting it proves the
+   * address, so a new account gets no verification email); a new account otherwise to its first project
+   * form once the verification email is on its way; a returning one home.
+   */
+  async function destination(): Promise<string> {
+    if (invite) {
+      try {
+        const joined = await unwrap(api.POST('/auth/invites/accept', { body: { token: invite } }));
+        return `/p/${joined.projectId}`;
+      } catch {
+        // Another address was typed, or the invite is gone: the invitation screen says which.
+        return invitePath(invite);
+      }
+    }
+    if (mode === 'login') return '/';
+    // Best effort: the banner offers "Resend verification email" when this one is lost.
+    await unwrap(api.POST('/auth/request-verification')).catch(() => undefined);
+    return '/new-project';
+  }
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -25,8 +53,7 @@ export function AuthForm({ mode }: { mode: 'signup' | 'login' }) {
       await unwrap(mode === 'signup' ? api.POST('/auth/signup', { body }) : api.POST('/auth/login', { body }));
       // Whatever was cached belongs to the signed-out visitor (a null user): start afresh.
       qc.removeQueries();
-      // A new account has no project yet: its first stop is the project form.
-      navigate(mode === 'signup' ? '/new-project' : '/', { replace: true });
+      navigate(await destination(), { replace: true });
     } catch (err) {
       setError(err);
     } finally {
@@ -34,6 +61,7 @@ export function AuthForm({ mode }: { mode: 'signup' | 'login' }) {
     }
   }
 
+  const carry = invite ? `?${new URLSearchParams({ email, invite }).toString()}` : '';
   return (
     <Center mih="100vh" p="md">
       <Paper withBorder shadow="sm" p="xl" w="100%" maw={420}>
@@ -42,6 +70,11 @@ export function AuthForm({ mode }: { mode: 'signup' | 'login' }) {
             <Title order={1} size="h2">
               {mode === 'signup' ? 'Create your account' : 'Log in'}
             </Title>
+            {invite ? (
+              <Text size="sm" c="dimmed">
+                {mode === 'signup' ? 'Create your account with the invited address to join the project.' : 'Log in to accept the invitation.'}
+              </Text>
+            ) : null}
             <TextInput label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
             <PasswordInput
               label="Password"
@@ -58,12 +91,21 @@ export function AuthForm({ mode }: { mode: 'signup' | 'login' }) {
             <Text size="sm">
               {mode === 'signup' ? (
                 <>
-                  Already have an account? <Anchor component={Link} to="/login">Log in instead</Anchor>
+                  Already have an account?{' '}
+                  <Anchor component={Link} to={`/login${carry}`}>
+                    Log in instead
+                  </Anchor>
                 </>
               ) : (
                 <>
-                  New here? <Anchor component={Link} to="/signup">Create an account</Anchor> ·{' '}
-                  <Anchor href="/reset-password">Forgot your password?</Anchor>
+                  New here?{' '}
+                  <Anchor component={Link} to={`/signup${carry}`}>
+                    Create an account
+                  </Anchor>{' '}
+                  ·{' '}
+                  <Anchor component={Link} to="/forgot-password">
+                    Forgot your password?
+                  </Anchor>
                 </>
               )}
             </Text>

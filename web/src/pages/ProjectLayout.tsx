@@ -5,6 +5,7 @@ import { useAppConfig, useMe, useSignedOut } from '../api/session';
 import { useCurrentProject } from '../api/project';
 import { SECTIONS } from '../routes';
 import { ErrorState, Loading } from '../components/States';
+import { VerifyBanner } from '../components/account/VerifyBanner';
 
 export default function ProjectLayout() {
   const me = useMe();
@@ -60,8 +61,11 @@ export default function ProjectLayout() {
           </Group>
           <Group wrap="nowrap" gap="xs">
             <Text size="sm" c="dimmed" visibleFrom="md">
-              {me.data.email}
+              {me.data.name || me.data.email}
             </Text>
+            <Button component={Link} to="/account" variant="subtle" size="xs">
+              Account
+            </Button>
             <Button
               variant="default"
               size="xs"
@@ -82,6 +86,7 @@ export default function ProjectLayout() {
         ))}
       </AppShell.Navbar>
       <AppShell.Main>
+        <VerifyBanner />
         {config.data?.email.localInbox ? (
           <Alert color="yellow" mb="md" title="Development inbox: mail does not leave this machine">
             Every email goes to the local inbox{config.data.email.inboxUrl ? <> at <Anchor href={config.data.email.inboxUrl} target="_blank" rel="noreferrer">{config.data.email.inboxUrl}</Anchor></> : null}, so

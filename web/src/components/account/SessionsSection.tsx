@@ -1,0 +1,103 @@
+import { Badge, Button, Group, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { api, unwrap } from '../../api/client';
+import { ErrorState, Loading } from '../States';
+
+/** "Chrome on Linux" from a user agent: enough to tell devices apart; the full string is the cell's title. */
+export function describeAgent(ua: string | null): string {
+  if (!ua) return 'Unknown device';
+  const browser = /Edg\//.test(ua)
+    ? 'Edge'
+    : /Firefox\//.test(ua)
+      ? 'Firefox'
+      : /Chrom(e|ium)\//.test(ua)
+        ? 'Chrome'
+        : /Safari\//.test(ua)
+          ? 'Safari'
+          : ua.split(/[\s/]/)[0] || 'Unknown browser';
+  const os = /Android/.test(ua) ? 'Android' : /iPhone|iPad/.test(ua) ? 'iOS' : /Mac OS X/.test(ua) ? 'macOS' : /Windows/.test(ua) ? 'Windows' : /Linux/.test(ua) ? 'Linux' : null;
+  return os ? `${browser} on ${os}` : browser;
+}
+
+const when = (iso: string) => new Date(iso).toLocaleString();
+
+/** The sessions that can still be used, "Sign out" on each, and "Sign out everywhere" (this one too). */
+export function SessionsSection() {
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const sessions = useQuery({ queryKey: ['sessions'], queryFn: () => unwrap(api.GET('/users/@me/sessions')) });
+  const toLogin = () => {
+    qc.clear();
+    navigate('/login', { replace: true });
+  };
+  const signOut = useMutation({
+    mutationFn: (id: string) => unwrap(api.DELETE('/users/@me/sessions/{id}', { params: { path: { id } } })).then(() => id),
+    onSuccess: (id) => (sessions.data?.find((s) => s.id === id)?.current ? toLogin() : qc.invalidateQueries({ queryKey: ['sessions'] })),
+  });
+  const everywhere = useMutation({ mutationFn: () => unwrap(api.POST('/auth/logout-all')), onSuccess: toLogin });
+  return (
+    <Paper withBorder p="md">
+      <Stack>
+        <Group justify="space-between">
+          <Title order={2} size="h4">
+            Sessions
+          </Title>
+          <Button color="red" variant="light" loading={everywhere.isPending} onClick={() => everywhere.mutate()}>
+            Sign out everywhere
+          </Button>
+        </Group>
+        <Text size="sm" c="dimmed">
+          Every browser signed in to your account. Signing out everywhere includes this one.
+        </Text>
+        {sessions.isPending ? <Loading /> : null}
+        {sessions.error ? <ErrorState error={sessions.error} /> : null}
+        {signOut.error ? <ErrorState error={signOut.error} title="Not signed out" /> : null}
+        {everywhere.error ? <ErrorState error={everywhere.error} title="Not signed out" /> : null}
+        {sessions.data ? (
+          <ScrollArea>
+            <Table aria-label="Sessions" miw={620}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Device</Table.Th>
+                  <Table.Th>IP address</Table.Th>
+                  <Table.Th>Signed in</Table.Th>
+                  <Table.Th>Last seen</Table.Th>
+                  <Table.Th />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {sessions.data.map((s) => (
+                  <Table.Tr key={s.id}>
+                    <Table.Td title={s.userAgent ?? undefined}>
+                      {describeAgent(s.userAgent)}{' '}
+                      {s.current ? (
+                        <Badge size="xs" variant="light">
+                          this browser
+                        </Badge>
+                      ) : null}
+                    </Table.Td>
+                    <Table.Td>{s.ip ?? '—'}</Table.Td>
+                    <Table.Td>{when(s.createdAt)}</Table.Td>
+                    <Table.Td>{when(s.lastSeenAt)}</Table.Td>
+                    <Table.Td>
+                      <Button
+                        size="compact-xs"
+                        variant="subtle"
+                        color="red"
+                        loading={signOut.isPending && signOut.variables === s.id}
+                        onClick={() => signOut.mutate(s.id)}
+                      >
+                        Sign out
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ScrollArea>
+        ) : null}
+      </Stack>
+    </Paper>
+  );
+}

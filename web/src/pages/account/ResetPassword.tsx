@@ -1,0 +1,71 @@
+import { useState, type FormEvent } from 'react';
+import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, ApiError, fieldError, unwrap } from '../../api/client';
+import { AuthCard } from '../../components/account/AuthCard';
+import { ForgotPasswordForm } from '../../components/account/ForgotPasswordForm';
+import { ErrorState } from '../../components/States';
+
+/**
+ * `/reset-password?token=…`, the link of the reset email: "New password" + "Reset password". The
+ * server signs the person in (and ends every other session), so success goes straight to the
+ * dashboard. A used or expired link says so and offers the form that sends a new one.
+ */
+export default function ResetPassword() {
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const [password, setPassword] = useState('');
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const reset = useMutation({
+    mutationFn: () => unwrap(api.POST('/auth/reset-password', { body: { token, password } })),
+    onSuccess: () => {
+      // Whatever was cached belonged to whoever was signed in before.
+      qc.removeQueries();
+      navigate('/', { replace: true });
+    },
+  });
+  const deadLink = !token || (reset.error instanceof ApiError && (reset.error.code === 'INVALID_TOKEN' || fieldError(reset.error, 'token')));
+  if (deadLink) {
+    return (
+      <AuthCard title="This link no longer works">
+        <Alert color="yellow" role="alert">
+          This reset link has expired or was already used. Ask for a new one: only the newest link works.
+        </Alert>
+        <ForgotPasswordForm />
+        <Anchor component={Link} to="/login" size="sm">
+          Back to log in
+        </Anchor>
+      </AuthCard>
+    );
+  }
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    reset.mutate();
+  };
+  return (
+    <AuthCard title="Choose a new password">
+      <form onSubmit={submit}>
+        <Stack>
+          <Text size="sm" c="dimmed">
+            You will be signed in here, and signed out everywhere else.
+          </Text>
+          <PasswordInput
+            label="New password"
+            autoComplete="new-password"
+            required
+            minLength={8}
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+            error={fieldError(reset.error, 'password')}
+          />
+          {reset.error && !fieldError(reset.error, 'password') ? <ErrorState error={reset.error} title="The password was not changed" /> : null}
+          <Button type="submit" loading={reset.isPending}>
+            Reset password
+          </Button>
+        </Stack>
+      </form>
+    </AuthCard>
+  );
+}
