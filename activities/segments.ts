@@ -1,5 +1,5 @@
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
-import type { ActivityDeps } from '.';
+import type { ActivityDeps } from './deps';
 import type { EventRow } from '../db/events';
 import { FilterError } from '../db/filters';
 import { beginCompute, computeBatch, finishCompute, listTrackedSegments, ComputeResult, DEFAULT_COMPUTE_BATCH } from '../db/segments';

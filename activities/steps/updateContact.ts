@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import type { ActivityDeps } from '..';
+import type { ActivityDeps } from '../deps';
 import { ContactDataError, updateContact } from '../../db/contacts';
 import { applyStepOnce } from '../../db/executions';
 import { eventsByIds } from '../../db/events';
