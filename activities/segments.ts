@@ -22,7 +22,9 @@ export function segmentActivities(deps: ActivityDeps) {
 
   async function route(events: EventRow[]): Promise<void> {
     const lanes: EventRow[][] = Array.from({ length: ROUTING_CONCURRENCY }, () => []);
-    events.forEach((e, i) => lanes[i % ROUTING_CONCURRENCY].push(e));
+    events.forEach((e, i) => {
+      lanes[i % ROUTING_CONCURRENCY].push(e);
+    });
     await Promise.all(lanes.filter((l) => l.length).map((lane) => startEventRouting(deps.temporal, lane)));
   }
 

@@ -25,7 +25,7 @@ export function updateContactStepActivities(deps: ActivityDeps) {
       subscribed?: boolean;
     }): Promise<{ changed: boolean; events: string[] }> {
       const outcome = await applyStepOnce(knex, input.executionId, input.seq, async (trx) => {
-        let written;
+        let written: Awaited<ReturnType<typeof updateContact>>;
         try {
           written = await updateContact(trx, {
             projectId: input.projectId,

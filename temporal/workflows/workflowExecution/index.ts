@@ -286,8 +286,11 @@ async function runExecution(input: ExecutionInput, registry: StepRegistry): Prom
           const early = await enterWait(seq, { eventName, wakeInMs: timeoutMs });
           if (early) accept(early);
           const w = waiting;
-          const ok = timeoutMs === undefined ? (await condition(() => w.got !== null), true) : await condition(() => w.got !== null, Math.max(1, timeoutMs));
-          return ok ? w.got : null;
+          if (timeoutMs === undefined) {
+            await condition(() => w.got !== null);
+            return w.got;
+          }
+          return (await condition(() => w.got !== null, Math.max(1, timeoutMs))) ? w.got : null;
         } finally {
           waiting = null;
           view.running();
