@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { Knex } from 'knex';
-import type { ActivityDeps } from '.';
+import type { ActivityDeps } from './deps';
 import { ContactDataError, deleteContact, updateContact, upsertContact } from '../db/contacts';
 import type { EventRow } from '../db/events';
 import { BatchResult, BulkRowPayload, finishJob, ImportRowPayload, JobRow, JobRowRecord, markJobRunning, processJobBatch, RowOutcome } from '../db/jobs';

@@ -1,7 +1,7 @@
-import type { ActivityDeps } from '.';
+import type { ActivityDeps } from './deps';
 import { getCampaign } from '../db/campaigns';
 import { abTestWinnerDue, assignAbTestGroup, chooseAbTestWinner } from '../db/campaignAbTest';
-import { UNIT_MS } from '../temporal/steps';
+import { UNIT_MS } from '../temporal/steps/types';
 
 /**
  * The A/B subject test phase of `campaignSend` (docs/campaigns.md "A/B subject test"). Every

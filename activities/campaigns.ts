@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import type { ActivityDeps } from '.';
+import type { ActivityDeps } from './deps';
 import {
   activeCampaigns,
   beginSending,

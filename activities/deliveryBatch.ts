@@ -1,4 +1,4 @@
-import type { ActivityDeps } from '.';
+import type { ActivityDeps } from './deps';
 import { attachmentsOf } from '../db/emails';
 import { batchEmails, claimRendered, RenderedEmail } from '../db/deliveryBatches';
 import type { Transport } from '../services/transport';

@@ -1,4 +1,4 @@
-import type { ActivityDeps } from '.';
+import type { ActivityDeps } from './deps';
 import { pendingDomainIds, DomainStatus } from '../db/domains';
 import { domainChecker } from '../services/domains';
 import { pendingTrackingDomainProjects, TrackingDomainStatus } from '../db/trackingDomains';

@@ -1,4 +1,4 @@
-import type { ActivityDeps } from '.';
+import type { ActivityDeps } from './deps';
 import { getEmail, emailAttachments } from '../db/emails';
 import { claimEmail, transitionEmail } from '../db/emailStates';
 import { recordEvent } from '../db/events';

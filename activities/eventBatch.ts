@@ -1,4 +1,4 @@
-import type { ActivityDeps } from '.';
+import type { ActivityDeps } from './deps';
 import { eventsByIds, markEventsRouted, EventRow } from '../db/events';
 import { toPayload, waitingExecutionsOf, WaitingExecution } from '../db/executions';
 import { GraphCache, triggeredWorkflows } from '../db/workflows';

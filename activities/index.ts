@@ -1,9 +1,4 @@
-import type { Knex } from 'knex';
-import type { Config } from '../lib/config';
-import type { Logger } from '../lib/logger';
-import type { TemporalGateway } from '../services/temporal';
-import type { StepRegistry } from '../temporal/steps';
-import type { Runtime } from '../services/runtime';
+import type { ActivityDeps } from './deps';
 import { domainActivities } from './domains';
 import { emailActivities } from './email';
 import { deliveryBatchActivities } from './deliveryBatch';
@@ -22,19 +17,6 @@ import { updateContactStepActivities } from './steps/updateContact';
 import { waitUntilStepActivities } from './steps/waitUntil';
 import { eventBatchActivities } from './eventBatch';
 import { webhookDeliveryActivities } from './webhookDeliveries';
-
-/** What every activity may use; the worker builds it once. */
-export interface ActivityDeps {
-  config: Config;
-  knex: Knex;
-  log: Logger;
-  /** For activities that start or signal other workflows (always under deterministic ids). */
-  temporal: TemporalGateway;
-  /** The step registry execution starts parse their graphs with (tests inject their own). */
-  steps?: StepRegistry;
-  /** The collaborators built once per process (services/runtime.ts): the transport, event hand-off, verifier. */
-  runtime: Runtime;
-}
 
 export function createActivities(deps: ActivityDeps) {
   return {

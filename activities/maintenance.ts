@@ -1,4 +1,4 @@
-import type { ActivityDeps } from '.';
+import type { ActivityDeps } from './deps';
 import { pruneIdempotencyKeys } from '../db/idempotency';
 import { pruneRateLimits } from '../db/rateLimit';
 import { pruneAuthThrottle } from '../db/authThrottle';

@@ -1,4 +1,4 @@
-import type { ActivityDeps } from '.';
+import type { ActivityDeps } from './deps';
 import { providerEvents } from '../services/providerEvents';
 
 /** Provider-event work Temporal runs (the maintenance sweep's prune); the webhook route calls the service directly. */

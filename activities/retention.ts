@@ -1,4 +1,4 @@
-import type { ActivityDeps } from '.';
+import type { ActivityDeps } from './deps';
 import { projectsWithRetention } from '../db/retention';
 import { pruneRound, PruneRound } from '../services/retention';
 

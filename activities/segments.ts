@@ -1,5 +1,5 @@
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
-import type { ActivityDeps } from '.';
+import type { ActivityDeps } from './deps';
 import type { EventRow } from '../db/events';
 import { FilterError } from '../db/filters';
 import { beginCompute, computeBatch, finishCompute, listTrackedSegments, ComputeResult, DEFAULT_COMPUTE_BATCH } from '../db/segments';
@@ -22,7 +22,9 @@ export function segmentActivities(deps: ActivityDeps) {
 
   async function route(events: EventRow[]): Promise<void> {
     const lanes: EventRow[][] = Array.from({ length: ROUTING_CONCURRENCY }, () => []);
-    events.forEach((e, i) => lanes[i % ROUTING_CONCURRENCY].push(e));
+    events.forEach((e, i) => {
+      lanes[i % ROUTING_CONCURRENCY].push(e);
+    });
     await Promise.all(lanes.filter((l) => l.length).map((lane) => startEventRouting(deps.temporal, lane)));
   }
 

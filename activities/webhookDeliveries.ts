@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
-import type { ActivityDeps } from '.';
-import type { WebhookRoundResult } from '../temporal/webhooks';
+import type { ActivityDeps } from './deps';
+import type { WebhookRoundResult } from '../temporal/contract';
 import { deliverDueRound } from '../services/webhooks/delivery';
 
 export function webhookDeliveryActivities(deps: ActivityDeps) {

@@ -1,4 +1,4 @@
-import type { ActivityDeps } from '.';
+import type { ActivityDeps } from './deps';
 import type { Knex } from 'knex';
 import { eventsByIds, findRoutableEvent } from '../db/events';
 import { markWaiting, recordProgress, toPayload, WaitingInput } from '../db/executions';

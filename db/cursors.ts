@@ -10,7 +10,7 @@ export const timeKeySql = (column: string) => `to_char(${column} AT TIME ZONE 'U
 const TIME_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 /** A key timeKeySql produced: the exact shape, and a real instant. */
-export const isTimeKey = (key: string) => TIME_KEY.test(key) && !Number.isNaN(Date.parse(key.slice(0, 23) + 'Z'));
+export const isTimeKey = (key: string) => TIME_KEY.test(key) && !Number.isNaN(Date.parse(`${key.slice(0, 23)}Z`));
 
 export const encodeCursor = (parts: string[]) => Buffer.from(JSON.stringify(parts)).toString('base64url');
 

@@ -250,9 +250,17 @@ async function progressStatement(db: Knex, u: ProgressUpdate, wait?: WaitFields)
   }
   const sets = ['updated_at = now()'];
   const setBindings: Knex.RawBinding[] = [];
-  if (u.context) sets.push('context = ?::jsonb'), setBindings.push(JSON.stringify(u.context));
-  else if (u.contextPatch) sets.push(`context = COALESCE(context, '{}'::jsonb) || ?::jsonb`), setBindings.push(JSON.stringify(u.contextPatch));
-  if (u.started) sets.push(`current_step_id = ?`), setBindings.push(u.started.stepId);
+  if (u.context) {
+    sets.push('context = ?::jsonb');
+    setBindings.push(JSON.stringify(u.context));
+  } else if (u.contextPatch) {
+    sets.push(`context = COALESCE(context, '{}'::jsonb) || ?::jsonb`);
+    setBindings.push(JSON.stringify(u.contextPatch));
+  }
+  if (u.started) {
+    sets.push(`current_step_id = ?`);
+    setBindings.push(u.started.stepId);
+  }
   if (wait) {
     sets.push(
       `status = 'WAITING'`,
@@ -269,7 +277,10 @@ async function progressStatement(db: Knex, u: ProgressUpdate, wait?: WaitFields)
     sets.push('waiting_for = NULL', 'waiting_seq = NULL', 'waiting_since = NULL', 'wake_at = NULL', 'waiting_reason = NULL');
     if (u.started) sets.push(`status = 'RUNNING'`);
   }
-  if (u.end) sets.push('status = ?', 'error = ?', 'finished_at = now()'), setBindings.push(u.end.status, u.end.error ?? null);
+  if (u.end) {
+    sets.push('status = ?', 'error = ?', 'finished_at = now()');
+    setBindings.push(u.end.status, u.end.error ?? null);
+  }
   parts.push(
     `moved AS (UPDATE workflow_executions SET ${sets.join(', ')} WHERE id = ? AND status IN (${ACTIVE_STATUSES.map((x) => `'${x}'`).join(', ')})
       RETURNING contact_id, waiting_since, started_at, trigger_event_id)`,

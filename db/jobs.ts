@@ -125,7 +125,7 @@ export async function processJobBatch<P>(
 ): Promise<BatchResult> {
   return db.transaction(async (trx) => {
     const job = await trx<JobRow>('jobs').where({ id: jobId }).forUpdate().first();
-    if (!job || job.status !== 'RUNNING') return { last: range.after, more: false, processed: job?.processed, total: job?.total };
+    if (job?.status !== 'RUNNING') return { last: range.after, more: false, processed: job?.processed, total: job?.total };
     const rows: JobRowRecord<P>[] = await trx('job_rows')
       .where({ job_id: jobId, done: false })
       .andWhere('row_number', '>', range.after)

@@ -346,7 +346,7 @@ export interface BatchOutcome {
 export async function computeBatch(db: Knex, runId: string, batchSize = DEFAULT_COMPUTE_BATCH): Promise<BatchOutcome> {
   return db.transaction(async (trx) => {
     const run = await trx<ComputeRunRow>('segment_computes').where({ id: runId }).forUpdate().first();
-    if (!run || run.status !== 'RUNNING') return { done: true, events: [], walked: 0 };
+    if (run?.status !== 'RUNNING') return { done: true, events: [], walked: 0 };
     const segment = await trx<SegmentRow>('segments').where({ id: run.segment_id }).first();
     if (!segment) return { done: true, events: [], walked: 0 };
     const lo = run.cursor ?? '';

@@ -31,7 +31,9 @@ export function findRefusedText(value: unknown, base: (string | number)[] = []):
     }
     if (v === null || typeof v !== 'object') continue;
     if (Array.isArray(v)) {
-      v.forEach((child, i) => stack.push([child, [...path, i]]));
+      v.forEach((child, i) => {
+        stack.push([child, [...path, i]]);
+      });
       continue;
     }
     for (const [k, child] of Object.entries(v)) {

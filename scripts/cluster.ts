@@ -179,7 +179,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     TEMPORAL_ADDRESS: temporalAddress,
     JWT_SECRET: sharedSecret(baseEnv, dir),
   };
-  let config;
+  let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig({ ...env, DATA_DIR: dataDir });
   } catch (err) {
@@ -341,8 +341,12 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
       );
     }
     await Promise.all(starting);
-    apiUrls.forEach((url, i) => say(`API ${i} at ${url} (docs at ${url}/docs)`));
-    inboundPorts.forEach((port, i) => say(`inbound SMTP ${i} on port ${port}`));
+    apiUrls.forEach((url, i) => {
+      say(`API ${i} at ${url} (docs at ${url}/docs)`);
+    });
+    inboundPorts.forEach((port, i) => {
+      say(`inbound SMTP ${i} on port ${port}`);
+    });
     say(`${workers} worker(s) on task queue ${config.temporal.taskQueue}; pid files and logs in ${dir}`);
 
     return {

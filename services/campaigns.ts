@@ -12,7 +12,7 @@ import { startDelivery } from './deliveries';
 import { cancelWorkflow, updateWorkflow } from './temporal';
 import { pauseCampaignUpdate, resumeCampaignUpdate } from '../temporal/contract';
 import type { CampaignState } from '../temporal/contract';
-import { campaignWorkflowId } from '../temporal/workflowIds';
+import { campaignWorkflowId } from '../temporal/workflows/campaignSend/start';
 
 /** Temporal cancellation of the campaign's workflow; one that already ended is fine. */
 export async function cancelCampaignWorkflow(gateway: TemporalGateway, campaignId: string): Promise<void> {

@@ -1,8 +1,7 @@
 import { uuid } from '../lib/ids';
 import type { TemporalGateway } from './temporal';
 import { start } from './temporal';
-import { deliverEmailBatchWorkflowId } from '../temporal/workflowIds';
-import { deliverEmailBatchStart } from '../temporal/workflows/deliverEmailBatch/start';
+import { deliverEmailBatchStart, deliverEmailBatchWorkflowId } from '../temporal/workflows/deliverEmailBatch/start';
 
 /**
  * Close a batch at this many emails of one project, or this long after its first place was taken.

@@ -6,7 +6,7 @@ import { cancelWorkflow } from './temporal';
 import { DomainError } from '../lib/domainErrors';
 import { normalizeAddress } from '../db/suppressions';
 import { eraseRows, findContactErasure, lockContactForErasure, markErasureCancelled, pendingErasures } from '../db/erasure';
-import { executionWorkflowId } from '../temporal/workflowIds';
+import { executionWorkflowId } from '../temporal/workflows/workflowExecution/start';
 
 /**
  * Erasure (docs/privacy.md "Erasure"): one Postgres transaction per person, then the cancellation

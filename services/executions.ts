@@ -3,14 +3,10 @@ import type { Config } from '../lib/config';
 import type { TemporalGateway } from './temporal';
 import { cancelWorkflow, signalWorkflow, start } from './temporal';
 import { snapshotGraph } from './workflowGraphs';
-import type { ContactRow } from '../db/contacts';
-import { identityVariables } from '../db/contacts';
 import { ACTIVE_STATUSES, GraphCache } from '../db/workflows';
 import { CreatedExecution, NewExecution, createExecution, markCancelled } from '../db/executions';
-import type { EventPayload, ExecutionInput } from '../temporal/contract';
-import { executionWorkflowId } from '../temporal/workflowIds';
-import { eventSignal } from '../temporal/workflows/workflowExecution';
-import { workflowExecutionSpec } from '../temporal/workflows/workflowExecution/start';
+import { eventSignal, type EventPayload, type ExecutionInput } from '../temporal/contract';
+import { executionWorkflowId, workflowExecutionSpec } from '../temporal/workflows/workflowExecution/start';
 import { executionsEnded, executionsStarted } from '../lib/metrics';
 import { STEP_TYPES, StepRegistry } from '../temporal/steps';
 
@@ -20,16 +16,6 @@ interface Deps {
   temporal: TemporalGateway;
   /** The step registry the graph snapshot is parsed with (tests inject their own). */
   steps?: StepRegistry;
-}
-
-/** What Liquid sees in SEND_EMAIL and WEBHOOK: contact data, the execution context (also as `context`), the contact's ids. */
-export function executionVariables(contact: ContactRow, context: Record<string, unknown>): Record<string, unknown> {
-  return {
-    ...contact.data,
-    ...context,
-    context,
-    ...identityVariables(contact),
-  };
 }
 
 /**

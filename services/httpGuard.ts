@@ -63,7 +63,7 @@ function v6Groups(ip: string): number[] {
   const quad = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (quad) {
     const n = Number(v4ToBigInt(quad[1]));
-    text = text.slice(0, -quad[1].length) + `${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`;
+    text = `${text.slice(0, -quad[1].length)}${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`;
   }
   const [head, tail] = text.split('::');
   const parse = (s: string | undefined) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);

@@ -1,9 +1,7 @@
 import type { TemporalGateway } from './temporal';
 import { start } from './temporal';
 import { uuid } from '../lib/ids';
-import { segmentComputeWorkflowId } from '../temporal/workflowIds';
-import type { segmentCompute } from '../temporal/workflows/segmentCompute';
-import { segmentComputeSpec } from '../temporal/workflows/segmentCompute/start';
+import { segmentComputeSpec, segmentComputeWorkflowId } from '../temporal/workflows/segmentCompute/start';
 import type { ComputeResult } from '../temporal/contract';
 
 /**
@@ -20,6 +18,6 @@ export async function computeSegmentNow(
   await start(gateway, segmentComputeSpec, { segment, runKey });
   const client = await gateway.client();
   const timeout = new Promise<'running'>((resolve) => setTimeout(() => resolve('running'), waitMs).unref());
-  const outcome = await Promise.race([client.workflow.getHandle<typeof segmentCompute>(workflowId).result(), timeout]);
+  const outcome = await Promise.race([client.workflow.getHandle(workflowId).result() as Promise<ComputeResult>, timeout]);
   return outcome === 'running' ? { running: true, workflowId } : outcome;
 }

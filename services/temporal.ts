@@ -7,7 +7,7 @@ import {
   WorkflowStartOptions,
   WorkflowUpdateFailedError,
 } from '@temporalio/client';
-import type { SignalDefinition, UpdateDefinition, Workflow } from '@temporalio/common';
+import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
 import type { NativeConnection } from '@temporalio/worker';
 import type { Config } from '../lib/config';
 import { workflowStarts } from '../lib/metrics';
@@ -97,21 +97,26 @@ export function createTemporalGateway(config: Config, address = temporalAddress(
 
 export type { SearchAttributeName, StartOnce, StartSpec } from '../temporal/startSpec';
 
+/** A start's search attributes as the SDK takes them: each keyword that has a value, as a list of one. */
+export function searchAttributeLists(s: StartOnce<unknown[]>): Record<string, string[]> {
+  const lists: Record<string, string[]> = {};
+  for (const [k, v] of Object.entries(s.searchAttributes ?? {})) if (v) lists[k] = [v];
+  return lists;
+}
+
 /**
- * Starts a workflow, given as its function, under a deterministic id. A second start of the same id
+ * Starts a workflow, given by its type, under a deterministic id. A second start of the same id
  * (a retried API call, a re-run reaper) is a no-op, so callers may start freely.
  */
-export async function startWorkflowOnce<W extends Workflow>(gateway: TemporalGateway, workflow: W, s: StartOnce<W>): Promise<{ started: boolean }> {
+export async function startWorkflowOnce(gateway: TemporalGateway, workflowType: string, s: StartOnce<unknown[]>): Promise<{ started: boolean }> {
   const client = await gateway.client();
-  const searchAttributes: Record<string, string[]> = {};
-  for (const [k, v] of Object.entries(s.searchAttributes ?? {})) if (v) searchAttributes[k] = [v];
   try {
-    // StartOnce<W> checked `args` against the workflow; the SDK's conditional option type cannot see that through a generic.
-    const options = {
+    // The kit's args were checked against the workflow (temporal/workflows/startKits.ts); started by type name, the SDK types them loosely.
+    const options: WorkflowStartOptions = {
       taskQueue: gateway.taskQueue,
       workflowId: s.workflowId,
       args: s.args,
-      searchAttributes,
+      searchAttributes: searchAttributeLists(s),
       memo: s.memo,
       staticSummary: s.summary,
       staticDetails: s.details,
@@ -119,8 +124,8 @@ export async function startWorkflowOnce<W extends Workflow>(gateway: TemporalGat
       workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
       ...(s.priorityKey ? { priority: { priorityKey: s.priorityKey } } : {}),
       ...(gateway.eagerStart ? { requestEagerStart: true } : {}),
-    } as unknown as WorkflowStartOptions<W>;
-    const handle = await client.workflow.start(workflow, options);
+    };
+    const handle = await client.workflow.start(workflowType, options);
     workflowStarts.inc({ eager: String(handle.eagerlyStarted) });
     return { started: true };
   } catch (err) {
@@ -175,6 +180,6 @@ export async function updateWorkflow<Ret>(
 }
 
 /** Starts the workflow a start spec describes (its id, args, UI text, priority) for `input`; a repeat is a no-op. */
-export function start<W extends Workflow, I>(gateway: TemporalGateway, spec: StartSpec<W, I>, input: I): Promise<{ started: boolean }> {
-  return startWorkflowOnce(gateway, spec.workflow, spec.build(input));
+export function start<I>(gateway: TemporalGateway, spec: StartSpec<string, unknown[], I>, input: I): Promise<{ started: boolean }> {
+  return startWorkflowOnce(gateway, spec.workflowType, spec.build(input));
 }

@@ -1,9 +1,9 @@
 /**
  * The engine's contract with the layers around it: workflow inputs, the execution snapshot, the
  * progress mirror, the event payload, and the queries and updates operators and the API send to
- * running workflows. Besides types it holds only those definitions (`defineQuery` and friends just
- * name a handler; they touch no sandbox state), so services/ and activities/ can import them
- * without loading a workflow. `eventSignal` still lives with its workflow.
+ * running workflows, and the signals they receive. Besides types it holds only those definitions
+ * (`defineQuery` and friends just name a handler; they touch no sandbox state), so services/ and
+ * activities/ can import them without loading a workflow.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { CampaignConfig } from '../lib/config';
@@ -199,6 +199,9 @@ export const pauseCampaignUpdate = defineUpdate<CampaignState>('pause');
 /** PAUSED → SENDING: sending continues with the recipients not yet handed over. */
 export const resumeCampaignUpdate = defineUpdate<CampaignState>('resume');
 
+/** Carries one routed event to an execution; the event id makes a repeated delivery harmless. */
+export const eventSignal = defineSignal<[EventPayload]>('event');
+
 /** Sent by the compute activity after each committed batch, so the workflow can tell where it stands. */
 export const segmentProgressSignal = defineSignal<[{ batches: number; processed: number }]>('computeProgress');
 
@@ -208,4 +211,24 @@ export interface RoutableEvent {
   project_id: string;
   contact_id: string | null;
   name: string;
+}
+
+/** The input of `webhookDelivery`, the one delivery workflow of an endpoint (`webhook-<endpointId>`). */
+export interface WebhookDeliveryInput {
+  endpointId: string;
+}
+
+/** "New messages are queued": wakes an idle or sleeping delivery workflow. */
+export const WEBHOOK_WAKE_SIGNAL = 'webhookWake';
+
+/** What one drain round did, and what the workflow should do next. */
+export interface WebhookRoundResult {
+  delivered: number;
+  failed: number;
+  /** The endpoint is gone or disabled: the workflow ends. */
+  stop?: 'deleted' | 'disabled';
+  /** A full batch was taken: more may be due right now. */
+  more: boolean;
+  /** When the next pending message is due; null when none is pending. */
+  nextDueInMs: number | null;
 }

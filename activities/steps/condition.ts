@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import type { ActivityDeps } from '..';
+import type { ActivityDeps } from '../deps';
 import { contactMatches, FilterError } from '../../db/filters';
 
 /** The activity of the CONDITION step (temporal/steps/condition.ts): the filter compiler of db/filters. */

@@ -1,15 +1,15 @@
 import { senderCheckWaived } from '../../lib/config';
 import { ApplicationFailure } from '@temporalio/activity';
-import type { ActivityDeps } from '..';
+import type { ActivityDeps } from '../deps';
 import { findContact } from '../../db/contacts';
 import { contactTopicStates, findTopicByKey } from '../../db/topics';
 import { getEmail, insertEmail, EmailType } from '../../db/emails';
 import { findTemplate } from '../../db/templates';
 import { isSenderDomainVerified } from '../../db/domains';
-import { executionVariables } from '../../services/executions';
+import { executionVariables } from '../../services/executionVariables';
 import { executionContext } from '../../db/executions';
 import type { config as SendEmailConfig } from '../../temporal/steps/sendEmail';
-import type { ConfigOf } from '../../temporal/steps';
+import type { ConfigOf } from '../../temporal/steps/types';
 import { deterministicUuid } from '../../lib/ids';
 import { claimMarketingSends, sendingPolicy } from '../../db/sendingPolicy';
 import { contactTimeZone, DEFAULT_POLICY, heldUntil } from '../../lib/sendingPolicy';

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import type { ActivityDeps } from '..';
+import type { ActivityDeps } from '../deps';
 import { ContactDataError, updateContact } from '../../db/contacts';
 import { applyStepOnce } from '../../db/executions';
 import { eventsByIds } from '../../db/events';
@@ -25,7 +25,7 @@ export function updateContactStepActivities(deps: ActivityDeps) {
       subscribed?: boolean;
     }): Promise<{ changed: boolean; events: string[] }> {
       const outcome = await applyStepOnce(knex, input.executionId, input.seq, async (trx) => {
-        let written;
+        let written: Awaited<ReturnType<typeof updateContact>>;
         try {
           written = await updateContact(trx, {
             projectId: input.projectId,

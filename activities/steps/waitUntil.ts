@@ -1,11 +1,11 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import type { ActivityDeps } from '..';
+import type { ActivityDeps } from '../deps';
 import { findContact } from '../../db/contacts';
 import { sendingPolicy } from '../../db/sendingPolicy';
 import { contactTimeZone, DEFAULT_POLICY } from '../../lib/sendingPolicy';
 import { nextLocalTime, Weekday } from '../../lib/zonedTime';
 import type { config as WaitUntilConfig } from '../../temporal/steps/waitUntil';
-import { UNIT_MS, type ConfigOf } from '../../temporal/steps';
+import { UNIT_MS, type ConfigOf } from '../../temporal/steps/types';
 
 /** The activity of the WAIT_UNTIL step (temporal/steps/waitUntil.ts). */
 

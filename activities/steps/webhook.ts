@@ -1,14 +1,14 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import type { ActivityDeps } from '..';
+import type { ActivityDeps } from '../deps';
 import { createResolver } from '../../services/dns';
 import { renderText, RenderError } from '../../services/render';
 import { deterministicUuid } from '../../lib/ids';
-import { executionVariables } from '../../services/executions';
+import { executionVariables } from '../../services/executionVariables';
 import { findContact } from '../../db/contacts';
 import { executionContext, recordStepResult } from '../../db/executions';
 import { guardedFetch, GuardedResponse, WebhookRefused } from '../../services/httpGuard';
 import type { config as WebhookConfig } from '../../temporal/steps/webhook';
-import type { ConfigOf } from '../../temporal/steps';
+import type { ConfigOf } from '../../temporal/steps/types';
 
 // ───────────────────────────── activity ─────────────────────────────
 

@@ -80,7 +80,7 @@ const STANDARD_FIELDS: Record<string, Extract<Subject, { kind: 'column' }>> = {
 
 const MAX_REPORTED = 20;
 
-const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+const has = (o: object, k: string) => Object.hasOwn(o, k);
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isOneOf = <T extends string>(list: readonly T[], v: unknown): v is T => typeof v === 'string' && (list as readonly string[]).includes(v);
 const NUMERIC = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Config } from '../../lib/config';
 import type { TemporalGateway } from '../temporal';
-import type { WebhookRoundResult } from '../../temporal/webhooks';
+import type { WebhookRoundResult } from '../../temporal/contract';
 import { createResolver } from '../dns';
 import { getWebhookEndpoint, recordEndpointHealth, WebhookEndpointRow } from '../../db/webhookEndpoints';
 import { AttemptOutcome, dueDeliveries, failPendingDeliveries, nextDueInMs, recordAttempts } from '../../db/webhookDeliveries';

@@ -1,8 +1,6 @@
-import type { TemporalGateway } from '../temporal';
+import { searchAttributeLists, type TemporalGateway } from '../temporal';
 import type { WokenEndpoint } from '../../db/webhookDeliveries';
-import { webhookDeliveryWorkflowId } from '../../temporal/workflowIds';
-import { WEBHOOK_WAKE_SIGNAL } from '../../temporal/webhooks';
-import { webhookDelivery } from '../../temporal/workflows/webhookDelivery';
+import { WEBHOOK_WAKE_SIGNAL, webhookDeliverySpec } from '../../temporal/workflows/webhookDelivery/start';
 
 /**
  * Wakes each endpoint's delivery workflow (`webhook-<endpointId>`), starting it when it is not
@@ -12,27 +10,19 @@ export async function wakeWebhookEndpoints(gateway: TemporalGateway, endpoints: 
   if (!endpoints.length) return;
   const client = await gateway.client();
   for (const e of endpoints) {
-    await client.workflow.signalWithStart(webhookDelivery, {
+    const s = webhookDeliverySpec.build(e);
+    await client.workflow.signalWithStart(webhookDeliverySpec.workflowType, {
       taskQueue: gateway.taskQueue,
-      workflowId: webhookDeliveryWorkflowId(e.id),
-      args: [{ endpointId: e.id }],
+      workflowId: s.workflowId,
+      args: s.args,
       signal: WEBHOOK_WAKE_SIGNAL,
       signalArgs: [],
-      searchAttributes: { ProjectId: [e.project_id] },
-      // Ids and the host only: the URL's path and query may carry a receiver's token.
-      staticSummary: `Webhook deliveries to ${safeHost(e.url)} (endpoint ${e.id})`,
-      staticDetails: `Drains the PENDING deliveries of webhook endpoint ${e.id} of project ${e.project_id}; see GET /webhook-endpoints/${e.id}/deliveries.`,
+      searchAttributes: searchAttributeLists(s),
+      staticSummary: s.summary,
+      staticDetails: s.details,
     });
   }
 }
-
-const safeHost = (url: string) => {
-  try {
-    return new URL(url).host;
-  } catch {
-    return 'an endpoint';
-  }
-};
 
 /**
  * For callers whose messages are already committed: a Temporal outage must not undo them, and

@@ -1,4 +1,4 @@
-import type { StepModule } from './types';
+import type { StepModule, StepRegistry } from './types';
 import * as trigger from './trigger';
 import * as sendEmail from './sendEmail';
 import * as delay from './delay';
@@ -15,8 +15,6 @@ import * as waitUntil from './waitUntil';
  * this list, so adding a type is one file plus one line here (docs/step-types.md).
  */
 export const STEP_TYPES: readonly StepModule[] = [trigger, sendEmail, delay, waitForEvent, condition, webhook, updateContact, exit, randomSplit, waitUntil];
-
-export type StepRegistry = readonly StepModule[];
 
 export function findStepType(registry: StepRegistry, type: string): StepModule | undefined {
   return registry.find((s) => s.type === type);

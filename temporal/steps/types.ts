@@ -117,6 +117,9 @@ export interface StepModule<C = any> {
   run(config: C, ctx: StepContext): Promise<StepOutcome>;
 }
 
+/** A list of step types: the engine's (temporal/steps/index.ts STEP_TYPES), or a test's. */
+export type StepRegistry = readonly StepModule[];
+
 /**
  * Each entry is a JSON path into the stored config (`templateId`, `data`), read by Postgres as
  * `config #>> '{templateId}'`: the guards ask the database for every step of every type that

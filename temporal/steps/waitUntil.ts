@@ -1,8 +1,8 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../../activities';
+import type { waitUntilStepActivities } from '../../activities/steps/waitUntil';
 import { UNIT_MS, ConfigOf, StepContext, StepOutcome, Zod } from './types';
 
-const { waitUntilTarget } = proxyActivities<Activities>({
+const { waitUntilTarget } = proxyActivities<ReturnType<typeof waitUntilStepActivities>>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumInterval: '1 minute', nonRetryableErrorTypes: ['ContactGone'] },
 });

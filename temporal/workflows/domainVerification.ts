@@ -1,7 +1,7 @@
 import { log, proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../../activities';
+import type { domainActivities } from '../../activities/domains';
 
-const { listPendingDomainIds, verifyDomain, listPendingTrackingDomains, verifyTrackingDomain } = proxyActivities<Activities>({
+const { listPendingDomainIds, verifyDomain, listPendingTrackingDomains, verifyTrackingDomain } = proxyActivities<ReturnType<typeof domainActivities>>({
   startToCloseTimeout: '1 minute',
   retry: { maximumAttempts: 3 },
 });

@@ -1,7 +1,11 @@
 import { proxyActivities, log } from '@temporalio/workflow';
-import type { Activities } from '../../activities';
+import type { maintenanceActivities } from '../../activities/maintenance';
+import type { campaignActivities } from '../../activities/campaigns';
+import type { providerEventActivities } from '../../activities/providerEvents';
 
-const { pruneExpired, resumeOrphans, resumeCampaigns, pruneProviderEvents } = proxyActivities<Activities>({
+const { pruneExpired, resumeOrphans, resumeCampaigns, pruneProviderEvents } = proxyActivities<
+  ReturnType<typeof maintenanceActivities> & ReturnType<typeof campaignActivities> & ReturnType<typeof providerEventActivities>
+>({
   startToCloseTimeout: '2 minutes',
   retry: { maximumAttempts: 3 },
 });

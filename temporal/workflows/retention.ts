@@ -1,7 +1,7 @@
 import { log, proxyActivities, setCurrentDetails } from '@temporalio/workflow';
-import type { Activities } from '../../activities';
+import type { retentionActivities } from '../../activities/retention';
 
-const { retentionProjects, pruneRetentionRound } = proxyActivities<Activities>({
+const { retentionProjects, pruneRetentionRound } = proxyActivities<ReturnType<typeof retentionActivities>>({
   startToCloseTimeout: '2 minutes',
   retry: { maximumAttempts: 5 },
 });

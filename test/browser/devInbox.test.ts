@@ -243,7 +243,7 @@ describe('`npm start` with no provider', () => {
     expect(caught.html).toContain('<h1>Welcome aboard</h1>');
     // Signed with the domain's own key, as a real relay would get it (docs/providers.md).
     const source = await (await fetch(`${inboxUrl}/email/${caught.id}/source`)).text();
-    expect(source).toMatch(/^DKIM-Signature:[^]*?\bd=inbox\.example\.com;/m);
+    expect(source).toMatch(/^DKIM-Signature:[\s\S]*?\bd=inbox\.example\.com;/m);
 
     // The page, in a real browser: the message is listed, and opening it renders its HTML.
     tb = await launchBrowser();
@@ -291,7 +291,7 @@ describe('`npm start` when the inbox cannot listen', () => {
       });
       const code = await new Promise((resolve) => child.once('exit', resolve));
       expect(code).toBe(1);
-      expect(output()).toMatch(/start failed: Error: maildev exited with code \d+[^]*EADDRINUSE/);
+      expect(output()).toMatch(/start failed: Error: maildev exited with code \d+[\s\S]*EADDRINUSE/);
       // The Temporal dev server was never started: its port is free.
       expect(await answers(`http://127.0.0.1:${first + 2}`)).toBe(false);
     } finally {

@@ -63,7 +63,7 @@ describe('POST /contacts/import', () => {
       const subscribed = badSubscribed.has(i) ? 'maybe' : ['yes', 'NO', 'true', '0', ''][i % 5];
       lines.push(`${email},${subscribed},${i % 2 ? 'pro' : '"free, for now"'},${i}`);
     }
-    const jobId = await startImport(lines.join('\r\n') + '\r\n', fx.secretKey);
+    const jobId = await startImport(`${lines.join('\r\n')}\r\n`, fx.secretKey);
 
     const seen: number[] = [];
     const job = await eventually(

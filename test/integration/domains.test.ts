@@ -243,11 +243,11 @@ describe('DNS lookups', () => {
   it('joins TXT chunks, answers empty for absent names and types, and reads MX, A and AAAA', async () => {
     const name = freshDomain();
     const resolver = createResolver({ dnsServers: [dns.address] });
-    dns.set(name, 'TXT', [['v=spf1 ', 'include:sendgrid.net ~all'], 'k=rsa; p=' + 'A'.repeat(600)]);
+    dns.set(name, 'TXT', [['v=spf1 ', 'include:sendgrid.net ~all'], `k=rsa; p=${'A'.repeat(600)}`]);
     dns.set(name, 'MX', [{ exchange: `mx.${name}`, priority: 10 }]);
     dns.set(name, 'A', ['192.0.2.1']);
     dns.set(name, 'AAAA', ['2001:db8::1']);
-    expect(await resolver.txt(name)).toEqual(expect.arrayContaining(['v=spf1 include:sendgrid.net ~all', 'k=rsa; p=' + 'A'.repeat(600)]));
+    expect(await resolver.txt(name)).toEqual(expect.arrayContaining(['v=spf1 include:sendgrid.net ~all', `k=rsa; p=${'A'.repeat(600)}`]));
     expect(await resolver.mx(name)).toEqual([{ exchange: `mx.${name}`, priority: 10 }]);
     expect(await resolver.a(name)).toEqual(['192.0.2.1']);
     expect(await resolver.aaaa(name)).toEqual(['2001:db8::1']);

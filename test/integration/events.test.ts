@@ -265,7 +265,7 @@ describe('isolation', () => {
       '/events/names',
       `/events/contact/${alice.id}`,
       `/events?contactId=${qContact.id}`,
-      '/events?name=' + Q_ONLY,
+      `/events?name=${Q_ONLY}`,
     ]) {
       const res = await get(path);
       expect([path, res.status]).toEqual([path, 200]);

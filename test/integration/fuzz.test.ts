@@ -388,7 +388,7 @@ describe('route fuzzer', () => {
     const failures: string[] = [];
     const probeOnce = async (probe: Probe, cookie?: string) => {
       const where = `${probe.target.method} ${probe.target.path} [${probe.kind}]`;
-      let res;
+      let res: Awaited<ReturnType<typeof send>>;
       try {
         res = await send(probe, cookie);
       } catch (err) {

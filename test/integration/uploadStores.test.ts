@@ -14,7 +14,9 @@ const ownDataDir = () => {
   dirs.push(fs.mkdtempSync(path.join(os.tmpdir(), 'svc-replica-')));
   return dirs[dirs.length - 1];
 };
-afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
 const pathOf = (url: string) => new URL(url).pathname;
 
 async function replicas(env: Record<string, string> = {}): Promise<[Harness, Harness]> {

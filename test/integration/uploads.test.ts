@@ -101,7 +101,7 @@ describe('GET /uploads/:project/:file', () => {
     const res = await upload(a, PNG, 'logo.png');
     const name = res.body.url.split('/').pop();
     expect((await h.http.get(`/uploads/${b.projectId}/${name}`)).status).toBe(404);
-    for (const bad of ['..%2F..%2Fjwt-secret', '.partial', 'x.svg', `${name}.html`, 'a'.repeat(30) + '.png']) {
+    for (const bad of ['..%2F..%2Fjwt-secret', '.partial', 'x.svg', `${name}.html`, `${'a'.repeat(30)}.png`]) {
       const r = await h.http.get(`/uploads/${a.projectId}/${bad}`);
       expect(r.status).toBe(404);
       expect(r.body.error.code).toBe('NOT_FOUND');

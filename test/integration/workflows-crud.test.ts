@@ -172,7 +172,7 @@ describe('steps', () => {
     expect(step.status).toBe(422);
     expect(step.body.error.errors[0].field).toBe('config.condition');
     const contact = (await api.track(uniqueEmail(), 'x')).body.data.contact;
-    const context = '{"a":'.repeat(40) + '1' + '}'.repeat(40);
+    const context = `${'{"a":'.repeat(40)}1${'}'.repeat(40)}`;
     const started = await raw(`/workflows/${wf.id}/executions`, `{"contactId":"${contact}","context":${context}}`);
     expect(started.status).toBe(422);
     expect(started.body.error.errors[0].field).toBe('context');

@@ -2,7 +2,7 @@ import { startHarness, createProjectFixture, bearer, eventually, Harness, Projec
 import { startSendgridSink, SendgridSink } from '../helpers/sendgridSink';
 import { verifiedDomain, uniqueEmail } from '../helpers/fixtures';
 import { workflowApi, equalsFilter } from '../helpers/workflows';
-import { eventSignal } from '../../temporal/workflows/workflowExecution';
+import { eventSignal } from '../../temporal/contract';
 import { routeEvents } from '../../activities/eventBatch';
 import { upsertContact } from '../../db/contacts';
 import { recordEvent } from '../../db/events';

@@ -239,7 +239,10 @@ describe('loadConfig', () => {
 
   it('stops the process at start with one stderr line per problem', () => {
     const lines: string[] = [];
-    const write = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
+    const write = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
     const exit = jest.spyOn(process, 'exit').mockImplementation(((code?: number) => {
       throw new Error(`exit ${code}`);
     }) as never);

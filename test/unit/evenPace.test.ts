@@ -2,7 +2,7 @@ import { evenPace } from '../../services/sendThrottle';
 
 describe("a campaign's even pace (sendRatePerMinute)", () => {
   it('spreads a minute over the seconds: groups of a fifth of a second, each slot after the last', () => {
-    let clock = 0;
+    const clock = 0;
     const pace = evenPace(600, 1, () => clock);
     expect(pace.groupSize).toBe(2);
     // 600 a minute is one every 100 ms: groups of two 200 ms apart, not the minute's worth at once.
@@ -20,7 +20,7 @@ describe("a campaign's even pace (sendRatePerMinute)", () => {
   });
 
   it('slow rates go one recipient at a time, and waits scale with WORKFLOW_TIME_SCALE', () => {
-    let clock = 0;
+    const clock = 0;
     const pace = evenPace(2, 0.001, () => clock);
     expect(pace.groupSize).toBe(1);
     expect([pace.reserve(1), pace.reserve(1)]).toEqual([0, 30]);

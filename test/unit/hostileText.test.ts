@@ -26,7 +26,7 @@ describe('refused characters in request strings', () => {
   });
 
   it('names the object holding a refused key', () => {
-    expect(findRefusedText({ data: { profile: { ['k\ud800']: 1 } } })).toEqual({ field: 'data.profile', inKey: true });
+    expect(findRefusedText({ data: { profile: { 'k\ud800': 1 } } })).toEqual({ field: 'data.profile', inKey: true });
   });
 
   it('finds nothing in clean input and ignores non-strings', () => {

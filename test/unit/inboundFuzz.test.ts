@@ -64,7 +64,7 @@ describe('inbound parser under hostile MIME', () => {
       'Content-Type: text/html; charset=utf-16\r\n\r\n<p>\u0000\u0000<b><i><table>',
       'Content-Type: application/octet-stream; name="=?utf-8?B?////?="\r\nContent-Disposition: attachment; filename*=utf-8\'\'%ZZ%FF\r\n\r\n\u0000\u0001\u0002',
     ];
-    const body = parts.map((p) => `--X\r\n${p}\r\n`).join('') + '--X--\r\n';
+    const body = `${parts.map((p) => `--X\r\n${p}\r\n`).join('')}--X--\r\n`;
     await survives(
       Buffer.concat([
         Buffer.from(

@@ -122,15 +122,15 @@ describe('errors and limits', () => {
 
   it('fails fast on deep nesting and oversized sources', async () => {
     const started = Date.now();
-    await renderError('{% if true %}'.repeat(20000) + 'x' + '{% endif %}'.repeat(20000));
+    await renderError(`${'{% if true %}'.repeat(20000)}x${'{% endif %}'.repeat(20000)}`);
     await renderError('x'.repeat(1_000_001));
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('preprocesses hostile outputs in linear time', async () => {
     const started = Date.now();
-    await body('{{' + ' a'.repeat(200_000) + ' }}');
-    await body('{{ "' + '??|'.repeat(100_000) + '" }}');
+    await body(`{{${' a'.repeat(200_000)} }}`);
+    await body(`{{ "${'??|'.repeat(100_000)}" }}`);
     await renderError('{{ a ??'.repeat(100_000));
     expect(Date.now() - started).toBeLessThan(3000);
   });

@@ -94,7 +94,10 @@ function resolver(table: Record<string, string[]>) {
   const calls: string[] = [];
   return {
     calls,
-    a: async (name: string) => (calls.push(name), (table[name] ?? []).filter((ip) => !ip.includes(':'))),
+    a: async (name: string) => {
+      calls.push(name);
+      return (table[name] ?? []).filter((ip) => !ip.includes(':'));
+    },
     aaaa: async (name: string) => (table[name] ?? []).filter((ip) => ip.includes(':')),
   };
 }

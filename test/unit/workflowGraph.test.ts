@@ -231,8 +231,14 @@ function foldingRuntime(opts: { activeAtWait?: boolean; activeAtFlush?: boolean 
       };
       return {
         ...ctx,
-        sleep: async (ms, reason) => (await wait(), ctx.sleep(ms, reason)),
-        waitForEvent: async (name, timeoutMs) => (await wait(), ctx.waitForEvent(name, timeoutMs)),
+        sleep: async (ms, reason) => {
+          await wait();
+          return ctx.sleep(ms, reason);
+        },
+        waitForEvent: async (name, timeoutMs) => {
+          await wait();
+          return ctx.waitForEvent(name, timeoutMs);
+        },
       };
     },
   };

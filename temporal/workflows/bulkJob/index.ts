@@ -1,9 +1,9 @@
 import { ActivityFailure, continueAsNew, proxyActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
-import type { Activities } from '../../../activities';
+import type { bulkActivities } from '../../../activities/bulk';
 import { jobStateQuery } from '../../contract';
 import type { BulkJobInput, JobState } from '../../contract';
 
-const { markJobRunning, applyJobBatch, completeJob } = proxyActivities<Activities>({
+const { markJobRunning, applyJobBatch, completeJob } = proxyActivities<ReturnType<typeof bulkActivities>>({
   startToCloseTimeout: '5 minutes',
   // A worker that dies mid-batch is noticed in seconds, not after the start-to-close timeout.
   heartbeatTimeout: '30 seconds',
@@ -11,7 +11,7 @@ const { markJobRunning, applyJobBatch, completeJob } = proxyActivities<Activitie
 });
 
 // Retried without limit: a job must not be left RUNNING because the database was briefly away.
-const { failJob } = proxyActivities<Activities>({
+const { failJob } = proxyActivities<ReturnType<typeof bulkActivities>>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumInterval: '1 minute' },
 });

@@ -1,12 +1,12 @@
+import type { BulkJobInput } from '../../contract';
 import { type StartOnce, startSpec } from '../../startSpec';
 import { bulkJobStart } from '../../summaries';
 import { bulkJobWorkflowId } from '../../workflowIds';
-import { bulkJob } from './index';
 
 /** A staged job's run under `job-<id>`: a repeat start is a no-op. */
 export const bulkJobSpec = startSpec(
-  bulkJob,
-  (job: { id: string; project_id: string; type: string; total: number }): StartOnce<typeof bulkJob> => ({
+  'bulkJob',
+  (job: { id: string; project_id: string; type: string; total: number }): StartOnce<[BulkJobInput]> => ({
     workflowId: bulkJobWorkflowId(job.id),
     args: [{ jobId: job.id }],
     ...bulkJobStart({ id: job.id, projectId: job.project_id, type: job.type, total: job.total }),

@@ -1,9 +1,12 @@
 import type { CampaignRow } from '../../../db/campaigns';
 import type { Config } from '../../../lib/config';
+import type { CampaignSendInput } from '../../contract';
 import { type StartOnce, startSpec } from '../../startSpec';
 import { campaignStart } from '../../summaries';
 import { campaignWorkflowId } from '../../workflowIds';
-import { campaignSend } from './index';
+
+/** The id a caller signals, updates or waits on; the start below uses the same one. */
+export { campaignWorkflowId };
 
 export interface CampaignSendStart {
   campaign: Pick<CampaignRow, 'id' | 'project_id' | 'name' | 'scheduled_for'>;
@@ -12,7 +15,7 @@ export interface CampaignSendStart {
 }
 
 /** `campaignSend` under its deterministic id (a retried request or the sweep starts nothing new). */
-export const campaignSendStart = startSpec(campaignSend, ({ campaign: c, config }: CampaignSendStart): StartOnce<typeof campaignSend> => {
+export const campaignSendStart = startSpec('campaignSend', ({ campaign: c, config }: CampaignSendStart): StartOnce<[CampaignSendInput]> => {
   const scheduledFor = c.scheduled_for ? new Date(c.scheduled_for).toISOString() : null;
   const timeScale = config.workflows.timeScale;
   return {

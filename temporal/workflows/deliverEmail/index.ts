@@ -1,8 +1,11 @@
 import { proxyActivities, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../../../activities';
+import type { emailActivities } from '../../../activities/email';
+import type { workflowActivities } from '../../../activities/workflows';
 import type { DeliverEmailInput } from '../../contract';
 
-const { renderEmail, sendEmail, recordEmailEvent, routeRecordedEvent } = proxyActivities<Activities>({
+const { renderEmail, sendEmail, recordEmailEvent, routeRecordedEvent } = proxyActivities<
+  ReturnType<typeof emailActivities> & ReturnType<typeof workflowActivities>
+>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 20 },
 });

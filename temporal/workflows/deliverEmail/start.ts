@@ -1,8 +1,8 @@
 import { PRIORITY } from '../../priorities';
+import type { DeliverEmailInput } from '../../contract';
 import { type StartOnce, startSpec } from '../../startSpec';
 import { deliveryStart } from '../../summaries';
 import { deliverEmailWorkflowId } from '../../workflowIds';
-import { deliverEmail } from './index';
 
 export interface DeliveryStart {
   id: string;
@@ -16,8 +16,8 @@ export interface DeliveryStart {
 
 /** One stored email's delivery under `email-<id>`: a repeat start is a no-op. Transactional priority. */
 export const deliverEmailStart = startSpec(
-  deliverEmail,
-  (email: DeliveryStart): StartOnce<typeof deliverEmail> => ({
+  'deliverEmail',
+  (email: DeliveryStart): StartOnce<[DeliverEmailInput]> => ({
     workflowId: deliverEmailWorkflowId(email.id),
     args: [{ emailId: email.id }],
     ...deliveryStart({ emailId: email.id, projectId: email.projectId, contactId: email.contactId, label: email.template, source: email.source }),

@@ -1,8 +1,8 @@
 import { proxyActivities, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../../../activities';
+import type { deliveryBatchActivities } from '../../../activities/deliveryBatch';
 import type { DeliverEmailBatchInput } from '../../contract';
 
-const { deliverBatch } = proxyActivities<Activities>({
+const { deliverBatch } = proxyActivities<ReturnType<typeof deliveryBatchActivities>>({
   startToCloseTimeout: '10 minutes',
   // The activity heartbeats while it waits for throttle slots and while provider calls run.
   heartbeatTimeout: '1 minute',

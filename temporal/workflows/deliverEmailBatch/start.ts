@@ -1,7 +1,10 @@
 import { PRIORITY } from '../../priorities';
+import type { DeliverEmailBatchInput } from '../../contract';
 import { type StartOnce, startSpec } from '../../startSpec';
 import { deliveryBatchStart } from '../../summaries';
-import { deliverEmailBatch } from './index';
+
+/** The id a caller signals, updates or waits on; the start below uses the same one. */
+export { deliverEmailBatchWorkflowId } from '../../workflowIds';
 
 export interface DeliveryBatchStart {
   /** The id the batch's rows name from their commit (`emails-<uuid>`), so the sweep restarts the same one. */
@@ -13,8 +16,8 @@ export interface DeliveryBatchStart {
 
 /** A /v1/send batch under the id its rows carry: a repeat start is a no-op. Transactional priority. */
 export const deliverEmailBatchStart = startSpec(
-  deliverEmailBatch,
-  (b: DeliveryBatchStart): StartOnce<typeof deliverEmailBatch> => ({
+  'deliverEmailBatch',
+  (b: DeliveryBatchStart): StartOnce<[DeliverEmailBatchInput]> => ({
     workflowId: b.workflowId,
     args: [{ emailIds: b.emailIds }],
     ...deliveryBatchStart(b),

@@ -1,10 +1,10 @@
 import { proxyLocalActivities } from '@temporalio/workflow';
-import type { Activities } from '../../../activities';
+import type { eventBatchActivities } from '../../../activities/eventBatch';
 import type { RouteEventInput } from '../../contract';
 
 // Local: every event passes here, and two round trips through the activity task queue per event
 // would be most of the cost of routing it.
-const local = proxyLocalActivities<Activities>({
+const local = proxyLocalActivities<ReturnType<typeof eventBatchActivities>>({
   // Fan-out (many waiting executions, many triggered workflows) takes longer than a single write.
   startToCloseTimeout: '2 minutes',
   retry: { maximumInterval: '1 minute' },

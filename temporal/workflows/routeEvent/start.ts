@@ -1,13 +1,12 @@
-import type { RoutableEvent } from '../../contract';
+import type { RoutableEvent, RouteEventInput } from '../../contract';
 import { type StartOnce, startSpec } from '../../startSpec';
 import { routeEventStart } from '../../summaries';
 import { routeEventWorkflowId } from '../../workflowIds';
-import { routeEvent } from './index';
 
 /** One committed event's routing under `event-<id>`: the sweep and a retried caller start nothing new. */
 export const routeEventSpec = startSpec(
-  routeEvent,
-  (e: RoutableEvent): StartOnce<typeof routeEvent> => ({
+  'routeEvent',
+  (e: RoutableEvent): StartOnce<[RouteEventInput]> => ({
     workflowId: routeEventWorkflowId(e.id),
     args: [{ eventId: e.id }],
     ...routeEventStart({ id: e.id, projectId: e.project_id, contactId: e.contact_id, name: e.name }),

@@ -1,8 +1,8 @@
 import { proxyLocalActivities } from '@temporalio/workflow';
-import type { Activities } from '../../../activities';
+import type { eventBatchActivities } from '../../../activities/eventBatch';
 import type { RouteEventBatchInput } from '../../contract';
 
-const local = proxyLocalActivities<Activities>({
+const local = proxyLocalActivities<ReturnType<typeof eventBatchActivities>>({
   startToCloseTimeout: '5 minutes',
   retry: { maximumInterval: '1 minute' },
 });

@@ -1,18 +1,18 @@
 import { continueAsNew, executeChild, log, proxyActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../../../activities';
+import type { segmentActivities } from '../../../activities/segments';
 import { jobStateQuery, segmentProgressSignal } from '../../contract';
 import type { ComputeResult, JobState, SegmentComputeInput, SegmentRecomputeInput } from '../../contract';
 import { segmentComputeWorkflowId } from '../../workflowIds';
 import { segmentComputeStart } from '../../summaries';
 
-const { computeSegment } = proxyActivities<Activities>({
+const { computeSegment } = proxyActivities<ReturnType<typeof segmentActivities>>({
   // A compute walks every contact of the project; heartbeats after each batch tell a dead worker apart from a long run.
   startToCloseTimeout: '4 hours',
   heartbeatTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 20 },
 });
 
-const { listTrackedSegments } = proxyActivities<Activities>({
+const { listTrackedSegments } = proxyActivities<ReturnType<typeof segmentActivities>>({
   startToCloseTimeout: '1 minute',
   retry: { maximumAttempts: 5 },
 });

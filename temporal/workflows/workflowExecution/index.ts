@@ -2,7 +2,6 @@ import {
   CancellationScope,
   condition,
   continueAsNew,
-  defineSignal,
   isCancellation,
   patched,
   proxyLocalActivities,
@@ -13,10 +12,10 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { Activities } from '../../../activities';
+import type { workflowActivities } from '../../../activities/workflows';
 import { STEP_TYPES, StepRegistry, findStepType, UNIT_MS } from '../../steps';
 import type { StepContext, StepOutcome } from '../../steps';
-import { executionStateQuery } from '../../contract';
+import { eventSignal, executionStateQuery } from '../../contract';
 import type { BoundaryUpdate, EventPayload, ExecutionEnd, ExecutionInput, ExecutionState, GraphSnapshot, ProgressUpdate } from '../../contract';
 
 /**
@@ -26,9 +25,6 @@ import type { BoundaryUpdate, EventPayload, ExecutionEnd, ExecutionInput, Execut
  */
 
 export type { GraphSnapshot, ExecutionInput, ExecutionEnd, ProgressUpdate } from '../../contract';
-
-/** Carries one routed event to an execution; the event id makes a repeated delivery harmless. */
-export const eventSignal = defineSignal<[EventPayload]>('event');
 
 /** A loop of steps that never waits would otherwise run forever. */
 export const MAX_STEPS_PER_EXECUTION = 1000;
@@ -126,7 +122,7 @@ export async function interpret(input: ExecutionInput, registry: StepRegistry, r
 
 const flushed = (rt: Runtime) => (rt.flush ? rt.flush() : Promise.resolve(true));
 
-const { recordExecutionProgress, markExecutionWaiting, enterExecutionWait } = proxyLocalActivities<Activities>({
+const { recordExecutionProgress, markExecutionWaiting, enterExecutionWait } = proxyLocalActivities<ReturnType<typeof workflowActivities>>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumInterval: '30 seconds' },
 });
@@ -290,8 +286,11 @@ async function runExecution(input: ExecutionInput, registry: StepRegistry): Prom
           const early = await enterWait(seq, { eventName, wakeInMs: timeoutMs });
           if (early) accept(early);
           const w = waiting;
-          const ok = timeoutMs === undefined ? (await condition(() => w.got !== null), true) : await condition(() => w.got !== null, Math.max(1, timeoutMs));
-          return ok ? w.got : null;
+          if (timeoutMs === undefined) {
+            await condition(() => w.got !== null);
+            return w.got;
+          }
+          return (await condition(() => w.got !== null, Math.max(1, timeoutMs))) ? w.got : null;
         } finally {
           waiting = null;
           view.running();

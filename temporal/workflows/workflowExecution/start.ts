@@ -2,7 +2,9 @@ import type { ExecutionInput } from '../../contract';
 import { type StartOnce, startSpec } from '../../startSpec';
 import { executionStart } from '../../summaries';
 import { executionWorkflowId } from '../../workflowIds';
-import { workflowExecution } from './index';
+
+/** The id a caller signals, updates or waits on; the start below uses the same one. */
+export { executionWorkflowId };
 
 export interface ExecutionStart {
   /** The workflow's input, graph snapshot included (services/executions.ts builds it). */
@@ -13,8 +15,8 @@ export interface ExecutionStart {
 
 /** An execution's run under `exec-<id>`: the router and the API may retry freely. */
 export const workflowExecutionSpec = startSpec(
-  workflowExecution,
-  ({ input, workflow, triggerEvent }: ExecutionStart): StartOnce<typeof workflowExecution> => ({
+  'workflowExecution',
+  ({ input, workflow, triggerEvent }: ExecutionStart): StartOnce<[ExecutionInput]> => ({
     workflowId: executionWorkflowId(input.executionId),
     args: [input],
     ...executionStart({ executionId: input.executionId, projectId: input.projectId, contactId: input.contactId, workflow, triggerEvent }),

@@ -8,7 +8,6 @@ import {
   NumberInput,
   Paper,
   Radio,
-  SegmentedControl,
   Select,
   SimpleGrid,
   Stack,

@@ -124,7 +124,7 @@ export function StepPanel({
             {remove.error.message}
           </Alert>
         ) : null}
-        {step && step.branches.length ? (
+        {step?.branches.length ? (
           <Stack gap="xs">
             <Title order={3} size="h5">
               Branches

@@ -147,7 +147,9 @@ export function WorkflowCanvas({
         onNodeDragStop={(_, n) => onMove(n.id, { x: Math.round(n.position.x), y: Math.round(n.position.y) })}
         onConnect={(c: Connection) => c.source && c.target && onConnect(c.source, c.target, c.sourceHandle ?? 'next')}
         onEdgesDelete={(gone) => onDisconnect(gone.map((e) => e.id))}
-        onNodesDelete={(gone) => gone.forEach((n) => onDeleteStep(n.id))}
+        onNodesDelete={(gone) => {
+          for (const n of gone) onDeleteStep(n.id);
+        }}
         deleteKeyCode={['Backspace', 'Delete']}
         fitView
         fitViewOptions={{ maxZoom: 1 }}

@@ -1,8 +1,8 @@
 import { condition, continueAsNew, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
-import type { Activities } from '../../activities';
-import { WEBHOOK_WAKE_SIGNAL, WebhookDeliveryInput } from '../webhooks';
+import type { webhookDeliveryActivities } from '../../../activities/webhookDeliveries';
+import { WEBHOOK_WAKE_SIGNAL, type WebhookDeliveryInput } from '../../contract';
 
-const { deliverWebhookRound } = proxyActivities<Activities>({
+const { deliverWebhookRound } = proxyActivities<ReturnType<typeof webhookDeliveryActivities>>({
   // A round is at most 200 messages at the endpoint's rate, 16 in flight, 10 s each at worst.
   startToCloseTimeout: '10 minutes',
   // A worker that dies mid-round is noticed quickly; the retry sends what was not recorded again
