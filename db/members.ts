@@ -234,7 +234,10 @@ export async function acceptInvite(
     const proved = await trx('users')
       .where({ id: user.id, email: invite.email, email_verified: false })
       .update({ email_verified: true, updated_at: trx.fn.now() });
-    await trx('project_members').insert({ project_id: invite.project_id, user_id: user.id, role: spent.role, added_by: invite.invited_by }).onConflict(['project_id', 'user_id']).ignore();
+    await trx('project_members')
+      .insert({ project_id: invite.project_id, user_id: user.id, role: spent.role, added_by: invite.invited_by })
+      .onConflict(['project_id', 'user_id'])
+      .ignore();
     // Someone already a member (added directly meanwhile) keeps the role they have.
     const member = await trx('project_members').where({ project_id: invite.project_id, user_id: user.id }).first('role');
     return { projectId: invite.project_id as string, role: member.role as Role, verified: proved > 0 };

@@ -29,6 +29,7 @@ const FAMILIES: ReadonlySet<string> = new Set(RESERVED_EVENT_FAMILIES);
  * invisible letters and marks that are not Cf (combining grapheme joiner, Hangul fillers, Khmer
  * inherent vowels, Mongolian variation selectors, variation selectors, braille blank).
  */
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: the class lists invisible code points to find each on its own; none is meant to combine with another
 const INVISIBLE = /[\p{Cf}\p{Cc}\p{Zl}\p{Zp}\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180F\u2800\u3164\uFE00-\uFE0F\uFFA0\u{E0100}-\u{E01EF}]/u;
 const NON_ASCII = /[^\x00-\x7F]/;
 

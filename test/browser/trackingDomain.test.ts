@@ -30,7 +30,9 @@ afterAll(async () => {
 });
 
 const rowsOf = (table: string) =>
-  page.$$eval(`table[aria-label="${table}"] tbody tr`, (rows) => rows.map((r) => (r as unknown as { innerText: string }).innerText.replace(/\s+/g, ' ').trim()));
+  page.$$eval(`table[aria-label="${table}"] tbody tr`, (rows) =>
+    rows.map((r) => (r as unknown as { innerText: string }).innerText.replace(/\s+/g, ' ').trim()),
+  );
 
 it('sets a tracking domain, shows the CNAME to create, and verifies it with "Check"', async () => {
   const project = await s.signUp('Tracking domain project');

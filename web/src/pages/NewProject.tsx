@@ -25,7 +25,7 @@ export default function NewProject() {
       const project = (await unwrap(api.POST('/users/@me/projects', { body: { name } }))) as unknown as Project;
       rememberKeys(project.id, { publicKey: project.publicKey, secretKey: project.secretKey });
       await qc.invalidateQueries({ queryKey: ['projects'] });
-      navigate(`/p/${project.id}`);
+      void navigate(`/p/${project.id}`);
     } catch (err) {
       setError(err);
     } finally {

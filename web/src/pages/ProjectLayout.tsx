@@ -71,7 +71,7 @@ export default function ProjectLayout() {
               size="xs"
               onClick={async () => {
                 await signOut();
-                navigate('/login', { replace: true });
+                void navigate('/login', { replace: true });
               }}
             >
               Log out

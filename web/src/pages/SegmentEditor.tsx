@@ -240,7 +240,7 @@ function DeleteSegment({ projectId, segment }: { projectId: string; segment: Seg
     mutationFn: () => unwrap(api.DELETE('/segments/{id}', { params: { path: { id: segment.id } }, headers: forProject(projectId) })),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ['segments', projectId] });
-      navigate(`/p/${projectId}/segments`);
+      void navigate(`/p/${projectId}/segments`);
     },
   });
   return (
@@ -304,7 +304,7 @@ function SegmentForm({ projectId, segment }: { projectId: string; segment?: Segm
       await qc.invalidateQueries({ queryKey: ['segments', projectId] });
       qc.setQueryData(['segment', projectId, s.id], s);
       await qc.invalidateQueries({ queryKey: ['segment-members', projectId, s.id] });
-      if (!segment) navigate(`/p/${projectId}/segments/${s.id}`, { replace: true });
+      if (!segment) void navigate(`/p/${projectId}/segments/${s.id}`, { replace: true });
       else {
         setSavedTree(JSON.stringify(tree));
         setSaved(true);

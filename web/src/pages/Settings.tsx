@@ -366,7 +366,7 @@ function DangerZone({ project }: { project: Project }) {
     onSuccess: () => {
       // Out of the cache first, so `/` does not send the user back to the project just deleted.
       qc.setQueryData<Project[]>(['projects'], (list) => list?.filter((p) => p.id !== project.id));
-      navigate('/', { replace: true });
+      void navigate('/', { replace: true });
       return qc.invalidateQueries({ queryKey: ['projects'] });
     },
   });

@@ -238,7 +238,7 @@ function Editor({ projectId, template }: { projectId: string; template: Template
       qc.setQueryData(['template', projectId, saved.id], saved);
       if (!template) {
         await qc.invalidateQueries({ queryKey: ['setup-state', projectId] });
-        navigate(`/p/${projectId}/templates/${saved.id}`, { replace: true });
+        void navigate(`/p/${projectId}/templates/${saved.id}`, { replace: true });
       }
     },
   });
@@ -246,14 +246,14 @@ function Editor({ projectId, template }: { projectId: string; template: Template
     mutationFn: () => unwrap(api.POST('/templates/{id}/duplicate', { params: { path: { id: template!.id } }, headers: forProject(projectId) })),
     onSuccess: async (copy) => {
       await qc.invalidateQueries({ queryKey: ['templates', projectId] });
-      navigate(`/p/${projectId}/templates/${copy.id}`);
+      void navigate(`/p/${projectId}/templates/${copy.id}`);
     },
   });
   const remove = useMutation({
     mutationFn: () => unwrap(api.DELETE('/templates/{id}', { params: { path: { id: template!.id } }, headers: forProject(projectId) })),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ['templates', projectId] });
-      navigate(`/p/${projectId}/templates`, { replace: true });
+      void navigate(`/p/${projectId}/templates`, { replace: true });
     },
   });
 

@@ -31,7 +31,7 @@ export default function WorkflowEditor() {
     mutationFn: (enabled: boolean) => unwrap(api.PATCH('/workflows/{id}', { ...path, body: { enabled } })),
     onSuccess: (w) => {
       qc.setQueryData(key, w);
-      qc.invalidateQueries({ queryKey: ['workflows', projectId] });
+      void qc.invalidateQueries({ queryKey: ['workflows', projectId] });
     },
   });
   const connect = useMutation({

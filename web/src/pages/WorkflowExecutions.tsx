@@ -52,7 +52,7 @@ export default function WorkflowExecutions() {
     mutationFn: () => unwrap(api.POST('/workflows/{id}/executions/cancel-all', { params: { path: { id: workflowId } }, headers })),
     onSuccess: () => {
       setConfirming(false);
-      refresh();
+      void refresh();
     },
   });
 

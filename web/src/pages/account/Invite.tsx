@@ -30,7 +30,7 @@ export default function Invite() {
     onSuccess: async (joined) => {
       await qc.invalidateQueries({ queryKey: ['projects'] });
       await qc.invalidateQueries({ queryKey: ['me'] });
-      navigate(`/p/${joined.projectId}`, { replace: true });
+      void navigate(`/p/${joined.projectId}`, { replace: true });
     },
   });
 
@@ -76,7 +76,7 @@ export default function Invite() {
             variant="default"
             onClick={async () => {
               await signOut();
-              navigate(withInvite('/login', o.email, token));
+              void navigate(withInvite('/login', o.email, token));
             }}
           >
             Log out

@@ -23,7 +23,7 @@ export default function ResetPassword() {
     onSuccess: () => {
       // Whatever was cached belonged to whoever was signed in before.
       qc.removeQueries();
-      navigate('/', { replace: true });
+      void navigate('/', { replace: true });
     },
   });
   const deadLink = !token || (reset.error instanceof ApiError && (reset.error.code === 'INVALID_TOKEN' || fieldError(reset.error, 'token')));
