@@ -7,7 +7,6 @@ import {
   findProjectByKey,
   findProjectByKeyCounting,
   KeyKind,
-  membership,
   ProjectRow,
   RateLimitCounts,
 } from '../../db/projects';
@@ -17,6 +16,8 @@ import { findUser, UserRow } from '../../db/users';
 import { verifyJwt } from '../../lib/jwt';
 import { crossSiteGuard } from './crossSite';
 import { notFound } from '../errors';
+import { memberAccess } from '../../db/twoFactor';
+import { twoFactorRequired } from '../projectAccess';
 
 /** The header naming the project a cookie-authenticated request to a secret-key route acts on. */
 export const PROJECT_ID_HEADER = 'X-Project-Id';
@@ -117,7 +118,9 @@ function projectFromSession(rateLimited: boolean, guard: ReturnType<typeof cross
       const projectId = ctx.get(PROJECT_ID_HEADER).trim();
       if (!projectId) throw unauthorized(`Missing ${PROJECT_ID_HEADER}: with the session cookie, send ${PROJECT_ID_HEADER}: <project id>`);
       // Unknown, malformed, or a project the user is not in: the same 404 as the project routes.
-      if (!UUID.test(projectId) || !(await membership(ctx.deps.knex, projectId, user.id))) throw notFound('Project');
+      const access = UUID.test(projectId) ? await memberAccess(ctx.deps.knex, projectId, user.id) : null;
+      if (!access) throw notFound('Project');
+      if (access.twoFactorMissing) throw twoFactorRequired();
       const now = Date.now();
       const found = rateLimited
         ? await findProjectByIdCounting(ctx.deps.knex, projectId, new Date(windowStartOf(now)))

@@ -33,6 +33,7 @@ import * as contactErasures from './037_contact_erasures';
 import * as contactExports from './038_contact_exports';
 import * as auditLog from './039_audit_log';
 import * as retention from './040_retention';
+import * as twoFactor from './042_two_factor';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -73,6 +74,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['038_contact_exports', contactExports],
   ['039_audit_log', auditLog],
   ['040_retention', retention],
+  ['042_two_factor', twoFactor],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
