@@ -6,15 +6,7 @@ import type { Config } from '../lib/config';
 import { DomainError } from '../lib/domainErrors';
 import { sha256Hex } from '../lib/hash';
 import { open, seal } from '../lib/secretBox';
-import {
-  claimStep,
-  disableTwoFactor,
-  enableTwoFactor,
-  findTwoFactor,
-  replaceRecoveryCodes,
-  savePendingSecret,
-  useRecoveryCode,
-} from '../db/twoFactor';
+import { claimStep, disableTwoFactor, enableTwoFactor, findTwoFactor, replaceRecoveryCodes, savePendingSecret, useRecoveryCode } from '../db/twoFactor';
 
 /**
  * TOTP (RFC 6238: SHA-1, 6 digits, 30-second steps — what every authenticator app reads from a QR

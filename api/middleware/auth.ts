@@ -1,15 +1,7 @@
 import type { Next } from 'koa';
 import type { AppContext } from '../context';
 import { ApiError, unauthorized } from '../errors';
-import {
-  findProject,
-  findProjectByIdCounting,
-  findProjectByKey,
-  findProjectByKeyCounting,
-  KeyKind,
-  ProjectRow,
-  RateLimitCounts,
-} from '../../db/projects';
+import { findProject, findProjectByIdCounting, findProjectByKey, findProjectByKeyCounting, KeyKind, ProjectRow, RateLimitCounts } from '../../db/projects';
 import { publicLimitOf, publicRateLimitResult, rateLimitResult, windowStartOf } from '../../db/rateLimit';
 import { applyRateLimit } from './rateLimit';
 import { findUser, UserRow } from '../../db/users';

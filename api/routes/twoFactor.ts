@@ -36,7 +36,11 @@ export default [
       if (!user) throw new ApiError(401, 'UNAUTHORIZED', 'No sign-in is waiting for a second factor: sign in with your email and password first');
       await reserveSecondFactor(ctx, user.id);
       if (!(await spendSecondFactor(ctx.deps, user.id, factorOf(body)))) {
-        throw new ApiError(401, 'UNAUTHORIZED', body.recoveryCode !== undefined ? 'Wrong or already used recovery code' : 'Wrong or already used authentication code');
+        throw new ApiError(
+          401,
+          'UNAUTHORIZED',
+          body.recoveryCode !== undefined ? 'Wrong or already used recovery code' : 'Wrong or already used authentication code',
+        );
       }
       await secondFactorSucceeded(ctx, user.id);
       clearTicket(ctx);
