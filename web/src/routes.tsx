@@ -29,6 +29,7 @@ export const routes: RouteObject[] = [
   { path: '/signup', lazy: page(() => import('./pages/Signup')) },
   { path: '/', lazy: page(() => import('./pages/Home')) },
   { path: '/new-project', lazy: page(() => import('./pages/NewProject')) },
+  { path: '/account/two-factor', lazy: page(() => import('./pages/TwoFactor')) },
   {
     path: '/p/:projectId',
     lazy: page(() => import('./pages/ProjectLayout')),

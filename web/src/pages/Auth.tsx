@@ -4,6 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
 import { ErrorState } from '../components/States';
+import { SecondFactorStep } from '../components/twoFactor/SecondFactorStep';
 
 /** Sign up and log in share one form: "Email", "Password", and the action's button. */
 export function AuthForm({ mode }: { mode: 'signup' | 'login' }) {
@@ -11,9 +12,18 @@ export function AuthForm({ mode }: { mode: 'signup' | 'login' }) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  // An account with 2FA: the password was right, the code comes next (docs/api.md "Two-factor sign-in").
+  const [secondFactor, setSecondFactor] = useState(false);
   const navigate = useNavigate();
   const qc = useQueryClient();
   const action = mode === 'signup' ? 'Sign up' : 'Log in';
+
+  function signedIn() {
+    // Whatever was cached belongs to the signed-out visitor (a null user): start afresh.
+    qc.removeQueries();
+    // A new account has no project yet: its first stop is the project form.
+    navigate(mode === 'signup' ? '/new-project' : '/', { replace: true });
+  }
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -21,11 +31,12 @@ export function AuthForm({ mode }: { mode: 'signup' | 'login' }) {
     setError(null);
     try {
       const body = { email, password };
-      await unwrap(mode === 'signup' ? api.POST('/auth/signup', { body }) : api.POST('/auth/login', { body }));
-      // Whatever was cached belongs to the signed-out visitor (a null user): start afresh.
-      qc.removeQueries();
-      // A new account has no project yet: its first stop is the project form.
-      navigate(mode === 'signup' ? '/new-project' : '/', { replace: true });
+      const answer = await unwrap<object>(mode === 'signup' ? api.POST('/auth/signup', { body }) : api.POST('/auth/login', { body }));
+      if ('twoFactorRequired' in answer && answer.twoFactorRequired) {
+        setSecondFactor(true);
+        return;
+      }
+      signedIn();
     } catch (err) {
       setError(err);
     } finally {
@@ -36,6 +47,15 @@ export function AuthForm({ mode }: { mode: 'signup' | 'login' }) {
   return (
     <Center mih="100vh" p="md">
       <Paper withBorder shadow="sm" p="xl" w="100%" maw={420}>
+        {secondFactor ? (
+          <SecondFactorStep
+            onSignedIn={signedIn}
+            onStartOver={() => {
+              setSecondFactor(false);
+              setPassword('');
+            }}
+          />
+        ) : (
         <form onSubmit={submit}>
           <Stack>
             <Title order={1} size="h2">
@@ -67,6 +87,7 @@ export function AuthForm({ mode }: { mode: 'signup' | 'login' }) {
             </Text>
           </Stack>
         </form>
+        )}
       </Paper>
     </Center>
   );
