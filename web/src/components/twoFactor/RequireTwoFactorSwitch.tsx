@@ -24,6 +24,8 @@ export function RequireTwoFactorSwitch({ project }: { project: Project }) {
       <Stack gap="xs">
         <Switch
           label="Require two-factor authentication"
+          // Mantine's label wraps the description too: the name stays the label alone.
+          aria-label="Require two-factor authentication"
           description="Members without it are asked to set it up before they can open the project. API keys are not affected."
           checked={on}
           disabled={save.isPending || !mayTurnOn}
