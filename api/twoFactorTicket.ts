@@ -4,7 +4,7 @@ import { findUser, type UserRow } from '../db/users';
 import { signJwt, verifyJwt } from '../lib/jwt';
 
 /**
- * The "password done, second factor pending" ticket of a sign-in (docs/api.md "Two-factor sign-in"):
+ * The "password done, second factor pending" ticket of a sign-in (docs/api.md "Two-factor authentication"):
  * an httpOnly cookie, valid for TICKET_TTL_SECONDS, sent only to /auth/login…, that names the user
  * and their session version. It is no session: it is signed with a key derived for this purpose
  * alone, so it never verifies as the session cookie (nor a session cookie as a ticket).

@@ -12,7 +12,7 @@ export function AuthForm({ mode }: { mode: 'signup' | 'login' }) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  // An account with 2FA: the password was right, the code comes next (docs/api.md "Two-factor sign-in").
+  // An account with 2FA: the password was right, the code comes next (docs/api.md "Two-factor authentication").
   const [secondFactor, setSecondFactor] = useState(false);
   const navigate = useNavigate();
   const qc = useQueryClient();
@@ -56,37 +56,37 @@ export function AuthForm({ mode }: { mode: 'signup' | 'login' }) {
             }}
           />
         ) : (
-        <form onSubmit={submit}>
-          <Stack>
-            <Title order={1} size="h2">
-              {mode === 'signup' ? 'Create your account' : 'Log in'}
-            </Title>
-            <TextInput label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
-            <PasswordInput
-              label="Password"
-              autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
-              required
-              value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
-            />
-            {error ? <ErrorState error={error} title={`${action} failed`} /> : null}
-            <Button type="submit" loading={busy}>
-              {action}
-            </Button>
-            <Text size="sm">
-              {mode === 'signup' ? (
-                <>
-                  Already have an account? <Anchor component={Link} to="/login">Log in instead</Anchor>
-                </>
-              ) : (
-                <>
-                  New here? <Anchor component={Link} to="/signup">Create an account</Anchor> ·{' '}
-                  <Anchor href="/reset-password">Forgot your password?</Anchor>
-                </>
-              )}
-            </Text>
-          </Stack>
-        </form>
+          <form onSubmit={submit}>
+            <Stack>
+              <Title order={1} size="h2">
+                {mode === 'signup' ? 'Create your account' : 'Log in'}
+              </Title>
+              <TextInput label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
+              <PasswordInput
+                label="Password"
+                autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
+                required
+                value={password}
+                onChange={(e) => setPassword(e.currentTarget.value)}
+              />
+              {error ? <ErrorState error={error} title={`${action} failed`} /> : null}
+              <Button type="submit" loading={busy}>
+                {action}
+              </Button>
+              <Text size="sm">
+                {mode === 'signup' ? (
+                  <>
+                    Already have an account? <Anchor component={Link} to="/login">Log in instead</Anchor>
+                  </>
+                ) : (
+                  <>
+                    New here? <Anchor component={Link} to="/signup">Create an account</Anchor> ·{' '}
+                    <Anchor href="/reset-password">Forgot your password?</Anchor>
+                  </>
+                )}
+              </Text>
+            </Stack>
+          </form>
         )}
       </Paper>
     </Center>

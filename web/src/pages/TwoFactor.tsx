@@ -17,6 +17,10 @@ export default function TwoFactor() {
   // Recovery codes just issued: shown until the user says they saved them.
   const [codes, setCodes] = useState<string[] | null>(null);
   const refresh = () => qc.invalidateQueries({ queryKey: twoFactorKey });
+  const issued = (recoveryCodes: string[]) => {
+    setCodes(recoveryCodes);
+    refresh();
+  };
 
   if (me.isPending) return <Loading />;
   if (me.error) return <ErrorState error={me.error} />;
@@ -25,8 +29,8 @@ export default function TwoFactor() {
   let body = <Loading />;
   if (status.error) body = <ErrorState error={status.error} />;
   else if (codes) body = <RecoveryCodes codes={codes} onDone={() => setCodes(null)} />;
-  else if (status.data?.enabled) body = <Enabled status={status.data} onNewCodes={(c) => (setCodes(c), refresh())} onDisabled={refresh} />;
-  else if (status.data) body = <Enrolment onEnabled={(c) => (setCodes(c), refresh())} />;
+  else if (status.data?.enabled) body = <Enabled status={status.data} onNewCodes={issued} onDisabled={refresh} />;
+  else if (status.data) body = <Enrolment onEnabled={issued} />;
 
   return (
     <Center mih="100vh" p="md">
