@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { bearer, createProjectFixture, Harness, ProjectFixture, startHarness } from '../helpers/harness';
+import { clearAccountFailures, reserveAccountAttempt } from '../../db/authThrottle';
 
 let h: Harness;
 
@@ -32,16 +33,14 @@ async function signup(): Promise<Account> {
   return { userId: res.body.id, email, cookie: cookieNamed(res, 'token')! };
 }
 
-/** Enrols `a` through the routes; answers the secret and the recovery codes. */
-async function enrol(a: { cookie: string }): Promise<{ secret: string; recoveryCodes: string[] }> {
+/** Enrols `a` through the routes; answers the secret, the first code and the recovery codes. */
+async function enrol(a: { cookie: string }): Promise<{ secret: string; firstCode: string; recoveryCodes: string[] }> {
   const setup = await h.http.post('/users/@me/two-factor/setup').set('Cookie', a.cookie);
   expect(setup.status).toBe(200);
-  const enabled = await h.http
-    .post('/users/@me/two-factor/enable')
-    .set('Cookie', a.cookie)
-    .send({ code: codeAt(setup.body.secret) });
+  const firstCode = codeAt(setup.body.secret);
+  const enabled = await h.http.post('/users/@me/two-factor/enable').set('Cookie', a.cookie).send({ code: firstCode });
   expect(enabled.status).toBe(200);
-  return { secret: setup.body.secret, recoveryCodes: enabled.body.recoveryCodes };
+  return { secret: setup.body.secret, firstCode, recoveryCodes: enabled.body.recoveryCodes };
 }
 
 /** The password step: answers the ticket cookie. */
@@ -104,7 +103,7 @@ describe('enrolment', () => {
 describe('signing in with a second factor', () => {
   it('asks for the code after the password: no session until it comes, a wrong code is 401, the right one signs in', async () => {
     const a = await signup();
-    const { secret } = await enrol(a);
+    const { secret, firstCode } = await enrol(a);
     const ticket = await passwordStep(a.email);
     // The ticket is not a session, under either cookie name.
     expect((await h.http.get('/users/@me').set('Cookie', ticket)).status).toBe(401);
@@ -116,6 +115,10 @@ describe('signing in with a second factor', () => {
     expect(wrong.body.error.code).toBe('UNAUTHORIZED');
     expect(cookieNamed(wrong, 'token')).toBeUndefined();
     expect((await secondStep(undefined, { code: codeAt(secret, 1) })).status).toBe(401);
+    // Nor is a session cookie a ticket.
+    expect((await secondStep(a.cookie.replace(/^token=/, 'two_factor='), { code: codeAt(secret, 1) })).status).toBe(401);
+    // The code that confirmed the enrolment was spent there.
+    expect((await secondStep(ticket, { code: firstCode })).status).toBe(401);
 
     // The enrolment used this step's code; the next step's is within the accepted window.
     const ok = await secondStep(ticket, { code: codeAt(secret, 1) });
@@ -170,6 +173,47 @@ describe('signing in with a second factor', () => {
     const b = await signup();
     const other = await enrol(b);
     expect((await secondStep(await passwordStep(a.email), { recoveryCode: other.recoveryCodes[0] })).status).toBe(401);
+  });
+
+  it('voids the ticket when every session of the account ends (password reset, sign out everywhere)', async () => {
+    const a = await signup();
+    const { secret } = await enrol(a);
+    const ticket = await passwordStep(a.email);
+    expect((await h.http.post('/auth/logout-all').set('Cookie', a.cookie)).status).toBe(204);
+    expect((await secondStep(ticket, { code: codeAt(secret, 1) })).status).toBe(401);
+    expect((await secondStep(await passwordStep(a.email), { code: codeAt(secret, 1) })).status).toBe(200);
+  });
+
+  it('counts the second step against the per-address sign-in limit', async () => {
+    const limited = await startHarness({ env: { AUTH_RATE_LIMIT_PER_MINUTE: '3' } });
+    try {
+      const ip = `10.${crypto.randomInt(256)}.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}`;
+      const a = await signup();
+      const { secret } = await enrol(a);
+      const login = await limited.http.post('/auth/login').set('X-Forwarded-For', ip).send({ email: a.email, password: PASSWORD });
+      const ticket = cookieNamed(login, 'two_factor')!;
+      const step = () => limited.http.post('/auth/login/two-factor').set('X-Forwarded-For', ip).set('Cookie', ticket);
+      expect((await step().send({ recoveryCode: 'aaaa-bbbb-cccc-dddd' })).status).toBe(401);
+      expect((await step().send({ recoveryCode: 'aaaa-bbbb-cccc-dddd' })).status).toBe(401);
+      const refused = await step().send({ code: codeAt(secret, 1) });
+      expect(refused.status).toBe(429);
+      expect(refused.headers['retry-after']).toBeDefined();
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it('keeps counting while a success clears the count at the same moment (two requests racing with one code)', async () => {
+    // Before, the reservation inserted-if-missing then selected the row: a clear in between left it
+    // nothing to read, and the racing request answered 500.
+    const errors: string[] = [];
+    for (let i = 0; i < 100; i++) {
+      const key = `race-${crypto.randomBytes(4).toString('hex')}`;
+      await reserveAccountAttempt(h.deps.knex, key);
+      const settled = await Promise.allSettled([reserveAccountAttempt(h.deps.knex, key), clearAccountFailures(h.deps.knex, key)]);
+      for (const r of settled) if (r.status === 'rejected') errors.push(String(r.reason));
+    }
+    expect(errors).toEqual([]);
   });
 
   it('refuses a body with both or neither factor', async () => {
@@ -228,6 +272,17 @@ describe('disabling and new recovery codes', () => {
     const login = await h.http.post('/auth/login').send({ email: a.email, password: PASSWORD });
     expect(login.body).toEqual({ id: a.userId, email: a.email });
     expect(cookieNamed(login, 'token')).toBeDefined();
+  });
+
+  it('takes a recovery code instead of a code (a lost phone), once', async () => {
+    const a = await signup();
+    const { recoveryCodes } = await enrol(a);
+    const off = await h.http.post('/users/@me/two-factor/disable').set('Cookie', a.cookie).send({ recoveryCode: recoveryCodes[2] });
+    expect(off.status).toBe(204);
+    expect((await h.http.get('/users/@me/two-factor').set('Cookie', a.cookie)).body.enabled).toBe(false);
+    const wrong = await h.http.post('/users/@me/two-factor/disable').set('Cookie', a.cookie).send({ recoveryCode: recoveryCodes[3] });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.error.errors[0]).toMatchObject({ field: 'recoveryCode' });
   });
 
   it('replaces the recovery codes for a valid code; the old ones stop working', async () => {
