@@ -1,17 +1,34 @@
 import type { AppContext } from './context';
-import { forbidden, notFound } from './errors';
-import { Action, can, membership, Role } from '../db/projects';
+import { ApiError, forbidden, notFound } from './errors';
+import { Action, can, Role } from '../db/projects';
+import { memberAccess } from '../db/twoFactor';
+
+/** Where the dashboard sets up 2FA; the 403 below points there. */
+export const TWO_FACTOR_SETUP_PATH = '/app/account/two-factor';
+
+/**
+ * A project whose owner requires two-factor authentication refuses the cookie of a member without
+ * it (docs/roles.md "Requiring two-factor authentication"); API keys are not people and pass.
+ */
+export const twoFactorRequired = () =>
+  new ApiError(403, 'TWO_FACTOR_REQUIRED', 'This project requires two-factor authentication: set it up on your account to open the project', {
+    details: { setupUrl: TWO_FACTOR_SETUP_PATH },
+    suggestion: `Enable two-factor authentication at ${TWO_FACTOR_SETUP_PATH}`,
+  });
 
 /**
  * The signed-in user's role on a project, when it allows `action` (docs/roles.md). A project the
- * user does not belong to answers 404, as if it did not exist; a role that falls short answers 403.
+ * user does not belong to answers 404, as if it did not exist; a member without 2FA on a project
+ * that requires it answers 403 TWO_FACTOR_REQUIRED (unless `evenWithoutTwoFactor`: leaving the
+ * project); a role that falls short answers 403 FORBIDDEN.
  */
-export async function requireProjectRole(ctx: AppContext, projectId: string, action: Action): Promise<Role> {
+export async function requireProjectRole(ctx: AppContext, projectId: string, action: Action, opts: { evenWithoutTwoFactor?: boolean } = {}): Promise<Role> {
   // Called by session routes only, after the session middleware set the user (or answered 401).
   const user = ctx.state.user;
   if (!user) throw new Error('requireProjectRole needs a signed-in user');
-  const role = await membership(ctx.deps.knex, projectId, user.id);
-  if (!role) throw notFound('Project');
-  if (!can(role, action)) throw forbidden(`Your role (${role}) may not do this on the project`);
-  return role;
+  const access = await memberAccess(ctx.deps.knex, projectId, user.id);
+  if (!access) throw notFound('Project');
+  if (access.twoFactorMissing && !opts.evenWithoutTwoFactor) throw twoFactorRequired();
+  if (!can(access.role, action)) throw forbidden(`Your role (${access.role}) may not do this on the project`);
+  return access.role;
 }

@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS = [
   'member.remove',
   'invite.withdraw',
   'project.update',
+  'project.require_two_factor',
   'project.reset',
   'settings.update',
   'domain.create',

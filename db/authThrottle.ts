@@ -27,15 +27,26 @@ const secondsUntil = (t: number, now: number) => Math.max(1, Math.ceil((t - now)
 
 const MINUTE_MS = 60_000;
 
+/**
+ * The subject's row, created when missing, locked until the transaction ends. One upsert: an insert
+ * that ignores the conflict and then selects could find nothing when a success (clearAccountFailures)
+ * or the prune deleted the row in between.
+ */
+async function lockedRow(trx: Knex.Transaction, scope: 'ip' | 'account', key: string, fresh: Record<string, unknown>) {
+  return (
+    await trx('auth_throttle')
+      .insert({ scope, key, ...fresh })
+      .onConflict(['scope', 'key'])
+      .merge(['scope'])
+      .returning('*')
+  )[0];
+}
+
 /** Counts one attempt from `ip`; refused beyond `limit` per minute. A refused attempt is not counted. */
 export async function countIpAttempt(knex: Knex, ip: string, limit: number, now = Date.now()): Promise<ThrottleVerdict> {
   const interval = MINUTE_MS / limit;
   return knex.transaction(async (trx) => {
-    await trx('auth_throttle')
-      .insert({ scope: 'ip', key: ip, tat: new Date(now) })
-      .onConflict(['scope', 'key'])
-      .ignore();
-    const row = await trx('auth_throttle').where({ scope: 'ip', key: ip }).forUpdate().first();
+    const row = await lockedRow(trx, 'ip', ip, { tat: new Date(now) });
     const tat = Math.max(new Date(row.tat ?? now).getTime(), now) + interval;
     if (tat - now > MINUTE_MS) return { allowed: false, retryAfterSeconds: secondsUntil(tat - MINUTE_MS, now) };
     await trx('auth_throttle')
@@ -54,8 +65,7 @@ export async function countIpAttempt(knex: Knex, ip: string, limit: number, now 
  */
 export async function reserveAccountAttempt(knex: Knex, key: string, now = Date.now()): Promise<ThrottleVerdict> {
   return knex.transaction(async (trx) => {
-    await trx('auth_throttle').insert({ scope: 'account', key, count: 0 }).onConflict(['scope', 'key']).ignore();
-    const row = await trx('auth_throttle').where({ scope: 'account', key }).forUpdate().first();
+    const row = await lockedRow(trx, 'account', key, { count: 0 });
     const lockedUntil = row.locked_until ? new Date(row.locked_until).getTime() : 0;
     if (lockedUntil > now) return { allowed: false, retryAfterSeconds: secondsUntil(lockedUntil, now) };
     const quietSince = Math.max(row.last_at ? new Date(row.last_at).getTime() : 0, lockedUntil);

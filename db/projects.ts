@@ -18,6 +18,8 @@ export interface ProjectRow {
   disabled: boolean;
   /** Double opt-in settings (db/doubleOptIn.ts); null: off. */
   double_opt_in?: import('./doubleOptIn').DoubleOptInSettings | null;
+  /** Members need two-factor authentication to open the project with their cookie (db/twoFactor.ts). */
+  require_two_factor?: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -32,6 +34,7 @@ export type Role = (typeof ROLES)[number];
 const PERMISSIONS = {
   'project.read': ['OWNER', 'ADMIN', 'MEMBER'],
   'project.update': ['OWNER', 'ADMIN'],
+  'twoFactor.require': ['OWNER'],
   'keys.rotate': ['OWNER', 'ADMIN'],
   'audit.read': ['OWNER', 'ADMIN'],
   'members.manage': ['OWNER', 'ADMIN'],

@@ -1,16 +1,7 @@
 import type { Next } from 'koa';
 import type { AppContext } from '../context';
 import { ApiError, unauthorized } from '../errors';
-import {
-  findProject,
-  findProjectByIdCounting,
-  findProjectByKey,
-  findProjectByKeyCounting,
-  KeyKind,
-  membership,
-  ProjectRow,
-  RateLimitCounts,
-} from '../../db/projects';
+import { findProject, findProjectByIdCounting, findProjectByKey, findProjectByKeyCounting, KeyKind, ProjectRow, RateLimitCounts } from '../../db/projects';
 import { publicLimitOf, publicRateLimitResult, rateLimitResult, windowStartOf } from '../../db/rateLimit';
 import { applyRateLimit } from './rateLimit';
 import type { UserRow } from '../../db/users';
@@ -18,6 +9,8 @@ import { LAST_SEEN_EVERY_SECONDS, liveSessionUser, touchSession } from '../../db
 import { verifyJwt } from '../../lib/jwt';
 import { crossSiteGuard } from './crossSite';
 import { notFound } from '../errors';
+import { memberAccess } from '../../db/twoFactor';
+import { twoFactorRequired } from '../projectAccess';
 
 /** The header naming the project a cookie-authenticated request to a secret-key route acts on. */
 export const PROJECT_ID_HEADER = 'X-Project-Id';
@@ -124,7 +117,9 @@ function projectFromSession(rateLimited: boolean, guard: ReturnType<typeof cross
       const projectId = ctx.get(PROJECT_ID_HEADER).trim();
       if (!projectId) throw unauthorized(`Missing ${PROJECT_ID_HEADER}: with the session cookie, send ${PROJECT_ID_HEADER}: <project id>`);
       // Unknown, malformed, or a project the user is not in: the same 404 as the project routes.
-      if (!UUID.test(projectId) || !(await membership(ctx.deps.knex, projectId, user.id))) throw notFound('Project');
+      const access = UUID.test(projectId) ? await memberAccess(ctx.deps.knex, projectId, user.id) : null;
+      if (!access) throw notFound('Project');
+      if (access.twoFactorMissing) throw twoFactorRequired();
       const now = Date.now();
       const found = rateLimited
         ? await findProjectByIdCounting(ctx.deps.knex, projectId, new Date(windowStartOf(now)))

@@ -38,3 +38,17 @@ export async function reserveSignIn(ctx: AppContext, email: string): Promise<voi
 }
 
 export const signInSucceeded = (ctx: AppContext, email: string) => clearAccountFailures(ctx.deps.knex, normalizeEmail(email));
+
+/**
+ * Second-factor attempts (sign-in code, disabling 2FA, new recovery codes) are counted per user,
+ * apart from the password's count: a correct password clears that one, and must not hand out fresh
+ * guesses at the code. Five wrong codes lock the second factor as five wrong passwords lock a sign-in.
+ */
+const secondFactorKey = (userId: string) => `second-factor:${userId}`;
+
+export async function reserveSecondFactor(ctx: AppContext, userId: string): Promise<void> {
+  const v = await reserveAccountAttempt(ctx.deps.knex, secondFactorKey(userId));
+  if (!v.allowed) throw tooMany('Too many wrong authentication codes for this account; it is locked for a while', v.retryAfterSeconds);
+}
+
+export const secondFactorSucceeded = (ctx: AppContext, userId: string) => clearAccountFailures(ctx.deps.knex, secondFactorKey(userId));

@@ -13,6 +13,7 @@ export function presentProject(row: ProjectRow, keys?: { publicKey: string; secr
     publicKey: keys?.publicKey ?? `pk_…${row.public_key_last4}`,
     secretKey: keys?.secretKey ?? `sk_…${row.secret_key_last4}`,
     disabled: row.disabled,
+    requireTwoFactor: row.require_two_factor ?? false,
     createdAt: iso(row.created_at)!,
     updatedAt: iso(row.updated_at)!,
   };

@@ -1,12 +1,12 @@
 import { route } from '../route';
 import { ApiError } from '../errors';
-import { Accepted, OAuthConfig, PasswordReset, PasswordResetRequest, TokenBody, VerificationRequested, VerifiedUser } from '../schemas/account';
+import { Accepted, PasswordResetDone, OAuthConfig, PasswordReset, PasswordResetRequest, TokenBody, VerificationRequested, VerifiedUser } from '../schemas/account';
 import { mailToken, MAX_EMAILS_PER_HOUR } from '../../services/accountEmails';
 import { resetPasswordWithToken, verifyEmailWithToken } from '../../db/accounts';
 import { findUserByEmail } from '../../db/users';
 import { oauthProviders } from '../../lib/oauth';
 import { throttleClient } from '../middleware/authThrottle';
-import { startSession } from '../sessionCookie';
+import { signIn } from '../signIn';
 
 const invalidToken = () =>
   new ApiError(400, 'INVALID_TOKEN', 'This link is invalid, was already used or has expired', { suggestion: 'Ask for a new email and use the newest link' });
@@ -72,7 +72,10 @@ export default [
     crossSiteForms: true,
     body: PasswordReset,
     responses: {
-      200: { description: 'password changed and signed in (cookie set); every earlier session of the account ended', schema: Accepted },
+      200: {
+        description: 'password changed and signed in (cookie set), or — an account with 2FA — the two-factor ticket set instead (twoFactorRequired); every earlier session of the account ended',
+        schema: PasswordResetDone,
+      },
       403: { description: 'a request from another origin' },
       400: { description: 'INVALID_TOKEN: unknown, used or expired' },
       429: { description: 'RATE_LIMIT_EXCEEDED: too many attempts from this address' },
@@ -81,9 +84,12 @@ export default [
       await throttleClient(ctx);
       const user = await resetPasswordWithToken(ctx.deps.knex, body.token, body.password);
       if (!user) throw invalidToken();
-      await startSession(ctx, user);
       ctx.deps.log.info({ userId: user.id, requestId: ctx.state.requestId }, 'account: password reset; every earlier session ended');
-      return { success: true, message: 'Password changed; you are signed in' };
+      // A reset link proves the mailbox, not the second factor: an account with 2FA still enters its code.
+      if ((await signIn(ctx, user)) === 'second-factor') {
+        return { success: true as const, message: 'Password changed; enter your authentication code to sign in', twoFactorRequired: true };
+      }
+      return { success: true as const, message: 'Password changed; you are signed in', twoFactorRequired: false };
     },
   }),
   route({

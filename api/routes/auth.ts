@@ -1,9 +1,12 @@
+import { z } from 'zod';
 import { route } from '../route';
 import { ApiError, conflict } from '../errors';
 import { Credentials, Login, UserOut } from '../schemas/auth';
 import { bumpSessionVersion, checkCredentials, createUser } from '../../db/users';
 import { clearSession, endSession, startSession } from '../sessionCookie';
 import { reserveSignIn, signInSucceeded, throttleClient } from '../middleware/authThrottle';
+import { TwoFactorPending } from '../schemas/twoFactor';
+import { signIn } from '../signIn';
 
 const tooMany = { description: 'RATE_LIMIT_EXCEEDED: too many attempts from this address, or this account is locked; Retry-After says for how long' };
 
@@ -36,16 +39,21 @@ export default [
     path: '/auth/login',
     auth: 'none',
     tag: 'auth',
-    summary: 'Sign in with email and password; sets the session cookie',
+    summary:
+      'Sign in with email and password; sets the session cookie. An account with 2FA gets no session yet: the answer is { twoFactorRequired: true } with a 5-minute ticket cookie for POST /auth/login/two-factor',
     body: Login,
-    responses: { 200: { description: 'signed in', schema: UserOut }, 401: { description: 'wrong email or password' }, 429: tooMany },
+    responses: {
+      200: { description: 'signed in, or (2FA) the password step done', schema: z.union([UserOut, TwoFactorPending]) },
+      401: { description: 'wrong email or password' },
+      429: tooMany,
+    },
     async handler(ctx, { body }) {
       await throttleClient(ctx);
       await reserveSignIn(ctx, body.email);
       const user = await checkCredentials(ctx.deps.knex, body.email, body.password);
       if (!user) throw new ApiError(401, 'UNAUTHORIZED', 'Invalid email or password');
       await signInSucceeded(ctx, body.email);
-      await startSession(ctx, user);
+      if ((await signIn(ctx, user)) === 'second-factor') return { twoFactorRequired: true as const };
       return { id: user.id, email: user.email };
     },
   }),

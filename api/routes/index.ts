@@ -2,6 +2,7 @@ import type { RouteDef } from '../route';
 import health from './health';
 import config from './config';
 import auth from './auth';
+import twoFactor from './twoFactor';
 import users from './users';
 import account from './account';
 import sso from './sso';
@@ -46,6 +47,7 @@ export const allRoutes: RouteDef[] = [
   ...config,
   ...docs,
   ...auth,
+  ...twoFactor,
   ...account,
   ...sso,
   ...profile,

@@ -3,7 +3,7 @@ import { notFound } from '../errors';
 import type { AppContext } from '../context';
 import { beginSignIn, finishSignIn, type SsoRefusal } from '../../services/sso';
 import { signInWithIdentity } from '../../db/userIdentities';
-import { startSession } from '../sessionCookie';
+import { signIn as signInAs } from '../signIn';
 import { keepAttempt, takeAttempt } from '../ssoAttemptCookie';
 
 /** Single sign-on with OpenID Connect (docs/security.md "Single sign-on"); both routes answer 404 while it is off. */
@@ -64,9 +64,10 @@ export default [
         }
         const signIn = await signInWithIdentity(ctx.deps.knex, outcome.identity, { signupsAllowed: !ctx.deps.config.disableSignups });
         if ('refused' in signIn) return toLogin(ctx, signIn.refused);
-        await startSession(ctx, signIn.user);
+        const done = await signInAs(ctx, signIn.user);
         ctx.set('Cache-Control', 'no-store');
-        ctx.redirect('/app/');
+        // The provider proved the address, not this account's second factor: with 2FA on, the login screen asks for the code.
+        ctx.redirect(done === 'second-factor' ? '/app/login?step=two-factor' : '/app/');
       } catch (err) {
         // No callback input ends in a 500: whatever failed, the person is back on the login screen with a sentence.
         ctx.deps.log.error({ err, requestId: ctx.state.requestId }, 'SSO: sign-in failed');

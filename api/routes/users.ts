@@ -5,8 +5,10 @@ import { IdParams } from '../schemas/common';
 import { MyProjectsOut, ProjectCreate, ProjectOut, ProjectUpdate } from '../schemas/projects';
 import { ResetOut, SecurityOut } from '../schemas/teams';
 import { ConsumptionOut, InvoiceOut, LimitsBody, LimitsOut, SessionOut } from '../schemas/billing';
-import { requireProjectRole } from '../projectAccess';
-import { createProject, deleteProject, projectsOfUser, resetProjectData, rotateKeys, updateProject } from '../../db/projects';
+import { requireProjectRole, TWO_FACTOR_SETUP_PATH } from '../projectAccess';
+import { hasTwoFactor, setRequireTwoFactor } from '../../db/twoFactor';
+import { recordAudit } from '../../db/auditLog';
+import { createProject, deleteProject, projectsOfUser, ProjectRow, resetProjectData, Role, rotateKeys, updateProject } from '../../db/projects';
 
 import { securityState } from '../../db/security';
 import { updateSendingPolicy } from '../../db/sendingPolicy';
@@ -97,21 +99,38 @@ export default [
     path: '/users/@me/projects/:id',
     auth: 'session',
     tag: 'users',
-    summary: 'Update project settings (owner, admin)',
+    summary: 'Update project settings (owner, admin; requireTwoFactor: owner only)',
     params: IdParams,
     resource: 'Project',
     body: ProjectUpdate,
-    async handler(ctx, { params, body }) {
-      await requireProjectRole(ctx, params.id, 'project.update');
-      const { settings: policy, ...fields } = body;
+    responses: { 409: { description: 'requireTwoFactor: true from an owner who has no 2FA themselves' } },
+    async handler(ctx, { params, body, user }) {
+      const { settings: policy, requireTwoFactor, ...fields } = body;
+      await requireProjectRole(ctx, params.id, requireTwoFactor === undefined ? 'project.update' : 'twoFactor.require');
+      // The rule would shut its own author out at once: they enrol first.
+      if (requireTwoFactor && !(await hasTwoFactor(ctx.deps.knex, user.id))) {
+        throw conflict('Enable two-factor authentication on your own account before requiring it of the members', {
+          suggestion: `Enable it at ${TWO_FACTOR_SETUP_PATH}`,
+        });
+      }
+      const who = requestAuditor(ctx);
+      const changed = Object.keys(body).filter((k) => k !== 'requireTwoFactor');
       const { row, settings } = await audited(
         ctx.deps.knex,
-        requestAuditor(ctx),
-        async (trx) => ({
-          row: (await updateProject(trx, params.id, fields))!,
-          settings: await updateSendingPolicy(trx, params.id, policy ?? {}),
-        }),
-        () => ({ projectId: params.id, action: 'project.update', target: { type: 'project', id: params.id }, details: { changed: Object.keys(body) } }),
+        who,
+        async (trx) => {
+          if (requireTwoFactor !== undefined && (await setRequireTwoFactor(trx, params.id, requireTwoFactor)) !== requireTwoFactor) {
+            await recordAudit(trx, {
+              ...who,
+              projectId: params.id,
+              action: 'project.require_two_factor',
+              target: { type: 'project', id: params.id },
+              details: { requireTwoFactor },
+            });
+          }
+          return { row: (await updateProject(trx, params.id, fields))!, settings: await updateSendingPolicy(trx, params.id, policy ?? {}) };
+        },
+        () => changed.length > 0 && { projectId: params.id, action: 'project.update', target: { type: 'project', id: params.id }, details: { changed } },
       );
       ctx.body = { ...presentProject(row), settings };
     },

@@ -13,6 +13,8 @@ export const PasswordResetRequest = z.object({ email: Email });
 export const PasswordReset = z.object({ token: Token, password: Credentials.shape.password });
 
 export const Accepted = z.object({ success: z.literal(true), message: z.string() });
+/** A reset signs in, unless the account has a second factor: then its code comes next (POST /auth/login/two-factor). */
+export const PasswordResetDone = Accepted.extend({ twoFactorRequired: z.boolean() });
 export const VerificationRequested = z.object({ success: z.literal(true), alreadyVerified: z.boolean(), message: z.string() });
 export const VerifiedUser = z.object({ id: z.string(), email: z.string(), emailVerified: z.literal(true) });
 

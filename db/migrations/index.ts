@@ -34,6 +34,7 @@ import * as contactExports from './038_contact_exports';
 import * as auditLog from './039_audit_log';
 import * as retention from './040_retention';
 import * as userSessions from './041_user_sessions';
+import * as twoFactor from './042_two_factor';
 import * as userIdentities from './043_user_identities';
 import * as postmasterAndAddedBy from './045_postmaster_and_added_by';
 import * as trackingDomains from './046_tracking_domains';
@@ -78,6 +79,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['039_audit_log', auditLog],
   ['040_retention', retention],
   ['041_user_sessions', userSessions],
+  ['042_two_factor', twoFactor],
   ['043_user_identities', userIdentities],
   ['045_postmaster_and_added_by', postmasterAndAddedBy],
   ['046_tracking_domains', trackingDomains],

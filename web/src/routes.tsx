@@ -36,6 +36,7 @@ export const routes: RouteObject[] = [
   { path: '/account', lazy: page(() => import('./pages/account/Account')) },
   { path: '/', lazy: page(() => import('./pages/Home')) },
   { path: '/new-project', lazy: page(() => import('./pages/NewProject')) },
+  { path: '/account/two-factor', lazy: page(() => import('./pages/TwoFactor')) },
   {
     path: '/p/:projectId',
     lazy: page(() => import('./pages/ProjectLayout')),

@@ -83,6 +83,8 @@ export interface Project {
   publicKey: string;
   secretKey: string;
   disabled: boolean;
+  /** Members need two-factor authentication to open it (owner's setting). */
+  requireTwoFactor?: boolean;
   createdAt: string;
   updatedAt: string;
   role?: Role;

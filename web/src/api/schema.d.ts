@@ -216,8 +216,25 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in with email and password; sets the session cookie */
+        /** Sign in with email and password; sets the session cookie. An account with 2FA gets no session yet: the answer is { twoFactorRequired: true } with a 5-minute ticket cookie for POST /auth/login/two-factor */
         post: operations["postAuthLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/login/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Second step of signing in to an account with 2FA: a code from the authenticator app, or a recovery code, with the ticket cookie POST /auth/login set; sets the session cookie */
+        post: operations["postAuthLoginTwoFactor"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2022,7 +2039,7 @@ export interface paths {
         delete: operations["deleteUsersMeProjectsId"];
         options?: never;
         head?: never;
-        /** Update project settings (owner, admin) */
+        /** Update project settings (owner, admin; requireTwoFactor: owner only) */
         patch: operations["patchUsersMeProjectsId"];
         trace?: never;
     };
@@ -2192,6 +2209,91 @@ export interface paths {
         post?: never;
         /** Sign out one session (this one too: its cookie is then cleared) */
         delete: operations["deleteUsersMeSessionsId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/@me/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the signed-in user has two-factor authentication, and how many recovery codes are left */
+        get: operations["getUsersMeTwoFactor"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/@me/two-factor/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Turn 2FA off: needs a current code from the app, or a recovery code */
+        post: operations["postUsersMeTwoFactorDisable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/@me/two-factor/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Finish enrolling with the first code from the app; answers the 10 recovery codes, shown this once */
+        post: operations["postUsersMeTwoFactorEnable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/@me/two-factor/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the recovery codes (a current code, or a recovery code, proves the holder); the old ones stop working */
+        post: operations["postUsersMeTwoFactorRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/@me/two-factor/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Begin enrolling an authenticator app: a new secret and its QR code (2FA stays off until POST …/enable accepts a first code) */
+        post: operations["postUsersMeTwoFactorSetup"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3734,7 +3836,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description signed in */
+            /** @description signed in, or (2FA) the password step done */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3743,6 +3845,12 @@ export interface operations {
                     "application/json": {
                         email: string;
                         id: string;
+                    } | {
+                        /**
+                         * @description send the code to POST /auth/login/two-factor; the ticket is an httpOnly cookie valid for 5 minutes
+                         * @constant
+                         */
+                        twoFactorRequired: true;
                     };
                 };
             };
@@ -3783,6 +3891,92 @@ export interface operations {
                 };
             };
             /** @description RATE_LIMIT_EXCEEDED: too many attempts from this address, or this account is locked; Retry-After says for how long */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postAuthLoginTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the 6-digit code of the authenticator app */
+                    code?: string;
+                    /** @description one of the recovery codes shown at enrolment; each works once */
+                    recoveryCode?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description signed in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        email: string;
+                        id: string;
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description no valid ticket (sign in with the password first; it lasts 5 minutes), or a wrong, used or expired code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: too many wrong codes for this account, or attempts from this address; Retry-After says for how long */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4088,7 +4282,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description password changed and signed in (cookie set); every earlier session of the account ended */
+            /** @description password changed and signed in (cookie set), or — an account with 2FA — the two-factor ticket set instead (twoFactorRequired); every earlier session of the account ended */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4098,6 +4292,7 @@ export interface operations {
                         message: string;
                         /** @constant */
                         success: true;
+                        twoFactorRequired: boolean;
                     };
                 };
             };
@@ -10444,7 +10639,7 @@ export interface operations {
     getProjectsIdAudit: {
         parameters: {
             query?: {
-                action?: "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.reset" | "settings.update" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "template.delete" | "campaign.delete" | "campaign.send" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "segment.delete" | "topic.delete" | "webhook_endpoint.delete" | "retention.prune";
+                action?: "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.require_two_factor" | "project.reset" | "settings.update" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "template.delete" | "campaign.delete" | "campaign.send" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "segment.delete" | "topic.delete" | "webhook_endpoint.delete" | "retention.prune";
                 /** @description a user id, `secret key` or `system` */
                 actor?: string;
                 /** @description at or after (inclusive) */
@@ -10471,7 +10666,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @enum {string} */
-                            action: "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.reset" | "settings.update" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "template.delete" | "campaign.delete" | "campaign.send" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "segment.delete" | "topic.delete" | "webhook_endpoint.delete" | "retention.prune";
+                            action: "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.require_two_factor" | "project.reset" | "settings.update" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "template.delete" | "campaign.delete" | "campaign.send" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "segment.delete" | "topic.delete" | "webhook_endpoint.delete" | "retention.prune";
                             /** @description the user id, `secret key` or `system` */
                             actor: string;
                             /** @description the acting user's current sign-in address; null for `secret key`, `system` or a deleted account */
@@ -14894,6 +15089,7 @@ export interface operations {
                         id: string;
                         name: string;
                         publicKey: string;
+                        requireTwoFactor: boolean;
                         /** @enum {string} */
                         role: "OWNER" | "ADMIN" | "MEMBER";
                         secretKey: string;
@@ -14948,6 +15144,7 @@ export interface operations {
                         id: string;
                         name: string;
                         publicKey: string;
+                        requireTwoFactor: boolean;
                         secretKey: string;
                         updatedAt: string;
                     };
@@ -15060,6 +15257,8 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    /** @description members must have two-factor authentication to open the project in the dashboard (owner only; the owner needs 2FA first) */
+                    requireTwoFactor?: boolean;
                     /** @description the sending policy (double opt-in is set with PATCH /settings) */
                     settings?: {
                         frequencyCap?: {
@@ -15130,6 +15329,15 @@ export interface operations {
             };
             /** @description unknown resource */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description requireTwoFactor: true from an owner who has no 2FA themselves */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15564,6 +15772,7 @@ export interface operations {
                         id: string;
                         name: string;
                         publicKey: string;
+                        requireTwoFactor: boolean;
                         secretKey: string;
                         updatedAt: string;
                     };
@@ -15816,6 +16025,352 @@ export interface operations {
             };
             /** @description no such live session of this user */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getUsersMeTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        enabled: boolean;
+                        enabledAt: string | null;
+                        recoveryCodesLeft: number;
+                    };
+                };
+            };
+            /** @description not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postUsersMeTwoFactorDisable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the 6-digit code of the authenticator app */
+                    code?: string;
+                    /** @description one of the recovery codes shown at enrolment; each works once */
+                    recoveryCode?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description 2FA is off; the secret and the recovery codes are deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description VALIDATION_ERROR on `code` or `recoveryCode`: wrong, already used, or outside the accepted time steps */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: too many wrong codes for this account, or attempts from this address; Retry-After says for how long */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postUsersMeTwoFactorEnable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the 6-digit code of the authenticator app */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description 2FA is on */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description shown this once; only their hashes are stored */
+                        recoveryCodes: string[];
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description no enrolment begun, or 2FA already enabled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description VALIDATION_ERROR on `code` or `recoveryCode`: wrong, already used, or outside the accepted time steps */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postUsersMeTwoFactorRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the 6-digit code of the authenticator app */
+                    code?: string;
+                    /** @description one of the recovery codes shown at enrolment; each works once */
+                    recoveryCode?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the new codes, shown this once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description shown this once; only their hashes are stored */
+                        recoveryCodes: string[];
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description VALIDATION_ERROR on `code` or `recoveryCode`: wrong, already used, or outside the accepted time steps */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: too many wrong codes for this account, or attempts from this address; Retry-After says for how long */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postUsersMeTwoFactorSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the secret, shown here only */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        otpauthUrl: string;
+                        /** @description the otpauth URL as a QR code: a data:image/png;base64 URL */
+                        qrCode: string;
+                        /** @description base32, for apps that cannot scan the QR code */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description 2FA is already enabled */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

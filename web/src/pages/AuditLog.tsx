@@ -22,6 +22,7 @@ const ACTIONS: Record<Action, string> = {
   'member.remove': 'Removed a member',
   'invite.withdraw': 'Withdrew an invite',
   'project.update': 'Changed the project',
+  'project.require_two_factor': 'Changed whether members need two-factor authentication',
   'project.reset': 'Reset the project',
   'settings.update': 'Changed the settings',
   'domain.create': 'Added a domain',

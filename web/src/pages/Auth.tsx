@@ -6,6 +6,7 @@ import { api, unwrap } from '../api/client';
 import { ErrorState } from '../components/States';
 import { SsoSignIn } from '../components/SsoSignIn';
 import { invitePath } from './account/links';
+import { SecondFactorStep } from '../components/twoFactor/SecondFactorStep';
 
 /**
  * Sign up and log in share one form: "Email", "Password", and the action's button. From an
@@ -19,6 +20,9 @@ export function AuthForm({ mode }: { mode: 'signup' | 'login' }) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  // An account with 2FA: the password was right, the code comes next (docs/api.md "Two-factor authentication").
+  // `?step=two-factor`: a reset link or single sign-on proved the rest and left the ticket (api/signIn.ts).
+  const [secondFactor, setSecondFactor] = useState(mode === 'login' && params.get('step') === 'two-factor');
   const navigate = useNavigate();
   const qc = useQueryClient();
   const action = mode === 'signup' ? 'Sign up' : 'Log in';
@@ -44,16 +48,24 @@ export function AuthForm({ mode }: { mode: 'signup' | 'login' }) {
     return '/new-project';
   }
 
+  async function signedIn() {
+    // Whatever was cached belongs to the signed-out visitor (a null user): start afresh.
+    qc.removeQueries();
+    void navigate(await destination(), { replace: true });
+  }
+
   async function submit(e: FormEvent) {
     e.preventDefault();
     setBusy(true);
     setError(null);
     try {
       const body = { email, password };
-      await unwrap(mode === 'signup' ? api.POST('/auth/signup', { body }) : api.POST('/auth/login', { body }));
-      // Whatever was cached belongs to the signed-out visitor (a null user): start afresh.
-      qc.removeQueries();
-      navigate(await destination(), { replace: true });
+      const answer = await unwrap<object>(mode === 'signup' ? api.POST('/auth/signup', { body }) : api.POST('/auth/login', { body }));
+      if ('twoFactorRequired' in answer && answer.twoFactorRequired) {
+        setSecondFactor(true);
+        return;
+      }
+      await signedIn();
     } catch (err) {
       setError(err);
     } finally {
@@ -65,52 +77,62 @@ export function AuthForm({ mode }: { mode: 'signup' | 'login' }) {
   return (
     <Center mih="100vh" p="md">
       <Paper withBorder shadow="sm" p="xl" w="100%" maw={420}>
-        <form onSubmit={submit}>
-          <Stack>
-            <Title order={1} size="h2">
-              {mode === 'signup' ? 'Create your account' : 'Log in'}
-            </Title>
-            {invite ? (
-              <Text size="sm" c="dimmed">
-                {mode === 'signup' ? 'Create your account with the invited address to join the project.' : 'Log in to accept the invitation.'}
+        {secondFactor ? (
+          <SecondFactorStep
+            onSignedIn={() => void signedIn()}
+            onStartOver={() => {
+              setSecondFactor(false);
+              setPassword('');
+            }}
+          />
+        ) : (
+          <form onSubmit={submit}>
+            <Stack>
+              <Title order={1} size="h2">
+                {mode === 'signup' ? 'Create your account' : 'Log in'}
+              </Title>
+              {invite ? (
+                <Text size="sm" c="dimmed">
+                  {mode === 'signup' ? 'Create your account with the invited address to join the project.' : 'Log in to accept the invitation.'}
+                </Text>
+              ) : null}
+              <TextInput label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
+              <PasswordInput
+                label="Password"
+                autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
+                required
+                value={password}
+                onChange={(e) => setPassword(e.currentTarget.value)}
+              />
+              {error ? <ErrorState error={error} title={`${action} failed`} /> : null}
+              <Button type="submit" loading={busy}>
+                {action}
+              </Button>
+              <SsoSignIn />
+              <Text size="sm">
+                {mode === 'signup' ? (
+                  <>
+                    Already have an account?{' '}
+                    <Anchor component={Link} to={`/login${carry}`}>
+                      Log in instead
+                    </Anchor>
+                  </>
+                ) : (
+                  <>
+                    New here?{' '}
+                    <Anchor component={Link} to={`/signup${carry}`}>
+                      Create an account
+                    </Anchor>{' '}
+                    ·{' '}
+                    <Anchor component={Link} to="/forgot-password">
+                      Forgot your password?
+                    </Anchor>
+                  </>
+                )}
               </Text>
-            ) : null}
-            <TextInput label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
-            <PasswordInput
-              label="Password"
-              autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
-              required
-              value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
-            />
-            {error ? <ErrorState error={error} title={`${action} failed`} /> : null}
-            <Button type="submit" loading={busy}>
-              {action}
-            </Button>
-            <SsoSignIn />
-            <Text size="sm">
-              {mode === 'signup' ? (
-                <>
-                  Already have an account?{' '}
-                  <Anchor component={Link} to={`/login${carry}`}>
-                    Log in instead
-                  </Anchor>
-                </>
-              ) : (
-                <>
-                  New here?{' '}
-                  <Anchor component={Link} to={`/signup${carry}`}>
-                    Create an account
-                  </Anchor>{' '}
-                  ·{' '}
-                  <Anchor component={Link} to="/forgot-password">
-                    Forgot your password?
-                  </Anchor>
-                </>
-              )}
-            </Text>
-          </Stack>
-        </form>
+            </Stack>
+          </form>
+        )}
       </Paper>
     </Center>
   );

@@ -6,6 +6,8 @@ import { useCurrentProject } from '../api/project';
 import { SECTIONS } from '../routes';
 import { ErrorState, Loading } from '../components/States';
 import { VerifyBanner } from '../components/account/VerifyBanner';
+import { useTwoFactorStatus } from '../api/twoFactor';
+import { TwoFactorRequired } from '../components/twoFactor/TwoFactorRequired';
 
 export default function ProjectLayout() {
   const me = useMe();
@@ -15,6 +17,7 @@ export default function ProjectLayout() {
   const navigate = useNavigate();
   const signOut = useSignedOut();
   const { pathname } = useLocation();
+  const twoFactor = useTwoFactorStatus(!!me.data);
 
   if (me.isPending) return <Loading />;
   if (me.error) return <ErrorState error={me.error} />;
@@ -24,6 +27,8 @@ export default function ProjectLayout() {
   if (!project) return <ErrorState title="Project not found" error={new Error('This project does not exist, or you are not a member of it.')} />;
 
   const section = (path: string) => `/p/${projectId}/${path}`;
+  // The project's owners require 2FA and this member has none: every project route would answer 403 TWO_FACTOR_REQUIRED.
+  const blocked = !!project.requireTwoFactor && twoFactor.data?.enabled === false;
   return (
     <AppShell header={{ height: 60 }} navbar={{ width: 230, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
       <AppShell.Header>
@@ -101,7 +106,7 @@ export default function ProjectLayout() {
         <Title order={2} size="h6" c="dimmed" mb={4}>
           {project.name}
         </Title>
-        <Outlet />
+        {blocked ? <TwoFactorRequired projectName={project.name} /> : <Outlet />}
       </AppShell.Main>
     </AppShell>
   );

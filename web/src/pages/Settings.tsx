@@ -6,6 +6,7 @@ import { api, fieldError, hasFieldErrors, forProject, type Project, ResponseOf, 
 import { useAppConfig } from '../api/session';
 import { useCurrentProject } from '../api/project';
 import { ErrorState, Loading } from '../components/States';
+import { RequireTwoFactorSwitch } from '../components/twoFactor/RequireTwoFactorSwitch';
 
 type SendingPolicy = ResponseOf<'/settings', 'get'>;
 type CapPeriod = 'day' | 'week';
@@ -435,6 +436,7 @@ export default function Settings() {
       {policy.data ? <Sending projectId={projectId} policy={policy.data} /> : null}
       {policy.data ? <RetentionSettings projectId={projectId} retention={policy.data.retention} /> : null}
       {config.data?.billing?.enabled ? <Billing projectId={projectId} may={manages} /> : null}
+      {project.role === 'OWNER' ? <RequireTwoFactorSwitch project={project} /> : null}
       {project.role === 'OWNER' ? <DangerZone project={project} /> : null}
     </Stack>
   );

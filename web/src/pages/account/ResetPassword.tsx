@@ -20,10 +20,11 @@ export default function ResetPassword() {
   const qc = useQueryClient();
   const reset = useMutation({
     mutationFn: () => unwrap(api.POST('/auth/reset-password', { body: { token, password } })),
-    onSuccess: () => {
+    onSuccess: (done) => {
       // Whatever was cached belonged to whoever was signed in before.
       qc.removeQueries();
-      void navigate('/', { replace: true });
+      // An account with 2FA is not signed in by the link alone: its code comes next.
+      void navigate(done.twoFactorRequired ? '/login?step=two-factor' : '/', { replace: true });
     },
   });
   const deadLink = !token || (reset.error instanceof ApiError && (reset.error.code === 'INVALID_TOKEN' || fieldError(reset.error, 'token')));
