@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
+import { Secret, TOTP } from 'otpauth';
 import { createKnex } from '../../db/knex';
 import { freePort } from '../../worker/devServer';
 import { startApiProcess, type ApiProcess } from '../helpers/apiProcess';
@@ -156,6 +157,21 @@ describe('the dashboard configuration', () => {
 });
 
 describe('signing in with SSO', () => {
+  it('does not skip a second factor: an account with 2FA is sent to the login screen for its code, with no session yet', async () => {
+    const address = email('two-factor');
+    const first = await signIn(address);
+    const post = (path: string, body?: object) =>
+      fetch(`${api.url}${path}`, { method: 'POST', headers: { Cookie: first.session!, 'Content-Type': 'application/json' }, body: JSON.stringify(body ?? {}) });
+    const setup = await json(post('/users/@me/two-factor/setup'));
+    const code = new TOTP({ secret: Secret.fromBase32(setup.secret) }).generate();
+    expect((await post('/users/@me/two-factor/enable', { code })).status).toBe(200);
+
+    const again = await signIn(address);
+    expect(again.location).toBe('/app/login?step=two-factor');
+    expect(again.session).toBeUndefined();
+    expect(again.browser.cookie(api.url, 'two_factor')).toBeDefined();
+  });
+
   it('sends the browser to the provider with PKCE (S256), a state and a nonce, kept in a signed httpOnly cookie', async () => {
     const browser = new Browser();
     const res = await browser.get(`${api.url}/auth/sso/start`);
