@@ -24,6 +24,10 @@ export interface AppState {
   requestId: string;
   project?: ProjectRow;
   user?: UserRow;
+  /** The cookie caller's role on `project` (secret-key routes reached by cookie + X-Project-Id). */
+  role?: import('../db/projects').Role;
+  /** The route serving the request: what an `access.denied` entry names. */
+  route?: { method: string; path: string; audit?: string | readonly string[] };
   /** Set for routes declared with `rawJsonBody` (signed webhooks). */
   rawBody?: Buffer;
 }

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
 import { pageOf } from './pages';
 
@@ -6,6 +7,7 @@ import { pageOf } from './pages';
  * written by the erasure and export routes; `retention.prune` by the retention sweep (actor `system`).
  */
 export const AUDIT_ACTIONS = [
+  'project.create',
   'keys.rotate',
   'member.add',
   'member.invite',
@@ -15,21 +17,38 @@ export const AUDIT_ACTIONS = [
   'project.update',
   'project.reset',
   'settings.update',
+  'billing.limits',
   'domain.create',
   'domain.delete',
   'contact.delete',
   'contact.erase',
   'contact.export',
+  'contact.import',
+  'contact.bulk_subscribe',
+  'contact.bulk_unsubscribe',
+  'contact.bulk_delete',
+  'contact_field.delete',
+  'event.delete',
+  'suppression.add',
+  'suppression.remove',
   'template.delete',
   'campaign.delete',
   'campaign.send',
   'workflow.delete',
   'workflow.enable',
   'workflow.disable',
+  'workflow.update',
   'segment.delete',
+  'topic.create',
+  'topic.update',
   'topic.delete',
+  'webhook_endpoint.create',
+  'webhook_endpoint.update',
+  'webhook_endpoint.rotate_secret',
   'webhook_endpoint.delete',
   'retention.prune',
+  /** A role that fell short: the refused attempt, `details.action` naming what was tried (docs/roles.md). */
+  'access.denied',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -64,19 +83,36 @@ export interface AuditRow {
 }
 
 /**
+ * The entries written while a request runs, by id: the router opens one per request of a route that
+ * declares `audit` when it checks that contract (api/router.ts), and `recordAudit` notes each insert
+ * in it, so the check can find them committed. Outside such a request there is no store and nothing is noted.
+ */
+export const auditWitness = new AsyncLocalStorage<{ ids: string[] }>();
+
+/** Of `ids`, the committed entries with one of `actions`: what the router's audit check counts. */
+export async function committedEntries(knex: Knex, ids: string[], actions: readonly AuditAction[]): Promise<number> {
+  if (!ids.length) return 0;
+  const [{ n }] = await knex('audit_log').whereIn('id', ids).whereIn('action', actions).count({ n: '*' });
+  return Number(n);
+}
+
+/**
  * Writes one entry. Pass the transaction of the change itself, so the entry commits with it or not
  * at all (services/audit.ts `audited` does this for the routes).
  */
 export async function recordAudit(trx: Knex, entry: AuditEntry): Promise<void> {
-  await trx('audit_log').insert({
-    project_id: entry.projectId,
-    actor: entry.actor,
-    action: entry.action,
-    target_type: entry.target.type,
-    target_id: entry.target.id,
-    details: entry.details ? JSON.stringify(entry.details) : null,
-    ip: entry.ip ?? null,
-  });
+  const [row] = await trx('audit_log')
+    .insert({
+      project_id: entry.projectId,
+      actor: entry.actor,
+      action: entry.action,
+      target_type: entry.target.type,
+      target_id: entry.target.id,
+      details: entry.details ? JSON.stringify(entry.details) : null,
+      ip: entry.ip ?? null,
+    })
+    .returning('id');
+  auditWitness.getStore()?.ids.push(String(row.id));
 }
 
 export interface AuditFilter {

@@ -38,3 +38,30 @@ export async function audited<T>(
     return result;
   });
 }
+
+/** What a refused attempt names: the permission it lacked, the caller's role and the route tried. */
+export interface Denial {
+  projectId: string;
+  permission: string;
+  role: string;
+  route: { method: string; path: string; audit?: string | readonly string[] };
+  /** The thing the attempt was about, as the route's own entries would name it. */
+  target: { type: string; id: string | null };
+}
+
+/**
+ * Records a refused attempt as an `access.denied` entry: on its own, since there is no change to
+ * commit with, and before the 403 is answered, so a refusal the log missed cannot happen. The entry
+ * names what was tried (`details.action`: the route's audit action, or the route itself).
+ */
+export async function recordDenied(knex: Knex, who: AuditWho, d: Denial): Promise<void> {
+  const actions = d.route.audit === undefined ? [] : typeof d.route.audit === 'string' ? [d.route.audit] : [...d.route.audit];
+  const route = `${d.route.method.toUpperCase()} ${d.route.path}`;
+  await recordAudit(knex, {
+    ...who,
+    projectId: d.projectId,
+    action: 'access.denied',
+    target: d.target,
+    details: { action: actions.length === 1 ? actions[0] : actions.length ? actions : route, permission: d.permission, role: d.role, route },
+  });
+}

@@ -97,6 +97,7 @@ export default [
   route({
     method: 'post',
     path: '/projects/:id/members',
+    audit: ['member.add', 'member.invite'],
     auth: 'session',
     tag: 'projects',
     summary:
@@ -167,6 +168,7 @@ export default [
   route({
     method: 'patch',
     path: '/projects/:id/members/:userId',
+    audit: 'member.role',
     auth: 'session',
     tag: 'projects',
     summary: "Change a member's role",
@@ -197,6 +199,7 @@ export default [
   route({
     method: 'delete',
     path: '/projects/:id/members/:userId',
+    audit: 'member.remove',
     auth: 'session',
     tag: 'projects',
     summary: 'Remove a member; any member may remove themselves (leave), except the last owner',
@@ -220,6 +223,7 @@ export default [
   route({
     method: 'delete',
     path: '/projects/:id/invites/:inviteId',
+    audit: 'invite.withdraw',
     auth: 'session',
     tag: 'projects',
     summary: 'Withdraw a pending invite',

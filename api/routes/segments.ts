@@ -134,6 +134,7 @@ export default [
     ...common,
     method: 'delete',
     path: '/segments/:id',
+    audit: 'segment.delete',
     summary: 'Delete a segment; 409 while a SCHEDULED or SENDING campaign targets it',
     params: IdParams,
     responses: { 204: { description: 'deleted' }, 409: { description: 'used by an active campaign' } },

@@ -37,6 +37,8 @@ export default [
   route({
     method: 'patch',
     path: '/settings',
+    audit: 'settings.update',
+    role: 'settings.update',
     auth: 'secret',
     tag: 'settings',
     summary: 'Change the sending policy; only the keys sent change, null turns quiet hours or the cap off and puts the send rate back to the default',

@@ -135,6 +135,7 @@ export default [
     ...common,
     method: 'delete',
     path: '/templates/:id',
+    audit: 'template.delete',
     summary: 'Delete a template (emails already sent from it keep their content)',
     params: IdParams,
     responses: { 204: { description: 'deleted' } },

@@ -78,13 +78,19 @@ export default [
   route({
     method: 'post',
     path: '/users/@me/projects',
+    audit: 'project.create',
     auth: 'session',
     tag: 'users',
     summary: 'Create a project; the response is the only time its keys are shown in full',
     body: ProjectCreate,
     responses: { 201: { description: 'created', schema: ProjectOut } },
     async handler(ctx, { body, user }) {
-      const { row, keys } = await createProject(ctx.deps.knex, user.id, body.name);
+      const { row, keys } = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => createProject(trx, user.id, body.name),
+        (p) => ({ projectId: p.row.id, action: 'project.create', target: { type: 'project', id: p.row.id }, details: { name: p.row.name } }),
+      );
       ctx.status = 201;
       return presentProject(row, keys);
     },
@@ -92,6 +98,7 @@ export default [
   route({
     method: 'patch',
     path: '/users/@me/projects/:id',
+    audit: 'project.update',
     auth: 'session',
     tag: 'users',
     summary: 'Update project settings (owner, admin)',
@@ -132,6 +139,7 @@ export default [
   route({
     method: 'post',
     path: '/users/@me/projects/:id/regenerate-keys',
+    audit: 'keys.rotate',
     auth: 'session',
     tag: 'users',
     summary: 'Rotate both keys at once; the old pair stops working immediately (owner, admin)',
@@ -167,6 +175,7 @@ export default [
   route({
     method: 'post',
     path: '/users/@me/projects/:id/reset',
+    audit: 'project.reset',
     auth: 'session',
     tag: 'users',
     summary: 'Wipe the project data and cancel its running executions; keys, members, domains and billing stay (owner only, irreversible)',
@@ -256,6 +265,7 @@ export default [
   route({
     method: 'put',
     path: '/users/@me/projects/:id/billing-limits',
+    audit: 'billing.limits',
     auth: 'session',
     tag: 'billing',
     summary: 'Set monthly caps; sends beyond the email cap are refused with 403 BILLING_LIMIT_REACHED (owner, admin)',
@@ -265,7 +275,17 @@ export default [
     responses: { 200: { description: 'caps', schema: LimitsOut } },
     async handler(ctx, { params, body }) {
       await requireProjectRole(ctx, params.id, 'billing.limits');
-      return await setLimits(ctx.deps.knex, params.id, body);
+      return await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => setLimits(trx, params.id, body),
+        (limits) => ({
+          projectId: params.id,
+          action: 'billing.limits',
+          target: { type: 'project', id: params.id },
+          details: { changed: Object.keys(body), ...limits },
+        }),
+      );
     },
   }),
   route({

@@ -187,6 +187,7 @@ export default [
     ...common,
     method: 'patch',
     path: '/workflows/:id',
+    audit: ['workflow.enable', 'workflow.disable', 'workflow.update'],
     summary: 'Update name, description, trigger (409 while executions are active), enabled (422 when the graph cannot run), allowReentry',
     params: IdParams,
     body: WorkflowUpdate,
@@ -203,13 +204,13 @@ export default [
           updateWorkflow(trx, project.id, params.id, body, (inner, workflow) =>
             assertRunnable(inner, project.id, workflow.id, registryOf(ctx), senderCheckWaived(ctx.deps.config)),
           ),
-        // Recorded when the request sets `enabled`, as asked (also when it was already so): the log shows who meant to turn it on or off.
-        () =>
-          body.enabled !== undefined && {
-            projectId: project.id,
-            action: body.enabled ? 'workflow.enable' : 'workflow.disable',
-            target: { type: 'workflow', id: params.id },
-          },
+        // `enabled` is recorded as asked (also when it was already so): the log shows who meant to turn it on or off.
+        () => ({
+          projectId: project.id,
+          action: body.enabled === undefined ? 'workflow.update' : body.enabled ? 'workflow.enable' : 'workflow.disable',
+          target: { type: 'workflow', id: params.id },
+          ...(body.enabled === undefined ? { details: { changed: Object.keys(body) } } : {}),
+        }),
       );
       return await present(ctx, row);
     },
@@ -218,6 +219,7 @@ export default [
     ...common,
     method: 'delete',
     path: '/workflows/:id',
+    audit: 'workflow.delete',
     summary: 'Delete a workflow and its finished executions; 409 while executions are active',
     params: IdParams,
     responses: { 204: { description: 'deleted' }, 409: { description: 'active executions exist' } },
