@@ -124,6 +124,39 @@ export interface AuditFilter {
   pageSize: number;
 }
 
+/**
+ * Where a target's name is read, by target type: the thing's current name, looked up when the log
+ * is listed, so a renamed thing shows its new name and an erased contact no address (the log stores
+ * ids, docs/privacy.md). Types named by their id (a field, an event name) need no lookup.
+ */
+const NAME_SOURCES: Record<string, { table: string; column: string }> = {
+  template: { table: 'templates', column: 'name' },
+  campaign: { table: 'campaigns', column: 'name' },
+  workflow: { table: 'workflows', column: 'name' },
+  segment: { table: 'segments', column: 'name' },
+  topic: { table: 'topics', column: 'name' },
+  domain: { table: 'domains', column: 'domain' },
+  webhook_endpoint: { table: 'webhook_endpoints', column: 'url' },
+  contact: { table: 'contacts', column: 'email' },
+  invite: { table: 'project_invites', column: 'email' },
+};
+const NAMED_BY_ID = new Set(['contact_field', 'event']);
+/** What an entry kept of a thing that may be gone (a deleted endpoint's URL, a domain's name). */
+const KEPT_NAME = ['url', 'domain', 'name'] as const;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Contact ids are `cnt_…` (or 22 base62 characters before that format). */
+const CONTACT_ID = /^(cnt_)?[0-9A-Za-z]{22}$/;
+const looksLikeId = (type: string, id: string) => (type === 'contact' ? CONTACT_ID.test(id) : UUID.test(id));
+
+/** An entry as listed: with the names its ids stand for, read now. */
+export interface NamedAuditRow extends AuditRow {
+  /** The target's current name (the kept one when it is gone), or null. */
+  target_name: string | null;
+  /** The contacts an entry lists by id (suppressions), by their current address; erased ones are left out. */
+  contact_emails: string[];
+}
+
 /** A page of the project's log, newest first, with the filters applied to rows and total alike. */
 export async function listAudit(knex: Knex, projectId: string, f: AuditFilter) {
   const filtered = () => {
@@ -135,11 +168,59 @@ export async function listAudit(knex: Knex, projectId: string, f: AuditFilter) {
     return q;
   };
   const page = await pageOf<Omit<AuditRow, 'actor_email'>>(filtered, { page: f.page, pageSize: f.pageSize, orderSql: 'at', dir: 'desc' });
-  // Actors are user ids or words; only ids that look like one are looked up (users.id is a uuid).
-  const userIds = [...new Set(page.rows.map((r) => r.actor).filter((a) => UUID.test(a)))];
-  const users: Array<{ id: string; email: string }> = userIds.length ? await knex('users').whereIn('id', userIds).select('id', 'email') : [];
+  const project = await knex('projects').where({ id: projectId }).first('name');
+  // One lookup per kind of name on the page, not one per entry.
+  const userIds = new Set(page.rows.map((r) => r.actor).filter((a) => UUID.test(a)));
+  const byType = new Map<string, Set<string>>();
+  const want = (type: string, id: string | null | undefined) => {
+    if (!id || !looksLikeId(type, id)) return;
+    if (!byType.has(type)) byType.set(type, new Set());
+    byType.get(type)!.add(id);
+  };
+  for (const r of page.rows) {
+    if (r.target_type === 'user' && r.target_id && UUID.test(r.target_id)) userIds.add(r.target_id);
+    else if (NAME_SOURCES[r.target_type]) want(r.target_type, r.target_id);
+    for (const id of contactIdsIn(r.details)) want('contact', id);
+  }
+  const users: Array<{ id: string; email: string }> = userIds.size ? await knex('users').whereIn('id', [...userIds]).select('id', 'email') : [];
   const emailOf = new Map(users.map((u) => [u.id, u.email]));
-  return { ...page, rows: page.rows.map((r): AuditRow => ({ ...r, actor_email: emailOf.get(r.actor) ?? null })) };
+  const names = new Map<string, string>();
+  await Promise.all(
+    [...byType].map(async ([type, ids]) => {
+      const { table, column } = NAME_SOURCES[type];
+      const rows: Array<{ id: string; name: string }> = await knex(table)
+        .where({ project_id: projectId })
+        .whereIn('id', [...ids])
+        .select('id', `${column} as name`);
+      for (const row of rows) names.set(`${type}:${row.id}`, row.name);
+    }),
+  );
+  const nameOf = (r: Omit<AuditRow, 'actor_email'>): string | null => {
+    if (r.target_id === null) return null;
+    if (r.target_type === 'project') return r.target_id === projectId ? (project?.name ?? null) : null;
+    if (r.target_type === 'user') return emailOf.get(r.target_id) ?? null;
+    if (NAMED_BY_ID.has(r.target_type)) return r.target_id;
+    const current = names.get(`${r.target_type}:${r.target_id}`);
+    if (current !== undefined) return current;
+    const kept = KEPT_NAME.map((k) => r.details?.[k]).find((v) => typeof v === 'string');
+    // A contact is never named from the entry itself: only while it exists.
+    return r.target_type === 'contact' ? null : ((kept as string | undefined) ?? null);
+  };
+  return {
+    ...page,
+    projectName: (project?.name as string | undefined) ?? null,
+    rows: page.rows.map(
+      (r): NamedAuditRow => ({
+        ...r,
+        actor_email: emailOf.get(r.actor) ?? null,
+        target_name: nameOf(r),
+        contact_emails: contactIdsIn(r.details).flatMap((id) => names.get(`contact:${id}`) ?? []),
+      }),
+    ),
+  };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+function contactIdsIn(details: Record<string, unknown> | null): string[] {
+  const ids = details?.contactIds;
+  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
+}

@@ -16,6 +16,9 @@ export function requestAuditor(request: { state: { user?: { id: string } }; ip?:
   return { actor: request.state.user?.id ?? SECRET_KEY_ACTOR, ip: request.ip || null };
 }
 
+/** The keys a patch body sets (a key the schema left undefined was not sent): an entry's `changed`. */
+export const changedKeys = (body: object): string[] => Object.entries(body).flatMap(([k, v]) => (v === undefined ? [] : [k]));
+
 /** An entry without who and where: `audited` adds them. */
 export type AuditChange = Omit<AuditEntry, 'actor' | 'ip'>;
 

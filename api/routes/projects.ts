@@ -76,8 +76,8 @@ export default [
     responses: { 200: { description: 'a page of entries', schema: AuditPageOut }, 403: { description: 'a MEMBER may not read the log' } },
     async handler(ctx, { params, query }) {
       await requireProjectRole(ctx, params.id, 'audit.read');
-      const { rows, total, totalPages } = await listAudit(ctx.deps.knex, params.id, query);
-      return { data: rows.map(presentAuditEntry), total, page: query.page, pageSize: query.pageSize, totalPages };
+      const { rows, total, totalPages, projectName } = await listAudit(ctx.deps.knex, params.id, query);
+      return { project: { id: params.id, name: projectName }, data: rows.map(presentAuditEntry), total, page: query.page, pageSize: query.pageSize, totalPages };
     },
   }),
   route({

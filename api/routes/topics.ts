@@ -1,5 +1,5 @@
 import { route } from '../route';
-import { audited, requestAuditor } from '../../services/audit';
+import { audited, changedKeys, requestAuditor } from '../../services/audit';
 import { notFound } from '../errors';
 import { IdParams } from '../schemas/common';
 import { TopicCreate, TopicListOut, TopicOut, TopicUpdate } from '../schemas/topics';
@@ -53,7 +53,7 @@ export default [
         ctx.deps.knex,
         requestAuditor(ctx),
         (trx) => updateTopic(trx, project.id, params.id, body),
-        (t) => t && { projectId: project.id, action: 'topic.update', target: { type: 'topic', id: t.id }, details: { changed: Object.keys(body) } },
+        (t) => t && { projectId: project.id, action: 'topic.update', target: { type: 'topic', id: t.id }, details: { changed: changedKeys(body) } },
       );
       if (!row) throw notFound('Topic');
       return presentTopic(row);

@@ -19,7 +19,7 @@ import { presentProject } from '../presenters/projects';
 import { presentUser } from '../presenters/users';
 import { presentInvoice, presentPeriod } from '../presenters/billing';
 import { presentSecurityState } from '../presenters/teams';
-import { audited, requestAuditor } from '../../services/audit';
+import { audited, changedKeys, requestAuditor } from '../../services/audit';
 
 /** Running executions are cancelled before any row goes: a workflow must not keep acting on a wiped project. */
 async function cancelExecutions(ctx: AppContext, projectId: string): Promise<number> {
@@ -115,7 +115,7 @@ export default [
           row: (await updateProject(trx, params.id, fields))!,
           settings: await updateSendingPolicy(trx, params.id, policy ?? {}),
         }),
-        () => ({ projectId: params.id, action: 'project.update', target: { type: 'project', id: params.id }, details: { changed: Object.keys(body) } }),
+        () => ({ projectId: params.id, action: 'project.update', target: { type: 'project', id: params.id }, details: { changed: changedKeys(body) } }),
       );
       ctx.body = { ...presentProject(row), settings };
     },
@@ -283,7 +283,7 @@ export default [
           projectId: params.id,
           action: 'billing.limits',
           target: { type: 'project', id: params.id },
-          details: { changed: Object.keys(body), ...limits },
+          details: { changed: changedKeys(body), ...limits },
         }),
       );
     },

@@ -1,5 +1,5 @@
 import { route } from '../route';
-import { audited, requestAuditor } from '../../services/audit';
+import { audited, changedKeys, requestAuditor } from '../../services/audit';
 import type { AppContext } from '../context';
 import { badRequest, conflict, notFound } from '../errors';
 import { IdParams } from '../schemas/common';
@@ -144,7 +144,7 @@ export default [
             projectId: project.id,
             action: 'webhook_endpoint.update',
             target: { type: 'webhook_endpoint', id: e.id },
-            details: { changed: Object.keys(body), ...endpointDetails(e) },
+            details: { changed: changedKeys(body), ...endpointDetails(e) },
           },
       );
       if (!row) throw notFound('Webhook endpoint');

@@ -2,7 +2,7 @@ import { senderCheckWaived } from '../../lib/config';
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { route } from '../route';
-import { audited, requestAuditor } from '../../services/audit';
+import { audited, changedKeys, requestAuditor } from '../../services/audit';
 import type { AppContext } from '../context';
 import { ApiError, conflict, notFound, validationError, FieldError } from '../errors';
 import { IdParams } from '../schemas/common';
@@ -209,7 +209,7 @@ export default [
           projectId: project.id,
           action: body.enabled === undefined ? 'workflow.update' : body.enabled ? 'workflow.enable' : 'workflow.disable',
           target: { type: 'workflow', id: params.id },
-          ...(body.enabled === undefined ? { details: { changed: Object.keys(body) } } : {}),
+          ...(body.enabled === undefined ? { details: { changed: changedKeys(body) } } : {}),
         }),
       );
       return await present(ctx, row);
