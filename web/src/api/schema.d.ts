@@ -9987,7 +9987,7 @@ export interface operations {
     getProjectsIdAudit: {
         parameters: {
             query?: {
-                action?: "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.reset" | "settings.update" | "domain.create" | "domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "template.delete" | "campaign.delete" | "campaign.send" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "segment.delete" | "topic.delete" | "webhook_endpoint.delete" | "retention.prune";
+                action?: "project.create" | "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.reset" | "settings.update" | "billing.limits" | "domain.create" | "domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "contact.import" | "contact.bulk_subscribe" | "contact.bulk_unsubscribe" | "contact.bulk_delete" | "contact_field.delete" | "event.delete" | "suppression.add" | "suppression.remove" | "template.delete" | "campaign.delete" | "campaign.send" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "workflow.update" | "segment.delete" | "topic.create" | "topic.update" | "topic.delete" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.delete" | "retention.prune" | "access.denied";
                 /** @description a user id, `secret key` or `system` */
                 actor?: string;
                 /** @description at or after (inclusive) */
@@ -10014,25 +10014,35 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @enum {string} */
-                            action: "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.reset" | "settings.update" | "domain.create" | "domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "template.delete" | "campaign.delete" | "campaign.send" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "segment.delete" | "topic.delete" | "webhook_endpoint.delete" | "retention.prune";
+                            action: "project.create" | "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.reset" | "settings.update" | "billing.limits" | "domain.create" | "domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "contact.import" | "contact.bulk_subscribe" | "contact.bulk_unsubscribe" | "contact.bulk_delete" | "contact_field.delete" | "event.delete" | "suppression.add" | "suppression.remove" | "template.delete" | "campaign.delete" | "campaign.send" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "workflow.update" | "segment.delete" | "topic.create" | "topic.update" | "topic.delete" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.delete" | "retention.prune" | "access.denied";
                             /** @description the user id, `secret key` or `system` */
                             actor: string;
                             /** @description the acting user's current sign-in address; null for `secret key`, `system` or a deleted account */
                             actorEmail: string | null;
                             /** @description ISO 8601 timestamp (UTC) */
                             at: string;
+                            /** @description the current addresses of the contacts the entry lists by id (suppressions); erased contacts are left out */
+                            contacts: string[];
                             details: {
                                 [key: string]: unknown;
                             } | null;
                             id: string;
                             ip: string | null;
+                            /** @description one readable line: what was done to what */
+                            summary: string;
                             target: {
                                 id: string | null;
+                                /** @description the target's current name, read when listing: the project's name, a member's or invitee's address, an endpoint's URL, a contact's address, a field or event name, a template's name…; for a deleted thing the name its entry kept (never a contact's address); null when unknown */
+                                name: string | null;
                                 type: string;
                             };
                         }[];
                         page: number;
                         pageSize: number;
+                        project: {
+                            id: string;
+                            name: string | null;
+                        };
                         total: number;
                         totalPages: number;
                     };

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { api, Project, unwrap } from '../api/client';
 import { forgetKeys, rememberKeys, revealedKeys } from '../api/keys';
 import { useCurrentProject } from '../api/project';
+import { manages } from '../routes';
 import { Copy } from '../components/Copy';
 import { ErrorState, Loading } from '../components/States';
 
@@ -58,7 +59,7 @@ export default function ApiKeys() {
   const qc = useQueryClient();
   if (projects.isPending) return <Loading />;
   if (!project) return <ErrorState error={projects.error ?? new Error('Project not found')} />;
-  const mayRotate = project.role === 'OWNER' || project.role === 'ADMIN';
+  const mayRotate = manages(project.role);
 
   async function rotate() {
     setBusy(true);

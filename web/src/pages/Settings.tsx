@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import { api, fieldError, hasFieldErrors, forProject, type Project, ResponseOf, unwrap } from '../api/client';
 import { useAppConfig } from '../api/session';
 import { useCurrentProject } from '../api/project';
+import { manages } from '../routes';
 import { ErrorState, Loading } from '../components/States';
 
 type SendingPolicy = ResponseOf<'/settings', 'get'>;
@@ -72,7 +73,30 @@ const TIME_ZONES: string[] = (() => {
 })();
 
 /** GET and PATCH /settings: the sending policy. Each control is on or off (null); the 422's field errors show on their inputs. */
-function Sending({ projectId, policy }: { projectId: string; policy: SendingPolicy }) {
+/**
+ * A settings form a MEMBER may read but not change (PATCH /settings needs OWNER or ADMIN,
+ * docs/roles.md): its fields are disabled and its Save button gives way to a line saying who may.
+ */
+function ManagedForm({ may, onSubmit, children, save }: { may: boolean; onSubmit: (e: FormEvent) => void; children: ReactNode; save: ReactNode }) {
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <fieldset disabled={!may} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+        <Stack gap="md">
+          {children}
+          {may ? (
+            save
+          ) : (
+            <Text size="sm" c="dimmed">
+              Owners and admins change these settings.
+            </Text>
+          )}
+        </Stack>
+      </fieldset>
+    </form>
+  );
+}
+
+function Sending({ projectId, policy, may }: { projectId: string; policy: SendingPolicy; may: boolean }) {
   const qc = useQueryClient();
   const [timezone, setTimezone] = useState(policy.timezone);
   const [quiet, setQuiet] = useState(!!policy.quietHours);
@@ -104,8 +128,22 @@ function Sending({ projectId, policy }: { projectId: string; policy: SendingPoli
   };
   return (
     <Section title="Sending">
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
+      <ManagedForm
+        may={may}
+        onSubmit={submit}
+        save={
+          <Group>
+            <Button type="submit" loading={save.isPending}>
+              Save sending settings
+            </Button>
+            {save.isSuccess ? (
+              <Text size="sm" c="green" role="status">
+                Saved.
+              </Text>
+            ) : null}
+          </Group>
+        }
+      >
           <Select
             label="Time zone"
             description="Quiet hours and daily caps count in this zone unless a contact has its own"
@@ -157,18 +195,7 @@ function Sending({ projectId, policy }: { projectId: string; policy: SendingPoli
             maw={360}
           />
           {save.error && !hasFieldErrors(save.error) ? <ErrorState error={save.error} title="Not saved" /> : null}
-          <Group>
-            <Button type="submit" loading={save.isPending}>
-              Save sending settings
-            </Button>
-            {save.isSuccess ? (
-              <Text size="sm" c="green" role="status">
-                Saved.
-              </Text>
-            ) : null}
-          </Group>
-        </Stack>
-      </form>
+      </ManagedForm>
     </Section>
   );
 }
@@ -181,7 +208,7 @@ const RETENTION_FIELDS: Array<{ key: keyof Retention; label: string; description
 ];
 
 /** PATCH /settings { retention }: days each kind is kept, empty keeps it (docs/privacy.md "Retention"); the hourly sweep removes the rest. */
-function RetentionSettings({ projectId, retention }: { projectId: string; retention: Retention }) {
+function RetentionSettings({ projectId, retention, may }: { projectId: string; retention: Retention; may: boolean }) {
   const qc = useQueryClient();
   const [days, setDays] = useState<Record<keyof Retention, number | string>>({
     emailBodiesDays: retention.emailBodiesDays ?? '',
@@ -200,14 +227,25 @@ function RetentionSettings({ projectId, retention }: { projectId: string; retent
   });
   return (
     <Section title="Retention">
-      <form
+      <ManagedForm
+        may={may}
         onSubmit={(e) => {
           e.preventDefault();
           save.mutate();
         }}
-        noValidate
+        save={
+          <Group>
+            <Button type="submit" loading={save.isPending}>
+              Save retention
+            </Button>
+            {save.isSuccess ? (
+              <Text size="sm" c="green" role="status">
+                Saved.
+              </Text>
+            ) : null}
+          </Group>
+        }
       >
-        <Stack gap="md">
           <Text size="sm" c="dimmed">
             How long this project keeps what it accumulates. Empty keeps it; an hourly sweep removes what is older, and the audit log records what went.
           </Text>
@@ -228,18 +266,7 @@ function RetentionSettings({ projectId, retention }: { projectId: string; retent
             ))}
           </SimpleGrid>
           {save.error && !hasFieldErrors(save.error) ? <ErrorState error={save.error} title="Not saved" /> : null}
-          <Group>
-            <Button type="submit" loading={save.isPending}>
-              Save retention
-            </Button>
-            {save.isSuccess ? (
-              <Text size="sm" c="green" role="status">
-                Saved.
-              </Text>
-            ) : null}
-          </Group>
-        </Stack>
-      </form>
+      </ManagedForm>
     </Section>
   );
 }
@@ -423,18 +450,18 @@ export default function Settings() {
   const config = useAppConfig();
   const policy = useQuery({ queryKey: ['settings', projectId], queryFn: () => unwrap(api.GET('/settings', { headers: forProject(projectId) })) });
   if (!project) return <Loading />;
-  const manages = project.role === 'OWNER' || project.role === 'ADMIN';
+  const may = manages(project.role);
   return (
     <Stack>
       <Title order={1} size="h2">
         Settings
       </Title>
-      <ProjectName key={project.id} project={project} may={manages} />
+      <ProjectName key={project.id} project={project} may={may} />
       {policy.isPending ? <Loading /> : null}
       {policy.error ? <ErrorState error={policy.error} /> : null}
-      {policy.data ? <Sending projectId={projectId} policy={policy.data} /> : null}
-      {policy.data ? <RetentionSettings projectId={projectId} retention={policy.data.retention} /> : null}
-      {config.data?.billing?.enabled ? <Billing projectId={projectId} may={manages} /> : null}
+      {policy.data ? <Sending projectId={projectId} policy={policy.data} may={may} /> : null}
+      {policy.data ? <RetentionSettings projectId={projectId} retention={policy.data.retention} may={may} /> : null}
+      {config.data?.billing?.enabled ? <Billing projectId={projectId} may={may} /> : null}
       {project.role === 'OWNER' ? <DangerZone project={project} /> : null}
     </Stack>
   );

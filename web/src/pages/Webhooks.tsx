@@ -3,6 +3,7 @@ import { Alert, Badge, Button, Code, Group, Modal, Paper, ScrollArea, Select, St
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, forProject, hasFieldErrors, ResponseOf, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
+import { manages } from '../routes';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { Copy } from '../components/Copy';
 import { Empty, ErrorState, Loading } from '../components/States';
@@ -187,7 +188,13 @@ function EditEndpoint({ projectId, endpoint, onClose }: { projectId: string; end
   );
 }
 
-function EndpointCard({ projectId, endpoint, revealed, onRevealed }: { projectId: string; endpoint: Endpoint; revealed: Revealed | null; onRevealed: (r: Revealed) => void }) {
+function EndpointCard({
+  projectId,
+  endpoint,
+  revealed,
+  onRevealed,
+  may,
+}: { projectId: string; endpoint: Endpoint; revealed: Revealed | null; onRevealed: (r: Revealed) => void; may: boolean }) {
   const qc = useQueryClient();
   const [asking, setAsking] = useState<'rotate' | 'delete' | null>(null);
   const [editing, setEditing] = useState(false);
@@ -258,21 +265,25 @@ function EndpointCard({ projectId, endpoint, revealed, onRevealed }: { projectId
               label="Enabled"
               aria-label={`Enabled: ${endpoint.url}`}
               checked={endpoint.enabled}
-              disabled={toggle.isPending}
+              disabled={toggle.isPending || !may}
               onChange={(e) => toggle.mutate(e.currentTarget.checked)}
             />
             <Button size="xs" variant="default" onClick={() => test.mutate()} loading={test.isPending} disabled={!endpoint.enabled}>
               Send test
             </Button>
-            <Button size="xs" variant="default" onClick={() => setEditing(true)}>
-              Edit
-            </Button>
-            <Button size="xs" variant="default" onClick={() => setAsking('rotate')}>
-              Rotate secret
-            </Button>
-            <Button size="xs" color="red" variant="light" onClick={() => setAsking('delete')}>
-              Delete
-            </Button>
+            {may ? (
+              <>
+                <Button size="xs" variant="default" onClick={() => setEditing(true)}>
+                  Edit
+                </Button>
+                <Button size="xs" variant="default" onClick={() => setAsking('rotate')}>
+                  Rotate secret
+                </Button>
+                <Button size="xs" color="red" variant="light" onClick={() => setAsking('delete')}>
+                  Delete
+                </Button>
+              </>
+            ) : null}
           </Group>
         </Group>
         {revealed ? <SecretOnce revealed={revealed} /> : null}
@@ -308,7 +319,8 @@ function EndpointCard({ projectId, endpoint, revealed, onRevealed }: { projectId
 
 /** Outbound webhook endpoints (docs/webhooks.md): a secret is shown once, after creation or rotation, and kept in memory only. */
 export default function Webhooks() {
-  const { projectId } = useCurrentProject();
+  const { projectId, project } = useCurrentProject();
+  const may = manages(project?.role);
   const qc = useQueryClient();
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[]>(['email.*']);
@@ -336,7 +348,13 @@ export default function Webhooks() {
       <Text size="sm" c="dimmed">
         The project's events, pushed to your own systems as signed POSTs (Standard Webhooks).
       </Text>
-      <Paper withBorder p="md">
+      {!may ? (
+        <Alert color="gray" title="Owners and admins manage webhook endpoints">
+          Your role ({project?.role ?? 'unknown'}) may see the endpoints and their deliveries, and send a test, but not add, change, re-secret or delete one.
+        </Alert>
+      ) : null}
+      {may ? (
+<Paper withBorder p="md">
         <form onSubmit={submit} noValidate>
           <Stack gap="sm">
             <Group align="flex-start" grow preventGrowOverflow={false} wrap="wrap">
@@ -362,11 +380,12 @@ export default function Webhooks() {
           </Stack>
         </form>
       </Paper>
+) : null}
       {endpoints.isPending ? <Loading /> : null}
       {endpoints.error ? <ErrorState error={endpoints.error} /> : null}
       {endpoints.data && !endpoints.data.length ? <Empty>No webhook endpoints yet: add a URL to receive the project's events.</Empty> : null}
       {endpoints.data?.map((e) => (
-        <EndpointCard key={e.id} projectId={projectId} endpoint={e} revealed={revealed?.endpointId === e.id ? revealed : null} onRevealed={setRevealed} />
+        <EndpointCard key={e.id} projectId={projectId} endpoint={e} revealed={revealed?.endpointId === e.id ? revealed : null} onRevealed={setRevealed} may={may} />
       ))}
     </Stack>
   );
