@@ -170,9 +170,11 @@ export const auditActionsOf = (def: RouteDef): readonly AuditAction[] =>
  */
 const checkAudits = process.env.AUDIT_CONTRACT_CHECK === '1';
 
-async function checkAudited(def: RouteDef, ctx: AppContext, ids: string[]): Promise<void> {
+async function checkAudited(def: RouteDef, ctx: AppContext, witness: { ids: string[]; unchanged?: string }): Promise<void> {
   if (ctx.status < 200 || ctx.status >= 300) return;
-  if ((await committedEntries(ctx.deps.knex, ids, auditActionsOf(def))) > 0) return;
+  // The handler said, by name, that this request changed nothing (services/audit.ts nothingChanged).
+  if (witness.unchanged !== undefined) return;
+  if ((await committedEntries(ctx.deps.knex, witness.ids, auditActionsOf(def))) > 0) return;
   const message = `${def.method.toUpperCase()} ${def.path} answered ${ctx.status} but committed no audit entry (${auditActionsOf(def).join(', ')})`;
   process.stderr.write(`AUDIT CONTRACT: ${message}\n`);
   throw new Error(message);
@@ -222,9 +224,9 @@ export function buildRouter(defs: RouteDef[]): Router<any, any> {
     const handler =
       checkAudits && def.audit !== undefined
         ? async (ctx: AppContext) => {
-            const witness = { ids: [] as string[] };
+            const witness: { ids: string[]; unchanged?: string } = { ids: [] };
             await auditWitness.run(witness, () => handle(ctx));
-            await checkAudited(def, ctx, witness.ids);
+            await checkAudited(def, ctx, witness);
           }
         : handle;
     const named = { method: def.method, path: def.path, audit: def.audit };

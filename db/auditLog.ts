@@ -87,7 +87,7 @@ export interface AuditRow {
  * declares `audit` when it checks that contract (api/router.ts), and `recordAudit` notes each insert
  * in it, so the check can find them committed. Outside such a request there is no store and nothing is noted.
  */
-export const auditWitness = new AsyncLocalStorage<{ ids: string[] }>();
+export const auditWitness = new AsyncLocalStorage<{ ids: string[]; unchanged?: string }>();
 
 /** Of `ids`, the committed entries with one of `actions`: what the router's audit check counts. */
 export async function committedEntries(knex: Knex, ids: string[], actions: readonly AuditAction[]): Promise<number> {
@@ -182,7 +182,11 @@ export async function listAudit(knex: Knex, projectId: string, f: AuditFilter) {
     else if (NAME_SOURCES[r.target_type]) want(r.target_type, r.target_id);
     for (const id of contactIdsIn(r.details)) want('contact', id);
   }
-  const users: Array<{ id: string; email: string }> = userIds.size ? await knex('users').whereIn('id', [...userIds]).select('id', 'email') : [];
+  const users: Array<{ id: string; email: string }> = userIds.size
+    ? await knex('users')
+        .whereIn('id', [...userIds])
+        .select('id', 'email')
+    : [];
   const emailOf = new Map(users.map((u) => [u.id, u.email]));
   const names = new Map<string, string>();
   await Promise.all(

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { AuditEntry, recordAudit, SECRET_KEY_ACTOR } from '../db/auditLog';
+import { AuditEntry, auditWitness, recordAudit, SECRET_KEY_ACTOR } from '../db/auditLog';
 
 /** Who made a change and from where, as the audit log records it. */
 export interface AuditWho {
@@ -18,6 +18,15 @@ export function requestAuditor(request: { state: { user?: { id: string } }; ip?:
 
 /** The keys a patch body sets (a key the schema left undefined was not sent): an entry's `changed`. */
 export const changedKeys = (body: object): string[] => Object.entries(body).flatMap(([k, v]) => (v === undefined ? [] : [k]));
+
+/**
+ * Says that a request of an audited route changed nothing at all (an empty patch), so its 2xx
+ * rightly has no entry: the one way past the router's audit check (api/router.ts), by name and reason.
+ */
+export function nothingChanged(reason: string): void {
+  const witness = auditWitness.getStore();
+  if (witness) witness.unchanged = reason;
+}
 
 /** An entry without who and where: `audited` adds them. */
 export type AuditChange = Omit<AuditEntry, 'actor' | 'ip'>;

@@ -57,7 +57,8 @@ const SUMMARIES: Record<AuditAction, (r: NamedAuditRow, d: Record<string, any>) 
   'contact.bulk_delete': (_, d) => `Deleted ${count(d.contacts, 'contact')} in bulk`,
   'contact_field.delete': (r) => `Deleted the contact field ${r.target_id}`,
   'event.delete': (r) => `Deleted every event named ${r.target_id}`,
-  'suppression.add': (r, d) => `Suppressed ${addresses(r, d.added)} (${d.reason})${d.existing ? `; ${count(d.existing, 'was', 'were')} already suppressed` : ''}`,
+  'suppression.add': (r, d) =>
+    `Suppressed ${addresses(r, d.added)} (${d.reason})${d.existing ? `; ${count(d.existing, 'was', 'were')} already suppressed` : ''}`,
   'suppression.remove': (r, d) => `Lifted the suppression of ${addresses(r, d.removed)}`,
   'template.delete': (r) => `Deleted ${thing('template', r)}`,
   'campaign.delete': (r) => `Deleted ${thing('campaign', r)}`,

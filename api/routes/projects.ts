@@ -77,7 +77,14 @@ export default [
     async handler(ctx, { params, query }) {
       await requireProjectRole(ctx, params.id, 'audit.read');
       const { rows, total, totalPages, projectName } = await listAudit(ctx.deps.knex, params.id, query);
-      return { project: { id: params.id, name: projectName }, data: rows.map(presentAuditEntry), total, page: query.page, pageSize: query.pageSize, totalPages };
+      return {
+        project: { id: params.id, name: projectName },
+        data: rows.map(presentAuditEntry),
+        total,
+        page: query.page,
+        pageSize: query.pageSize,
+        totalPages,
+      };
     },
   }),
   route({

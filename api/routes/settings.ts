@@ -1,5 +1,5 @@
 import { route } from '../route';
-import { audited, requestAuditor } from '../../services/audit';
+import { audited, changedKeys, nothingChanged, requestAuditor } from '../../services/audit';
 import { notFound } from '../errors';
 import { SettingsOut, SettingsPatch } from '../schemas/settings';
 import { sendingPolicy, updateSendingPolicy } from '../../db/sendingPolicy';
@@ -64,13 +64,14 @@ export default [
           if (retention) await updateRetentionSettings(trx, projectId, retention);
         },
         () =>
-          Object.keys(body).length > 0 && {
+          changedKeys(body).length > 0 && {
             projectId,
             action: 'settings.update',
             target: { type: 'settings', id: null },
-            details: { changed: Object.keys(body) },
+            details: { changed: changedKeys(body) },
           },
       );
+      if (!changedKeys(body).length) nothingChanged('an empty patch');
       return await settingsOf(ctx, project.id);
     },
   }),

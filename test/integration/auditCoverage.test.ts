@@ -6,7 +6,7 @@ import { uniqueEmail } from '../helpers/fixtures';
 import { buildRouter } from '../../api/router';
 import { route } from '../../api/route';
 import { errorEnvelope } from '../../api/middleware/errors';
-import { audited } from '../../services/audit';
+import { audited, nothingChanged } from '../../services/audit';
 import { recordAudit } from '../../db/auditLog';
 
 /**
@@ -387,7 +387,7 @@ describe('roles: a MEMBER is refused, and the refusal is an entry', () => {
 
 describe('the runtime check (api/router.ts, on in every test run)', () => {
   /** A tiny app of made-up routes, on the real database: what the check does with a route that lies. */
-  function appOf(write: 'none' | 'committed' | 'rolled back') {
+  function appOf(write: 'none' | 'committed' | 'rolled back' | 'said unchanged') {
     const app = new Koa<any, any>();
     app.context.deps = h.deps;
     app.silent = true;
@@ -402,6 +402,7 @@ describe('the runtime check (api/router.ts, on in every test run)', () => {
       summary: 'declares an audit action',
       audit: 'topic.create',
       async handler(ctx) {
+        if (write === 'said unchanged') nothingChanged('a test of the one way past the check');
         if (write === 'committed')
           await audited(
             h.deps.knex,
@@ -428,5 +429,8 @@ describe('the runtime check (api/router.ts, on in every test run)', () => {
     expect((await appOf('none').post('/declares-audit')).status).toBe(500);
     expect((await appOf('rolled back').post('/declares-audit')).status).toBe(500);
     expect((await appOf('committed').post('/declares-audit')).status).toBe(204);
+    // A handler that says, by name, that nothing changed (an empty patch) is let through.
+    expect((await appOf('said unchanged').post('/declares-audit')).status).toBe(204);
+    expect((await h.http.patch('/settings').set(key()).send({})).status).toBe(200);
   });
 });
