@@ -13,10 +13,11 @@ export async function refuseRole(
   action: Action,
   role: Role,
   target: { type: string; id: string | null } = { type: 'project', id: projectId },
+  message = `Your role (${role}) may not do this on the project`,
 ): Promise<never> {
   const route = ctx.state.route ?? { method: ctx.method, path: ctx.path };
   await recordDenied(ctx.deps.knex, requestAuditor(ctx), { projectId, permission: action, role, route, target });
-  throw forbidden(`Your role (${role}) may not do this on the project`);
+  throw forbidden(message);
 }
 
 /**

@@ -385,6 +385,31 @@ describe('roles: a MEMBER is refused, and the refusal is an entry', () => {
   });
 });
 
+describe('refusals by the member rules (db/members.ts) are recorded too', () => {
+  it('an ADMIN touching an OWNER, and a MEMBER removing someone else', async () => {
+    const second = await joined('OWNER');
+    const other = await joined('MEMBER');
+    const denied = await listed(async () => {
+      await expectStatus(h.http.patch(`/projects/${owner.projectId}/members/${second.userId}`).set('Cookie', admin.cookie).send({ role: 'MEMBER' }), 403);
+      await expectStatus(h.http.delete(`/projects/${owner.projectId}/members/${other.userId}`).set('Cookie', member.cookie), 403);
+    });
+    expect(denied).toEqual([
+      expect.objectContaining({
+        actor: admin.userId,
+        action: 'access.denied',
+        target: { type: 'user', id: second.userId, name: second.email },
+        details: expect.objectContaining({ action: 'member.role', permission: 'owners.manage', role: 'ADMIN' }),
+      }),
+      expect.objectContaining({
+        actor: member.userId,
+        action: 'access.denied',
+        target: { type: 'user', id: other.userId, name: other.email },
+        details: expect.objectContaining({ action: 'member.remove', permission: 'members.manage', role: 'MEMBER' }),
+      }),
+    ]);
+  });
+});
+
 describe('the runtime check (api/router.ts, on in every test run)', () => {
   /** A tiny app of made-up routes, on the real database: what the check does with a route that lies. */
   function appOf(write: 'none' | 'committed' | 'rolled back' | 'said unchanged') {
