@@ -40,34 +40,25 @@ const EXEMPT: Record<string, readonly string[]> = {
   'subscription links': ['POST /unsubscribe/:token', 'POST /subscribe/:token', 'POST /confirm/:token', 'POST /manage/:token'],
   // Reads that take a body: they change nothing.
   'reads sent as POST': ['POST /contacts/count', 'POST /contacts/lookup', 'POST /templates/preview', 'POST /v1/verify'],
-  // Drafts and their edits: nothing reaches a contact until a send, an enable or a trigger, which
-  // are audited (`campaign.send`, `workflow.enable`), as are deletions. The rows carry their
-  // created and updated times. Not security settings: any member may edit them (docs/roles.md).
-  'drafts and their edits': [
+  // Finer edits inside an audited thing (whose creation, changes and deletion are entries): a
+  // segment's members and recounts, a workflow graph's steps and transitions, an uploaded image.
+  // Nothing reaches a contact until a send, an enable or a trigger, which are audited.
+  'edits inside a thing': [
     'POST /uploads/image',
-    'POST /templates',
-    'PATCH /templates/:id',
-    'POST /templates/:id/duplicate',
-    'POST /segments',
-    'PATCH /segments/:id',
     'POST /segments/:id/members',
     'DELETE /segments/:id/members',
     'POST /segments/:id/compute',
     'POST /segments/:id/refresh',
-    'POST /workflows',
     'POST /workflows/:id/steps',
     'PATCH /workflows/:id/steps/:stepId',
     'DELETE /workflows/:id/steps/:stepId',
     'POST /workflows/:id/transitions',
     'DELETE /workflows/:id/transitions/:transitionId',
-    'POST /campaigns',
-    'PUT /campaigns/:id',
-    'POST /campaigns/:id/duplicate',
   ],
-  // Controls over work already audited when it started (`campaign.send`, `workflow.enable`): each
-  // execution and campaign keeps its own status and times.
+  // Controls over work audited when it started (`campaign.send`, `workflow.enable`): a pause or a
+  // resume is an update to the running send's workflow, and each execution keeps its own status and
+  // times. (Cancelling a campaign is audited: it ends the send.)
   'controls of running work': [
-    'POST /campaigns/:id/cancel',
     'POST /campaigns/:id/pause',
     'POST /campaigns/:id/resume',
     'POST /workflows/:id/executions',

@@ -163,11 +163,17 @@ export default [
     ...common,
     method: 'post',
     path: '/workflows',
+    audit: 'workflow.create',
     summary: 'Create a workflow (trigger type EVENT, disabled) with its TRIGGER step',
     body: WorkflowCreate,
     responses: { 201: { description: 'created', schema: WorkflowOut } },
     async handler(ctx, { body, project }) {
-      const row = await createWorkflow(ctx.deps.knex, project.id, body);
+      const row = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => createWorkflow(trx, project.id, body),
+        (w) => ({ projectId: project.id, action: 'workflow.create', target: { type: 'workflow', id: w.id }, details: { name: w.name } }),
+      );
       ctx.status = 201;
       return await present(ctx, row);
     },

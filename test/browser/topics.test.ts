@@ -102,24 +102,25 @@ it('lists the audit log newest first, filters it by action and pages it', async 
 
   await s.click('Audit log', 'link');
   await s.waitForText('Changed the settings');
-  // project.create, topic.create and topic.update, campaign.delete by the key, topic.delete by the signed-in user
-  // (through the dashboard), then 26 settings changes: 31.
-  await s.waitForText('31 entries');
+  // project.create, topic.create and topic.update, campaign.create and campaign.delete by the key, topic.delete
+  // by the signed-in user (through the dashboard), then 26 settings changes: 32.
+  await s.waitForText('32 entries');
   const first = await rowsOf('Audit log');
   expect(first).toHaveLength(25);
   expect(first[0]).toContain('The secret key');
 
   await s.click('2', 'button');
-  await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('table[aria-label="Audit log"] tbody tr').length === 6, { timeout: 20_000 });
+  await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('table[aria-label="Audit log"] tbody tr').length === 7, { timeout: 20_000 });
   const second = await rowsOf('Audit log');
   await photograph('audit-log');
   expect(second[1]).toMatch(/Deleted topic \S+ topic\.delete topic/);
   expect(second[1]).toContain('newcomer-');
   expect(second[2]).toMatch(/The secret key Deleted campaign/);
   // Names are read when the log is listed: the project by its name; the deleted topic by the name its create entry kept.
-  expect(second[3]).toMatch(/Changed topic \S+ \(.*\) topic\.update/);
-  expect(second[4]).toMatch(/Created topic Product news topic\.create Product news topic/);
-  expect(second[5]).toMatch(/Created project Topics project project\.create Topics project project/);
+  expect(second[3]).toMatch(/The secret key Created campaign Autumn campaign\.create Autumn campaign/);
+  expect(second[4]).toMatch(/Changed topic \S+ \(.*\) topic\.update/);
+  expect(second[5]).toMatch(/Created topic Product news topic\.create Product news topic/);
+  expect(second[6]).toMatch(/Created project Topics project project\.create Topics project project/);
 
   await s.choose('Action', 'Deleted a campaign');
   await s.waitForText('1 entry');
@@ -134,7 +135,7 @@ it('sets retention on the Settings screen, and the audit log names who did', asy
   await s.waitForText('Saved.');
   expect((await h.http.get('/settings').set(bearer(project.secretKey))).body.retention).toEqual({ emailBodiesDays: null, eventsDays: 30, inboundDays: null });
   await s.click('Audit log', 'link');
-  await s.waitForText('32 entries');
+  await s.waitForText('33 entries');
   expect((await rowsOf('Audit log'))[0]).toMatch(/newcomer-.* Changed the settings \(retention\) settings\.update settings changed: \["retention"\]/);
   expect(s.problems).toEqual([]);
 });

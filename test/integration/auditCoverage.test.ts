@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import Koa from 'koa';
 import request from 'supertest';
 import { startHarness, createProjectFixture, bearer, Harness, ProjectFixture } from '../helpers/harness';
-import { uniqueEmail } from '../helpers/fixtures';
+import { uniqueEmail, verifiedDomain } from '../helpers/fixtures';
 import { buildRouter } from '../../api/router';
 import { route } from '../../api/route';
 import { errorEnvelope } from '../../api/middleware/errors';
@@ -283,6 +283,90 @@ describe('the writes the review found unlogged', () => {
         actorEmail: admin.email,
         action: 'project.create',
         target: { type: 'project', id: created.id, name: 'Side project' },
+      }),
+    ]);
+  });
+});
+
+describe('drafts: templates, campaigns, segments and workflows are audited from creation on', () => {
+  it('create, change, duplicate (and a campaign cancelled), each named by its current name', async () => {
+    await verifiedDomain(h, owner.projectId, 'drafts.example.com');
+    let template = '';
+    expect(
+      await listed(async () => {
+        template = (
+          await expectStatus(h.http.post('/templates').set(key()).send({ name: 'Welcome', subject: 'Hi', body: '<p>x</p>', from: 'a@drafts.example.com' }), 201)
+        ).id;
+      }),
+    ).toEqual([
+      expect.objectContaining({ action: 'template.create', target: { type: 'template', id: template, name: 'Welcome' }, summary: 'Created template Welcome' }),
+    ]);
+    expect(await listed(() => expectStatus(h.http.patch(`/templates/${template}`).set(as(member)).send({ subject: 'Hello' }), 200))).toEqual([
+      expect.objectContaining({
+        actor: member.userId,
+        action: 'template.update',
+        details: { changed: ['subject'] },
+        summary: 'Changed template Welcome (subject)',
+      }),
+    ]);
+    expect(await listed(() => expectStatus(h.http.post(`/templates/${template}/duplicate`).set(key()), 201))).toEqual([
+      expect.objectContaining({ action: 'template.create', details: expect.objectContaining({ duplicateOf: template }) }),
+    ]);
+
+    let campaign = '';
+    const body = { name: 'Autumn', subject: 'S', body: '<p>b</p>', from: 'news@drafts.example.com', audienceType: 'ALL' };
+    expect(
+      await listed(async () => {
+        campaign = (await expectStatus(h.http.post('/campaigns').set(key()).send(body), 201)).data.id;
+      }),
+    ).toEqual([expect.objectContaining({ action: 'campaign.create', target: { type: 'campaign', id: campaign, name: 'Autumn' } })]);
+    expect(
+      await listed(() =>
+        expectStatus(
+          h.http
+            .put(`/campaigns/${campaign}`)
+            .set(key())
+            .send({ ...body, name: 'Winter' }),
+          200,
+        ),
+      ),
+    ).toEqual([
+      expect.objectContaining({ action: 'campaign.update', target: { type: 'campaign', id: campaign, name: 'Winter' }, summary: 'Changed campaign Winter' }),
+    ]);
+    expect(await listed(() => expectStatus(h.http.post(`/campaigns/${campaign}/duplicate`).set(key()), 201))).toEqual([
+      expect.objectContaining({ action: 'campaign.create', details: expect.objectContaining({ duplicateOf: campaign }) }),
+    ]);
+    await expectStatus(
+      h.http
+        .post(`/campaigns/${campaign}/send`)
+        .set(key())
+        .send({ scheduledFor: new Date(Date.now() + 86_400_000).toISOString() }),
+      200,
+    );
+    expect(await listed(() => expectStatus(h.http.post(`/campaigns/${campaign}/cancel`).set(key()), 200))).toEqual([
+      expect.objectContaining({ action: 'campaign.cancel', summary: 'Cancelled campaign Winter' }),
+    ]);
+
+    let segment = '';
+    expect(
+      await listed(async () => {
+        segment = (await expectStatus(h.http.post('/segments').set(key()).send({ name: 'VIPs', type: 'STATIC' }), 201)).id;
+      }),
+    ).toEqual([expect.objectContaining({ action: 'segment.create', target: { type: 'segment', id: segment, name: 'VIPs' } })]);
+    expect(await listed(() => expectStatus(h.http.patch(`/segments/${segment}`).set(key()).send({ name: 'Very VIPs' }), 200))).toEqual([
+      expect.objectContaining({ action: 'segment.update', details: { changed: ['name'] }, summary: 'Changed segment Very VIPs (name)' }),
+    ]);
+
+    let workflow = '';
+    expect(
+      await listed(async () => {
+        workflow = (await expectStatus(h.http.post('/workflows').set(key()).send({ name: 'Onboarding', eventName: 'signed.up' }), 201)).id;
+      }),
+    ).toEqual([
+      expect.objectContaining({
+        action: 'workflow.create',
+        target: { type: 'workflow', id: workflow, name: 'Onboarding' },
+        summary: 'Created workflow Onboarding',
       }),
     ]);
   });
