@@ -159,7 +159,14 @@ it('a member sees no Audit log link, and the address tells them the log is for o
   expect(links).not.toContain('Audit log');
 
   // Webhooks, domains and settings: the member sees them, without the buttons the server would refuse (docs/roles.md).
-  expect((await h.http.post('/webhook-endpoints').set(bearer(project.secretKey)).send({ url: 'https://hooks.example.com/m', events: ['*'] })).status).toBe(201);
+  expect(
+    (
+      await h.http
+        .post('/webhook-endpoints')
+        .set(bearer(project.secretKey))
+        .send({ url: 'https://hooks.example.com/m', events: ['*'] })
+    ).status,
+  ).toBe(201);
   await s.click('Webhooks', 'link');
   await s.waitForText('Owners and admins manage webhook endpoints');
   await s.waitForText('https://hooks.example.com/m');
