@@ -8401,7 +8401,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8475,7 +8475,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11869,7 +11869,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `settings.update` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12256,7 +12256,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `suppressions.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12331,7 +12331,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `suppressions.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15292,7 +15292,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15446,7 +15446,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15549,7 +15549,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15841,7 +15841,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
