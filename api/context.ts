@@ -26,6 +26,10 @@ export interface AppState {
   user?: UserRow;
   /** The signed-in user's session row (the cookie's `sid`), set with `user` by the session check. */
   sessionId?: string;
+  /** The cookie caller's role on `project` (secret-key routes reached by cookie + X-Project-Id). */
+  role?: import('../db/projects').Role;
+  /** The route serving the request: what an `access.denied` entry names. */
+  route?: { method: string; path: string; audit?: string | readonly string[] };
   /** Set for routes declared with `rawJsonBody` (signed webhooks). */
   rawBody?: Buffer;
 }

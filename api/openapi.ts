@@ -123,6 +123,10 @@ function responses(def: RouteDef, sink: SchemaSink, opId: string): Json {
     }
   }
   if (keyed && !def.noRateLimit) out[429] = envelopeRef('rate limit exceeded; see Retry-After');
+  if (def.role)
+    out[403] = envelopeRef(
+      `${out[403] ? `${out[403].description}; ` : ''}FORBIDDEN with the session cookie: a role without \`${def.role}\` (docs/roles.md), the attempt audited as access.denied`,
+    );
   out[500] = envelopeRef('unexpected error');
 
   for (const [status, r] of Object.entries(def.responses ?? {})) {
@@ -145,6 +149,8 @@ function operation(def: RouteDef, sink: SchemaSink): Json {
   }
   op.responses = responses(def, sink, opId);
   op.security = SECURITY[def.auth];
+  // What a successful call writes to the audit log (docs/api.md "Audit log").
+  if (def.audit !== undefined) op['x-audit-actions'] = typeof def.audit === 'string' ? [def.audit] : [...def.audit];
   return op;
 }
 

@@ -2,6 +2,7 @@ import type { AppContext } from './context';
 import { ApiError, forbidden, notFound } from './errors';
 import { Action, can, Role } from '../db/projects';
 import { memberAccess } from '../db/twoFactor';
+import { recordDenied, requestAuditor } from '../services/audit';
 
 /** Where the dashboard sets up 2FA; the 403 below points there. */
 export const TWO_FACTOR_SETUP_PATH = '/app/account/two-factor';
@@ -17,6 +18,23 @@ export const twoFactorRequired = () =>
   });
 
 /**
+ * Refuses a member whose role falls short of `action`: the attempt is recorded first (an
+ * `access.denied` entry naming what was tried, docs/roles.md), then answered 403.
+ */
+export async function refuseRole(
+  ctx: AppContext,
+  projectId: string,
+  action: Action,
+  role: Role,
+  target: { type: string; id: string | null } = { type: 'project', id: projectId },
+  message = `Your role (${role}) may not do this on the project`,
+): Promise<never> {
+  const route = ctx.state.route ?? { method: ctx.method, path: ctx.path };
+  await recordDenied(ctx.deps.knex, requestAuditor(ctx), { projectId, permission: action, role, route, target });
+  throw forbidden(message);
+}
+
+/**
  * The signed-in user's role on a project, when it allows `action` (docs/roles.md). A project the
  * user does not belong to answers 404, as if it did not exist; a member without 2FA on a project
  * that requires it answers 403 TWO_FACTOR_REQUIRED (unless `evenWithoutTwoFactor`: leaving the
@@ -29,6 +47,6 @@ export async function requireProjectRole(ctx: AppContext, projectId: string, act
   const access = await memberAccess(ctx.deps.knex, projectId, user.id);
   if (!access) throw notFound('Project');
   if (access.twoFactorMissing && !opts.evenWithoutTwoFactor) throw twoFactorRequired();
-  if (!can(access.role, action)) throw forbidden(`Your role (${access.role}) may not do this on the project`);
+  if (!can(access.role, action)) await refuseRole(ctx, projectId, action, access.role);
   return access.role;
 }

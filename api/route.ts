@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AppContext, Deps } from './context';
-import type { ProjectRow } from '../db/projects';
+import type { Action, ProjectRow } from '../db/projects';
+import type { AuditAction } from '../db/auditLog';
 import type { UserRow } from '../db/users';
 
 export type Auth = 'none' | 'secret' | 'public' | 'session';
@@ -67,6 +68,19 @@ interface RouteContract<P, Q, B, A extends Auth> {
   crossSiteForms?: boolean;
   /** Skip the per-project rate limit (health, provider webhooks). */
   noRateLimit?: boolean;
+  /**
+   * The audit action(s) a successful call writes, with its change, through services/audit.ts
+   * `audited()` (one of them per 2xx; the tests' router checks it). Every route that changes state
+   * declares it, or is named with its reason in api/auditExempt.ts (test/unit/auditCoverage.test.ts).
+   */
+  audit?: AuditAction | readonly AuditAction[];
+  /**
+   * The permission (db/projects.ts PERMISSIONS) a cookie caller's role needs on a secret-key route
+   * (docs/roles.md); short of it: 403 FORBIDDEN and an `access.denied` entry. An API key acts for the
+   * whole project and is not asked. Session routes under /projects/:id check theirs in the handler
+   * (api/projectAccess.ts requireProjectRole), with the same refusal.
+   */
+  role?: Action;
 }
 
 type Input<P, Q, B, A extends Auth> = { params: P; query: Q; body: B } & Principal<A>;

@@ -15,6 +15,9 @@ import { crossSiteGuard } from './middleware/crossSite';
 import { publicCors, publicPreflight } from './middleware/cors';
 import { nestedDeeperThan } from '../lib/json';
 import { findRefusedText, refusedMessage } from '../lib/hostileText';
+import { auditWitness, committedEntries, type AuditAction } from '../db/auditLog';
+import { can } from '../db/projects';
+import { refuseRole } from './projectAccess';
 
 const DEFAULT_JSON_LIMIT = '1mb';
 /** Far deeper than any valid request (filter trees stop at 5 levels, contact data at 5). */
@@ -154,6 +157,47 @@ function checkReply(def: RouteDef, ctx: AppContext): void {
   throw new Error(message);
 }
 
+/** The actions a route declares it writes (`audit`), as a list. */
+export const auditActionsOf = (def: RouteDef): readonly AuditAction[] =>
+  def.audit === undefined ? [] : typeof def.audit === 'string' ? [def.audit] : def.audit;
+
+/**
+ * Under `AUDIT_CONTRACT_CHECK=1` (set with REPLY_CONTRACT_CHECK by the test run) a 2xx answer of a
+ * route that declares `audit` must have committed an entry with one of its actions during the
+ * request: `recordAudit` notes each entry it writes in the request's witness (db/auditLog.ts), and
+ * the check finds them in the table, so an entry rolled back with its change does not count. A
+ * route that says it audits and did not fails the request loudly, in every test that calls it.
+ */
+const checkAudits = process.env.AUDIT_CONTRACT_CHECK === '1';
+
+async function checkAudited(def: RouteDef, ctx: AppContext, witness: { ids: string[]; unchanged?: string }): Promise<void> {
+  if (ctx.status < 200 || ctx.status >= 300) return;
+  // The handler said, by name, that this request changed nothing (services/audit.ts nothingChanged).
+  if (witness.unchanged !== undefined) return;
+  if ((await committedEntries(ctx.deps.knex, witness.ids, auditActionsOf(def))) > 0) return;
+  const message = `${def.method.toUpperCase()} ${def.path} answered ${ctx.status} but committed no audit entry (${auditActionsOf(def).join(', ')})`;
+  process.stderr.write(`AUDIT CONTRACT: ${message}\n`);
+  throw new Error(message);
+}
+
+/**
+ * A route's `role` for a cookie caller (the role projectFromSession found): short of it, the
+ * attempt is recorded and refused before the body is even read. Key callers carry no role: an API
+ * key acts for the whole project.
+ */
+function roleGuard(def: RouteDef & { role: NonNullable<RouteDef['role']> }) {
+  return async (ctx: AppContext, next: Next) => {
+    const { project, role } = ctx.state;
+    if (project && role && !can(role, def.role)) {
+      const params = def.params ? safeParse(def.params, ctx.params ?? {}) : null;
+      const id = params?.success && typeof (params.data as any)?.id === 'string' ? (params.data as any).id : null;
+      const type = auditActionsOf(def)[0]?.split('.')[0] ?? def.tag;
+      await refuseRole(ctx, project.id, def.role, role, { type, id });
+    }
+    await next();
+  };
+}
+
 /**
  * The principal the route's `auth` names, which the auth middleware has set (or answered 401):
  * checked here, so a handler's non-null `project` or `user` is a fact, not an assumption.
@@ -169,7 +213,7 @@ function principalOf(def: RouteDef, ctx: AppContext): Principal<Auth> {
 export function buildRouter(defs: RouteDef[]): Router<any, any> {
   const router = new Router();
   for (const def of defs) {
-    const handler = async (ctx: AppContext) => {
+    const handle = async (ctx: AppContext) => {
       const input = validate(def, ctx);
       const reply = await def.handler(ctx, { ...input, ...principalOf(def, ctx) });
       // A handler that set the body itself (pages, streams, bytes, 204s) returns nothing. The status
@@ -177,11 +221,26 @@ export function buildRouter(defs: RouteDef[]): Router<any, any> {
       if (reply !== undefined) ctx.body = reply;
       if (checkReplies) checkReply(def, ctx);
     };
-    const chain: any[] = [];
+    const handler =
+      checkAudits && def.audit !== undefined
+        ? async (ctx: AppContext) => {
+            const witness: { ids: string[]; unchanged?: string } = { ids: [] };
+            await auditWitness.run(witness, () => handle(ctx));
+            await checkAudited(def, ctx, witness);
+          }
+        : handle;
+    const named = { method: def.method, path: def.path, audit: def.audit };
+    const chain: any[] = [
+      (ctx: AppContext, next: Next) => {
+        ctx.state.route = named;
+        return next();
+      },
+    ];
     if (def.auth === 'session' && def.method !== 'get') chain.push(crossSiteGuard({ multipart: !!def.multipart }));
     else if (def.crossSiteForms) chain.push(crossSiteGuard({ multipart: false, forms: true }));
     if (def.auth === 'public') chain.push(publicCors);
     chain.push(...authFor(def));
+    if (def.role) chain.push(roleGuard(def as RouteDef & { role: NonNullable<RouteDef['role']> }));
     if (def.idempotent) chain.push(idempotency);
     if (def.rawJsonBody) chain.push(rawJsonBody(def.rawJsonBody.limitBytes));
     else if (def.method !== 'get' && def.method !== 'delete') chain.push(bodyParser(def));

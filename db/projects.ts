@@ -40,6 +40,12 @@ const PERMISSIONS = {
   'members.manage': ['OWNER', 'ADMIN'],
   'owners.manage': ['OWNER'],
   'billing.limits': ['OWNER', 'ADMIN'],
+  // Secret-key routes reached with the cookie (api/route.ts `role`): what can send the project's
+  // data elsewhere, let mail through or change how it is sent is not for every member.
+  'webhooks.manage': ['OWNER', 'ADMIN'],
+  'suppressions.manage': ['OWNER', 'ADMIN'],
+  'domains.manage': ['OWNER', 'ADMIN'],
+  'settings.update': ['OWNER', 'ADMIN'],
   'billing.manage': ['OWNER'],
   'project.reset': ['OWNER'],
   'project.delete': ['OWNER'],

@@ -41,13 +41,17 @@ export interface ErasedAddresses {
  * the erasing transaction, so the entry commits with the erasure or not at all. It must hold no
  * personal data: the contact's former id (or the number of addresses), never an address.
  */
-export async function recordErasureAudit(trx: Knex, entry: { projectId: string; actor: AuditWho; contactId: string | null }): Promise<void> {
+export async function recordErasureAudit(
+  trx: Knex,
+  entry: { projectId: string; actor: AuditWho; contactId: string | null; details?: Record<string, unknown> },
+): Promise<void> {
   await recordAudit(trx, {
     projectId: entry.projectId,
     actor: entry.actor.actor,
     ip: entry.actor.ip,
     action: 'contact.erase',
     target: { type: 'contact', id: entry.contactId },
+    details: entry.details ?? null,
   });
 }
 
@@ -70,7 +74,11 @@ async function eraseOne(deps: Deps, projectId: string, by: { id: string } | { em
  */
 export async function eraseContact(deps: Deps, projectId: string, contactId: string, actor: AuditWho): Promise<void> {
   const erased = await eraseOne(deps, projectId, { id: contactId }, actor);
-  if (erased === undefined && !(await findContactErasure(deps.knex, projectId, contactId))) throw new DomainError('not_found', 'Contact not found');
+  if (erased === undefined) {
+    if (!(await findContactErasure(deps.knex, projectId, contactId))) throw new DomainError('not_found', 'Contact not found');
+    // Asked again: nothing is left to erase, but the request is recorded as every erasure request is.
+    await recordErasureAudit(deps.knex, { projectId, actor, contactId, details: { repeated: true } });
+  }
   await cancelErasedExecutions(deps, projectId, contactId);
 }
 

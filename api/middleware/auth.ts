@@ -103,7 +103,8 @@ export async function session(ctx: AppContext, next: Next) {
 
 /**
  * The session cookie plus `X-Project-Id` in place of the secret key: the signed-in user acts on a
- * project they are a member of (any role: docs/roles.md lets a MEMBER use the resource routes). The
+ * project they are a member of (any role: docs/roles.md lets a MEMBER use most resource routes; a route's `role` names those it
+ * may not, checked by api/router.ts with the role kept here). The
  * project is then what the key would have named — its rate limit and billing limits apply as for a
  * key — so handlers read ctx.state.project either way. A write first passes the guard every cookie
  * write passes (api/middleware/crossSite.ts): the browser attaches the cookie to other sites' requests too.
@@ -120,6 +121,7 @@ function projectFromSession(rateLimited: boolean, guard: ReturnType<typeof cross
       const access = UUID.test(projectId) ? await memberAccess(ctx.deps.knex, projectId, user.id) : null;
       if (!access) throw notFound('Project');
       if (access.twoFactorMissing) throw twoFactorRequired();
+      const role = access.role;
       const now = Date.now();
       const found = rateLimited
         ? await findProjectByIdCounting(ctx.deps.knex, projectId, new Date(windowStartOf(now)))
@@ -128,6 +130,7 @@ function projectFromSession(rateLimited: boolean, guard: ReturnType<typeof cross
       if (found.project.disabled) throw new ApiError(403, 'PROJECT_DISABLED', 'This project is disabled');
       ctx.state.user = user;
       ctx.state.project = found.project;
+      ctx.state.role = role;
       if (found.count !== undefined) applyRateLimit(ctx, rateLimitResult(found.count, ctx.deps.config.rateLimitPerMinute, now));
       await next();
     };

@@ -1,6 +1,15 @@
 import { route } from '../route';
 import { ApiError } from '../errors';
-import { Accepted, PasswordResetDone, OAuthConfig, PasswordReset, PasswordResetRequest, TokenBody, VerificationRequested, VerifiedUser } from '../schemas/account';
+import {
+  Accepted,
+  PasswordResetDone,
+  OAuthConfig,
+  PasswordReset,
+  PasswordResetRequest,
+  TokenBody,
+  VerificationRequested,
+  VerifiedUser,
+} from '../schemas/account';
 import { mailToken, MAX_EMAILS_PER_HOUR } from '../../services/accountEmails';
 import { resetPasswordWithToken, verifyEmailWithToken } from '../../db/accounts';
 import { findUserByEmail } from '../../db/users';
@@ -73,7 +82,8 @@ export default [
     body: PasswordReset,
     responses: {
       200: {
-        description: 'password changed and signed in (cookie set), or — an account with 2FA — the two-factor ticket set instead (twoFactorRequired); every earlier session of the account ended',
+        description:
+          'password changed and signed in (cookie set), or — an account with 2FA — the two-factor ticket set instead (twoFactorRequired); every earlier session of the account ended',
         schema: PasswordResetDone,
       },
       403: { description: 'a request from another origin' },

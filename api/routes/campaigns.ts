@@ -123,6 +123,7 @@ export default [
     ...common,
     method: 'post',
     path: '/campaigns',
+    audit: 'campaign.create',
     summary: 'Create a campaign in DRAFT (sender domain verified, audience fields valid)',
     body: CampaignBody,
     responses: {
@@ -131,7 +132,13 @@ export default [
       422: { description: 'validation failed; an audience condition problem names the path of the bad node' },
     },
     async handler(ctx, { body, project }) {
-      const row = await createCampaign(ctx.deps.knex, project.id, await checkedFields(ctx, project.id, body));
+      const fields = await checkedFields(ctx, project.id, body);
+      const row = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => createCampaign(trx, project.id, fields),
+        (c) => ({ projectId: project.id, action: 'campaign.create', target: { type: 'campaign', id: c.id }, details: { name: c.name } }),
+      );
       ctx.status = 201;
       return { success: true, data: presentCampaign(row) };
     },
@@ -151,6 +158,7 @@ export default [
     ...common,
     method: 'put',
     path: '/campaigns/:id',
+    audit: 'campaign.update',
     summary: 'Replace content and audience (same body as create); only while DRAFT or SCHEDULED',
     params: IdParams,
     body: CampaignBody,
@@ -161,7 +169,12 @@ export default [
     async handler(ctx, { params, body, project }) {
       await loadCampaign(ctx, project.id, params.id);
       const fields = await checkedFields(ctx, project.id, body);
-      const replaced = await replaceCampaign(ctx.deps.knex, project.id, params.id, fields);
+      const replaced = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => replaceCampaign(trx, project.id, params.id, fields),
+        (r) => r && 'row' in r && { projectId: project.id, action: 'campaign.update', target: { type: 'campaign', id: params.id } },
+      );
       if (replaced && 'missingSegment' in replaced) throw missingSegment();
       const row = guarded(replaced, (s) => `A ${s} campaign can no longer be changed`);
       return presentCampaign(row);
@@ -171,6 +184,7 @@ export default [
     ...common,
     method: 'delete',
     path: '/campaigns/:id',
+    audit: 'campaign.delete',
     summary: 'Delete a campaign; refused while it is SCHEDULED, SENDING or PAUSED (its workflow is active: cancel it first)',
     params: IdParams,
     responses: { 204: { description: 'deleted' }, 409: { description: 'the campaign has an active execution' } },
@@ -191,11 +205,18 @@ export default [
     ...common,
     method: 'post',
     path: '/campaigns/:id/duplicate',
+    audit: 'campaign.create',
     summary: 'Copy a campaign into a new DRAFT named "<name> (copy)"; the original is unchanged',
     params: IdParams,
     responses: { 201: { description: 'the new campaign', schema: CampaignOut } },
     async handler(ctx, { params, project }) {
-      const row = await duplicateCampaign(ctx.deps.knex, project.id, params.id);
+      const row = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => duplicateCampaign(trx, project.id, params.id),
+        (c) =>
+          c && { projectId: project.id, action: 'campaign.create', target: { type: 'campaign', id: c.id }, details: { name: c.name, duplicateOf: params.id } },
+      );
       if (!row) throw notFound('Campaign');
       ctx.status = 201;
       return presentCampaign(row);
@@ -221,6 +242,7 @@ export default [
     ...common,
     method: 'post',
     path: '/campaigns/:id/send',
+    audit: 'campaign.send',
     summary: 'Send a DRAFT campaign now, or schedule it with scheduledFor',
     params: IdParams,
     body: CampaignSendBody,
@@ -268,6 +290,7 @@ export default [
     ...common,
     method: 'post',
     path: '/campaigns/:id/cancel',
+    audit: 'campaign.cancel',
     summary: 'Cancel a SCHEDULED, SENDING or PAUSED campaign: no further batch goes out; emails already handed over stay sent',
     params: IdParams,
     responses: {
@@ -276,7 +299,12 @@ export default [
     },
     async handler(ctx, { params, project }) {
       const row = guarded(
-        await cancelCampaign(ctx.deps.knex, project.id, params.id),
+        await audited(
+          ctx.deps.knex,
+          requestAuditor(ctx),
+          (trx) => cancelCampaign(trx, project.id, params.id),
+          (r) => r && 'row' in r && { projectId: project.id, action: 'campaign.cancel', target: { type: 'campaign', id: params.id } },
+        ),
         (s) => `Only a SCHEDULED, SENDING or PAUSED campaign can be cancelled; this one is ${s}`,
       );
       await cancelCampaignWorkflow(ctx.deps.temporal, row.id);

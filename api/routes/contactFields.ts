@@ -1,4 +1,6 @@
 import { route } from '../route';
+import { requestAuditor } from '../../services/audit';
+import { recordAudit } from '../../db/auditLog';
 import { referencePaths } from '../../services/stepReferences';
 import type { AppContext } from '../context';
 import { badRequest, notFound, validationError } from '../errors';
@@ -103,6 +105,7 @@ export default [
   route({
     method: 'delete',
     path: '/contacts/fields/:field',
+    audit: 'contact_field.delete',
     auth: 'secret',
     tag: 'contacts',
     resource: 'Field',
@@ -113,6 +116,14 @@ export default [
       const path = dataPathOf(params.field);
       if (path === null) throw badRequest(`${params.field} is a standard field and cannot be deleted`);
       await assertKnownDataField(ctx, project.id, path);
+      // The removal runs in batches on purpose (a project's every contact in one transaction would
+      // hold them all): the entry is committed first, so no removal goes unrecorded.
+      await recordAudit(ctx.deps.knex, {
+        ...requestAuditor(ctx),
+        projectId: project.id,
+        action: 'contact_field.delete',
+        target: { type: 'contact_field', id: params.field },
+      });
       return { field: params.field, contactsUpdated: await removeDataField(ctx.deps.knex, project.id, path) };
     },
   }),

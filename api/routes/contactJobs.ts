@@ -8,15 +8,34 @@ import { BULK_JOB_TYPES, BulkJobType, createJob, deleteJob, findJob, JobType, St
 import { csvRecords } from '../../lib/csv';
 import { startBulkJob } from '../../services/jobs';
 import { presentJob } from '../presenters/jobs';
+import { audited, requestAuditor } from '../../services/audit';
+import type { AuditAction } from '../../db/auditLog';
 
-/** Stages the job's rows, starts its `bulkJob` workflow and answers 202 with its id. */
+/** Each job type's audit action: an import or bulk change of many contacts is one entry, naming the job. */
+const JOB_AUDIT = {
+  IMPORT: 'contact.import',
+  BULK_SUBSCRIBE: 'contact.bulk_subscribe',
+  BULK_UNSUBSCRIBE: 'contact.bulk_unsubscribe',
+  BULK_DELETE: 'contact.bulk_delete',
+} as const satisfies Record<Exclude<JobType, 'EXPORT'>, AuditAction>;
+
+/**
+ * Stages the job's rows with its audit entry (one transaction), starts its `bulkJob` workflow and
+ * answers 202 with its id. A job Temporal could not start is deleted; its entry stays as the record
+ * of who asked, as an export's does.
+ */
 async function enqueue(
   ctx: AppContext,
   projectId: string,
-  type: JobType,
+  type: keyof typeof JOB_AUDIT,
   rows: Iterable<StagedRow> | AsyncIterable<StagedRow>,
 ): Promise<z.input<typeof JobAccepted>> {
-  const job = await createJob(ctx.deps.knex, { projectId: projectId, type, rows });
+  const job = await audited(
+    ctx.deps.knex,
+    requestAuditor(ctx),
+    (trx) => createJob(trx, { projectId: projectId, type, rows }),
+    (j) => ({ projectId, action: JOB_AUDIT[type], target: { type: 'job', id: j.id }, details: { contacts: j.total } }),
+  );
   try {
     await startBulkJob(ctx.deps.temporal, { ...job, type });
   } catch (err) {
@@ -56,6 +75,7 @@ export default [
   route({
     method: 'post',
     path: '/contacts/import',
+    audit: 'contact.import',
     auth: 'secret',
     tag: 'contacts',
     summary: 'Import contacts from a CSV file (queued job)',
@@ -82,6 +102,7 @@ export default [
     route({
       method: 'post',
       path,
+      audit: JOB_AUDIT[type as BulkJobType],
       auth: 'secret',
       tag: 'contacts',
       summary,

@@ -42,6 +42,7 @@ export default [
   route({
     method: 'post',
     path: '/contacts/erase',
+    audit: 'contact.erase',
     auth: 'secret',
     tag: 'contacts',
     summary: 'Erase people by address everywhere in the project, contacts or not (suppressed addresses, former recipients)',
@@ -54,6 +55,7 @@ export default [
   route({
     method: 'get',
     path: '/contacts/:id/export',
+    audit: 'contact.export',
     auth: 'secret',
     tag: 'contacts',
     resource: 'Contact',
@@ -72,6 +74,7 @@ export default [
   route({
     method: 'post',
     path: '/contacts/export',
+    audit: 'contact.export',
     auth: 'secret',
     tag: 'contacts',
     summary: "Export the project's contacts (all, or those matching a filter tree) as a CSV file (queued job)",
@@ -84,6 +87,7 @@ export default [
   route({
     method: 'get',
     path: '/contacts/export',
+    audit: 'contact.export',
     auth: 'secret',
     tag: 'contacts',
     summary: 'The same export as POST /contacts/export, asked with a query string (format=csv, filter as JSON): answers 202 with the job to follow',

@@ -23,6 +23,8 @@ export default [
   route({
     method: 'post',
     path: '/domains',
+    audit: 'domain.create',
+    role: 'domains.manage',
     auth: 'secret',
     tag: 'domains',
     summary: 'Add a sender domain; the response lists the DNS records to publish',
@@ -83,6 +85,8 @@ export default [
   route({
     method: 'delete',
     path: '/domains/:id',
+    audit: 'domain.delete',
+    role: 'domains.manage',
     auth: 'secret',
     tag: 'domains',
     summary: 'Remove a domain; senders on it stop being accepted',

@@ -1,4 +1,6 @@
 import { route } from '../route';
+import { requestAuditor } from '../../services/audit';
+import { recordAudit } from '../../db/auditLog';
 import { waitPaths } from '../../services/stepReferences';
 import { badRequest, notFound, validationError } from '../errors';
 import { TrackBody, TrackOut, isReservedEventName } from '../schemas/track';
@@ -131,6 +133,7 @@ export default [
   route({
     method: 'delete',
     path: '/events/:eventName',
+    audit: 'event.delete',
     auth: 'secret',
     tag: 'events',
     resource: 'Event',
@@ -144,6 +147,13 @@ export default [
       if (isEmittableEventName(params.eventName)) {
         throw validationError([{ field: 'eventName', message: `"${params.eventName}" is a reserved event name`, code: 'reserved_event' }]);
       }
+      // Deleted in batches on purpose, as a field's removal is: the entry is committed first.
+      await recordAudit(ctx.deps.knex, {
+        ...requestAuditor(ctx),
+        projectId: project.id,
+        action: 'event.delete',
+        target: { type: 'event', id: params.eventName },
+      });
       await deleteEventsByName(ctx.deps.knex, project.id, params.eventName);
       ctx.status = 204;
     },

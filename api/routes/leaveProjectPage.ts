@@ -56,6 +56,7 @@ export default [
     ...common,
     method: 'post',
     path: '/leave-project',
+    audit: 'member.remove',
     summary: "Leave the project from the link's page (form field token); a project's last owner cannot leave",
     body: TokenField,
     async handler(ctx, { body }) {

@@ -1,8 +1,10 @@
 import { route } from '../route';
-import { ApiError, conflict, forbidden, notFound } from '../errors';
+import { ApiError, conflict, notFound } from '../errors';
 import { IdParams } from '../schemas/common';
 import { InviteBody, InviteOut, InviteParams, MemberOut, MemberParams, RoleBody, SecurityOut, SetupStateOut, TeamOut } from '../schemas/teams';
-import { requireProjectRole } from '../projectAccess';
+import { refuseRole, requireProjectRole } from '../projectAccess';
+import type { AppContext } from '../context';
+import type { Role } from '../../db/projects';
 import { sendSystemEmail } from '../../services/systemEmail';
 import { mailAddedMember } from '../../services/memberEmails';
 import {
@@ -31,9 +33,18 @@ const INVITE_EMAIL = `<p>{{ inviter }} invited you to the project “{{ project 
 <p>To join, open this link, sign in (or sign up) with this address and press “Accept invite”: <a href="{{ url }}">{{ url }}</a></p>
 <p>The link works once and expires in {{ days }} days. If you did not expect this, ignore this email.</p>`;
 
-function answer(result: MemberChangeRefusal | Member) {
+/** A member change's answer; a refusal by the target rules (db/members.ts) is recorded like any role's refusal. */
+async function answer(ctx: AppContext, projectId: string, role: Role, targetUserId: string, result: MemberChangeRefusal | Member): Promise<Member> {
   if (result === 'NOT_FOUND') throw notFound('Member');
-  if (result === 'FORBIDDEN') throw forbidden('Your role may not change this member: only owners grant or change the OWNER role');
+  if (result === 'FORBIDDEN')
+    return refuseRole(
+      ctx,
+      projectId,
+      role === 'MEMBER' ? 'members.manage' : 'owners.manage',
+      role,
+      { type: 'user', id: targetUserId },
+      'Your role may not change this member: only owners grant or change the OWNER role',
+    );
   if (result === 'LAST_OWNER') throw conflict('A project keeps at least one owner: make another member OWNER first');
   return result;
 }
@@ -77,8 +88,15 @@ export default [
     responses: { 200: { description: 'a page of entries', schema: AuditPageOut }, 403: { description: 'a MEMBER may not read the log' } },
     async handler(ctx, { params, query }) {
       await requireProjectRole(ctx, params.id, 'audit.read');
-      const { rows, total, totalPages } = await listAudit(ctx.deps.knex, params.id, query);
-      return { data: rows.map(presentAuditEntry), total, page: query.page, pageSize: query.pageSize, totalPages };
+      const { rows, total, totalPages, projectName } = await listAudit(ctx.deps.knex, params.id, query);
+      return {
+        project: { id: params.id, name: projectName },
+        data: rows.map(presentAuditEntry),
+        total,
+        page: query.page,
+        pageSize: query.pageSize,
+        totalPages,
+      };
     },
   }),
   route({
@@ -98,6 +116,7 @@ export default [
   route({
     method: 'post',
     path: '/projects/:id/members',
+    audit: ['member.add', 'member.invite'],
     auth: 'session',
     tag: 'projects',
     summary:
@@ -133,7 +152,14 @@ export default [
       );
       if (result.kind === 'refused') {
         if (result.reason === 'ALREADY_MEMBER') throw conflict('This person is already a member of the project');
-        throw forbidden('Only owners may invite an OWNER, or change an invite made for one');
+        return refuseRole(
+          ctx,
+          params.id,
+          'owners.manage',
+          role,
+          { type: 'invite', id: null },
+          'Only owners may invite an OWNER, or change an invite made for one',
+        );
       }
       if (result.kind === 'limited') {
         const message =
@@ -181,6 +207,7 @@ export default [
   route({
     method: 'patch',
     path: '/projects/:id/members/:userId',
+    audit: 'member.role',
     auth: 'session',
     tag: 'projects',
     summary: "Change a member's role",
@@ -191,7 +218,11 @@ export default [
     async handler(ctx, { params, body, user }) {
       const role = await requireProjectRole(ctx, params.id, 'members.manage');
       return presentMember(
-        answer(
+        await answer(
+          ctx,
+          params.id,
+          role,
+          params.userId,
           await audited(
             ctx.deps.knex,
             requestAuditor(ctx),
@@ -211,6 +242,7 @@ export default [
   route({
     method: 'delete',
     path: '/projects/:id/members/:userId',
+    audit: 'member.remove',
     auth: 'session',
     tag: 'projects',
     summary: 'Remove a member; any member may remove themselves (leave), except the last owner',
@@ -220,7 +252,11 @@ export default [
     async handler(ctx, { params, user }) {
       // Leaving needs no 2FA: a member who will not set it up for a project that requires it may go.
       const role = await requireProjectRole(ctx, params.id, 'project.read', { evenWithoutTwoFactor: params.userId === user.id });
-      answer(
+      await answer(
+        ctx,
+        params.id,
+        role,
+        params.userId,
         await audited(
           ctx.deps.knex,
           requestAuditor(ctx),
@@ -235,6 +271,7 @@ export default [
   route({
     method: 'delete',
     path: '/projects/:id/invites/:inviteId',
+    audit: 'invite.withdraw',
     auth: 'session',
     tag: 'projects',
     summary: 'Withdraw a pending invite',
@@ -250,7 +287,8 @@ export default [
         (r) => r === null && { projectId: params.id, action: 'invite.withdraw', target: { type: 'invite', id: params.inviteId } },
       );
       if (refused === 'NOT_FOUND') throw notFound('Invite');
-      if (refused === 'FORBIDDEN') throw forbidden('Only owners may withdraw an OWNER invite');
+      if (refused === 'FORBIDDEN')
+        return refuseRole(ctx, params.id, 'owners.manage', role, { type: 'invite', id: params.inviteId }, 'Only owners may withdraw an OWNER invite');
       ctx.status = 204;
     },
   }),

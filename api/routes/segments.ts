@@ -1,5 +1,5 @@
 import { route } from '../route';
-import { audited, requestAuditor } from '../../services/audit';
+import { audited, changedKeys, requestAuditor } from '../../services/audit';
 import type { AppContext } from '../context';
 import { conflict, FlatError, notFound } from '../errors';
 import { IdParams, PageQuery } from '../schemas/common';
@@ -93,13 +93,20 @@ export default [
     ...common,
     method: 'post',
     path: '/segments',
+    audit: 'segment.create',
     summary: 'Create a segment: DYNAMIC (a filter tree, required) or STATIC (a managed list; a condition sent with it is ignored)',
     body: SegmentCreate,
     responses: { 201: { description: 'created', schema: SegmentOut } },
     async handler(ctx, { body, project }) {
       if (body.condition) await assertCompiles(ctx, project.id, body.condition);
+      const row = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => createSegment(trx, project.id, body),
+        (g) => ({ projectId: project.id, action: 'segment.create', target: { type: 'segment', id: g.id }, details: { name: g.name } }),
+      );
       ctx.status = 201;
-      return presentSegment(await createSegment(ctx.deps.knex, project.id, body));
+      return presentSegment(row);
     },
   }),
   route({
@@ -117,6 +124,7 @@ export default [
     ...common,
     method: 'patch',
     path: '/segments/:id',
+    audit: 'segment.update',
     summary: 'Update name, description, condition (DYNAMIC only) or trackMembership; the slug stays',
     params: IdParams,
     body: SegmentUpdate,
@@ -127,13 +135,20 @@ export default [
         if (segment.type !== 'DYNAMIC') throw new FlatError(400, 'Condition can only be set on DYNAMIC segments');
         await assertCompiles(ctx, project.id, body.condition);
       }
-      return presentSegment(await updateSegment(ctx.deps.knex, segment, body));
+      const row = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => updateSegment(trx, segment, body),
+        () => ({ projectId: project.id, action: 'segment.update', target: { type: 'segment', id: segment.id }, details: { changed: changedKeys(body) } }),
+      );
+      return presentSegment(row);
     },
   }),
   route({
     ...common,
     method: 'delete',
     path: '/segments/:id',
+    audit: 'segment.delete',
     summary: 'Delete a segment; 409 while a SCHEDULED or SENDING campaign targets it',
     params: IdParams,
     responses: { 204: { description: 'deleted' }, 409: { description: 'used by an active campaign' } },

@@ -1,5 +1,5 @@
 import { route } from '../route';
-import { audited, requestAuditor } from '../../services/audit';
+import { audited, changedKeys, nothingChanged, requestAuditor } from '../../services/audit';
 import { notFound } from '../errors';
 import { SettingsOut, SettingsPatch } from '../schemas/settings';
 import { sendingPolicy, updateSendingPolicy } from '../../db/sendingPolicy';
@@ -37,6 +37,8 @@ export default [
   route({
     method: 'patch',
     path: '/settings',
+    audit: 'settings.update',
+    role: 'settings.update',
     auth: 'secret',
     tag: 'settings',
     summary: 'Change the sending policy; only the keys sent change, null turns quiet hours or the cap off and puts the send rate back to the default',
@@ -62,13 +64,14 @@ export default [
           if (retention) await updateRetentionSettings(trx, projectId, retention);
         },
         () =>
-          Object.keys(body).length > 0 && {
+          changedKeys(body).length > 0 && {
             projectId,
             action: 'settings.update',
             target: { type: 'settings', id: null },
-            details: { changed: Object.keys(body) },
+            details: { changed: changedKeys(body) },
           },
       );
+      if (!changedKeys(body).length) nothingChanged('an empty patch');
       return await settingsOf(ctx, project.id);
     },
   }),

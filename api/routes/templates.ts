@@ -1,6 +1,6 @@
 import { senderCheckWaived } from '../../lib/config';
 import { route } from '../route';
-import { audited, requestAuditor } from '../../services/audit';
+import { audited, changedKeys, requestAuditor } from '../../services/audit';
 import { referencePaths } from '../../services/stepReferences';
 import { conflict, notFound, validationError, type FieldError } from '../errors';
 import { IdParams } from '../schemas/common';
@@ -90,6 +90,7 @@ export default [
     ...common,
     method: 'post',
     path: '/templates',
+    audit: 'template.create',
     summary: 'Create a template; subject and body must parse as Liquid, the sender domain must be verified',
     body: TemplateCreate,
     responses: {
@@ -98,8 +99,14 @@ export default [
     },
     async handler(ctx, { body, project }) {
       await assertVerifiedSender(ctx.deps.knex, project.id, body.from, senderCheckWaived(ctx.deps.config));
+      const row = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => createTemplate(trx, project.id, body),
+        (t) => ({ projectId: project.id, action: 'template.create', target: { type: 'template', id: t.id }, details: { name: t.name } }),
+      );
       ctx.status = 201;
-      return presentTemplate(await createTemplate(ctx.deps.knex, project.id, body));
+      return presentTemplate(row);
     },
   }),
   route({
@@ -119,6 +126,7 @@ export default [
     ...common,
     method: 'patch',
     path: '/templates/:id',
+    audit: 'template.update',
     summary: 'Update some fields of a template (same rules as create)',
     params: IdParams,
     body: TemplateUpdate,
@@ -126,7 +134,12 @@ export default [
     async handler(ctx, { params, body, project }) {
       if (!(await findTemplate(ctx.deps.knex, project.id, params.id))) throw notFound('Template');
       if (body.from !== undefined) await assertVerifiedSender(ctx.deps.knex, project.id, body.from, senderCheckWaived(ctx.deps.config));
-      const row = await updateTemplate(ctx.deps.knex, project.id, params.id, body);
+      const row = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => updateTemplate(trx, project.id, params.id, body),
+        (t) => t && { projectId: project.id, action: 'template.update', target: { type: 'template', id: t.id }, details: { changed: changedKeys(body) } },
+      );
       if (!row) throw notFound('Template');
       return presentTemplate(row);
     },
@@ -135,6 +148,7 @@ export default [
     ...common,
     method: 'delete',
     path: '/templates/:id',
+    audit: 'template.delete',
     summary: 'Delete a template (emails already sent from it keep their content)',
     params: IdParams,
     responses: { 204: { description: 'deleted' } },
@@ -157,11 +171,18 @@ export default [
     ...common,
     method: 'post',
     path: '/templates/:id/duplicate',
+    audit: 'template.create',
     summary: 'Copy a template under a new id, named "<name> (copy)"',
     params: IdParams,
     responses: { 201: { description: 'the new template', schema: TemplateOut } },
     async handler(ctx, { params, project }) {
-      const row = await duplicateTemplate(ctx.deps.knex, project.id, params.id);
+      const row = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => duplicateTemplate(trx, project.id, params.id),
+        (t) =>
+          t && { projectId: project.id, action: 'template.create', target: { type: 'template', id: t.id }, details: { name: t.name, duplicateOf: params.id } },
+      );
       if (!row) throw notFound('Template');
       ctx.status = 201;
       return presentTemplate(row);

@@ -1,5 +1,5 @@
 import { route } from '../route';
-import { audited, requestAuditor } from '../../services/audit';
+import { audited, changedKeys, requestAuditor } from '../../services/audit';
 import { notFound } from '../errors';
 import { IdParams } from '../schemas/common';
 import { TopicCreate, TopicListOut, TopicOut, TopicUpdate } from '../schemas/topics';
@@ -24,24 +24,37 @@ export default [
     ...common,
     method: 'post',
     path: '/topics',
+    audit: 'topic.create',
     summary: 'Create a topic; 409 when the given slug is taken',
     body: TopicCreate,
     responses: { 201: { description: 'the topic', schema: TopicOut } },
     async handler(ctx, { body, project }) {
+      const row = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => createTopic(trx, project.id, body),
+        (t) => ({ projectId: project.id, action: 'topic.create', target: { type: 'topic', id: t.id }, details: { name: t.name, slug: t.slug } }),
+      );
       ctx.status = 201;
-      return presentTopic(await createTopic(ctx.deps.knex, project.id, body));
+      return presentTopic(row);
     },
   }),
   route({
     ...common,
     method: 'patch',
     path: '/topics/:id',
+    audit: 'topic.update',
     summary: "Change a topic's name, description, default or visibility (the slug is fixed)",
     params: IdParams,
     body: TopicUpdate,
     responses: { 200: { description: 'the topic', schema: TopicOut } },
     async handler(ctx, { params, body, project }) {
-      const row = await updateTopic(ctx.deps.knex, project.id, params.id, body);
+      const row = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => updateTopic(trx, project.id, params.id, body),
+        (t) => t && { projectId: project.id, action: 'topic.update', target: { type: 'topic', id: t.id }, details: { changed: changedKeys(body) } },
+      );
       if (!row) throw notFound('Topic');
       return presentTopic(row);
     },
@@ -50,6 +63,7 @@ export default [
     ...common,
     method: 'delete',
     path: '/topics/:id',
+    audit: 'topic.delete',
     summary: "Delete a topic and every contact's state of it; 409 while an unfinished campaign or a SEND_EMAIL step names it",
     params: IdParams,
     async handler(ctx, { params, project }) {

@@ -1,8 +1,7 @@
 import { route } from '../route';
 import type { AppContext } from '../context';
-import { audited, requestAuditor } from '../../services/audit';
+import { audited, nothingChanged, requestAuditor } from '../../services/audit';
 import { ApiError, notFound } from '../errors';
-import { requireProjectRole } from '../projectAccess';
 import { TrackingDomainOut, TrackingDomainSet } from '../schemas/trackingDomain';
 import { presentTrackingDomain } from '../presenters/trackingDomain';
 import { deleteTrackingDomain, findTrackingDomain } from '../../db/trackingDomains';
@@ -12,12 +11,9 @@ import { DnsLookupError } from '../../services/dns';
 /**
  * A project's own tracking domain (docs/tracking.md "Your own tracking domain"). Changing it
  * changes the name every later email's links carry, so with the dashboard's cookie it takes the
- * role that changes the project's settings (docs/roles.md); the secret key may, as for the rest.
+ * role that manages domains (docs/roles.md; a MEMBER's attempt is refused and audited); the secret
+ * key may, as for the rest.
  */
-async function mayChange(ctx: AppContext, projectId: string) {
-  if (ctx.state.user) await requireProjectRole(ctx, projectId, 'project.update');
-}
-
 const present = (ctx: AppContext, row: Parameters<typeof presentTrackingDomain>[0]) => presentTrackingDomain(row, ctx.deps.config.trackingUrl);
 
 const common = { auth: 'secret', tag: 'tracking', path: '/tracking-domain' } as const;
@@ -37,28 +33,31 @@ export default [
   route({
     ...common,
     method: 'put',
+    role: 'domains.manage',
+    audit: 'tracking_domain.set',
     summary: "Set the project's tracking domain (PENDING until its CNAME and ownership TXT are found); the same name again changes nothing",
     body: TrackingDomainSet,
     responses: { 200: { description: 'the tracking domain', schema: TrackingDomainOut } },
     async handler(ctx, { body, project }) {
-      await mayChange(ctx, project.id);
       const projectId = project.id;
-      const { row } = await audited(
+      const { row, changed } = await audited(
         ctx.deps.knex,
         requestAuditor(ctx),
         (trx) => setProjectTrackingDomain({ config: ctx.deps.config, knex: trx }, projectId, body.domain),
         (r) => r.changed && { projectId, action: 'tracking_domain.set', target: { type: 'tracking_domain', id: null }, details: { domain: r.row.domain } },
       );
+      if (!changed) nothingChanged('the tracking domain was already this name');
       return present(ctx, row);
     },
   }),
   route({
     ...common,
     method: 'delete',
+    role: 'domains.manage',
+    audit: 'tracking_domain.delete',
     summary: "Remove the project's tracking domain; mail rendered from then on uses the shared tracking host",
     responses: { 204: { description: 'removed' } },
     async handler(ctx, { project }) {
-      await mayChange(ctx, project.id);
       const projectId = project.id;
       const deleted = await audited(
         ctx.deps.knex,

@@ -22,7 +22,7 @@ import { presentUser } from '../presenters/users';
 import { MeOut } from '../schemas/profile';
 import { presentInvoice, presentPeriod } from '../presenters/billing';
 import { presentSecurityState } from '../presenters/teams';
-import { audited, requestAuditor } from '../../services/audit';
+import { audited, changedKeys, requestAuditor } from '../../services/audit';
 
 /** Running executions are cancelled before any row goes: a workflow must not keep acting on a wiped project. */
 async function cancelExecutions(ctx: AppContext, projectId: string): Promise<number> {
@@ -83,13 +83,19 @@ export default [
   route({
     method: 'post',
     path: '/users/@me/projects',
+    audit: 'project.create',
     auth: 'session',
     tag: 'users',
     summary: 'Create a project; the response is the only time its keys are shown in full',
     body: ProjectCreate,
     responses: { 201: { description: 'created', schema: ProjectOut } },
     async handler(ctx, { body, user }) {
-      const { row, keys } = await createProject(ctx.deps.knex, user.id, body.name);
+      const { row, keys } = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => createProject(trx, user.id, body.name),
+        (p) => ({ projectId: p.row.id, action: 'project.create', target: { type: 'project', id: p.row.id }, details: { name: p.row.name } }),
+      );
       ctx.status = 201;
       return presentProject(row, keys);
     },
@@ -97,6 +103,7 @@ export default [
   route({
     method: 'patch',
     path: '/users/@me/projects/:id',
+    audit: ['project.update', 'project.require_two_factor'],
     auth: 'session',
     tag: 'users',
     summary: 'Update project settings (owner, admin; requireTwoFactor: owner only)',
@@ -114,12 +121,14 @@ export default [
         });
       }
       const who = requestAuditor(ctx);
-      const changed = Object.keys(body).filter((k) => k !== 'requireTwoFactor');
+      const changed = changedKeys(body).filter((k) => k !== 'requireTwoFactor');
+      let twoFactorChanged = false;
       const { row, settings } = await audited(
         ctx.deps.knex,
         who,
         async (trx) => {
           if (requireTwoFactor !== undefined && (await setRequireTwoFactor(trx, params.id, requireTwoFactor)) !== requireTwoFactor) {
+            twoFactorChanged = true;
             await recordAudit(trx, {
               ...who,
               projectId: params.id,
@@ -130,7 +139,14 @@ export default [
           }
           return { row: (await updateProject(trx, params.id, fields))!, settings: await updateSendingPolicy(trx, params.id, policy ?? {}) };
         },
-        () => changed.length > 0 && { projectId: params.id, action: 'project.update', target: { type: 'project', id: params.id }, details: { changed } },
+        // Every PATCH leaves an entry: its own for the 2FA rule, `project.update` for anything else (or for a request that changed nothing else).
+        () =>
+          (changed.length > 0 || !twoFactorChanged) && {
+            projectId: params.id,
+            action: 'project.update',
+            target: { type: 'project', id: params.id },
+            details: { changed },
+          },
       );
       ctx.body = { ...presentProject(row), settings };
     },
@@ -154,6 +170,7 @@ export default [
   route({
     method: 'post',
     path: '/users/@me/projects/:id/regenerate-keys',
+    audit: 'keys.rotate',
     auth: 'session',
     tag: 'users',
     summary: 'Rotate both keys at once; the old pair stops working immediately (owner, admin)',
@@ -189,6 +206,7 @@ export default [
   route({
     method: 'post',
     path: '/users/@me/projects/:id/reset',
+    audit: 'project.reset',
     auth: 'session',
     tag: 'users',
     summary: 'Wipe the project data and cancel its running executions; keys, members, domains and billing stay (owner only, irreversible)',
@@ -278,6 +296,7 @@ export default [
   route({
     method: 'put',
     path: '/users/@me/projects/:id/billing-limits',
+    audit: 'billing.limits',
     auth: 'session',
     tag: 'billing',
     summary: 'Set monthly caps; sends beyond the email cap are refused with 403 BILLING_LIMIT_REACHED (owner, admin)',
@@ -287,7 +306,17 @@ export default [
     responses: { 200: { description: 'caps', schema: LimitsOut } },
     async handler(ctx, { params, body }) {
       await requireProjectRole(ctx, params.id, 'billing.limits');
-      return await setLimits(ctx.deps.knex, params.id, body);
+      return await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => setLimits(trx, params.id, body),
+        (limits) => ({
+          projectId: params.id,
+          action: 'billing.limits',
+          target: { type: 'project', id: params.id },
+          details: { changed: changedKeys(body), ...limits },
+        }),
+      );
     },
   }),
   route({

@@ -1,5 +1,5 @@
 import { route } from '../route';
-import { audited, requestAuditor } from '../../services/audit';
+import { audited, changedKeys, requestAuditor } from '../../services/audit';
 import type { AppContext } from '../context';
 import { badRequest, conflict, notFound } from '../errors';
 import { IdParams } from '../schemas/common';
@@ -62,6 +62,13 @@ const presentDelivery = (d: WebhookDeliveryRow) => ({
   createdAt: iso(d.created_at)!,
 });
 
+/**
+ * What an endpoint's audit entries keep: where it sends and what (never its secret). The URL is
+ * the project's own configuration, not personal data, and it must outlive the endpoint: a deleted
+ * endpoint that sent the project's events elsewhere is exactly what the log is read for.
+ */
+const endpointDetails = (e: WebhookEndpointRow) => ({ url: e.url, events: e.events, enabled: e.enabled });
+
 /** The key's project owns every endpoint these routes see; anything else is a 404. */
 async function ownEndpoint(ctx: AppContext, projectId: string, id: string): Promise<WebhookEndpointRow> {
   const row = await findWebhookEndpoint(ctx.deps.knex, projectId, id);
@@ -80,11 +87,18 @@ export default [
     ...common,
     method: 'post',
     path: '/webhook-endpoints',
+    audit: 'webhook_endpoint.create',
+    role: 'webhooks.manage',
     summary: "Subscribe a URL to the project's events; the answer shows the signing secret (only here and on rotation)",
     body: WebhookEndpointCreate,
     responses: { 201: { description: 'created and enabled', schema: WebhookEndpointWithSecretOut } },
     async handler(ctx, { body, project }) {
-      const row = await createWebhookEndpoint(ctx.deps.knex, { projectId: project.id, ...body, secret: generateWebhookSecret() });
+      const row = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => createWebhookEndpoint(trx, { projectId: project.id, ...body, secret: generateWebhookSecret() }),
+        (e) => ({ projectId: project.id, action: 'webhook_endpoint.create', target: { type: 'webhook_endpoint', id: e.id }, details: endpointDetails(e) }),
+      );
       ctx.status = 201;
       return presentWithSecret(row);
     },
@@ -114,12 +128,25 @@ export default [
     ...common,
     method: 'patch',
     path: '/webhook-endpoints/:id',
+    audit: 'webhook_endpoint.update',
+    role: 'webhooks.manage',
     summary: 'Change the URL, patterns or description; enable or disable',
     params: IdParams,
     body: WebhookEndpointUpdate,
     responses: { 200: { description: 'the endpoint', schema: WebhookEndpointOut } },
     async handler(ctx, { params, body, project }) {
-      const row = await updateWebhookEndpoint(ctx.deps.knex, project.id, params.id, body);
+      const row = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => updateWebhookEndpoint(trx, project.id, params.id, body),
+        (e) =>
+          e && {
+            projectId: project.id,
+            action: 'webhook_endpoint.update',
+            target: { type: 'webhook_endpoint', id: e.id },
+            details: { changed: changedKeys(body), ...endpointDetails(e) },
+          },
+      );
       if (!row) throw notFound('Webhook endpoint');
       // Messages left PENDING while it was disabled go out now.
       if (body.enabled === true) await handOffWebhooks(ctx.deps, [row]);
@@ -130,14 +157,26 @@ export default [
     ...common,
     method: 'delete',
     path: '/webhook-endpoints/:id',
+    audit: 'webhook_endpoint.delete',
+    role: 'webhooks.manage',
     summary: 'Remove an endpoint and its delivery log; its delivery workflow ends on its next round',
     params: IdParams,
     async handler(ctx, { params, project }) {
+      // The URL is kept in the entry: the row it would be read from goes with this change.
       const deleted = await audited(
         ctx.deps.knex,
         requestAuditor(ctx),
-        (trx) => deleteWebhookEndpoint(trx, project.id, params.id),
-        (ok) => ok && { projectId: project.id, action: 'webhook_endpoint.delete', target: { type: 'webhook_endpoint', id: params.id } },
+        async (trx) => {
+          const before = await findWebhookEndpoint(trx, project.id, params.id);
+          return before && (await deleteWebhookEndpoint(trx, project.id, params.id)) ? before : null;
+        },
+        (gone) =>
+          gone && {
+            projectId: project.id,
+            action: 'webhook_endpoint.delete',
+            target: { type: 'webhook_endpoint', id: params.id },
+            details: endpointDetails(gone),
+          },
       );
       if (!deleted) throw notFound('Webhook endpoint');
       ctx.status = 204;
@@ -147,12 +186,20 @@ export default [
     ...common,
     method: 'post',
     path: '/webhook-endpoints/:id/rotate-secret',
+    audit: 'webhook_endpoint.rotate_secret',
+    role: 'webhooks.manage',
     summary: 'New signing secret; the previous one keeps signing alongside it for 24 hours',
     params: IdParams,
     responses: { 200: { description: 'the endpoint with its new secret', schema: WebhookEndpointWithSecretOut } },
     async handler(ctx, { params, project }) {
       const overlap = webhookPolicy(ctx.deps.config).rotationOverlapMs;
-      const row = await rotateWebhookSecret(ctx.deps.knex, project.id, params.id, generateWebhookSecret(), overlap);
+      const row = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => rotateWebhookSecret(trx, project.id, params.id, generateWebhookSecret(), overlap),
+        (e) =>
+          e && { projectId: project.id, action: 'webhook_endpoint.rotate_secret', target: { type: 'webhook_endpoint', id: e.id }, details: endpointDetails(e) },
+      );
       if (!row) throw notFound('Webhook endpoint');
       return presentWithSecret(row);
     },

@@ -2,7 +2,7 @@ import { senderCheckWaived } from '../../lib/config';
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { route } from '../route';
-import { audited, requestAuditor } from '../../services/audit';
+import { audited, changedKeys, requestAuditor } from '../../services/audit';
 import type { AppContext } from '../context';
 import { ApiError, conflict, notFound, validationError, FieldError } from '../errors';
 import { IdParams } from '../schemas/common';
@@ -163,11 +163,17 @@ export default [
     ...common,
     method: 'post',
     path: '/workflows',
+    audit: 'workflow.create',
     summary: 'Create a workflow (trigger type EVENT, disabled) with its TRIGGER step',
     body: WorkflowCreate,
     responses: { 201: { description: 'created', schema: WorkflowOut } },
     async handler(ctx, { body, project }) {
-      const row = await createWorkflow(ctx.deps.knex, project.id, body);
+      const row = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => createWorkflow(trx, project.id, body),
+        (w) => ({ projectId: project.id, action: 'workflow.create', target: { type: 'workflow', id: w.id }, details: { name: w.name } }),
+      );
       ctx.status = 201;
       return await present(ctx, row);
     },
@@ -187,6 +193,7 @@ export default [
     ...common,
     method: 'patch',
     path: '/workflows/:id',
+    audit: ['workflow.enable', 'workflow.disable', 'workflow.update'],
     summary: 'Update name, description, trigger (409 while executions are active), enabled (422 when the graph cannot run), allowReentry',
     params: IdParams,
     body: WorkflowUpdate,
@@ -203,13 +210,13 @@ export default [
           updateWorkflow(trx, project.id, params.id, body, (inner, workflow) =>
             assertRunnable(inner, project.id, workflow.id, registryOf(ctx), senderCheckWaived(ctx.deps.config)),
           ),
-        // Recorded when the request sets `enabled`, as asked (also when it was already so): the log shows who meant to turn it on or off.
-        () =>
-          body.enabled !== undefined && {
-            projectId: project.id,
-            action: body.enabled ? 'workflow.enable' : 'workflow.disable',
-            target: { type: 'workflow', id: params.id },
-          },
+        // `enabled` is recorded as asked (also when it was already so): the log shows who meant to turn it on or off.
+        () => ({
+          projectId: project.id,
+          action: body.enabled === undefined ? 'workflow.update' : body.enabled ? 'workflow.enable' : 'workflow.disable',
+          target: { type: 'workflow', id: params.id },
+          ...(body.enabled === undefined ? { details: { changed: changedKeys(body) } } : {}),
+        }),
       );
       return await present(ctx, row);
     },
@@ -218,6 +225,7 @@ export default [
     ...common,
     method: 'delete',
     path: '/workflows/:id',
+    audit: 'workflow.delete',
     summary: 'Delete a workflow and its finished executions; 409 while executions are active',
     params: IdParams,
     responses: { 204: { description: 'deleted' }, 409: { description: 'active executions exist' } },

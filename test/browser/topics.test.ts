@@ -102,23 +102,29 @@ it('lists the audit log newest first, filters it by action and pages it', async 
 
   await s.click('Audit log', 'link');
   await s.waitForText('Changed the settings');
-  // topic.delete by the signed-in user (through the dashboard), campaign.delete by the key, then 26 settings changes: 28.
-  await s.waitForText('28 entries');
+  // project.create, topic.create and topic.update, campaign.create and campaign.delete by the key, topic.delete
+  // by the signed-in user (through the dashboard), then 26 settings changes: 32.
+  await s.waitForText('32 entries');
   const first = await rowsOf('Audit log');
   expect(first).toHaveLength(25);
   expect(first[0]).toContain('The secret key');
 
   await s.click('2', 'button');
-  await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('table[aria-label="Audit log"] tbody tr').length === 3, { timeout: 20_000 });
+  await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('table[aria-label="Audit log"] tbody tr').length === 7, { timeout: 20_000 });
   const second = await rowsOf('Audit log');
   await photograph('audit-log');
-  expect(second[1]).toMatch(/Deleted a topic topic\.delete topic/);
+  expect(second[1]).toMatch(/Deleted topic \S+ topic\.delete topic/);
   expect(second[1]).toContain('newcomer-');
-  expect(second[2]).toMatch(/The secret key Deleted a campaign/);
+  expect(second[2]).toMatch(/The secret key Deleted campaign/);
+  // Names are read when the log is listed: the project by its name; the deleted topic by the name its create entry kept.
+  expect(second[3]).toMatch(/The secret key Created campaign Autumn campaign\.create Autumn campaign/);
+  expect(second[4]).toMatch(/Changed topic \S+ \(.*\) topic\.update/);
+  expect(second[5]).toMatch(/Created topic Product news topic\.create Product news topic/);
+  expect(second[6]).toMatch(/Created project Topics project project\.create Topics project project/);
 
   await s.choose('Action', 'Deleted a campaign');
   await s.waitForText('1 entry');
-  expect(await rowsOf('Audit log')).toEqual([expect.stringMatching(/The secret key Deleted a campaign campaign\.delete campaign/)]);
+  expect(await rowsOf('Audit log')).toEqual([expect.stringMatching(/The secret key Deleted campaign \S+ campaign\.delete campaign/)]);
   expect(s.problems).toEqual([]);
 });
 
@@ -129,8 +135,8 @@ it('sets retention on the Settings screen, and the audit log names who did', asy
   await s.waitForText('Saved.');
   expect((await h.http.get('/settings').set(bearer(project.secretKey))).body.retention).toEqual({ emailBodiesDays: null, eventsDays: 30, inboundDays: null });
   await s.click('Audit log', 'link');
-  await s.waitForText('29 entries');
-  expect((await rowsOf('Audit log'))[0]).toMatch(/newcomer-.* Changed the settings settings\.update settings changed: \["retention"\]/);
+  await s.waitForText('33 entries');
+  expect((await rowsOf('Audit log'))[0]).toMatch(/newcomer-.* Changed the settings \(retention\) settings\.update settings changed: \["retention"\]/);
   expect(s.problems).toEqual([]);
 });
 
@@ -151,5 +157,28 @@ it('a member sees no Audit log link, and the address tells them the log is for o
   const links = await page.$$eval('nav[aria-label="Project"] a', (as) => as.map((a) => (a as unknown as { innerText: string }).innerText.trim()));
   expect(links).toContain('Topics');
   expect(links).not.toContain('Audit log');
+
+  // Webhooks, domains and settings: the member sees them, without the buttons the server would refuse (docs/roles.md).
+  expect(
+    (
+      await h.http
+        .post('/webhook-endpoints')
+        .set(bearer(project.secretKey))
+        .send({ url: 'https://hooks.example.com/m', events: ['*'] })
+    ).status,
+  ).toBe(201);
+  await s.click('Webhooks', 'link');
+  await s.waitForText('Owners and admins manage webhook endpoints');
+  await s.waitForText('https://hooks.example.com/m');
+  const buttons = async () => page.$$eval('main button', (bs) => bs.map((b) => (b as unknown as { innerText: string }).innerText.trim()));
+  expect(await buttons()).toEqual(expect.arrayContaining(['Send test']));
+  for (const hidden of ['Add endpoint', 'Edit', 'Rotate secret', 'Delete']) expect(await buttons()).not.toContain(hidden);
+  await s.click('Domains', 'link');
+  await s.waitForText('Owners and admins add and remove domains');
+  expect(await buttons()).not.toContain('Add domain');
+  await s.click('Settings', 'link');
+  await s.waitForText('Owners and admins change these settings.');
+  expect(await buttons()).not.toContain('Save retention');
+  expect(await buttons()).not.toContain('Save sending settings');
   expect(s.problems).toEqual([]);
 });

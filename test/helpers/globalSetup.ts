@@ -54,6 +54,8 @@ export default async function globalSetup() {
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
       // Every 2xx reply parsed by its route's response schema (api/router.ts checkReply).
       REPLY_CONTRACT_CHECK: '1',
+      // Every 2xx of a route declaring `audit` committed an entry (api/router.ts checkAudited).
+      AUDIT_CONTRACT_CHECK: '1',
     });
   } catch (err) {
     await cleanup(run);

@@ -198,7 +198,9 @@ describe('what writes an entry', () => {
     expect(await added(() => expectStatus(wf.patch(built.id, { enabled: false }), 200))).toEqual([
       expect.objectContaining({ action: 'workflow.disable', target: { type: 'workflow', id: built.id } }),
     ]);
-    expect(await added(() => expectStatus(wf.patch(built.id, { name: 'renamed' }), 200))).toEqual([]);
+    expect(await added(() => expectStatus(wf.patch(built.id, { name: 'renamed' }), 200))).toEqual([
+      expect.objectContaining({ action: 'workflow.update', target: { type: 'workflow', id: built.id }, details: { changed: ['name'] } }),
+    ]);
     expect(await added(() => expectStatus(wf.del(built.id), 204))).toEqual([
       expect.objectContaining({ action: 'workflow.delete', target: { type: 'workflow', id: built.id } }),
     ]);
@@ -288,14 +290,23 @@ describe('GET /projects/:id/audit', () => {
       204,
     );
     const theirs = await expectStatus(log(other.cookie, other.projectId), 200);
-    expect(theirs.data.map((e: any) => e.action)).toEqual(['contact.delete']);
+    expect(theirs.data.map((e: any) => e.action)).toEqual(['contact.delete', 'project.create']);
     const ours = await expectStatus(log(owner.cookie, owner.projectId, '?pageSize=100'), 200);
     expect(ours.data.some((e: any) => e.target.id === theirs.data[0].target.id)).toBe(false);
   });
 
   it('pages newest first and filters by action, actor and time; bad filters are 400s', async () => {
     const all = await expectStatus(log(owner.cookie, owner.projectId, '?pageSize=100'), 200);
-    expect(all.data[0]).toEqual(expect.objectContaining({ action: 'project.reset', actor: owner.userId, actorEmail: owner.email, at: expect.any(String) }));
+    // The member's refused read (the test before) is the newest entry: refusals are recorded too.
+    expect(all.data[0]).toEqual(
+      expect.objectContaining({
+        action: 'access.denied',
+        actor: member.userId,
+        actorEmail: member.email,
+        details: expect.objectContaining({ permission: 'audit.read', role: 'MEMBER', route: 'GET /projects/:id/audit' }),
+      }),
+    );
+    expect(all.data[1]).toEqual(expect.objectContaining({ action: 'project.reset', actor: owner.userId, actorEmail: owner.email, at: expect.any(String) }));
     const ats = all.data.map((e: any) => e.at);
     expect([...ats].sort().reverse()).toEqual(ats);
 

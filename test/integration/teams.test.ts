@@ -38,6 +38,32 @@ const fresh = () => `new-${crypto.randomBytes(5).toString('hex')}@example.test`;
 type Who = 'OWNER' | 'ADMIN' | 'MEMBER' | 'OUTSIDER';
 const cookieOf = (who: Who) => ({ OWNER: owner.cookie, ADMIN: admin.cookie, MEMBER: member.cookie, OUTSIDER: other.cookie })[who];
 
+/** The dashboard's way onto a secret-key route: the cookie, the project in X-Project-Id, our own origin. */
+const dash = (cookie: string) => ({ Cookie: cookie, 'X-Project-Id': P(), Origin: h.config.appUrl });
+const key = () => ({ Authorization: `Bearer ${owner.secretKey}` });
+/** Targets made with the key, one per attempt. */
+const endpoint = async () =>
+  (
+    await h.http
+      .post('/webhook-endpoints')
+      .set(key())
+      .send({ url: 'https://hooks.example.com/t', events: ['email.sent'] })
+  ).body.id as string;
+const suppressed = async () => {
+  const email = fresh();
+  expect(
+    (
+      await h.http
+        .post('/suppressions')
+        .set(key())
+        .send({ emails: [email] })
+    ).status,
+  ).toBe(201);
+  return email;
+};
+const domainName = () => `d-${crypto.randomBytes(4).toString('hex')}.example.com`;
+const domain = async () => (await h.http.post('/domains').set(key()).send({ domain: domainName() })).body.id as string;
+
 /** Each action builds its own targets, so one role's success cannot change what the next role sees. */
 const ACTIONS: Record<string, { run: (c: string) => Promise<any>; expect: Record<Who, number> }> = {
   'list members': { run: (c) => h.http.get(`/projects/${P()}/members`).set('Cookie', c), expect: { OWNER: 200, ADMIN: 200, MEMBER: 200, OUTSIDER: 404 } },
@@ -69,7 +95,12 @@ const ACTIONS: Record<string, { run: (c: string) => Promise<any>; expect: Record
   },
   'read the audit log': { run: (c) => h.http.get(`/projects/${P()}/audit`).set('Cookie', c), expect: { OWNER: 200, ADMIN: 200, MEMBER: 403, OUTSIDER: 404 } },
   'rotate keys': {
-    run: (c) => h.http.post(`/users/@me/projects/${P()}/regenerate-keys`).set('Cookie', c),
+    // The new key is the one the cells below make their targets with.
+    run: async (c) => {
+      const res = await h.http.post(`/users/@me/projects/${P()}/regenerate-keys`).set('Cookie', c);
+      if (res.status === 200) owner.secretKey = res.body.secretKey;
+      return res;
+    },
     expect: { OWNER: 200, ADMIN: 200, MEMBER: 403, OUTSIDER: 404 },
   },
   'invite a MEMBER': {
@@ -115,6 +146,59 @@ const ACTIONS: Record<string, { run: (c: string) => Promise<any>; expect: Record
   'start a checkout': {
     run: (c) => h.http.post(`/users/@me/projects/${P()}/checkout`).set('Cookie', c),
     expect: { OWNER: 404, ADMIN: 403, MEMBER: 403, OUTSIDER: 404 },
+  },
+  // Secret-key routes reached with the cookie and X-Project-Id (api/route.ts `role`); the key itself is never asked for a role.
+  'list webhook endpoints': { run: (c) => h.http.get('/webhook-endpoints').set(dash(c)), expect: { OWNER: 200, ADMIN: 200, MEMBER: 200, OUTSIDER: 404 } },
+  'create a webhook endpoint': {
+    run: (c) =>
+      h.http
+        .post('/webhook-endpoints')
+        .set(dash(c))
+        .send({ url: 'https://hooks.example.com/t', events: ['*'] }),
+    expect: { OWNER: 201, ADMIN: 201, MEMBER: 403, OUTSIDER: 404 },
+  },
+  'change a webhook endpoint': {
+    run: async (c) =>
+      h.http
+        .patch(`/webhook-endpoints/${await endpoint()}`)
+        .set(dash(c))
+        .send({ enabled: false }),
+    expect: { OWNER: 200, ADMIN: 200, MEMBER: 403, OUTSIDER: 404 },
+  },
+  'rotate a webhook secret': {
+    run: async (c) => h.http.post(`/webhook-endpoints/${await endpoint()}/rotate-secret`).set(dash(c)),
+    expect: { OWNER: 200, ADMIN: 200, MEMBER: 403, OUTSIDER: 404 },
+  },
+  'delete a webhook endpoint': {
+    run: async (c) => h.http.delete(`/webhook-endpoints/${await endpoint()}`).set(dash(c)),
+    expect: { OWNER: 204, ADMIN: 204, MEMBER: 403, OUTSIDER: 404 },
+  },
+  'list suppressions': { run: (c) => h.http.get('/suppressions').set(dash(c)), expect: { OWNER: 200, ADMIN: 200, MEMBER: 200, OUTSIDER: 404 } },
+  'add a suppression': {
+    run: (c) =>
+      h.http
+        .post('/suppressions')
+        .set(dash(c))
+        .send({ emails: [fresh()] }),
+    expect: { OWNER: 201, ADMIN: 201, MEMBER: 403, OUTSIDER: 404 },
+  },
+  'lift a suppression': {
+    run: async (c) => h.http.delete(`/suppressions/${encodeURIComponent(await suppressed())}`).set(dash(c)),
+    expect: { OWNER: 204, ADMIN: 204, MEMBER: 403, OUTSIDER: 404 },
+  },
+  'list domains': { run: (c) => h.http.get(`/domains/project/${P()}`).set(dash(c)), expect: { OWNER: 200, ADMIN: 200, MEMBER: 200, OUTSIDER: 404 } },
+  'add a domain': {
+    run: (c) => h.http.post('/domains').set(dash(c)).send({ domain: domainName() }),
+    expect: { OWNER: 201, ADMIN: 201, MEMBER: 403, OUTSIDER: 404 },
+  },
+  'delete a domain': {
+    run: async (c) => h.http.delete(`/domains/${await domain()}`).set(dash(c)),
+    expect: { OWNER: 204, ADMIN: 204, MEMBER: 403, OUTSIDER: 404 },
+  },
+  'read the settings': { run: (c) => h.http.get('/settings').set(dash(c)), expect: { OWNER: 200, ADMIN: 200, MEMBER: 200, OUTSIDER: 404 } },
+  'change the settings': {
+    run: (c) => h.http.patch('/settings').set(dash(c)).send({ timezone: 'Europe/Paris' }),
+    expect: { OWNER: 200, ADMIN: 200, MEMBER: 403, OUTSIDER: 404 },
   },
   'reset the project': {
     run: (c) => h.http.post(`/users/@me/projects/${P()}/reset`).set('Cookie', c),

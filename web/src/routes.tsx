@@ -5,6 +5,14 @@ import type { Role } from './api/client';
 /** Every screen is its own chunk (code-split by route): the first load carries only the shell and the screen it shows. */
 const page = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
 
+/**
+ * The roles that manage what can send the project's data elsewhere or change how it sends: webhook
+ * endpoints, suppressions, API keys, domains, settings (docs/roles.md). Their buttons are shown to
+ * these roles only; the server refuses the others anyway (403, and the attempt is audited).
+ */
+export const MANAGERS: readonly Role[] = ['OWNER', 'ADMIN'];
+export const manages = (role: Role | null | undefined): boolean => !!role && MANAGERS.includes(role);
+
 /** `roles`: shown only to these roles (docs/roles.md); the server checks anyway. */
 export const SECTIONS: ReadonlyArray<{ path: string; label: string; roles?: readonly Role[] }> = [
   { path: 'contacts', label: 'Contacts' },
@@ -19,7 +27,7 @@ export const SECTIONS: ReadonlyArray<{ path: string; label: string; roles?: read
   { path: 'domains', label: 'Domains' },
   { path: 'keys', label: 'API keys' },
   { path: 'team', label: 'Team' },
-  { path: 'audit', label: 'Audit log', roles: ['OWNER', 'ADMIN'] },
+  { path: 'audit', label: 'Audit log', roles: MANAGERS },
   { path: 'settings', label: 'Settings' },
   { path: 'webhooks', label: 'Webhooks' },
 ];

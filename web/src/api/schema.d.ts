@@ -8955,7 +8955,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9029,7 +9029,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10639,7 +10639,7 @@ export interface operations {
     getProjectsIdAudit: {
         parameters: {
             query?: {
-                action?: "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.require_two_factor" | "project.reset" | "settings.update" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "template.delete" | "campaign.delete" | "campaign.send" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "segment.delete" | "topic.delete" | "webhook_endpoint.delete" | "retention.prune";
+                action?: "project.create" | "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.require_two_factor" | "project.reset" | "settings.update" | "billing.limits" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "contact.import" | "contact.bulk_subscribe" | "contact.bulk_unsubscribe" | "contact.bulk_delete" | "contact_field.delete" | "event.delete" | "suppression.add" | "suppression.remove" | "template.create" | "template.update" | "template.delete" | "campaign.create" | "campaign.update" | "campaign.delete" | "campaign.send" | "campaign.cancel" | "workflow.create" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "workflow.update" | "segment.create" | "segment.update" | "segment.delete" | "topic.create" | "topic.update" | "topic.delete" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.delete" | "retention.prune" | "access.denied";
                 /** @description a user id, `secret key` or `system` */
                 actor?: string;
                 /** @description at or after (inclusive) */
@@ -10666,25 +10666,35 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @enum {string} */
-                            action: "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.require_two_factor" | "project.reset" | "settings.update" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "template.delete" | "campaign.delete" | "campaign.send" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "segment.delete" | "topic.delete" | "webhook_endpoint.delete" | "retention.prune";
+                            action: "project.create" | "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.require_two_factor" | "project.reset" | "settings.update" | "billing.limits" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "contact.import" | "contact.bulk_subscribe" | "contact.bulk_unsubscribe" | "contact.bulk_delete" | "contact_field.delete" | "event.delete" | "suppression.add" | "suppression.remove" | "template.create" | "template.update" | "template.delete" | "campaign.create" | "campaign.update" | "campaign.delete" | "campaign.send" | "campaign.cancel" | "workflow.create" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "workflow.update" | "segment.create" | "segment.update" | "segment.delete" | "topic.create" | "topic.update" | "topic.delete" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.delete" | "retention.prune" | "access.denied";
                             /** @description the user id, `secret key` or `system` */
                             actor: string;
                             /** @description the acting user's current sign-in address; null for `secret key`, `system` or a deleted account */
                             actorEmail: string | null;
                             /** @description ISO 8601 timestamp (UTC) */
                             at: string;
+                            /** @description the current addresses of the contacts the entry lists by id (suppressions); erased contacts are left out */
+                            contacts: string[];
                             details: {
                                 [key: string]: unknown;
                             } | null;
                             id: string;
                             ip: string | null;
+                            /** @description one readable line: what was done to what */
+                            summary: string;
                             target: {
                                 id: string | null;
+                                /** @description the target's current name, read when listing: the project's name, a member's or invitee's address, an endpoint's URL, a contact's address, a field or event name, a template's name…; for a deleted thing the name its entry kept (never a contact's address); null when unknown */
+                                name: string | null;
                                 type: string;
                             };
                         }[];
                         page: number;
                         pageSize: number;
+                        project: {
+                            id: string;
+                            name: string | null;
+                        };
                         total: number;
                         totalPages: number;
                     };
@@ -12511,7 +12521,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `settings.update` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12898,7 +12908,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `suppressions.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12973,7 +12983,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `suppressions.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17007,7 +17017,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17161,7 +17171,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17264,7 +17274,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17556,7 +17566,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { api, Project, unwrap } from '../api/client';
 import { forgetKeys, rememberKeys, revealedKeys } from '../api/keys';
 import { useCurrentProject } from '../api/project';
+import { manages } from '../routes';
 import { Copy } from '../components/Copy';
 import { ErrorState, Loading } from '../components/States';
 
@@ -58,15 +59,13 @@ export default function ApiKeys() {
   const qc = useQueryClient();
   if (projects.isPending) return <Loading />;
   if (!project) return <ErrorState error={projects.error ?? new Error('Project not found')} />;
-  const mayRotate = project.role === 'OWNER' || project.role === 'ADMIN';
+  const mayRotate = manages(project.role);
 
   async function rotate() {
     setBusy(true);
     setError(null);
     try {
-      const rotated = (await unwrap(
-        api.POST('/users/@me/projects/{id}/regenerate-keys', { params: { path: { id: projectId } } }),
-      )) as unknown as Project;
+      const rotated = (await unwrap(api.POST('/users/@me/projects/{id}/regenerate-keys', { params: { path: { id: projectId } } }))) as unknown as Project;
       rememberKeys(projectId, { publicKey: rotated.publicKey, secretKey: rotated.secretKey });
       setShown((n) => n + 1);
       setConfirming(false);

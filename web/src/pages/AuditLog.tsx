@@ -3,6 +3,7 @@ import { Alert, Code, Group, Select, Table, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, ResponseOf, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
+import { manages } from '../routes';
 import { CountAndPages, ListPage, ListTable } from '../components/ListPage';
 
 type Entry = ResponseOf<'/projects/{id}/audit', 'get'>['data'][number];
@@ -15,6 +16,7 @@ const PAGE_SIZE = 25;
  * adds (or drops) is a compile error here until it has its words.
  */
 const ACTIONS: Record<Action, string> = {
+  'project.create': 'Created the project',
   'keys.rotate': 'Rotated the API keys',
   'member.add': 'Added a member',
   'member.invite': 'Invited someone',
@@ -25,6 +27,7 @@ const ACTIONS: Record<Action, string> = {
   'project.require_two_factor': 'Changed whether members need two-factor authentication',
   'project.reset': 'Reset the project',
   'settings.update': 'Changed the settings',
+  'billing.limits': 'Set billing limits',
   'domain.create': 'Added a domain',
   'domain.delete': 'Removed a domain',
   'tracking_domain.set': 'Set the tracking domain',
@@ -32,17 +35,57 @@ const ACTIONS: Record<Action, string> = {
   'contact.delete': 'Deleted a contact',
   'contact.erase': 'Erased a person',
   'contact.export': "Exported a contact's data",
+  'contact.import': 'Imported contacts',
+  'contact.bulk_subscribe': 'Subscribed contacts in bulk',
+  'contact.bulk_unsubscribe': 'Unsubscribed contacts in bulk',
+  'contact.bulk_delete': 'Deleted contacts in bulk',
+  'contact_field.delete': 'Deleted a contact field',
+  'event.delete': 'Deleted an event name',
+  'suppression.add': 'Suppressed addresses',
+  'suppression.remove': 'Lifted a suppression',
+  'template.create': 'Created a template',
+  'template.update': 'Changed a template',
   'template.delete': 'Deleted a template',
+  'campaign.create': 'Created a campaign',
+  'campaign.update': 'Changed a campaign',
   'campaign.delete': 'Deleted a campaign',
   'campaign.send': 'Sent or scheduled a campaign',
+  'campaign.cancel': 'Cancelled a campaign',
+  'workflow.create': 'Created a workflow',
   'workflow.delete': 'Deleted a workflow',
   'workflow.enable': 'Enabled a workflow',
   'workflow.disable': 'Disabled a workflow',
+  'workflow.update': 'Changed a workflow',
+  'segment.create': 'Created a segment',
+  'segment.update': 'Changed a segment',
   'segment.delete': 'Deleted a segment',
+  'topic.create': 'Created a topic',
+  'topic.update': 'Changed a topic',
   'topic.delete': 'Deleted a topic',
+  'webhook_endpoint.create': 'Created a webhook endpoint',
+  'webhook_endpoint.update': 'Changed a webhook endpoint',
+  'webhook_endpoint.rotate_secret': "Rotated a webhook endpoint's secret",
   'webhook_endpoint.delete': 'Deleted a webhook endpoint',
   'retention.prune': 'Removed old data (retention)',
+  'access.denied': 'Refused: role too low',
 };
+
+/** The target by name, as the server resolved it (a URL, an address, a field), with its kind and id below. */
+function Target({ target, contacts }: Pick<Entry, 'target' | 'contacts'>) {
+  const name = target.name ?? (contacts.length ? contacts.join(', ') : null);
+  return (
+    <>
+      {name ? (
+        <Text size="sm" style={{ wordBreak: 'break-word' }}>
+          {name}
+        </Text>
+      ) : null}
+      <Text size="xs" c="dimmed">
+        {target.type} {target.id && target.id !== target.name ? <Code>{target.id}</Code> : null}
+      </Text>
+    </>
+  );
+}
 
 const who = (e: Entry) => e.actorEmail ?? (e.actor === 'secret key' ? 'The secret key' : e.actor === 'system' ? 'The system' : 'A deleted account');
 
@@ -63,18 +106,22 @@ export default function AuditLog() {
   const { projectId, project } = useCurrentProject();
   const [action, setAction] = useState<string>('all');
   const [page, setPage] = useState(1);
-  const allowed = project?.role === 'OWNER' || project?.role === 'ADMIN';
+  const allowed = manages(project?.role);
   const list = useQuery({
     queryKey: ['audit', projectId, action, page],
     queryFn: () =>
-      unwrap(api.GET('/projects/{id}/audit', { params: { path: { id: projectId }, query: { page, pageSize: PAGE_SIZE, action: action === 'all' ? undefined : (action as Action) } } })),
+      unwrap(
+        api.GET('/projects/{id}/audit', {
+          params: { path: { id: projectId }, query: { page, pageSize: PAGE_SIZE, action: action === 'all' ? undefined : (action as Action) } },
+        }),
+      ),
     enabled: allowed,
     placeholderData: keepPreviousData,
   });
   return (
     <ListPage
       title="Audit log"
-      description="Who changed what in this project: key rotations, team and settings changes, domains, deletions, resets, campaign sends and workflow switches. Each entry is written with its change."
+      description={`Who changed what in ${list.data?.project.name ?? project?.name ?? 'this project'}: keys, team, settings and billing limits, domains, webhook endpoints, suppressions, bulk changes, deletions, resets, campaign sends, workflow switches, and attempts a role did not allow. Each entry is written with its change.`}
     >
       {!allowed ? (
         <Alert color="gray" title="Owners and admins only">
@@ -115,13 +162,13 @@ export default function AuditLog() {
                 <Table.Td>{new Date(e.at).toLocaleString()}</Table.Td>
                 <Table.Td>{who(e)}</Table.Td>
                 <Table.Td>
-                  {ACTIONS[e.action] ?? e.action}
+                  {e.summary}
                   <Text size="xs" c="dimmed">
                     {e.action}
                   </Text>
                 </Table.Td>
                 <Table.Td>
-                  {e.target.type} {e.target.id ? <Code>{e.target.id}</Code> : null}
+                  <Target target={e.target} contacts={e.contacts} />
                 </Table.Td>
                 <Table.Td>
                   <Details details={e.details} />

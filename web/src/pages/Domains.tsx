@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, forProject, ResponseOf, unwrap } from '../api/client';
 import { useAppConfig } from '../api/session';
 import { useCurrentProject } from '../api/project';
+import { manages } from '../routes';
 import { Copy } from '../components/Copy';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { TrackingDomainSection } from '../components/TrackingDomain';
@@ -87,7 +88,8 @@ function DomainCard({ domain, projectId }: { domain: Domain; projectId: string }
 }
 
 export default function Domains() {
-  const { projectId } = useCurrentProject();
+  const { projectId, project } = useCurrentProject();
+  const may = manages(project?.role);
   const config = useAppConfig();
   const qc = useQueryClient();
   const [name, setName] = useState('');
@@ -116,21 +118,29 @@ export default function Domains() {
           With the development inbox any sender works; domains keep their true DNS status.
         </Text>
       ) : null}
-      <Paper withBorder p="md">
-        <form onSubmit={submit}>
-          <Group align="flex-end">
-            <TextInput label="Domain" placeholder="mail.example.com" required value={name} onChange={(e) => setName(e.currentTarget.value)} w={300} />
-            <Button type="submit" loading={add.isPending}>
-              Add domain
-            </Button>
-          </Group>
-        </form>
-        {add.error ? <ErrorState error={add.error} title="The domain was not added" /> : null}
-      </Paper>
+      {may ? (
+        <Paper withBorder p="md">
+          <form onSubmit={submit}>
+            <Group align="flex-end">
+              <TextInput label="Domain" placeholder="mail.example.com" required value={name} onChange={(e) => setName(e.currentTarget.value)} w={300} />
+              <Button type="submit" loading={add.isPending}>
+                Add domain
+              </Button>
+            </Group>
+          </form>
+          {add.error ? <ErrorState error={add.error} title="The domain was not added" /> : null}
+        </Paper>
+      ) : (
+        <Text size="sm" c="dimmed">
+          Owners and admins add and remove domains; your role ({project?.role ?? 'unknown'}) may see them and check their DNS.
+        </Text>
+      )}
       {domains.isPending ? <Loading /> : null}
       {domains.error ? <ErrorState error={domains.error} /> : null}
       {domains.data && !domains.data.length ? <Empty>No domains yet: add the domain you send from.</Empty> : null}
-      {domains.data?.map((d) => <DomainCard key={d.id} domain={d} projectId={projectId} />)}
+      {domains.data?.map((d) => (
+        <DomainCard key={d.id} domain={d} projectId={projectId} />
+      ))}
       <TrackingDomainSection />
     </Stack>
   );

@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import { api, fieldError, hasFieldErrors, forProject, type Project, ResponseOf, unwrap } from '../api/client';
 import { useAppConfig } from '../api/session';
 import { useCurrentProject } from '../api/project';
+import { manages } from '../routes';
 import { ErrorState, Loading } from '../components/States';
 import { RequireTwoFactorSwitch } from '../components/twoFactor/RequireTwoFactorSwitch';
 
@@ -73,7 +74,30 @@ const TIME_ZONES: string[] = (() => {
 })();
 
 /** GET and PATCH /settings: the sending policy. Each control is on or off (null); the 422's field errors show on their inputs. */
-function Sending({ projectId, policy }: { projectId: string; policy: SendingPolicy }) {
+/**
+ * A settings form a MEMBER may read but not change (PATCH /settings needs OWNER or ADMIN,
+ * docs/roles.md): its fields are disabled and its Save button gives way to a line saying who may.
+ */
+function ManagedForm({ may, onSubmit, children, save }: { may: boolean; onSubmit: (e: FormEvent) => void; children: ReactNode; save: ReactNode }) {
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <fieldset disabled={!may} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+        <Stack gap="md">
+          {children}
+          {may ? (
+            save
+          ) : (
+            <Text size="sm" c="dimmed">
+              Owners and admins change these settings.
+            </Text>
+          )}
+        </Stack>
+      </fieldset>
+    </form>
+  );
+}
+
+function Sending({ projectId, policy, may }: { projectId: string; policy: SendingPolicy; may: boolean }) {
   const qc = useQueryClient();
   const [timezone, setTimezone] = useState(policy.timezone);
   const [quiet, setQuiet] = useState(!!policy.quietHours);
@@ -105,59 +129,10 @@ function Sending({ projectId, policy }: { projectId: string; policy: SendingPoli
   };
   return (
     <Section title="Sending">
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <Select
-            label="Time zone"
-            description="Quiet hours and daily caps count in this zone unless a contact has its own"
-            data={TIME_ZONES.includes(timezone) ? TIME_ZONES : [timezone, ...TIME_ZONES]}
-            value={timezone}
-            onChange={(v) => v && setTimezone(v)}
-            searchable
-            allowDeselect={false}
-            error={err('timezone')}
-            maw={360}
-          />
-          <Stack gap="xs">
-            <Switch label="Quiet hours" aria-label="Quiet hours" description="Marketing mail due inside them waits until they end" checked={quiet} onChange={(e) => setQuiet(e.currentTarget.checked)} />
-            {quiet ? (
-              <Group>
-                <TextInput label="Quiet from" placeholder="HH:MM" value={quietStart} onChange={(e) => setQuietStart(e.currentTarget.value)} error={err('quietHours.start') ?? err('quietHours')} w={150} />
-                <TextInput label="Quiet until" placeholder="HH:MM" value={quietEnd} onChange={(e) => setQuietEnd(e.currentTarget.value)} error={err('quietHours.end')} w={150} />
-              </Group>
-            ) : null}
-          </Stack>
-          <Stack gap="xs">
-            <Switch label="Frequency cap" aria-label="Frequency cap" description="At most this many marketing emails per contact" checked={capped} onChange={(e) => setCapped(e.currentTarget.checked)} />
-            {capped ? (
-              <Group>
-                <NumberInput label="Emails at most" min={1} max={1000} allowDecimal={false} value={capMax} onChange={setCapMax} error={err('frequencyCap.max') ?? err('frequencyCap')} w={150} />
-                <Select
-                  label="Per"
-                  data={[
-                    { value: 'day', label: 'day' },
-                    { value: 'week', label: 'week' },
-                  ]}
-                  value={capPer}
-                  onChange={(v) => v && setCapPer(v as CapPeriod)}
-                  allowDeselect={false}
-                  error={err('frequencyCap.per')}
-                  w={120}
-                />
-              </Group>
-            ) : null}
-          </Stack>
-          <NumberInput
-            label="Send rate (emails per second)"
-            description="Empty: the server's default (SEND_RATE_PER_SECOND)"
-            min={0}
-            decimalScale={3}
-            value={rate}
-            onChange={setRate}
-            error={err('sendRatePerSecond')}
-            maw={360}
-          />
-          {save.error && !hasFieldErrors(save.error) ? <ErrorState error={save.error} title="Not saved" /> : null}
+      <ManagedForm
+        may={may}
+        onSubmit={submit}
+        save={
           <Group>
             <Button type="submit" loading={save.isPending}>
               Save sending settings
@@ -168,21 +143,112 @@ function Sending({ projectId, policy }: { projectId: string; policy: SendingPoli
               </Text>
             ) : null}
           </Group>
+        }
+      >
+        <Select
+          label="Time zone"
+          description="Quiet hours and daily caps count in this zone unless a contact has its own"
+          data={TIME_ZONES.includes(timezone) ? TIME_ZONES : [timezone, ...TIME_ZONES]}
+          value={timezone}
+          onChange={(v) => v && setTimezone(v)}
+          searchable
+          allowDeselect={false}
+          error={err('timezone')}
+          maw={360}
+        />
+        <Stack gap="xs">
+          <Switch
+            label="Quiet hours"
+            aria-label="Quiet hours"
+            description="Marketing mail due inside them waits until they end"
+            checked={quiet}
+            onChange={(e) => setQuiet(e.currentTarget.checked)}
+          />
+          {quiet ? (
+            <Group>
+              <TextInput
+                label="Quiet from"
+                placeholder="HH:MM"
+                value={quietStart}
+                onChange={(e) => setQuietStart(e.currentTarget.value)}
+                error={err('quietHours.start') ?? err('quietHours')}
+                w={150}
+              />
+              <TextInput
+                label="Quiet until"
+                placeholder="HH:MM"
+                value={quietEnd}
+                onChange={(e) => setQuietEnd(e.currentTarget.value)}
+                error={err('quietHours.end')}
+                w={150}
+              />
+            </Group>
+          ) : null}
         </Stack>
-      </form>
+        <Stack gap="xs">
+          <Switch
+            label="Frequency cap"
+            aria-label="Frequency cap"
+            description="At most this many marketing emails per contact"
+            checked={capped}
+            onChange={(e) => setCapped(e.currentTarget.checked)}
+          />
+          {capped ? (
+            <Group>
+              <NumberInput
+                label="Emails at most"
+                min={1}
+                max={1000}
+                allowDecimal={false}
+                value={capMax}
+                onChange={setCapMax}
+                error={err('frequencyCap.max') ?? err('frequencyCap')}
+                w={150}
+              />
+              <Select
+                label="Per"
+                data={[
+                  { value: 'day', label: 'day' },
+                  { value: 'week', label: 'week' },
+                ]}
+                value={capPer}
+                onChange={(v) => v && setCapPer(v as CapPeriod)}
+                allowDeselect={false}
+                error={err('frequencyCap.per')}
+                w={120}
+              />
+            </Group>
+          ) : null}
+        </Stack>
+        <NumberInput
+          label="Send rate (emails per second)"
+          description="Empty: the server's default (SEND_RATE_PER_SECOND)"
+          min={0}
+          decimalScale={3}
+          value={rate}
+          onChange={setRate}
+          error={err('sendRatePerSecond')}
+          maw={360}
+        />
+        {save.error && !hasFieldErrors(save.error) ? <ErrorState error={save.error} title="Not saved" /> : null}
+      </ManagedForm>
     </Section>
   );
 }
 
 type Retention = SendingPolicy['retention'];
 const RETENTION_FIELDS: Array<{ key: keyof Retention; label: string; description: string }> = [
-  { key: 'emailBodiesDays', label: 'Email content (days)', description: "Bodies, text parts, variables and attachments of sent emails; the emails' rows and stats stay" },
+  {
+    key: 'emailBodiesDays',
+    label: 'Email content (days)',
+    description: "Bodies, text parts, variables and attachments of sent emails; the emails' rows and stats stay",
+  },
   { key: 'eventsDays', label: 'Events (days)', description: 'Tracked and service events (contact.unsubscribed stays); event filters then see only these days' },
   { key: 'inboundDays', label: 'Inbound mail (days)', description: 'Replies and bounce or complaint reports as received' },
 ];
 
 /** PATCH /settings { retention }: days each kind is kept, empty keeps it (docs/privacy.md "Retention"); the hourly sweep removes the rest. */
-function RetentionSettings({ projectId, retention }: { projectId: string; retention: Retention }) {
+function RetentionSettings({ projectId, retention, may }: { projectId: string; retention: Retention; may: boolean }) {
   const qc = useQueryClient();
   const [days, setDays] = useState<Record<keyof Retention, number | string>>({
     emailBodiesDays: retention.emailBodiesDays ?? '',
@@ -201,34 +267,13 @@ function RetentionSettings({ projectId, retention }: { projectId: string; retent
   });
   return (
     <Section title="Retention">
-      <form
+      <ManagedForm
+        may={may}
         onSubmit={(e) => {
           e.preventDefault();
           save.mutate();
         }}
-        noValidate
-      >
-        <Stack gap="md">
-          <Text size="sm" c="dimmed">
-            How long this project keeps what it accumulates. Empty keeps it; an hourly sweep removes what is older, and the audit log records what went.
-          </Text>
-          <SimpleGrid cols={{ base: 1, sm: 3 }}>
-            {RETENTION_FIELDS.map((f) => (
-              <NumberInput
-                key={f.key}
-                label={f.label}
-                description={f.description}
-                placeholder="Keep"
-                min={1}
-                max={3650}
-                allowDecimal={false}
-                value={days[f.key]}
-                onChange={(v) => setDays((d) => ({ ...d, [f.key]: v }))}
-                error={fieldError(save.error, `retention.${f.key}`)}
-              />
-            ))}
-          </SimpleGrid>
-          {save.error && !hasFieldErrors(save.error) ? <ErrorState error={save.error} title="Not saved" /> : null}
+        save={
           <Group>
             <Button type="submit" loading={save.isPending}>
               Save retention
@@ -239,8 +284,29 @@ function RetentionSettings({ projectId, retention }: { projectId: string; retent
               </Text>
             ) : null}
           </Group>
-        </Stack>
-      </form>
+        }
+      >
+        <Text size="sm" c="dimmed">
+          How long this project keeps what it accumulates. Empty keeps it; an hourly sweep removes what is older, and the audit log records what went.
+        </Text>
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          {RETENTION_FIELDS.map((f) => (
+            <NumberInput
+              key={f.key}
+              label={f.label}
+              description={f.description}
+              placeholder="Keep"
+              min={1}
+              max={3650}
+              allowDecimal={false}
+              value={days[f.key]}
+              onChange={(v) => setDays((d) => ({ ...d, [f.key]: v }))}
+              error={fieldError(save.error, `retention.${f.key}`)}
+            />
+          ))}
+        </SimpleGrid>
+        {save.error && !hasFieldErrors(save.error) ? <ErrorState error={save.error} title="Not saved" /> : null}
+      </ManagedForm>
     </Section>
   );
 }
@@ -268,7 +334,10 @@ function BillingUsage({ projectId, may, usage: u }: { projectId: string; may: bo
   const [emails, setEmails] = useState<number | string>(u.emails.limit ?? '');
   const [contacts, setContacts] = useState<number | string>(u.contacts.limit ?? '');
   const save = useMutation({
-    mutationFn: () => unwrap(api.PUT('/users/@me/projects/{id}/billing-limits', { params: { path: { id: projectId } }, body: { emails: capOf(emails), contacts: capOf(contacts) } })),
+    mutationFn: () =>
+      unwrap(
+        api.PUT('/users/@me/projects/{id}/billing-limits', { params: { path: { id: projectId } }, body: { emails: capOf(emails), contacts: capOf(contacts) } }),
+      ),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['billing-consumption', projectId] }),
   });
   const row = (label: string, used: number, limit: number | null) => (
@@ -295,8 +364,26 @@ function BillingUsage({ projectId, may, usage: u }: { projectId: string; may: bo
           noValidate
         >
           <Group align="flex-start">
-            <NumberInput label="Monthly email cap" description="Empty: no cap" min={0} allowDecimal={false} value={emails} onChange={setEmails} error={fieldError(save.error, 'emails')} w={200} />
-            <NumberInput label="Contact cap" description="Empty: no cap" min={0} allowDecimal={false} value={contacts} onChange={setContacts} error={fieldError(save.error, 'contacts')} w={200} />
+            <NumberInput
+              label="Monthly email cap"
+              description="Empty: no cap"
+              min={0}
+              allowDecimal={false}
+              value={emails}
+              onChange={setEmails}
+              error={fieldError(save.error, 'emails')}
+              w={200}
+            />
+            <NumberInput
+              label="Contact cap"
+              description="Empty: no cap"
+              min={0}
+              allowDecimal={false}
+              value={contacts}
+              onChange={setContacts}
+              error={fieldError(save.error, 'contacts')}
+              w={200}
+            />
             <Button type="submit" mt={45} loading={save.isPending}>
               Save caps
             </Button>
@@ -309,7 +396,17 @@ function BillingUsage({ projectId, may, usage: u }: { projectId: string; may: bo
 }
 
 /** A destructive action behind a dialog that asks for the project's name. */
-function Confirmed({ label, confirm, title, what, name, run, pending, error, children }: {
+function Confirmed({
+  label,
+  confirm,
+  title,
+  what,
+  name,
+  run,
+  pending,
+  error,
+  children,
+}: {
   label: string;
   confirm: string;
   title: string;
@@ -376,7 +473,10 @@ function DangerZone({ project }: { project: Project }) {
     <Section title="Danger zone" danger>
       <Stack>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <Text size="sm">Reset: delete every contact, event, template, campaign, segment, workflow and email of the project, and cancel its running workflows. Keys, members, domains and billing stay.</Text>
+          <Text size="sm">
+            Reset: delete every contact, event, template, campaign, segment, workflow and email of the project, and cancel its running workflows. Keys, members,
+            domains and billing stay.
+          </Text>
           <Group justify="flex-end">
             <Confirmed
               label="Reset project"
@@ -424,18 +524,18 @@ export default function Settings() {
   const config = useAppConfig();
   const policy = useQuery({ queryKey: ['settings', projectId], queryFn: () => unwrap(api.GET('/settings', { headers: forProject(projectId) })) });
   if (!project) return <Loading />;
-  const manages = project.role === 'OWNER' || project.role === 'ADMIN';
+  const may = manages(project.role);
   return (
     <Stack>
       <Title order={1} size="h2">
         Settings
       </Title>
-      <ProjectName key={project.id} project={project} may={manages} />
+      <ProjectName key={project.id} project={project} may={may} />
       {policy.isPending ? <Loading /> : null}
       {policy.error ? <ErrorState error={policy.error} /> : null}
-      {policy.data ? <Sending projectId={projectId} policy={policy.data} /> : null}
-      {policy.data ? <RetentionSettings projectId={projectId} retention={policy.data.retention} /> : null}
-      {config.data?.billing?.enabled ? <Billing projectId={projectId} may={manages} /> : null}
+      {policy.data ? <Sending projectId={projectId} policy={policy.data} may={may} /> : null}
+      {policy.data ? <RetentionSettings projectId={projectId} retention={policy.data.retention} may={may} /> : null}
+      {config.data?.billing?.enabled ? <Billing projectId={projectId} may={may} /> : null}
       {project.role === 'OWNER' ? <RequireTwoFactorSwitch project={project} /> : null}
       {project.role === 'OWNER' ? <DangerZone project={project} /> : null}
     </Stack>
