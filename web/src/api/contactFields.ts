@@ -8,8 +8,7 @@ export const VALUE_TYPES: Array<{ value: ValueType; label: string }> = [
   { value: 'json', label: 'JSON (list or object)' },
 ];
 
-export const typeOf = (v: unknown): ValueType =>
-  typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'boolean' : v !== null && typeof v === 'object' ? 'json' : 'text';
+export const typeOf = (v: unknown): ValueType => (typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'boolean' : v !== null && typeof v === 'object' ? 'json' : 'text');
 export const sourceOf = (v: unknown) => (typeof v === 'string' ? v : v === undefined ? '' : JSON.stringify(v, null, typeof v === 'object' ? 2 : undefined));
 
 /** The typed value of the field form, or the reason it is not one. */

@@ -11,14 +11,7 @@ type Module = typeof import('./htmlEditor');
  * label's id (aria-labelledby), the description and error (aria-describedby) and the field's id, so
  * `<label for>` names it. If the chunk cannot be loaded, a plain textarea takes its place.
  */
-export function CodeEditor(props: {
-  label: string;
-  description?: ReactNode;
-  error?: ReactNode;
-  required?: boolean;
-  value: string;
-  onChange(value: string): void;
-}) {
+export function CodeEditor(props: { label: string; description?: ReactNode; error?: ReactNode; required?: boolean; value: string; onChange(value: string): void }) {
   const id = useId();
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
@@ -32,9 +25,7 @@ export function CodeEditor(props: {
   const attributes: Record<string, string> = {
     id,
     'aria-labelledby': ids.label,
-    ...(props.description || props.error
-      ? { 'aria-describedby': [props.description ? ids.description : '', props.error ? ids.error : ''].filter(Boolean).join(' ') }
-      : {}),
+    ...(props.description || props.error ? { 'aria-describedby': [props.description ? ids.description : '', props.error ? ids.error : ''].filter(Boolean).join(' ') } : {}),
     ...(props.error ? { 'aria-invalid': 'true' } : {}),
     ...(props.required ? { 'aria-required': 'true' } : {}),
   };

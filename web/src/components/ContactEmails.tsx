@@ -27,12 +27,7 @@ function Story({ projectId, emailId }: { projectId: string; emailId: string }) {
   });
   if (email.isPending) return <Loading />;
   if (email.error) return <ErrorState error={email.error} />;
-  if (!email.data.events.length)
-    return (
-      <Text size="sm" c="dimmed">
-        Nothing has happened to it yet.
-      </Text>
-    );
+  if (!email.data.events.length) return <Text size="sm" c="dimmed">Nothing has happened to it yet.</Text>;
   return (
     <Table aria-label="Email events" fz="xs">
       <Table.Tbody>
@@ -84,13 +79,7 @@ export function ContactEmails({ projectId, contactId }: { projectId: string; con
                 <Fragment key={e.id}>
                   <Table.Tr>
                     <Table.Td>
-                      <Button
-                        variant="subtle"
-                        size="compact-sm"
-                        onClick={() => setOpen(open === e.id ? null : e.id)}
-                        aria-expanded={open === e.id}
-                        styles={{ label: { whiteSpace: 'normal', textAlign: 'left' } }}
-                      >
+                      <Button variant="subtle" size="compact-sm" onClick={() => setOpen(open === e.id ? null : e.id)} aria-expanded={open === e.id} styles={{ label: { whiteSpace: 'normal', textAlign: 'left' } }}>
                         {e.subject || '(no subject)'}
                       </Button>
                     </Table.Td>

@@ -1,20 +1,5 @@
 import { useMemo } from 'react';
-import {
-  ActionIcon,
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Loader,
-  NumberInput,
-  Paper,
-  SegmentedControl,
-  Select,
-  Stack,
-  TagsInput,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, Group, Loader, NumberInput, Paper, SegmentedControl, Select, Stack, TagsInput, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, ApiError, forProject, unwrap } from '../api/client';
@@ -155,33 +140,13 @@ function defaultValue(kind: Kind, operator: FilterOperator): Pick<FilterConditio
 }
 
 const valueShape = (kind: Kind, op: FilterOperator) =>
-  NO_VALUE.includes(op)
-    ? 'none'
-    : op === 'within' || op === 'olderThan'
-      ? 'duration'
-      : op === 'in' || op === 'notIn'
-        ? 'list'
-        : kind === 'event'
-          ? 'count'
-          : kind;
+  NO_VALUE.includes(op) ? 'none' : op === 'within' || op === 'olderThan' ? 'duration' : op === 'in' || op === 'notIn' ? 'list' : kind === 'event' ? 'count' : kind;
 
 type Errors = Record<string, string>;
 /** The first error at `path` or beneath it (`value.3` shows on the value). */
 const errorAt = (errors: Errors, path: string) => errors[path] ?? Object.entries(errors).find(([p]) => p.startsWith(`${path}.`))?.[1];
 
-function ValueInput({
-  kind,
-  filter,
-  onChange,
-  error,
-  unitError,
-}: {
-  kind: Kind;
-  filter: FilterCondition;
-  onChange: (f: FilterCondition) => void;
-  error?: string;
-  unitError?: string;
-}) {
+function ValueInput({ kind, filter, onChange, error, unitError }: { kind: Kind; filter: FilterCondition; onChange: (f: FilterCondition) => void; error?: string; unitError?: string }) {
   const shape = valueShape(kind, filter.operator);
   const set = (value: unknown) => onChange({ ...filter, value });
   const num = (v: string | number) => (typeof v === 'number' ? v : v === '' ? '' : Number.isFinite(Number(v)) ? Number(v) : v);
@@ -218,18 +183,7 @@ function ValueInput({
       );
     }
     case 'count':
-      return (
-        <NumberInput
-          label="Value"
-          description="times"
-          min={0}
-          allowDecimal={false}
-          value={filter.value as number | string}
-          onChange={(v) => set(num(v))}
-          error={error}
-          w={120}
-        />
-      );
+      return <NumberInput label="Value" description="times" min={0} allowDecimal={false} value={filter.value as number | string} onChange={(v) => set(num(v))} error={error} w={120} />;
     case 'number':
       return <NumberInput label="Value" value={filter.value as number | string} onChange={(v) => set(num(v))} error={error} w={160} />;
     case 'boolean':
@@ -248,27 +202,9 @@ function ValueInput({
         />
       );
     case 'date':
-      return (
-        <TextInput
-          label="Value"
-          type="date"
-          value={typeof filter.value === 'string' ? filter.value.slice(0, 10) : ''}
-          onChange={(e) => set(e.currentTarget.value)}
-          error={error}
-          w={170}
-        />
-      );
+      return <TextInput label="Value" type="date" value={typeof filter.value === 'string' ? filter.value.slice(0, 10) : ''} onChange={(e) => set(e.currentTarget.value)} error={error} w={170} />;
     default:
-      return (
-        <TextInput
-          label="Value"
-          value={typeof filter.value === 'string' ? filter.value : String(filter.value ?? '')}
-          onChange={(e) => set(e.currentTarget.value)}
-          error={error}
-          miw={180}
-          style={{ flex: 1 }}
-        />
-      );
+      return <TextInput label="Value" value={typeof filter.value === 'string' ? filter.value : String(filter.value ?? '')} onChange={(e) => set(e.currentTarget.value)} error={error} miw={180} style={{ flex: 1 }} />;
   }
 }
 
@@ -515,11 +451,7 @@ export function FilterBuilder({
             ) : null}
             {count.error ? (
               <Text size="sm" c="red">
-                {Object.keys(countErrors).length
-                  ? 'This condition is refused; see the marked filters.'
-                  : count.error instanceof Error
-                    ? count.error.message
-                    : 'Not counted'}
+                {Object.keys(countErrors).length ? 'This condition is refused; see the marked filters.' : count.error instanceof Error ? count.error.message : 'Not counted'}
               </Text>
             ) : null}
             {stale ? <Loader size="xs" aria-label="Counting" /> : null}

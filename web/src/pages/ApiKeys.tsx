@@ -65,7 +65,9 @@ export default function ApiKeys() {
     setBusy(true);
     setError(null);
     try {
-      const rotated = (await unwrap(api.POST('/users/@me/projects/{id}/regenerate-keys', { params: { path: { id: projectId } } }))) as unknown as Project;
+      const rotated = (await unwrap(
+        api.POST('/users/@me/projects/{id}/regenerate-keys', { params: { path: { id: projectId } } }),
+      )) as unknown as Project;
       rememberKeys(projectId, { publicKey: rotated.publicKey, secretKey: rotated.secretKey });
       setShown((n) => n + 1);
       setConfirming(false);

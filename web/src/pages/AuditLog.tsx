@@ -75,11 +75,7 @@ function Target({ target, contacts }: Pick<Entry, 'target' | 'contacts'>) {
   const name = target.name ?? (contacts.length ? contacts.join(', ') : null);
   return (
     <>
-      {name ? (
-        <Text size="sm" style={{ wordBreak: 'break-word' }}>
-          {name}
-        </Text>
-      ) : null}
+      {name ? <Text size="sm" style={{ wordBreak: 'break-word' }}>{name}</Text> : null}
       <Text size="xs" c="dimmed">
         {target.type} {target.id && target.id !== target.name ? <Code>{target.id}</Code> : null}
       </Text>
@@ -110,11 +106,7 @@ export default function AuditLog() {
   const list = useQuery({
     queryKey: ['audit', projectId, action, page],
     queryFn: () =>
-      unwrap(
-        api.GET('/projects/{id}/audit', {
-          params: { path: { id: projectId }, query: { page, pageSize: PAGE_SIZE, action: action === 'all' ? undefined : (action as Action) } },
-        }),
-      ),
+      unwrap(api.GET('/projects/{id}/audit', { params: { path: { id: projectId }, query: { page, pageSize: PAGE_SIZE, action: action === 'all' ? undefined : (action as Action) } } })),
     enabled: allowed,
     placeholderData: keepPreviousData,
   });

@@ -67,10 +67,7 @@ function Controls({ projectId, campaign }: { projectId: string; campaign: Campai
       {duplicate.error ? <ErrorState error={duplicate.error} title="Not duplicated" /> : null}
       <Modal opened={cancelling} onClose={() => setCancelling(false)} title="Cancel this campaign?">
         <Stack>
-          <Text>
-            No further email of {campaign.name} goes out. Emails already handed over stay sent. A cancelled campaign cannot be resumed; duplicate it to send
-            again.
-          </Text>
+          <Text>No further email of {campaign.name} goes out. Emails already handed over stay sent. A cancelled campaign cannot be resumed; duplicate it to send again.</Text>
           {action.error ? <ErrorState error={action.error} title="Not cancelled" /> : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setCancelling(false)}>
@@ -105,9 +102,7 @@ function Figure({ label, value, rate }: { label: string; value: number; rate?: n
 }
 
 const bucketLabel = (t: string, interval: 'hour' | 'day') =>
-  interval === 'hour'
-    ? new Date(t).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })
-    : new Date(t).toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+  interval === 'hour' ? new Date(t).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }) : new Date(t).toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
 
 /** GET /campaigns/:id/stats, /timeseries and /links, refreshed while the campaign is active. */
 function Report({ projectId, campaign }: { projectId: string; campaign: Campaign }) {
@@ -126,11 +121,7 @@ function Report({ projectId, campaign }: { projectId: string; campaign: Campaign
     placeholderData: keepPreviousData,
     queryFn: () => unwrap(api.GET('/campaigns/{id}/timeseries', path)),
   });
-  const links = useQuery({
-    queryKey: ['campaign-links', projectId, campaign.id],
-    refetchInterval: active ? 5000 : false,
-    queryFn: () => unwrap(api.GET('/campaigns/{id}/links', path)),
-  });
+  const links = useQuery({ queryKey: ['campaign-links', projectId, campaign.id], refetchInterval: active ? 5000 : false, queryFn: () => unwrap(api.GET('/campaigns/{id}/links', path)) });
   if (stats.isPending) return <Loading label="Loading the report…" />;
   if (stats.error) return <ErrorState error={stats.error} title="Report not loaded" />;
   const st = stats.data;

@@ -9,13 +9,7 @@ import { ContactEmails } from '../components/ContactEmails';
 import { Empty, ErrorState, Loading } from '../components/States';
 
 /** Add or edit one custom field: PATCH /contacts/:id { data: { key: value } } changes only that key. */
-function FieldForm({
-  initial,
-  onSave,
-  onClose,
-  saving,
-  error,
-}: {
+function FieldForm({ initial, onSave, onClose, saving, error }: {
   initial: { key: string; value: unknown } | null;
   onSave: (key: string, value: unknown) => void;
   onClose: () => void;
@@ -39,31 +33,11 @@ function FieldForm({
         <TextInput label="Field name" value={key} onChange={(e) => setKey(e.currentTarget.value)} disabled={!!initial} required data-autofocus />
         <Select label="Value type" data={VALUE_TYPES} value={type} onChange={(v) => v && setType(v as ValueType)} allowDeselect={false} />
         {type === 'boolean' ? (
-          <Select
-            label="Value"
-            data={['true', 'false']}
-            value={source === 'true' || source === 'false' ? source : null}
-            onChange={(v) => setSource(v ?? '')}
-            error={problem}
-          />
+          <Select label="Value" data={['true', 'false']} value={source === 'true' || source === 'false' ? source : null} onChange={(v) => setSource(v ?? '')} error={problem} />
         ) : type === 'json' ? (
-          <Textarea
-            label="Value"
-            value={source}
-            onChange={(e) => setSource(e.currentTarget.value)}
-            error={problem}
-            autosize
-            minRows={3}
-            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-          />
+          <Textarea label="Value" value={source} onChange={(e) => setSource(e.currentTarget.value)} error={problem} autosize minRows={3} styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }} />
         ) : (
-          <TextInput
-            label="Value"
-            value={source}
-            onChange={(e) => setSource(e.currentTarget.value)}
-            error={problem}
-            inputMode={type === 'number' ? 'decimal' : undefined}
-          />
+          <TextInput label="Value" value={source} onChange={(e) => setSource(e.currentTarget.value)} error={problem} inputMode={type === 'number' ? 'decimal' : undefined} />
         )}
         {error ? <ErrorState error={error} title="Not saved" /> : null}
         <Group justify="flex-end">
@@ -131,13 +105,7 @@ export default function ContactDetail() {
     </Anchor>
   );
   if (contact.isPending) return <Loading />;
-  if (contact.error)
-    return (
-      <>
-        {back}
-        <ErrorState error={contact.error} />
-      </>
-    );
+  if (contact.error) return <>{back}<ErrorState error={contact.error} /></>;
   const c = contact.data;
   const fields = Object.entries(c.data ?? {});
   return (
@@ -232,11 +200,7 @@ export default function ContactDetail() {
             ))}
           </Table.Tbody>
         </Table>
-        {!fields.length ? (
-          <Text size="sm" c="dimmed">
-            No custom fields.
-          </Text>
-        ) : null}
+        {!fields.length ? <Text size="sm" c="dimmed">No custom fields.</Text> : null}
       </Paper>
       <Paper withBorder p="md">
         <Title order={2} size="h4" mb="sm">
@@ -286,7 +250,9 @@ export default function ContactDetail() {
       </Modal>
       <Modal opened={confirming} onClose={() => setConfirming(false)} title="Delete this contact?">
         <Stack>
-          <Text>{c.email} and all of its events are deleted for good.</Text>
+          <Text>
+            {c.email} and all of its events are deleted for good.
+          </Text>
           {remove.error ? <ErrorState error={remove.error} /> : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setConfirming(false)}>

@@ -1,22 +1,5 @@
 import { useEffect, useState } from 'react';
-import {
-  Anchor,
-  Badge,
-  Button,
-  Checkbox,
-  FileInput,
-  Group,
-  Modal,
-  Paper,
-  Progress,
-  ScrollArea,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Anchor, Badge, Button, Checkbox, FileInput, Group, Modal, Paper, Progress, ScrollArea, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -187,10 +170,7 @@ function BulkActions({ projectId, selected, onDone }: { projectId: string; selec
           </Text>
           {job.data?.errors.length ? (
             <Text size="xs" c="red">
-              {job.data.errors
-                .slice(0, 5)
-                .map((e) => `${e.contactId ?? ''} ${e.message}`)
-                .join('; ')}
+              {job.data.errors.slice(0, 5).map((e) => `${e.contactId ?? ''} ${e.message}`).join('; ')}
             </Text>
           ) : null}
           {job.error ? <ErrorState error={job.error} /> : null}

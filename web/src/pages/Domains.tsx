@@ -138,9 +138,7 @@ export default function Domains() {
       {domains.isPending ? <Loading /> : null}
       {domains.error ? <ErrorState error={domains.error} /> : null}
       {domains.data && !domains.data.length ? <Empty>No domains yet: add the domain you send from.</Empty> : null}
-      {domains.data?.map((d) => (
-        <DomainCard key={d.id} domain={d} projectId={projectId} />
-      ))}
+      {domains.data?.map((d) => <DomainCard key={d.id} domain={d} projectId={projectId} />)}
       <TrackingDomainSection />
     </Stack>
   );

@@ -94,17 +94,8 @@ export default function ProjectLayout() {
         <VerifyBanner />
         {config.data?.email.localInbox ? (
           <Alert color="yellow" mb="md" title="Development inbox: mail does not leave this machine">
-            Every email goes to the local inbox
-            {config.data.email.inboxUrl ? (
-              <>
-                {' '}
-                at{' '}
-                <Anchor href={config.data.email.inboxUrl} target="_blank" rel="noreferrer">
-                  {config.data.email.inboxUrl}
-                </Anchor>
-              </>
-            ) : null}
-            , so any sender address works without a verified domain. Name a provider (EMAIL_TRANSPORT, SMTP_URL or SENDGRID_API_KEY) to send for real.
+            Every email goes to the local inbox{config.data.email.inboxUrl ? <> at <Anchor href={config.data.email.inboxUrl} target="_blank" rel="noreferrer">{config.data.email.inboxUrl}</Anchor></> : null}, so
+            any sender address works without a verified domain. Name a provider (EMAIL_TRANSPORT, SMTP_URL or SENDGRID_API_KEY) to send for real.
           </Alert>
         ) : null}
         {project.disabled ? (

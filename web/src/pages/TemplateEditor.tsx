@@ -101,11 +101,7 @@ function SendTest({ projectId, template, data, dirty }: { projectId: string; tem
     mutationFn: () =>
       unwrap(
         api.POST('/v1/send', {
-          body: {
-            to,
-            template: template.id,
-            data: Object.fromEntries(Object.entries(data ?? {}).map(([k, v]) => [k, { value: v, persistent: false }])) as never,
-          },
+          body: { to, template: template.id, data: Object.fromEntries(Object.entries(data ?? {}).map(([k, v]) => [k, { value: v, persistent: false }])) as never },
           headers: forProject(projectId),
         }),
       ),
@@ -129,18 +125,9 @@ function SendTest({ projectId, template, data, dirty }: { projectId: string; tem
         >
           <Stack>
             <Text size="sm">
-              Sends the saved template{dirty ? ' (not your unsaved changes)' : ''} with the preview data, which is not stored on the recipient. The recipient
-              becomes a contact of the project, as with every send.
+              Sends the saved template{dirty ? ' (not your unsaved changes)' : ''} with the preview data, which is not stored on the recipient. The recipient becomes a contact of the project, as with every send.
             </Text>
-            <TextInput
-              label="Send to"
-              type="email"
-              required
-              value={to}
-              onChange={(e) => setTo(e.currentTarget.value)}
-              error={fieldError(send.error, 'to')}
-              data-autofocus
-            />
+            <TextInput label="Send to" type="email" required value={to} onChange={(e) => setTo(e.currentTarget.value)} error={fieldError(send.error, 'to')} data-autofocus />
             {send.error && !hasFieldErrors(send.error) ? <ErrorState error={send.error} title="Not sent" /> : null}
             {send.data ? (
               <Text size="sm" c="green" role="status">
@@ -202,10 +189,7 @@ function ContactPicker({ projectId, value, onChange }: { projectId: string; valu
   const found = useQuery({
     queryKey: ['contacts', projectId, 'picker', debounced],
     placeholderData: keepPreviousData,
-    queryFn: () =>
-      unwrap(
-        api.GET('/contacts', { params: { query: { limit: 10, search: debounced || undefined, sort: 'email', dir: 'asc' } }, headers: forProject(projectId) }),
-      ),
+    queryFn: () => unwrap(api.GET('/contacts', { params: { query: { limit: 10, search: debounced || undefined, sort: 'email', dir: 'asc' } }, headers: forProject(projectId) })),
   });
   const options = (found.data?.data ?? []).map((c) => ({ value: c.id, label: c.email }));
   if (chosen && !options.some((o) => o.value === chosen.value)) options.unshift(chosen);
@@ -323,24 +307,10 @@ function Editor({ projectId, template }: { projectId: string; template: Template
                   error={errorOf('type')}
                 />
               </SimpleGrid>
-              <TextInput
-                label="Description"
-                description="An internal note, never sent"
-                value={draft.description}
-                onChange={set('description')}
-                error={errorOf('description')}
-              />
+              <TextInput label="Description" description="An internal note, never sent" value={draft.description} onChange={set('description')} error={errorOf('description')} />
               <TextInput label="Subject" required value={draft.subject} onChange={set('subject')} error={errorOf('subject')} />
               <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-                <TextInput
-                  label="From"
-                  type="email"
-                  required
-                  placeholder="hello@example.com"
-                  value={draft.from}
-                  onChange={set('from')}
-                  error={errorOf('from')}
-                />
+                <TextInput label="From" type="email" required placeholder="hello@example.com" value={draft.from} onChange={set('from')} error={errorOf('from')} />
                 <TextInput label="From name" value={draft.fromName} onChange={set('fromName')} error={errorOf('fromName')} />
                 <TextInput label="Reply-to" type="email" value={draft.replyTo} onChange={set('replyTo')} error={errorOf('replyTo')} />
               </SimpleGrid>
@@ -404,15 +374,18 @@ function Editor({ projectId, template }: { projectId: string; template: Template
               styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
             />
             {preview.error ? <ErrorState error={preview.error} title="The preview did not render" /> : null}
-            {preview.data ? <RenderedEmail rendered={preview.data} height={480} /> : preview.isPending && !problem ? <Loading label="Rendering…" /> : null}
+            {preview.data ? (
+              <RenderedEmail rendered={preview.data} height={480} />
+            ) : preview.isPending && !problem ? (
+              <Loading label="Rendering…" />
+            ) : null}
           </Stack>
         </Paper>
       </SimpleGrid>
       <Modal opened={deleting} onClose={() => setDeleting(false)} title="Delete this template?">
         <Stack>
           <Text>
-            {template?.name} is deleted for good. Emails already sent from it keep their content; campaigns that copied it are not changed. Workflow steps that
-            use it must be changed first.
+            {template?.name} is deleted for good. Emails already sent from it keep their content; campaigns that copied it are not changed. Workflow steps that use it must be changed first.
           </Text>
           {remove.error ? <ErrorState error={remove.error} title="Not deleted" /> : null}
           <Group justify="flex-end">

@@ -17,26 +17,14 @@ interface TopicFields {
   public: boolean;
 }
 
-const fieldsOf = (t?: Topic): TopicFields => ({
-  name: t?.name ?? '',
-  description: t?.description ?? '',
-  defaultSubscribed: t?.defaultSubscribed ?? false,
-  public: t?.public ?? true,
-});
+const fieldsOf = (t?: Topic): TopicFields => ({ name: t?.name ?? '', description: t?.description ?? '', defaultSubscribed: t?.defaultSubscribed ?? false, public: t?.public ?? true });
 const bodyOf = (f: TopicFields) => ({ name: f.name, description: f.description.trim() || null, defaultSubscribed: f.defaultSubscribed, public: f.public });
 
 /** Name, description and the two switches, with the API's field errors on their inputs. */
 function TopicInputs({ value, onChange, error, autoFocus }: { value: TopicFields; onChange: (f: TopicFields) => void; error: unknown; autoFocus?: boolean }) {
   return (
     <>
-      <TextInput
-        label="Name"
-        required
-        value={value.name}
-        onChange={(e) => onChange({ ...value, name: e.currentTarget.value })}
-        error={fieldError(error, 'name')}
-        data-autofocus={autoFocus || undefined}
-      />
+      <TextInput label="Name" required value={value.name} onChange={(e) => onChange({ ...value, name: e.currentTarget.value })} error={fieldError(error, 'name')} data-autofocus={autoFocus || undefined} />
       <Textarea
         label="Description"
         description="Shown on the preference center"
@@ -103,12 +91,7 @@ function DeleteTopic({ projectId, topic, onClose }: { projectId: string; topic: 
   });
   return (
     <ConfirmBody
-      message={
-        <>
-          Every contact's choice of “{topic.name}” is deleted with it. Mail already sent as this topic keeps working; its unsubscribe links then leave
-          everything.
-        </>
-      }
+      message={<>Every contact's choice of “{topic.name}” is deleted with it. Mail already sent as this topic keeps working; its unsubscribe links then leave everything.</>}
       error={remove.error}
       errorTitle="Not deleted"
       confirmLabel="Delete topic"

@@ -35,27 +35,19 @@ export default function WorkflowEditor() {
     },
   });
   const connect = useMutation({
-    mutationFn: (t: { from: string; to: string; branch: string }) =>
-      unwrap(api.POST('/workflows/{id}/transitions', { ...path, body: { fromStepId: t.from, toStepId: t.to, branch: t.branch } })),
+    mutationFn: (t: { from: string; to: string; branch: string }) => unwrap(api.POST('/workflows/{id}/transitions', { ...path, body: { fromStepId: t.from, toStepId: t.to, branch: t.branch } })),
     onSettled: refresh,
   });
   const disconnect = useMutation({
-    mutationFn: (ids: string[]) =>
-      Promise.all(
-        ids.map((transitionId) =>
-          unwrap(api.DELETE('/workflows/{id}/transitions/{transitionId}', { params: { path: { id: workflowId, transitionId } }, headers })),
-        ),
-      ),
+    mutationFn: (ids: string[]) => Promise.all(ids.map((transitionId) => unwrap(api.DELETE('/workflows/{id}/transitions/{transitionId}', { params: { path: { id: workflowId, transitionId } }, headers })))),
     onSettled: refresh,
   });
   const move = useMutation({
-    mutationFn: (m: { stepId: string; position: { x: number; y: number } }) =>
-      unwrap(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId: m.stepId } }, headers, body: { position: m.position } })),
+    mutationFn: (m: { stepId: string; position: { x: number; y: number } }) => unwrap(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId: m.stepId } }, headers, body: { position: m.position } })),
     onSettled: refresh,
   });
   const removeStep = useMutation({
-    mutationFn: (stepId: string) =>
-      unwrap(api.DELETE('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId }, query: { splice: 'true' } }, headers })),
+    mutationFn: (stepId: string) => unwrap(api.DELETE('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId }, query: { splice: 'true' } }, headers })),
     onSuccess: () => setSelected(null),
     onSettled: refresh,
   });
@@ -87,8 +79,7 @@ export default function WorkflowEditor() {
             </Badge>
           </Group>
           <Text size="sm" c="dimmed">
-            Starts when a contact's <b>{w.triggerConfig.eventName}</b> event is tracked. Drag steps to place them, drag from a branch to a step to connect it,
-            select a step to edit it.
+            Starts when a contact's <b>{w.triggerConfig.eventName}</b> event is tracked. Drag steps to place them, drag from a branch to a step to connect it, select a step to edit it.
           </Text>
         </div>
         <Group>
@@ -186,18 +177,13 @@ export default function WorkflowEditor() {
                     aria-label={t.type}
                     data-step-type={t.type}
                     p={6}
-                    style={{
-                      borderRadius: 4,
-                      border: '1px solid var(--mantine-color-gray-3)',
-                      background: draft?.type === t.type ? 'var(--mantine-color-blue-0)' : undefined,
-                    }}
+                    style={{ borderRadius: 4, border: '1px solid var(--mantine-color-gray-3)', background: draft?.type === t.type ? 'var(--mantine-color-blue-0)' : undefined }}
                   >
                     <Text size="sm" fw={600}>
                       {t.type}
                     </Text>
                     <Text size="xs" c="dimmed" lineClamp={2}>
-                      {t.docs?.notes ??
-                        (t.branches.derived ? 'branches named by its config' : `branches: ${t.branches.names.join(', ') || 'none (ends the execution)'}`)}
+                      {t.docs?.notes ?? (t.branches.derived ? 'branches named by its config' : `branches: ${t.branches.names.join(', ') || 'none (ends the execution)'}`)}
                     </Text>
                   </UnstyledButton>
                 ))}

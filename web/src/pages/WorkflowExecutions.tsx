@@ -1,22 +1,4 @@
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Code,
-  Grid,
-  Group,
-  Modal,
-  Pagination,
-  Paper,
-  ScrollArea,
-  SegmentedControl,
-  Stack,
-  Table,
-  Text,
-  Timeline,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Code, Grid, Group, Modal, Pagination, Paper, ScrollArea, SegmentedControl, Stack, Table, Text, Timeline, Title } from '@mantine/core';
 import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -45,16 +27,12 @@ export default function WorkflowExecutions() {
   const [page, setPage] = useState(1);
   const [openId, setOpenId] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const workflow = useQuery({
-    queryKey: ['workflow', projectId, workflowId],
-    queryFn: () => unwrap(api.GET('/workflows/{id}', { params: { path: { id: workflowId } }, headers })),
-  });
+  const workflow = useQuery({ queryKey: ['workflow', projectId, workflowId], queryFn: () => unwrap(api.GET('/workflows/{id}', { params: { path: { id: workflowId } }, headers })) });
   const counts = useQueries({
     queries: EXECUTION_STATUSES.map((s) => ({
       queryKey: ['executions', projectId, workflowId, 'count', s],
       refetchInterval: LIVE_MS,
-      queryFn: () =>
-        unwrap(api.GET('/workflows/{id}/executions', { params: { path: { id: workflowId }, query: { status: s, page: 1, pageSize: 1 } }, headers })),
+      queryFn: () => unwrap(api.GET('/workflows/{id}/executions', { params: { path: { id: workflowId }, query: { status: s, page: 1, pageSize: 1 } }, headers })),
     })),
   });
   const list = useQuery({
@@ -64,10 +42,7 @@ export default function WorkflowExecutions() {
     queryFn: () =>
       unwrap(
         api.GET('/workflows/{id}/executions', {
-          params: {
-            path: { id: workflowId },
-            query: { page, pageSize: PAGE_SIZE, status: status === 'all' ? undefined : (status as (typeof EXECUTION_STATUSES)[number]) },
-          },
+          params: { path: { id: workflowId }, query: { page, pageSize: PAGE_SIZE, status: status === 'all' ? undefined : (status as (typeof EXECUTION_STATUSES)[number]) } },
           headers,
         }),
       ),
@@ -159,11 +134,7 @@ export default function WorkflowExecutions() {
                   </Table>
                 </ScrollArea>
               ) : (
-                <Empty>
-                  {status === 'all'
-                    ? 'No executions yet: they start when the trigger event is tracked for a contact while the workflow is enabled.'
-                    : `No ${status.toLowerCase()} executions.`}
-                </Empty>
+                <Empty>{status === 'all' ? 'No executions yet: they start when the trigger event is tracked for a contact while the workflow is enabled.' : `No ${status.toLowerCase()} executions.`}</Empty>
               )}
               {list.data.totalPages > 1 ? (
                 <Group justify="center" p="sm">
@@ -182,8 +153,7 @@ export default function WorkflowExecutions() {
       <Modal opened={confirming} onClose={() => setConfirming(false)} title="Cancel every active execution?">
         <Stack>
           <Text>
-            {active} execution{active === 1 ? '' : 's'} running or waiting stop{active === 1 ? 's' : ''} where {active === 1 ? 'it is' : 'they are'}; steps
-            already taken stay done. The workflow stays {workflow.data.enabled ? 'enabled' : 'disabled'}.
+            {active} execution{active === 1 ? '' : 's'} running or waiting stop{active === 1 ? 's' : ''} where {active === 1 ? 'it is' : 'they are'}; steps already taken stay done. The workflow stays {workflow.data.enabled ? 'enabled' : 'disabled'}.
           </Text>
           {cancelAll.error ? <ErrorState error={cancelAll.error} /> : null}
           <Group justify="flex-end">
@@ -205,19 +175,7 @@ export default function WorkflowExecutions() {
   );
 }
 
-function ExecutionTimeline({
-  projectId,
-  workflow,
-  executionId,
-  onClose,
-  onCancelled,
-}: {
-  projectId: string;
-  workflow: Workflow;
-  executionId: string;
-  onClose: () => void;
-  onCancelled: () => void;
-}) {
+function ExecutionTimeline({ projectId, workflow, executionId, onClose, onCancelled }: { projectId: string; workflow: Workflow; executionId: string; onClose: () => void; onCancelled: () => void }) {
   const config = useAppConfig();
   const params = { params: { path: { id: workflow.id, executionId } }, headers: forProject(projectId) };
   const detail = useQuery({
@@ -304,3 +262,4 @@ function ExecutionTimeline({
     </Paper>
   );
 }
+

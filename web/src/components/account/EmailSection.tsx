@@ -26,15 +26,7 @@ export function EmailSection({ user }: { user: User }) {
         </Title>
         <Group gap="xs">
           <Text>{user.email}</Text>
-          {user.emailVerified ? (
-            <Badge color="green" variant="light">
-              confirmed
-            </Badge>
-          ) : (
-            <Badge color="yellow" variant="light">
-              not confirmed
-            </Badge>
-          )}
+          {user.emailVerified ? <Badge color="green" variant="light">confirmed</Badge> : <Badge color="yellow" variant="light">not confirmed</Badge>}
         </Group>
         {user.emailVerified ? null : <ResendVerification />}
         <form onSubmit={submit}>

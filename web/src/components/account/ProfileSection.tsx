@@ -22,14 +22,7 @@ export function ProfileSection({ user }: { user: User }) {
           <Title order={2} size="h4">
             Profile
           </Title>
-          <TextInput
-            label="Name"
-            maxLength={100}
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            error={fieldError(save.error, 'name')}
-            w={320}
-          />
+          <TextInput label="Name" maxLength={100} value={name} onChange={(e) => setName(e.currentTarget.value)} error={fieldError(save.error, 'name')} w={320} />
           {save.error && !fieldError(save.error, 'name') ? <ErrorState error={save.error} title="Not saved" /> : null}
           <Group>
             <Button type="submit" loading={save.isPending}>

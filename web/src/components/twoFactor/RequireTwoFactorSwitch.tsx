@@ -10,8 +10,7 @@ export function RequireTwoFactorSwitch({ project }: { project: Project }) {
   const qc = useQueryClient();
   const mine = useTwoFactorStatus();
   const save = useMutation({
-    mutationFn: (requireTwoFactor: boolean) =>
-      unwrap(api.PATCH('/users/@me/projects/{id}', { params: { path: { id: project.id } }, body: { requireTwoFactor } })),
+    mutationFn: (requireTwoFactor: boolean) => unwrap(api.PATCH('/users/@me/projects/{id}', { params: { path: { id: project.id } }, body: { requireTwoFactor } })),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['projects'] }),
   });
   const on = !!project.requireTwoFactor;
@@ -34,11 +33,7 @@ export function RequireTwoFactorSwitch({ project }: { project: Project }) {
         />
         {!mayTurnOn && mine.data ? (
           <Text size="sm" c="dimmed">
-            Turn on{' '}
-            <Anchor component={Link} to={TWO_FACTOR_PAGE}>
-              two-factor authentication for your own account
-            </Anchor>{' '}
-            first.
+            Turn on <Anchor component={Link} to={TWO_FACTOR_PAGE}>two-factor authentication for your own account</Anchor> first.
           </Text>
         ) : null}
         {save.error ? <ErrorState error={save.error} title="Not saved" /> : null}

@@ -7,7 +7,9 @@ export function TwoFactorRequired({ projectName }: { projectName: string }) {
   return (
     <Alert color="yellow" title="Two-factor authentication required" role="alert">
       <Stack gap="sm">
-        <Text size="sm">The owners of {projectName} require two-factor authentication of every member. Set it up on your account to open the project.</Text>
+        <Text size="sm">
+          The owners of {projectName} require two-factor authentication of every member. Set it up on your account to open the project.
+        </Text>
         <Button component={Link} to={TWO_FACTOR_PAGE} w="fit-content">
           Set up two-factor authentication
         </Button>

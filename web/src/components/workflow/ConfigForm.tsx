@@ -1,20 +1,4 @@
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Fieldset,
-  Group,
-  MultiSelect,
-  NumberInput,
-  SegmentedControl,
-  Select,
-  Stack,
-  Switch,
-  TagsInput,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { ActionIcon, Alert, Button, Fieldset, Group, MultiSelect, NumberInput, SegmentedControl, Select, Stack, Switch, TagsInput, Text, Textarea, TextInput } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { FilterBuilder, newTree, type FilterTree } from '../FilterBuilder';
 import { initialValue, labelOf, singular, variantIndex, variantLabel, type JsonSchema } from '../../api/workflows';
@@ -27,32 +11,10 @@ import { DurationInput, EventNameInput, TemplatePicker } from './FieldWidgets';
  * a type added to the registry is configurable without web code. `errors` are the API's messages by
  * config path (`branches.1.name`); those no input claims are listed above the form.
  */
-export function ConfigForm({
-  projectId,
-  schema,
-  value,
-  onChange,
-  errors,
-}: {
-  projectId: string;
-  schema: JsonSchema;
-  value: Record<string, unknown>;
-  onChange: (v: Record<string, unknown>) => void;
-  errors: Record<string, string>;
-}) {
+export function ConfigForm({ projectId, schema, value, onChange, errors }: { projectId: string; schema: JsonSchema; value: Record<string, unknown>; onChange: (v: Record<string, unknown>) => void; errors: Record<string, string> }) {
   const claimed = new Set<string>();
   const field = (
-    <SchemaField
-      projectId={projectId}
-      schema={schema}
-      value={value}
-      onChange={(v) => onChange((v ?? {}) as Record<string, unknown>)}
-      path=""
-      label=""
-      required
-      errors={errors}
-      claim={(p) => claimed.add(p)}
-    />
+    <SchemaField projectId={projectId} schema={schema} value={value} onChange={(v) => onChange((v ?? {}) as Record<string, unknown>)} path="" label="" required errors={errors} claim={(p) => claimed.add(p)} />
   );
   const loose = Object.entries(errors).filter(([p]) => !claimed.has(p));
   return (
@@ -97,42 +59,12 @@ function SchemaField(props: FieldProps) {
 
   switch (schema.format) {
     case 'template-id':
-      return (
-        <TemplatePicker
-          projectId={projectId}
-          label={label}
-          required={required}
-          value={value as string | undefined}
-          onChange={onChange}
-          error={error}
-          description={description}
-        />
-      );
+      return <TemplatePicker projectId={projectId} label={label} required={required} value={value as string | undefined} onChange={onChange} error={error} description={description} />;
     case 'event-name':
-      return (
-        <EventNameInput
-          projectId={projectId}
-          label={label}
-          required={required}
-          value={value as string | undefined}
-          onChange={onChange}
-          error={error}
-          description={description}
-        />
-      );
+      return <EventNameInput projectId={projectId} label={label} required={required} value={value as string | undefined} onChange={onChange} error={error} description={description} />;
     case 'duration':
       for (const k of ['amount', 'unit']) if (errors[join(path, k)] !== undefined) claim(join(path, k));
-      return (
-        <DurationInput
-          schema={schema}
-          label={label || 'Duration'}
-          legend={path !== ''}
-          value={value as { amount?: number; unit?: string } | undefined}
-          onChange={onChange}
-          errors={errors}
-          path={path}
-        />
-      );
+      return <DurationInput schema={schema} label={label || 'Duration'} legend={path !== ''} value={value as { amount?: number; unit?: string } | undefined} onChange={onChange} errors={errors} path={path} />;
     case 'filter-tree':
       return <FilterTreeField {...props} />;
   }
@@ -191,8 +123,7 @@ function SchemaField(props: FieldProps) {
         />
       );
     case 'boolean':
-      if (required)
-        return <Switch label={label} description={description} checked={value === true} onChange={(e) => onChange(e.currentTarget.checked)} error={error} />;
+      if (required) return <Switch label={label} description={description} checked={value === true} onChange={(e) => onChange(e.currentTarget.checked)} error={error} />;
       return (
         <Select
           label={label}
@@ -224,30 +155,13 @@ function ObjectField({ projectId, schema, value, onChange, path, label, required
     onChange(next);
   };
   const fields = Object.entries(schema.properties ?? {}).map(([key, child]) => (
-    <SchemaField
-      key={key}
-      projectId={projectId}
-      schema={child}
-      value={obj[key]}
-      onChange={(v) => set(key, v)}
-      path={join(path, key)}
-      label={labelOf(key)}
-      required={requiredKeys.has(key)}
-      errors={errors}
-      claim={claim}
-    />
+    <SchemaField key={key} projectId={projectId} schema={child} value={obj[key]} onChange={(v) => set(key, v)} path={join(path, key)} label={labelOf(key)} required={requiredKeys.has(key)} errors={errors} claim={claim} />
   ));
   if (path === '') return <Stack gap="sm">{fields.length ? fields : <Text c="dimmed">This step type has nothing to configure.</Text>}</Stack>;
   return (
     <Fieldset legend={label}>
       <Stack gap="sm">
-        {!required ? (
-          <Switch
-            label={`Set ${label.toLowerCase()}`}
-            checked={present}
-            onChange={(e) => onChange(e.currentTarget.checked ? initialValue(schema) : undefined)}
-          />
-        ) : null}
+        {!required ? <Switch label={`Set ${label.toLowerCase()}`} checked={present} onChange={(e) => onChange(e.currentTarget.checked ? initialValue(schema) : undefined)} /> : null}
         {present || required ? fields : null}
       </Stack>
     </Fieldset>
@@ -270,24 +184,9 @@ function UnionField({ projectId, schema, value, onChange, path, label, required,
         <Text size="sm" fw={500} id={`form-${path || 'root'}`}>
           {label || 'Form'}
         </Text>
-        <SegmentedControl
-          aria-labelledby={`form-${path || 'root'}`}
-          data={variants.map((_, i) => ({ value: String(i), label: variantLabel(schema, i) }))}
-          value={String(index)}
-          onChange={(v) => choose(Number(v))}
-        />
+        <SegmentedControl aria-labelledby={`form-${path || 'root'}`} data={variants.map((_, i) => ({ value: String(i), label: variantLabel(schema, i) }))} value={String(index)} onChange={(v) => choose(Number(v))} />
       </div>
-      <SchemaField
-        projectId={projectId}
-        schema={variants[index]}
-        value={value}
-        onChange={onChange}
-        path={path}
-        label={label}
-        required={required}
-        errors={errors}
-        claim={claim}
-      />
+      <SchemaField projectId={projectId} schema={variants[index]} value={value} onChange={onChange} path={path} label={label} required={required} errors={errors} claim={claim} />
     </Stack>
   );
 }
@@ -297,21 +196,10 @@ function ArrayField({ projectId, schema, value, onChange, path, label, required,
   const items = schema.items ?? {};
   const error = errors[path];
   if (items.enum) {
-    return (
-      <MultiSelect
-        label={label}
-        required={required}
-        data={items.enum.map(String)}
-        value={list.map(String)}
-        onChange={(v) => onChange(v.length || required ? v : undefined)}
-        error={error}
-      />
-    );
+    return <MultiSelect label={label} required={required} data={items.enum.map(String)} value={list.map(String)} onChange={(v) => onChange(v.length || required ? v : undefined)} error={error} />;
   }
   if (typeOf(items) === 'string' && !items.format) {
-    return (
-      <TagsInput label={label} required={required} value={list.map(String)} onChange={(v) => onChange(v.length || required ? v : undefined)} error={error} />
-    );
+    return <TagsInput label={label} required={required} value={list.map(String)} onChange={(v) => onChange(v.length || required ? v : undefined)} error={error} />;
   }
   const max = schema.maxItems ?? Number.POSITIVE_INFINITY;
   const min = schema.minItems ?? 0;
@@ -324,25 +212,9 @@ function ArrayField({ projectId, schema, value, onChange, path, label, required,
           // biome-ignore lint/suspicious/noArrayIndexKey: see above
           <Group key={i} align="flex-end" wrap="nowrap" data-config-path={join(path, i)}>
             <div style={{ flex: 1 }}>
-              <SchemaField
-                projectId={projectId}
-                schema={items}
-                value={item}
-                onChange={(v) => onChange(list.map((x, j) => (j === i ? v : x)))}
-                path={join(path, i)}
-                label={`${labelOf(one)} ${i + 1}`}
-                required
-                errors={errors}
-                claim={claim}
-              />
+              <SchemaField projectId={projectId} schema={items} value={item} onChange={(v) => onChange(list.map((x, j) => (j === i ? v : x)))} path={join(path, i)} label={`${labelOf(one)} ${i + 1}`} required errors={errors} claim={claim} />
             </div>
-            <ActionIcon
-              variant="subtle"
-              color="red"
-              aria-label={`Remove ${one} ${i + 1}`}
-              disabled={list.length <= min}
-              onClick={() => onChange(list.filter((_, j) => j !== i))}
-            >
+            <ActionIcon variant="subtle" color="red" aria-label={`Remove ${one} ${i + 1}`} disabled={list.length <= min} onClick={() => onChange(list.filter((_, j) => j !== i))}>
               ×
             </ActionIcon>
           </Group>

@@ -22,8 +22,7 @@ interface WidgetProps<T> {
 export function TemplatePicker({ projectId, label, required, value, onChange, error, description }: WidgetProps<string>) {
   const templates = useQuery({
     queryKey: ['templates', projectId, 'picker'],
-    queryFn: () =>
-      unwrap(api.GET('/templates', { params: { query: { page: 1, pageSize: 100, sort: 'updatedAt', dir: 'desc' } }, headers: forProject(projectId) })),
+    queryFn: () => unwrap(api.GET('/templates', { params: { query: { page: 1, pageSize: 100, sort: 'updatedAt', dir: 'desc' } }, headers: forProject(projectId) })),
   });
   const data = (templates.data?.data ?? []).map((t) => ({ value: t.id, label: `${t.name} (${t.type.toLowerCase()})` }));
   if (value && !data.some((d) => d.value === value)) data.push({ value, label: value });
@@ -63,44 +62,13 @@ export function EventNameInput({ projectId, label, required, value, onChange, er
 
 type Duration = { amount?: number; unit?: string };
 
-export function DurationInput({
-  schema,
-  label,
-  value,
-  onChange,
-  errors,
-  path,
-  legend = true,
-}: {
-  schema: JsonSchema;
-  label: string;
-  value: Duration | undefined;
-  onChange: (v: Duration) => void;
-  errors: Record<string, string>;
-  path: string;
-  legend?: boolean;
-}) {
+export function DurationInput({ schema, label, value, onChange, errors, path, legend = true }: { schema: JsonSchema; label: string; value: Duration | undefined; onChange: (v: Duration) => void; errors: Record<string, string>; path: string; legend?: boolean }) {
   const units = (schema.properties?.unit?.enum as string[] | undefined) ?? ['minutes', 'hours', 'days', 'weeks'];
   const at = (k: string) => (path ? `${path}.${k}` : k);
   const body = (
     <Group align="flex-start" grow>
-      <NumberInput
-        label="Amount"
-        required
-        min={0}
-        value={value?.amount ?? ''}
-        onChange={(v) => onChange({ ...value, amount: typeof v === 'number' ? v : undefined })}
-        error={errors[at('amount')]}
-      />
-      <Select
-        label="Unit"
-        required
-        data={units}
-        value={value?.unit ?? null}
-        allowDeselect={false}
-        onChange={(v) => onChange({ ...value, unit: v ?? undefined })}
-        error={errors[at('unit')]}
-      />
+      <NumberInput label="Amount" required min={0} value={value?.amount ?? ''} onChange={(v) => onChange({ ...value, amount: typeof v === 'number' ? v : undefined })} error={errors[at('amount')]} />
+      <Select label="Unit" required data={units} value={value?.unit ?? null} allowDeselect={false} onChange={(v) => onChange({ ...value, unit: v ?? undefined })} error={errors[at('unit')]} />
     </Group>
   );
   return legend ? <Fieldset legend={label}>{body}</Fieldset> : body;

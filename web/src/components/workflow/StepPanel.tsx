@@ -37,9 +37,7 @@ export function StepPanel({
 }) {
   const schema = stepType.configSchema as JsonSchema;
   const [name, setName] = useState(step?.name ?? labelOf(stepType.type.toLowerCase()));
-  const [config, setConfig] = useState<Record<string, unknown>>(
-    () => (step?.config as Record<string, unknown>) ?? (initialValue(schema) as Record<string, unknown>) ?? {},
-  );
+  const [config, setConfig] = useState<Record<string, unknown>>(() => (step?.config as Record<string, unknown>) ?? (initialValue(schema) as Record<string, unknown>) ?? {});
   const path = { params: { path: { id: workflow.id } }, headers: forProject(projectId) };
   // A new step is picked from the palette below: bring its form into view.
   const panel = useRef<HTMLElement>(null);
@@ -49,21 +47,13 @@ export function StepPanel({
 
   const save = useMutation({
     mutationFn: async () => {
-      if (step)
-        return unwrap(
-          api.PATCH('/workflows/{id}/steps/{stepId}', {
-            params: { path: { id: workflow.id, stepId: step.id } },
-            headers: forProject(projectId),
-            body: { name, config },
-          }),
-        );
+      if (step) return unwrap(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflow.id, stepId: step.id } }, headers: forProject(projectId), body: { name, config } }));
       return unwrap(
         api.POST('/workflows/{id}/steps', {
           ...path,
           // The document's enum is the product's registry; the server may run more types (GET /workflows/step-types lists them).
-          body: { type: stepType.type as never, name, config, position },
-        }),
-      );
+        body: { type: stepType.type as never, name, config, position },
+      }));
     },
     onSuccess: async (saved) => {
       await onChanged();
@@ -71,13 +61,7 @@ export function StepPanel({
     },
   });
   const remove = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.DELETE('/workflows/{id}/steps/{stepId}', {
-          params: { path: { id: workflow.id, stepId: step!.id }, query: { splice: 'true' } },
-          headers: forProject(projectId),
-        }),
-      ),
+    mutationFn: () => unwrap(api.DELETE('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflow.id, stepId: step!.id }, query: { splice: 'true' } }, headers: forProject(projectId) })),
     onSuccess: async () => {
       await onChanged();
       onDone(null);

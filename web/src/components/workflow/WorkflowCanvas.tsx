@@ -1,19 +1,6 @@
 import '@xyflow/react/dist/style.css';
 import { Badge, Paper, Text } from '@mantine/core';
-import {
-  Background,
-  Controls,
-  Handle,
-  MarkerType,
-  Position,
-  ReactFlow,
-  useNodesState,
-  type Connection,
-  type Edge,
-  type Node,
-  type NodeProps,
-  type ReactFlowInstance,
-} from '@xyflow/react';
+import { Background, Controls, Handle, MarkerType, Position, ReactFlow, useNodesState, type Connection, type Edge, type Node, type NodeProps, type ReactFlowInstance } from '@xyflow/react';
 import { useEffect, useMemo, useRef } from 'react';
 import type { Step, Workflow } from '../../api/workflows';
 

@@ -7,6 +7,7 @@ import { AuthCard } from '../../components/account/AuthCard';
 import { ErrorState, Loading } from '../../components/States';
 import { withInvite } from './links';
 
+
 /**
  * `/invite?token=…`, the link of an invitation email: the offer, then "Accept invite" for the
  * account of the invited address. Someone without an account creates one with the address filled

@@ -41,13 +41,7 @@ export default function VerifyEmail() {
           This verification link has expired or was already used: only the newest link works.
         </Alert>
         {me.data && !me.data.emailVerified ? <ResendVerification /> : null}
-        {me.data ? (
-          continueLink
-        ) : (
-          <Anchor component={Link} to="/login" size="sm">
-            Log in to ask for a new one
-          </Anchor>
-        )}
+        {me.data ? continueLink : <Anchor component={Link} to="/login" size="sm">Log in to ask for a new one</Anchor>}
       </AuthCard>
     );
   }
