@@ -156,6 +156,7 @@ export default [
   route({
     method: 'delete',
     path: '/contacts/:id',
+    responses: { 204: { description: 'deleted' } },
     auth: 'secret',
     tag: 'contacts',
     summary: 'Delete a contact and its events; with erase=true, erase the person everywhere (docs/privacy.md "Erasure")',

@@ -83,6 +83,7 @@ export default [
   route({
     method: 'delete',
     path: '/domains/:id',
+    responses: { 204: { description: 'deleted' } },
     auth: 'secret',
     tag: 'domains',
     summary: 'Remove a domain; senders on it stop being accepted',

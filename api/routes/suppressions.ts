@@ -44,6 +44,7 @@ export default [
     ...common,
     method: 'delete',
     path: '/suppressions/:email',
+    responses: { 204: { description: 'deleted' } },
     summary: 'Remove an address from the suppression list; mail to it is handed over again',
     params: SuppressionParams,
     async handler(ctx, { params, project }) {

@@ -50,6 +50,7 @@ export default [
     ...common,
     method: 'delete',
     path: '/topics/:id',
+    responses: { 204: { description: 'deleted' } },
     summary: "Delete a topic and every contact's state of it; 409 while an unfinished campaign or a SEND_EMAIL step names it",
     params: IdParams,
     async handler(ctx, { params, project }) {

@@ -2,7 +2,7 @@ import { route } from '../route';
 import type { AppContext } from '../context';
 import { ApiError, conflict, notFound } from '../errors';
 import { IdParams } from '../schemas/common';
-import { MyProjectsOut, ProjectCreate, ProjectOut, ProjectUpdate } from '../schemas/projects';
+import { MyProjectsOut, ProjectCreate, ProjectOut, ProjectUpdate, ProjectUpdateOut } from '../schemas/projects';
 import { ResetOut, SecurityOut } from '../schemas/teams';
 import { ConsumptionOut, InvoiceOut, LimitsBody, LimitsOut, SessionOut } from '../schemas/billing';
 import { requireProjectRole } from '../projectAccess';
@@ -101,6 +101,7 @@ export default [
     params: IdParams,
     resource: 'Project',
     body: ProjectUpdate,
+    responses: { 200: { description: 'the project and its sending policy', schema: ProjectUpdateOut } },
     async handler(ctx, { params, body }) {
       await requireProjectRole(ctx, params.id, 'project.update');
       const { settings: policy, ...fields } = body;
@@ -113,7 +114,7 @@ export default [
         }),
         () => ({ projectId: params.id, action: 'project.update', target: { type: 'project', id: params.id }, details: { changed: Object.keys(body) } }),
       );
-      ctx.body = { ...presentProject(row), settings };
+      return { ...presentProject(row), settings: settings! };
     },
   }),
   route({
@@ -124,6 +125,7 @@ export default [
     summary: 'Delete a project, all its data and uploaded images (owner only)',
     params: IdParams,
     resource: 'Project',
+    responses: { 204: { description: 'deleted' } },
     async handler(ctx, { params }) {
       await requireProjectRole(ctx, params.id, 'project.delete');
       await cancelExecutions(ctx, params.id);

@@ -130,6 +130,7 @@ export default [
     ...common,
     method: 'delete',
     path: '/webhook-endpoints/:id',
+    responses: { 204: { description: 'deleted' } },
     summary: 'Remove an endpoint and its delivery log; its delivery workflow ends on its next round',
     params: IdParams,
     async handler(ctx, { params, project }) {
