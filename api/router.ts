@@ -158,9 +158,19 @@ export function checkReply(def: RouteDef, ctx: AppContext): void {
   // What the client receives: the JSON form (a Date is its ISO string there).
   const sent: unknown = JSON.parse(JSON.stringify(body));
   const r = schema.safeParse(sent);
-  if (!r.success) contractBroken(def, ctx, r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
+  if (!r.success)
+    contractBroken(
+      def,
+      ctx,
+      r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`),
+    );
   const extra = undeclaredKeys(sent, r.data);
-  if (extra.length > 0) contractBroken(def, ctx, extra.map((k) => `${k}: not in the schema`));
+  if (extra.length > 0)
+    contractBroken(
+      def,
+      ctx,
+      extra.map((k) => `${k}: not in the schema`),
+    );
 }
 
 /**

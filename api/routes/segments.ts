@@ -203,7 +203,10 @@ export default [
     summary:
       'Recompute a tracked DYNAMIC segment: diff its stored membership with the live match, fire segment.<slug>.entry/exit events; other segments only get their count refreshed',
     params: IdParams,
-    responses: { 200: { description: 'counts of the run', schema: ComputeOut }, 202: { description: 'still running in Temporal: the workflow id to follow it by', schema: ComputeRunningOut } },
+    responses: {
+      200: { description: 'counts of the run', schema: ComputeOut },
+      202: { description: 'still running in Temporal: the workflow id to follow it by', schema: ComputeRunningOut },
+    },
     async handler(ctx, { params, project }) {
       const segment = await segmentOr404(ctx, project.id, params.id);
       if (segment.type === 'DYNAMIC' && segment.track_membership) {

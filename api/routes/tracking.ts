@@ -55,7 +55,10 @@ export default [
     ...common,
     path: '/t/o/:token',
     summary: 'Open pixel of a tracked email: a 1×1 transparent GIF; the open is recorded (HEAD requests as a machine)',
-    responses: { 200: { description: 'a 1×1 GIF, never cached', contentType: 'image/gif' }, 404: { description: 'not a token this server signed (an HTML page)' } },
+    responses: {
+      200: { description: 'a 1×1 GIF, never cached', contentType: 'image/gif' },
+      404: { description: 'not a token this server signed (an HTML page)' },
+    },
     handler(ctx, { params }) {
       if (!recordOpen(ctx.deps, params.token, meta(ctx))) return notFoundPage(ctx);
       ctx.set(NO_CACHE);

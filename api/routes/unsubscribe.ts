@@ -4,7 +4,8 @@ import type { AppContext } from '../context';
 import { notFound } from '../errors';
 import { linksFor, verifyConfirmToken, verifySubscriptionToken, SubscriptionTarget } from '../../lib/unsubscribe';
 import { consumeConfirmation, isPending } from '../../db/doubleOptIn';
-import { findContact, updateContact, ContactRow } from '../../db/contacts';
+import { findContact, ContactRow } from '../../db/contactReaders';
+import { updateContact } from '../../db/contactWriters';
 import { contactTopicStates, findTopic, TopicRow, TopicState } from '../../db/topics';
 import { escapeHtml, renderPage } from '../pages';
 
@@ -30,7 +31,7 @@ const originOf = (ctx: AppContext) => ({ ip: ctx.ip || null, userAgent: ctx.get(
 const isOneClick = (ctx: AppContext) => (ctx.request.body as Record<string, unknown> | undefined)?.['List-Unsubscribe'] === 'One-Click';
 
 /**
- * db/contacts owns the flip (and db/topics a topic's), so the contact.subscribed / contact.unsubscribed
+ * db/contactWriters owns the flip (and db/topics a topic's), so the contact.subscribed / contact.unsubscribed
  * (or contact.topic.*) event is recorded with it. A link signed for a topic changes that topic only.
  */
 async function setSubscribed(ctx: AppContext, token: string, subscribed: boolean) {

@@ -21,7 +21,9 @@ export const ProjectOut = z.object({
 });
 
 /** PATCH /users/@me/projects/:id: the project and its sending policy (the part of the settings this route changes). */
-export const ProjectUpdateOut = ProjectOut.extend({ settings: SettingsOut.pick({ timezone: true, quietHours: true, frequencyCap: true, sendRatePerSecond: true }) });
+export const ProjectUpdateOut = ProjectOut.extend({
+  settings: SettingsOut.pick({ timezone: true, quietHours: true, frequencyCap: true, sendRatePerSecond: true }),
+});
 
 /** GET /users/@me/projects: each project with the user's role and who added them (null: they created it, or joined before this was recorded). */
 export const MyProjectsOut = z.array(

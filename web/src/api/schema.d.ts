@@ -3811,12 +3811,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description signed out */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unexpected error */
             500: {
@@ -6296,12 +6301,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description unknown resource */
             404: {
@@ -6334,12 +6341,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description unknown resource */
             404: {
@@ -6695,8 +6704,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
-            200: {
+            /** @description deleted */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7979,12 +7988,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/csv: a header row, then one row per contact in id order */
+            /** @description a header row, then one row per contact in id order */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/csv": string;
+                };
             };
             /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
             401: {
@@ -8638,12 +8649,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description the Swagger UI page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description unexpected error */
             500: {
@@ -8667,12 +8680,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description the file */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/javascript": string;
+                    "text/css": string;
+                };
             };
             /** @description unknown resource */
             404: {
@@ -8818,8 +8834,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
-            200: {
+            /** @description deleted */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9885,7 +9901,16 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        database: "ok" | "error";
+                        /** @enum {string} */
+                        status: "ok" | "error";
+                        /** @enum {string} */
+                        temporal: "ok" | "error";
+                    };
+                };
             };
             /** @description unexpected error */
             500: {
@@ -9901,7 +9926,16 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        database: "ok" | "error";
+                        /** @enum {string} */
+                        status: "ok" | "error";
+                        /** @enum {string} */
+                        temporal: "ok" | "error";
+                    };
+                };
             };
         };
     };
@@ -10126,12 +10160,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description bad query value */
             400: {
@@ -10168,12 +10204,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description malformed body or bad query value */
             400: {
@@ -10224,12 +10262,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description bad query value */
             400: {
@@ -10266,12 +10306,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description malformed body or bad query value */
             400: {
@@ -10322,12 +10364,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description unknown resource */
             404: {
@@ -10360,12 +10404,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description unknown resource */
             404: {
@@ -10396,12 +10442,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description the OpenAPI document */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        info: {
+                            title: string;
+                            version: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        openapi: string;
+                        paths: {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
             };
             /** @description unexpected error */
             500: {
@@ -10423,12 +10484,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description the stylesheet of these pages */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/css": string;
+                };
             };
             /** @description unexpected error */
             500: {
@@ -11111,12 +11174,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description bad query value */
             400: {
@@ -11154,12 +11219,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description malformed body or bad query value */
             400: {
@@ -11677,12 +11744,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description still running in Temporal: `{ running, workflowId }` */
+            /** @description still running in Temporal: the workflow id to follow it by */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        running: true;
+                        workflowId: string;
+                    };
+                };
             };
             /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
             401: {
@@ -12375,12 +12448,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description bad query value */
             400: {
@@ -12419,12 +12494,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description malformed body or bad query value */
             400: {
@@ -12475,12 +12552,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description unknown resource */
             404: {
@@ -12513,12 +12592,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description unknown resource */
             404: {
@@ -12762,8 +12843,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
-            200: {
+            /** @description deleted */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12832,7 +12913,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description Location: the original URL */
             302: {
@@ -12872,12 +12955,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description image/gif, never cached */
+            /** @description a 1×1 GIF, never cached */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "image/gif": string;
+                };
             };
             /** @description not a token this server signed (an HTML page) */
             404: {
@@ -13842,8 +13927,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
-            200: {
+            /** @description deleted */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14358,12 +14443,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description unknown resource */
             404: {
@@ -14396,12 +14483,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description unknown resource */
             404: {
@@ -14440,7 +14529,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "image/gif": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                };
             };
             /** @description unknown resource */
             404: {
@@ -15011,8 +15105,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
-            200: {
+            /** @description deleted */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15103,12 +15197,36 @@ export interface operations {
             };
         };
         responses: {
-            /** @description success */
+            /** @description the project and its sending policy */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        createdAt: string;
+                        disabled: boolean;
+                        id: string;
+                        name: string;
+                        publicKey: string;
+                        secretKey: string;
+                        settings: {
+                            frequencyCap: {
+                                max: number;
+                                /** @enum {string} */
+                                per: "day" | "week";
+                            } | null;
+                            quietHours: {
+                                end: string;
+                                start: string;
+                            } | null;
+                            /** @description deliveries per second this project may make; null: the server's SEND_RATE_PER_SECOND */
+                            sendRatePerSecond: number | null;
+                            timezone: string;
+                        };
+                        updatedAt: string;
+                    };
+                };
             };
             /** @description malformed body or bad query value */
             400: {
@@ -16231,12 +16349,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description bad query value */
             400: {
@@ -16273,12 +16393,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description malformed body or bad query value */
             400: {
@@ -16590,8 +16712,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
-            200: {
+            /** @description deleted */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17137,12 +17259,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description received */
+            /** @description received; outcome: applied, ignored (a type this server does not act on) or duplicate (an event id already handled) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        outcome: "applied" | "ignored" | "duplicate";
+                        /** @constant */
+                        received: true;
+                    };
+                };
             };
             /** @description INVALID_SIGNATURE, or not a Stripe event */
             400: {
