@@ -4265,13 +4265,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
             /** @description Location: /app/ signed in; or /app/login?error=<code> with code state, denied, email_missing, email_unverified, domain, signups_disabled or failed */
             302: {
                 headers: {
@@ -4308,13 +4301,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
             /** @description Location: the provider's authorization endpoint; the attempt is kept in a signed httpOnly cookie for 10 minutes */
             302: {
                 headers: {
