@@ -1,7 +1,8 @@
 import { Context } from '@temporalio/activity';
 import type { Knex } from 'knex';
 import type { ActivityDeps } from './deps';
-import { ContactDataError, deleteContact, updateContact, upsertContact } from '../db/contacts';
+import { ContactDataError } from '../lib/contactData';
+import { deleteContact, updateContact, upsertContact } from '../db/contactWriters';
 import type { EventRow } from '../db/events';
 import { BatchResult, BulkRowPayload, finishJob, ImportRowPayload, JobRow, JobRowRecord, markJobRunning, processJobBatch, RowOutcome } from '../db/jobs';
 import { writeExportLine } from '../db/contactExport';
@@ -16,7 +17,7 @@ export interface JobBatchInput {
 const OK: RowOutcome = { ok: true };
 const NOT_FOUND = 'Contact not found';
 
-/** One staged row through the contact writers of db/contacts, inside the batch transaction. */
+/** One staged row through the contact writers of db/contactWriters, inside the batch transaction. */
 async function applyRow(trx: Knex.Transaction, job: JobRow, row: JobRowRecord, events: EventRow[]): Promise<RowOutcome> {
   const projectId = job.project_id;
   if (job.type === 'IMPORT') {

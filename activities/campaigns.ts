@@ -21,7 +21,7 @@ import { htmlToPlainText } from '../services/plainText';
 import { abTestPage, subjectFor } from '../db/campaignAbTest';
 import { BATCH_WAIT_BUDGET_MS, evenPace, GROUP_WAIT_MS, limitGroups, wait } from '../services/sendThrottle';
 import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
-import { identityVariables } from '../db/contacts';
+import { identityVariables } from '../lib/contactData';
 import { start } from '../services/temporal';
 import { campaignSendStart } from '../temporal/workflows/campaignSend/start';
 import { publishCampaignEnd } from '../services/webhooks/campaigns';

@@ -99,6 +99,10 @@ function parameters(def: RouteDef, sink: SchemaSink, opId: string): Json[] {
   return out;
 }
 
+/** Text bodies are strings; images and other bytes are binary strings. */
+const nonJsonBody = (contentType: string): Json =>
+  /^(text\/|application\/(javascript|xml))/.test(contentType) ? { type: 'string' } : { type: 'string', format: 'binary' };
+
 const envelopeRef = (description: string) => ({
   description,
   content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
@@ -132,9 +136,12 @@ function responses(def: RouteDef, sink: SchemaSink, opId: string): Json {
   for (const [status, r] of Object.entries(def.responses ?? {})) {
     const code = Number(status);
     if (r.schema) out[status] = { description: r.description, content: { 'application/json': { schema: sink.convert(r.schema, 'output', opId) } } };
+    else if (r.contentType)
+      out[status] = { description: r.description, content: Object.fromEntries([r.contentType].flat().map((type) => [type, { schema: nonJsonBody(type) }])) };
     else out[status] = code >= 400 && code < 500 ? envelopeRef(r.description) : { description: r.description };
   }
-  if (!Object.keys(out).some((s) => s.startsWith('2'))) out[200] = { description: 'success' };
+  // Every route declares its success (test/unit/routeResponses.test.ts); a redirect-only route gets no invented 200.
+  if (!Object.keys(out).some((s) => /^[23]/.test(s))) out[200] = { description: 'success' };
   return out;
 }
 

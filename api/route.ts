@@ -9,7 +9,10 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface RouteResponse {
   description: string;
+  /** The JSON body of this status. */
   schema?: z.ZodType;
+  /** A body that is not JSON (an HTML page, a stylesheet, an image, a CSV stream): its media type. */
+  contentType?: string | readonly string[];
 }
 
 /** The statuses a handler answers itself (errors are thrown, and become the error envelope). */

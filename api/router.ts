@@ -125,36 +125,55 @@ async function removeUploadsAfter(ctx: AppContext, next: Next) {
 }
 
 /**
- * Under `REPLY_CONTRACT_CHECK=1` (the test run sets it, test/helpers/globalSetup.ts) every 2xx JSON
- * reply is parsed by the schema its route declares for that status, and a reply that drifted from
- * its OpenAPI schema fails the request loudly: every integration test is then a contract test too.
- * Off in production, where it would only cost time.
+ * In tests (NODE_ENV=test, which jest sets, or `REPLY_CONTRACT_CHECK=1`) every 2xx JSON reply is
+ * parsed by the schema its route declares for that status, strictly: a field the schema does not
+ * name fails as a type mismatch does, so a reply can neither drift from its OpenAPI schema nor leak
+ * a field nobody declared. Every integration test is then a contract test too. Off in production,
+ * where it would only cost time.
  */
-const checkReplies = process.env.REPLY_CONTRACT_CHECK === '1';
+const checkReplies = process.env.REPLY_CONTRACT_CHECK === '1' || process.env.NODE_ENV === 'test';
 
-function checkReply(def: RouteDef, ctx: AppContext): void {
-  const schema = def.responses?.[ctx.status]?.schema;
-  const body: unknown = ctx.body;
-  if (
-    !schema ||
-    ctx.status < 200 ||
-    ctx.status >= 300 ||
-    body === null ||
-    typeof body !== 'object' ||
-    Buffer.isBuffer(body) ||
-    typeof (body as any).pipe === 'function'
-  )
-    return;
-  // What the client receives: the JSON form (a Date is its ISO string there).
-  const r = schema.safeParse(JSON.parse(JSON.stringify(body)));
-  if (r.success) return;
-  const message = `${def.method.toUpperCase()} ${def.path} answered ${ctx.status} with a body its response schema refuses: ${r.error.issues
-    .slice(0, 3)
-    .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-    .join('; ')}`;
+/**
+ * Keys of `sent` that parsing dropped from `parsed`: the fields the schema does not declare (zod
+ * objects strip unknown keys; loose objects and records keep theirs, so they report none).
+ */
+export function undeclaredKeys(sent: unknown, parsed: unknown, at: string[] = []): string[] {
+  if (Array.isArray(sent)) return Array.isArray(parsed) ? sent.flatMap((v, i) => undeclaredKeys(v, parsed[i], [...at, String(i)])) : [];
+  if (!isPlainObject(sent) || !isPlainObject(parsed)) return [];
+  return Object.keys(sent).flatMap((k) => (k in parsed ? undeclaredKeys(sent[k], parsed[k], [...at, k]) : [[...at, k].join('.')]));
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype;
+
+function contractBroken(def: RouteDef, ctx: AppContext, problems: string[]): never {
+  const message = `${def.method.toUpperCase()} ${def.path} answered ${ctx.status} with a body its response schema refuses: ${problems.slice(0, 3).join('; ')}`;
   // The 500 envelope hides internal messages: the test output gets it here.
   process.stderr.write(`REPLY CONTRACT: ${message}\n`);
   throw new Error(message);
+}
+
+export function checkReply(def: RouteDef, ctx: AppContext): void {
+  const body: unknown = ctx.body;
+  if (ctx.status < 200 || ctx.status >= 300 || body === null || typeof body !== 'object' || Buffer.isBuffer(body) || typeof (body as any).pipe === 'function')
+    return;
+  const schema = def.responses?.[ctx.status]?.schema;
+  if (!schema) contractBroken(def, ctx, [`no response schema declared for ${ctx.status}`]);
+  // What the client receives: the JSON form (a Date is its ISO string there).
+  const sent: unknown = JSON.parse(JSON.stringify(body));
+  const r = schema.safeParse(sent);
+  if (!r.success)
+    contractBroken(
+      def,
+      ctx,
+      r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`),
+    );
+  const extra = undeclaredKeys(sent, r.data);
+  if (extra.length > 0)
+    contractBroken(
+      def,
+      ctx,
+      extra.map((k) => `${k}: not in the schema`),
+    );
 }
 
 /** The actions a route declares it writes (`audit`), as a list. */

@@ -26,7 +26,7 @@ import { sendgridBatchPayload, MAX_BATCH_RECIPIENTS } from '../services/sendgrid
 import { renderTemplate } from '../services/render';
 import { trackedBody } from '../services/emailTracking';
 import { DEFAULT_TRACKING } from '../lib/trackingSettings';
-import { identityVariables } from '../db/contacts';
+import { identityVariables } from '../lib/contactData';
 import { binaryTextArray } from '../db/binaryArrays';
 import { listUnsubscribeHeaders } from '../lib/unsubscribe';
 import type { CpuReport } from './cpu';

@@ -10,7 +10,8 @@
  */
 import { startStack, runLoad, runRemoteLoad, postJson, benchProject, sideBySide, reportSideBySide, startWorkerProcess, stopWorkerProcess } from './stack';
 import { countActions, formatActions, noActions, untilClosed } from './actions';
-import { linkedEvent, splitData, upsertContactWith } from '../db/contacts';
+import { splitData } from '../lib/contactData';
+import { linkedEvent, upsertContactWith } from '../db/contactWriters';
 import { findProjectByKeyCounting } from '../db/projects';
 import { windowStartOf } from '../db/rateLimit';
 

@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { startStack, benchProject, startWorkerProcess, stopWorkerProcess } from './stack';
 import { recordEvents } from '../db/events';
-import { upsertContact } from '../db/contacts';
+import { upsertContact } from '../db/contactWriters';
 import { countActions, formatActions, noActions, totalActions } from './actions';
 
 const N = Number(process.argv[2] ?? 10_000);

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { CONTACT_SUBSCRIBED, CONTACT_UNSUBSCRIBED } from './contacts';
+import { CONTACT_SUBSCRIBED, CONTACT_UNSUBSCRIBED } from '../lib/contactData';
 import { TimeCursor, TimePage, timePage } from './eventQueries';
 import { timeKeySql } from './cursors';
 import { EMAIL_EVENT_NAMES } from './emails';

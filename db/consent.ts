@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 /**
  * The consent record (docs/privacy.md "Consent record"): every change of a contact's `subscribed`
  * flag or of a topic state, with its source and, for changes the person made through a link in our
- * emails, the address and User-Agent of their browser. Written only by db/contacts and db/topics,
+ * emails, the address and User-Agent of their browser. Written only by db/contactWriters and db/topics,
  * inside the change's own transaction (or statement), so no change is ever without its record.
  */
 

@@ -3,7 +3,7 @@ import { uuid } from '../lib/ids';
 import { csvLine } from '../lib/csv';
 import { registeredFields } from './fields';
 import { type FieldTypes, matchingContactsQuery } from './filters';
-import type { ContactRow } from './contacts';
+import type { ContactRow } from './contactReaders';
 import type { JobRow, JobRowRecord, RowOutcome } from './jobs';
 import type { ConsentRow } from './consent';
 import type { EmailRow } from './emails';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { normalizeEmail } from './contacts';
+import { normalizeEmail } from './users';
 
 /**
  * Project-wide contact queries of the dashboard's field tools: bulk email lookup, the distinct

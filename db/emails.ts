@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { inTransaction } from './transaction';
-import type { LinkedInsert } from './contacts';
+import type { LinkedInsert } from './contactWriters';
 
 /** SUPPRESSED: its recipient was on the project's suppression list at hand-over (db/suppressions); never offered to a provider. */
 /** Every status an email row takes (docs/api.md, Emails); SENDING while a batch hands it over. */
@@ -133,7 +133,7 @@ export async function insertAttachments(knex: Knex, emailId: string, attachments
 const FROM_CONTACT: Record<string, string> = { contact_id: 'id', to_email: 'email', variables: 'variables' };
 
 /**
- * The email row for a contact written in the same statement (db/contacts upsertContactWith), so the
+ * The email row for a contact written in the same statement (db/contactWriters upsertContactWith), so the
  * contact change and its email commit together. Attachments go separately (insertAttachments).
  */
 export function linkedEmail(e: Omit<NewEmail, 'contactId' | 'variables' | 'attachments' | 'to'> & { toName?: string | null }): LinkedInsert {

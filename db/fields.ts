@@ -2,13 +2,9 @@ import type { Knex } from 'knex';
 
 /** The per-project registry of custom contact fields (`contact_fields`) and the field descriptors built on it. */
 
-export type FieldType = 'string' | 'number' | 'boolean' | 'date';
+import type { FieldEntry, FieldType } from '../lib/contactData';
 
-export interface FieldEntry {
-  /** Dotted path inside `data` (`plan`, `profile.tier`). */
-  key: string;
-  type: FieldType;
-}
+export type { FieldEntry, FieldType };
 
 export interface FieldDescriptor {
   field: string;

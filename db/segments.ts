@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import { deterministicUuid, uuid } from '../lib/ids';
-import { normalizeEmail, upsertContact, ContactRow } from './contacts';
+import { ContactRow } from './contactReaders';
+import { upsertContact } from './contactWriters';
+import { normalizeEmail } from './users';
 import { compileFilter, countMatching, loadFieldTypes, matchingContactsQuery, FieldTypes } from './filters';
 import { recordEvents, EventRow } from './events';
 import { inTransaction } from './transaction';
@@ -229,7 +231,7 @@ async function contactsByEmail(db: Knex, projectId: string, emails: string[]): P
 
 export interface AddMembersInput {
   emails: string[];
-  /** Create contacts for unknown emails (through db/contacts, so every contact rule applies). */
+  /** Create contacts for unknown emails (through db/contactWriters, so every contact rule applies). */
   createMissing?: boolean;
   /** Subscription of the contacts created here; existing contacts keep theirs. */
   subscribed?: boolean;

@@ -193,7 +193,7 @@ export interface TopicWriteContext {
 
 /**
  * Sets topic states of one contact. The caller's transaction must hold the contact row locked (the
- * contact writers of db/contacts do), so this statement, which runs after the lock was taken, reads
+ * contact writers of db/contactWriters do), so this statement, which runs after the lock was taken, reads
  * the true previous states. A change of the effective state (choice, else default) records
  * `contact.topic.subscribed|unsubscribed` with the topic; a choice equal to the old one writes nothing.
  * Every choice written (a first one included, even when it equals the default) goes to the consent record.

@@ -79,7 +79,7 @@ export async function replaceRecoveryCodes(knex: Knex, userId: string, codeHashe
 }
 
 /** Spends a recovery code: true the first time, false for an unknown or used one (or 2FA off). */
-export async function useRecoveryCode(knex: Knex, userId: string, codeHash: string): Promise<boolean> {
+export async function spendRecoveryCode(knex: Knex, userId: string, codeHash: string): Promise<boolean> {
   const n = await knex('user_recovery_codes')
     .where({ user_id: userId, code_hash: codeHash })
     .whereNull('used_at')

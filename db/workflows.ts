@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { whereAnyContains } from './search';
 import { pageOf } from './pages';
-import { inferType, FieldType } from './contacts';
+import { inferType, FieldType } from '../lib/contactData';
 import { uuid } from '../lib/ids';
 import { DomainError } from '../lib/domainErrors';
 import { TRIGGER_STEP_TYPE } from '../lib/triggerStep';

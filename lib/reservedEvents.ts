@@ -12,7 +12,7 @@
  * as `campaign.sent` to a person and to any receiver that normalises, so it is the same name here.
  *
  * Emitters: `email.*` (activities/email.ts, services/providerEvents.ts, db/campaignEmails.ts),
- * `contact.subscribed|unsubscribed` (db/contacts.ts), `contact.topic.subscribed|unsubscribed` (db/topics.ts), `segment.<slug>.entry|exit` (db/segments.ts),
+ * `contact.subscribed|unsubscribed` (lib/contactData.ts), `contact.topic.subscribed|unsubscribed` (db/topics.ts), `segment.<slug>.entry|exit` (db/segments.ts),
  * `campaign.sent|cancelled` (services/webhooks/campaigns.ts), `webhook.disabled|test`
  * (services/webhooks/delivery.ts, api/routes/webhookEndpoints.ts). Every emitted name is ASCII
  * (slugs are a-z0-9 and "-", db/slugs.ts), which the lookalike rule below relies on.

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { TemporalGateway } from './temporal';
 import { startBulkJob } from './jobs';
-import { findContact, type ContactRow } from '../db/contacts';
+import { findContact, type ContactRow } from '../db/contactReaders';
 import { contactTopicMap } from '../db/topics';
 import { isPending } from '../db/doubleOptIn';
 import { compileFilter, loadFieldTypes } from '../db/filters';

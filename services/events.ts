@@ -28,7 +28,7 @@ export interface EventHandOff {
   /** Queues single events (/v1/track) for the batcher, which hands them off the same way; returns at once. */
   queue(events: RoutableEvent[]): void;
   /**
-   * Events written already routed because nothing listened (db/contacts linkedEvent): the batcher
+   * Events written already routed because nothing listened (db/contactWriters linkedEvent): the batcher
    * checks them once more for a wait that committed while they were written, and routes those.
    */
   recheck(events: RoutableEvent[]): void;

@@ -1,5 +1,5 @@
-import type { ContactRow } from '../db/contacts';
-import { identityVariables } from '../db/contacts';
+import type { ContactRow } from '../db/contactReaders';
+import { identityVariables } from '../lib/contactData';
 
 /**
  * What Liquid sees in SEND_EMAIL and WEBHOOK: contact data, the execution context (also as `context`), the contact's ids.

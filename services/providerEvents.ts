@@ -7,7 +7,7 @@ import type { Transport } from './transport';
 import type { EmailStatus } from '../db/emails';
 import { advanceEmailStatus, claimProviderEvent, emailForProviderEvent, pruneProviderEventIds, setEmailMilestone } from '../db/providerEvents';
 import { recordEvent, EventRow } from '../db/events';
-import { updateContact } from '../db/contacts';
+import { updateContact } from '../db/contactWriters';
 import { suppressFromEvent } from '../db/suppressions';
 import { bumpCampaignCounter, ProviderMilestone } from '../db/campaigns';
 import type { Runtime } from './runtime';

@@ -4,7 +4,7 @@ import type { Logger } from '../lib/logger';
 import { DomainError } from '../lib/domainErrors';
 import { assertVerifiedSenderReadingLimits } from './senderCheck';
 import { assertWithinLimits } from './billingLimits';
-import { type UpsertContactInput, upsertContactWith } from '../db/contacts';
+import { type UpsertContactInput, upsertContactWith } from '../db/contactWriters';
 import { findTemplate } from '../db/templates';
 import { insertAttachments, linkedEmail, EmailType, type NewEmail } from '../db/emails';
 import { checkTemplate } from './render';

@@ -3,7 +3,7 @@ import { nestedDeeperThan } from '../lib/json';
 import { assertVerifiedSender } from './senderCheck';
 import { checkTemplate } from './render';
 import { STEP_TYPES, StepRegistry, findStepType, ConfigChecks } from '../temporal/steps';
-import { dataProblems } from '../db/contacts';
+import { dataProblems } from '../lib/contactData';
 import { referenceTemplate } from '../db/templates';
 import { isSenderDomainVerified } from '../db/domains';
 import { compileFilter, FilterError, loadFieldTypes } from '../db/filters';

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
-import { type UpsertContactInput, upsertContactWith, linkedEvent, splitData } from '../db/contacts';
+import { splitData } from '../lib/contactData';
+import { type UpsertContactInput, upsertContactWith, linkedEvent } from '../db/contactWriters';
 import type { EventRow } from '../db/events';
 import { topicChanges } from '../db/topics';
 import type { DoubleOptInSettings } from '../db/doubleOptIn';

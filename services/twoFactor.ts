@@ -6,7 +6,7 @@ import type { Config } from '../lib/config';
 import { DomainError } from '../lib/domainErrors';
 import { sha256Hex } from '../lib/hash';
 import { open, seal } from '../lib/secretBox';
-import { claimStep, disableTwoFactor, enableTwoFactor, findTwoFactor, replaceRecoveryCodes, savePendingSecret, useRecoveryCode } from '../db/twoFactor';
+import { claimStep, disableTwoFactor, enableTwoFactor, findTwoFactor, replaceRecoveryCodes, savePendingSecret, spendRecoveryCode } from '../db/twoFactor';
 
 /**
  * TOTP (RFC 6238: SHA-1, 6 digits, 30-second steps — what every authenticator app reads from a QR
@@ -98,7 +98,7 @@ export type SecondFactor = { code: string } | { recoveryCode: string };
  * code. False for a wrong, replayed or spent one (and for a user without 2FA).
  */
 export async function spendSecondFactor(d: Deps, userId: string, factor: SecondFactor): Promise<boolean> {
-  if ('recoveryCode' in factor) return useRecoveryCode(d.knex, userId, recoveryCodeHash(factor.recoveryCode));
+  if ('recoveryCode' in factor) return spendRecoveryCode(d.knex, userId, recoveryCodeHash(factor.recoveryCode));
   const row = await findTwoFactor(d.knex, userId);
   if (!row?.enabled_at) return false;
   const step = matchingStep(openSecret(d, userId, row.secret), factor.code);

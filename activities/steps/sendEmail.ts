@@ -1,7 +1,7 @@
 import { senderCheckWaived } from '../../lib/config';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { ActivityDeps } from '../deps';
-import { findContact } from '../../db/contacts';
+import { findContact } from '../../db/contactReaders';
 import { contactTopicStates, findTopicByKey } from '../../db/topics';
 import { getEmail, insertEmail, EmailType } from '../../db/emails';
 import { findTemplate } from '../../db/templates';

@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { ActivityDeps } from '../deps';
-import { ContactDataError, updateContact } from '../../db/contacts';
+import { ContactDataError } from '../../lib/contactData';
+import { updateContact } from '../../db/contactWriters';
 import { applyStepOnce } from '../../db/executions';
 import { eventsByIds } from '../../db/events';
 import { startEventRouting } from '../../services/events';
@@ -12,7 +13,7 @@ export function updateContactStepActivities(deps: ActivityDeps) {
   const { knex } = deps;
   return {
     /**
-     * UPDATE_CONTACT through db/contacts. The step's history row records that the change was applied
+     * UPDATE_CONTACT through db/contactWriters. The step's history row records that the change was applied
      * (and which events it emitted) in the same transaction, so a retry routes those events instead
      * of applying again and finding nothing changed.
      */

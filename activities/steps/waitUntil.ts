@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { ActivityDeps } from '../deps';
-import { findContact } from '../../db/contacts';
+import { findContact } from '../../db/contactReaders';
 import { sendingPolicy } from '../../db/sendingPolicy';
 import { contactTimeZone, DEFAULT_POLICY } from '../../lib/sendingPolicy';
 import { nextLocalTime, Weekday } from '../../lib/zonedTime';

@@ -4,7 +4,7 @@ import { createResolver } from '../../services/dns';
 import { renderText, RenderError } from '../../services/render';
 import { deterministicUuid } from '../../lib/ids';
 import { executionVariables } from '../../services/executionVariables';
-import { findContact } from '../../db/contacts';
+import { findContact } from '../../db/contactReaders';
 import { executionContext, recordStepResult } from '../../db/executions';
 import { guardedFetch, GuardedResponse, WebhookRefused } from '../../services/httpGuard';
 import type { config as WebhookConfig } from '../../temporal/steps/webhook';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ContactOut } from '../schemas/contacts';
-import type { ContactRow } from '../../db/contacts';
+import type { ContactRow } from '../../db/contactReaders';
 
 /** Response shapes of the contacts routes, typed by their `*Out` schemas (api/schemas). */
 

@@ -110,6 +110,7 @@ export default [
     ...common,
     method: 'get',
     path: PAGE_STYLESHEET_PATH,
+    responses: { 200: { description: 'the stylesheet of these pages', contentType: 'text/css' } },
     summary: 'The stylesheet of the server-rendered pages',
     handler(ctx) {
       ctx.type = 'text/css';
@@ -121,6 +122,7 @@ export default [
     ...common,
     method: 'get',
     path: '/verify-email',
+    responses: { 200: { description: 'an HTML page', contentType: 'text/html' } },
     summary: 'Page of the verification link: a button that verifies (nothing changes on GET)',
     query: TokenQuery,
     handler(ctx, { query }) {
@@ -138,6 +140,7 @@ export default [
     ...common,
     method: 'post',
     path: '/verify-email',
+    responses: { 200: { description: 'an HTML page', contentType: 'text/html' } },
     summary: 'Verify an address from the verification page (form field token)',
     body: TokenForm,
     async handler(ctx, { body }) {
@@ -156,6 +159,7 @@ export default [
     ...common,
     method: 'get',
     path: '/reset-password',
+    responses: { 200: { description: 'an HTML page', contentType: 'text/html' } },
     summary: 'Page of the password reset link: a form for the new password',
     query: TokenQuery,
     handler(ctx, { query }) {
@@ -168,6 +172,7 @@ export default [
     ...common,
     method: 'post',
     path: '/reset-password',
+    responses: { 200: { description: 'an HTML page', contentType: 'text/html' } },
     summary: 'Set the new password from the reset page (form fields token, password)',
     body: ResetForm,
     async handler(ctx, { body }) {
@@ -189,6 +194,7 @@ export default [
     ...common,
     method: 'get',
     path: '/signup',
+    responses: { 200: { description: 'an HTML page', contentType: 'text/html' } },
     summary: 'Page of the invitation link: create the invited account',
     query: SignupQuery,
     handler(ctx, { query }) {
@@ -199,6 +205,7 @@ export default [
     ...common,
     method: 'post',
     path: '/signup',
+    responses: { 200: { description: 'an HTML page', contentType: 'text/html' } },
     summary: 'Create the invited account from the invitation page (form fields email, password) and email it a verification link',
     body: SignupForm,
     async handler(ctx, { body }) {
@@ -228,6 +235,7 @@ export default [
     ...common,
     method: 'get',
     path: '/invite',
+    responses: { 200: { description: 'an HTML page', contentType: 'text/html' } },
     summary:
       'Page of the invitation link: the project and role offered, and an Accept button for the signed-in owner of the invited address (nothing changes on GET)',
     query: TokenQuery,
@@ -242,6 +250,7 @@ export default [
     ...common,
     method: 'post',
     path: '/invite',
+    responses: { 200: { description: 'an HTML page', contentType: 'text/html' } },
     summary: "Accept the invitation from its page (form field token): the session cookie's account must be the invited address's (the token verifies it)",
     body: TokenForm,
     async handler(ctx, { body }) {

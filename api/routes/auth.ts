@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { route } from '../route';
 import { ApiError, conflict } from '../errors';
-import { Credentials, Login, UserOut } from '../schemas/auth';
+import { Credentials, Login, LogoutOut, UserOut } from '../schemas/auth';
 import { bumpSessionVersion, checkCredentials, createUser } from '../../db/users';
 import { clearSession, endSession, startSession } from '../sessionCookie';
 import { reserveSignIn, signInSucceeded, throttleClient } from '../middleware/authThrottle';
@@ -63,9 +63,10 @@ export default [
     auth: 'none',
     tag: 'auth',
     summary: 'Clear the session cookie (kept for the spec; POST /auth/logout is the one to use)',
+    responses: { 200: { description: 'signed out', schema: LogoutOut } },
     async handler(ctx) {
       await endSession(ctx);
-      ctx.body = { success: true };
+      return { success: true };
     },
   }),
   route({

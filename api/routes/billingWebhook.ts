@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { route } from '../route';
 import { ApiError } from '../errors';
 import { parseRawJson } from '../middleware/rawBody';
-import { StripeEvent } from '../schemas/billing';
+import { BillingWebhookOut, StripeEvent } from '../schemas/billing';
 import { Uuid } from '../schemas/common';
 import { claimBillingEvent, linkCustomer, projectOfCustomer, updateSubscription, upsertInvoice } from '../../db/billing';
 import { findProject } from '../../db/projects';
@@ -86,7 +86,10 @@ export default [
     // The signature covers the exact bytes Stripe sent.
     rawJsonBody: { limitBytes: MAX_EVENT_BYTES },
     responses: {
-      200: { description: 'received' },
+      200: {
+        description: 'received; outcome: applied, ignored (a type this server does not act on) or duplicate (an event id already handled)',
+        schema: BillingWebhookOut,
+      },
       400: { description: 'INVALID_SIGNATURE, or not a Stripe event' },
       404: { description: 'BILLING_DISABLED: billing or the webhook secret is not configured' },
     },
@@ -107,7 +110,7 @@ export default [
         if (!(await claimBillingEvent(trx, id, type))) return 'duplicate' as const;
         return (await apply(trx, type, data.object)) ? ('applied' as const) : ('ignored' as const);
       });
-      ctx.body = { received: true, outcome };
+      return { received: true, outcome };
     },
   }),
 ];

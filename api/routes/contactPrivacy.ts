@@ -118,7 +118,7 @@ export default [
     resource: 'Job',
     summary: 'The CSV file of a completed contact export (kept for a day after it finished)',
     params: JobIdParams,
-    responses: { 200: { description: 'text/csv: a header row, then one row per contact in id order' } },
+    responses: { 200: { description: 'a header row, then one row per contact in id order', contentType: 'text/csv' } },
     async handler(ctx, { params, project }) {
       const job = await exportJob(ctx, project.id, params.jobId);
       if (job.status !== 'COMPLETED') throw conflict(`The export is ${job.status.toLowerCase()}: download it once it is completed`);

@@ -14,13 +14,14 @@ import {
   ContactUpsertOut,
   FieldsOut,
 } from '../schemas/contacts';
-import { deleteContact, EmailInUseError, findContact, listContacts, parseContactCursor, updateContact, upsertContact } from '../../db/contacts';
+import { findContact, listContacts, parseContactCursor } from '../../db/contactReaders';
+import { deleteContact, EmailInUseError, updateContact, upsertContact } from '../../db/contactWriters';
 import { describeFields } from '../../db/fields';
 import { contactTopicMap, topicChanges } from '../../db/topics';
 import { listConsent } from '../../db/consent';
 import { isPending } from '../../db/doubleOptIn';
 import { doubleOptInFor, heldSubscription, needsConfirmation, requestConfirmation } from '../../services/doubleOptIn';
-import type { ContactRow } from '../../db/contacts';
+import type { ContactRow } from '../../db/contactReaders';
 import { presentContact } from '../presenters/contacts';
 import { presentConsent } from '../presenters/contactRecord';
 import { ContactDeleteQuery } from '../schemas/contactPrivacy';
@@ -157,6 +158,7 @@ export default [
     method: 'delete',
     path: '/contacts/:id',
     audit: ['contact.delete', 'contact.erase'],
+    responses: { 204: { description: 'deleted' } },
     auth: 'secret',
     tag: 'contacts',
     summary: 'Delete a contact and its events; with erase=true, erase the person everywhere (docs/privacy.md "Erasure")',

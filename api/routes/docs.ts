@@ -48,6 +48,13 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
+/** The document's top level (api/openapi.ts builds it); its paths and components are whatever the routes declare. */
+const OpenApiOut = z.looseObject({
+  openapi: z.string(),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.unknown()),
+});
+
 const routes: RouteDef[] = [
   route({
     method: 'get',
@@ -55,8 +62,10 @@ const routes: RouteDef[] = [
     auth: 'none',
     tag: 'docs',
     summary: 'This OpenAPI 3.1 document, generated from the routes’ own schemas',
-    handler(ctx) {
-      ctx.body = buildOpenApi(allRoutes(), { title: 'svc-mail API', version, description });
+    responses: { 200: { description: 'the OpenAPI document', schema: OpenApiOut } },
+    handler() {
+      // buildOpenApi's result is loosely typed JSON; the schema checks its top level.
+      return buildOpenApi(allRoutes(), { title: 'svc-mail API', version, description }) as z.input<typeof OpenApiOut>;
     },
   }),
   route({
@@ -65,6 +74,7 @@ const routes: RouteDef[] = [
     auth: 'none',
     tag: 'docs',
     summary: 'Interactive API reference (Swagger UI, served locally)',
+    responses: { 200: { description: 'the Swagger UI page', contentType: 'text/html' } },
     handler(ctx) {
       ctx.type = 'text/html; charset=utf-8';
       ctx.body = PAGE;
@@ -78,6 +88,7 @@ const routes: RouteDef[] = [
     summary: 'Swagger UI static files',
     params: AssetParams,
     resource: 'File',
+    responses: { 200: { description: 'the file', contentType: Object.values(ASSETS).map((type) => type.split(';')[0]) } },
     async handler(ctx, { params }) {
       ctx.type = ASSETS[params.file];
       ctx.set('Cache-Control', 'public, max-age=86400');

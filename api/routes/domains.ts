@@ -87,6 +87,7 @@ export default [
     path: '/domains/:id',
     audit: 'domain.delete',
     role: 'domains.manage',
+    responses: { 204: { description: 'deleted' } },
     auth: 'secret',
     tag: 'domains',
     summary: 'Remove a domain; senders on it stop being accepted',

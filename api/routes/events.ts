@@ -19,7 +19,7 @@ import {
 } from '../schemas/events';
 import { windowOf } from '../schemas/analytics';
 import { trackEvent } from '../../services/track';
-import { findContact } from '../../db/contacts';
+import { findContact } from '../../db/contactReaders';
 import { countEvents, countEventsByName, deleteEventsByName, EventListRow, eventNames, listEvents, parseTimeCursor } from '../../db/eventQueries';
 import { eventReferences } from '../../db/references';
 

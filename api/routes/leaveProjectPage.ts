@@ -37,6 +37,7 @@ export default [
     ...common,
     method: 'get',
     path: '/leave-project',
+    responses: { 200: { description: 'an HTML page', contentType: 'text/html' } },
     summary: 'Page of the "Leave project" link: names the project and asks to confirm (nothing changes on GET)',
     query: TokenField,
     async handler(ctx, { query }) {
@@ -57,6 +58,7 @@ export default [
     method: 'post',
     path: '/leave-project',
     audit: 'member.remove',
+    responses: { 200: { description: 'an HTML page', contentType: 'text/html' } },
     summary: "Leave the project from the link's page (form field token); a project's last owner cannot leave",
     body: TokenField,
     async handler(ctx, { body }) {

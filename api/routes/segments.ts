@@ -6,6 +6,7 @@ import { IdParams, PageQuery } from '../schemas/common';
 import { filterErrorToFieldError } from '../schemas/filters';
 import {
   ComputeOut,
+  ComputeRunningOut,
   MemberPageOut,
   MembersAdd,
   MembersAddOut,
@@ -217,17 +218,18 @@ export default [
     summary:
       'Recompute a tracked DYNAMIC segment: diff its stored membership with the live match, fire segment.<slug>.entry/exit events; other segments only get their count refreshed',
     params: IdParams,
-    responses: { 200: { description: 'counts of the run', schema: ComputeOut }, 202: { description: 'still running in Temporal: `{ running, workflowId }`' } },
+    responses: {
+      200: { description: 'counts of the run', schema: ComputeOut },
+      202: { description: 'still running in Temporal: the workflow id to follow it by', schema: ComputeRunningOut },
+    },
     async handler(ctx, { params, project }) {
       const segment = await segmentOr404(ctx, project.id, params.id);
       if (segment.type === 'DYNAMIC' && segment.track_membership) {
         const result = await runCompute(ctx, segment);
         // Still running after the wait: 202 with the Temporal workflow id to follow it by.
-        // (That 202 has no schema: its body is set here, not returned.)
         if ('running' in result) {
           ctx.status = 202;
-          ctx.body = result;
-          return;
+          return result;
         }
         return result;
       }

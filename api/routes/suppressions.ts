@@ -71,6 +71,7 @@ export default [
     path: '/suppressions/:email',
     audit: 'suppression.remove',
     role: 'suppressions.manage',
+    responses: { 204: { description: 'deleted' } },
     summary: 'Remove an address from the suppression list; mail to it is handed over again',
     params: SuppressionParams,
     async handler(ctx, { params, project }) {

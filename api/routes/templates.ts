@@ -18,7 +18,8 @@ import { assertVerifiedSender } from '../../services/senderCheck';
 import { createTemplate, deleteTemplate, duplicateTemplate, findTemplate, listTemplates, templateUsage, updateTemplate } from '../../db/templates';
 import { presentTemplate } from '../presenters/templates';
 import { checkTemplate, RenderError, renderTemplate } from '../../services/render';
-import { findContact, identityVariables } from '../../db/contacts';
+import { identityVariables } from '../../lib/contactData';
+import { findContact } from '../../db/contactReaders';
 import { linksFor } from '../../lib/unsubscribe';
 
 const PARTS = ['subject', 'body', 'text'] as const;

@@ -64,6 +64,7 @@ export default [
     method: 'delete',
     path: '/topics/:id',
     audit: 'topic.delete',
+    responses: { 204: { description: 'deleted' } },
     summary: "Delete a topic and every contact's state of it; 409 while an unfinished campaign or a SEND_EMAIL step names it",
     params: IdParams,
     async handler(ctx, { params, project }) {

@@ -55,7 +55,10 @@ export default [
     ...common,
     path: '/t/o/:token',
     summary: 'Open pixel of a tracked email: a 1×1 transparent GIF; the open is recorded (HEAD requests as a machine)',
-    responses: { 200: { description: 'image/gif, never cached' }, 404: { description: 'not a token this server signed (an HTML page)' } },
+    responses: {
+      200: { description: 'a 1×1 GIF, never cached', contentType: 'image/gif' },
+      404: { description: 'not a token this server signed (an HTML page)' },
+    },
     handler(ctx, { params }) {
       if (!recordOpen(ctx.deps, params.token, meta(ctx))) return notFoundPage(ctx);
       ctx.set(NO_CACHE);
@@ -70,6 +73,7 @@ export default [
     responses: {
       200: {
         description: `a link older than TRACKING_LINK_DAYS on any host but its project's verified tracking domain: an HTML page naming the original URL with a plain link to it, no redirect (the click is recorded)`,
+        contentType: 'text/html',
       },
       302: { description: 'Location: the original URL' },
       404: { description: 'not a token this server signed, or no such link (an HTML page, no Location)' },

@@ -4,7 +4,8 @@ import type { AppContext } from '../context';
 import { notFound } from '../errors';
 import { linksFor, verifyConfirmToken, verifySubscriptionToken, SubscriptionTarget } from '../../lib/unsubscribe';
 import { consumeConfirmation, isPending } from '../../db/doubleOptIn';
-import { findContact, updateContact, ContactRow } from '../../db/contacts';
+import { findContact, ContactRow } from '../../db/contactReaders';
+import { updateContact } from '../../db/contactWriters';
 import { contactTopicStates, findTopic, TopicRow, TopicState } from '../../db/topics';
 import { escapeHtml, renderPage } from '../pages';
 
@@ -30,7 +31,7 @@ const originOf = (ctx: AppContext) => ({ ip: ctx.ip || null, userAgent: ctx.get(
 const isOneClick = (ctx: AppContext) => (ctx.request.body as Record<string, unknown> | undefined)?.['List-Unsubscribe'] === 'One-Click';
 
 /**
- * db/contacts owns the flip (and db/topics a topic's), so the contact.subscribed / contact.unsubscribed
+ * db/contactWriters owns the flip (and db/topics a topic's), so the contact.subscribed / contact.unsubscribed
  * (or contact.topic.*) event is recorded with it. A link signed for a topic changes that topic only.
  */
 async function setSubscribed(ctx: AppContext, token: string, subscribed: boolean) {
@@ -153,6 +154,7 @@ export default [
     ...common,
     method: 'get',
     path: '/unsubscribe/:token',
+    responses: { 200: { description: 'an HTML page', contentType: 'text/html' } },
     summary: 'Unsubscribe link from an email: an HTML page whose button POSTs to the same link (a GET changes nothing)',
     async handler(ctx, { params }) {
       await confirmPage(ctx, params.token, false);
@@ -162,6 +164,7 @@ export default [
     ...common,
     method: 'post',
     path: '/unsubscribe/:token',
+    responses: { 200: { description: 'an HTML page', contentType: 'text/html' } },
     summary:
       "Unsubscribes (from the email's topic only, when it was sent as one): the page's button, and RFC 8058 one-click (body List-Unsubscribe=One-Click, form-encoded)",
     async handler(ctx, { params }) {
@@ -174,6 +177,7 @@ export default [
     ...common,
     method: 'get',
     path: '/subscribe/:token',
+    responses: { 200: { description: 'an HTML page', contentType: 'text/html' } },
     summary: 'Subscribe-again link: an HTML page whose button POSTs to the same link (a GET changes nothing)',
     async handler(ctx, { params }) {
       await confirmPage(ctx, params.token, true);
@@ -183,6 +187,7 @@ export default [
     ...common,
     method: 'post',
     path: '/subscribe/:token',
+    responses: { 200: { description: 'an HTML page', contentType: 'text/html' } },
     summary: "Subscribes again (to the email's topic only, when it was sent as one); answers an HTML page",
     async handler(ctx, { params }) {
       const done = await setSubscribed(ctx, params.token, true);
@@ -193,6 +198,7 @@ export default [
     ...common,
     method: 'get',
     path: '/confirm/:token',
+    responses: { 200: { description: 'an HTML page', contentType: 'text/html' } },
     summary: 'Double opt-in link from the confirmation email: an HTML page whose button POSTs to the same link (a GET changes nothing)',
     async handler(ctx, { params }) {
       const { t, contact } = await confirmTarget(ctx, params.token);
@@ -209,6 +215,7 @@ export default [
     ...common,
     method: 'post',
     path: '/confirm/:token',
+    responses: { 200: { description: 'an HTML page', contentType: 'text/html' } },
     summary: 'Confirms a double opt-in: subscribes the contact (contact.subscribed with source double_opt_in); 410 page when the link was used or expired',
     async handler(ctx, { params }) {
       const { t } = await confirmTarget(ctx, params.token);
@@ -229,6 +236,7 @@ export default [
     ...common,
     method: 'get',
     path: '/manage/:token',
+    responses: { 200: { description: 'an HTML page', contentType: 'text/html' } },
     summary: 'Preference center: the subscription state and the public topics with their states, changed by form POST; answers an HTML page',
     async handler(ctx, { params }) {
       const { t, contact } = await signedContact(ctx, params.token);
@@ -239,6 +247,7 @@ export default [
     ...common,
     method: 'post',
     path: '/manage/:token',
+    responses: { 200: { description: 'an HTML page', contentType: 'text/html' } },
     summary:
       'Saves the preference center form (form-encoded `shown` and `topics`: topic ids; a shown topic left unchecked is unsubscribed); answers the page again',
     async handler(ctx, { params }) {

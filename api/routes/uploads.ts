@@ -52,7 +52,7 @@ export default [
     summary: 'An uploaded image, publicly readable by its unguessable URL (linked from sent emails)',
     params: ServedImageParams,
     resource: 'Image',
-    responses: { 200: { description: 'the image bytes' } },
+    responses: { 200: { description: 'the image bytes', contentType: [...new Set(Object.values(IMAGE_TYPES))] } },
     async handler(ctx, { params }) {
       const found = await ctx.deps.runtime.images.open(params.project, params.file);
       if (!found) throw notFound('Image');

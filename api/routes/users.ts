@@ -2,13 +2,13 @@ import { route } from '../route';
 import type { AppContext } from '../context';
 import { ApiError, conflict, notFound } from '../errors';
 import { IdParams } from '../schemas/common';
-import { MyProjectsOut, ProjectCreate, ProjectOut, ProjectUpdate } from '../schemas/projects';
+import { MyProjectsOut, ProjectCreate, ProjectOut, ProjectUpdate, ProjectUpdateOut } from '../schemas/projects';
 import { ResetOut, SecurityOut } from '../schemas/teams';
 import { ConsumptionOut, InvoiceOut, LimitsBody, LimitsOut, SessionOut } from '../schemas/billing';
 import { requireProjectRole, TWO_FACTOR_SETUP_PATH } from '../projectAccess';
 import { hasTwoFactor, setRequireTwoFactor } from '../../db/twoFactor';
 import { recordAudit } from '../../db/auditLog';
-import { createProject, deleteProject, projectsOfUser, ProjectRow, resetProjectData, Role, rotateKeys, updateProject } from '../../db/projects';
+import { createProject, deleteProject, projectsOfUser, resetProjectData, rotateKeys, updateProject } from '../../db/projects';
 
 import { securityState } from '../../db/security';
 import { updateSendingPolicy } from '../../db/sendingPolicy';
@@ -110,7 +110,10 @@ export default [
     params: IdParams,
     resource: 'Project',
     body: ProjectUpdate,
-    responses: { 409: { description: 'requireTwoFactor: true from an owner who has no 2FA themselves' } },
+    responses: {
+      200: { description: 'the project and its sending policy', schema: ProjectUpdateOut },
+      409: { description: 'requireTwoFactor: true from an owner who has no 2FA themselves' },
+    },
     async handler(ctx, { params, body, user }) {
       const { settings: policy, requireTwoFactor, ...fields } = body;
       await requireProjectRole(ctx, params.id, requireTwoFactor === undefined ? 'project.update' : 'twoFactor.require');
@@ -148,7 +151,7 @@ export default [
             details: { changed },
           },
       );
-      ctx.body = { ...presentProject(row), settings };
+      return { ...presentProject(row), settings: settings! };
     },
   }),
   route({
@@ -159,6 +162,7 @@ export default [
     summary: 'Delete a project, all its data and uploaded images (owner only)',
     params: IdParams,
     resource: 'Project',
+    responses: { 204: { description: 'deleted' } },
     async handler(ctx, { params }) {
       await requireProjectRole(ctx, params.id, 'project.delete');
       await cancelExecutions(ctx, params.id);

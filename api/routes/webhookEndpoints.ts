@@ -159,6 +159,7 @@ export default [
     path: '/webhook-endpoints/:id',
     audit: 'webhook_endpoint.delete',
     role: 'webhooks.manage',
+    responses: { 204: { description: 'deleted' } },
     summary: 'Remove an endpoint and its delivery log; its delivery workflow ends on its next round',
     params: IdParams,
     async handler(ctx, { params, project }) {

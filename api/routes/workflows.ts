@@ -53,7 +53,7 @@ import {
 } from '../../db/workflows';
 import { activeExecutionIds, executionSteps, findExecution, listExecutions } from '../../db/executions';
 import { describeFields } from '../../db/fields';
-import { findContact } from '../../db/contacts';
+import { findContact } from '../../db/contactReaders';
 import { cancelExecutions, startExecution } from '../../services/executions';
 import { graphProblems, transitionBranchProblem } from '../../services/workflowGraphs';
 import { referencePaths } from '../../services/stepReferences';

@@ -10,3 +10,6 @@ export const UserOut = z.object({ id: z.string(), email: z.string() });
 
 /** Login does not repeat signup's length rule: a wrong password is just wrong. */
 export const Login = z.object({ email: Email, password: z.string().min(1).max(1024) });
+
+/** GET /auth/logout (the spec's form; POST /auth/logout answers 204). */
+export const LogoutOut = z.object({ success: z.literal(true) });

@@ -39,3 +39,6 @@ export const StripeEvent = z.object({
   type: z.string().min(1).max(255),
   data: z.object({ object: z.record(z.string(), z.unknown()) }),
 });
+
+/** What the Stripe webhook did with an event: applied, ignored (a type this server does not act on) or duplicate (an id already handled). */
+export const BillingWebhookOut = z.object({ received: z.literal(true), outcome: z.enum(['applied', 'ignored', 'duplicate']) });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Email } from './common';
-import { DATA_LIMITS } from '../../db/contacts';
+import { DATA_LIMITS } from '../../lib/contactData';
 import { limit } from './analytics';
 import { FilterTree } from './filters';
 

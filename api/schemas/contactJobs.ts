@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Email, Timestamp, Uuid, singleFileBody } from './common';
-import { dataProblems } from '../../db/contacts';
+import { dataProblems } from '../../lib/contactData';
 import { CsvSyntaxError } from '../../lib/csv';
 import { ImportRowPayload, JOB_TYPES, StagedRow } from '../../db/jobs';
 

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { Email, PageQuery, Timestamp } from './common';
-import { dataProblems } from '../../db/contacts';
+import { dataProblems } from '../../lib/contactData';
 import { TopicStatesInput } from './topics';
 
 /** `cnt_` + base62 (lib/ids contactId); anything else cannot be a contact and answers 404. */
 export const ContactIdParams = z.object({ id: z.string().regex(/^cnt_[0-9A-Za-z]{1,64}$/) });
 
 /**
- * A `data` payload: any JSON object within the limits of db/contacts. The patch rules themselves
- * (null, "", reserved keys, one-off values) are applied by db/contacts, not here. Shared by every
+ * A `data` payload: any JSON object within the limits of lib/contactData. The patch rules themselves
+ * (null, "", reserved keys, one-off values) are applied by the contact writers (db/contactWriters), not here. Shared by every
  * route that takes contact data (/contacts, /v1/send, /v1/track).
  */
 export const ContactDataInput = z.record(z.string(), z.unknown()).superRefine((data, ctx) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SettingsPatch } from './settings';
+import { SettingsOut, SettingsPatch } from './settings';
 import { ROLES } from '../../db/projects';
 
 export const ProjectCreate = z.object({ name: z.string().trim().min(1).max(100) });
@@ -23,6 +23,11 @@ export const ProjectOut = z.object({
   requireTwoFactor: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
+});
+
+/** PATCH /users/@me/projects/:id: the project and its sending policy (the part of the settings this route changes). */
+export const ProjectUpdateOut = ProjectOut.extend({
+  settings: SettingsOut.pick({ timezone: true, quietHours: true, frequencyCap: true, sendRatePerSecond: true }),
 });
 
 /** GET /users/@me/projects: each project with the user's role and who added them (null: they created it, or joined before this was recorded). */

@@ -99,4 +99,5 @@ export const MemberPageOut = z.object({
 export const MembersAddOut = z.object({ added: z.number().int(), notFound: z.array(z.string()) });
 export const MembersRemoveOut = z.object({ removed: z.number().int(), notFound: z.array(z.string()) });
 export const ComputeOut = z.object({ memberCount: z.number().int(), entered: z.number().int(), exited: z.number().int() });
+export const ComputeRunningOut = z.object({ running: z.literal(true), workflowId: z.string() });
 export const RefreshOut = z.object({ memberCount: z.number().int() });

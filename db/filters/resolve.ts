@@ -1,4 +1,4 @@
-import { inferType, DATA_LIMITS } from '../contacts';
+import { inferType, DATA_LIMITS } from '../../lib/contactData';
 import type { FieldType } from '../fields';
 import {
   FILTER_LIMITS,
@@ -165,7 +165,7 @@ function parseField(field: unknown, operator: FilterOperator, value: unknown, ty
   }
   if (!field.startsWith('data.')) return shape;
   const path = field.slice('data.'.length);
-  // The same limits db/contacts puts on stored keys: a longer path could never match anything.
+  // The same limits lib/contactData puts on stored keys: a longer path could never match anything.
   const segments = path.split('.');
   if (segments.length > DATA_LIMITS.maxDepth) return `data paths have at most ${DATA_LIMITS.maxDepth} levels`;
   if (segments.some((s) => s.length === 0 || s.length > DATA_LIMITS.maxKeyLength)) {

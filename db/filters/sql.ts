@@ -176,7 +176,7 @@ function emitTopic(slug: string, f: ResolvedFilter): Sql {
 }
 
 function dataValue(path: string): Sql {
-  // Data keys never contain "." (db/contacts), so the dotted path splits back into its keys in SQL.
+  // Data keys never contain "." (lib/contactData), so the dotted path splits back into its keys in SQL.
   return sql("c.data #> string_to_array(?, '.')", path);
 }
 

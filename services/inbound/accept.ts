@@ -7,7 +7,7 @@ import type { EventRow } from '../../db/events';
 import type { InboundAuth, InboundKind } from '../../db/inbound';
 import { insertInboundMessage, insertPostmasterMessage, projectEmailForReply } from '../../db/inbound';
 import { recordEvent } from '../../db/events';
-import { upsertContact } from '../../db/contacts';
+import { upsertContact } from '../../db/contactWriters';
 import { deterministicUuid, uuid } from '../../lib/ids';
 import { afterProviderEvents, applyProviderEventIn } from '../providerEvents';
 import { parseInbound, type InboundMail } from './parse';

@@ -7,7 +7,7 @@ const { applyContactUpdate } = proxyActivities<ReturnType<typeof updateContactSt
   retry: { maximumInterval: '1 minute', nonRetryableErrorTypes: ['ContactDataError'] },
 });
 
-/** Writes the contact through db/contacts (the data rules); a subscription change emits its event. */
+/** Writes the contact through db/contactWriters (the data rules); a subscription change emits its event. */
 export const type = 'UPDATE_CONTACT';
 export const config = (z: Zod) =>
   z
@@ -17,7 +17,7 @@ export const branches = ['next'] as const;
 /** For the step table in docs/workflows.md (`npm run docs:steps`). */
 export const docs = {
   config: '`{ data?, subscribed? }`',
-  notes: 'db/contacts `updateContact` (the data rules); a subscription change emits and routes its event',
+  notes: 'db/contactWriters `updateContact` (the data rules); a subscription change emits and routes its event',
 };
 export const references = { contactFields: ['data'] };
 

@@ -52,7 +52,7 @@ export default async function globalSetup() {
       JWT_SECRET: 'test-secret-test-secret-test-secret',
       DATA_DIR: path.join(run.tmpDir, 'data'),
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
-      // Every 2xx reply parsed by its route's response schema (api/router.ts checkReply).
+      // Every 2xx reply parsed by its route's response schema, strictly (api/router.ts checkReply; NODE_ENV=test turns it on too).
       REPLY_CONTRACT_CHECK: '1',
       // Every 2xx of a route declaring `audit` committed an entry (api/router.ts checkAudited).
       AUDIT_CONTRACT_CHECK: '1',

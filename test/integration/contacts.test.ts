@@ -1,5 +1,5 @@
 import { startHarness, createProjectFixture, bearer, Harness, ProjectFixture } from '../helpers/harness';
-import { upsertContact } from '../../db/contacts';
+import { upsertContact } from '../../db/contactWriters';
 
 let h: Harness;
 let p: ProjectFixture;

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
 import { startSendgridSink, SendgridSink } from '../helpers/sendgridSink';
 import { verifiedDomain, uniqueEmail } from '../helpers/fixtures';
-import { upsertContact } from '../../db/contacts';
+import { upsertContact } from '../../db/contactWriters';
 import { insertEmail } from '../../db/emails';
 import { startDeliveryBatch } from '../../services/deliveryBatcher';
 import { startDelivery } from '../../services/deliveries';

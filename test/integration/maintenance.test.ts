@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { startHarness, createProjectFixture, eventually, Harness, ProjectFixture } from '../helpers/harness';
 import { uniqueEmail } from '../helpers/fixtures';
-import { upsertContact } from '../../db/contacts';
+import { upsertContact } from '../../db/contactWriters';
 import { insertEmail } from '../../db/emails';
 
 let h: Harness;

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { upsertContact } from '../../db/contacts';
+import { upsertContact } from '../../db/contactWriters';
 import { insertEmail } from '../../db/emails';
 import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
 import { startSendgridSink, SendgridSink } from '../helpers/sendgridSink';

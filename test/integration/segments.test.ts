@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
 import { uniqueEmail } from '../helpers/fixtures';
-import { upsertContact } from '../../db/contacts';
+import { upsertContact } from '../../db/contactWriters';
 import { beginCompute, computeBatch, finishCompute } from '../../db/segments';
 import { requestSend } from '../../db/campaigns';
 

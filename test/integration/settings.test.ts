@@ -1,5 +1,5 @@
 import { startHarness, createProjectFixture, bearer, Harness, ProjectFixture } from '../helpers/harness';
-import { upsertContact } from '../../db/contacts';
+import { upsertContact } from '../../db/contactWriters';
 
 /** Retention (docs/privacy.md): a project keeps everything until it says otherwise. */
 const KEEP = { emailBodiesDays: null, eventsDays: null, inboundDays: null };

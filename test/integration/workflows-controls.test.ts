@@ -4,7 +4,7 @@ import { startHarness, createProjectFixture, bearer, eventually, Harness, Projec
 import { startSendgridSink, SendgridSink } from '../helpers/sendgridSink';
 import { verifiedDomain, uniqueEmail } from '../helpers/fixtures';
 import { workflowApi } from '../helpers/workflows';
-import { upsertContact } from '../../db/contacts';
+import { upsertContact } from '../../db/contactWriters';
 import { startExecution } from '../../services/executions';
 import { forEachLimit } from '../../lib/concurrency';
 import { startSecondWorker } from '../helpers/secondWorker';

@@ -4,7 +4,7 @@ import { verifiedDomain, uniqueEmail } from '../helpers/fixtures';
 import { workflowApi, equalsFilter } from '../helpers/workflows';
 import { eventSignal } from '../../temporal/contract';
 import { routeEvents } from '../../activities/eventBatch';
-import { upsertContact } from '../../db/contacts';
+import { upsertContact } from '../../db/contactWriters';
 import { recordEvent } from '../../db/events';
 import { createExecution, markWaiting } from '../../db/executions';
 import { cancelExecutions } from '../../services/executions';

@@ -1,4 +1,5 @@
-import { dataProblems, fieldEntries, inferType, parseContactCursor, encodeContactCursor, RESERVED_DATA_KEYS, splitData } from '../../db/contacts';
+import { dataProblems, fieldEntries, inferType, RESERVED_DATA_KEYS, splitData } from '../../lib/contactData';
+import { parseContactCursor, encodeContactCursor } from '../../db/contactReaders';
 
 describe('splitData', () => {
   it('stores primitives', () => {

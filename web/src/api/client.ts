@@ -68,35 +68,9 @@ export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; respo
 
 export const forProject = (projectId: string) => ({ 'X-Project-Id': projectId });
 
-/** Shapes of routes whose OpenAPI entry has no response schema yet. */
-export interface User {
-  id: string;
-  email: string;
-  name: string | null;
-  emailVerified: boolean;
-  createdAt: string;
-}
-export type Role = 'OWNER' | 'ADMIN' | 'MEMBER';
-export interface Project {
-  id: string;
-  name: string;
-  publicKey: string;
-  secretKey: string;
-  disabled: boolean;
-  /** Members need two-factor authentication to open it (owner's setting). */
-  requireTwoFactor?: boolean;
-  createdAt: string;
-  updatedAt: string;
-  role?: Role;
-  /** GET /users/@me/projects: who added the user to this project; null on the projects they created. */
-  addedBy?: string | null;
-}
-export interface AppConfig {
-  signupsEnabled: boolean;
-  billing: { enabled: boolean };
-  /** Single sign-on with OpenID Connect: the login screen's "Sign in with SSO" (`name`: OIDC_NAME). */
-  sso: { enabled: boolean; name: string | null };
-  email: { transport: string; localInbox: boolean; inboxUrl: string | null; senderCheckWaived: boolean };
-  /** `uiUrl`: the Temporal Web UI (TEMPORAL_UI_URL), which the executions page links to. */
-  temporal: { namespace: string; uiUrl: string };
-}
+/** Shapes the pages share, from the server's response schemas. */
+export type User = ResponseOf<'/users/@me', 'get'>;
+/** A project of GET /users/@me/projects: with the user's role and who added them (null on the projects they created). */
+export type Project = ResponseOf<'/users/@me/projects', 'get'>[number];
+export type Role = Project['role'];
+export type AppConfig = ResponseOf<'/config', 'get'>;

@@ -4005,12 +4005,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description signed out */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
             };
             /** @description unexpected error */
             500: {
@@ -4455,13 +4460,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
             /** @description Location: /app/ signed in; or /app/login?error=<code> with code state, denied, email_missing, email_unverified, domain, signups_disabled or failed */
             302: {
                 headers: {
@@ -4498,13 +4496,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
             /** @description Location: the provider's authorization endpoint; the attempt is kept in a signed httpOnly cookie for 10 minutes */
             302: {
                 headers: {
@@ -6491,12 +6482,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description unknown resource */
             404: {
@@ -6529,12 +6522,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description unknown resource */
             404: {
@@ -6890,8 +6885,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
-            200: {
+            /** @description deleted */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8174,12 +8169,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/csv: a header row, then one row per contact in id order */
+            /** @description a header row, then one row per contact in id order */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/csv": string;
+                };
             };
             /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
             401: {
@@ -8833,12 +8830,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description the Swagger UI page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description unexpected error */
             500: {
@@ -8862,12 +8861,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description the file */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/javascript": string;
+                    "text/css": string;
+                };
             };
             /** @description unknown resource */
             404: {
@@ -9013,8 +9015,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
-            200: {
+            /** @description deleted */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10080,7 +10082,16 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        database: "ok" | "error";
+                        /** @enum {string} */
+                        status: "ok" | "error";
+                        /** @enum {string} */
+                        temporal: "ok" | "error";
+                    };
+                };
             };
             /** @description unexpected error */
             500: {
@@ -10096,7 +10107,16 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        database: "ok" | "error";
+                        /** @enum {string} */
+                        status: "ok" | "error";
+                        /** @enum {string} */
+                        temporal: "ok" | "error";
+                    };
+                };
             };
         };
     };
@@ -10321,12 +10341,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description bad query value */
             400: {
@@ -10363,12 +10385,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description malformed body or bad query value */
             400: {
@@ -10419,12 +10443,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description bad query value */
             400: {
@@ -10461,12 +10487,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description malformed body or bad query value */
             400: {
@@ -10517,12 +10545,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description unknown resource */
             404: {
@@ -10555,12 +10585,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description unknown resource */
             404: {
@@ -10591,12 +10623,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description the OpenAPI document */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        info: {
+                            title: string;
+                            version: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        openapi: string;
+                        paths: {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
             };
             /** @description unexpected error */
             500: {
@@ -10618,12 +10665,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description the stylesheet of these pages */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/css": string;
+                };
             };
             /** @description unexpected error */
             500: {
@@ -11316,12 +11365,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description bad query value */
             400: {
@@ -11359,12 +11410,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description malformed body or bad query value */
             400: {
@@ -11882,12 +11935,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description still running in Temporal: `{ running, workflowId }` */
+            /** @description still running in Temporal: the workflow id to follow it by */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        running: true;
+                        workflowId: string;
+                    };
+                };
             };
             /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
             401: {
@@ -12580,12 +12639,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description bad query value */
             400: {
@@ -12624,12 +12685,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description malformed body or bad query value */
             400: {
@@ -12680,12 +12743,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description unknown resource */
             404: {
@@ -12718,12 +12783,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description unknown resource */
             404: {
@@ -12967,8 +13034,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
-            200: {
+            /** @description deleted */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13037,7 +13104,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description Location: the original URL */
             302: {
@@ -13077,12 +13146,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description image/gif, never cached */
+            /** @description a 1×1 GIF, never cached */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "image/gif": string;
+                };
             };
             /** @description not a token this server signed (an HTML page) */
             404: {
@@ -14047,8 +14118,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
-            200: {
+            /** @description deleted */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14368,7 +14439,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14440,7 +14511,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14563,12 +14634,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description unknown resource */
             404: {
@@ -14601,12 +14674,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description unknown resource */
             404: {
@@ -14645,7 +14720,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "image/gif": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                };
             };
             /** @description unknown resource */
             404: {
@@ -15218,8 +15298,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
-            200: {
+            /** @description deleted */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15312,12 +15392,37 @@ export interface operations {
             };
         };
         responses: {
-            /** @description success */
+            /** @description the project and its sending policy */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        createdAt: string;
+                        disabled: boolean;
+                        id: string;
+                        name: string;
+                        publicKey: string;
+                        requireTwoFactor: boolean;
+                        secretKey: string;
+                        settings: {
+                            frequencyCap: {
+                                max: number;
+                                /** @enum {string} */
+                                per: "day" | "week";
+                            } | null;
+                            quietHours: {
+                                end: string;
+                                start: string;
+                            } | null;
+                            /** @description deliveries per second this project may make; null: the server's SEND_RATE_PER_SECOND */
+                            sendRatePerSecond: number | null;
+                            timezone: string;
+                        };
+                        updatedAt: string;
+                    };
+                };
             };
             /** @description malformed body or bad query value */
             400: {
@@ -16796,12 +16901,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description bad query value */
             400: {
@@ -16838,12 +16945,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description success */
+            /** @description an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description malformed body or bad query value */
             400: {
@@ -17155,8 +17264,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description success */
-            200: {
+            /** @description deleted */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17702,12 +17811,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description received */
+            /** @description received; outcome: applied, ignored (a type this server does not act on) or duplicate (an event id already handled) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        outcome: "applied" | "ignored" | "duplicate";
+                        /** @constant */
+                        received: true;
+                    };
+                };
             };
             /** @description INVALID_SIGNATURE, or not a Stripe event */
             400: {

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, AppConfig, Project, unwrap, User } from './client';
+import { api, ApiError, unwrap, type User } from './client';
 
 /** The signed-in user, or null (401). */
 export function useMe() {
@@ -7,7 +7,7 @@ export function useMe() {
     queryKey: ['me'],
     queryFn: async (): Promise<User | null> => {
       try {
-        return (await unwrap(api.GET('/users/@me'))) as unknown as User;
+        return await unwrap(api.GET('/users/@me'));
       } catch (err) {
         if (err instanceof ApiError && err.status === 401) return null;
         throw err;
@@ -20,7 +20,7 @@ export function useMe() {
 export function useProjects(enabled = true) {
   return useQuery({
     queryKey: ['projects'],
-    queryFn: async () => (await unwrap(api.GET('/users/@me/projects'))) as unknown as Project[],
+    queryFn: () => unwrap(api.GET('/users/@me/projects')),
     enabled,
   });
 }
@@ -28,7 +28,7 @@ export function useProjects(enabled = true) {
 export function useAppConfig() {
   return useQuery({
     queryKey: ['config'],
-    queryFn: async () => (await unwrap(api.GET('/config'))) as unknown as AppConfig,
+    queryFn: () => unwrap(api.GET('/config')),
     staleTime: Infinity,
   });
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Code, Group, Modal, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { api, Project, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
 import { forgetKeys, rememberKeys, revealedKeys } from '../api/keys';
 import { useCurrentProject } from '../api/project';
 import { manages } from '../routes';
@@ -65,9 +65,7 @@ export default function ApiKeys() {
     setBusy(true);
     setError(null);
     try {
-      const rotated = (await unwrap(
-        api.POST('/users/@me/projects/{id}/regenerate-keys', { params: { path: { id: projectId } } }),
-      )) as unknown as Project;
+      const rotated = await unwrap(api.POST('/users/@me/projects/{id}/regenerate-keys', { params: { path: { id: projectId } } }));
       rememberKeys(projectId, { publicKey: rotated.publicKey, secretKey: rotated.secretKey });
       setShown((n) => n + 1);
       setConfirming(false);

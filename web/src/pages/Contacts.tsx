@@ -36,7 +36,7 @@ function ImportCsv({ projectId, onDone }: { projectId: string; onDone: () => voi
       const res = await unwrap(
         api.POST('/contacts/import', { body: form as never, bodySerializer: (b) => b as unknown as FormData, headers: forProject(projectId) }),
       );
-      setJobId((res as { jobId: string }).jobId);
+      setJobId(res.jobId);
     } catch (err) {
       setError(err);
     }

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Anchor, Button, Center, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { api, Project, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
 import { rememberKeys } from '../api/keys';
 import { useMe } from '../api/session';
 import { ErrorState, Loading } from '../components/States';
@@ -22,7 +22,7 @@ export default function NewProject() {
     setBusy(true);
     setError(null);
     try {
-      const project = (await unwrap(api.POST('/users/@me/projects', { body: { name } }))) as unknown as Project;
+      const project = await unwrap(api.POST('/users/@me/projects', { body: { name } }));
       rememberKeys(project.id, { publicKey: project.publicKey, secretKey: project.secretKey });
       await qc.invalidateQueries({ queryKey: ['projects'] });
       void navigate(`/p/${project.id}`);
