@@ -11,10 +11,11 @@ import {
   getCampaign,
   setSendingPaused,
 } from '../db/campaigns';
-import { batchBounds, campaignEmailId, claimPage, dropUnsent, recipientPage, RecipientEmail, RecipientRow, settleCancelled } from '../db/campaignEmails';
+import { batchBounds, campaignEmailId, recipientPage, RecipientEmail, RecipientRow } from '../db/campaignEmails';
+import { claimPage, dropUnsent, settleCancelled } from '../db/emailStates';
 import { handOverActivity, loopHeartbeat } from './handOver';
-import type { BatchRecipient, Transport } from '../services/transport';
-import { createHandOver, offerBatch, UNKNOWN_OUTCOME } from '../services/handOver';
+import type { BatchRecipient } from '../services/transport';
+import { offerBatch, UNKNOWN_OUTCOME } from '../services/handOver';
 import { MAX_BATCH_RECIPIENTS } from '../services/sendgridBatches';
 import { batchRenderer, BatchRenderer, RenderError } from '../services/render';
 import { htmlToPlainText } from '../services/plainText';
@@ -90,9 +91,9 @@ export interface CampaignBatchResult {
   pacing?: { ratePerSecond: number; waitedMs: number };
 }
 
-export function campaignActivities(deps: ActivityDeps, transport: Transport = deps.runtime.transport) {
+export function campaignActivities(deps: ActivityDeps) {
   const { knex, config } = deps;
-  const { handOver, settleInterrupted, throttle } = createHandOver(deps, transport);
+  const { handOver, settleInterrupted, throttle, transport } = deps.runtime.handOver;
 
   /** `variant`: the recipient's A/B test subject (db/campaignAbTest); null gets the winner's, or the campaign's subject. */
   async function render(

@@ -8,7 +8,7 @@
  * everything the pattern matches, and a name added to a family later is reserved already.
  * Case-insensitive, so `Email.Bounced` cannot pass for one either.
  *
- * Emitters: `email.*` (activities/email.ts, services/providerEvents.ts, db/campaignEmails.ts),
+ * Emitters: `email.*` (activities/email.ts, services/providerEvents.ts, db/emailStates.ts),
  * `contact.subscribed|unsubscribed` (db/contacts.ts), `contact.topic.subscribed|unsubscribed` (db/topics.ts), `segment.<slug>.entry|exit` (db/segments.ts),
  * `campaign.sent|cancelled` (services/webhooks/campaigns.ts), `webhook.disabled|test`
  * (services/webhooks/delivery.ts, api/routes/webhookEndpoints.ts).
