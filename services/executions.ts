@@ -9,7 +9,7 @@ import { ACTIVE_STATUSES, GraphCache } from '../db/workflows';
 import { CreatedExecution, NewExecution, createExecution, markCancelled } from '../db/executions';
 import type { EventPayload, ExecutionInput } from '../temporal/contract';
 import { executionWorkflowId } from '../temporal/workflowIds';
-import { eventSignal } from '../temporal/workflows/workflowExecution';
+import { eventSignal } from '../temporal/contract';
 import { workflowExecutionSpec } from '../temporal/workflows/workflowExecution/start';
 import { executionsEnded, executionsStarted } from '../lib/metrics';
 import { STEP_TYPES, StepRegistry } from '../temporal/steps';

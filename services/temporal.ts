@@ -4,14 +4,15 @@ import {
   WorkflowExecutionAlreadyStartedError,
   WorkflowIdReusePolicy,
   WorkflowNotFoundError,
+  WorkflowSignalWithStartOptions,
   WorkflowStartOptions,
   WorkflowUpdateFailedError,
 } from '@temporalio/client';
-import type { SignalDefinition, UpdateDefinition, Workflow } from '@temporalio/common';
+import type { SignalDefinition, UpdateDefinition, WithWorkflowArgs, Workflow } from '@temporalio/common';
 import type { NativeConnection } from '@temporalio/worker';
 import type { Config } from '../lib/config';
 import { workflowStarts } from '../lib/metrics';
-import type { StartOnce, StartSpec } from '../temporal/startSpec';
+import { searchAttributeLists, type StartOnce, type StartSpec } from '../temporal/startSpec';
 
 /** The API's handle on Temporal: one lazily opened connection per process. */
 export interface TemporalGateway {
@@ -101,10 +102,9 @@ export type { SearchAttributeName, StartOnce, StartSpec } from '../temporal/star
  * Starts a workflow, given as its function, under a deterministic id. A second start of the same id
  * (a retried API call, a re-run reaper) is a no-op, so callers may start freely.
  */
-export async function startWorkflowOnce<W extends Workflow>(gateway: TemporalGateway, workflow: W, s: StartOnce<W>): Promise<{ started: boolean }> {
+export async function startWorkflowOnce<W extends Workflow>(gateway: TemporalGateway, workflow: W | string, s: StartOnce<W>): Promise<{ started: boolean }> {
   const client = await gateway.client();
-  const searchAttributes: Record<string, string[]> = {};
-  for (const [k, v] of Object.entries(s.searchAttributes ?? {})) if (v) searchAttributes[k] = [v];
+  const searchAttributes = searchAttributeLists(s.searchAttributes);
   try {
     // StartOnce<W> checked `args` against the workflow; the SDK's conditional option type cannot see that through a generic.
     const options = {
@@ -176,5 +176,28 @@ export async function updateWorkflow<Ret>(
 
 /** Starts the workflow a start spec describes (its id, args, UI text, priority) for `input`; a repeat is a no-op. */
 export function start<W extends Workflow, I>(gateway: TemporalGateway, spec: StartSpec<W, I>, input: I): Promise<{ started: boolean }> {
-  return startWorkflowOnce(gateway, spec.workflow, spec.build(input));
+  return startWorkflowOnce(gateway, spec.workflowType, spec.build(input));
+}
+
+/**
+ * Signals the workflow a start spec describes, starting it first when it is not running (a
+ * long-lived workflow woken by messages). No reuse policy: a run that ended is started again.
+ */
+export async function signalWithStart<W extends Workflow, I>(gateway: TemporalGateway, spec: StartSpec<W, I>, input: I, signal: string): Promise<void> {
+  const s = spec.build(input);
+  const client = await gateway.client();
+  // As in startWorkflowOnce: StartOnce<W> checked `args`; the SDK's conditional option type cannot see that through a generic.
+  const options = {
+    taskQueue: gateway.taskQueue,
+    workflowId: s.workflowId,
+    args: s.args,
+    signal,
+    signalArgs: [],
+    searchAttributes: searchAttributeLists(s.searchAttributes),
+    ...(s.memo ? { memo: s.memo } : {}),
+    staticSummary: s.summary,
+    staticDetails: s.details,
+    ...(s.priorityKey ? { priority: { priorityKey: s.priorityKey } } : {}),
+  } as unknown as WithWorkflowArgs<W, WorkflowSignalWithStartOptions<[]>>;
+  await client.workflow.signalWithStart<W, []>(spec.workflowType, options);
 }

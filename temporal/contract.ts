@@ -3,7 +3,7 @@
  * progress mirror, the event payload, and the queries and updates operators and the API send to
  * running workflows. Besides types it holds only those definitions (`defineQuery` and friends just
  * name a handler; they touch no sandbox state), so services/ and activities/ can import them
- * without loading a workflow. `eventSignal` still lives with its workflow.
+ * without loading a workflow.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { CampaignConfig } from '../lib/config';
@@ -19,6 +19,9 @@ export interface EventPayload {
   data: Record<string, unknown>;
   createdAt: string;
 }
+
+/** Carries one routed event to an execution; the event id makes a repeated delivery harmless. */
+export const eventSignal = defineSignal<[EventPayload]>('event');
 
 export interface GraphSnapshot {
   triggerStepId: string;

@@ -1,11 +1,11 @@
 import { type StartOnce, startSpec } from '../../startSpec';
 import { bulkJobStart } from '../../summaries';
 import { bulkJobWorkflowId } from '../../workflowIds';
-import { bulkJob } from './index';
+import type { bulkJob } from './index';
 
 /** A staged job's run under `job-<id>`: a repeat start is a no-op. */
 export const bulkJobSpec = startSpec(
-  bulkJob,
+  'bulkJob',
   (job: { id: string; project_id: string; type: string; total: number }): StartOnce<typeof bulkJob> => ({
     workflowId: bulkJobWorkflowId(job.id),
     args: [{ jobId: job.id }],

@@ -3,7 +3,7 @@ import type { Config } from '../../../lib/config';
 import { type StartOnce, startSpec } from '../../startSpec';
 import { campaignStart } from '../../summaries';
 import { campaignWorkflowId } from '../../workflowIds';
-import { campaignSend } from './index';
+import type { campaignSend } from './index';
 
 export interface CampaignSendStart {
   campaign: Pick<CampaignRow, 'id' | 'project_id' | 'name' | 'scheduled_for'>;
@@ -12,7 +12,7 @@ export interface CampaignSendStart {
 }
 
 /** `campaignSend` under its deterministic id (a retried request or the sweep starts nothing new). */
-export const campaignSendStart = startSpec(campaignSend, ({ campaign: c, config }: CampaignSendStart): StartOnce<typeof campaignSend> => {
+export const campaignSendStart = startSpec('campaignSend', ({ campaign: c, config }: CampaignSendStart): StartOnce<typeof campaignSend> => {
   const scheduledFor = c.scheduled_for ? new Date(c.scheduled_for).toISOString() : null;
   const timeScale = config.workflows.timeScale;
   return {

@@ -1,7 +1,7 @@
 import { PRIORITY } from '../../priorities';
 import { type StartOnce, startSpec } from '../../startSpec';
 import { deliveryBatchStart } from '../../summaries';
-import { deliverEmailBatch } from './index';
+import type { deliverEmailBatch } from './index';
 
 export interface DeliveryBatchStart {
   /** The id the batch's rows name from their commit (`emails-<uuid>`), so the sweep restarts the same one. */
@@ -13,7 +13,7 @@ export interface DeliveryBatchStart {
 
 /** A /v1/send batch under the id its rows carry: a repeat start is a no-op. Transactional priority. */
 export const deliverEmailBatchStart = startSpec(
-  deliverEmailBatch,
+  'deliverEmailBatch',
   (b: DeliveryBatchStart): StartOnce<typeof deliverEmailBatch> => ({
     workflowId: b.workflowId,
     args: [{ emailIds: b.emailIds }],

@@ -2,11 +2,11 @@ import type { RoutableEvent } from '../../contract';
 import { type StartOnce, startSpec } from '../../startSpec';
 import { routeEventStart } from '../../summaries';
 import { routeEventWorkflowId } from '../../workflowIds';
-import { routeEvent } from './index';
+import type { routeEvent } from './index';
 
 /** One committed event's routing under `event-<id>`: the sweep and a retried caller start nothing new. */
 export const routeEventSpec = startSpec(
-  routeEvent,
+  'routeEvent',
   (e: RoutableEvent): StartOnce<typeof routeEvent> => ({
     workflowId: routeEventWorkflowId(e.id),
     args: [{ eventId: e.id }],

@@ -2,7 +2,6 @@ import {
   CancellationScope,
   condition,
   continueAsNew,
-  defineSignal,
   isCancellation,
   patched,
   proxyLocalActivities,
@@ -18,6 +17,7 @@ import { STEP_TYPES, StepRegistry, findStepType, UNIT_MS } from '../../steps';
 import type { StepContext, StepOutcome } from '../../steps';
 import { executionStateQuery } from '../../contract';
 import type { BoundaryUpdate, EventPayload, ExecutionEnd, ExecutionInput, ExecutionState, GraphSnapshot, ProgressUpdate } from '../../contract';
+import { eventSignal } from '../../contract';
 
 /**
  * One automation workflow run for one contact (`exec-<executionId>`): walks the graph snapshot it
@@ -27,8 +27,8 @@ import type { BoundaryUpdate, EventPayload, ExecutionEnd, ExecutionInput, Execut
 
 export type { GraphSnapshot, ExecutionInput, ExecutionEnd, ProgressUpdate } from '../../contract';
 
-/** Carries one routed event to an execution; the event id makes a repeated delivery harmless. */
-export const eventSignal = defineSignal<[EventPayload]>('event');
+/** Carries one routed event to an execution (defined in the contract, so its senders load no workflow). */
+export { eventSignal };
 
 /** A loop of steps that never waits would otherwise run forever. */
 export const MAX_STEPS_PER_EXECUTION = 1000;

@@ -2,7 +2,7 @@ import type { ExecutionInput } from '../../contract';
 import { type StartOnce, startSpec } from '../../startSpec';
 import { executionStart } from '../../summaries';
 import { executionWorkflowId } from '../../workflowIds';
-import { workflowExecution } from './index';
+import type { workflowExecution } from './index';
 
 export interface ExecutionStart {
   /** The workflow's input, graph snapshot included (services/executions.ts builds it). */
@@ -13,7 +13,7 @@ export interface ExecutionStart {
 
 /** An execution's run under `exec-<id>`: the router and the API may retry freely. */
 export const workflowExecutionSpec = startSpec(
-  workflowExecution,
+  'workflowExecution',
   ({ input, workflow, triggerEvent }: ExecutionStart): StartOnce<typeof workflowExecution> => ({
     workflowId: executionWorkflowId(input.executionId),
     args: [input],

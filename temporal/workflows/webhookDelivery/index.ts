@@ -1,6 +1,6 @@
 import { condition, continueAsNew, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
-import type { Activities } from '../../activities';
-import { WEBHOOK_WAKE_SIGNAL, WebhookDeliveryInput } from '../webhooks';
+import type { Activities } from '../../../activities';
+import { WEBHOOK_WAKE_SIGNAL, WebhookDeliveryInput } from '../../webhooks';
 
 const { deliverWebhookRound } = proxyActivities<Activities>({
   // A round is at most 200 messages at the endpoint's rate, 16 in flight, 10 s each at worst.
