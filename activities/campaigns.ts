@@ -21,8 +21,9 @@ import { batchRenderer, BatchRenderer, RenderError } from '../services/render';
 import { htmlToPlainText } from '../services/plainText';
 import { abTestPage, subjectFor } from '../db/campaignAbTest';
 import { BATCH_WAIT_BUDGET_MS, evenPace, GROUP_WAIT_MS, limitGroups, wait } from '../services/sendThrottle';
-import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
+import { linksFor, oneClickHeaders } from '../lib/unsubscribe';
 import { identityVariables } from '../db/contacts';
+import { consentRefusal } from '../db/consent';
 import { start } from '../services/temporal';
 import { campaignSendStart } from '../temporal/workflows/campaignSend/start';
 import { publishCampaignEnd } from '../services/webhooks/campaigns';
@@ -106,12 +107,11 @@ export function campaignActivities(deps: ActivityDeps) {
     // Sent as a topic, its unsubscribe links (and the one-click header) leave that topic only.
     const links = linksFor(config, c.project_id, r.contact_id, c.topic_id);
     const variables = { ...(r.data ?? {}), ...identityVariables({ id: r.contact_id, email: r.email }), ...links };
-    const oneClick = c.type === 'MARKETING' || !!c.topic_id;
     const base = {
       id: campaignEmailId(c.id, r.contact_id),
       contactId: r.contact_id,
       to: r.email,
-      headers: oneClick ? listUnsubscribeHeaders(links.unsubscribeUrl) : {},
+      headers: oneClickHeaders({ type: c.type, topicId: c.topic_id }, links.unsubscribeUrl),
       variant: r.variant ?? null,
     };
     try {
@@ -230,8 +230,9 @@ export function campaignActivities(deps: ActivityDeps) {
 
       progress.stage = 'render';
       // Outside an A/B test group, recipients wait (unwritten) until the winner is chosen.
-      // A topic's mail goes to contacts subscribed globally and to the topic, as they are now.
-      const consents = (r: RecipientRow) => (c.topic_id ? r.subscribed === true && r.topic_subscribed === true : c.type !== 'MARKETING' || r.subscribed);
+      // The consent rule (db/consent.ts), on each contact as it is now.
+      const consents = (r: RecipientRow) =>
+        !consentRefusal({ type: c.type, topicId: c.topic_id }, { subscribed: r.subscribed, topicSubscribed: r.topic_subscribed });
       const eligible = page.filter((r) => r.email_status === null && r.email !== null && !r.set_aside && consents(r) && !ab.held(r.contact_id));
       const fresh = await applyDeliveryControls(c, eligible, !input.deferredUpTo, result);
       const rendered: RecipientEmail[] = [];
