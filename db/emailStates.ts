@@ -280,7 +280,7 @@ export interface PageClaim {
 }
 
 /**
- * The hand-over claim of a page (`written`: the fresh recipients), in one statement that also checks the campaign is still SENDING
+ * The hand-over claim of a page, in one statement that also checks the campaign is still SENDING
  * (a cancel that commits first leaves the whole page unwritten and unclaimed):
  *   - `fresh` recipients' rows are written SENDING (or FAILED with their render error; failedCount
  *     moves by those). Rows that exist already stay as they are and are not in `written`;
@@ -289,10 +289,10 @@ export interface PageClaim {
  *     the list is read by the same statement, never per recipient), with its `email.suppressed` event.
  * The source body is not copied into every row: it is the campaign's (`campaign_id`).
  */
-export async function claimPage(knex: Knex, c: CampaignRow, written: RecipientEmail[], queuedContactIds: string[], transport: string): Promise<PageClaim> {
+export async function claimPage(knex: Knex, c: CampaignRow, fresh: RecipientEmail[], queuedContactIds: string[], transport: string): Promise<PageClaim> {
   // A fresh row's project is the campaign's; a stored one's is its own.
-  const fresh = claimColumns({ suppressed: suppressedSql(':projectId::uuid', 'u.to_email'), renderError: 'u.error' });
-  const requeued = claimColumns({ suppressed: suppressedSql('emails.project_id', 'emails.to_email'), keptError: 'error' });
+  const freshClaim = claimColumns({ suppressed: suppressedSql(':projectId::uuid', 'u.to_email'), renderError: 'u.error' });
+  const requeuedClaim = claimColumns({ suppressed: suppressedSql('emails.project_id', 'emails.to_email'), keptError: 'error' });
   const { rows } = await knex.raw(
     `WITH live AS (SELECT EXISTS (SELECT 1 FROM campaigns WHERE id = :id AND status = 'SENDING') AS ok),
      fresh AS (
@@ -301,7 +301,7 @@ export async function claimPage(knex: Knex, c: CampaignRow, written: RecipientEm
                            track_opens, track_clicks, links)
        SELECT u.id::uuid, :projectId, u.contact_id, :id, :type, u.to_email, :from, :fromName, :replyTo,
               :subject, '', u.headers::jsonb, u.subject, u.body, u.text,
-              ${fresh.status}, ${fresh.transport}, ${fresh.error}, u.variant::smallint,
+              ${freshClaim.status}, ${freshClaim.transport}, ${freshClaim.error}, u.variant::smallint,
               u.track_opens::boolean, u.track_clicks::boolean, ${LINKS_OF('u.links')}
          FROM unnest(:ids::text[], :contactIds::text[], :tos::text[], :headers::text[], :subjects::text[], :bodies::text[], :texts::text[], :errors::text[], :variants::text[],
                      :trackOpens::text[], :trackClicks::text[], :links::text[])
@@ -310,7 +310,7 @@ export async function claimPage(knex: Knex, c: CampaignRow, written: RecipientEm
        ON CONFLICT DO NOTHING
        RETURNING id, status, project_id, contact_id, campaign_id),
      requeued AS (
-       UPDATE emails SET status = ${requeued.status}, transport = ${requeued.transport}, error = ${requeued.error}, updated_at = now()
+       UPDATE emails SET status = ${requeuedClaim.status}, transport = ${requeuedClaim.transport}, error = ${requeuedClaim.error}, updated_at = now()
         WHERE campaign_id = :id AND contact_id = ANY(:queued::text[]) AND status = 'QUEUED' AND (SELECT ok FROM live)
        RETURNING id, contact_id, to_email, rendered_subject, rendered_body, rendered_text, headers, status, project_id, campaign_id),
      suppressed_events AS (${suppressedEventsSql(
@@ -335,21 +335,21 @@ export async function claimPage(knex: Knex, c: CampaignRow, written: RecipientEm
       replyTo: c.reply_to,
       subject: c.subject,
       transport,
-      ids: binaryTextArray(written.map((e) => e.id)),
-      contactIds: binaryTextArray(written.map((e) => e.contactId)),
-      tos: binaryTextArray(written.map((e) => e.to)),
-      headers: binaryTextArray(written.map((e) => JSON.stringify(e.headers))),
-      subjects: binaryTextArray(written.map((e) => (e.error ? null : e.subject))),
-      bodies: binaryTextArray(written.map((e) => (e.error ? null : e.body))),
-      texts: binaryTextArray(written.map((e) => (e.error ? null : e.text))),
-      errors: binaryTextArray(written.map((e) => e.error ?? null)),
-      variants: binaryTextArray(written.map((e) => (e.variant === null || e.variant === undefined ? null : String(e.variant)))),
-      trackOpens: binaryTextArray(written.map((e) => (e.error || e.trackOpens === undefined ? null : String(e.trackOpens)))),
-      trackClicks: binaryTextArray(written.map((e) => (e.error || e.trackClicks === undefined ? null : String(e.trackClicks)))),
-      links: binaryTextArray(written.map((e) => (e.error || !e.links ? null : JSON.stringify(e.links)))),
+      ids: binaryTextArray(fresh.map((e) => e.id)),
+      contactIds: binaryTextArray(fresh.map((e) => e.contactId)),
+      tos: binaryTextArray(fresh.map((e) => e.to)),
+      headers: binaryTextArray(fresh.map((e) => JSON.stringify(e.headers))),
+      subjects: binaryTextArray(fresh.map((e) => (e.error ? null : e.subject))),
+      bodies: binaryTextArray(fresh.map((e) => (e.error ? null : e.body))),
+      texts: binaryTextArray(fresh.map((e) => (e.error ? null : e.text))),
+      errors: binaryTextArray(fresh.map((e) => e.error ?? null)),
+      variants: binaryTextArray(fresh.map((e) => (e.variant === null || e.variant === undefined ? null : String(e.variant)))),
+      trackOpens: binaryTextArray(fresh.map((e) => (e.error || e.trackOpens === undefined ? null : String(e.trackOpens)))),
+      trackClicks: binaryTextArray(fresh.map((e) => (e.error || e.trackClicks === undefined ? null : String(e.trackClicks)))),
+      links: binaryTextArray(fresh.map((e) => (e.error || !e.links ? null : JSON.stringify(e.links)))),
       queued: queuedContactIds,
       suppressedReason: SUPPRESSED_REASON,
-      ...suppressedEventBindings([...written.map((e) => e.id), ...queuedContactIds.map((contactId) => campaignEmailId(c.id, contactId))]),
+      ...suppressedEventBindings([...fresh.map((e) => e.id), ...queuedContactIds.map((contactId) => campaignEmailId(c.id, contactId))]),
     },
   );
   const [row] = rows;
