@@ -11,26 +11,26 @@ import {
   getCampaign,
   setSendingPaused,
 } from '../db/campaigns';
-import { batchBounds, campaignEmailId, claimPage, dropUnsent, recipientPage, RecipientEmail, RecipientRow, settleCancelled } from '../db/campaignEmails';
+import { batchBounds, campaignEmailId, recipientPage, RecipientEmail, RecipientRow } from '../db/campaignEmails';
+import { claimPage, dropUnsent, settleCancelled } from '../db/emailStates';
 import { handOverActivity, loopHeartbeat } from './handOver';
-import type { BatchRecipient, Transport } from '../services/transport';
-import { createHandOver, offerBatch, UNKNOWN_OUTCOME } from '../services/handOver';
+import type { BatchRecipient } from '../services/transport';
+import { offerBatch, UNKNOWN_OUTCOME } from '../services/handOver';
 import { MAX_BATCH_RECIPIENTS } from '../services/sendgridBatches';
-import { batchRenderer, BatchRenderer, RenderError } from '../services/render';
+import { batchRenderer } from '../services/render';
 import { htmlToPlainText } from '../services/plainText';
-import { abTestPage, subjectFor } from '../db/campaignAbTest';
+import { abTestPage } from '../db/campaignAbTest';
 import { BATCH_WAIT_BUDGET_MS, evenPace, GROUP_WAIT_MS, limitGroups, wait } from '../services/sendThrottle';
 import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
 import { identityVariables } from '../lib/contactData';
+import { consentRefusal } from '../db/consent';
 import { start } from '../services/temporal';
 import { campaignSendStart } from '../temporal/workflows/campaignSend/start';
 import { publishCampaignEnd } from '../services/webhooks/campaigns';
-import { clearDueDeferrals, deferRecipients, dueDeferredPage, nextDeferral, recordCapped } from '../db/campaignDeferrals';
-import { claimMarketingSends, sendingPolicy } from '../db/sendingPolicy';
-import { contactTimeZone, recipientDue } from '../lib/sendingPolicy';
-import { parseLocalDateTime } from '../lib/zonedTime';
-import { DEFAULT_TRACKING, NO_TRACKING, resolveTracking, TrackingChoice } from '../lib/trackingSettings';
-import { projectTracking, trackedBody } from '../services/emailTracking';
+import { clearDueDeferrals, dueDeferredPage, nextDeferral } from '../db/campaignDeferrals';
+import { DEFAULT_TRACKING, NO_TRACKING, resolveTracking } from '../lib/trackingSettings';
+import { projectTracking } from '../services/emailTracking';
+import { applyDeliveryControls, renderRecipient } from '../services/campaignRecipients';
 
 // ───────────────────────────── the batch ─────────────────────────────
 
@@ -90,83 +90,9 @@ export interface CampaignBatchResult {
   pacing?: { ratePerSecond: number; waitedMs: number };
 }
 
-export function campaignActivities(deps: ActivityDeps, transport: Transport = deps.runtime.transport) {
+export function campaignActivities(deps: ActivityDeps) {
   const { knex, config } = deps;
-  const { handOver, settleInterrupted, throttle } = createHandOver(deps, transport);
-
-  /** `variant`: the recipient's A/B test subject (db/campaignAbTest); null gets the winner's, or the campaign's subject. */
-  async function render(
-    c: CampaignRow,
-    r: { contact_id: string; email: string; data: Record<string, unknown> | null; variant?: number | null },
-    renderer: BatchRenderer,
-    tracking: TrackingChoice,
-    trackingBase?: string,
-  ): Promise<RecipientEmail> {
-    // Sent as a topic, its unsubscribe links (and the one-click header) leave that topic only.
-    const links = linksFor(config, c.project_id, r.contact_id, c.topic_id);
-    const variables = { ...(r.data ?? {}), ...identityVariables({ id: r.contact_id, email: r.email }), ...links };
-    const oneClick = c.type === 'MARKETING' || !!c.topic_id;
-    const base = {
-      id: campaignEmailId(c.id, r.contact_id),
-      contactId: r.contact_id,
-      to: r.email,
-      headers: oneClick ? listUnsubscribeHeaders(links.unsubscribeUrl) : {},
-      variant: r.variant ?? null,
-    };
-    try {
-      const rendered = await renderer.render({ subject: subjectFor(c, r.variant ?? null), body: c.body, text: c.text }, variables);
-      const tracked = trackedBody(config, base.id, rendered.body, tracking, trackingBase);
-      return {
-        ...base,
-        subject: rendered.subject,
-        body: tracked.body,
-        text: rendered.text,
-        trackOpens: tracked.trackOpens,
-        trackClicks: tracked.trackClicks,
-        links: tracked.links,
-      };
-    } catch (err) {
-      if (!(err instanceof RenderError)) throw err;
-      return { ...base, subject: '', body: '', text: '', error: `render failed: ${err.message}` };
-    }
-  }
-
-  /**
-   * The delivery controls on a page's fresh recipients (docs/campaigns.md): those whose moment is
-   * later (their local send time, the end of their quiet hours) are deferred, MARKETING ones over
-   * the frequency cap are recorded as capped; the rest are returned to be handed over now.
-   */
-  async function applyDeliveryControls<R extends RecipientRow>(c: CampaignRow, fresh: R[], mayDefer: boolean, result: CampaignBatchResult): Promise<R[]> {
-    const policy = await sendingPolicy(knex, c.project_id);
-    if (!policy || fresh.length === 0) return fresh;
-    const local = c.local_schedule ? parseLocalDateTime(c.local_schedule) : null;
-    let now = fresh;
-    if (mayDefer && (local || (c.type === 'MARKETING' && policy.quietHours))) {
-      const at = Date.now();
-      const deferred: { contactId: string; dueAt: number }[] = [];
-      now = fresh.filter((r) => {
-        const due = recipientDue(at, policy, c.type, contactTimeZone(r.data, policy.timezone), local);
-        if (due <= at) return true;
-        deferred.push({ contactId: r.contact_id, dueAt: due });
-        return false;
-      });
-      await deferRecipients(knex, c.id, deferred);
-      result.deferred = deferred.length;
-    }
-    if (c.type !== 'MARKETING' || !policy.frequencyCap) return now;
-    const allowed = await claimMarketingSends(knex, {
-      projectId: c.project_id,
-      cap: policy.frequencyCap,
-      sends: now.map((r) => ({ emailId: campaignEmailId(c.id, r.contact_id), contactId: r.contact_id })),
-    });
-    const capped = now.filter((r) => !allowed.has(campaignEmailId(c.id, r.contact_id)));
-    result.capped = await recordCapped(
-      knex,
-      c.id,
-      capped.map((r) => r.contact_id),
-    );
-    return now.filter((r) => allowed.has(campaignEmailId(c.id, r.contact_id)));
-  }
+  const { handOver, settleInterrupted, throttle, transport } = deps.runtime.handOver;
 
   return {
     /** When the earliest deferred recipient of the campaign is due (ISO), and the activity's clock; null when none waits. */
@@ -204,7 +130,7 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = de
       const startedAt = Date.now();
       const progress = { after: input.after, stage: 'page' };
       ctx.heartbeat(progress);
-      const c = await getCampaign(knex, input.campaignId);
+      const c: CampaignRow | undefined = await getCampaign(knex, input.campaignId);
       const limit = Math.min(input.batchSize, MAX_PAGE);
       const page = !c
         ? []
@@ -229,10 +155,11 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = de
 
       progress.stage = 'render';
       // Outside an A/B test group, recipients wait (unwritten) until the winner is chosen.
-      // A topic's mail goes to contacts subscribed globally and to the topic, as they are now.
-      const consents = (r: RecipientRow) => (c.topic_id ? r.subscribed === true && r.topic_subscribed === true : c.type !== 'MARKETING' || r.subscribed);
+      // The consent rule (db/consent.ts), on each contact as it is now.
+      const consents = (r: RecipientRow) =>
+        !consentRefusal({ type: c.type, topicId: c.topic_id }, { subscribed: r.subscribed, topicSubscribed: r.topic_subscribed });
       const eligible = page.filter((r) => r.email_status === null && r.email !== null && !r.set_aside && consents(r) && !ab.held(r.contact_id));
-      const fresh = await applyDeliveryControls(c, eligible, !input.deferredUpTo, result);
+      const fresh = await applyDeliveryControls(knex, c, eligible, !input.deferredUpTo, result);
       const rendered: RecipientEmail[] = [];
       // Yields between recipients and bounds the batch's render time (services/render.ts batchRenderer);
       // a recipient over a budget is written FAILED by the claim below, so a retry never renders it again.
@@ -244,7 +171,14 @@ export function campaignActivities(deps: ActivityDeps, transport: Transport = de
       for (const r of fresh) {
         beat();
         rendered.push(
-          await render(c, { contact_id: r.contact_id, email: r.email!, data: r.data, variant: ab.variant(r.contact_id) }, renderer, tracking, project?.base),
+          await renderRecipient(
+            config,
+            c,
+            { contact_id: r.contact_id, email: r.email!, data: r.data, variant: ab.variant(r.contact_id) },
+            renderer,
+            tracking,
+            project?.base,
+          ),
         );
       }
       // Rows QUEUED by an earlier attempt, and the interrupted ones the release above just put back.

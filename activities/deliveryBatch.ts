@@ -1,14 +1,14 @@
 import type { ActivityDeps } from './deps';
 import { attachmentsOf } from '../db/emails';
-import { batchEmails, claimRendered, RenderedEmail } from '../db/deliveryBatches';
-import type { Transport } from '../services/transport';
-import { createHandOver, offerEach } from '../services/handOver';
+import { batchEmails } from '../db/deliveryBatches';
+import { claimRendered, type RenderedEmail } from '../db/emailStates';
+import { offerEach } from '../services/handOver';
 import { batchRenderer, RenderError } from '../services/render';
 import { chunk } from '../lib/arrays';
 import { handOverActivity, loopHeartbeat } from './handOver';
 import { outgoingMessage, renderRow } from './outgoing';
 import { projectTracking } from '../services/emailTracking';
-import { routeEvents } from './eventBatch';
+import type { RoutableEvent } from '../services/events';
 
 export interface DeliveryBatchResult {
   sent: number;
@@ -20,9 +20,9 @@ export interface DeliveryBatchResult {
 /** A rendered row of the batch, as the hand-over groups it. */
 type Rendered = RenderedEmail & { emailId: string };
 
-export function deliveryBatchActivities(deps: ActivityDeps, transport: Transport = deps.runtime.transport) {
+export function deliveryBatchActivities(deps: ActivityDeps) {
   const { knex, config } = deps;
-  const { handOver, settleInterrupted, throttle } = createHandOver(deps, transport);
+  const { handOver, settleInterrupted, throttle, transport } = deps.runtime.handOver;
 
   return {
     /**
@@ -75,16 +75,9 @@ export function deliveryBatchActivities(deps: ActivityDeps, transport: Transport
         }
         return claimed.claimed.map((row) => ({ ...row, emailId: row.id }));
       };
-      // Routed here rather than by a workflow of their own (no Temporal action); a failure leaves
-      // the committed events to the maintenance sweep.
-      const routeCommitted = (events: Array<{ id: string }>, name: string) =>
-        routeEvents(
-          deps,
-          events.map((e) => e.id),
-        ).then(
-          () => undefined,
-          (err) => deps.log.warn({ err, workflowId }, `${name} routing failed; the maintenance sweep will route them`),
-        );
+      // The events a claim or an outcome committed, to routing as one batch (as a campaign's); the
+      // maintenance sweep routes them if the start fails.
+      const routeCommitted = (events: RoutableEvent[], source: string) => deps.runtime.events.handOff(events, { batch: true, context: { workflowId, source } });
 
       const unrenderable = rendered.filter((r) => 'error' in r);
       if (unrenderable.length) await claim(unrenderable);

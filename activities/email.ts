@@ -2,8 +2,7 @@ import type { ActivityDeps } from './deps';
 import { getEmail, emailAttachments } from '../db/emails';
 import { claimEmail, transitionEmail } from '../db/emailStates';
 import { recordEvent } from '../db/events';
-import type { Transport } from '../services/transport';
-import { createHandOver, offerEach, UNKNOWN_OUTCOME } from '../services/handOver';
+import { offerEach, UNKNOWN_OUTCOME } from '../services/handOver';
 import { RenderError } from '../services/render';
 import { handOverActivity } from './handOver';
 import { outgoingMessage, renderRow } from './outgoing';
@@ -14,9 +13,9 @@ import { redactAddresses } from '../lib/redact';
 /** SUPPRESSED: the recipient is on the project's suppression list; nothing was offered to the provider. */
 export type DeliveryResult = { status: 'SENT' | 'FAILED' | 'SKIPPED' | 'SUPPRESSED'; messageId?: string | null; error?: string | null };
 
-export function emailActivities(deps: ActivityDeps, transport: Transport = deps.runtime.transport) {
+export function emailActivities(deps: ActivityDeps) {
   const { knex, config } = deps;
-  const { handOver, settleInterrupted } = createHandOver(deps, transport);
+  const { handOver, settleInterrupted, transport } = deps.runtime.handOver;
 
   /**
    * Hands the rendered email to the transport at most once, as a group of one (services/handOver.ts):

@@ -3,7 +3,7 @@ import type { EmailRow, StoredAttachment } from '../db/emails';
 import type { OutgoingMessage } from '../services/transport';
 import { renderTemplate, BatchRenderer, Rendered } from '../services/render';
 import { htmlToPlainText } from '../services/plainText';
-import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
+import { linksFor, oneClickHeaders } from '../lib/unsubscribe';
 import { withoutForbiddenHeaders } from '../lib/mailHeaders';
 import { NO_TRACKING, resolveTracking } from '../lib/trackingSettings';
 import { ProjectTracking, TrackedBody, trackedBody } from '../services/emailTracking';
@@ -36,7 +36,6 @@ export async function renderRow(config: Config, email: EmailRow, tracking: Proje
  */
 export function outgoingMessage(config: Config, row: EmailRow, attachments: StoredAttachment[]): OutgoingMessage {
   const links = row.contact_id ? linksFor(config, row.project_id, row.contact_id, row.topic_id) : null;
-  const oneClick = (row.type === 'MARKETING' || !!row.topic_id) && links?.unsubscribeUrl;
   return {
     emailId: row.id,
     projectId: row.project_id,
@@ -48,7 +47,7 @@ export function outgoingMessage(config: Config, row: EmailRow, attachments: Stor
     // A row rendered before the text part was stored (migration 029) gets one generated now.
     text: row.rendered_text ?? htmlToPlainText(row.rendered_body ?? row.body),
     // The caller's headers were checked at the API; rows stored before that check are cleaned here.
-    headers: { ...withoutForbiddenHeaders(row.headers), ...(oneClick ? listUnsubscribeHeaders(oneClick) : {}) },
+    headers: { ...withoutForbiddenHeaders(row.headers), ...oneClickHeaders({ type: row.type, topicId: row.topic_id }, links?.unsubscribeUrl) },
     attachments,
   };
 }

@@ -14,6 +14,7 @@ import { pendingCount } from './campaignDeferrals';
 import { campaignPacing, type Pacing } from './sendThrottle';
 import { variantStats, type CampaignAbTest, type VariantStats } from './campaignAbTest';
 import { topicStateSql } from './topics';
+import { consentedSql } from './consent';
 
 /**
  * Campaigns (spec "Campaign", "Campaign status"; docs/campaigns.md): the resource, its
@@ -343,10 +344,9 @@ function audienceQuery(knex: Knex, c: CampaignRow, fieldTypes: FieldTypes, segme
   if (c.audience_type === 'FILTERED') q = matchingContactsQuery(knex, c.project_id, c.audience_condition, fieldTypes);
   else if (c.audience_type === 'SEGMENT') q = segment ? segmentMembersQuery(knex, segment, fieldTypes) : knex({ c: 'contacts' }).whereRaw('false');
   else q = knex({ c: 'contacts' }).where('c.project_id', c.project_id);
-  if (c.topic_id) {
-    // A topic's mail, whatever its type: subscribed globally and to the topic (db/topics).
-    q.andWhere('c.subscribed', true).whereRaw(`EXISTS (SELECT 1 FROM topics t WHERE t.id = ? AND ${topicStateSql('c.id', 't')})`, [c.topic_id]);
-  } else if (c.type === 'MARKETING') q.andWhere('c.subscribed', true);
+  // The consent rule (db/consent.ts): a topic's mail, whatever its type, to contacts subscribed globally and to the topic.
+  const consented = consentedSql({ type: c.type, topicId: c.topic_id }, 'c', (t) => topicStateSql('c.id', t));
+  if (consented) q.whereRaw(consented.sql, consented.bindings);
   return q;
 }
 

@@ -87,3 +87,39 @@ export async function listConsent(
   ]);
   return { rows, total: Number(counted[0].count) };
 }
+
+// ───────────────────────────── the consent rule ─────────────────────────────
+
+/** What the consent rule asks of mail: its type, and the topic it is sent as (null: none). */
+export interface ConsentedMail {
+  type: string;
+  topicId: string | null;
+}
+
+/**
+ * May this contact receive this mail now: MARKETING mail goes only to contacts subscribed globally;
+ * mail sent as a topic, whatever its type, only to contacts subscribed globally and to the topic
+ * (its state as db/topics reads it); TRANSACTIONAL and HEADLESS mail of no topic to anyone. The
+ * reason it may not, or null. Campaign batches (activities/campaigns.ts) and the SEND_EMAIL step
+ * (activities/steps/sendEmail.ts) ask this; a campaign's audience (db/campaigns.ts) asks
+ * consentedSql, the same rule as a condition.
+ */
+export function consentRefusal(
+  mail: ConsentedMail,
+  contact: { subscribed: boolean | null; topicSubscribed?: boolean | null },
+): 'unsubscribed' | 'topic_unsubscribed' | null {
+  if ((mail.type === 'MARKETING' || mail.topicId) && contact.subscribed !== true) return 'unsubscribed';
+  if (mail.topicId && contact.topicSubscribed !== true) return 'topic_unsubscribed';
+  return null;
+}
+
+/**
+ * consentRefusal as a condition over the contacts row `c` (with `topicState(topicAlias)`, the
+ * contact's state of a `topics` row, db/topics topicStateSql); null when the mail needs no consent.
+ */
+export function consentedSql(mail: ConsentedMail, c: string, topicState: (topic: string) => string): { sql: string; bindings: string[] } | null {
+  if (mail.topicId)
+    return { sql: `${c}.subscribed = true AND EXISTS (SELECT 1 FROM topics t WHERE t.id = ? AND ${topicState('t')})`, bindings: [mail.topicId] };
+  if (mail.type === 'MARKETING') return { sql: `${c}.subscribed = true`, bindings: [] };
+  return null;
+}

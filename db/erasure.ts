@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { erasedAddressSql, normalizeAddress } from './suppressions';
+import { ERASED_EMAIL_STATE } from './emailStates';
 
 /**
  * Erasure of one person from a project (docs/privacy.md "Erasure"), in the caller's transaction:
@@ -46,8 +47,7 @@ const ANONYMOUS_EMAIL = `
   to_email = '', to_name = NULL, subject = '', body = '', text = NULL, variables = '{}', headers = '{}',
   rendered_subject = NULL, rendered_body = NULL, rendered_text = NULL, links = NULL,
   error = CASE WHEN error IS NULL THEN NULL ELSE 'erased' END, contact_id = NULL, updated_at = now(),
-  -- Not handed over yet: it never will be (the delivery claims QUEUED rows only).
-  status = CASE WHEN status = 'QUEUED' THEN 'FAILED' ELSE status END`;
+  ${ERASED_EMAIL_STATE}`;
 
 /** Case-insensitive "contains", with no LIKE wildcards to escape (`_` is common in addresses). */
 const names = (column: string) => `position(:email in lower(${column})) > 0`;

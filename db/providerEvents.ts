@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { EmailRow, EmailStatus } from './emails';
+import type { EmailRow } from './emails';
 import type { ProviderMilestone } from './campaigns';
 
 /** Provider webhook bookkeeping (services/providerEvents applies the events). */
@@ -25,14 +25,6 @@ export async function emailForProviderEvent(
   }
   if (!ref.messageId || !ref.address) return undefined;
   return trx<EmailRow>('emails').where({ provider_message_id: ref.messageId }).whereRaw('lower(to_email) = ?', [ref.address]).first();
-}
-
-/** Moves the email to `to` when its status is one of `from` (statuses only move forward). */
-export async function advanceEmailStatus(trx: Knex, id: string, to: EmailStatus, from: EmailStatus[], error?: string): Promise<void> {
-  await trx('emails')
-    .where({ id })
-    .whereIn('status', from)
-    .update({ status: to, ...(error ? { error } : {}), updated_at: trx.fn.now() });
 }
 
 /** Sets a once-per-email timestamp; true the first time. */

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import { TrackingPatch, TrackingSettings, trackingSettingsOf } from '../lib/trackingSettings';
 import type { EmailStatus } from './emails';
-import { inTransaction } from './transaction';
 import { prepared } from './prepared';
 
 /** First-party open and click tracking (docs/tracking.md): settings, links, engagements, reports. */
@@ -82,85 +81,6 @@ export interface RecordedEngagements {
   recorded: number;
   /** The `email.opened`/`email.clicked` events written (human hits of emails with a contact), for routing. */
   events: Array<{ id: string; project_id: string; contact_id: string; name: string }>;
-}
-
-/**
- * Records a batch of hits, set-based: every hit of a tracked email becomes an engagement row (a
- * machine's too, marked); a human one also an `email.opened`/`email.clicked` event with the link's
- * URL. The first human open and click of an email set its `opened_at`/`clicked_at`, move its status
- * forward, and move its campaign's counters once. Hits of emails not tracked for that kind, or of
- * links the email does not have, are dropped.
- *
- * The email rows are locked first, in id order (as every writer locks them before contacts and
- * campaigns), so the statement that follows reads which milestones are still unset knowing no
- * concurrent batch can set them in between.
- */
-export async function recordEngagements(db: Knex, hits: EngagementHit[], rules: EngagementRules): Promise<RecordedEngagements> {
-  if (!hits.length) return { recorded: 0, events: [] };
-  return inTransaction(db, async (trx) => {
-    await trx.raw('SELECT 1 FROM emails WHERE id = ANY(?::uuid[]) ORDER BY id FOR UPDATE', [[...new Set(hits.map((h) => h.emailId))]]);
-    const { rows } = await trx.raw(
-      `WITH hits AS (
-         SELECT * FROM unnest(:ids::uuid[], :emailIds::uuid[], :kinds::text[], :links::int[], :ats::timestamptz[], :heads::boolean[], :scanners::boolean[])
-                AS h(id, email_id, kind, link_index, at, head, scanner)),
-       judged AS (
-         SELECT h.id, h.email_id, h.kind, h.link_index, h.at, e.project_id, e.contact_id, e.campaign_id,
-                CASE WHEN h.kind = 'click' THEN e.links[h.link_index + 1] END AS url,
-                (h.head OR (h.scanner AND (e.sent_at IS NULL OR h.at <= e.sent_at + make_interval(secs => :window)))) AS machine
-           FROM hits h JOIN emails e ON e.id = h.email_id
-          WHERE (h.kind = 'open' AND e.track_opens) OR (h.kind = 'click' AND e.links[h.link_index + 1] IS NOT NULL)),
-       recorded AS (
-         INSERT INTO email_engagements (id, email_id, project_id, campaign_id, kind, link_index, machine, at)
-         SELECT id, email_id, project_id, campaign_id, kind, link_index, machine, at FROM judged
-         ON CONFLICT (id) DO NOTHING
-         RETURNING id),
-       firsts AS (
-         SELECT email_id, min(at) FILTER (WHERE kind = 'open' AND NOT machine) AS first_open, min(at) FILTER (WHERE kind = 'click' AND NOT machine) AS first_click
-           FROM judged GROUP BY email_id),
-       fresh AS (
-         SELECT e.id, e.campaign_id, (e.opened_at IS NULL AND f.first_open IS NOT NULL) AS opens, (e.clicked_at IS NULL AND f.first_click IS NOT NULL) AS clicks
-           FROM emails e JOIN firsts f ON f.email_id = e.id),
-       moved AS (
-         UPDATE emails e
-            SET opened_at = coalesce(e.opened_at, f.first_open),
-                clicked_at = coalesce(e.clicked_at, f.first_click),
-                status = CASE WHEN f.first_click IS NOT NULL AND e.status = ANY(:toClicked::text[]) THEN 'CLICKED'
-                              WHEN f.first_open IS NOT NULL AND e.status = ANY(:toOpened::text[]) THEN 'OPENED'
-                              ELSE e.status END,
-                updated_at = now()
-           FROM firsts f
-          WHERE e.id = f.email_id AND (f.first_open IS NOT NULL OR f.first_click IS NOT NULL)
-          RETURNING e.id),
-       counted AS (
-         UPDATE campaigns c SET opened_count = c.opened_count + n.opens, clicked_count = c.clicked_count + n.clicks
-           FROM (SELECT campaign_id, count(*) FILTER (WHERE opens)::int AS opens, count(*) FILTER (WHERE clicks)::int AS clicks
-                   FROM fresh WHERE campaign_id IS NOT NULL GROUP BY campaign_id) n
-          WHERE c.id = n.campaign_id AND (n.opens > 0 OR n.clicks > 0)),
-       events AS (
-         INSERT INTO events (id, project_id, contact_id, name, data)
-         SELECT j.id, j.project_id, j.contact_id, CASE j.kind WHEN 'open' THEN 'email.opened' ELSE 'email.clicked' END,
-                jsonb_strip_nulls(jsonb_build_object('emailId', j.email_id, 'campaignId', j.campaign_id, 'url', j.url, 'provider', 'first-party'))
-           FROM judged j JOIN contacts ct ON ct.id = j.contact_id
-          WHERE NOT j.machine
-         ON CONFLICT (id) DO NOTHING
-         RETURNING id, project_id, contact_id, name)
-       SELECT (SELECT count(*)::int FROM recorded) AS recorded, (SELECT count(*) FROM moved) AS moved,
-              (SELECT coalesce(json_agg(events), '[]') FROM events) AS events`,
-      {
-        ids: hits.map((h) => h.id),
-        emailIds: hits.map((h) => h.emailId),
-        kinds: hits.map((h) => h.kind),
-        links: hits.map((h) => (h.kind === 'click' ? (h.link ?? null) : null)),
-        ats: hits.map((h) => h.at.toISOString()),
-        heads: hits.map((h) => h.head),
-        scanners: hits.map((h) => h.scanner),
-        window: rules.machineWindowSeconds,
-        toOpened: rules.toOpened,
-        toClicked: rules.toClicked,
-      },
-    );
-    return { recorded: rows[0].recorded, events: rows[0].events };
-  });
 }
 
 export interface LinkReport {

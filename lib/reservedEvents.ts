@@ -11,7 +11,7 @@
  * Compared after NFKC: `ｃampaign.sent` (full-width c) or `campaign．sent` (full-width stop) reads
  * as `campaign.sent` to a person and to any receiver that normalises, so it is the same name here.
  *
- * Emitters: `email.*` (activities/email.ts, services/providerEvents.ts, db/campaignEmails.ts),
+ * Emitters: `email.*` (activities/email.ts, services/providerEvents.ts, db/emailStates.ts),
  * `contact.subscribed|unsubscribed` (lib/contactData.ts), `contact.topic.subscribed|unsubscribed` (db/topics.ts), `segment.<slug>.entry|exit` (db/segments.ts),
  * `campaign.sent|cancelled` (services/webhooks/campaigns.ts), `webhook.disabled|test`
  * (services/webhooks/delivery.ts, api/routes/webhookEndpoints.ts). Every emitted name is ASCII

@@ -70,6 +70,16 @@ export function listUnsubscribeHeaders(unsubscribeUrl: string): Record<string, s
   return { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
 }
 
+/**
+ * The one-click unsubscribe pair an outgoing email carries: marketing mail and mail sent as a topic
+ * do (for the latter its link leaves that topic only: linksFor), other mail and mail without a
+ * contact's link do not. Campaign groups (activities/campaigns.ts) and stored rows
+ * (activities/outgoing.ts) both take their headers from here.
+ */
+export function oneClickHeaders(mail: { type: string; topicId: string | null }, unsubscribeUrl: string | null | undefined): Record<string, string> {
+  return (mail.type === 'MARKETING' || !!mail.topicId) && unsubscribeUrl ? listUnsubscribeHeaders(unsubscribeUrl) : {};
+}
+
 /** The double opt-in confirmation link of a contact (`{{ confirmUrl }}` in the confirmation email). */
 export function confirmUrlFor(config: Pick<Config, 'appUrl' | 'jwtSecret'>, projectId: string, contactId: string): string {
   return `${config.appUrl}/confirm/${signSubscriptionToken(config.jwtSecret, { projectId, contactId }, CONFIRM_PURPOSE)}`;

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../lib/logger';
-import { EngagementHit, recordEngagements } from '../db/tracking';
+import type { EngagementHit } from '../db/tracking';
+import { recordEngagements } from '../db/emailStates';
 import type { EmailStatus } from '../db/emails';
 import type { EventHandOff } from './events';
 import { movesFrom } from './providerEvents';
@@ -20,7 +21,7 @@ type Deps = { knex: Knex; events: EventHandOff; log: Pick<Logger, 'warn'> };
 
 /**
  * Gathers the opens and clicks the tracking routes hear and records each gathering with one
- * set-based statement (db/tracking recordEngagements), then hands the `email.opened` and
+ * set-based statement (db/emailStates recordEngagements), then hands the `email.opened` and
  * `email.clicked` events it wrote to one `routeEventBatch` per project, as /v1/track's events are.
  * The pixel and the redirect answer without waiting for any of it: a reader's click costs one
  * primary-key read. The price is that hits of the last tenth of a second before a crash are lost,

@@ -11,7 +11,8 @@ import { type BatchResult, type OutgoingBatch, type OutgoingMessage, type Transp
 /**
  * The one hand-over of mail to a provider, for the three delivery paths: a single email (a group of
  * one), a /v1/send batch and a campaign batch (activities/{email,deliveryBatch,campaigns}.ts are its
- * adapters: they read and render their rows, then give the groups here). The rules live only here:
+ * adapters: they read and render their rows, then give the groups here). A process builds it once,
+ * over its transport (services/runtime.ts `handOver`). The rules live only here:
  *
  *   - each group waits for the project's send throttle first, or the attempt ends with
  *     `SendThrottled` and the rows not offered go back to QUEUED;
@@ -245,7 +246,7 @@ export function createHandOver(deps: HandOverDeps, transport: Transport) {
     return result;
   }
 
-  return { handOver, settleInterrupted, throttle };
+  return { handOver, settleInterrupted, throttle, transport };
 }
 
 export type HandOver = ReturnType<typeof createHandOver>;

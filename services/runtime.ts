@@ -5,6 +5,7 @@ import type { ImageStore } from '../lib/storage';
 import type { TemporalGateway } from './temporal';
 import type { Transport } from './transport';
 import { createTransport } from './transports';
+import { createHandOver, type HandOver } from './handOver';
 import { createEventHandOff, EventHandOff } from './events';
 import { DeliveryBatcher } from './deliveryBatcher';
 import { EngagementBatcher } from './engagementBatcher';
@@ -22,6 +23,11 @@ import type { SnsCertCache } from './snsMessages';
 export interface Runtime {
   /** The configured email transport (one SMTP pool per process), built when first asked for. */
   transport: Transport;
+  /**
+   * The one hand-over of mail to `transport` (services/handOver.ts: its send throttle, its bounce
+   * recording), shared by the three delivery activities; built when first asked for, like the transport.
+   */
+  handOver: HandOver;
   /** Committed events to routing: never throws, logs once, the maintenance sweep covers failures. */
   events: EventHandOff;
   /** /v1/send's batches of deliveries, one `deliverEmailBatch` start per batch. */
@@ -48,11 +54,16 @@ export function createRuntime(deps: { config: Config; knex: Knex; temporal: Temp
   // Built on first use: the worker sends, while the API and the inbound server never do, and
   // building it loads the provider's SDK (services/transports.ts).
   let transport: Transport | undefined;
+  let handOver: HandOver | undefined;
   let closed: Promise<void> | undefined;
   const runtime: Runtime = {
     get transport() {
       transport ??= createTransport(config, { knex });
       return transport;
+    },
+    get handOver() {
+      handOver ??= createHandOver({ config, knex, temporal, log, runtime: { events } }, runtime.transport);
+      return handOver;
     },
     events,
     deliveries,

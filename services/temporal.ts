@@ -4,6 +4,7 @@ import {
   WorkflowExecutionAlreadyStartedError,
   WorkflowIdReusePolicy,
   WorkflowNotFoundError,
+  WorkflowSignalWithStartOptions,
   WorkflowStartOptions,
   WorkflowUpdateFailedError,
 } from '@temporalio/client';
@@ -11,7 +12,7 @@ import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
 import type { NativeConnection } from '@temporalio/worker';
 import type { Config } from '../lib/config';
 import { workflowStarts } from '../lib/metrics';
-import type { StartOnce, StartSpec } from '../temporal/startSpec';
+import { searchAttributeLists, type StartOnce, type StartSpec } from '../temporal/startSpec';
 
 /** The API's handle on Temporal: one lazily opened connection per process. */
 export interface TemporalGateway {
@@ -96,13 +97,7 @@ export function createTemporalGateway(config: Config, address = temporalAddress(
 }
 
 export type { SearchAttributeName, StartOnce, StartSpec } from '../temporal/startSpec';
-
-/** A start's search attributes as the SDK takes them: each keyword that has a value, as a list of one. */
-export function searchAttributeLists(s: StartOnce<unknown[]>): Record<string, string[]> {
-  const lists: Record<string, string[]> = {};
-  for (const [k, v] of Object.entries(s.searchAttributes ?? {})) if (v) lists[k] = [v];
-  return lists;
-}
+export { searchAttributeLists } from '../temporal/startSpec';
 
 /**
  * Starts a workflow, given by its type, under a deterministic id. A second start of the same id

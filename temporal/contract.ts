@@ -20,6 +20,9 @@ export interface EventPayload {
   createdAt: string;
 }
 
+/** Carries one routed event to an execution; the event id makes a repeated delivery harmless. */
+export const eventSignal = defineSignal<[EventPayload]>('event');
+
 export interface GraphSnapshot {
   triggerStepId: string;
   /** Configs as parsed by their type's schema when the execution started; `invalid` says why one did not parse. */
@@ -198,9 +201,6 @@ export const jobStateQuery = defineQuery<JobState>('state');
 export const pauseCampaignUpdate = defineUpdate<CampaignState>('pause');
 /** PAUSED → SENDING: sending continues with the recipients not yet handed over. */
 export const resumeCampaignUpdate = defineUpdate<CampaignState>('resume');
-
-/** Carries one routed event to an execution; the event id makes a repeated delivery harmless. */
-export const eventSignal = defineSignal<[EventPayload]>('event');
 
 /** Sent by the compute activity after each committed batch, so the workflow can tell where it stands. */
 export const segmentProgressSignal = defineSignal<[{ batches: number; processed: number }]>('computeProgress');

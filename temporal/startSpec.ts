@@ -46,3 +46,49 @@ export const startSpec = <Type extends string, Args extends unknown[], I>(
   workflowType,
   build,
 });
+
+/** A start's search attributes as the SDK takes them: each keyword that has a value, as a list of one. */
+export function searchAttributeLists(s: Pick<StartOnce<unknown[]>, 'searchAttributes'>): Record<string, string[]> {
+  const lists: Record<string, string[]> = {};
+  for (const [k, v] of Object.entries(s.searchAttributes ?? {})) if (v) lists[k] = [v];
+  return lists;
+}
+
+/** The options of a start that a client start (services/temporal.ts) and a child start share. */
+export interface ChildStart<Args extends unknown[]> {
+  workflowId: string;
+  args: Args;
+  staticSummary: string;
+  staticDetails: string;
+  searchAttributes: Record<string, string[]>;
+  memo?: Record<string, unknown>;
+  priority?: { priorityKey: number };
+}
+
+/**
+ * The kit's start as a child workflow's options (for `executeChild(spec.workflowType, …)` in a
+ * workflow): the same id, args, UI text, search attributes, memo and priority a client start gets.
+ * Keys the kit leaves unset are left out, so the command is what a hand-written start was.
+ */
+export function childStart<Type extends string, Args extends unknown[], I>(spec: StartSpec<Type, Args, I>, input: I): ChildStart<Args> {
+  const s = spec.build(input);
+  return {
+    workflowId: s.workflowId,
+    args: s.args,
+    staticSummary: s.summary,
+    staticDetails: s.details,
+    searchAttributes: searchAttributeLists(s),
+    ...(s.memo ? { memo: s.memo } : {}),
+    ...(s.priorityKey ? { priority: { priorityKey: s.priorityKey } } : {}),
+  };
+}
+
+/**
+ * A child start as the hand-written child starts gave it before they used the kits: no UI text
+ * (their `summary`/`details` keys were no start options) and no priority. Runs that started their
+ * child before the kit's patch marker must command exactly that again when replayed.
+ */
+export function beforeKit<Args extends unknown[]>(start: ChildStart<Args>): Omit<ChildStart<Args>, 'staticSummary' | 'staticDetails' | 'priority'> {
+  const { staticSummary: _summary, staticDetails: _details, priority: _priority, ...rest } = start;
+  return rest;
+}

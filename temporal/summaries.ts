@@ -148,3 +148,19 @@ export function routeEventBatchStart(b: { projectId: string; eventIds: string[] 
     ]),
   };
 }
+
+/** An endpoint's delivery workflow (temporal/workflows/webhookDelivery/): ids and the host only, since the URL's path and query may carry a receiver's token. */
+export function webhookDeliveryStart(e: { id: string; projectId: string; url: string }): StartText {
+  return {
+    summary: `Webhook deliveries to ${safeHost(e.url)} (endpoint ${e.id})`,
+    details: `Drains the PENDING deliveries of webhook endpoint ${e.id} of project ${e.projectId}; see GET /webhook-endpoints/${e.id}/deliveries.`,
+  };
+}
+
+const safeHost = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'an endpoint';
+  }
+};

@@ -1,9 +1,5 @@
 import { Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
-import type { Duration, Workflow } from '@temporalio/common';
-import { domainVerification } from '../temporal/workflows/domainVerification';
-import { maintenance } from '../temporal/workflows/maintenance';
-import { retention } from '../temporal/workflows/retention';
-import { segmentRecompute } from '../temporal/workflows/segmentCompute';
+import type { Duration } from '@temporalio/common';
 
 export const DOMAIN_VERIFICATION_SCHEDULE = 'domain-verification';
 const MAINTENANCE_SCHEDULE = 'maintenance';
@@ -12,7 +8,8 @@ const RETENTION_SCHEDULE = 'retention';
 
 interface ScheduleSpecDef {
   id: string;
-  workflow: Workflow;
+  /** The workflow type (its function's name in temporal/workflows): by name, so the worker's own process loads no workflow body. */
+  workflowType: 'domainVerification' | 'maintenance' | 'retention' | 'segmentRecompute';
   every: Duration;
   /** The Web UI's one line for each run (docs/operators.md). */
   summary: string;
@@ -21,25 +18,25 @@ interface ScheduleSpecDef {
 const SCHEDULES: ScheduleSpecDef[] = [
   {
     id: DOMAIN_VERIFICATION_SCHEDULE,
-    workflow: domainVerification,
+    workflowType: 'domainVerification',
     every: '5 minutes',
     summary: 'DNS check of every pending sending domain and tracking domain (Schedule, every 5 minutes)',
   },
   {
     id: MAINTENANCE_SCHEDULE,
-    workflow: maintenance,
+    workflowType: 'maintenance',
     every: '1 minute',
     summary: 'Sweep: routes unrouted events, starts undelivered emails and orphaned campaigns, prunes old rows (Schedule, every minute)',
   },
   {
     id: RETENTION_SCHEDULE,
-    workflow: retention,
+    workflowType: 'retention',
     every: '1 hour',
     summary: "Retention: removes email bodies, events and inbound messages older than each project's retention setting (Schedule, every hour)",
   },
   {
     id: SEGMENT_RECOMPUTE_SCHEDULE,
-    workflow: segmentRecompute,
+    workflowType: 'segmentRecompute',
     every: '15 minutes',
     summary: 'Recompute of every tracked dynamic segment, one child per segment (Schedule, every 15 minutes)',
   },
@@ -48,7 +45,7 @@ const SCHEDULES: ScheduleSpecDef[] = [
 function desired(s: ScheduleSpecDef, taskQueue: string) {
   return {
     spec: { intervals: [{ every: s.every }] },
-    action: { type: 'startWorkflow' as const, workflowType: s.workflow, taskQueue, workflowId: s.id, staticSummary: s.summary },
+    action: { type: 'startWorkflow' as const, workflowType: s.workflowType, taskQueue, workflowId: s.id, staticSummary: s.summary },
     policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' as Duration },
   };
 }
@@ -66,7 +63,7 @@ export async function ensureSchedules(client: Client, taskQueue: string): Promis
       if (!(err instanceof ScheduleAlreadyRunning)) throw err;
       const handle = client.schedule.getHandle(s.id);
       const current = await handle.describe();
-      const stale = current.action.taskQueue !== taskQueue || current.action.workflowType !== s.workflow.name || current.action.staticSummary !== s.summary;
+      const stale = current.action.taskQueue !== taskQueue || current.action.workflowType !== s.workflowType || current.action.staticSummary !== s.summary;
       if (stale) {
         await handle.update((prev) => ({ ...prev, ...desired(s, taskQueue) }));
       }

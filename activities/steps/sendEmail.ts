@@ -3,10 +3,11 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { ActivityDeps } from '../deps';
 import { findContact } from '../../db/contactReaders';
 import { contactTopicStates, findTopicByKey } from '../../db/topics';
+import { consentRefusal } from '../../db/consent';
 import { getEmail, insertEmail, EmailType } from '../../db/emails';
 import { findTemplate } from '../../db/templates';
-import { isSenderDomainVerified } from '../../db/domains';
 import { executionVariables } from '../../services/executionVariables';
+import { senderAllowed } from '../../services/senderCheck';
 import { executionContext } from '../../db/executions';
 import type { config as SendEmailConfig } from '../../temporal/steps/sendEmail';
 import type { ConfigOf } from '../../temporal/steps/types';
@@ -84,16 +85,17 @@ export function sendEmailStepActivities(deps: ActivityDeps) {
       } else {
         content = c;
       }
-      if (content.type === 'MARKETING' && !contact.subscribed) return { emailId, skipped: 'unsubscribed' };
-      // Sent as a topic: subscribed globally and to the topic, whatever the type (db/topics).
+      // The consent rule (db/consent.ts): its global part first, so an unsubscribed contact is skipped before the topic is looked up.
+      const refused = consentRefusal({ type: content.type, topicId: null }, contact);
+      if (refused) return { emailId, skipped: refused };
       const topic = c.topic === undefined ? null : await findTopicByKey(knex, input.projectId, c.topic);
       if (c.topic !== undefined && !topic) throw fail(`topic ${c.topic} not found in this project`);
       if (topic) {
-        if (!contact.subscribed) return { emailId, skipped: 'unsubscribed' };
-        const state = (await contactTopicStates(knex, input.projectId, contact.id)).find((s) => s.topic.id === topic.id);
-        if (!state?.subscribed) return { emailId, skipped: 'topic_unsubscribed' };
+        const state = contact.subscribed ? (await contactTopicStates(knex, input.projectId, contact.id)).find((s) => s.topic.id === topic.id) : undefined;
+        const refusedTopic = consentRefusal({ type: content.type, topicId: topic.id }, { subscribed: contact.subscribed, topicSubscribed: state?.subscribed });
+        if (refusedTopic) return { emailId, skipped: refusedTopic };
       }
-      if (!senderCheckWaived(deps.config) && !(await isSenderDomainVerified(knex, input.projectId, content.from))) {
+      if (!(await senderAllowed(knex, input.projectId, content.from, senderCheckWaived(deps.config)))) {
         throw fail(`the sender domain of ${content.from} is not verified for this project`);
       }
       // Claimed last: a send that fails a check above must not use up the contact's cap.

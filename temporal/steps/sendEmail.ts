@@ -1,8 +1,8 @@
 import { ApplicationFailure, ChildWorkflowCancellationType, ParentClosePolicy, executeChild, patched, proxyActivities } from '@temporalio/workflow';
 import type { sendEmailStepActivities } from '../../activities/steps/sendEmail';
-import { deliverEmailWorkflowId } from '../workflowIds';
-import { deliveryStart } from '../summaries';
-import { deliverEmail } from '../workflows/deliverEmail';
+import { beforeKit, childStart } from '../startSpec';
+import type { deliverEmail } from '../workflows/deliverEmail';
+import { deliverEmailStart } from '../workflows/deliverEmail/start';
 import type { ConfigChecks, ConfigOf, StepContext, StepOutcome, Zod } from './types';
 
 const { prepareWorkflowEmail, quietHoursHold } = proxyActivities<ReturnType<typeof sendEmailStepActivities>>({
@@ -57,6 +57,12 @@ export async function check(c: ConfigOf<typeof config>, checks: ConfigChecks): P
 
 /** Steps that began before this marker send at once; later ones first wait out the contact's quiet hours. */
 const QUIET_HOURS_PATCH = 'send-email-quiet-hours';
+/**
+ * Deliveries started after this marker come whole from deliverEmail's start kit: its transactional
+ * priority and Web UI text, like every other delivery. Earlier ones were started without either,
+ * and their replay must give the same command.
+ */
+const DELIVERY_KIT_PATCH = 'send-email-delivery-kit';
 
 export async function run(c: ConfigOf<typeof config>, ctx: StepContext): Promise<StepOutcome> {
   let held: { heldUntil: string; timeZone: string } | undefined;
@@ -75,21 +81,19 @@ export async function run(c: ConfigOf<typeof config>, ctx: StepContext): Promise
     config: c,
   });
   if (prepared.skipped) return { branch: 'next', status: 'SKIPPED', output: { reason: prepared.skipped, ...held } };
-  const result = await executeChild(deliverEmail, {
-    workflowId: deliverEmailWorkflowId(prepared.emailId),
-    args: [{ emailId: prepared.emailId }],
+  const start = childStart(deliverEmailStart, {
+    id: prepared.emailId,
+    projectId: ctx.projectId,
+    contactId: ctx.contactId,
+    template: prepared.template,
+    source: `SEND_EMAIL step '${ctx.stepName}' of workflow ${ctx.workflowId}`,
+    executionId: ctx.executionId,
+  });
+  const result = await executeChild<typeof deliverEmail>(deliverEmailStart.workflowType, {
+    ...(patched(DELIVERY_KIT_PATCH) ? start : beforeKit(start)),
     // Cancelling the execution must not cancel an email already on its way.
     parentClosePolicy: ParentClosePolicy.ABANDON,
     cancellationType: ChildWorkflowCancellationType.ABANDON,
-    ...deliveryStart({
-      emailId: prepared.emailId,
-      projectId: ctx.projectId,
-      contactId: ctx.contactId,
-      label: prepared.template,
-      source: `SEND_EMAIL step '${ctx.stepName}' of workflow ${ctx.workflowId}`,
-      executionId: ctx.executionId,
-    }),
-    searchAttributes: { ProjectId: [ctx.projectId], ContactId: [ctx.contactId] },
   });
   if (result.status === 'FAILED') throw ApplicationFailure.nonRetryable(`email ${prepared.emailId} failed: ${result.error ?? 'unknown error'}`, 'EmailFailed');
   return { branch: 'next', output: { emailId: prepared.emailId, status: result.status, ...held } };

@@ -9,6 +9,8 @@ import { recordEvent } from '../../db/events';
 import { createExecution, markWaiting } from '../../db/executions';
 import { cancelExecutions } from '../../services/executions';
 import crypto from 'node:crypto';
+import { deliverEmailWorkflowId } from '../../temporal/workflowIds';
+import { PRIORITY } from '../../temporal/priorities';
 
 // A day lasts 0.864 s: "DELAY 2 days" runs in under two seconds.
 const SCALE = '0.00001';
@@ -100,6 +102,10 @@ describe('triggered executions', () => {
     expect(done.steps[1].output).toEqual({ delayedMs: scaled(2) });
     expect(done.steps[2].output).toEqual({ matched: true });
     expect(done.steps[3].output).toMatchObject({ status: 'SENT', emailId: expect.any(String) });
+    // The step's delivery is started from deliverEmail's kit: transactional priority and Web UI text, like every delivery.
+    const child = await (await h.deps.temporal.client()).workflow.getHandle(deliverEmailWorkflowId(done.steps[3].output.emailId)).describe();
+    expect(child.raw.workflowExecutionInfo?.priority?.priorityKey).toBe(PRIORITY.transactional);
+    expect(await child.staticSummary()).toMatch(/^Delivery of email /);
     expect(done.context.event).toMatchObject({ name: event, data: { plan: 'pro', source: 'ads' } });
 
     const exited = await api.until(wf.id, freeExec.id, ['COMPLETED', 'EXITED', 'FAILED']);

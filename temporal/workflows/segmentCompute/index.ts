@@ -1,9 +1,9 @@
-import { continueAsNew, executeChild, log, proxyActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, executeChild, log, patched, proxyActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { segmentActivities } from '../../../activities/segments';
 import { jobStateQuery, segmentProgressSignal } from '../../contract';
 import type { ComputeResult, JobState, SegmentComputeInput, SegmentRecomputeInput } from '../../contract';
-import { segmentComputeWorkflowId } from '../../workflowIds';
-import { segmentComputeStart } from '../../summaries';
+import { beforeKit, childStart } from '../../startSpec';
+import { segmentComputeSpec } from './start';
 
 const { computeSegment } = proxyActivities<ReturnType<typeof segmentActivities>>({
   // A compute walks every contact of the project; heartbeats after each batch tell a dead worker apart from a long run.
@@ -44,6 +44,8 @@ export async function segmentCompute(input: SegmentComputeInput): Promise<Comput
 }
 
 const SEGMENTS_PER_RUN = 100;
+/** Computes started after this marker carry their kit's Web UI text; earlier ones had none, and replay must say so. */
+const COMPUTE_KIT_PATCH = 'segment-compute-kit';
 const PARALLEL_COMPUTES = 4;
 
 /**
@@ -60,13 +62,12 @@ export async function segmentRecompute(input: SegmentRecomputeInput = {}): Promi
     await Promise.all(
       segments.slice(i, i + PARALLEL_COMPUTES).map(async (s) => {
         try {
-          await executeChild(segmentCompute, {
-            workflowId: segmentComputeWorkflowId(s.id, sweepKey),
-            args: [{ segmentId: s.id }],
-            ...segmentComputeStart({ id: s.id, projectId: s.projectId, name: s.name }, `segment-recompute Schedule (sweep ${sweepKey})`),
-            searchAttributes: { ProjectId: [s.projectId] },
-            memo: { segment: s.name },
+          const start = childStart(segmentComputeSpec, {
+            segment: { id: s.id, project_id: s.projectId, name: s.name },
+            runKey: sweepKey,
+            source: `segment-recompute Schedule (sweep ${sweepKey})`,
           });
+          await executeChild<typeof segmentCompute>(segmentComputeSpec.workflowType, patched(COMPUTE_KIT_PATCH) ? start : beforeKit(start));
           computed++;
         } catch (err) {
           failed++;
