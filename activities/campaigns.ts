@@ -21,8 +21,6 @@ import { batchRenderer } from '../services/render';
 import { htmlToPlainText } from '../services/plainText';
 import { abTestPage } from '../db/campaignAbTest';
 import { BATCH_WAIT_BUDGET_MS, evenPace, GROUP_WAIT_MS, limitGroups, wait } from '../services/sendThrottle';
-import { linksFor, listUnsubscribeHeaders } from '../lib/unsubscribe';
-import { identityVariables } from '../lib/contactData';
 import { consentRefusal } from '../db/consent';
 import { start } from '../services/temporal';
 import { campaignSendStart } from '../temporal/workflows/campaignSend/start';

@@ -4,7 +4,6 @@ import {
   WorkflowExecutionAlreadyStartedError,
   WorkflowIdReusePolicy,
   WorkflowNotFoundError,
-  WorkflowSignalWithStartOptions,
   WorkflowStartOptions,
   WorkflowUpdateFailedError,
 } from '@temporalio/client';
