@@ -6,7 +6,7 @@ import { openDashboard, DashboardSession, testEmail } from '../helpers/dashboard
  * Screens for what the API already did without one, in one headless Chromium session as the project's
  * creator (an OWNER: writes on suppressions and domains may be kept to owners and admins):
  * "Add contact" from the setup checklist's link (a bad address answered with the API's sentence on
- * its field), a field and the subscribed switch on the contact's page, "Suppressions" (add, confirm
+ * its field, an address already listed sent to its page rather than overwritten), a field and the subscribed switch on the contact's page, "Suppressions" (add, confirm
  * and remove, the empty state), and "Delete domain".
  */
 
@@ -24,7 +24,9 @@ beforeAll(async () => {
 afterAll(async () => s?.close());
 
 const rowsOf = (table: string) =>
-  page.$$eval(`table[aria-label="${table}"] tbody tr`, (rows) => rows.map((r) => (r as unknown as { innerText: string }).innerText.replace(/\s+/g, ' ').trim()));
+  page.$$eval(`table[aria-label="${table}"] tbody tr`, (rows) =>
+    rows.map((r) => (r as unknown as { innerText: string }).innerText.replace(/\s+/g, ' ').trim()),
+  );
 const inDialog = async (name: string) => (await page.waitForSelector(`${DIALOG} ::-p-aria([name="${name}"][role="button"])`, { timeout: 20_000 }))!.click();
 const dialogClosed = () => page.waitForFunction(() => !(globalThis as any).document.querySelector('[role="dialog"]'), { timeout: 20_000 });
 
@@ -54,8 +56,15 @@ it('adds a contact, edits it, suppresses and lifts an address, deletes a domain'
   const listed = (await h.http.get('/contacts').query({ search: address }).set(key)).body.data;
   expect(listed).toEqual([expect.objectContaining({ email: address, subscribed: true, data: { plan: 'pro' } })]);
 
+  // The address again (POST /contacts would overwrite it): the dialog says so and links to its page.
+  await s.click('Add contact');
+  await s.replace('Email', address.toUpperCase(), DIALOG);
+  await s.click('Create contact');
+  await s.waitForText('is already a contact');
+  await s.click('open its page', 'link');
+  await dialogClosed();
+
   // Its page: a field value edited, then the subscribed switch turned off.
-  await s.click(address, 'link');
   await s.click('Edit plan');
   await s.replace('Value', 'team', DIALOG);
   await s.click('Save field');
@@ -76,7 +85,9 @@ it('adds a contact, edits it, suppresses and lifts an address, deletes a domain'
   await s.replace('Email address', blocked);
   await s.click('Suppress address');
   await s.waitForText(`${blocked} is suppressed`);
-  expect(await rowsOf('Suppressions')).toEqual([expect.stringMatching(new RegExp(`^${blocked.replace(/[.]/g, '\\.')} Added by hand This dashboard or the API .* Never`, 'i'))]);
+  expect(await rowsOf('Suppressions')).toEqual([
+    expect.stringMatching(new RegExp(`^${blocked.replace(/[.]/g, '\\.')} Added by hand This dashboard or the API .* Never`, 'i')),
+  ]);
   expect((await h.http.get('/suppressions').set(key)).body.data).toEqual([expect.objectContaining({ email: blocked, reason: 'MANUAL' })]);
   await s.click(`Remove ${blocked}`);
   await inDialog('Remove from suppressions');

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { ActionIcon, Button, Group, Modal, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Button, Group, Modal, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { api, ApiError, forProject, unwrap } from '../api/client';
 import { parseFieldValue, VALUE_TYPES, type ValueType } from '../api/contactFields';
 import { ErrorState } from './States';
@@ -26,6 +27,16 @@ export function flatFieldOf(error: unknown): { field: string; message: string } 
   return m ? { field: m[1], message: m[2].charAt(0).toUpperCase() + m[2].slice(1) } : null;
 }
 
+/**
+ * POST /contacts creates *or updates* by address: an "Add contact" for a listed address would overwrite its
+ * subscription (re-subscribing someone who left) and fields. The dialog looks first and sends to its page instead.
+ */
+class AlreadyAContact extends Error {
+  constructor(readonly contactId: string) {
+    super('Already a contact');
+  }
+}
+
 /** "Add contact": email, subscribed and custom fields as key/value rows, created with POST /contacts. */
 export function AddContact({ projectId, onAdded }: { projectId: string; onAdded?: (email: string) => void }) {
   const qc = useQueryClient();
@@ -36,8 +47,15 @@ export function AddContact({ projectId, onAdded }: { projectId: string; onAdded?
   // Problems found before sending (a value that is not of its type), by row.
   const [problems, setProblems] = useState<Record<number, string>>({});
   const add = useMutation({
-    mutationFn: (data: Record<string, unknown>) =>
-      unwrap(api.POST('/contacts', { body: { email: email.trim(), subscribed, data: Object.keys(data).length ? data : undefined }, headers: forProject(projectId) })),
+    mutationFn: async (data: Record<string, unknown>) => {
+      const address = email.trim();
+      if (address) {
+        const found = await unwrap(api.GET('/contacts', { params: { query: { search: address, limit: 100, sort: 'email', dir: 'asc' } }, headers: forProject(projectId) }));
+        const same = found.data.find((c) => c.email.toLowerCase() === address.toLowerCase());
+        if (same) throw new AlreadyAContact(same.id);
+      }
+      return unwrap(api.POST('/contacts', { body: { email: address, subscribed, data: Object.keys(data).length ? data : undefined }, headers: forProject(projectId) }));
+    },
     onSuccess: async () => {
       const added = email.trim();
       close();
@@ -125,7 +143,15 @@ export function AddContact({ projectId, onAdded }: { projectId: string; onAdded?
                 </Button>
               </Group>
             </Stack>
-            {add.error && !shownOnInput ? (
+            {add.error instanceof AlreadyAContact ? (
+              <Alert color="yellow" title="Already a contact" role="alert">
+                {email.trim()} is already a contact;{' '}
+                <Anchor component={Link} to={`/p/${projectId}/contacts/${add.error.contactId}`} onClick={close}>
+                  open its page
+                </Anchor>{' '}
+                to change its subscription or fields.
+              </Alert>
+            ) : add.error && !shownOnInput ? (
               <ErrorState error={add.error} title="The contact was not added" />
             ) : null}
             <Group justify="flex-end">
