@@ -81,6 +81,11 @@ it('adds a contact, edits it, suppresses and lifts an address, deletes a domain'
   await s.click('Suppressions', 'link');
   await s.waitForText('No suppressed addresses');
   expect(await page.title()).toBe(`Suppressions · ${PROJECT}`);
+  // A bad address: the 422's field message on the input, not the envelope's "Request validation failed".
+  await s.replace('Email address', 'nope');
+  await s.click('Suppress address');
+  await s.waitForText('Invalid email address');
+  expect(await page.$eval('body', (b) => (b as any).innerText)).not.toContain('Request validation failed');
   const blocked = testEmail('blocked');
   await s.replace('Email address', blocked);
   await s.click('Suppress address');
