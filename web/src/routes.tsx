@@ -16,6 +16,7 @@ export const manages = (role: Role | null | undefined): boolean => !!role && MAN
 /** `roles`: shown only to these roles (docs/roles.md); the server checks anyway. */
 export const SECTIONS: ReadonlyArray<{ path: string; label: string; roles?: readonly Role[] }> = [
   { path: 'contacts', label: 'Contacts' },
+  { path: 'suppressions', label: 'Suppressions' },
   { path: 'templates', label: 'Templates' },
   { path: 'campaigns', label: 'Campaigns' },
   { path: 'analytics', label: 'Analytics' },
@@ -54,6 +55,7 @@ export const routes: RouteObject[] = [
       { path: 'domains', lazy: page(() => import('./pages/Domains')) },
       { path: 'contacts', lazy: page(() => import('./pages/Contacts')) },
       { path: 'contacts/:contactId', lazy: page(() => import('./pages/ContactDetail')) },
+      { path: 'suppressions', lazy: page(() => import('./pages/Suppressions')) },
       { path: 'team', lazy: page(() => import('./pages/Team')) },
       { path: 'activity', lazy: page(() => import('./pages/Activity')) },
       { path: 'events', lazy: page(() => import('./pages/Events')) },

@@ -39,7 +39,7 @@ export function ConfirmBody({ message, confirmLabel, confirmColor, loading, onCo
 /** A dialog that asks before an action (Mantine's Modal around ConfirmBody); closing it cancels. */
 export function ConfirmDialog({ opened, title, ...body }: ConfirmProps & { opened: boolean; title: string }) {
   return (
-    <Modal opened={opened} onClose={body.onCancel} title={title}>
+    <Modal opened={opened} onClose={body.onCancel} title={title} closeButtonProps={{ 'aria-label': 'Close' }}>
       <ConfirmBody {...body} />
     </Modal>
   );

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Anchor, Badge, Button, Code, Group, Modal, Paper, Select, Stack, Table, Text, Textarea, TextInput, Timeline, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Code, Group, Modal, Paper, Select, Stack, Switch, Table, Text, Textarea, TextInput, Timeline, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, forProject, unwrap } from '../api/client';
@@ -7,6 +7,7 @@ import { useCurrentProject } from '../api/project';
 import { parseFieldValue, sourceOf, typeOf, VALUE_TYPES, type ValueType } from '../api/contactFields';
 import { ContactEmails } from '../components/ContactEmails';
 import { Empty, ErrorState, Loading } from '../components/States';
+import { usePageTitle } from '../components/usePageTitle';
 
 /** Add or edit one custom field: PATCH /contacts/:id { data: { key: value } } changes only that key. */
 function FieldForm({ initial, onSave, onClose, saving, error }: {
@@ -67,6 +68,7 @@ export default function ContactDetail() {
     queryKey: ['contact', projectId, contactId],
     queryFn: () => unwrap(api.GET('/contacts/{id}', { params: { path: { id: contactId } }, headers })),
   });
+  usePageTitle(contact.data ? `${contact.data.email} · Contacts` : 'Contact');
   const events = useQuery({
     queryKey: ['contact-events', projectId, contactId],
     queryFn: () => unwrap(api.GET('/events/contact/{contactId}', { params: { path: { contactId }, query: { limit: 50 } }, headers })),
@@ -119,10 +121,15 @@ export default function ContactDetail() {
           {c.subscribed ? 'Subscribed' : 'Unsubscribed'}
         </Badge>
       </Group>
-      <Group>
-        <Button variant="light" loading={setSubscribed.isPending} onClick={() => setSubscribed.mutate(!c.subscribed)}>
-          {c.subscribed ? 'Unsubscribe' : 'Subscribe'}
-        </Button>
+      <Group justify="space-between">
+        {/* PATCH /contacts/:id { subscribed }: the global opt-in (topics keep their own choices). */}
+        <Switch
+          label="Subscribed"
+          description="Receives marketing mail (campaigns)"
+          checked={setSubscribed.isPending ? !!setSubscribed.variables : c.subscribed}
+          disabled={setSubscribed.isPending}
+          onChange={(e) => setSubscribed.mutate(e.currentTarget.checked)}
+        />
         <Button color="red" variant="light" onClick={() => setConfirming(true)}>
           Delete contact
         </Button>

@@ -6,6 +6,8 @@ import { Link } from 'react-router';
 import { api, forProject, ResponseOf, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { Empty, ErrorState, Loading } from '../components/States';
+import { AddContact } from '../components/AddContact';
+import { usePageTitle } from '../components/usePageTitle';
 
 type Job = ResponseOf<'/contacts/import/{jobId}', 'get'>;
 const PAGE = 25;
@@ -195,6 +197,7 @@ function BulkActions({ projectId, selected, onDone }: { projectId: string; selec
 
 export default function Contacts() {
   const { projectId } = useCurrentProject();
+  usePageTitle('Contacts');
   const qc = useQueryClient();
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 300);
@@ -235,7 +238,10 @@ export default function Contacts() {
         <Title order={1} size="h2">
           Contacts
         </Title>
-        <ImportCsv projectId={projectId} onDone={() => qc.invalidateQueries({ queryKey: ['contacts', projectId] })} />
+        <Group gap="xs">
+          <ImportCsv projectId={projectId} onDone={() => qc.invalidateQueries({ queryKey: ['contacts', projectId] })} />
+          <AddContact projectId={projectId} />
+        </Group>
       </Group>
       <Group align="flex-end">
         <TextInput label="Search" placeholder="Email contains…" type="search" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={280} />
@@ -327,7 +333,7 @@ export default function Contacts() {
               </Table>
             </ScrollArea>
           ) : (
-            <Empty>{debounced || subscribed !== 'all' ? 'No contact matches.' : 'No contacts yet: add them through the API or import a CSV file.'}</Empty>
+            <Empty>{debounced || subscribed !== 'all' ? 'No contact matches.' : 'No contacts yet: "Add contact" adds one, "Import CSV" many; the API (POST /contacts) adds them from your app.'}</Empty>
           )}
           <Group justify="space-between" p="sm">
             <Text size="sm" c="dimmed">

@@ -8,6 +8,8 @@ import { manages } from '../routes';
 import { Copy } from '../components/Copy';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { TrackingDomainSection } from '../components/TrackingDomain';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { usePageTitle } from '../components/usePageTitle';
 
 type Domain = ResponseOf<'/domains/project/{projectId}', 'get'>[number];
 
@@ -18,6 +20,14 @@ function DomainCard({ domain, projectId }: { domain: Domain; projectId: string }
   const verify = useMutation({
     mutationFn: () => unwrap(api.GET('/domains/{id}/verify', { params: { path: { id: domain.id } }, headers: forProject(projectId) })),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['domains', projectId] }),
+  });
+  const [asking, setAsking] = useState(false);
+  const remove = useMutation({
+    mutationFn: () => unwrap(api.DELETE('/domains/{id}', { params: { path: { id: domain.id } }, headers: forProject(projectId) })),
+    onSuccess: async () => {
+      setAsking(false);
+      await Promise.all([qc.invalidateQueries({ queryKey: ['domains', projectId] }), qc.invalidateQueries({ queryKey: ['setup-state', projectId] })]);
+    },
   });
   return (
     <Paper withBorder p="md" component="section" aria-label={domain.domain}>
@@ -36,6 +46,17 @@ function DomainCard({ domain, projectId }: { domain: Domain; projectId: string }
           </Text>
           <Button size="xs" onClick={() => verify.mutate()} loading={verify.isPending}>
             Verify now
+          </Button>
+          <Button
+            size="xs"
+            color="red"
+            variant="light"
+            onClick={() => {
+              remove.reset();
+              setAsking(true);
+            }}
+          >
+            Delete domain
           </Button>
         </Group>
       </Group>
@@ -83,6 +104,18 @@ function DomainCard({ domain, projectId }: { domain: Domain; projectId: string }
           </Table.Tbody>
         </Table>
       </ScrollArea>
+      <ConfirmDialog
+        opened={asking}
+        title={`Delete ${domain.domain}?`}
+        message={<>Sender addresses at {domain.domain} stop being accepted as soon as it is deleted. To send from it again, add it again and publish the DNS records it then lists.</>}
+        confirmLabel="Delete domain"
+        confirmColor="red"
+        loading={remove.isPending}
+        error={remove.error}
+        errorTitle="The domain was not deleted"
+        onConfirm={() => remove.mutate()}
+        onCancel={() => setAsking(false)}
+      />
     </Paper>
   );
 }
@@ -92,6 +125,7 @@ export default function Domains() {
   const may = manages(project?.role);
   const config = useAppConfig();
   const qc = useQueryClient();
+  usePageTitle('Domains');
   const [name, setName] = useState('');
   const domains = useQuery({
     queryKey: ['domains', projectId],

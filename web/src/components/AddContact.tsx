@@ -1,0 +1,170 @@
+import { useState, type FormEvent } from 'react';
+import { ActionIcon, Alert, Anchor, Button, Group, Modal, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { api, ApiError, forProject, unwrap } from '../api/client';
+import { parseFieldValue, VALUE_TYPES, type ValueType } from '../api/contactFields';
+import { ErrorState } from './States';
+
+interface FieldRow {
+  /** React's key for the row (rows are removed from the middle). */
+  id: number;
+  key: string;
+  type: ValueType;
+  value: string;
+}
+let nextRowId = 0;
+const emptyRow = (): FieldRow => ({ id: nextRowId++, key: '', type: 'text', value: '' });
+
+/**
+ * POST /contacts answers a bad value with the spec's flat `{ error }` sentence, prefixed by the field it
+ * is about ("email: Invalid email address", "data.plan: …"): the sentence goes under that input, and
+ * only one naming no input shows as an alert.
+ */
+export function flatFieldOf(error: unknown): { field: string; message: string } | null {
+  if (!(error instanceof ApiError)) return null;
+  const m = /^(email|subscribed|data\.[^:]+): (.+)$/s.exec(error.message);
+  return m ? { field: m[1], message: m[2].charAt(0).toUpperCase() + m[2].slice(1) } : null;
+}
+
+/**
+ * POST /contacts creates *or updates* by address: an "Add contact" for a listed address would overwrite its
+ * subscription (re-subscribing someone who left) and fields. The dialog looks first and sends to its page instead.
+ */
+class AlreadyAContact extends Error {
+  constructor(readonly contactId: string) {
+    super('Already a contact');
+  }
+}
+
+/** "Add contact": email, subscribed and custom fields as key/value rows, created with POST /contacts. */
+export function AddContact({ projectId, onAdded }: { projectId: string; onAdded?: (email: string) => void }) {
+  const qc = useQueryClient();
+  const [opened, setOpened] = useState(false);
+  const [email, setEmail] = useState('');
+  const [subscribed, setSubscribed] = useState(true);
+  const [rows, setRows] = useState<FieldRow[]>([]);
+  // Problems found before sending (a value that is not of its type), by row.
+  const [problems, setProblems] = useState<Record<number, string>>({});
+  const add = useMutation({
+    mutationFn: async (data: Record<string, unknown>) => {
+      const address = email.trim();
+      if (address) {
+        const found = await unwrap(api.GET('/contacts', { params: { query: { search: address, limit: 100, sort: 'email', dir: 'asc' } }, headers: forProject(projectId) }));
+        const same = found.data.find((c) => c.email.toLowerCase() === address.toLowerCase());
+        if (same) throw new AlreadyAContact(same.id);
+      }
+      return unwrap(api.POST('/contacts', { body: { email: address, subscribed, data: Object.keys(data).length ? data : undefined }, headers: forProject(projectId) }));
+    },
+    onSuccess: async () => {
+      const added = email.trim();
+      close();
+      await Promise.all([qc.invalidateQueries({ queryKey: ['contacts', projectId] }), qc.invalidateQueries({ queryKey: ['setup-state', projectId] })]);
+      onAdded?.(added);
+    },
+  });
+  function close() {
+    setOpened(false);
+    setEmail('');
+    setSubscribed(true);
+    setRows([]);
+    setProblems({});
+    add.reset();
+  }
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const data: Record<string, unknown> = {};
+    const found: Record<number, string> = {};
+    rows.forEach((r, i) => {
+      if (!r.key.trim() && !r.value) return; // an untouched row is left out
+      const parsed = parseFieldValue(r.type, r.value);
+      if (!r.key.trim()) found[i] = 'Name the field';
+      else if (parsed.problem) found[i] = parsed.problem;
+      else data[r.key.trim()] = parsed.value;
+    });
+    setProblems(found);
+    if (!Object.keys(found).length) add.mutate(data);
+  };
+  const onField = flatFieldOf(add.error);
+  // The custom field a `data.<key>…` sentence is about.
+  const dataKey = onField?.field.startsWith('data.') ? onField.field.slice(5).split('.')[0] : null;
+  const shownOnInput = onField?.field === 'email' || (dataKey !== null && rows.some((r) => r.key.trim() === dataKey));
+  const set = (i: number, patch: Partial<FieldRow>) => setRows((rs) => rs.map((r, j) => (j === i ? { ...r, ...patch } : r)));
+  return (
+    <>
+      <Button onClick={() => setOpened(true)}>Add contact</Button>
+      <Modal opened={opened} onClose={close} title="Add a contact" closeButtonProps={{ 'aria-label': 'Close' }} size="lg">
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            <TextInput
+              label="Email"
+              type="email"
+              required
+              data-autofocus
+              value={email}
+              onChange={(e) => setEmail(e.currentTarget.value)}
+              error={onField?.field === 'email' ? onField.message : undefined}
+            />
+            <Switch label="Subscribed" description="Receives marketing mail (campaigns)" checked={subscribed} onChange={(e) => setSubscribed(e.currentTarget.checked)} />
+            <Stack gap="xs" aria-label="Fields" role="group">
+              <Text size="sm" fw={500}>
+                Fields
+              </Text>
+              {rows.length ? null : (
+                <Text size="xs" c="dimmed">
+                  Optional: values templates and filters can use, such as a first name or a plan.
+                </Text>
+              )}
+              {rows.map((r, i) => {
+                const apiProblem = dataKey !== null && dataKey === r.key.trim() ? onField?.message : undefined;
+                return (
+                  <Group key={r.id} align="flex-start" wrap="nowrap" gap="xs">
+                    <TextInput label={`Field ${i + 1} name`} placeholder="firstName" value={r.key} onChange={(e) => set(i, { key: e.currentTarget.value })} error={apiProblem} style={{ flex: 1 }} />
+                    <Select label={`Field ${i + 1} type`} data={VALUE_TYPES} value={r.type} onChange={(v) => v && set(i, { type: v as ValueType })} allowDeselect={false} w={150} />
+                    <TextInput label={`Field ${i + 1} value`} value={r.value} onChange={(e) => set(i, { value: e.currentTarget.value })} error={problems[i]} style={{ flex: 1 }} />
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      mt={28}
+                      aria-label={`Remove field ${i + 1}`}
+                      onClick={() => {
+                        setRows((rs) => rs.filter((_, j) => j !== i));
+                        setProblems({});
+                      }}
+                    >
+                      ×
+                    </ActionIcon>
+                  </Group>
+                );
+              })}
+              <Group>
+                <Button size="xs" variant="light" onClick={() => setRows((rs) => [...rs, emptyRow()])}>
+                  Add a field
+                </Button>
+              </Group>
+            </Stack>
+            {add.error instanceof AlreadyAContact ? (
+              <Alert color="yellow" title="Already a contact" role="alert">
+                {email.trim()} is already a contact;{' '}
+                <Anchor component={Link} to={`/p/${projectId}/contacts/${add.error.contactId}`} onClick={close}>
+                  open its page
+                </Anchor>{' '}
+                to change its subscription or fields.
+              </Alert>
+            ) : add.error && !shownOnInput ? (
+              <ErrorState error={add.error} title="The contact was not added" />
+            ) : null}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={close}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={add.isPending}>
+                Create contact
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
+    </>
+  );
+}
