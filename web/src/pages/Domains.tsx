@@ -15,7 +15,7 @@ type Domain = ResponseOf<'/domains/project/{projectId}', 'get'>[number];
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
 
-function DomainCard({ domain, projectId }: { domain: Domain; projectId: string }) {
+function DomainCard({ domain, projectId, may }: { domain: Domain; projectId: string; may: boolean }) {
   const qc = useQueryClient();
   const verify = useMutation({
     mutationFn: () => unwrap(api.GET('/domains/{id}/verify', { params: { path: { id: domain.id } }, headers: forProject(projectId) })),
@@ -47,17 +47,19 @@ function DomainCard({ domain, projectId }: { domain: Domain; projectId: string }
           <Button size="xs" onClick={() => verify.mutate()} loading={verify.isPending}>
             Verify now
           </Button>
-          <Button
-            size="xs"
-            color="red"
-            variant="light"
-            onClick={() => {
-              remove.reset();
-              setAsking(true);
-            }}
-          >
-            Delete domain
-          </Button>
+          {may ? (
+            <Button
+              size="xs"
+              color="red"
+              variant="light"
+              onClick={() => {
+                remove.reset();
+                setAsking(true);
+              }}
+            >
+              Delete domain
+            </Button>
+          ) : null}
         </Group>
       </Group>
       {verify.error ? <ErrorState error={verify.error} title="The check did not run" /> : null}
@@ -172,7 +174,7 @@ export default function Domains() {
       {domains.isPending ? <Loading /> : null}
       {domains.error ? <ErrorState error={domains.error} /> : null}
       {domains.data && !domains.data.length ? <Empty>No domains yet: add the domain you send from.</Empty> : null}
-      {domains.data?.map((d) => <DomainCard key={d.id} domain={d} projectId={projectId} />)}
+      {domains.data?.map((d) => <DomainCard key={d.id} domain={d} projectId={projectId} may={may} />)}
       <TrackingDomainSection />
     </Stack>
   );

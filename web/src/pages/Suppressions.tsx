@@ -8,6 +8,7 @@ import { ErrorState } from '../components/States';
 import { ListPage, ListTable } from '../components/ListPage';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { usePageTitle } from '../components/usePageTitle';
+import { manages } from '../routes';
 
 type Entry = ResponseOf<'/suppressions', 'get'>['data'][number];
 type Reason = Entry['reason'];
@@ -87,7 +88,8 @@ function AddSuppression({ projectId }: { projectId: string }) {
 
 /** Suppressions (docs/api.md "Suppressions"): the addresses no mail of the project is handed to, why each is there, and lifting one. */
 export default function Suppressions() {
-  const { projectId } = useCurrentProject();
+  const { projectId, project } = useCurrentProject();
+  const may = manages(project?.role);
   usePageTitle('Suppressions');
   const qc = useQueryClient();
   const [search, setSearch] = useState('');
@@ -124,7 +126,8 @@ export default function Suppressions() {
       title="Suppressions"
       description="Addresses no mail of this project is handed to. A hard bounce or a spam complaint adds the address by itself; add one by hand when someone asks never to be mailed. Removing an address lets mail reach it again."
     >
-      <AddSuppression projectId={projectId} />
+      {/* Owners and admins change the list (docs/roles.md); a member reads it. */}
+      {may ? <AddSuppression projectId={projectId} /> : <Text size="sm" c="dimmed">Owners and admins add and remove suppressed addresses; your role may read the list.</Text>}
       <Group align="flex-end">
         <TextInput label="Search" placeholder="Address contains…" type="search" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={280} />
         <Select
@@ -166,7 +169,7 @@ export default function Suppressions() {
               <Table.Td>{new Date(e.createdAt).toLocaleString()}</Table.Td>
               <Table.Td>{e.expiresAt ? `${new Date(e.expiresAt).toLocaleString()}${expired ? ' (no longer suppresses)' : ''}` : 'Never'}</Table.Td>
               <Table.Td>
-                {erased(e) ? null : (
+                {erased(e) || !may ? null : (
                   <Button
                     size="xs"
                     color="red"
