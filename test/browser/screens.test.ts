@@ -39,7 +39,8 @@ it('adds a contact, edits it, suppresses and lifts an address, deletes a domain'
   await s.waitForText('No contacts yet');
   expect(await page.title()).toBe(`Contacts · ${PROJECT}`);
   await s.click('Add contact');
-  expect(await page.$(`${DIALOG} ::-p-aria([name="Close"][role="button"])`)).not.toBeNull();
+  // The dialog opens with a transition: wait for its named close button rather than look once.
+  expect(await page.waitForSelector(`${DIALOG} ::-p-aria([name="Close"][role="button"])`, { timeout: 20_000 })).not.toBeNull();
   await s.replace('Email', 'not-an-address', DIALOG);
   await s.click('Create contact');
   await s.waitForText('Invalid email address');
