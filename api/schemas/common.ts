@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 export const Uuid = z.string().uuid();
 export const IdParams = z.object({ id: Uuid });
-export const Email = z.string().trim().max(320).email();
+export { Email } from '../../lib/emailAddress';
 
 /** Page pagination (`page`, `pageSize`), shared by every page-paginated listing. */
 export const PageQuery = z.object({
