@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { DomainError } from '../lib/domainErrors';
-import { assertAudienceCompiles, CampaignFields } from '../db/campaigns';
+import type { CampaignFields } from '../db/campaigns';
+import { assertAudienceCompiles } from '../db/campaignAudience';
 import { FilterError } from '../db/filters';
 import { findSegment } from '../db/segments';
 import { resolveTopicKeys } from '../db/topics';

@@ -26,10 +26,7 @@ import { campaignTimeseries } from '../../db/analytics';
 import { assertVerifiedSender } from '../../services/senderCheck';
 import { parseLocalDateTime } from '../../lib/zonedTime';
 import {
-  audienceCount,
   CampaignStatus,
-  campaignStats,
-  cancelCampaign,
   createCampaign,
   deleteCampaign,
   duplicateCampaign,
@@ -37,8 +34,10 @@ import {
   GuardedWrite,
   listCampaigns,
   replaceCampaign,
-  requestSend,
 } from '../../db/campaigns';
+import { cancelCampaign, requestSend } from '../../db/campaignTransitions';
+import { audienceCount } from '../../db/campaignAudience';
+import { campaignStats } from '../../db/campaignStats';
 import { FilterError } from '../../db/filters';
 import { cancelCampaignWorkflow, sendCampaignTest, setCampaignPaused } from '../../services/campaigns';
 import { checkedCampaignFields, invalidAudience, missingSegment } from '../../services/campaignFields';
