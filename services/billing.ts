@@ -1,10 +1,8 @@
 /** What a Stripe event changes here: the project's customer link, its subscription, its invoices. */
 import type { Knex } from 'knex';
-import { z } from 'zod';
 import { claimBillingEvent, linkCustomer, projectOfCustomer, updateSubscription, upsertInvoice } from '../db/billing';
 import { findProject } from '../db/projects';
-
-const Uuid = z.string().uuid();
+import { Uuid } from '../lib/formats';
 
 type Obj = Record<string, any>;
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 && v.length <= 255 ? v : null);

@@ -1,5 +1,5 @@
 /** The contact import file format: a CSV's records as the staged rows of an import job. */
-import { Email } from '../lib/emailAddress';
+import { Email } from '../lib/formats';
 import { dataProblems } from '../lib/contactData';
 import { CsvSyntaxError } from '../lib/csv';
 import type { ImportRowPayload, StagedRow } from '../db/jobs';
