@@ -1,16 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { ActivityDeps } from './deps';
-import {
-  activeCampaigns,
-  beginSending,
-  BeginResult,
-  CampaignRow,
-  CampaignStatus,
-  cancelCampaign,
-  finishSending,
-  getCampaign,
-  setSendingPaused,
-} from '../db/campaigns';
+import { CampaignRow, CampaignStatus, getCampaign } from '../db/campaigns';
+import { activeCampaigns, beginSending, BeginResult, cancelCampaign, finishSending, setSendingPaused } from '../db/campaignTransitions';
 import { batchBounds, campaignEmailId, recipientPage, RecipientEmail, RecipientRow } from '../db/campaignEmails';
 import { claimPage, dropUnsent, settleCancelled } from '../db/emailStates';
 import { handOverActivity, loopHeartbeat } from './handOver';

@@ -96,7 +96,7 @@ export type FunnelStage = (typeof FUNNEL_STAGES)[number];
 export type Funnel = Record<FunnelStage, number> & { openRate: number; clickRate: number; bounceRate: number };
 
 /**
- * The campaign counters db/campaigns keeps (each moves once per email and milestone), so these
+ * The campaign counters db/campaignCounters keeps (each moves once per email and milestone), so these
  * figures always agree with GET /campaigns/:id/stats; nothing here recounts emails.
  */
 const COUNTERS: Record<FunnelStage, string> = {

@@ -101,7 +101,7 @@ export interface ConsentedMail {
  * mail sent as a topic, whatever its type, only to contacts subscribed globally and to the topic
  * (its state as db/topics reads it); TRANSACTIONAL and HEADLESS mail of no topic to anyone. The
  * reason it may not, or null. Campaign batches (activities/campaigns.ts) and the SEND_EMAIL step
- * (activities/steps/sendEmail.ts) ask this; a campaign's audience (db/campaigns.ts) asks
+ * (activities/steps/sendEmail.ts) ask this; a campaign's audience (db/campaignAudience.ts) asks
  * consentedSql, the same rule as a condition.
  */
 export function consentRefusal(

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { EmailRow } from './emails';
-import type { ProviderMilestone } from './campaigns';
+import type { ProviderMilestone } from './campaignCounters';
 
 /** Provider webhook bookkeeping (services/providerEvents applies the events). */
 

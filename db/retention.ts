@@ -65,7 +65,7 @@ export async function pruneEmailBodies(trx: Knex.Transaction, projectId: string,
 /**
  * Deletes up to `limit` routed events created before `cutoff`. Unrouted ones wait for the
  * maintenance sweep to route them. `contact.unsubscribed` events stay: a campaign's `unsubscribed`
- * figure counts them (db/campaigns.ts campaignStats), and they are few.
+ * figure counts them (db/campaignStats.ts campaignStats), and they are few.
  */
 export async function pruneEvents(trx: Knex.Transaction, projectId: string, cutoff: Date, limit: number): Promise<number> {
   const { rowCount } = await trx.raw(

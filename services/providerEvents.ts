@@ -10,7 +10,7 @@ import { advanceEmailStatus } from '../db/emailStates';
 import { recordEvent, EventRow } from '../db/events';
 import { updateContact } from '../db/contactWriters';
 import { suppressFromEvent } from '../db/suppressions';
-import { bumpCampaignCounter, ProviderMilestone } from '../db/campaigns';
+import { bumpCampaignCounter, ProviderMilestone } from '../db/campaignCounters';
 import type { Runtime } from './runtime';
 import { checkSuspension } from '../db/security';
 import { deterministicUuid } from '../lib/ids';

@@ -6,7 +6,6 @@ import { audited, requestAuditor } from '../../services/audit';
 import type { AppContext } from '../context';
 import { badRequest, conflict, notFound, validationError } from '../errors';
 import { IdParams } from '../schemas/common';
-import { filterErrorToFieldError } from '../schemas/filters';
 import {
   CampaignAudienceOut,
   CampaignBody,
@@ -27,12 +26,7 @@ import { campaignTimeseries } from '../../db/analytics';
 import { assertVerifiedSender } from '../../services/senderCheck';
 import { parseLocalDateTime } from '../../lib/zonedTime';
 import {
-  assertAudienceCompiles,
-  audienceCount,
-  CampaignFields,
   CampaignStatus,
-  campaignStats,
-  cancelCampaign,
   createCampaign,
   deleteCampaign,
   duplicateCampaign,
@@ -40,12 +34,13 @@ import {
   GuardedWrite,
   listCampaigns,
   replaceCampaign,
-  requestSend,
 } from '../../db/campaigns';
+import { cancelCampaign, requestSend } from '../../db/campaignTransitions';
+import { audienceCount } from '../../db/campaignAudience';
+import { campaignStats } from '../../db/campaignStats';
 import { FilterError } from '../../db/filters';
-import { findSegment } from '../../db/segments';
-import { resolveTopicKeys } from '../../db/topics';
 import { cancelCampaignWorkflow, sendCampaignTest, setCampaignPaused } from '../../services/campaigns';
+import { checkedCampaignFields, invalidAudience, missingSegment } from '../../services/campaignFields';
 import { start } from '../../services/temporal';
 import { campaignSendStart } from '../../temporal/workflows/campaignSend/start';
 import { presentCampaign } from '../presenters/campaigns';
@@ -63,25 +58,6 @@ function guarded(result: GuardedWrite, refusal: (status: CampaignStatus) => stri
   if (!result) throw notFound('Campaign');
   if ('conflict' in result) throw conflict(refusal(result.conflict), { details: { status: result.conflict } });
   return result.row;
-}
-
-const missingSegment = () => validationError([{ field: 'segmentId', code: 'custom', message: 'Segment not found in this project' }]);
-
-/** Create and replace share these checks: a verified sender, a segment of this project, a tree that compiles, a topic of this project. */
-async function checkedFields(ctx: AppContext, projectId: string, body: CampaignBody): Promise<CampaignFields> {
-  const { knex } = ctx.deps;
-  if (body.audienceType === 'SEGMENT' && !(await findSegment(knex, projectId, body.segmentId!))) throw missingSegment();
-  if (body.audienceType === 'FILTERED') {
-    try {
-      await assertAudienceCompiles(knex, projectId, body.audienceCondition);
-    } catch (err) {
-      if (err instanceof FilterError) throw validationError([filterErrorToFieldError(err, 'audienceCondition')], 'Invalid audience condition');
-      throw err;
-    }
-  }
-  await assertVerifiedSender(knex, projectId, body.from, senderCheckWaived(ctx.deps.config));
-  const topic = body.topic ? (await resolveTopicKeys(knex, projectId, [body.topic], () => 'topic')).get(body.topic)! : null;
-  return { ...body, topicId: topic?.id ?? null };
 }
 
 /** Any value `new Date()` accepts (a string or a number of milliseconds); null or omitted means now. */
@@ -132,7 +108,7 @@ export default [
       422: { description: 'validation failed; an audience condition problem names the path of the bad node' },
     },
     async handler(ctx, { body, project }) {
-      const fields = await checkedFields(ctx, project.id, body);
+      const fields = await checkedCampaignFields(ctx.deps.knex, project.id, body, senderCheckWaived(ctx.deps.config));
       const row = await audited(
         ctx.deps.knex,
         requestAuditor(ctx),
@@ -168,7 +144,7 @@ export default [
     },
     async handler(ctx, { params, body, project }) {
       await loadCampaign(ctx, project.id, params.id);
-      const fields = await checkedFields(ctx, project.id, body);
+      const fields = await checkedCampaignFields(ctx.deps.knex, project.id, body, senderCheckWaived(ctx.deps.config));
       const replaced = await audited(
         ctx.deps.knex,
         requestAuditor(ctx),
@@ -363,7 +339,7 @@ export default [
       try {
         return { count: await audienceCount(ctx.deps.knex, c) };
       } catch (err) {
-        if (err instanceof FilterError) throw validationError([filterErrorToFieldError(err, 'audienceCondition')], 'Invalid audience condition');
+        if (err instanceof FilterError) throw invalidAudience(err);
         throw err;
       }
     },

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { route } from '../route';
 import { audited, changedKeys, requestAuditor } from '../../services/audit';
 import type { AppContext } from '../context';
-import { ApiError, conflict, notFound, validationError, FieldError } from '../errors';
+import { ApiError, conflict, notFound, validationError } from '../errors';
 import { IdParams } from '../schemas/common';
 import {
   CancelAllOut,
@@ -55,7 +55,8 @@ import { activeExecutionIds, executionSteps, findExecution, listExecutions } fro
 import { describeFields } from '../../db/fields';
 import { findContact } from '../../db/contactReaders';
 import { cancelExecutions, startExecution } from '../../services/executions';
-import { graphProblems, transitionBranchProblem } from '../../services/workflowGraphs';
+import { transitionBranchProblem } from '../../services/workflowGraphs';
+import { notRunnable } from '../../services/workflowRunnable';
 import { referencePaths } from '../../services/stepReferences';
 import { describeStepTypes } from '../../services/stepTypes';
 import { STEP_TYPES, StepRegistry } from '../../temporal/steps';
@@ -78,29 +79,11 @@ async function present(ctx: AppContext, row: WorkflowRow) {
   return presentWorkflow(row, await loadGraph(ctx.deps.knex, row.id), registryOf(ctx));
 }
 
-/**
- * Everything that keeps a workflow from running (enabling, or a manual start): the graph rules of
- * services/workflowGraphs (graphProblems) and each step type's own checks against the project. 422 naming every offending step.
- */
+/** A workflow that cannot run (services/workflowRunnable) is a 422 naming every offending step. */
 async function assertRunnable(knex: Knex, project: string, workflowId: string, registry: StepRegistry, senderWaived: boolean): Promise<void> {
-  const graph = await loadGraph(knex, workflowId);
-  const byId = new Map(graph.steps.map((s) => [s.id, s]));
-  const problems: { stepId: string; field: string; message: string }[] = graphProblems(graph, registry);
-  for (const step of graph.steps) {
-    if (problems.some((p) => p.stepId === step.id && p.field.startsWith('config'))) continue;
-    for (const e of await stepConfigProblems(knex, project, step.type, step.config, 'enable', { registry, senderWaived, filterShape: filterTreeShapeErrors }))
-      problems.push({ stepId: step.id, field: e.field, message: e.message });
-  }
-  if (!problems.length) return;
-  const describe = (p: (typeof problems)[number]) => {
-    const step = byId.get(p.stepId)!;
-    return `step "${step.name}" (${step.type}): ${p.field.startsWith('config') || p.field.startsWith('branches') ? `${p.field}: ` : ''}${p.message}`;
-  };
-  const errors: FieldError[] = problems.map((p) => ({ field: `steps.${p.stepId}.${p.field}`, code: 'custom', message: describe(p) }));
-  throw new ApiError(422, 'VALIDATION_ERROR', `The workflow cannot run: ${describe(problems[0])}`, {
-    errors,
-    details: { stepIds: [...new Set(problems.map((p) => p.stepId))] },
-  });
+  const problem = await notRunnable(knex, project, workflowId, { registry, senderWaived, filterShape: filterTreeShapeErrors });
+  if (!problem) return;
+  throw new ApiError(422, 'VALIDATION_ERROR', problem.message, { errors: problem.errors, details: { stepIds: problem.stepIds } });
 }
 
 async function assertValidConfig(

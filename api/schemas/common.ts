@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { Email, Uuid } from '../../lib/formats';
 
-export const Uuid = z.string().uuid();
+/** The formats live in lib/formats.ts, where services check them too. */
+export { Email, Uuid };
 export const IdParams = z.object({ id: Uuid });
-export const Email = z.string().trim().max(320).email();
 
 /** Page pagination (`page`, `pageSize`), shared by every page-paginated listing. */
 export const PageQuery = z.object({

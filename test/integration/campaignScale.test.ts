@@ -5,7 +5,7 @@ import { startSendgridSink, SendgridSink } from '../helpers/sendgridSink';
 import { verifiedDomain } from '../helpers/fixtures';
 import { campaignActivities } from '../../activities/campaigns';
 import { loadConfig } from '../../lib/config';
-import { beginSending } from '../../db/campaigns';
+import { beginSending } from '../../db/campaignTransitions';
 import { campaignEmailId, recipientPage } from '../../db/campaignEmails';
 import { dueDeferredPage } from '../../db/campaignDeferrals';
 

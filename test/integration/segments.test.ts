@@ -3,7 +3,7 @@ import { startHarness, createProjectFixture, bearer, eventually, Harness, Projec
 import { uniqueEmail } from '../helpers/fixtures';
 import { upsertContact } from '../../db/contactWriters';
 import { beginCompute, computeBatch, finishCompute } from '../../db/segments';
-import { requestSend } from '../../db/campaigns';
+import { requestSend } from '../../db/campaignTransitions';
 
 let h: Harness;
 let p: ProjectFixture;
