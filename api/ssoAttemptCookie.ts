@@ -23,7 +23,7 @@ export function takeAttempt(ctx: AppContext): SsoAttempt | null {
   const token = ctx.cookies.get(COOKIE);
   ctx.cookies.set(COOKIE, null, { httpOnly: true, sameSite: 'lax', path: PATH, overwrite: true });
   const claims = token ? verifyJwt(token, keyOf(ctx.deps.config.jwtSecret)) : null;
-  if (!claims || claims.sub !== 'sso-attempt') return null;
+  if (claims?.sub !== 'sso-attempt') return null;
   const { state, nonce, verifier } = claims;
   return typeof state === 'string' && typeof nonce === 'string' && typeof verifier === 'string' ? { state, nonce, verifier } : null;
 }

@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { Badge, Button, Code, Group, Paper, ScrollArea, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Code, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, fieldError, forProject, ResponseOf, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { ConfirmDialog } from './ConfirmDialog';
-import { Copy } from './Copy';
+import { DnsRecordsTable } from './DnsRecordsTable';
 import { ErrorState, Loading } from './States';
 
 type TrackingDomainOut = ResponseOf<'/tracking-domain', 'get'>;
@@ -113,42 +113,7 @@ export function TrackingDomainSection() {
             <Text size="sm">
               Publish these DNS records for <Code>{domain.domain}</Code>, then check. Links will start with <Code>{domain.trackingUrl}</Code>.
             </Text>
-            <ScrollArea>
-              <Table aria-label={`DNS records of the tracking domain ${domain.domain}`} miw={640}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Type</Table.Th>
-                    <Table.Th>Name</Table.Th>
-                    <Table.Th>Value</Table.Th>
-                    <Table.Th>Valid</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {domain.records.map((r) => (
-                    <Table.Tr key={`${r.type}-${r.name}`}>
-                      <Table.Td>{r.type}</Table.Td>
-                      <Table.Td>
-                        <Group gap={6} wrap="nowrap">
-                          <Code>{r.name}</Code>
-                          <Copy value={r.name} what={`${r.type} record name`} />
-                        </Group>
-                      </Table.Td>
-                      <Table.Td>
-                        <Group gap={6} wrap="nowrap">
-                          <Code style={{ wordBreak: 'break-all', maxWidth: 320 }}>{r.value}</Code>
-                          <Copy value={r.value} what={`${r.type} record value`} />
-                        </Group>
-                      </Table.Td>
-                      <Table.Td>
-                        <Badge color={r.valid ? 'green' : 'gray'} variant="light" style={{ overflow: 'visible' }}>
-                          {r.valid ? 'found' : 'missing'}
-                        </Badge>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </ScrollArea>
+            <DnsRecordsTable label={`DNS records of the tracking domain ${domain.domain}`} records={domain.records} />
           </>
         ) : null}
         {mayChange && current.data !== undefined ? (

@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { Badge, Button, Code, Group, Paper, ScrollArea, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, forProject, ResponseOf, unwrap } from '../api/client';
 import { useAppConfig } from '../api/session';
 import { useCurrentProject } from '../api/project';
 import { manages } from '../routes';
-import { Copy } from '../components/Copy';
+import { DnsRecordsTable } from '../components/DnsRecordsTable';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { TrackingDomainSection } from '../components/TrackingDomain';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -66,46 +66,7 @@ function DomainCard({ domain, projectId, may }: { domain: Domain; projectId: str
       <Text size="sm" mb="xs">
         Publish these DNS records at your DNS provider, then verify.
       </Text>
-      <ScrollArea>
-        <Table aria-label={`DNS records of ${domain.domain}`} miw={700}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Type</Table.Th>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Value</Table.Th>
-              <Table.Th>Purpose</Table.Th>
-              <Table.Th>Required</Table.Th>
-              <Table.Th>Valid</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {domain.records.map((r) => (
-              <Table.Tr key={`${r.purpose}-${r.name}`}>
-                <Table.Td>{r.type}</Table.Td>
-                <Table.Td>
-                  <Group gap={6} wrap="nowrap">
-                    <Code>{r.name}</Code>
-                    <Copy value={r.name} what={`${r.purpose} record name`} />
-                  </Group>
-                </Table.Td>
-                <Table.Td>
-                  <Group gap={6} wrap="nowrap">
-                    <Code style={{ wordBreak: 'break-all', maxWidth: 320 }}>{r.value}</Code>
-                    <Copy value={r.value} what={`${r.purpose} record value`} />
-                  </Group>
-                </Table.Td>
-                <Table.Td>{r.purpose}</Table.Td>
-                <Table.Td>{r.required ? 'yes' : 'no'}</Table.Td>
-                <Table.Td>
-                  <Badge color={r.valid ? 'green' : 'gray'} variant="light" style={{ overflow: 'visible' }}>
-                    {r.valid ? 'found' : 'missing'}
-                  </Badge>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </ScrollArea>
+      <DnsRecordsTable label={`DNS records of ${domain.domain}`} records={domain.records} detailed />
       <ConfirmDialog
         opened={asking}
         title={`Delete ${domain.domain}?`}
