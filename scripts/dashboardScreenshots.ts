@@ -210,6 +210,17 @@ async function main() {
     await click('Settings', 'link');
     await text('Danger zone');
     await shot('settings');
+    await click('Suppressions', 'link');
+    await text('Suppress address');
+    await shot('suppressions');
+    await page.goto(`${base}/app/account`, { waitUntil: 'networkidle0' });
+    await text('Sign out everywhere');
+    await shot('account');
+    await page.goto(`${base}/app/account/two-factor`, { waitUntil: 'networkidle0' });
+    await click('Enable two-factor authentication');
+    await page.waitForSelector('img[src^="data:image/png"]', { timeout: 30_000 });
+    await shot('two-factor');
+    await page.goto(`${base}/app/p/${project.id}`, { waitUntil: 'networkidle0' });
     await page.setViewport({ width: 390, height: 844 });
     await click('Toggle navigation');
     await click('Contacts', 'link');

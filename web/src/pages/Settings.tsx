@@ -8,6 +8,7 @@ import { useCurrentProject } from '../api/project';
 import { manages } from '../routes';
 import { ErrorState, Loading } from '../components/States';
 import { RequireTwoFactorSwitch } from '../components/twoFactor/RequireTwoFactorSwitch';
+import { SaveButton } from '../components/SaveButton';
 
 type SendingPolicy = ResponseOf<'/settings', 'get'>;
 type CapPeriod = 'day' | 'week';
@@ -133,16 +134,7 @@ function Sending({ projectId, policy, may }: { projectId: string; policy: Sendin
         may={may}
         onSubmit={submit}
         save={
-          <Group>
-            <Button type="submit" loading={save.isPending}>
-              Save sending settings
-            </Button>
-            {save.isSuccess ? (
-              <Text size="sm" c="green" role="status">
-                Saved.
-              </Text>
-            ) : null}
-          </Group>
+          <SaveButton label="Save sending settings" save={save} />
         }
       >
           <Select
@@ -235,16 +227,7 @@ function RetentionSettings({ projectId, retention, may }: { projectId: string; r
           save.mutate();
         }}
         save={
-          <Group>
-            <Button type="submit" loading={save.isPending}>
-              Save retention
-            </Button>
-            {save.isSuccess ? (
-              <Text size="sm" c="green" role="status">
-                Saved.
-              </Text>
-            ) : null}
-          </Group>
+          <SaveButton label="Save retention" save={save} />
         }
       >
           <Text size="sm" c="dimmed">

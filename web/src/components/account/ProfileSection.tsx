@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Paper, Stack, TextInput, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, unwrap, type User } from '../../api/client';
 import { ErrorState } from '../States';
+import { SaveButton } from '../SaveButton';
 
 export function ProfileSection({ user }: { user: User }) {
   const [name, setName] = useState(user.name ?? '');
@@ -24,16 +25,7 @@ export function ProfileSection({ user }: { user: User }) {
           </Title>
           <TextInput label="Name" maxLength={100} value={name} onChange={(e) => setName(e.currentTarget.value)} error={fieldError(save.error, 'name')} w={320} />
           {save.error && !fieldError(save.error, 'name') ? <ErrorState error={save.error} title="Not saved" /> : null}
-          <Group>
-            <Button type="submit" loading={save.isPending}>
-              Save
-            </Button>
-            {save.isSuccess ? (
-              <Text size="sm" c="green" role="status">
-                Saved.
-              </Text>
-            ) : null}
-          </Group>
+          <SaveButton label="Save" save={save} />
         </Stack>
       </form>
     </Paper>
