@@ -27,6 +27,16 @@ const rowsOf = (table: string) =>
   page.$$eval(`table[aria-label="${table}"] tbody tr`, (rows) =>
     rows.map((r) => (r as unknown as { innerText: string }).innerText.replace(/\s+/g, ' ').trim()),
   );
+/** The table's rows once one of them shows `text`: a status line can come before the list's refetch. */
+const rowsShowing = async (table: string, text: string) => {
+  await page.waitForFunction(
+    (sel: string, t: string) => [...(globalThis as any).document.querySelectorAll(sel)].some((r: any) => r.innerText.includes(t)),
+    { timeout: 20_000 },
+    `table[aria-label="${table}"] tbody tr`,
+    text,
+  );
+  return rowsOf(table);
+};
 const inDialog = async (name: string) => (await page.waitForSelector(`${DIALOG} ::-p-aria([name="${name}"][role="button"])`, { timeout: 20_000 }))!.click();
 const dialogClosed = () => page.waitForFunction(() => !(globalThis as any).document.querySelector('[role="dialog"]'), { timeout: 20_000 });
 
@@ -53,7 +63,7 @@ it('adds a contact, edits it, suppresses and lifts an address, deletes a domain'
   await s.click('Create contact');
   await dialogClosed();
   await s.waitForText(address);
-  expect(await rowsOf('Contacts')).toEqual([expect.stringContaining(address)]);
+  expect(await rowsShowing('Contacts', address)).toEqual([expect.stringContaining(address)]);
   const listed = (await h.http.get('/contacts').query({ search: address }).set(key)).body.data;
   expect(listed).toEqual([expect.objectContaining({ email: address, subscribed: true, data: { plan: 'pro' } })]);
 
@@ -91,7 +101,7 @@ it('adds a contact, edits it, suppresses and lifts an address, deletes a domain'
   await s.replace('Email address', blocked);
   await s.click('Suppress address');
   await s.waitForText(`${blocked} is suppressed`);
-  expect(await rowsOf('Suppressions')).toEqual([
+  expect(await rowsShowing('Suppressions', blocked)).toEqual([
     expect.stringMatching(new RegExp(`^${blocked.replace(/[.]/g, '\\.')} Added by hand This dashboard or the API .* Never`, 'i')),
   ]);
   expect((await h.http.get('/suppressions').set(key)).body.data).toEqual([expect.objectContaining({ email: blocked, reason: 'MANUAL' })]);
