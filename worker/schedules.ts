@@ -1,5 +1,6 @@
 import { Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
+import type * as workflows from '../temporal/workflows';
 
 export const DOMAIN_VERIFICATION_SCHEDULE = 'domain-verification';
 const MAINTENANCE_SCHEDULE = 'maintenance';
@@ -8,8 +9,12 @@ const RETENTION_SCHEDULE = 'retention';
 
 interface ScheduleSpecDef {
   id: string;
-  /** The workflow type (its function's name in temporal/workflows): by name, so the worker's own process loads no workflow body. */
-  workflowType: 'domainVerification' | 'maintenance' | 'retention' | 'segmentRecompute';
+  /**
+   * The workflow type: the name of a function temporal/workflows exports, checked by the compiler
+   * through a type-only import, so a renamed workflow is a type error here and this process still
+   * loads no workflow body.
+   */
+  workflowType: Extract<keyof typeof workflows, string>;
   every: Duration;
   /** The Web UI's one line for each run (docs/operators.md). */
   summary: string;
