@@ -135,8 +135,17 @@ function responses(def: RouteDef, sink: SchemaSink, opId: string): Json {
 
   for (const [status, r] of Object.entries(def.responses ?? {})) {
     const code = Number(status);
-    if (r.schema) out[status] = { description: r.description, content: { 'application/json': { schema: sink.convert(r.schema, 'output', opId) } } };
-    else if (r.contentType)
+    if (r.schema) {
+      // A JSON answer that can also come as a download (a CSV export of the same list) lists both media types.
+      const others = [r.contentType ?? []].flat().filter((type) => type !== 'application/json');
+      out[status] = {
+        description: r.description,
+        content: {
+          'application/json': { schema: sink.convert(r.schema, 'output', opId) },
+          ...Object.fromEntries(others.map((type) => [type, { schema: nonJsonBody(type) }])),
+        },
+      };
+    } else if (r.contentType)
       out[status] = { description: r.description, content: Object.fromEntries([r.contentType].flat().map((type) => [type, { schema: nonJsonBody(type) }])) };
     else out[status] = code >= 400 && code < 500 ? envelopeRef(r.description) : { description: r.description };
   }

@@ -27,7 +27,12 @@ type AnsweredStatus = 200 | 201 | 202 | 203 | 204 | 205 | 206 | 300 | 301 | 302 
  */
 export type Reply<R> = [AnsweredOf<R>] extends [never] ? void : AnsweredOf<R>;
 type AnsweredOf<R> = {
-  [S in keyof R & AnsweredStatus]: R[S] extends { schema: infer T extends z.ZodType } ? z.input<T> : void;
+  // A status that also answers another media type (a CSV download of the same list) may set the body itself.
+  [S in keyof R & AnsweredStatus]: R[S] extends { schema: infer T extends z.ZodType }
+    ? R[S] extends { contentType: unknown }
+      ? z.input<T> | void
+      : z.input<T>
+    : void;
 }[keyof R & AnsweredStatus];
 
 /**

@@ -42,6 +42,7 @@ export const AUDIT_ACTIONS = [
   'campaign.delete',
   'campaign.send',
   'campaign.cancel',
+  'campaign.unschedule',
   'workflow.create',
   'workflow.delete',
   'workflow.enable',

@@ -41,6 +41,23 @@ export async function cancelCampaign(knex: Knex, projectId: string, id: string):
   return current ? { conflict: current.status } : null;
 }
 
+/**
+ * SCHEDULED → DRAFT ("Unschedule"), while the workflow still sleeps: not once sending began, nor in
+ * the last seconds before the time, when the workflow may be waking (it would then find a DRAFT and
+ * end on its own, and a second send could not start under the same workflow id).
+ */
+export async function unscheduleCampaign(knex: Knex, projectId: string, id: string): Promise<GuardedWrite> {
+  const [row] = await knex<CampaignRow>('campaigns')
+    .where({ project_id: projectId, id, status: 'SCHEDULED' })
+    .whereNull('started_at')
+    .whereRaw("scheduled_for > now() + interval '5 seconds'")
+    .update({ status: 'DRAFT', scheduled_for: null, local_schedule: null, updated_at: knex.fn.now() } as any)
+    .returning('*');
+  if (row) return { row };
+  const current = await findCampaign(knex, projectId, id);
+  return current ? { conflict: current.status } : null;
+}
+
 /** What the workflow sees when it wakes: whether to go on. */
 export interface BeginResult {
   status: CampaignStatus;

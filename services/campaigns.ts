@@ -10,7 +10,7 @@ import { findContactByEmail } from '../db/contactReaders';
 import { insertEmail } from '../db/emails';
 import { assertVerifiedSender } from './senderCheck';
 import { startDelivery } from './deliveries';
-import { cancelWorkflow, updateWorkflow } from './temporal';
+import { cancelWorkflow, terminateWorkflow, updateWorkflow } from './temporal';
 import { pauseCampaignUpdate, resumeCampaignUpdate } from '../temporal/contract';
 import type { CampaignState } from '../temporal/contract';
 import { campaignWorkflowId } from '../temporal/workflows/campaignSend/start';
@@ -18,6 +18,15 @@ import { campaignWorkflowId } from '../temporal/workflows/campaignSend/start';
 /** Temporal cancellation of the campaign's workflow; one that already ended is fine. */
 export async function cancelCampaignWorkflow(gateway: TemporalGateway, campaignId: string): Promise<void> {
   await cancelWorkflow(gateway, campaignWorkflowId(campaignId));
+}
+
+/**
+ * An unscheduled campaign's sleeping workflow: terminated rather than cancelled, so that sending the
+ * draft again may start a new run under the same id (a run that ended normally would refuse it).
+ * Nothing was handed over yet (the row's guard made sure), so there is nothing to settle.
+ */
+export async function endUnscheduledCampaignWorkflow(gateway: TemporalGateway, campaignId: string): Promise<void> {
+  await terminateWorkflow(gateway, campaignWorkflowId(campaignId), 'campaign unscheduled: back to draft');
 }
 
 /**

@@ -156,6 +156,20 @@ export async function cancelWorkflow(gateway: TemporalGateway, workflowId: strin
 }
 
 /**
+ * Ends one workflow at once, without running its cancellation path; one that already ended (or
+ * never started) is fine. A terminated run may be started again under the same id.
+ */
+export async function terminateWorkflow(gateway: TemporalGateway, workflowId: string, reason: string): Promise<boolean> {
+  try {
+    await (await gateway.client()).workflow.getHandle(workflowId).terminate(reason);
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
+}
+
+/**
  * Sends an Update and waits for its handler's answer. `refused` carries the reason when the
  * workflow's validator (or handler) said no, or when the workflow has ended or never started.
  */

@@ -69,6 +69,7 @@ const SUMMARIES: Record<AuditAction, (r: NamedAuditRow, d: Record<string, any>) 
   'campaign.create': (r, d) => `Created ${thing('campaign', r)}${d.duplicateOf ? ' (a copy)' : ''}`,
   'campaign.update': (r) => `Changed ${thing('campaign', r)}`,
   'campaign.cancel': (r) => `Cancelled ${thing('campaign', r)}`,
+  'campaign.unschedule': (r) => `Took ${thing('campaign', r)} back to draft`,
   'campaign.delete': (r) => `Deleted ${thing('campaign', r)}`,
   'campaign.send': (r, d) => (d.status === 'SCHEDULED' ? `Scheduled ${thing('campaign', r)} for ${d.scheduledFor}` : `Sent ${thing('campaign', r)}`),
   'workflow.create': (r) => `Created ${thing('workflow', r)}`,

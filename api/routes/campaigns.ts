@@ -35,11 +35,11 @@ import {
   listCampaigns,
   replaceCampaign,
 } from '../../db/campaigns';
-import { cancelCampaign, requestSend } from '../../db/campaignTransitions';
+import { cancelCampaign, requestSend, unscheduleCampaign } from '../../db/campaignTransitions';
 import { audienceCount } from '../../db/campaignAudience';
 import { campaignStats } from '../../db/campaignStats';
 import { FilterError } from '../../db/filters';
-import { cancelCampaignWorkflow, sendCampaignTest, setCampaignPaused } from '../../services/campaigns';
+import { cancelCampaignWorkflow, endUnscheduledCampaignWorkflow, sendCampaignTest, setCampaignPaused } from '../../services/campaigns';
 import { checkedCampaignFields, invalidAudience, missingSegment } from '../../services/campaignFields';
 import { start } from '../../services/temporal';
 import { campaignSendStart } from '../../temporal/workflows/campaignSend/start';
@@ -284,6 +284,34 @@ export default [
         (s) => `Only a SCHEDULED, SENDING or PAUSED campaign can be cancelled; this one is ${s}`,
       );
       await cancelCampaignWorkflow(ctx.deps.temporal, row.id);
+      return presentCampaign(row);
+    },
+  }),
+  route({
+    ...common,
+    method: 'post',
+    path: '/campaigns/:id/unschedule',
+    audit: 'campaign.unschedule',
+    summary: 'Take a SCHEDULED campaign back to DRAFT (extension of the spec), to edit it or send it another time',
+    params: IdParams,
+    responses: {
+      200: { description: 'the campaign, now a DRAFT without a scheduled time', schema: CampaignOut },
+      409: { description: 'the campaign is not SCHEDULED, or its time is less than 5 seconds away' },
+    },
+    async handler(ctx, { params, project }) {
+      const row = guarded(
+        await audited(
+          ctx.deps.knex,
+          requestAuditor(ctx),
+          (trx) => unscheduleCampaign(trx, project.id, params.id),
+          (r) => r && 'row' in r && { projectId: project.id, action: 'campaign.unschedule', target: { type: 'campaign', id: params.id } },
+        ),
+        (s) =>
+          s === 'SCHEDULED'
+            ? 'The campaign is about to start sending and can no longer be unscheduled'
+            : `Only a SCHEDULED campaign can be unscheduled; this one is ${s}`,
+      );
+      await endUnscheduledCampaignWorkflow(ctx.deps.temporal, row.id);
       return presentCampaign(row);
     },
   }),

@@ -23,6 +23,7 @@ import verify from './verify';
 import templates from './templates';
 import unsubscribe from './unsubscribe';
 import campaigns from './campaigns';
+import campaignRecipients from './campaignRecipients';
 import webhooks from './webhooks';
 import sesWebhook from './sesWebhook';
 import webhookEndpoints from './webhookEndpoints';
@@ -75,6 +76,7 @@ export const allRoutes: RouteDef[] = [
   ...segments,
   ...workflows,
   ...campaigns,
+  ...campaignRecipients,
   ...webhooks,
   ...sesWebhook,
   ...webhookEndpoints,

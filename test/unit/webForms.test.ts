@@ -1,6 +1,7 @@
 import { ApiError, fieldError, fieldsOf, hasFieldErrors, unwrap } from '../../web/src/api/client';
 import { parsePreviewData, templateFieldOf } from '../../web/src/api/templates';
 import { parseFieldValue, sourceOf, typeOf } from '../../web/src/api/contactFields';
+import { reportPollMs } from '../../web/src/api/campaigns';
 
 /** The dashboard's form logic of its own (web/src/api): API errors onto fields, typed values, preview data. */
 
@@ -76,5 +77,17 @@ describe('typed values', () => {
     expect(parsePreviewData('[1]')).toHaveProperty('problem');
     expect(parsePreviewData('null')).toHaveProperty('problem');
     expect(parsePreviewData('{"a":')).toEqual({ problem: expect.stringMatching(/^Preview data is not valid JSON/) });
+  });
+});
+
+describe("a campaign report's refresh", () => {
+  const now = Date.parse('2026-11-28T12:00:00Z');
+  it('polls fast while sending, slowly for a week after SENT, then stops', () => {
+    expect(reportPollMs({ status: 'SENDING', sentAt: null }, now)).toBe(2000);
+    expect(reportPollMs({ status: 'SCHEDULED', sentAt: null }, now)).toBe(2000);
+    expect(reportPollMs({ status: 'SENT', sentAt: '2026-11-27T12:00:00Z' }, now)).toBe(15_000);
+    expect(reportPollMs({ status: 'SENT', sentAt: '2026-11-20T11:59:00Z' }, now)).toBe(false);
+    expect(reportPollMs({ status: 'CANCELLED', sentAt: null }, now)).toBe(false);
+    expect(reportPollMs({ status: 'DRAFT', sentAt: null }, now)).toBe(false);
   });
 });

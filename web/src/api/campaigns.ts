@@ -15,6 +15,19 @@ export type DurationUnit = AbTest['winnerAfter']['unit'];
 export const CAMPAIGN_STATUSES: CampaignStatus[] = ['DRAFT', 'SCHEDULED', 'SENDING', 'PAUSED', 'SENT', 'CANCELLED'];
 /** The statuses whose numbers still move: the screens poll while a campaign is in one. */
 export const ACTIVE: CampaignStatus[] = ['SCHEDULED', 'SENDING', 'PAUSED'];
+/** A sent campaign's opens and clicks keep arriving for about a week: its report keeps polling that long. */
+export const REPORT_LIVE_DAYS = 7;
+
+/**
+ * How often a campaign's report refreshes: every 2 s while it sends, every 15 s for a week after it
+ * finished (engagement still arrives), then not at all.
+ */
+export function reportPollMs(c: Pick<Campaign, 'status' | 'sentAt'>, now = Date.now()): number | false {
+  if (ACTIVE.includes(c.status)) return 2000;
+  if (c.status === 'SENT' && c.sentAt && now - Date.parse(c.sentAt) < REPORT_LIVE_DAYS * 86_400_000) return 15_000;
+  return false;
+}
+
 export const STATUS_COLOR: Record<CampaignStatus, string> = { DRAFT: 'gray', SCHEDULED: 'blue', SENDING: 'yellow', PAUSED: 'orange', SENT: 'green', CANCELLED: 'red' };
 export const DURATION_UNITS: DurationUnit[] = ['minutes', 'hours', 'days', 'weeks'];
 

@@ -51,6 +51,7 @@ const ACTIONS: Record<Action, string> = {
   'campaign.delete': 'Deleted a campaign',
   'campaign.send': 'Sent or scheduled a campaign',
   'campaign.cancel': 'Cancelled a campaign',
+  'campaign.unschedule': 'Took a scheduled campaign back to draft',
   'workflow.create': 'Created a workflow',
   'workflow.delete': 'Deleted a workflow',
   'workflow.enable': 'Enabled a workflow',

@@ -3,11 +3,10 @@ import { Anchor, Badge, Button, Group, Modal, Paper, Progress, ScrollArea, Simpl
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { api, forProject, unwrap } from '../api/client';
-import { ACTIVE, percent, STATUS_COLOR, type Campaign } from '../api/campaigns';
+import { ACTIVE, percent, reportPollMs, STATUS_COLOR, type Campaign } from '../api/campaigns';
+import { CampaignRecipients } from '../components/CampaignRecipients';
 import { ErrorState, Loading } from '../components/States';
 import { ChartPanel } from '../components/ChartPanel';
-
-const POLL_MS = 2000;
 
 /** Pause, Resume and Cancel as the status allows; a refusal (409) shows the API's own message. */
 function Controls({ projectId, campaign }: { projectId: string; campaign: Campaign }) {
@@ -20,12 +19,14 @@ function Controls({ projectId, campaign }: { projectId: string; campaign: Campai
     await Promise.all([qc.invalidateQueries({ queryKey: ['campaign', projectId, campaign.id] }), qc.invalidateQueries({ queryKey: ['campaigns', projectId] })]);
   };
   const action = useMutation({
-    mutationFn: (what: 'pause' | 'resume' | 'cancel') =>
+    mutationFn: (what: 'pause' | 'resume' | 'cancel' | 'unschedule') =>
       what === 'pause'
         ? unwrap(api.POST('/campaigns/{id}/pause', path))
         : what === 'resume'
           ? unwrap(api.POST('/campaigns/{id}/resume', path))
-          : unwrap(api.POST('/campaigns/{id}/cancel', path)),
+          : what === 'unschedule'
+            ? unwrap(api.POST('/campaigns/{id}/unschedule', path))
+            : unwrap(api.POST('/campaigns/{id}/cancel', path)),
     onSuccess: async (row) => {
       setCancelling(false);
       await refresh(row);
@@ -52,6 +53,11 @@ function Controls({ projectId, campaign }: { projectId: string; campaign: Campai
         {s === 'PAUSED' ? (
           <Button onClick={() => action.mutate('resume')} loading={action.isPending && action.variables === 'resume'}>
             Resume
+          </Button>
+        ) : null}
+        {s === 'SCHEDULED' && campaign.scheduledFor ? (
+          <Button variant="default" onClick={() => action.mutate('unschedule')} loading={action.isPending && action.variables === 'unschedule'}>
+            Unschedule
           </Button>
         ) : null}
         {ACTIVE.includes(s) ? (
@@ -106,11 +112,12 @@ const bucketLabel = (t: string, interval: 'hour' | 'day') =>
 
 /** GET /campaigns/:id/stats, /timeseries and /links, refreshed while the campaign is active. */
 function Report({ projectId, campaign }: { projectId: string; campaign: Campaign }) {
-  const active = ACTIVE.includes(campaign.status);
+  // Fast while sending, then on for a week: opens and clicks keep arriving after SENT.
+  const poll = reportPollMs(campaign);
   const path = { params: { path: { id: campaign.id } }, headers: forProject(projectId) };
   const stats = useQuery({
     queryKey: ['campaign-stats', projectId, campaign.id],
-    refetchInterval: active ? POLL_MS : false,
+    refetchInterval: poll,
     queryFn: () => unwrap(api.GET('/campaigns/{id}/stats', path)),
   });
   // Redrawn when the counters move (the stats poll), not on a clock of its own.
@@ -121,7 +128,7 @@ function Report({ projectId, campaign }: { projectId: string; campaign: Campaign
     placeholderData: keepPreviousData,
     queryFn: () => unwrap(api.GET('/campaigns/{id}/timeseries', path)),
   });
-  const links = useQuery({ queryKey: ['campaign-links', projectId, campaign.id], refetchInterval: active ? 5000 : false, queryFn: () => unwrap(api.GET('/campaigns/{id}/links', path)) });
+  const links = useQuery({ queryKey: ['campaign-links', projectId, campaign.id], refetchInterval: poll && Math.max(poll, 5000), queryFn: () => unwrap(api.GET('/campaigns/{id}/links', path)) });
   if (stats.isPending) return <Loading label="Loading the report…" />;
   if (stats.error) return <ErrorState error={stats.error} title="Report not loaded" />;
   const st = stats.data;
@@ -284,6 +291,7 @@ export function CampaignDetail({ projectId, campaign }: { projectId: string; cam
         </Stack>
       </Paper>
       {c.status === 'SCHEDULED' && !c.sentCount ? null : <Report projectId={projectId} campaign={c} />}
+      {c.sentCount > 0 || c.status === 'SENT' ? <CampaignRecipients projectId={projectId} campaign={c} /> : null}
     </Stack>
   );
 }
