@@ -41,6 +41,10 @@ export async function submissionTls(config: Pick<Config, 'submission' | 'dataDir
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(keyFile, pems.private, { mode: 0o600 });
   fs.writeFileSync(certFile, pems.cert);
-  (config.production ? log?.warn : log?.info)?.call(log, { certFile }, `submission server: self-signed certificate generated at ${certFile} (set SUBMISSION_TLS_CERT and SUBMISSION_TLS_KEY for a real one)`);
+  (config.production ? log?.warn : log?.info)?.call(
+    log,
+    { certFile },
+    `submission server: self-signed certificate generated at ${certFile} (set SUBMISSION_TLS_CERT and SUBMISSION_TLS_KEY for a real one)`,
+  );
   return { cert: pems.cert, key: pems.private };
 }
