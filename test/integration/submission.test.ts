@@ -184,6 +184,21 @@ describe('SMTP submission: mail it accepts', () => {
     expect(feed.contact.email).toBe(to);
   });
 
+  it('what is answered 250 while no worker runs reaches the relay once the worker starts, once', async () => {
+    const to = uniqueEmail('no-worker');
+    await h.stopWorker();
+    try {
+      expect((await submit({ to })).response).toMatch(/^250 /);
+      expect((await emailsTo(to))[0].status).toBe('QUEUED');
+      expect(sink.offered(to)).toBe(0);
+    } finally {
+      await h.startWorker();
+    }
+    await delivered(to);
+    await eventually(async () => (await emailsTo(to))[0].status === 'SENT');
+    expect(sink.mailsTo(to)).toHaveLength(1);
+  });
+
   it('a crash between the 250 and the hand-over loses nothing: the committed rows are delivered by the sweep, once', async () => {
     // A process that dies right after answering: its delivery batch never starts.
     const lost = { reserve: () => ({ workflowId: deliverEmailBatchWorkflowId(crypto.randomUUID()), settle: () => undefined }) } as unknown as DeliveryBatcher;
