@@ -7,7 +7,7 @@ COPY web ./web
 COPY scripts/buildWeb.ts ./scripts/
 RUN npx tsx scripts/buildWeb.ts
 
-# One image for every role: the API (`npm run api`), the worker (`npm run worker`) and the inbound SMTP server (`npm run inbound`).
+# One image for every role: the API (`npm run api`), the worker (`npm run worker`) and the inbound SMTP server (`npm run inbound`) and the SMTP submission server (`npm run submission`).
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
@@ -25,6 +25,7 @@ COPY services ./services
 COPY temporal ./temporal
 COPY worker ./worker
 COPY inbound ./inbound
+COPY submission ./submission
 COPY scripts ./scripts
 COPY --from=web /app/web/dist ./web/dist
 # Workers load this bundle instead of running webpack at every start (worker/workflowBundle.ts).

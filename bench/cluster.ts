@@ -83,14 +83,20 @@ interface Run {
 }
 
 async function startRun(workers: number, dataDir: string, pg: PrivatePostgres, sink: SendgridSink): Promise<Cluster> {
-  const [temporalPort, apiPort, inboundPort] = [await freePortRange(10), await freePortRange(1), await freePortRange(1)];
+  const [temporalPort, apiPort, inboundPort, submissionPort] = [
+    await freePortRange(10),
+    await freePortRange(1),
+    await freePortRange(1),
+    await freePortRange(1),
+  ];
   return startCluster({
     apis: 1,
     workers,
     inbound: 1,
+    submission: 1,
     ui: false,
     log: (line) => console.error(`  [cluster] ${line}`),
-    env: sinkClusterEnv({ databaseUrl: pg.url('svc'), temporalPort, apiPort, inboundPort, dataDir, sinkUrl: sink.url }),
+    env: sinkClusterEnv({ databaseUrl: pg.url('svc'), temporalPort, apiPort, inboundPort, submissionPort, dataDir, sinkUrl: sink.url }),
   });
 }
 

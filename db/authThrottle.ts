@@ -57,6 +57,17 @@ export async function countIpAttempt(knex: Knex, ip: string, limit: number, now 
 }
 
 /**
+ * Whether `ip` is over `limit` per minute already, without counting anything: for callers that
+ * count only failures (SMTP AUTH, submission/server.ts), yet must refuse even a correct guess
+ * once the failures ran out.
+ */
+export async function ipAttemptsExhausted(knex: Knex, ip: string, limit: number, now = Date.now()): Promise<ThrottleVerdict> {
+  const row = await knex('auth_throttle').where({ scope: 'ip', key: ip }).first('tat');
+  const tat = Math.max(row?.tat ? new Date(row.tat).getTime() : now, now) + MINUTE_MS / limit;
+  return tat - now > MINUTE_MS ? { allowed: false, retryAfterSeconds: secondsUntil(tat - MINUTE_MS, now) } : { allowed: true, retryAfterSeconds: 0 };
+}
+
+/**
  * Reserves one sign-in attempt on an account, counted as a failure until `clearAccountFailures`
  * says it succeeded: the count and the check are one locked step, so parallel guesses cannot all
  * pass the check before any failure is recorded. The attempt that reaches ACCOUNT_FREE_FAILURES

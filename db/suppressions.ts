@@ -151,3 +151,12 @@ export async function deleteSuppression(knex: Knex, projectId: string, email: st
   );
   return (rowCount ?? 0) > 0;
 }
+
+/** Whether mail of the project to `email` would be suppressed now (suppressedSql's rule, for one address). */
+export async function isSuppressed(knex: Knex, projectId: string, email: string): Promise<boolean> {
+  const { rows } = await knex.raw(`SELECT ${suppressedSql('p.id', 'p.email')} AS suppressed FROM (SELECT ?::uuid AS id, ?::text AS email) p`, [
+    projectId,
+    email,
+  ]);
+  return rows[0].suppressed === true;
+}

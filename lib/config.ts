@@ -223,6 +223,22 @@ const EnvSchema = z.object({
   // PEM files; both set: the server offers STARTTLS.
   INBOUND_TLS_CERT: optionalText,
   INBOUND_TLS_KEY: optionalText,
+  // The SMTP submission server (docs/smtp.md): apps that speak only SMTP send through /v1/send's path.
+  // 587 with STARTTLS; SUBMISSION_TLS_PORT (465 in production) adds implicit TLS, unset: off.
+  SUBMISSION_PORT: unsetIfBlank(intIn(0, 65535).default(587)),
+  SUBMISSION_TLS_PORT: unsetIfBlank(intIn(0, 65535).optional()),
+  // Unset: 127.0.0.1 in development, every interface in production (as INBOUND_SMTP_HOST).
+  SUBMISSION_HOST: unsetIfBlank(
+    z
+      .string()
+      .trim()
+      .regex(/^[^\s/]+$/, 'must be an address such as 127.0.0.1 or 0.0.0.0')
+      .optional(),
+  ),
+  SUBMISSION_MAX_BYTES: unsetIfBlank(intIn(1024).default(20 * 1024 * 1024)),
+  // PEM files; neither set: a self-signed pair is generated under DATA_DIR (development).
+  SUBMISSION_TLS_CERT: optionalText,
+  SUBMISSION_TLS_KEY: optionalText,
   // The host the MX records shown with each sender domain name; unset: APP_URL's host.
   INBOUND_MX_HOST: unsetIfBlank(
     z
@@ -346,6 +362,7 @@ export interface Config {
   /** Set when no variable names a provider: `npm start` then runs the development inbox and sends to it over SMTP. */
   devInbox?: DevInboxConfig;
   inbound: InboundConfig;
+  submission: SubmissionConfig;
 }
 
 /** The inbound SMTP server (docs/inbound.md). */
@@ -361,6 +378,20 @@ export interface InboundConfig {
   bounceDomain?: string;
   /** The exchange of the MX records listed with sender domains. */
   mxHost: string;
+}
+
+/** The SMTP submission server (docs/smtp.md). */
+export interface SubmissionConfig {
+  /** STARTTLS port (587). */
+  port: number;
+  /** Implicit-TLS port (465); undefined: not listened on. */
+  tlsPort?: number;
+  /** Interface it listens on; undefined: every interface. */
+  host?: string;
+  /** Largest message accepted (552 beyond; advertised with SIZE). */
+  maxBytes: number;
+  /** PEM file paths; undefined: a self-signed pair generated under DATA_DIR. */
+  tls?: { certFile: string; keyFile: string };
 }
 
 /** The local inbox of `npm start` (docs/providers.md). */
@@ -545,6 +576,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.UPLOAD_STORE === 's3' && !e.S3_BUCKET) problems.push('S3_BUCKET: required when UPLOAD_STORE=s3');
   if (!!e.S3_ACCESS_KEY_ID !== !!e.S3_SECRET_ACCESS_KEY) problems.push('S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither');
   if (!!e.INBOUND_TLS_CERT !== !!e.INBOUND_TLS_KEY) problems.push('INBOUND_TLS_CERT, INBOUND_TLS_KEY: set both or neither');
+  if (!!e.SUBMISSION_TLS_CERT !== !!e.SUBMISSION_TLS_KEY) problems.push('SUBMISSION_TLS_CERT, SUBMISSION_TLS_KEY: set both or neither');
   const oidcSet = [e.OIDC_ISSUER, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET].filter(Boolean).length;
   if (oidcSet > 0 && oidcSet < 3) {
     problems.push('OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: set all three (single sign-on on) or none (off)');
@@ -662,6 +694,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       tls: e.INBOUND_TLS_CERT && e.INBOUND_TLS_KEY ? { certFile: e.INBOUND_TLS_CERT, keyFile: e.INBOUND_TLS_KEY } : undefined,
       bounceDomain: e.BOUNCE_DOMAIN,
       mxHost: e.INBOUND_MX_HOST ?? new URL(e.APP_URL ?? `http://localhost:${e.PORT}`).hostname,
+    },
+    submission: {
+      port: e.SUBMISSION_PORT,
+      tlsPort: e.SUBMISSION_TLS_PORT,
+      host: e.SUBMISSION_HOST ?? (e.NODE_ENV === 'production' ? undefined : '127.0.0.1'),
+      maxBytes: e.SUBMISSION_MAX_BYTES,
+      tls: e.SUBMISSION_TLS_CERT && e.SUBMISSION_TLS_KEY ? { certFile: e.SUBMISSION_TLS_CERT, keyFile: e.SUBMISSION_TLS_KEY } : undefined,
     },
   };
 }

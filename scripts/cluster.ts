@@ -1,8 +1,9 @@
 /**
  * `npm run cluster`: the production shape on one machine. A Temporal server on Postgres (schema
  * applied idempotently, advanced visibility on Postgres) with its Web UI, then CLUSTER_APIS API
- * processes on PORT, PORT+1, …, CLUSTER_WORKERS workers and CLUSTER_INBOUND inbound SMTP servers (on
- * INBOUND_SMTP_PORT, +1, …), each a process of its own with a pid
+ * processes on PORT, PORT+1, …, CLUSTER_WORKERS workers, CLUSTER_INBOUND inbound SMTP servers (on
+ * INBOUND_SMTP_PORT, +1, …) and CLUSTER_SUBMISSION SMTP submission servers (on SUBMISSION_PORT, +1, …,
+ * and SUBMISSION_TLS_PORT, +1, … when set), each a process of its own with a pid
  * file under DATA_DIR/cluster/. One Ctrl-C stops all of it. The fault tests (test/cluster/) drive
  * the same code through `startCluster`.
  */
@@ -81,6 +82,8 @@ export interface ClusterOptions {
   workers?: number;
   /** Inbound SMTP servers, on INBOUND_SMTP_PORT, +1, … */
   inbound?: number;
+  /** SMTP submission servers, on SUBMISSION_PORT, +1, … */
+  submission?: number;
   /** Skip the Web UI (the fault tests do not need it). */
   ui?: boolean;
   log?: (line: string) => void;
@@ -100,6 +103,8 @@ export interface Cluster {
   apiUrls: string[];
   /** Ports of the inbound SMTP servers. */
   inboundPorts: number[];
+  /** STARTTLS ports of the SMTP submission servers. */
+  submissionPorts: number[];
   temporalAddress: string;
   uiUrl?: string;
   /** The environment the app processes run with (DATABASE_URL, JWT_SECRET, …). */
@@ -189,10 +194,12 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const apis = opts.apis ?? Number(baseEnv.CLUSTER_APIS || APP_SERVICES[0].replicas.default);
   const workers = opts.workers ?? Number(baseEnv.CLUSTER_WORKERS || APP_SERVICES[1].replicas.default);
   const inbounds = opts.inbound ?? Number(baseEnv.CLUSTER_INBOUND || APP_SERVICES[2].replicas.default);
+  const submissions = opts.submission ?? Number(baseEnv.CLUSTER_SUBMISSION || APP_SERVICES[3].replicas.default);
   for (const [name, n] of [
     ['CLUSTER_APIS', apis],
     ['CLUSTER_WORKERS', workers],
     ['CLUSTER_INBOUND', inbounds],
+    ['CLUSTER_SUBMISSION', submissions],
   ] as const) {
     if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be an integer of at least 1`);
   }
@@ -293,7 +300,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
       say(`Temporal Web UI at ${uiUrl}`);
     }
 
-    const [apiService, workerService, inboundService] = APP_SERVICES;
+    const [apiService, workerService, inboundService, submissionService] = APP_SERVICES;
     const apiUrls: string[] = [];
     const starting: Promise<void>[] = [];
     for (let i = 0; i < apis; i++) {
@@ -340,6 +347,27 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
         }),
       );
     }
+    const submissionPorts: number[] = [];
+    const submissionHost = env.SUBMISSION_HOST || CLUSTER_BIND_HOST;
+    for (let i = 0; i < submissions; i++) {
+      const port = config.submission.port + i;
+      const tlsPort = config.submission.tlsPort === undefined ? undefined : config.submission.tlsPort + i;
+      submissionPorts.push(port);
+      starting.push(
+        add({
+          name: `${submissionService.name}-${i}`,
+          ...scriptCommand(submissionService.script),
+          env: {
+            ...env,
+            SUBMISSION_PORT: String(port),
+            ...(tlsPort === undefined ? {} : { SUBMISSION_TLS_PORT: String(tlsPort) }),
+            SUBMISSION_HOST: submissionHost,
+            DATA_DIR: path.join(dir, `${submissionService.name}-${i}`),
+          },
+          ready: (child) => waitFor(`submission ${i}`, child, () => smtpGreets(submissionHost, port)),
+        }),
+      );
+    }
     await Promise.all(starting);
     apiUrls.forEach((url, i) => {
       say(`API ${i} at ${url} (docs at ${url}/docs)`);
@@ -347,12 +375,16 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     inboundPorts.forEach((port, i) => {
       say(`inbound SMTP ${i} on port ${port}`);
     });
+    submissionPorts.forEach((port, i) => {
+      say(`SMTP submission ${i} on port ${port} (STARTTLS)${config.submission.tlsPort === undefined ? '' : ` and ${config.submission.tlsPort + i} (TLS)`}`);
+    });
     say(`${workers} worker(s) on task queue ${config.temporal.taskQueue}; pid files and logs in ${dir}`);
 
     return {
       dir,
       apiUrls,
       inboundPorts,
+      submissionPorts,
       temporalAddress,
       uiUrl,
       env,

@@ -2,8 +2,8 @@
  * `npm start`: everything on one machine. Migrations, the API, the worker and — unless
  * TEMPORAL_ADDRESS names a cluster — a local Temporal dev server with its Web UI and SQLite
  * persistence under DATA_DIR — and, unless a variable names an email provider, a development inbox
- * the emails go to over SMTP; and the inbound SMTP server (bounces, complaints, replies; docs/inbound.md)
- * on INBOUND_SMTP_PORT. One Ctrl-C stops all of it.
+ * the emails go to over SMTP; the inbound SMTP server (bounces, complaints, replies; docs/inbound.md)
+ * on INBOUND_SMTP_PORT; and the SMTP submission server (docs/smtp.md) on SUBMISSION_PORT. One Ctrl-C stops all of it.
  */
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
@@ -20,6 +20,7 @@ import { startApi, closeServer } from '../api/server';
 import { ensureDashboardBuilt } from './buildWeb';
 import { ensureWorkflowBundle } from './buildWorkflows';
 import { startInboundServer } from '../inbound/server';
+import { startSubmissionServer, type SubmissionServer } from '../submission/server';
 
 async function main() {
   const config = loadConfigOrExit();
@@ -75,6 +76,22 @@ async function main() {
   const server = await startApi({ config: runtimeConfig, knex: apiKnex, temporal, log, runtime });
   const inboundServer = await startInboundServer({ config: runtimeConfig, knex, temporal, log, runtime });
   log.info({ port: inboundServer.port }, `inbound SMTP server on ${config.inbound.host ?? '0.0.0.0'}:${inboundServer.port} (bounces, complaints, replies)`);
+  // Port 587 needs privileges on most machines: without them everything else still runs.
+  let submissionServer: SubmissionServer | undefined;
+  try {
+    submissionServer = await startSubmissionServer({ config: runtimeConfig, knex: apiKnex, temporal, log, runtime });
+    const where = config.submission.host ?? '0.0.0.0';
+    log.info(
+      { port: submissionServer.port, tlsPort: submissionServer.tlsPort },
+      `SMTP submission server on ${where}:${submissionServer.port} (STARTTLS)${submissionServer.tlsPort ? ` and ${where}:${submissionServer.tlsPort} (TLS)` : ''}; log in with any user and the secret key`,
+    );
+  } catch (err: any) {
+    if (err?.code !== 'EACCES' && err?.code !== 'EADDRINUSE') throw err;
+    log.warn(
+      { err: err.message },
+      `the SMTP submission server could not listen on port ${config.submission.port} (${err.code}); set SUBMISSION_PORT (e.g. 2587) to run it`,
+    );
+  }
   // The first address a newcomer needs: the dashboard.
   log.info({ url: `http://localhost:${config.port}/app/` }, `Dashboard at http://localhost:${config.port}/app/`);
   log.info({ url: `http://localhost:${config.port}` }, `API listening at http://localhost:${config.port} (docs at /docs)`);
@@ -92,6 +109,7 @@ async function main() {
   log.info('shutting down');
   await closeServer(server);
   await inboundServer.close();
+  await submissionServer?.close();
   await temporal.close();
   await closeWorker();
   await apiKnex.destroy();

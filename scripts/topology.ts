@@ -32,11 +32,11 @@ export const SHARED_ENV = [
 
 export interface AppService {
   /** Service name in docker-compose.yml; pid files are `<name>-<i>.pid`. */
-  name: 'api' | 'worker' | 'inbound';
+  name: 'api' | 'worker' | 'inbound' | 'submission';
   /** The package.json script the process runs (compose: `npm run <script>`). */
   script: string;
   /** Variable holding the number of replicas, and its default. */
-  replicas: { variable: 'CLUSTER_APIS' | 'CLUSTER_WORKERS' | 'CLUSTER_INBOUND'; default: number };
+  replicas: { variable: 'CLUSTER_APIS' | 'CLUSTER_WORKERS' | 'CLUSTER_INBOUND' | 'CLUSTER_SUBMISSION'; default: number };
   /** Environment beyond SHARED_ENV. */
   env: readonly string[];
 }
@@ -53,6 +53,13 @@ export const APP_SERVICES: readonly AppService[] = [
     script: 'inbound',
     replicas: { variable: 'CLUSTER_INBOUND', default: 1 },
     env: ['INBOUND_SMTP_PORT', 'INBOUND_SMTP_HOST', 'INBOUND_MAX_BYTES', 'INBOUND_TLS_CERT', 'INBOUND_TLS_KEY'],
+  },
+  // The SMTP submission server (docs/smtp.md); replica i listens on SUBMISSION_PORT + i (and SUBMISSION_TLS_PORT + i) under the cluster script.
+  {
+    name: 'submission',
+    script: 'submission',
+    replicas: { variable: 'CLUSTER_SUBMISSION', default: 1 },
+    env: ['SUBMISSION_PORT', 'SUBMISSION_TLS_PORT', 'SUBMISSION_HOST', 'SUBMISSION_MAX_BYTES', 'SUBMISSION_TLS_CERT', 'SUBMISSION_TLS_KEY'],
   },
 ];
 

@@ -109,7 +109,7 @@ export async function pool<T, R>(items: T[], concurrency: number, fn: (item: T, 
  * the API's limiter and the send throttle lifted: the load is the caller's own, not a client to throttle.
  */
 export function sinkClusterEnv(
-  o: { databaseUrl: string; temporalPort: number; apiPort: number; inboundPort: number; dataDir: string; sinkUrl: string },
+  o: { databaseUrl: string; temporalPort: number; apiPort: number; inboundPort: number; submissionPort: number; dataDir: string; sinkUrl: string },
   extra: NodeJS.ProcessEnv = {},
 ): NodeJS.ProcessEnv {
   return {
@@ -119,6 +119,7 @@ export function sinkClusterEnv(
     TEMPORAL_ADDRESS: `127.0.0.1:${o.temporalPort}`,
     PORT: String(o.apiPort),
     INBOUND_SMTP_PORT: String(o.inboundPort),
+    SUBMISSION_PORT: String(o.submissionPort),
     DATA_DIR: o.dataDir,
     LOG_LEVEL: 'warn',
     EMAIL_TRANSPORT: 'sendgrid',

@@ -151,11 +151,12 @@ beforeAll(async () => {
   const temporalPort = await freePortRange(10);
   const apiPort = await freePortRange(2);
   const inboundPort = await freePortRange(1);
+  const submissionPort = await freePortRange(1);
   cluster = await startCluster({
     ui: false,
     log: () => undefined,
     env: sinkClusterEnv(
-      { databaseUrl: pg.url('svc'), temporalPort, apiPort, inboundPort, dataDir, sinkUrl: sink.url },
+      { databaseUrl: pg.url('svc'), temporalPort, apiPort, inboundPort, submissionPort, dataDir, sinkUrl: sink.url },
       {
         WORKFLOW_TIME_SCALE: String(TIME_SCALE),
         // 100 batches for 10,000 recipients, so a fault lands between many of them.
