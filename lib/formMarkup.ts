@@ -2,8 +2,8 @@ import { EMAIL_NAME, HONEYPOT_NAME, STAMP_NAME, type FormField } from './formFie
 
 /**
  * The markup of a signup form (docs/forms.md), one function for the hosted page (api/routes/formPages.ts),
- * the embed snippet and the dashboard's preview: a plain HTML form that needs no script.
- * Pure and free of Node modules, so the dashboard renders the very same markup.
+ * the embed snippet and the dashboard's preview (its copy, web/src/components/forms/formMarkup.ts): a plain HTML form that needs no script.
+ * test/unit/formMarkup.test.ts holds the copy to the same output.
  */
 
 const escapeText = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
