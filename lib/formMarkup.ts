@@ -29,7 +29,8 @@ const idOf = (name: string) => `f-${name.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 
 function control(name: string, label: string, input: string, error: string | undefined, required: boolean): string {
   const err = error ? `\n<span class="error" id="${idOf(name)}-error">${escapeText(error)}</span>` : '';
-  return `<label for="${idOf(name)}">${escapeText(label)}${required ? ' <span aria-hidden="true">*</span>' : ''}</label>\n${input}${err}`;
+  // One span: the pages' labels are grids, and the asterisk stays on the label's line.
+  return `<label for="${idOf(name)}"><span>${escapeText(label)}${required ? ' <span aria-hidden="true">*</span>' : ''}</span></label>\n${input}${err}`;
 }
 
 const common = (name: string, required: boolean, error: string | undefined) =>
