@@ -48,6 +48,8 @@ const EXEMPT: Record<string, readonly string[]> = {
   'contact upserts': ['POST /contacts', 'PATCH /contacts/:id'],
   // A contact acting on their own subscription by a signed link: the consent record is the trail.
   'subscription links': ['POST /unsubscribe/:token', 'POST /subscribe/:token', 'POST /confirm/:token', 'POST /manage/:token'],
+  // A person signing up on a project's form (docs/forms.md): the consent record (source form:<id>) is the trail.
+  'signup form submissions': ['POST /f/:id'],
   // Reads that take a body: they change nothing.
   'reads sent as POST': ['POST /contacts/count', 'POST /contacts/lookup', 'POST /templates/preview', 'POST /v1/verify'],
   // Finer edits inside an audited thing (whose creation, changes and deletion are entries): a

@@ -16,16 +16,18 @@ label { display: grid; gap: .25rem }
 input { font: inherit; padding: .5rem; border: 1px solid #999; border-radius: 4px }
 button { font: inherit; padding: .6rem 1rem; border: 0; border-radius: 4px; background: #2451b7; color: #fff; cursor: pointer }
 .error { color: #a40000 }
+select, textarea { font: inherit; padding: .5rem; border: 1px solid #999; border-radius: 4px }
+.hp { position: absolute; left: -10000px; width: 1px; height: 1px; overflow: hidden }
 `;
 
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** Answers an HTML page; `body` is trusted markup, every value in it must already be escaped. */
-export function renderPage(ctx: AppContext, title: string, body: string, status = 200) {
+export function renderPage(ctx: AppContext, title: string, body: string, status = 200, csp = PAGE_CSP) {
   ctx.status = status;
   ctx.type = 'html';
   // Links carry tokens that are credentials: keep them out of caches and referrers.
-  ctx.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'Content-Security-Policy': PAGE_CSP, 'X-Content-Type-Options': 'nosniff' });
+  ctx.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'Content-Security-Policy': csp, 'X-Content-Type-Options': 'nosniff' });
   ctx.body = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><link rel="stylesheet" href="${PAGE_STYLESHEET_PATH}"></head>

@@ -164,6 +164,9 @@ const EnvSchema = z.object({
   JWT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   // Login, signup and password-reset attempts per client address per minute (db/authThrottle.ts).
   AUTH_RATE_LIMIT_PER_MINUTE: unsetIfBlank(intIn(1).default(20)),
+  // Signup form submissions (docs/forms.md "Abuse"): per client address across all forms, and per form.
+  FORM_RATE_LIMIT_PER_MINUTE: unsetIfBlank(intIn(1).default(10)),
+  FORM_SUBMISSIONS_PER_MINUTE: unsetIfBlank(intIn(1).default(120)),
   DISABLE_SIGNUPS: bool.default(false),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1000),
   RATE_LIMIT_PUBLIC_SHARE: unsetIfBlank(numberIn('must be a share above 0 and at most 1 (0.5 = half)', (n) => n > 0 && n <= 1).default(0.5)),
@@ -336,6 +339,8 @@ export interface Config {
   rateLimitPublicShare: number;
   /** Login, signup and password-reset attempts per client address per minute. */
   authRateLimitPerMinute: number;
+  /** Signup form submissions allowed per minute (POST /f/:id): from one client address, and to one form. */
+  forms: { perAddressPerMinute: number; perFormPerMinute: number };
   idempotencyTtlHours: number;
   webhookAllowPrivate: boolean;
   spfInclude: string;
@@ -629,6 +634,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     rateLimitPublicShare: e.RATE_LIMIT_PUBLIC_SHARE,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    forms: { perAddressPerMinute: e.FORM_RATE_LIMIT_PER_MINUTE, perFormPerMinute: e.FORM_SUBMISSIONS_PER_MINUTE },
     idempotencyTtlHours: e.IDEMPOTENCY_TTL_HOURS,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     spfInclude: e.SPF_INCLUDE,

@@ -13,6 +13,10 @@ import { ApiError, forbidden } from '../errors';
  *   urlencoded, multipart or text/plain bodies without a CORS preflight, which we never grant.
  *   Routes that take no session and must work from our own pages' forms (`crossSiteForms`:
  *   POST /auth/logout) accept urlencoded too; the Origin check alone guards them.
+ * One write is meant to come from other sites: a signup form's POST /f/:id (api/routes/formPages.ts,
+ * DESIGN §8), which the embed snippet sends from any page. It takes no session and no key, so it
+ * reads no credential a browser attaches, and it is guarded by a honeypot, rate limits and double
+ * opt-in instead; it alone is left out of this guard (test/integration/forms.test.ts holds both).
  */
 export function crossSiteGuard(opts: { multipart: boolean; forms?: boolean }) {
   const accepted = ['application/json', ...(opts.multipart ? ['multipart/form-data'] : []), ...(opts.forms ? ['application/x-www-form-urlencoded'] : [])];

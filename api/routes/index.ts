@@ -40,6 +40,8 @@ import suppressions from './suppressions';
 import tracking from './tracking';
 import trackingDomain from './trackingDomain';
 import topics from './topics';
+import forms from './forms';
+import formPages from './formPages';
 import inbound from './inbound';
 
 /** Every route of the API. New resource files are added here; app, OpenAPI and the fuzzer follow. */
@@ -65,6 +67,8 @@ export const allRoutes: RouteDef[] = [
   ...contactPrivacy,
   ...contacts,
   ...topics,
+  ...forms,
+  ...formPages,
   ...domains,
   ...verify,
   ...templates,

@@ -22,6 +22,7 @@ export const SECTIONS: ReadonlyArray<{ path: string; label: string; roles?: read
   { path: 'analytics', label: 'Analytics' },
   { path: 'segments', label: 'Segments' },
   { path: 'topics', label: 'Topics' },
+  { path: 'forms', label: 'Forms' },
   { path: 'workflows', label: 'Workflows' },
   { path: 'activity', label: 'Activity' },
   { path: 'events', label: 'Events' },
@@ -72,6 +73,9 @@ export const routes: RouteObject[] = [
       { path: 'campaigns/:campaignId', lazy: page(() => import('./pages/CampaignPage')) },
       { path: 'analytics', lazy: page(() => import('./pages/Analytics')) },
       { path: 'topics', lazy: page(() => import('./pages/Topics')) },
+      { path: 'forms', lazy: page(() => import('./pages/Forms')) },
+      { path: 'forms/new', lazy: page(() => import('./pages/FormEditor')) },
+      { path: 'forms/:formId', lazy: page(() => import('./pages/FormEditor')) },
       { path: 'audit', lazy: page(() => import('./pages/AuditLog')) },
       { path: 'workflows', lazy: page(() => import('./pages/Workflows')) },
       // The editor's chunk carries @xyflow/react: no other screen pays for it.

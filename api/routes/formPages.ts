@@ -1,0 +1,115 @@
+import { route } from '../route';
+import type { AppContext } from '../context';
+import { notFound } from '../errors';
+import { IdParams } from '../schemas/common';
+import { escapeHtml, PAGE_CSP, renderPage } from '../pages';
+import { findPublicForm, type FormRow } from '../../db/forms';
+import { formMarkup } from '../../lib/formMarkup';
+import { HONEYPOT_NAME, postedText, readSubmission, STAMP_NAME, type Submission } from '../../lib/formFields';
+import { checkFormStamp, signFormStamp } from '../../lib/formStamp';
+import { formOptIn, formThrottle, submitForm } from '../../services/formSubmissions';
+
+/**
+ * A signup form's hosted page and its submissions (docs/forms.md). POST /f/:id is the one route that
+ * takes a write from another site (the embed snippet posts to it from anywhere): it reads no cookie
+ * and no key, and in place of the origin check every other state change keeps
+ * (api/middleware/crossSite.ts) it is guarded by a honeypot, a signed fill-time stamp, rate limits
+ * and double opt-in. It answers the same page whether or not the address was known or subscribed.
+ */
+
+/**
+ * The pages' CSP, with the form's redirect origin allowed as a form target: browsers apply
+ * form-action to the redirect that answers a submission too.
+ */
+function formCsp(form: FormRow): string {
+  if (!form.redirect_url) return PAGE_CSP;
+  return PAGE_CSP.replace("form-action 'self'", `form-action 'self' ${new URL(form.redirect_url).origin}`);
+}
+
+async function publicForm(ctx: AppContext, id: string): Promise<FormRow> {
+  const form = await findPublicForm(ctx.deps.knex, id);
+  if (!form) throw notFound('Form');
+  return form;
+}
+
+/** The form, empty or as posted with a message on each refused field; with a fresh stamp. */
+function formPage(ctx: AppContext, form: FormRow, posted?: Submission) {
+  const markup = formMarkup({
+    action: `/f/${form.id}`,
+    fields: form.fields,
+    values: posted?.values,
+    errors: posted?.errors,
+    stamp: signFormStamp(ctx.deps.config.jwtSecret, form.id),
+    honeypot: 'class',
+  });
+  const alert = posted ? '<p class="error" role="alert">Please correct the fields marked below.</p>\n' : '';
+  renderPage(ctx, form.name, `${alert}${markup}`, posted ? 422 : 200, formCsp(form));
+}
+
+/**
+ * What every accepted submission answers, stored or not (a bot's, a known address's): the form's
+ * redirect (303) or its success page. Under double opt-in the page asks to confirm by email, for
+ * every address alike.
+ */
+function successPage(ctx: AppContext, form: FormRow, confirmByEmail: boolean) {
+  if (form.redirect_url) {
+    ctx.status = 303;
+    ctx.redirect(form.redirect_url);
+    return;
+  }
+  const message = `<p role="status">${escapeHtml(form.success_message ?? 'Thank you for signing up.')}</p>`;
+  const confirm = confirmByEmail ? '\n<p>We have sent you an email: press the link in it to confirm your subscription.</p>' : '';
+  renderPage(ctx, confirmByEmail ? 'Check your inbox' : 'Thank you', `${message}${confirm}`, 200, formCsp(form));
+}
+
+/** A filled honeypot, or a stamp that is forged or too fresh: a bot's, taken in silence. */
+function looksAutomated(ctx: AppContext, form: FormRow, body: Record<string, unknown>): boolean {
+  if (postedText(body[HONEYPOT_NAME])) return true;
+  const stamp = postedText(body[STAMP_NAME]);
+  return !!stamp && checkFormStamp(ctx.deps.config.jwtSecret, form.id, stamp) !== 'ok';
+}
+
+const common = { auth: 'none', tag: 'forms', resource: 'Form', noRateLimit: true, params: IdParams } as const;
+
+export default [
+  route({
+    ...common,
+    method: 'get',
+    path: '/f/:id',
+    summary: "A signup form's hosted page: a plain HTML form (no script) posting to the same URL",
+    responses: { 200: { description: 'an HTML page', contentType: 'text/html' } },
+    async handler(ctx, { params }) {
+      formPage(ctx, await publicForm(ctx, params.id));
+    },
+  }),
+  route({
+    ...common,
+    method: 'post',
+    path: '/f/:id',
+    summary:
+      'Submits a signup form (application/x-www-form-urlencoded, from any site): creates or updates the contact, subscribed or pending double opt-in; answers the success page or 303 to the redirect URL, 422 the form with its errors, 429 when rate limited',
+    responses: {
+      200: { description: 'the success page', contentType: 'text/html' },
+      303: { description: "to the form's redirect URL" },
+    },
+    async handler(ctx, { params }) {
+      const form = await publicForm(ctx, params.id);
+      const retryAfter = await formThrottle(ctx.deps, form.id, ctx.ip || 'unknown');
+      if (retryAfter !== null) {
+        renderPage(ctx, 'Too many signups', '<p>Too many signups came from here just now. Please try again in a minute.</p>', 429, formCsp(form));
+        ctx.set('Retry-After', String(retryAfter));
+        return;
+      }
+      const optIn = await formOptIn(ctx.deps.knex, form);
+      if (optIn === 'unavailable') {
+        return renderPage(ctx, 'This form is not taking signups', '<p>This form cannot take signups right now. Please try again later.</p>', 503);
+      }
+      const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+      if (looksAutomated(ctx, form, body)) return successPage(ctx, form, !!optIn);
+      const submission = readSubmission(form.fields, body);
+      if (Object.keys(submission.errors).length) return formPage(ctx, form, submission);
+      await submitForm(ctx.deps, form, optIn, submission, { ip: ctx.ip || null, userAgent: ctx.get('user-agent') || null });
+      successPage(ctx, form, !!optIn);
+    },
+  }),
+];
