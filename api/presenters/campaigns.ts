@@ -21,6 +21,7 @@ export function presentCampaign(row: CampaignRow): z.input<typeof CampaignOut> {
     sendRatePerMinute: row.send_rate_per_minute ?? null,
     abTest: row.ab_test ?? null,
     tracking: row.tracking ?? null,
+    archive: row.archive ?? false,
     totalRecipients: row.total_recipients,
     sentCount: row.sent_count,
     deliveredCount: row.delivered_count,

@@ -13,6 +13,7 @@ import {
   CampaignListQuery,
   CampaignOut,
   CampaignPage,
+  CampaignPatchBody,
   CampaignSendBody,
   CampaignSendOut,
   CampaignStatsOut,
@@ -34,6 +35,7 @@ import {
   GuardedWrite,
   listCampaigns,
   replaceCampaign,
+  setCampaignArchive,
 } from '../../db/campaigns';
 import { cancelCampaign, requestSend } from '../../db/campaignTransitions';
 import { audienceCount } from '../../db/campaignAudience';
@@ -153,6 +155,26 @@ export default [
       );
       if (replaced && 'missingSegment' in replaced) throw missingSegment();
       const row = guarded(replaced, (s) => `A ${s} campaign can no longer be changed`);
+      return presentCampaign(row);
+    },
+  }),
+  route({
+    ...common,
+    method: 'patch',
+    path: '/campaigns/:id',
+    audit: 'campaign.update',
+    summary: 'Change the settings that may change in any status: `archive` (shown in the public archive once SENT)',
+    params: IdParams,
+    body: CampaignPatchBody,
+    responses: { 200: { description: 'the campaign', schema: CampaignOut } },
+    async handler(ctx, { params, body, project }) {
+      const row = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => setCampaignArchive(trx, project.id, params.id, body.archive),
+        (r) => r && { projectId: project.id, action: 'campaign.update', target: { type: 'campaign', id: params.id }, details: { archive: body.archive } },
+      );
+      if (!row) throw notFound('Campaign');
       return presentCampaign(row);
     },
   }),

@@ -40,6 +40,8 @@ import tracking from './tracking';
 import trackingDomain from './trackingDomain';
 import topics from './topics';
 import inbound from './inbound';
+import viewInBrowser from './viewInBrowser';
+import archive from './archive';
 
 /** Every route of the API. New resource files are added here; app, OpenAPI and the fuzzer follow. */
 export const allRoutes: RouteDef[] = [
@@ -68,6 +70,8 @@ export const allRoutes: RouteDef[] = [
   ...verify,
   ...templates,
   ...unsubscribe,
+  ...viewInBrowser,
+  ...archive,
   ...tracking,
   ...trackingDomain,
   ...accountPages,

@@ -93,6 +93,10 @@ export const CampaignBody = z
       .optional()
       .describe('paces the hand-over to at most this many emails per minute (warm-up of a new domain); null or omitted: no pacing'),
     abTest: AbTest.nullable().optional().describe('null or omitted: no A/B test'),
+    archive: z
+      .boolean()
+      .optional()
+      .describe('list it in the public archive (/archive/<project slug>) once SENT; default false; PATCH changes it in any status'),
     tracking: TrackingChoiceIn.nullable()
       .optional()
       .describe(
@@ -131,6 +135,11 @@ export const CampaignSendBody = z.object({
     .describe("hand each recipient over at scheduledFor on their own clock (data.timezone, else the project's); recipients whose moment has passed go at once"),
 });
 
+/** PATCH /campaigns/:id: the settings that may change in any status. */
+export const CampaignPatchBody = z.strictObject({
+  archive: z.boolean().describe('list it in the public archive (/archive/<project slug>) once SENT'),
+});
+
 export const CampaignTestBody = z.object({ email: Email });
 
 export const CampaignOut = z.object({
@@ -148,6 +157,7 @@ export const CampaignOut = z.object({
   sendRatePerMinute: z.number().int().nullable(),
   abTest: AbTest.nullable(),
   tracking: TrackingChoiceOut.nullable().describe("the campaign's own tracking choice; null: the project's settings for its type"),
+  archive: z.boolean().describe('listed in the public archive once SENT'),
   totalRecipients: z.number().int(),
   sentCount: z.number().int(),
   deliveredCount: z.number().int(),
