@@ -156,6 +156,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/archive/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Public archive of a project (by its slug): its SENT campaigns marked `archive`, newest first, with a link to each and to the Atom feed */
+        get: operations["getArchiveSlug"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/archive/{slug}/{campaignId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One campaign of the public archive, rendered for an anonymous reader: variables take their fallbacks, subscription links are empty, nothing is tracked */
+        get: operations["getArchiveSlugCampaignId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/archive/{slug}/feed.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Atom feed of the public archive: one entry per public SENT campaign (title, link, updated, id, content rendered for an anonymous reader) */
+        get: operations["getArchiveSlugFeedXml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/confirm-email-change": {
         parameters: {
             query?: never;
@@ -446,7 +497,8 @@ export interface paths {
         delete: operations["deleteCampaignsId"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change the settings that may change in any status: `archive` (shown in the public archive once SENT) */
+        patch: operations["patchCampaignsId"];
         trace?: never;
     };
     "/campaigns/{id}/audience": {
@@ -2299,6 +2351,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** View in browser (`{{ viewInBrowserUrl }}`): one email as its recipient got it, read-only (no open is counted); 410 once its content was pruned or its contact erased */
+        get: operations["getVToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/send": {
         parameters: {
             query?: never;
@@ -3594,6 +3663,127 @@ export interface operations {
             };
         };
     };
+    getArchiveSlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description an HTML page: the project's public campaigns, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description an HTML page: no project has this slug */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getArchiveSlugCampaignId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaignId: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description an HTML page: the campaign rendered for an anonymous reader (no personal data, no tracking) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description an HTML page: no such public campaign in this archive */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getArchiveSlugFeedXml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the Atom feed of the public archive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            /** @description an HTML page: no project has this slug */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     postAuthConfirmEmailChange: {
         parameters: {
             query?: never;
@@ -4626,6 +4816,8 @@ export interface operations {
                                     unit: "minutes" | "hours" | "days" | "weeks";
                                 };
                             } | null;
+                            /** @description listed in the public archive once SENT */
+                            archive: boolean;
                             audienceCondition: unknown | null;
                             /** @enum {string} */
                             audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -4743,6 +4935,8 @@ export interface operations {
                             unit: "minutes" | "hours" | "days" | "weeks";
                         };
                     } | null;
+                    /** @description list it in the public archive (/archive/<project slug>) once SENT; default false; PATCH changes it in any status */
+                    archive?: boolean;
                     audienceCondition?: components["schemas"]["FilterTree_3"] | null;
                     /** @enum {string} */
                     audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -4797,6 +4991,8 @@ export interface operations {
                                     unit: "minutes" | "hours" | "days" | "weeks";
                                 };
                             } | null;
+                            /** @description listed in the public archive once SENT */
+                            archive: boolean;
                             audienceCondition: unknown | null;
                             /** @enum {string} */
                             audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -4937,6 +5133,8 @@ export interface operations {
                                 unit: "minutes" | "hours" | "days" | "weeks";
                             };
                         } | null;
+                        /** @description listed in the public archive once SENT */
+                        archive: boolean;
                         audienceCondition: unknown | null;
                         /** @enum {string} */
                         audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -5051,6 +5249,8 @@ export interface operations {
                             unit: "minutes" | "hours" | "days" | "weeks";
                         };
                     } | null;
+                    /** @description list it in the public archive (/archive/<project slug>) once SENT; default false; PATCH changes it in any status */
+                    archive?: boolean;
                     audienceCondition?: components["schemas"]["FilterTree_4"] | null;
                     /** @enum {string} */
                     audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -5104,6 +5304,8 @@ export interface operations {
                                 unit: "minutes" | "hours" | "days" | "weeks";
                             };
                         } | null;
+                        /** @description listed in the public archive once SENT */
+                        archive: boolean;
                         audienceCondition: unknown | null;
                         /** @enum {string} */
                         audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -5303,6 +5505,161 @@ export interface operations {
             };
         };
     };
+    patchCampaignsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description list it in the public archive (/archive/<project slug>) once SENT */
+                    archive: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description the campaign */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        abTest: {
+                            /** @enum {string} */
+                            metric: "opens" | "clicks";
+                            subjects: string[];
+                            testPercent: number;
+                            /** Format: duration */
+                            winnerAfter: {
+                                amount: number;
+                                /** @enum {string} */
+                                unit: "minutes" | "hours" | "days" | "weeks";
+                            };
+                        } | null;
+                        /** @description listed in the public archive once SENT */
+                        archive: boolean;
+                        audienceCondition: unknown | null;
+                        /** @enum {string} */
+                        audienceType: "ALL" | "SEGMENT" | "FILTERED";
+                        body: string;
+                        bouncedCount: number;
+                        clickedCount: number;
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        deliveredCount: number;
+                        description: string | null;
+                        from: string;
+                        fromName: string | null;
+                        id: string;
+                        name: string;
+                        openedCount: number;
+                        projectId: string;
+                        replyTo: string | null;
+                        scheduledFor: string | null;
+                        segmentId: string | null;
+                        sendRatePerMinute: number | null;
+                        sentAt: string | null;
+                        sentCount: number;
+                        /** @enum {string} */
+                        status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
+                        subject: string;
+                        /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
+                        text: string | null;
+                        /** @description the id of the topic it is sent as */
+                        topic: string | null;
+                        totalRecipients: number;
+                        /** @description the campaign's own tracking choice; null: the project's settings for its type */
+                        tracking: {
+                            clicks?: boolean;
+                            opens?: boolean;
+                        } | null;
+                        /** @enum {string} */
+                        type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
+                        /** @description ISO 8601 timestamp (UTC) */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getCampaignsIdAudience: {
         parameters: {
             query?: never;
@@ -5412,6 +5769,8 @@ export interface operations {
                                 unit: "minutes" | "hours" | "days" | "weeks";
                             };
                         } | null;
+                        /** @description listed in the public archive once SENT */
+                        archive: boolean;
                         audienceCondition: unknown | null;
                         /** @enum {string} */
                         audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -5540,6 +5899,8 @@ export interface operations {
                                 unit: "minutes" | "hours" | "days" | "weeks";
                             };
                         } | null;
+                        /** @description listed in the public archive once SENT */
+                        archive: boolean;
                         audienceCondition: unknown | null;
                         /** @enum {string} */
                         audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -5733,6 +6094,8 @@ export interface operations {
                                 unit: "minutes" | "hours" | "days" | "weeks";
                             };
                         } | null;
+                        /** @description listed in the public archive once SENT */
+                        archive: boolean;
                         audienceCondition: unknown | null;
                         /** @enum {string} */
                         audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -5861,6 +6224,8 @@ export interface operations {
                                 unit: "minutes" | "hours" | "days" | "weeks";
                             };
                         } | null;
+                        /** @description listed in the public archive once SENT */
+                        archive: boolean;
                         audienceCondition: unknown | null;
                         /** @enum {string} */
                         audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -15183,6 +15548,8 @@ export interface operations {
                         /** @enum {string} */
                         role: "OWNER" | "ADMIN" | "MEMBER";
                         secretKey: string;
+                        /** @description public name of the project in its campaign archive: /archive/<slug> (from the name at creation, fixed) */
+                        slug: string;
                         updatedAt: string;
                     }[];
                 };
@@ -15236,6 +15603,8 @@ export interface operations {
                         publicKey: string;
                         requireTwoFactor: boolean;
                         secretKey: string;
+                        /** @description public name of the project in its campaign archive: /archive/<slug> (from the name at creation, fixed) */
+                        slug: string;
                         updatedAt: string;
                     };
                 };
@@ -15420,6 +15789,8 @@ export interface operations {
                             sendRatePerSecond: number | null;
                             timezone: string;
                         };
+                        /** @description public name of the project in its campaign archive: /archive/<slug> (from the name at creation, fixed) */
+                        slug: string;
                         updatedAt: string;
                     };
                 };
@@ -15889,6 +16260,8 @@ export interface operations {
                         publicKey: string;
                         requireTwoFactor: boolean;
                         secretKey: string;
+                        /** @description public name of the project in its campaign archive: /archive/<slug> (from the name at creation, fixed) */
+                        slug: string;
                         updatedAt: string;
                     };
                 };
@@ -16491,6 +16864,55 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getVToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the email's HTML as its recipient got it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description an HTML page: no such link */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description an HTML page: the email's content was removed (retention, erasure) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
             /** @description unexpected error */
