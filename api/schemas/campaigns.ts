@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Email, MessageContentOut, PageQuery, Timestamp, Uuid } from './common';
 import { FilterTree } from './filters';
 import { TrackingChoiceIn, TrackingChoiceOut } from './tracking';
-import { AUDIENCE_TYPES, CAMPAIGN_SORTS, CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from '../../db/campaigns';
+import { AUDIENCE_TYPES, CAMPAIGN_KINDS, CAMPAIGN_SORTS, CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from '../../db/campaigns';
 import { checkTemplate } from '../../services/render';
 import { AB_TEST_METRICS } from '../../db/campaignAbTest';
 import { durationSchema } from '../../temporal/steps';
@@ -158,6 +158,14 @@ export const CampaignOut = z.object({
   abTest: AbTest.nullable(),
   tracking: TrackingChoiceOut.nullable().describe("the campaign's own tracking choice; null: the project's settings for its type"),
   archive: z.boolean().describe('listed in the public archive once SENT'),
+  kind: z.enum(CAMPAIGN_KINDS).describe('REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")'),
+  feedUrl: z.string().optional().describe('RSS only'),
+  schedule: z
+    .object({ frequency: z.enum(['daily', 'weekly']), time: z.string(), timezone: z.string(), weekday: z.number().int().nullable().optional() })
+    .optional()
+    .describe('RSS only'),
+  template: z.string().optional().describe('RSS only: the template id'),
+  parentId: z.string().nullable().describe('the RSS campaign this campaign was sent for; null for others'),
   totalRecipients: z.number().int(),
   sentCount: z.number().int(),
   deliveredCount: z.number().int(),
