@@ -603,6 +603,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/campaigns/{id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** "Send now" of an RSS campaign: one run at once (new feed items → one email to the audience; none → nothing sent); see GET /campaigns/:id/runs */
+        post: operations["postCampaignsIdRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An RSS campaign's runs, newest first (at most 100): what each found and the campaign it sent */
+        get: operations["getCampaignsIdRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/campaigns/{id}/send": {
         parameters: {
             query?: never;
@@ -4828,13 +4862,30 @@ export interface operations {
                             createdAt: string;
                             deliveredCount: number;
                             description: string | null;
+                            /** @description RSS only */
+                            feedUrl?: string;
                             from: string;
                             fromName: string | null;
                             id: string;
+                            /**
+                             * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                             * @enum {string}
+                             */
+                            kind: "REGULAR" | "RSS";
                             name: string;
                             openedCount: number;
+                            /** @description the RSS campaign this campaign was sent for; null for others */
+                            parentId: string | null;
                             projectId: string;
                             replyTo: string | null;
+                            /** @description RSS only */
+                            schedule?: {
+                                /** @enum {string} */
+                                frequency: "daily" | "weekly";
+                                time: string;
+                                timezone: string;
+                                weekday?: number | null;
+                            };
                             scheduledFor: string | null;
                             segmentId: string | null;
                             sendRatePerMinute: number | null;
@@ -4843,6 +4894,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                             subject: string;
+                            /** @description RSS only: the template id */
+                            template?: string;
                             /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                             text: string | null;
                             /** @description the id of the topic it is sent as */
@@ -5003,13 +5056,30 @@ export interface operations {
                             createdAt: string;
                             deliveredCount: number;
                             description: string | null;
+                            /** @description RSS only */
+                            feedUrl?: string;
                             from: string;
                             fromName: string | null;
                             id: string;
+                            /**
+                             * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                             * @enum {string}
+                             */
+                            kind: "REGULAR" | "RSS";
                             name: string;
                             openedCount: number;
+                            /** @description the RSS campaign this campaign was sent for; null for others */
+                            parentId: string | null;
                             projectId: string;
                             replyTo: string | null;
+                            /** @description RSS only */
+                            schedule?: {
+                                /** @enum {string} */
+                                frequency: "daily" | "weekly";
+                                time: string;
+                                timezone: string;
+                                weekday?: number | null;
+                            };
                             scheduledFor: string | null;
                             segmentId: string | null;
                             sendRatePerMinute: number | null;
@@ -5018,6 +5088,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                             subject: string;
+                            /** @description RSS only: the template id */
+                            template?: string;
                             /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                             text: string | null;
                             /** @description the id of the topic it is sent as */
@@ -5145,13 +5217,30 @@ export interface operations {
                         createdAt: string;
                         deliveredCount: number;
                         description: string | null;
+                        /** @description RSS only */
+                        feedUrl?: string;
                         from: string;
                         fromName: string | null;
                         id: string;
+                        /**
+                         * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                         * @enum {string}
+                         */
+                        kind: "REGULAR" | "RSS";
                         name: string;
                         openedCount: number;
+                        /** @description the RSS campaign this campaign was sent for; null for others */
+                        parentId: string | null;
                         projectId: string;
                         replyTo: string | null;
+                        /** @description RSS only */
+                        schedule?: {
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            time: string;
+                            timezone: string;
+                            weekday?: number | null;
+                        };
                         scheduledFor: string | null;
                         segmentId: string | null;
                         sendRatePerMinute: number | null;
@@ -5160,6 +5249,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                         subject: string;
+                        /** @description RSS only: the template id */
+                        template?: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
                         /** @description the id of the topic it is sent as */
@@ -5316,13 +5407,30 @@ export interface operations {
                         createdAt: string;
                         deliveredCount: number;
                         description: string | null;
+                        /** @description RSS only */
+                        feedUrl?: string;
                         from: string;
                         fromName: string | null;
                         id: string;
+                        /**
+                         * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                         * @enum {string}
+                         */
+                        kind: "REGULAR" | "RSS";
                         name: string;
                         openedCount: number;
+                        /** @description the RSS campaign this campaign was sent for; null for others */
+                        parentId: string | null;
                         projectId: string;
                         replyTo: string | null;
+                        /** @description RSS only */
+                        schedule?: {
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            time: string;
+                            timezone: string;
+                            weekday?: number | null;
+                        };
                         scheduledFor: string | null;
                         segmentId: string | null;
                         sendRatePerMinute: number | null;
@@ -5331,6 +5439,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                         subject: string;
+                        /** @description RSS only: the template id */
+                        template?: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
                         /** @description the id of the topic it is sent as */
@@ -5554,13 +5664,30 @@ export interface operations {
                         createdAt: string;
                         deliveredCount: number;
                         description: string | null;
+                        /** @description RSS only */
+                        feedUrl?: string;
                         from: string;
                         fromName: string | null;
                         id: string;
+                        /**
+                         * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                         * @enum {string}
+                         */
+                        kind: "REGULAR" | "RSS";
                         name: string;
                         openedCount: number;
+                        /** @description the RSS campaign this campaign was sent for; null for others */
+                        parentId: string | null;
                         projectId: string;
                         replyTo: string | null;
+                        /** @description RSS only */
+                        schedule?: {
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            time: string;
+                            timezone: string;
+                            weekday?: number | null;
+                        };
                         scheduledFor: string | null;
                         segmentId: string | null;
                         sendRatePerMinute: number | null;
@@ -5569,6 +5696,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                         subject: string;
+                        /** @description RSS only: the template id */
+                        template?: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
                         /** @description the id of the topic it is sent as */
@@ -5781,13 +5910,30 @@ export interface operations {
                         createdAt: string;
                         deliveredCount: number;
                         description: string | null;
+                        /** @description RSS only */
+                        feedUrl?: string;
                         from: string;
                         fromName: string | null;
                         id: string;
+                        /**
+                         * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                         * @enum {string}
+                         */
+                        kind: "REGULAR" | "RSS";
                         name: string;
                         openedCount: number;
+                        /** @description the RSS campaign this campaign was sent for; null for others */
+                        parentId: string | null;
                         projectId: string;
                         replyTo: string | null;
+                        /** @description RSS only */
+                        schedule?: {
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            time: string;
+                            timezone: string;
+                            weekday?: number | null;
+                        };
                         scheduledFor: string | null;
                         segmentId: string | null;
                         sendRatePerMinute: number | null;
@@ -5796,6 +5942,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                         subject: string;
+                        /** @description RSS only: the template id */
+                        template?: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
                         /** @description the id of the topic it is sent as */
@@ -5911,13 +6059,30 @@ export interface operations {
                         createdAt: string;
                         deliveredCount: number;
                         description: string | null;
+                        /** @description RSS only */
+                        feedUrl?: string;
                         from: string;
                         fromName: string | null;
                         id: string;
+                        /**
+                         * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                         * @enum {string}
+                         */
+                        kind: "REGULAR" | "RSS";
                         name: string;
                         openedCount: number;
+                        /** @description the RSS campaign this campaign was sent for; null for others */
+                        parentId: string | null;
                         projectId: string;
                         replyTo: string | null;
+                        /** @description RSS only */
+                        schedule?: {
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            time: string;
+                            timezone: string;
+                            weekday?: number | null;
+                        };
                         scheduledFor: string | null;
                         segmentId: string | null;
                         sendRatePerMinute: number | null;
@@ -5926,6 +6091,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                         subject: string;
+                        /** @description RSS only: the template id */
+                        template?: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
                         /** @description the id of the topic it is sent as */
@@ -6106,13 +6273,30 @@ export interface operations {
                         createdAt: string;
                         deliveredCount: number;
                         description: string | null;
+                        /** @description RSS only */
+                        feedUrl?: string;
                         from: string;
                         fromName: string | null;
                         id: string;
+                        /**
+                         * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                         * @enum {string}
+                         */
+                        kind: "REGULAR" | "RSS";
                         name: string;
                         openedCount: number;
+                        /** @description the RSS campaign this campaign was sent for; null for others */
+                        parentId: string | null;
                         projectId: string;
                         replyTo: string | null;
+                        /** @description RSS only */
+                        schedule?: {
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            time: string;
+                            timezone: string;
+                            weekday?: number | null;
+                        };
                         scheduledFor: string | null;
                         segmentId: string | null;
                         sendRatePerMinute: number | null;
@@ -6121,6 +6305,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                         subject: string;
+                        /** @description RSS only: the template id */
+                        template?: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
                         /** @description the id of the topic it is sent as */
@@ -6236,13 +6422,30 @@ export interface operations {
                         createdAt: string;
                         deliveredCount: number;
                         description: string | null;
+                        /** @description RSS only */
+                        feedUrl?: string;
                         from: string;
                         fromName: string | null;
                         id: string;
+                        /**
+                         * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                         * @enum {string}
+                         */
+                        kind: "REGULAR" | "RSS";
                         name: string;
                         openedCount: number;
+                        /** @description the RSS campaign this campaign was sent for; null for others */
+                        parentId: string | null;
                         projectId: string;
                         replyTo: string | null;
+                        /** @description RSS only */
+                        schedule?: {
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            time: string;
+                            timezone: string;
+                            weekday?: number | null;
+                        };
                         scheduledFor: string | null;
                         segmentId: string | null;
                         sendRatePerMinute: number | null;
@@ -6251,6 +6454,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                         subject: string;
+                        /** @description RSS only: the template id */
+                        template?: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
                         /** @description the id of the topic it is sent as */
@@ -6297,6 +6502,176 @@ export interface operations {
             };
             /** @description the campaign is not PAUSED, or its workflow refused */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postCampaignsIdRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the run started */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            runId: string;
+                        };
+                        message: string;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not an RSS campaign, or it is CANCELLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getCampaignsIdRuns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the runs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            error: string | null;
+                            finishedAt: string | null;
+                            id: string;
+                            itemCount: number;
+                            items: {
+                                content: string;
+                                date: string | null;
+                                link: string;
+                                summary: string;
+                                title: string;
+                            }[];
+                            /** @description the campaign this run sent (its stats are that campaign’s) */
+                            sentCampaignId: string | null;
+                            /** @description ISO 8601 timestamp (UTC) */
+                            startedAt: string;
+                            /** @enum {string} */
+                            status: "SENT" | "NOTHING_NEW" | "FAILED";
+                        }[];
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
