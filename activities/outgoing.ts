@@ -4,6 +4,7 @@ import type { OutgoingMessage } from '../services/transport';
 import { renderTemplate, BatchRenderer, Rendered } from '../services/render';
 import { htmlToPlainText } from '../services/plainText';
 import { linksFor, oneClickHeaders } from '../lib/unsubscribe';
+import { viewInBrowserUrl } from '../lib/viewLinks';
 import { withoutForbiddenHeaders } from '../lib/mailHeaders';
 import { NO_TRACKING, resolveTracking } from '../lib/trackingSettings';
 import { ProjectTracking, TrackedBody, trackedBody } from '../services/emailTracking';
@@ -22,7 +23,7 @@ import { ProjectTracking, TrackedBody, trackedBody } from '../services/emailTrac
 export async function renderRow(config: Config, email: EmailRow, tracking: ProjectTracking | null, renderer?: BatchRenderer): Promise<Rendered & TrackedBody> {
   const links = email.contact_id ? linksFor(config, email.project_id, email.contact_id, email.topic_id) : {};
   const template = { subject: email.subject, body: email.body, text: email.text };
-  const variables = { ...email.variables, ...links };
+  const variables = { ...email.variables, ...links, viewInBrowserUrl: viewInBrowserUrl(config, email.id) };
   const rendered = await (renderer ? renderer.render(template, variables) : renderTemplate(template, variables));
   const choice = tracking
     ? resolveTracking(tracking.settings, email.type, { opens: email.track_opens ?? undefined, clicks: email.track_clicks ?? undefined })

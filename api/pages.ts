@@ -23,16 +23,47 @@ select, textarea { font: inherit; padding: .5rem; border: 1px solid #999; border
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** Answers an HTML page; `body` is trusted markup, every value in it must already be escaped. */
-export function renderPage(ctx: AppContext, title: string, body: string, status = 200, csp = PAGE_CSP) {
+export function renderPage(
+  ctx: AppContext,
+  title: string,
+  body: string,
+  status = 200,
+  { csp = PAGE_CSP, indexable = false }: { csp?: string; indexable?: boolean } = {},
+) {
   ctx.status = status;
   ctx.type = 'html';
   // Links carry tokens that are credentials: keep them out of caches and referrers.
   ctx.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'Content-Security-Policy': csp, 'X-Content-Type-Options': 'nosniff' });
   ctx.body = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><link rel="stylesheet" href="${PAGE_STYLESHEET_PATH}"></head>
+${indexable ? '' : '<meta name="robots" content="noindex">'}<title>${escapeHtml(title)}</title><link rel="stylesheet" href="${PAGE_STYLESHEET_PATH}"></head>
 <body>
 <h1>${escapeHtml(title)}</h1>
 ${body}
+</body></html>`;
+}
+
+/**
+ * Email content shown as a page (view in browser, the public archive): the email's own markup,
+ * inline styles and remote images allowed (emails are built that way), and still no script, no
+ * frame, no form, no plugin. The other headers are the pages' own (renderPage).
+ */
+export const EMAIL_PAGE_CSP =
+  "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' https: http: data:; font-src https:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
+
+/** Answers an email's rendered HTML as a page; `html` is the email's own markup, `title` plain text. */
+export function renderEmailPage(ctx: AppContext, title: string, html: string, { noIndex = true }: { noIndex?: boolean } = {}) {
+  ctx.status = 200;
+  ctx.type = 'html';
+  ctx.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'Content-Security-Policy': EMAIL_PAGE_CSP, 'X-Content-Type-Options': 'nosniff' });
+  if (noIndex) ctx.set('X-Robots-Tag', 'noindex');
+  // A body that is a whole document is sent as it is; a fragment gets a document around it.
+  ctx.body = /<html[\s>]/i.test(html)
+    ? html
+    : `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title></head>
+<body>
+${html}
 </body></html>`;
 }

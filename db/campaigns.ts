@@ -27,6 +27,25 @@ export type AudienceType = (typeof AUDIENCE_TYPES)[number];
 export const CAMPAIGN_TYPES = TEMPLATE_TYPES;
 export type CampaignType = TemplateType;
 
+export const CAMPAIGN_KINDS = ['REGULAR', 'RSS'] as const;
+export type CampaignKind = (typeof CAMPAIGN_KINDS)[number];
+
+/** An RSS campaign's definition (docs/campaigns.md "RSS-to-email"). */
+export interface RssSettings {
+  feedUrl: string;
+  schedule: { frequency: 'daily' | 'weekly'; time: string; timezone: string; weekday?: number | null };
+  templateId: string;
+}
+
+/** One feed item as a template sees it (`{% for item in items %}`). */
+export interface RssItem {
+  title: string;
+  link: string;
+  summary: string;
+  content: string;
+  date: string | null;
+}
+
 export const CAMPAIGN_SORTS = ['name', 'createdAt', 'updatedAt'] as const;
 export type CampaignSort = (typeof CAMPAIGN_SORTS)[number];
 
@@ -67,6 +86,18 @@ export interface CampaignRow extends MessageContentColumns<CampaignType> {
   ab_winner_due_at?: Date | null;
   /** First-party tracking of its emails (docs/tracking.md); a key left out or null: the project's settings. */
   tracking?: TrackingPatch | null;
+  /** Listed in the project's public archive once SENT (migration 051). */
+  archive?: boolean;
+  /** REGULAR, or RSS: a recurring feed digest (db/rssCampaigns.ts) that is never sent itself. */
+  kind?: CampaignKind;
+  /** An RSS campaign's feed, schedule and template. */
+  rss?: RssSettings | null;
+  /** The newest feed item date an RSS campaign has sent. */
+  rss_last_item_at?: Date | null;
+  /** A child campaign's feed items (the template's `items`); null for others. */
+  rss_items?: RssItem[] | null;
+  /** The RSS campaign a child campaign was sent for. */
+  parent_id?: string | null;
   started_at: Date | null;
   sent_at: Date | null;
   created_at: Date;
@@ -91,6 +122,7 @@ export interface CampaignFields {
   sendRatePerMinute?: number | null;
   abTest?: CampaignAbTest | null;
   tracking?: TrackingPatch | null;
+  archive?: boolean;
 }
 
 /** Only the audience fields the audience type uses are kept, so a stored campaign never carries a stale one. */
@@ -112,6 +144,7 @@ function toColumns(f: CampaignFields) {
     send_rate_per_minute: f.sendRatePerMinute ?? null,
     ab_test: f.abTest ? JSON.stringify(f.abTest) : null,
     tracking: f.tracking ? JSON.stringify(f.tracking) : null,
+    archive: f.archive ?? false,
   };
 }
 
@@ -177,6 +210,15 @@ export async function replaceCampaign(knex: Knex, projectId: string, id: string,
   if (row) return { row };
   const current = await findCampaign(knex, projectId, id);
   return current ? { conflict: current.status } : null;
+}
+
+/** Shows or hides a campaign in the public archive, whatever its status; undefined when the project has no such campaign. */
+export async function setCampaignArchive(knex: Knex, projectId: string, id: string, archive: boolean): Promise<CampaignRow | undefined> {
+  const [row] = await knex<CampaignRow>('campaigns')
+    .where({ project_id: projectId, id })
+    .update({ archive, updated_at: knex.fn.now() } as any)
+    .returning('*');
+  return row;
 }
 
 /** Refused (conflict) while the campaign's workflow is alive: cancel it first. */

@@ -5,6 +5,7 @@ import { carryOverEmailUsage } from './billing';
 import { HANDED_OVER } from './security';
 import { sha256Hex } from '../lib/hash';
 import { RESERVED_EVENT_FAMILIES } from '../lib/reservedEvents';
+import { slugify } from './slugs';
 
 export type KeyKind = 'public' | 'secret';
 
@@ -16,6 +17,8 @@ export interface ProjectRow {
   public_key_last4: string;
   secret_key_last4: string;
   disabled: boolean;
+  /** Public name in archive URLs (`/archive/<slug>`): from the name at creation, unique, fixed (migration 051). */
+  slug: string;
   /** Double opt-in settings (db/doubleOptIn.ts); null: off. */
   double_opt_in?: import('./doubleOptIn').DoubleOptInSettings | null;
   /** Members need two-factor authentication to open the project with their cookie (db/twoFactor.ts). */
@@ -80,12 +83,26 @@ function newKeys() {
 export async function createProject(knex: Knex, ownerId: string, name: string) {
   const keys = newKeys();
   return knex.transaction(async (trx) => {
+    const slug = await freeProjectSlug(trx, name);
     const [row] = await trx<ProjectRow>('projects')
-      .insert({ id: uuid(), name, ...keys.columns })
+      .insert({ id: uuid(), name, slug, ...keys.columns })
       .returning('*');
     await trx('project_members').insert({ project_id: row.id, user_id: ownerId, role: 'OWNER' });
     return { row, keys };
   });
+}
+
+/**
+ * The first free project slug for `name` (`name`, `name-2`, …). Creations take one transaction-level
+ * lock for it, so two projects of the same name never pick the same one (project creation is rare).
+ */
+async function freeProjectSlug(trx: Knex.Transaction, name: string): Promise<string> {
+  await trx.raw("SELECT pg_advisory_xact_lock(hashtext('projects.slug'))");
+  const base = slugify(name, 'project', 60);
+  const taken = new Set<string>(await trx('projects').where('slug', base).orWhere('slug', 'like', `${base}-%`).pluck('slug'));
+  let n = 1;
+  while (taken.has(n === 1 ? base : `${base}-${n}`)) n++;
+  return n === 1 ? base : `${base}-${n}`;
 }
 
 /** Both keys change in one statement: the old pair stops matching on every replica at once. */

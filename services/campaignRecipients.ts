@@ -10,6 +10,7 @@ import { contactTimeZone, recipientDue } from '../lib/sendingPolicy';
 import { parseLocalDateTime } from '../lib/zonedTime';
 import type { TrackingChoice } from '../lib/trackingSettings';
 import { linksFor, oneClickHeaders } from '../lib/unsubscribe';
+import { viewInBrowserUrl } from '../lib/viewLinks';
 import { type BatchRenderer, RenderError } from './render';
 import { trackedBody } from './emailTracking';
 
@@ -30,9 +31,16 @@ export async function renderRecipient(
 ): Promise<RecipientEmail> {
   // Sent as a topic, its unsubscribe links (and the one-click header) leave that topic only.
   const links = linksFor(config, c.project_id, r.contact_id, c.topic_id);
-  const variables = { ...(r.data ?? {}), ...identityVariables({ id: r.contact_id, email: r.email }), ...links };
+  const id = campaignEmailId(c.id, r.contact_id);
+  const variables = {
+    ...(r.data ?? {}),
+    ...identityVariables({ id: r.contact_id, email: r.email }),
+    ...links,
+    viewInBrowserUrl: viewInBrowserUrl(config, id),
+    ...(c.rss_items ? { items: c.rss_items } : {}),
+  };
   const base = {
-    id: campaignEmailId(c.id, r.contact_id),
+    id,
     contactId: r.contact_id,
     to: r.email,
     headers: oneClickHeaders({ type: c.type, topicId: c.topic_id }, links.unsubscribeUrl),

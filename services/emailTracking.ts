@@ -17,8 +17,8 @@ export interface TrackedBody {
 
 /**
  * The rendered HTML of email `emailId` with its links rewritten to click URLs and the open pixel
- * added, as `choice` says. The subscription links (unsubscribe, subscribe, manage: the reader's
- * own controls, which must work however a scanner treats our domain) and links already pointing
+ * added, as `choice` says. The subscription links (unsubscribe, subscribe, manage) and the
+ * view-in-browser link (the reader's own controls, which must work however a scanner treats our domain) and links already pointing
  * at our tracking routes stay as they are. The text part is not touched: it keeps the real URLs.
  * `base`: where the pixel and links point (the project's verified tracking domain, from
  * `projectTracking`); TRACKING_URL when absent.
@@ -31,7 +31,14 @@ export function trackedBody(
   base: string = config.trackingUrl,
 ): TrackedBody {
   if (!choice.opens && !choice.clicks) return { body: html, trackOpens: false, trackClicks: false, links: null };
-  const kept = [`${config.appUrl}/unsubscribe/`, `${config.appUrl}/subscribe/`, `${config.appUrl}/manage/`, `${config.trackingUrl}/t/`, `${base}/t/`];
+  const kept = [
+    `${config.appUrl}/unsubscribe/`,
+    `${config.appUrl}/subscribe/`,
+    `${config.appUrl}/manage/`,
+    `${config.appUrl}/v/`,
+    `${config.trackingUrl}/t/`,
+    `${base}/t/`,
+  ];
   const urls = trackingUrls(base, config.jwtSecret, emailId);
   const tracked = trackHtml(html, {
     clicks: choice.clicks,

@@ -129,6 +129,14 @@ export interface ComputeResult {
  */
 export type CampaignSendSettings = CampaignConfig;
 
+/** One run of an RSS campaign (temporal/workflows/rssCampaignRun.ts): ids only. */
+export interface RssCampaignRunInput {
+  campaignId: string;
+  projectId: string;
+  /** Set by "Send now" (the run's id); a Schedule's runs make their own. */
+  runId?: string;
+}
+
 export interface CampaignSendInput extends Omit<CampaignSendSettings, 'batchLanes'> {
   campaignId: string;
   projectId: string;

@@ -10,6 +10,7 @@ export function presentProject(row: ProjectRow, keys?: { publicKey: string; secr
   return {
     id: row.id,
     name: row.name,
+    slug: row.slug,
     publicKey: keys?.publicKey ?? `pk_…${row.public_key_last4}`,
     secretKey: keys?.secretKey ?? `sk_…${row.secret_key_last4}`,
     disabled: row.disabled,

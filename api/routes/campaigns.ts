@@ -13,6 +13,7 @@ import {
   CampaignListQuery,
   CampaignOut,
   CampaignPage,
+  CampaignPatchBody,
   CampaignSendBody,
   CampaignSendOut,
   CampaignStatsOut,
@@ -34,6 +35,7 @@ import {
   GuardedWrite,
   listCampaigns,
   replaceCampaign,
+  setCampaignArchive,
 } from '../../db/campaigns';
 import { cancelCampaign, requestSend, unscheduleCampaign } from '../../db/campaignTransitions';
 import { audienceCount } from '../../db/campaignAudience';
@@ -44,6 +46,11 @@ import { checkedCampaignFields, invalidAudience, missingSegment } from '../../se
 import { start } from '../../services/temporal';
 import { campaignSendStart } from '../../temporal/workflows/campaignSend/start';
 import { presentCampaign } from '../presenters/campaigns';
+import { CampaignOrRssBody, RssRunNowOut, RssRunsOut, type RssCampaignBody } from '../schemas/rssCampaigns';
+import { createRssCampaign } from '../../services/rssCampaigns';
+import { createRssSchedule, deleteRssSchedule, setRssSchedulePaused, startRssRunNow } from '../../services/rssSchedules';
+import { listRuns, moveRssCampaign } from '../../db/rssCampaigns';
+import type { CampaignRow } from '../../db/campaigns';
 
 const common = { auth: 'secret', tag: 'campaigns' } as const;
 
@@ -82,6 +89,33 @@ function parseLocalSchedule(raw: unknown): string {
   return raw;
 }
 
+/** POST /campaigns/:id/send of an RSS campaign: DRAFT → SCHEDULED, and its Schedule created. */
+async function activateRss(ctx: AppContext, c: CampaignRow) {
+  await assertVerifiedSender(ctx.deps.knex, c.project_id, c.from, senderCheckWaived(ctx.deps.config));
+  const row = await audited(
+    ctx.deps.knex,
+    requestAuditor(ctx),
+    (trx) => moveRssCampaign(trx, c.project_id, c.id, ['DRAFT'], 'SCHEDULED'),
+    (r) => r && { projectId: c.project_id, action: 'campaign.send', target: { type: 'campaign', id: c.id }, details: { status: 'SCHEDULED', rss: true } },
+  );
+  if (!row) throw conflict(`Only a DRAFT campaign can be sent; this one is ${c.status}`, { details: { status: c.status } });
+  await createRssSchedule(ctx.deps.temporal, row);
+  return {
+    success: true as const,
+    data: { id: row.id, name: row.name, status: row.status, scheduledFor: null },
+    message: `RSS campaign is active: it runs ${row.rss!.schedule.frequency} at ${row.rss!.schedule.time} (${row.rss!.schedule.timezone})`,
+  };
+}
+
+/** Pause (SCHEDULED → PAUSED) or resume (PAUSED → SCHEDULED) an RSS campaign's Schedule. */
+async function toggleRss(ctx: AppContext, c: CampaignRow, pause: boolean) {
+  const [from, to] = pause ? (['SCHEDULED', 'PAUSED'] as const) : (['PAUSED', 'SCHEDULED'] as const);
+  const row = await moveRssCampaign(ctx.deps.knex, c.project_id, c.id, [from], to);
+  if (!row) throw conflict(`Only a ${from} RSS campaign can be ${pause ? 'paused' : 'resumed'}; this one is ${c.status}`, { details: { status: c.status } });
+  await setRssSchedulePaused(ctx.deps.temporal, c.id, pause);
+  return row;
+}
+
 export default [
   route({
     ...common,
@@ -102,17 +136,21 @@ export default [
     audit: 'campaign.create',
     summary: 'Create a campaign in DRAFT (sender domain verified, audience fields valid)',
     body: CampaignBody,
+    // With `kind: "RSS"` the RSS body (api/schemas/rssCampaigns.ts); otherwise the regular one, unchanged.
+    bodyFor: () => CampaignOrRssBody as unknown as typeof CampaignBody,
     responses: {
       201: { description: 'created', schema: CampaignEnvelope },
       403: { description: 'sender domain not verified (code INTERNAL_SERVER_ERROR)' },
       422: { description: 'validation failed; an audience condition problem names the path of the bad node' },
     },
-    async handler(ctx, { body, project }) {
-      const fields = await checkedCampaignFields(ctx.deps.knex, project.id, body, senderCheckWaived(ctx.deps.config));
+    async handler(ctx, { body: input, project }) {
+      const waived = senderCheckWaived(ctx.deps.config);
+      const body = input as CampaignBody | RssCampaignBody;
+      const fields = 'kind' in body && body.kind === 'RSS' ? null : await checkedCampaignFields(ctx.deps.knex, project.id, body as CampaignBody, waived);
       const row = await audited(
         ctx.deps.knex,
         requestAuditor(ctx),
-        (trx) => createCampaign(trx, project.id, fields),
+        (trx) => (fields ? createCampaign(trx, project.id, fields) : createRssCampaign(trx, project.id, body as RssCampaignBody, waived)),
         (c) => ({ projectId: project.id, action: 'campaign.create', target: { type: 'campaign', id: c.id }, details: { name: c.name } }),
       );
       ctx.status = 201;
@@ -143,7 +181,9 @@ export default [
       409: { description: 'the campaign is SENDING, PAUSED, SENT or CANCELLED' },
     },
     async handler(ctx, { params, body, project }) {
-      await loadCampaign(ctx, project.id, params.id);
+      const current = await loadCampaign(ctx, project.id, params.id);
+      if (current.kind === 'RSS')
+        throw conflict('An RSS campaign is not replaced with PUT: cancel it and create another', { details: { status: current.status } });
       const fields = await checkedCampaignFields(ctx.deps.knex, project.id, body, senderCheckWaived(ctx.deps.config));
       const replaced = await audited(
         ctx.deps.knex,
@@ -153,6 +193,26 @@ export default [
       );
       if (replaced && 'missingSegment' in replaced) throw missingSegment();
       const row = guarded(replaced, (s) => `A ${s} campaign can no longer be changed`);
+      return presentCampaign(row);
+    },
+  }),
+  route({
+    ...common,
+    method: 'patch',
+    path: '/campaigns/:id',
+    audit: 'campaign.update',
+    summary: 'Change the settings that may change in any status: `archive` (shown in the public archive once SENT)',
+    params: IdParams,
+    body: CampaignPatchBody,
+    responses: { 200: { description: 'the campaign', schema: CampaignOut } },
+    async handler(ctx, { params, body, project }) {
+      const row = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => setCampaignArchive(trx, project.id, params.id, body.archive),
+        (r) => r && { projectId: project.id, action: 'campaign.update', target: { type: 'campaign', id: params.id }, details: { archive: body.archive } },
+      );
+      if (!row) throw notFound('Campaign');
       return presentCampaign(row);
     },
   }),
@@ -229,6 +289,8 @@ export default [
       409: { description: 'the campaign is not a DRAFT' },
     },
     async handler(ctx, { params, body, project }) {
+      const rss = await loadCampaign(ctx, project.id, params.id);
+      if (rss.kind === 'RSS') return activateRss(ctx, rss);
       const localSchedule = body.recipientTimezone ? parseLocalSchedule(body.scheduledFor) : null;
       const scheduledFor = localSchedule ? null : parseSchedule(body.scheduledFor);
       const current = await loadCampaign(ctx, project.id, params.id);
@@ -283,7 +345,8 @@ export default [
         ),
         (s) => `Only a SCHEDULED, SENDING or PAUSED campaign can be cancelled; this one is ${s}`,
       );
-      await cancelCampaignWorkflow(ctx.deps.temporal, row.id);
+      if (row.kind === 'RSS') await deleteRssSchedule(ctx.deps.temporal, row.id);
+      else await cancelCampaignWorkflow(ctx.deps.temporal, row.id);
       return presentCampaign(row);
     },
   }),
@@ -332,6 +395,7 @@ export default [
       },
       async handler(ctx, { params, project }) {
         const row = await loadCampaign(ctx, project.id, params.id);
+        if (row.kind === 'RSS') return presentCampaign(await toggleRss(ctx, row, action === 'pause'));
         const refuse = (why: string) => conflict(`Only a ${from} campaign can be ${action}d; ${why}`, { details: { status: row.status } });
         if (row.status !== from) throw refuse(`this one is ${row.status}`);
         // The workflow decides (a Temporal Update with a validator) and writes the row before answering.
@@ -340,6 +404,58 @@ export default [
         return presentCampaign(await loadCampaign(ctx, project.id, params.id));
       },
     });
+  }),
+  route({
+    ...common,
+    method: 'post',
+    path: '/campaigns/:id/run',
+    audit: 'campaign.send',
+    summary: '"Send now" of an RSS campaign: one run at once (new feed items → one email to the audience; none → nothing sent); see GET /campaigns/:id/runs',
+    params: IdParams,
+    responses: {
+      202: { description: 'the run started', schema: RssRunNowOut },
+      409: { description: 'not an RSS campaign, or it is CANCELLED' },
+    },
+    async handler(ctx, { params, project }) {
+      const c = await loadCampaign(ctx, project.id, params.id);
+      if (c.kind !== 'RSS' || c.status === 'CANCELLED')
+        throw conflict(c.kind !== 'RSS' ? 'Only an RSS campaign runs; send this one with POST /campaigns/:id/send' : 'The RSS campaign is CANCELLED', {
+          details: { status: c.status },
+        });
+      await assertVerifiedSender(ctx.deps.knex, project.id, c.from, senderCheckWaived(ctx.deps.config));
+      const runId = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        async () => startRssRunNow(ctx.deps.temporal, c),
+        (id) => ({ projectId: project.id, action: 'campaign.send', target: { type: 'campaign', id: c.id }, details: { run: id } }),
+      );
+      ctx.status = 202;
+      return { success: true, data: { runId }, message: 'The RSS campaign runs now' };
+    },
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: '/campaigns/:id/runs',
+    summary: "An RSS campaign's runs, newest first (at most 100): what each found and the campaign it sent",
+    params: IdParams,
+    responses: { 200: { description: 'the runs', schema: RssRunsOut } },
+    async handler(ctx, { params, project }) {
+      await loadCampaign(ctx, project.id, params.id);
+      const runs = await listRuns(ctx.deps.knex, project.id, params.id);
+      return {
+        data: runs.map((r) => ({
+          id: r.id,
+          status: r.status,
+          itemCount: r.item_count,
+          items: r.items,
+          sentCampaignId: r.sent_campaign_id,
+          error: r.error,
+          startedAt: r.started_at.toISOString(),
+          finishedAt: r.finished_at ? r.finished_at.toISOString() : null,
+        })),
+      };
+    },
   }),
   route({
     ...common,

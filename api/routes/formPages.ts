@@ -43,7 +43,7 @@ function formPage(ctx: AppContext, form: FormRow, posted?: Submission) {
     honeypot: 'class',
   });
   const alert = posted ? '<p class="error" role="alert">Please correct the fields marked below.</p>\n' : '';
-  renderPage(ctx, form.name, `${alert}${markup}`, posted ? 422 : 200, formCsp(form));
+  renderPage(ctx, form.name, `${alert}${markup}`, posted ? 422 : 200, { csp: formCsp(form) });
 }
 
 /**
@@ -59,7 +59,7 @@ function successPage(ctx: AppContext, form: FormRow, confirmByEmail: boolean) {
   }
   const message = `<p role="status">${escapeHtml(form.success_message ?? 'Thank you for signing up.')}</p>`;
   const confirm = confirmByEmail ? '\n<p>We have sent you an email: press the link in it to confirm your subscription.</p>' : '';
-  renderPage(ctx, confirmByEmail ? 'Check your inbox' : 'Thank you', `${message}${confirm}`, 200, formCsp(form));
+  renderPage(ctx, confirmByEmail ? 'Check your inbox' : 'Thank you', `${message}${confirm}`, 200, { csp: formCsp(form) });
 }
 
 /** A filled honeypot, or a stamp that is forged or too fresh: a bot's, taken in silence. */
@@ -96,7 +96,7 @@ export default [
       const form = await publicForm(ctx, params.id);
       const retryAfter = await formThrottle(ctx.deps, form.id, ctx.ip || 'unknown');
       if (retryAfter !== null) {
-        renderPage(ctx, 'Too many signups', '<p>Too many signups came from here just now. Please try again in a minute.</p>', 429, formCsp(form));
+        renderPage(ctx, 'Too many signups', '<p>Too many signups came from here just now. Please try again in a minute.</p>', 429, { csp: formCsp(form) });
         ctx.set('Retry-After', String(retryAfter));
         return;
       }

@@ -43,6 +43,8 @@ import topics from './topics';
 import forms from './forms';
 import formPages from './formPages';
 import inbound from './inbound';
+import viewInBrowser from './viewInBrowser';
+import archive from './archive';
 
 /** Every route of the API. New resource files are added here; app, OpenAPI and the fuzzer follow. */
 export const allRoutes: RouteDef[] = [
@@ -73,6 +75,8 @@ export const allRoutes: RouteDef[] = [
   ...verify,
   ...templates,
   ...unsubscribe,
+  ...viewInBrowser,
+  ...archive,
   ...tracking,
   ...trackingDomain,
   ...accountPages,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Email, MessageContentOut, PageQuery, Timestamp, Uuid } from './common';
 import { FilterTree } from './filters';
 import { TrackingChoiceIn, TrackingChoiceOut } from './tracking';
-import { AUDIENCE_TYPES, CAMPAIGN_SORTS, CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from '../../db/campaigns';
+import { AUDIENCE_TYPES, CAMPAIGN_KINDS, CAMPAIGN_SORTS, CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from '../../db/campaigns';
 import { checkTemplate } from '../../services/render';
 import { AB_TEST_METRICS } from '../../db/campaignAbTest';
 import { durationSchema } from '../../temporal/steps';
@@ -93,6 +93,10 @@ export const CampaignBody = z
       .optional()
       .describe('paces the hand-over to at most this many emails per minute (warm-up of a new domain); null or omitted: no pacing'),
     abTest: AbTest.nullable().optional().describe('null or omitted: no A/B test'),
+    archive: z
+      .boolean()
+      .optional()
+      .describe('list it in the public archive (/archive/<project slug>) once SENT; default false; PATCH changes it in any status'),
     tracking: TrackingChoiceIn.nullable()
       .optional()
       .describe(
@@ -131,6 +135,11 @@ export const CampaignSendBody = z.object({
     .describe("hand each recipient over at scheduledFor on their own clock (data.timezone, else the project's); recipients whose moment has passed go at once"),
 });
 
+/** PATCH /campaigns/:id: the settings that may change in any status. */
+export const CampaignPatchBody = z.strictObject({
+  archive: z.boolean().describe('list it in the public archive (/archive/<project slug>) once SENT'),
+});
+
 export const CampaignTestBody = z.object({ email: Email });
 
 export const CampaignOut = z.object({
@@ -148,6 +157,15 @@ export const CampaignOut = z.object({
   sendRatePerMinute: z.number().int().nullable(),
   abTest: AbTest.nullable(),
   tracking: TrackingChoiceOut.nullable().describe("the campaign's own tracking choice; null: the project's settings for its type"),
+  archive: z.boolean().describe('listed in the public archive once SENT'),
+  kind: z.enum(CAMPAIGN_KINDS).describe('REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")'),
+  feedUrl: z.string().optional().describe('RSS only'),
+  schedule: z
+    .object({ frequency: z.enum(['daily', 'weekly']), time: z.string(), timezone: z.string(), weekday: z.number().int().nullable().optional() })
+    .optional()
+    .describe('RSS only'),
+  template: z.string().optional().describe('RSS only: the template id'),
+  parentId: z.string().nullable().describe('the RSS campaign this campaign was sent for; null for others'),
   totalRecipients: z.number().int(),
   sentCount: z.number().int(),
   deliveredCount: z.number().int(),

@@ -17,6 +17,7 @@ export const ProjectUpdate = z
 export const ProjectOut = z.object({
   id: z.string(),
   name: z.string(),
+  slug: z.string().describe('public name of the project in its campaign archive: /archive/<slug> (from the name at creation, fixed)'),
   publicKey: z.string(),
   secretKey: z.string(),
   disabled: z.boolean(),

@@ -39,6 +39,7 @@ import * as userIdentities from './043_user_identities';
 import * as postmasterAndAddedBy from './045_postmaster_and_added_by';
 import * as trackingDomains from './046_tracking_domains';
 import * as forms from './050_forms';
+import * as growth from './051_growth';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -85,6 +86,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['045_postmaster_and_added_by', postmasterAndAddedBy],
   ['046_tracking_domains', trackingDomains],
   ['050_forms', forms],
+  ['051_growth', growth],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

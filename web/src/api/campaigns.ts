@@ -46,6 +46,8 @@ export interface CampaignDraft {
   segmentId: string | null;
   condition: FilterTree;
   sendRate: string;
+  /** Listed in the project's public archive once sent. */
+  archive: boolean;
   ab: { on: boolean; subjects: string[]; testPercent: string; amount: string; unit: DurationUnit; metric: AbTest['metric'] };
 }
 
@@ -65,6 +67,7 @@ export function draftOf(c: Campaign | null, emptyTree: FilterTree): CampaignDraf
     segmentId: c?.segmentId ?? null,
     condition: (c?.audienceCondition as FilterTree | null) ?? emptyTree,
     sendRate: c?.sendRatePerMinute ? String(c.sendRatePerMinute) : '',
+    archive: c?.archive ?? false,
     ab: c?.abTest
       ? {
           on: true,
@@ -106,6 +109,7 @@ export function bodyOf(d: CampaignDraft): CampaignBody {
     segmentId: d.audienceType === 'SEGMENT' ? d.segmentId : null,
     audienceCondition: d.audienceType === 'FILTERED' ? (d.condition as CampaignBody['audienceCondition']) : null,
     sendRatePerMinute: numberOf(d.sendRate),
+    archive: d.archive,
     abTest: d.ab.on
       ? {
           subjects: [d.subject, ...d.ab.subjects],

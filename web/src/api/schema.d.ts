@@ -156,6 +156,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/archive/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Public archive of a project (by its slug): its SENT campaigns marked `archive`, newest first, with a link to each and to the Atom feed */
+        get: operations["getArchiveSlug"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/archive/{slug}/{campaignId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One campaign of the public archive, rendered for an anonymous reader: variables take their fallbacks, subscription links are empty, nothing is tracked */
+        get: operations["getArchiveSlugCampaignId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/archive/{slug}/feed.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Atom feed of the public archive: one entry per public SENT campaign (title, link, updated, id, content rendered for an anonymous reader) */
+        get: operations["getArchiveSlugFeedXml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/confirm-email-change": {
         parameters: {
             query?: never;
@@ -446,7 +497,8 @@ export interface paths {
         delete: operations["deleteCampaignsId"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change the settings that may change in any status: `archive` (shown in the public archive once SENT) */
+        patch: operations["patchCampaignsId"];
         trace?: never;
     };
     "/campaigns/{id}/audience": {
@@ -562,6 +614,40 @@ export interface paths {
         put?: never;
         /** Resume a PAUSED campaign (extension of the spec): sending continues with the recipients not yet handed over */
         post: operations["postCampaignsIdResume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** "Send now" of an RSS campaign: one run at once (new feed items → one email to the audience; none → nothing sent); see GET /campaigns/:id/runs */
+        post: operations["postCampaignsIdRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An RSS campaign's runs, newest first (at most 100): what each found and the campaign it sent */
+        get: operations["getCampaignsIdRuns"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2333,6 +2419,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** View in browser (`{{ viewInBrowserUrl }}`): one email as its recipient got it, read-only (no open is counted); 410 once its content was pruned or its contact erased */
+        get: operations["getVToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/send": {
         parameters: {
             query?: never;
@@ -3628,6 +3731,127 @@ export interface operations {
             };
         };
     };
+    getArchiveSlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description an HTML page: the project's public campaigns, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description an HTML page: no project has this slug */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getArchiveSlugCampaignId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaignId: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description an HTML page: the campaign rendered for an anonymous reader (no personal data, no tracking) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description an HTML page: no such public campaign in this archive */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getArchiveSlugFeedXml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the Atom feed of the public archive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            /** @description an HTML page: no project has this slug */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     postAuthConfirmEmailChange: {
         parameters: {
             query?: never;
@@ -4660,6 +4884,8 @@ export interface operations {
                                     unit: "minutes" | "hours" | "days" | "weeks";
                                 };
                             } | null;
+                            /** @description listed in the public archive once SENT */
+                            archive: boolean;
                             audienceCondition: unknown | null;
                             /** @enum {string} */
                             audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -4670,13 +4896,30 @@ export interface operations {
                             createdAt: string;
                             deliveredCount: number;
                             description: string | null;
+                            /** @description RSS only */
+                            feedUrl?: string;
                             from: string;
                             fromName: string | null;
                             id: string;
+                            /**
+                             * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                             * @enum {string}
+                             */
+                            kind: "REGULAR" | "RSS";
                             name: string;
                             openedCount: number;
+                            /** @description the RSS campaign this campaign was sent for; null for others */
+                            parentId: string | null;
                             projectId: string;
                             replyTo: string | null;
+                            /** @description RSS only */
+                            schedule?: {
+                                /** @enum {string} */
+                                frequency: "daily" | "weekly";
+                                time: string;
+                                timezone: string;
+                                weekday?: number | null;
+                            };
                             scheduledFor: string | null;
                             segmentId: string | null;
                             sendRatePerMinute: number | null;
@@ -4685,6 +4928,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                             subject: string;
+                            /** @description RSS only: the template id */
+                            template?: string;
                             /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                             text: string | null;
                             /** @description the id of the topic it is sent as */
@@ -4777,6 +5022,8 @@ export interface operations {
                             unit: "minutes" | "hours" | "days" | "weeks";
                         };
                     } | null;
+                    /** @description list it in the public archive (/archive/<project slug>) once SENT; default false; PATCH changes it in any status */
+                    archive?: boolean;
                     audienceCondition?: components["schemas"]["FilterTree_3"] | null;
                     /** @enum {string} */
                     audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -4831,6 +5078,8 @@ export interface operations {
                                     unit: "minutes" | "hours" | "days" | "weeks";
                                 };
                             } | null;
+                            /** @description listed in the public archive once SENT */
+                            archive: boolean;
                             audienceCondition: unknown | null;
                             /** @enum {string} */
                             audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -4841,13 +5090,30 @@ export interface operations {
                             createdAt: string;
                             deliveredCount: number;
                             description: string | null;
+                            /** @description RSS only */
+                            feedUrl?: string;
                             from: string;
                             fromName: string | null;
                             id: string;
+                            /**
+                             * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                             * @enum {string}
+                             */
+                            kind: "REGULAR" | "RSS";
                             name: string;
                             openedCount: number;
+                            /** @description the RSS campaign this campaign was sent for; null for others */
+                            parentId: string | null;
                             projectId: string;
                             replyTo: string | null;
+                            /** @description RSS only */
+                            schedule?: {
+                                /** @enum {string} */
+                                frequency: "daily" | "weekly";
+                                time: string;
+                                timezone: string;
+                                weekday?: number | null;
+                            };
                             scheduledFor: string | null;
                             segmentId: string | null;
                             sendRatePerMinute: number | null;
@@ -4856,6 +5122,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                             subject: string;
+                            /** @description RSS only: the template id */
+                            template?: string;
                             /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                             text: string | null;
                             /** @description the id of the topic it is sent as */
@@ -4971,6 +5239,8 @@ export interface operations {
                                 unit: "minutes" | "hours" | "days" | "weeks";
                             };
                         } | null;
+                        /** @description listed in the public archive once SENT */
+                        archive: boolean;
                         audienceCondition: unknown | null;
                         /** @enum {string} */
                         audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -4981,13 +5251,30 @@ export interface operations {
                         createdAt: string;
                         deliveredCount: number;
                         description: string | null;
+                        /** @description RSS only */
+                        feedUrl?: string;
                         from: string;
                         fromName: string | null;
                         id: string;
+                        /**
+                         * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                         * @enum {string}
+                         */
+                        kind: "REGULAR" | "RSS";
                         name: string;
                         openedCount: number;
+                        /** @description the RSS campaign this campaign was sent for; null for others */
+                        parentId: string | null;
                         projectId: string;
                         replyTo: string | null;
+                        /** @description RSS only */
+                        schedule?: {
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            time: string;
+                            timezone: string;
+                            weekday?: number | null;
+                        };
                         scheduledFor: string | null;
                         segmentId: string | null;
                         sendRatePerMinute: number | null;
@@ -4996,6 +5283,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                         subject: string;
+                        /** @description RSS only: the template id */
+                        template?: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
                         /** @description the id of the topic it is sent as */
@@ -5085,6 +5374,8 @@ export interface operations {
                             unit: "minutes" | "hours" | "days" | "weeks";
                         };
                     } | null;
+                    /** @description list it in the public archive (/archive/<project slug>) once SENT; default false; PATCH changes it in any status */
+                    archive?: boolean;
                     audienceCondition?: components["schemas"]["FilterTree_4"] | null;
                     /** @enum {string} */
                     audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -5138,6 +5429,8 @@ export interface operations {
                                 unit: "minutes" | "hours" | "days" | "weeks";
                             };
                         } | null;
+                        /** @description listed in the public archive once SENT */
+                        archive: boolean;
                         audienceCondition: unknown | null;
                         /** @enum {string} */
                         audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -5148,13 +5441,30 @@ export interface operations {
                         createdAt: string;
                         deliveredCount: number;
                         description: string | null;
+                        /** @description RSS only */
+                        feedUrl?: string;
                         from: string;
                         fromName: string | null;
                         id: string;
+                        /**
+                         * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                         * @enum {string}
+                         */
+                        kind: "REGULAR" | "RSS";
                         name: string;
                         openedCount: number;
+                        /** @description the RSS campaign this campaign was sent for; null for others */
+                        parentId: string | null;
                         projectId: string;
                         replyTo: string | null;
+                        /** @description RSS only */
+                        schedule?: {
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            time: string;
+                            timezone: string;
+                            weekday?: number | null;
+                        };
                         scheduledFor: string | null;
                         segmentId: string | null;
                         sendRatePerMinute: number | null;
@@ -5163,6 +5473,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                         subject: string;
+                        /** @description RSS only: the template id */
+                        template?: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
                         /** @description the id of the topic it is sent as */
@@ -5337,6 +5649,180 @@ export interface operations {
             };
         };
     };
+    patchCampaignsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description list it in the public archive (/archive/<project slug>) once SENT */
+                    archive: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description the campaign */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        abTest: {
+                            /** @enum {string} */
+                            metric: "opens" | "clicks";
+                            subjects: string[];
+                            testPercent: number;
+                            /** Format: duration */
+                            winnerAfter: {
+                                amount: number;
+                                /** @enum {string} */
+                                unit: "minutes" | "hours" | "days" | "weeks";
+                            };
+                        } | null;
+                        /** @description listed in the public archive once SENT */
+                        archive: boolean;
+                        audienceCondition: unknown | null;
+                        /** @enum {string} */
+                        audienceType: "ALL" | "SEGMENT" | "FILTERED";
+                        body: string;
+                        bouncedCount: number;
+                        clickedCount: number;
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        deliveredCount: number;
+                        description: string | null;
+                        /** @description RSS only */
+                        feedUrl?: string;
+                        from: string;
+                        fromName: string | null;
+                        id: string;
+                        /**
+                         * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                         * @enum {string}
+                         */
+                        kind: "REGULAR" | "RSS";
+                        name: string;
+                        openedCount: number;
+                        /** @description the RSS campaign this campaign was sent for; null for others */
+                        parentId: string | null;
+                        projectId: string;
+                        replyTo: string | null;
+                        /** @description RSS only */
+                        schedule?: {
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            time: string;
+                            timezone: string;
+                            weekday?: number | null;
+                        };
+                        scheduledFor: string | null;
+                        segmentId: string | null;
+                        sendRatePerMinute: number | null;
+                        sentAt: string | null;
+                        sentCount: number;
+                        /** @enum {string} */
+                        status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
+                        subject: string;
+                        /** @description RSS only: the template id */
+                        template?: string;
+                        /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
+                        text: string | null;
+                        /** @description the id of the topic it is sent as */
+                        topic: string | null;
+                        totalRecipients: number;
+                        /** @description the campaign's own tracking choice; null: the project's settings for its type */
+                        tracking: {
+                            clicks?: boolean;
+                            opens?: boolean;
+                        } | null;
+                        /** @enum {string} */
+                        type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
+                        /** @description ISO 8601 timestamp (UTC) */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getCampaignsIdAudience: {
         parameters: {
             query?: never;
@@ -5446,6 +5932,8 @@ export interface operations {
                                 unit: "minutes" | "hours" | "days" | "weeks";
                             };
                         } | null;
+                        /** @description listed in the public archive once SENT */
+                        archive: boolean;
                         audienceCondition: unknown | null;
                         /** @enum {string} */
                         audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -5456,13 +5944,30 @@ export interface operations {
                         createdAt: string;
                         deliveredCount: number;
                         description: string | null;
+                        /** @description RSS only */
+                        feedUrl?: string;
                         from: string;
                         fromName: string | null;
                         id: string;
+                        /**
+                         * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                         * @enum {string}
+                         */
+                        kind: "REGULAR" | "RSS";
                         name: string;
                         openedCount: number;
+                        /** @description the RSS campaign this campaign was sent for; null for others */
+                        parentId: string | null;
                         projectId: string;
                         replyTo: string | null;
+                        /** @description RSS only */
+                        schedule?: {
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            time: string;
+                            timezone: string;
+                            weekday?: number | null;
+                        };
                         scheduledFor: string | null;
                         segmentId: string | null;
                         sendRatePerMinute: number | null;
@@ -5471,6 +5976,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                         subject: string;
+                        /** @description RSS only: the template id */
+                        template?: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
                         /** @description the id of the topic it is sent as */
@@ -5574,6 +6081,8 @@ export interface operations {
                                 unit: "minutes" | "hours" | "days" | "weeks";
                             };
                         } | null;
+                        /** @description listed in the public archive once SENT */
+                        archive: boolean;
                         audienceCondition: unknown | null;
                         /** @enum {string} */
                         audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -5584,13 +6093,30 @@ export interface operations {
                         createdAt: string;
                         deliveredCount: number;
                         description: string | null;
+                        /** @description RSS only */
+                        feedUrl?: string;
                         from: string;
                         fromName: string | null;
                         id: string;
+                        /**
+                         * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                         * @enum {string}
+                         */
+                        kind: "REGULAR" | "RSS";
                         name: string;
                         openedCount: number;
+                        /** @description the RSS campaign this campaign was sent for; null for others */
+                        parentId: string | null;
                         projectId: string;
                         replyTo: string | null;
+                        /** @description RSS only */
+                        schedule?: {
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            time: string;
+                            timezone: string;
+                            weekday?: number | null;
+                        };
                         scheduledFor: string | null;
                         segmentId: string | null;
                         sendRatePerMinute: number | null;
@@ -5599,6 +6125,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                         subject: string;
+                        /** @description RSS only: the template id */
+                        template?: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
                         /** @description the id of the topic it is sent as */
@@ -5767,6 +6295,8 @@ export interface operations {
                                 unit: "minutes" | "hours" | "days" | "weeks";
                             };
                         } | null;
+                        /** @description listed in the public archive once SENT */
+                        archive: boolean;
                         audienceCondition: unknown | null;
                         /** @enum {string} */
                         audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -5777,13 +6307,30 @@ export interface operations {
                         createdAt: string;
                         deliveredCount: number;
                         description: string | null;
+                        /** @description RSS only */
+                        feedUrl?: string;
                         from: string;
                         fromName: string | null;
                         id: string;
+                        /**
+                         * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                         * @enum {string}
+                         */
+                        kind: "REGULAR" | "RSS";
                         name: string;
                         openedCount: number;
+                        /** @description the RSS campaign this campaign was sent for; null for others */
+                        parentId: string | null;
                         projectId: string;
                         replyTo: string | null;
+                        /** @description RSS only */
+                        schedule?: {
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            time: string;
+                            timezone: string;
+                            weekday?: number | null;
+                        };
                         scheduledFor: string | null;
                         segmentId: string | null;
                         sendRatePerMinute: number | null;
@@ -5792,6 +6339,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                         subject: string;
+                        /** @description RSS only: the template id */
+                        template?: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
                         /** @description the id of the topic it is sent as */
@@ -6007,6 +6556,8 @@ export interface operations {
                                 unit: "minutes" | "hours" | "days" | "weeks";
                             };
                         } | null;
+                        /** @description listed in the public archive once SENT */
+                        archive: boolean;
                         audienceCondition: unknown | null;
                         /** @enum {string} */
                         audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -6017,13 +6568,30 @@ export interface operations {
                         createdAt: string;
                         deliveredCount: number;
                         description: string | null;
+                        /** @description RSS only */
+                        feedUrl?: string;
                         from: string;
                         fromName: string | null;
                         id: string;
+                        /**
+                         * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                         * @enum {string}
+                         */
+                        kind: "REGULAR" | "RSS";
                         name: string;
                         openedCount: number;
+                        /** @description the RSS campaign this campaign was sent for; null for others */
+                        parentId: string | null;
                         projectId: string;
                         replyTo: string | null;
+                        /** @description RSS only */
+                        schedule?: {
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            time: string;
+                            timezone: string;
+                            weekday?: number | null;
+                        };
                         scheduledFor: string | null;
                         segmentId: string | null;
                         sendRatePerMinute: number | null;
@@ -6032,6 +6600,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                         subject: string;
+                        /** @description RSS only: the template id */
+                        template?: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
                         /** @description the id of the topic it is sent as */
@@ -6078,6 +6648,176 @@ export interface operations {
             };
             /** @description the campaign is not PAUSED, or its workflow refused */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postCampaignsIdRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the run started */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            runId: string;
+                        };
+                        message: string;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not an RSS campaign, or it is CANCELLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getCampaignsIdRuns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the runs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            error: string | null;
+                            finishedAt: string | null;
+                            id: string;
+                            itemCount: number;
+                            items: {
+                                content: string;
+                                date: string | null;
+                                link: string;
+                                summary: string;
+                                title: string;
+                            }[];
+                            /** @description the campaign this run sent (its stats are that campaign’s) */
+                            sentCampaignId: string | null;
+                            /** @description ISO 8601 timestamp (UTC) */
+                            startedAt: string;
+                            /** @enum {string} */
+                            status: "SENT" | "NOTHING_NEW" | "FAILED";
+                        }[];
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15457,6 +16197,8 @@ export interface operations {
                         /** @enum {string} */
                         role: "OWNER" | "ADMIN" | "MEMBER";
                         secretKey: string;
+                        /** @description public name of the project in its campaign archive: /archive/<slug> (from the name at creation, fixed) */
+                        slug: string;
                         updatedAt: string;
                     }[];
                 };
@@ -15510,6 +16252,8 @@ export interface operations {
                         publicKey: string;
                         requireTwoFactor: boolean;
                         secretKey: string;
+                        /** @description public name of the project in its campaign archive: /archive/<slug> (from the name at creation, fixed) */
+                        slug: string;
                         updatedAt: string;
                     };
                 };
@@ -15694,6 +16438,8 @@ export interface operations {
                             sendRatePerSecond: number | null;
                             timezone: string;
                         };
+                        /** @description public name of the project in its campaign archive: /archive/<slug> (from the name at creation, fixed) */
+                        slug: string;
                         updatedAt: string;
                     };
                 };
@@ -16163,6 +16909,8 @@ export interface operations {
                         publicKey: string;
                         requireTwoFactor: boolean;
                         secretKey: string;
+                        /** @description public name of the project in its campaign archive: /archive/<slug> (from the name at creation, fixed) */
+                        slug: string;
                         updatedAt: string;
                     };
                 };
@@ -16765,6 +17513,55 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getVToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the email's HTML as its recipient got it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description an HTML page: no such link */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description an HTML page: the email's content was removed (retention, erasure) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
             /** @description unexpected error */

@@ -477,6 +477,7 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
                     onChange={(v) => set({ sendRate: String(v) })}
                     error={errorOf('sendRatePerMinute')}
                   />
+                  <Switch label="Archive" description="Show in the public archive" checked={draft.archive} onChange={(e) => set({ archive: e.currentTarget.checked })} />
                   {campaign ? (
                     <>
                       <ScheduleFields schedule={schedule} setSchedule={setSchedule} />
