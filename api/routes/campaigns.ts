@@ -45,7 +45,7 @@ import { start } from '../../services/temporal';
 import { campaignSendStart } from '../../temporal/workflows/campaignSend/start';
 import { presentCampaign } from '../presenters/campaigns';
 
-const common = { auth: 'secret', tag: 'campaigns' } as const;
+const common = { auth: 'secret', scope: 'campaigns', tag: 'campaigns' } as const;
 
 async function loadCampaign(ctx: AppContext, projectId: string, id: string) {
   const row = await findCampaign(ctx.deps.knex, projectId, id);

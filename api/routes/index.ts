@@ -40,6 +40,7 @@ import tracking from './tracking';
 import trackingDomain from './trackingDomain';
 import topics from './topics';
 import inbound from './inbound';
+import apiKeys from './apiKeys';
 
 /** Every route of the API. New resource files are added here; app, OpenAPI and the fuzzer follow. */
 export const allRoutes: RouteDef[] = [
@@ -53,6 +54,7 @@ export const allRoutes: RouteDef[] = [
   ...profile,
   ...users,
   ...projects,
+  ...apiKeys,
   ...invites,
   ...settings,
   ...uploads,

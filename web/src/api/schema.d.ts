@@ -156,6 +156,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's named API keys, oldest first (never their secrets); owners and admins */
+        get: operations["getApiKeys"];
+        put?: never;
+        /** Create a named key with scopes; the answer shows its secret, only here */
+        post: operations["postApiKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a key: it fails at once, on every replica */
+        delete: operations["deleteApiKeysId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/confirm-email-change": {
         parameters: {
             query?: never;
@@ -2903,7 +2938,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2978,7 +3013,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3056,7 +3091,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3118,7 +3153,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3208,7 +3243,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3301,7 +3336,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3388,7 +3423,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3485,7 +3520,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3565,8 +3600,246 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        /** @description the address of the user who created it; null when a key did, or the user is gone */
+                        createdBy: string | null;
+                        id: string;
+                        /** @description moves at most once a minute */
+                        lastUsedAt: string | null;
+                        name: string;
+                        /** @description the first characters of the secret, to recognise it by */
+                        prefix: string;
+                        scopes: ("send" | "track" | "contacts:read" | "contacts:write" | "campaigns" | "templates" | "full")[];
+                    }[];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description what the key is for, to recognise it in the list */
+                    name: string;
+                    scopes: ("send" | "track" | "contacts:read" | "contacts:write" | "campaigns" | "templates" | "full")[];
+                };
+            };
+        };
+        responses: {
+            /** @description created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        /** @description the address of the user who created it; null when a key did, or the user is gone */
+                        createdBy: string | null;
+                        id: string;
+                        /** @description moves at most once a minute */
+                        lastUsedAt: string | null;
+                        name: string;
+                        /** @description the first characters of the secret, to recognise it by */
+                        prefix: string;
+                        scopes: ("send" | "track" | "contacts:read" | "contacts:write" | "campaigns" | "templates" | "full")[];
+                        /** @description shown only in this answer: only its sha256 is kept */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `apiKeys.manage` (docs/roles.md), the attempt audited as access.denied */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteApiKeysId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `apiKeys.manage` (docs/roles.md), the attempt audited as access.denied */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4691,7 +4964,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4988,7 +5261,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5164,7 +5437,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5256,7 +5529,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5335,7 +5608,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5463,7 +5736,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5591,7 +5864,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5665,7 +5938,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5784,7 +6057,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5912,7 +6185,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6160,7 +6433,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6374,7 +6647,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6616,7 +6889,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6749,7 +7022,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6833,7 +7106,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6910,7 +7183,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7018,7 +7291,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7133,7 +7406,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7306,7 +7579,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7388,7 +7661,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7479,7 +7752,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7570,7 +7843,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7666,7 +7939,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7750,7 +8023,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7845,7 +8118,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7935,7 +8208,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8024,7 +8297,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8120,7 +8393,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8187,7 +8460,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8260,7 +8533,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8332,7 +8605,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8414,7 +8687,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8502,7 +8775,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8588,7 +8861,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8684,7 +8957,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8774,7 +9047,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8957,7 +9230,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9031,7 +9304,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9122,7 +9395,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9213,7 +9486,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9318,7 +9591,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9404,7 +9677,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9506,7 +9779,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `track` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9562,7 +9835,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `track` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9653,7 +9926,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `track` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9749,7 +10022,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `track` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9838,7 +10111,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `track` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9920,7 +10193,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `track` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10012,7 +10285,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `track` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10200,7 +10473,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10292,7 +10565,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10688,7 +10961,7 @@ export interface operations {
     getProjectsIdAudit: {
         parameters: {
             query?: {
-                action?: "project.create" | "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.require_two_factor" | "project.reset" | "settings.update" | "billing.limits" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "contact.import" | "contact.bulk_subscribe" | "contact.bulk_unsubscribe" | "contact.bulk_delete" | "contact_field.delete" | "event.delete" | "suppression.add" | "suppression.remove" | "template.create" | "template.update" | "template.delete" | "campaign.create" | "campaign.update" | "campaign.delete" | "campaign.send" | "campaign.cancel" | "workflow.create" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "workflow.update" | "segment.create" | "segment.update" | "segment.delete" | "topic.create" | "topic.update" | "topic.delete" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.delete" | "retention.prune" | "access.denied";
+                action?: "project.create" | "keys.rotate" | "api_key.create" | "api_key.revoke" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.require_two_factor" | "project.reset" | "settings.update" | "billing.limits" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "contact.import" | "contact.bulk_subscribe" | "contact.bulk_unsubscribe" | "contact.bulk_delete" | "contact_field.delete" | "event.delete" | "suppression.add" | "suppression.remove" | "template.create" | "template.update" | "template.delete" | "campaign.create" | "campaign.update" | "campaign.delete" | "campaign.send" | "campaign.cancel" | "workflow.create" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "workflow.update" | "segment.create" | "segment.update" | "segment.delete" | "topic.create" | "topic.update" | "topic.delete" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.delete" | "retention.prune" | "access.denied";
                 /** @description a user id, `secret key` or `system` */
                 actor?: string;
                 /** @description at or after (inclusive) */
@@ -10715,7 +10988,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @enum {string} */
-                            action: "project.create" | "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.require_two_factor" | "project.reset" | "settings.update" | "billing.limits" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "contact.import" | "contact.bulk_subscribe" | "contact.bulk_unsubscribe" | "contact.bulk_delete" | "contact_field.delete" | "event.delete" | "suppression.add" | "suppression.remove" | "template.create" | "template.update" | "template.delete" | "campaign.create" | "campaign.update" | "campaign.delete" | "campaign.send" | "campaign.cancel" | "workflow.create" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "workflow.update" | "segment.create" | "segment.update" | "segment.delete" | "topic.create" | "topic.update" | "topic.delete" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.delete" | "retention.prune" | "access.denied";
+                            action: "project.create" | "keys.rotate" | "api_key.create" | "api_key.revoke" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.require_two_factor" | "project.reset" | "settings.update" | "billing.limits" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "contact.import" | "contact.bulk_subscribe" | "contact.bulk_unsubscribe" | "contact.bulk_delete" | "contact_field.delete" | "event.delete" | "suppression.add" | "suppression.remove" | "template.create" | "template.update" | "template.delete" | "campaign.create" | "campaign.update" | "campaign.delete" | "campaign.send" | "campaign.cancel" | "workflow.create" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "workflow.update" | "segment.create" | "segment.update" | "segment.delete" | "topic.create" | "topic.update" | "topic.delete" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.delete" | "retention.prune" | "access.denied";
                             /** @description the user id, `secret key` or `system` */
                             actor: string;
                             /** @description the acting user's current sign-in address; null for `secret key`, `system` or a deleted account */
@@ -11502,7 +11775,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11601,7 +11874,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11686,7 +11959,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11751,7 +12024,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11864,7 +12137,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11957,7 +12230,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12058,7 +12331,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12145,7 +12418,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12239,7 +12512,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12317,7 +12590,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12419,7 +12692,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12580,7 +12853,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `settings.update` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `settings.update` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12876,7 +13149,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12975,7 +13248,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `suppressions.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `suppressions.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13050,7 +13323,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `suppressions.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `suppressions.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13242,7 +13515,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13429,7 +13702,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13494,7 +13767,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13604,7 +13877,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13698,7 +13971,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13775,7 +14048,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13868,7 +14141,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13964,7 +14237,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14060,7 +14333,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14134,7 +14407,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14230,7 +14503,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14340,7 +14613,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14439,7 +14712,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14511,7 +14784,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14594,7 +14867,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14797,7 +15070,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16723,7 +16996,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `track` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16843,7 +17116,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17032,7 +17305,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17126,7 +17399,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17215,7 +17488,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17280,7 +17553,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17383,7 +17656,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17501,7 +17774,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17582,7 +17855,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17675,7 +17948,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17755,7 +18028,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18106,7 +18379,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18225,7 +18498,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18341,7 +18614,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18406,7 +18679,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18546,7 +18819,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18676,7 +18949,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18777,7 +19050,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18898,7 +19171,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18982,7 +19255,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19060,7 +19333,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19168,7 +19441,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19263,7 +19536,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19378,7 +19651,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19489,7 +19762,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19582,7 +19855,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19674,7 +19947,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19752,7 +20025,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
