@@ -18,6 +18,14 @@ export const lacksScope = (scope: ApiKeyScope) => `This API key lacks the ${scop
  * the database each time, like the routes' keys, so a revoked or rotated key fails at once.
  */
 export async function authenticateKey(knex: Knex, secret: string, requiredScope: ApiKeyScope): Promise<KeyAuthentication> {
+  const found = await identifyKey(knex, secret);
+  if ('error' in found) return found;
+  if (!grants(found.scopes, requiredScope)) return { error: 'scope', message: lacksScope(requiredScope) };
+  return found;
+}
+
+/** The key's project and scopes, before any scope is asked (the MCP server checks one per tool). */
+export async function identifyKey(knex: Knex, secret: string): Promise<KeyAuthentication> {
   let found: { project: ProjectRow; scopes: readonly ApiKeyScope[]; key: KeyPrincipal | null } | null = null;
   if (secret.startsWith('sk_') && secret.length <= 200) {
     const byKey = await findProjectByKey(knex, secret);
@@ -28,6 +36,5 @@ export async function authenticateKey(knex: Knex, secret: string, requiredScope:
   }
   if (!found) return { error: 'invalid', message: 'Invalid API key' };
   if (found.project.disabled) return { error: 'disabled', message: 'This project is disabled' };
-  if (!grants(found.scopes, requiredScope)) return { error: 'scope', message: lacksScope(requiredScope) };
   return found;
 }
