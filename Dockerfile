@@ -25,6 +25,7 @@ COPY services ./services
 COPY temporal ./temporal
 COPY worker ./worker
 COPY inbound ./inbound
+COPY mcp ./mcp
 COPY scripts ./scripts
 COPY --from=web /app/web/dist ./web/dist
 # Workers load this bundle instead of running webpack at every start (worker/workflowBundle.ts).
