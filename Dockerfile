@@ -26,6 +26,7 @@ COPY temporal ./temporal
 COPY worker ./worker
 COPY inbound ./inbound
 COPY submission ./submission
+COPY mcp ./mcp
 COPY scripts ./scripts
 COPY --from=web /app/web/dist ./web/dist
 # Workers load this bundle instead of running webpack at every start (worker/workflowBundle.ts).

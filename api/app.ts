@@ -6,6 +6,7 @@ import { errorEnvelope } from './middleware/errors';
 import { httpMetrics, metricsEndpoint } from './middleware/metrics';
 import { observePool } from '../lib/metrics';
 import { buildRouter } from './router';
+import { mcpEndpoint } from '../mcp/http';
 import { allRoutes } from './routes';
 import { dashboard } from './dashboard';
 
@@ -27,6 +28,7 @@ export function buildApp(deps: Deps): BuiltApp {
   app.use(requestId);
   app.use(errorEnvelope);
   app.use(metricsEndpoint);
+  app.use(mcpEndpoint());
   app.use(dashboard());
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));

@@ -28,6 +28,10 @@ export interface AppState {
   sessionId?: string;
   /** The cookie caller's role on `project` (secret-key routes reached by cookie + X-Project-Id). */
   role?: import('../db/projects').Role;
+  /** The named API key of the request (docs/api.md "Scoped API keys"), when one authenticated it. */
+  apiKey?: import('../db/apiKeys').KeyPrincipal;
+  /** What the request's key may do: a named key's own scopes; `full` for the secret key and the cookie. */
+  scopes?: readonly import('../db/apiKeys').ApiKeyScope[];
   /** The route serving the request: what an `access.denied` entry names. */
   route?: { method: string; path: string; audit?: string | readonly string[] };
   /** Set for routes declared with `rawJsonBody` (signed webhooks). */

@@ -112,7 +112,10 @@ function responses(def: RouteDef, sink: SchemaSink, opId: string): Json {
   const out: Json = {};
   const keyed = def.auth === 'secret' || def.auth === 'public';
   if (def.auth !== 'none') out[401] = envelopeRef(keyed ? 'missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY)' : 'not signed in');
-  if (keyed) out[403] = envelopeRef('project disabled or not allowed');
+  if (keyed)
+    out[403] = envelopeRef(
+      `project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the \`${def.scope ?? (def.auth === 'public' ? 'track' : 'full')}\` scope`,
+    );
   if (def.params) out[404] = envelopeRef('unknown resource');
   if (def.query || def.body) out[400] = envelopeRef(def.body ? 'malformed body or bad query value' : 'bad query value');
   if (def.body) {

@@ -3,6 +3,7 @@ import type { AppContext, Deps } from './context';
 import type { Action, ProjectRow } from '../db/projects';
 import type { AuditAction } from '../db/auditLog';
 import type { UserRow } from '../db/users';
+import type { ApiKeyScope } from '../db/apiKeys';
 
 export type Auth = 'none' | 'secret' | 'public' | 'session';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -42,9 +43,14 @@ type AnsweredOf<R> = {
 /**
  * Who a request acts for, as its route's `auth` guarantees it: the key's project (or, with the
  * session cookie and X-Project-Id, the project the user chose), or the signed-in user. Handlers get
- * it non-null with their input instead of reaching into `ctx.state`.
+ * it non-null with their input instead of reaching into `ctx.state`. A keyed principal carries its
+ * key's scopes (`full` for the project's secret key and the cookie).
  */
-export type Principal<A extends Auth> = A extends 'secret' | 'public' ? { project: ProjectRow } : A extends 'session' ? { user: UserRow } : {};
+export type Principal<A extends Auth> = A extends 'secret' | 'public'
+  ? { project: ProjectRow; scopes: readonly ApiKeyScope[] }
+  : A extends 'session'
+    ? { user: UserRow }
+    : {};
 
 interface RouteContract<P, Q, B, A extends Auth> {
   method: Method;
@@ -89,6 +95,12 @@ interface RouteContract<P, Q, B, A extends Auth> {
    * (api/projectAccess.ts requireProjectRole), with the same refusal.
    */
   role?: Action;
+  /**
+   * The scope a named API key needs for this route (docs/api.md "Scoped API keys"); without it, 403
+   * INSUFFICIENT_SCOPE. Defaults to `full` on secret-key routes and `track` on public-key ones. The
+   * project's secret key holds every scope; the dashboard's cookie is judged by `role` instead.
+   */
+  scope?: ApiKeyScope;
 }
 
 type Input<P, Q, B, A extends Auth> = { params: P; query: Q; body: B } & Principal<A>;

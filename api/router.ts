@@ -8,7 +8,7 @@ import type { AppContext } from './context';
 import type { Auth, Principal, RouteDef } from './route';
 import { ApiError, FlatError, notFound, validationError } from './errors';
 import { fieldErrors, firstMessage, safeParse } from './validation';
-import { apiKey, session } from './middleware/auth';
+import { apiKey, requireScope, session } from './middleware/auth';
 import { idempotency } from './middleware/idempotency';
 import { rawJsonBody } from './middleware/rawBody';
 import { crossSiteGuard } from './middleware/crossSite';
@@ -26,9 +26,9 @@ const MAX_BODY_NESTING = 64;
 function authFor(def: RouteDef) {
   switch (def.auth) {
     case 'secret':
-      return [apiKey('secret', !def.noRateLimit, { multipart: !!def.multipart })];
+      return [apiKey('secret', !def.noRateLimit, { multipart: !!def.multipart }), requireScope(def.scope ?? 'full')];
     case 'public':
-      return [apiKey('public', !def.noRateLimit)];
+      return [apiKey('public', !def.noRateLimit), requireScope(def.scope ?? 'track')];
     case 'session':
       return [session];
     default:
@@ -222,11 +222,11 @@ function roleGuard(def: RouteDef & { role: NonNullable<RouteDef['role']> }) {
  * checked here, so a handler's non-null `project` or `user` is a fact, not an assumption.
  */
 function principalOf(def: RouteDef, ctx: AppContext): Principal<Auth> {
-  const { project, user } = ctx.state;
+  const { project, user, scopes } = ctx.state;
   if ((def.auth === 'secret' || def.auth === 'public') && !project)
     throw new Error(`${def.method.toUpperCase()} ${def.path}: no project after ${def.auth} auth`);
   if (def.auth === 'session' && !user) throw new Error(`${def.method.toUpperCase()} ${def.path}: no user after session auth`);
-  return { project, user } as Principal<Auth>;
+  return { project, user, scopes } as Principal<Auth>;
 }
 
 export function buildRouter(defs: RouteDef[]): Router<any, any> {

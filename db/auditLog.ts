@@ -9,6 +9,8 @@ import { pageOf } from './pages';
 export const AUDIT_ACTIONS = [
   'project.create',
   'keys.rotate',
+  'api_key.create',
+  'api_key.revoke',
   'member.add',
   'member.invite',
   'member.role',
@@ -71,6 +73,8 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export type AuditActor = string;
 export const SECRET_KEY_ACTOR = 'secret key';
 export const SYSTEM_ACTOR = 'system';
+/** A named API key (db/apiKeys.ts), by the prefix its list shows: `api key key_AbCd1234`. */
+export const apiKeyActor = (prefix: string): AuditActor => `api key ${prefix}`;
 
 export interface AuditEntry {
   projectId: string;
@@ -153,6 +157,7 @@ const NAME_SOURCES: Record<string, { table: string; column: string }> = {
   form: { table: 'forms', column: 'name' },
   domain: { table: 'domains', column: 'domain' },
   webhook_endpoint: { table: 'webhook_endpoints', column: 'url' },
+  api_key: { table: 'api_keys', column: 'name' },
   contact: { table: 'contacts', column: 'email' },
   invite: { table: 'project_invites', column: 'email' },
 };

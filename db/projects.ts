@@ -39,6 +39,7 @@ const PERMISSIONS = {
   'project.update': ['OWNER', 'ADMIN'],
   'twoFactor.require': ['OWNER'],
   'keys.rotate': ['OWNER', 'ADMIN'],
+  'apiKeys.manage': ['OWNER', 'ADMIN'],
   'audit.read': ['OWNER', 'ADMIN'],
   'members.manage': ['OWNER', 'ADMIN'],
   'owners.manage': ['OWNER'],
@@ -234,6 +235,8 @@ export async function projectsOfUser(knex: Knex, userId: string): Promise<Array<
 export const KEPT_ON_RESET = new Set([
   'projects',
   'project_members',
+  // Named API keys (db/apiKeys.ts): who may use the project, like the sk_/pk_ pair on `projects`.
+  'api_keys',
   'project_invites',
   // The log the invitation limits count: a reset must not hand out a fresh allowance.
   'invite_emails',

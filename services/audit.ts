@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { AuditEntry, auditWitness, recordAudit, SECRET_KEY_ACTOR } from '../db/auditLog';
+import { AuditEntry, apiKeyActor, auditWitness, recordAudit, SECRET_KEY_ACTOR } from '../db/auditLog';
 
 /** Who made a change and from where, as the audit log records it. */
 export interface AuditWho {
@@ -9,11 +9,12 @@ export interface AuditWho {
 
 /**
  * The audit actor of a request: the signed-in user (the dashboard's cookie, on any route), else the
- * secret key the request carried. Structural, so services need not know the HTTP context's type:
+ * key the request carried (the project's secret key, or a named key by its prefix). Structural, so services need not know the HTTP context's type:
  * a Koa context fits (`ctx.state.user` is set by cookie auth, `ctx.ip` honours the trusted proxy).
  */
-export function requestAuditor(request: { state: { user?: { id: string } }; ip?: string }): AuditWho {
-  return { actor: request.state.user?.id ?? SECRET_KEY_ACTOR, ip: request.ip || null };
+export function requestAuditor(request: { state: { user?: { id: string }; apiKey?: { prefix: string } }; ip?: string }): AuditWho {
+  const key = request.state.apiKey;
+  return { actor: request.state.user?.id ?? (key ? apiKeyActor(key.prefix) : SECRET_KEY_ACTOR), ip: request.ip || null };
 }
 
 /** The keys a patch body sets (a key the schema left undefined was not sent): an entry's `changed`. */

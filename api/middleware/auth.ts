@@ -11,6 +11,21 @@ import { crossSiteGuard } from './crossSite';
 import { notFound } from '../errors';
 import { memberAccess } from '../../db/twoFactor';
 import { twoFactorRequired } from '../projectAccess';
+import { API_KEY_PREFIX, type ApiKeyScope, findApiKeyBySecret, grants } from '../../db/apiKeys';
+import { lacksScope, SECRET_KEY_SCOPES } from '../../services/apiKeys';
+
+const PUBLIC_KEY_SCOPES: readonly ApiKeyScope[] = ['track'];
+
+/**
+ * The scope a keyed route needs (api/route.ts `scope`): a key without it gets 403 INSUFFICIENT_SCOPE
+ * naming the scope. The project's secret key and the dashboard's cookie hold every scope.
+ */
+export function requireScope(scope: ApiKeyScope) {
+  return async (ctx: AppContext, next: Next) => {
+    if (!grants(ctx.state.scopes ?? [], scope)) throw new ApiError(403, 'INSUFFICIENT_SCOPE', lacksScope(scope), { details: { scope } });
+    await next();
+  };
+}
 
 /** The header naming the project a cookie-authenticated request to a secret-key route acts on. */
 export const PROJECT_ID_HEADER = 'X-Project-Id';
@@ -38,6 +53,21 @@ export function apiKey(required: KeyKind, rateLimited = true, opts: { multipart?
     if (!key) throw unauthorized('Missing API key: send Authorization: Bearer <key>');
     const now = Date.now();
     const { knex, config } = ctx.deps;
+    // A named key (docs/api.md "Scoped API keys") serves both kinds of route; the route's `scope`
+    // decides (api/router.ts scopeGuard). It counts against the limit like the secret key.
+    if (key.startsWith(API_KEY_PREFIX)) {
+      const named = await findApiKeyBySecret(knex, key);
+      if (!named) throw unauthorized('Invalid API key');
+      if (named.project.disabled) throw new ApiError(403, 'PROJECT_DISABLED', 'This project is disabled');
+      ctx.state.project = named.project;
+      ctx.state.apiKey = named.key;
+      ctx.state.scopes = named.key.scopes;
+      if (rateLimited) {
+        const counted = await findProjectByIdCounting(knex, named.project.id, new Date(windowStartOf(now)));
+        if (counted) applyRateLimit(ctx, rateLimitResult(counted.count, config.rateLimitPerMinute, now));
+      }
+      return next();
+    }
     let found: { project: ProjectRow; kind: KeyKind } | null = null;
     let counts: RateLimitCounts | undefined;
     if (key.length <= 200) {
@@ -60,6 +90,8 @@ export function apiKey(required: KeyKind, rateLimited = true, opts: { multipart?
     }
     if (found.project.disabled) throw new ApiError(403, 'PROJECT_DISABLED', 'This project is disabled');
     ctx.state.project = found.project;
+    // The project's pair keeps what it always had: the secret key every scope, the public key /v1/track.
+    ctx.state.scopes = found.kind === 'secret' ? SECRET_KEY_SCOPES : PUBLIC_KEY_SCOPES;
     // The public key sits in web pages: it gets its own share of the limit, so its visitors can never
     // spend what the tenant's server needs (RATE_LIMIT_PUBLIC_SHARE).
     if (counts) {
@@ -131,6 +163,8 @@ function projectFromSession(rateLimited: boolean, guard: ReturnType<typeof cross
       ctx.state.user = user;
       ctx.state.project = found.project;
       ctx.state.role = role;
+      // The dashboard's cookie is not a key: its role decides (api/router.ts roleGuard), not scopes.
+      ctx.state.scopes = SECRET_KEY_SCOPES;
       if (found.count !== undefined) applyRateLimit(ctx, rateLimitResult(found.count, ctx.deps.config.rateLimitPerMinute, now));
       await next();
     };

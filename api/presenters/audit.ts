@@ -37,6 +37,8 @@ function addresses(r: NamedAuditRow, n: unknown): string {
 const SUMMARIES: Record<AuditAction, (r: NamedAuditRow, d: Record<string, any>) => string> = {
   'project.create': (r) => `Created ${thing('project', r)}`,
   'keys.rotate': () => 'Rotated the API keys',
+  'api_key.create': (r, d) => `Created ${thing('API key', r)} (${d.prefix}…) with scopes ${list(d.scopes)}`,
+  'api_key.revoke': (r, d) => `Revoked ${thing('API key', r)} (${d.prefix}…)`,
   'project.update': (_, d) => `Changed the project (${list(d.changed)})`,
   'project.require_two_factor': (_, d) => (d.requireTwoFactor ? 'Required two-factor authentication of every member' : 'Lifted the two-factor requirement'),
   'tracking_domain.set': (_, d) => `Set the tracking domain to ${d.domain}`,

@@ -52,7 +52,7 @@ import { createRssSchedule, deleteRssSchedule, setRssSchedulePaused, startRssRun
 import { listRuns, moveRssCampaign } from '../../db/rssCampaigns';
 import type { CampaignRow } from '../../db/campaigns';
 
-const common = { auth: 'secret', tag: 'campaigns' } as const;
+const common = { auth: 'secret', scope: 'campaigns', tag: 'campaigns' } as const;
 
 async function loadCampaign(ctx: AppContext, projectId: string, id: string) {
   const row = await findCampaign(ctx.deps.knex, projectId, id);

@@ -45,6 +45,7 @@ import formPages from './formPages';
 import inbound from './inbound';
 import viewInBrowser from './viewInBrowser';
 import archive from './archive';
+import apiKeys from './apiKeys';
 
 /** Every route of the API. New resource files are added here; app, OpenAPI and the fuzzer follow. */
 export const allRoutes: RouteDef[] = [
@@ -58,6 +59,7 @@ export const allRoutes: RouteDef[] = [
   ...profile,
   ...users,
   ...projects,
+  ...apiKeys,
   ...invites,
   ...settings,
   ...uploads,

@@ -7,6 +7,7 @@ export default [
     method: 'post',
     path: '/v1/send',
     auth: 'secret',
+    scope: 'send',
     tag: 'send',
     summary: 'Send a transactional email now to one or more recipients (each upserted as a contact)',
     body: SendBody,

@@ -33,7 +33,7 @@ function templateProblems(sources: Partial<Record<(typeof PARTS)[number], string
   });
 }
 
-const common = { auth: 'secret', tag: 'templates', validationErrors: 'flat' } as const;
+const common = { auth: 'secret', scope: 'templates', tag: 'templates', validationErrors: 'flat' } as const;
 
 export default [
   route({

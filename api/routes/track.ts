@@ -7,6 +7,7 @@ export default [
     method: 'post',
     path: '/v1/track',
     auth: 'public',
+    scope: 'track',
     tag: 'events',
     summary: 'Record an event for a contact (public key); creates the contact when needed and triggers workflows',
     body: TrackBody,

@@ -38,6 +38,7 @@ import * as twoFactor from './042_two_factor';
 import * as userIdentities from './043_user_identities';
 import * as postmasterAndAddedBy from './045_postmaster_and_added_by';
 import * as trackingDomains from './046_tracking_domains';
+import * as apiKeys from './047_api_keys';
 import * as forms from './050_forms';
 import * as growth from './051_growth';
 
@@ -85,6 +86,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['043_user_identities', userIdentities],
   ['045_postmaster_and_added_by', postmasterAndAddedBy],
   ['046_tracking_domains', trackingDomains],
+  ['047_api_keys', apiKeys],
   ['050_forms', forms],
   ['051_growth', growth],
 ];

@@ -6,6 +6,7 @@ import { forgetKeys, rememberKeys, revealedKeys } from '../api/keys';
 import { useCurrentProject } from '../api/project';
 import { manages } from '../routes';
 import { Copy } from '../components/Copy';
+import { ScopedApiKeys } from '../components/ScopedApiKeys';
 import { ErrorState, Loading } from '../components/States';
 
 /** Full keys, right after creation or rotation: shown once, with copy buttons. */
@@ -122,6 +123,13 @@ export default function ApiKeys() {
         </Text>
       )}
       {error ? <ErrorState error={error} title="The keys were not rotated" /> : null}
+      {mayRotate ? (
+        <ScopedApiKeys projectId={projectId} />
+      ) : (
+        <Text size="sm" c="dimmed">
+          Only owners and admins manage scoped API keys.
+        </Text>
+      )}
       <Paper withBorder p="md">
         <Text fw={600} mb="xs">
           Send an email

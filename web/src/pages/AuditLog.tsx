@@ -18,6 +18,8 @@ const PAGE_SIZE = 25;
 const ACTIONS: Record<Action, string> = {
   'project.create': 'Created the project',
   'keys.rotate': 'Rotated the API keys',
+  'api_key.create': 'Created an API key',
+  'api_key.revoke': 'Revoked an API key',
   'member.add': 'Added a member',
   'member.invite': 'Invited someone',
   'member.role': "Changed a member's role",
@@ -87,7 +89,7 @@ function Target({ target, contacts }: Pick<Entry, 'target' | 'contacts'>) {
   );
 }
 
-const who = (e: Entry) => e.actorEmail ?? (e.actor === 'secret key' ? 'The secret key' : e.actor === 'system' ? 'The system' : 'A deleted account');
+const who = (e: Entry) => e.actorEmail ?? (e.actor === 'secret key' ? 'The secret key' : e.actor.startsWith('api key ') ? `The API key ${e.actor.slice(8)}…` : e.actor === 'system' ? 'The system' : 'A deleted account');
 
 /** The details as short `key: value` pairs (settings keys changed, a role, counts removed). */
 function Details({ details }: { details: Entry['details'] }) {
