@@ -17,6 +17,7 @@ import { updateContactStepActivities } from './steps/updateContact';
 import { waitUntilStepActivities } from './steps/waitUntil';
 import { eventBatchActivities } from './eventBatch';
 import { webhookDeliveryActivities } from './webhookDeliveries';
+import { scheduledSendActivities } from './scheduledSends';
 
 export function createActivities(deps: ActivityDeps) {
   return {
@@ -38,6 +39,7 @@ export function createActivities(deps: ActivityDeps) {
     ...webhookActivities(deps),
     ...eventBatchActivities(deps),
     ...webhookDeliveryActivities(deps),
+    ...scheduledSendActivities(deps),
   };
 }
 

@@ -29,7 +29,7 @@ export interface AppState {
   /** The cookie caller's role on `project` (secret-key routes reached by cookie + X-Project-Id). */
   role?: import('../db/projects').Role;
   /** The route serving the request: what an `access.denied` entry names. */
-  route?: { method: string; path: string; audit?: string | readonly string[] };
+  route?: { method: string; path: string; audit?: string | readonly string[]; replay?: boolean };
   /** Set for routes declared with `rawJsonBody` (signed webhooks). */
   rawBody?: Buffer;
 }

@@ -38,6 +38,7 @@ import * as twoFactor from './042_two_factor';
 import * as userIdentities from './043_user_identities';
 import * as postmasterAndAddedBy from './045_postmaster_and_added_by';
 import * as trackingDomains from './046_tracking_domains';
+import * as scheduledSends from './049_scheduled_sends';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -83,6 +84,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['043_user_identities', userIdentities],
   ['045_postmaster_and_added_by', postmasterAndAddedBy],
   ['046_tracking_domains', trackingDomains],
+  ['049_scheduled_sends', scheduledSends],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -13,3 +13,4 @@ export { workflowExecution } from './workflowExecution';
 export * from './noop';
 export * from './campaignSend';
 export * from './webhookDelivery';
+export * from './scheduledSend';
