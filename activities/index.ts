@@ -18,6 +18,7 @@ import { waitUntilStepActivities } from './steps/waitUntil';
 import { eventBatchActivities } from './eventBatch';
 import { webhookDeliveryActivities } from './webhookDeliveries';
 import { rssCampaignActivities } from './rssCampaigns';
+import { scheduledSendActivities } from './scheduledSends';
 
 export function createActivities(deps: ActivityDeps) {
   return {
@@ -40,6 +41,7 @@ export function createActivities(deps: ActivityDeps) {
     ...eventBatchActivities(deps),
     ...webhookDeliveryActivities(deps),
     ...rssCampaignActivities(deps),
+    ...scheduledSendActivities(deps),
   };
 }
 

@@ -13,6 +13,8 @@ import { stalledWebhookEndpoints } from '../db/webhookEndpoints';
 import { wakeWebhookEndpoints } from '../services/webhooks/handOff';
 import { resumeErasures } from '../services/erasure';
 import { pruneContactExports } from '../db/contactExport';
+import { overdueScheduledMinutes } from '../db/scheduledSends';
+import { wakeMinute } from '../services/scheduledSends';
 
 /** Work older than this without progress is assumed orphaned by a crash between commit and start. */
 const ORPHAN_AFTER_MINUTES = 2;
@@ -41,7 +43,14 @@ export function maintenanceActivities(deps: ActivityDeps) {
      * The API commits an event or email and then starts its workflow; a crash in between leaves it
      * unstarted. Starting again under the same deterministic id is a no-op for the ones that did start.
      */
-    async resumeOrphans(): Promise<{ events: number; emails: number; batches: number; webhookEndpoints: number; erasures?: number }> {
+    async resumeOrphans(): Promise<{
+      events: number;
+      emails: number;
+      batches: number;
+      webhookEndpoints: number;
+      erasures?: number;
+      scheduledMinutes?: number;
+    }> {
       const events = await unroutedEvents(knex, ORPHAN_AFTER_MINUTES, SWEEP_BATCH);
       await startEventRouting(deps.temporal, events);
       const emails = await orphanedQueuedEmails(knex, ORPHAN_AFTER_MINUTES, SWEEP_BATCH);
@@ -61,7 +70,17 @@ export function maintenanceActivities(deps: ActivityDeps) {
       await wakeWebhookEndpoints(deps.temporal, endpoints);
       // Erased contacts whose executions' cancellation a crash cut short (services/erasure).
       const erasures = await resumeErasures(deps, ORPHAN_AFTER_MINUTES * 60, SWEEP_BATCH);
-      return { events: events.length, emails: emails.length, batches: batches.length, webhookEndpoints: endpoints.length, erasures };
+      // Scheduled emails overdue: their minute's workflow was never woken (the API died after the commit).
+      const minutes = await overdueScheduledMinutes(knex, ORPHAN_AFTER_MINUTES, SWEEP_BATCH);
+      for (const m of minutes) await wakeMinute(deps.temporal, m.projectId, m.minute);
+      return {
+        events: events.length,
+        emails: emails.length,
+        batches: batches.length,
+        webhookEndpoints: endpoints.length,
+        erasures,
+        scheduledMinutes: minutes.length,
+      };
     },
   };
 }

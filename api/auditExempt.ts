@@ -42,7 +42,16 @@ const EXEMPT: Record<string, readonly string[]> = {
   'provider webhooks': ['POST /webhooks/sendgrid', 'POST /webhooks/ses', 'POST /webhooks/incoming/stripe'],
   // The traffic a project exists for, at its volume: each email and event is its own record
   // (the activity feed), so an entry per call would only bury the changes the log is for.
-  'sends and tracking': ['POST /v1/send', 'POST /v1/track', 'POST /events/track', 'POST /campaigns/:id/test'],
+  // Rescheduling or cancelling one scheduled email is that email's own traffic (its row shows it).
+  'sends and tracking': [
+    'POST /v1/send',
+    'POST /v1/send/batch',
+    'PATCH /emails/:id',
+    'POST /emails/:id/cancel',
+    'POST /v1/track',
+    'POST /events/track',
+    'POST /campaigns/:id/test',
+  ],
   // Contact upserts are the same traffic (a server writes one per signup); subscription changes in
   // them leave consent records, deletions and erasures are audited.
   'contact upserts': ['POST /contacts', 'PATCH /contacts/:id'],

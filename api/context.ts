@@ -33,7 +33,7 @@ export interface AppState {
   /** What the request's key may do: a named key's own scopes; `full` for the secret key and the cookie. */
   scopes?: readonly import('../db/apiKeys').ApiKeyScope[];
   /** The route serving the request: what an `access.denied` entry names. */
-  route?: { method: string; path: string; audit?: string | readonly string[] };
+  route?: { method: string; path: string; audit?: string | readonly string[]; replay?: boolean };
   /** Set for routes declared with `rawJsonBody` (signed webhooks). */
   rawBody?: Buffer;
 }

@@ -73,8 +73,11 @@ interface RouteContract<P, Q, B, A extends Auth> {
   multipart?: { maxFileSize: number };
   /** 'flat' answers validation failures with the spec's `{ error }` body and 400. */
   validationErrors?: 'envelope' | 'flat';
-  /** Honour the Idempotency-Key header (docs/api.md, "Idempotency-Key"). */
-  idempotent?: boolean;
+  /**
+   * Honour the Idempotency-Key header (docs/api.md, "Idempotency-Key"): `true` refuses a reused key
+   * (409); `'replay'` answers a reused key with the first request's stored answer once it finished.
+   */
+  idempotent?: boolean | 'replay';
   /**
    * Guard a route without session auth with the cross-site check too (middleware/crossSite.ts),
    * accepting urlencoded form bodies besides JSON, so a form on one of our own pages may post to it.

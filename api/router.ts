@@ -248,7 +248,7 @@ export function buildRouter(defs: RouteDef[]): Router<any, any> {
             await checkAudited(def, ctx, witness);
           }
         : handle;
-    const named = { method: def.method, path: def.path, audit: def.audit };
+    const named = { method: def.method, path: def.path, audit: def.audit, replay: def.idempotent === 'replay' };
     const chain: any[] = [
       (ctx: AppContext, next: Next) => {
         ctx.state.route = named;

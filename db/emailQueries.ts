@@ -28,6 +28,8 @@ export interface EmailSummaryRow {
   clicked_at: Date | null;
   bounced_at: Date | null;
   complained_at: Date | null;
+  /** A scheduled email's due time; null for one sent at once. */
+  send_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -51,6 +53,7 @@ const SUMMARY_COLUMNS = [
   'clicked_at',
   'bounced_at',
   'complained_at',
+  'send_at',
   'created_at',
   'updated_at',
 ];

@@ -25,7 +25,7 @@ import { inTransaction } from './transaction';
  * The state an erased email takes (an assignment for db/erasure's UPDATE of the row): one not
  * handed over yet never will be (the delivery claims QUEUED rows only), so it is FAILED.
  */
-export const ERASED_EMAIL_STATE = `status = CASE WHEN status = 'QUEUED' THEN 'FAILED' ELSE status END`;
+export const ERASED_EMAIL_STATE = `status = CASE WHEN status IN ('QUEUED', 'SCHEDULED') THEN 'FAILED' ELSE status END`;
 
 /** Moves an email between states only from the expected one; returns the row when it moved. */
 export async function transitionEmail(
@@ -187,6 +187,57 @@ export async function releaseClaim(knex: Knex, campaignId: string | null, where:
   if ('emailIds' in where) q.whereIn('id', where.emailIds);
   else q.whereIn('contact_id', where.contactIds);
   await q.update({ status: 'QUEUED', updated_at: knex.fn.now() });
+}
+
+// ───────────────────────────── scheduled sends ─────────────────────────────
+//
+// A scheduled email is SCHEDULED until its hand-over moves it to QUEUED under a /v1/send batch
+// workflow (releaseDueScheduled), or a cancel moves it to CANCELLED. Each move is one conditional
+// UPDATE from SCHEDULED, so of a cancel and a hand-over racing for one row exactly one wins.
+
+/** Why a cancel or reschedule could not move the email: none in this project, or it left SCHEDULED. */
+export type ScheduledMove = { moved: EmailRow } | { missing: true } | { status: EmailStatus };
+
+async function scheduledOutcome(knex: Knex, projectId: string, id: string, row: EmailRow | undefined): Promise<ScheduledMove> {
+  if (row) return { moved: row };
+  const found = await knex<EmailRow>('emails').where({ project_id: projectId, id }).first('status');
+  return found ? { status: found.status } : { missing: true };
+}
+
+/** SCHEDULED → CANCELLED: never handed over. */
+export async function cancelScheduled(knex: Knex, projectId: string, id: string): Promise<ScheduledMove> {
+  const [row] = await knex<EmailRow>('emails')
+    .where({ project_id: projectId, id, status: 'SCHEDULED' })
+    .update({ status: 'CANCELLED', updated_at: knex.fn.now() as any })
+    .returning('*');
+  return scheduledOutcome(knex, projectId, id, row);
+}
+
+/** A SCHEDULED email's new due time (it stays SCHEDULED). */
+export async function rescheduleEmail(knex: Knex, projectId: string, id: string, sendAt: Date): Promise<ScheduledMove> {
+  const [row] = await knex<EmailRow>('emails')
+    .where({ project_id: projectId, id, status: 'SCHEDULED' })
+    .update({ send_at: sendAt, updated_at: knex.fn.now() as any })
+    .returning('*');
+  return scheduledOutcome(knex, projectId, id, row);
+}
+
+/**
+ * The hand-over of up to `limit` due SCHEDULED emails of a project (`send_at` ≤ `until`), in one
+ * statement: SCHEDULED → QUEUED naming the /v1/send batch workflow `workflowId` that delivers them
+ * (db/deliveryBatches). Rows another hand-over or a cancel holds are skipped, not waited for.
+ */
+export async function releaseDueScheduled(knex: Knex, projectId: string, until: Date, workflowId: string, limit: number): Promise<string[]> {
+  const { rows } = await knex.raw(
+    `UPDATE emails e SET status = 'QUEUED', delivery_workflow = :workflowId, updated_at = now()
+      WHERE e.id IN (SELECT id FROM emails
+                      WHERE project_id = :projectId AND status = 'SCHEDULED' AND send_at <= :until
+                      ORDER BY send_at, id LIMIT :limit FOR UPDATE SKIP LOCKED)
+        AND e.status = 'SCHEDULED'
+      RETURNING e.id`,
+    { workflowId, projectId, until, limit },
+  );
+  return rows.map((r: { id: string }) => r.id);
 }
 
 // ───────────────────────────── /v1/send batches ─────────────────────────────

@@ -3,8 +3,25 @@ import { inTransaction } from './transaction';
 import type { LinkedInsert } from './contactWriters';
 
 /** SUPPRESSED: its recipient was on the project's suppression list at hand-over (db/suppressions); never offered to a provider. */
-/** Every status an email row takes (docs/api.md, Emails); SENDING while a batch hands it over. */
-export const EMAIL_STATUSES = ['QUEUED', 'SENDING', 'SENT', 'DELIVERED', 'OPENED', 'CLICKED', 'BOUNCED', 'COMPLAINED', 'FAILED', 'SUPPRESSED'] as const;
+/**
+ * Every status an email row takes (docs/api.md, Emails); SENDING while a batch hands it over.
+ * SCHEDULED: written with a future `sendAt`, waiting for its minute; CANCELLED: a scheduled email
+ * cancelled before its hand-over (db/emailStates.ts moves both).
+ */
+export const EMAIL_STATUSES = [
+  'SCHEDULED',
+  'CANCELLED',
+  'QUEUED',
+  'SENDING',
+  'SENT',
+  'DELIVERED',
+  'OPENED',
+  'CLICKED',
+  'BOUNCED',
+  'COMPLAINED',
+  'FAILED',
+  'SUPPRESSED',
+] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
 /** The contact event each step of an email's life is recorded as: the activity feed and GET /emails/:id read them back. */
@@ -50,6 +67,8 @@ export interface EmailRow {
   /** The topic it was sent as (a campaign's or a SEND_EMAIL step's): its unsubscribe links leave that topic only. */
   topic_id: string | null;
   status: EmailStatus;
+  /** When a scheduled email is due (status SCHEDULED until then); null for one sent at once. */
+  send_at: Date | null;
   /** First-party tracking (docs/tracking.md): a /v1/send override until rendered (null: the project's settings), then what the email got. */
   track_opens: boolean | null;
   track_clicks: boolean | null;
@@ -88,6 +107,8 @@ export interface NewEmail {
   attachments?: Array<{ filename: string; content: string; contentType?: string | null }>;
   /** A /v1/send request's `track`: overrides the project's tracking settings for this email. */
   track?: { opens?: boolean; clicks?: boolean };
+  /** Written SCHEDULED, due at this time (db/emailStates.ts SCHEDULED_STATE); absent: QUEUED. */
+  sendAt?: Date | null;
 }
 
 const columnsOf = (e: Omit<NewEmail, 'attachments'>) => ({
@@ -112,6 +133,8 @@ const columnsOf = (e: Omit<NewEmail, 'attachments'>) => ({
   track_opens: e.track?.opens ?? null,
   track_clicks: e.track?.clicks ?? null,
   topic_id: e.topicId ?? null,
+  // A scheduled email's first state; every later move is db/emailStates'.
+  ...(e.sendAt ? { status: 'SCHEDULED', send_at: e.sendAt } : {}),
 });
 
 export async function insertEmail(knex: Knex, e: NewEmail): Promise<void> {

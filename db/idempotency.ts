@@ -6,6 +6,8 @@ export interface IdempotencyRecord {
   path: string;
   status_code: number | null;
   created_at: Date;
+  /** The stored answer of a route that replays it (POST /v1/send/batch); null otherwise. */
+  response?: unknown;
 }
 
 /** 1..255 printable ASCII characters (spec "Limits"). */
@@ -37,13 +39,15 @@ export async function claimIdempotencyKey(
   if (rows.length > 0) return null;
   const holder: IdempotencyRecord | undefined = await knex('idempotency_keys')
     .where({ project_id: projectId, key })
-    .first('key', 'method', 'path', 'status_code', 'created_at');
+    .first('key', 'method', 'path', 'status_code', 'created_at', 'response');
   // Released between our insert and this read: report it as still in flight rather than retrying.
   return holder ?? { key, method: request.method, path: request.path, status_code: null, created_at: new Date() };
 }
 
-export async function completeIdempotencyKey(knex: Knex, projectId: string, key: string, statusCode: number): Promise<void> {
-  await knex('idempotency_keys').where({ project_id: projectId, key }).update({ status_code: statusCode });
+export async function completeIdempotencyKey(knex: Knex, projectId: string, key: string, statusCode: number, response?: unknown): Promise<void> {
+  await knex('idempotency_keys')
+    .where({ project_id: projectId, key })
+    .update({ status_code: statusCode, ...(response === undefined ? {} : { response: JSON.stringify(response) }) });
 }
 
 /** A 5xx frees the key so the client can retry the same request. */

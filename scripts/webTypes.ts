@@ -38,11 +38,16 @@ export type FilterKind = keyof typeof OPERATORS_BY_KIND;
 }
 
 export async function generateWebTypes(): Promise<string> {
+  return HEADER + (await generateApiTypes());
+}
+
+/** The OpenAPI document as TypeScript types (openapi-typescript), without a header: web/ and packages/sdk share it. */
+export async function generateApiTypes(): Promise<string> {
   const doc = openApi();
   // openapi-typescript is ESM-only; the Function keeps TypeScript's CommonJS output from turning this import into require().
   const { default: openapiTS, astToString } = (await new Function('m', 'return import(m)')('openapi-typescript')) as typeof import('openapi-typescript');
   const ast = await openapiTS(doc as any, { alphabetize: true });
-  return HEADER + astToString(ast);
+  return astToString(ast);
 }
 
 /** `--check`: exit 1, writing nothing, when the committed file differs from what the routes generate. */

@@ -120,8 +120,11 @@ const EFFECTS: Record<string, Effect> = {
  * Statuses only move forward, so late or reordered events never undo a later one. FAILED shares
  * SENT's rank: a provider event for an email we failed (outcome unknown) shows it did go out.
  */
-// SUPPRESSED emails never reached a provider: no event of theirs moves them.
+// SUPPRESSED emails never reached a provider: no event of theirs moves them; nor do SCHEDULED or
+// CANCELLED ones, which no provider has seen yet (or ever will).
 const RANK: Record<EmailStatus, number> = {
+  SCHEDULED: 99,
+  CANCELLED: 99,
   QUEUED: 0,
   SENDING: 1,
   SENT: 2,

@@ -14,6 +14,7 @@ import type { TemporalGateway } from './temporal';
 import { uuid } from '../lib/ids';
 import { normalizeEmail } from '../db/users';
 import { topicChanges } from '../db/topics';
+import { wakeCommitted } from './scheduledSends';
 
 type Address = { email: string; name?: string };
 
@@ -38,6 +39,8 @@ export interface SendRequest {
   headers?: Record<string, string>;
   attachments?: NewEmail['attachments'];
   track?: NewEmail['track'];
+  /** ISO 8601: store SCHEDULED until then (services/scheduledSends.ts); a past time sends now. */
+  sendAt?: string;
 }
 
 /** One recipient's entry of the reply (`SendOut`'s `data.emails[]`, which the route's reply type checks). */
@@ -111,6 +114,9 @@ export async function sendEmails(deps: SendDeps, projectId: string, body: SendRe
   // recipients in opposite orders would otherwise lock their rows crosswise and deadlock. The
   // answer keeps the request's order.
   const byAddress = recipients.map((to, i) => ({ to, i })).sort((a, b) => compareAddresses(a.to.email, b.to.email));
+  // A time still ahead stores the rows SCHEDULED outside any batch; their minute's workflow hands
+  // them to a batch when due. A time already past is an ordinary send.
+  const sendAt = body.sendAt && Date.parse(body.sendAt) > Date.now() ? new Date(body.sendAt) : undefined;
   const write = async (db: Knex) => {
     const rows: Array<{ emailId: string; contact: { id: string; email: string }; emitted: RoutableEvent[] }> = new Array(recipients.length);
     for (const { to, i } of byAddress) {
@@ -130,8 +136,9 @@ export async function sendEmails(deps: SendDeps, projectId: string, body: SendRe
           body: content.html,
           text: content.text,
           headers: body.headers,
-          deliveryWorkflow: ticket.workflowId,
+          deliveryWorkflow: ticket?.workflowId ?? null,
           track: body.track,
+          sendAt,
         }),
       );
       await insertAttachments(db, emailId, body.attachments);
@@ -141,13 +148,14 @@ export async function sendEmails(deps: SendDeps, projectId: string, body: SendRe
   };
   // The place is taken before the rows are written, so they can name their batch; the batch waits
   // for this request to commit or fail before it starts.
-  const ticket = deps.runtime.deliveries.reserve(projectId, recipients.length);
+  const ticket = sendAt ? undefined : deps.runtime.deliveries.reserve(projectId, recipients.length);
   let written: Awaited<ReturnType<typeof write>> = [];
   try {
     written = recipients.length === 1 && !body.attachments?.length ? await write(deps.knex) : await deps.knex.transaction(write);
   } finally {
-    ticket.settle(written.map((w) => w.emailId));
+    ticket?.settle(written.map((w) => w.emailId));
   }
+  if (sendAt) await wakeCommitted(deps, projectId, [sendAt]);
   await Promise.all(written.map((w) => deps.runtime.events.handOff(w.emitted)));
   return written.map((w) => ({ contact: w.contact, email: w.emailId }));
 }

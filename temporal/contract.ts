@@ -240,3 +240,19 @@ export interface WebhookRoundResult {
   /** When the next pending message is due; null when none is pending. */
   nextDueInMs: number | null;
 }
+
+/** One project's scheduled emails due in one minute (`minute`: its first millisecond, epoch ms). */
+export interface ScheduledSendInput {
+  projectId: string;
+  minute: number;
+}
+
+/** "An email of this minute was scheduled or rescheduled": wakes the minute's workflow to look again. */
+export const SCHEDULED_WAKE_SIGNAL = 'scheduledWake';
+
+/** What one hand-over round of a minute did, and when the next of its emails is due. */
+export interface ScheduledRoundResult {
+  handedOver: number;
+  /** The earliest `send_at` (epoch ms) of the minute still SCHEDULED; null when none is left. */
+  nextDueAt: number | null;
+}

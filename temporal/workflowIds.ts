@@ -12,3 +12,6 @@ export const bulkJobWorkflowId = (jobId: string) => `job-${jobId}`;
 export const segmentComputeWorkflowId = (segmentId: string, runKey: string) => `segment-${segmentId}-${runKey}`;
 export const routeEventBatchWorkflowId = (firstEventId: string) => `events-${firstEventId}`;
 export const webhookDeliveryWorkflowId = (endpointId: string) => `webhook-${endpointId}`;
+/** One project's scheduled sends of one minute (`minute` in epoch ms): `scheduled-send-<projectId>-<yyyymmddhhmm>` (UTC). */
+export const scheduledSendWorkflowId = (projectId: string, minute: number) =>
+  `scheduled-send-${projectId}-${new Date(minute).toISOString().slice(0, 16).replace(/[-T:]/g, '')}`;

@@ -6,7 +6,11 @@ import { claimIdempotencyKey, completeIdempotencyKey, isValidIdempotencyKey, rel
 
 const HEADER = 'Idempotency-Key';
 
-/** docs/api.md, "Idempotency-Key": the key is claimed before any work; reuse is refused (409), never replayed. */
+/**
+ * docs/api.md, "Idempotency-Key": the key is claimed before any work; reuse is refused (409), except
+ * on a replaying route (POST /v1/send/batch), which answers a finished request's key with its
+ * stored answer (and `Idempotent-Replayed: true`) on the same method and path.
+ */
 export async function idempotency(ctx: AppContext, next: Next) {
   const raw = ctx.get(HEADER);
   if (raw === '' && !(HEADER.toLowerCase() in ctx.headers)) return next();
@@ -18,6 +22,13 @@ export async function idempotency(ctx: AppContext, next: Next) {
   const projectId = ctx.state.project?.id;
   if (!projectId) throw new Error(`${ctx.method} ${ctx.path}: Idempotency-Key needs a project principal`);
   const holder = await claimIdempotencyKey(knex, projectId, raw, { method: ctx.method, path: ctx.path }, config.idempotencyTtlHours);
+  const replay = !!ctx.state.route?.replay;
+  if (holder && replay && holder.status_code !== null && holder.response != null && holder.method === ctx.method && holder.path === ctx.path) {
+    ctx.status = holder.status_code;
+    ctx.body = holder.response;
+    ctx.set('Idempotent-Replayed', 'true');
+    return;
+  }
   if (holder) {
     throw new ApiError(409, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used in this project', {
       details: {
@@ -40,5 +51,5 @@ export async function idempotency(ctx: AppContext, next: Next) {
     throw err;
   }
   if (ctx.status >= 500) await releaseIdempotencyKey(knex, projectId, raw);
-  else await completeIdempotencyKey(knex, projectId, raw, ctx.status);
+  else await completeIdempotencyKey(knex, projectId, raw, ctx.status, replay ? ctx.body : undefined);
 }

@@ -15,6 +15,7 @@ export const presentEmailSummary = (m: EmailSummaryRow): EmailSummaryOutput => (
   templateId: m.template_id,
   campaignId: m.campaign_id,
   workflowExecutionId: m.workflow_execution_id,
+  sendAt: iso(m.send_at),
   createdAt: iso(m.created_at)!,
 });
 

@@ -1,6 +1,9 @@
 import { route } from '../route';
-import { badRequest, notFound } from '../errors';
-import { EmailIdParams, EmailListQuery, EmailOut, EmailPageOut } from '../schemas/emails';
+import { badRequest, conflict, notFound } from '../errors';
+import { EmailIdParams, EmailListQuery, EmailOut, EmailPageOut, RescheduleBody } from '../schemas/emails';
+import type { AppContext } from '../context';
+import { cancelScheduled } from '../../db/emailStates';
+import { rescheduleScheduledEmail, type ScheduledMove } from '../../services/scheduledSends';
 import { presentEmail, presentEmailSummary } from '../presenters/emails';
 import { emailStory, findProjectEmail, listEmails } from '../../db/emailQueries';
 import { parseTimeCursor } from '../../db/eventQueries';
@@ -36,4 +39,51 @@ export default [
       return presentEmail(email, await emailStory(ctx.deps.knex, email));
     },
   }),
+  route({
+    method: 'patch',
+    path: '/emails/:id',
+    auth: 'secret',
+    tag: 'emails',
+    resource: 'Email',
+    summary: 'Reschedule a scheduled email (docs/api.md "Scheduled sends"); a past time sends it now',
+    params: EmailIdParams,
+    body: RescheduleBody,
+    responses: {
+      200: { description: 'the email, still SCHEDULED, with its new sendAt', schema: EmailOut },
+      404: { description: 'no such email in this project' },
+      409: { description: 'the email is no longer SCHEDULED (handed over or cancelled)' },
+    },
+    async handler(ctx, { params, body, project }) {
+      const moved = await rescheduleScheduledEmail(ctx.deps, project.id, params.id, new Date(body.sendAt));
+      return answerMove(ctx, project.id, params.id, moved, 'rescheduled');
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/emails/:id/cancel',
+    auth: 'secret',
+    tag: 'emails',
+    resource: 'Email',
+    summary: 'Cancel a scheduled email before its hand-over starts: it becomes CANCELLED and is never sent',
+    params: EmailIdParams,
+    responses: {
+      200: { description: 'the email, CANCELLED', schema: EmailOut },
+      404: { description: 'no such email in this project' },
+      409: { description: 'the email is no longer SCHEDULED (handed over or cancelled)' },
+    },
+    async handler(ctx, { params, project }) {
+      return answerMove(ctx, project.id, params.id, await cancelScheduled(ctx.deps.knex, project.id, params.id), 'cancelled');
+    },
+  }),
 ];
+
+/** A reschedule's or cancel's answer: the email as GET shows it, 404 for none in the project, 409 once it left SCHEDULED. */
+async function answerMove(ctx: AppContext, projectId: string, id: string, moved: ScheduledMove, verb: string) {
+  if ('missing' in moved) throw notFound('Email');
+  if ('status' in moved) {
+    throw conflict(`Only a SCHEDULED email can be ${verb}; this one is ${moved.status}`, { details: { status: moved.status } });
+  }
+  const email = await findProjectEmail(ctx.deps.knex, projectId, id);
+  if (!email) throw notFound('Email');
+  return presentEmail(email, await emailStory(ctx.deps.knex, email));
+}

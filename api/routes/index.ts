@@ -18,6 +18,7 @@ import contactPrivacy from './contactPrivacy';
 import domains from './domains';
 import track from './track';
 import send from './send';
+import sendBatch from './sendBatch';
 import docs from './docs';
 import verify from './verify';
 import templates from './templates';
@@ -65,6 +66,7 @@ export const allRoutes: RouteDef[] = [
   ...uploads,
   ...billingWebhook,
   ...send,
+  ...sendBatch,
   ...track,
   ...contactJobs,
   ...contactFields,

@@ -5,6 +5,7 @@ import { limit } from './analytics';
 import { EMAIL_EVENT_TYPES } from '../../db/emailQueries';
 
 import { EMAIL_STATUSES } from '../../db/emails';
+import { SendAt } from './send';
 
 export const EmailIdParams = IdParams;
 
@@ -25,6 +26,7 @@ const EmailSummaryOut = z.object({
   templateId: z.string().nullable(),
   campaignId: z.string().nullable(),
   workflowExecutionId: z.string().nullable().describe('the workflow execution whose SEND_EMAIL step sent it; null otherwise'),
+  sendAt: Timestamp.nullable().describe("a scheduled send's time (status SCHEDULED until then); null for an email sent at once"),
   createdAt: Timestamp,
 });
 
@@ -47,3 +49,7 @@ export const EmailPageOut = z.object({
 });
 
 export type EmailSummaryOutput = z.input<typeof EmailSummaryOut>;
+
+export const RescheduleBody = z.object({
+  sendAt: SendAt.describe('the new time (ISO 8601, at most 30 days ahead; a past time sends now)'),
+});

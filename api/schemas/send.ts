@@ -55,6 +55,14 @@ const CustomHeaders = z.record(HeaderName, z.string().max(998).regex(NO_CRLF, 'h
   }
 });
 
+/** How far ahead `sendAt` may be (services/scheduledSends.ts MAX_SCHEDULE_AHEAD_MS, repeated: schemas import no services). */
+const MAX_AHEAD_DAYS = 30;
+
+/** A scheduled send's time: an ISO 8601 timestamp with its offset, at most 30 days ahead (past: now). */
+export const SendAt = z.iso.datetime({ offset: true }).refine((v) => Date.parse(v) <= Date.now() + MAX_AHEAD_DAYS * 86_400_000, {
+  message: `sendAt must be at most ${MAX_AHEAD_DAYS} days ahead`,
+});
+
 export const SendBody = z
   .object({
     to: z.union([Address, z.array(Address).min(1).max(100)]),
@@ -73,6 +81,9 @@ export const SendBody = z
     attachments: z.array(Attachment).max(ATTACHMENT_LIMITS.count, `at most ${ATTACHMENT_LIMITS.count} attachments`).optional(),
     track: TrackingChoiceIn.optional().describe(
       "first-party open and click tracking of these emails (docs/tracking.md); a key left out: the project's settings for the email's type",
+    ),
+    sendAt: SendAt.optional().describe(
+      'ISO 8601 time to send at, at most 30 days ahead: the emails are stored SCHEDULED until then (PATCH /emails/:id reschedules, POST /emails/:id/cancel cancels); a time already past sends now',
     ),
   })
   .superRefine((v, ctx) => {
@@ -97,6 +108,38 @@ export const SendOut = z.object({
   success: z.literal(true),
   data: z.object({
     emails: z.array(z.object({ contact: z.object({ id: z.string(), email: z.string() }), email: z.string().uuid() })),
+    timestamp: z.string(),
+  }),
+});
+
+/** At most this many emails per POST /v1/send/batch (each a whole /v1/send body). */
+export const BATCH_MAX = 100;
+
+const BatchItemError = z.object({
+  error: z.object({
+    code: z.string().describe('as /v1/send would answer: VALIDATION_ERROR, INTERNAL_SERVER_ERROR (unverified sender), LIMIT_REACHED, …'),
+    message: z.string(),
+    details: z.record(z.string(), z.unknown()).optional().describe('`errors`: the field errors, with paths inside the item'),
+  }),
+});
+
+/**
+ * What the OpenAPI document shows: `emails`, each a /v1/send body. The route validates the shape
+ * and size only (SendBatchShape) and each item on its own, so one bad item never fails the others.
+ */
+export const SendBatchBody = z.object({
+  emails: z.array(SendBody).min(1).max(BATCH_MAX).describe(`1 to ${BATCH_MAX} emails, each what POST /v1/send takes`),
+});
+export const SendBatchShape = z.object({
+  emails: z.array(z.unknown()).min(1).max(BATCH_MAX, `at most ${BATCH_MAX} emails per batch`),
+});
+
+export const SendBatchOut = z.object({
+  success: z.literal(true),
+  data: z.object({
+    results: z
+      .array(z.union([SendOut.shape.data.pick({ emails: true }), BatchItemError]))
+      .describe('one per item, in request order: `{ emails }` as /v1/send answers, or `{ error }`'),
     timestamp: z.string(),
   }),
 });

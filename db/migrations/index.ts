@@ -39,6 +39,7 @@ import * as userIdentities from './043_user_identities';
 import * as postmasterAndAddedBy from './045_postmaster_and_added_by';
 import * as trackingDomains from './046_tracking_domains';
 import * as apiKeys from './047_api_keys';
+import * as scheduledSends from './049_scheduled_sends';
 import * as forms from './050_forms';
 import * as growth from './051_growth';
 
@@ -87,6 +88,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['045_postmaster_and_added_by', postmasterAndAddedBy],
   ['046_tracking_domains', trackingDomains],
   ['047_api_keys', apiKeys],
+  ['049_scheduled_sends', scheduledSends],
   ['050_forms', forms],
   ['051_growth', growth],
 ];

@@ -14,3 +14,4 @@ export * from './noop';
 export * from './campaignSend';
 export * from './webhookDelivery';
 export * from './rssCampaignRun';
+export * from './scheduledSend';

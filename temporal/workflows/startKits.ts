@@ -14,6 +14,7 @@ import type { deliverEmailBatchStart } from './deliverEmailBatch/start';
 import type * as workflows from './index';
 import type { routeEventSpec } from './routeEvent/start';
 import type { routeEventBatchSpec } from './routeEventBatch/start';
+import type { scheduledSendSpec } from './scheduledSend/start';
 import type { segmentComputeSpec } from './segmentCompute/start';
 import type { webhookDeliverySpec } from './webhookDelivery/start';
 import type { workflowExecutionSpec } from './workflowExecution/start';
@@ -41,6 +42,7 @@ export type StartKitsFit = [
   Holds<Fits<typeof deliverEmailBatchStart>>,
   Holds<Fits<typeof routeEventSpec>>,
   Holds<Fits<typeof routeEventBatchSpec>>,
+  Holds<Fits<typeof scheduledSendSpec>>,
   Holds<Fits<typeof segmentComputeSpec>>,
   Holds<Fits<typeof webhookDeliverySpec>>,
   Holds<Fits<typeof workflowExecutionSpec>>,

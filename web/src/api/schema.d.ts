@@ -1251,6 +1251,24 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /** Reschedule a scheduled email (docs/api.md "Scheduled sends"); a past time sends it now */
+        patch: operations["patchEmailsId"];
+        trace?: never;
+    };
+    "/emails/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a scheduled email before its hand-over starts: it becomes CANCELLED and is never sent */
+        post: operations["postEmailsIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -2447,6 +2465,23 @@ export interface paths {
         put?: never;
         /** Send a transactional email now to one or more recipients (each upserted as a contact) */
         post: operations["postV1Send"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/send/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send up to 100 emails in one request, each a /v1/send body; every item succeeds or fails on its own */
+        post: operations["postV1SendBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8259,7 +8294,7 @@ export interface operations {
                             openedAt: string | null;
                             sentAt: string | null;
                             /** @enum {string} */
-                            status: "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED";
+                            status: "SCHEDULED" | "CANCELLED" | "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED";
                             /** @description as rendered for the contact */
                             subject: string;
                             templateId: string | null;
@@ -10275,7 +10310,7 @@ export interface operations {
                 /** @description 1 to 100 (larger values are clamped), default 20 */
                 limit?: number;
                 /** @description only emails in this status */
-                status?: "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED";
+                status?: "SCHEDULED" | "CANCELLED" | "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED";
             };
             header?: never;
             path?: never;
@@ -10298,8 +10333,10 @@ export interface operations {
                             /** @description ISO 8601 timestamp (UTC) */
                             createdAt: string;
                             id: string;
+                            /** @description a scheduled send's time (status SCHEDULED until then); null for an email sent at once */
+                            sendAt: string | null;
                             /** @enum {string} */
-                            status: "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED";
+                            status: "SCHEDULED" | "CANCELLED" | "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED";
                             /** @description as rendered for the recipient, once rendered; else the source subject */
                             subject: string;
                             templateId: string | null;
@@ -10395,8 +10432,10 @@ export interface operations {
                             type: "sent" | "delivered" | "opened" | "clicked" | "replied" | "bounced" | "complained" | "suppressed" | "failed";
                         }[];
                         id: string;
+                        /** @description a scheduled send's time (status SCHEDULED until then); null for an email sent at once */
+                        sendAt: string | null;
                         /** @enum {string} */
-                        status: "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED";
+                        status: "SCHEDULED" | "CANCELLED" | "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED";
                         /** @description as rendered for the recipient, once rendered; else the source subject */
                         subject: string;
                         templateId: string | null;
@@ -10429,6 +10468,255 @@ export interface operations {
             };
             /** @description no such email in this project */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    patchEmailsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description the new time (ISO 8601, at most 30 days ahead; a past time sends now)
+                     */
+                    sendAt: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the email, still SCHEDULED, with its new sendAt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        campaignId: string | null;
+                        contactId: string | null;
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        /** @description the email's lifecycle, oldest first */
+                        events: {
+                            /** @description ISO 8601 timestamp (UTC) */
+                            at: string;
+                            /** @description what the event says: `url` for clicked, `reason` for bounced, `error` for failed, `provider`, `campaignId` */
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            type: "sent" | "delivered" | "opened" | "clicked" | "replied" | "bounced" | "complained" | "suppressed" | "failed";
+                        }[];
+                        id: string;
+                        /** @description a scheduled send's time (status SCHEDULED until then); null for an email sent at once */
+                        sendAt: string | null;
+                        /** @enum {string} */
+                        status: "SCHEDULED" | "CANCELLED" | "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED";
+                        /** @description as rendered for the recipient, once rendered; else the source subject */
+                        subject: string;
+                        templateId: string | null;
+                        /** @description the recipient address */
+                        to: string;
+                        /** @enum {string} */
+                        type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
+                        /** @description the workflow execution whose SEND_EMAIL step sent it; null otherwise */
+                        workflowExecutionId: string | null;
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description no such email in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the email is no longer SCHEDULED (handed over or cancelled) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postEmailsIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the email, CANCELLED */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        campaignId: string | null;
+                        contactId: string | null;
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        /** @description the email's lifecycle, oldest first */
+                        events: {
+                            /** @description ISO 8601 timestamp (UTC) */
+                            at: string;
+                            /** @description what the event says: `url` for clicked, `reason` for bounced, `error` for failed, `provider`, `campaignId` */
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            type: "sent" | "delivered" | "opened" | "clicked" | "replied" | "bounced" | "complained" | "suppressed" | "failed";
+                        }[];
+                        id: string;
+                        /** @description a scheduled send's time (status SCHEDULED until then); null for an email sent at once */
+                        sendAt: string | null;
+                        /** @enum {string} */
+                        status: "SCHEDULED" | "CANCELLED" | "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED";
+                        /** @description as rendered for the recipient, once rendered; else the source subject */
+                        subject: string;
+                        templateId: string | null;
+                        /** @description the recipient address */
+                        to: string;
+                        /** @enum {string} */
+                        type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
+                        /** @description the workflow execution whose SEND_EMAIL step sent it; null otherwise */
+                        workflowExecutionId: string | null;
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description no such email in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the email is no longer SCHEDULED (handed over or cancelled) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17605,6 +17893,11 @@ export interface operations {
                     name?: string;
                     /** Format: email */
                     reply?: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 time to send at, at most 30 days ahead: the emails are stored SCHEDULED until then (PATCH /emails/:id reschedules, POST /emails/:id/cancel cancels); a time already past sends now
+                     */
+                    sendAt?: string;
                     subject?: string;
                     subscribed?: boolean;
                     /** Format: uuid */
@@ -17685,6 +17978,183 @@ export interface operations {
                 };
             };
             /** @description Idempotency-Key reused */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postV1SendBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 100 emails, each what POST /v1/send takes */
+                    emails: {
+                        attachments?: {
+                            content: string;
+                            contentType?: string;
+                            filename: string;
+                        }[];
+                        body?: string;
+                        data?: {
+                            [key: string]: unknown;
+                        };
+                        from?: string | {
+                            /** Format: email */
+                            email: string;
+                            name?: string;
+                        };
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        name?: string;
+                        /** Format: email */
+                        reply?: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 time to send at, at most 30 days ahead: the emails are stored SCHEDULED until then (PATCH /emails/:id reschedules, POST /emails/:id/cancel cancels); a time already past sends now
+                         */
+                        sendAt?: string;
+                        subject?: string;
+                        subscribed?: boolean;
+                        /** Format: uuid */
+                        template?: string;
+                        text?: string;
+                        to: (string | {
+                            /** Format: email */
+                            email: string;
+                            name?: string;
+                        }) | (string | {
+                            /** Format: email */
+                            email: string;
+                            name?: string;
+                        })[];
+                        /** @description topic states of every recipient: topic id or slug → subscribed; an unknown topic is a 422 */
+                        topics?: {
+                            [key: string]: boolean;
+                        };
+                        /** @description first-party open and click tracking of these emails (docs/tracking.md); a key left out: the project's settings for the email's type */
+                        track?: {
+                            /** @description rewrite the http(s) links of the HTML body to tracked redirects (subscription links excepted) */
+                            clicks?: boolean;
+                            /** @description add the open pixel */
+                            opens?: boolean;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description one result per item, in order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description one per item, in request order: `{ emails }` as /v1/send answers, or `{ error }` */
+                            results: ({
+                                emails: {
+                                    contact: {
+                                        email: string;
+                                        id: string;
+                                    };
+                                    /** Format: uuid */
+                                    email: string;
+                                }[];
+                            } | {
+                                error: {
+                                    /** @description as /v1/send would answer: VALIDATION_ERROR, INTERNAL_SERVER_ERROR (unverified sender), LIMIT_REACHED, … */
+                                    code: string;
+                                    /** @description `errors`: the field errors, with paths inside the item */
+                                    details?: {
+                                        [key: string]: unknown;
+                                    };
+                                    message: string;
+                                };
+                            })[];
+                            timestamp: string;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Idempotency-Key used by another request, or the first is still running */
             409: {
                 headers: {
                     [name: string]: unknown;

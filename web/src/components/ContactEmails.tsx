@@ -7,6 +7,8 @@ import { Empty, ErrorState, Loading } from './States';
 type Email = ResponseOf<'/emails', 'get'>['data'][number];
 
 export const EMAIL_STATUS_COLOR: Record<Email['status'], string> = {
+  SCHEDULED: 'violet',
+  CANCELLED: 'gray',
   QUEUED: 'gray',
   SENDING: 'gray',
   SENT: 'blue',
