@@ -46,6 +46,7 @@ export default [
     method: 'get',
     path: '/campaigns/:id/recipients',
     auth: 'secret',
+    scope: 'campaigns',
     tag: 'campaigns',
     summary: "A campaign's recipients, each with when their email was first delivered, opened, clicked, bounced, complained or unsubscribed",
     params: IdParams,

@@ -43,6 +43,8 @@ export default [
     method: 'patch',
     path: '/emails/:id',
     auth: 'secret',
+    // A key that may schedule a send may move or cancel it.
+    scope: 'send',
     tag: 'emails',
     resource: 'Email',
     summary: 'Reschedule a scheduled email (docs/api.md "Scheduled sends"); a past time sends it now',
@@ -62,6 +64,7 @@ export default [
     method: 'post',
     path: '/emails/:id/cancel',
     auth: 'secret',
+    scope: 'send',
     tag: 'emails',
     resource: 'Email',
     summary: 'Cancel a scheduled email before its hand-over starts: it becomes CANCELLED and is never sent',

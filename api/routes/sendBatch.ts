@@ -27,6 +27,7 @@ export default [
     method: 'post',
     path: '/v1/send/batch',
     auth: 'secret',
+    scope: 'send',
     tag: 'send',
     summary: 'Send up to 100 emails in one request, each a /v1/send body; every item succeeds or fails on its own',
     body: SendBatchBody,
