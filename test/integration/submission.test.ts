@@ -258,6 +258,23 @@ describe('SMTP submission: what it refuses', () => {
     }
   });
 
+  it('takes a named key with the send scope, and answers 535 to one without it or once revoked', async () => {
+    const key = async (scopes: string[]) => {
+      const res = await h.http
+        .post('/api-keys')
+        .set(bearer(p.secretKey))
+        .send({ name: `smtp ${scopes.join(' ')}`, scopes });
+      expect(res.status).toBe(201);
+      return { id: res.body.data?.id ?? res.body.id, secret: (res.body.data?.secret ?? res.body.secret) as string };
+    };
+    const sender = await key(['send']);
+    expect((await submit({ pass: sender.secret, to: uniqueEmail() })).response).toMatch(/^250 /);
+    const tracker = await key(['track']);
+    expect((await refusal(submit({ pass: tracker.secret, to: uniqueEmail() }))).responseCode).toBe(535);
+    expect((await h.http.delete(`/api-keys/${sender.id}`).set(bearer(p.secretKey))).status).toBe(204);
+    expect((await refusal(submit({ pass: sender.secret, to: uniqueEmail() }))).responseCode).toBe(535);
+  });
+
   it('throttles failed logins per client address: past the limit even the right key is refused (454)', async () => {
     const strict = await start({}, { authRateLimitPerMinute: 2 });
     try {
