@@ -2623,7 +2623,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a step of one of the registered step types; its config is validated by the type */
+        /** Add a step of one of the registered step types (with `after`, in place on a branch); its config is validated by the type */
         post: operations["postWorkflowsIdSteps"];
         delete?: never;
         options?: never;
@@ -2733,6 +2733,7 @@ export interface components {
                     field: string;
                     message: string;
                     received?: unknown;
+                    stepId?: string;
                 }[];
                 message: string;
                 /** @description also sent as the X-Request-Id header */
@@ -18063,6 +18064,10 @@ export interface operations {
                                 } | null;
                                 /** @description the branches that must be connected before the workflow can be enabled */
                                 requiredBranches: string[];
+                                /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`) */
+                                summary: string;
+                                /** @description what people call the step's type (its registry `title`) */
+                                title: string;
                                 type: string;
                                 workflowId: string;
                             }[];
@@ -18187,6 +18192,10 @@ export interface operations {
                             } | null;
                             /** @description the branches that must be connected before the workflow can be enabled */
                             requiredBranches: string[];
+                            /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`) */
+                            summary: string;
+                            /** @description what people call the step's type (its registry `title`) */
+                            title: string;
                             type: string;
                             workflowId: string;
                         }[];
@@ -18312,6 +18321,10 @@ export interface operations {
                             } | null;
                             /** @description the branches that must be connected before the workflow can be enabled */
                             requiredBranches: string[];
+                            /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`) */
+                            summary: string;
+                            /** @description what people call the step's type (its registry `title`) */
+                            title: string;
                             type: string;
                             workflowId: string;
                         }[];
@@ -18508,6 +18521,10 @@ export interface operations {
                             } | null;
                             /** @description the branches that must be connected before the workflow can be enabled */
                             requiredBranches: string[];
+                            /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`) */
+                            summary: string;
+                            /** @description what people call the step's type (its registry `title`) */
+                            title: string;
                             type: string;
                             workflowId: string;
                         }[];
@@ -19110,6 +19127,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description insert in place: the step goes on this branch of that step, and what the branch led to follows the new step on the new step's first branch */
+                    after?: {
+                        /** @default next */
+                        branch?: string;
+                        /** Format: uuid */
+                        stepId: string;
+                    };
                     /** @default {} */
                     config?: {
                         [key: string]: unknown;
@@ -19145,6 +19169,10 @@ export interface operations {
                         } | null;
                         /** @description the branches that must be connected before the workflow can be enabled */
                         requiredBranches: string[];
+                        /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`) */
+                        summary: string;
+                        /** @description what people call the step's type (its registry `title`) */
+                        title: string;
                         type: string;
                         workflowId: string;
                     };
@@ -19355,6 +19383,10 @@ export interface operations {
                         } | null;
                         /** @description the branches that must be connected before the workflow can be enabled */
                         requiredBranches: string[];
+                        /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`) */
+                        summary: string;
+                        /** @description what people call the step's type (its registry `title`) */
+                        title: string;
                         type: string;
                         workflowId: string;
                     };
@@ -19724,14 +19756,23 @@ export interface operations {
                             derived: boolean;
                             names: string[];
                         };
-                        /** @description JSON Schema (2020-12) of the config's input, generated from the zod schema the API validates with; formats template-id, event-name, filter-tree and duration mark fields with a picker */
+                        /**
+                         * @description the palette group
+                         * @enum {string}
+                         */
+                        category: "Messages" | "Timing" | "Logic" | "Data";
+                        /** @description JSON Schema (2020-12) of the config's input, generated from the zod schema the API validates with; formats template-id, event-name, filter-tree and duration mark fields with a widget; `picker` (template, topic, segment, field, event) asks for a searchable list of the project's things */
                         configSchema: {
                             [key: string]: unknown;
                         };
+                        /** @description one sentence for people */
+                        description: string;
                         docs: {
                             config: string;
                             notes: string;
                         } | null;
+                        /** @description an icon name; the dashboard shows a generic icon for a name it does not know */
+                        icon: string;
                         /** @description engine-owned (TRIGGER): created with its workflow, not addable */
                         internal: boolean;
                         requiredBranches: {
@@ -19739,6 +19780,8 @@ export interface operations {
                             derived: boolean;
                             names: string[];
                         };
+                        /** @description what people call it ("Send email") */
+                        title: string;
                         type: string;
                     }[];
                 };
