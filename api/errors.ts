@@ -6,6 +6,8 @@ export interface FieldError {
   message: string;
   code: string;
   received?: unknown;
+  /** A workflow step the problem belongs to (enabling a graph that cannot run). */
+  stepId?: string;
 }
 
 export interface ErrorExtra {

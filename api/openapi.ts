@@ -18,7 +18,9 @@ const ErrorEnvelope = z.object({
     message: z.string(),
     statusCode: z.number().int(),
     requestId: z.string().describe('also sent as the X-Request-Id header'),
-    errors: z.array(z.object({ field: z.string(), message: z.string(), code: z.string(), received: z.unknown().optional() })).optional(),
+    errors: z
+      .array(z.object({ field: z.string(), message: z.string(), code: z.string(), received: z.unknown().optional(), stepId: z.string().optional() }))
+      .optional(),
     details: z.record(z.string(), z.unknown()).optional(),
     suggestion: z.string().optional(),
   }),

@@ -259,6 +259,18 @@ export interface NewStep {
 }
 
 /**
+ * Where a new step goes in: on `branch` of step `stepId`. What that branch led to (if anything) then
+ * follows the new step on its `onward` branch (null: the new step ends the path, and the old
+ * target is left unconnected). `branchProblem` judges the branch as for addTransition.
+ */
+export interface StepInsertion {
+  stepId: string;
+  branch: string;
+  onward: string | null;
+  branchProblem: (from: StepRow, branch: string) => string | null;
+}
+
+/**
  * `validate` checks the config against the project inside the write's transaction, so what it
  * references (a template) cannot be deleted before the step is committed (db/templates).
  */
@@ -268,10 +280,17 @@ export async function addStep(
   workflowId: string,
   input: NewStep,
   validate?: (trx: Knex.Transaction) => Promise<void>,
+  insert?: StepInsertion,
 ): Promise<StepRow> {
   return db.transaction(async (trx) => {
     await lockWorkflow(trx, projectId, workflowId);
     await validate?.(trx);
+    const from = insert ? await trx<StepRow>('workflow_steps').where({ workflow_id: workflowId, id: insert.stepId }).first() : undefined;
+    if (insert) {
+      if (!from) throw new DomainError('invalid', 'after.stepId is not a step of this workflow', 'after.stepId');
+      const problem = insert.branchProblem(from, insert.branch);
+      if (problem) throw new DomainError('invalid', problem, 'after.branch');
+    }
     const [step] = await trx<StepRow>('workflow_steps')
       .insert({
         id: uuid(),
@@ -282,6 +301,16 @@ export async function addStep(
         position: input.position ? (JSON.stringify(input.position) as any) : null,
       })
       .returning('*');
+    if (insert && from) {
+      // In place: the branch now leads to the new step, and the new step on to where it led.
+      const [old] = await trx<TransitionRow>('workflow_transitions')
+        .where({ workflow_id: workflowId, from_step_id: from.id, branch: insert.branch })
+        .del()
+        .returning('*');
+      const rows = [{ id: uuid(), workflow_id: workflowId, from_step_id: from.id, to_step_id: step.id, branch: insert.branch }];
+      if (old && insert.onward) rows.push({ id: uuid(), workflow_id: workflowId, from_step_id: step.id, to_step_id: old.to_step_id, branch: insert.onward });
+      await trx('workflow_transitions').insert(rows);
+    }
     await touch(trx, workflowId);
     return step;
   });

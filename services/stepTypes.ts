@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { STEP_FORMATS, STEP_TYPES, StepModule, StepReferences, StepRegistry } from '../temporal/steps';
+import { STEP_FORMATS, STEP_PICKERS, STEP_TYPES, StepCategory, StepModule, StepPicker, StepReferences, StepRegistry } from '../temporal/steps';
 import { stepConfigSchema } from './workflowGraphs';
 
 /**
@@ -17,6 +17,10 @@ export interface BranchList {
 
 export interface StepTypeDescription {
   type: string;
+  title: string;
+  description: string;
+  category: StepCategory;
+  icon: string;
   /** Engine-owned (TRIGGER): one per workflow, not addable. */
   internal: boolean;
   branches: BranchList;
@@ -33,6 +37,16 @@ const REFERENCE_FORMATS: Partial<Record<keyof StepReferences, string>> = {
   eventName: STEP_FORMATS.eventName,
 };
 
+/** The reference kinds whose fields get a picker (a schema's own `.meta({ picker })` needs none). */
+const REFERENCE_PICKERS: Partial<Record<keyof StepReferences, StepPicker>> = {
+  template: STEP_PICKERS.template,
+  eventName: STEP_PICKERS.event,
+  topic: STEP_PICKERS.topic,
+};
+
+/** What people call a step type: its `title`, else its type. */
+export const stepTitle = (def: StepModule): string => def.title ?? def.type;
+
 const descriptions = new WeakMap<StepModule, StepTypeDescription>();
 
 export function describeStepTypes(registry: StepRegistry = STEP_TYPES): StepTypeDescription[] {
@@ -48,6 +62,10 @@ export function describeStepType(def: StepModule): StepTypeDescription {
 function build(def: StepModule): StepTypeDescription {
   return {
     type: def.type,
+    title: stepTitle(def),
+    description: def.description ?? '',
+    category: def.category ?? 'Logic',
+    icon: def.icon ?? 'step',
     internal: def.internal === true,
     branches: branchList(def.branches),
     requiredBranches: branchList(def.requiredBranches ?? []),
@@ -67,21 +85,24 @@ const branchList = (list: StepModule['branches']): BranchList =>
 export function configJsonSchema(def: StepModule): Json {
   const schema = z.toJSONSchema(stepConfigSchema(def), { io: 'input', unrepresentable: 'any' }) as Json;
   for (const [kind, format] of Object.entries(REFERENCE_FORMATS) as [keyof StepReferences, string][]) {
-    for (const path of def.references?.[kind] ?? []) setFormat(schema, path.split('.'), format);
+    for (const path of def.references?.[kind] ?? []) setFormat(schema, path.split('.'), 'format', format);
+  }
+  for (const [kind, picker] of Object.entries(REFERENCE_PICKERS) as [keyof StepReferences, string][]) {
+    for (const path of def.references?.[kind] ?? []) setFormat(schema, path.split('.'), 'picker', picker);
   }
   return schema;
 }
 
-/** Gives the string field at `path` (in every variant of a union) the format. */
-function setFormat(schema: Json, path: string[], format: string): void {
-  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
-    const variants = schema[key];
-    if (Array.isArray(variants)) for (const v of variants) setFormat(v as Json, path, format);
+/** Gives the string field at `path` (in every variant of a union) the format or picker. */
+function setFormat(schema: Json, path: string[], key: 'format' | 'picker', value: string): void {
+  for (const k of ['anyOf', 'oneOf', 'allOf'] as const) {
+    const variants = schema[k];
+    if (Array.isArray(variants)) for (const v of variants) setFormat(v as Json, path, key, value);
   }
   if (path.length === 0 || (path.length === 1 && path[0] === '$')) {
-    if (schema.type === 'string') schema.format = format;
+    if (schema.type === 'string') schema[key] = value;
     return;
   }
   const child = (schema.properties as Record<string, Json> | undefined)?.[path[0]];
-  if (child) setFormat(child, path.slice(1), format);
+  if (child) setFormat(child, path.slice(1), key, value);
 }

@@ -71,13 +71,17 @@ export interface GraphProblem {
   stepId: string;
   /** Relative to the step (`config.templateId`, `branches.yes`, …). */
   field: string;
+  /** In words, prefixed with the step type's title ("Trigger: connect a first step"); a config issue's own message. */
   message: string;
+  /** The config issue behind a `config.*` problem, for services/problemWords to word. */
+  issue?: z.core.$ZodIssue;
 }
 
 /**
  * What keeps a graph from running, as far as it can be judged without the database: no step after
- * the trigger, a trigger or a required branch (CONDITION yes/no) left unconnected, a transition on a
- * branch its step cannot take, an unknown type, a config its type's schema refuses.
+ * the trigger, a trigger left unconnected, a branch a plugin type requires left unconnected, a
+ * transition on a branch its step cannot take, an unknown type, a config its type's schema refuses.
+ * Every problem at once. A branch left open is no problem: the execution ends there.
  */
 export function graphProblems(graph: Graph, registry: StepRegistry = STEP_TYPES): GraphProblem[] {
   const problems: GraphProblem[] = [];
@@ -86,31 +90,33 @@ export function graphProblems(graph: Graph, registry: StepRegistry = STEP_TYPES)
     if (!outgoing.has(t.from_step_id)) outgoing.set(t.from_step_id, new Set());
     outgoing.get(t.from_step_id)!.add(t.branch);
   }
+  const titleOf = (type: string) => findStepType(registry, type)?.title ?? type;
   const trigger = graph.steps.find((s) => s.type === TRIGGER);
-  if (trigger && graph.steps.length === 1) problems.push({ stepId: trigger.id, field: 'steps', message: 'the workflow has no steps after its trigger' });
+  if (trigger && graph.steps.length === 1) problems.push({ stepId: trigger.id, field: 'steps', message: `${titleOf(TRIGGER)}: add a first step` });
   else if (trigger && !outgoing.get(trigger.id)?.has('next'))
-    problems.push({ stepId: trigger.id, field: 'branches.next', message: 'the trigger is not connected to a first step' });
+    problems.push({ stepId: trigger.id, field: 'branches.next', message: `${titleOf(TRIGGER)}: connect a first step` });
   for (const step of graph.steps) {
     const def = findStepType(registry, step.type);
     if (!def) {
       problems.push({ stepId: step.id, field: 'type', message: `unknown step type ${step.type}` });
       continue;
     }
-    const parsed = stepConfigSchema(def).safeParse(step.config);
+    const title = titleOf(step.type);
+    const parsed = stepConfigSchema(def).safeParse(step.config, { reportInput: true });
     for (const branch of stepRequiredBranches(def, step.config)) {
       if (!outgoing.get(step.id)?.has(branch))
-        problems.push({ stepId: step.id, field: `branches.${branch}`, message: `the ${branch} branch is not connected` });
+        problems.push({ stepId: step.id, field: `branches.${branch}`, message: `${title}: connect the ‘${branch}’ branch` });
     }
     // Branches derived from a config its schema refuses are unknown: the config problem says why.
     const branches = stepBranches(def, step.config);
     if (parsed.success || typeof def.branches !== 'function') {
       for (const branch of outgoing.get(step.id) ?? []) {
-        if (!branches.includes(branch)) problems.push({ stepId: step.id, field: `branches.${branch}`, message: `a ${step.type} step has no ${branch} branch` });
+        if (!branches.includes(branch)) problems.push({ stepId: step.id, field: `branches.${branch}`, message: `${title}: has no ‘${branch}’ branch` });
       }
     }
     if (!parsed.success) {
       for (const issue of parsed.error.issues)
-        problems.push({ stepId: step.id, field: ['config', ...issue.path.map(String)].join('.'), message: issue.message });
+        problems.push({ stepId: step.id, field: ['config', ...issue.path.map(String)].join('.'), message: issue.message, issue });
     }
   }
   return problems;

@@ -1,13 +1,16 @@
 import type { Knex } from 'knex';
 import { loadGraph } from '../db/workflows';
-import type { StepRegistry } from '../temporal/steps';
+import { type StepRegistry, findStepType } from '../temporal/steps';
+import { closestIssues, issueWords } from './problemWords';
+import { stepTitle } from './stepTypes';
 import { StepProblem, stepConfigProblems } from './stepChecks';
 import { graphProblems } from './workflowGraphs';
 
-/** Why a workflow cannot run: the first problem as the message, every problem as a field error, the steps at fault. */
+/** Why a workflow cannot run: every problem in the message and as a field error, the steps at fault. */
 export interface NotRunnable {
   message: string;
-  errors: StepProblem[];
+  /** One per problem, in words; `stepId` names the node it shows on. */
+  errors: (StepProblem & { stepId: string })[];
   stepIds: string[];
 }
 
@@ -24,21 +27,25 @@ export async function notRunnable(
 ): Promise<NotRunnable | null> {
   const { registry } = options;
   const graph = await loadGraph(knex, workflowId);
-  const byId = new Map(graph.steps.map((s) => [s.id, s]));
-  const problems: { stepId: string; field: string; message: string }[] = graphProblems(graph, registry);
+  const problems: { stepId: string; field: string; message: string }[] = [];
+  for (const p of graphProblems(graph, registry)) {
+    const def = findStepType(registry, graph.steps.find((s) => s.id === p.stepId)?.type ?? '');
+    if (!p.issue || !def) problems.push(p);
+    // A union the config fits no variant of is worded by the variant it came closest to.
+    else
+      for (const issue of closestIssues([p.issue]))
+        problems.push({ stepId: p.stepId, field: ['config', ...issue.path.map(String)].join('.'), message: issueWords(def, issue) });
+  }
   for (const step of graph.steps) {
     if (problems.some((p) => p.stepId === step.id && p.field.startsWith('config'))) continue;
+    const def = findStepType(registry, step.type);
     for (const e of await stepConfigProblems(knex, project, step.type, step.config, 'enable', options))
-      problems.push({ stepId: step.id, field: e.field, message: e.message });
+      problems.push({ stepId: step.id, field: e.field, message: def ? `${stepTitle(def)}: ${e.message}` : e.message });
   }
   if (!problems.length) return null;
-  const describe = (p: (typeof problems)[number]) => {
-    const step = byId.get(p.stepId)!;
-    return `step "${step.name}" (${step.type}): ${p.field.startsWith('config') || p.field.startsWith('branches') ? `${p.field}: ` : ''}${p.message}`;
-  };
   return {
-    message: `The workflow cannot run: ${describe(problems[0])}`,
-    errors: problems.map((p) => ({ field: `steps.${p.stepId}.${p.field}`, code: 'custom', message: describe(p) })),
+    message: `The workflow cannot run: ${problems.map((p) => p.message).join('; ')}`,
+    errors: problems.map((p) => ({ field: `steps.${p.stepId}.${p.field}`, code: 'custom', message: p.message, stepId: p.stepId })),
     stepIds: [...new Set(problems.map((p) => p.stepId))],
   };
 }

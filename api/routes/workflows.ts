@@ -50,16 +50,18 @@ import {
   updateStep,
   updateWorkflow,
   workflowEventNames,
+  type StepRow,
 } from '../../db/workflows';
 import { activeExecutionIds, executionSteps, findExecution, listExecutions } from '../../db/executions';
 import { describeFields } from '../../db/fields';
 import { findContact } from '../../db/contactReaders';
 import { cancelExecutions, startExecution } from '../../services/executions';
-import { transitionBranchProblem } from '../../services/workflowGraphs';
+import { stepBranches, transitionBranchProblem } from '../../services/workflowGraphs';
 import { notRunnable } from '../../services/workflowRunnable';
 import { referencePaths } from '../../services/stepReferences';
 import { describeStepTypes } from '../../services/stepTypes';
-import { STEP_TYPES, StepRegistry } from '../../temporal/steps';
+import { stepNames } from '../../services/stepSummaries';
+import { STEP_TYPES, StepRegistry, findStepType } from '../../temporal/steps';
 import { uuid } from '../../lib/ids';
 import { presentExecution, presentExecutionStep } from '../presenters/executions';
 import { presentStep, presentTransition, presentWorkflow } from '../presenters/workflows';
@@ -76,7 +78,13 @@ async function workflowOr404(ctx: AppContext, projectId: string, id: string): Pr
 }
 
 async function present(ctx: AppContext, row: WorkflowRow) {
-  return presentWorkflow(row, await loadGraph(ctx.deps.knex, row.id), registryOf(ctx));
+  const graph = await loadGraph(ctx.deps.knex, row.id);
+  return presentWorkflow(row, graph, registryOf(ctx), await stepNames(ctx.deps.knex, row.project_id, graph.steps, registryOf(ctx)));
+}
+
+/** One step as the API shows it, its summary's names looked up. */
+async function presentOne(ctx: AppContext, projectId: string, step: StepRow) {
+  return presentStep(step, registryOf(ctx), await stepNames(ctx.deps.knex, projectId, [step], registryOf(ctx)));
 }
 
 /** A workflow that cannot run (services/workflowRunnable) is a 422 naming every offending step. */
@@ -108,8 +116,14 @@ export default [
     responses: { 200: { description: 'a page of workflows with their graphs', schema: WorkflowPage } },
     async handler(ctx, { query, project }) {
       const { rows, graphs, total, totalPages } = await listWorkflows(ctx.deps.knex, project.id, query);
+      const names = await stepNames(
+        ctx.deps.knex,
+        project.id,
+        [...graphs.values()].flatMap((g) => g.steps),
+        registryOf(ctx),
+      );
       return {
-        data: rows.map((r) => presentWorkflow(r, graphs.get(r.id)!, registryOf(ctx))),
+        data: rows.map((r) => presentWorkflow(r, graphs.get(r.id)!, registryOf(ctx), names)),
         page: query.page,
         pageSize: query.pageSize,
         total,
@@ -227,18 +241,32 @@ export default [
     ...common,
     method: 'post',
     path: '/workflows/:id/steps',
-    summary: 'Add a step of one of the registered step types; its config is validated by the type',
+    summary: 'Add a step of one of the registered step types (with `after`, in place on a branch); its config is validated by the type',
     params: IdParams,
     body: StepCreate,
     bodyFor: (deps) => stepCreateSchema(deps.steps),
     responses: { 201: { description: 'the step', schema: StepOut } },
     async handler(ctx, { params, body, project }) {
       await workflowOr404(ctx, project.id, params.id);
-      const step = await addStep(ctx.deps.knex, project.id, params.id, body, (trx) =>
-        assertValidConfig(trx, project.id, body.type, body.config, registryOf(ctx), senderCheckWaived(ctx.deps.config)),
+      const registry = registryOf(ctx);
+      const def = findStepType(registry, body.type);
+      const insert = body.after && {
+        stepId: body.after.stepId,
+        branch: body.after.branch,
+        onward: (def && stepBranches(def, body.config)[0]) ?? null,
+        branchProblem: (from: StepRow, branch: string) => transitionBranchProblem(from, branch, registry),
+      };
+      const { after: _after, ...input } = body;
+      const step = await addStep(
+        ctx.deps.knex,
+        project.id,
+        params.id,
+        input,
+        (trx) => assertValidConfig(trx, project.id, body.type, body.config, registry, senderCheckWaived(ctx.deps.config)),
+        insert,
       );
       ctx.status = 201;
-      return presentStep(step, registryOf(ctx));
+      return await presentOne(ctx, project.id, step);
     },
   }),
   route({
@@ -257,7 +285,7 @@ export default [
         await assertValidConfig(trx, project.id, current.type, parsed.data, registryOf(ctx), senderCheckWaived(ctx.deps.config));
         return parsed.data;
       });
-      return presentStep(step, registryOf(ctx));
+      return await presentOne(ctx, project.id, step);
     },
   }),
   route({

@@ -4,7 +4,7 @@ import { PageQuery, Timestamp, Uuid } from './common';
 import { FilterTree } from './filters';
 import type { FieldError } from '../errors';
 import { fieldErrors } from '../validation';
-import { STEP_TYPES, StepRegistry, addableStepTypes, findStepType, eventNameSchema } from '../../temporal/steps';
+import { STEP_CATEGORIES, STEP_TYPES, StepRegistry, addableStepTypes, findStepType, eventNameSchema } from '../../temporal/steps';
 import { stepConfigSchema } from '../../services/workflowGraphs';
 import { EXECUTION_STATUSES } from '../../db/executions';
 
@@ -111,6 +111,10 @@ function buildStepCreate(registry: StepRegistry) {
       name: Name.optional(),
       config: z.record(z.string(), z.unknown()).default({}),
       position: Position,
+      after: z
+        .object({ stepId: Uuid, branch: z.string().min(1).max(50).default('next') })
+        .optional()
+        .describe("insert in place: the step goes on this branch of that step, and what the branch led to follows the new step on the new step's first branch"),
     })
     .transform((v, ctx) => {
       const parsed = parseStepConfig(v.type, v.config, registry);
@@ -183,6 +187,8 @@ export const StepOut = z.object({
   workflowId: z.string(),
   type: z.string(),
   name: z.string(),
+  title: z.string().describe("what people call the step's type (its registry `title`)"),
+  summary: z.string().describe("what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`)"),
   config: z.record(z.string(), z.unknown()),
   position: z.object({ x: z.number(), y: z.number() }).nullable(),
   branches: z.array(z.string()).describe("the branches a transition from this step may use: fixed by its type, or derived from this step's config"),
@@ -196,13 +202,17 @@ const BranchList = z.object({
 
 export const StepTypeOut = z.object({
   type: z.string(),
+  title: z.string().describe('what people call it ("Send email")'),
+  description: z.string().describe('one sentence for people'),
+  category: z.enum(STEP_CATEGORIES).describe('the palette group'),
+  icon: z.string().describe('an icon name; the dashboard shows a generic icon for a name it does not know'),
   internal: z.boolean().describe('engine-owned (TRIGGER): created with its workflow, not addable'),
   branches: BranchList,
   requiredBranches: BranchList,
   configSchema: z
     .record(z.string(), z.unknown())
     .describe(
-      "JSON Schema (2020-12) of the config's input, generated from the zod schema the API validates with; formats template-id, event-name, filter-tree and duration mark fields with a picker",
+      "JSON Schema (2020-12) of the config's input, generated from the zod schema the API validates with; formats template-id, event-name, filter-tree and duration mark fields with a widget; `picker` (template, topic, segment, field, event) asks for a searchable list of the project's things",
     ),
   docs: z.object({ config: z.string(), notes: z.string() }).nullable(),
 });

@@ -1,3 +1,4 @@
+import { filterWords } from './words';
 import { proxyActivities } from '@temporalio/workflow';
 import type { conditionStepActivities } from '../../activities/steps/condition';
 import { filterTreeSchema, type ConfigChecks, type ConfigOf, type StepContext, type StepOutcome, type Zod } from './types';
@@ -9,6 +10,12 @@ const { evaluateCondition } = proxyActivities<ReturnType<typeof conditionStepAct
 
 /** Does the contact match a filter tree right now? The same SQL as segments (db/filters). */
 export const type = 'CONDITION';
+/** What people see: the palette's entry and the node's heading (docs/step-types.md). */
+export const title = 'If / else';
+export const description = 'Sends the contact down the ‘yes’ or the ‘no’ branch, by who they are and what they did.';
+export const category = 'Logic';
+export const icon = 'split';
+export const summary = (c: { condition: unknown }) => `If ${filterWords(c.condition)}`;
 // The tree's shape and fields are the filter compiler's to judge (see `check`), not a second schema's.
 export const config = (z: Zod) => z.strictObject({ condition: filterTreeSchema(z) });
 export const branches = ['yes', 'no'] as const;
@@ -17,7 +24,6 @@ export const docs = {
   config: '`{ condition: <filter tree> }`',
   notes: '`contactMatches` of db/filters, the same SQL as segments, at the moment the step runs',
 };
-export const requiredBranches = ['yes', 'no'] as const;
 
 export async function check(c: ConfigOf<typeof config>, checks: ConfigChecks): Promise<void> {
   await checks.filterTree('condition', c.condition);

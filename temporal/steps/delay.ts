@@ -1,7 +1,14 @@
+import { durationWords } from './words';
 import { durationSchema, ConfigOf, StepContext, StepOutcome } from './types';
 
 /** A durable timer: survives worker restarts and deploys; the execution shows WAITING meanwhile. */
 export const type = 'DELAY';
+/** What people see: the palette's entry and the node's heading (docs/step-types.md). */
+export const title = 'Wait';
+export const description = 'Waits a set time before going on.';
+export const category = 'Timing';
+export const icon = 'clock';
+export const summary = (c: { amount: number; unit: string }) => `Wait ${durationWords(c)}`;
 export const config = durationSchema;
 export const branches = ['next'] as const;
 /** Its run opens with the wait: the engine folds the step's start into the wait's write. */

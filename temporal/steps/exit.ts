@@ -2,6 +2,12 @@ import type { StepOutcome, Zod } from './types';
 
 /** Ends the execution as EXITED (a run that reaches a step with no way on ends as COMPLETED instead). */
 export const type = 'EXIT';
+/** What people see: the palette's entry and the node's heading (docs/step-types.md). */
+export const title = 'Exit';
+export const description = 'Ends the workflow for the contact here.';
+export const category = 'Logic';
+export const icon = 'stop';
+export const summary = () => 'End here';
 export const config = (z: Zod) => z.strictObject({});
 export const branches = [] as const;
 /** For the step table in docs/workflows.md (`npm run docs:steps`). */

@@ -6,6 +6,12 @@ import type { ConfigOf, StepContext, StepOutcome, Zod } from './types';
  * draws the same branch.
  */
 export const type = 'RANDOM_SPLIT';
+/** What people see: the palette's entry and the node's heading (docs/step-types.md). */
+export const title = 'Random split';
+export const description = 'Sends each contact down one branch at random, by the weights you give.';
+export const category = 'Logic';
+export const icon = 'arrows-split';
+export const summary = (c: { branches: { name: string; weight: number }[] }) => `Split ${c.branches.map((b) => `${b.name} ${b.weight}`).join(' / ')}`;
 export const config = (z: Zod) =>
   z.strictObject({
     branches: z
@@ -27,11 +33,10 @@ export const config = (z: Zod) =>
   });
 const names = (c: ConfigOf<typeof config>) => c.branches.map((b) => b.name);
 export const branches = names;
-export const requiredBranches = names;
 /** For the step table in docs/workflows.md (`npm run docs:steps`). */
 export const docs = {
   config: '`{ branches: [{ name, weight }] }` (2–10, names `[a-z0-9_-]`, positive integer weights)',
-  notes: "one weighted draw per execution (the workflow's seeded `Math.random`), kept on replay; every branch must be connected before enabling",
+  notes: "one weighted draw per execution (the workflow's seeded `Math.random`), kept on replay; a branch left open ends the execution there",
 };
 
 /** The branch a draw in [0, 1) lands on: each owns a share of the line as wide as its weight. */

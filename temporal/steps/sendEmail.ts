@@ -1,9 +1,10 @@
+import { quoted } from './words';
 import { ApplicationFailure, ChildWorkflowCancellationType, ParentClosePolicy, executeChild, patched, proxyActivities } from '@temporalio/workflow';
 import type { sendEmailStepActivities } from '../../activities/steps/sendEmail';
 import { beforeKit, childStart } from '../startSpec';
 import type { deliverEmail } from '../workflows/deliverEmail';
 import { deliverEmailStart } from '../workflows/deliverEmail/start';
-import type { ConfigChecks, ConfigOf, StepContext, StepOutcome, Zod } from './types';
+import type { ConfigChecks, ConfigOf, StepContext, StepNames, StepOutcome, Zod } from './types';
 
 const { prepareWorkflowEmail, quietHoursHold } = proxyActivities<ReturnType<typeof sendEmailStepActivities>>({
   startToCloseTimeout: '30 seconds',
@@ -20,6 +21,11 @@ const noLineBreaks = (s: string) => !/[\r\n]/.test(s);
  * skipped (recorded as SKIPPED with the reason); one in the contact's quiet hours waits for them to end.
  */
 export const type = 'SEND_EMAIL';
+/** What people see: the palette's entry and the node's heading (docs/step-types.md). */
+export const title = 'Send email';
+export const description = 'Sends the contact an email, from a template or written here.';
+export const category = 'Messages';
+export const icon = 'mail';
 export const config = (z: Zod) => {
   const address = z.string().trim().max(320).email();
   // Sent as a topic: only contacts subscribed to it (and globally) get it; its unsubscribe links leave that topic only.
@@ -46,6 +52,16 @@ export const docs = {
     "an email row, then `deliverEmail` (`email-<emailId>`) as a child workflow; MARKETING (the template's type, or the inline `type`, default MARKETING) to an unsubscribed contact is SKIPPED; with a `topic` (id or slug), a contact not subscribed to it (or globally) is SKIPPED and the unsubscribe links leave that topic only; a failed delivery fails the step",
 };
 export const references = { template: ['templateId'], topic: ['topic'] };
+
+/** "Send “Welcome” (Welcome template)", or the inline subject. */
+export function summary(c: ConfigOf<typeof config>, names: StepNames): string {
+  const topic = c.topic === undefined ? '' : ` to ${quoted(names.topic?.[c.topic] ?? c.topic)} subscribers`;
+  if ('templateId' in c) {
+    const name = names.template?.[c.templateId];
+    return name ? `Send ${quoted(name)} (${name} template)${topic}` : `Send a template that no longer exists${topic}`;
+  }
+  return `Send ${quoted(c.subject)}${topic}`;
+}
 
 export async function check(c: ConfigOf<typeof config>, checks: ConfigChecks): Promise<void> {
   if (c.topic !== undefined) await checks.topic('topic', c.topic);

@@ -1,3 +1,4 @@
+import { quoted } from './words';
 import { TRIGGER_STEP_TYPE } from '../../lib/triggerStep';
 import { eventNameSchema, StepOutcome, Zod } from './types';
 
@@ -6,6 +7,12 @@ import { eventNameSchema, StepOutcome, Zod } from './types';
  * config, never added or deleted through the API; its `next` transition leads to the first real step.
  */
 export const type = TRIGGER_STEP_TYPE;
+/** What people see: the palette's entry and the node's heading (docs/step-types.md). */
+export const title = 'Trigger';
+export const description = 'Starts the workflow for a contact each time their event is tracked.';
+export const category = 'Logic';
+export const icon = 'bolt';
+export const summary = (c: { eventName: string }) => `When ${quoted(c.eventName)} happens`;
 export const internal = true;
 export const config = (z: Zod) => z.strictObject({ eventName: eventNameSchema(z) });
 export const branches = ['next'] as const;

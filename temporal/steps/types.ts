@@ -84,9 +84,33 @@ export interface ConfigChecks {
   topic(path: string, key: string): Promise<void>;
 }
 
+/** The palette's groups (GET /workflows/step-types `category`). */
+export const STEP_CATEGORIES = ['Messages', 'Timing', 'Logic', 'Data'] as const;
+export type StepCategory = (typeof STEP_CATEGORIES)[number];
+
+/**
+ * The names of what configs refer to, looked up by the server for a step's `summary`: by reference
+ * kind (the type's `references`), then by the id or key the config holds (`names.template?.[id]`).
+ * A name not found is absent: the summary says something without it.
+ */
+export type StepNames = { [K in keyof StepReferences]?: Record<string, string> };
+
 /** What one step file exports. */
 export interface StepModule<C = any> {
   type: string;
+  /** What people call the step ("Send email"): the palette's and the node's heading. Falls back to `type`. */
+  title?: string;
+  /** One sentence for people, shown in the palette (developer notes belong in `docs`). */
+  description?: string;
+  /** The palette group; `Logic` when absent. */
+  category?: StepCategory;
+  /** An icon name the dashboard maps to an icon (an unknown name shows a generic one). */
+  icon?: string;
+  /**
+   * The words the step's node shows ("Wait 2 days", "Send “Welcome”"), from its parsed config and
+   * the names the server looked up for its references. Node side only (the API), never in the sandbox.
+   */
+  summary?(config: C, names: StepNames): string;
   /** The config schema, given zod: validates configs on the API and when an execution starts. */
   config: (zod: Zod) => z.ZodType<C>;
   /**
@@ -150,6 +174,21 @@ export const STEP_FORMATS = {
   filterTree: 'filter-tree',
   duration: 'duration',
 } as const;
+
+/**
+ * Pickers a config field can ask the dashboard for, as `.meta({ picker: STEP_PICKERS.topic })` on
+ * its zod schema (carried as `picker` in the JSON Schema of GET /workflows/step-types). Fields named
+ * in a type's `references` get theirs without it (services/stepTypes.ts). The dashboard offers a
+ * searchable list of the project's things of that kind, never an id to type.
+ */
+export const STEP_PICKERS = {
+  template: 'template',
+  topic: 'topic',
+  segment: 'segment',
+  field: 'field',
+  event: 'event',
+} as const;
+export type StepPicker = (typeof STEP_PICKERS)[keyof typeof STEP_PICKERS];
 
 /**
  * Trigger and WAIT_FOR_EVENT names: any event name, emitted ones (`email.opened`, `segment.x.entry`)

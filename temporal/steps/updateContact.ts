@@ -9,6 +9,11 @@ const { applyContactUpdate } = proxyActivities<ReturnType<typeof updateContactSt
 
 /** Writes the contact through db/contactWriters (the data rules); a subscription change emits its event. */
 export const type = 'UPDATE_CONTACT';
+/** What people see: the palette's entry and the node's heading (docs/step-types.md). */
+export const title = 'Update contact';
+export const description = "Changes the contact's fields or their subscription.";
+export const category = 'Data';
+export const icon = 'user-edit';
 export const config = (z: Zod) =>
   z
     .strictObject({ data: z.record(z.string(), z.unknown()).optional(), subscribed: z.boolean().optional() })
@@ -20,6 +25,15 @@ export const docs = {
   notes: 'db/contactWriters `updateContact` (the data rules); a subscription change emits and routes its event',
 };
 export const references = { contactFields: ['data'] };
+
+/** "Set plan, tier; unsubscribe". */
+export function summary(c: ConfigOf<typeof config>): string {
+  const parts: string[] = [];
+  if (c.data && Object.keys(c.data).length) parts.push(`Set ${Object.keys(c.data).join(', ')}`);
+  if (c.subscribed !== undefined) parts.push(c.subscribed ? 'subscribe' : 'unsubscribe');
+  const text = parts.join('; ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
 
 export async function check(c: ConfigOf<typeof config>, checks: ConfigChecks): Promise<void> {
   if (c.data) checks.contactData('data', c.data);

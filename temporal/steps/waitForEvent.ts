@@ -1,3 +1,4 @@
+import { durationWords, quoted } from './words';
 import { durationSchema, eventNameSchema, ConfigOf, StepContext, StepOutcome, Zod } from './types';
 
 /**
@@ -5,6 +6,11 @@ import { durationSchema, eventNameSchema, ConfigOf, StepContext, StepOutcome, Zo
  * in the execution context), `timeout` when the optional timeout runs out first.
  */
 export const type = 'WAIT_FOR_EVENT';
+/** What people see: the palette's entry and the node's heading (docs/step-types.md). */
+export const title = 'Wait for event';
+export const description = 'Waits until the contact does something, or until a time limit runs out.';
+export const category = 'Timing';
+export const icon = 'hourglass';
 export const config = (z: Zod) => z.strictObject({ eventName: eventNameSchema(z), timeout: durationSchema(z).optional() });
 export const branches = ['next', 'timeout'] as const;
 /** Its run opens with the wait: the engine folds the step's start into the wait's write. */
@@ -15,6 +21,11 @@ export const docs = {
   notes: 'see above; without a timeout it waits until cancelled',
 };
 export const references = { eventName: ['eventName'] };
+
+/** "Wait up to 3 days for “purchase”", "Wait for “purchase”". */
+export function summary(c: ConfigOf<typeof config>): string {
+  return c.timeout ? `Wait up to ${durationWords(c.timeout)} for ${quoted(c.eventName)}` : `Wait for ${quoted(c.eventName)}`;
+}
 
 export async function run(c: ConfigOf<typeof config>, ctx: StepContext): Promise<StepOutcome> {
   const timeoutMs = c.timeout ? ctx.duration(c.timeout.amount, c.timeout.unit) : undefined;

@@ -1,6 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { waitUntilStepActivities } from '../../activities/steps/waitUntil';
-import { UNIT_MS, ConfigOf, StepContext, StepOutcome, Zod } from './types';
+import { STEP_PICKERS, UNIT_MS, ConfigOf, StepContext, StepOutcome, Zod } from './types';
+import { durationWords } from './words';
 
 const { waitUntilTarget } = proxyActivities<ReturnType<typeof waitUntilStepActivities>>({
   startToCloseTimeout: '30 seconds',
@@ -17,6 +18,11 @@ const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
  * are Node's Intl data), then waited for on a durable timer.
  */
 export const type = 'WAIT_UNTIL';
+/** What people see: the palette's entry and the node's heading (docs/step-types.md). */
+export const title = 'Wait until';
+export const description = "Waits until a time of day, or a date in the contact's fields.";
+export const category = 'Timing';
+export const icon = 'calendar';
 export const config = (z: Zod) =>
   z.union([
     z.strictObject({
@@ -29,7 +35,11 @@ export const config = (z: Zod) =>
         .optional(),
     }),
     z.strictObject({
-      field: z.string().regex(/^data\.[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/, 'field must be a contact data field such as data.renewalDate'),
+      field: z
+        .string()
+        .regex(/^data\.[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/, 'field must be a contact data field such as data.renewalDate')
+        // The dashboard offers the project's contact fields (docs/step-types.md, pickers).
+        .meta({ picker: STEP_PICKERS.field }),
       offset: z
         .strictObject({ amount: z.number().int('amount must be a whole number'), unit: z.enum(['minutes', 'hours', 'days', 'weeks']) })
         .refine((o) => Math.abs(o.amount * UNIT_MS[o.unit]) <= MAX_OFFSET_MS, { message: 'offset must be within 3650 days', path: ['amount'] })
@@ -42,6 +52,14 @@ export const docs = {
   config: '`{ at: "HH:MM", days?: ["mon"…"sun"] }` or `{ field: "data.<path>", offset?: { amount, unit } }`',
   notes: "waits until the next `at` of the contact's own clock, or the date in the field plus offset; already past (or no date) continues at once",
 };
+
+/** "Wait until 09:00 on mon, fri", "Wait until renewalDate + 2 days". */
+export function summary(c: ConfigOf<typeof config>): string {
+  if ('at' in c) return `Wait until ${c.at}${c.days ? ` on ${c.days.join(', ')}` : ''}`;
+  const field = c.field.replace(/^data\./, '');
+  if (!c.offset || c.offset.amount === 0) return `Wait until ${field}`;
+  return `Wait until ${field} ${c.offset.amount < 0 ? '−' : '+'} ${durationWords({ amount: Math.abs(c.offset.amount), unit: c.offset.unit })}`;
+}
 
 export async function run(c: ConfigOf<typeof config>, ctx: StepContext): Promise<StepOutcome> {
   const target = await waitUntilTarget({ projectId: ctx.projectId, contactId: ctx.contactId, config: c });

@@ -28,6 +28,12 @@ const headers = (z: Zod) =>
  * the execution context as `webhook`; a refused target fails the step with its reason.
  */
 export const type = 'WEBHOOK';
+/** What people see: the palette's entry and the node's heading (docs/step-types.md). */
+export const title = 'Call webhook';
+export const description = "Calls a web address of yours, with the contact's details.";
+export const category = 'Data';
+export const icon = 'webhook';
+export const summary = (c: { method?: string; url: string }) => `${c.method ?? 'POST'} ${c.url.replace(/^https?:\/\//, '').slice(0, 60)}`;
 export const config = (z: Zod) =>
   z
     .strictObject({

@@ -45,7 +45,7 @@ it('offers the injected types in the palette and saves valid configs through the
   await s.replace('Name', 'grey', row(1));
   await s.replace('Weight', '1', row(1));
   await s.replace('Step name', 'Split');
-  await s.click('Add step');
+  await s.click('Save step');
   // The API's 422 lands on the input it names: names are lower case.
   await page.waitForFunction(
     (sel: string) => (globalThis as any).document.querySelector(sel)?.innerText.includes('Invalid string'),
@@ -56,7 +56,7 @@ it('offers the injected types in the palette and saves valid configs through the
   await s.click('Add branch');
   await s.replace('Name', 'blue', row(2));
   await s.replace('Weight', '0', row(2));
-  await s.click('Add step');
+  await s.click('Save step');
   await page.waitForSelector('::-p-aria([name="Split (WEIGHTED_SPLIT)"])');
   const split = (await stepsOf()).find((x) => x.type === 'WEIGHTED_SPLIT')!;
   expect(split.config).toEqual({
@@ -72,31 +72,37 @@ it('offers the injected types in the palette and saves valid configs through the
   );
   expect(handles).toEqual(['gold branch of Split', 'grey branch of Split', 'blue branch of Split']);
 
-  // STAMP: a required string and an optional template id (the picker, from its `references`).
-  await s.click('STAMP');
+  // STAMP declares its words: the palette shows its title and description under its category.
+  await s.waitForText('Puts a label on the contact, for tests.');
+  expect(await page.$eval('[role="group"][aria-label="Data"]', (el) => el.textContent)).toContain('Stamp contact');
+  // A plugin's picker (from its `references`) and its own title.
+  await s.click('Stamp contact');
   await s.inputId('Template id');
   await s.replace('Label', 'vip');
-  await s.click('Add step');
-  await page.waitForSelector('::-p-aria([name="Stamp (STAMP)"])');
-  expect((await stepsOf()).find((x) => x.type === 'STAMP')!.config).toEqual({ label: 'vip' });
+  await s.click('Save step');
+  await page.waitForSelector('::-p-aria([name="Stamp contact (Stamp contact)"])');
+  const stamped = (await stepsOf()).find((x) => x.type === 'STAMP')!;
+  expect(stamped.config).toEqual({ label: 'vip' });
+  // Its node shows its title and the summary the server computed from its `summary`.
+  expect(await page.$eval(`.react-flow__node[data-id="${stamped.id}"]`, (el) => el.textContent)).toContain('Stamp “vip”');
 
   // Its branch inputs follow the config: the split's "Gold leads to" connects on the gold branch.
   await page.click(`.react-flow__node[data-id="${split.id}"]`);
-  await s.choose('Gold leads to', 'Stamp');
+  await s.choose('Gold leads to', 'Stamp contact');
   const transitions = async () => (await h.http.get(`/workflows/${id}`).set(bearer(secretKey))).body.transitions as { fromStepId: string; branch: string }[];
-  await page.waitForSelector('::-p-aria([name="gold: Split to Stamp"])');
+  await page.waitForSelector('::-p-aria([name="gold: Split to Stamp contact"])');
   expect((await transitions()).filter((t) => t.fromStepId === split.id).map((t) => t.branch)).toEqual(['gold']);
 
   // Delete splices: Split -gold-> Stamp -next-> Exit becomes Split -gold-> Exit.
-  await s.click('EXIT');
-  await s.waitForText('New EXIT step');
-  await s.click('Add step');
-  await page.waitForSelector('::-p-aria([name="Exit (EXIT)"])');
+  await s.click('Exit');
+  await s.waitForText('New step: Exit');
+  await s.click('Save step');
+  await page.waitForSelector('::-p-aria([name="Exit (Exit)"])');
   const stamp = (await stepsOf()).find((x) => x.type === 'STAMP')!;
   const exit = (await stepsOf()).find((x) => x.type === 'EXIT')!;
   await page.click(`.react-flow__node[data-id="${stamp.id}"]`);
   await s.choose('Next leads to', 'Exit');
-  await page.waitForSelector('::-p-aria([name="next: Stamp to Exit"])');
+  await page.waitForSelector('::-p-aria([name="next: Stamp contact to Exit"])');
   await s.click('Delete step');
   await page.waitForSelector('::-p-aria([name="gold: Split to Exit"])');
   expect(await page.$(`.react-flow__node[data-id="${stamp.id}"]`)).toBeNull();

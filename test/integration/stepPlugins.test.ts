@@ -129,7 +129,7 @@ describe('GET /workflows/step-types', () => {
       properties: { branches: { type: 'array', minItems: 2, maxItems: 10 } },
     });
     expect(byType.STAMP.configSchema.properties.templateId).toMatchObject({ type: 'string', format: 'template-id' });
-    expect(byType.CONDITION).toMatchObject({ branches: { derived: false, names: ['yes', 'no'] }, requiredBranches: { derived: false, names: ['yes', 'no'] } });
+    expect(byType.CONDITION).toMatchObject({ branches: { derived: false, names: ['yes', 'no'] }, requiredBranches: { derived: false, names: [] } });
     expect(byType.TRIGGER.internal).toBe(true);
     expect(byType.SEND_EMAIL.docs.config).toContain('templateId');
 

@@ -44,6 +44,8 @@ describe('workflow records', () => {
         workflowId: a.body.id,
         type: 'TRIGGER',
         name: 'Trigger',
+        title: 'Trigger',
+        summary: 'When “signup” happens',
         config: { eventName: 'signup' },
         position: null,
         branches: ['next'],
@@ -263,18 +265,16 @@ describe('enabling', () => {
     const none = await api.patch(empty.id, { enabled: true });
     expect(none.status).toBe(422);
     expect(none.body.error.details.stepIds).toEqual([empty.triggerStepId]);
-    expect(none.body.error.message).toMatch(/no steps/);
+    expect(none.body.error.message).toMatch(/Trigger: add a first step/);
 
     const cond = { type: 'CONDITION', config: { condition: equalsFilter('data.plan', 'pro') }, name: 'Is pro?' };
     const dangling = await api.build('dangling', { c: cond, e: { type: 'EXIT' } }, [
       ['trigger', 'c'],
       ['c', 'e', 'yes'],
     ]);
+    // A branch left open ends the execution there (docs/workflows.md): no problem.
     const res = await api.patch(dangling.id, { enabled: true });
-    expect(res.status).toBe(422);
-    expect(res.body.error.details.stepIds).toEqual([dangling.steps.c]);
-    expect(res.body.error.errors[0]).toMatchObject({ field: `steps.${dangling.steps.c}.branches.no` });
-    expect(res.body.error.message).toContain('"Is pro?"');
+    expect(res.status).toBe(200);
 
     const tpl = await template(p);
     const gone = await api.build('gone', { send: { type: 'SEND_EMAIL', config: { templateId: tpl }, name: 'Welcome' } }, [['trigger', 'send']]);

@@ -364,14 +364,14 @@ describe('graph rules', () => {
 
   it('needs a step after the trigger, connected to it', () => {
     expect(graphProblems(rows(input([step('t', 'TRIGGER', { eventName: 'e' })], []).graph))).toEqual([
-      { stepId: 't', field: 'steps', message: 'the workflow has no steps after its trigger' },
+      { stepId: 't', field: 'steps', message: 'Trigger: add a first step' },
     ]);
     expect(graphProblems(rows(input([step('t', 'TRIGGER', { eventName: 'e' }), step('x', 'EXIT')], []).graph))).toEqual([
-      { stepId: 't', field: 'branches.next', message: 'the trigger is not connected to a first step' },
+      { stepId: 't', field: 'branches.next', message: 'Trigger: connect a first step' },
     ]);
   });
 
-  it('needs both CONDITION branches, and only branches a step can take', () => {
+  it('lets a branch end open, and allows only branches a step can take', () => {
     const g = input(
       [step('t', 'TRIGGER', { eventName: 'e' }), cond, step('x', 'EXIT'), step('d', 'DELAY', { amount: 1, unit: 'hours' })],
       [
@@ -380,10 +380,7 @@ describe('graph rules', () => {
         ['d', 'x', 'timeout'],
       ],
     );
-    expect(graphProblems(rows(g.graph))).toEqual([
-      { stepId: 'c', field: 'branches.no', message: 'the no branch is not connected' },
-      { stepId: 'd', field: 'branches.timeout', message: 'a DELAY step has no timeout branch' },
-    ]);
+    expect(graphProblems(rows(g.graph))).toEqual([{ stepId: 'd', field: 'branches.timeout', message: 'Wait: has no ‘timeout’ branch' }]);
   });
 
   it('names invalid configs by their path inside the step', () => {

@@ -46,6 +46,11 @@ export interface Runtime {
   checkpoint(state: { stepId: string; seq: number; context: Record<string, unknown> }): Promise<void>;
   /** The sequence number of the step in progress, for the record of a cancellation. */
   position: { seq: number };
+  /**
+   * Whether a side branch (any but `next`) left open ends the execution as EXITED, naming the
+   * branch in the step's output; without it (histories recorded before) it ends as COMPLETED.
+   */
+  openBranchExits?(): boolean;
 }
 
 const message = (err: unknown) => rootCause(err) ?? String(err);
@@ -102,6 +107,15 @@ export async function interpret(input: ExecutionInput, registry: StepRegistry, r
     const finished = { seq, status: outcome.status ?? 'COMPLETED', output: outcome.output } as const;
     const target = steps.get(edges.get(`${step.id}:${outcome.branch}`) ?? '');
     if (!target) {
+      // The end of the main path completes; a side branch left open (the ‘no’ of an If / else, a
+      // timeout) ends the execution there, and its history says which.
+      if (outcome.branch !== 'next' && rt.openBranchExits?.()) {
+        const title = findStepType(registry, step.type)?.title ?? step.type;
+        const ended = `ended at the end of the ‘${outcome.branch}’ branch of ${title}`;
+        const output = outcome.output && typeof outcome.output === 'object' ? { ...outcome.output, ended } : { ended };
+        await rt.progress({ finished: { ...finished, output }, end: { status: 'EXITED' } }, context);
+        return { status: 'EXITED' };
+      }
       await rt.progress({ finished, end: { status: 'COMPLETED' } }, context);
       return { status: 'COMPLETED' };
     }
@@ -138,6 +152,12 @@ const STEP_TYPE_PATCH = 'step-type-search-attribute';
  * local activity, `enterExecutionWait`, instead of `recordExecutionProgress` then `markExecutionWaiting`).
  */
 const FOLD_PATCH = 'fold-boundary-write';
+
+/**
+ * Executions after this marker end EXITED at an open side branch (Runtime.openBranchExits); before
+ * it, such an end was COMPLETED, and a replay of one must record the same.
+ */
+const OPEN_BRANCH_PATCH = 'open-branch-exits';
 
 /**
  * What the execution tells operators: the `state` query, the current details line in the Web UI
@@ -260,6 +280,7 @@ async function runExecution(input: ExecutionInput, registry: StepRegistry): Prom
       return true;
     },
     flush: flushPending,
+    openBranchExits: () => patched(OPEN_BRANCH_PATCH),
     stepContext: (step, seq, context) => ({
       executionId: input.executionId,
       projectId: input.projectId,

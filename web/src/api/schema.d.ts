@@ -2795,7 +2795,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a step of one of the registered step types; its config is validated by the type */
+        /** Add a step of one of the registered step types (with `after`, in place on a branch); its config is validated by the type */
         post: operations["postWorkflowsIdSteps"];
         delete?: never;
         options?: never;
@@ -2905,6 +2905,7 @@ export interface components {
                     field: string;
                     message: string;
                     received?: unknown;
+                    stepId?: string;
                 }[];
                 message: string;
                 /** @description also sent as the X-Request-Id header */
@@ -19604,6 +19605,10 @@ export interface operations {
                                 } | null;
                                 /** @description the branches that must be connected before the workflow can be enabled */
                                 requiredBranches: string[];
+                                /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`) */
+                                summary: string;
+                                /** @description what people call the step's type (its registry `title`) */
+                                title: string;
                                 type: string;
                                 workflowId: string;
                             }[];
@@ -19728,6 +19733,10 @@ export interface operations {
                             } | null;
                             /** @description the branches that must be connected before the workflow can be enabled */
                             requiredBranches: string[];
+                            /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`) */
+                            summary: string;
+                            /** @description what people call the step's type (its registry `title`) */
+                            title: string;
                             type: string;
                             workflowId: string;
                         }[];
@@ -19853,6 +19862,10 @@ export interface operations {
                             } | null;
                             /** @description the branches that must be connected before the workflow can be enabled */
                             requiredBranches: string[];
+                            /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`) */
+                            summary: string;
+                            /** @description what people call the step's type (its registry `title`) */
+                            title: string;
                             type: string;
                             workflowId: string;
                         }[];
@@ -20049,6 +20062,10 @@ export interface operations {
                             } | null;
                             /** @description the branches that must be connected before the workflow can be enabled */
                             requiredBranches: string[];
+                            /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`) */
+                            summary: string;
+                            /** @description what people call the step's type (its registry `title`) */
+                            title: string;
                             type: string;
                             workflowId: string;
                         }[];
@@ -20651,6 +20668,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description insert in place: the step goes on this branch of that step, and what the branch led to follows the new step on the new step's first branch */
+                    after?: {
+                        /** @default next */
+                        branch?: string;
+                        /** Format: uuid */
+                        stepId: string;
+                    };
                     /** @default {} */
                     config?: {
                         [key: string]: unknown;
@@ -20686,6 +20710,10 @@ export interface operations {
                         } | null;
                         /** @description the branches that must be connected before the workflow can be enabled */
                         requiredBranches: string[];
+                        /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`) */
+                        summary: string;
+                        /** @description what people call the step's type (its registry `title`) */
+                        title: string;
                         type: string;
                         workflowId: string;
                     };
@@ -20896,6 +20924,10 @@ export interface operations {
                         } | null;
                         /** @description the branches that must be connected before the workflow can be enabled */
                         requiredBranches: string[];
+                        /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`) */
+                        summary: string;
+                        /** @description what people call the step's type (its registry `title`) */
+                        title: string;
                         type: string;
                         workflowId: string;
                     };
@@ -21265,14 +21297,23 @@ export interface operations {
                             derived: boolean;
                             names: string[];
                         };
-                        /** @description JSON Schema (2020-12) of the config's input, generated from the zod schema the API validates with; formats template-id, event-name, filter-tree and duration mark fields with a picker */
+                        /**
+                         * @description the palette group
+                         * @enum {string}
+                         */
+                        category: "Messages" | "Timing" | "Logic" | "Data";
+                        /** @description JSON Schema (2020-12) of the config's input, generated from the zod schema the API validates with; formats template-id, event-name, filter-tree and duration mark fields with a widget; `picker` (template, topic, segment, field, event) asks for a searchable list of the project's things */
                         configSchema: {
                             [key: string]: unknown;
                         };
+                        /** @description one sentence for people */
+                        description: string;
                         docs: {
                             config: string;
                             notes: string;
                         } | null;
+                        /** @description an icon name; the dashboard shows a generic icon for a name it does not know */
+                        icon: string;
                         /** @description engine-owned (TRIGGER): created with its workflow, not addable */
                         internal: boolean;
                         requiredBranches: {
@@ -21280,6 +21321,8 @@ export interface operations {
                             derived: boolean;
                             names: string[];
                         };
+                        /** @description what people call it ("Send email") */
+                        title: string;
                         type: string;
                     }[];
                 };

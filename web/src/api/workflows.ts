@@ -31,6 +31,8 @@ export interface JsonSchema {
   const?: unknown;
   default?: unknown;
   format?: string;
+  /** A searchable list of the project's things of a kind (template, topic, segment, field, event): GET /workflows/step-types. */
+  picker?: string;
   description?: string;
   title?: string;
   minItems?: number;

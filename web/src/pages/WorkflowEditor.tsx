@@ -1,13 +1,15 @@
 import { Alert, Anchor, Badge, Button, Grid, Group, Paper, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, forProject, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { stepProblems, type StepType } from '../api/workflows';
 import { ErrorState, Loading } from '../components/States';
 import { StepPanel } from '../components/workflow/StepPanel';
-import { defaultPosition, WorkflowCanvas } from '../components/workflow/WorkflowCanvas';
+import { StepIcon } from '../components/workflow/StepIcon';
+import { type InsertPoint, WorkflowCanvas } from '../components/workflow/WorkflowCanvas';
+import { layoutGraph } from '../components/workflow/layout';
 
 /**
  * The graph editor: the canvas (WorkflowCanvas, @xyflow/react, in this route's chunk only), the
@@ -24,7 +26,16 @@ export default function WorkflowEditor() {
   const workflow = useQuery({ queryKey: key, queryFn: () => unwrap(api.GET('/workflows/{id}', path)) });
   const types = useQuery({ queryKey: ['step-types', projectId], queryFn: () => unwrap(api.GET('/workflows/step-types', { headers })), staleTime: 60_000 });
   const [selected, setSelected] = useState<string | null>(null);
-  const [draft, setDraft] = useState<StepType | null>(null);
+  const [draft, setDraft] = useState<{ type: StepType; at?: InsertPoint } | null>(null);
+  const [layout, setLayout] = useState<Record<string, { x: number; y: number }>>({});
+  const graph = workflow.data;
+  useEffect(() => {
+    if (graph) void layoutGraph(graph).then(setLayout);
+  }, [graph]);
+  const onAdd = useCallback((at: InsertPoint, type: StepType) => {
+    setDraft({ type, at });
+    setSelected(null);
+  }, []);
   const refresh = () => qc.invalidateQueries({ queryKey: key });
 
   const toggle = useMutation({
@@ -46,6 +57,16 @@ export default function WorkflowEditor() {
     mutationFn: (m: { stepId: string; position: { x: number; y: number } }) => unwrap(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId: m.stepId } }, headers, body: { position: m.position } })),
     onSettled: refresh,
   });
+  // Hand-placed positions go; every step is laid out by elk again.
+  const tidy = useMutation({
+    mutationFn: () =>
+      Promise.all(
+        (workflow.data?.steps ?? [])
+          .filter((st) => st.position)
+          .map((st) => unwrap(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId: st.id } }, headers, body: { position: null } }))),
+      ),
+    onSettled: refresh,
+  });
   const removeStep = useMutation({
     mutationFn: (stepId: string) => unwrap(api.DELETE('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId }, query: { splice: 'true' } }, headers })),
     onSuccess: () => setSelected(null),
@@ -60,8 +81,14 @@ export default function WorkflowEditor() {
   const typeOf = (type: string) => types.data.find((t) => t.type === type);
   const selectedStep = w.steps.find((s) => s.id === selected);
   const palette = types.data.filter((t) => !t.internal);
-  const lowest = w.steps.reduce((y, s, i) => Math.max(y, (s.position ?? defaultPosition(i)).y), 0);
-  const graphError = connect.error ?? disconnect.error ?? move.error ?? removeStep.error;
+  const categories = [...new Set(palette.map((t) => t.category))];
+  // With a step selected, a type picked in the palette goes in after it (on its first branch).
+  const pick = (t: StepType) => {
+    const after = selectedStep?.branches[0];
+    setDraft({ type: t, at: selectedStep && after ? { stepId: selectedStep.id, branch: after } : undefined });
+    setSelected(null);
+  };
+  const graphError = connect.error ?? disconnect.error ?? move.error ?? removeStep.error ?? tidy.error;
 
   return (
     <Stack>
@@ -79,10 +106,13 @@ export default function WorkflowEditor() {
             </Badge>
           </Group>
           <Text size="sm" c="dimmed">
-            Starts when a contact's <b>{w.triggerConfig.eventName}</b> event is tracked. Drag steps to place them, drag from a branch to a step to connect it, select a step to edit it.
+            Starts when a contact's <b>{w.triggerConfig.eventName}</b> event is tracked. "+" under a branch adds a step there; a branch left open ends the workflow. Select a step to edit it.
           </Text>
         </div>
         <Group>
+          <Button variant="default" onClick={() => tidy.mutate()} loading={tidy.isPending}>
+            Tidy up
+          </Button>
           <Button component={Link} to={`/p/${projectId}/workflows/${w.id}/executions`} variant="default">
             Executions
           </Button>
@@ -123,6 +153,9 @@ export default function WorkflowEditor() {
               onConnect={(from, to, branch) => connect.mutate({ from, to, branch })}
               onDisconnect={(ids) => disconnect.mutate(ids)}
               onDeleteStep={(stepId) => removeStep.mutate(stepId)}
+              types={types.data}
+              onAdd={onAdd}
+              layout={layout}
             />
           </Paper>
         </Grid.Col>
@@ -130,11 +163,11 @@ export default function WorkflowEditor() {
           <Stack>
             {draft ? (
               <StepPanel
-                key={`new-${draft.type}`}
+                key={`new-${draft.type.type}-${draft.at?.stepId}-${draft.at?.branch}`}
                 projectId={projectId}
                 workflow={w}
-                stepType={draft}
-                position={{ x: 260, y: lowest + 150 }}
+                stepType={draft.type}
+                after={draft.at}
                 problems={[]}
                 onChanged={refresh}
                 onDone={(id) => {
@@ -163,29 +196,35 @@ export default function WorkflowEditor() {
                 Step types
               </Title>
               <Text size="xs" c="dimmed" mb="sm">
-                Pick a type, configure it, then "Add step". The list comes from the server's step registry.
+                Pick a type to add it after the selected step, or use "+" on the graph.
               </Text>
-              <Stack gap={6}>
-                {palette.map((t) => (
-                  <UnstyledButton
-                    key={t.type}
-                    onClick={() => {
-                      setDraft(t);
-                      setSelected(null);
-                    }}
-                    aria-pressed={draft?.type === t.type}
-                    aria-label={t.type}
-                    data-step-type={t.type}
-                    p={6}
-                    style={{ borderRadius: 4, border: '1px solid var(--mantine-color-gray-3)', background: draft?.type === t.type ? 'var(--mantine-color-blue-0)' : undefined }}
-                  >
-                    <Text size="sm" fw={600}>
-                      {t.type}
+              <Stack gap="sm">
+                {categories.map((c) => (
+                  <Stack key={c} gap={6} role="group" aria-label={c}>
+                    <Text size="xs" fw={700} c="dimmed" tt="uppercase">
+                      {c}
                     </Text>
-                    <Text size="xs" c="dimmed" lineClamp={2}>
-                      {t.docs?.notes ?? (t.branches.derived ? 'branches named by its config' : `branches: ${t.branches.names.join(', ') || 'none (ends the execution)'}`)}
-                    </Text>
-                  </UnstyledButton>
+                    {palette
+                      .filter((t) => t.category === c)
+                      .map((t) => (
+                        <UnstyledButton
+                          key={t.type}
+                          onClick={() => pick(t)}
+                          aria-pressed={draft?.type.type === t.type}
+                          aria-label={t.title}
+                          data-step-type={t.type}
+                          p={6}
+                          style={{ borderRadius: 4, border: '1px solid var(--mantine-color-gray-3)', background: draft?.type.type === t.type ? 'var(--mantine-color-blue-0)' : undefined }}
+                        >
+                          <Text size="sm" fw={600}>
+                            <StepIcon name={t.icon} /> {t.title}
+                          </Text>
+                          <Text size="xs" c="dimmed" lineClamp={2}>
+                            {t.description}
+                          </Text>
+                        </UnstyledButton>
+                      ))}
+                  </Stack>
                 ))}
               </Stack>
             </Paper>

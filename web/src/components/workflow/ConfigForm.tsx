@@ -2,7 +2,7 @@ import { ActionIcon, Alert, Button, Fieldset, Group, MultiSelect, NumberInput, S
 import { useEffect, useState } from 'react';
 import { FilterBuilder, newTree, type FilterTree } from '../FilterBuilder';
 import { initialValue, labelOf, singular, variantIndex, variantLabel, type JsonSchema } from '../../api/workflows';
-import { DurationInput, EventNameInput, TemplatePicker } from './FieldWidgets';
+import { DurationInput, EventNameInput, ListPicker, TemplatePicker } from './FieldWidgets';
 
 /**
  * A step's config form, generated from its type's JSON Schema (GET /workflows/step-types): objects,
@@ -56,6 +56,18 @@ function SchemaField(props: FieldProps) {
   const error = errors[path];
   if (error !== undefined) claim(path);
   const description = schema.description;
+
+  // A `picker` (a step type's `references`, or `.meta({ picker })` on its schema) chooses from a list.
+  switch (schema.picker) {
+    case 'template':
+      return <TemplatePicker projectId={projectId} label={label} required={required} value={value as string | undefined} onChange={onChange} error={error} description={description} />;
+    case 'event':
+      return <EventNameInput projectId={projectId} label={label} required={required} value={value as string | undefined} onChange={onChange} error={error} description={description} />;
+    case undefined:
+      break;
+    default:
+      return <ListPicker projectId={projectId} picker={schema.picker} label={label} required={required} value={value as string | undefined} onChange={onChange} error={error} description={description} />;
+  }
 
   switch (schema.format) {
     case 'template-id':

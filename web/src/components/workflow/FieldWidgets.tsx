@@ -73,3 +73,40 @@ export function DurationInput({ schema, label, value, onChange, errors, path, le
   );
   return legend ? <Fieldset legend={label}>{body}</Fieldset> : body;
 }
+
+/**
+ * A searchable list for a config field whose schema names a `picker` (topic, segment, field): the
+ * project's things of that kind by name, the stored value being the id (or the field path). An
+ * unknown picker shows the value as it is, still from a list.
+ */
+export function ListPicker({ projectId, picker, label, required, value, onChange, error, description }: WidgetProps<string> & { picker: string }) {
+  const headers = forProject(projectId);
+  const list = useQuery({
+    queryKey: ['picker', picker, projectId],
+    queryFn: async (): Promise<{ value: string; label: string }[]> => {
+      if (picker === 'topic') return (await unwrap(api.GET('/topics', { headers }))).data.map((t) => ({ value: t.id, label: t.name }));
+      if (picker === 'segment') return (await unwrap(api.GET('/segments', { headers }))).map((g) => ({ value: g.id, label: g.name }));
+      if (picker === 'field')
+        return (await unwrap(api.GET('/workflows/fields', { headers }))).contactFields
+          .filter((f) => f.field.startsWith('data.'))
+          .map((f) => ({ value: f.field, label: f.field.replace(/^data\./, '') }));
+      return [];
+    },
+  });
+  const data = [...(list.data ?? [])];
+  if (value && !data.some((d) => d.value === value)) data.push({ value, label: value });
+  return (
+    <Select
+      label={label}
+      required={required}
+      description={description}
+      placeholder={`Pick a ${picker}`}
+      data={data}
+      value={value ?? null}
+      onChange={(v) => onChange(v ?? undefined)}
+      searchable
+      clearable={!required}
+      error={error ?? (list.error instanceof Error ? list.error.message : undefined)}
+    />
+  );
+}

@@ -16,7 +16,7 @@ export function StepPanel({
   workflow,
   stepType,
   step,
-  position,
+  after,
   problems,
   onDone,
   onChanged,
@@ -27,8 +27,8 @@ export function StepPanel({
   workflow: Workflow;
   stepType: StepType;
   step?: Step;
-  /** Where a new step is placed. */
-  position?: { x: number; y: number };
+  /** Where a new step goes in (on that branch of that step); absent: unconnected. */
+  after?: { stepId: string; branch: string };
   problems: CanvasProblem[];
   onDone: (stepId: string | null) => void;
   onChanged: () => Promise<unknown>;
@@ -36,7 +36,7 @@ export function StepPanel({
   onDisconnect: (transitionIds: string[]) => Promise<unknown>;
 }) {
   const schema = stepType.configSchema as JsonSchema;
-  const [name, setName] = useState(step?.name ?? labelOf(stepType.type.toLowerCase()));
+  const [name, setName] = useState(step?.name ?? stepType.title);
   const [config, setConfig] = useState<Record<string, unknown>>(() => (step?.config as Record<string, unknown>) ?? (initialValue(schema) as Record<string, unknown>) ?? {});
   const path = { params: { path: { id: workflow.id } }, headers: forProject(projectId) };
   // A new step is picked from the palette below: bring its form into view.
@@ -52,7 +52,7 @@ export function StepPanel({
         api.POST('/workflows/{id}/steps', {
           ...path,
           // The document's enum is the product's registry; the server may run more types (GET /workflows/step-types lists them).
-        body: { type: stepType.type as never, name, config, position },
+        body: { type: stepType.type as never, name, config, ...(after ? { after } : {}) },
       }));
     },
     onSuccess: async (saved) => {
@@ -71,8 +71,8 @@ export function StepPanel({
   const errors = configErrors(save.error);
   const isTrigger = stepType.internal;
   // Nothing leads into the trigger (the API refuses it), nor from a step to itself.
-  const targets = workflow.steps.filter((s) => s.id !== step?.id && s.type !== 'TRIGGER');
-  const label = step ? step.name : `New ${stepType.type} step`;
+  const targets = workflow.steps.filter((s) => s.id !== step?.id && s.id !== workflow.steps[0]?.id);
+  const label = step ? step.name : `New step: ${stepType.title}`;
 
   return (
     <Paper ref={panel} withBorder p="md" component="section" aria-label={step ? `Step ${step.name}` : 'New step'}>
@@ -80,11 +80,9 @@ export function StepPanel({
         <Title order={2} size="h4">
           {label}
         </Title>
-        {stepType.docs ? (
-          <Text size="xs" c="dimmed" lineClamp={3} title={stepType.docs.notes}>
-            {stepType.docs.notes}
-          </Text>
-        ) : null}
+        <Text size="xs" c="dimmed" lineClamp={3}>
+          {stepType.description}
+        </Text>
         {problems.length ? (
           <Alert color="red" title="Keeps the workflow from running" role="alert">
             {problems.map((p) => (
@@ -103,7 +101,7 @@ export function StepPanel({
         ) : null}
         <Group>
           <Button onClick={() => save.mutate()} loading={save.isPending}>
-            {step ? 'Save step' : 'Add step'}
+            Save step
           </Button>
           <Button variant="default" onClick={() => onDone(null)}>
             {step ? 'Close' : 'Cancel'}
@@ -138,7 +136,7 @@ export function StepPanel({
                 <Select
                   key={branch}
                   label={`${labelOf(branch)} leads to`}
-                  placeholder={step.requiredBranches.includes(branch) ? 'Required: choose a step' : 'Nothing: the execution ends'}
+                  placeholder={step.requiredBranches.includes(branch) ? 'Required: choose a step' : 'Nothing: the workflow ends here'}
                   data={targets.map((s) => ({ value: s.id, label: s.name }))}
                   value={current?.toStepId ?? null}
                   clearable

@@ -1,8 +1,9 @@
 import '@xyflow/react/dist/style.css';
-import { Badge, Paper, Text } from '@mantine/core';
+import { ActionIcon, Group, Menu, Paper, Text } from '@mantine/core';
 import { Background, Controls, Handle, MarkerType, Position, ReactFlow, useNodesState, type Connection, type Edge, type Node, type NodeProps, type ReactFlowInstance } from '@xyflow/react';
 import { useEffect, useMemo, useRef } from 'react';
-import type { Step, Workflow } from '../../api/workflows';
+import type { Step, StepType, Workflow } from '../../api/workflows';
+import { StepIcon } from './StepIcon';
 
 /**
  * The workflow as a graph on @xyflow/react (this module is only imported by the editor's route
@@ -16,16 +17,51 @@ export interface CanvasProblem {
   message: string;
 }
 
-type StepNodeData = { step: Step; problems: CanvasProblem[] };
+/** Where a new step goes: on `branch` of `stepId` (what it led to then follows the new step). */
+export interface InsertPoint {
+  stepId: string;
+  branch: string;
+}
+
+type StepNodeData = { step: Step; problems: CanvasProblem[]; icon?: string; internal: boolean; open: string[]; palette: StepType[]; onAdd: (at: InsertPoint, type: StepType) => void };
 type StepNode = Node<StepNodeData, 'step'>;
 
-const TRIGGER = 'TRIGGER';
+/**
+ * The "Add step" button ("+"): a menu of the addable types by category; choosing one inserts a
+ * step of it at `at`. On every open branch, and (as a branch's edge) between connected steps.
+ */
+export function AddStepMenu({ at, palette, onAdd }: { at: InsertPoint; palette: StepType[]; onAdd: (at: InsertPoint, type: StepType) => void }) {
+  const categories = [...new Set(palette.map((t) => t.category))];
+  return (
+    <Menu withinPortal position="bottom" shadow="md">
+      <Menu.Target>
+        <ActionIcon size="sm" radius="xl" variant="light" aria-label="Add step" className="nodrag nopan" data-branch={at.branch}>
+          +
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {categories.map((c) => (
+          <div key={c}>
+            <Menu.Label>{c}</Menu.Label>
+            {palette
+              .filter((t) => t.category === c)
+              .map((t) => (
+                <Menu.Item key={t.type} leftSection={<StepIcon name={t.icon} />} onClick={() => onAdd(at, t)}>
+                  {t.title}
+                </Menu.Item>
+              ))}
+          </div>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
 
 /** Where a step without a stored position is drawn: a column, in the order steps were added. */
 export const defaultPosition = (index: number) => ({ x: 260, y: 40 + index * 150 });
 
 function StepNodeView({ data, selected }: NodeProps<StepNode>) {
-  const { step, problems } = data;
+  const { step, problems, icon, internal, open, palette, onAdd } = data;
   const branches = step.branches;
   const bad = problems.length > 0;
   return (
@@ -38,13 +74,21 @@ function StepNodeView({ data, selected }: NodeProps<StepNode>) {
       data-invalid={bad ? 'yes' : undefined}
       style={{ borderColor: bad ? 'var(--mantine-color-red-6)' : selected ? 'var(--mantine-color-blue-6)' : undefined, borderWidth: bad || selected ? 2 : 1 }}
     >
-      {step.type !== TRIGGER ? <Handle type="target" position={Position.Top} aria-label={`Into ${step.name}`} /> : null}
-      <Text fw={600} size="sm" truncate>
-        {step.name}
+      <Handle type="target" position={Position.Top} aria-label={`Into ${step.name}`} isConnectable={!internal} style={internal ? { visibility: 'hidden' } : undefined} />
+      <Group gap={4} wrap="nowrap">
+        <StepIcon name={icon} />
+        <Text fw={600} size="sm" truncate>
+          {step.title}
+        </Text>
+      </Group>
+      <Text size="xs" data-summary lineClamp={2}>
+        {step.summary}
       </Text>
-      <Badge size="xs" variant="light" color={step.type === TRIGGER ? 'grape' : 'blue'}>
-        {step.type === TRIGGER ? `when ${String(step.config.eventName ?? '')}` : step.type}
-      </Badge>
+      {step.name !== step.title ? (
+        <Text size="10px" c="dimmed" truncate>
+          {step.name}
+        </Text>
+      ) : null}
       {problems.map((p) => (
         <Text key={p.field + p.message} size="xs" c="red" mt={4} role="note">
           {p.message}
@@ -60,6 +104,11 @@ function StepNodeView({ data, selected }: NodeProps<StepNode>) {
                   {b}
                 </Text>
                 <Handle type="source" id={b} position={Position.Bottom} style={{ left }} aria-label={`${b} branch of ${step.name}`} data-branch={b} />
+                {open.includes(b) ? (
+                  <div style={{ position: 'absolute', left, top: 26, transform: 'translateX(-50%)' }}>
+                    <AddStepMenu at={{ stepId: step.id, branch: b }} palette={palette} onAdd={onAdd} />
+                  </div>
+                ) : null}
               </div>
             );
           })}
@@ -84,8 +133,16 @@ export function WorkflowCanvas({
   onConnect,
   onDisconnect,
   onDeleteStep,
+  types,
+  onAdd,
+  layout,
 }: {
   workflow: Workflow;
+  /** Every step type (GET /workflows/step-types): icons, and the addable ones for "Add step". */
+  types: StepType[];
+  onAdd: (at: InsertPoint, type: StepType) => void;
+  /** Positions laid out by elk (layout.ts) for steps without a stored one. */
+  layout: Record<string, { x: number; y: number }>;
   problems: Record<string, CanvasProblem[]>;
   selectedId: string | null;
   onSelect: (stepId: string | null) => void;
@@ -94,19 +151,23 @@ export function WorkflowCanvas({
   onDisconnect: (transitionIds: string[]) => void;
   onDeleteStep: (stepId: string) => void;
 }) {
-  const derived = useMemo<StepNode[]>(
-    () =>
-      workflow.steps.map((step, i) => ({
+  const derived = useMemo<StepNode[]>(() => {
+    const palette = types.filter((t) => !t.internal);
+    return workflow.steps.map((step, i) => {
+      const type = types.find((t) => t.type === step.type);
+      const internal = type?.internal ?? false;
+      const open = step.branches.filter((b) => !workflow.transitions.some((t) => t.fromStepId === step.id && t.branch === b));
+      return {
         id: step.id,
         type: 'step',
-        position: step.position ?? defaultPosition(i),
-        data: { step, problems: problems[step.id] ?? [] },
-        ariaLabel: `${step.name} (${step.type === TRIGGER ? 'trigger' : step.type})`,
-        deletable: step.type !== TRIGGER,
+        position: step.position ?? layout[step.id] ?? defaultPosition(i),
+        data: { step, problems: problems[step.id] ?? [], icon: type?.icon, internal, open, palette, onAdd },
+        ariaLabel: `${step.name} (${step.title})`,
+        deletable: !internal,
         selected: step.id === selectedId,
-      })),
-    [workflow, problems, selectedId],
-  );
+      };
+    });
+  }, [workflow, problems, selectedId, types, onAdd, layout]);
   // Local node state so a drag moves the node at once; the server's graph replaces it when it changes.
   const [nodes, setNodes, onNodesChange] = useNodesState<StepNode>(derived);
   useEffect(() => setNodes(derived), [derived, setNodes]);
