@@ -45,6 +45,12 @@ const clickText = async (selector: string, text: string) => {
   );
   await (el as any).click();
 };
+/** `EDITOR_SCREENSHOTS=1` also photographs the editor into docs/img. */
+async function photograph(name: string) {
+  if (!process.env.EDITOR_SCREENSHOTS) return;
+  await new Promise((r) => setTimeout(r, 800));
+  await page.screenshot({ path: `docs/img/dashboard-${name}.png` });
+}
 const rule = (name: string) => `[data-testid="checks"] [data-rule="${name}"]`;
 const inSettings = (name: string) =>
   page.waitForSelector(`[aria-label="Block settings"] ::-p-aria([name="${name}"][role="button"])`, { timeout: 20_000 }).then((b) => b!.click());
@@ -107,6 +113,7 @@ it('builds, checks, publishes and test-sends a block email', async () => {
 
   // Checks: a marketing email without an unsubscribe link is warned about, and saving still works.
   await page.waitForSelector(rule('no-unsubscribe'), { timeout: 30_000 });
+  await photograph('email-editor');
   await s.click('Create template');
   await page.waitForFunction(
     () => /\/templates\/[^/]+$/.test((globalThis as any).location.pathname) && !(globalThis as any).location.pathname.endsWith('/new'),
@@ -128,6 +135,8 @@ it('builds, checks, publishes and test-sends a block email', async () => {
   const frame = await page.$eval('iframe[title="Preview"]', (f) => ({ width: (f as any).getBoundingClientRect().width, html: (f as any).srcdoc as string }));
   expect(frame.width).toBe(375);
   expect(frame.html).toContain('Hello Ada');
+  await clickText('label', 'Dark mode');
+  await photograph('email-editor-mobile-dark');
 
   // axe-core on the editor page: nothing serious or critical.
   await page.addScriptTag({ path: path.join(__dirname, '..', '..', 'node_modules', 'axe-core', 'axe.min.js') });
@@ -146,6 +155,7 @@ it('builds, checks, publishes and test-sends a block email', async () => {
   await s.waitForText('Published version 2');
   await s.click('Versions');
   await s.waitForText('Footer added');
+  await photograph('email-editor-versions');
   await page.keyboard.press('Escape');
 
   // "Send test", to the signed-in person's address, arrives at the relay as the compiled MJML layout.
