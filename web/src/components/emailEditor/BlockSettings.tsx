@@ -1,6 +1,7 @@
 import { ActionIcon, Button, Group, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import type { Block } from '../../api/emailEditor';
 import { labelOf } from './blocks';
+import { UploadImage } from './UploadImage';
 import { AlignField, ColorField, NumberField, UrlField, VariableField } from './fields';
 
 type Network = Extract<Block, { type: 'social' }>['links'][number]['network'];
@@ -51,6 +52,7 @@ function TypeFields({ block, set, projectId }: { block: Block; set: Patch; proje
       return (
         <>
           <UrlField label="Image URL" description="An https address of the image" value={block.src} onChange={(src) => set({ src }, 'src')} />
+          <UploadImage projectId={projectId} onUploaded={(src) => set({ src }, 'src:upload')} />
           <TextInput label="Alt text" description="Read aloud, and shown when images are off" value={block.alt} onChange={(e) => set({ alt: e.currentTarget.value }, 'alt')} />
           <UrlField label="Link" value={block.href ?? ''} onChange={(href) => set({ href: href || undefined }, 'href')} />
           <NumberField label="Width (px)" min={20} max={600} placeholder="Full width" value={block.width} onChange={(width) => set({ width }, 'width')} />

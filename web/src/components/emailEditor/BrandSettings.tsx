@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { ColorInput, Paper, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getBrand, putBrand, type Brand } from '../../api/emailEditor';
+import { UploadImage } from './UploadImage';
 import { SaveButton } from '../SaveButton';
 import { ErrorState, Loading } from '../States';
 
@@ -27,6 +28,7 @@ function BrandForm({ projectId, brand, may }: { projectId: string; brand: Brand;
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
         <TextInput label="Logo URL" description="An https address of the logo image, shown at the top of new emails" placeholder="https://" value={draft.logoUrl ?? ''} onChange={(e) => setDraft({ ...draft, logoUrl: e.currentTarget.value })} disabled={!may} />
+        {may ? <UploadImage projectId={projectId} onUploaded={(logoUrl) => setDraft((d) => ({ ...d, logoUrl }))} /> : null}
         <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} spacing="sm">
           {COLOURS.map((c) => (
             <ColorInput key={c.key} label={c.label} format="hex" value={draft.colors[c.key]} onChange={(v) => setDraft({ ...draft, colors: { ...draft.colors, [c.key]: v } })} disabled={!may} />
