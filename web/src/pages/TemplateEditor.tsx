@@ -187,6 +187,7 @@ function Editor({ projectId, template, content, onRestored }: { projectId: strin
                   onSelect={setSelected}
                   flagged={flagged}
                   errorOf={errorOf}
+                  isNew={!template}
                 />
                 {save.error && !saveProblem ? <ErrorState error={save.error} title="Not saved" /> : null}
                 <Group justify="flex-end">

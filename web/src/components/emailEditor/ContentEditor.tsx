@@ -19,21 +19,24 @@ interface Props {
   onSelect(id: string | null): void;
   flagged: Set<string>;
   errorOf(field: string): string | undefined;
+  /** A template being created: the starters show whichever editor is on. */
+  isNew: boolean;
 }
 
 /**
  * The versioned content of one language: its subject and either the blocks or the HTML body (with the
  * plain-text part). The editor switch is the template's: every language uses the same one.
  */
-export function ContentEditor({ projectId, draft, setDraft, locale, setLocale, selected, onSelect, flagged, errorOf }: Props) {
+export function ContentEditor({ projectId, draft, setDraft, locale, setLocale, selected, onSelect, flagged, errorOf, isNew }: Props) {
   const content = localised(draft, locale);
   const set = (patch: Parameters<typeof withLocalised>[2]) => setDraft((d) => withLocalised(d, locale, patch));
   const switchTo = (editor: Editor) =>
     setDraft((d) => (editor === 'blocks' ? { ...d, editor, document: d.document ?? emptyDocument() } : { ...d, editor }));
   const start = (s: Starter) => {
-    set({ document: s.document, subject: content.subject || s.subject });
+    setDraft((d) => withLocalised({ ...d, editor: 'blocks' }, locale, { document: s.document, subject: content.subject || s.subject }));
     onSelect(null);
   };
+  const empty = draft.editor === 'blocks' && !content.document?.blocks.length;
   return (
     <Stack gap="sm">
       <Group justify="space-between" align="flex-end">
@@ -62,9 +65,9 @@ export function ContentEditor({ projectId, draft, setDraft, locale, setLocale, s
         </div>
       </Group>
       <VariableField projectId={projectId} label="Subject" required value={content.subject} onChange={(subject) => set({ subject })} error={errorOf('subject')} />
+      {isNew || empty ? <StarterGallery projectId={projectId} onChoose={start} /> : null}
       {draft.editor === 'blocks' ? (
         <>
-          {!content.document?.blocks.length ? <StarterGallery projectId={projectId} onChoose={start} /> : null}
           <BlocksEditor
             key={locale}
             projectId={projectId}
