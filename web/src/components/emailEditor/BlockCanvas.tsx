@@ -58,7 +58,7 @@ function BlockCard({ block, props, handle }: { block: Block; props: CanvasProps;
         <Group justify="space-between" gap="xs" wrap="nowrap">
           <Group gap={6} wrap="nowrap">
             {handle}
-            <UnstyledButton data-block-name aria-pressed={isSelected} onClick={() => props.onSelect(block.id)} fz="xs" c="dimmed" fw={600}>
+            <UnstyledButton data-block-name aria-pressed={isSelected} onClick={() => props.onSelect(block.id)} fz="xs" fw={600}>
               {labelOf(block.type)} block
             </UnstyledButton>
           </Group>

@@ -31,7 +31,7 @@ function BrandForm({ projectId, brand, may }: { projectId: string; brand: Brand;
         {may ? <UploadImage projectId={projectId} onUploaded={(logoUrl) => setDraft((d) => ({ ...d, logoUrl }))} /> : null}
         <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} spacing="sm">
           {COLOURS.map((c) => (
-            <ColorInput key={c.key} label={c.label} format="hex" value={draft.colors[c.key]} onChange={(v) => setDraft({ ...draft, colors: { ...draft.colors, [c.key]: v } })} disabled={!may} />
+            <ColorInput withEyeDropper={false} key={c.key} label={c.label} format="hex" value={draft.colors[c.key]} onChange={(v) => setDraft({ ...draft, colors: { ...draft.colors, [c.key]: v } })} disabled={!may} />
           ))}
         </SimpleGrid>
         <TextInput label="Font stack" description="Fonts in order of preference, like Helvetica, Arial, sans-serif" value={draft.fontFamily} onChange={(e) => setDraft({ ...draft, fontFamily: e.currentTarget.value })} disabled={!may} />

@@ -25,7 +25,7 @@ export function VariableField(props: { projectId: string; label: string; value: 
 
 /** A colour setting: empty means the brand's. */
 export function ColorField({ label, value, onChange }: { label: string; value: string | undefined; onChange(v: string | undefined): void }) {
-  return <ColorInput label={label} placeholder="The brand's" format="hex" value={value ?? ''} onChange={(v) => onChange(v ? v : undefined)} />;
+  return <ColorInput withEyeDropper={false} label={label} placeholder="The brand's" format="hex" value={value ?? ''} onChange={(v) => onChange(v ? v : undefined)} />;
 }
 
 export function NumberField({ label, value, onChange, min, max, placeholder }: { label: string; value: number | undefined; onChange(v: number | undefined): void; min: number; max: number; placeholder?: string }) {
