@@ -7,7 +7,7 @@ import react from '@vitejs/plugin-react';
  * running API (DEV_API_URL, default http://localhost:3000), so the session cookie stays same-origin.
  */
 const api = process.env.DEV_API_URL ?? 'http://localhost:3000';
-const API_PREFIXES = ['/auth', '/users', '/projects', '/config', '/contacts', '/domains', '/templates', '/campaigns', '/segments', '/workflows', '/events', '/activity', '/analytics', '/settings', '/webhook-endpoints', '/forms', '/f/', '/pages.css', '/uploads', '/v1', '/openapi.json', '/health'];
+const API_PREFIXES = ['/auth', '/users', '/projects', '/config', '/contacts', '/domains', '/templates', '/brand', '/campaigns', '/segments', '/workflows', '/events', '/activity', '/analytics', '/settings', '/webhook-endpoints', '/api-keys', '/forms', '/f/', '/pages.css', '/uploads', '/v1', '/openapi.json', '/health'];
 
 export default defineConfig({
   root: __dirname,

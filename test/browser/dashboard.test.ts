@@ -293,7 +293,7 @@ it('templates: creates one with a server-rendered preview, lists, edits and dele
   await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '') === '<p>Welcome, Ada: free</p>', {
     timeout: 20_000,
   });
-  await fill('Preview as contact', contact.slice(0, 12));
+  await fill('Preview as', contact.slice(0, 12));
   // Click once the server's search has answered (the list is replaced when it does).
   await page
     .waitForFunction(
@@ -313,8 +313,10 @@ it('templates: creates one with a server-rendered preview, lists, edits and dele
   await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '') === '<p>Welcome, Ada: pro</p>', {
     timeout: 20_000,
   });
-  await click('Save');
-  await waitForText('Saved.');
+  // "Publish" saves the draft and makes it the version that is sent.
+  await click('Publish');
+  await click('Publish version');
+  await waitForText('Published version 2');
   expect((await h.http.get(`/templates/${stored.body.data[0].id}`).set(bearer(secretKey))).body.subject).toBe('Welcome aboard, {{ first name }}');
   await waitForText('Not used by any workflow');
 

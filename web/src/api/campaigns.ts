@@ -61,7 +61,7 @@ export function draftOf(c: Campaign | null, emptyTree: FilterTree): CampaignDraf
     fromDomain,
     fromName: c?.fromName ?? '',
     replyTo: c?.replyTo ?? '',
-    body: c?.body ?? '<h1>Hello {{ first name ?? "there" }}</h1>\n<p>Write your message here.</p>',
+    body: c?.body ?? '<h1>Hello {{ data.firstName ?? "there" }}</h1>\n<p>Write your message here.</p>',
     text: c?.text ?? '',
     audienceType: c?.audienceType ?? 'ALL',
     segmentId: c?.segmentId ?? null,

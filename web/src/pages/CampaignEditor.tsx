@@ -26,6 +26,7 @@ import { TEMPLATE_TYPES } from '../api/templates';
 import { ErrorState } from '../components/States';
 import { CodeEditor } from '../components/CodeEditor';
 import { EmailPreview } from '../components/EmailPreview';
+import { ContentChecks } from '../components/emailEditor/ContentChecks';
 import { conditionErrors, FilterBuilder, newTree } from '../components/FilterBuilder';
 
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
@@ -427,7 +428,7 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
                   <AbTestFields draft={draft} set={set} errors={save.error} />
                   <CodeEditor
                     label="Body"
-                    description={'HTML with Liquid: {{ email }}, {{ first name ?? "there" }}; outputs are HTML-escaped'}
+                    description={'HTML with Liquid: {{ email }}, {{ data.firstName ?? "there" }}; outputs are HTML-escaped'}
                     required
                     value={draft.body}
                     onChange={(body) => set({ body })}
@@ -531,6 +532,7 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
                 Counted now; the audience is taken again when sending starts.
               </Text>
             ) : null}
+            <ContentChecks projectId={projectId} subject={draft.subject} body={draft.body} text={draft.text || null} type={draft.type} />
             {send.error ? <ErrorState error={send.error} title="Not sent" /> : null}
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setConfirming(null)}>

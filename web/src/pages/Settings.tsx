@@ -9,6 +9,7 @@ import { manages } from '../routes';
 import { ErrorState, Loading } from '../components/States';
 import { RequireTwoFactorSwitch } from '../components/twoFactor/RequireTwoFactorSwitch';
 import { SaveButton } from '../components/SaveButton';
+import { BrandSettings } from '../components/emailEditor/BrandSettings';
 
 type SendingPolicy = ResponseOf<'/settings', 'get'>;
 type CapPeriod = 'day' | 'week';
@@ -445,6 +446,7 @@ export default function Settings() {
       {policy.error ? <ErrorState error={policy.error} /> : null}
       {policy.data ? <Sending projectId={projectId} policy={policy.data} may={may} /> : null}
       {policy.data ? <RetentionSettings projectId={projectId} retention={policy.data.retention} may={may} /> : null}
+      <BrandSettings projectId={projectId} may={may} />
       {config.data?.billing?.enabled ? <Billing projectId={projectId} may={may} /> : null}
       {project.role === 'OWNER' ? <RequireTwoFactorSwitch project={project} /> : null}
       {project.role === 'OWNER' ? <DangerZone project={project} /> : null}

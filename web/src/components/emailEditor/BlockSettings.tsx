@@ -1,0 +1,158 @@
+import { ActionIcon, Button, Group, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import type { Block } from '../../api/emailEditor';
+import { labelOf } from './blocks';
+import { UploadImage } from './UploadImage';
+import { AlignField, ColorField, NumberField, UrlField, VariableField } from './fields';
+
+type Network = Extract<Block, { type: 'social' }>['links'][number]['network'];
+// lib/emailDocument's SOCIAL_NETWORKS, typed against it (a value import would bring zod into the bundle).
+const NETWORKS: Network[] = ['facebook', 'x', 'instagram', 'linkedin', 'youtube', 'github', 'mastodon', 'web'];
+
+type Patch = (patch: Partial<Block>, field: string) => void;
+
+/** The settings only one type of block has. */
+function TypeFields({ block, set, projectId }: { block: Block; set: Patch; projectId: string }) {
+  switch (block.type) {
+    case 'heading':
+      return (
+        <>
+          <VariableField projectId={projectId} label="Text" value={block.text} onChange={(text) => set({ text }, 'text')} />
+          <Select label="Level" data={['1', '2', '3']} value={String(block.level)} onChange={(v) => v && set({ level: Number(v) as 1 | 2 | 3 }, 'level')} allowDeselect={false} />
+          <AlignField value={block.align} onChange={(align) => set({ align }, 'align')} />
+          <ColorField label="Colour" value={block.color} onChange={(color) => set({ color }, 'color')} />
+        </>
+      );
+    case 'text':
+      return (
+        <>
+          <VariableField
+            projectId={projectId}
+            label="Text"
+            description="Paragraphs <p>, <br>, <strong>, <em>, <a href>, lists"
+            multiline
+            value={block.html}
+            onChange={(html) => set({ html }, 'html')}
+          />
+          <AlignField value={block.align} onChange={(align) => set({ align }, 'align')} />
+          <NumberField label="Font size" min={10} max={40} placeholder="16" value={block.fontSize} onChange={(fontSize) => set({ fontSize }, 'fontSize')} />
+          <ColorField label="Colour" value={block.color} onChange={(color) => set({ color }, 'color')} />
+        </>
+      );
+    case 'button':
+      return (
+        <>
+          <VariableField projectId={projectId} label="Text" value={block.text} onChange={(text) => set({ text }, 'text')} />
+          <UrlField label="Link" value={block.href} onChange={(href) => set({ href }, 'href')} />
+          <AlignField value={block.align} onChange={(align) => set({ align }, 'align')} />
+          <ColorField label="Button colour" value={block.color} onChange={(color) => set({ color }, 'color')} />
+          <ColorField label="Text colour" value={block.textColor} onChange={(textColor) => set({ textColor }, 'textColor')} />
+        </>
+      );
+    case 'image':
+      return (
+        <>
+          <UrlField label="Image URL" description="An https address of the image" value={block.src} onChange={(src) => set({ src }, 'src')} />
+          <UploadImage projectId={projectId} onUploaded={(src) => set({ src }, 'src:upload')} />
+          <TextInput label="Alt text" description="Read aloud, and shown when images are off" value={block.alt} onChange={(e) => set({ alt: e.currentTarget.value }, 'alt')} />
+          <UrlField label="Link" value={block.href ?? ''} onChange={(href) => set({ href: href || undefined }, 'href')} />
+          <NumberField label="Width (px)" min={20} max={600} placeholder="Full width" value={block.width} onChange={(width) => set({ width }, 'width')} />
+          <AlignField value={block.align} onChange={(align) => set({ align }, 'align')} />
+        </>
+      );
+    case 'divider':
+      return (
+        <>
+          <ColorField label="Colour" value={block.color} onChange={(color) => set({ color }, 'color')} />
+          <NumberField label="Thickness (px)" min={1} max={10} placeholder="1" value={block.thickness} onChange={(thickness) => set({ thickness }, 'thickness')} />
+        </>
+      );
+    case 'spacer':
+      return <NumberField label="Height (px)" min={4} max={200} value={block.height} onChange={(height) => set({ height: height ?? 24 }, 'height')} />;
+    case 'html':
+      return (
+        <Textarea
+          label="HTML"
+          description="Kept as written"
+          autosize
+          minRows={4}
+          maxRows={16}
+          value={block.html}
+          onChange={(e) => set({ html: e.currentTarget.value }, 'html')}
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
+        />
+      );
+    case 'footer':
+      return (
+        <>
+          <VariableField projectId={projectId} label="Text" description="Words above the company's name and address (Settings, Brand)" multiline value={block.text ?? ''} onChange={(text) => set({ text: text || undefined }, 'text')} />
+          <AlignField value={block.align} onChange={(align) => set({ align }, 'align')} />
+        </>
+      );
+    case 'social':
+      return (
+        <Stack gap={6}>
+          {block.links.map((l, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: links have no id; their place is who they are
+            <Group key={i} gap={4} align="flex-end" wrap="nowrap">
+              <Select
+                label={`Network ${i + 1}`}
+                w={130}
+                data={NETWORKS}
+                value={l.network}
+                allowDeselect={false}
+                onChange={(v) => v && set({ links: block.links.map((x, j) => (j === i ? { ...x, network: v as typeof l.network } : x)) }, `links.${i}`)}
+              />
+              <TextInput label={`Link ${i + 1}`} style={{ flex: 1 }} value={l.href} onChange={(e) => set({ links: block.links.map((x, j) => (j === i ? { ...x, href: e.currentTarget.value } : x)) }, `links.${i}.href`)} />
+              <ActionIcon variant="subtle" color="red" aria-label={`Remove link ${i + 1}`} onClick={() => set({ links: block.links.filter((_, j) => j !== i) }, 'links')} mb={4}>
+                ×
+              </ActionIcon>
+            </Group>
+          ))}
+          {block.links.length < 8 ? (
+            <Button size="compact-xs" variant="subtle" onClick={() => set({ links: [...block.links, { network: 'web', href: 'https://' }] }, 'links')}>
+              Add a link
+            </Button>
+          ) : null}
+          <AlignField value={block.align} onChange={(align) => set({ align }, 'align')} />
+        </Stack>
+      );
+    case 'columns':
+      return (
+        <Select
+          label="Columns"
+          data={['2', '3']}
+          value={String(block.columns.length)}
+          allowDeselect={false}
+          onChange={(v) => {
+            const n = Number(v);
+            if (n === block.columns.length) return;
+            // Going down to two keeps the third column's blocks, appended to the second.
+            const columns = n === 3 ? [...block.columns, { blocks: [] }] : [block.columns[0], { blocks: [...block.columns[1].blocks, ...block.columns[2].blocks] }];
+            set({ columns }, 'columns');
+          }}
+        />
+      );
+  }
+}
+
+/** The selected block's settings; each change is one step of the undo history (typing in a field merges). */
+export function BlockSettings({ projectId, block, onChange }: { projectId: string; block: Block | null; onChange(id: string, patch: Partial<Block>, field: string): void }) {
+  if (!block) {
+    return (
+      <Text size="sm" c="dimmed">
+        Select a block to edit its settings.
+      </Text>
+    );
+  }
+  const set: Patch = (patch, field) => onChange(block.id, patch, field);
+  return (
+    <Stack gap="xs" aria-label="Block settings" role="region">
+      <Title order={3} size="h5">
+        {labelOf(block.type)} block
+      </Title>
+      <TypeFields block={block} set={set} projectId={projectId} />
+      <NumberField label="Padding (px)" min={0} max={80} placeholder="The default" value={block.padding} onChange={(padding) => set({ padding }, 'padding')} />
+      <ColorField label="Background" value={block.background} onChange={(background) => set({ background }, 'background')} />
+    </Stack>
+  );
+}

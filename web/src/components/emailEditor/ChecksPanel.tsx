@@ -1,0 +1,57 @@
+import { Badge, Group, Paper, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import type { Check } from '../../api/emailEditor';
+
+/**
+ * "Checks": what the server found in the email (POST /templates/preview's `checks`), live while editing.
+ * A check about a block selects it when clicked. Warnings never block saving or publishing.
+ */
+export function ChecksPanel({ checks, onSelect, pending }: { checks: Check[] | undefined; onSelect?(blockId: string): void; pending?: boolean }) {
+  return (
+    <Paper withBorder p="sm" component="section" aria-label="Checks">
+      <Stack gap={6}>
+        <Group justify="space-between">
+          <Title order={2} size="h5">
+            Checks
+          </Title>
+          {checks ? (
+            <Text size="xs" c="dimmed">
+              {checks.length ? `${checks.length} to look at` : ''}
+            </Text>
+          ) : null}
+        </Group>
+        {!checks ? (
+          <Text size="sm" c="dimmed">
+            {pending ? 'Checking…' : 'Checked once the email renders.'}
+          </Text>
+        ) : checks.length === 0 ? (
+          <Text size="sm" c="green" data-testid="checks-clear">
+            No problems found.
+          </Text>
+        ) : (
+          <Stack gap={4} data-testid="checks">
+            {checks.map((c, i) => {
+              const key = `${c.rule}-${c.blockId ?? ''}-${i}`;
+              const body = (
+                <Group key={key} gap={6} wrap="nowrap" align="flex-start">
+                  <Badge size="xs" color={c.severity === 'error' ? 'red' : 'orange'} variant="light" style={{ flexShrink: 0 }}>
+                    {c.severity}
+                  </Badge>
+                  <Text size="sm" data-rule={c.rule}>
+                    {c.message}
+                  </Text>
+                </Group>
+              );
+              return c.blockId && onSelect ? (
+                <UnstyledButton key={key} onClick={() => onSelect(c.blockId!)} aria-label={`${c.message} (select the block)`}>
+                  {body}
+                </UnstyledButton>
+              ) : (
+                <div key={key}>{body}</div>
+              );
+            })}
+          </Stack>
+        )}
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,39 @@
+import { useState } from 'react';
+import { Select } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api, forProject, unwrap } from '../../api/client';
+
+/** "Preview as": a server-side search of the project's contacts by email (GET /contacts?search=). */
+export function ContactPicker({ projectId, value, onChange }: { projectId: string; value: string | null; onChange: (id: string | null) => void }) {
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search.trim(), 300);
+  const [chosen, setChosen] = useState<{ value: string; label: string } | null>(null);
+  const found = useQuery({
+    queryKey: ['contacts', projectId, 'picker', debounced],
+    placeholderData: keepPreviousData,
+    queryFn: () => unwrap(api.GET('/contacts', { params: { query: { limit: 10, search: debounced || undefined, sort: 'email', dir: 'asc' } }, headers: forProject(projectId) })),
+  });
+  const options = (found.data?.data ?? []).map((c) => ({ value: c.id, label: c.email }));
+  if (chosen && !options.some((o) => o.value === chosen.value)) options.unshift(chosen);
+  return (
+    <Select
+      label="Preview as"
+      description="A contact: renders with their fields, email and subscription links; preview data overrides them"
+      placeholder="No contact: preview data only"
+      searchable
+      clearable
+      data={options}
+      value={value}
+      searchValue={search}
+      onSearchChange={setSearch}
+      // The server already searched: show its answers as they are.
+      filter={({ options: all }) => all}
+      nothingFoundMessage={found.isFetching ? 'Searching…' : 'No contact matches'}
+      onChange={(id, option) => {
+        setChosen(option ?? null);
+        onChange(id);
+      }}
+    />
+  );
+}

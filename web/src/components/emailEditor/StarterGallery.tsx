@@ -1,0 +1,51 @@
+import { Box, Card, SimpleGrid, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { listStarters, previewEmail, type Starter } from '../../api/emailEditor';
+import { ErrorState, Loading } from '../States';
+
+/** A starter's thumbnail: its compiled HTML, scaled down, in a sandboxed iframe nobody can focus. */
+function Thumbnail({ projectId, starter }: { projectId: string; starter: Starter }) {
+  const rendered = useQuery({
+    queryKey: ['starter-preview', projectId, starter.id],
+    staleTime: Infinity,
+    queryFn: () => previewEmail(projectId, { subject: starter.subject, editor: 'blocks', document: starter.document }),
+  });
+  return (
+    <Box h={150} style={{ overflow: 'hidden', position: 'relative', background: 'white', borderRadius: 4 }} aria-hidden>
+      {rendered.data ? (
+        <iframe title={`${starter.name} thumbnail`} sandbox="" srcDoc={rendered.data.html} tabIndex={-1} style={{ width: 600, height: 600, border: 0, transform: 'scale(0.4)', transformOrigin: '0 0', pointerEvents: 'none' }} />
+      ) : null}
+    </Box>
+  );
+}
+
+/** "Start from a template": the starters (GET /templates/starters); choosing one fills the blocks editor with it. */
+export function StarterGallery({ projectId, onChoose }: { projectId: string; onChoose(starter: Starter): void }) {
+  const starters = useQuery({ queryKey: ['template-starters', projectId], staleTime: Infinity, queryFn: () => listStarters(projectId) });
+  return (
+    <Stack gap="xs" component="section" aria-label="Start from a template">
+      <Title order={2} size="h4">
+        Start from a template
+      </Title>
+      {starters.error ? <ErrorState error={starters.error} title="Starters not loaded" /> : null}
+      {starters.isPending ? <Loading /> : null}
+      <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="xs">
+        {starters.data?.data.map((s) => (
+          <UnstyledButton key={s.id} onClick={() => onChoose(s)} aria-label={`Start from ${s.name}`}>
+            <Card withBorder padding="xs">
+              <Card.Section>
+                <Thumbnail projectId={projectId} starter={s} />
+              </Card.Section>
+              <Text size="sm" fw={600} mt={4}>
+                {s.name}
+              </Text>
+              <Text size="xs" c="dimmed" lineClamp={2}>
+                {s.description}
+              </Text>
+            </Card>
+          </UnstyledButton>
+        ))}
+      </SimpleGrid>
+    </Stack>
+  );
+}

@@ -1,0 +1,85 @@
+import { useState } from 'react';
+import { Button, Popover, ScrollArea, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { api, forProject, unwrap } from '../../api/client';
+
+/**
+ * A contact field as Liquid: `data.plan`, or `data["first name"]` for keys that are not plain names.
+ * The server's `??` fills in a missing or null value (services/render.ts turns it into its `coalesce`
+ * filter), so `{{ data.firstName ?? "there" }}` reads "there" for a contact without the field.
+ */
+export function variableOf(key: string, fallback: string): string {
+  const path = /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `data.${key}` : `data[${JSON.stringify(key)}]`;
+  return fallback ? `{{ ${path} ?? ${JSON.stringify(fallback)} }}` : `{{ ${path} }}`;
+}
+
+const LINKS = [
+  { name: 'unsubscribeUrl', label: 'Unsubscribe link' },
+  { name: 'manageUrl', label: 'Manage preferences link' },
+];
+
+function Item({ label, hint, onClick }: { label: string; hint: string; onClick(): void }) {
+  return (
+    <UnstyledButton onClick={onClick} px="xs" py={4} style={{ borderRadius: 4 }} className="variable-item">
+      <Text size="sm">{label}</Text>
+      <Text size="xs" c="dimmed" ff="monospace">
+        {hint}
+      </Text>
+    </UnstyledButton>
+  );
+}
+
+/**
+ * "Insert variable": the contact's email, the project's contact fields (GET /contacts/fields) and the
+ * subscription links, inserted as Liquid with the fallback typed here.
+ */
+export function VariableMenu({ projectId, onInsert }: { projectId: string; onInsert(snippet: string): void }) {
+  const [opened, setOpened] = useState(false);
+  const [fallback, setFallback] = useState('there');
+  const fields = useQuery({
+    queryKey: ['contact-fields', projectId],
+    enabled: opened,
+    queryFn: () => unwrap(api.GET('/contacts/fields', { headers: forProject(projectId) })),
+  });
+  const custom = (fields.data?.fields ?? []).filter((f) => f.isCustom).map((f) => f.field.replace(/^data\./, ''));
+  const insert = (snippet: string) => {
+    onInsert(snippet);
+    setOpened(false);
+  };
+  return (
+    <Popover opened={opened} onChange={setOpened} position="bottom-start" width={300} trapFocus shadow="md">
+      <Popover.Target>
+        <Button size="compact-xs" variant="light" onClick={() => setOpened((o) => !o)}>
+          Insert variable
+        </Button>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Stack gap={4}>
+          <TextInput size="xs" label="Fallback" description="Shown when the contact has no value" value={fallback} onChange={(e) => setFallback(e.currentTarget.value)} />
+          <ScrollArea.Autosize mah={260}>
+            <Stack gap={2} role="group" aria-label="Variables">
+              <Text size="xs" fw={600} mt={4}>
+                Contact
+              </Text>
+              <Item label="Email" hint="{{ email }}" onClick={() => insert('{{ email }}')} />
+              {custom.map((key) => (
+                <Item key={key} label={key} hint={variableOf(key, fallback)} onClick={() => insert(variableOf(key, fallback))} />
+              ))}
+              {fields.isSuccess && custom.length === 0 ? (
+                <Text size="xs" c="dimmed">
+                  No contact fields yet: they appear once contacts carry data.
+                </Text>
+              ) : null}
+              <Text size="xs" fw={600} mt={4}>
+                Subscription
+              </Text>
+              {LINKS.map((l) => (
+                <Item key={l.name} label={l.label} hint={`{{ ${l.name} }}`} onClick={() => insert(`{{ ${l.name} }}`)} />
+              ))}
+            </Stack>
+          </ScrollArea.Autosize>
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}
