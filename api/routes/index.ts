@@ -21,6 +21,7 @@ import send from './send';
 import docs from './docs';
 import verify from './verify';
 import templates from './templates';
+import brand from './brand';
 import unsubscribe from './unsubscribe';
 import campaigns from './campaigns';
 import webhooks from './webhooks';
@@ -67,6 +68,7 @@ export const allRoutes: RouteDef[] = [
   ...domains,
   ...verify,
   ...templates,
+  ...brand,
   ...unsubscribe,
   ...tracking,
   ...trackingDomain,

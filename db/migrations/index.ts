@@ -38,6 +38,8 @@ import * as twoFactor from './042_two_factor';
 import * as userIdentities from './043_user_identities';
 import * as postmasterAndAddedBy from './045_postmaster_and_added_by';
 import * as trackingDomains from './046_tracking_domains';
+import * as templateVersions from './052_template_versions';
+import * as brands from './053_brands';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -83,6 +85,8 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['043_user_identities', userIdentities],
   ['045_postmaster_and_added_by', postmasterAndAddedBy],
   ['046_tracking_domains', trackingDomains],
+  ['052_template_versions', templateVersions],
+  ['053_brands', brands],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
