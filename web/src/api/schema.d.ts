@@ -412,6 +412,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/brand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's brand kit (the defaults when never set) */
+        get: operations["getBrand"];
+        /** Replace the brand kit; block templates use it from their next compile (save or publish) */
+        put: operations["putBrand"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/campaigns": {
         parameters: {
             query?: never;
@@ -1780,6 +1798,24 @@ export interface paths {
         patch: operations["patchTemplatesId"];
         trace?: never;
     };
+    "/templates/{id}/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The draft content (or the published content when no draft is saved) */
+        get: operations["getTemplatesIdDraft"];
+        /** Save the draft (validated and compiled; senders keep the published version until it is published) */
+        put: operations["putTemplatesIdDraft"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/templates/{id}/duplicate": {
         parameters: {
             query?: never;
@@ -1791,6 +1827,23 @@ export interface paths {
         put?: never;
         /** Copy a template under a new id, named "<name> (copy)" */
         post: operations["postTemplatesIdDuplicate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/{id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Publish the draft as the next version (compiled again with the current brand); senders use it from now on */
+        post: operations["postTemplatesIdPublish"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1814,6 +1867,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/templates/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Published versions, newest first */
+        get: operations["getTemplatesIdVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/{id}/versions/{n}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One published version's content */
+        get: operations["getTemplatesIdVersionsN"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/{id}/versions/{n}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Copy a published version into the draft (publish it to send it) */
+        post: operations["postTemplatesIdVersionsNRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/templates/preview": {
         parameters: {
             query?: never;
@@ -1825,6 +1929,23 @@ export interface paths {
         put?: never;
         /** Render a subject, HTML body and text part as a send would (the same Liquid renderer), without storing or sending anything */
         post: operations["postTemplatesPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/starters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Block documents to start a template from (welcome, newsletter, product update, receipt, password reset, event invitation) */
+        get: operations["getTemplatesStarters"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4572,6 +4693,203 @@ export interface operations {
             };
             /** @description validation failed; error.errors lists the fields */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getBrand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the brand */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        colors: {
+                            /** @description Buttons and links */
+                            accent: string;
+                            /** @description Around the content */
+                            background: string;
+                            /** @description Behind the content */
+                            content: string;
+                            text: string;
+                        };
+                        fontFamily: string;
+                        footer: {
+                            /** @description The postal address marketing mail must carry */
+                            address: string;
+                            companyName: string;
+                        };
+                        /** @description An https URL (an upload from POST /uploads/images); null: no logo */
+                        logoUrl: string | null;
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putBrand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    colors: {
+                        /** @description Buttons and links */
+                        accent: string;
+                        /** @description Around the content */
+                        background: string;
+                        /** @description Behind the content */
+                        content: string;
+                        text: string;
+                    };
+                    fontFamily: string;
+                    footer: {
+                        /** @description The postal address marketing mail must carry */
+                        address: string;
+                        companyName: string;
+                    };
+                    /** @description An https URL (an upload from POST /uploads/images); null: no logo */
+                    logoUrl: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description the brand */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        colors: {
+                            /** @description Buttons and links */
+                            accent: string;
+                            /** @description Around the content */
+                            background: string;
+                            /** @description Behind the content */
+                            content: string;
+                            text: string;
+                        };
+                        fontFamily: string;
+                        footer: {
+                            /** @description The postal address marketing mail must carry */
+                            address: string;
+                            companyName: string;
+                        };
+                        /** @description An https URL (an upload from POST /uploads/images); null: no logo */
+                        logoUrl: string | null;
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10688,7 +11006,7 @@ export interface operations {
     getProjectsIdAudit: {
         parameters: {
             query?: {
-                action?: "project.create" | "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.require_two_factor" | "project.reset" | "settings.update" | "billing.limits" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "contact.import" | "contact.bulk_subscribe" | "contact.bulk_unsubscribe" | "contact.bulk_delete" | "contact_field.delete" | "event.delete" | "suppression.add" | "suppression.remove" | "template.create" | "template.update" | "template.delete" | "campaign.create" | "campaign.update" | "campaign.delete" | "campaign.send" | "campaign.cancel" | "workflow.create" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "workflow.update" | "segment.create" | "segment.update" | "segment.delete" | "topic.create" | "topic.update" | "topic.delete" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.delete" | "retention.prune" | "access.denied";
+                action?: "project.create" | "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.require_two_factor" | "project.reset" | "settings.update" | "billing.limits" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "contact.import" | "contact.bulk_subscribe" | "contact.bulk_unsubscribe" | "contact.bulk_delete" | "contact_field.delete" | "event.delete" | "suppression.add" | "suppression.remove" | "template.create" | "template.update" | "template.delete" | "template.publish" | "brand.update" | "campaign.create" | "campaign.update" | "campaign.delete" | "campaign.send" | "campaign.cancel" | "workflow.create" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "workflow.update" | "segment.create" | "segment.update" | "segment.delete" | "topic.create" | "topic.update" | "topic.delete" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.delete" | "retention.prune" | "access.denied";
                 /** @description a user id, `secret key` or `system` */
                 actor?: string;
                 /** @description at or after (inclusive) */
@@ -10715,7 +11033,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @enum {string} */
-                            action: "project.create" | "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.require_two_factor" | "project.reset" | "settings.update" | "billing.limits" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "contact.import" | "contact.bulk_subscribe" | "contact.bulk_unsubscribe" | "contact.bulk_delete" | "contact_field.delete" | "event.delete" | "suppression.add" | "suppression.remove" | "template.create" | "template.update" | "template.delete" | "campaign.create" | "campaign.update" | "campaign.delete" | "campaign.send" | "campaign.cancel" | "workflow.create" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "workflow.update" | "segment.create" | "segment.update" | "segment.delete" | "topic.create" | "topic.update" | "topic.delete" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.delete" | "retention.prune" | "access.denied";
+                            action: "project.create" | "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.require_two_factor" | "project.reset" | "settings.update" | "billing.limits" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "contact.import" | "contact.bulk_subscribe" | "contact.bulk_unsubscribe" | "contact.bulk_delete" | "contact_field.delete" | "event.delete" | "suppression.add" | "suppression.remove" | "template.create" | "template.update" | "template.delete" | "template.publish" | "brand.update" | "campaign.create" | "campaign.update" | "campaign.delete" | "campaign.send" | "campaign.cancel" | "workflow.create" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "workflow.update" | "segment.create" | "segment.update" | "segment.delete" | "topic.create" | "topic.update" | "topic.delete" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.delete" | "retention.prune" | "access.denied";
                             /** @description the user id, `secret key` or `system` */
                             actor: string;
                             /** @description the acting user's current sign-in address; null for `secret key`, `system` or a deleted account */
@@ -13203,11 +13521,316 @@ export interface operations {
                             /** @description ISO 8601 timestamp (UTC) */
                             createdAt: string;
                             description: string | null;
+                            /** @description The block document of a blocks template; `body` is its compiled HTML */
+                            document: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    columns: {
+                                        blocks: ({
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @default 1 */
+                                            level: 1 | 2 | 3;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @constant */
+                                            type: "heading";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            fontSize?: number;
+                                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "text";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Button colour; defaults to the brand accent */
+                                            color?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            textColor?: string;
+                                            /** @constant */
+                                            type: "button";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description Required for sending: read aloud and shown when images are off */
+                                            alt: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                            src: string;
+                                            /** @constant */
+                                            type: "image";
+                                            /** @description Pixels; the image never grows past the content width */
+                                            width?: number;
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            thickness?: number;
+                                            /** @constant */
+                                            type: "divider";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @default 24 */
+                                            height: number;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "spacer";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            links: {
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @enum {string} */
+                                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                            }[];
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "social";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Raw HTML, kept as written */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "html";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description Extra words above the address; the brand footer when absent */
+                                            text?: string;
+                                            /** @constant */
+                                            type: "footer";
+                                        })[];
+                                    }[];
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "columns";
+                                })[];
+                                /** @default {} */
+                                settings: {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    accentColor?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    contentBackground?: string;
+                                    fontFamily?: string;
+                                    /** @description The preview line inboxes show after the subject */
+                                    preheader?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    width?: number;
+                                };
+                                /** @constant */
+                                version: 1;
+                            } | null;
+                            /** @enum {string} */
+                            editor: "html" | "blocks";
                             from: string;
                             fromName: string | null;
+                            /** @description Whether unpublished changes are saved */
+                            hasDraft: boolean;
                             id: string;
                             name: string;
                             projectId: string;
+                            /** @description The version senders use */
+                            publishedVersion: number;
                             replyTo: string | null;
                             subject: string;
                             /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
@@ -13216,6 +13839,312 @@ export interface operations {
                             type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                             /** @description ISO 8601 timestamp (UTC) */
                             updatedAt: string;
+                            variants: {
+                                [key: string]: {
+                                    /** @description HTML; compiled from the document for a blocks template */
+                                    body: string;
+                                    document: {
+                                        blocks: ({
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @default 1 */
+                                            level: 1 | 2 | 3;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @constant */
+                                            type: "heading";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            fontSize?: number;
+                                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "text";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Button colour; defaults to the brand accent */
+                                            color?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            textColor?: string;
+                                            /** @constant */
+                                            type: "button";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description Required for sending: read aloud and shown when images are off */
+                                            alt: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                            src: string;
+                                            /** @constant */
+                                            type: "image";
+                                            /** @description Pixels; the image never grows past the content width */
+                                            width?: number;
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            thickness?: number;
+                                            /** @constant */
+                                            type: "divider";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @default 24 */
+                                            height: number;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "spacer";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            links: {
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @enum {string} */
+                                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                            }[];
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "social";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Raw HTML, kept as written */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "html";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description Extra words above the address; the brand footer when absent */
+                                            text?: string;
+                                            /** @constant */
+                                            type: "footer";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            columns: {
+                                                blocks: ({
+                                                    /** @enum {string} */
+                                                    align?: "left" | "center" | "right";
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    background?: string;
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    color?: string;
+                                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                    id: string;
+                                                    /** @default 1 */
+                                                    level: 1 | 2 | 3;
+                                                    /** @description Padding in pixels, top and bottom */
+                                                    padding?: number;
+                                                    text: string;
+                                                    /** @constant */
+                                                    type: "heading";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    align?: "left" | "center" | "right";
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    background?: string;
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    color?: string;
+                                                    fontSize?: number;
+                                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                    html: string;
+                                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                    id: string;
+                                                    /** @description Padding in pixels, top and bottom */
+                                                    padding?: number;
+                                                    /** @constant */
+                                                    type: "text";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    align?: "left" | "center" | "right";
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    background?: string;
+                                                    /** @description Button colour; defaults to the brand accent */
+                                                    color?: string;
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                    id: string;
+                                                    /** @description Padding in pixels, top and bottom */
+                                                    padding?: number;
+                                                    text: string;
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    textColor?: string;
+                                                    /** @constant */
+                                                    type: "button";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    align?: "left" | "center" | "right";
+                                                    /** @description Required for sending: read aloud and shown when images are off */
+                                                    alt: string;
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    background?: string;
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href?: string;
+                                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                    id: string;
+                                                    /** @description Padding in pixels, top and bottom */
+                                                    padding?: number;
+                                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                    src: string;
+                                                    /** @constant */
+                                                    type: "image";
+                                                    /** @description Pixels; the image never grows past the content width */
+                                                    width?: number;
+                                                } | {
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    background?: string;
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    color?: string;
+                                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                    id: string;
+                                                    /** @description Padding in pixels, top and bottom */
+                                                    padding?: number;
+                                                    thickness?: number;
+                                                    /** @constant */
+                                                    type: "divider";
+                                                } | {
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    background?: string;
+                                                    /** @default 24 */
+                                                    height: number;
+                                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                    id: string;
+                                                    /** @description Padding in pixels, top and bottom */
+                                                    padding?: number;
+                                                    /** @constant */
+                                                    type: "spacer";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    align?: "left" | "center" | "right";
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    background?: string;
+                                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                    id: string;
+                                                    links: {
+                                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                        href: string;
+                                                        /** @enum {string} */
+                                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                    }[];
+                                                    /** @description Padding in pixels, top and bottom */
+                                                    padding?: number;
+                                                    /** @constant */
+                                                    type: "social";
+                                                } | {
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    background?: string;
+                                                    /** @description Raw HTML, kept as written */
+                                                    html: string;
+                                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                    id: string;
+                                                    /** @description Padding in pixels, top and bottom */
+                                                    padding?: number;
+                                                    /** @constant */
+                                                    type: "html";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    align?: "left" | "center" | "right";
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    background?: string;
+                                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                    id: string;
+                                                    /** @description Padding in pixels, top and bottom */
+                                                    padding?: number;
+                                                    /** @description Extra words above the address; the brand footer when absent */
+                                                    text?: string;
+                                                    /** @constant */
+                                                    type: "footer";
+                                                })[];
+                                            }[];
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "columns";
+                                        })[];
+                                        /** @default {} */
+                                        settings: {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            accentColor?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            contentBackground?: string;
+                                            fontFamily?: string;
+                                            /** @description The preview line inboxes show after the subject */
+                                            preheader?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            textColor?: string;
+                                            width?: number;
+                                        };
+                                        /** @constant */
+                                        version: 1;
+                                    } | null;
+                                    subject: string;
+                                    text: string | null;
+                                };
+                            } | null;
                         }[];
                         page: number;
                         pageSize: number;
@@ -13281,8 +14210,313 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    body: string;
+                    /** @description HTML (editor "html"); for a blocks template it is compiled from `document` and read-only */
+                    body?: string;
                     description?: string | null;
+                    /** @description The block document (editor "blocks"); validated with the compiler, a problem is a 422 naming its block */
+                    document?: {
+                        blocks: ({
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @default 1 */
+                            level?: 1 | 2 | 3;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            text: string;
+                            /** @constant */
+                            type: "heading";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            fontSize?: number;
+                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                            html: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "text";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Button colour; defaults to the brand accent */
+                            color?: string;
+                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                            href: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            text: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            textColor?: string;
+                            /** @constant */
+                            type: "button";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description Required for sending: read aloud and shown when images are off */
+                            alt: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                            href?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                            src: string;
+                            /** @constant */
+                            type: "image";
+                            /** @description Pixels; the image never grows past the content width */
+                            width?: number;
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            thickness?: number;
+                            /** @constant */
+                            type: "divider";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @default 24 */
+                            height?: number;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "spacer";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            links: {
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @enum {string} */
+                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                            }[];
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "social";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Raw HTML, kept as written */
+                            html: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "html";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @description Extra words above the address; the brand footer when absent */
+                            text?: string;
+                            /** @constant */
+                            type: "footer";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            columns: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level?: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height?: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                })[];
+                            }[];
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "columns";
+                        })[];
+                        /** @default {} */
+                        settings?: {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            accentColor?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            contentBackground?: string;
+                            fontFamily?: string;
+                            /** @description The preview line inboxes show after the subject */
+                            preheader?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            textColor?: string;
+                            width?: number;
+                        };
+                        /** @constant */
+                        version: 1;
+                    } | null;
+                    /**
+                     * @default html
+                     * @enum {string}
+                     */
+                    editor?: "html" | "blocks";
                     /** Format: email */
                     from: string;
                     fromName?: string | null;
@@ -13295,6 +14529,313 @@ export interface operations {
                      * @enum {string}
                      */
                     type?: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
+                    /** @description Content per locale; a contact whose data.locale matches (exactly, then by language) gets it */
+                    variants?: {
+                        [key: string]: {
+                            body?: string;
+                            /** @description The block document (editor "blocks"); validated with the compiler, a problem is a 422 naming its block */
+                            document?: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level?: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height?: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    columns: {
+                                        blocks: ({
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @default 1 */
+                                            level?: 1 | 2 | 3;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @constant */
+                                            type: "heading";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            fontSize?: number;
+                                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "text";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Button colour; defaults to the brand accent */
+                                            color?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            textColor?: string;
+                                            /** @constant */
+                                            type: "button";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description Required for sending: read aloud and shown when images are off */
+                                            alt: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                            src: string;
+                                            /** @constant */
+                                            type: "image";
+                                            /** @description Pixels; the image never grows past the content width */
+                                            width?: number;
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            thickness?: number;
+                                            /** @constant */
+                                            type: "divider";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @default 24 */
+                                            height?: number;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "spacer";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            links: {
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @enum {string} */
+                                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                            }[];
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "social";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Raw HTML, kept as written */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "html";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description Extra words above the address; the brand footer when absent */
+                                            text?: string;
+                                            /** @constant */
+                                            type: "footer";
+                                        })[];
+                                    }[];
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "columns";
+                                })[];
+                                /** @default {} */
+                                settings?: {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    accentColor?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    contentBackground?: string;
+                                    fontFamily?: string;
+                                    /** @description The preview line inboxes show after the subject */
+                                    preheader?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    width?: number;
+                                };
+                                /** @constant */
+                                version: 1;
+                            } | null;
+                            subject: string;
+                            text?: string | null;
+                        };
+                    } | null;
                 };
             };
         };
@@ -13310,11 +14851,316 @@ export interface operations {
                         /** @description ISO 8601 timestamp (UTC) */
                         createdAt: string;
                         description: string | null;
+                        /** @description The block document of a blocks template; `body` is its compiled HTML */
+                        document: {
+                            blocks: ({
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @default 1 */
+                                level: 1 | 2 | 3;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @constant */
+                                type: "heading";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                fontSize?: number;
+                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Button colour; defaults to the brand accent */
+                                color?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                /** @constant */
+                                type: "button";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description Required for sending: read aloud and shown when images are off */
+                                alt: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                src: string;
+                                /** @constant */
+                                type: "image";
+                                /** @description Pixels; the image never grows past the content width */
+                                width?: number;
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                thickness?: number;
+                                /** @constant */
+                                type: "divider";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @default 24 */
+                                height: number;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "spacer";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                links: {
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @enum {string} */
+                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                }[];
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "social";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Raw HTML, kept as written */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "html";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description Extra words above the address; the brand footer when absent */
+                                text?: string;
+                                /** @constant */
+                                type: "footer";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                columns: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    })[];
+                                }[];
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "columns";
+                            })[];
+                            /** @default {} */
+                            settings: {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                accentColor?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                contentBackground?: string;
+                                fontFamily?: string;
+                                /** @description The preview line inboxes show after the subject */
+                                preheader?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                width?: number;
+                            };
+                            /** @constant */
+                            version: 1;
+                        } | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
                         from: string;
                         fromName: string | null;
+                        /** @description Whether unpublished changes are saved */
+                        hasDraft: boolean;
                         id: string;
                         name: string;
                         projectId: string;
+                        /** @description The version senders use */
+                        publishedVersion: number;
                         replyTo: string | null;
                         subject: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
@@ -13323,6 +15169,312 @@ export interface operations {
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                         /** @description ISO 8601 timestamp (UTC) */
                         updatedAt: string;
+                        variants: {
+                            [key: string]: {
+                                /** @description HTML; compiled from the document for a blocks template */
+                                body: string;
+                                document: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        columns: {
+                                            blocks: ({
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @default 1 */
+                                                level: 1 | 2 | 3;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @constant */
+                                                type: "heading";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                fontSize?: number;
+                                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "text";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Button colour; defaults to the brand accent */
+                                                color?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                textColor?: string;
+                                                /** @constant */
+                                                type: "button";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description Required for sending: read aloud and shown when images are off */
+                                                alt: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                src: string;
+                                                /** @constant */
+                                                type: "image";
+                                                /** @description Pixels; the image never grows past the content width */
+                                                width?: number;
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                thickness?: number;
+                                                /** @constant */
+                                                type: "divider";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @default 24 */
+                                                height: number;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "spacer";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                links: {
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @enum {string} */
+                                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                }[];
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "social";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Raw HTML, kept as written */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "html";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description Extra words above the address; the brand footer when absent */
+                                                text?: string;
+                                                /** @constant */
+                                                type: "footer";
+                                            })[];
+                                        }[];
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "columns";
+                                    })[];
+                                    /** @default {} */
+                                    settings: {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        accentColor?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        contentBackground?: string;
+                                        fontFamily?: string;
+                                        /** @description The preview line inboxes show after the subject */
+                                        preheader?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        width?: number;
+                                    };
+                                    /** @constant */
+                                    version: 1;
+                                } | null;
+                                subject: string;
+                                text: string | null;
+                            };
+                        } | null;
                     };
                 };
             };
@@ -13404,11 +15556,316 @@ export interface operations {
                         /** @description ISO 8601 timestamp (UTC) */
                         createdAt: string;
                         description: string | null;
+                        /** @description The block document of a blocks template; `body` is its compiled HTML */
+                        document: {
+                            blocks: ({
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @default 1 */
+                                level: 1 | 2 | 3;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @constant */
+                                type: "heading";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                fontSize?: number;
+                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Button colour; defaults to the brand accent */
+                                color?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                /** @constant */
+                                type: "button";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description Required for sending: read aloud and shown when images are off */
+                                alt: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                src: string;
+                                /** @constant */
+                                type: "image";
+                                /** @description Pixels; the image never grows past the content width */
+                                width?: number;
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                thickness?: number;
+                                /** @constant */
+                                type: "divider";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @default 24 */
+                                height: number;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "spacer";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                links: {
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @enum {string} */
+                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                }[];
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "social";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Raw HTML, kept as written */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "html";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description Extra words above the address; the brand footer when absent */
+                                text?: string;
+                                /** @constant */
+                                type: "footer";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                columns: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    })[];
+                                }[];
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "columns";
+                            })[];
+                            /** @default {} */
+                            settings: {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                accentColor?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                contentBackground?: string;
+                                fontFamily?: string;
+                                /** @description The preview line inboxes show after the subject */
+                                preheader?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                width?: number;
+                            };
+                            /** @constant */
+                            version: 1;
+                        } | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
                         from: string;
                         fromName: string | null;
+                        /** @description Whether unpublished changes are saved */
+                        hasDraft: boolean;
                         id: string;
                         name: string;
                         projectId: string;
+                        /** @description The version senders use */
+                        publishedVersion: number;
                         replyTo: string | null;
                         subject: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
@@ -13417,6 +15874,312 @@ export interface operations {
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                         /** @description ISO 8601 timestamp (UTC) */
                         updatedAt: string;
+                        variants: {
+                            [key: string]: {
+                                /** @description HTML; compiled from the document for a blocks template */
+                                body: string;
+                                document: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        columns: {
+                                            blocks: ({
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @default 1 */
+                                                level: 1 | 2 | 3;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @constant */
+                                                type: "heading";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                fontSize?: number;
+                                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "text";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Button colour; defaults to the brand accent */
+                                                color?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                textColor?: string;
+                                                /** @constant */
+                                                type: "button";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description Required for sending: read aloud and shown when images are off */
+                                                alt: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                src: string;
+                                                /** @constant */
+                                                type: "image";
+                                                /** @description Pixels; the image never grows past the content width */
+                                                width?: number;
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                thickness?: number;
+                                                /** @constant */
+                                                type: "divider";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @default 24 */
+                                                height: number;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "spacer";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                links: {
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @enum {string} */
+                                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                }[];
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "social";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Raw HTML, kept as written */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "html";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description Extra words above the address; the brand footer when absent */
+                                                text?: string;
+                                                /** @constant */
+                                                type: "footer";
+                                            })[];
+                                        }[];
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "columns";
+                                    })[];
+                                    /** @default {} */
+                                    settings: {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        accentColor?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        contentBackground?: string;
+                                        fontFamily?: string;
+                                        /** @description The preview line inboxes show after the subject */
+                                        preheader?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        width?: number;
+                                    };
+                                    /** @constant */
+                                    version: 1;
+                                } | null;
+                                subject: string;
+                                text: string | null;
+                            };
+                        } | null;
                     };
                 };
             };
@@ -13546,6 +16309,307 @@ export interface operations {
                 "application/json": {
                     body?: string;
                     description?: string | null;
+                    /** @description The block document (editor "blocks"); validated with the compiler, a problem is a 422 naming its block */
+                    document?: {
+                        blocks: ({
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @default 1 */
+                            level?: 1 | 2 | 3;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            text: string;
+                            /** @constant */
+                            type: "heading";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            fontSize?: number;
+                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                            html: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "text";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Button colour; defaults to the brand accent */
+                            color?: string;
+                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                            href: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            text: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            textColor?: string;
+                            /** @constant */
+                            type: "button";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description Required for sending: read aloud and shown when images are off */
+                            alt: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                            href?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                            src: string;
+                            /** @constant */
+                            type: "image";
+                            /** @description Pixels; the image never grows past the content width */
+                            width?: number;
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            thickness?: number;
+                            /** @constant */
+                            type: "divider";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @default 24 */
+                            height?: number;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "spacer";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            links: {
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @enum {string} */
+                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                            }[];
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "social";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Raw HTML, kept as written */
+                            html: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "html";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @description Extra words above the address; the brand footer when absent */
+                            text?: string;
+                            /** @constant */
+                            type: "footer";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            columns: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level?: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height?: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                })[];
+                            }[];
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "columns";
+                        })[];
+                        /** @default {} */
+                        settings?: {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            accentColor?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            contentBackground?: string;
+                            fontFamily?: string;
+                            /** @description The preview line inboxes show after the subject */
+                            preheader?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            textColor?: string;
+                            width?: number;
+                        };
+                        /** @constant */
+                        version: 1;
+                    } | null;
+                    /** @enum {string} */
+                    editor?: "html" | "blocks";
                     /** Format: email */
                     from?: string;
                     fromName?: string | null;
@@ -13555,6 +16619,313 @@ export interface operations {
                     text?: string | null;
                     /** @enum {string} */
                     type?: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
+                    /** @description Content per locale; a contact whose data.locale matches (exactly, then by language) gets it */
+                    variants?: {
+                        [key: string]: {
+                            body?: string;
+                            /** @description The block document (editor "blocks"); validated with the compiler, a problem is a 422 naming its block */
+                            document?: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level?: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height?: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    columns: {
+                                        blocks: ({
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @default 1 */
+                                            level?: 1 | 2 | 3;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @constant */
+                                            type: "heading";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            fontSize?: number;
+                                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "text";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Button colour; defaults to the brand accent */
+                                            color?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            textColor?: string;
+                                            /** @constant */
+                                            type: "button";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description Required for sending: read aloud and shown when images are off */
+                                            alt: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                            src: string;
+                                            /** @constant */
+                                            type: "image";
+                                            /** @description Pixels; the image never grows past the content width */
+                                            width?: number;
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            thickness?: number;
+                                            /** @constant */
+                                            type: "divider";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @default 24 */
+                                            height?: number;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "spacer";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            links: {
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @enum {string} */
+                                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                            }[];
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "social";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Raw HTML, kept as written */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "html";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description Extra words above the address; the brand footer when absent */
+                                            text?: string;
+                                            /** @constant */
+                                            type: "footer";
+                                        })[];
+                                    }[];
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "columns";
+                                })[];
+                                /** @default {} */
+                                settings?: {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    accentColor?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    contentBackground?: string;
+                                    fontFamily?: string;
+                                    /** @description The preview line inboxes show after the subject */
+                                    preheader?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    width?: number;
+                                };
+                                /** @constant */
+                                version: 1;
+                            } | null;
+                            subject: string;
+                            text?: string | null;
+                        };
+                    } | null;
                 };
             };
         };
@@ -13570,11 +16941,316 @@ export interface operations {
                         /** @description ISO 8601 timestamp (UTC) */
                         createdAt: string;
                         description: string | null;
+                        /** @description The block document of a blocks template; `body` is its compiled HTML */
+                        document: {
+                            blocks: ({
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @default 1 */
+                                level: 1 | 2 | 3;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @constant */
+                                type: "heading";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                fontSize?: number;
+                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Button colour; defaults to the brand accent */
+                                color?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                /** @constant */
+                                type: "button";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description Required for sending: read aloud and shown when images are off */
+                                alt: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                src: string;
+                                /** @constant */
+                                type: "image";
+                                /** @description Pixels; the image never grows past the content width */
+                                width?: number;
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                thickness?: number;
+                                /** @constant */
+                                type: "divider";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @default 24 */
+                                height: number;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "spacer";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                links: {
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @enum {string} */
+                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                }[];
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "social";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Raw HTML, kept as written */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "html";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description Extra words above the address; the brand footer when absent */
+                                text?: string;
+                                /** @constant */
+                                type: "footer";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                columns: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    })[];
+                                }[];
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "columns";
+                            })[];
+                            /** @default {} */
+                            settings: {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                accentColor?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                contentBackground?: string;
+                                fontFamily?: string;
+                                /** @description The preview line inboxes show after the subject */
+                                preheader?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                width?: number;
+                            };
+                            /** @constant */
+                            version: 1;
+                        } | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
                         from: string;
                         fromName: string | null;
+                        /** @description Whether unpublished changes are saved */
+                        hasDraft: boolean;
                         id: string;
                         name: string;
                         projectId: string;
+                        /** @description The version senders use */
+                        publishedVersion: number;
                         replyTo: string | null;
                         subject: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
@@ -13583,6 +17259,312 @@ export interface operations {
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                         /** @description ISO 8601 timestamp (UTC) */
                         updatedAt: string;
+                        variants: {
+                            [key: string]: {
+                                /** @description HTML; compiled from the document for a blocks template */
+                                body: string;
+                                document: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        columns: {
+                                            blocks: ({
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @default 1 */
+                                                level: 1 | 2 | 3;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @constant */
+                                                type: "heading";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                fontSize?: number;
+                                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "text";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Button colour; defaults to the brand accent */
+                                                color?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                textColor?: string;
+                                                /** @constant */
+                                                type: "button";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description Required for sending: read aloud and shown when images are off */
+                                                alt: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                src: string;
+                                                /** @constant */
+                                                type: "image";
+                                                /** @description Pixels; the image never grows past the content width */
+                                                width?: number;
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                thickness?: number;
+                                                /** @constant */
+                                                type: "divider";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @default 24 */
+                                                height: number;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "spacer";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                links: {
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @enum {string} */
+                                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                }[];
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "social";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Raw HTML, kept as written */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "html";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description Extra words above the address; the brand footer when absent */
+                                                text?: string;
+                                                /** @constant */
+                                                type: "footer";
+                                            })[];
+                                        }[];
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "columns";
+                                    })[];
+                                    /** @default {} */
+                                    settings: {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        accentColor?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        contentBackground?: string;
+                                        fontFamily?: string;
+                                        /** @description The preview line inboxes show after the subject */
+                                        preheader?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        width?: number;
+                                    };
+                                    /** @constant */
+                                    version: 1;
+                                } | null;
+                                subject: string;
+                                text: string | null;
+                            };
+                        } | null;
                     };
                 };
             };
@@ -13651,7 +17633,7 @@ export interface operations {
             };
         };
     };
-    postTemplatesIdDuplicate: {
+    getTemplatesIdDraft: {
         parameters: {
             query?: never;
             header?: never;
@@ -13662,30 +17644,628 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the new template */
-            201: {
+            /** @description the content */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         body: string;
-                        /** @description ISO 8601 timestamp (UTC) */
-                        createdAt: string;
-                        description: string | null;
-                        from: string;
-                        fromName: string | null;
-                        id: string;
-                        name: string;
-                        projectId: string;
-                        replyTo: string | null;
-                        subject: string;
-                        /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
-                        text: string | null;
+                        /** @description The block document of a blocks template; `body` is its compiled HTML */
+                        document: {
+                            blocks: ({
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @default 1 */
+                                level: 1 | 2 | 3;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @constant */
+                                type: "heading";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                fontSize?: number;
+                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Button colour; defaults to the brand accent */
+                                color?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                /** @constant */
+                                type: "button";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description Required for sending: read aloud and shown when images are off */
+                                alt: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                src: string;
+                                /** @constant */
+                                type: "image";
+                                /** @description Pixels; the image never grows past the content width */
+                                width?: number;
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                thickness?: number;
+                                /** @constant */
+                                type: "divider";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @default 24 */
+                                height: number;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "spacer";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                links: {
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @enum {string} */
+                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                }[];
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "social";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Raw HTML, kept as written */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "html";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description Extra words above the address; the brand footer when absent */
+                                text?: string;
+                                /** @constant */
+                                type: "footer";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                columns: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    })[];
+                                }[];
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "columns";
+                            })[];
+                            /** @default {} */
+                            settings: {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                accentColor?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                contentBackground?: string;
+                                fontFamily?: string;
+                                /** @description The preview line inboxes show after the subject */
+                                preheader?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                width?: number;
+                            };
+                            /** @constant */
+                            version: 1;
+                        } | null;
                         /** @enum {string} */
-                        type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
-                        /** @description ISO 8601 timestamp (UTC) */
-                        updatedAt: string;
+                        editor: "html" | "blocks";
+                        /** @description false: no draft is saved and this is the published content */
+                        isDraft: boolean;
+                        /** @description The document's preheader (blocks); null for HTML */
+                        preheader: string | null;
+                        subject: string;
+                        text: string | null;
+                        updatedAt: string | null;
+                        variants: {
+                            [key: string]: {
+                                /** @description HTML; compiled from the document for a blocks template */
+                                body: string;
+                                document: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        columns: {
+                                            blocks: ({
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @default 1 */
+                                                level: 1 | 2 | 3;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @constant */
+                                                type: "heading";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                fontSize?: number;
+                                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "text";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Button colour; defaults to the brand accent */
+                                                color?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                textColor?: string;
+                                                /** @constant */
+                                                type: "button";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description Required for sending: read aloud and shown when images are off */
+                                                alt: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                src: string;
+                                                /** @constant */
+                                                type: "image";
+                                                /** @description Pixels; the image never grows past the content width */
+                                                width?: number;
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                thickness?: number;
+                                                /** @constant */
+                                                type: "divider";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @default 24 */
+                                                height: number;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "spacer";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                links: {
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @enum {string} */
+                                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                }[];
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "social";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Raw HTML, kept as written */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "html";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description Extra words above the address; the brand footer when absent */
+                                                text?: string;
+                                                /** @constant */
+                                                type: "footer";
+                                            })[];
+                                        }[];
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "columns";
+                                    })[];
+                                    /** @default {} */
+                                    settings: {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        accentColor?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        contentBackground?: string;
+                                        fontFamily?: string;
+                                        /** @description The preview line inboxes show after the subject */
+                                        preheader?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        width?: number;
+                                    };
+                                    /** @constant */
+                                    version: 1;
+                                } | null;
+                                subject: string;
+                                text: string | null;
+                            };
+                        } | null;
                     };
                 };
             };
@@ -13709,6 +18289,2753 @@ export interface operations {
             };
             /** @description unknown resource */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putTemplatesIdDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description HTML (editor "html"); for a blocks template it is compiled from `document` and read-only */
+                    body?: string;
+                    /** @description The block document (editor "blocks"); validated with the compiler, a problem is a 422 naming its block */
+                    document?: {
+                        blocks: ({
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @default 1 */
+                            level?: 1 | 2 | 3;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            text: string;
+                            /** @constant */
+                            type: "heading";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            fontSize?: number;
+                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                            html: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "text";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Button colour; defaults to the brand accent */
+                            color?: string;
+                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                            href: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            text: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            textColor?: string;
+                            /** @constant */
+                            type: "button";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description Required for sending: read aloud and shown when images are off */
+                            alt: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                            href?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                            src: string;
+                            /** @constant */
+                            type: "image";
+                            /** @description Pixels; the image never grows past the content width */
+                            width?: number;
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            thickness?: number;
+                            /** @constant */
+                            type: "divider";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @default 24 */
+                            height?: number;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "spacer";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            links: {
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @enum {string} */
+                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                            }[];
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "social";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Raw HTML, kept as written */
+                            html: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "html";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @description Extra words above the address; the brand footer when absent */
+                            text?: string;
+                            /** @constant */
+                            type: "footer";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            columns: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level?: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height?: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                })[];
+                            }[];
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "columns";
+                        })[];
+                        /** @default {} */
+                        settings?: {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            accentColor?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            contentBackground?: string;
+                            fontFamily?: string;
+                            /** @description The preview line inboxes show after the subject */
+                            preheader?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            textColor?: string;
+                            width?: number;
+                        };
+                        /** @constant */
+                        version: 1;
+                    } | null;
+                    /**
+                     * @default html
+                     * @enum {string}
+                     */
+                    editor?: "html" | "blocks";
+                    subject: string;
+                    text?: string | null;
+                    /** @description Content per locale; a contact whose data.locale matches (exactly, then by language) gets it */
+                    variants?: {
+                        [key: string]: {
+                            body?: string;
+                            /** @description The block document (editor "blocks"); validated with the compiler, a problem is a 422 naming its block */
+                            document?: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level?: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height?: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    columns: {
+                                        blocks: ({
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @default 1 */
+                                            level?: 1 | 2 | 3;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @constant */
+                                            type: "heading";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            fontSize?: number;
+                                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "text";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Button colour; defaults to the brand accent */
+                                            color?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            textColor?: string;
+                                            /** @constant */
+                                            type: "button";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description Required for sending: read aloud and shown when images are off */
+                                            alt: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                            src: string;
+                                            /** @constant */
+                                            type: "image";
+                                            /** @description Pixels; the image never grows past the content width */
+                                            width?: number;
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            thickness?: number;
+                                            /** @constant */
+                                            type: "divider";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @default 24 */
+                                            height?: number;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "spacer";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            links: {
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @enum {string} */
+                                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                            }[];
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "social";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Raw HTML, kept as written */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "html";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description Extra words above the address; the brand footer when absent */
+                                            text?: string;
+                                            /** @constant */
+                                            type: "footer";
+                                        })[];
+                                    }[];
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "columns";
+                                })[];
+                                /** @default {} */
+                                settings?: {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    accentColor?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    contentBackground?: string;
+                                    fontFamily?: string;
+                                    /** @description The preview line inboxes show after the subject */
+                                    preheader?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    width?: number;
+                                };
+                                /** @constant */
+                                version: 1;
+                            } | null;
+                            subject: string;
+                            text?: string | null;
+                        };
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description the saved draft */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        body: string;
+                        /** @description The block document of a blocks template; `body` is its compiled HTML */
+                        document: {
+                            blocks: ({
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @default 1 */
+                                level: 1 | 2 | 3;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @constant */
+                                type: "heading";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                fontSize?: number;
+                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Button colour; defaults to the brand accent */
+                                color?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                /** @constant */
+                                type: "button";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description Required for sending: read aloud and shown when images are off */
+                                alt: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                src: string;
+                                /** @constant */
+                                type: "image";
+                                /** @description Pixels; the image never grows past the content width */
+                                width?: number;
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                thickness?: number;
+                                /** @constant */
+                                type: "divider";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @default 24 */
+                                height: number;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "spacer";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                links: {
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @enum {string} */
+                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                }[];
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "social";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Raw HTML, kept as written */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "html";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description Extra words above the address; the brand footer when absent */
+                                text?: string;
+                                /** @constant */
+                                type: "footer";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                columns: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    })[];
+                                }[];
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "columns";
+                            })[];
+                            /** @default {} */
+                            settings: {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                accentColor?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                contentBackground?: string;
+                                fontFamily?: string;
+                                /** @description The preview line inboxes show after the subject */
+                                preheader?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                width?: number;
+                            };
+                            /** @constant */
+                            version: 1;
+                        } | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
+                        /** @description false: no draft is saved and this is the published content */
+                        isDraft: boolean;
+                        /** @description The document's preheader (blocks); null for HTML */
+                        preheader: string | null;
+                        subject: string;
+                        text: string | null;
+                        updatedAt: string | null;
+                        variants: {
+                            [key: string]: {
+                                /** @description HTML; compiled from the document for a blocks template */
+                                body: string;
+                                document: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        columns: {
+                                            blocks: ({
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @default 1 */
+                                                level: 1 | 2 | 3;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @constant */
+                                                type: "heading";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                fontSize?: number;
+                                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "text";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Button colour; defaults to the brand accent */
+                                                color?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                textColor?: string;
+                                                /** @constant */
+                                                type: "button";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description Required for sending: read aloud and shown when images are off */
+                                                alt: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                src: string;
+                                                /** @constant */
+                                                type: "image";
+                                                /** @description Pixels; the image never grows past the content width */
+                                                width?: number;
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                thickness?: number;
+                                                /** @constant */
+                                                type: "divider";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @default 24 */
+                                                height: number;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "spacer";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                links: {
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @enum {string} */
+                                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                }[];
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "social";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Raw HTML, kept as written */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "html";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description Extra words above the address; the brand footer when absent */
+                                                text?: string;
+                                                /** @constant */
+                                                type: "footer";
+                                            })[];
+                                        }[];
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "columns";
+                                    })[];
+                                    /** @default {} */
+                                    settings: {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        accentColor?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        contentBackground?: string;
+                                        fontFamily?: string;
+                                        /** @description The preview line inboxes show after the subject */
+                                        preheader?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        width?: number;
+                                    };
+                                    /** @constant */
+                                    version: 1;
+                                } | null;
+                                subject: string;
+                                text: string | null;
+                            };
+                        } | null;
+                    };
+                };
+            };
+            /** @description validation failed (flat body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["FlatError"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the document does not validate (the message names the block: document.blocks.3.src) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postTemplatesIdDuplicate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the new template */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        body: string;
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        description: string | null;
+                        /** @description The block document of a blocks template; `body` is its compiled HTML */
+                        document: {
+                            blocks: ({
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @default 1 */
+                                level: 1 | 2 | 3;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @constant */
+                                type: "heading";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                fontSize?: number;
+                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Button colour; defaults to the brand accent */
+                                color?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                /** @constant */
+                                type: "button";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description Required for sending: read aloud and shown when images are off */
+                                alt: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                src: string;
+                                /** @constant */
+                                type: "image";
+                                /** @description Pixels; the image never grows past the content width */
+                                width?: number;
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                thickness?: number;
+                                /** @constant */
+                                type: "divider";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @default 24 */
+                                height: number;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "spacer";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                links: {
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @enum {string} */
+                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                }[];
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "social";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Raw HTML, kept as written */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "html";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description Extra words above the address; the brand footer when absent */
+                                text?: string;
+                                /** @constant */
+                                type: "footer";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                columns: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    })[];
+                                }[];
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "columns";
+                            })[];
+                            /** @default {} */
+                            settings: {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                accentColor?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                contentBackground?: string;
+                                fontFamily?: string;
+                                /** @description The preview line inboxes show after the subject */
+                                preheader?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                width?: number;
+                            };
+                            /** @constant */
+                            version: 1;
+                        } | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
+                        from: string;
+                        fromName: string | null;
+                        /** @description Whether unpublished changes are saved */
+                        hasDraft: boolean;
+                        id: string;
+                        name: string;
+                        projectId: string;
+                        /** @description The version senders use */
+                        publishedVersion: number;
+                        replyTo: string | null;
+                        subject: string;
+                        /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
+                        text: string | null;
+                        /** @enum {string} */
+                        type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
+                        /** @description ISO 8601 timestamp (UTC) */
+                        updatedAt: string;
+                        variants: {
+                            [key: string]: {
+                                /** @description HTML; compiled from the document for a blocks template */
+                                body: string;
+                                document: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        columns: {
+                                            blocks: ({
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @default 1 */
+                                                level: 1 | 2 | 3;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @constant */
+                                                type: "heading";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                fontSize?: number;
+                                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "text";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Button colour; defaults to the brand accent */
+                                                color?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                textColor?: string;
+                                                /** @constant */
+                                                type: "button";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description Required for sending: read aloud and shown when images are off */
+                                                alt: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                src: string;
+                                                /** @constant */
+                                                type: "image";
+                                                /** @description Pixels; the image never grows past the content width */
+                                                width?: number;
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                thickness?: number;
+                                                /** @constant */
+                                                type: "divider";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @default 24 */
+                                                height: number;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "spacer";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                links: {
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @enum {string} */
+                                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                }[];
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "social";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Raw HTML, kept as written */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "html";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description Extra words above the address; the brand footer when absent */
+                                                text?: string;
+                                                /** @constant */
+                                                type: "footer";
+                                            })[];
+                                        }[];
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "columns";
+                                    })[];
+                                    /** @default {} */
+                                    settings: {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        accentColor?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        contentBackground?: string;
+                                        fontFamily?: string;
+                                        /** @description The preview line inboxes show after the subject */
+                                        preheader?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        width?: number;
+                                    };
+                                    /** @constant */
+                                    version: 1;
+                                } | null;
+                                subject: string;
+                                text: string | null;
+                            };
+                        } | null;
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postTemplatesIdPublish: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the new version */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        body: string;
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        createdBy: {
+                            email: string;
+                            id: string;
+                            name: string | null;
+                        } | null;
+                        /** @description The block document of a blocks template; `body` is its compiled HTML */
+                        document: {
+                            blocks: ({
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @default 1 */
+                                level: 1 | 2 | 3;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @constant */
+                                type: "heading";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                fontSize?: number;
+                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Button colour; defaults to the brand accent */
+                                color?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                /** @constant */
+                                type: "button";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description Required for sending: read aloud and shown when images are off */
+                                alt: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                src: string;
+                                /** @constant */
+                                type: "image";
+                                /** @description Pixels; the image never grows past the content width */
+                                width?: number;
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                thickness?: number;
+                                /** @constant */
+                                type: "divider";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @default 24 */
+                                height: number;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "spacer";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                links: {
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @enum {string} */
+                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                }[];
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "social";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Raw HTML, kept as written */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "html";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description Extra words above the address; the brand footer when absent */
+                                text?: string;
+                                /** @constant */
+                                type: "footer";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                columns: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    })[];
+                                }[];
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "columns";
+                            })[];
+                            /** @default {} */
+                            settings: {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                accentColor?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                contentBackground?: string;
+                                fontFamily?: string;
+                                /** @description The preview line inboxes show after the subject */
+                                preheader?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                width?: number;
+                            };
+                            /** @constant */
+                            version: 1;
+                        } | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
+                        note: string | null;
+                        number: number;
+                        preheader: string | null;
+                        subject: string;
+                        text: string | null;
+                        variants: {
+                            [key: string]: {
+                                /** @description HTML; compiled from the document for a blocks template */
+                                body: string;
+                                document: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        columns: {
+                                            blocks: ({
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @default 1 */
+                                                level: 1 | 2 | 3;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @constant */
+                                                type: "heading";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                fontSize?: number;
+                                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "text";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Button colour; defaults to the brand accent */
+                                                color?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                textColor?: string;
+                                                /** @constant */
+                                                type: "button";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description Required for sending: read aloud and shown when images are off */
+                                                alt: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                src: string;
+                                                /** @constant */
+                                                type: "image";
+                                                /** @description Pixels; the image never grows past the content width */
+                                                width?: number;
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                thickness?: number;
+                                                /** @constant */
+                                                type: "divider";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @default 24 */
+                                                height: number;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "spacer";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                links: {
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @enum {string} */
+                                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                }[];
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "social";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Raw HTML, kept as written */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "html";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description Extra words above the address; the brand footer when absent */
+                                                text?: string;
+                                                /** @constant */
+                                                type: "footer";
+                                            })[];
+                                        }[];
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "columns";
+                                    })[];
+                                    /** @default {} */
+                                    settings: {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        accentColor?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        contentBackground?: string;
+                                        fontFamily?: string;
+                                        /** @description The preview line inboxes show after the subject */
+                                        preheader?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        width?: number;
+                                    };
+                                    /** @constant */
+                                    version: 1;
+                                } | null;
+                                subject: string;
+                                text: string | null;
+                            };
+                        } | null;
+                    };
+                };
+            };
+            /** @description validation failed (flat body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["FlatError"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description there is no draft to publish */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13813,6 +21140,1458 @@ export interface operations {
             };
         };
     };
+    getTemplatesIdVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the versions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description ISO 8601 timestamp (UTC) */
+                            createdAt: string;
+                            createdBy: {
+                                email: string;
+                                id: string;
+                                name: string | null;
+                            } | null;
+                            note: string | null;
+                            number: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getTemplatesIdVersionsN: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the version */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        body: string;
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        createdBy: {
+                            email: string;
+                            id: string;
+                            name: string | null;
+                        } | null;
+                        /** @description The block document of a blocks template; `body` is its compiled HTML */
+                        document: {
+                            blocks: ({
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @default 1 */
+                                level: 1 | 2 | 3;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @constant */
+                                type: "heading";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                fontSize?: number;
+                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Button colour; defaults to the brand accent */
+                                color?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                /** @constant */
+                                type: "button";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description Required for sending: read aloud and shown when images are off */
+                                alt: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                src: string;
+                                /** @constant */
+                                type: "image";
+                                /** @description Pixels; the image never grows past the content width */
+                                width?: number;
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                thickness?: number;
+                                /** @constant */
+                                type: "divider";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @default 24 */
+                                height: number;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "spacer";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                links: {
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @enum {string} */
+                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                }[];
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "social";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Raw HTML, kept as written */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "html";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description Extra words above the address; the brand footer when absent */
+                                text?: string;
+                                /** @constant */
+                                type: "footer";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                columns: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    })[];
+                                }[];
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "columns";
+                            })[];
+                            /** @default {} */
+                            settings: {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                accentColor?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                contentBackground?: string;
+                                fontFamily?: string;
+                                /** @description The preview line inboxes show after the subject */
+                                preheader?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                width?: number;
+                            };
+                            /** @constant */
+                            version: 1;
+                        } | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
+                        note: string | null;
+                        number: number;
+                        preheader: string | null;
+                        subject: string;
+                        text: string | null;
+                        variants: {
+                            [key: string]: {
+                                /** @description HTML; compiled from the document for a blocks template */
+                                body: string;
+                                document: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        columns: {
+                                            blocks: ({
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @default 1 */
+                                                level: 1 | 2 | 3;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @constant */
+                                                type: "heading";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                fontSize?: number;
+                                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "text";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Button colour; defaults to the brand accent */
+                                                color?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                textColor?: string;
+                                                /** @constant */
+                                                type: "button";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description Required for sending: read aloud and shown when images are off */
+                                                alt: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                src: string;
+                                                /** @constant */
+                                                type: "image";
+                                                /** @description Pixels; the image never grows past the content width */
+                                                width?: number;
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                thickness?: number;
+                                                /** @constant */
+                                                type: "divider";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @default 24 */
+                                                height: number;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "spacer";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                links: {
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @enum {string} */
+                                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                }[];
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "social";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Raw HTML, kept as written */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "html";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description Extra words above the address; the brand footer when absent */
+                                                text?: string;
+                                                /** @constant */
+                                                type: "footer";
+                                            })[];
+                                        }[];
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "columns";
+                                    })[];
+                                    /** @default {} */
+                                    settings: {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        accentColor?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        contentBackground?: string;
+                                        fontFamily?: string;
+                                        /** @description The preview line inboxes show after the subject */
+                                        preheader?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        width?: number;
+                                    };
+                                    /** @constant */
+                                    version: 1;
+                                } | null;
+                                subject: string;
+                                text: string | null;
+                            };
+                        } | null;
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postTemplatesIdVersionsNRestore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the draft now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        body: string;
+                        /** @description The block document of a blocks template; `body` is its compiled HTML */
+                        document: {
+                            blocks: ({
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @default 1 */
+                                level: 1 | 2 | 3;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @constant */
+                                type: "heading";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                fontSize?: number;
+                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Button colour; defaults to the brand accent */
+                                color?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                /** @constant */
+                                type: "button";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description Required for sending: read aloud and shown when images are off */
+                                alt: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                src: string;
+                                /** @constant */
+                                type: "image";
+                                /** @description Pixels; the image never grows past the content width */
+                                width?: number;
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                thickness?: number;
+                                /** @constant */
+                                type: "divider";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @default 24 */
+                                height: number;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "spacer";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                links: {
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @enum {string} */
+                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                }[];
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "social";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Raw HTML, kept as written */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "html";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description Extra words above the address; the brand footer when absent */
+                                text?: string;
+                                /** @constant */
+                                type: "footer";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                columns: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    })[];
+                                }[];
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "columns";
+                            })[];
+                            /** @default {} */
+                            settings: {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                accentColor?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                contentBackground?: string;
+                                fontFamily?: string;
+                                /** @description The preview line inboxes show after the subject */
+                                preheader?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                width?: number;
+                            };
+                            /** @constant */
+                            version: 1;
+                        } | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
+                        /** @description false: no draft is saved and this is the published content */
+                        isDraft: boolean;
+                        /** @description The document's preheader (blocks); null for HTML */
+                        preheader: string | null;
+                        subject: string;
+                        text: string | null;
+                        updatedAt: string | null;
+                        variants: {
+                            [key: string]: {
+                                /** @description HTML; compiled from the document for a blocks template */
+                                body: string;
+                                document: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        columns: {
+                                            blocks: ({
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @default 1 */
+                                                level: 1 | 2 | 3;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @constant */
+                                                type: "heading";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                fontSize?: number;
+                                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "text";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Button colour; defaults to the brand accent */
+                                                color?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                textColor?: string;
+                                                /** @constant */
+                                                type: "button";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description Required for sending: read aloud and shown when images are off */
+                                                alt: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                src: string;
+                                                /** @constant */
+                                                type: "image";
+                                                /** @description Pixels; the image never grows past the content width */
+                                                width?: number;
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                thickness?: number;
+                                                /** @constant */
+                                                type: "divider";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @default 24 */
+                                                height: number;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "spacer";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                links: {
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @enum {string} */
+                                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                }[];
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "social";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Raw HTML, kept as written */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "html";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description Extra words above the address; the brand footer when absent */
+                                                text?: string;
+                                                /** @constant */
+                                                type: "footer";
+                                            })[];
+                                        }[];
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "columns";
+                                    })[];
+                                    /** @default {} */
+                                    settings: {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        accentColor?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        contentBackground?: string;
+                                        fontFamily?: string;
+                                        /** @description The preview line inboxes show after the subject */
+                                        preheader?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        width?: number;
+                                    };
+                                    /** @constant */
+                                    version: 1;
+                                } | null;
+                                subject: string;
+                                text: string | null;
+                            };
+                        } | null;
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     postTemplatesPreview: {
         parameters: {
             query?: never;
@@ -13823,16 +22602,630 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    body: string;
+                    /** @description HTML source (editor "html"); required unless a document is given */
+                    body?: string;
                     /** @description render with this contact's fields, email, id and subscription links */
                     contactId?: string;
                     /** @description variables; they override those of `contactId` */
                     data?: {
                         [key: string]: unknown;
                     };
+                    /** @description A block document, compiled with the brand (editor "blocks") */
+                    document?: {
+                        blocks: ({
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @default 1 */
+                            level?: 1 | 2 | 3;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            text: string;
+                            /** @constant */
+                            type: "heading";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            fontSize?: number;
+                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                            html: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "text";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Button colour; defaults to the brand accent */
+                            color?: string;
+                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                            href: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            text: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            textColor?: string;
+                            /** @constant */
+                            type: "button";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description Required for sending: read aloud and shown when images are off */
+                            alt: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                            href?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                            src: string;
+                            /** @constant */
+                            type: "image";
+                            /** @description Pixels; the image never grows past the content width */
+                            width?: number;
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            thickness?: number;
+                            /** @constant */
+                            type: "divider";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @default 24 */
+                            height?: number;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "spacer";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            links: {
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @enum {string} */
+                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                            }[];
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "social";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Raw HTML, kept as written */
+                            html: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "html";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @description Extra words above the address; the brand footer when absent */
+                            text?: string;
+                            /** @constant */
+                            type: "footer";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            columns: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level?: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height?: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                })[];
+                            }[];
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "columns";
+                        })[];
+                        /** @default {} */
+                        settings?: {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            accentColor?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            contentBackground?: string;
+                            fontFamily?: string;
+                            /** @description The preview line inboxes show after the subject */
+                            preheader?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            textColor?: string;
+                            width?: number;
+                        };
+                        /** @constant */
+                        version: 1;
+                    } | null;
+                    /** @enum {string} */
+                    editor?: "html" | "blocks";
+                    /** @description Preview this locale's variant (exact, then language, then the default) */
+                    locale?: string;
                     subject: string;
                     /** @description text/plain source; absent or null: generated from the rendered body */
                     text?: string | null;
+                    /**
+                     * @description The email type, for the checks (MARKETING needs an unsubscribe link); default MARKETING
+                     * @enum {string}
+                     */
+                    type?: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
+                    variants?: {
+                        [key: string]: {
+                            body?: string;
+                            document?: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level?: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height?: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    columns: {
+                                        blocks: ({
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @default 1 */
+                                            level?: 1 | 2 | 3;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @constant */
+                                            type: "heading";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            fontSize?: number;
+                                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "text";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Button colour; defaults to the brand accent */
+                                            color?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            textColor?: string;
+                                            /** @constant */
+                                            type: "button";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description Required for sending: read aloud and shown when images are off */
+                                            alt: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                            src: string;
+                                            /** @constant */
+                                            type: "image";
+                                            /** @description Pixels; the image never grows past the content width */
+                                            width?: number;
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            thickness?: number;
+                                            /** @constant */
+                                            type: "divider";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @default 24 */
+                                            height?: number;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "spacer";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            links: {
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @enum {string} */
+                                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                            }[];
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "social";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Raw HTML, kept as written */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "html";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description Extra words above the address; the brand footer when absent */
+                                            text?: string;
+                                            /** @constant */
+                                            type: "footer";
+                                        })[];
+                                    }[];
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "columns";
+                                })[];
+                                /** @default {} */
+                                settings?: {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    accentColor?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    contentBackground?: string;
+                                    fontFamily?: string;
+                                    /** @description The preview line inboxes show after the subject */
+                                    preheader?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    width?: number;
+                                };
+                                /** @constant */
+                                version: 1;
+                            } | null;
+                            subject: string;
+                            text?: string | null;
+                        };
+                    } | null;
                 };
             };
         };
@@ -13844,7 +23237,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Advice; never blocks saving */
+                        checks: {
+                            blockId?: string;
+                            message: string;
+                            /** @enum {string} */
+                            rule: "unknown-variable" | "no-unsubscribe" | "image-alt" | "link-missing" | "link-insecure" | "html-size" | "subject-empty" | "subject-long" | "no-preheader";
+                            /** @enum {string} */
+                            severity: "warning" | "error";
+                        }[];
                         html: string;
+                        /** @description The variant shown; null: the default content */
+                        locale: string | null;
                         subject: string;
                         text: string;
                     };
@@ -13897,6 +23301,367 @@ export interface operations {
             };
             /** @description VALIDATION_ERROR: a part is not valid Liquid (`errors[].field` names it; the message has the line and column) or its render failed */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getTemplatesStarters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the starters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            description: string;
+                            document: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    columns: {
+                                        blocks: ({
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @default 1 */
+                                            level: 1 | 2 | 3;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @constant */
+                                            type: "heading";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            fontSize?: number;
+                                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "text";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Button colour; defaults to the brand accent */
+                                            color?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            textColor?: string;
+                                            /** @constant */
+                                            type: "button";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description Required for sending: read aloud and shown when images are off */
+                                            alt: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                            src: string;
+                                            /** @constant */
+                                            type: "image";
+                                            /** @description Pixels; the image never grows past the content width */
+                                            width?: number;
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            thickness?: number;
+                                            /** @constant */
+                                            type: "divider";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @default 24 */
+                                            height: number;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "spacer";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            links: {
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @enum {string} */
+                                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                            }[];
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "social";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Raw HTML, kept as written */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "html";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description Extra words above the address; the brand footer when absent */
+                                            text?: string;
+                                            /** @constant */
+                                            type: "footer";
+                                        })[];
+                                    }[];
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "columns";
+                                })[];
+                                /** @default {} */
+                                settings: {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    accentColor?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    contentBackground?: string;
+                                    fontFamily?: string;
+                                    /** @description The preview line inboxes show after the subject */
+                                    preheader?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    width?: number;
+                                };
+                                /** @constant */
+                                version: 1;
+                            };
+                            id: string;
+                            name: string;
+                            subject: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
