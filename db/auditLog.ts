@@ -39,6 +39,8 @@ export const AUDIT_ACTIONS = [
   'template.create',
   'template.update',
   'template.delete',
+  'template.publish',
+  'brand.update',
   'campaign.create',
   'campaign.update',
   'campaign.delete',

@@ -5,6 +5,8 @@ import { whereAnyContains } from './search';
 import { pageOf, ListingQuery } from './pages';
 import { uuid } from '../lib/ids';
 import { inTransaction } from './transaction';
+import type { EmailDocument } from '../lib/emailDocument';
+import type { TemplateContent, VariantContent } from '../lib/templateContent';
 
 export const TEMPLATE_TYPES = ['TRANSACTIONAL', 'MARKETING', 'HEADLESS'] as const;
 export type TemplateType = (typeof TEMPLATE_TYPES)[number];
@@ -19,6 +21,39 @@ export interface TemplateRow extends MessageContentColumns<TemplateType> {
   description: string | null;
   created_at: Date;
   updated_at: Date;
+  editor: 'html' | 'blocks';
+  document: EmailDocument | null;
+  compiled_text: string | null;
+  variants: Record<string, VariantContent> | null;
+  published_version: number;
+  draft: TemplateContent | null;
+  draft_updated_at: Date | null;
+}
+
+/** The published content of a template row (its versioned part). */
+export function publishedContent(row: TemplateRow): TemplateContent {
+  return {
+    subject: row.subject,
+    editor: row.editor ?? 'html',
+    body: row.body,
+    document: row.document ?? null,
+    text: row.text ?? null,
+    compiledText: row.compiled_text ?? null,
+    variants: row.variants ?? null,
+  };
+}
+
+/** The columns the published content lives in. */
+function contentColumns(c: TemplateContent): Partial<TemplateRow> {
+  return {
+    subject: c.subject,
+    editor: c.editor,
+    body: c.body,
+    document: c.document === null ? null : (JSON.stringify(c.document) as any),
+    text: c.text,
+    compiled_text: c.compiledText,
+    variants: c.variants === null ? null : (JSON.stringify(c.variants) as any),
+  };
 }
 
 /** The API's field names; every write goes through `toColumns` so the two spellings cannot drift. */
@@ -76,20 +111,120 @@ export async function findTemplate(knex: Knex, projectId: string, id: string): P
   return knex<TemplateRow>('templates').where({ project_id: projectId, id }).first();
 }
 
-export async function createTemplate(knex: Knex, projectId: string, fields: TemplateFields): Promise<TemplateRow> {
-  const [row] = await knex<TemplateRow>('templates')
-    .insert({ id: uuid(), project_id: projectId, ...toColumns(fields) })
-    .returning('*');
-  return row;
+/** Template fields that are not versioned content. */
+export type TemplateMeta = Omit<TemplateFields, 'subject' | 'body' | 'text'>;
+
+async function insertVersion(knex: Knex, row: TemplateRow, content: TemplateContent, createdBy: string | null, note: string | null = null) {
+  await knex('template_versions').insert({
+    template_id: row.id,
+    project_id: row.project_id,
+    number: row.published_version,
+    content: JSON.stringify(content),
+    created_by: createdBy,
+    note,
+  });
 }
 
-/** null when the project has no such template. */
-export async function updateTemplate(knex: Knex, projectId: string, id: string, patch: Partial<TemplateFields>): Promise<TemplateRow | null> {
+/** A new template whose content is published at once, as version 1. */
+export async function createTemplate(
+  knex: Knex,
+  projectId: string,
+  meta: TemplateMeta,
+  content: TemplateContent,
+  createdBy: string | null = null,
+): Promise<TemplateRow> {
+  return inTransaction(knex, async (trx) => {
+    const [row] = await trx<TemplateRow>('templates')
+      .insert({ id: uuid(), project_id: projectId, ...toColumns(meta), ...contentColumns(content), published_version: 1 })
+      .returning('*');
+    await insertVersion(trx, row, content, createdBy);
+    return row;
+  });
+}
+
+/**
+ * Changes a template's other fields and, given `content`, publishes it at once as a new version
+ * (PATCH /templates/:id stays what it always was: the change is live). null when there is no such template.
+ */
+export async function updateTemplate(
+  knex: Knex,
+  projectId: string,
+  id: string,
+  meta: Partial<TemplateMeta>,
+  content?: TemplateContent,
+  createdBy: string | null = null,
+): Promise<TemplateRow | null> {
+  return inTransaction(knex, async (trx) => {
+    const bump = content ? { ...contentColumns(content), published_version: trx.raw('published_version + 1') as any } : {};
+    const [row] = await trx<TemplateRow>('templates')
+      .where({ project_id: projectId, id })
+      .update({ ...toColumns(meta), ...bump, updated_at: trx.fn.now() as any })
+      .returning('*');
+    if (row && content) await insertVersion(trx, row, content, createdBy);
+    return row ?? null;
+  });
+}
+
+/** Saves the unpublished draft; null when there is no such template. */
+export async function saveDraft(knex: Knex, projectId: string, id: string, draft: TemplateContent | null): Promise<TemplateRow | null> {
   const [row] = await knex<TemplateRow>('templates')
     .where({ project_id: projectId, id })
-    .update({ ...toColumns(patch), updated_at: knex.fn.now() as any })
+    .update({ draft: draft === null ? null : (JSON.stringify(draft) as any), draft_updated_at: draft === null ? null : (knex.fn.now() as any) })
     .returning('*');
   return row ?? null;
+}
+
+/** Publishes `content` (the draft, compiled again) as the next version and clears the draft; null when there is no such template. */
+export async function publishContent(
+  knex: Knex,
+  projectId: string,
+  id: string,
+  content: TemplateContent,
+  createdBy: string | null,
+  note: string | null,
+): Promise<TemplateRow | null> {
+  return inTransaction(knex, async (trx) => {
+    const [row] = await trx<TemplateRow>('templates')
+      .where({ project_id: projectId, id })
+      .update({
+        ...contentColumns(content),
+        published_version: trx.raw('published_version + 1') as any,
+        draft: null,
+        draft_updated_at: null,
+        updated_at: trx.fn.now() as any,
+      })
+      .returning('*');
+    if (row) await insertVersion(trx, row, content, createdBy, note);
+    return row ?? null;
+  });
+}
+
+export interface TemplateVersionRow {
+  number: number;
+  content: TemplateContent;
+  note: string | null;
+  created_at: Date;
+  created_by: string | null;
+  user_name: string | null;
+  user_email: string | null;
+}
+
+const versionColumns = ['v.number', 'v.content', 'v.note', 'v.created_at', 'v.created_by', 'u.name as user_name', 'u.email as user_email'];
+
+/** Published versions, newest first. */
+export async function listVersions(knex: Knex, projectId: string, templateId: string): Promise<TemplateVersionRow[]> {
+  return knex('template_versions as v')
+    .leftJoin('users as u', 'u.id', 'v.created_by')
+    .where({ 'v.project_id': projectId, 'v.template_id': templateId })
+    .orderBy('v.number', 'desc')
+    .select(versionColumns);
+}
+
+export async function findVersion(knex: Knex, projectId: string, templateId: string, number: number): Promise<TemplateVersionRow | undefined> {
+  return knex('template_versions as v')
+    .leftJoin('users as u', 'u.id', 'v.created_by')
+    .where({ 'v.project_id': projectId, 'v.template_id': templateId, 'v.number': number })
+    .first(versionColumns);
 }
 
 /*
@@ -125,11 +260,21 @@ export async function deleteTemplate(
 export async function duplicateTemplate(knex: Knex, projectId: string, id: string): Promise<TemplateRow | null> {
   const original = await findTemplate(knex, projectId, id);
   if (!original) return null;
-  const { id: _id, created_at: _created, updated_at: _updated, ...copy } = original;
-  const [row] = await knex<TemplateRow>('templates')
-    .insert({ ...copy, id: uuid(), name: `${original.name} (copy)` })
-    .returning('*');
-  return row;
+  const { id: _id, created_at: _created, updated_at: _updated, draft: _draft, draft_updated_at: _drafted, published_version: _n, ...copy } = original;
+  return inTransaction(knex, async (trx) => {
+    const [row] = await trx<TemplateRow>('templates')
+      .insert({
+        ...copy,
+        ...contentColumns(publishedContent(original)),
+        id: uuid(),
+        name: `${original.name} (copy)`,
+        published_version: 1,
+      })
+      .returning('*');
+    // The copy starts its own history with the content it was copied with.
+    await insertVersion(trx, row, publishedContent(original), null);
+    return row;
+  });
 }
 
 /**

@@ -4,7 +4,8 @@ import type { Config } from '../lib/config';
 import type { TemporalGateway } from './temporal';
 import { startDelivery } from './deliveries';
 import { insertEmail } from '../db/emails';
-import { findTemplate } from '../db/templates';
+import { findTemplate, publishedContent } from '../db/templates';
+import { sendableContent } from '../lib/templateContent';
 import { identityVariables } from '../lib/contactData';
 import type { ContactRow } from '../db/contactReaders';
 import { markPending, type DoubleOptInSettings } from '../db/doubleOptIn';
@@ -31,7 +32,7 @@ export async function requestConfirmation(
 ): Promise<string> {
   const template = settings.templateId ? await findTemplate(deps.knex, projectId, settings.templateId) : undefined;
   const content = template
-    ? { subject: template.subject, body: template.body, text: template.text, templateId: template.id }
+    ? { ...sendableContent(publishedContent(template), contact.data?.locale), templateId: template.id }
     : { ...BUILT_IN_CONFIRMATION, text: null, templateId: null };
   const emailId = uuid();
   await inTransaction(deps.knex, async (trx) => {

@@ -5,7 +5,9 @@ import { DomainError } from '../lib/domainErrors';
 import { assertVerifiedSenderReadingLimits } from './senderCheck';
 import { assertWithinLimits } from './billingLimits';
 import { type UpsertContactInput, upsertContactWith } from '../db/contactWriters';
-import { findTemplate } from '../db/templates';
+import { findTemplate, publishedContent } from '../db/templates';
+import { findContactByEmail } from '../db/contactReaders';
+import { sendableContent } from '../lib/templateContent';
 import { insertAttachments, linkedEmail, EmailType, type NewEmail } from '../db/emails';
 import { checkTemplate } from './render';
 import type { RoutableEvent } from './events';
@@ -64,29 +66,48 @@ async function resolveContent(deps: Pick<SendDeps, 'knex'>, projectId: string, b
       ? { email: template.from, name: template.from_name ?? undefined }
       : undefined;
   if (!from) throw new DomainError('invalid', 'from is required unless the template has one', { field: 'from', summary: 'Request validation failed' });
-  const subject = body.subject ?? template!.subject;
-  const html = body.body ?? template!.body;
-  // A template's text describes the template's body: with a body of the request's own, the part
-  // is generated from that body unless the request gives its text too.
-  const text = body.text ?? (body.body === undefined ? (template?.text ?? null) : null);
-  for (const [field, source] of [
-    ['subject', subject],
-    ['body', html],
-    ['text', text],
-  ] as const) {
-    if (source === null) continue;
-    const problem = checkTemplate(source);
-    if (problem) throw new DomainError('invalid', `${field} is not a valid template: ${problem}`, { field, summary: 'Template could not be parsed' });
+  // The published content, in the variant of a recipient's locale (lib/templateContent sendableContent).
+  const published = template ? publishedContent(template) : null;
+  const forLocale = (locale: unknown) => {
+    const t = published ? sendableContent(published, locale) : null;
+    const subject = body.subject ?? t!.subject;
+    const html = body.body ?? t!.body;
+    // A template's text describes the template's body: with a body of the request's own, the part
+    // is generated from that body unless the request gives its text too.
+    const text = body.text ?? (body.body === undefined ? (t?.text ?? null) : null);
+    return { subject, html, text };
+  };
+  const byLocale = published?.variants ? Object.keys(published.variants) : [];
+  for (const locale of [null, ...byLocale]) {
+    const parts = forLocale(locale);
+    for (const [field, source] of [
+      ['subject', parts.subject],
+      ['body', parts.html],
+      ['text', parts.text],
+    ] as const) {
+      if (source === null) continue;
+      const problem = checkTemplate(source);
+      if (problem) throw new DomainError('invalid', `${field} is not a valid template: ${problem}`, { field, summary: 'Template could not be parsed' });
+    }
   }
   return {
     template,
     from,
-    subject,
-    html,
-    text,
+    ...forLocale(null),
+    forLocale,
+    /** Whether the content depends on the recipient's locale. */
+    localized: byLocale.length > 0 && (body.subject === undefined || body.body === undefined),
     replyTo: body.reply ?? template?.reply_to ?? null,
     type: (template?.type ?? 'TRANSACTIONAL') as EmailType,
   };
+}
+
+/** The locale a recipient reads: `data.locale` of this request, else the one stored on the contact. */
+async function recipientLocale(db: Knex, projectId: string, email: string, data: SendRequest['data']): Promise<unknown> {
+  const given = (data as Record<string, unknown> | undefined)?.locale;
+  const value = given && typeof given === 'object' && 'value' in given ? (given as { value: unknown }).value : given;
+  if (typeof value === 'string' && value) return value;
+  return (await findContactByEmail(db, projectId, email))?.data?.locale;
 }
 
 const compareAddresses = (a: string, b: string) => {
@@ -121,6 +142,7 @@ export async function sendEmails(deps: SendDeps, projectId: string, body: SendRe
     const rows: Array<{ emailId: string; contact: { id: string; email: string }; emitted: RoutableEvent[] }> = new Array(recipients.length);
     for (const { to, i } of byAddress) {
       const emailId = uuid();
+      const parts = content.localized ? content.forLocale(await recipientLocale(db, projectId, to.email, body.data)) : content;
       const c = await upsertContactWith(
         db,
         { projectId, email: to.email, subscribed: body.subscribed, data: body.data, defaultSubscribed: false, source: 'send', topics },
@@ -132,9 +154,9 @@ export async function sendEmails(deps: SendDeps, projectId: string, body: SendRe
           toName: to.name,
           from: content.from,
           replyTo: content.replyTo,
-          subject: content.subject,
-          body: content.html,
-          text: content.text,
+          subject: parts.subject,
+          body: parts.html,
+          text: parts.text,
           headers: body.headers,
           deliveryWorkflow: ticket?.workflowId ?? null,
           track: body.track,

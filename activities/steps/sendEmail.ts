@@ -5,7 +5,8 @@ import { findContact } from '../../db/contactReaders';
 import { contactTopicStates, findTopicByKey } from '../../db/topics';
 import { consentRefusal } from '../../db/consent';
 import { getEmail, insertEmail, EmailType } from '../../db/emails';
-import { findTemplate } from '../../db/templates';
+import { findTemplate, publishedContent } from '../../db/templates';
+import { sendableContent } from '../../lib/templateContent';
 import { executionVariables } from '../../services/executionVariables';
 import { senderAllowed } from '../../services/senderCheck';
 import { executionContext } from '../../db/executions';
@@ -80,7 +81,9 @@ export function sendEmailStepActivities(deps: ActivityDeps) {
       if ('templateId' in c) {
         const template = await findTemplate(knex, input.projectId, c.templateId);
         if (!template) throw fail(`template ${c.templateId} not found in this project`);
-        const { subject, body, text, from, from_name: fromName, reply_to: replyTo, type, id: templateId, name } = template;
+        const { from, from_name: fromName, reply_to: replyTo, type, id: templateId, name } = template;
+        // The published version, in the contact's language (lib/templateContent sendableContent).
+        const { subject, body, text } = sendableContent(publishedContent(template), contact.data?.locale);
         content = { subject, body, text, from, fromName, replyTo, type, templateId, template: name };
       } else {
         content = c;

@@ -68,6 +68,8 @@ const SUMMARIES: Record<AuditAction, (r: NamedAuditRow, d: Record<string, any>) 
   'template.create': (r, d) => `Created ${thing('template', r)}${d.duplicateOf ? ' (a copy)' : ''}`,
   'template.update': (r, d) => `Changed ${thing('template', r)} (${list(d.changed)})`,
   'template.delete': (r) => `Deleted ${thing('template', r)}`,
+  'template.publish': (r, d) => `Published version ${d.version} of ${thing('template', r)}`,
+  'brand.update': () => 'Changed the brand',
   'campaign.create': (r, d) => `Created ${thing('campaign', r)}${d.duplicateOf ? ' (a copy)' : ''}`,
   'campaign.update': (r) => `Changed ${thing('campaign', r)}`,
   'campaign.cancel': (r) => `Cancelled ${thing('campaign', r)}`,

@@ -22,6 +22,7 @@ import sendBatch from './sendBatch';
 import docs from './docs';
 import verify from './verify';
 import templates from './templates';
+import brand from './brand';
 import unsubscribe from './unsubscribe';
 import campaigns from './campaigns';
 import campaignRecipients from './campaignRecipients';
@@ -78,6 +79,7 @@ export const allRoutes: RouteDef[] = [
   ...domains,
   ...verify,
   ...templates,
+  ...brand,
   ...unsubscribe,
   ...viewInBrowser,
   ...archive,

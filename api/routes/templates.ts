@@ -2,11 +2,18 @@ import { senderCheckWaived } from '../../lib/config';
 import { route } from '../route';
 import { audited, changedKeys, requestAuditor } from '../../services/audit';
 import { referencePaths } from '../../services/stepReferences';
-import { conflict, notFound, validationError, type FieldError } from '../errors';
+import { conflict, FlatError, notFound, validationError, type FieldError } from '../errors';
 import { IdParams } from '../schemas/common';
 import {
+  PublishIn,
+  StarterList,
+  TemplateContentIn,
+  TemplateContentOut,
   TemplateCreate,
   TemplateListQuery,
+  TemplateVersionList,
+  TemplateVersionOut,
+  VersionParams,
   TemplateOut,
   TemplatePage,
   TemplatePreviewIn,
@@ -15,8 +22,29 @@ import {
   TemplateUsage,
 } from '../schemas/templates';
 import { assertVerifiedSender } from '../../services/senderCheck';
-import { createTemplate, deleteTemplate, duplicateTemplate, findTemplate, listTemplates, templateUsage, updateTemplate } from '../../db/templates';
-import { presentTemplate } from '../presenters/templates';
+import {
+  createTemplate,
+  deleteTemplate,
+  duplicateTemplate,
+  findTemplate,
+  findVersion,
+  listTemplates,
+  listVersions,
+  publishContent,
+  publishedContent,
+  saveDraft,
+  templateUsage,
+  updateTemplate,
+} from '../../db/templates';
+import { presentContent, presentTemplate, presentVersion, presentVersionMeta } from '../presenters/templates';
+import { compileContent, compileForProject, type ContentInput, contentInput } from '../../services/templateContent';
+import { DocumentInvalid } from '../../services/emailCompiler';
+import { getBrand } from '../../db/brands';
+import { registeredFields } from '../../db/fields';
+import { runChecks } from '../../lib/templateChecks';
+import { chooseVariant, type TemplateContent } from '../../lib/templateContent';
+import { STARTERS } from '../../lib/starters';
+import type { AppContext } from '../context';
 import { checkTemplate, RenderError, renderTemplate } from '../../services/render';
 import { identityVariables } from '../../lib/contactData';
 import { findContact } from '../../db/contactReaders';
@@ -35,6 +63,27 @@ function templateProblems(sources: Partial<Record<(typeof PARTS)[number], string
 
 const common = { auth: 'secret', scope: 'templates', tag: 'templates', validationErrors: 'flat' } as const;
 
+/** Compiles content for a template route: a document that does not validate is a 422 naming its block, in the routes' flat style. */
+async function compiled(ctx: AppContext, projectId: string, input: ContentInput) {
+  try {
+    return await compileForProject(ctx.deps.knex, projectId, input);
+  } catch (err) {
+    if (err instanceof DocumentInvalid) throw new FlatError(422, err.message);
+    throw err;
+  }
+}
+
+const CONTENT_KEYS = ['subject', 'body', 'text', 'editor', 'document', 'variants'] as const;
+
+/** Who a version is by: the signed-in user, or null for an API key. */
+const author = (ctx: AppContext): string | null => (ctx.state as { user?: { id: string } }).user?.id ?? null;
+
+async function loadTemplate(ctx: AppContext, projectId: string, id: string) {
+  const row = await findTemplate(ctx.deps.knex, projectId, id);
+  if (!row) throw notFound('Template');
+  return row;
+}
+
 export default [
   route({
     ...common,
@@ -52,17 +101,41 @@ export default [
       },
     },
     async handler(ctx, { body, project }) {
-      const problems = templateProblems(body);
-      if (problems.length) throw validationError(problems, `The template does not parse: ${problems[0].field}: ${problems[0].message}`);
       let variables: Record<string, unknown> = {};
       if (body.contactId !== undefined) {
         const contact = await findContact(ctx.deps.knex, project.id, body.contactId);
         if (!contact) throw notFound('Contact');
         variables = { ...(contact.data ?? {}), ...identityVariables(contact), ...linksFor(ctx.deps.config, contact.project_id, contact.id) };
       }
+      variables = { ...variables, ...(body.data ?? {}) };
+      // The variant a contact with this locale gets (the preview's own locale wins over the contact's).
+      const locale = body.variants ? chooseVariant(Object.keys(body.variants), body.locale ?? variables.locale) : null;
+      const source = locale ? body.variants![locale] : body;
+      const editor = body.editor ?? (source.document ? 'blocks' : 'html');
+      let html = source.body;
+      let text = source.text ?? null;
+      if (editor === 'blocks') {
+        if (!source.document) throw validationError([{ field: 'document', code: 'custom', message: 'Document is required for a blocks template' }]);
+        const out = await compileContent({ editor, subject: source.subject, document: source.document, text }, await getBrand(ctx.deps.knex, project.id));
+        html = out.body;
+        text = text ?? out.compiledText;
+      }
+      if (html === undefined) throw validationError([{ field: 'body', code: 'custom', message: 'Body is required' }]);
+      const parts = { subject: source.subject, body: html, text };
+      const problems = templateProblems(parts);
+      if (problems.length) throw validationError(problems, `The template does not parse: ${problems[0].field}: ${problems[0].message}`);
+      const fields = (await registeredFields(ctx.deps.knex, project.id)).map((f) => f.key);
+      const checks = runChecks({
+        subject: source.subject,
+        html,
+        text: source.text,
+        document: editor === 'blocks' ? source.document : null,
+        type: body.type ?? 'MARKETING',
+        knownVariables: [...fields, ...Object.keys(variables)],
+      });
       try {
-        const rendered = await renderTemplate(body, { ...variables, ...(body.data ?? {}) });
-        return { subject: rendered.subject, html: rendered.body, text: rendered.text };
+        const rendered = await renderTemplate(parts, variables);
+        return { subject: rendered.subject, html: rendered.body, text: rendered.text, locale, checks };
       } catch (err) {
         if (!(err instanceof RenderError)) throw err;
         // renderTemplate names the part first ("body: …").
@@ -89,6 +162,14 @@ export default [
   }),
   route({
     ...common,
+    method: 'get',
+    path: '/templates/starters',
+    summary: 'Block documents to start a template from (welcome, newsletter, product update, receipt, password reset, event invitation)',
+    responses: { 200: { description: 'the starters', schema: StarterList } },
+    handler: () => ({ data: STARTERS }),
+  }),
+  route({
+    ...common,
     method: 'post',
     path: '/templates',
     audit: 'template.create',
@@ -100,10 +181,12 @@ export default [
     },
     async handler(ctx, { body, project }) {
       await assertVerifiedSender(ctx.deps.knex, project.id, body.from, senderCheckWaived(ctx.deps.config));
+      const { subject, editor, body: html, document, text, variants, ...meta } = body;
+      const content = await compiled(ctx, project.id, { subject, editor, body: html, document, text, variants });
       const row = await audited(
         ctx.deps.knex,
         requestAuditor(ctx),
-        (trx) => createTemplate(trx, project.id, body),
+        (trx) => createTemplate(trx, project.id, meta, content, author(ctx)),
         (t) => ({ projectId: project.id, action: 'template.create', target: { type: 'template', id: t.id }, details: { name: t.name } }),
       );
       ctx.status = 201;
@@ -133,12 +216,33 @@ export default [
     body: TemplateUpdate,
     responses: { 200: { description: 'the updated template', schema: TemplateOut } },
     async handler(ctx, { params, body, project }) {
-      if (!(await findTemplate(ctx.deps.knex, project.id, params.id))) throw notFound('Template');
+      const current = await loadTemplate(ctx, project.id, params.id);
       if (body.from !== undefined) await assertVerifiedSender(ctx.deps.knex, project.id, body.from, senderCheckWaived(ctx.deps.config));
+      const { subject, editor, body: html, document, text, variants, ...meta } = body;
+      let content: TemplateContent | undefined;
+      // Content changes publish at once, as a new version (the route's behaviour before versions existed).
+      if (CONTENT_KEYS.some((k) => body[k] !== undefined)) {
+        const base = contentInput(publishedContent(current));
+        const nextEditor = editor ?? base.editor;
+        if (nextEditor === 'blocks' && html !== undefined)
+          throw new FlatError(400, 'Body is compiled from the document for a blocks template: send document, not body');
+        const merged: ContentInput = {
+          subject: subject ?? base.subject,
+          editor: nextEditor,
+          // Switching editor drops the other editor's source.
+          body: nextEditor === 'html' ? (html ?? (base.editor === 'html' ? base.body : undefined)) : undefined,
+          document: nextEditor === 'blocks' ? (document ?? (base.editor === 'blocks' ? base.document : undefined)) : undefined,
+          text: text === undefined ? base.text : text,
+          variants: variants === undefined ? base.variants : variants,
+        };
+        if (nextEditor === 'html' && !merged.body) throw new FlatError(400, 'Body is required');
+        if (nextEditor === 'blocks' && !merged.document) throw new FlatError(400, 'Document is required for a blocks template');
+        content = await compiled(ctx, project.id, merged);
+      }
       const row = await audited(
         ctx.deps.knex,
         requestAuditor(ctx),
-        (trx) => updateTemplate(trx, project.id, params.id, body),
+        (trx) => updateTemplate(trx, project.id, params.id, meta, content, author(ctx)),
         (t) => t && { projectId: project.id, action: 'template.update', target: { type: 'template', id: t.id }, details: { changed: changedKeys(body) } },
       );
       if (!row) throw notFound('Template');
@@ -199,6 +303,124 @@ export default [
     async handler(ctx, { params, project }) {
       if (!(await findTemplate(ctx.deps.knex, project.id, params.id))) throw notFound('Template');
       return await templateUsage(ctx.deps.knex, project.id, params.id, referencePaths('template', ctx.deps.steps));
+    },
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: '/templates/:id/draft',
+    summary: 'The draft content (or the published content when no draft is saved)',
+    params: IdParams,
+    responses: { 200: { description: 'the content', schema: TemplateContentOut } },
+    async handler(ctx, { params, project }) {
+      const row = await loadTemplate(ctx, project.id, params.id);
+      return row.draft ? presentContent(row.draft, true, row.draft_updated_at) : presentContent(publishedContent(row), false, null);
+    },
+  }),
+  route({
+    ...common,
+    method: 'put',
+    path: '/templates/:id/draft',
+    audit: 'template.update',
+    summary: 'Save the draft (validated and compiled; senders keep the published version until it is published)',
+    params: IdParams,
+    body: TemplateContentIn,
+    responses: {
+      200: { description: 'the saved draft', schema: TemplateContentOut },
+      422: { description: 'the document does not validate (the message names the block: document.blocks.3.src)' },
+    },
+    async handler(ctx, { params, body, project }) {
+      await loadTemplate(ctx, project.id, params.id);
+      const content = await compiled(ctx, project.id, body);
+      const row = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => saveDraft(trx, project.id, params.id, content),
+        (t) => t && { projectId: project.id, action: 'template.update', target: { type: 'template', id: t.id }, details: { changed: ['draft'] } },
+      );
+      if (!row) throw notFound('Template');
+      return presentContent(content, true, row.draft_updated_at);
+    },
+  }),
+  route({
+    ...common,
+    method: 'post',
+    path: '/templates/:id/publish',
+    audit: 'template.publish',
+    summary: 'Publish the draft as the next version (compiled again with the current brand); senders use it from now on',
+    params: IdParams,
+    body: PublishIn,
+    responses: {
+      201: { description: 'the new version', schema: TemplateVersionOut },
+      409: { description: 'there is no draft to publish' },
+    },
+    async handler(ctx, { params, body, project }) {
+      const current = await loadTemplate(ctx, project.id, params.id);
+      if (!current.draft) throw conflict('The template has no draft to publish');
+      const content = await compiled(ctx, project.id, contentInput(current.draft));
+      const row = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => publishContent(trx, project.id, params.id, content, author(ctx), body.note ?? null),
+        (t) => t && { projectId: project.id, action: 'template.publish', target: { type: 'template', id: t.id }, details: { version: t.published_version } },
+      );
+      if (!row) throw notFound('Template');
+      const version = await findVersion(ctx.deps.knex, project.id, row.id, row.published_version);
+      ctx.status = 201;
+      return presentVersion(version!);
+    },
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: '/templates/:id/versions',
+    summary: 'Published versions, newest first',
+    params: IdParams,
+    responses: { 200: { description: 'the versions', schema: TemplateVersionList } },
+    async handler(ctx, { params, project }) {
+      await loadTemplate(ctx, project.id, params.id);
+      return { data: (await listVersions(ctx.deps.knex, project.id, params.id)).map(presentVersionMeta) };
+    },
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: '/templates/:id/versions/:n',
+    summary: "One published version's content",
+    params: VersionParams,
+    responses: { 200: { description: 'the version', schema: TemplateVersionOut } },
+    async handler(ctx, { params, project }) {
+      const version = await findVersion(ctx.deps.knex, project.id, params.id, params.n);
+      if (!version) throw notFound('Version');
+      return presentVersion(version);
+    },
+  }),
+  route({
+    ...common,
+    method: 'post',
+    path: '/templates/:id/versions/:n/restore',
+    audit: 'template.update',
+    summary: 'Copy a published version into the draft (publish it to send it)',
+    params: VersionParams,
+    responses: { 200: { description: 'the draft now', schema: TemplateContentOut } },
+    async handler(ctx, { params, project }) {
+      await loadTemplate(ctx, project.id, params.id);
+      const version = await findVersion(ctx.deps.knex, project.id, params.id, params.n);
+      if (!version) throw notFound('Version');
+      const row = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => saveDraft(trx, project.id, params.id, version.content),
+        (t) =>
+          t && {
+            projectId: project.id,
+            action: 'template.update',
+            target: { type: 'template', id: t.id },
+            details: { changed: ['draft'], restored: params.n },
+          },
+      );
+      if (!row) throw notFound('Template');
+      return presentContent(version.content, true, row.draft_updated_at);
     },
   }),
 ];

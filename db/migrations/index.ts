@@ -42,6 +42,8 @@ import * as apiKeys from './047_api_keys';
 import * as scheduledSends from './049_scheduled_sends';
 import * as forms from './050_forms';
 import * as growth from './051_growth';
+import * as templateVersions from './052_template_versions';
+import * as brands from './053_brands';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -91,6 +93,8 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['049_scheduled_sends', scheduledSends],
   ['050_forms', forms],
   ['051_growth', growth],
+  ['052_template_versions', templateVersions],
+  ['053_brands', brands],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

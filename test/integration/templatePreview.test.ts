@@ -31,6 +31,8 @@ describe('POST /templates/preview', () => {
       subject: 'Hi there & welcome',
       html: '<h1>Hello Ada</h1><p>&lt;b&gt;bold&lt;/b&gt;</p>',
       text: expect.stringContaining('Hello Ada'),
+      locale: null,
+      checks: expect.any(Array),
     });
     expect(await h.deps.knex('templates').where({ project_id: p.projectId }).count({ n: '*' })).toEqual([{ n: 0 }]);
   });

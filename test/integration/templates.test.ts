@@ -50,6 +50,12 @@ describe('template CRUD', () => {
       replyTo: 'reply@elsewhere.org',
       type: 'MARKETING',
       projectId: p.projectId,
+      // The editor's fields (docs/templates.md): an HTML template, published as version 1.
+      editor: 'html',
+      document: null,
+      variants: null,
+      publishedVersion: 1,
+      hasDraft: false,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
