@@ -156,6 +156,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's named API keys, oldest first (never their secrets); owners and admins */
+        get: operations["getApiKeys"];
+        put?: never;
+        /** Create a named key with scopes; the answer shows its secret, only here */
+        post: operations["postApiKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a key: it fails at once, on every replica */
+        delete: operations["deleteApiKeysId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/archive/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Public archive of a project (by its slug): its SENT campaigns marked `archive`, newest first, with a link to each and to the Atom feed */
+        get: operations["getArchiveSlug"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/archive/{slug}/{campaignId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One campaign of the public archive, rendered for an anonymous reader: variables take their fallbacks, subscription links are empty, nothing is tracked */
+        get: operations["getArchiveSlugCampaignId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/archive/{slug}/feed.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Atom feed of the public archive: one entry per public SENT campaign (title, link, updated, id, content rendered for an anonymous reader) */
+        get: operations["getArchiveSlugFeedXml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/confirm-email-change": {
         parameters: {
             query?: never;
@@ -412,6 +498,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/brand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's brand kit (the defaults when never set) */
+        get: operations["getBrand"];
+        /** Replace the brand kit; block templates use it from their next compile (save or publish) */
+        put: operations["putBrand"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/campaigns": {
         parameters: {
             query?: never;
@@ -446,7 +550,8 @@ export interface paths {
         delete: operations["deleteCampaignsId"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change the settings that may change in any status: `archive` (shown in the public archive once SENT) */
+        patch: operations["patchCampaignsId"];
         trace?: never;
     };
     "/campaigns/{id}/audience": {
@@ -534,6 +639,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/campaigns/{id}/recipients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A campaign's recipients, each with when their email was first delivered, opened, clicked, bounced, complained or unsubscribed */
+        get: operations["getCampaignsIdRecipients"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/campaigns/{id}/resume": {
         parameters: {
             query?: never;
@@ -545,6 +667,40 @@ export interface paths {
         put?: never;
         /** Resume a PAUSED campaign (extension of the spec): sending continues with the recipients not yet handed over */
         post: operations["postCampaignsIdResume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** "Send now" of an RSS campaign: one run at once (new feed items → one email to the audience; none → nothing sent); see GET /campaigns/:id/runs */
+        post: operations["postCampaignsIdRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An RSS campaign's runs, newest first (at most 100): what each found and the campaign it sent */
+        get: operations["getCampaignsIdRuns"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -613,6 +769,23 @@ export interface paths {
         get: operations["getCampaignsIdTimeseries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/unschedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take a SCHEDULED campaign back to DRAFT (extension of the spec), to edit it or send it another time */
+        post: operations["postCampaignsIdUnschedule"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1271,6 +1444,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/f/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A signup form's hosted page: a plain HTML form (no script) posting to the same URL */
+        get: operations["getFId"];
+        put?: never;
+        /** Submits a signup form (application/x-www-form-urlencoded, from any site): creates or updates the contact, subscribed or pending double opt-in; answers the success page or 303 to the redirect URL, 422 the form with its errors, 429 when rate limited */
+        post: operations["postFId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's signup forms, oldest first */
+        get: operations["getForms"];
+        put?: never;
+        /** Create a signup form: its fields (after the implicit email), topics, double opt-in and what follows a submission */
+        post: operations["postForms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One signup form */
+        get: operations["getFormsId"];
+        put?: never;
+        post?: never;
+        /** Delete a signup form: its page and embedded copies stop taking submissions (404); contacts it made stay */
+        delete: operations["deleteFormsId"];
+        options?: never;
+        head?: never;
+        /** Change a signup form's settings; its URL and embed snippet stay the same */
+        patch: operations["patchFormsId"];
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -1798,6 +2026,24 @@ export interface paths {
         patch: operations["patchTemplatesId"];
         trace?: never;
     };
+    "/templates/{id}/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The draft content (or the published content when no draft is saved) */
+        get: operations["getTemplatesIdDraft"];
+        /** Save the draft (validated and compiled; senders keep the published version until it is published) */
+        put: operations["putTemplatesIdDraft"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/templates/{id}/duplicate": {
         parameters: {
             query?: never;
@@ -1809,6 +2055,23 @@ export interface paths {
         put?: never;
         /** Copy a template under a new id, named "<name> (copy)" */
         post: operations["postTemplatesIdDuplicate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/{id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Publish the draft as the next version (compiled again with the current brand); senders use it from now on */
+        post: operations["postTemplatesIdPublish"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1832,6 +2095,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/templates/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Published versions, newest first */
+        get: operations["getTemplatesIdVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/{id}/versions/{n}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One published version's content */
+        get: operations["getTemplatesIdVersionsN"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/{id}/versions/{n}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Copy a published version into the draft (publish it to send it) */
+        post: operations["postTemplatesIdVersionsNRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/templates/preview": {
         parameters: {
             query?: never;
@@ -1843,6 +2157,23 @@ export interface paths {
         put?: never;
         /** Render a subject, HTML body and text part as a send would (the same Liquid renderer), without storing or sending anything */
         post: operations["postTemplatesPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/starters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Block documents to start a template from (welcome, newsletter, product update, receipt, password reset, event invitation) */
+        get: operations["getTemplatesStarters"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2317,6 +2648,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** View in browser (`{{ viewInBrowserUrl }}`): one email as its recipient got it, read-only (no open is counted); 410 once its content was pruned or its contact erased */
+        get: operations["getVToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/send": {
         parameters: {
             query?: never;
@@ -2658,7 +3006,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a step of one of the registered step types; its config is validated by the type */
+        /** Add a step of one of the registered step types (with `after`, in place on a branch); its config is validated by the type */
         post: operations["postWorkflowsIdSteps"];
         delete?: never;
         options?: never;
@@ -2768,6 +3116,7 @@ export interface components {
                     field: string;
                     message: string;
                     received?: unknown;
+                    stepId?: string;
                 }[];
                 message: string;
                 /** @description also sent as the X-Request-Id header */
@@ -2938,7 +3287,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3013,7 +3362,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3091,7 +3440,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3153,7 +3502,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3243,7 +3592,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3336,7 +3685,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3423,7 +3772,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3520,7 +3869,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3600,7 +3949,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3616,6 +3965,365 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        /** @description the address of the user who created it; null when a key did, or the user is gone */
+                        createdBy: string | null;
+                        id: string;
+                        /** @description moves at most once a minute */
+                        lastUsedAt: string | null;
+                        name: string;
+                        /** @description the first characters of the secret, to recognise it by */
+                        prefix: string;
+                        scopes: ("send" | "track" | "contacts:read" | "contacts:write" | "campaigns" | "templates" | "full")[];
+                    }[];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description what the key is for, to recognise it in the list */
+                    name: string;
+                    scopes: ("send" | "track" | "contacts:read" | "contacts:write" | "campaigns" | "templates" | "full")[];
+                };
+            };
+        };
+        responses: {
+            /** @description created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        /** @description the address of the user who created it; null when a key did, or the user is gone */
+                        createdBy: string | null;
+                        id: string;
+                        /** @description moves at most once a minute */
+                        lastUsedAt: string | null;
+                        name: string;
+                        /** @description the first characters of the secret, to recognise it by */
+                        prefix: string;
+                        scopes: ("send" | "track" | "contacts:read" | "contacts:write" | "campaigns" | "templates" | "full")[];
+                        /** @description shown only in this answer: only its sha256 is kept */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `apiKeys.manage` (docs/roles.md), the attempt audited as access.denied */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteApiKeysId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `apiKeys.manage` (docs/roles.md), the attempt audited as access.denied */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getArchiveSlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description an HTML page: the project's public campaigns, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description an HTML page: no project has this slug */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getArchiveSlugCampaignId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaignId: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description an HTML page: the campaign rendered for an anonymous reader (no personal data, no tracking) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description an HTML page: no such public campaign in this archive */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getArchiveSlugFeedXml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the Atom feed of the public archive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            /** @description an HTML page: no project has this slug */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
             /** @description unexpected error */
@@ -4625,6 +5333,203 @@ export interface operations {
             };
         };
     };
+    getBrand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the brand */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        colors: {
+                            /** @description Buttons and links */
+                            accent: string;
+                            /** @description Around the content */
+                            background: string;
+                            /** @description Behind the content */
+                            content: string;
+                            text: string;
+                        };
+                        fontFamily: string;
+                        footer: {
+                            /** @description The postal address marketing mail must carry */
+                            address: string;
+                            companyName: string;
+                        };
+                        /** @description An https URL (an upload from POST /uploads/images); null: no logo */
+                        logoUrl: string | null;
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putBrand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    colors: {
+                        /** @description Buttons and links */
+                        accent: string;
+                        /** @description Around the content */
+                        background: string;
+                        /** @description Behind the content */
+                        content: string;
+                        text: string;
+                    };
+                    fontFamily: string;
+                    footer: {
+                        /** @description The postal address marketing mail must carry */
+                        address: string;
+                        companyName: string;
+                    };
+                    /** @description An https URL (an upload from POST /uploads/images); null: no logo */
+                    logoUrl: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description the brand */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        colors: {
+                            /** @description Buttons and links */
+                            accent: string;
+                            /** @description Around the content */
+                            background: string;
+                            /** @description Behind the content */
+                            content: string;
+                            text: string;
+                        };
+                        fontFamily: string;
+                        footer: {
+                            /** @description The postal address marketing mail must carry */
+                            address: string;
+                            companyName: string;
+                        };
+                        /** @description An https URL (an upload from POST /uploads/images); null: no logo */
+                        logoUrl: string | null;
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getCampaigns: {
         parameters: {
             query: {
@@ -4661,6 +5566,8 @@ export interface operations {
                                     unit: "minutes" | "hours" | "days" | "weeks";
                                 };
                             } | null;
+                            /** @description listed in the public archive once SENT */
+                            archive: boolean;
                             audienceCondition: unknown | null;
                             /** @enum {string} */
                             audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -4671,13 +5578,30 @@ export interface operations {
                             createdAt: string;
                             deliveredCount: number;
                             description: string | null;
+                            /** @description RSS only */
+                            feedUrl?: string;
                             from: string;
                             fromName: string | null;
                             id: string;
+                            /**
+                             * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                             * @enum {string}
+                             */
+                            kind: "REGULAR" | "RSS";
                             name: string;
                             openedCount: number;
+                            /** @description the RSS campaign this campaign was sent for; null for others */
+                            parentId: string | null;
                             projectId: string;
                             replyTo: string | null;
+                            /** @description RSS only */
+                            schedule?: {
+                                /** @enum {string} */
+                                frequency: "daily" | "weekly";
+                                time: string;
+                                timezone: string;
+                                weekday?: number | null;
+                            };
                             scheduledFor: string | null;
                             segmentId: string | null;
                             sendRatePerMinute: number | null;
@@ -4686,6 +5610,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                             subject: string;
+                            /** @description RSS only: the template id */
+                            template?: string;
                             /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                             text: string | null;
                             /** @description the id of the topic it is sent as */
@@ -4726,7 +5652,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4778,6 +5704,8 @@ export interface operations {
                             unit: "minutes" | "hours" | "days" | "weeks";
                         };
                     } | null;
+                    /** @description list it in the public archive (/archive/<project slug>) once SENT; default false; PATCH changes it in any status */
+                    archive?: boolean;
                     audienceCondition?: components["schemas"]["FilterTree_3"] | null;
                     /** @enum {string} */
                     audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -4832,6 +5760,8 @@ export interface operations {
                                     unit: "minutes" | "hours" | "days" | "weeks";
                                 };
                             } | null;
+                            /** @description listed in the public archive once SENT */
+                            archive: boolean;
                             audienceCondition: unknown | null;
                             /** @enum {string} */
                             audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -4842,13 +5772,30 @@ export interface operations {
                             createdAt: string;
                             deliveredCount: number;
                             description: string | null;
+                            /** @description RSS only */
+                            feedUrl?: string;
                             from: string;
                             fromName: string | null;
                             id: string;
+                            /**
+                             * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                             * @enum {string}
+                             */
+                            kind: "REGULAR" | "RSS";
                             name: string;
                             openedCount: number;
+                            /** @description the RSS campaign this campaign was sent for; null for others */
+                            parentId: string | null;
                             projectId: string;
                             replyTo: string | null;
+                            /** @description RSS only */
+                            schedule?: {
+                                /** @enum {string} */
+                                frequency: "daily" | "weekly";
+                                time: string;
+                                timezone: string;
+                                weekday?: number | null;
+                            };
                             scheduledFor: string | null;
                             segmentId: string | null;
                             sendRatePerMinute: number | null;
@@ -4857,6 +5804,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                             subject: string;
+                            /** @description RSS only: the template id */
+                            template?: string;
                             /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                             text: string | null;
                             /** @description the id of the topic it is sent as */
@@ -4972,6 +5921,8 @@ export interface operations {
                                 unit: "minutes" | "hours" | "days" | "weeks";
                             };
                         } | null;
+                        /** @description listed in the public archive once SENT */
+                        archive: boolean;
                         audienceCondition: unknown | null;
                         /** @enum {string} */
                         audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -4982,13 +5933,30 @@ export interface operations {
                         createdAt: string;
                         deliveredCount: number;
                         description: string | null;
+                        /** @description RSS only */
+                        feedUrl?: string;
                         from: string;
                         fromName: string | null;
                         id: string;
+                        /**
+                         * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                         * @enum {string}
+                         */
+                        kind: "REGULAR" | "RSS";
                         name: string;
                         openedCount: number;
+                        /** @description the RSS campaign this campaign was sent for; null for others */
+                        parentId: string | null;
                         projectId: string;
                         replyTo: string | null;
+                        /** @description RSS only */
+                        schedule?: {
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            time: string;
+                            timezone: string;
+                            weekday?: number | null;
+                        };
                         scheduledFor: string | null;
                         segmentId: string | null;
                         sendRatePerMinute: number | null;
@@ -4997,6 +5965,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                         subject: string;
+                        /** @description RSS only: the template id */
+                        template?: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
                         /** @description the id of the topic it is sent as */
@@ -5023,7 +5993,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5086,6 +6056,8 @@ export interface operations {
                             unit: "minutes" | "hours" | "days" | "weeks";
                         };
                     } | null;
+                    /** @description list it in the public archive (/archive/<project slug>) once SENT; default false; PATCH changes it in any status */
+                    archive?: boolean;
                     audienceCondition?: components["schemas"]["FilterTree_4"] | null;
                     /** @enum {string} */
                     audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -5139,6 +6111,8 @@ export interface operations {
                                 unit: "minutes" | "hours" | "days" | "weeks";
                             };
                         } | null;
+                        /** @description listed in the public archive once SENT */
+                        archive: boolean;
                         audienceCondition: unknown | null;
                         /** @enum {string} */
                         audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -5149,13 +6123,30 @@ export interface operations {
                         createdAt: string;
                         deliveredCount: number;
                         description: string | null;
+                        /** @description RSS only */
+                        feedUrl?: string;
                         from: string;
                         fromName: string | null;
                         id: string;
+                        /**
+                         * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                         * @enum {string}
+                         */
+                        kind: "REGULAR" | "RSS";
                         name: string;
                         openedCount: number;
+                        /** @description the RSS campaign this campaign was sent for; null for others */
+                        parentId: string | null;
                         projectId: string;
                         replyTo: string | null;
+                        /** @description RSS only */
+                        schedule?: {
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            time: string;
+                            timezone: string;
+                            weekday?: number | null;
+                        };
                         scheduledFor: string | null;
                         segmentId: string | null;
                         sendRatePerMinute: number | null;
@@ -5164,6 +6155,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                         subject: string;
+                        /** @description RSS only: the template id */
+                        template?: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
                         /** @description the id of the topic it is sent as */
@@ -5199,7 +6192,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5291,7 +6284,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5311,6 +6304,180 @@ export interface operations {
             };
             /** @description the campaign has an active execution */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    patchCampaignsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description list it in the public archive (/archive/<project slug>) once SENT */
+                    archive: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description the campaign */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        abTest: {
+                            /** @enum {string} */
+                            metric: "opens" | "clicks";
+                            subjects: string[];
+                            testPercent: number;
+                            /** Format: duration */
+                            winnerAfter: {
+                                amount: number;
+                                /** @enum {string} */
+                                unit: "minutes" | "hours" | "days" | "weeks";
+                            };
+                        } | null;
+                        /** @description listed in the public archive once SENT */
+                        archive: boolean;
+                        audienceCondition: unknown | null;
+                        /** @enum {string} */
+                        audienceType: "ALL" | "SEGMENT" | "FILTERED";
+                        body: string;
+                        bouncedCount: number;
+                        clickedCount: number;
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        deliveredCount: number;
+                        description: string | null;
+                        /** @description RSS only */
+                        feedUrl?: string;
+                        from: string;
+                        fromName: string | null;
+                        id: string;
+                        /**
+                         * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                         * @enum {string}
+                         */
+                        kind: "REGULAR" | "RSS";
+                        name: string;
+                        openedCount: number;
+                        /** @description the RSS campaign this campaign was sent for; null for others */
+                        parentId: string | null;
+                        projectId: string;
+                        replyTo: string | null;
+                        /** @description RSS only */
+                        schedule?: {
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            time: string;
+                            timezone: string;
+                            weekday?: number | null;
+                        };
+                        scheduledFor: string | null;
+                        segmentId: string | null;
+                        sendRatePerMinute: number | null;
+                        sentAt: string | null;
+                        sentCount: number;
+                        /** @enum {string} */
+                        status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
+                        subject: string;
+                        /** @description RSS only: the template id */
+                        template?: string;
+                        /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
+                        text: string | null;
+                        /** @description the id of the topic it is sent as */
+                        topic: string | null;
+                        totalRecipients: number;
+                        /** @description the campaign's own tracking choice; null: the project's settings for its type */
+                        tracking: {
+                            clicks?: boolean;
+                            opens?: boolean;
+                        } | null;
+                        /** @enum {string} */
+                        type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
+                        /** @description ISO 8601 timestamp (UTC) */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5370,7 +6537,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5447,6 +6614,8 @@ export interface operations {
                                 unit: "minutes" | "hours" | "days" | "weeks";
                             };
                         } | null;
+                        /** @description listed in the public archive once SENT */
+                        archive: boolean;
                         audienceCondition: unknown | null;
                         /** @enum {string} */
                         audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -5457,13 +6626,30 @@ export interface operations {
                         createdAt: string;
                         deliveredCount: number;
                         description: string | null;
+                        /** @description RSS only */
+                        feedUrl?: string;
                         from: string;
                         fromName: string | null;
                         id: string;
+                        /**
+                         * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                         * @enum {string}
+                         */
+                        kind: "REGULAR" | "RSS";
                         name: string;
                         openedCount: number;
+                        /** @description the RSS campaign this campaign was sent for; null for others */
+                        parentId: string | null;
                         projectId: string;
                         replyTo: string | null;
+                        /** @description RSS only */
+                        schedule?: {
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            time: string;
+                            timezone: string;
+                            weekday?: number | null;
+                        };
                         scheduledFor: string | null;
                         segmentId: string | null;
                         sendRatePerMinute: number | null;
@@ -5472,6 +6658,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                         subject: string;
+                        /** @description RSS only: the template id */
+                        template?: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
                         /** @description the id of the topic it is sent as */
@@ -5498,7 +6686,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5575,6 +6763,8 @@ export interface operations {
                                 unit: "minutes" | "hours" | "days" | "weeks";
                             };
                         } | null;
+                        /** @description listed in the public archive once SENT */
+                        archive: boolean;
                         audienceCondition: unknown | null;
                         /** @enum {string} */
                         audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -5585,13 +6775,30 @@ export interface operations {
                         createdAt: string;
                         deliveredCount: number;
                         description: string | null;
+                        /** @description RSS only */
+                        feedUrl?: string;
                         from: string;
                         fromName: string | null;
                         id: string;
+                        /**
+                         * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                         * @enum {string}
+                         */
+                        kind: "REGULAR" | "RSS";
                         name: string;
                         openedCount: number;
+                        /** @description the RSS campaign this campaign was sent for; null for others */
+                        parentId: string | null;
                         projectId: string;
                         replyTo: string | null;
+                        /** @description RSS only */
+                        schedule?: {
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            time: string;
+                            timezone: string;
+                            weekday?: number | null;
+                        };
                         scheduledFor: string | null;
                         segmentId: string | null;
                         sendRatePerMinute: number | null;
@@ -5600,6 +6807,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                         subject: string;
+                        /** @description RSS only: the template id */
+                        template?: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
                         /** @description the id of the topic it is sent as */
@@ -5626,7 +6835,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5700,7 +6909,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5768,6 +6977,8 @@ export interface operations {
                                 unit: "minutes" | "hours" | "days" | "weeks";
                             };
                         } | null;
+                        /** @description listed in the public archive once SENT */
+                        archive: boolean;
                         audienceCondition: unknown | null;
                         /** @enum {string} */
                         audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -5778,13 +6989,30 @@ export interface operations {
                         createdAt: string;
                         deliveredCount: number;
                         description: string | null;
+                        /** @description RSS only */
+                        feedUrl?: string;
                         from: string;
                         fromName: string | null;
                         id: string;
+                        /**
+                         * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                         * @enum {string}
+                         */
+                        kind: "REGULAR" | "RSS";
                         name: string;
                         openedCount: number;
+                        /** @description the RSS campaign this campaign was sent for; null for others */
+                        parentId: string | null;
                         projectId: string;
                         replyTo: string | null;
+                        /** @description RSS only */
+                        schedule?: {
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            time: string;
+                            timezone: string;
+                            weekday?: number | null;
+                        };
                         scheduledFor: string | null;
                         segmentId: string | null;
                         sendRatePerMinute: number | null;
@@ -5793,6 +7021,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                         subject: string;
+                        /** @description RSS only: the template id */
+                        template?: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
                         /** @description the id of the topic it is sent as */
@@ -5819,7 +7049,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5839,6 +7069,118 @@ export interface operations {
             };
             /** @description the campaign is not SENDING, or its workflow refused */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getCampaignsIdRecipients: {
+        parameters: {
+            query?: {
+                /** @description the `cursor` of the previous page */
+                cursor?: string;
+                /** @description csv: every matching recipient as a CSV download (limit and cursor are ignored) */
+                format?: "json" | "csv";
+                /** @description 1 to 200 (larger values are clamped), default 50 */
+                limit?: number;
+                /** @description only the recipients whose email reached this state (at any time): delivered, opened, clicked, bounced, complained or unsubscribed */
+                status?: "delivered" | "opened" | "clicked" | "bounced" | "complained" | "unsubscribed";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of recipients in contact id order, or (format=csv) all of them as CSV */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description pass as `cursor` for the next page; null on the last page */
+                        cursor: string | null;
+                        data: {
+                            /** @description when the email was first reported bounced; null if never */
+                            bouncedAt: string | null;
+                            /** @description when the email was first clicked; null if never */
+                            clickedAt: string | null;
+                            /** @description when the email was first reported as spam; null if never */
+                            complainedAt: string | null;
+                            contactId: string;
+                            /** @description when the email was first delivered; null if never */
+                            deliveredAt: string | null;
+                            /** @description the address the email went to */
+                            email: string;
+                            emailId: string;
+                            /** @description when the email was first opened; null if never */
+                            openedAt: string | null;
+                            /** @description when the email was first handed to the provider; null if never */
+                            sentAt: string | null;
+                            /** @description the email's delivery status */
+                            status: string;
+                            /** @description when the email was first followed by an opt-out of the recipient; null if never */
+                            unsubscribedAt: string | null;
+                        }[];
+                        hasMore: boolean;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description a cursor this route did not hand out */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5896,6 +7238,8 @@ export interface operations {
                                 unit: "minutes" | "hours" | "days" | "weeks";
                             };
                         } | null;
+                        /** @description listed in the public archive once SENT */
+                        archive: boolean;
                         audienceCondition: unknown | null;
                         /** @enum {string} */
                         audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -5906,13 +7250,30 @@ export interface operations {
                         createdAt: string;
                         deliveredCount: number;
                         description: string | null;
+                        /** @description RSS only */
+                        feedUrl?: string;
                         from: string;
                         fromName: string | null;
                         id: string;
+                        /**
+                         * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                         * @enum {string}
+                         */
+                        kind: "REGULAR" | "RSS";
                         name: string;
                         openedCount: number;
+                        /** @description the RSS campaign this campaign was sent for; null for others */
+                        parentId: string | null;
                         projectId: string;
                         replyTo: string | null;
+                        /** @description RSS only */
+                        schedule?: {
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            time: string;
+                            timezone: string;
+                            weekday?: number | null;
+                        };
                         scheduledFor: string | null;
                         segmentId: string | null;
                         sendRatePerMinute: number | null;
@@ -5921,6 +7282,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                         subject: string;
+                        /** @description RSS only: the template id */
+                        template?: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
                         /** @description the id of the topic it is sent as */
@@ -5947,7 +7310,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5967,6 +7330,176 @@ export interface operations {
             };
             /** @description the campaign is not PAUSED, or its workflow refused */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postCampaignsIdRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the run started */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            runId: string;
+                        };
+                        message: string;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not an RSS campaign, or it is CANCELLED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getCampaignsIdRuns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the runs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            error: string | null;
+                            finishedAt: string | null;
+                            id: string;
+                            itemCount: number;
+                            items: {
+                                content: string;
+                                date: string | null;
+                                link: string;
+                                summary: string;
+                                title: string;
+                            }[];
+                            /** @description the campaign this run sent (its stats are that campaign’s) */
+                            sentCampaignId: string | null;
+                            /** @description ISO 8601 timestamp (UTC) */
+                            startedAt: string;
+                            /** @enum {string} */
+                            status: "SENT" | "NOTHING_NEW" | "FAILED";
+                        }[];
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6195,7 +7728,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6409,7 +7942,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6420,6 +7953,155 @@ export interface operations {
             };
             /** @description unknown resource */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postCampaignsIdUnschedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the campaign, now a DRAFT without a scheduled time */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        abTest: {
+                            /** @enum {string} */
+                            metric: "opens" | "clicks";
+                            subjects: string[];
+                            testPercent: number;
+                            /** Format: duration */
+                            winnerAfter: {
+                                amount: number;
+                                /** @enum {string} */
+                                unit: "minutes" | "hours" | "days" | "weeks";
+                            };
+                        } | null;
+                        /** @description listed in the public archive once SENT */
+                        archive: boolean;
+                        audienceCondition: unknown | null;
+                        /** @enum {string} */
+                        audienceType: "ALL" | "SEGMENT" | "FILTERED";
+                        body: string;
+                        bouncedCount: number;
+                        clickedCount: number;
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        deliveredCount: number;
+                        description: string | null;
+                        /** @description RSS only */
+                        feedUrl?: string;
+                        from: string;
+                        fromName: string | null;
+                        id: string;
+                        /**
+                         * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                         * @enum {string}
+                         */
+                        kind: "REGULAR" | "RSS";
+                        name: string;
+                        openedCount: number;
+                        /** @description the RSS campaign this campaign was sent for; null for others */
+                        parentId: string | null;
+                        projectId: string;
+                        replyTo: string | null;
+                        /** @description RSS only */
+                        schedule?: {
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            time: string;
+                            timezone: string;
+                            weekday?: number | null;
+                        };
+                        scheduledFor: string | null;
+                        segmentId: string | null;
+                        sendRatePerMinute: number | null;
+                        sentAt: string | null;
+                        sentCount: number;
+                        /** @enum {string} */
+                        status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
+                        subject: string;
+                        /** @description RSS only: the template id */
+                        template?: string;
+                        /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
+                        text: string | null;
+                        /** @description the id of the topic it is sent as */
+                        topic: string | null;
+                        totalRecipients: number;
+                        /** @description the campaign's own tracking choice; null: the project's settings for its type */
+                        tracking: {
+                            clicks?: boolean;
+                            opens?: boolean;
+                        } | null;
+                        /** @enum {string} */
+                        type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
+                        /** @description ISO 8601 timestamp (UTC) */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the campaign is not SCHEDULED, or its time is less than 5 seconds away */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6651,7 +8333,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6784,7 +8466,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6868,7 +8550,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6945,7 +8627,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7053,7 +8735,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7168,7 +8850,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7341,7 +9023,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7423,7 +9105,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7514,7 +9196,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7605,7 +9287,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7701,7 +9383,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7785,7 +9467,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7880,7 +9562,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7970,7 +9652,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8059,7 +9741,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8155,7 +9837,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8222,7 +9904,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8295,7 +9977,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8367,7 +10049,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8449,7 +10131,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8537,7 +10219,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8623,7 +10305,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8719,7 +10401,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8809,7 +10491,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8992,7 +10674,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9066,7 +10748,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9157,7 +10839,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9248,7 +10930,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9355,7 +11037,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9443,7 +11125,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9559,7 +11241,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `send` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9683,7 +11365,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `send` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9794,7 +11476,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `track` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9850,7 +11532,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `track` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9941,7 +11623,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `track` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10037,7 +11719,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `track` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10126,7 +11808,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `track` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10208,7 +11890,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `track` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10300,7 +11982,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `track` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10311,6 +11993,625 @@ export interface operations {
             };
             /** @description Idempotency-Key reused */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getFId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description an HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postFId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the success page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description to the form's redirect URL */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getForms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description every form */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description ISO 8601 timestamp (UTC) */
+                            createdAt: string;
+                            doubleOptIn: boolean | null;
+                            /** @description a plain HTML form posting to the hosted page, for any site */
+                            embedHtml: string;
+                            fields: {
+                                key: string;
+                                label: string;
+                                options?: string[];
+                                required: boolean;
+                                /** @enum {string} */
+                                type: "text" | "number" | "date" | "checkbox" | "select";
+                            }[];
+                            id: string;
+                            name: string;
+                            /** @description the hosted page (absolute) */
+                            publicUrl: string;
+                            redirectUrl: string | null;
+                            successMessage: string | null;
+                            topics: string[];
+                            /** @description ISO 8601 timestamp (UTC) */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postForms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description true: every submission waits for the emailed confirmation (needs the project's doubleOptIn settings); false: never; null: the project's settings decide
+                     * @default null
+                     */
+                    doubleOptIn?: boolean | null;
+                    /**
+                     * @description up to 30 fields after the implicit email field
+                     * @default []
+                     */
+                    fields?: {
+                        /** @description the contact data key the value is stored under (data.<key>) */
+                        key: string;
+                        label: string;
+                        /** @description the choices of a select (required for it, refused for the others) */
+                        options?: string[];
+                        /** @default false */
+                        required?: boolean;
+                        /**
+                         * @description text and select store a string, number a number, checkbox a boolean, date an ISO date (YYYY-MM-DD)
+                         * @enum {string}
+                         */
+                        type: "text" | "number" | "date" | "checkbox" | "select";
+                    }[];
+                    name: string;
+                    /**
+                     * @description where a submission is sent (303) instead of the success page
+                     * @default null
+                     */
+                    redirectUrl?: string | null;
+                    /**
+                     * @description shown after a submission; default: a short thank-you
+                     * @default null
+                     */
+                    successMessage?: string | null;
+                    /**
+                     * @description slugs of topics of the project a submission subscribes to
+                     * @default []
+                     */
+                    topics?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description the form, with its public URL and embed snippet */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        doubleOptIn: boolean | null;
+                        /** @description a plain HTML form posting to the hosted page, for any site */
+                        embedHtml: string;
+                        fields: {
+                            key: string;
+                            label: string;
+                            options?: string[];
+                            required: boolean;
+                            /** @enum {string} */
+                            type: "text" | "number" | "date" | "checkbox" | "select";
+                        }[];
+                        id: string;
+                        name: string;
+                        /** @description the hosted page (absolute) */
+                        publicUrl: string;
+                        redirectUrl: string | null;
+                        successMessage: string | null;
+                        topics: string[];
+                        /** @description ISO 8601 timestamp (UTC) */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getFormsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the form */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        doubleOptIn: boolean | null;
+                        /** @description a plain HTML form posting to the hosted page, for any site */
+                        embedHtml: string;
+                        fields: {
+                            key: string;
+                            label: string;
+                            options?: string[];
+                            required: boolean;
+                            /** @enum {string} */
+                            type: "text" | "number" | "date" | "checkbox" | "select";
+                        }[];
+                        id: string;
+                        name: string;
+                        /** @description the hosted page (absolute) */
+                        publicUrl: string;
+                        redirectUrl: string | null;
+                        successMessage: string | null;
+                        topics: string[];
+                        /** @description ISO 8601 timestamp (UTC) */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteFormsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    patchFormsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description true: every submission waits for the emailed confirmation (needs the project's doubleOptIn settings); false: never; null: the project's settings decide */
+                    doubleOptIn?: boolean | null;
+                    /** @description up to 30 fields after the implicit email field */
+                    fields?: {
+                        /** @description the contact data key the value is stored under (data.<key>) */
+                        key: string;
+                        label: string;
+                        /** @description the choices of a select (required for it, refused for the others) */
+                        options?: string[];
+                        /** @default false */
+                        required?: boolean;
+                        /**
+                         * @description text and select store a string, number a number, checkbox a boolean, date an ISO date (YYYY-MM-DD)
+                         * @enum {string}
+                         */
+                        type: "text" | "number" | "date" | "checkbox" | "select";
+                    }[];
+                    name?: string;
+                    /** @description where a submission is sent (303) instead of the success page */
+                    redirectUrl?: string | null;
+                    /** @description shown after a submission; default: a short thank-you */
+                    successMessage?: string | null;
+                    /** @description slugs of topics of the project a submission subscribes to */
+                    topics?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description the form */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        doubleOptIn: boolean | null;
+                        /** @description a plain HTML form posting to the hosted page, for any site */
+                        embedHtml: string;
+                        fields: {
+                            key: string;
+                            label: string;
+                            options?: string[];
+                            required: boolean;
+                            /** @enum {string} */
+                            type: "text" | "number" | "date" | "checkbox" | "select";
+                        }[];
+                        id: string;
+                        name: string;
+                        /** @description the hosted page (absolute) */
+                        publicUrl: string;
+                        redirectUrl: string | null;
+                        successMessage: string | null;
+                        topics: string[];
+                        /** @description ISO 8601 timestamp (UTC) */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10488,7 +12789,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10580,7 +12881,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10976,7 +13277,7 @@ export interface operations {
     getProjectsIdAudit: {
         parameters: {
             query?: {
-                action?: "project.create" | "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.require_two_factor" | "project.reset" | "settings.update" | "billing.limits" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "contact.import" | "contact.bulk_subscribe" | "contact.bulk_unsubscribe" | "contact.bulk_delete" | "contact_field.delete" | "event.delete" | "suppression.add" | "suppression.remove" | "template.create" | "template.update" | "template.delete" | "campaign.create" | "campaign.update" | "campaign.delete" | "campaign.send" | "campaign.cancel" | "workflow.create" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "workflow.update" | "segment.create" | "segment.update" | "segment.delete" | "topic.create" | "topic.update" | "topic.delete" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.delete" | "retention.prune" | "access.denied";
+                action?: "project.create" | "keys.rotate" | "api_key.create" | "api_key.revoke" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.require_two_factor" | "project.reset" | "settings.update" | "billing.limits" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "contact.import" | "contact.bulk_subscribe" | "contact.bulk_unsubscribe" | "contact.bulk_delete" | "contact_field.delete" | "event.delete" | "suppression.add" | "suppression.remove" | "template.create" | "template.update" | "template.delete" | "template.publish" | "brand.update" | "campaign.create" | "campaign.update" | "campaign.delete" | "campaign.send" | "campaign.cancel" | "campaign.unschedule" | "workflow.create" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "workflow.update" | "segment.create" | "segment.update" | "segment.delete" | "topic.create" | "topic.update" | "topic.delete" | "form.create" | "form.update" | "form.delete" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.delete" | "retention.prune" | "access.denied";
                 /** @description a user id, `secret key` or `system` */
                 actor?: string;
                 /** @description at or after (inclusive) */
@@ -11003,7 +13304,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @enum {string} */
-                            action: "project.create" | "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.require_two_factor" | "project.reset" | "settings.update" | "billing.limits" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "contact.import" | "contact.bulk_subscribe" | "contact.bulk_unsubscribe" | "contact.bulk_delete" | "contact_field.delete" | "event.delete" | "suppression.add" | "suppression.remove" | "template.create" | "template.update" | "template.delete" | "campaign.create" | "campaign.update" | "campaign.delete" | "campaign.send" | "campaign.cancel" | "workflow.create" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "workflow.update" | "segment.create" | "segment.update" | "segment.delete" | "topic.create" | "topic.update" | "topic.delete" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.delete" | "retention.prune" | "access.denied";
+                            action: "project.create" | "keys.rotate" | "api_key.create" | "api_key.revoke" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.require_two_factor" | "project.reset" | "settings.update" | "billing.limits" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "contact.import" | "contact.bulk_subscribe" | "contact.bulk_unsubscribe" | "contact.bulk_delete" | "contact_field.delete" | "event.delete" | "suppression.add" | "suppression.remove" | "template.create" | "template.update" | "template.delete" | "template.publish" | "brand.update" | "campaign.create" | "campaign.update" | "campaign.delete" | "campaign.send" | "campaign.cancel" | "campaign.unschedule" | "workflow.create" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "workflow.update" | "segment.create" | "segment.update" | "segment.delete" | "topic.create" | "topic.update" | "topic.delete" | "form.create" | "form.update" | "form.delete" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.delete" | "retention.prune" | "access.denied";
                             /** @description the user id, `secret key` or `system` */
                             actor: string;
                             /** @description the acting user's current sign-in address; null for `secret key`, `system` or a deleted account */
@@ -11790,7 +14091,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11889,7 +14190,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11974,7 +14275,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12039,7 +14340,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12152,7 +14453,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12245,7 +14546,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12346,7 +14647,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12433,7 +14734,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12527,7 +14828,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12605,7 +14906,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12707,7 +15008,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12868,7 +15169,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `settings.update` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `settings.update` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13164,7 +15465,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13263,7 +15564,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `suppressions.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `suppressions.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13338,7 +15639,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `suppressions.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `suppressions.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13491,11 +15792,316 @@ export interface operations {
                             /** @description ISO 8601 timestamp (UTC) */
                             createdAt: string;
                             description: string | null;
+                            /** @description The block document of a blocks template; `body` is its compiled HTML */
+                            document: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    columns: {
+                                        blocks: ({
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @default 1 */
+                                            level: 1 | 2 | 3;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @constant */
+                                            type: "heading";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            fontSize?: number;
+                                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "text";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Button colour; defaults to the brand accent */
+                                            color?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            textColor?: string;
+                                            /** @constant */
+                                            type: "button";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description Required for sending: read aloud and shown when images are off */
+                                            alt: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                            src: string;
+                                            /** @constant */
+                                            type: "image";
+                                            /** @description Pixels; the image never grows past the content width */
+                                            width?: number;
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            thickness?: number;
+                                            /** @constant */
+                                            type: "divider";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @default 24 */
+                                            height: number;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "spacer";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            links: {
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @enum {string} */
+                                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                            }[];
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "social";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Raw HTML, kept as written */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "html";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description Extra words above the address; the brand footer when absent */
+                                            text?: string;
+                                            /** @constant */
+                                            type: "footer";
+                                        })[];
+                                    }[];
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "columns";
+                                })[];
+                                /** @default {} */
+                                settings: {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    accentColor?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    contentBackground?: string;
+                                    fontFamily?: string;
+                                    /** @description The preview line inboxes show after the subject */
+                                    preheader?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    width?: number;
+                                };
+                                /** @constant */
+                                version: 1;
+                            } | null;
+                            /** @enum {string} */
+                            editor: "html" | "blocks";
                             from: string;
                             fromName: string | null;
+                            /** @description Whether unpublished changes are saved */
+                            hasDraft: boolean;
                             id: string;
                             name: string;
                             projectId: string;
+                            /** @description The version senders use */
+                            publishedVersion: number;
                             replyTo: string | null;
                             subject: string;
                             /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
@@ -13504,6 +16110,312 @@ export interface operations {
                             type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                             /** @description ISO 8601 timestamp (UTC) */
                             updatedAt: string;
+                            variants: {
+                                [key: string]: {
+                                    /** @description HTML; compiled from the document for a blocks template */
+                                    body: string;
+                                    document: {
+                                        blocks: ({
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @default 1 */
+                                            level: 1 | 2 | 3;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @constant */
+                                            type: "heading";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            fontSize?: number;
+                                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "text";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Button colour; defaults to the brand accent */
+                                            color?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            textColor?: string;
+                                            /** @constant */
+                                            type: "button";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description Required for sending: read aloud and shown when images are off */
+                                            alt: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                            src: string;
+                                            /** @constant */
+                                            type: "image";
+                                            /** @description Pixels; the image never grows past the content width */
+                                            width?: number;
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            thickness?: number;
+                                            /** @constant */
+                                            type: "divider";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @default 24 */
+                                            height: number;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "spacer";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            links: {
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @enum {string} */
+                                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                            }[];
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "social";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Raw HTML, kept as written */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "html";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description Extra words above the address; the brand footer when absent */
+                                            text?: string;
+                                            /** @constant */
+                                            type: "footer";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            columns: {
+                                                blocks: ({
+                                                    /** @enum {string} */
+                                                    align?: "left" | "center" | "right";
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    background?: string;
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    color?: string;
+                                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                    id: string;
+                                                    /** @default 1 */
+                                                    level: 1 | 2 | 3;
+                                                    /** @description Padding in pixels, top and bottom */
+                                                    padding?: number;
+                                                    text: string;
+                                                    /** @constant */
+                                                    type: "heading";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    align?: "left" | "center" | "right";
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    background?: string;
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    color?: string;
+                                                    fontSize?: number;
+                                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                    html: string;
+                                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                    id: string;
+                                                    /** @description Padding in pixels, top and bottom */
+                                                    padding?: number;
+                                                    /** @constant */
+                                                    type: "text";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    align?: "left" | "center" | "right";
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    background?: string;
+                                                    /** @description Button colour; defaults to the brand accent */
+                                                    color?: string;
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                    id: string;
+                                                    /** @description Padding in pixels, top and bottom */
+                                                    padding?: number;
+                                                    text: string;
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    textColor?: string;
+                                                    /** @constant */
+                                                    type: "button";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    align?: "left" | "center" | "right";
+                                                    /** @description Required for sending: read aloud and shown when images are off */
+                                                    alt: string;
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    background?: string;
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href?: string;
+                                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                    id: string;
+                                                    /** @description Padding in pixels, top and bottom */
+                                                    padding?: number;
+                                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                    src: string;
+                                                    /** @constant */
+                                                    type: "image";
+                                                    /** @description Pixels; the image never grows past the content width */
+                                                    width?: number;
+                                                } | {
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    background?: string;
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    color?: string;
+                                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                    id: string;
+                                                    /** @description Padding in pixels, top and bottom */
+                                                    padding?: number;
+                                                    thickness?: number;
+                                                    /** @constant */
+                                                    type: "divider";
+                                                } | {
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    background?: string;
+                                                    /** @default 24 */
+                                                    height: number;
+                                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                    id: string;
+                                                    /** @description Padding in pixels, top and bottom */
+                                                    padding?: number;
+                                                    /** @constant */
+                                                    type: "spacer";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    align?: "left" | "center" | "right";
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    background?: string;
+                                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                    id: string;
+                                                    links: {
+                                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                        href: string;
+                                                        /** @enum {string} */
+                                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                    }[];
+                                                    /** @description Padding in pixels, top and bottom */
+                                                    padding?: number;
+                                                    /** @constant */
+                                                    type: "social";
+                                                } | {
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    background?: string;
+                                                    /** @description Raw HTML, kept as written */
+                                                    html: string;
+                                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                    id: string;
+                                                    /** @description Padding in pixels, top and bottom */
+                                                    padding?: number;
+                                                    /** @constant */
+                                                    type: "html";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    align?: "left" | "center" | "right";
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    background?: string;
+                                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                    id: string;
+                                                    /** @description Padding in pixels, top and bottom */
+                                                    padding?: number;
+                                                    /** @description Extra words above the address; the brand footer when absent */
+                                                    text?: string;
+                                                    /** @constant */
+                                                    type: "footer";
+                                                })[];
+                                            }[];
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "columns";
+                                        })[];
+                                        /** @default {} */
+                                        settings: {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            accentColor?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            contentBackground?: string;
+                                            fontFamily?: string;
+                                            /** @description The preview line inboxes show after the subject */
+                                            preheader?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            textColor?: string;
+                                            width?: number;
+                                        };
+                                        /** @constant */
+                                        version: 1;
+                                    } | null;
+                                    subject: string;
+                                    text: string | null;
+                                };
+                            } | null;
                         }[];
                         page: number;
                         pageSize: number;
@@ -13530,7 +16442,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13569,8 +16481,313 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    body: string;
+                    /** @description HTML (editor "html"); for a blocks template it is compiled from `document` and read-only */
+                    body?: string;
                     description?: string | null;
+                    /** @description The block document (editor "blocks"); validated with the compiler, a problem is a 422 naming its block */
+                    document?: {
+                        blocks: ({
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @default 1 */
+                            level?: 1 | 2 | 3;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            text: string;
+                            /** @constant */
+                            type: "heading";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            fontSize?: number;
+                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                            html: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "text";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Button colour; defaults to the brand accent */
+                            color?: string;
+                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                            href: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            text: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            textColor?: string;
+                            /** @constant */
+                            type: "button";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description Required for sending: read aloud and shown when images are off */
+                            alt: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                            href?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                            src: string;
+                            /** @constant */
+                            type: "image";
+                            /** @description Pixels; the image never grows past the content width */
+                            width?: number;
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            thickness?: number;
+                            /** @constant */
+                            type: "divider";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @default 24 */
+                            height?: number;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "spacer";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            links: {
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @enum {string} */
+                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                            }[];
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "social";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Raw HTML, kept as written */
+                            html: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "html";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @description Extra words above the address; the brand footer when absent */
+                            text?: string;
+                            /** @constant */
+                            type: "footer";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            columns: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level?: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height?: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                })[];
+                            }[];
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "columns";
+                        })[];
+                        /** @default {} */
+                        settings?: {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            accentColor?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            contentBackground?: string;
+                            fontFamily?: string;
+                            /** @description The preview line inboxes show after the subject */
+                            preheader?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            textColor?: string;
+                            width?: number;
+                        };
+                        /** @constant */
+                        version: 1;
+                    } | null;
+                    /**
+                     * @default html
+                     * @enum {string}
+                     */
+                    editor?: "html" | "blocks";
                     /** Format: email */
                     from: string;
                     fromName?: string | null;
@@ -13583,6 +16800,313 @@ export interface operations {
                      * @enum {string}
                      */
                     type?: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
+                    /** @description Content per locale; a contact whose data.locale matches (exactly, then by language) gets it */
+                    variants?: {
+                        [key: string]: {
+                            body?: string;
+                            /** @description The block document (editor "blocks"); validated with the compiler, a problem is a 422 naming its block */
+                            document?: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level?: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height?: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    columns: {
+                                        blocks: ({
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @default 1 */
+                                            level?: 1 | 2 | 3;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @constant */
+                                            type: "heading";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            fontSize?: number;
+                                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "text";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Button colour; defaults to the brand accent */
+                                            color?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            textColor?: string;
+                                            /** @constant */
+                                            type: "button";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description Required for sending: read aloud and shown when images are off */
+                                            alt: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                            src: string;
+                                            /** @constant */
+                                            type: "image";
+                                            /** @description Pixels; the image never grows past the content width */
+                                            width?: number;
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            thickness?: number;
+                                            /** @constant */
+                                            type: "divider";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @default 24 */
+                                            height?: number;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "spacer";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            links: {
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @enum {string} */
+                                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                            }[];
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "social";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Raw HTML, kept as written */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "html";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description Extra words above the address; the brand footer when absent */
+                                            text?: string;
+                                            /** @constant */
+                                            type: "footer";
+                                        })[];
+                                    }[];
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "columns";
+                                })[];
+                                /** @default {} */
+                                settings?: {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    accentColor?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    contentBackground?: string;
+                                    fontFamily?: string;
+                                    /** @description The preview line inboxes show after the subject */
+                                    preheader?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    width?: number;
+                                };
+                                /** @constant */
+                                version: 1;
+                            } | null;
+                            subject: string;
+                            text?: string | null;
+                        };
+                    } | null;
                 };
             };
         };
@@ -13598,11 +17122,316 @@ export interface operations {
                         /** @description ISO 8601 timestamp (UTC) */
                         createdAt: string;
                         description: string | null;
+                        /** @description The block document of a blocks template; `body` is its compiled HTML */
+                        document: {
+                            blocks: ({
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @default 1 */
+                                level: 1 | 2 | 3;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @constant */
+                                type: "heading";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                fontSize?: number;
+                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Button colour; defaults to the brand accent */
+                                color?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                /** @constant */
+                                type: "button";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description Required for sending: read aloud and shown when images are off */
+                                alt: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                src: string;
+                                /** @constant */
+                                type: "image";
+                                /** @description Pixels; the image never grows past the content width */
+                                width?: number;
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                thickness?: number;
+                                /** @constant */
+                                type: "divider";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @default 24 */
+                                height: number;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "spacer";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                links: {
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @enum {string} */
+                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                }[];
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "social";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Raw HTML, kept as written */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "html";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description Extra words above the address; the brand footer when absent */
+                                text?: string;
+                                /** @constant */
+                                type: "footer";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                columns: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    })[];
+                                }[];
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "columns";
+                            })[];
+                            /** @default {} */
+                            settings: {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                accentColor?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                contentBackground?: string;
+                                fontFamily?: string;
+                                /** @description The preview line inboxes show after the subject */
+                                preheader?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                width?: number;
+                            };
+                            /** @constant */
+                            version: 1;
+                        } | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
                         from: string;
                         fromName: string | null;
+                        /** @description Whether unpublished changes are saved */
+                        hasDraft: boolean;
                         id: string;
                         name: string;
                         projectId: string;
+                        /** @description The version senders use */
+                        publishedVersion: number;
                         replyTo: string | null;
                         subject: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
@@ -13611,6 +17440,312 @@ export interface operations {
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                         /** @description ISO 8601 timestamp (UTC) */
                         updatedAt: string;
+                        variants: {
+                            [key: string]: {
+                                /** @description HTML; compiled from the document for a blocks template */
+                                body: string;
+                                document: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        columns: {
+                                            blocks: ({
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @default 1 */
+                                                level: 1 | 2 | 3;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @constant */
+                                                type: "heading";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                fontSize?: number;
+                                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "text";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Button colour; defaults to the brand accent */
+                                                color?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                textColor?: string;
+                                                /** @constant */
+                                                type: "button";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description Required for sending: read aloud and shown when images are off */
+                                                alt: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                src: string;
+                                                /** @constant */
+                                                type: "image";
+                                                /** @description Pixels; the image never grows past the content width */
+                                                width?: number;
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                thickness?: number;
+                                                /** @constant */
+                                                type: "divider";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @default 24 */
+                                                height: number;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "spacer";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                links: {
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @enum {string} */
+                                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                }[];
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "social";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Raw HTML, kept as written */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "html";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description Extra words above the address; the brand footer when absent */
+                                                text?: string;
+                                                /** @constant */
+                                                type: "footer";
+                                            })[];
+                                        }[];
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "columns";
+                                    })[];
+                                    /** @default {} */
+                                    settings: {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        accentColor?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        contentBackground?: string;
+                                        fontFamily?: string;
+                                        /** @description The preview line inboxes show after the subject */
+                                        preheader?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        width?: number;
+                                    };
+                                    /** @constant */
+                                    version: 1;
+                                } | null;
+                                subject: string;
+                                text: string | null;
+                            };
+                        } | null;
                     };
                 };
             };
@@ -13692,11 +17827,316 @@ export interface operations {
                         /** @description ISO 8601 timestamp (UTC) */
                         createdAt: string;
                         description: string | null;
+                        /** @description The block document of a blocks template; `body` is its compiled HTML */
+                        document: {
+                            blocks: ({
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @default 1 */
+                                level: 1 | 2 | 3;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @constant */
+                                type: "heading";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                fontSize?: number;
+                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Button colour; defaults to the brand accent */
+                                color?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                /** @constant */
+                                type: "button";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description Required for sending: read aloud and shown when images are off */
+                                alt: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                src: string;
+                                /** @constant */
+                                type: "image";
+                                /** @description Pixels; the image never grows past the content width */
+                                width?: number;
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                thickness?: number;
+                                /** @constant */
+                                type: "divider";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @default 24 */
+                                height: number;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "spacer";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                links: {
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @enum {string} */
+                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                }[];
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "social";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Raw HTML, kept as written */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "html";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description Extra words above the address; the brand footer when absent */
+                                text?: string;
+                                /** @constant */
+                                type: "footer";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                columns: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    })[];
+                                }[];
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "columns";
+                            })[];
+                            /** @default {} */
+                            settings: {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                accentColor?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                contentBackground?: string;
+                                fontFamily?: string;
+                                /** @description The preview line inboxes show after the subject */
+                                preheader?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                width?: number;
+                            };
+                            /** @constant */
+                            version: 1;
+                        } | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
                         from: string;
                         fromName: string | null;
+                        /** @description Whether unpublished changes are saved */
+                        hasDraft: boolean;
                         id: string;
                         name: string;
                         projectId: string;
+                        /** @description The version senders use */
+                        publishedVersion: number;
                         replyTo: string | null;
                         subject: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
@@ -13705,6 +18145,312 @@ export interface operations {
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                         /** @description ISO 8601 timestamp (UTC) */
                         updatedAt: string;
+                        variants: {
+                            [key: string]: {
+                                /** @description HTML; compiled from the document for a blocks template */
+                                body: string;
+                                document: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        columns: {
+                                            blocks: ({
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @default 1 */
+                                                level: 1 | 2 | 3;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @constant */
+                                                type: "heading";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                fontSize?: number;
+                                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "text";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Button colour; defaults to the brand accent */
+                                                color?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                textColor?: string;
+                                                /** @constant */
+                                                type: "button";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description Required for sending: read aloud and shown when images are off */
+                                                alt: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                src: string;
+                                                /** @constant */
+                                                type: "image";
+                                                /** @description Pixels; the image never grows past the content width */
+                                                width?: number;
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                thickness?: number;
+                                                /** @constant */
+                                                type: "divider";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @default 24 */
+                                                height: number;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "spacer";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                links: {
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @enum {string} */
+                                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                }[];
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "social";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Raw HTML, kept as written */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "html";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description Extra words above the address; the brand footer when absent */
+                                                text?: string;
+                                                /** @constant */
+                                                type: "footer";
+                                            })[];
+                                        }[];
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "columns";
+                                    })[];
+                                    /** @default {} */
+                                    settings: {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        accentColor?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        contentBackground?: string;
+                                        fontFamily?: string;
+                                        /** @description The preview line inboxes show after the subject */
+                                        preheader?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        width?: number;
+                                    };
+                                    /** @constant */
+                                    version: 1;
+                                } | null;
+                                subject: string;
+                                text: string | null;
+                            };
+                        } | null;
                     };
                 };
             };
@@ -13717,7 +18463,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13782,7 +18528,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13834,6 +18580,307 @@ export interface operations {
                 "application/json": {
                     body?: string;
                     description?: string | null;
+                    /** @description The block document (editor "blocks"); validated with the compiler, a problem is a 422 naming its block */
+                    document?: {
+                        blocks: ({
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @default 1 */
+                            level?: 1 | 2 | 3;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            text: string;
+                            /** @constant */
+                            type: "heading";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            fontSize?: number;
+                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                            html: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "text";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Button colour; defaults to the brand accent */
+                            color?: string;
+                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                            href: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            text: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            textColor?: string;
+                            /** @constant */
+                            type: "button";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description Required for sending: read aloud and shown when images are off */
+                            alt: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                            href?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                            src: string;
+                            /** @constant */
+                            type: "image";
+                            /** @description Pixels; the image never grows past the content width */
+                            width?: number;
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            thickness?: number;
+                            /** @constant */
+                            type: "divider";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @default 24 */
+                            height?: number;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "spacer";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            links: {
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @enum {string} */
+                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                            }[];
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "social";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Raw HTML, kept as written */
+                            html: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "html";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @description Extra words above the address; the brand footer when absent */
+                            text?: string;
+                            /** @constant */
+                            type: "footer";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            columns: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level?: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height?: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                })[];
+                            }[];
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "columns";
+                        })[];
+                        /** @default {} */
+                        settings?: {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            accentColor?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            contentBackground?: string;
+                            fontFamily?: string;
+                            /** @description The preview line inboxes show after the subject */
+                            preheader?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            textColor?: string;
+                            width?: number;
+                        };
+                        /** @constant */
+                        version: 1;
+                    } | null;
+                    /** @enum {string} */
+                    editor?: "html" | "blocks";
                     /** Format: email */
                     from?: string;
                     fromName?: string | null;
@@ -13843,6 +18890,313 @@ export interface operations {
                     text?: string | null;
                     /** @enum {string} */
                     type?: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
+                    /** @description Content per locale; a contact whose data.locale matches (exactly, then by language) gets it */
+                    variants?: {
+                        [key: string]: {
+                            body?: string;
+                            /** @description The block document (editor "blocks"); validated with the compiler, a problem is a 422 naming its block */
+                            document?: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level?: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height?: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    columns: {
+                                        blocks: ({
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @default 1 */
+                                            level?: 1 | 2 | 3;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @constant */
+                                            type: "heading";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            fontSize?: number;
+                                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "text";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Button colour; defaults to the brand accent */
+                                            color?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            textColor?: string;
+                                            /** @constant */
+                                            type: "button";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description Required for sending: read aloud and shown when images are off */
+                                            alt: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                            src: string;
+                                            /** @constant */
+                                            type: "image";
+                                            /** @description Pixels; the image never grows past the content width */
+                                            width?: number;
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            thickness?: number;
+                                            /** @constant */
+                                            type: "divider";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @default 24 */
+                                            height?: number;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "spacer";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            links: {
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @enum {string} */
+                                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                            }[];
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "social";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Raw HTML, kept as written */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "html";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description Extra words above the address; the brand footer when absent */
+                                            text?: string;
+                                            /** @constant */
+                                            type: "footer";
+                                        })[];
+                                    }[];
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "columns";
+                                })[];
+                                /** @default {} */
+                                settings?: {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    accentColor?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    contentBackground?: string;
+                                    fontFamily?: string;
+                                    /** @description The preview line inboxes show after the subject */
+                                    preheader?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    width?: number;
+                                };
+                                /** @constant */
+                                version: 1;
+                            } | null;
+                            subject: string;
+                            text?: string | null;
+                        };
+                    } | null;
                 };
             };
         };
@@ -13858,11 +19212,316 @@ export interface operations {
                         /** @description ISO 8601 timestamp (UTC) */
                         createdAt: string;
                         description: string | null;
+                        /** @description The block document of a blocks template; `body` is its compiled HTML */
+                        document: {
+                            blocks: ({
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @default 1 */
+                                level: 1 | 2 | 3;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @constant */
+                                type: "heading";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                fontSize?: number;
+                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Button colour; defaults to the brand accent */
+                                color?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                /** @constant */
+                                type: "button";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description Required for sending: read aloud and shown when images are off */
+                                alt: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                src: string;
+                                /** @constant */
+                                type: "image";
+                                /** @description Pixels; the image never grows past the content width */
+                                width?: number;
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                thickness?: number;
+                                /** @constant */
+                                type: "divider";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @default 24 */
+                                height: number;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "spacer";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                links: {
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @enum {string} */
+                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                }[];
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "social";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Raw HTML, kept as written */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "html";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description Extra words above the address; the brand footer when absent */
+                                text?: string;
+                                /** @constant */
+                                type: "footer";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                columns: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    })[];
+                                }[];
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "columns";
+                            })[];
+                            /** @default {} */
+                            settings: {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                accentColor?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                contentBackground?: string;
+                                fontFamily?: string;
+                                /** @description The preview line inboxes show after the subject */
+                                preheader?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                width?: number;
+                            };
+                            /** @constant */
+                            version: 1;
+                        } | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
                         from: string;
                         fromName: string | null;
+                        /** @description Whether unpublished changes are saved */
+                        hasDraft: boolean;
                         id: string;
                         name: string;
                         projectId: string;
+                        /** @description The version senders use */
+                        publishedVersion: number;
                         replyTo: string | null;
                         subject: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
@@ -13871,6 +19530,312 @@ export interface operations {
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                         /** @description ISO 8601 timestamp (UTC) */
                         updatedAt: string;
+                        variants: {
+                            [key: string]: {
+                                /** @description HTML; compiled from the document for a blocks template */
+                                body: string;
+                                document: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        columns: {
+                                            blocks: ({
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @default 1 */
+                                                level: 1 | 2 | 3;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @constant */
+                                                type: "heading";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                fontSize?: number;
+                                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "text";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Button colour; defaults to the brand accent */
+                                                color?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                textColor?: string;
+                                                /** @constant */
+                                                type: "button";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description Required for sending: read aloud and shown when images are off */
+                                                alt: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                src: string;
+                                                /** @constant */
+                                                type: "image";
+                                                /** @description Pixels; the image never grows past the content width */
+                                                width?: number;
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                thickness?: number;
+                                                /** @constant */
+                                                type: "divider";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @default 24 */
+                                                height: number;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "spacer";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                links: {
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @enum {string} */
+                                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                }[];
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "social";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Raw HTML, kept as written */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "html";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description Extra words above the address; the brand footer when absent */
+                                                text?: string;
+                                                /** @constant */
+                                                type: "footer";
+                                            })[];
+                                        }[];
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "columns";
+                                    })[];
+                                    /** @default {} */
+                                    settings: {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        accentColor?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        contentBackground?: string;
+                                        fontFamily?: string;
+                                        /** @description The preview line inboxes show after the subject */
+                                        preheader?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        width?: number;
+                                    };
+                                    /** @constant */
+                                    version: 1;
+                                } | null;
+                                subject: string;
+                                text: string | null;
+                            };
+                        } | null;
                     };
                 };
             };
@@ -13892,7 +19857,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13912,6 +19877,2019 @@ export interface operations {
             };
             /** @description request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getTemplatesIdDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        body: string;
+                        /** @description The block document of a blocks template; `body` is its compiled HTML */
+                        document: {
+                            blocks: ({
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @default 1 */
+                                level: 1 | 2 | 3;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @constant */
+                                type: "heading";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                fontSize?: number;
+                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Button colour; defaults to the brand accent */
+                                color?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                /** @constant */
+                                type: "button";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description Required for sending: read aloud and shown when images are off */
+                                alt: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                src: string;
+                                /** @constant */
+                                type: "image";
+                                /** @description Pixels; the image never grows past the content width */
+                                width?: number;
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                thickness?: number;
+                                /** @constant */
+                                type: "divider";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @default 24 */
+                                height: number;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "spacer";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                links: {
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @enum {string} */
+                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                }[];
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "social";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Raw HTML, kept as written */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "html";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description Extra words above the address; the brand footer when absent */
+                                text?: string;
+                                /** @constant */
+                                type: "footer";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                columns: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    })[];
+                                }[];
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "columns";
+                            })[];
+                            /** @default {} */
+                            settings: {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                accentColor?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                contentBackground?: string;
+                                fontFamily?: string;
+                                /** @description The preview line inboxes show after the subject */
+                                preheader?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                width?: number;
+                            };
+                            /** @constant */
+                            version: 1;
+                        } | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
+                        /** @description false: no draft is saved and this is the published content */
+                        isDraft: boolean;
+                        /** @description The document's preheader (blocks); null for HTML */
+                        preheader: string | null;
+                        subject: string;
+                        text: string | null;
+                        updatedAt: string | null;
+                        variants: {
+                            [key: string]: {
+                                /** @description HTML; compiled from the document for a blocks template */
+                                body: string;
+                                document: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        columns: {
+                                            blocks: ({
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @default 1 */
+                                                level: 1 | 2 | 3;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @constant */
+                                                type: "heading";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                fontSize?: number;
+                                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "text";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Button colour; defaults to the brand accent */
+                                                color?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                textColor?: string;
+                                                /** @constant */
+                                                type: "button";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description Required for sending: read aloud and shown when images are off */
+                                                alt: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                src: string;
+                                                /** @constant */
+                                                type: "image";
+                                                /** @description Pixels; the image never grows past the content width */
+                                                width?: number;
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                thickness?: number;
+                                                /** @constant */
+                                                type: "divider";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @default 24 */
+                                                height: number;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "spacer";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                links: {
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @enum {string} */
+                                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                }[];
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "social";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Raw HTML, kept as written */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "html";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description Extra words above the address; the brand footer when absent */
+                                                text?: string;
+                                                /** @constant */
+                                                type: "footer";
+                                            })[];
+                                        }[];
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "columns";
+                                    })[];
+                                    /** @default {} */
+                                    settings: {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        accentColor?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        contentBackground?: string;
+                                        fontFamily?: string;
+                                        /** @description The preview line inboxes show after the subject */
+                                        preheader?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        width?: number;
+                                    };
+                                    /** @constant */
+                                    version: 1;
+                                } | null;
+                                subject: string;
+                                text: string | null;
+                            };
+                        } | null;
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putTemplatesIdDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description HTML (editor "html"); for a blocks template it is compiled from `document` and read-only */
+                    body?: string;
+                    /** @description The block document (editor "blocks"); validated with the compiler, a problem is a 422 naming its block */
+                    document?: {
+                        blocks: ({
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @default 1 */
+                            level?: 1 | 2 | 3;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            text: string;
+                            /** @constant */
+                            type: "heading";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            fontSize?: number;
+                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                            html: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "text";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Button colour; defaults to the brand accent */
+                            color?: string;
+                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                            href: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            text: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            textColor?: string;
+                            /** @constant */
+                            type: "button";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description Required for sending: read aloud and shown when images are off */
+                            alt: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                            href?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                            src: string;
+                            /** @constant */
+                            type: "image";
+                            /** @description Pixels; the image never grows past the content width */
+                            width?: number;
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            thickness?: number;
+                            /** @constant */
+                            type: "divider";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @default 24 */
+                            height?: number;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "spacer";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            links: {
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @enum {string} */
+                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                            }[];
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "social";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Raw HTML, kept as written */
+                            html: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "html";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @description Extra words above the address; the brand footer when absent */
+                            text?: string;
+                            /** @constant */
+                            type: "footer";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            columns: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level?: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height?: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                })[];
+                            }[];
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "columns";
+                        })[];
+                        /** @default {} */
+                        settings?: {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            accentColor?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            contentBackground?: string;
+                            fontFamily?: string;
+                            /** @description The preview line inboxes show after the subject */
+                            preheader?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            textColor?: string;
+                            width?: number;
+                        };
+                        /** @constant */
+                        version: 1;
+                    } | null;
+                    /**
+                     * @default html
+                     * @enum {string}
+                     */
+                    editor?: "html" | "blocks";
+                    subject: string;
+                    text?: string | null;
+                    /** @description Content per locale; a contact whose data.locale matches (exactly, then by language) gets it */
+                    variants?: {
+                        [key: string]: {
+                            body?: string;
+                            /** @description The block document (editor "blocks"); validated with the compiler, a problem is a 422 naming its block */
+                            document?: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level?: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height?: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    columns: {
+                                        blocks: ({
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @default 1 */
+                                            level?: 1 | 2 | 3;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @constant */
+                                            type: "heading";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            fontSize?: number;
+                                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "text";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Button colour; defaults to the brand accent */
+                                            color?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            textColor?: string;
+                                            /** @constant */
+                                            type: "button";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description Required for sending: read aloud and shown when images are off */
+                                            alt: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                            src: string;
+                                            /** @constant */
+                                            type: "image";
+                                            /** @description Pixels; the image never grows past the content width */
+                                            width?: number;
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            thickness?: number;
+                                            /** @constant */
+                                            type: "divider";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @default 24 */
+                                            height?: number;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "spacer";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            links: {
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @enum {string} */
+                                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                            }[];
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "social";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Raw HTML, kept as written */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "html";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description Extra words above the address; the brand footer when absent */
+                                            text?: string;
+                                            /** @constant */
+                                            type: "footer";
+                                        })[];
+                                    }[];
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "columns";
+                                })[];
+                                /** @default {} */
+                                settings?: {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    accentColor?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    contentBackground?: string;
+                                    fontFamily?: string;
+                                    /** @description The preview line inboxes show after the subject */
+                                    preheader?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    width?: number;
+                                };
+                                /** @constant */
+                                version: 1;
+                            } | null;
+                            subject: string;
+                            text?: string | null;
+                        };
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description the saved draft */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        body: string;
+                        /** @description The block document of a blocks template; `body` is its compiled HTML */
+                        document: {
+                            blocks: ({
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @default 1 */
+                                level: 1 | 2 | 3;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @constant */
+                                type: "heading";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                fontSize?: number;
+                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Button colour; defaults to the brand accent */
+                                color?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                /** @constant */
+                                type: "button";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description Required for sending: read aloud and shown when images are off */
+                                alt: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                src: string;
+                                /** @constant */
+                                type: "image";
+                                /** @description Pixels; the image never grows past the content width */
+                                width?: number;
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                thickness?: number;
+                                /** @constant */
+                                type: "divider";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @default 24 */
+                                height: number;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "spacer";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                links: {
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @enum {string} */
+                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                }[];
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "social";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Raw HTML, kept as written */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "html";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description Extra words above the address; the brand footer when absent */
+                                text?: string;
+                                /** @constant */
+                                type: "footer";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                columns: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    })[];
+                                }[];
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "columns";
+                            })[];
+                            /** @default {} */
+                            settings: {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                accentColor?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                contentBackground?: string;
+                                fontFamily?: string;
+                                /** @description The preview line inboxes show after the subject */
+                                preheader?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                width?: number;
+                            };
+                            /** @constant */
+                            version: 1;
+                        } | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
+                        /** @description false: no draft is saved and this is the published content */
+                        isDraft: boolean;
+                        /** @description The document's preheader (blocks); null for HTML */
+                        preheader: string | null;
+                        subject: string;
+                        text: string | null;
+                        updatedAt: string | null;
+                        variants: {
+                            [key: string]: {
+                                /** @description HTML; compiled from the document for a blocks template */
+                                body: string;
+                                document: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        columns: {
+                                            blocks: ({
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @default 1 */
+                                                level: 1 | 2 | 3;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @constant */
+                                                type: "heading";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                fontSize?: number;
+                                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "text";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Button colour; defaults to the brand accent */
+                                                color?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                textColor?: string;
+                                                /** @constant */
+                                                type: "button";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description Required for sending: read aloud and shown when images are off */
+                                                alt: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                src: string;
+                                                /** @constant */
+                                                type: "image";
+                                                /** @description Pixels; the image never grows past the content width */
+                                                width?: number;
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                thickness?: number;
+                                                /** @constant */
+                                                type: "divider";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @default 24 */
+                                                height: number;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "spacer";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                links: {
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @enum {string} */
+                                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                }[];
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "social";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Raw HTML, kept as written */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "html";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description Extra words above the address; the brand footer when absent */
+                                                text?: string;
+                                                /** @constant */
+                                                type: "footer";
+                                            })[];
+                                        }[];
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "columns";
+                                    })[];
+                                    /** @default {} */
+                                    settings: {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        accentColor?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        contentBackground?: string;
+                                        fontFamily?: string;
+                                        /** @description The preview line inboxes show after the subject */
+                                        preheader?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        width?: number;
+                                    };
+                                    /** @constant */
+                                    version: 1;
+                                } | null;
+                                subject: string;
+                                text: string | null;
+                            };
+                        } | null;
+                    };
+                };
+            };
+            /** @description validation failed (flat body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["FlatError"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the document does not validate (the message names the block: document.blocks.3.src) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13961,11 +21939,316 @@ export interface operations {
                         /** @description ISO 8601 timestamp (UTC) */
                         createdAt: string;
                         description: string | null;
+                        /** @description The block document of a blocks template; `body` is its compiled HTML */
+                        document: {
+                            blocks: ({
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @default 1 */
+                                level: 1 | 2 | 3;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @constant */
+                                type: "heading";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                fontSize?: number;
+                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Button colour; defaults to the brand accent */
+                                color?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                /** @constant */
+                                type: "button";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description Required for sending: read aloud and shown when images are off */
+                                alt: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                src: string;
+                                /** @constant */
+                                type: "image";
+                                /** @description Pixels; the image never grows past the content width */
+                                width?: number;
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                thickness?: number;
+                                /** @constant */
+                                type: "divider";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @default 24 */
+                                height: number;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "spacer";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                links: {
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @enum {string} */
+                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                }[];
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "social";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Raw HTML, kept as written */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "html";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description Extra words above the address; the brand footer when absent */
+                                text?: string;
+                                /** @constant */
+                                type: "footer";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                columns: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    })[];
+                                }[];
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "columns";
+                            })[];
+                            /** @default {} */
+                            settings: {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                accentColor?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                contentBackground?: string;
+                                fontFamily?: string;
+                                /** @description The preview line inboxes show after the subject */
+                                preheader?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                width?: number;
+                            };
+                            /** @constant */
+                            version: 1;
+                        } | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
                         from: string;
                         fromName: string | null;
+                        /** @description Whether unpublished changes are saved */
+                        hasDraft: boolean;
                         id: string;
                         name: string;
                         projectId: string;
+                        /** @description The version senders use */
+                        publishedVersion: number;
                         replyTo: string | null;
                         subject: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
@@ -13974,6 +22257,312 @@ export interface operations {
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                         /** @description ISO 8601 timestamp (UTC) */
                         updatedAt: string;
+                        variants: {
+                            [key: string]: {
+                                /** @description HTML; compiled from the document for a blocks template */
+                                body: string;
+                                document: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        columns: {
+                                            blocks: ({
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @default 1 */
+                                                level: 1 | 2 | 3;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @constant */
+                                                type: "heading";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                fontSize?: number;
+                                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "text";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Button colour; defaults to the brand accent */
+                                                color?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                textColor?: string;
+                                                /** @constant */
+                                                type: "button";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description Required for sending: read aloud and shown when images are off */
+                                                alt: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                src: string;
+                                                /** @constant */
+                                                type: "image";
+                                                /** @description Pixels; the image never grows past the content width */
+                                                width?: number;
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                thickness?: number;
+                                                /** @constant */
+                                                type: "divider";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @default 24 */
+                                                height: number;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "spacer";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                links: {
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @enum {string} */
+                                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                }[];
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "social";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Raw HTML, kept as written */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "html";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description Extra words above the address; the brand footer when absent */
+                                                text?: string;
+                                                /** @constant */
+                                                type: "footer";
+                                            })[];
+                                        }[];
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "columns";
+                                    })[];
+                                    /** @default {} */
+                                    settings: {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        accentColor?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        contentBackground?: string;
+                                        fontFamily?: string;
+                                        /** @description The preview line inboxes show after the subject */
+                                        preheader?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        width?: number;
+                                    };
+                                    /** @constant */
+                                    version: 1;
+                                } | null;
+                                subject: string;
+                                text: string | null;
+                            };
+                        } | null;
                     };
                 };
             };
@@ -13986,7 +22575,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13997,6 +22586,727 @@ export interface operations {
             };
             /** @description unknown resource */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postTemplatesIdPublish: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the new version */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        body: string;
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        createdBy: {
+                            email: string;
+                            id: string;
+                            name: string | null;
+                        } | null;
+                        /** @description The block document of a blocks template; `body` is its compiled HTML */
+                        document: {
+                            blocks: ({
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @default 1 */
+                                level: 1 | 2 | 3;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @constant */
+                                type: "heading";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                fontSize?: number;
+                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Button colour; defaults to the brand accent */
+                                color?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                /** @constant */
+                                type: "button";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description Required for sending: read aloud and shown when images are off */
+                                alt: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                src: string;
+                                /** @constant */
+                                type: "image";
+                                /** @description Pixels; the image never grows past the content width */
+                                width?: number;
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                thickness?: number;
+                                /** @constant */
+                                type: "divider";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @default 24 */
+                                height: number;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "spacer";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                links: {
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @enum {string} */
+                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                }[];
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "social";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Raw HTML, kept as written */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "html";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description Extra words above the address; the brand footer when absent */
+                                text?: string;
+                                /** @constant */
+                                type: "footer";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                columns: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    })[];
+                                }[];
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "columns";
+                            })[];
+                            /** @default {} */
+                            settings: {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                accentColor?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                contentBackground?: string;
+                                fontFamily?: string;
+                                /** @description The preview line inboxes show after the subject */
+                                preheader?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                width?: number;
+                            };
+                            /** @constant */
+                            version: 1;
+                        } | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
+                        note: string | null;
+                        number: number;
+                        preheader: string | null;
+                        subject: string;
+                        text: string | null;
+                        variants: {
+                            [key: string]: {
+                                /** @description HTML; compiled from the document for a blocks template */
+                                body: string;
+                                document: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        columns: {
+                                            blocks: ({
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @default 1 */
+                                                level: 1 | 2 | 3;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @constant */
+                                                type: "heading";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                fontSize?: number;
+                                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "text";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Button colour; defaults to the brand accent */
+                                                color?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                textColor?: string;
+                                                /** @constant */
+                                                type: "button";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description Required for sending: read aloud and shown when images are off */
+                                                alt: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                src: string;
+                                                /** @constant */
+                                                type: "image";
+                                                /** @description Pixels; the image never grows past the content width */
+                                                width?: number;
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                thickness?: number;
+                                                /** @constant */
+                                                type: "divider";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @default 24 */
+                                                height: number;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "spacer";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                links: {
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @enum {string} */
+                                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                }[];
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "social";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Raw HTML, kept as written */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "html";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description Extra words above the address; the brand footer when absent */
+                                                text?: string;
+                                                /** @constant */
+                                                type: "footer";
+                                            })[];
+                                        }[];
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "columns";
+                                    })[];
+                                    /** @default {} */
+                                    settings: {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        accentColor?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        contentBackground?: string;
+                                        fontFamily?: string;
+                                        /** @description The preview line inboxes show after the subject */
+                                        preheader?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        width?: number;
+                                    };
+                                    /** @constant */
+                                    version: 1;
+                                } | null;
+                                subject: string;
+                                text: string | null;
+                            };
+                        } | null;
+                    };
+                };
+            };
+            /** @description validation failed (flat body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["FlatError"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description there is no draft to publish */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14063,7 +23373,1459 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getTemplatesIdVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the versions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description ISO 8601 timestamp (UTC) */
+                            createdAt: string;
+                            createdBy: {
+                                email: string;
+                                id: string;
+                                name: string | null;
+                            } | null;
+                            note: string | null;
+                            number: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getTemplatesIdVersionsN: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the version */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        body: string;
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        createdBy: {
+                            email: string;
+                            id: string;
+                            name: string | null;
+                        } | null;
+                        /** @description The block document of a blocks template; `body` is its compiled HTML */
+                        document: {
+                            blocks: ({
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @default 1 */
+                                level: 1 | 2 | 3;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @constant */
+                                type: "heading";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                fontSize?: number;
+                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Button colour; defaults to the brand accent */
+                                color?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                /** @constant */
+                                type: "button";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description Required for sending: read aloud and shown when images are off */
+                                alt: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                src: string;
+                                /** @constant */
+                                type: "image";
+                                /** @description Pixels; the image never grows past the content width */
+                                width?: number;
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                thickness?: number;
+                                /** @constant */
+                                type: "divider";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @default 24 */
+                                height: number;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "spacer";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                links: {
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @enum {string} */
+                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                }[];
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "social";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Raw HTML, kept as written */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "html";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description Extra words above the address; the brand footer when absent */
+                                text?: string;
+                                /** @constant */
+                                type: "footer";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                columns: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    })[];
+                                }[];
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "columns";
+                            })[];
+                            /** @default {} */
+                            settings: {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                accentColor?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                contentBackground?: string;
+                                fontFamily?: string;
+                                /** @description The preview line inboxes show after the subject */
+                                preheader?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                width?: number;
+                            };
+                            /** @constant */
+                            version: 1;
+                        } | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
+                        note: string | null;
+                        number: number;
+                        preheader: string | null;
+                        subject: string;
+                        text: string | null;
+                        variants: {
+                            [key: string]: {
+                                /** @description HTML; compiled from the document for a blocks template */
+                                body: string;
+                                document: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        columns: {
+                                            blocks: ({
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @default 1 */
+                                                level: 1 | 2 | 3;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @constant */
+                                                type: "heading";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                fontSize?: number;
+                                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "text";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Button colour; defaults to the brand accent */
+                                                color?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                textColor?: string;
+                                                /** @constant */
+                                                type: "button";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description Required for sending: read aloud and shown when images are off */
+                                                alt: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                src: string;
+                                                /** @constant */
+                                                type: "image";
+                                                /** @description Pixels; the image never grows past the content width */
+                                                width?: number;
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                thickness?: number;
+                                                /** @constant */
+                                                type: "divider";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @default 24 */
+                                                height: number;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "spacer";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                links: {
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @enum {string} */
+                                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                }[];
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "social";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Raw HTML, kept as written */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "html";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description Extra words above the address; the brand footer when absent */
+                                                text?: string;
+                                                /** @constant */
+                                                type: "footer";
+                                            })[];
+                                        }[];
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "columns";
+                                    })[];
+                                    /** @default {} */
+                                    settings: {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        accentColor?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        contentBackground?: string;
+                                        fontFamily?: string;
+                                        /** @description The preview line inboxes show after the subject */
+                                        preheader?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        width?: number;
+                                    };
+                                    /** @constant */
+                                    version: 1;
+                                } | null;
+                                subject: string;
+                                text: string | null;
+                            };
+                        } | null;
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postTemplatesIdVersionsNRestore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the draft now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        body: string;
+                        /** @description The block document of a blocks template; `body` is its compiled HTML */
+                        document: {
+                            blocks: ({
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @default 1 */
+                                level: 1 | 2 | 3;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @constant */
+                                type: "heading";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                fontSize?: number;
+                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Button colour; defaults to the brand accent */
+                                color?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                /** @constant */
+                                type: "button";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description Required for sending: read aloud and shown when images are off */
+                                alt: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                src: string;
+                                /** @constant */
+                                type: "image";
+                                /** @description Pixels; the image never grows past the content width */
+                                width?: number;
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                thickness?: number;
+                                /** @constant */
+                                type: "divider";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @default 24 */
+                                height: number;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "spacer";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                links: {
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @enum {string} */
+                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                }[];
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "social";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Raw HTML, kept as written */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "html";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description Extra words above the address; the brand footer when absent */
+                                text?: string;
+                                /** @constant */
+                                type: "footer";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                columns: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    })[];
+                                }[];
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "columns";
+                            })[];
+                            /** @default {} */
+                            settings: {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                accentColor?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                contentBackground?: string;
+                                fontFamily?: string;
+                                /** @description The preview line inboxes show after the subject */
+                                preheader?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                width?: number;
+                            };
+                            /** @constant */
+                            version: 1;
+                        } | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
+                        /** @description false: no draft is saved and this is the published content */
+                        isDraft: boolean;
+                        /** @description The document's preheader (blocks); null for HTML */
+                        preheader: string | null;
+                        subject: string;
+                        text: string | null;
+                        updatedAt: string | null;
+                        variants: {
+                            [key: string]: {
+                                /** @description HTML; compiled from the document for a blocks template */
+                                body: string;
+                                document: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        columns: {
+                                            blocks: ({
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @default 1 */
+                                                level: 1 | 2 | 3;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @constant */
+                                                type: "heading";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                fontSize?: number;
+                                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "text";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Button colour; defaults to the brand accent */
+                                                color?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                textColor?: string;
+                                                /** @constant */
+                                                type: "button";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description Required for sending: read aloud and shown when images are off */
+                                                alt: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                src: string;
+                                                /** @constant */
+                                                type: "image";
+                                                /** @description Pixels; the image never grows past the content width */
+                                                width?: number;
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                thickness?: number;
+                                                /** @constant */
+                                                type: "divider";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @default 24 */
+                                                height: number;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "spacer";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                links: {
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @enum {string} */
+                                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                }[];
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "social";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Raw HTML, kept as written */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "html";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description Extra words above the address; the brand footer when absent */
+                                                text?: string;
+                                                /** @constant */
+                                                type: "footer";
+                                            })[];
+                                        }[];
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "columns";
+                                    })[];
+                                    /** @default {} */
+                                    settings: {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        accentColor?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        contentBackground?: string;
+                                        fontFamily?: string;
+                                        /** @description The preview line inboxes show after the subject */
+                                        preheader?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        width?: number;
+                                    };
+                                    /** @constant */
+                                    version: 1;
+                                } | null;
+                                subject: string;
+                                text: string | null;
+                            };
+                        } | null;
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14111,16 +24873,630 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    body: string;
+                    /** @description HTML source (editor "html"); required unless a document is given */
+                    body?: string;
                     /** @description render with this contact's fields, email, id and subscription links */
                     contactId?: string;
                     /** @description variables; they override those of `contactId` */
                     data?: {
                         [key: string]: unknown;
                     };
+                    /** @description A block document, compiled with the brand (editor "blocks") */
+                    document?: {
+                        blocks: ({
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @default 1 */
+                            level?: 1 | 2 | 3;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            text: string;
+                            /** @constant */
+                            type: "heading";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            fontSize?: number;
+                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                            html: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "text";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Button colour; defaults to the brand accent */
+                            color?: string;
+                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                            href: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            text: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            textColor?: string;
+                            /** @constant */
+                            type: "button";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description Required for sending: read aloud and shown when images are off */
+                            alt: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                            href?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                            src: string;
+                            /** @constant */
+                            type: "image";
+                            /** @description Pixels; the image never grows past the content width */
+                            width?: number;
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            thickness?: number;
+                            /** @constant */
+                            type: "divider";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @default 24 */
+                            height?: number;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "spacer";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            links: {
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @enum {string} */
+                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                            }[];
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "social";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Raw HTML, kept as written */
+                            html: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "html";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @description Extra words above the address; the brand footer when absent */
+                            text?: string;
+                            /** @constant */
+                            type: "footer";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            columns: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level?: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height?: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                })[];
+                            }[];
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "columns";
+                        })[];
+                        /** @default {} */
+                        settings?: {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            accentColor?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            contentBackground?: string;
+                            fontFamily?: string;
+                            /** @description The preview line inboxes show after the subject */
+                            preheader?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            textColor?: string;
+                            width?: number;
+                        };
+                        /** @constant */
+                        version: 1;
+                    } | null;
+                    /** @enum {string} */
+                    editor?: "html" | "blocks";
+                    /** @description Preview this locale's variant (exact, then language, then the default) */
+                    locale?: string;
                     subject: string;
                     /** @description text/plain source; absent or null: generated from the rendered body */
                     text?: string | null;
+                    /**
+                     * @description The email type, for the checks (MARKETING needs an unsubscribe link); default MARKETING
+                     * @enum {string}
+                     */
+                    type?: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
+                    variants?: {
+                        [key: string]: {
+                            body?: string;
+                            document?: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level?: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height?: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    columns: {
+                                        blocks: ({
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @default 1 */
+                                            level?: 1 | 2 | 3;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @constant */
+                                            type: "heading";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            fontSize?: number;
+                                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "text";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Button colour; defaults to the brand accent */
+                                            color?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            textColor?: string;
+                                            /** @constant */
+                                            type: "button";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description Required for sending: read aloud and shown when images are off */
+                                            alt: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                            src: string;
+                                            /** @constant */
+                                            type: "image";
+                                            /** @description Pixels; the image never grows past the content width */
+                                            width?: number;
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            thickness?: number;
+                                            /** @constant */
+                                            type: "divider";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @default 24 */
+                                            height?: number;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "spacer";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            links: {
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @enum {string} */
+                                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                            }[];
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "social";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Raw HTML, kept as written */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "html";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description Extra words above the address; the brand footer when absent */
+                                            text?: string;
+                                            /** @constant */
+                                            type: "footer";
+                                        })[];
+                                    }[];
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "columns";
+                                })[];
+                                /** @default {} */
+                                settings?: {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    accentColor?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    contentBackground?: string;
+                                    fontFamily?: string;
+                                    /** @description The preview line inboxes show after the subject */
+                                    preheader?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    width?: number;
+                                };
+                                /** @constant */
+                                version: 1;
+                            } | null;
+                            subject: string;
+                            text?: string | null;
+                        };
+                    } | null;
                 };
             };
         };
@@ -14132,7 +25508,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Advice; never blocks saving */
+                        checks: {
+                            blockId?: string;
+                            message: string;
+                            /** @enum {string} */
+                            rule: "unknown-variable" | "no-unsubscribe" | "image-alt" | "link-missing" | "link-insecure" | "html-size" | "subject-empty" | "subject-long" | "no-preheader";
+                            /** @enum {string} */
+                            severity: "warning" | "error";
+                        }[];
                         html: string;
+                        /** @description The variant shown; null: the default content */
+                        locale: string | null;
                         subject: string;
                         text: string;
                     };
@@ -14156,7 +25543,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14185,6 +25572,367 @@ export interface operations {
             };
             /** @description VALIDATION_ERROR: a part is not valid Liquid (`errors[].field` names it; the message has the line and column) or its render failed */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getTemplatesStarters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the starters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            description: string;
+                            document: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    columns: {
+                                        blocks: ({
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @default 1 */
+                                            level: 1 | 2 | 3;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @constant */
+                                            type: "heading";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            fontSize?: number;
+                                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "text";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Button colour; defaults to the brand accent */
+                                            color?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            textColor?: string;
+                                            /** @constant */
+                                            type: "button";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description Required for sending: read aloud and shown when images are off */
+                                            alt: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                            src: string;
+                                            /** @constant */
+                                            type: "image";
+                                            /** @description Pixels; the image never grows past the content width */
+                                            width?: number;
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            thickness?: number;
+                                            /** @constant */
+                                            type: "divider";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @default 24 */
+                                            height: number;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "spacer";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            links: {
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @enum {string} */
+                                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                            }[];
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "social";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Raw HTML, kept as written */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "html";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description Extra words above the address; the brand footer when absent */
+                                            text?: string;
+                                            /** @constant */
+                                            type: "footer";
+                                        })[];
+                                    }[];
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "columns";
+                                })[];
+                                /** @default {} */
+                                settings: {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    accentColor?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    contentBackground?: string;
+                                    fontFamily?: string;
+                                    /** @description The preview line inboxes show after the subject */
+                                    preheader?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    width?: number;
+                                };
+                                /** @constant */
+                                version: 1;
+                            };
+                            id: string;
+                            name: string;
+                            subject: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14252,7 +26000,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14348,7 +26096,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14422,7 +26170,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14518,7 +26266,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14628,7 +26376,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14727,7 +26475,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14799,7 +26547,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14882,7 +26630,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15085,7 +26833,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15471,6 +27219,8 @@ export interface operations {
                         /** @enum {string} */
                         role: "OWNER" | "ADMIN" | "MEMBER";
                         secretKey: string;
+                        /** @description public name of the project in its campaign archive: /archive/<slug> (from the name at creation, fixed) */
+                        slug: string;
                         updatedAt: string;
                     }[];
                 };
@@ -15524,6 +27274,8 @@ export interface operations {
                         publicKey: string;
                         requireTwoFactor: boolean;
                         secretKey: string;
+                        /** @description public name of the project in its campaign archive: /archive/<slug> (from the name at creation, fixed) */
+                        slug: string;
                         updatedAt: string;
                     };
                 };
@@ -15708,6 +27460,8 @@ export interface operations {
                             sendRatePerSecond: number | null;
                             timezone: string;
                         };
+                        /** @description public name of the project in its campaign archive: /archive/<slug> (from the name at creation, fixed) */
+                        slug: string;
                         updatedAt: string;
                     };
                 };
@@ -16177,6 +27931,8 @@ export interface operations {
                         publicKey: string;
                         requireTwoFactor: boolean;
                         secretKey: string;
+                        /** @description public name of the project in its campaign archive: /archive/<slug> (from the name at creation, fixed) */
+                        slug: string;
                         updatedAt: string;
                     };
                 };
@@ -16792,6 +28548,55 @@ export interface operations {
             };
         };
     };
+    getVToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the email's HTML as its recipient got it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description an HTML page: no such link */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description an HTML page: the email's content was removed (retention, erasure) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     postV1Send: {
         parameters: {
             query?: never;
@@ -17074,7 +28879,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `send` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17193,7 +28998,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `track` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17313,7 +29118,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17502,7 +29307,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17596,7 +29401,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17685,7 +29490,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17750,7 +29555,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17853,7 +29658,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17971,7 +29776,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18052,7 +29857,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18145,7 +29950,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18225,7 +30030,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18533,6 +30338,10 @@ export interface operations {
                                 } | null;
                                 /** @description the branches that must be connected before the workflow can be enabled */
                                 requiredBranches: string[];
+                                /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`) */
+                                summary: string;
+                                /** @description what people call the step's type (its registry `title`) */
+                                title: string;
                                 type: string;
                                 workflowId: string;
                             }[];
@@ -18576,7 +30385,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18657,6 +30466,10 @@ export interface operations {
                             } | null;
                             /** @description the branches that must be connected before the workflow can be enabled */
                             requiredBranches: string[];
+                            /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`) */
+                            summary: string;
+                            /** @description what people call the step's type (its registry `title`) */
+                            title: string;
                             type: string;
                             workflowId: string;
                         }[];
@@ -18695,7 +30508,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18782,6 +30595,10 @@ export interface operations {
                             } | null;
                             /** @description the branches that must be connected before the workflow can be enabled */
                             requiredBranches: string[];
+                            /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`) */
+                            summary: string;
+                            /** @description what people call the step's type (its registry `title`) */
+                            title: string;
                             type: string;
                             workflowId: string;
                         }[];
@@ -18811,7 +30628,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18876,7 +30693,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18978,6 +30795,10 @@ export interface operations {
                             } | null;
                             /** @description the branches that must be connected before the workflow can be enabled */
                             requiredBranches: string[];
+                            /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`) */
+                            summary: string;
+                            /** @description what people call the step's type (its registry `title`) */
+                            title: string;
                             type: string;
                             workflowId: string;
                         }[];
@@ -19016,7 +30837,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19146,7 +30967,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19247,7 +31068,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19368,7 +31189,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19452,7 +31273,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19530,7 +31351,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19580,6 +31401,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description insert in place: the step goes on this branch of that step, and what the branch led to follows the new step on the new step's first branch */
+                    after?: {
+                        /** @default next */
+                        branch?: string;
+                        /** Format: uuid */
+                        stepId: string;
+                    };
                     /** @default {} */
                     config?: {
                         [key: string]: unknown;
@@ -19615,6 +31443,10 @@ export interface operations {
                         } | null;
                         /** @description the branches that must be connected before the workflow can be enabled */
                         requiredBranches: string[];
+                        /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`) */
+                        summary: string;
+                        /** @description what people call the step's type (its registry `title`) */
+                        title: string;
                         type: string;
                         workflowId: string;
                     };
@@ -19638,7 +31470,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19733,7 +31565,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19825,6 +31657,10 @@ export interface operations {
                         } | null;
                         /** @description the branches that must be connected before the workflow can be enabled */
                         requiredBranches: string[];
+                        /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`) */
+                        summary: string;
+                        /** @description what people call the step's type (its registry `title`) */
+                        title: string;
                         type: string;
                         workflowId: string;
                     };
@@ -19848,7 +31684,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19959,7 +31795,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20052,7 +31888,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20144,7 +31980,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20194,14 +32030,23 @@ export interface operations {
                             derived: boolean;
                             names: string[];
                         };
-                        /** @description JSON Schema (2020-12) of the config's input, generated from the zod schema the API validates with; formats template-id, event-name, filter-tree and duration mark fields with a picker */
+                        /**
+                         * @description the palette group
+                         * @enum {string}
+                         */
+                        category: "Messages" | "Timing" | "Logic" | "Data";
+                        /** @description JSON Schema (2020-12) of the config's input, generated from the zod schema the API validates with; formats template-id, event-name, filter-tree and duration mark fields with a widget; `picker` (template, topic, segment, field, event) asks for a searchable list of the project's things */
                         configSchema: {
                             [key: string]: unknown;
                         };
+                        /** @description one sentence for people */
+                        description: string;
                         docs: {
                             config: string;
                             notes: string;
                         } | null;
+                        /** @description an icon name; the dashboard shows a generic icon for a name it does not know */
+                        icon: string;
                         /** @description engine-owned (TRIGGER): created with its workflow, not addable */
                         internal: boolean;
                         requiredBranches: {
@@ -20209,6 +32054,8 @@ export interface operations {
                             derived: boolean;
                             names: string[];
                         };
+                        /** @description what people call it ("Send email") */
+                        title: string;
                         type: string;
                     }[];
                 };
@@ -20222,7 +32069,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -156,6 +156,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's named API keys, oldest first (never their secrets); owners and admins */
+        get: operations["getApiKeys"];
+        put?: never;
+        /** Create a named key with scopes; the answer shows its secret, only here */
+        post: operations["postApiKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a key: it fails at once, on every replica */
+        delete: operations["deleteApiKeysId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/archive/{slug}": {
         parameters: {
             query?: never;
@@ -457,6 +492,24 @@ export interface paths {
         put?: never;
         /** Verify an email address with the token from the emailed link (project invites stay pending: they are accepted with their own link) */
         post: operations["postAuthVerifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/brand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's brand kit (the defaults when never set) */
+        get: operations["getBrand"];
+        /** Replace the brand kit; block templates use it from their next compile (save or publish) */
+        put: operations["putBrand"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1391,6 +1444,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/f/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A signup form's hosted page: a plain HTML form (no script) posting to the same URL */
+        get: operations["getFId"];
+        put?: never;
+        /** Submits a signup form (application/x-www-form-urlencoded, from any site): creates or updates the contact, subscribed or pending double opt-in; answers the success page or 303 to the redirect URL, 422 the form with its errors, 429 when rate limited */
+        post: operations["postFId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's signup forms, oldest first */
+        get: operations["getForms"];
+        put?: never;
+        /** Create a signup form: its fields (after the implicit email), topics, double opt-in and what follows a submission */
+        post: operations["postForms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One signup form */
+        get: operations["getFormsId"];
+        put?: never;
+        post?: never;
+        /** Delete a signup form: its page and embedded copies stop taking submissions (404); contacts it made stay */
+        delete: operations["deleteFormsId"];
+        options?: never;
+        head?: never;
+        /** Change a signup form's settings; its URL and embed snippet stay the same */
+        patch: operations["patchFormsId"];
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -1918,6 +2026,24 @@ export interface paths {
         patch: operations["patchTemplatesId"];
         trace?: never;
     };
+    "/templates/{id}/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The draft content (or the published content when no draft is saved) */
+        get: operations["getTemplatesIdDraft"];
+        /** Save the draft (validated and compiled; senders keep the published version until it is published) */
+        put: operations["putTemplatesIdDraft"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/templates/{id}/duplicate": {
         parameters: {
             query?: never;
@@ -1929,6 +2055,23 @@ export interface paths {
         put?: never;
         /** Copy a template under a new id, named "<name> (copy)" */
         post: operations["postTemplatesIdDuplicate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/{id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Publish the draft as the next version (compiled again with the current brand); senders use it from now on */
+        post: operations["postTemplatesIdPublish"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1952,6 +2095,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/templates/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Published versions, newest first */
+        get: operations["getTemplatesIdVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/{id}/versions/{n}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One published version's content */
+        get: operations["getTemplatesIdVersionsN"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/{id}/versions/{n}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Copy a published version into the draft (publish it to send it) */
+        post: operations["postTemplatesIdVersionsNRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/templates/preview": {
         parameters: {
             query?: never;
@@ -1963,6 +2157,23 @@ export interface paths {
         put?: never;
         /** Render a subject, HTML body and text part as a send would (the same Liquid renderer), without storing or sending anything */
         post: operations["postTemplatesPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/starters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Block documents to start a template from (welcome, newsletter, product update, receipt, password reset, event invitation) */
+        get: operations["getTemplatesStarters"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3076,7 +3287,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3151,7 +3362,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3229,7 +3440,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3291,7 +3502,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3381,7 +3592,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3474,7 +3685,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3561,7 +3772,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3658,7 +3869,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3738,8 +3949,246 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        /** @description the address of the user who created it; null when a key did, or the user is gone */
+                        createdBy: string | null;
+                        id: string;
+                        /** @description moves at most once a minute */
+                        lastUsedAt: string | null;
+                        name: string;
+                        /** @description the first characters of the secret, to recognise it by */
+                        prefix: string;
+                        scopes: ("send" | "track" | "contacts:read" | "contacts:write" | "campaigns" | "templates" | "full")[];
+                    }[];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description what the key is for, to recognise it in the list */
+                    name: string;
+                    scopes: ("send" | "track" | "contacts:read" | "contacts:write" | "campaigns" | "templates" | "full")[];
+                };
+            };
+        };
+        responses: {
+            /** @description created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        /** @description the address of the user who created it; null when a key did, or the user is gone */
+                        createdBy: string | null;
+                        id: string;
+                        /** @description moves at most once a minute */
+                        lastUsedAt: string | null;
+                        name: string;
+                        /** @description the first characters of the secret, to recognise it by */
+                        prefix: string;
+                        scopes: ("send" | "track" | "contacts:read" | "contacts:write" | "campaigns" | "templates" | "full")[];
+                        /** @description shown only in this answer: only its sha256 is kept */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `apiKeys.manage` (docs/roles.md), the attempt audited as access.denied */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteApiKeysId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `apiKeys.manage` (docs/roles.md), the attempt audited as access.denied */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4884,6 +5333,203 @@ export interface operations {
             };
         };
     };
+    getBrand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the brand */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        colors: {
+                            /** @description Buttons and links */
+                            accent: string;
+                            /** @description Around the content */
+                            background: string;
+                            /** @description Behind the content */
+                            content: string;
+                            text: string;
+                        };
+                        fontFamily: string;
+                        footer: {
+                            /** @description The postal address marketing mail must carry */
+                            address: string;
+                            companyName: string;
+                        };
+                        /** @description An https URL (an upload from POST /uploads/images); null: no logo */
+                        logoUrl: string | null;
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putBrand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    colors: {
+                        /** @description Buttons and links */
+                        accent: string;
+                        /** @description Around the content */
+                        background: string;
+                        /** @description Behind the content */
+                        content: string;
+                        text: string;
+                    };
+                    fontFamily: string;
+                    footer: {
+                        /** @description The postal address marketing mail must carry */
+                        address: string;
+                        companyName: string;
+                    };
+                    /** @description An https URL (an upload from POST /uploads/images); null: no logo */
+                    logoUrl: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description the brand */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        colors: {
+                            /** @description Buttons and links */
+                            accent: string;
+                            /** @description Around the content */
+                            background: string;
+                            /** @description Behind the content */
+                            content: string;
+                            text: string;
+                        };
+                        fontFamily: string;
+                        footer: {
+                            /** @description The postal address marketing mail must carry */
+                            address: string;
+                            companyName: string;
+                        };
+                        /** @description An https URL (an upload from POST /uploads/images); null: no logo */
+                        logoUrl: string | null;
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getCampaigns: {
         parameters: {
             query: {
@@ -5006,7 +5652,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5347,7 +5993,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5546,7 +6192,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5638,7 +6284,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5803,7 +6449,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5891,7 +6537,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6040,7 +6686,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6189,7 +6835,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6263,7 +6909,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6403,7 +7049,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6524,7 +7170,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6664,7 +7310,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6747,7 +7393,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6843,7 +7489,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7082,7 +7728,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7296,7 +7942,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7364,6 +8010,8 @@ export interface operations {
                                 unit: "minutes" | "hours" | "days" | "weeks";
                             };
                         } | null;
+                        /** @description listed in the public archive once SENT */
+                        archive: boolean;
                         audienceCondition: unknown | null;
                         /** @enum {string} */
                         audienceType: "ALL" | "SEGMENT" | "FILTERED";
@@ -7374,13 +8022,30 @@ export interface operations {
                         createdAt: string;
                         deliveredCount: number;
                         description: string | null;
+                        /** @description RSS only */
+                        feedUrl?: string;
                         from: string;
                         fromName: string | null;
                         id: string;
+                        /**
+                         * @description REGULAR, or RSS: a recurring feed digest (docs/campaigns.md "RSS-to-email")
+                         * @enum {string}
+                         */
+                        kind: "REGULAR" | "RSS";
                         name: string;
                         openedCount: number;
+                        /** @description the RSS campaign this campaign was sent for; null for others */
+                        parentId: string | null;
                         projectId: string;
                         replyTo: string | null;
+                        /** @description RSS only */
+                        schedule?: {
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly";
+                            time: string;
+                            timezone: string;
+                            weekday?: number | null;
+                        };
                         scheduledFor: string | null;
                         segmentId: string | null;
                         sendRatePerMinute: number | null;
@@ -7389,6 +8054,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "DRAFT" | "SCHEDULED" | "SENDING" | "PAUSED" | "SENT" | "CANCELLED";
                         subject: string;
+                        /** @description RSS only: the template id */
+                        template?: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
                         text: string | null;
                         /** @description the id of the topic it is sent as */
@@ -7415,7 +8082,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `campaigns` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7666,7 +8333,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7799,7 +8466,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7883,7 +8550,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7960,7 +8627,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8068,7 +8735,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8183,7 +8850,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8356,7 +9023,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8438,7 +9105,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8529,7 +9196,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8620,7 +9287,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8716,7 +9383,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8800,7 +9467,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8895,7 +9562,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8985,7 +9652,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9074,7 +9741,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9170,7 +9837,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9237,7 +9904,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9310,7 +9977,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9382,7 +10049,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9464,7 +10131,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9552,7 +10219,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9638,7 +10305,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9734,7 +10401,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9824,7 +10491,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10007,7 +10674,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10081,7 +10748,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10172,7 +10839,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10263,7 +10930,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10370,7 +11037,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10458,7 +11125,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10574,7 +11241,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `send` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10698,7 +11365,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `send` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10809,7 +11476,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `track` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10865,7 +11532,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `track` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10956,7 +11623,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `track` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11052,7 +11719,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `track` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11141,7 +11808,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `track` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11223,7 +11890,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `track` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11315,7 +11982,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `track` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11326,6 +11993,625 @@ export interface operations {
             };
             /** @description Idempotency-Key reused */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getFId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description an HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postFId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the success page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description to the form's redirect URL */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getForms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description every form */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description ISO 8601 timestamp (UTC) */
+                            createdAt: string;
+                            doubleOptIn: boolean | null;
+                            /** @description a plain HTML form posting to the hosted page, for any site */
+                            embedHtml: string;
+                            fields: {
+                                key: string;
+                                label: string;
+                                options?: string[];
+                                required: boolean;
+                                /** @enum {string} */
+                                type: "text" | "number" | "date" | "checkbox" | "select";
+                            }[];
+                            id: string;
+                            name: string;
+                            /** @description the hosted page (absolute) */
+                            publicUrl: string;
+                            redirectUrl: string | null;
+                            successMessage: string | null;
+                            topics: string[];
+                            /** @description ISO 8601 timestamp (UTC) */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postForms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description true: every submission waits for the emailed confirmation (needs the project's doubleOptIn settings); false: never; null: the project's settings decide
+                     * @default null
+                     */
+                    doubleOptIn?: boolean | null;
+                    /**
+                     * @description up to 30 fields after the implicit email field
+                     * @default []
+                     */
+                    fields?: {
+                        /** @description the contact data key the value is stored under (data.<key>) */
+                        key: string;
+                        label: string;
+                        /** @description the choices of a select (required for it, refused for the others) */
+                        options?: string[];
+                        /** @default false */
+                        required?: boolean;
+                        /**
+                         * @description text and select store a string, number a number, checkbox a boolean, date an ISO date (YYYY-MM-DD)
+                         * @enum {string}
+                         */
+                        type: "text" | "number" | "date" | "checkbox" | "select";
+                    }[];
+                    name: string;
+                    /**
+                     * @description where a submission is sent (303) instead of the success page
+                     * @default null
+                     */
+                    redirectUrl?: string | null;
+                    /**
+                     * @description shown after a submission; default: a short thank-you
+                     * @default null
+                     */
+                    successMessage?: string | null;
+                    /**
+                     * @description slugs of topics of the project a submission subscribes to
+                     * @default []
+                     */
+                    topics?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description the form, with its public URL and embed snippet */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        doubleOptIn: boolean | null;
+                        /** @description a plain HTML form posting to the hosted page, for any site */
+                        embedHtml: string;
+                        fields: {
+                            key: string;
+                            label: string;
+                            options?: string[];
+                            required: boolean;
+                            /** @enum {string} */
+                            type: "text" | "number" | "date" | "checkbox" | "select";
+                        }[];
+                        id: string;
+                        name: string;
+                        /** @description the hosted page (absolute) */
+                        publicUrl: string;
+                        redirectUrl: string | null;
+                        successMessage: string | null;
+                        topics: string[];
+                        /** @description ISO 8601 timestamp (UTC) */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getFormsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the form */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        doubleOptIn: boolean | null;
+                        /** @description a plain HTML form posting to the hosted page, for any site */
+                        embedHtml: string;
+                        fields: {
+                            key: string;
+                            label: string;
+                            options?: string[];
+                            required: boolean;
+                            /** @enum {string} */
+                            type: "text" | "number" | "date" | "checkbox" | "select";
+                        }[];
+                        id: string;
+                        name: string;
+                        /** @description the hosted page (absolute) */
+                        publicUrl: string;
+                        redirectUrl: string | null;
+                        successMessage: string | null;
+                        topics: string[];
+                        /** @description ISO 8601 timestamp (UTC) */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteFormsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    patchFormsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description true: every submission waits for the emailed confirmation (needs the project's doubleOptIn settings); false: never; null: the project's settings decide */
+                    doubleOptIn?: boolean | null;
+                    /** @description up to 30 fields after the implicit email field */
+                    fields?: {
+                        /** @description the contact data key the value is stored under (data.<key>) */
+                        key: string;
+                        label: string;
+                        /** @description the choices of a select (required for it, refused for the others) */
+                        options?: string[];
+                        /** @default false */
+                        required?: boolean;
+                        /**
+                         * @description text and select store a string, number a number, checkbox a boolean, date an ISO date (YYYY-MM-DD)
+                         * @enum {string}
+                         */
+                        type: "text" | "number" | "date" | "checkbox" | "select";
+                    }[];
+                    name?: string;
+                    /** @description where a submission is sent (303) instead of the success page */
+                    redirectUrl?: string | null;
+                    /** @description shown after a submission; default: a short thank-you */
+                    successMessage?: string | null;
+                    /** @description slugs of topics of the project a submission subscribes to */
+                    topics?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description the form */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        doubleOptIn: boolean | null;
+                        /** @description a plain HTML form posting to the hosted page, for any site */
+                        embedHtml: string;
+                        fields: {
+                            key: string;
+                            label: string;
+                            options?: string[];
+                            required: boolean;
+                            /** @enum {string} */
+                            type: "text" | "number" | "date" | "checkbox" | "select";
+                        }[];
+                        id: string;
+                        name: string;
+                        /** @description the hosted page (absolute) */
+                        publicUrl: string;
+                        redirectUrl: string | null;
+                        successMessage: string | null;
+                        topics: string[];
+                        /** @description ISO 8601 timestamp (UTC) */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11503,7 +12789,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11595,7 +12881,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11991,7 +13277,7 @@ export interface operations {
     getProjectsIdAudit: {
         parameters: {
             query?: {
-                action?: "project.create" | "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.require_two_factor" | "project.reset" | "settings.update" | "billing.limits" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "contact.import" | "contact.bulk_subscribe" | "contact.bulk_unsubscribe" | "contact.bulk_delete" | "contact_field.delete" | "event.delete" | "suppression.add" | "suppression.remove" | "template.create" | "template.update" | "template.delete" | "campaign.create" | "campaign.update" | "campaign.delete" | "campaign.send" | "campaign.cancel" | "campaign.unschedule" | "workflow.create" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "workflow.update" | "segment.create" | "segment.update" | "segment.delete" | "topic.create" | "topic.update" | "topic.delete" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.delete" | "retention.prune" | "access.denied";
+                action?: "project.create" | "keys.rotate" | "api_key.create" | "api_key.revoke" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.require_two_factor" | "project.reset" | "settings.update" | "billing.limits" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "contact.import" | "contact.bulk_subscribe" | "contact.bulk_unsubscribe" | "contact.bulk_delete" | "contact_field.delete" | "event.delete" | "suppression.add" | "suppression.remove" | "template.create" | "template.update" | "template.delete" | "template.publish" | "brand.update" | "campaign.create" | "campaign.update" | "campaign.delete" | "campaign.send" | "campaign.cancel" | "campaign.unschedule" | "workflow.create" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "workflow.update" | "segment.create" | "segment.update" | "segment.delete" | "topic.create" | "topic.update" | "topic.delete" | "form.create" | "form.update" | "form.delete" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.delete" | "retention.prune" | "access.denied";
                 /** @description a user id, `secret key` or `system` */
                 actor?: string;
                 /** @description at or after (inclusive) */
@@ -12018,7 +13304,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @enum {string} */
-                            action: "project.create" | "keys.rotate" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.require_two_factor" | "project.reset" | "settings.update" | "billing.limits" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "contact.import" | "contact.bulk_subscribe" | "contact.bulk_unsubscribe" | "contact.bulk_delete" | "contact_field.delete" | "event.delete" | "suppression.add" | "suppression.remove" | "template.create" | "template.update" | "template.delete" | "campaign.create" | "campaign.update" | "campaign.delete" | "campaign.send" | "campaign.cancel" | "campaign.unschedule" | "workflow.create" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "workflow.update" | "segment.create" | "segment.update" | "segment.delete" | "topic.create" | "topic.update" | "topic.delete" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.delete" | "retention.prune" | "access.denied";
+                            action: "project.create" | "keys.rotate" | "api_key.create" | "api_key.revoke" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.require_two_factor" | "project.reset" | "settings.update" | "billing.limits" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "contact.import" | "contact.bulk_subscribe" | "contact.bulk_unsubscribe" | "contact.bulk_delete" | "contact_field.delete" | "event.delete" | "suppression.add" | "suppression.remove" | "template.create" | "template.update" | "template.delete" | "template.publish" | "brand.update" | "campaign.create" | "campaign.update" | "campaign.delete" | "campaign.send" | "campaign.cancel" | "campaign.unschedule" | "workflow.create" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "workflow.update" | "segment.create" | "segment.update" | "segment.delete" | "topic.create" | "topic.update" | "topic.delete" | "form.create" | "form.update" | "form.delete" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.delete" | "retention.prune" | "access.denied";
                             /** @description the user id, `secret key` or `system` */
                             actor: string;
                             /** @description the acting user's current sign-in address; null for `secret key`, `system` or a deleted account */
@@ -12805,7 +14091,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12904,7 +14190,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12989,7 +14275,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13054,7 +14340,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13167,7 +14453,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13260,7 +14546,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13361,7 +14647,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13448,7 +14734,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13542,7 +14828,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13620,7 +14906,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13722,7 +15008,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13883,7 +15169,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `settings.update` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `settings.update` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14179,7 +15465,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14278,7 +15564,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `suppressions.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `suppressions.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14353,7 +15639,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `suppressions.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `suppressions.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14506,11 +15792,316 @@ export interface operations {
                             /** @description ISO 8601 timestamp (UTC) */
                             createdAt: string;
                             description: string | null;
+                            /** @description The block document of a blocks template; `body` is its compiled HTML */
+                            document: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    columns: {
+                                        blocks: ({
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @default 1 */
+                                            level: 1 | 2 | 3;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @constant */
+                                            type: "heading";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            fontSize?: number;
+                                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "text";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Button colour; defaults to the brand accent */
+                                            color?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            textColor?: string;
+                                            /** @constant */
+                                            type: "button";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description Required for sending: read aloud and shown when images are off */
+                                            alt: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                            src: string;
+                                            /** @constant */
+                                            type: "image";
+                                            /** @description Pixels; the image never grows past the content width */
+                                            width?: number;
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            thickness?: number;
+                                            /** @constant */
+                                            type: "divider";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @default 24 */
+                                            height: number;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "spacer";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            links: {
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @enum {string} */
+                                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                            }[];
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "social";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Raw HTML, kept as written */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "html";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description Extra words above the address; the brand footer when absent */
+                                            text?: string;
+                                            /** @constant */
+                                            type: "footer";
+                                        })[];
+                                    }[];
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "columns";
+                                })[];
+                                /** @default {} */
+                                settings: {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    accentColor?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    contentBackground?: string;
+                                    fontFamily?: string;
+                                    /** @description The preview line inboxes show after the subject */
+                                    preheader?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    width?: number;
+                                };
+                                /** @constant */
+                                version: 1;
+                            } | null;
+                            /** @enum {string} */
+                            editor: "html" | "blocks";
                             from: string;
                             fromName: string | null;
+                            /** @description Whether unpublished changes are saved */
+                            hasDraft: boolean;
                             id: string;
                             name: string;
                             projectId: string;
+                            /** @description The version senders use */
+                            publishedVersion: number;
                             replyTo: string | null;
                             subject: string;
                             /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
@@ -14519,6 +16110,312 @@ export interface operations {
                             type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                             /** @description ISO 8601 timestamp (UTC) */
                             updatedAt: string;
+                            variants: {
+                                [key: string]: {
+                                    /** @description HTML; compiled from the document for a blocks template */
+                                    body: string;
+                                    document: {
+                                        blocks: ({
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @default 1 */
+                                            level: 1 | 2 | 3;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @constant */
+                                            type: "heading";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            fontSize?: number;
+                                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "text";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Button colour; defaults to the brand accent */
+                                            color?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            textColor?: string;
+                                            /** @constant */
+                                            type: "button";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description Required for sending: read aloud and shown when images are off */
+                                            alt: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                            src: string;
+                                            /** @constant */
+                                            type: "image";
+                                            /** @description Pixels; the image never grows past the content width */
+                                            width?: number;
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            thickness?: number;
+                                            /** @constant */
+                                            type: "divider";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @default 24 */
+                                            height: number;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "spacer";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            links: {
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @enum {string} */
+                                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                            }[];
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "social";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Raw HTML, kept as written */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "html";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description Extra words above the address; the brand footer when absent */
+                                            text?: string;
+                                            /** @constant */
+                                            type: "footer";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            columns: {
+                                                blocks: ({
+                                                    /** @enum {string} */
+                                                    align?: "left" | "center" | "right";
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    background?: string;
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    color?: string;
+                                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                    id: string;
+                                                    /** @default 1 */
+                                                    level: 1 | 2 | 3;
+                                                    /** @description Padding in pixels, top and bottom */
+                                                    padding?: number;
+                                                    text: string;
+                                                    /** @constant */
+                                                    type: "heading";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    align?: "left" | "center" | "right";
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    background?: string;
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    color?: string;
+                                                    fontSize?: number;
+                                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                    html: string;
+                                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                    id: string;
+                                                    /** @description Padding in pixels, top and bottom */
+                                                    padding?: number;
+                                                    /** @constant */
+                                                    type: "text";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    align?: "left" | "center" | "right";
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    background?: string;
+                                                    /** @description Button colour; defaults to the brand accent */
+                                                    color?: string;
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                    id: string;
+                                                    /** @description Padding in pixels, top and bottom */
+                                                    padding?: number;
+                                                    text: string;
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    textColor?: string;
+                                                    /** @constant */
+                                                    type: "button";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    align?: "left" | "center" | "right";
+                                                    /** @description Required for sending: read aloud and shown when images are off */
+                                                    alt: string;
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    background?: string;
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href?: string;
+                                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                    id: string;
+                                                    /** @description Padding in pixels, top and bottom */
+                                                    padding?: number;
+                                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                    src: string;
+                                                    /** @constant */
+                                                    type: "image";
+                                                    /** @description Pixels; the image never grows past the content width */
+                                                    width?: number;
+                                                } | {
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    background?: string;
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    color?: string;
+                                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                    id: string;
+                                                    /** @description Padding in pixels, top and bottom */
+                                                    padding?: number;
+                                                    thickness?: number;
+                                                    /** @constant */
+                                                    type: "divider";
+                                                } | {
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    background?: string;
+                                                    /** @default 24 */
+                                                    height: number;
+                                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                    id: string;
+                                                    /** @description Padding in pixels, top and bottom */
+                                                    padding?: number;
+                                                    /** @constant */
+                                                    type: "spacer";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    align?: "left" | "center" | "right";
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    background?: string;
+                                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                    id: string;
+                                                    links: {
+                                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                        href: string;
+                                                        /** @enum {string} */
+                                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                    }[];
+                                                    /** @description Padding in pixels, top and bottom */
+                                                    padding?: number;
+                                                    /** @constant */
+                                                    type: "social";
+                                                } | {
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    background?: string;
+                                                    /** @description Raw HTML, kept as written */
+                                                    html: string;
+                                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                    id: string;
+                                                    /** @description Padding in pixels, top and bottom */
+                                                    padding?: number;
+                                                    /** @constant */
+                                                    type: "html";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    align?: "left" | "center" | "right";
+                                                    /** @description A hex colour, #rgb or #rrggbb */
+                                                    background?: string;
+                                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                    id: string;
+                                                    /** @description Padding in pixels, top and bottom */
+                                                    padding?: number;
+                                                    /** @description Extra words above the address; the brand footer when absent */
+                                                    text?: string;
+                                                    /** @constant */
+                                                    type: "footer";
+                                                })[];
+                                            }[];
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "columns";
+                                        })[];
+                                        /** @default {} */
+                                        settings: {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            accentColor?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            contentBackground?: string;
+                                            fontFamily?: string;
+                                            /** @description The preview line inboxes show after the subject */
+                                            preheader?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            textColor?: string;
+                                            width?: number;
+                                        };
+                                        /** @constant */
+                                        version: 1;
+                                    } | null;
+                                    subject: string;
+                                    text: string | null;
+                                };
+                            } | null;
                         }[];
                         page: number;
                         pageSize: number;
@@ -14545,7 +16442,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14584,8 +16481,313 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    body: string;
+                    /** @description HTML (editor "html"); for a blocks template it is compiled from `document` and read-only */
+                    body?: string;
                     description?: string | null;
+                    /** @description The block document (editor "blocks"); validated with the compiler, a problem is a 422 naming its block */
+                    document?: {
+                        blocks: ({
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @default 1 */
+                            level?: 1 | 2 | 3;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            text: string;
+                            /** @constant */
+                            type: "heading";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            fontSize?: number;
+                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                            html: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "text";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Button colour; defaults to the brand accent */
+                            color?: string;
+                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                            href: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            text: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            textColor?: string;
+                            /** @constant */
+                            type: "button";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description Required for sending: read aloud and shown when images are off */
+                            alt: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                            href?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                            src: string;
+                            /** @constant */
+                            type: "image";
+                            /** @description Pixels; the image never grows past the content width */
+                            width?: number;
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            thickness?: number;
+                            /** @constant */
+                            type: "divider";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @default 24 */
+                            height?: number;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "spacer";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            links: {
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @enum {string} */
+                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                            }[];
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "social";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Raw HTML, kept as written */
+                            html: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "html";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @description Extra words above the address; the brand footer when absent */
+                            text?: string;
+                            /** @constant */
+                            type: "footer";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            columns: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level?: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height?: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                })[];
+                            }[];
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "columns";
+                        })[];
+                        /** @default {} */
+                        settings?: {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            accentColor?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            contentBackground?: string;
+                            fontFamily?: string;
+                            /** @description The preview line inboxes show after the subject */
+                            preheader?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            textColor?: string;
+                            width?: number;
+                        };
+                        /** @constant */
+                        version: 1;
+                    } | null;
+                    /**
+                     * @default html
+                     * @enum {string}
+                     */
+                    editor?: "html" | "blocks";
                     /** Format: email */
                     from: string;
                     fromName?: string | null;
@@ -14598,6 +16800,313 @@ export interface operations {
                      * @enum {string}
                      */
                     type?: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
+                    /** @description Content per locale; a contact whose data.locale matches (exactly, then by language) gets it */
+                    variants?: {
+                        [key: string]: {
+                            body?: string;
+                            /** @description The block document (editor "blocks"); validated with the compiler, a problem is a 422 naming its block */
+                            document?: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level?: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height?: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    columns: {
+                                        blocks: ({
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @default 1 */
+                                            level?: 1 | 2 | 3;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @constant */
+                                            type: "heading";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            fontSize?: number;
+                                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "text";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Button colour; defaults to the brand accent */
+                                            color?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            textColor?: string;
+                                            /** @constant */
+                                            type: "button";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description Required for sending: read aloud and shown when images are off */
+                                            alt: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                            src: string;
+                                            /** @constant */
+                                            type: "image";
+                                            /** @description Pixels; the image never grows past the content width */
+                                            width?: number;
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            thickness?: number;
+                                            /** @constant */
+                                            type: "divider";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @default 24 */
+                                            height?: number;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "spacer";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            links: {
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @enum {string} */
+                                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                            }[];
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "social";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Raw HTML, kept as written */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "html";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description Extra words above the address; the brand footer when absent */
+                                            text?: string;
+                                            /** @constant */
+                                            type: "footer";
+                                        })[];
+                                    }[];
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "columns";
+                                })[];
+                                /** @default {} */
+                                settings?: {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    accentColor?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    contentBackground?: string;
+                                    fontFamily?: string;
+                                    /** @description The preview line inboxes show after the subject */
+                                    preheader?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    width?: number;
+                                };
+                                /** @constant */
+                                version: 1;
+                            } | null;
+                            subject: string;
+                            text?: string | null;
+                        };
+                    } | null;
                 };
             };
         };
@@ -14613,11 +17122,316 @@ export interface operations {
                         /** @description ISO 8601 timestamp (UTC) */
                         createdAt: string;
                         description: string | null;
+                        /** @description The block document of a blocks template; `body` is its compiled HTML */
+                        document: {
+                            blocks: ({
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @default 1 */
+                                level: 1 | 2 | 3;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @constant */
+                                type: "heading";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                fontSize?: number;
+                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Button colour; defaults to the brand accent */
+                                color?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                /** @constant */
+                                type: "button";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description Required for sending: read aloud and shown when images are off */
+                                alt: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                src: string;
+                                /** @constant */
+                                type: "image";
+                                /** @description Pixels; the image never grows past the content width */
+                                width?: number;
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                thickness?: number;
+                                /** @constant */
+                                type: "divider";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @default 24 */
+                                height: number;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "spacer";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                links: {
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @enum {string} */
+                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                }[];
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "social";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Raw HTML, kept as written */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "html";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description Extra words above the address; the brand footer when absent */
+                                text?: string;
+                                /** @constant */
+                                type: "footer";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                columns: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    })[];
+                                }[];
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "columns";
+                            })[];
+                            /** @default {} */
+                            settings: {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                accentColor?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                contentBackground?: string;
+                                fontFamily?: string;
+                                /** @description The preview line inboxes show after the subject */
+                                preheader?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                width?: number;
+                            };
+                            /** @constant */
+                            version: 1;
+                        } | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
                         from: string;
                         fromName: string | null;
+                        /** @description Whether unpublished changes are saved */
+                        hasDraft: boolean;
                         id: string;
                         name: string;
                         projectId: string;
+                        /** @description The version senders use */
+                        publishedVersion: number;
                         replyTo: string | null;
                         subject: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
@@ -14626,6 +17440,312 @@ export interface operations {
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                         /** @description ISO 8601 timestamp (UTC) */
                         updatedAt: string;
+                        variants: {
+                            [key: string]: {
+                                /** @description HTML; compiled from the document for a blocks template */
+                                body: string;
+                                document: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        columns: {
+                                            blocks: ({
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @default 1 */
+                                                level: 1 | 2 | 3;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @constant */
+                                                type: "heading";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                fontSize?: number;
+                                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "text";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Button colour; defaults to the brand accent */
+                                                color?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                textColor?: string;
+                                                /** @constant */
+                                                type: "button";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description Required for sending: read aloud and shown when images are off */
+                                                alt: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                src: string;
+                                                /** @constant */
+                                                type: "image";
+                                                /** @description Pixels; the image never grows past the content width */
+                                                width?: number;
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                thickness?: number;
+                                                /** @constant */
+                                                type: "divider";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @default 24 */
+                                                height: number;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "spacer";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                links: {
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @enum {string} */
+                                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                }[];
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "social";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Raw HTML, kept as written */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "html";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description Extra words above the address; the brand footer when absent */
+                                                text?: string;
+                                                /** @constant */
+                                                type: "footer";
+                                            })[];
+                                        }[];
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "columns";
+                                    })[];
+                                    /** @default {} */
+                                    settings: {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        accentColor?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        contentBackground?: string;
+                                        fontFamily?: string;
+                                        /** @description The preview line inboxes show after the subject */
+                                        preheader?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        width?: number;
+                                    };
+                                    /** @constant */
+                                    version: 1;
+                                } | null;
+                                subject: string;
+                                text: string | null;
+                            };
+                        } | null;
                     };
                 };
             };
@@ -14707,11 +17827,316 @@ export interface operations {
                         /** @description ISO 8601 timestamp (UTC) */
                         createdAt: string;
                         description: string | null;
+                        /** @description The block document of a blocks template; `body` is its compiled HTML */
+                        document: {
+                            blocks: ({
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @default 1 */
+                                level: 1 | 2 | 3;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @constant */
+                                type: "heading";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                fontSize?: number;
+                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Button colour; defaults to the brand accent */
+                                color?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                /** @constant */
+                                type: "button";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description Required for sending: read aloud and shown when images are off */
+                                alt: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                src: string;
+                                /** @constant */
+                                type: "image";
+                                /** @description Pixels; the image never grows past the content width */
+                                width?: number;
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                thickness?: number;
+                                /** @constant */
+                                type: "divider";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @default 24 */
+                                height: number;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "spacer";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                links: {
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @enum {string} */
+                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                }[];
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "social";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Raw HTML, kept as written */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "html";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description Extra words above the address; the brand footer when absent */
+                                text?: string;
+                                /** @constant */
+                                type: "footer";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                columns: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    })[];
+                                }[];
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "columns";
+                            })[];
+                            /** @default {} */
+                            settings: {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                accentColor?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                contentBackground?: string;
+                                fontFamily?: string;
+                                /** @description The preview line inboxes show after the subject */
+                                preheader?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                width?: number;
+                            };
+                            /** @constant */
+                            version: 1;
+                        } | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
                         from: string;
                         fromName: string | null;
+                        /** @description Whether unpublished changes are saved */
+                        hasDraft: boolean;
                         id: string;
                         name: string;
                         projectId: string;
+                        /** @description The version senders use */
+                        publishedVersion: number;
                         replyTo: string | null;
                         subject: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
@@ -14720,6 +18145,312 @@ export interface operations {
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                         /** @description ISO 8601 timestamp (UTC) */
                         updatedAt: string;
+                        variants: {
+                            [key: string]: {
+                                /** @description HTML; compiled from the document for a blocks template */
+                                body: string;
+                                document: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        columns: {
+                                            blocks: ({
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @default 1 */
+                                                level: 1 | 2 | 3;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @constant */
+                                                type: "heading";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                fontSize?: number;
+                                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "text";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Button colour; defaults to the brand accent */
+                                                color?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                textColor?: string;
+                                                /** @constant */
+                                                type: "button";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description Required for sending: read aloud and shown when images are off */
+                                                alt: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                src: string;
+                                                /** @constant */
+                                                type: "image";
+                                                /** @description Pixels; the image never grows past the content width */
+                                                width?: number;
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                thickness?: number;
+                                                /** @constant */
+                                                type: "divider";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @default 24 */
+                                                height: number;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "spacer";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                links: {
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @enum {string} */
+                                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                }[];
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "social";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Raw HTML, kept as written */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "html";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description Extra words above the address; the brand footer when absent */
+                                                text?: string;
+                                                /** @constant */
+                                                type: "footer";
+                                            })[];
+                                        }[];
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "columns";
+                                    })[];
+                                    /** @default {} */
+                                    settings: {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        accentColor?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        contentBackground?: string;
+                                        fontFamily?: string;
+                                        /** @description The preview line inboxes show after the subject */
+                                        preheader?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        width?: number;
+                                    };
+                                    /** @constant */
+                                    version: 1;
+                                } | null;
+                                subject: string;
+                                text: string | null;
+                            };
+                        } | null;
                     };
                 };
             };
@@ -14732,7 +18463,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14797,7 +18528,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14849,6 +18580,307 @@ export interface operations {
                 "application/json": {
                     body?: string;
                     description?: string | null;
+                    /** @description The block document (editor "blocks"); validated with the compiler, a problem is a 422 naming its block */
+                    document?: {
+                        blocks: ({
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @default 1 */
+                            level?: 1 | 2 | 3;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            text: string;
+                            /** @constant */
+                            type: "heading";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            fontSize?: number;
+                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                            html: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "text";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Button colour; defaults to the brand accent */
+                            color?: string;
+                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                            href: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            text: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            textColor?: string;
+                            /** @constant */
+                            type: "button";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description Required for sending: read aloud and shown when images are off */
+                            alt: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                            href?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                            src: string;
+                            /** @constant */
+                            type: "image";
+                            /** @description Pixels; the image never grows past the content width */
+                            width?: number;
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            thickness?: number;
+                            /** @constant */
+                            type: "divider";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @default 24 */
+                            height?: number;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "spacer";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            links: {
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @enum {string} */
+                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                            }[];
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "social";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Raw HTML, kept as written */
+                            html: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "html";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @description Extra words above the address; the brand footer when absent */
+                            text?: string;
+                            /** @constant */
+                            type: "footer";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            columns: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level?: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height?: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                })[];
+                            }[];
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "columns";
+                        })[];
+                        /** @default {} */
+                        settings?: {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            accentColor?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            contentBackground?: string;
+                            fontFamily?: string;
+                            /** @description The preview line inboxes show after the subject */
+                            preheader?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            textColor?: string;
+                            width?: number;
+                        };
+                        /** @constant */
+                        version: 1;
+                    } | null;
+                    /** @enum {string} */
+                    editor?: "html" | "blocks";
                     /** Format: email */
                     from?: string;
                     fromName?: string | null;
@@ -14858,6 +18890,313 @@ export interface operations {
                     text?: string | null;
                     /** @enum {string} */
                     type?: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
+                    /** @description Content per locale; a contact whose data.locale matches (exactly, then by language) gets it */
+                    variants?: {
+                        [key: string]: {
+                            body?: string;
+                            /** @description The block document (editor "blocks"); validated with the compiler, a problem is a 422 naming its block */
+                            document?: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level?: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height?: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    columns: {
+                                        blocks: ({
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @default 1 */
+                                            level?: 1 | 2 | 3;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @constant */
+                                            type: "heading";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            fontSize?: number;
+                                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "text";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Button colour; defaults to the brand accent */
+                                            color?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            textColor?: string;
+                                            /** @constant */
+                                            type: "button";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description Required for sending: read aloud and shown when images are off */
+                                            alt: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                            src: string;
+                                            /** @constant */
+                                            type: "image";
+                                            /** @description Pixels; the image never grows past the content width */
+                                            width?: number;
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            thickness?: number;
+                                            /** @constant */
+                                            type: "divider";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @default 24 */
+                                            height?: number;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "spacer";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            links: {
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @enum {string} */
+                                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                            }[];
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "social";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Raw HTML, kept as written */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "html";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description Extra words above the address; the brand footer when absent */
+                                            text?: string;
+                                            /** @constant */
+                                            type: "footer";
+                                        })[];
+                                    }[];
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "columns";
+                                })[];
+                                /** @default {} */
+                                settings?: {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    accentColor?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    contentBackground?: string;
+                                    fontFamily?: string;
+                                    /** @description The preview line inboxes show after the subject */
+                                    preheader?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    width?: number;
+                                };
+                                /** @constant */
+                                version: 1;
+                            } | null;
+                            subject: string;
+                            text?: string | null;
+                        };
+                    } | null;
                 };
             };
         };
@@ -14873,11 +19212,316 @@ export interface operations {
                         /** @description ISO 8601 timestamp (UTC) */
                         createdAt: string;
                         description: string | null;
+                        /** @description The block document of a blocks template; `body` is its compiled HTML */
+                        document: {
+                            blocks: ({
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @default 1 */
+                                level: 1 | 2 | 3;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @constant */
+                                type: "heading";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                fontSize?: number;
+                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Button colour; defaults to the brand accent */
+                                color?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                /** @constant */
+                                type: "button";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description Required for sending: read aloud and shown when images are off */
+                                alt: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                src: string;
+                                /** @constant */
+                                type: "image";
+                                /** @description Pixels; the image never grows past the content width */
+                                width?: number;
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                thickness?: number;
+                                /** @constant */
+                                type: "divider";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @default 24 */
+                                height: number;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "spacer";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                links: {
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @enum {string} */
+                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                }[];
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "social";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Raw HTML, kept as written */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "html";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description Extra words above the address; the brand footer when absent */
+                                text?: string;
+                                /** @constant */
+                                type: "footer";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                columns: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    })[];
+                                }[];
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "columns";
+                            })[];
+                            /** @default {} */
+                            settings: {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                accentColor?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                contentBackground?: string;
+                                fontFamily?: string;
+                                /** @description The preview line inboxes show after the subject */
+                                preheader?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                width?: number;
+                            };
+                            /** @constant */
+                            version: 1;
+                        } | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
                         from: string;
                         fromName: string | null;
+                        /** @description Whether unpublished changes are saved */
+                        hasDraft: boolean;
                         id: string;
                         name: string;
                         projectId: string;
+                        /** @description The version senders use */
+                        publishedVersion: number;
                         replyTo: string | null;
                         subject: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
@@ -14886,6 +19530,312 @@ export interface operations {
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                         /** @description ISO 8601 timestamp (UTC) */
                         updatedAt: string;
+                        variants: {
+                            [key: string]: {
+                                /** @description HTML; compiled from the document for a blocks template */
+                                body: string;
+                                document: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        columns: {
+                                            blocks: ({
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @default 1 */
+                                                level: 1 | 2 | 3;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @constant */
+                                                type: "heading";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                fontSize?: number;
+                                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "text";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Button colour; defaults to the brand accent */
+                                                color?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                textColor?: string;
+                                                /** @constant */
+                                                type: "button";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description Required for sending: read aloud and shown when images are off */
+                                                alt: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                src: string;
+                                                /** @constant */
+                                                type: "image";
+                                                /** @description Pixels; the image never grows past the content width */
+                                                width?: number;
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                thickness?: number;
+                                                /** @constant */
+                                                type: "divider";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @default 24 */
+                                                height: number;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "spacer";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                links: {
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @enum {string} */
+                                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                }[];
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "social";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Raw HTML, kept as written */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "html";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description Extra words above the address; the brand footer when absent */
+                                                text?: string;
+                                                /** @constant */
+                                                type: "footer";
+                                            })[];
+                                        }[];
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "columns";
+                                    })[];
+                                    /** @default {} */
+                                    settings: {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        accentColor?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        contentBackground?: string;
+                                        fontFamily?: string;
+                                        /** @description The preview line inboxes show after the subject */
+                                        preheader?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        width?: number;
+                                    };
+                                    /** @constant */
+                                    version: 1;
+                                } | null;
+                                subject: string;
+                                text: string | null;
+                            };
+                        } | null;
                     };
                 };
             };
@@ -14907,7 +19857,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14927,6 +19877,2019 @@ export interface operations {
             };
             /** @description request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getTemplatesIdDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        body: string;
+                        /** @description The block document of a blocks template; `body` is its compiled HTML */
+                        document: {
+                            blocks: ({
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @default 1 */
+                                level: 1 | 2 | 3;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @constant */
+                                type: "heading";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                fontSize?: number;
+                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Button colour; defaults to the brand accent */
+                                color?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                /** @constant */
+                                type: "button";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description Required for sending: read aloud and shown when images are off */
+                                alt: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                src: string;
+                                /** @constant */
+                                type: "image";
+                                /** @description Pixels; the image never grows past the content width */
+                                width?: number;
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                thickness?: number;
+                                /** @constant */
+                                type: "divider";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @default 24 */
+                                height: number;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "spacer";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                links: {
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @enum {string} */
+                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                }[];
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "social";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Raw HTML, kept as written */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "html";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description Extra words above the address; the brand footer when absent */
+                                text?: string;
+                                /** @constant */
+                                type: "footer";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                columns: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    })[];
+                                }[];
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "columns";
+                            })[];
+                            /** @default {} */
+                            settings: {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                accentColor?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                contentBackground?: string;
+                                fontFamily?: string;
+                                /** @description The preview line inboxes show after the subject */
+                                preheader?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                width?: number;
+                            };
+                            /** @constant */
+                            version: 1;
+                        } | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
+                        /** @description false: no draft is saved and this is the published content */
+                        isDraft: boolean;
+                        /** @description The document's preheader (blocks); null for HTML */
+                        preheader: string | null;
+                        subject: string;
+                        text: string | null;
+                        updatedAt: string | null;
+                        variants: {
+                            [key: string]: {
+                                /** @description HTML; compiled from the document for a blocks template */
+                                body: string;
+                                document: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        columns: {
+                                            blocks: ({
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @default 1 */
+                                                level: 1 | 2 | 3;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @constant */
+                                                type: "heading";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                fontSize?: number;
+                                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "text";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Button colour; defaults to the brand accent */
+                                                color?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                textColor?: string;
+                                                /** @constant */
+                                                type: "button";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description Required for sending: read aloud and shown when images are off */
+                                                alt: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                src: string;
+                                                /** @constant */
+                                                type: "image";
+                                                /** @description Pixels; the image never grows past the content width */
+                                                width?: number;
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                thickness?: number;
+                                                /** @constant */
+                                                type: "divider";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @default 24 */
+                                                height: number;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "spacer";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                links: {
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @enum {string} */
+                                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                }[];
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "social";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Raw HTML, kept as written */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "html";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description Extra words above the address; the brand footer when absent */
+                                                text?: string;
+                                                /** @constant */
+                                                type: "footer";
+                                            })[];
+                                        }[];
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "columns";
+                                    })[];
+                                    /** @default {} */
+                                    settings: {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        accentColor?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        contentBackground?: string;
+                                        fontFamily?: string;
+                                        /** @description The preview line inboxes show after the subject */
+                                        preheader?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        width?: number;
+                                    };
+                                    /** @constant */
+                                    version: 1;
+                                } | null;
+                                subject: string;
+                                text: string | null;
+                            };
+                        } | null;
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putTemplatesIdDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description HTML (editor "html"); for a blocks template it is compiled from `document` and read-only */
+                    body?: string;
+                    /** @description The block document (editor "blocks"); validated with the compiler, a problem is a 422 naming its block */
+                    document?: {
+                        blocks: ({
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @default 1 */
+                            level?: 1 | 2 | 3;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            text: string;
+                            /** @constant */
+                            type: "heading";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            fontSize?: number;
+                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                            html: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "text";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Button colour; defaults to the brand accent */
+                            color?: string;
+                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                            href: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            text: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            textColor?: string;
+                            /** @constant */
+                            type: "button";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description Required for sending: read aloud and shown when images are off */
+                            alt: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                            href?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                            src: string;
+                            /** @constant */
+                            type: "image";
+                            /** @description Pixels; the image never grows past the content width */
+                            width?: number;
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            thickness?: number;
+                            /** @constant */
+                            type: "divider";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @default 24 */
+                            height?: number;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "spacer";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            links: {
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @enum {string} */
+                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                            }[];
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "social";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Raw HTML, kept as written */
+                            html: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "html";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @description Extra words above the address; the brand footer when absent */
+                            text?: string;
+                            /** @constant */
+                            type: "footer";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            columns: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level?: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height?: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                })[];
+                            }[];
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "columns";
+                        })[];
+                        /** @default {} */
+                        settings?: {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            accentColor?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            contentBackground?: string;
+                            fontFamily?: string;
+                            /** @description The preview line inboxes show after the subject */
+                            preheader?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            textColor?: string;
+                            width?: number;
+                        };
+                        /** @constant */
+                        version: 1;
+                    } | null;
+                    /**
+                     * @default html
+                     * @enum {string}
+                     */
+                    editor?: "html" | "blocks";
+                    subject: string;
+                    text?: string | null;
+                    /** @description Content per locale; a contact whose data.locale matches (exactly, then by language) gets it */
+                    variants?: {
+                        [key: string]: {
+                            body?: string;
+                            /** @description The block document (editor "blocks"); validated with the compiler, a problem is a 422 naming its block */
+                            document?: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level?: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height?: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    columns: {
+                                        blocks: ({
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @default 1 */
+                                            level?: 1 | 2 | 3;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @constant */
+                                            type: "heading";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            fontSize?: number;
+                                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "text";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Button colour; defaults to the brand accent */
+                                            color?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            textColor?: string;
+                                            /** @constant */
+                                            type: "button";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description Required for sending: read aloud and shown when images are off */
+                                            alt: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                            src: string;
+                                            /** @constant */
+                                            type: "image";
+                                            /** @description Pixels; the image never grows past the content width */
+                                            width?: number;
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            thickness?: number;
+                                            /** @constant */
+                                            type: "divider";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @default 24 */
+                                            height?: number;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "spacer";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            links: {
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @enum {string} */
+                                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                            }[];
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "social";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Raw HTML, kept as written */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "html";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description Extra words above the address; the brand footer when absent */
+                                            text?: string;
+                                            /** @constant */
+                                            type: "footer";
+                                        })[];
+                                    }[];
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "columns";
+                                })[];
+                                /** @default {} */
+                                settings?: {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    accentColor?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    contentBackground?: string;
+                                    fontFamily?: string;
+                                    /** @description The preview line inboxes show after the subject */
+                                    preheader?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    width?: number;
+                                };
+                                /** @constant */
+                                version: 1;
+                            } | null;
+                            subject: string;
+                            text?: string | null;
+                        };
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description the saved draft */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        body: string;
+                        /** @description The block document of a blocks template; `body` is its compiled HTML */
+                        document: {
+                            blocks: ({
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @default 1 */
+                                level: 1 | 2 | 3;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @constant */
+                                type: "heading";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                fontSize?: number;
+                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Button colour; defaults to the brand accent */
+                                color?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                /** @constant */
+                                type: "button";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description Required for sending: read aloud and shown when images are off */
+                                alt: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                src: string;
+                                /** @constant */
+                                type: "image";
+                                /** @description Pixels; the image never grows past the content width */
+                                width?: number;
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                thickness?: number;
+                                /** @constant */
+                                type: "divider";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @default 24 */
+                                height: number;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "spacer";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                links: {
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @enum {string} */
+                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                }[];
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "social";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Raw HTML, kept as written */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "html";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description Extra words above the address; the brand footer when absent */
+                                text?: string;
+                                /** @constant */
+                                type: "footer";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                columns: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    })[];
+                                }[];
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "columns";
+                            })[];
+                            /** @default {} */
+                            settings: {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                accentColor?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                contentBackground?: string;
+                                fontFamily?: string;
+                                /** @description The preview line inboxes show after the subject */
+                                preheader?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                width?: number;
+                            };
+                            /** @constant */
+                            version: 1;
+                        } | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
+                        /** @description false: no draft is saved and this is the published content */
+                        isDraft: boolean;
+                        /** @description The document's preheader (blocks); null for HTML */
+                        preheader: string | null;
+                        subject: string;
+                        text: string | null;
+                        updatedAt: string | null;
+                        variants: {
+                            [key: string]: {
+                                /** @description HTML; compiled from the document for a blocks template */
+                                body: string;
+                                document: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        columns: {
+                                            blocks: ({
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @default 1 */
+                                                level: 1 | 2 | 3;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @constant */
+                                                type: "heading";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                fontSize?: number;
+                                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "text";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Button colour; defaults to the brand accent */
+                                                color?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                textColor?: string;
+                                                /** @constant */
+                                                type: "button";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description Required for sending: read aloud and shown when images are off */
+                                                alt: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                src: string;
+                                                /** @constant */
+                                                type: "image";
+                                                /** @description Pixels; the image never grows past the content width */
+                                                width?: number;
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                thickness?: number;
+                                                /** @constant */
+                                                type: "divider";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @default 24 */
+                                                height: number;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "spacer";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                links: {
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @enum {string} */
+                                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                }[];
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "social";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Raw HTML, kept as written */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "html";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description Extra words above the address; the brand footer when absent */
+                                                text?: string;
+                                                /** @constant */
+                                                type: "footer";
+                                            })[];
+                                        }[];
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "columns";
+                                    })[];
+                                    /** @default {} */
+                                    settings: {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        accentColor?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        contentBackground?: string;
+                                        fontFamily?: string;
+                                        /** @description The preview line inboxes show after the subject */
+                                        preheader?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        width?: number;
+                                    };
+                                    /** @constant */
+                                    version: 1;
+                                } | null;
+                                subject: string;
+                                text: string | null;
+                            };
+                        } | null;
+                    };
+                };
+            };
+            /** @description validation failed (flat body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["FlatError"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the document does not validate (the message names the block: document.blocks.3.src) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14976,11 +21939,316 @@ export interface operations {
                         /** @description ISO 8601 timestamp (UTC) */
                         createdAt: string;
                         description: string | null;
+                        /** @description The block document of a blocks template; `body` is its compiled HTML */
+                        document: {
+                            blocks: ({
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @default 1 */
+                                level: 1 | 2 | 3;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @constant */
+                                type: "heading";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                fontSize?: number;
+                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Button colour; defaults to the brand accent */
+                                color?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                /** @constant */
+                                type: "button";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description Required for sending: read aloud and shown when images are off */
+                                alt: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                src: string;
+                                /** @constant */
+                                type: "image";
+                                /** @description Pixels; the image never grows past the content width */
+                                width?: number;
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                thickness?: number;
+                                /** @constant */
+                                type: "divider";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @default 24 */
+                                height: number;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "spacer";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                links: {
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @enum {string} */
+                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                }[];
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "social";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Raw HTML, kept as written */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "html";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description Extra words above the address; the brand footer when absent */
+                                text?: string;
+                                /** @constant */
+                                type: "footer";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                columns: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    })[];
+                                }[];
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "columns";
+                            })[];
+                            /** @default {} */
+                            settings: {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                accentColor?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                contentBackground?: string;
+                                fontFamily?: string;
+                                /** @description The preview line inboxes show after the subject */
+                                preheader?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                width?: number;
+                            };
+                            /** @constant */
+                            version: 1;
+                        } | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
                         from: string;
                         fromName: string | null;
+                        /** @description Whether unpublished changes are saved */
+                        hasDraft: boolean;
                         id: string;
                         name: string;
                         projectId: string;
+                        /** @description The version senders use */
+                        publishedVersion: number;
                         replyTo: string | null;
                         subject: string;
                         /** @description Liquid source of the text/plain part; null: generated from the rendered HTML body */
@@ -14989,6 +22257,312 @@ export interface operations {
                         type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                         /** @description ISO 8601 timestamp (UTC) */
                         updatedAt: string;
+                        variants: {
+                            [key: string]: {
+                                /** @description HTML; compiled from the document for a blocks template */
+                                body: string;
+                                document: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        columns: {
+                                            blocks: ({
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @default 1 */
+                                                level: 1 | 2 | 3;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @constant */
+                                                type: "heading";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                fontSize?: number;
+                                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "text";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Button colour; defaults to the brand accent */
+                                                color?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                textColor?: string;
+                                                /** @constant */
+                                                type: "button";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description Required for sending: read aloud and shown when images are off */
+                                                alt: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                src: string;
+                                                /** @constant */
+                                                type: "image";
+                                                /** @description Pixels; the image never grows past the content width */
+                                                width?: number;
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                thickness?: number;
+                                                /** @constant */
+                                                type: "divider";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @default 24 */
+                                                height: number;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "spacer";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                links: {
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @enum {string} */
+                                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                }[];
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "social";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Raw HTML, kept as written */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "html";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description Extra words above the address; the brand footer when absent */
+                                                text?: string;
+                                                /** @constant */
+                                                type: "footer";
+                                            })[];
+                                        }[];
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "columns";
+                                    })[];
+                                    /** @default {} */
+                                    settings: {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        accentColor?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        contentBackground?: string;
+                                        fontFamily?: string;
+                                        /** @description The preview line inboxes show after the subject */
+                                        preheader?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        width?: number;
+                                    };
+                                    /** @constant */
+                                    version: 1;
+                                } | null;
+                                subject: string;
+                                text: string | null;
+                            };
+                        } | null;
                     };
                 };
             };
@@ -15001,7 +22575,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15012,6 +22586,727 @@ export interface operations {
             };
             /** @description unknown resource */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postTemplatesIdPublish: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the new version */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        body: string;
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        createdBy: {
+                            email: string;
+                            id: string;
+                            name: string | null;
+                        } | null;
+                        /** @description The block document of a blocks template; `body` is its compiled HTML */
+                        document: {
+                            blocks: ({
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @default 1 */
+                                level: 1 | 2 | 3;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @constant */
+                                type: "heading";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                fontSize?: number;
+                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Button colour; defaults to the brand accent */
+                                color?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                /** @constant */
+                                type: "button";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description Required for sending: read aloud and shown when images are off */
+                                alt: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                src: string;
+                                /** @constant */
+                                type: "image";
+                                /** @description Pixels; the image never grows past the content width */
+                                width?: number;
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                thickness?: number;
+                                /** @constant */
+                                type: "divider";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @default 24 */
+                                height: number;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "spacer";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                links: {
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @enum {string} */
+                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                }[];
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "social";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Raw HTML, kept as written */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "html";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description Extra words above the address; the brand footer when absent */
+                                text?: string;
+                                /** @constant */
+                                type: "footer";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                columns: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    })[];
+                                }[];
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "columns";
+                            })[];
+                            /** @default {} */
+                            settings: {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                accentColor?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                contentBackground?: string;
+                                fontFamily?: string;
+                                /** @description The preview line inboxes show after the subject */
+                                preheader?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                width?: number;
+                            };
+                            /** @constant */
+                            version: 1;
+                        } | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
+                        note: string | null;
+                        number: number;
+                        preheader: string | null;
+                        subject: string;
+                        text: string | null;
+                        variants: {
+                            [key: string]: {
+                                /** @description HTML; compiled from the document for a blocks template */
+                                body: string;
+                                document: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        columns: {
+                                            blocks: ({
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @default 1 */
+                                                level: 1 | 2 | 3;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @constant */
+                                                type: "heading";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                fontSize?: number;
+                                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "text";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Button colour; defaults to the brand accent */
+                                                color?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                textColor?: string;
+                                                /** @constant */
+                                                type: "button";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description Required for sending: read aloud and shown when images are off */
+                                                alt: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                src: string;
+                                                /** @constant */
+                                                type: "image";
+                                                /** @description Pixels; the image never grows past the content width */
+                                                width?: number;
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                thickness?: number;
+                                                /** @constant */
+                                                type: "divider";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @default 24 */
+                                                height: number;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "spacer";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                links: {
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @enum {string} */
+                                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                }[];
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "social";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Raw HTML, kept as written */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "html";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description Extra words above the address; the brand footer when absent */
+                                                text?: string;
+                                                /** @constant */
+                                                type: "footer";
+                                            })[];
+                                        }[];
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "columns";
+                                    })[];
+                                    /** @default {} */
+                                    settings: {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        accentColor?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        contentBackground?: string;
+                                        fontFamily?: string;
+                                        /** @description The preview line inboxes show after the subject */
+                                        preheader?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        width?: number;
+                                    };
+                                    /** @constant */
+                                    version: 1;
+                                } | null;
+                                subject: string;
+                                text: string | null;
+                            };
+                        } | null;
+                    };
+                };
+            };
+            /** @description validation failed (flat body) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["FlatError"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description there is no draft to publish */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15078,7 +23373,1459 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getTemplatesIdVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the versions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description ISO 8601 timestamp (UTC) */
+                            createdAt: string;
+                            createdBy: {
+                                email: string;
+                                id: string;
+                                name: string | null;
+                            } | null;
+                            note: string | null;
+                            number: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getTemplatesIdVersionsN: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the version */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        body: string;
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        createdBy: {
+                            email: string;
+                            id: string;
+                            name: string | null;
+                        } | null;
+                        /** @description The block document of a blocks template; `body` is its compiled HTML */
+                        document: {
+                            blocks: ({
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @default 1 */
+                                level: 1 | 2 | 3;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @constant */
+                                type: "heading";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                fontSize?: number;
+                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Button colour; defaults to the brand accent */
+                                color?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                /** @constant */
+                                type: "button";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description Required for sending: read aloud and shown when images are off */
+                                alt: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                src: string;
+                                /** @constant */
+                                type: "image";
+                                /** @description Pixels; the image never grows past the content width */
+                                width?: number;
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                thickness?: number;
+                                /** @constant */
+                                type: "divider";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @default 24 */
+                                height: number;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "spacer";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                links: {
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @enum {string} */
+                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                }[];
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "social";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Raw HTML, kept as written */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "html";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description Extra words above the address; the brand footer when absent */
+                                text?: string;
+                                /** @constant */
+                                type: "footer";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                columns: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    })[];
+                                }[];
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "columns";
+                            })[];
+                            /** @default {} */
+                            settings: {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                accentColor?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                contentBackground?: string;
+                                fontFamily?: string;
+                                /** @description The preview line inboxes show after the subject */
+                                preheader?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                width?: number;
+                            };
+                            /** @constant */
+                            version: 1;
+                        } | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
+                        note: string | null;
+                        number: number;
+                        preheader: string | null;
+                        subject: string;
+                        text: string | null;
+                        variants: {
+                            [key: string]: {
+                                /** @description HTML; compiled from the document for a blocks template */
+                                body: string;
+                                document: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        columns: {
+                                            blocks: ({
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @default 1 */
+                                                level: 1 | 2 | 3;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @constant */
+                                                type: "heading";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                fontSize?: number;
+                                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "text";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Button colour; defaults to the brand accent */
+                                                color?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                textColor?: string;
+                                                /** @constant */
+                                                type: "button";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description Required for sending: read aloud and shown when images are off */
+                                                alt: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                src: string;
+                                                /** @constant */
+                                                type: "image";
+                                                /** @description Pixels; the image never grows past the content width */
+                                                width?: number;
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                thickness?: number;
+                                                /** @constant */
+                                                type: "divider";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @default 24 */
+                                                height: number;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "spacer";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                links: {
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @enum {string} */
+                                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                }[];
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "social";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Raw HTML, kept as written */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "html";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description Extra words above the address; the brand footer when absent */
+                                                text?: string;
+                                                /** @constant */
+                                                type: "footer";
+                                            })[];
+                                        }[];
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "columns";
+                                    })[];
+                                    /** @default {} */
+                                    settings: {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        accentColor?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        contentBackground?: string;
+                                        fontFamily?: string;
+                                        /** @description The preview line inboxes show after the subject */
+                                        preheader?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        width?: number;
+                                    };
+                                    /** @constant */
+                                    version: 1;
+                                } | null;
+                                subject: string;
+                                text: string | null;
+                            };
+                        } | null;
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postTemplatesIdVersionsNRestore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the draft now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        body: string;
+                        /** @description The block document of a blocks template; `body` is its compiled HTML */
+                        document: {
+                            blocks: ({
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @default 1 */
+                                level: 1 | 2 | 3;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @constant */
+                                type: "heading";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                fontSize?: number;
+                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Button colour; defaults to the brand accent */
+                                color?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                text: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                /** @constant */
+                                type: "button";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description Required for sending: read aloud and shown when images are off */
+                                alt: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                src: string;
+                                /** @constant */
+                                type: "image";
+                                /** @description Pixels; the image never grows past the content width */
+                                width?: number;
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                color?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                thickness?: number;
+                                /** @constant */
+                                type: "divider";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @default 24 */
+                                height: number;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "spacer";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                links: {
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @enum {string} */
+                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                }[];
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "social";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Raw HTML, kept as written */
+                                html: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "html";
+                            } | {
+                                /** @enum {string} */
+                                align?: "left" | "center" | "right";
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @description Extra words above the address; the brand footer when absent */
+                                text?: string;
+                                /** @constant */
+                                type: "footer";
+                            } | {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                columns: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    })[];
+                                }[];
+                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                id: string;
+                                /** @description Padding in pixels, top and bottom */
+                                padding?: number;
+                                /** @constant */
+                                type: "columns";
+                            })[];
+                            /** @default {} */
+                            settings: {
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                accentColor?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                background?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                contentBackground?: string;
+                                fontFamily?: string;
+                                /** @description The preview line inboxes show after the subject */
+                                preheader?: string;
+                                /** @description A hex colour, #rgb or #rrggbb */
+                                textColor?: string;
+                                width?: number;
+                            };
+                            /** @constant */
+                            version: 1;
+                        } | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
+                        /** @description false: no draft is saved and this is the published content */
+                        isDraft: boolean;
+                        /** @description The document's preheader (blocks); null for HTML */
+                        preheader: string | null;
+                        subject: string;
+                        text: string | null;
+                        updatedAt: string | null;
+                        variants: {
+                            [key: string]: {
+                                /** @description HTML; compiled from the document for a blocks template */
+                                body: string;
+                                document: {
+                                    blocks: ({
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @default 1 */
+                                        level: 1 | 2 | 3;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @constant */
+                                        type: "heading";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        fontSize?: number;
+                                        /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "text";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Button colour; defaults to the brand accent */
+                                        color?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        text: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        /** @constant */
+                                        type: "button";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description Required for sending: read aloud and shown when images are off */
+                                        alt: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                        src: string;
+                                        /** @constant */
+                                        type: "image";
+                                        /** @description Pixels; the image never grows past the content width */
+                                        width?: number;
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        color?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        thickness?: number;
+                                        /** @constant */
+                                        type: "divider";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @default 24 */
+                                        height: number;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "spacer";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        links: {
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @enum {string} */
+                                            network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                        }[];
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "social";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Raw HTML, kept as written */
+                                        html: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "html";
+                                    } | {
+                                        /** @enum {string} */
+                                        align?: "left" | "center" | "right";
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @description Extra words above the address; the brand footer when absent */
+                                        text?: string;
+                                        /** @constant */
+                                        type: "footer";
+                                    } | {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        columns: {
+                                            blocks: ({
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @default 1 */
+                                                level: 1 | 2 | 3;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @constant */
+                                                type: "heading";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                fontSize?: number;
+                                                /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "text";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Button colour; defaults to the brand accent */
+                                                color?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                text: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                textColor?: string;
+                                                /** @constant */
+                                                type: "button";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description Required for sending: read aloud and shown when images are off */
+                                                alt: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                                src: string;
+                                                /** @constant */
+                                                type: "image";
+                                                /** @description Pixels; the image never grows past the content width */
+                                                width?: number;
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                color?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                thickness?: number;
+                                                /** @constant */
+                                                type: "divider";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @default 24 */
+                                                height: number;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "spacer";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                links: {
+                                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                    href: string;
+                                                    /** @enum {string} */
+                                                    network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                                }[];
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "social";
+                                            } | {
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Raw HTML, kept as written */
+                                                html: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @constant */
+                                                type: "html";
+                                            } | {
+                                                /** @enum {string} */
+                                                align?: "left" | "center" | "right";
+                                                /** @description A hex colour, #rgb or #rrggbb */
+                                                background?: string;
+                                                /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                                id: string;
+                                                /** @description Padding in pixels, top and bottom */
+                                                padding?: number;
+                                                /** @description Extra words above the address; the brand footer when absent */
+                                                text?: string;
+                                                /** @constant */
+                                                type: "footer";
+                                            })[];
+                                        }[];
+                                        /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                        id: string;
+                                        /** @description Padding in pixels, top and bottom */
+                                        padding?: number;
+                                        /** @constant */
+                                        type: "columns";
+                                    })[];
+                                    /** @default {} */
+                                    settings: {
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        accentColor?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        background?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        contentBackground?: string;
+                                        fontFamily?: string;
+                                        /** @description The preview line inboxes show after the subject */
+                                        preheader?: string;
+                                        /** @description A hex colour, #rgb or #rrggbb */
+                                        textColor?: string;
+                                        width?: number;
+                                    };
+                                    /** @constant */
+                                    version: 1;
+                                } | null;
+                                subject: string;
+                                text: string | null;
+                            };
+                        } | null;
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15126,16 +24873,630 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    body: string;
+                    /** @description HTML source (editor "html"); required unless a document is given */
+                    body?: string;
                     /** @description render with this contact's fields, email, id and subscription links */
                     contactId?: string;
                     /** @description variables; they override those of `contactId` */
                     data?: {
                         [key: string]: unknown;
                     };
+                    /** @description A block document, compiled with the brand (editor "blocks") */
+                    document?: {
+                        blocks: ({
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @default 1 */
+                            level?: 1 | 2 | 3;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            text: string;
+                            /** @constant */
+                            type: "heading";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            fontSize?: number;
+                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                            html: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "text";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Button colour; defaults to the brand accent */
+                            color?: string;
+                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                            href: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            text: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            textColor?: string;
+                            /** @constant */
+                            type: "button";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description Required for sending: read aloud and shown when images are off */
+                            alt: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                            href?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                            src: string;
+                            /** @constant */
+                            type: "image";
+                            /** @description Pixels; the image never grows past the content width */
+                            width?: number;
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            color?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            thickness?: number;
+                            /** @constant */
+                            type: "divider";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @default 24 */
+                            height?: number;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "spacer";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            links: {
+                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                href: string;
+                                /** @enum {string} */
+                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                            }[];
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "social";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Raw HTML, kept as written */
+                            html: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "html";
+                        } | {
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @description Extra words above the address; the brand footer when absent */
+                            text?: string;
+                            /** @constant */
+                            type: "footer";
+                        } | {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            columns: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level?: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height?: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                })[];
+                            }[];
+                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                            id: string;
+                            /** @description Padding in pixels, top and bottom */
+                            padding?: number;
+                            /** @constant */
+                            type: "columns";
+                        })[];
+                        /** @default {} */
+                        settings?: {
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            accentColor?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            background?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            contentBackground?: string;
+                            fontFamily?: string;
+                            /** @description The preview line inboxes show after the subject */
+                            preheader?: string;
+                            /** @description A hex colour, #rgb or #rrggbb */
+                            textColor?: string;
+                            width?: number;
+                        };
+                        /** @constant */
+                        version: 1;
+                    } | null;
+                    /** @enum {string} */
+                    editor?: "html" | "blocks";
+                    /** @description Preview this locale's variant (exact, then language, then the default) */
+                    locale?: string;
                     subject: string;
                     /** @description text/plain source; absent or null: generated from the rendered body */
                     text?: string | null;
+                    /**
+                     * @description The email type, for the checks (MARKETING needs an unsubscribe link); default MARKETING
+                     * @enum {string}
+                     */
+                    type?: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
+                    variants?: {
+                        [key: string]: {
+                            body?: string;
+                            document?: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level?: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height?: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    columns: {
+                                        blocks: ({
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @default 1 */
+                                            level?: 1 | 2 | 3;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @constant */
+                                            type: "heading";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            fontSize?: number;
+                                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "text";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Button colour; defaults to the brand accent */
+                                            color?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            textColor?: string;
+                                            /** @constant */
+                                            type: "button";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description Required for sending: read aloud and shown when images are off */
+                                            alt: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                            src: string;
+                                            /** @constant */
+                                            type: "image";
+                                            /** @description Pixels; the image never grows past the content width */
+                                            width?: number;
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            thickness?: number;
+                                            /** @constant */
+                                            type: "divider";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @default 24 */
+                                            height?: number;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "spacer";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            links: {
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @enum {string} */
+                                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                            }[];
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "social";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Raw HTML, kept as written */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "html";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description Extra words above the address; the brand footer when absent */
+                                            text?: string;
+                                            /** @constant */
+                                            type: "footer";
+                                        })[];
+                                    }[];
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "columns";
+                                })[];
+                                /** @default {} */
+                                settings?: {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    accentColor?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    contentBackground?: string;
+                                    fontFamily?: string;
+                                    /** @description The preview line inboxes show after the subject */
+                                    preheader?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    width?: number;
+                                };
+                                /** @constant */
+                                version: 1;
+                            } | null;
+                            subject: string;
+                            text?: string | null;
+                        };
+                    } | null;
                 };
             };
         };
@@ -15147,7 +25508,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Advice; never blocks saving */
+                        checks: {
+                            blockId?: string;
+                            message: string;
+                            /** @enum {string} */
+                            rule: "unknown-variable" | "no-unsubscribe" | "image-alt" | "link-missing" | "link-insecure" | "html-size" | "subject-empty" | "subject-long" | "no-preheader";
+                            /** @enum {string} */
+                            severity: "warning" | "error";
+                        }[];
                         html: string;
+                        /** @description The variant shown; null: the default content */
+                        locale: string | null;
                         subject: string;
                         text: string;
                     };
@@ -15171,7 +25543,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15200,6 +25572,367 @@ export interface operations {
             };
             /** @description VALIDATION_ERROR: a part is not valid Liquid (`errors[].field` names it; the message has the line and column) or its render failed */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getTemplatesStarters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the starters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            description: string;
+                            document: {
+                                blocks: ({
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @default 1 */
+                                    level: 1 | 2 | 3;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @constant */
+                                    type: "heading";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    fontSize?: number;
+                                    /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Button colour; defaults to the brand accent */
+                                    color?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    text: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    /** @constant */
+                                    type: "button";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description Required for sending: read aloud and shown when images are off */
+                                    alt: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                    href?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                    src: string;
+                                    /** @constant */
+                                    type: "image";
+                                    /** @description Pixels; the image never grows past the content width */
+                                    width?: number;
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    color?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    thickness?: number;
+                                    /** @constant */
+                                    type: "divider";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @default 24 */
+                                    height: number;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "spacer";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    links: {
+                                        /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                        href: string;
+                                        /** @enum {string} */
+                                        network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                    }[];
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "social";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Raw HTML, kept as written */
+                                    html: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "html";
+                                } | {
+                                    /** @enum {string} */
+                                    align?: "left" | "center" | "right";
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @description Extra words above the address; the brand footer when absent */
+                                    text?: string;
+                                    /** @constant */
+                                    type: "footer";
+                                } | {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    columns: {
+                                        blocks: ({
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @default 1 */
+                                            level: 1 | 2 | 3;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @constant */
+                                            type: "heading";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            fontSize?: number;
+                                            /** @description Paragraphs, <br>, <strong>/<b>, <em>/<i>, <a href>, <ul>/<ol>/<li>; anything else is dropped */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "text";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Button colour; defaults to the brand accent */
+                                            color?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            text: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            textColor?: string;
+                                            /** @constant */
+                                            type: "button";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description Required for sending: read aloud and shown when images are off */
+                                            alt: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                            href?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description The image URL (an upload from POST /uploads/images, or any https URL) */
+                                            src: string;
+                                            /** @constant */
+                                            type: "image";
+                                            /** @description Pixels; the image never grows past the content width */
+                                            width?: number;
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            color?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            thickness?: number;
+                                            /** @constant */
+                                            type: "divider";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @default 24 */
+                                            height: number;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "spacer";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            links: {
+                                                /** @description An absolute URL (https://…, mailto:, tel:) or a Liquid variable; empty while unset */
+                                                href: string;
+                                                /** @enum {string} */
+                                                network: "facebook" | "x" | "instagram" | "linkedin" | "youtube" | "github" | "mastodon" | "web";
+                                            }[];
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "social";
+                                        } | {
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Raw HTML, kept as written */
+                                            html: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @constant */
+                                            type: "html";
+                                        } | {
+                                            /** @enum {string} */
+                                            align?: "left" | "center" | "right";
+                                            /** @description A hex colour, #rgb or #rrggbb */
+                                            background?: string;
+                                            /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                            id: string;
+                                            /** @description Padding in pixels, top and bottom */
+                                            padding?: number;
+                                            /** @description Extra words above the address; the brand footer when absent */
+                                            text?: string;
+                                            /** @constant */
+                                            type: "footer";
+                                        })[];
+                                    }[];
+                                    /** @description Stable within the document: the editor selects, moves and lints blocks by it */
+                                    id: string;
+                                    /** @description Padding in pixels, top and bottom */
+                                    padding?: number;
+                                    /** @constant */
+                                    type: "columns";
+                                })[];
+                                /** @default {} */
+                                settings: {
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    accentColor?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    background?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    contentBackground?: string;
+                                    fontFamily?: string;
+                                    /** @description The preview line inboxes show after the subject */
+                                    preheader?: string;
+                                    /** @description A hex colour, #rgb or #rrggbb */
+                                    textColor?: string;
+                                    width?: number;
+                                };
+                                /** @constant */
+                                version: 1;
+                            };
+                            id: string;
+                            name: string;
+                            subject: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `templates` scope */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15267,7 +26000,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15363,7 +26096,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15437,7 +26170,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15533,7 +26266,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15643,7 +26376,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15742,7 +26475,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15814,7 +26547,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `domains.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15897,7 +26630,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16100,7 +26833,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18146,7 +28879,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `send` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18265,7 +28998,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `track` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18385,7 +29118,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18574,7 +29307,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18668,7 +29401,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18757,7 +29490,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18822,7 +29555,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18925,7 +29658,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19043,7 +29776,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19124,7 +29857,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19217,7 +29950,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope; FORBIDDEN with the session cookie: a role without `webhooks.manage` (docs/roles.md), the attempt audited as access.denied */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19297,7 +30030,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19652,7 +30385,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19775,7 +30508,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19895,7 +30628,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19960,7 +30693,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20104,7 +30837,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20234,7 +30967,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20335,7 +31068,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20456,7 +31189,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20540,7 +31273,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20618,7 +31351,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20737,7 +31470,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20832,7 +31565,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20951,7 +31684,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21062,7 +31795,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21155,7 +31888,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21247,7 +31980,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21336,7 +32069,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description project disabled or not allowed */
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -47,6 +47,8 @@ const ACTIONS: Record<Action, string> = {
   'suppression.remove': 'Lifted a suppression',
   'template.create': 'Created a template',
   'template.update': 'Changed a template',
+  'template.publish': 'Published a template version',
+  'brand.update': 'Changed the brand',
   'template.delete': 'Deleted a template',
   'campaign.create': 'Created a campaign',
   'campaign.update': 'Changed a campaign',
