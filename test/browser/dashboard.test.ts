@@ -290,6 +290,8 @@ it('templates: creates one with a server-rendered preview, lists, edits and dele
   await replace('Subject', 'Welcome aboard, {{ first name }}');
   // Previewed as a contact picked by a server-side search: its fields fill the template.
   await replaceCode('Body', '<p>Welcome, {{ first name }}: {{ plan ?? "free" }}</p>');
+  // The saved template's editor starts from its own sample data: this preview names the field it uses.
+  await replace('Preview data (JSON)', '{"first name": "Ada"}');
   await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '') === '<p>Welcome, Ada: free</p>', {
     timeout: 20_000,
   });

@@ -86,9 +86,7 @@ it('offers the injected types in the palette and saves valid configs through the
   // Its node shows its title and the summary the server computed from its `summary`.
   expect(await page.$eval(`.react-flow__node[data-id="${stamped.id}"]`, (el) => el.textContent)).toContain('Stamp “vip”');
 
-  // Its branch inputs follow the config: the split's "Gold leads to" connects on the gold branch.
-  await page.click(`.react-flow__node[data-id="${split.id}"]`);
-  await s.choose('Gold leads to', 'Stamp contact');
+  // Picked in the palette while the split was selected, the step went in after it, on its first branch (gold).
   const transitions = async () => (await h.http.get(`/workflows/${id}`).set(bearer(secretKey))).body.transitions as { fromStepId: string; branch: string }[];
   await page.waitForSelector('::-p-aria([name="gold: Split to Stamp contact"])');
   expect((await transitions()).filter((t) => t.fromStepId === split.id).map((t) => t.branch)).toEqual(['gold']);
@@ -100,9 +98,9 @@ it('offers the injected types in the palette and saves valid configs through the
   await page.waitForSelector('::-p-aria([name="Exit (Exit)"])');
   const stamp = (await stepsOf()).find((x) => x.type === 'STAMP')!;
   const exit = (await stepsOf()).find((x) => x.type === 'EXIT')!;
-  await page.click(`.react-flow__node[data-id="${stamp.id}"]`);
-  await s.choose('Next leads to', 'Exit');
+  // Picked while the new Stamp step was selected: it went in after it.
   await page.waitForSelector('::-p-aria([name="next: Stamp contact to Exit"])');
+  await page.click(`.react-flow__node[data-id="${stamp.id}"]`);
   await s.click('Delete step');
   await page.waitForSelector('::-p-aria([name="gold: Split to Exit"])');
   expect(await page.$(`.react-flow__node[data-id="${stamp.id}"]`)).toBeNull();
