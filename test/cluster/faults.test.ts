@@ -181,7 +181,7 @@ afterAll(async () => {
 
 describe('the cluster shape', () => {
   it('writes one pid file per process and shares the JWT secret: a session from one replica works on the other', async () => {
-    expect(cluster.names().sort()).toEqual(['api-0', 'api-1', 'inbound-0', 'temporal', 'worker-0', 'worker-1']);
+    expect(cluster.names().sort()).toEqual(['api-0', 'api-1', 'inbound-0', 'submission-0', 'temporal', 'worker-0', 'worker-1']);
     for (const name of cluster.names()) expect(fs.readFileSync(path.join(cluster.dir, `${name}.pid`), 'utf8').trim()).toBe(String(cluster.pid(name)));
     // createProject signed up on one replica and created the project on the other.
     expect((await call(api[0], 'GET', '/users/@me/projects', { headers: { Cookie: audience.cookie } })).status).toBe(200);
