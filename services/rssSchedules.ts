@@ -3,6 +3,10 @@ import type { CampaignRow, RssSettings } from '../db/campaigns';
 import type { RssCampaignRunInput } from '../temporal/contract';
 import { startWorkflowOnce, type TemporalGateway } from './temporal';
 import { uuid } from '../lib/ids';
+import type { WorkflowName } from '../temporal/workflowNames';
+
+/** The run's workflow type, checked against temporal/workflows' exports. */
+const RSS_RUN: WorkflowName = 'rssCampaignRun';
 
 /**
  * The Temporal Schedule of an RSS campaign (`rss-<campaignId>`): a calendar at the campaign's time in
@@ -31,7 +35,7 @@ export async function createRssSchedule(gateway: TemporalGateway, c: CampaignRow
       spec: { calendars: [calendar(c.rss.schedule)], timezone: c.rss.schedule.timezone },
       action: {
         type: 'startWorkflow',
-        workflowType: 'rssCampaignRun',
+        workflowType: RSS_RUN,
         taskQueue: gateway.taskQueue,
         workflowId: rssScheduleId(c.id),
         args,
@@ -69,7 +73,7 @@ export async function deleteRssSchedule(gateway: TemporalGateway, campaignId: st
 /** "Send now": one run at once, beside the Schedule; its run id. */
 export async function startRssRunNow(gateway: TemporalGateway, c: CampaignRow): Promise<string> {
   const runId = uuid();
-  await startWorkflowOnce(gateway, 'rssCampaignRun', {
+  await startWorkflowOnce(gateway, RSS_RUN, {
     workflowId: `${rssScheduleId(c.id)}-now-${runId}`,
     args: [{ campaignId: c.id, projectId: c.project_id, runId } satisfies RssCampaignRunInput],
     summary: `${summaryOf(c)}, sent now`,

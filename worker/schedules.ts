@@ -1,6 +1,6 @@
 import { Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
-import type * as workflows from '../temporal/workflows';
+import type { WorkflowName } from '../temporal/workflowNames';
 
 export const DOMAIN_VERIFICATION_SCHEDULE = 'domain-verification';
 const MAINTENANCE_SCHEDULE = 'maintenance';
@@ -9,12 +9,8 @@ const RETENTION_SCHEDULE = 'retention';
 
 interface ScheduleSpecDef {
   id: string;
-  /**
-   * The workflow type: the name of a function temporal/workflows exports, checked by the compiler
-   * through a type-only import, so a renamed workflow is a type error here and this process still
-   * loads no workflow body.
-   */
-  workflowType: Extract<keyof typeof workflows, string>;
+  /** The workflow type, checked against temporal/workflows' exports (temporal/workflowNames.ts). */
+  workflowType: WorkflowName;
   every: Duration;
   /** The Web UI's one line for each run (docs/operators.md). */
   summary: string;
