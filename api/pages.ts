@@ -28,14 +28,14 @@ export function renderPage(
   title: string,
   body: string,
   status = 200,
-  { csp = PAGE_CSP, indexable = false }: { csp?: string; indexable?: boolean } = {},
+  { csp = PAGE_CSP, indexable = false, lang = 'en' }: { csp?: string; indexable?: boolean; lang?: string } = {},
 ) {
   ctx.status = status;
   ctx.type = 'html';
   // Links carry tokens that are credentials: keep them out of caches and referrers.
   ctx.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'Content-Security-Policy': csp, 'X-Content-Type-Options': 'nosniff' });
   ctx.body = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 ${indexable ? '' : '<meta name="robots" content="noindex">'}<title>${escapeHtml(title)}</title><link rel="stylesheet" href="${PAGE_STYLESHEET_PATH}"></head>
 <body>
 <h1>${escapeHtml(title)}</h1>

@@ -1,4 +1,5 @@
 import type { FieldType } from './contactData';
+import type { CopyKey } from './publicCopy/en';
 
 /**
  * A signup form's fields (docs/forms.md) and how a submission's values become contact data. Pure and
@@ -53,36 +54,39 @@ export const postedText = (v: unknown): string => {
 
 const realDate = (s: string) => DATE_ONLY.test(s) && new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) === s;
 
+/** Words a refusal is given in: the public pages' catalogue in the visitor's language (lib/publicCopy). */
+export type SayMessage = (key: Extract<CopyKey, `form.error.${string}`>, values?: Record<string, number>) => string;
+
 /** Reads a urlencoded body against the form's fields: typed data, or a message per refused field. */
-export function readSubmission(fields: readonly FormField[], body: Record<string, unknown>): Submission {
+export function readSubmission(fields: readonly FormField[], body: Record<string, unknown>, say: SayMessage): Submission {
   const email = postedText(body[EMAIL_NAME]).toLowerCase();
   const out: Submission = { email, data: {}, values: { [EMAIL_NAME]: postedText(body[EMAIL_NAME]) }, errors: {} };
-  if (!email) out.errors[EMAIL_NAME] = 'Enter your email address.';
-  else if (email.length > 320 || !EMAIL.test(email)) out.errors[EMAIL_NAME] = 'Enter a valid email address, like name@example.com.';
+  if (!email) out.errors[EMAIL_NAME] = say('form.error.emailMissing');
+  else if (email.length > 320 || !EMAIL.test(email)) out.errors[EMAIL_NAME] = say('form.error.emailInvalid');
   for (const f of fields) {
     const raw = postedText(body[f.key]);
     out.values[f.key] = raw;
     if (f.type === 'checkbox') {
       // An unchecked box posts nothing: it is false, and a required one (a consent box) must be checked.
-      if (!raw && f.required) out.errors[f.key] = 'Check this box to continue.';
+      if (!raw && f.required) out.errors[f.key] = say('form.error.checkbox');
       else out.data[f.key] = !!raw;
       continue;
     }
     if (!raw) {
-      if (f.required) out.errors[f.key] = 'This field is required.';
+      if (f.required) out.errors[f.key] = say('form.error.required');
       continue;
     }
-    if (raw.length > MAX_TEXT) out.errors[f.key] = `At most ${MAX_TEXT} characters.`;
+    if (raw.length > MAX_TEXT) out.errors[f.key] = say('form.error.tooLong', { max: MAX_TEXT });
     else if (f.type === 'number') {
       const n = Number(raw);
       if (Number.isFinite(n)) out.data[f.key] = n;
-      else out.errors[f.key] = 'Enter a number.';
+      else out.errors[f.key] = say('form.error.number');
     } else if (f.type === 'date') {
       if (realDate(raw)) out.data[f.key] = raw;
-      else out.errors[f.key] = 'Enter a date as YYYY-MM-DD.';
+      else out.errors[f.key] = say('form.error.date');
     } else if (f.type === 'select') {
       if (f.options?.includes(raw)) out.data[f.key] = raw;
-      else out.errors[f.key] = 'Choose one of the options.';
+      else out.errors[f.key] = say('form.error.option');
     } else out.data[f.key] = raw;
   }
   return out;

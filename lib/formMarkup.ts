@@ -1,4 +1,5 @@
 import { EMAIL_NAME, HONEYPOT_NAME, STAMP_NAME, type FormField } from './formFields';
+import { en } from './publicCopy/en';
 
 /**
  * The markup of a signup form (docs/forms.md), one function for the hosted page (api/routes/formPages.ts),
@@ -23,7 +24,17 @@ export interface FormMarkupOptions {
    * style attributes) or by a style attribute (the embed, which brings no stylesheet).
    */
   honeypot: 'class' | 'inline';
+  /** The form's own words in the visitor's language (the hosted page); English otherwise (the embed, the preview). */
+  words?: FormWords;
 }
+
+export interface FormWords {
+  email: string;
+  honeypot: string;
+  subscribe: string;
+}
+
+const ENGLISH: FormWords = { email: en['form.email'], honeypot: en['form.honeypot'], subscribe: en['form.subscribe'] };
 
 const idOf = (name: string) => `f-${name.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 
@@ -57,6 +68,7 @@ function fieldMarkup(f: FormField, value: string, error: string | undefined): st
 }
 
 export function formMarkup(o: FormMarkupOptions): string {
+  const words = o.words ?? ENGLISH;
   const values = o.values ?? {};
   const errors = o.errors ?? {};
   const hidden = o.honeypot === 'class' ? 'class="hp"' : 'style="position:absolute;left:-10000px;top:auto;width:1px;height:1px;overflow:hidden"';
@@ -64,16 +76,16 @@ export function formMarkup(o: FormMarkupOptions): string {
     `<form method="post" action="${escapeText(o.action)}" accept-charset="utf-8">`,
     control(
       EMAIL_NAME,
-      'Email',
+      words.email,
       `<input type="email" ${common(EMAIL_NAME, true, errors[EMAIL_NAME])} autocomplete="email" value="${escapeText(values[EMAIL_NAME] ?? '')}">`,
       errors[EMAIL_NAME],
       true,
     ),
     ...o.fields.map((f) => fieldMarkup(f, values[f.key] ?? '', errors[f.key])),
     // People never see or reach it; a bot filling every input fills it too.
-    `<div ${hidden} aria-hidden="true"><label>Leave this empty <input type="text" name="${HONEYPOT_NAME}" tabindex="-1" autocomplete="off" value=""></label></div>`,
+    `<div ${hidden} aria-hidden="true"><label>${escapeText(words.honeypot)} <input type="text" name="${HONEYPOT_NAME}" tabindex="-1" autocomplete="off" value=""></label></div>`,
     ...(o.stamp ? [`<input type="hidden" name="${STAMP_NAME}" value="${escapeText(o.stamp)}">`] : []),
-    '<button type="submit">Subscribe</button>',
+    `<button type="submit">${escapeText(words.subscribe)}</button>`,
     '</form>',
   ];
   return parts.join('\n');

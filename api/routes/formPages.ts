@@ -8,6 +8,7 @@ import { formMarkup } from '../../lib/formMarkup';
 import { HONEYPOT_NAME, postedText, readSubmission, STAMP_NAME, type Submission } from '../../lib/formFields';
 import { checkFormStamp, signFormStamp } from '../../lib/formStamp';
 import { formOptIn, formThrottle, submitForm } from '../../services/formSubmissions';
+import { localeForVisitor, publicCopy, type PublicCopy } from '../../lib/publicCopy';
 
 /**
  * A signup form's hosted page and its submissions (docs/forms.md). POST /f/:id is the one route that
@@ -32,8 +33,11 @@ async function publicForm(ctx: AppContext, id: string): Promise<FormRow> {
   return form;
 }
 
+/** The page's own words in the visitor's language (Accept-Language); the form's labels are its author's. */
+const visitorCopy = (ctx: AppContext) => publicCopy(localeForVisitor(ctx.acceptsLanguages()));
+
 /** The form, empty or as posted with a message on each refused field; with a fresh stamp. */
-function formPage(ctx: AppContext, form: FormRow, posted?: Submission) {
+function formPage(ctx: AppContext, say: PublicCopy, form: FormRow, posted?: Submission) {
   const markup = formMarkup({
     action: `/f/${form.id}`,
     fields: form.fields,
@@ -41,9 +45,10 @@ function formPage(ctx: AppContext, form: FormRow, posted?: Submission) {
     errors: posted?.errors,
     stamp: signFormStamp(ctx.deps.config.jwtSecret, form.id),
     honeypot: 'class',
+    words: { email: say.text('form.email'), honeypot: say.text('form.honeypot'), subscribe: say.text('form.subscribe') },
   });
-  const alert = posted ? '<p class="error" role="alert">Please correct the fields marked below.</p>\n' : '';
-  renderPage(ctx, form.name, `${alert}${markup}`, posted ? 422 : 200, { csp: formCsp(form) });
+  const alert = posted ? `<p class="error" role="alert">${say.html('form.fix')}</p>\n` : '';
+  renderPage(ctx, form.name, `${alert}${markup}`, posted ? 422 : 200, { csp: formCsp(form), lang: say.locale });
 }
 
 /**
@@ -51,15 +56,16 @@ function formPage(ctx: AppContext, form: FormRow, posted?: Submission) {
  * redirect (303) or its success page. Under double opt-in the page asks to confirm by email, for
  * every address alike.
  */
-function successPage(ctx: AppContext, form: FormRow, confirmByEmail: boolean) {
+function successPage(ctx: AppContext, say: PublicCopy, form: FormRow, confirmByEmail: boolean) {
   if (form.redirect_url) {
     ctx.status = 303;
     ctx.redirect(form.redirect_url);
     return;
   }
-  const message = `<p role="status">${escapeHtml(form.success_message ?? 'Thank you for signing up.')}</p>`;
-  const confirm = confirmByEmail ? '\n<p>We have sent you an email: press the link in it to confirm your subscription.</p>' : '';
-  renderPage(ctx, confirmByEmail ? 'Check your inbox' : 'Thank you', `${message}${confirm}`, 200, { csp: formCsp(form) });
+  const message = `<p role="status">${form.success_message ? escapeHtml(form.success_message) : say.html('form.thanks.body')}</p>`;
+  const confirm = confirmByEmail ? `\n<p>${say.html('form.checkInbox.body')}</p>` : '';
+  const title = say.text(confirmByEmail ? 'form.checkInbox.title' : 'form.thanks.title');
+  renderPage(ctx, title, `${message}${confirm}`, 200, { csp: formCsp(form), lang: say.locale });
 }
 
 /** A filled honeypot, or a stamp that is forged or too fresh: a bot's, taken in silence. */
@@ -79,7 +85,7 @@ export default [
     summary: "A signup form's hosted page: a plain HTML form (no script) posting to the same URL",
     responses: { 200: { description: 'an HTML page', contentType: 'text/html' } },
     async handler(ctx, { params }) {
-      formPage(ctx, await publicForm(ctx, params.id));
+      formPage(ctx, visitorCopy(ctx), await publicForm(ctx, params.id));
     },
   }),
   route({
@@ -94,22 +100,23 @@ export default [
     },
     async handler(ctx, { params }) {
       const form = await publicForm(ctx, params.id);
+      const say = visitorCopy(ctx);
       const retryAfter = await formThrottle(ctx.deps, form.id, ctx.ip || 'unknown');
       if (retryAfter !== null) {
-        renderPage(ctx, 'Too many signups', '<p>Too many signups came from here just now. Please try again in a minute.</p>', 429, { csp: formCsp(form) });
+        renderPage(ctx, say.text('form.tooMany.title'), `<p>${say.html('form.tooMany.body')}</p>`, 429, { csp: formCsp(form), lang: say.locale });
         ctx.set('Retry-After', String(retryAfter));
         return;
       }
       const optIn = await formOptIn(ctx.deps.knex, form);
       if (optIn === 'unavailable') {
-        return renderPage(ctx, 'This form is not taking signups', '<p>This form cannot take signups right now. Please try again later.</p>', 503);
+        return renderPage(ctx, say.text('form.closed.title'), `<p>${say.html('form.closed.body')}</p>`, 503, { lang: say.locale });
       }
       const body = (ctx.request.body ?? {}) as Record<string, unknown>;
-      if (looksAutomated(ctx, form, body)) return successPage(ctx, form, !!optIn);
-      const submission = readSubmission(form.fields, body);
-      if (Object.keys(submission.errors).length) return formPage(ctx, form, submission);
+      if (looksAutomated(ctx, form, body)) return successPage(ctx, say, form, !!optIn);
+      const submission = readSubmission(form.fields, body, say.text);
+      if (Object.keys(submission.errors).length) return formPage(ctx, say, form, submission);
       await submitForm(ctx.deps, form, optIn, submission, { ip: ctx.ip || null, userAgent: ctx.get('user-agent') || null });
-      successPage(ctx, form, !!optIn);
+      successPage(ctx, say, form, !!optIn);
     },
   }),
 ];

@@ -8,6 +8,7 @@ import { findContact, ContactRow } from '../../db/contactReaders';
 import { updateContact } from '../../db/contactWriters';
 import { contactTopicStates, findTopic, TopicRow, TopicState } from '../../db/topics';
 import { escapeHtml, renderPage } from '../pages';
+import { type CopyKey, localeForContact, publicCopy, type PublicCopy } from '../../lib/publicCopy';
 
 // Tokens come from lib/unsubscribe; the bound only keeps absurd paths away from the HMAC.
 const TokenParams = z.object({ token: z.string().min(1).max(512) });
@@ -49,29 +50,29 @@ async function setSubscribed(ctx: AppContext, token: string, subscribed: boolean
 /** A button that POSTs to `url`: a plain form, so it needs no script and a link scanner's GET never presses it. */
 const button = (url: string, label: string) => `<form method="post" action="${escapeHtml(url)}"><button type="submit">${escapeHtml(label)}</button></form>`;
 
-const manageLink = (url: string) => `<p><a href="${escapeHtml(url)}">Manage all your email preferences</a></p>`;
+const manageLink = (say: PublicCopy, url: string) => `<p><a href="${escapeHtml(url)}">${say.html('sub.manageAll')}</a></p>`;
+
+/** The page in the contact's language (its `locale`, lib/publicCopy). */
+const copyFor = (contact: ContactRow) => publicCopy(localeForContact(contact.data?.locale));
+
+const show = (ctx: AppContext, say: PublicCopy, title: string, body: string, status = 200) => renderPage(ctx, title, body, status, { lang: say.locale });
 
 /** The state of the contact (or of the link's topic), and the one button that changes it. */
-function page(
-  ctx: AppContext,
-  { t, contact, topic }: { t: SubscriptionTarget; contact: ContactRow; topic: TopicRow | null },
-  headline: string,
-  topicSubscribed?: boolean,
-) {
+function page(ctx: AppContext, { t, contact, topic }: { t: SubscriptionTarget; contact: ContactRow; topic: TopicRow | null }, subscribed: boolean) {
+  const say = copyFor(contact);
   const links = linksFor(ctx.deps.config, t.projectId, t.contactId, topic?.id);
+  const action = subscribed ? button(links.unsubscribeUrl, say.text('sub.unsubscribe')) : button(links.subscribeUrl, say.text('sub.subscribeAgain'));
   if (topic) {
-    const on = topicSubscribed ?? false;
-    const action = on ? button(links.unsubscribeUrl, 'Unsubscribe') : button(links.subscribeUrl, 'Subscribe again');
-    const state = on ? 'subscribed to' : 'unsubscribed from';
-    return renderPage(
-      ctx,
-      headline,
-      `<p>${escapeHtml(contact.email)} is ${state} ${escapeHtml(topic.name)} emails.</p>\n${action}\n${manageLink(links.manageUrl)}`,
-    );
+    const headline = say.text(subscribed ? 'sub.subscribed.topicTitle' : 'sub.unsubscribed.topicTitle', { topic: topic.name });
+    const state = say.html(subscribed ? 'sub.state.topicSubscribed' : 'sub.state.topicUnsubscribed', { email: contact.email, topic: topic.name });
+    return show(ctx, say, headline, `<p>${state}</p>\n${action}\n${manageLink(say, links.manageUrl)}`);
   }
-  const action = contact.subscribed ? button(links.unsubscribeUrl, 'Unsubscribe') : button(links.subscribeUrl, 'Subscribe again');
-  const state = contact.subscribed ? 'subscribed to' : 'unsubscribed from';
-  renderPage(ctx, headline, `<p>${escapeHtml(contact.email)} is ${state} these emails.</p>\n${action}`);
+  const headline = say.text(subscribed ? 'sub.subscribed.title' : 'sub.unsubscribed.title');
+  const state = say.html(contact.subscribed ? 'sub.state.subscribed' : 'sub.state.unsubscribed', { email: contact.email });
+  const globalAction = contact.subscribed
+    ? button(links.unsubscribeUrl, say.text('sub.unsubscribe'))
+    : button(links.subscribeUrl, say.text('sub.subscribeAgain'));
+  show(ctx, say, headline, `<p>${state}</p>\n${globalAction}`);
 }
 
 /** The contact a link names, read without changing anything. */
@@ -89,13 +90,15 @@ async function signedContact(ctx: AppContext, token: string) {
  */
 async function confirmPage(ctx: AppContext, token: string, subscribe: boolean) {
   const { t, contact, topic } = await signedContact(ctx, token);
+  const say = copyFor(contact);
   const links = linksFor(ctx.deps.config, t.projectId, t.contactId, topic?.id);
-  const email = escapeHtml(contact.email);
-  const what = topic ? `${escapeHtml(topic.name)} emails` : 'these emails';
+  const values = { email: contact.email, topic: topic?.name ?? '' };
   if (subscribe) {
-    renderPage(ctx, 'Subscribe again?', `<p>Press the button to receive ${what} at ${email} again.</p>\n${button(links.subscribeUrl, 'Subscribe')}`);
+    const ask = say.html(topic ? 'sub.askSubscribe.topic' : 'sub.askSubscribe.all', values);
+    show(ctx, say, say.text('sub.askSubscribe.title'), `<p>${ask}</p>\n${button(links.subscribeUrl, say.text('sub.subscribe'))}`);
   } else {
-    renderPage(ctx, 'Unsubscribe?', `<p>Press the button to stop receiving ${what} at ${email}.</p>\n${button(links.unsubscribeUrl, 'Unsubscribe')}`);
+    const ask = say.html(topic ? 'sub.askUnsubscribe.topic' : 'sub.askUnsubscribe.all', values);
+    show(ctx, say, say.text('sub.askUnsubscribe.title'), `<p>${ask}</p>\n${button(links.unsubscribeUrl, say.text('sub.unsubscribe'))}`);
   }
 }
 
@@ -106,15 +109,15 @@ async function confirmPage(ctx: AppContext, token: string, subscribe: boolean) {
  * checkboxes in one form that POSTs back to the same link, plus "unsubscribe from everything"
  * (the global unsubscribe link's form). Plain forms, no script (api/pages.ts CSP).
  */
-function preferencePage(ctx: AppContext, t: SubscriptionTarget, contact: ContactRow, topics: TopicState[], notice?: string) {
+function preferencePage(ctx: AppContext, t: SubscriptionTarget, contact: ContactRow, topics: TopicState[], notice?: CopyKey) {
+  const say = copyFor(contact);
   const links = linksFor(ctx.deps.config, t.projectId, t.contactId);
-  const email = escapeHtml(contact.email);
-  const parts: string[] = notice ? [`<p role="status">${escapeHtml(notice)}</p>`] : [];
+  const parts: string[] = notice ? [`<p role="status">${say.html(notice)}</p>`] : [];
   if (!contact.subscribed) {
-    parts.push(`<p>${email} is unsubscribed from these emails.</p>`, button(links.subscribeUrl, 'Subscribe again'));
-    return renderPage(ctx, 'Your email preferences', parts.join('\n'));
+    parts.push(`<p>${say.html('sub.state.unsubscribed', { email: contact.email })}</p>`, button(links.subscribeUrl, say.text('sub.subscribeAgain')));
+    return show(ctx, say, say.text('prefs.title'), parts.join('\n'));
   }
-  parts.push(`<p>${email} is subscribed to these emails.</p>`);
+  parts.push(`<p>${say.html('sub.state.subscribed', { email: contact.email })}</p>`);
   if (topics.length) {
     const boxes = topics.map(({ topic, subscribed }) => {
       const description = topic.description ? `<br><small>${escapeHtml(topic.description)}</small>` : '';
@@ -122,13 +125,13 @@ function preferencePage(ctx: AppContext, t: SubscriptionTarget, contact: Contact
 <label><span><input type="checkbox" name="topics" value="${escapeHtml(topic.id)}"${subscribed ? ' checked' : ''}> ${escapeHtml(topic.name)}</span>${description}</label>`;
     });
     parts.push(
-      `<form method="post" action="${escapeHtml(links.manageUrl)}">\n<fieldset><legend>Topics</legend>\n${boxes.join('\n')}\n</fieldset>\n<button type="submit">Save preferences</button></form>`,
+      `<form method="post" action="${escapeHtml(links.manageUrl)}">\n<fieldset><legend>${say.html('prefs.topics')}</legend>\n${boxes.join('\n')}\n</fieldset>\n<button type="submit">${say.html('prefs.save')}</button></form>`,
     );
-    parts.push(button(links.unsubscribeUrl, 'Unsubscribe from everything'));
+    parts.push(button(links.unsubscribeUrl, say.text('sub.unsubscribeAll')));
   } else {
-    parts.push(button(links.unsubscribeUrl, 'Unsubscribe'));
+    parts.push(button(links.unsubscribeUrl, say.text('sub.unsubscribe')));
   }
-  renderPage(ctx, 'Your email preferences', parts.join('\n'));
+  show(ctx, say, say.text('prefs.title'), parts.join('\n'));
 }
 
 /** A form field sent once is a string, sent repeatedly an array (koa-body); anything else counts as none. */
@@ -146,8 +149,10 @@ async function confirmTarget(ctx: AppContext, token: string) {
   return { t, contact };
 }
 
-const expiredPage = (ctx: AppContext) =>
-  renderPage(ctx, 'This link has expired', '<p>This confirmation link was already used or has expired. Sign up again to get a new one.</p>', 410);
+const expiredPage = (ctx: AppContext, contact: ContactRow) => {
+  const say = copyFor(contact);
+  show(ctx, say, say.text('confirm.expired.title'), `<p>${say.html('confirm.expired.body')}</p>`, 410);
+};
 
 export default [
   route({
@@ -169,8 +174,7 @@ export default [
       "Unsubscribes (from the email's topic only, when it was sent as one): the page's button, and RFC 8058 one-click (body List-Unsubscribe=One-Click, form-encoded)",
     async handler(ctx, { params }) {
       // The signed URL is the whole authorisation; mailbox providers' bodies vary, so none is required.
-      const done = await setSubscribed(ctx, params.token, false);
-      page(ctx, done, done.topic ? `You have been unsubscribed from ${done.topic.name}` : 'You have been unsubscribed', false);
+      page(ctx, await setSubscribed(ctx, params.token, false), false);
     },
   }),
   route({
@@ -190,8 +194,7 @@ export default [
     responses: { 200: { description: 'an HTML page', contentType: 'text/html' } },
     summary: "Subscribes again (to the email's topic only, when it was sent as one); answers an HTML page",
     async handler(ctx, { params }) {
-      const done = await setSubscribed(ctx, params.token, true);
-      page(ctx, done, done.topic ? `You are subscribed to ${done.topic.name}` : 'You are subscribed', true);
+      page(ctx, await setSubscribed(ctx, params.token, true), true);
     },
   }),
   route({
@@ -202,13 +205,10 @@ export default [
     summary: 'Double opt-in link from the confirmation email: an HTML page whose button POSTs to the same link (a GET changes nothing)',
     async handler(ctx, { params }) {
       const { t, contact } = await confirmTarget(ctx, params.token);
-      if (!(await isPending(ctx.deps.knex, t.contactId))) return expiredPage(ctx);
+      if (!(await isPending(ctx.deps.knex, t.contactId))) return expiredPage(ctx, contact);
       const url = `${ctx.deps.config.appUrl}/confirm/${params.token}`;
-      renderPage(
-        ctx,
-        'Confirm your subscription',
-        `<p>Press the button to receive our emails at ${escapeHtml(contact.email)}.</p>\n${button(url, 'Confirm subscription')}`,
-      );
+      const say = copyFor(contact);
+      show(ctx, say, say.text('confirm.title'), `<p>${say.html('confirm.body', { email: contact.email })}</p>\n${button(url, say.text('confirm.button'))}`);
     },
   }),
   route({
@@ -218,18 +218,16 @@ export default [
     responses: { 200: { description: 'an HTML page', contentType: 'text/html' } },
     summary: 'Confirms a double opt-in: subscribes the contact (contact.subscribed with source double_opt_in); 410 page when the link was used or expired',
     async handler(ctx, { params }) {
-      const { t } = await confirmTarget(ctx, params.token);
+      const { t, contact } = await confirmTarget(ctx, params.token);
       const result = await ctx.deps.knex.transaction(async (trx) => {
         if (!(await consumeConfirmation(trx, t.projectId, t.contactId))) return null;
         return updateContact(trx, { projectId: t.projectId, contactId: t.contactId, subscribed: true, source: 'double_opt_in', origin: originOf(ctx) });
       });
-      if (!result) return expiredPage(ctx);
+      if (!result) return expiredPage(ctx, contact);
       await ctx.deps.runtime.events.handOff(result.events);
-      renderPage(
-        ctx,
-        'Your subscription is confirmed',
-        `<p>${escapeHtml(result.contact.email)} is subscribed to these emails.</p>\n${manageLink(linksFor(ctx.deps.config, t.projectId, t.contactId).manageUrl)}`,
-      );
+      const say = copyFor(result.contact);
+      const state = say.html('sub.state.subscribed', { email: result.contact.email });
+      show(ctx, say, say.text('confirm.done.title'), `<p>${state}</p>\n${manageLink(say, linksFor(ctx.deps.config, t.projectId, t.contactId).manageUrl)}`);
     },
   }),
   route({
@@ -261,7 +259,7 @@ export default [
       const result = await updateContact(ctx.deps.knex, { projectId: t.projectId, contactId: t.contactId, topics, source: 'link', origin: originOf(ctx) });
       if (!result) throw notFound('Subscription link');
       await ctx.deps.runtime.events.handOff(result.events);
-      preferencePage(ctx, t, result.contact, await contactTopicStates(ctx.deps.knex, t.projectId, t.contactId, true), 'Your preferences were saved.');
+      preferencePage(ctx, t, result.contact, await contactTopicStates(ctx.deps.knex, t.projectId, t.contactId, true), 'prefs.saved');
     },
   }),
 ];

@@ -164,6 +164,29 @@ describe('the hosted page', () => {
   });
 });
 
+describe("the visitor's language", () => {
+  it('renders the page, its errors and its answer in the browser language where a catalogue exists', async () => {
+    const form = await newForm();
+    const fr = await h.http.get(`/f/${form.id}`).set('Accept-Language', 'fr-CA,fr;q=0.9,en;q=0.5');
+    expect(fr.text).toContain('<html lang="fr">');
+    expect(fr.text).toContain('<button type="submit">S&#39;inscrire</button>');
+    // The author's labels stay as written.
+    expect(fr.text).toContain('Company');
+    const refused = await submit(form.id, { email: 'nope' }).set('Accept-Language', 'fr');
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain('id="f-email-error">Saisissez une adresse e-mail valide, comme nom@example.com.');
+    expect(refused.text).toContain('id="f-company-error">Ce champ est obligatoire.');
+    const done = await submit(form.id, { email: uniqueEmail('de'), company: 'Acme' }).set('Accept-Language', 'de-DE,de;q=0.9');
+    expect(done.status).toBe(200);
+    expect(done.text).toContain('<html lang="de">');
+    expect(done.text).toContain('Vielen Dank für Ihre Anmeldung.');
+    // No catalogue for Spanish: English.
+    const es = await h.http.get(`/f/${form.id}`).set('Accept-Language', 'es');
+    expect(es.text).toContain('<html lang="en">');
+    expect(es.text).toContain('<button type="submit">Subscribe</button>');
+  });
+});
+
 describe('submissions', () => {
   it('take a urlencoded post from another site: the contact with typed fields and topics, subscribed, consent from form:<id>', async () => {
     const form = await newForm({ successMessage: 'Thanks, you are on the list.' });

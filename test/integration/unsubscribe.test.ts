@@ -48,6 +48,40 @@ describe('subscription tokens', () => {
 });
 
 describe('subscription links', () => {
+  it("speak the contact's language (its locale: exact, then the language alone, else English)", async () => {
+    const res = await h.http
+      .post('/contacts')
+      .set(bearer(p.secretKey))
+      .send({ email: 'lena@example.test', subscribed: true, data: { locale: 'de_AT' } });
+    expect(res.status).toBe(201);
+    const german = linksFor(h.config, p.projectId, res.body.id);
+    const ask = await h.http.get(pathOf(german.unsubscribeUrl));
+    expect(ask.text).toContain('<html lang="de">');
+    expect(ask.text).toContain('<title>Abmelden?</title>');
+    expect(ask.text).toContain('Drücken Sie die Schaltfläche, um diese E-Mails an lena@example.test nicht mehr zu erhalten.');
+    const done = await h.http.post(pathOf(german.unsubscribeUrl)).type('form').send('');
+    expect(done.text).toContain('<h1>Sie wurden abgemeldet</h1>');
+    expect(done.text).toContain('<button type="submit">Wieder anmelden</button>');
+    expect((await h.http.get(pathOf(german.manageUrl))).text).toContain('<h1>Ihre E-Mail-Einstellungen</h1>');
+
+    const fr = await h.http
+      .post('/contacts')
+      .set(bearer(p.secretKey))
+      .send({ email: 'zoe@example.test', subscribed: true, data: { locale: 'fr' } });
+    const french = await h.http.get(pathOf(linksFor(h.config, p.projectId, fr.body.id).manageUrl));
+    expect(french.text).toContain('<html lang="fr">');
+    expect(french.text).toContain('zoe@example.test est abonné à ces e-mails.');
+
+    // A language without a catalogue, and none at all: English.
+    const es = await h.http
+      .post('/contacts')
+      .set(bearer(p.secretKey))
+      .send({ email: 'ana@example.test', subscribed: true, data: { locale: 'es-ES' } });
+    const spanish = await h.http.get(pathOf(linksFor(h.config, p.projectId, es.body.id).unsubscribeUrl));
+    expect(spanish.text).toContain('<html lang="en">');
+    expect(spanish.text).toContain('<title>Unsubscribe?</title>');
+  });
+
   it('changes nothing on GET: the pages show what the button will do, and the button POSTs to the same link', async () => {
     const id = await newContact('link-scanner@example.test');
     const links = linksFor(h.config, p.projectId, id);
