@@ -16,6 +16,8 @@ import { publicCors, publicPreflight } from './middleware/cors';
 import { nestedDeeperThan } from '../lib/json';
 import { findRefusedText, refusedMessage } from '../lib/hostileText';
 import { auditWitness, committedEntries, type AuditAction } from '../db/auditLog';
+import { versionAuthor } from '../db/workflowVersions';
+import { requestAuditor } from '../services/audit';
 import { can } from '../db/projects';
 import { refuseRole } from './projectAccess';
 
@@ -234,7 +236,8 @@ export function buildRouter(defs: RouteDef[]): Router<any, any> {
   for (const def of defs) {
     const handle = async (ctx: AppContext) => {
       const input = validate(def, ctx);
-      const reply = await def.handler(ctx, { ...input, ...principalOf(def, ctx) });
+      // Workflow edits record their author in the versions they make (db/workflowVersions.ts).
+      const reply = await versionAuthor.run(requestAuditor(ctx).actor, () => def.handler(ctx, { ...input, ...principalOf(def, ctx) }));
       // A handler that set the body itself (pages, streams, bytes, 204s) returns nothing. The status
       // is the one the handler set, or Koa's 200 for a body.
       if (reply !== undefined) ctx.body = reply;

@@ -26,6 +26,8 @@ export interface ExecutionRow {
   waiting_since: Date | null;
   wake_at: Date | null;
   waiting_reason?: string | null;
+  /** The workflow version it runs (db/workflowVersions.ts); null: a draft's manual start, or started before versions. */
+  workflow_version?: number | null;
   started_at: Date;
   finished_at: Date | null;
   updated_at: Date;
@@ -137,10 +139,13 @@ export async function createExecution(db: Knex, input: NewExecution, graphs?: Gr
          ON CONFLICT (workflow_id, contact_id) DO NOTHING
          RETURNING workflow_id
        ), ex AS (
-         INSERT INTO workflow_executions (id, project_id, workflow_id, contact_id, status, context, trigger_event_id, current_step_id)
+         INSERT INTO workflow_executions (id, project_id, workflow_id, contact_id, status, context, trigger_event_id, current_step_id, workflow_version)
          SELECT ?, ?, go.id, ?, 'RUNNING', ?::jsonb, ?,
                 -- One TRIGGER per workflow (unique index workflow_steps_one_trigger).
-                (SELECT s.id FROM workflow_steps s WHERE s.workflow_id = go.id AND s.type = ?)
+                (SELECT s.id FROM workflow_steps s WHERE s.workflow_id = go.id AND s.type = ?),
+                -- The newest version is the graph this transaction reads (db/workflowVersions.ts); none: a
+                -- disabled workflow's manual start, which runs its draft.
+                (SELECT max(v.number) FROM workflow_versions v JOIN wf ON wf.id = v.workflow_id WHERE wf.enabled)
          FROM go WHERE ?::boolean OR go.allow_reentry OR EXISTS (SELECT 1 FROM entered)
          ON CONFLICT DO NOTHING
          RETURNING *

@@ -6,6 +6,7 @@ import { uuid } from '../lib/ids';
 import { DomainError } from '../lib/domainErrors';
 import { TRIGGER_STEP_TYPE } from '../lib/triggerStep';
 import { StepPath } from './stepPaths';
+import { findVersion, recordVersion, versionGraph } from './workflowVersions';
 
 /**
  * Workflow definitions (docs/workflows.md): the record, its step graph and the graph's rules. Executions
@@ -228,6 +229,8 @@ export async function updateWorkflow(
     if (patch.enabled !== undefined) columns.enabled = patch.enabled;
     if (patch.allowReentry !== undefined) columns.allow_reentry = patch.allowReentry;
     const [row] = await trx<WorkflowRow>('workflows').where({ id }).update(columns).returning('*');
+    // Enabling (or moving the trigger of an enabled workflow) publishes what it now runs.
+    if (row.enabled) await versionNow(trx, row);
     return row;
   });
 }
@@ -249,7 +252,71 @@ async function findStep(trx: Knex.Transaction, workflowId: string, stepId: strin
   return step;
 }
 
-const touch = (trx: Knex.Transaction, workflowId: string) => trx('workflows').where({ id: workflowId }).update({ updated_at: trx.fn.now() });
+/**
+ * Every graph edit ends here: the new `updated_at` (GraphCache's key) and, while the workflow is
+ * enabled, the next version when what it runs changed (db/workflowVersions.ts).
+ */
+async function touch(trx: Knex.Transaction, workflowId: string, note?: string): Promise<void> {
+  const [row] = await trx<WorkflowRow>('workflows').where({ id: workflowId }).update({ updated_at: trx.fn.now() }).returning('*');
+  if (row?.enabled) await versionNow(trx, row, note);
+}
+
+/** Records the workflow's graph as a version (unless it equals the newest); the row must be locked. */
+async function versionNow(trx: Knex.Transaction, workflow: WorkflowRow, note?: string): Promise<number> {
+  const graph = await loadGraph(trx, workflow.id);
+  const layout = Object.fromEntries(graph.steps.filter((s) => s.position).map((s) => [s.id, s.position!]));
+  const content = versionGraph({ eventName: workflow.trigger_config.eventName, steps: graph.steps, transitions: graph.transitions });
+  return recordVersion(trx, workflow.id, content, layout, note);
+}
+
+/**
+ * "Restore": the version's steps and transitions become the workflow's graph (step ids kept, so an
+ * execution's history still names them; positions as they were). Its trigger is restored under the
+ * trigger's own rule (409 while executions of the current one are active). An enabled workflow gets
+ * the restored graph as its next version at once.
+ */
+export async function restoreVersion(
+  db: Knex,
+  projectId: string,
+  workflowId: string,
+  number: number,
+  /** Runs before the commit when the workflow is enabled (what it references may be gone since); throws to refuse. */
+  whileEnabled: (trx: Knex.Transaction) => Promise<void>,
+): Promise<WorkflowRow> {
+  return db.transaction(async (trx) => {
+    const workflow = await lockWorkflow(trx, projectId, workflowId);
+    const version = await findVersion(trx, workflowId, number);
+    if (!version) throw new DomainError('not_found', 'Version not found');
+    await setTrigger(trx, workflow, version.graph.eventName);
+    const trigger = await trx<StepRow>('workflow_steps').where({ workflow_id: workflowId, type: TRIGGER }).first();
+    const oldTrigger = version.graph.steps.find((s) => s.type === TRIGGER);
+    // The trigger step keeps its row (one per workflow): the version's transitions from it are moved onto it.
+    const idOf = (id: string) => (oldTrigger && id === oldTrigger.id && trigger ? trigger.id : id);
+    await trx('workflow_transitions').where({ workflow_id: workflowId }).del();
+    await trx('workflow_steps').where({ workflow_id: workflowId }).whereNot({ type: TRIGGER }).del();
+    const steps = version.graph.steps.filter((s) => s.type !== TRIGGER);
+    if (steps.length) {
+      await trx('workflow_steps').insert(
+        steps.map((s) => ({
+          id: s.id,
+          workflow_id: workflowId,
+          type: s.type,
+          name: s.name,
+          config: JSON.stringify(s.config),
+          position: version.layout[s.id] ? JSON.stringify(version.layout[s.id]) : null,
+        })),
+      );
+    }
+    if (version.graph.transitions.length) {
+      await trx('workflow_transitions').insert(
+        version.graph.transitions.map((t) => ({ id: uuid(), workflow_id: workflowId, from_step_id: idOf(t.from), to_step_id: idOf(t.to), branch: t.branch })),
+      );
+    }
+    if (workflow.enabled) await whileEnabled(trx);
+    await touch(trx, workflowId, `Restored version ${number}`);
+    return (await trx<WorkflowRow>('workflows').where({ id: workflowId }).first())!;
+  });
+}
 
 export interface NewStep {
   type: string;

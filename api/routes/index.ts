@@ -31,6 +31,7 @@ import sesWebhook from './sesWebhook';
 import webhookEndpoints from './webhookEndpoints';
 import segments from './segments';
 import workflows from './workflows';
+import workflowVersions from './workflowVersions';
 import events from './events';
 import activity from './activity';
 import analytics from './analytics';
@@ -89,6 +90,7 @@ export const allRoutes: RouteDef[] = [
   ...leaveProjectPage,
   ...segments,
   ...workflows,
+  ...workflowVersions,
   ...campaigns,
   ...campaignRecipients,
   ...webhooks,

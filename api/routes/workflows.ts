@@ -69,7 +69,7 @@ import { presentStep, presentTransition, presentWorkflow } from '../presenters/w
 const common = { auth: 'secret', tag: 'workflows', resource: 'Workflow' } as const;
 
 /** The step types this app serves (tests inject a registry of their own). */
-const registryOf = (ctx: AppContext): StepRegistry => ctx.deps.steps ?? STEP_TYPES;
+export const registryOf = (ctx: AppContext): StepRegistry => ctx.deps.steps ?? STEP_TYPES;
 
 async function workflowOr404(ctx: AppContext, projectId: string, id: string): Promise<WorkflowRow> {
   const row = await findWorkflow(ctx.deps.knex, projectId, id);
@@ -88,7 +88,7 @@ async function presentOne(ctx: AppContext, projectId: string, step: StepRow) {
 }
 
 /** A workflow that cannot run (services/workflowRunnable) is a 422 naming every offending step. */
-async function assertRunnable(knex: Knex, project: string, workflowId: string, registry: StepRegistry, senderWaived: boolean): Promise<void> {
+export async function assertRunnable(knex: Knex, project: string, workflowId: string, registry: StepRegistry, senderWaived: boolean): Promise<void> {
   const problem = await notRunnable(knex, project, workflowId, { registry, senderWaived, filterShape: filterTreeShapeErrors });
   if (!problem) return;
   throw new ApiError(422, 'VALIDATION_ERROR', problem.message, { errors: problem.errors, details: { stepIds: problem.stepIds } });

@@ -270,6 +270,11 @@ export const ExecutionOut = z.object({
   startedAt: Timestamp,
   finishedAt: Timestamp.nullable(),
   error: z.string().nullable(),
+  workflowVersion: z
+    .number()
+    .int()
+    .nullable()
+    .describe('the workflow version this execution runs (GET /workflows/:id/versions); null for a manual start of a disabled workflow (its draft)'),
 });
 
 export const ExecutionDetail = ExecutionOut.extend({
@@ -295,3 +300,25 @@ export const ExecutionPage = z.object({
 });
 
 export const CancelAllOut = z.object({ cancelled: z.number().int() });
+
+// ───────────────────────────── versions ─────────────────────────────
+
+export const VersionParams = z.object({ id: z.string().uuid(), number: z.coerce.number().int().min(1).max(2_147_483_647) });
+
+export const VersionOut = z.object({
+  number: z.number().int(),
+  note: z.string().describe('what changed from the version before, in words'),
+  createdBy: z.string().nullable().describe("the author's email, or the key that made the change; null when unknown"),
+  createdAt: Timestamp,
+  current: z.boolean().describe('whether new executions start on this version (the newest, while the workflow is enabled)'),
+});
+
+export const VersionList = z.object({ data: z.array(VersionOut) });
+
+export const VersionDetail = VersionOut.extend({
+  graph: z.object({
+    eventName: z.string(),
+    steps: z.array(z.object({ id: z.string(), type: z.string(), name: z.string(), config: z.record(z.string(), z.unknown()) })),
+    transitions: z.array(z.object({ from: z.string(), to: z.string(), branch: z.string() })),
+  }),
+});
