@@ -3066,6 +3066,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workflows/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The versions of a workflow, newest first: number, what changed, who, when, and which one new executions start on */
+        get: operations["getWorkflowsIdVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/{id}/versions/{number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One version of a workflow with its graph (trigger, steps, transitions) */
+        get: operations["getWorkflowsIdVersionsNumber"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/{id}/versions/{number}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore a version: its steps and transitions become the workflow's (an enabled workflow runs them from now on, as a new version; 422 when it could not run any more, 409 when its trigger differs while executions are active) */
+        post: operations["postWorkflowsIdVersionsNumberRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workflows/fields": {
         parameters: {
             query?: never;
@@ -8996,6 +9047,8 @@ export interface operations {
                             /** @description why a WAITING execution waits on a timer (quiet hours, a local time); null otherwise */
                             waitingReason: string | null;
                             workflowId: string;
+                            /** @description the workflow version this execution runs (GET /workflows/:id/versions); null for a manual start of a disabled workflow (its draft) */
+                            workflowVersion: number | null;
                         }[];
                         /** @description ISO 8601 timestamp (UTC) */
                         exportedAt: string;
@@ -30941,6 +30994,8 @@ export interface operations {
                             /** @description why a WAITING execution waits on a timer (quiet hours, a local time); null otherwise */
                             waitingReason: string | null;
                             workflowId: string;
+                            /** @description the workflow version this execution runs (GET /workflows/:id/versions); null for a manual start of a disabled workflow (its draft) */
+                            workflowVersion: number | null;
                         }[];
                         page: number;
                         pageSize: number;
@@ -31047,6 +31102,8 @@ export interface operations {
                         /** @description why a WAITING execution waits on a timer (quiet hours, a local time); null otherwise */
                         waitingReason: string | null;
                         workflowId: string;
+                        /** @description the workflow version this execution runs (GET /workflows/:id/versions); null for a manual start of a disabled workflow (its draft) */
+                        workflowVersion: number | null;
                     };
                 };
             };
@@ -31177,6 +31234,8 @@ export interface operations {
                         /** @description why a WAITING execution waits on a timer (quiet hours, a local time); null otherwise */
                         waitingReason: string | null;
                         workflowId: string;
+                        /** @description the workflow version this execution runs (GET /workflows/:id/versions); null for a manual start of a disabled workflow (its draft) */
+                        workflowVersion: number | null;
                     };
                 };
             };
@@ -31261,6 +31320,8 @@ export interface operations {
                         /** @description why a WAITING execution waits on a timer (quiet hours, a local time); null otherwise */
                         waitingReason: string | null;
                         workflowId: string;
+                        /** @description the workflow version this execution runs (GET /workflows/:id/versions); null for a manual start of a disabled workflow (its draft) */
+                        workflowVersion: number | null;
                     };
                 };
             };
@@ -31899,6 +31960,309 @@ export interface operations {
             };
             /** @description unknown resource */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getWorkflowsIdVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the versions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description ISO 8601 timestamp (UTC) */
+                            createdAt: string;
+                            /** @description the author's email, or the key that made the change; null when unknown */
+                            createdBy: string | null;
+                            /** @description whether new executions start on this version (the newest, while the workflow is enabled) */
+                            current: boolean;
+                            /** @description what changed from the version before, in words */
+                            note: string;
+                            number: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getWorkflowsIdVersionsNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                number: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the version */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        /** @description the author's email, or the key that made the change; null when unknown */
+                        createdBy: string | null;
+                        /** @description whether new executions start on this version (the newest, while the workflow is enabled) */
+                        current: boolean;
+                        graph: {
+                            eventName: string;
+                            steps: {
+                                config: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                name: string;
+                                type: string;
+                            }[];
+                            transitions: {
+                                branch: string;
+                                from: string;
+                                to: string;
+                            }[];
+                        };
+                        /** @description what changed from the version before, in words */
+                        note: string;
+                        number: number;
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postWorkflowsIdVersionsNumberRestore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                number: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the workflow as restored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        allowReentry: boolean;
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        description: string | null;
+                        enabled: boolean;
+                        id: string;
+                        name: string;
+                        projectId: string;
+                        steps: {
+                            /** @description the branches a transition from this step may use: fixed by its type, or derived from this step's config */
+                            branches: string[];
+                            config: {
+                                [key: string]: unknown;
+                            };
+                            id: string;
+                            name: string;
+                            position: {
+                                x: number;
+                                y: number;
+                            } | null;
+                            /** @description the branches that must be connected before the workflow can be enabled */
+                            requiredBranches: string[];
+                            /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`) */
+                            summary: string;
+                            /** @description what people call the step's type (its registry `title`) */
+                            title: string;
+                            type: string;
+                            workflowId: string;
+                        }[];
+                        transitions: {
+                            branch: string;
+                            fromStepId: string;
+                            id: string;
+                            toStepId: string;
+                            workflowId: string;
+                        }[];
+                        triggerConfig: {
+                            eventName: string;
+                        };
+                        /** @constant */
+                        triggerType: "EVENT";
+                        /** @description ISO 8601 timestamp (UTC) */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the version's trigger differs while executions of the current one are active */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the workflow is enabled and the restored graph could not run (a template it sends was deleted since) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

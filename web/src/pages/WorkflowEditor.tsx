@@ -10,6 +10,7 @@ import { StepPanel } from '../components/workflow/StepPanel';
 import { StepIcon } from '../components/workflow/StepIcon';
 import { type InsertPoint, WorkflowCanvas } from '../components/workflow/WorkflowCanvas';
 import { layoutGraph } from '../components/workflow/layout';
+import { WorkflowVersions } from '../components/workflow/WorkflowVersions';
 
 /**
  * The graph editor: the canvas (WorkflowCanvas, @xyflow/react, in this route's chunk only), the
@@ -46,15 +47,22 @@ export default function WorkflowEditor() {
     },
   });
   const connect = useMutation({
-    mutationFn: (t: { from: string; to: string; branch: string }) => unwrap(api.POST('/workflows/{id}/transitions', { ...path, body: { fromStepId: t.from, toStepId: t.to, branch: t.branch } })),
+    mutationFn: (t: { from: string; to: string; branch: string }) =>
+      unwrap(api.POST('/workflows/{id}/transitions', { ...path, body: { fromStepId: t.from, toStepId: t.to, branch: t.branch } })),
     onSettled: refresh,
   });
   const disconnect = useMutation({
-    mutationFn: (ids: string[]) => Promise.all(ids.map((transitionId) => unwrap(api.DELETE('/workflows/{id}/transitions/{transitionId}', { params: { path: { id: workflowId, transitionId } }, headers })))),
+    mutationFn: (ids: string[]) =>
+      Promise.all(
+        ids.map((transitionId) =>
+          unwrap(api.DELETE('/workflows/{id}/transitions/{transitionId}', { params: { path: { id: workflowId, transitionId } }, headers })),
+        ),
+      ),
     onSettled: refresh,
   });
   const move = useMutation({
-    mutationFn: (m: { stepId: string; position: { x: number; y: number } }) => unwrap(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId: m.stepId } }, headers, body: { position: m.position } })),
+    mutationFn: (m: { stepId: string; position: { x: number; y: number } }) =>
+      unwrap(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId: m.stepId } }, headers, body: { position: m.position } })),
     onSettled: refresh,
   });
   // Hand-placed positions go; every step is laid out by elk again.
@@ -63,12 +71,15 @@ export default function WorkflowEditor() {
       Promise.all(
         (workflow.data?.steps ?? [])
           .filter((st) => st.position)
-          .map((st) => unwrap(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId: st.id } }, headers, body: { position: null } }))),
+          .map((st) =>
+            unwrap(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId: st.id } }, headers, body: { position: null } })),
+          ),
       ),
     onSettled: refresh,
   });
   const removeStep = useMutation({
-    mutationFn: (stepId: string) => unwrap(api.DELETE('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId }, query: { splice: 'true' } }, headers })),
+    mutationFn: (stepId: string) =>
+      unwrap(api.DELETE('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId }, query: { splice: 'true' } }, headers })),
     onSuccess: () => setSelected(null),
     onSettled: refresh,
   });
@@ -106,10 +117,12 @@ export default function WorkflowEditor() {
             </Badge>
           </Group>
           <Text size="sm" c="dimmed">
-            Starts when a contact's <b>{w.triggerConfig.eventName}</b> event is tracked. "+" under a branch adds a step there; a branch left open ends the workflow. Select a step to edit it.
+            Starts when a contact's <b>{w.triggerConfig.eventName}</b> event is tracked. "+" under a branch adds a step there; a branch left open ends the
+            workflow. Select a step to edit it.
           </Text>
         </div>
         <Group>
+          <WorkflowVersions projectId={projectId} workflowId={w.id} enabled={w.enabled} onRestored={refresh} />
           <Button variant="default" onClick={() => tidy.mutate()} loading={tidy.isPending}>
             Tidy up
           </Button>
@@ -214,7 +227,11 @@ export default function WorkflowEditor() {
                           aria-label={t.title}
                           data-step-type={t.type}
                           p={6}
-                          style={{ borderRadius: 4, border: '1px solid var(--mantine-color-gray-3)', background: draft?.type.type === t.type ? 'var(--mantine-color-blue-0)' : undefined }}
+                          style={{
+                            borderRadius: 4,
+                            border: '1px solid var(--mantine-color-gray-3)',
+                            background: draft?.type.type === t.type ? 'var(--mantine-color-blue-0)' : undefined,
+                          }}
                         >
                           <Text size="sm" fw={600}>
                             <StepIcon name={t.icon} /> {t.title}

@@ -1,0 +1,115 @@
+import { useState } from 'react';
+import { Badge, Button, Drawer, Stack, Table, Text } from '@mantine/core';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { api, forProject, unwrap } from '../../api/client';
+import { ErrorState, Loading } from '../States';
+
+/**
+ * "Versions" of a workflow (docs/workflows.md "Versions"): while enabled, every change to what it runs
+ * is a numbered version. The badge names the version new executions start on (the one the numbers on
+ * the canvas count); the drawer lists them (who, when, what changed) with "Restore".
+ */
+export function WorkflowVersions({
+  projectId,
+  workflowId,
+  enabled,
+  onRestored,
+}: {
+  projectId: string;
+  workflowId: string;
+  enabled: boolean;
+  onRestored(): void;
+}) {
+  const [opened, setOpened] = useState(false);
+  const headers = forProject(projectId);
+  const versions = useQuery({
+    // The workflow's own key prefix: any change to it (an edit, Enable) refreshes the badge too.
+    queryKey: ['workflow', projectId, workflowId, 'versions', enabled],
+    queryFn: () => unwrap(api.GET('/workflows/{id}/versions', { params: { path: { id: workflowId } }, headers })),
+  });
+  const restore = useMutation({
+    mutationFn: (number: number) => unwrap(api.POST('/workflows/{id}/versions/{number}/restore', { params: { path: { id: workflowId, number } }, headers })),
+    onSuccess: () => {
+      setOpened(false);
+      onRestored();
+      void versions.refetch();
+    },
+  });
+  const current = versions.data?.data.find((v) => v.current);
+  return (
+    <>
+      {current ? (
+        <Badge variant="light" data-testid="workflow-version">
+          Version {current.number}
+        </Badge>
+      ) : null}
+      <Button variant="default" onClick={() => setOpened(true)}>
+        Versions
+      </Button>
+      <Drawer
+        opened={opened}
+        onClose={() => setOpened(false)}
+        title="Versions"
+        position="right"
+        size="lg"
+        closeButtonProps={{ 'aria-label': 'Close versions' }}
+      >
+        <Stack>
+          <Text size="sm" c="dimmed">
+            While the workflow is enabled, every change to what it runs is kept as a version. Executions finish on the version they started on; "Restore" makes
+            an old version the workflow's graph again.
+          </Text>
+          {versions.error ? <ErrorState error={versions.error} title="Versions not loaded" /> : null}
+          {restore.error ? <ErrorState error={restore.error} title="Not restored" /> : null}
+          {versions.isPending ? <Loading /> : null}
+          {versions.data && !versions.data.data.length ? <Text>No versions yet: the first one is made when the workflow is enabled.</Text> : null}
+          {versions.data?.data.length ? (
+            <Table aria-label="Versions">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Version</Table.Th>
+                  <Table.Th>Changed</Table.Th>
+                  <Table.Th>What changed</Table.Th>
+                  <Table.Th />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {versions.data.data.map((v) => (
+                  <Table.Tr key={v.number}>
+                    <Table.Td>
+                      {v.number} {v.current ? <Badge size="xs">Current</Badge> : null}
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">
+                        {new Date(v.createdAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZoneName: 'short' })}
+                      </Text>
+                      <Text size="xs" c="dimmed">
+                        {v.createdBy ?? 'unknown'}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{v.note}</Text>
+                    </Table.Td>
+                    <Table.Td>
+                      {v.current ? null : (
+                        <Button
+                          size="xs"
+                          variant="light"
+                          onClick={() => restore.mutate(v.number)}
+                          loading={restore.isPending && restore.variables === v.number}
+                          aria-label={`Restore version ${v.number}`}
+                        >
+                          Restore
+                        </Button>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          ) : null}
+        </Stack>
+      </Drawer>
+    </>
+  );
+}
