@@ -18,6 +18,7 @@ export function presentExecution(e: ExecutionRow): z.input<typeof ExecutionOut> 
     startedAt: iso(e.started_at)!,
     finishedAt: iso(e.finished_at),
     error: e.error,
+    test: !!e.test,
   };
 }
 
