@@ -1,3 +1,4 @@
+import { Worker } from '@temporalio/worker';
 import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
 import { startSmtpSink, SmtpSink } from '../helpers/smtpSink';
 import { startWebhookReceiver } from '../helpers/webhookReceiver';
@@ -167,11 +168,16 @@ describe('Test with a contact', () => {
     expect(tests.body.data.map((x: any) => [x.id, x.test])).toEqual([[res.body.executionId, true]]);
     expect(await h.deps.knex('workflow_entries').where({ workflow_id: wf.id })).toHaveLength(0);
 
-    // The history carries the flag, never the tester's address.
-    const history = await (await h.deps.temporal.client()).workflow.getHandle(`exec-${res.body.executionId}`).fetchHistory();
+    // The history carries the flag, never the tester's address, and replays as it ran.
+    const workflowId = `exec-${res.body.executionId}`;
+    const history = await (await h.deps.temporal.client()).workflow.getHandle(workflowId).fetchHistory();
     const text = JSON.stringify(history);
     expect(text).not.toContain(p.email);
     expect(text).not.toContain(contactEmail);
+    expect(text).toContain('callWebhooks');
+    for await (const result of Worker.runReplayHistories({ workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } }, [{ workflowId, history }])) {
+      expect(result.error).toBeUndefined();
+    }
   });
 
   it('calls webhooks when asked (callWebhooks), and runs beside the contact’s real execution', async () => {
