@@ -41,13 +41,7 @@ export const WORKFLOW_STARTERS: readonly WorkflowStarter[] = [
     description: 'Three emails over the first week after someone signs up: a welcome, tips after two days, a nudge after five.',
     eventName: 'signup',
     allowReentry: false,
-    steps: [
-      email('welcome', 'Welcome'),
-      wait('wait1', 2, 'days'),
-      email('tips', 'Tips'),
-      wait('wait2', 3, 'days'),
-      email('nudge', 'Get the most out of it'),
-    ],
+    steps: [email('welcome', 'Welcome'), wait('wait1', 2, 'days'), email('tips', 'Tips'), wait('wait2', 3, 'days'), email('nudge', 'Get the most out of it')],
     transitions: line(['trigger', 'welcome', 'wait1', 'tips', 'wait2', 'nudge']),
   },
   {

@@ -83,7 +83,10 @@ describe('Start from a flow', () => {
       );
 
       for (const s of sends) {
-        const picked = await h.http.patch(`/workflows/${wf.id}/steps/${s.id}`).set(key()).send({ config: { templateId: tpl } });
+        const picked = await h.http
+          .patch(`/workflows/${wf.id}/steps/${s.id}`)
+          .set(key())
+          .send({ config: { templateId: tpl } });
         expect(picked.status).toBe(200);
       }
       const enabled = await h.http.patch(`/workflows/${wf.id}`).set(key()).send({ enabled: true });

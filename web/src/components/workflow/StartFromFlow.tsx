@@ -11,7 +11,11 @@ import { ErrorState, Loading } from '../States';
 export function StartFromFlow({ projectId }: { projectId: string }) {
   const navigate = useNavigate();
   const headers = forProject(projectId);
-  const starters = useQuery({ queryKey: ['workflow-starters', projectId], queryFn: () => unwrap(api.GET('/workflows/starters', { headers })), staleTime: 300_000 });
+  const starters = useQuery({
+    queryKey: ['workflow-starters', projectId],
+    queryFn: () => unwrap(api.GET('/workflows/starters', { headers })),
+    staleTime: 300_000,
+  });
   const create = useMutation({
     mutationFn: (key: string) => unwrap(api.POST('/workflows/starters/{key}', { params: { path: { key } }, body: {}, headers })),
     onSuccess: (w) => navigate(`/p/${projectId}/workflows/${w.id}`),

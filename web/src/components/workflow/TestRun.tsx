@@ -17,7 +17,8 @@ export function TestRun({ projectId, workflow }: { projectId: string; workflow: 
   const [contactId, setContactId] = useState<string | null>(null);
   const [callWebhooks, setCallWebhooks] = useState(false);
   const start = useMutation({
-    mutationFn: () => unwrap(api.POST('/workflows/{id}/test', { params: { path: { id: workflow.id } }, body: { contactId: contactId!, callWebhooks }, headers })),
+    mutationFn: () =>
+      unwrap(api.POST('/workflows/{id}/test', { params: { path: { id: workflow.id } }, body: { contactId: contactId!, callWebhooks }, headers })),
   });
   const executionId = start.data?.executionId;
   const run = useQuery({
@@ -34,7 +35,14 @@ export function TestRun({ projectId, workflow }: { projectId: string; workflow: 
       <Text size="sm" c="dimmed">
         Runs this workflow for one contact, as a test: every email goes to you, never to the contact; waits last a few seconds; nothing counts in the numbers.
       </Text>
-      <ContactPicker projectId={projectId} value={contactId} onChange={setContactId} label="Contact" description="Whose fields the run uses" placeholder="Search by email" />
+      <ContactPicker
+        projectId={projectId}
+        value={contactId}
+        onChange={setContactId}
+        label="Contact"
+        description="Whose fields the run uses"
+        placeholder="Search by email"
+      />
       <Checkbox
         label="Call webhooks"
         description={hasWebhook ? 'Off: Call webhook steps are skipped' : 'This workflow calls no webhook'}
