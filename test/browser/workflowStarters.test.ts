@@ -20,6 +20,11 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(async () => s?.close());
 
+/** `WORKFLOW_SCREENSHOTS=1` also photographs the screens into docs/img. */
+async function photograph(name: string) {
+  if (process.env.WORKFLOW_SCREENSHOTS) await page.screenshot({ path: `docs/img/dashboard-${name}.png`, fullPage: true });
+}
+
 it('creates the abandoned cart from "Start from a flow", picks its template, and tests it with a contact', async () => {
   const { projectId, secretKey, email: me } = await s.signUp('Flows project');
   await verifiedDomain(h, projectId, 'flows.example.com');
@@ -35,6 +40,7 @@ it('creates the abandoned cart from "Start from a flow", picks its template, and
   await s.click('Start from a flow');
   await s.waitForText('Welcome series');
   await s.waitForText('Post-purchase follow-up');
+  await photograph('workflow-starters');
   await s.click('Use Abandoned cart');
   await page.waitForSelector('::-p-aria([name="Workflow graph"][role="application"])');
   const id = /\/workflows\/([0-9a-f-]{36})/.exec(page.url())![1];
@@ -59,6 +65,7 @@ it('creates the abandoned cart from "Start from a flow", picks its template, and
     timeout: 60_000,
   });
   const path = await page.$eval('[aria-label="Path taken"]', (el) => (el as any).innerText as string);
+  await photograph('workflow-test-run');
   expect(path).toMatch(/Trigger[\s\S]*Wait for event: Wait for purchase[\s\S]*timedOut[\s\S]*Send email: Reminder[\s\S]*emailId/);
 
   const email = await eventually(async () => h.deps.knex('emails').where({ project_id: projectId, template_id: template.body.id }).first());
