@@ -5,7 +5,8 @@ import { createWorkflowGraph, type WorkflowRow } from '../db/workflows';
  * "Start from a flow" (docs/workflows.md): ready-made graphs a workflow is created from, disabled.
  * Their SEND_EMAIL steps have no template yet (config `{}`): the validator asks for one on each
  * ("Send email: pick a template"), and once every template is picked the graph can be enabled
- * (test/unit/workflowStarters.test.ts holds every starter to that).
+ * (test/unit/workflowStarters.test.ts checks the graphs against the registry;
+ * test/integration/workflowStartersAndTests.test.ts enables each one through the API).
  */
 
 export interface StarterStep {
