@@ -78,11 +78,13 @@ const EXEMPT: Record<string, readonly string[]> = {
   ],
   // Controls over work audited when it started (`campaign.send`, `workflow.enable`): a pause or a
   // resume is an update to the running send's workflow, and each execution keeps its own status and
-  // times. (Cancelling a campaign is audited: it ends the send.)
+  // times. (Cancelling a campaign is audited: it ends the send.) A test run is an execution too,
+  // marked in its row with who asked for it (POST /workflows/:id/test).
   'controls of running work': [
     'POST /campaigns/:id/pause',
     'POST /campaigns/:id/resume',
     'POST /workflows/:id/executions',
+    'POST /workflows/:id/test',
     'DELETE /workflows/:id/executions/:executionId',
     'POST /workflows/:id/executions/cancel-all',
   ],

@@ -262,6 +262,8 @@ export async function upcoming(db: Knex, projectId: string, limit: number): Prom
       .leftJoin({ c: 'contacts' }, 'c.id', 'x.contact_id')
       .where('x.project_id', projectId)
       .whereIn('x.status', ['RUNNING', 'WAITING'])
+      // Test runs (POST /workflows/:id/test) are the tester's, not what the project has coming.
+      .whereNull('x.test')
       .orderByRaw('x.wake_at ASC NULLS LAST, x.waiting_since ASC NULLS LAST, x.id')
       .limit(limit)
       .select(

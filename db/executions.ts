@@ -28,6 +28,8 @@ export interface ExecutionRow {
   waiting_reason?: string | null;
   /** The workflow version it runs (db/workflowVersions.ts); null: a draft's manual start, or started before versions. */
   workflow_version?: number | null;
+  /** Set on a test run (POST /workflows/:id/test); null on real executions. */
+  test?: TestRun | null;
   started_at: Date;
   finished_at: Date | null;
   updated_at: Date;
@@ -45,6 +47,17 @@ export interface ExecutionStepRow {
   finished_at: Date | null;
 }
 
+/**
+ * A test run's settings, kept in the row (never in the Temporal history: `to` is a person's
+ * address): its emails go to `to`, its webhooks are called only with `callWebhooks`.
+ */
+export interface TestRun {
+  to: string;
+  callWebhooks: boolean;
+  /** Who started it (the signed-in user), when a person did. */
+  userId: string | null;
+}
+
 // ───────────────────────────── reads ─────────────────────────────
 
 export interface ListExecutionsInput {
@@ -52,6 +65,8 @@ export interface ListExecutionsInput {
   pageSize: number;
   status?: ExecutionStatus;
   contactId?: string;
+  /** Test runs are left out unless asked for: true lists only them. */
+  test?: boolean;
 }
 
 export async function listExecutions(db: Knex, workflowId: string, input: ListExecutionsInput) {
@@ -59,6 +74,8 @@ export async function listExecutions(db: Knex, workflowId: string, input: ListEx
     const q = db<ExecutionRow>('workflow_executions').where({ workflow_id: workflowId });
     if (input.status) q.andWhere({ status: input.status });
     if (input.contactId) q.andWhere({ contact_id: input.contactId });
+    if (input.test) q.whereNotNull('test');
+    else q.whereNull('test');
     return q;
   };
   return pageOf<ExecutionRow>(filtered, { page: input.page, pageSize: input.pageSize, orderSql: 'started_at', dir: 'desc' });
@@ -90,8 +107,11 @@ export interface NewExecution {
   /**
    * `trigger`: the workflow must be enabled with this trigger, and allowReentry applies.
    * `manual`: POST /workflows/:id/executions; only the one-active-execution rule applies.
+   * `test`: POST /workflows/:id/test; no rule applies, and the contact is not recorded as entered.
    */
-  mode: 'trigger' | 'manual';
+  mode: 'trigger' | 'manual' | 'test';
+  /** With mode `test`: the run's settings. */
+  test?: TestRun;
 }
 
 export type CreatedExecution =
@@ -123,7 +143,8 @@ const WORKFLOW_COLUMNS = [
  */
 export async function createExecution(db: Knex, input: NewExecution, graphs?: GraphCache): Promise<CreatedExecution> {
   const graphOf = (trx: Knex.Transaction, workflow: WorkflowRow) => (graphs ? graphs.graph(trx, workflow) : loadGraph(trx, workflow.id));
-  const manual = input.mode === 'manual';
+  const manual = input.mode !== 'trigger';
+  const test = input.mode === 'test' ? (input.test ?? null) : null;
   return db.transaction(async (trx) => {
     const { rows } = await trx.raw(
       `WITH wf AS (
@@ -135,12 +156,12 @@ export async function createExecution(db: Knex, input: NewExecution, graphs?: Gr
          WHERE NOT EXISTS (SELECT 1 FROM existing) AND (?::boolean OR (wf.enabled AND wf.trigger_config->>'eventName' = ?))
        ), entered AS (
          INSERT INTO workflow_entries (workflow_id, contact_id, first_execution_id)
-         SELECT id, ?, ? FROM go
+         SELECT id, ?, ? FROM go WHERE NOT ?::boolean
          ON CONFLICT (workflow_id, contact_id) DO NOTHING
          RETURNING workflow_id
        ), ex AS (
-         INSERT INTO workflow_executions (id, project_id, workflow_id, contact_id, status, context, trigger_event_id, current_step_id, workflow_version)
-         SELECT ?, ?, go.id, ?, 'RUNNING', ?::jsonb, ?,
+         INSERT INTO workflow_executions (id, project_id, workflow_id, contact_id, status, context, trigger_event_id, test, current_step_id, workflow_version)
+         SELECT ?, ?, go.id, ?, 'RUNNING', ?::jsonb, ?, ?::jsonb,
                 -- One TRIGGER per workflow (unique index workflow_steps_one_trigger).
                 (SELECT s.id FROM workflow_steps s WHERE s.workflow_id = go.id AND s.type = ?),
                 -- The newest version is the graph this transaction reads (db/workflowVersions.ts); none: a
@@ -169,11 +190,13 @@ export async function createExecution(db: Knex, input: NewExecution, graphs?: Gr
         input.triggerEvent?.name ?? null,
         input.contactId,
         input.id,
+        test !== null,
         input.id,
         input.projectId,
         input.contactId,
         JSON.stringify(input.context),
         input.triggerEvent?.id ?? null,
+        test === null ? null : JSON.stringify(test),
         TRIGGER,
         manual,
         TRIGGER,
@@ -308,6 +331,12 @@ async function progressStatement(db: Knex, u: ProgressUpdate, wait?: WaitFields)
 export async function executionContext(db: Knex, executionId: string): Promise<Record<string, unknown>> {
   const row = await db('workflow_executions').where({ id: executionId }).first('context');
   return row?.context ?? {};
+}
+
+/** The test settings of an execution: null for a real one (or one that no longer exists). */
+export async function executionTestRun(db: Knex, executionId: string): Promise<TestRun | null> {
+  const row = await db('workflow_executions').where({ id: executionId }).first('test');
+  return row?.test ?? null;
 }
 
 /**

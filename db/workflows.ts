@@ -179,6 +179,43 @@ export async function createWorkflow(db: Knex, projectId: string, input: NewWork
   });
 }
 
+export interface NewGraph {
+  workflow: NewWorkflow;
+  /** Written as given: configs are not validated here (a starter leaves its templates to pick). */
+  steps: { key: string; type: string; name: string; config: Record<string, unknown> }[];
+  /** `[from, to, branch]` by step key; `trigger` names the TRIGGER step. */
+  transitions: [string, string, string][];
+}
+
+/** A workflow with a whole graph (services/workflowStarters), in one transaction; positions are left to the layout. */
+export async function createWorkflowGraph(db: Knex, projectId: string, input: NewGraph): Promise<WorkflowRow> {
+  return db.transaction(async (trx) => {
+    const row = await createWorkflow(trx, projectId, input.workflow);
+    const trigger = await trx<StepRow>('workflow_steps').where({ workflow_id: row.id, type: TRIGGER }).first('id');
+    const ids = new Map<string, string>([['trigger', trigger!.id]]);
+    for (const s of input.steps) ids.set(s.key, uuid());
+    if (input.steps.length) {
+      await trx('workflow_steps').insert(
+        // Listed in the starter's order, after the trigger (graphs are read by created_at: one transaction has one now()).
+        input.steps.map((s, i) => ({
+          id: ids.get(s.key),
+          workflow_id: row.id,
+          type: s.type,
+          name: s.name,
+          config: JSON.stringify(s.config),
+          created_at: trx.raw(`now() + (? * interval '1 millisecond')`, [i + 1]),
+        })),
+      );
+    }
+    if (input.transitions.length) {
+      await trx('workflow_transitions').insert(
+        input.transitions.map(([from, to, branch]) => ({ id: uuid(), workflow_id: row.id, from_step_id: ids.get(from), to_step_id: ids.get(to), branch })),
+      );
+    }
+    return row;
+  });
+}
+
 /** Locks the workflow row for the rest of the transaction; throws 404 when the project has none. */
 async function lockWorkflow(trx: Knex.Transaction, projectId: string, id: string): Promise<WorkflowRow> {
   const row = await trx<WorkflowRow>('workflows').where({ project_id: projectId, id }).forUpdate().first();

@@ -18,6 +18,9 @@ interface Deps {
   steps?: StepRegistry;
 }
 
+/** How long any wait of a test run lasts at most: "Wait 2 days" passes in seconds. */
+export const TEST_RUN_WAIT_MS = 3_000;
+
 /**
  * Creates an execution (db/executions createExecution: constraints decide every race) and starts
  * its Temporal workflow `exec-<id>` with the graph snapshot. Repeating it for the same id starts
@@ -26,7 +29,8 @@ interface Deps {
 export async function startExecution(deps: Deps, input: NewExecution, graphs?: GraphCache): Promise<CreatedExecution> {
   const created = await createExecution(deps.knex, input, graphs);
   if ('skipped' in created) return created;
-  if (created.fresh) executionsStarted.inc({ mode: input.mode });
+  // A test run counts nowhere.
+  if (created.fresh && input.mode !== 'test') executionsStarted.inc({ mode: input.mode });
   const { execution, workflow, graph } = created;
   // A retried start of an execution that was cancelled in between must not bring it to life.
   if (!ACTIVE_STATUSES.includes(execution.status as (typeof ACTIVE_STATUSES)[number])) return created;
@@ -43,6 +47,8 @@ export async function startExecution(deps: Deps, input: NewExecution, graphs?: G
     timeScale: deps.config.workflows.timeScale,
     // Set by createExecution (or by an engine that already ran): the first mirror write is done.
     startRecorded: execution.current_step_id !== null,
+    // The flag only; where its emails go stays in the row (execution.test.to).
+    ...(execution.test ? { test: { callWebhooks: execution.test.callWebhooks, waitMs: TEST_RUN_WAIT_MS } } : {}),
   };
   await start(deps.temporal, workflowExecutionSpec, {
     input: workflowInput,

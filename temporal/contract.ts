@@ -52,6 +52,19 @@ export interface ExecutionInput {
   startRecorded?: boolean;
   /** Set by continue-as-new: where the previous run stopped. */
   resume?: { stepId: string; seq: number; seenEventIds: string[] };
+  /**
+   * A test run (POST /workflows/:id/test): every wait lasts at most `waitMs`, and webhooks are
+   * called only with `callWebhooks`. Where its emails go is in the execution row, not here (an
+   * address is personal data). Absent on every real execution, so their replays are untouched.
+   */
+  test?: TestMode;
+}
+
+/** The test flag of an execution's input (ExecutionInput.test). */
+export interface TestMode {
+  callWebhooks: boolean;
+  /** The longest any wait of the run lasts, in milliseconds. */
+  waitMs: number;
 }
 
 export type ExecutionEnd = 'COMPLETED' | 'EXITED' | 'FAILED' | 'CANCELLED';

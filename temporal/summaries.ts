@@ -30,15 +30,23 @@ export function executionStart(e: {
   contactId: string;
   workflow: { id: string; name: string };
   triggerEvent?: { id: string; name: string };
+  test?: boolean;
 }): StartText {
   return {
-    summary: `Automation '${e.workflow.name}' for contact ${e.contactId}`,
+    summary: `${e.test ? 'Test run of automation' : 'Automation'} '${e.workflow.name}' for contact ${e.contactId}`,
     details: detailLines([
       ['Project', e.projectId],
       ['Workflow', `GET /workflows/${e.workflow.id}`],
       ['Execution', `GET /workflows/${e.workflow.id}/executions/${e.executionId}`],
       ['Contact', `GET /contacts/${e.contactId}`],
-      ['Trigger', e.triggerEvent ? `event ${e.triggerEvent.id} ('${e.triggerEvent.name}')` : 'started through POST /workflows/:id/executions'],
+      [
+        'Trigger',
+        e.triggerEvent
+          ? `event ${e.triggerEvent.id} ('${e.triggerEvent.name}')`
+          : e.test
+            ? 'a test run, started through POST /workflows/:id/test (emails go to the tester, waits last seconds)'
+            : 'started through POST /workflows/:id/executions',
+      ],
     ]),
   };
 }

@@ -9,7 +9,7 @@ import { findTemplate, publishedContent } from '../../db/templates';
 import { sendableContent } from '../../lib/templateContent';
 import { executionVariables } from '../../services/executionVariables';
 import { senderAllowed } from '../../services/senderCheck';
-import { executionContext } from '../../db/executions';
+import { executionContext, executionTestRun } from '../../db/executions';
 import type { config as SendEmailConfig } from '../../temporal/steps/sendEmail';
 import type { ConfigOf } from '../../temporal/steps/types';
 import { deterministicUuid } from '../../lib/ids';
@@ -101,8 +101,11 @@ export function sendEmailStepActivities(deps: ActivityDeps) {
       if (!(await senderAllowed(knex, input.projectId, content.from, senderCheckWaived(deps.config)))) {
         throw fail(`the sender domain of ${content.from} is not verified for this project`);
       }
+      // A test run (POST /workflows/:id/test) mails the tester, never the contact: rendered with the
+      // contact's fields, but sent without the contact (no email.sent of theirs, no cap used, no stats).
+      const test = await executionTestRun(knex, input.executionId);
       // Claimed last: a send that fails a check above must not use up the contact's cap.
-      const cap = content.type === 'MARKETING' ? (await sendingPolicy(knex, input.projectId))?.frequencyCap : null;
+      const cap = content.type === 'MARKETING' && !test ? (await sendingPolicy(knex, input.projectId))?.frequencyCap : null;
       if (cap && !(await claimMarketingSends(knex, { projectId: input.projectId, cap, sends: [{ emailId, contactId: contact.id }] })).has(emailId)) {
         return { emailId, skipped: 'frequency_cap' };
       }
@@ -110,13 +113,13 @@ export function sendEmailStepActivities(deps: ActivityDeps) {
         await insertEmail(knex, {
           id: emailId,
           projectId: input.projectId,
-          contactId: contact.id,
+          contactId: test ? null : contact.id,
           templateId: content.templateId ?? null,
           type: content.type,
-          to: { email: contact.email },
+          to: { email: test ? test.to : contact.email },
           from: { email: content.from, name: content.fromName },
           replyTo: content.replyTo,
-          subject: content.subject,
+          subject: test ? `[Test] ${content.subject}` : content.subject,
           body: content.body,
           text: content.text ?? null,
           variables: executionVariables(contact, await executionContext(knex, input.executionId)),

@@ -19,6 +19,7 @@ export function presentExecution(e: ExecutionRow): z.input<typeof ExecutionOut> 
     finishedAt: iso(e.finished_at),
     error: e.error,
     workflowVersion: e.workflow_version ?? null,
+    test: !!e.test,
   };
 }
 

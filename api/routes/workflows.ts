@@ -30,6 +30,11 @@ import {
   WorkflowOut,
   WorkflowPage,
   WorkflowUpdate,
+  StarterCreate,
+  StarterParams,
+  WorkflowStarterList,
+  WorkflowTestBody,
+  WorkflowTestOut,
   parseStepConfig,
   stepCreateSchema,
   filterTreeShapeErrors,
@@ -59,7 +64,8 @@ import { cancelExecutions, startExecution } from '../../services/executions';
 import { stepBranches, transitionBranchProblem } from '../../services/workflowGraphs';
 import { notRunnable } from '../../services/workflowRunnable';
 import { referencePaths } from '../../services/stepReferences';
-import { describeStepTypes } from '../../services/stepTypes';
+import { describeStepTypes, stepTitle } from '../../services/stepTypes';
+import { WORKFLOW_STARTERS, createFromStarter, findWorkflowStarter } from '../../services/workflowStarters';
 import { stepNames } from '../../services/stepSummaries';
 import { STEP_TYPES, StepRegistry, findStepType } from '../../temporal/steps';
 import { uuid } from '../../lib/ids';
@@ -140,6 +146,51 @@ export default [
     responses: { 200: { description: 'every step type of the registry, TRIGGER (internal) included', schema: z.array(StepTypeOut) } },
     async handler(ctx) {
       return describeStepTypes(registryOf(ctx));
+    },
+  }),
+  route({
+    ...common,
+    method: 'get',
+    path: '/workflows/starters',
+    summary: 'Flows to start a workflow from (welcome series, abandoned cart, re-engagement, double opt-in nurture, post-purchase follow-up)',
+    responses: { 200: { description: 'the starters', schema: WorkflowStarterList } },
+    handler(ctx) {
+      const registry = registryOf(ctx);
+      return Promise.resolve({
+        data: WORKFLOW_STARTERS.map((s) => ({
+          key: s.key,
+          name: s.name,
+          description: s.description,
+          eventName: s.eventName,
+          steps: s.steps.map((step) => {
+            const def = findStepType(registry, step.type);
+            return { type: step.type, title: def ? stepTitle(def) : step.type, name: step.name };
+          }),
+          templatesToPick: s.steps.filter((step) => step.type === 'SEND_EMAIL' && !step.config.templateId).length,
+        })),
+      });
+    },
+  }),
+  route({
+    ...common,
+    method: 'post',
+    path: '/workflows/starters/:key',
+    audit: 'workflow.create',
+    summary: 'Create a workflow from a starter: disabled, its Send email steps waiting for a template to be picked',
+    params: StarterParams,
+    body: StarterCreate,
+    responses: { 201: { description: 'created', schema: WorkflowOut } },
+    async handler(ctx, { params, body, project }) {
+      const starter = findWorkflowStarter(params.key);
+      if (!starter) throw notFound('Starter');
+      const row = await audited(
+        ctx.deps.knex,
+        requestAuditor(ctx),
+        (trx) => createFromStarter(trx, project.id, starter, body.name),
+        (w) => ({ projectId: project.id, action: 'workflow.create', target: { type: 'workflow', id: w.id }, details: { name: w.name, starter: starter.key } }),
+      );
+      ctx.status = 201;
+      return await present(ctx, row);
     },
   }),
   route({
@@ -361,9 +412,49 @@ export default [
   }),
   route({
     ...common,
+    method: 'post',
+    path: '/workflows/:id/test',
+    summary:
+      'Test with a contact: runs the workflow (enabled or not) for the contact in test mode: emails go to the signed-in person (never the contact), waits last seconds, webhooks are called only with callWebhooks, nothing is counted',
+    params: IdParams,
+    body: WorkflowTestBody,
+    responses: {
+      201: { description: 'the test run started; its path is GET /workflows/:id/executions/:executionId', schema: WorkflowTestOut },
+      422: { description: 'unknown contact, no address to send to, or a graph that cannot run' },
+    },
+    async handler(ctx, { params, body, project }) {
+      const workflow = await workflowOr404(ctx, project.id, params.id);
+      if (!(await findContact(ctx.deps.knex, project.id, body.contactId))) {
+        throw validationError([{ field: 'contactId', code: 'custom', message: 'Contact not found in this project' }]);
+      }
+      // The signed-in person's own address; a secret key (no person) names one.
+      const user = ctx.state.user;
+      if (user && body.to !== undefined && body.to.toLowerCase() !== user.email.toLowerCase()) {
+        throw validationError([{ field: 'to', code: 'custom', message: 'A test run from the dashboard mails the signed-in person only; leave out to' }]);
+      }
+      const to = user?.email ?? body.to;
+      if (!to) throw validationError([{ field: 'to', code: 'custom', message: 'With a secret key, give the address the test emails go to' }]);
+      await assertRunnable(ctx.deps.knex, project.id, workflow.id, registryOf(ctx), senderCheckWaived(ctx.deps.config));
+      const created = await startExecution(ctx.deps, {
+        id: uuid(),
+        projectId: project.id,
+        workflowId: workflow.id,
+        contactId: body.contactId,
+        context: {},
+        mode: 'test',
+        test: { to, callWebhooks: body.callWebhooks, userId: user?.id ?? null },
+      });
+      // A test run is bound by no rule on the contact's executions: it always starts.
+      if ('skipped' in created) throw conflict('The test run could not start');
+      ctx.status = 201;
+      return { executionId: created.execution.id, to };
+    },
+  }),
+  route({
+    ...common,
     method: 'get',
     path: '/workflows/:id/executions',
-    summary: 'Executions of the workflow, newest first (page pagination; status and contactId filters)',
+    summary: 'Executions of the workflow, newest first (page pagination; status and contactId filters; test runs only with test=true)',
     params: IdParams,
     query: ExecutionListQuery,
     responses: { 200: { description: 'a page of executions', schema: ExecutionPage } },

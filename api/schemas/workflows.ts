@@ -176,6 +176,37 @@ export const ExecutionStart = z.object({
 export const ExecutionListQuery = PageQuery.extend({
   status: z.enum(EXECUTION_STATUSES).optional(),
   contactId: z.string().max(100).optional(),
+  test: BooleanQuery.optional().describe('true lists test runs (POST /workflows/:id/test) only; by default they are left out'),
+});
+
+export const StarterParams = z.object({ key: z.string().min(1).max(100) });
+export const StarterCreate = z.object({ name: Name.optional().describe("the new workflow's name; the starter's by default") });
+export const WorkflowStarterOut = z.object({
+  key: z.string(),
+  name: z.string(),
+  description: z.string(),
+  eventName: z.string().describe('the event that starts it (changeable after creation)'),
+  steps: z.array(z.object({ type: z.string(), title: z.string(), name: z.string() })).describe('its steps in order, the trigger left out'),
+  templatesToPick: z.number().int().describe('Send email steps created without a template'),
+});
+export const WorkflowStarterList = z.object({ data: z.array(WorkflowStarterOut) });
+
+/** POST /workflows/:id/test: a test run for one contact (docs/workflows.md, "Test with a contact"). */
+export const WorkflowTestBody = z.object({
+  contactId: z.string().trim().min(1).max(100),
+  callWebhooks: z.boolean().default(false).describe('call the WEBHOOK steps for real; by default they are skipped'),
+  to: z
+    .string()
+    .trim()
+    .max(320)
+    .email()
+    .optional()
+    .describe("where the run's emails go, for a secret key (no signed-in person); with the dashboard's cookie they go to the signed-in person"),
+});
+
+export const WorkflowTestOut = z.object({
+  executionId: z.string().describe('the test execution: GET /workflows/:id/executions/:executionId shows its path'),
+  to: z.string().describe("where the run's emails go (never the contact)"),
 });
 
 export const ExecutionParams = z.object({ id: Uuid, executionId: Uuid });
@@ -275,6 +306,7 @@ export const ExecutionOut = z.object({
     .int()
     .nullable()
     .describe('the workflow version this execution runs (GET /workflows/:id/versions); null for a manual start of a disabled workflow (its draft)'),
+  test: z.boolean().describe('a test run (POST /workflows/:id/test): its emails went to the tester, it counts in no stats'),
 });
 
 export const ExecutionDetail = ExecutionOut.extend({

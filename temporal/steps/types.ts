@@ -48,7 +48,13 @@ export interface StepContext {
    * activities that render read it there by `executionId` (histories carry ids only: temporal/summaries.ts).
    */
   context: Record<string, unknown>;
-  /** A configured duration in milliseconds, after the execution's time scale. */
+  /**
+   * Set on a test run (POST /workflows/:id/test): a step with outside effects other than email
+   * (its emails are redirected to the tester by the SEND_EMAIL activity) holds back unless allowed.
+   * Waits are already shortened by `duration`, `sleep` and `waitForEvent`.
+   */
+  test?: { callWebhooks: boolean };
+  /** A configured duration in milliseconds, after the execution's time scale (and a test run's cap). */
   duration(amount: number, unit: DurationUnit): number;
   /** Durable timer; the execution shows WAITING meanwhile, with `reason` as its `waitingReason` when given. */
   sleep(ms: number, reason?: string): Promise<void>;

@@ -61,6 +61,8 @@ export async function check(c: ConfigOf<typeof config>, checks: ConfigChecks): P
 }
 
 export async function run(c: ConfigOf<typeof config>, ctx: StepContext): Promise<StepOutcome> {
+  // A test run calls webhooks only when the tester asked for it ("Call webhooks").
+  if (ctx.test && !ctx.test.callWebhooks) return { branch: 'next', status: 'SKIPPED', output: { reason: 'test run: webhooks are not called' } };
   // The activity renders with the stored context and stores the answer (context `webhook` and the
   // step's output) itself: the answer may echo personal data, and the history gets the status only.
   await callWebhook({ projectId: ctx.projectId, contactId: ctx.contactId, executionId: ctx.executionId, seq: ctx.seq, config: c });

@@ -225,6 +225,8 @@ export const workflowExecution = executionWorkflow(STEP_TYPES);
 
 async function runExecution(input: ExecutionInput, registry: StepRegistry): Promise<{ status: ExecutionEnd; error?: string }> {
   const scale = input.timeScale ?? 1;
+  // A test run (input.test, absent on every real execution: no patch needed) waits seconds, not days.
+  const capped = (ms: number) => (input.test ? Math.min(ms, input.test.waitMs) : ms);
   const seen: string[] = [...(input.resume?.seenEventIds ?? [])];
   let waiting: { name: string; got: EventPayload | null } | null = null;
 
@@ -290,15 +292,19 @@ async function runExecution(input: ExecutionInput, registry: StepRegistry): Prom
       stepName: step.name,
       seq,
       context,
+      ...(input.test ? { test: { callWebhooks: input.test.callWebhooks } } : {}),
       // Timers need at least a millisecond; a tiny test scale must not round a wait to "no wait".
-      duration: (amount, unit) => Math.max(1, Math.round(amount * UNIT_MS[unit] * scale)),
-      async sleep(ms, reason) {
+      duration: (amount, unit) => Math.max(1, capped(Math.round(amount * UNIT_MS[unit] * scale))),
+      async sleep(requestedMs, reason) {
+        const ms = capped(requestedMs);
         view.waiting(null, ms);
         await enterWait(seq, { wakeInMs: ms, ...(reason ? { reason } : {}) });
         await sleep(Math.max(1, ms));
         view.running();
       },
-      async waitForEvent(eventName, timeoutMs) {
+      async waitForEvent(eventName, requestedTimeoutMs) {
+        // A test run waits for no event forever: with no time limit it gives up after its wait, too.
+        const timeoutMs = requestedTimeoutMs === undefined ? (input.test ? input.test.waitMs : undefined) : capped(requestedTimeoutMs);
         waiting = { name: eventName, got: null };
         view.waiting(eventName, timeoutMs);
         try {

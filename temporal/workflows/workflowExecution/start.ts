@@ -19,9 +19,9 @@ export const workflowExecutionSpec = startSpec(
   ({ input, workflow, triggerEvent }: ExecutionStart): StartOnce<[ExecutionInput]> => ({
     workflowId: executionWorkflowId(input.executionId),
     args: [input],
-    ...executionStart({ executionId: input.executionId, projectId: input.projectId, contactId: input.contactId, workflow, triggerEvent }),
+    ...executionStart({ executionId: input.executionId, projectId: input.projectId, contactId: input.contactId, workflow, triggerEvent, test: !!input.test }),
     // StepType starts at the trigger; the workflow upserts it as the execution moves.
     searchAttributes: { ProjectId: input.projectId, ContactId: input.contactId, WorkflowDefinitionId: workflow.id, StepType: 'TRIGGER' },
-    memo: { workflow: workflow.name, trigger: workflow.eventName },
+    memo: { workflow: workflow.name, trigger: workflow.eventName, ...(input.test ? { test: true } : {}) },
   }),
 );

@@ -2951,7 +2951,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Executions of the workflow, newest first (page pagination; status and contactId filters) */
+        /** Executions of the workflow, newest first (page pagination; status and contactId filters; test runs only with test=true) */
         get: operations["getWorkflowsIdExecutions"];
         put?: never;
         /** Start an execution for a contact now (enabled or not; the graph must be runnable; one active execution per contact) */
@@ -3030,6 +3030,23 @@ export interface paths {
         head?: never;
         /** Update a step's name, config (validated by its type) or position; a TRIGGER config moves the trigger */
         patch: operations["patchWorkflowsIdStepsStepId"];
+        trace?: never;
+    };
+    "/workflows/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test with a contact: runs the workflow (enabled or not) for the contact in test mode: emails go to the signed-in person (never the contact), waits last seconds, webhooks are called only with callWebhooks, nothing is counted */
+        post: operations["postWorkflowsIdTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/workflows/{id}/transitions": {
@@ -3128,6 +3145,40 @@ export interface paths {
         get: operations["getWorkflowsFields"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/starters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Flows to start a workflow from (welcome series, abandoned cart, re-engagement, double opt-in nurture, post-purchase follow-up) */
+        get: operations["getWorkflowsStarters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/starters/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a workflow from a starter: disabled, its Send email steps waiting for a template to be picked */
+        post: operations["postWorkflowsStartersKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9044,6 +9095,8 @@ export interface operations {
                             startedAt: string;
                             /** @enum {string} */
                             status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
+                            /** @description a test run (POST /workflows/:id/test): its emails went to the tester, it counts in no stats */
+                            test: boolean;
                             /** @description why a WAITING execution waits on a timer (quiet hours, a local time); null otherwise */
                             waitingReason: string | null;
                             workflowId: string;
@@ -30962,6 +31015,8 @@ export interface operations {
                 page?: number;
                 pageSize?: number;
                 status?: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
+                /** @description true lists test runs (POST /workflows/:id/test) only; by default they are left out */
+                test?: "true" | "false";
             };
             header?: never;
             path: {
@@ -30991,6 +31046,8 @@ export interface operations {
                             startedAt: string;
                             /** @enum {string} */
                             status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
+                            /** @description a test run (POST /workflows/:id/test): its emails went to the tester, it counts in no stats */
+                            test: boolean;
                             /** @description why a WAITING execution waits on a timer (quiet hours, a local time); null otherwise */
                             waitingReason: string | null;
                             workflowId: string;
@@ -31099,6 +31156,8 @@ export interface operations {
                         startedAt: string;
                         /** @enum {string} */
                         status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
+                        /** @description a test run (POST /workflows/:id/test): its emails went to the tester, it counts in no stats */
+                        test: boolean;
                         /** @description why a WAITING execution waits on a timer (quiet hours, a local time); null otherwise */
                         waitingReason: string | null;
                         workflowId: string;
@@ -31231,6 +31290,8 @@ export interface operations {
                             stepId: string;
                             type: string;
                         }[];
+                        /** @description a test run (POST /workflows/:id/test): its emails went to the tester, it counts in no stats */
+                        test: boolean;
                         /** @description why a WAITING execution waits on a timer (quiet hours, a local time); null otherwise */
                         waitingReason: string | null;
                         workflowId: string;
@@ -31317,6 +31378,8 @@ export interface operations {
                         startedAt: string;
                         /** @enum {string} */
                         status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
+                        /** @description a test run (POST /workflows/:id/test): its emails went to the tester, it counts in no stats */
+                        test: boolean;
                         /** @description why a WAITING execution waits on a timer (quiet hours, a local time); null otherwise */
                         waitingReason: string | null;
                         workflowId: string;
@@ -31773,6 +31836,121 @@ export interface operations {
                 };
             };
             /** @description validation failed; error.errors lists the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postWorkflowsIdTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description call the WEBHOOK steps for real; by default they are skipped
+                     * @default false
+                     */
+                    callWebhooks?: boolean;
+                    contactId: string;
+                    /**
+                     * Format: email
+                     * @description where the run's emails go, for a secret key (no signed-in person); with the dashboard's cookie they go to the signed-in person
+                     */
+                    to?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the test run started; its path is GET /workflows/:id/executions/:executionId */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the test execution: GET /workflows/:id/executions/:executionId shows its path */
+                        executionId: string;
+                        /** @description where the run's emails go (never the contact) */
+                        to: string;
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown contact, no address to send to, or a graph that cannot run */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -32346,6 +32524,223 @@ export interface operations {
             };
             /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getWorkflowsStarters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the starters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            description: string;
+                            /** @description the event that starts it (changeable after creation) */
+                            eventName: string;
+                            key: string;
+                            name: string;
+                            /** @description its steps in order, the trigger left out */
+                            steps: {
+                                name: string;
+                                title: string;
+                                type: string;
+                            }[];
+                            /** @description Send email steps created without a template */
+                            templatesToPick: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postWorkflowsStartersKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the new workflow's name; the starter's by default */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        allowReentry: boolean;
+                        /** @description ISO 8601 timestamp (UTC) */
+                        createdAt: string;
+                        description: string | null;
+                        enabled: boolean;
+                        id: string;
+                        name: string;
+                        projectId: string;
+                        steps: {
+                            /** @description the branches a transition from this step may use: fixed by its type, or derived from this step's config */
+                            branches: string[];
+                            config: {
+                                [key: string]: unknown;
+                            };
+                            id: string;
+                            name: string;
+                            position: {
+                                x: number;
+                                y: number;
+                            } | null;
+                            /** @description the branches that must be connected before the workflow can be enabled */
+                            requiredBranches: string[];
+                            /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`) */
+                            summary: string;
+                            /** @description what people call the step's type (its registry `title`) */
+                            title: string;
+                            type: string;
+                            workflowId: string;
+                        }[];
+                        transitions: {
+                            branch: string;
+                            fromStepId: string;
+                            id: string;
+                            toStepId: string;
+                            workflowId: string;
+                        }[];
+                        triggerConfig: {
+                            eventName: string;
+                        };
+                        /** @constant */
+                        triggerType: "EVENT";
+                        /** @description ISO 8601 timestamp (UTC) */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Button, Grid, Group, Paper, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Grid, Group, Modal, Paper, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -11,6 +11,7 @@ import { StepIcon } from '../components/workflow/StepIcon';
 import { type InsertPoint, WorkflowCanvas } from '../components/workflow/WorkflowCanvas';
 import { layoutGraph } from '../components/workflow/layout';
 import { WorkflowVersions } from '../components/workflow/WorkflowVersions';
+import { TestRun } from '../components/workflow/TestRun';
 
 /**
  * The graph editor: the canvas (WorkflowCanvas, @xyflow/react, in this route's chunk only), the
@@ -29,6 +30,7 @@ export default function WorkflowEditor() {
   const [selected, setSelected] = useState<string | null>(null);
   const [draft, setDraft] = useState<{ type: StepType; at?: InsertPoint } | null>(null);
   const [layout, setLayout] = useState<Record<string, { x: number; y: number }>>({});
+  const [testing, setTesting] = useState(false);
   const graph = workflow.data;
   useEffect(() => {
     if (graph) void layoutGraph(graph).then(setLayout);
@@ -126,6 +128,9 @@ export default function WorkflowEditor() {
           <Button variant="default" onClick={() => tidy.mutate()} loading={tidy.isPending}>
             Tidy up
           </Button>
+          <Button variant="default" onClick={() => setTesting(true)}>
+            Test with a contact
+          </Button>
           <Button component={Link} to={`/p/${projectId}/workflows/${w.id}/executions`} variant="default">
             Executions
           </Button>
@@ -140,6 +145,9 @@ export default function WorkflowEditor() {
           )}
         </Group>
       </Group>
+      <Modal opened={testing} onClose={() => setTesting(false)} title="Test with a contact" size="lg">
+        {testing ? <TestRun projectId={projectId} workflow={w} /> : null}
+      </Modal>
       {toggle.error ? (
         <Alert color="red" role="alert" title="Not enabled">
           {toggle.error.message}

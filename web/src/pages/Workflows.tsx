@@ -7,6 +7,7 @@ import { api, fieldError, forProject, hasFieldErrors, unwrap } from '../api/clie
 import { useCurrentProject } from '../api/project';
 import { ListPage, ListTable } from '../components/ListPage';
 import { EventNameInput } from '../components/workflow/FieldWidgets';
+import { StartFromFlow } from '../components/workflow/StartFromFlow';
 
 const PAGE_SIZE = 25;
 
@@ -17,6 +18,7 @@ export default function Workflows() {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
   const [creating, setCreating] = useState(false);
+  const [starting, setStarting] = useState(false);
   const list = useQuery({
     queryKey: ['workflows', projectId, page, debounced],
     placeholderData: keepPreviousData,
@@ -25,7 +27,14 @@ export default function Workflows() {
   return (
     <ListPage
       title="Workflows"
-      action={<Button onClick={() => setCreating(true)}>New workflow</Button>}
+      action={
+        <Group gap="sm">
+          <Button variant="default" onClick={() => setStarting(true)}>
+            Start from a flow
+          </Button>
+          <Button onClick={() => setCreating(true)}>New workflow</Button>
+        </Group>
+      }
       description="A workflow starts for a contact when an event of its trigger is tracked, then runs its steps: emails, delays, conditions, webhooks, contact updates."
     >
       <TextInput label="Search" placeholder="Name or description" value={search} onChange={(e) => {
@@ -70,7 +79,7 @@ export default function Workflows() {
             <Table.Td>{new Date(w.updatedAt).toLocaleString()}</Table.Td>
           </Table.Tr>
         )}
-        empty={debounced ? 'No workflow matches this search.' : 'No workflows yet: "New workflow" starts one from the event that triggers it.'}
+        empty={debounced ? 'No workflow matches this search.' : 'No workflows yet: "Start from a flow" offers ready-made ones; "New workflow" starts one from the event that triggers it.'}
         footer={(d) =>
           d.totalPages > 1 ? (
             <Group justify="center" p="sm">
@@ -81,6 +90,9 @@ export default function Workflows() {
       />
       <Modal opened={creating} onClose={() => setCreating(false)} title="New workflow">
         {creating ? <NewWorkflow projectId={projectId} /> : null}
+      </Modal>
+      <Modal opened={starting} onClose={() => setStarting(false)} title="Start from a flow" size="xl">
+        {starting ? <StartFromFlow projectId={projectId} /> : null}
       </Modal>
     </ListPage>
   );

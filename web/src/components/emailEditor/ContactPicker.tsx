@@ -4,8 +4,22 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, forProject, unwrap } from '../../api/client';
 
-/** "Preview as": a server-side search of the project's contacts by email (GET /contacts?search=). */
-export function ContactPicker({ projectId, value, onChange }: { projectId: string; value: string | null; onChange: (id: string | null) => void }) {
+/** "Preview as" (and "Test with a contact"'s "Contact"): a server-side search of the project's contacts by email (GET /contacts?search=). */
+export function ContactPicker({
+  projectId,
+  value,
+  onChange,
+  label = 'Preview as',
+  description = 'A contact: renders with their fields, email and subscription links; preview data overrides them',
+  placeholder = 'No contact: preview data only',
+}: {
+  projectId: string;
+  value: string | null;
+  onChange: (id: string | null) => void;
+  label?: string;
+  description?: string;
+  placeholder?: string;
+}) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 300);
   const [chosen, setChosen] = useState<{ value: string; label: string } | null>(null);
@@ -18,9 +32,9 @@ export function ContactPicker({ projectId, value, onChange }: { projectId: strin
   if (chosen && !options.some((o) => o.value === chosen.value)) options.unshift(chosen);
   return (
     <Select
-      label="Preview as"
-      description="A contact: renders with their fields, email and subscription links; preview data overrides them"
-      placeholder="No contact: preview data only"
+      label={label}
+      description={description}
+      placeholder={placeholder}
       searchable
       clearable
       data={options}

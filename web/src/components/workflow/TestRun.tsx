@@ -1,0 +1,115 @@
+import { Alert, Badge, Button, Checkbox, Code, Group, List, Stack, Text } from '@mantine/core';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, forProject, unwrap } from '../../api/client';
+import { STATUS_COLORS, type Workflow } from '../../api/workflows';
+import { ContactPicker } from '../emailEditor/ContactPicker';
+
+const ACTIVE = ['RUNNING', 'WAITING'];
+
+/**
+ * "Test with a contact": POST /workflows/{id}/test for a contact picked by email, then the path the
+ * run takes (GET …/executions/{executionId}, polled until it ends): each step visited, its status
+ * and its output. Emails go to the signed-in person; waits last seconds; webhooks only when ticked.
+ */
+export function TestRun({ projectId, workflow }: { projectId: string; workflow: Workflow }) {
+  const headers = forProject(projectId);
+  const [contactId, setContactId] = useState<string | null>(null);
+  const [callWebhooks, setCallWebhooks] = useState(false);
+  const start = useMutation({
+    mutationFn: () =>
+      unwrap(api.POST('/workflows/{id}/test', { params: { path: { id: workflow.id } }, body: { contactId: contactId!, callWebhooks }, headers })),
+  });
+  const executionId = start.data?.executionId;
+  const run = useQuery({
+    queryKey: ['workflow-test-run', projectId, workflow.id, executionId],
+    enabled: !!executionId,
+    queryFn: () => unwrap(api.GET('/workflows/{id}/executions/{executionId}', { params: { path: { id: workflow.id, executionId: executionId! } }, headers })),
+    refetchInterval: (q) => (q.state.data && !ACTIVE.includes(q.state.data.status) ? false : 1000),
+  });
+  const stepOf = (id: string) => workflow.steps.find((s) => s.id === id);
+  const hasWebhook = workflow.steps.some((s) => s.type === 'WEBHOOK');
+
+  return (
+    <Stack>
+      <Text size="sm" c="dimmed">
+        Runs this workflow for one contact, as a test: every email goes to you, never to the contact; waits last a few seconds; nothing counts in the numbers.
+      </Text>
+      <ContactPicker
+        projectId={projectId}
+        value={contactId}
+        onChange={setContactId}
+        label="Contact"
+        description="Whose fields the run uses"
+        placeholder="Search by email"
+      />
+      <Checkbox
+        label="Call webhooks"
+        description={hasWebhook ? 'Off: Call webhook steps are skipped' : 'This workflow calls no webhook'}
+        checked={callWebhooks}
+        onChange={(e) => setCallWebhooks(e.currentTarget.checked)}
+      />
+      {start.error ? (
+        <Alert color="red" role="alert" title="The test did not start">
+          {start.error.message}
+        </Alert>
+      ) : null}
+      <Group justify="flex-end">
+        <Button onClick={() => start.mutate()} disabled={!contactId} loading={start.isPending || (!!run.data && ACTIVE.includes(run.data.status))}>
+          Start test run
+        </Button>
+      </Group>
+      {start.data ? (
+        <Stack gap="xs" component="section" aria-label="Path taken">
+          <Group gap="xs">
+            <Text size="sm" fw={600}>
+              Path taken
+            </Text>
+            {run.data ? (
+              <Badge color={STATUS_COLORS[run.data.status] ?? 'gray'} data-testid="test-run-status">
+                {run.data.status}
+              </Badge>
+            ) : null}
+          </Group>
+          <Text size="xs" c="dimmed">
+            Emails of this run go to {start.data.to}.
+          </Text>
+          {run.error ? <Alert color="red">{run.error.message}</Alert> : null}
+          <List type="ordered" spacing="xs">
+            {(run.data?.steps ?? []).map((s) => {
+              const step = stepOf(s.stepId);
+              return (
+                <List.Item key={`${s.stepId}-${s.startedAt}`} data-step-id={s.stepId}>
+                  <Group gap="xs">
+                    <Text size="sm" fw={600}>
+                      {step ? `${step.title}: ${step.name}` : s.type}
+                    </Text>
+                    <Badge size="sm" variant="light" color={STATUS_COLORS[s.status] ?? 'gray'}>
+                      {s.status}
+                    </Badge>
+                  </Group>
+                  {step?.summary ? (
+                    <Text size="xs" c="dimmed">
+                      {step.summary}
+                    </Text>
+                  ) : null}
+                  {s.output !== null && s.output !== undefined ? (
+                    <Code block fz="xs">
+                      {JSON.stringify(s.output, null, 2)}
+                    </Code>
+                  ) : null}
+                  {'error' in s && s.error ? (
+                    <Text size="xs" c="red">
+                      {String(s.error)}
+                    </Text>
+                  ) : null}
+                </List.Item>
+              );
+            })}
+          </List>
+          {run.data?.error ? <Alert color="red">{run.data.error}</Alert> : null}
+        </Stack>
+      ) : null}
+    </Stack>
+  );
+}
