@@ -6210,7 +6210,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description the campaign is SENDING, PAUSED, SENT or CANCELLED */
+            /** @description the campaign is SENDING, PAUSED, SENT or CANCELLED, or it is an RSS campaign (cancel it and create another) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7459,6 +7459,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description emails that campaign has handed over so far (0 when the run sent nothing) */
+                            emailsSent: number;
                             error: string | null;
                             finishedAt: string | null;
                             id: string;
@@ -8100,7 +8102,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description the campaign is not SCHEDULED, or its time is less than 5 seconds away */
+            /** @description the campaign is not SCHEDULED, its time is less than 5 seconds away, or it is an RSS campaign */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15927,6 +15929,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 } | {
                                     /** @description A hex colour, #rgb or #rrggbb */
                                     background?: string;
@@ -16064,6 +16068,8 @@ export interface operations {
                                             text?: string;
                                             /** @constant */
                                             type: "footer";
+                                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                            viewInBrowser?: boolean;
                                         })[];
                                     }[];
                                     /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -16248,6 +16254,8 @@ export interface operations {
                                             text?: string;
                                             /** @constant */
                                             type: "footer";
+                                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                            viewInBrowser?: boolean;
                                         } | {
                                             /** @description A hex colour, #rgb or #rrggbb */
                                             background?: string;
@@ -16385,6 +16393,8 @@ export interface operations {
                                                     text?: string;
                                                     /** @constant */
                                                     type: "footer";
+                                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                    viewInBrowser?: boolean;
                                                 })[];
                                             }[];
                                             /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -16619,6 +16629,8 @@ export interface operations {
                             text?: string;
                             /** @constant */
                             type: "footer";
+                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                            viewInBrowser?: boolean;
                         } | {
                             /** @description A hex colour, #rgb or #rrggbb */
                             background?: string;
@@ -16756,6 +16768,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 })[];
                             }[];
                             /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -16939,6 +16953,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 } | {
                                     /** @description A hex colour, #rgb or #rrggbb */
                                     background?: string;
@@ -17076,6 +17092,8 @@ export interface operations {
                                             text?: string;
                                             /** @constant */
                                             type: "footer";
+                                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                            viewInBrowser?: boolean;
                                         })[];
                                     }[];
                                     /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -17257,6 +17275,8 @@ export interface operations {
                                 text?: string;
                                 /** @constant */
                                 type: "footer";
+                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                viewInBrowser?: boolean;
                             } | {
                                 /** @description A hex colour, #rgb or #rrggbb */
                                 background?: string;
@@ -17394,6 +17414,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     })[];
                                 }[];
                                 /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -17578,6 +17600,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     } | {
                                         /** @description A hex colour, #rgb or #rrggbb */
                                         background?: string;
@@ -17715,6 +17739,8 @@ export interface operations {
                                                 text?: string;
                                                 /** @constant */
                                                 type: "footer";
+                                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                viewInBrowser?: boolean;
                                             })[];
                                         }[];
                                         /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -17962,6 +17988,8 @@ export interface operations {
                                 text?: string;
                                 /** @constant */
                                 type: "footer";
+                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                viewInBrowser?: boolean;
                             } | {
                                 /** @description A hex colour, #rgb or #rrggbb */
                                 background?: string;
@@ -18099,6 +18127,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     })[];
                                 }[];
                                 /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -18283,6 +18313,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     } | {
                                         /** @description A hex colour, #rgb or #rrggbb */
                                         background?: string;
@@ -18420,6 +18452,8 @@ export interface operations {
                                                 text?: string;
                                                 /** @constant */
                                                 type: "footer";
+                                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                viewInBrowser?: boolean;
                                             })[];
                                         }[];
                                         /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -18715,6 +18749,8 @@ export interface operations {
                             text?: string;
                             /** @constant */
                             type: "footer";
+                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                            viewInBrowser?: boolean;
                         } | {
                             /** @description A hex colour, #rgb or #rrggbb */
                             background?: string;
@@ -18852,6 +18888,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 })[];
                             }[];
                             /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -19029,6 +19067,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 } | {
                                     /** @description A hex colour, #rgb or #rrggbb */
                                     background?: string;
@@ -19166,6 +19206,8 @@ export interface operations {
                                             text?: string;
                                             /** @constant */
                                             type: "footer";
+                                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                            viewInBrowser?: boolean;
                                         })[];
                                     }[];
                                     /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -19347,6 +19389,8 @@ export interface operations {
                                 text?: string;
                                 /** @constant */
                                 type: "footer";
+                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                viewInBrowser?: boolean;
                             } | {
                                 /** @description A hex colour, #rgb or #rrggbb */
                                 background?: string;
@@ -19484,6 +19528,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     })[];
                                 }[];
                                 /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -19668,6 +19714,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     } | {
                                         /** @description A hex colour, #rgb or #rrggbb */
                                         background?: string;
@@ -19805,6 +19853,8 @@ export interface operations {
                                                 text?: string;
                                                 /** @constant */
                                                 type: "footer";
+                                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                viewInBrowser?: boolean;
                                             })[];
                                         }[];
                                         /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -20058,6 +20108,8 @@ export interface operations {
                                 text?: string;
                                 /** @constant */
                                 type: "footer";
+                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                viewInBrowser?: boolean;
                             } | {
                                 /** @description A hex colour, #rgb or #rrggbb */
                                 background?: string;
@@ -20195,6 +20247,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     })[];
                                 }[];
                                 /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -20369,6 +20423,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     } | {
                                         /** @description A hex colour, #rgb or #rrggbb */
                                         background?: string;
@@ -20506,6 +20562,8 @@ export interface operations {
                                                 text?: string;
                                                 /** @constant */
                                                 type: "footer";
+                                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                viewInBrowser?: boolean;
                                             })[];
                                         }[];
                                         /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -20736,6 +20794,8 @@ export interface operations {
                             text?: string;
                             /** @constant */
                             type: "footer";
+                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                            viewInBrowser?: boolean;
                         } | {
                             /** @description A hex colour, #rgb or #rrggbb */
                             background?: string;
@@ -20873,6 +20933,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 })[];
                             }[];
                             /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -21046,6 +21108,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 } | {
                                     /** @description A hex colour, #rgb or #rrggbb */
                                     background?: string;
@@ -21183,6 +21247,8 @@ export interface operations {
                                             text?: string;
                                             /** @constant */
                                             type: "footer";
+                                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                            viewInBrowser?: boolean;
                                         })[];
                                     }[];
                                     /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -21361,6 +21427,8 @@ export interface operations {
                                 text?: string;
                                 /** @constant */
                                 type: "footer";
+                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                viewInBrowser?: boolean;
                             } | {
                                 /** @description A hex colour, #rgb or #rrggbb */
                                 background?: string;
@@ -21498,6 +21566,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     })[];
                                 }[];
                                 /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -21672,6 +21742,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     } | {
                                         /** @description A hex colour, #rgb or #rrggbb */
                                         background?: string;
@@ -21809,6 +21881,8 @@ export interface operations {
                                                 text?: string;
                                                 /** @constant */
                                                 type: "footer";
+                                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                viewInBrowser?: boolean;
                                             })[];
                                         }[];
                                         /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -22074,6 +22148,8 @@ export interface operations {
                                 text?: string;
                                 /** @constant */
                                 type: "footer";
+                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                viewInBrowser?: boolean;
                             } | {
                                 /** @description A hex colour, #rgb or #rrggbb */
                                 background?: string;
@@ -22211,6 +22287,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     })[];
                                 }[];
                                 /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -22395,6 +22473,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     } | {
                                         /** @description A hex colour, #rgb or #rrggbb */
                                         background?: string;
@@ -22532,6 +22612,8 @@ export interface operations {
                                                 text?: string;
                                                 /** @constant */
                                                 type: "footer";
+                                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                viewInBrowser?: boolean;
                                             })[];
                                         }[];
                                         /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -22780,6 +22862,8 @@ export interface operations {
                                 text?: string;
                                 /** @constant */
                                 type: "footer";
+                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                viewInBrowser?: boolean;
                             } | {
                                 /** @description A hex colour, #rgb or #rrggbb */
                                 background?: string;
@@ -22917,6 +23001,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     })[];
                                 }[];
                                 /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -23089,6 +23175,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     } | {
                                         /** @description A hex colour, #rgb or #rrggbb */
                                         background?: string;
@@ -23226,6 +23314,8 @@ export interface operations {
                                                 text?: string;
                                                 /** @constant */
                                                 type: "footer";
+                                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                viewInBrowser?: boolean;
                                             })[];
                                         }[];
                                         /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -23652,6 +23742,8 @@ export interface operations {
                                 text?: string;
                                 /** @constant */
                                 type: "footer";
+                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                viewInBrowser?: boolean;
                             } | {
                                 /** @description A hex colour, #rgb or #rrggbb */
                                 background?: string;
@@ -23789,6 +23881,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     })[];
                                 }[];
                                 /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -23961,6 +24055,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     } | {
                                         /** @description A hex colour, #rgb or #rrggbb */
                                         background?: string;
@@ -24098,6 +24194,8 @@ export interface operations {
                                                 text?: string;
                                                 /** @constant */
                                                 type: "footer";
+                                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                viewInBrowser?: boolean;
                                             })[];
                                         }[];
                                         /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -24334,6 +24432,8 @@ export interface operations {
                                 text?: string;
                                 /** @constant */
                                 type: "footer";
+                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                viewInBrowser?: boolean;
                             } | {
                                 /** @description A hex colour, #rgb or #rrggbb */
                                 background?: string;
@@ -24471,6 +24571,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     })[];
                                 }[];
                                 /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -24645,6 +24747,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     } | {
                                         /** @description A hex colour, #rgb or #rrggbb */
                                         background?: string;
@@ -24782,6 +24886,8 @@ export interface operations {
                                                 text?: string;
                                                 /** @constant */
                                                 type: "footer";
+                                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                viewInBrowser?: boolean;
                                             })[];
                                         }[];
                                         /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -25016,6 +25122,8 @@ export interface operations {
                             text?: string;
                             /** @constant */
                             type: "footer";
+                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                            viewInBrowser?: boolean;
                         } | {
                             /** @description A hex colour, #rgb or #rrggbb */
                             background?: string;
@@ -25153,6 +25261,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 })[];
                             }[];
                             /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -25329,6 +25439,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 } | {
                                     /** @description A hex colour, #rgb or #rrggbb */
                                     background?: string;
@@ -25466,6 +25578,8 @@ export interface operations {
                                             text?: string;
                                             /** @constant */
                                             type: "footer";
+                                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                            viewInBrowser?: boolean;
                                         })[];
                                     }[];
                                     /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -25751,6 +25865,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 } | {
                                     /** @description A hex colour, #rgb or #rrggbb */
                                     background?: string;
@@ -25888,6 +26004,8 @@ export interface operations {
                                             text?: string;
                                             /** @constant */
                                             type: "footer";
+                                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                            viewInBrowser?: boolean;
                                         })[];
                                     }[];
                                     /** @description Stable within the document: the editor selects, moves and lints blocks by it */
