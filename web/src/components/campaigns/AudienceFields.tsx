@@ -9,7 +9,17 @@ import { conditionErrors, FilterBuilder } from '../FilterBuilder';
 export type AudienceDraft = Pick<CampaignDraft, 'audienceType' | 'segmentId' | 'condition' | 'type'>;
 
 /** "Audience": all contacts, a segment, or a filter (with its live count); the type decides who of them get marketing mail. */
-export function AudienceFields({ projectId, draft, set, errors }: { projectId: string; draft: AudienceDraft; set: (p: Partial<AudienceDraft>) => void; errors: unknown }) {
+export function AudienceFields({
+  projectId,
+  draft,
+  set,
+  errors,
+}: {
+  projectId: string;
+  draft: AudienceDraft;
+  set: (p: Partial<AudienceDraft>) => void;
+  errors: unknown;
+}) {
   const segments = useQuery({
     queryKey: ['segments', projectId],
     enabled: draft.audienceType === 'SEGMENT',
@@ -38,9 +48,13 @@ export function AudienceFields({ projectId, draft, set, errors }: { projectId: s
           searchable
         />
       ) : null}
-      {draft.audienceType === 'FILTERED' ? <FilterBuilder projectId={projectId} value={draft.condition} onChange={(condition) => set({ condition })} errors={treeErrors} /> : null}
+      {draft.audienceType === 'FILTERED' ? (
+        <FilterBuilder projectId={projectId} value={draft.condition} onChange={(condition) => set({ condition })} errors={treeErrors} />
+      ) : null}
       <Text size="xs" c="dimmed">
-        {draft.type === 'MARKETING' ? 'Marketing mail goes only to subscribed contacts.' : 'Transactional mail goes to every contact of the audience, subscribed or not.'}
+        {draft.type === 'MARKETING'
+          ? 'Marketing mail goes only to subscribed contacts.'
+          : 'Transactional mail goes to every contact of the audience, subscribed or not.'}
       </Text>
     </Stack>
   );

@@ -23,7 +23,8 @@ export function RssCampaignEditor({ projectId }: { projectId: string }) {
   const zones = useMemo(zoneNames, []);
   const templates = useQuery({
     queryKey: ['templates', projectId, 'picker'],
-    queryFn: () => unwrap(api.GET('/templates', { params: { query: { page: 1, pageSize: 100, sort: 'updatedAt', dir: 'desc' } }, headers: forProject(projectId) })),
+    queryFn: () =>
+      unwrap(api.GET('/templates', { params: { query: { page: 1, pageSize: 100, sort: 'updatedAt', dir: 'desc' } }, headers: forProject(projectId) })),
   });
   const create = useMutation({
     // The route takes the RSS body under `kind: "RSS"`; the generated client types only the regular one.
@@ -61,7 +62,14 @@ export function RssCampaignEditor({ projectId }: { projectId: string }) {
                 <Title order={2} size="h4">
                   Feed
                 </Title>
-                <TextInput label="Name" description="Internal, never sent" required value={draft.name} onChange={(e) => set({ name: e.currentTarget.value })} error={errorOf('name')} />
+                <TextInput
+                  label="Name"
+                  description="Internal, never sent"
+                  required
+                  value={draft.name}
+                  onChange={(e) => set({ name: e.currentTarget.value })}
+                  error={errorOf('name')}
+                />
                 <TextInput
                   label="Feed URL"
                   description="An RSS or Atom feed (http or https)"
@@ -93,7 +101,12 @@ export function RssCampaignEditor({ projectId }: { projectId: string }) {
                   allowDeselect={false}
                   error={errorOf('type')}
                 />
-                <Switch label="Archive" description="Show each email it sends in the public archive" checked={draft.archive} onChange={(e) => set({ archive: e.currentTarget.checked })} />
+                <Switch
+                  label="Archive"
+                  description="Show each email it sends in the public archive"
+                  checked={draft.archive}
+                  onChange={(e) => set({ archive: e.currentTarget.checked })}
+                />
               </Stack>
             </Paper>
             <Stack>
@@ -123,7 +136,15 @@ export function RssCampaignEditor({ projectId }: { projectId: string }) {
                         w={160}
                       />
                     ) : null}
-                    <TextInput label="Time" type="time" required value={draft.time} onChange={(e) => set({ time: e.currentTarget.value })} error={errorOf('schedule.time')} w={130} />
+                    <TextInput
+                      label="Time"
+                      type="time"
+                      required
+                      value={draft.time}
+                      onChange={(e) => set({ time: e.currentTarget.value })}
+                      error={errorOf('schedule.time')}
+                      w={130}
+                    />
                     <Select
                       label="Time zone"
                       data={zones}
