@@ -70,7 +70,8 @@ it('creates an RSS campaign, activates it, sends it now and shows the run, pause
   await s.replace('Feed URL', feedUrl);
   await s.choose('Template', 'Weekly digest');
   await s.choose('Day', 'Friday');
-  await page.$eval(await s.inputId('Archive'), (el) => (el as any).click());
+  // Mantine's switch input is visually hidden: clicked through the DOM, as its label would.
+  await (await page.waitForSelector('::-p-aria([name="Archive"][role="switch"])'))!.evaluate((el) => (el as any).click());
   await photograph('dashboard-rss-new');
   await s.click('Create RSS campaign');
   await page.waitForFunction(() => /\/campaigns\/[0-9a-f-]{36}$/.test((globalThis as any).location.pathname), { timeout: 20_000 });

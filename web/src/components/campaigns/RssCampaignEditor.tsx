@@ -103,6 +103,7 @@ export function RssCampaignEditor({ projectId }: { projectId: string }) {
                 />
                 <Switch
                   label="Archive"
+                  aria-label="Archive"
                   description="Show each email it sends in the public archive"
                   checked={draft.archive}
                   onChange={(e) => set({ archive: e.currentTarget.checked })}
