@@ -70,6 +70,9 @@ it('creates an RSS campaign, activates it, sends it now and shows the run, pause
   await s.replace('Feed URL', feedUrl);
   await s.choose('Template', 'Weekly digest');
   await s.choose('Day', 'Friday');
+  // The browser's own zone is picked, even one the zone list lacks.
+  const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+  expect(await page.$eval(await s.inputId('Time zone'), (el) => (el as any).value)).toBe(zone);
   // Mantine's switch input is visually hidden: clicked through the DOM, as its label would.
   await (await page.waitForSelector('::-p-aria([name="Archive"][role="switch"])'))!.evaluate((el) => (el as any).click());
   await photograph('dashboard-rss-new');

@@ -148,7 +148,8 @@ export function RssCampaignEditor({ projectId }: { projectId: string }) {
                     />
                     <Select
                       label="Time zone"
-                      data={zones}
+                      // The browser's zone may be one the list leaves out (Chromium lists no "UTC").
+                      data={zones.includes(draft.timezone) ? zones : [draft.timezone, ...zones]}
                       searchable
                       value={draft.timezone}
                       onChange={(z) => z && set({ timezone: z })}
