@@ -151,7 +151,7 @@ describe('RSS campaigns', () => {
     await expect(schedule.describe()).rejects.toThrow();
   });
 
-  it('answers 409 in the error envelope to a full replace (PUT) or an unschedule of an RSS campaign, and leaves it unchanged', async () => {
+  it('answers 409 in the error envelope to a full replace (PUT) or an unschedule of an RSS campaign, and leaves it unchanged; a duplicate stays RSS', async () => {
     const { fx, id } = await setup();
     const put = await h.http
       .put(`/campaigns/${id}`)
@@ -170,6 +170,11 @@ describe('RSS campaigns', () => {
     expect(unschedule.body.error.message).toMatch(/^An RSS campaign has no scheduled time/);
     expect((await h.http.get(`/campaigns/${id}`).set(bearer(fx.secretKey))).body.status).toBe('SCHEDULED');
     await h.http.post(`/campaigns/${id}/cancel`).set(bearer(fx.secretKey));
+
+    // "Duplicate" of an RSS campaign is another RSS campaign, a DRAFT with the same feed and schedule.
+    const copy = await h.http.post(`/campaigns/${id}/duplicate`).set(bearer(fx.secretKey));
+    expect(copy.status).toBe(201);
+    expect(copy.body).toMatchObject({ kind: 'RSS', status: 'DRAFT', name: 'Blog digest (copy)', feedUrl, schedule: { frequency: 'weekly', time: '09:30' } });
   });
 
   it('refuses a feed on a private address (the SSRF guard) and records the run as FAILED', async () => {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Anchor, Badge, Button, Group, Modal, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { api, forProject, unwrap } from '../../api/client';
 import { STATUS_COLOR, type Campaign } from '../../api/campaigns';
 import { runOutcome, scheduleText } from '../../api/rssCampaigns';
@@ -12,7 +12,7 @@ const FAST_FOR_MS = 120_000;
 
 type Action = 'activate' | 'run' | 'pause' | 'resume' | 'cancel';
 
-/** "Activate", "Send now", "Pause", "Resume" and "Cancel campaign" as the status allows; a refusal (409) shows the API's message. */
+/** "Activate", "Send now", "Pause", "Resume" and "Cancel campaign" as the status allows, and "Duplicate"; a refusal (409) shows the API's message. */
 function RssControls({ projectId, campaign, onRun }: { projectId: string; campaign: Campaign; onRun: () => void }) {
   const qc = useQueryClient();
   const [cancelling, setCancelling] = useState(false);
@@ -37,6 +37,14 @@ function RssControls({ projectId, campaign, onRun }: { projectId: string; campai
       await refresh();
     },
     onError: () => refresh(),
+  });
+  const navigate = useNavigate();
+  const duplicate = useMutation({
+    mutationFn: () => unwrap(api.POST('/campaigns/{id}/duplicate', path)),
+    onSuccess: async (copy) => {
+      await qc.invalidateQueries({ queryKey: ['campaigns', projectId] });
+      navigate(`/p/${projectId}/campaigns/${copy.id}`);
+    },
   });
   const s = campaign.status;
   const busy = (what: Action) => action.isPending && action.variables === what;
@@ -68,7 +76,11 @@ function RssControls({ projectId, campaign, onRun }: { projectId: string; campai
             Cancel campaign
           </Button>
         ) : null}
+        <Button variant="default" onClick={() => duplicate.mutate()} loading={duplicate.isPending}>
+          Duplicate
+        </Button>
       </Group>
+      {duplicate.error ? <ErrorState error={duplicate.error} title="Not duplicated" /> : null}
       {action.isSuccess && action.variables === 'run' ? (
         <Text size="sm" c="green" role="status">
           The RSS campaign runs now.
