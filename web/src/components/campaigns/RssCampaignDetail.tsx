@@ -143,6 +143,7 @@ function Runs({ projectId, campaign, fastUntil }: { projectId: string; campaign:
                     {r.items.length ? (
                       <Stack gap={2}>
                         {r.items.map((item, i) => (
+                          // biome-ignore lint/suspicious/noArrayIndexKey: a run's items are fixed once recorded; two may share a link
                           <Text key={i} size="sm" lineClamp={1}>
                             {item.title || item.link}
                           </Text>
