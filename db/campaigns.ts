@@ -253,6 +253,8 @@ export async function duplicateCampaign(knex: Knex, projectId: string, id: strin
       send_rate_per_minute: original.send_rate_per_minute ?? null,
       tracking: original.tracking ? (JSON.stringify(original.tracking) as any) : null,
       ab_test: original.ab_test ? (JSON.stringify(original.ab_test) as any) : null,
+      // An RSS campaign's copy is another RSS campaign (a DRAFT, its own Schedule once activated), not a one-off.
+      ...(original.kind === 'RSS' ? { kind: 'RSS' as const, rss: JSON.stringify(original.rss) as any } : {}),
     })
     .returning('*');
   return row;

@@ -120,14 +120,17 @@ export async function recordRun(
 }
 
 /** A campaign's runs, newest first (at most `limit`). */
-export async function listRuns(knex: Knex, projectId: string, campaignId: string, limit = 100): Promise<CampaignRunRow[]> {
-  return knex<CampaignRunRow>('campaign_runs')
-    .where({ project_id: projectId, campaign_id: campaignId })
+/** The runs, newest first, each with the emails its child campaign has handed over so far. */
+export async function listRuns(knex: Knex, projectId: string, campaignId: string, limit = 100): Promise<Array<CampaignRunRow & { emails_sent: number }>> {
+  return knex('campaign_runs as r')
+    .leftJoin('campaigns as c', 'c.id', 'r.sent_campaign_id')
+    .where({ 'r.project_id': projectId, 'r.campaign_id': campaignId })
     .orderBy([
-      { column: 'started_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
+      { column: 'r.started_at', order: 'desc' },
+      { column: 'r.id', order: 'desc' },
     ])
-    .limit(limit);
+    .limit(limit)
+    .select('r.*', knex.raw('coalesce(c.sent_count, 0)::int as emails_sent'));
 }
 
 export type { RssSettings };

@@ -97,6 +97,7 @@ export const FooterBlock = z.object({
   ...base,
   type: z.literal('footer'),
   text: z.string().max(2000).optional().describe('Extra words above the address; the brand footer when absent'),
+  viewInBrowser: z.boolean().optional().describe('The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true'),
   align: align.optional(),
 });
 

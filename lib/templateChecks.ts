@@ -37,7 +37,7 @@ export const MAX_HTML_BYTES = 102 * 1024;
 /** RFC 5322's recommended line length; inboxes cut longer subjects anyway. */
 export const MAX_SUBJECT_CHARS = 78;
 
-/** Variables every send has (lib/contactData IDENTITY, lib/unsubscribe linksFor) and Liquid's own. */
+/** Variables every send has (lib/contactData IDENTITY, lib/unsubscribe linksFor, lib/viewLinks) and Liquid's own. */
 export const BUILT_IN_VARIABLES = [
   'email',
   'id',
@@ -46,6 +46,7 @@ export const BUILT_IN_VARIABLES = [
   'unsubscribeUrl',
   'subscribeUrl',
   'manageUrl',
+  'viewInBrowserUrl',
   'data',
   'forloop',
   'true',

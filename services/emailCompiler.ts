@@ -73,14 +73,17 @@ const HEADING_SIZES = { 1: 28, 2: 22, 3: 18 } as const;
 const pad = (b: { padding?: number }, side = 24) => `${b.padding ?? 12}px ${side}px`;
 const alignAttr = (a: string | undefined) => (a ? ` align="${a}"` : '');
 
-function footerHtml(text: string | undefined, look: Look): string {
+function footerHtml(b: { text?: string; viewInBrowser?: boolean }, look: Look): string {
+  const { text } = b;
   const { companyName, address } = look.brand.footer;
   const lines: string[] = [];
   if (text) lines.push(escapeText(text).replace(/\r?\n/g, '<br />'));
   const org = [companyName, address].filter((s) => s.trim()).map((s) => escapeText(s).replace(/\r?\n/g, ', '));
   if (org.length) lines.push(org.join(' · '));
   const link = `color:${look.text};text-decoration:underline;`;
-  lines.push(`<a href="{{ unsubscribeUrl }}" style="${link}">Unsubscribe</a> · <a href="{{ manageUrl }}" style="${link}">Manage preferences</a>`);
+  // "View in browser" (`/v/<token>`, set per email at send) is on unless the block turns it off.
+  const view = b.viewInBrowser === false ? '' : `<a href="{{ viewInBrowserUrl }}" style="${link}">View in browser</a> · `;
+  lines.push(`${view}<a href="{{ unsubscribeUrl }}" style="${link}">Unsubscribe</a> · <a href="{{ manageUrl }}" style="${link}">Manage preferences</a>`);
   return lines.map((l) => `<p style="margin:0 0 6px 0;">${l}</p>`).join('');
 }
 
@@ -126,7 +129,7 @@ function leaf(b: LeafBlock, look: Look): string {
       // closing MJML tag, which would end the block early, is defused.
       return `<mj-text padding="${pad(b, 0)}" color="${look.text}">${b.html.replace(/<(\/?)mj-/gi, '&lt;$1mj-')}</mj-text>`;
     case 'footer':
-      return `<mj-text padding="${pad(b)}" align="${b.align ?? 'center'}" color="${look.text}" font-size="12px" line-height="1.5">${footerHtml(b.text, look)}</mj-text>`;
+      return `<mj-text padding="${pad(b)}" align="${b.align ?? 'center'}" color="${look.text}" font-size="12px" line-height="1.5">${footerHtml(b, look)}</mj-text>`;
   }
 }
 

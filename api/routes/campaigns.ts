@@ -178,7 +178,7 @@ export default [
     body: CampaignBody,
     responses: {
       200: { description: 'the replaced campaign', schema: CampaignOut },
-      409: { description: 'the campaign is SENDING, PAUSED, SENT or CANCELLED' },
+      409: { description: 'the campaign is SENDING, PAUSED, SENT or CANCELLED, or it is an RSS campaign (cancel it and create another)' },
     },
     async handler(ctx, { params, body, project }) {
       const current = await loadCampaign(ctx, project.id, params.id);
@@ -359,9 +359,14 @@ export default [
     params: IdParams,
     responses: {
       200: { description: 'the campaign, now a DRAFT without a scheduled time', schema: CampaignOut },
-      409: { description: 'the campaign is not SCHEDULED, or its time is less than 5 seconds away' },
+      409: { description: 'the campaign is not SCHEDULED, its time is less than 5 seconds away, or it is an RSS campaign' },
     },
     async handler(ctx, { params, project }) {
+      const current = await loadCampaign(ctx, project.id, params.id);
+      if (current.kind === 'RSS')
+        throw conflict('An RSS campaign has no scheduled time to take back: pause it (POST /campaigns/:id/pause) or cancel it', {
+          details: { status: current.status },
+        });
       const row = guarded(
         await audited(
           ctx.deps.knex,
@@ -450,6 +455,7 @@ export default [
           itemCount: r.item_count,
           items: r.items,
           sentCampaignId: r.sent_campaign_id,
+          emailsSent: r.emails_sent,
           error: r.error,
           startedAt: r.started_at.toISOString(),
           finishedAt: r.finished_at ? r.finished_at.toISOString() : null,

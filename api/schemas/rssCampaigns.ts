@@ -78,6 +78,7 @@ export const RssRunOut = z.object({
   itemCount: z.number().int(),
   items: z.array(z.object({ title: z.string(), link: z.string(), summary: z.string(), content: z.string(), date: z.string().nullable() })),
   sentCampaignId: z.string().nullable().describe('the campaign this run sent (its stats are that campaign’s)'),
+  emailsSent: z.number().int().describe('emails that campaign has handed over so far (0 when the run sent nothing)'),
   error: z.string().nullable(),
   startedAt: Timestamp,
   finishedAt: Timestamp.nullable(),

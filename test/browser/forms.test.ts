@@ -40,6 +40,10 @@ it('creates a form on the dashboard and takes a signup on its hosted page withou
   await s.click('Create form');
   await page.waitForSelector('::-p-aria([name="Copy embed code"][role="button"])', { timeout: 20_000 });
   await photograph('forms-editor');
+  // The list: the form with its fields, its hosted page and "Copy embed code".
+  await s.click('Forms', 'link');
+  await s.waitForText('email, company');
+  await photograph('forms-list');
 
   const forms = (await h.http.get('/forms').set(bearer(project.secretKey))).body.data;
   expect(forms).toHaveLength(1);

@@ -131,6 +131,7 @@ describe('RSS campaigns', () => {
     const child = await h.http.get(`/campaigns/${first.sentCampaignId}`).set(bearer(fx.secretKey));
     expect(child.body).toMatchObject({ kind: 'REGULAR', parentId: id });
     await eventually(async () => (await h.http.get(`/campaigns/${first.sentCampaignId}`).set(bearer(fx.secretKey))).body.status === 'SENT');
+    expect((await runs(fx, id))[0]).toMatchObject({ status: 'SENT', emailsSent: 1 });
 
     // Nothing newer than the last send: a run is recorded, nothing is sent.
     expect((await h.http.post(`/campaigns/${id}/run`).set(bearer(fx.secretKey))).status).toBe(202);
@@ -148,6 +149,32 @@ describe('RSS campaigns', () => {
 
     expect((await h.http.post(`/campaigns/${id}/cancel`).set(bearer(fx.secretKey))).body.status).toBe('CANCELLED');
     await expect(schedule.describe()).rejects.toThrow();
+  });
+
+  it('answers 409 in the error envelope to a full replace (PUT) or an unschedule of an RSS campaign, and leaves it unchanged; a duplicate stays RSS', async () => {
+    const { fx, id } = await setup();
+    const put = await h.http
+      .put(`/campaigns/${id}`)
+      .set(bearer(fx.secretKey))
+      .send({ name: 'Replaced', subject: 'S', body: '<p>B</p>', from: `blog@${DOMAIN}`, audienceType: 'ALL' });
+    expect(put.status).toBe(409);
+    expect(put.body).toMatchObject({ success: false, error: { statusCode: 409, details: { status: 'DRAFT' } } });
+    expect(put.body.error.message).toBe('An RSS campaign is not replaced with PUT: cancel it and create another');
+    expect(put.body.error.requestId).toEqual(expect.any(String));
+    expect((await h.http.get(`/campaigns/${id}`).set(bearer(fx.secretKey))).body).toMatchObject({ name: 'Blog digest', kind: 'RSS', feedUrl });
+
+    await h.http.post(`/campaigns/${id}/send`).set(bearer(fx.secretKey)).send({});
+    const unschedule = await h.http.post(`/campaigns/${id}/unschedule`).set(bearer(fx.secretKey));
+    expect(unschedule.status).toBe(409);
+    expect(unschedule.body).toMatchObject({ success: false, error: { statusCode: 409, details: { status: 'SCHEDULED' } } });
+    expect(unschedule.body.error.message).toMatch(/^An RSS campaign has no scheduled time/);
+    expect((await h.http.get(`/campaigns/${id}`).set(bearer(fx.secretKey))).body.status).toBe('SCHEDULED');
+    await h.http.post(`/campaigns/${id}/cancel`).set(bearer(fx.secretKey));
+
+    // "Duplicate" of an RSS campaign is another RSS campaign, a DRAFT with the same feed and schedule.
+    const copy = await h.http.post(`/campaigns/${id}/duplicate`).set(bearer(fx.secretKey));
+    expect(copy.status).toBe(201);
+    expect(copy.body).toMatchObject({ kind: 'RSS', status: 'DRAFT', name: 'Blog digest (copy)', feedUrl, schedule: { frequency: 'weekly', time: '09:30' } });
   });
 
   it('refuses a feed on a private address (the SSRF guard) and records the run as FAILED', async () => {

@@ -136,6 +136,51 @@ describe('view in browser', () => {
   });
 });
 
+describe('the brand footer', () => {
+  const footerDoc = (footer: Record<string, unknown>) => ({
+    version: 1,
+    settings: {},
+    blocks: [
+      { id: 'h', type: 'heading', text: 'Hello {{ firstName ?? "reader" }}' },
+      { id: 'f', type: 'footer', ...footer },
+    ],
+  });
+
+  it('carries a "View in browser" link by default: a block email sent to a contact opens at its /v/<token> page', async () => {
+    const fx = await project('Footer view');
+    const to = uniqueEmail('lin');
+    await h.http
+      .post('/contacts')
+      .set(bearer(fx.secretKey))
+      .send({ email: to, data: { firstName: 'Lin' } });
+    const t = await h.http
+      .post('/templates')
+      .set(bearer(fx.secretKey))
+      .send({ name: 'Blocks', subject: 'Blocks', from: FROM, editor: 'blocks', document: footerDoc({}) });
+    expect(t.status).toBe(201);
+    expect(t.body.body).toContain('href="{{ viewInBrowserUrl }}"');
+    // The campaign takes the template's compiled HTML, as "Start from a template" does.
+    const id = await campaign(fx, { body: t.body.body, subject: 'Blocks' });
+    await sendAndWait(fx, id);
+    const html = String((await sink.parse(await eventually(async () => sink.mailsTo(to)[0]))).html);
+    expect(html).toMatch(/>View in browser<\/a>/);
+    const page = await h.http.get(viewPath(html));
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Hello Lin');
+  });
+
+  it('leaves the link out of a footer block with viewInBrowser: false', async () => {
+    const fx = await project('Footer no view');
+    const t = await h.http
+      .post('/templates')
+      .set(bearer(fx.secretKey))
+      .send({ name: 'Blocks', subject: 'Blocks', from: FROM, editor: 'blocks', document: footerDoc({ viewInBrowser: false }) });
+    expect(t.status).toBe(201);
+    expect(t.body.body).not.toContain('viewInBrowserUrl');
+    expect(t.body.body).toContain('href="{{ unsubscribeUrl }}"');
+  });
+});
+
 describe('public archive', () => {
   let a: ProjectFixture & { slug: string };
   let b: ProjectFixture & { slug: string };

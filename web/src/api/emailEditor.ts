@@ -19,7 +19,7 @@ type Leaf =
   | (Base & { type: 'spacer'; height: number })
   | (Base & { type: 'social'; links: Array<{ network: 'facebook' | 'x' | 'instagram' | 'linkedin' | 'youtube' | 'github' | 'mastodon' | 'web'; href: string }>; align?: Align })
   | (Base & { type: 'html'; html: string })
-  | (Base & { type: 'footer'; text?: string; align?: Align });
+  | (Base & { type: 'footer'; text?: string; viewInBrowser?: boolean; align?: Align });
 export type LeafBlock = Leaf;
 export type Block = Leaf | (Base & { type: 'columns'; columns: Array<{ blocks: Leaf[] }> });
 export type BlockType = Block['type'];

@@ -6312,7 +6312,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description the campaign is SENDING, PAUSED, SENT or CANCELLED */
+            /** @description the campaign is SENDING, PAUSED, SENT or CANCELLED, or it is an RSS campaign (cancel it and create another) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7561,6 +7561,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description emails that campaign has handed over so far (0 when the run sent nothing) */
+                            emailsSent: number;
                             error: string | null;
                             finishedAt: string | null;
                             id: string;
@@ -8202,7 +8204,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description the campaign is not SCHEDULED, or its time is less than 5 seconds away */
+            /** @description the campaign is not SCHEDULED, its time is less than 5 seconds away, or it is an RSS campaign */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16033,6 +16035,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 } | {
                                     /** @description A hex colour, #rgb or #rrggbb */
                                     background?: string;
@@ -16170,6 +16174,8 @@ export interface operations {
                                             text?: string;
                                             /** @constant */
                                             type: "footer";
+                                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                            viewInBrowser?: boolean;
                                         })[];
                                     }[];
                                     /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -16354,6 +16360,8 @@ export interface operations {
                                             text?: string;
                                             /** @constant */
                                             type: "footer";
+                                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                            viewInBrowser?: boolean;
                                         } | {
                                             /** @description A hex colour, #rgb or #rrggbb */
                                             background?: string;
@@ -16491,6 +16499,8 @@ export interface operations {
                                                     text?: string;
                                                     /** @constant */
                                                     type: "footer";
+                                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                    viewInBrowser?: boolean;
                                                 })[];
                                             }[];
                                             /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -16725,6 +16735,8 @@ export interface operations {
                             text?: string;
                             /** @constant */
                             type: "footer";
+                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                            viewInBrowser?: boolean;
                         } | {
                             /** @description A hex colour, #rgb or #rrggbb */
                             background?: string;
@@ -16862,6 +16874,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 })[];
                             }[];
                             /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -17045,6 +17059,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 } | {
                                     /** @description A hex colour, #rgb or #rrggbb */
                                     background?: string;
@@ -17182,6 +17198,8 @@ export interface operations {
                                             text?: string;
                                             /** @constant */
                                             type: "footer";
+                                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                            viewInBrowser?: boolean;
                                         })[];
                                     }[];
                                     /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -17363,6 +17381,8 @@ export interface operations {
                                 text?: string;
                                 /** @constant */
                                 type: "footer";
+                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                viewInBrowser?: boolean;
                             } | {
                                 /** @description A hex colour, #rgb or #rrggbb */
                                 background?: string;
@@ -17500,6 +17520,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     })[];
                                 }[];
                                 /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -17684,6 +17706,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     } | {
                                         /** @description A hex colour, #rgb or #rrggbb */
                                         background?: string;
@@ -17821,6 +17845,8 @@ export interface operations {
                                                 text?: string;
                                                 /** @constant */
                                                 type: "footer";
+                                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                viewInBrowser?: boolean;
                                             })[];
                                         }[];
                                         /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -18068,6 +18094,8 @@ export interface operations {
                                 text?: string;
                                 /** @constant */
                                 type: "footer";
+                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                viewInBrowser?: boolean;
                             } | {
                                 /** @description A hex colour, #rgb or #rrggbb */
                                 background?: string;
@@ -18205,6 +18233,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     })[];
                                 }[];
                                 /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -18389,6 +18419,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     } | {
                                         /** @description A hex colour, #rgb or #rrggbb */
                                         background?: string;
@@ -18526,6 +18558,8 @@ export interface operations {
                                                 text?: string;
                                                 /** @constant */
                                                 type: "footer";
+                                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                viewInBrowser?: boolean;
                                             })[];
                                         }[];
                                         /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -18821,6 +18855,8 @@ export interface operations {
                             text?: string;
                             /** @constant */
                             type: "footer";
+                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                            viewInBrowser?: boolean;
                         } | {
                             /** @description A hex colour, #rgb or #rrggbb */
                             background?: string;
@@ -18958,6 +18994,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 })[];
                             }[];
                             /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -19135,6 +19173,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 } | {
                                     /** @description A hex colour, #rgb or #rrggbb */
                                     background?: string;
@@ -19272,6 +19312,8 @@ export interface operations {
                                             text?: string;
                                             /** @constant */
                                             type: "footer";
+                                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                            viewInBrowser?: boolean;
                                         })[];
                                     }[];
                                     /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -19453,6 +19495,8 @@ export interface operations {
                                 text?: string;
                                 /** @constant */
                                 type: "footer";
+                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                viewInBrowser?: boolean;
                             } | {
                                 /** @description A hex colour, #rgb or #rrggbb */
                                 background?: string;
@@ -19590,6 +19634,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     })[];
                                 }[];
                                 /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -19774,6 +19820,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     } | {
                                         /** @description A hex colour, #rgb or #rrggbb */
                                         background?: string;
@@ -19911,6 +19959,8 @@ export interface operations {
                                                 text?: string;
                                                 /** @constant */
                                                 type: "footer";
+                                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                viewInBrowser?: boolean;
                                             })[];
                                         }[];
                                         /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -20164,6 +20214,8 @@ export interface operations {
                                 text?: string;
                                 /** @constant */
                                 type: "footer";
+                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                viewInBrowser?: boolean;
                             } | {
                                 /** @description A hex colour, #rgb or #rrggbb */
                                 background?: string;
@@ -20301,6 +20353,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     })[];
                                 }[];
                                 /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -20475,6 +20529,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     } | {
                                         /** @description A hex colour, #rgb or #rrggbb */
                                         background?: string;
@@ -20612,6 +20668,8 @@ export interface operations {
                                                 text?: string;
                                                 /** @constant */
                                                 type: "footer";
+                                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                viewInBrowser?: boolean;
                                             })[];
                                         }[];
                                         /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -20842,6 +20900,8 @@ export interface operations {
                             text?: string;
                             /** @constant */
                             type: "footer";
+                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                            viewInBrowser?: boolean;
                         } | {
                             /** @description A hex colour, #rgb or #rrggbb */
                             background?: string;
@@ -20979,6 +21039,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 })[];
                             }[];
                             /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -21152,6 +21214,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 } | {
                                     /** @description A hex colour, #rgb or #rrggbb */
                                     background?: string;
@@ -21289,6 +21353,8 @@ export interface operations {
                                             text?: string;
                                             /** @constant */
                                             type: "footer";
+                                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                            viewInBrowser?: boolean;
                                         })[];
                                     }[];
                                     /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -21467,6 +21533,8 @@ export interface operations {
                                 text?: string;
                                 /** @constant */
                                 type: "footer";
+                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                viewInBrowser?: boolean;
                             } | {
                                 /** @description A hex colour, #rgb or #rrggbb */
                                 background?: string;
@@ -21604,6 +21672,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     })[];
                                 }[];
                                 /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -21778,6 +21848,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     } | {
                                         /** @description A hex colour, #rgb or #rrggbb */
                                         background?: string;
@@ -21915,6 +21987,8 @@ export interface operations {
                                                 text?: string;
                                                 /** @constant */
                                                 type: "footer";
+                                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                viewInBrowser?: boolean;
                                             })[];
                                         }[];
                                         /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -22180,6 +22254,8 @@ export interface operations {
                                 text?: string;
                                 /** @constant */
                                 type: "footer";
+                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                viewInBrowser?: boolean;
                             } | {
                                 /** @description A hex colour, #rgb or #rrggbb */
                                 background?: string;
@@ -22317,6 +22393,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     })[];
                                 }[];
                                 /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -22501,6 +22579,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     } | {
                                         /** @description A hex colour, #rgb or #rrggbb */
                                         background?: string;
@@ -22638,6 +22718,8 @@ export interface operations {
                                                 text?: string;
                                                 /** @constant */
                                                 type: "footer";
+                                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                viewInBrowser?: boolean;
                                             })[];
                                         }[];
                                         /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -22886,6 +22968,8 @@ export interface operations {
                                 text?: string;
                                 /** @constant */
                                 type: "footer";
+                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                viewInBrowser?: boolean;
                             } | {
                                 /** @description A hex colour, #rgb or #rrggbb */
                                 background?: string;
@@ -23023,6 +23107,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     })[];
                                 }[];
                                 /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -23195,6 +23281,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     } | {
                                         /** @description A hex colour, #rgb or #rrggbb */
                                         background?: string;
@@ -23332,6 +23420,8 @@ export interface operations {
                                                 text?: string;
                                                 /** @constant */
                                                 type: "footer";
+                                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                viewInBrowser?: boolean;
                                             })[];
                                         }[];
                                         /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -23758,6 +23848,8 @@ export interface operations {
                                 text?: string;
                                 /** @constant */
                                 type: "footer";
+                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                viewInBrowser?: boolean;
                             } | {
                                 /** @description A hex colour, #rgb or #rrggbb */
                                 background?: string;
@@ -23895,6 +23987,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     })[];
                                 }[];
                                 /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -24067,6 +24161,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     } | {
                                         /** @description A hex colour, #rgb or #rrggbb */
                                         background?: string;
@@ -24204,6 +24300,8 @@ export interface operations {
                                                 text?: string;
                                                 /** @constant */
                                                 type: "footer";
+                                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                viewInBrowser?: boolean;
                                             })[];
                                         }[];
                                         /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -24440,6 +24538,8 @@ export interface operations {
                                 text?: string;
                                 /** @constant */
                                 type: "footer";
+                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                viewInBrowser?: boolean;
                             } | {
                                 /** @description A hex colour, #rgb or #rrggbb */
                                 background?: string;
@@ -24577,6 +24677,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     })[];
                                 }[];
                                 /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -24751,6 +24853,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     } | {
                                         /** @description A hex colour, #rgb or #rrggbb */
                                         background?: string;
@@ -24888,6 +24992,8 @@ export interface operations {
                                                 text?: string;
                                                 /** @constant */
                                                 type: "footer";
+                                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                viewInBrowser?: boolean;
                                             })[];
                                         }[];
                                         /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -25122,6 +25228,8 @@ export interface operations {
                             text?: string;
                             /** @constant */
                             type: "footer";
+                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                            viewInBrowser?: boolean;
                         } | {
                             /** @description A hex colour, #rgb or #rrggbb */
                             background?: string;
@@ -25259,6 +25367,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 })[];
                             }[];
                             /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -25435,6 +25545,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 } | {
                                     /** @description A hex colour, #rgb or #rrggbb */
                                     background?: string;
@@ -25572,6 +25684,8 @@ export interface operations {
                                             text?: string;
                                             /** @constant */
                                             type: "footer";
+                                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                            viewInBrowser?: boolean;
                                         })[];
                                     }[];
                                     /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -25857,6 +25971,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 } | {
                                     /** @description A hex colour, #rgb or #rrggbb */
                                     background?: string;
@@ -25994,6 +26110,8 @@ export interface operations {
                                             text?: string;
                                             /** @constant */
                                             type: "footer";
+                                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                            viewInBrowser?: boolean;
                                         })[];
                                     }[];
                                     /** @description Stable within the document: the editor selects, moves and lints blocks by it */

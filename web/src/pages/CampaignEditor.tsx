@@ -27,7 +27,8 @@ import { ErrorState } from '../components/States';
 import { CodeEditor } from '../components/CodeEditor';
 import { EmailPreview } from '../components/EmailPreview';
 import { ContentChecks } from '../components/emailEditor/ContentChecks';
-import { conditionErrors, FilterBuilder, newTree } from '../components/FilterBuilder';
+import { conditionErrors, newTree } from '../components/FilterBuilder';
+import { AudienceFields } from '../components/campaigns/AudienceFields';
 
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 const zones = () => {
@@ -113,43 +114,6 @@ function TemplatePicker({ projectId, onPick }: { projectId: string; onPick: (t: 
       />
       {problem ? <ErrorState error={problem} title="Template not loaded" /> : null}
     </>
-  );
-}
-
-function AudienceFields({ projectId, draft, set, errors }: { projectId: string; draft: CampaignDraft; set: (p: Partial<CampaignDraft>) => void; errors: unknown }) {
-  const segments = useQuery({
-    queryKey: ['segments', projectId],
-    enabled: draft.audienceType === 'SEGMENT',
-    queryFn: () => unwrap(api.GET('/segments', { headers: forProject(projectId) })),
-  });
-  const treeErrors = useMemo(() => conditionErrors(errors, 'audienceCondition'), [errors]);
-  return (
-    <Stack gap="sm">
-      <Radio.Group label="Audience" value={draft.audienceType} onChange={(v) => set({ audienceType: v as CampaignDraft['audienceType'] })}>
-        <Group mt={4}>
-          <Radio value="ALL" label="All contacts" />
-          <Radio value="SEGMENT" label="A segment" />
-          <Radio value="FILTERED" label="A filter" />
-        </Group>
-      </Radio.Group>
-      {draft.audienceType === 'SEGMENT' ? (
-        <Select
-          label="Segment"
-          required
-          placeholder={segments.isPending ? 'Loading…' : 'Pick a segment'}
-          data={(segments.data ?? []).map((s) => ({ value: s.id, label: `${s.name} (${s.memberCount.toLocaleString()})` }))}
-          value={draft.segmentId}
-          onChange={(v) => set({ segmentId: v })}
-          error={fieldError(errors, 'segmentId')}
-          allowDeselect={false}
-          searchable
-        />
-      ) : null}
-      {draft.audienceType === 'FILTERED' ? <FilterBuilder projectId={projectId} value={draft.condition} onChange={(condition) => set({ condition })} errors={treeErrors} /> : null}
-      <Text size="xs" c="dimmed">
-        {draft.type === 'MARKETING' ? 'Marketing mail goes only to subscribed contacts.' : 'Transactional mail goes to every contact of the audience, subscribed or not.'}
-      </Text>
-    </Stack>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Anchor, Badge, Button, Progress, Table, Tabs, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Progress, Table, Tabs, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -7,6 +7,7 @@ import { api, forProject, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { ACTIVE, CAMPAIGN_STATUSES, STATUS_COLOR, type CampaignStatus } from '../api/campaigns';
 import { CountAndPages, ListPage, ListTable } from '../components/ListPage';
+import { scheduleText, type RssSchedule } from '../api/rssCampaigns';
 
 const PAGE_SIZE = 20;
 const label = (s: string) => s.charAt(0) + s.slice(1).toLowerCase();
@@ -37,9 +38,14 @@ export default function Campaigns() {
     <ListPage
       title="Campaigns"
       action={
-        <Button component={Link} to={`/p/${projectId}/campaigns/new`}>
-          New campaign
-        </Button>
+        <Group gap="xs">
+          <Button component={Link} to={`/p/${projectId}/campaigns/new?kind=rss`} variant="default">
+            New RSS campaign
+          </Button>
+          <Button component={Link} to={`/p/${projectId}/campaigns/new`}>
+            New campaign
+          </Button>
+        </Group>
       }
     >
       <Tabs value={status} onChange={(v) => setStatus(v ?? 'all')} aria-label="Status">
@@ -82,6 +88,11 @@ export default function Campaigns() {
               <Badge variant="light" color={STATUS_COLOR[c.status]}>
                 {c.status}
               </Badge>
+              {c.kind === 'RSS' ? (
+                <Badge variant="outline" color="gray" ml={4}>
+                  RSS
+                </Badge>
+              ) : null}
             </Table.Td>
             <Table.Td miw={150}>
               {c.totalRecipients ? (
@@ -115,7 +126,8 @@ export default function Campaigns() {
   );
 }
 
-function whenOf(c: { status: CampaignStatus; scheduledFor: string | null; sentAt: string | null; createdAt: string }) {
+function whenOf(c: { status: CampaignStatus; scheduledFor: string | null; sentAt: string | null; createdAt: string; schedule?: RssSchedule }) {
+  if (c.schedule) return scheduleText(c.schedule);
   if (c.status === 'SCHEDULED' && c.scheduledFor) return `Scheduled for ${new Date(c.scheduledFor).toLocaleString()}`;
   if (c.sentAt) return `Sent ${new Date(c.sentAt).toLocaleString()}`;
   return `Created ${new Date(c.createdAt).toLocaleString()}`;

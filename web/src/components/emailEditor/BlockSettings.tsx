@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Group, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Button, Group, Select, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
 import type { Block } from '../../api/emailEditor';
 import { labelOf } from './blocks';
 import { UploadImage } from './UploadImage';
@@ -85,6 +85,12 @@ function TypeFields({ block, set, projectId }: { block: Block; set: Patch; proje
       return (
         <>
           <VariableField projectId={projectId} label="Text" description="Words above the company's name and address (Settings, Brand)" multiline value={block.text ?? ''} onChange={(text) => set({ text: text || undefined }, 'text')} />
+          <Switch
+            label="View in browser"
+            description="A link to this email as a web page, before Unsubscribe"
+            checked={block.viewInBrowser !== false}
+            onChange={(e) => set({ viewInBrowser: e.currentTarget.checked ? undefined : false }, 'viewInBrowser')}
+          />
           <AlignField value={block.align} onChange={(align) => set({ align }, 'align')} />
         </>
       );

@@ -68,7 +68,7 @@ export function BlockSummary({ block }: { block: Block }) {
     case 'footer':
       return (
         <Text size="xs" c="dimmed" ta={align ?? 'center'}>
-          {block.text ? `${short(block.text, 80)} · ` : ''}Company, postal address, Unsubscribe · Manage preferences
+          {block.text ? `${short(block.text, 80)} · ` : ''}Company, postal address, {block.viewInBrowser === false ? '' : 'View in browser · '}Unsubscribe · Manage preferences
         </Text>
       );
     case 'columns':

@@ -1,0 +1,61 @@
+import { useMemo } from 'react';
+import { Group, Radio, Select, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { api, fieldError, forProject, unwrap } from '../../api/client';
+import type { CampaignDraft } from '../../api/campaigns';
+import { conditionErrors, FilterBuilder } from '../FilterBuilder';
+
+/** What the audience picker edits: the composer's and the RSS campaign form's drafts both hold it. */
+export type AudienceDraft = Pick<CampaignDraft, 'audienceType' | 'segmentId' | 'condition' | 'type'>;
+
+/** "Audience": all contacts, a segment, or a filter (with its live count); the type decides who of them get marketing mail. */
+export function AudienceFields({
+  projectId,
+  draft,
+  set,
+  errors,
+}: {
+  projectId: string;
+  draft: AudienceDraft;
+  set: (p: Partial<AudienceDraft>) => void;
+  errors: unknown;
+}) {
+  const segments = useQuery({
+    queryKey: ['segments', projectId],
+    enabled: draft.audienceType === 'SEGMENT',
+    queryFn: () => unwrap(api.GET('/segments', { headers: forProject(projectId) })),
+  });
+  const treeErrors = useMemo(() => conditionErrors(errors, 'audienceCondition'), [errors]);
+  return (
+    <Stack gap="sm">
+      <Radio.Group label="Audience" value={draft.audienceType} onChange={(v) => set({ audienceType: v as CampaignDraft['audienceType'] })}>
+        <Group mt={4}>
+          <Radio value="ALL" label="All contacts" />
+          <Radio value="SEGMENT" label="A segment" />
+          <Radio value="FILTERED" label="A filter" />
+        </Group>
+      </Radio.Group>
+      {draft.audienceType === 'SEGMENT' ? (
+        <Select
+          label="Segment"
+          required
+          placeholder={segments.isPending ? 'Loading…' : 'Pick a segment'}
+          data={(segments.data ?? []).map((s) => ({ value: s.id, label: `${s.name} (${s.memberCount.toLocaleString()})` }))}
+          value={draft.segmentId}
+          onChange={(v) => set({ segmentId: v })}
+          error={fieldError(errors, 'segmentId')}
+          allowDeselect={false}
+          searchable
+        />
+      ) : null}
+      {draft.audienceType === 'FILTERED' ? (
+        <FilterBuilder projectId={projectId} value={draft.condition} onChange={(condition) => set({ condition })} errors={treeErrors} />
+      ) : null}
+      <Text size="xs" c="dimmed">
+        {draft.type === 'MARKETING'
+          ? 'Marketing mail goes only to subscribed contacts.'
+          : 'Transactional mail goes to every contact of the audience, subscribed or not.'}
+      </Text>
+    </Stack>
+  );
+}

@@ -1,0 +1,236 @@
+import { useState } from 'react';
+import { Anchor, Badge, Button, Group, Modal, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router';
+import { api, forProject, unwrap } from '../../api/client';
+import { STATUS_COLOR, type Campaign } from '../../api/campaigns';
+import { runOutcome, scheduleText } from '../../api/rssCampaigns';
+import { ErrorState, Loading } from '../States';
+
+/** After "Send now", the runs refresh quickly for two minutes (the run and its email take seconds), then slowly. */
+const FAST_FOR_MS = 120_000;
+
+type Action = 'activate' | 'run' | 'pause' | 'resume' | 'cancel';
+
+/** "Activate", "Send now", "Pause", "Resume" and "Cancel campaign" as the status allows, and "Duplicate"; a refusal (409) shows the API's message. */
+function RssControls({ projectId, campaign, onRun }: { projectId: string; campaign: Campaign; onRun: () => void }) {
+  const qc = useQueryClient();
+  const [cancelling, setCancelling] = useState(false);
+  const path = { params: { path: { id: campaign.id } }, headers: forProject(projectId) };
+  const refresh = () =>
+    Promise.all([
+      qc.invalidateQueries({ queryKey: ['campaign', projectId, campaign.id] }),
+      qc.invalidateQueries({ queryKey: ['campaigns', projectId] }),
+      qc.invalidateQueries({ queryKey: ['campaign-runs', projectId, campaign.id] }),
+    ]);
+  const action = useMutation({
+    mutationFn: async (what: Action) => {
+      if (what === 'activate') await unwrap(api.POST('/campaigns/{id}/send', { ...path, body: {} }));
+      else if (what === 'run') await unwrap(api.POST('/campaigns/{id}/run', path));
+      else if (what === 'pause') await unwrap(api.POST('/campaigns/{id}/pause', path));
+      else if (what === 'resume') await unwrap(api.POST('/campaigns/{id}/resume', path));
+      else await unwrap(api.POST('/campaigns/{id}/cancel', path));
+    },
+    onSuccess: async (_, what) => {
+      setCancelling(false);
+      if (what === 'run') onRun();
+      await refresh();
+    },
+    onError: () => refresh(),
+  });
+  const navigate = useNavigate();
+  const duplicate = useMutation({
+    mutationFn: () => unwrap(api.POST('/campaigns/{id}/duplicate', path)),
+    onSuccess: async (copy) => {
+      await qc.invalidateQueries({ queryKey: ['campaigns', projectId] });
+      navigate(`/p/${projectId}/campaigns/${copy.id}`);
+    },
+  });
+  const s = campaign.status;
+  const busy = (what: Action) => action.isPending && action.variables === what;
+  return (
+    <Stack gap="xs" align="flex-end">
+      <Group gap="xs">
+        {s === 'DRAFT' ? (
+          <Button onClick={() => action.mutate('activate')} loading={busy('activate')}>
+            Activate
+          </Button>
+        ) : null}
+        {s !== 'CANCELLED' ? (
+          <Button variant={s === 'DRAFT' ? 'default' : 'filled'} onClick={() => action.mutate('run')} loading={busy('run')}>
+            Send now
+          </Button>
+        ) : null}
+        {s === 'SCHEDULED' ? (
+          <Button variant="default" onClick={() => action.mutate('pause')} loading={busy('pause')}>
+            Pause
+          </Button>
+        ) : null}
+        {s === 'PAUSED' ? (
+          <Button variant="default" onClick={() => action.mutate('resume')} loading={busy('resume')}>
+            Resume
+          </Button>
+        ) : null}
+        {s === 'SCHEDULED' || s === 'PAUSED' ? (
+          <Button color="red" variant="light" onClick={() => setCancelling(true)}>
+            Cancel campaign
+          </Button>
+        ) : null}
+        <Button variant="default" onClick={() => duplicate.mutate()} loading={duplicate.isPending}>
+          Duplicate
+        </Button>
+      </Group>
+      {duplicate.error ? <ErrorState error={duplicate.error} title="Not duplicated" /> : null}
+      {action.isSuccess && action.variables === 'run' ? (
+        <Text size="sm" c="green" role="status">
+          The RSS campaign runs now.
+        </Text>
+      ) : null}
+      {action.error && !cancelling ? <ErrorState error={action.error} title="Refused" /> : null}
+      <Modal opened={cancelling} onClose={() => setCancelling(false)} title="Cancel this campaign?">
+        <Stack>
+          <Text>{campaign.name} stops reading its feed: no further run happens. Emails already sent stay sent. A cancelled campaign cannot be resumed.</Text>
+          {action.error ? <ErrorState error={action.error} title="Not cancelled" /> : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setCancelling(false)}>
+              Keep it
+            </Button>
+            <Button color="red" onClick={() => action.mutate('cancel')} loading={busy('cancel')}>
+              Cancel campaign
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}
+
+/** GET /campaigns/:id/runs: when each run happened, what it found and how many emails it sent. */
+function Runs({ projectId, campaign, fastUntil }: { projectId: string; campaign: Campaign; fastUntil: number }) {
+  const runs = useQuery({
+    queryKey: ['campaign-runs', projectId, campaign.id],
+    refetchInterval: () => (Date.now() < fastUntil ? 2000 : campaign.status === 'CANCELLED' ? false : 30_000),
+    queryFn: () => unwrap(api.GET('/campaigns/{id}/runs', { params: { path: { id: campaign.id } }, headers: forProject(projectId) })),
+  });
+  return (
+    <Paper withBorder p="md">
+      <Title order={2} size="h4" mb="xs">
+        Runs
+      </Title>
+      {runs.isPending ? <Loading label="Loading the runs…" /> : null}
+      {runs.error ? <ErrorState error={runs.error} title="Runs not loaded" /> : null}
+      {runs.data?.data.length ? (
+        <ScrollArea>
+          <Table aria-label="Runs" miw={640}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>When</Table.Th>
+                <Table.Th>Outcome</Table.Th>
+                <Table.Th>Items</Table.Th>
+                <Table.Th ta="right">Emails sent</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {runs.data.data.map((r) => (
+                <Table.Tr key={r.id} data-testid="rss-run">
+                  <Table.Td>{new Date(r.startedAt).toLocaleString()}</Table.Td>
+                  <Table.Td>
+                    <Text size="sm" c={r.status === 'FAILED' ? 'red' : undefined}>
+                      {runOutcome(r)}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    {r.items.length ? (
+                      <Stack gap={2}>
+                        {r.items.map((item, i) => (
+                          // biome-ignore lint/suspicious/noArrayIndexKey: a run's items are fixed once recorded; two may share a link
+                          <Text key={i} size="sm" lineClamp={1}>
+                            {item.title || item.link}
+                          </Text>
+                        ))}
+                      </Stack>
+                    ) : (
+                      <Text size="sm" c="dimmed">
+                        —
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    {r.sentCampaignId ? (
+                      <Anchor component={Link} to={`/p/${projectId}/campaigns/${r.sentCampaignId}`} data-testid="rss-run-sent">
+                        {r.emailsSent.toLocaleString()}
+                      </Anchor>
+                    ) : (
+                      '0'
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollArea>
+      ) : runs.data ? (
+        <Text size="sm" c="dimmed">
+          No run yet: the first happens at the scheduled time once the campaign is active, or now with "Send now".
+        </Text>
+      ) : null}
+    </Paper>
+  );
+}
+
+/** An RSS campaign's page, in any status: its feed and schedule, its controls and its runs. */
+export function RssCampaignDetail({ projectId, campaign }: { projectId: string; campaign: Campaign }) {
+  const c = campaign;
+  const [fastUntil, setFastUntil] = useState(0);
+  const audience = c.audienceType === 'ALL' ? 'All contacts' : c.audienceType === 'SEGMENT' ? 'A segment' : 'A filter';
+  const state =
+    c.status === 'DRAFT'
+      ? 'Not active yet: "Activate" starts the schedule.'
+      : c.status === 'SCHEDULED'
+        ? 'Active: it runs on its schedule.'
+        : c.status === 'PAUSED'
+          ? 'Paused: no scheduled run until you resume ("Send now" still runs once).'
+          : c.status === 'CANCELLED'
+            ? 'Cancelled: it no longer runs.'
+            : '';
+  return (
+    <Stack>
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Anchor component={Link} to={`/p/${projectId}/campaigns`} size="sm">
+            ← Campaigns
+          </Anchor>
+          <Group gap="sm">
+            <Title order={1} size="h2">
+              {c.name}
+            </Title>
+            <Badge variant="light" color={STATUS_COLOR[c.status]} size="lg" data-testid="campaign-status">
+              {c.status}
+            </Badge>
+            <Badge variant="outline" color="gray">
+              RSS
+            </Badge>
+          </Group>
+          <Text size="sm" c="dimmed">
+            {c.schedule ? scheduleText(c.schedule) : ''} · “{c.subject}” from {c.fromName ? `${c.fromName} <${c.from}>` : c.from} · {audience}
+          </Text>
+        </div>
+        <RssControls projectId={projectId} campaign={c} onRun={() => setFastUntil(Date.now() + FAST_FOR_MS)} />
+      </Group>
+      <Paper withBorder p="md">
+        <Stack gap={6}>
+          <Title order={2} size="h4">
+            Feed
+          </Title>
+          <Text style={{ wordBreak: 'break-all' }} data-testid="rss-feed-url">
+            {c.feedUrl}
+          </Text>
+          <Text size="sm" role="status">
+            {state}
+          </Text>
+        </Stack>
+      </Paper>
+      <Runs projectId={projectId} campaign={c} fastUntil={fastUntil} />
+    </Stack>
+  );
+}
