@@ -176,7 +176,15 @@ export const ExecutionStart = z.object({
 export const ExecutionListQuery = PageQuery.extend({
   status: z.enum(EXECUTION_STATUSES).optional(),
   contactId: z.string().max(100).optional(),
+  search: z.string().trim().max(200).optional().describe("part of the contact's email address"),
 });
+
+export const WorkflowStatsQuery = z
+  .object({
+    from: z.string().datetime({ offset: true }).optional().describe('counted by the hour, from the start of the hour of `from`; absent: since the start'),
+    to: z.string().datetime({ offset: true }).optional().describe('exclusive; absent: until now'),
+  })
+  .refine((q) => !q.from || !q.to || Date.parse(q.from) <= Date.parse(q.to), { message: '`from` must not be after `to`', path: ['from'] });
 
 export const ExecutionParams = z.object({ id: Uuid, executionId: Uuid });
 
@@ -263,9 +271,17 @@ export const ExecutionOut = z.object({
   id: z.string(),
   workflowId: z.string(),
   contactId: z.string(),
+  contactEmail: z.string().nullable().optional().describe("the contact's email address (lists and single executions)"),
   status: z.enum(EXECUTION_STATUSES),
   currentStepId: z.string().nullable(),
+  currentStep: z
+    .object({ name: z.string(), type: z.string(), title: z.string() })
+    .nullable()
+    .optional()
+    .describe('the step the execution is at (null when that step was since deleted)'),
   waitingReason: z.string().nullable().describe('why a WAITING execution waits on a timer (quiet hours, a local time); null otherwise'),
+  waitingFor: z.string().nullable().optional().describe('the event a WAITING execution waits for; null otherwise'),
+  wakeAt: Timestamp.nullable().optional().describe("when a WAITING execution's timer fires (a delay's end, a wait's timeout); null otherwise"),
   context: z.record(z.string(), z.unknown()),
   startedAt: Timestamp,
   finishedAt: Timestamp.nullable(),
@@ -282,6 +298,7 @@ export const ExecutionDetail = ExecutionOut.extend({
       finishedAt: Timestamp.nullable(),
       output: z.unknown(),
       error: z.string().optional(),
+      branch: z.string().nullable().optional().describe('the branch the step was left by (null: it ended the execution, failed or was cancelled)'),
     }),
   ),
 });
@@ -295,3 +312,24 @@ export const ExecutionPage = z.object({
 });
 
 export const CancelAllOut = z.object({ cancelled: z.number().int() });
+
+export const WorkflowStatsOut = z.object({
+  workflowId: z.string(),
+  from: Timestamp.nullable(),
+  to: Timestamp.nullable(),
+  steps: z.array(
+    z.object({
+      stepId: z.string(),
+      entered: z.number().int().describe('executions that reached the step in the period'),
+      waiting: z.number().int().describe('executions waiting at the step now (whatever the period)'),
+      left: z.record(z.string(), z.number().int()).describe('executions that left the step in the period, by branch'),
+      ended: z.number().int().describe('executions the step ended (an Exit, or a step that ends the run)'),
+      failed: z.number().int(),
+      cancelled: z.number().int(),
+      emails: z
+        .object({ sent: z.number().int(), opened: z.number().int(), clicked: z.number().int() })
+        .optional()
+        .describe('Send email steps: emails the step wrote in the period that were sent, opened, clicked'),
+    }),
+  ),
+});
