@@ -6,6 +6,7 @@ export type Step = Workflow['steps'][number];
 export type StepType = ResponseOf<'/workflows/step-types', 'get'>[number];
 export type Execution = ResponseOf<'/workflows/{id}/executions', 'get'>['data'][number];
 export type ExecutionDetail = ResponseOf<'/workflows/{id}/executions/{executionId}', 'get'>;
+export type StepStats = ResponseOf<'/workflows/{id}/stats', 'get'>['steps'][number];
 
 export const EXECUTION_STATUSES = ['RUNNING', 'WAITING', 'COMPLETED', 'EXITED', 'FAILED', 'CANCELLED'] as const;
 export const STATUS_COLORS: Record<string, string> = {
