@@ -53,15 +53,22 @@ export default function WorkflowEditor() {
     },
   });
   const connect = useMutation({
-    mutationFn: (t: { from: string; to: string; branch: string }) => unwrap(api.POST('/workflows/{id}/transitions', { ...path, body: { fromStepId: t.from, toStepId: t.to, branch: t.branch } })),
+    mutationFn: (t: { from: string; to: string; branch: string }) =>
+      unwrap(api.POST('/workflows/{id}/transitions', { ...path, body: { fromStepId: t.from, toStepId: t.to, branch: t.branch } })),
     onSettled: refresh,
   });
   const disconnect = useMutation({
-    mutationFn: (ids: string[]) => Promise.all(ids.map((transitionId) => unwrap(api.DELETE('/workflows/{id}/transitions/{transitionId}', { params: { path: { id: workflowId, transitionId } }, headers })))),
+    mutationFn: (ids: string[]) =>
+      Promise.all(
+        ids.map((transitionId) =>
+          unwrap(api.DELETE('/workflows/{id}/transitions/{transitionId}', { params: { path: { id: workflowId, transitionId } }, headers })),
+        ),
+      ),
     onSettled: refresh,
   });
   const move = useMutation({
-    mutationFn: (m: { stepId: string; position: { x: number; y: number } }) => unwrap(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId: m.stepId } }, headers, body: { position: m.position } })),
+    mutationFn: (m: { stepId: string; position: { x: number; y: number } }) =>
+      unwrap(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId: m.stepId } }, headers, body: { position: m.position } })),
     onSettled: refresh,
   });
   // Hand-placed positions go; every step is laid out by elk again.
@@ -70,12 +77,15 @@ export default function WorkflowEditor() {
       Promise.all(
         (workflow.data?.steps ?? [])
           .filter((st) => st.position)
-          .map((st) => unwrap(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId: st.id } }, headers, body: { position: null } }))),
+          .map((st) =>
+            unwrap(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId: st.id } }, headers, body: { position: null } })),
+          ),
       ),
     onSettled: refresh,
   });
   const removeStep = useMutation({
-    mutationFn: (stepId: string) => unwrap(api.DELETE('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId }, query: { splice: 'true' } }, headers })),
+    mutationFn: (stepId: string) =>
+      unwrap(api.DELETE('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId }, query: { splice: 'true' } }, headers })),
     onSuccess: () => setSelected(null),
     onSettled: refresh,
   });
@@ -113,7 +123,9 @@ export default function WorkflowEditor() {
             </Badge>
           </Group>
           <Text size="sm" c="dimmed">
-            Starts when a contact's <b>{w.triggerConfig.eventName}</b> event is tracked. "+" under a branch or on an arrow adds a step there; a branch left open ends the workflow. Select a step to edit it. Each step shows how many entered it, wait there now and left by each branch, refreshed every few seconds.
+            Starts when a contact's <b>{w.triggerConfig.eventName}</b> event is tracked. "+" under a branch or on an arrow adds a step there; a branch left open
+            ends the workflow. Select a step to edit it. Each step shows how many entered it, wait there now and left by each branch, refreshed every few
+            seconds.
           </Text>
         </div>
         <Group>
@@ -222,7 +234,11 @@ export default function WorkflowEditor() {
                           aria-label={t.title}
                           data-step-type={t.type}
                           p={6}
-                          style={{ borderRadius: 4, border: '1px solid var(--mantine-color-gray-3)', background: draft?.type.type === t.type ? 'var(--mantine-color-blue-0)' : undefined }}
+                          style={{
+                            borderRadius: 4,
+                            border: '1px solid var(--mantine-color-gray-3)',
+                            background: draft?.type.type === t.type ? 'var(--mantine-color-blue-0)' : undefined,
+                          }}
                         >
                           <Text size="sm" fw={600}>
                             <StepIcon name={t.icon} /> {t.title}

@@ -1,4 +1,23 @@
-import { Alert, Anchor, Badge, Button, Code, Grid, Group, Modal, Pagination, Paper, ScrollArea, SegmentedControl, Stack, Table, Text, TextInput, Timeline, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Code,
+  Grid,
+  Group,
+  Modal,
+  Pagination,
+  Paper,
+  ScrollArea,
+  SegmentedControl,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Timeline,
+  Title,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -33,12 +52,16 @@ export default function WorkflowExecutions() {
   const [searched] = useDebouncedValue(search.trim(), 300);
   const [openId, setOpenId] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const workflow = useQuery({ queryKey: ['workflow', projectId, workflowId], queryFn: () => unwrap(api.GET('/workflows/{id}', { params: { path: { id: workflowId } }, headers })) });
+  const workflow = useQuery({
+    queryKey: ['workflow', projectId, workflowId],
+    queryFn: () => unwrap(api.GET('/workflows/{id}', { params: { path: { id: workflowId } }, headers })),
+  });
   const counts = useQueries({
     queries: EXECUTION_STATUSES.map((s) => ({
       queryKey: ['executions', projectId, workflowId, 'count', s],
       refetchInterval: LIVE_MS,
-      queryFn: () => unwrap(api.GET('/workflows/{id}/executions', { params: { path: { id: workflowId }, query: { status: s, page: 1, pageSize: 1 } }, headers })),
+      queryFn: () =>
+        unwrap(api.GET('/workflows/{id}/executions', { params: { path: { id: workflowId }, query: { status: s, page: 1, pageSize: 1 } }, headers })),
     })),
   });
   const list = useQuery({
@@ -48,7 +71,15 @@ export default function WorkflowExecutions() {
     queryFn: () =>
       unwrap(
         api.GET('/workflows/{id}/executions', {
-          params: { path: { id: workflowId }, query: { page, pageSize: PAGE_SIZE, status: status === 'all' ? undefined : (status as (typeof EXECUTION_STATUSES)[number]), search: searched || undefined } },
+          params: {
+            path: { id: workflowId },
+            query: {
+              page,
+              pageSize: PAGE_SIZE,
+              status: status === 'all' ? undefined : (status as (typeof EXECUTION_STATUSES)[number]),
+              search: searched || undefined,
+            },
+          },
           headers,
         }),
       ),
@@ -165,7 +196,13 @@ export default function WorkflowExecutions() {
                   </Table>
                 </ScrollArea>
               ) : (
-                <Empty>{searched ? `No executions of a contact matching “${searched}”.` : status === 'all' ? 'No executions yet: they start when the trigger event is tracked for a contact while the workflow is enabled.' : `No ${status.toLowerCase()} executions.`}</Empty>
+                <Empty>
+                  {searched
+                    ? `No executions of a contact matching “${searched}”.`
+                    : status === 'all'
+                      ? 'No executions yet: they start when the trigger event is tracked for a contact while the workflow is enabled.'
+                      : `No ${status.toLowerCase()} executions.`}
+                </Empty>
               )}
               {list.data.totalPages > 1 ? (
                 <Group justify="center" p="sm">
@@ -184,7 +221,8 @@ export default function WorkflowExecutions() {
       <Modal opened={confirming} onClose={() => setConfirming(false)} title="Cancel every active execution?">
         <Stack>
           <Text>
-            {active} execution{active === 1 ? '' : 's'} running or waiting stop{active === 1 ? 's' : ''} where {active === 1 ? 'it is' : 'they are'}; steps already taken stay done. The workflow stays {workflow.data.enabled ? 'enabled' : 'disabled'}.
+            {active} execution{active === 1 ? '' : 's'} running or waiting stop{active === 1 ? 's' : ''} where {active === 1 ? 'it is' : 'they are'}; steps
+            already taken stay done. The workflow stays {workflow.data.enabled ? 'enabled' : 'disabled'}.
           </Text>
           {cancelAll.error ? <ErrorState error={cancelAll.error} /> : null}
           <Group justify="flex-end">
@@ -206,7 +244,19 @@ export default function WorkflowExecutions() {
   );
 }
 
-function ExecutionTimeline({ projectId, workflow, executionId, onClose, onCancelled }: { projectId: string; workflow: Workflow; executionId: string; onClose: () => void; onCancelled: () => void }) {
+function ExecutionTimeline({
+  projectId,
+  workflow,
+  executionId,
+  onClose,
+  onCancelled,
+}: {
+  projectId: string;
+  workflow: Workflow;
+  executionId: string;
+  onClose: () => void;
+  onCancelled: () => void;
+}) {
   const config = useAppConfig();
   const params = { params: { path: { id: workflow.id, executionId } }, headers: forProject(projectId) };
   const detail = useQuery({
@@ -289,7 +339,6 @@ function ExecutionTimeline({ projectId, workflow, executionId, onClose, onCancel
     </Paper>
   );
 }
-
 
 /** A step's raw output, one click away from its words. */
 function RawOutput({ name, output }: { name: string; output: unknown }) {

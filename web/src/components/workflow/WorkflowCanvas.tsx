@@ -89,7 +89,14 @@ function BranchEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosition
         <div
           className="nodrag nopan"
           data-edge-id={id}
-          style={{ position: 'absolute', transform: `translate(-50%, -50%) translate(${x}px, ${y}px)`, pointerEvents: 'all', display: 'flex', alignItems: 'center', gap: 4 }}
+          style={{
+            position: 'absolute',
+            transform: `translate(-50%, -50%) translate(${x}px, ${y}px)`,
+            pointerEvents: 'all',
+            display: 'flex',
+            alignItems: 'center',
+            gap: 4,
+          }}
         >
           <Text size="10px" c="dimmed" bg="var(--mantine-color-body)" px={2}>
             {label}
@@ -150,7 +157,13 @@ function StepNodeView({ data, selected }: NodeProps<StepNode>) {
       data-invalid={bad ? 'yes' : undefined}
       style={{ borderColor: bad ? 'var(--mantine-color-red-6)' : selected ? 'var(--mantine-color-blue-6)' : undefined, borderWidth: bad || selected ? 2 : 1 }}
     >
-      <Handle type="target" position={Position.Top} aria-label={`Into ${step.name}`} isConnectable={!internal} style={internal ? { visibility: 'hidden' } : undefined} />
+      <Handle
+        type="target"
+        position={Position.Top}
+        aria-label={`Into ${step.name}`}
+        isConnectable={!internal}
+        style={internal ? { visibility: 'hidden' } : undefined}
+      />
       <Group gap={4} wrap="nowrap">
         <StepIcon name={icon} />
         <Text fw={600} size="sm" truncate>
@@ -177,7 +190,12 @@ function StepNodeView({ data, selected }: NodeProps<StepNode>) {
             const left = `${((i + 1) / (branches.length + 1)) * 100}%`;
             return (
               <div key={b}>
-                <Text size="10px" c="dimmed" style={{ position: 'absolute', left, transform: 'translateX(-50%)', top: 0, whiteSpace: 'nowrap' }} data-branch-count={b}>
+                <Text
+                  size="10px"
+                  c="dimmed"
+                  style={{ position: 'absolute', left, transform: 'translateX(-50%)', top: 0, whiteSpace: 'nowrap' }}
+                  data-branch-count={b}
+                >
                   {stats ? `${b} · ${fmt(stats.left[b] ?? 0)}` : b}
                 </Text>
                 <Handle type="source" id={b} position={Position.Bottom} style={{ left }} aria-label={`${b} branch of ${step.name}`} data-branch={b} />
