@@ -211,7 +211,7 @@ it('filters executions by status and cancels one, then all', async () => {
   // Each waiting row says when it resumes, in the reader's time zone, under the current step's title.
   await page.waitForFunction(() => [...(globalThis as any).document.querySelectorAll('[data-execution-id]')].length === 3);
   const row = await page.$eval('[data-execution-id] [data-current-step]', (el) => (el as any).innerText as string);
-  expect(row).toMatch(/^Wait\s+resumes \d{1,2} \w+, \d{2}:\d{2} [\w/+-]+$/);
+  expect(row).toMatch(/^Wait( · [^\n]+)?\s+resumes \d{1,2} \w+, \d{2}:\d{2} [\w/+-]+$/);
   // The counts can arrive before the list's rows: wait for a row's menu, then open it.
   await (await page.waitForSelector('[data-execution-id] button', { timeout: 20_000 }))!.click();
   await s.click('Cancel execution');
