@@ -64,6 +64,8 @@ export interface EmailRow {
   delivery_workflow: string | null;
   /** The workflow execution whose SEND_EMAIL step wrote it; null for every other email. */
   workflow_execution_id: string | null;
+  /** That execution's SEND_EMAIL step (migration 055; null for emails written before it). */
+  workflow_step_id?: string | null;
   /** The topic it was sent as (a campaign's or a SEND_EMAIL step's): its unsubscribe links leave that topic only. */
   topic_id: string | null;
   status: EmailStatus;
@@ -102,6 +104,8 @@ export interface NewEmail {
   deliveryWorkflow?: string | null;
   /** The execution whose SEND_EMAIL step writes it (activities/steps/sendEmail). */
   workflowExecutionId?: string | null;
+  /** That SEND_EMAIL step (the step's sent / opened / clicked count its emails: db/workflowStepCounts). */
+  workflowStepId?: string | null;
   /** The topic it is sent as (db/topics). */
   topicId?: string | null;
   attachments?: Array<{ filename: string; content: string; contentType?: string | null }>;
@@ -130,6 +134,7 @@ const columnsOf = (e: Omit<NewEmail, 'attachments'>) => ({
   headers: JSON.stringify(e.headers ?? {}),
   delivery_workflow: e.deliveryWorkflow ?? null,
   workflow_execution_id: e.workflowExecutionId ?? null,
+  workflow_step_id: e.workflowStepId ?? null,
   track_opens: e.track?.opens ?? null,
   track_clicks: e.track?.clicks ?? null,
   topic_id: e.topicId ?? null,

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { pageOf } from './pages';
+import { containsPattern } from './search';
 import { ACTIVE_STATUSES, Graph, GraphCache, TRIGGER, WorkflowRow, loadGraph } from './workflows';
 import type { BoundaryUpdate, EventPayload, ExecutionEnd, ProgressUpdate } from '../temporal/contract';
 
@@ -43,6 +44,8 @@ export interface ExecutionStepRow {
   status: string;
   output: unknown;
   error: string | null;
+  /** The branch the step was left by (migration 055); null when it ended, failed or was cancelled, or before. */
+  branch?: string | null;
   started_at: Date;
   finished_at: Date | null;
 }
@@ -67,7 +70,12 @@ export interface ListExecutionsInput {
   contactId?: string;
   /** Test runs are left out unless asked for: true lists only them. */
   test?: boolean;
+  /** Part of the contact's email address. */
+  search?: string;
 }
+
+/** An execution with its contact's address, as lists show it. */
+export type ListedExecution = ExecutionRow & { contact_email: string | null };
 
 export async function listExecutions(db: Knex, workflowId: string, input: ListExecutionsInput) {
   const filtered = () => {
@@ -76,9 +84,23 @@ export async function listExecutions(db: Knex, workflowId: string, input: ListEx
     if (input.contactId) q.andWhere({ contact_id: input.contactId });
     if (input.test) q.whereNotNull('test');
     else q.whereNull('test');
+    if (input.search) {
+      // The workflow's project's contacts only: executions and their contacts share it.
+      const contacts = db('contacts').where('email', 'ilike', containsPattern(input.search)).select('id');
+      q.whereIn('contact_id', contacts.whereIn('project_id', db('workflows').where({ id: workflowId }).select('project_id')));
+    }
     return q;
   };
-  return pageOf<ExecutionRow>(filtered, { page: input.page, pageSize: input.pageSize, orderSql: 'started_at', dir: 'desc' });
+  const page = await pageOf<ExecutionRow>(filtered, { page: input.page, pageSize: input.pageSize, orderSql: 'started_at', dir: 'desc' });
+  return { ...page, rows: await withContactEmails(db, page.rows) };
+}
+
+/** The rows with their contacts' addresses (one read for the page). */
+export async function withContactEmails(db: Knex, rows: ExecutionRow[]): Promise<ListedExecution[]> {
+  const ids = [...new Set(rows.map((r) => r.contact_id))];
+  const contacts: Array<{ id: string; email: string }> = ids.length ? await db('contacts').whereIn('id', ids).select('id', 'email') : [];
+  const emails = new Map(contacts.map((c) => [c.id, c.email]));
+  return rows.map((r) => ({ ...r, contact_email: emails.get(r.contact_id) ?? null }));
 }
 
 export async function findExecution(db: Knex, workflowId: string, id: string): Promise<ExecutionRow | undefined> {
@@ -87,6 +109,12 @@ export async function findExecution(db: Knex, workflowId: string, id: string): P
 
 export async function executionSteps(db: Knex, executionId: string): Promise<ExecutionStepRow[]> {
   return db<ExecutionStepRow>('workflow_execution_steps').where({ execution_id: executionId }).orderBy('seq');
+}
+
+/** The step an execution's history ran at `seq`. */
+export async function stepAt(db: Knex, executionId: string, seq: number): Promise<string | undefined> {
+  const row = await db('workflow_execution_steps').where({ execution_id: executionId, seq }).first('step_id');
+  return row?.step_id;
 }
 
 export async function activeExecutionIds(db: Knex, workflowId: string): Promise<string[]> {
@@ -259,12 +287,13 @@ async function progressStatement(db: Knex, u: ProgressUpdate, wait?: WaitFields)
   const bindings: Knex.RawBinding[] = [u.executionId];
   if (u.finished) {
     parts.push(`fin AS (
-      UPDATE workflow_execution_steps SET status = ?, output = COALESCE(?::jsonb, output), error = ?, finished_at = now()
+      UPDATE workflow_execution_steps SET status = ?, output = COALESCE(?::jsonb, output), error = ?, branch = ?, finished_at = now()
       WHERE execution_id = ? AND seq = ? AND finished_at IS NULL RETURNING 1)`);
     bindings.push(
       u.finished.status,
       u.finished.output === undefined ? null : JSON.stringify(u.finished.output),
       u.finished.error ?? null,
+      u.finished.branch ?? null,
       u.executionId,
       u.finished.seq,
     );

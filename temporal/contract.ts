@@ -83,7 +83,11 @@ export interface ProgressUpdate {
   contextPatch?: Record<string, unknown>;
   /** The event (by id) a WAIT_FOR_EVENT received: the activity reads it and stores it as the context's `event`. */
   contextEventId?: string;
-  finished?: { seq: number; status: StepRecordStatus; output?: unknown; error?: string };
+  /**
+   * `branch`: the branch the step was left by (its node's per-branch count, migration 055); absent
+   * when it ended the execution, failed or was cancelled. An activity input only: replay-safe.
+   */
+  finished?: { seq: number; status: StepRecordStatus; output?: unknown; error?: string; branch?: string };
   started?: { seq: number; stepId: string; type: string };
   end?: { status: ExecutionEnd; error?: string };
 }

@@ -9,7 +9,7 @@ import { findTemplate, publishedContent } from '../../db/templates';
 import { sendableContent } from '../../lib/templateContent';
 import { executionVariables } from '../../services/executionVariables';
 import { senderAllowed } from '../../services/senderCheck';
-import { executionContext, executionTestRun } from '../../db/executions';
+import { executionContext, executionTestRun, stepAt } from '../../db/executions';
 import type { config as SendEmailConfig } from '../../temporal/steps/sendEmail';
 import type { ConfigOf } from '../../temporal/steps/types';
 import { deterministicUuid } from '../../lib/ids';
@@ -124,6 +124,9 @@ export function sendEmailStepActivities(deps: ActivityDeps) {
           text: content.text ?? null,
           variables: executionVariables(contact, await executionContext(knex, input.executionId)),
           workflowExecutionId: input.executionId,
+          // The step of the execution's history at this seq: its node counts the email.
+          // A test run's email counts in no step's numbers.
+          workflowStepId: test ? null : ((await stepAt(knex, input.executionId, input.seq)) ?? null),
           topicId: topic?.id ?? null,
         });
       } catch (err: any) {

@@ -42,7 +42,7 @@ export function presentContactRecord(r: ContactRecord): z.input<typeof ContactRe
       bouncedAt: iso(m.bounced_at),
       complainedAt: iso(m.complained_at),
     })),
-    executions: r.executions.map(presentExecution),
+    executions: r.executions.map((e) => presentExecution(e)),
     inbound: r.inbound.map((m) => ({ id: m.id, kind: m.kind, from: m.from_address, subject: m.subject, emailId: m.email_id, receivedAt: iso(m.created_at)! })),
   };
 }

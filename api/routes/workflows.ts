@@ -29,6 +29,8 @@ import {
   WorkflowListQuery,
   WorkflowOut,
   WorkflowPage,
+  WorkflowStatsOut,
+  WorkflowStatsQuery,
   WorkflowUpdate,
   StarterCreate,
   StarterParams,
@@ -57,7 +59,8 @@ import {
   workflowEventNames,
   type StepRow,
 } from '../../db/workflows';
-import { activeExecutionIds, executionSteps, findExecution, listExecutions } from '../../db/executions';
+import { activeExecutionIds, executionSteps, findExecution, listExecutions, withContactEmails } from '../../db/executions';
+import { workflowStepCounts } from '../../db/workflowStepCounts';
 import { describeFields } from '../../db/fields';
 import { findContact } from '../../db/contactReaders';
 import { cancelExecutions, startExecution } from '../../services/executions';
@@ -69,7 +72,7 @@ import { WORKFLOW_STARTERS, createFromStarter, findWorkflowStarter } from '../..
 import { stepNames } from '../../services/stepSummaries';
 import { STEP_TYPES, StepRegistry, findStepType } from '../../temporal/steps';
 import { uuid } from '../../lib/ids';
-import { presentExecution, presentExecutionStep } from '../presenters/executions';
+import { type CurrentStepOf, presentExecution, presentExecutionStep } from '../presenters/executions';
 import { presentStep, presentTransition, presentWorkflow } from '../presenters/workflows';
 
 const common = { auth: 'secret', tag: 'workflows', resource: 'Workflow' } as const;
@@ -86,6 +89,16 @@ async function workflowOr404(ctx: AppContext, projectId: string, id: string): Pr
 async function present(ctx: AppContext, row: WorkflowRow) {
   const graph = await loadGraph(ctx.deps.knex, row.id);
   return presentWorkflow(row, graph, registryOf(ctx), await stepNames(ctx.deps.knex, row.project_id, graph.steps, registryOf(ctx)));
+}
+
+/** The workflow's steps by id, in words, for the executions it lists. */
+async function currentStepOf(ctx: AppContext, workflowId: string): Promise<CurrentStepOf> {
+  const graph = await loadGraph(ctx.deps.knex, workflowId);
+  const steps = new Map(graph.steps.map((s) => [s.id, s]));
+  return (id) => {
+    const step = id ? steps.get(id) : undefined;
+    return step ? { name: step.name, type: step.type, title: findStepType(registryOf(ctx), step.type)?.title ?? step.type } : null;
+  };
 }
 
 /** One step as the API shows it, its summary's names looked up. */
@@ -381,6 +394,22 @@ export default [
 
   route({
     ...common,
+    method: 'get',
+    path: '/workflows/:id/stats',
+    summary: 'Per-step numbers: entered, waiting now, left by each branch; sent / opened / clicked for Send email steps',
+    params: IdParams,
+    query: WorkflowStatsQuery,
+    responses: { 200: { description: 'the counts of each step of the workflow', schema: WorkflowStatsOut } },
+    async handler(ctx, { params, query, project }) {
+      const workflow = await workflowOr404(ctx, project.id, params.id);
+      const graph = await loadGraph(ctx.deps.knex, workflow.id);
+      const period = { from: query.from ? new Date(query.from) : undefined, to: query.to ? new Date(query.to) : undefined };
+      const steps = await workflowStepCounts(ctx.deps.knex, workflow.id, graph.steps, period);
+      return { workflowId: workflow.id, from: query.from ? period.from!.toISOString() : null, to: query.to ? period.to!.toISOString() : null, steps };
+    },
+  }),
+  route({
+    ...common,
     method: 'post',
     path: '/workflows/:id/executions',
     summary: 'Start an execution for a contact now (enabled or not; the graph must be runnable; one active execution per contact)',
@@ -454,14 +483,15 @@ export default [
     ...common,
     method: 'get',
     path: '/workflows/:id/executions',
-    summary: 'Executions of the workflow, newest first (page pagination; status and contactId filters; test runs only with test=true)',
+    summary: "Executions of the workflow, newest first (page pagination; status, contactId and search (the contact's email) filters; test runs only with test=true)",
     params: IdParams,
     query: ExecutionListQuery,
     responses: { 200: { description: 'a page of executions', schema: ExecutionPage } },
     async handler(ctx, { params, query, project }) {
       await workflowOr404(ctx, project.id, params.id);
       const { rows, total, totalPages } = await listExecutions(ctx.deps.knex, params.id, query);
-      return { data: rows.map(presentExecution), page: query.page, pageSize: query.pageSize, total, totalPages };
+      const current = await currentStepOf(ctx, params.id);
+      return { data: rows.map((r) => presentExecution(r, current)), page: query.page, pageSize: query.pageSize, total, totalPages };
     },
   }),
   route({
@@ -473,9 +503,11 @@ export default [
     responses: { 200: { description: 'the execution', schema: ExecutionDetail } },
     async handler(ctx, { params, project }) {
       await workflowOr404(ctx, project.id, params.id);
-      const row = await findExecution(ctx.deps.knex, params.id, params.executionId);
-      if (!row) throw notFound('Execution');
-      return { ...presentExecution(row), steps: (await executionSteps(ctx.deps.knex, row.id)).map(presentExecutionStep) };
+      const found = await findExecution(ctx.deps.knex, params.id, params.executionId);
+      if (!found) throw notFound('Execution');
+      const [row] = await withContactEmails(ctx.deps.knex, [found]);
+      const current = await currentStepOf(ctx, params.id);
+      return { ...presentExecution(row, current), steps: (await executionSteps(ctx.deps.knex, row.id)).map(presentExecutionStep) };
     },
   }),
   route({

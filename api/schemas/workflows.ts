@@ -177,6 +177,7 @@ export const ExecutionListQuery = PageQuery.extend({
   status: z.enum(EXECUTION_STATUSES).optional(),
   contactId: z.string().max(100).optional(),
   test: BooleanQuery.optional().describe('true lists test runs (POST /workflows/:id/test) only; by default they are left out'),
+  search: z.string().trim().max(200).optional().describe("part of the contact's email address"),
 });
 
 export const StarterParams = z.object({ key: z.string().min(1).max(100) });
@@ -208,6 +209,13 @@ export const WorkflowTestOut = z.object({
   executionId: z.string().describe('the test execution: GET /workflows/:id/executions/:executionId shows its path'),
   to: z.string().describe("where the run's emails go (never the contact)"),
 });
+
+export const WorkflowStatsQuery = z
+  .object({
+    from: z.string().datetime({ offset: true }).optional().describe('counted by the hour, from the start of the hour of `from`; absent: since the start'),
+    to: z.string().datetime({ offset: true }).optional().describe('exclusive; absent: until now'),
+  })
+  .refine((q) => !q.from || !q.to || Date.parse(q.from) <= Date.parse(q.to), { message: '`from` must not be after `to`', path: ['from'] });
 
 export const ExecutionParams = z.object({ id: Uuid, executionId: Uuid });
 
@@ -294,9 +302,17 @@ export const ExecutionOut = z.object({
   id: z.string(),
   workflowId: z.string(),
   contactId: z.string(),
+  contactEmail: z.string().nullable().optional().describe("the contact's email address (lists and single executions)"),
   status: z.enum(EXECUTION_STATUSES),
   currentStepId: z.string().nullable(),
+  currentStep: z
+    .object({ name: z.string(), type: z.string(), title: z.string() })
+    .nullable()
+    .optional()
+    .describe('the step the execution is at (null when that step was since deleted)'),
   waitingReason: z.string().nullable().describe('why a WAITING execution waits on a timer (quiet hours, a local time); null otherwise'),
+  waitingFor: z.string().nullable().optional().describe('the event a WAITING execution waits for; null otherwise'),
+  wakeAt: Timestamp.nullable().optional().describe("when a WAITING execution's timer fires (a delay's end, a wait's timeout); null otherwise"),
   context: z.record(z.string(), z.unknown()),
   startedAt: Timestamp,
   finishedAt: Timestamp.nullable(),
@@ -319,6 +335,7 @@ export const ExecutionDetail = ExecutionOut.extend({
       finishedAt: Timestamp.nullable(),
       output: z.unknown(),
       error: z.string().optional(),
+      branch: z.string().nullable().optional().describe('the branch the step was left by (null: it ended the execution, failed or was cancelled)'),
     }),
   ),
 });
@@ -353,4 +370,25 @@ export const VersionDetail = VersionOut.extend({
     steps: z.array(z.object({ id: z.string(), type: z.string(), name: z.string(), config: z.record(z.string(), z.unknown()) })),
     transitions: z.array(z.object({ from: z.string(), to: z.string(), branch: z.string() })),
   }),
+});
+
+export const WorkflowStatsOut = z.object({
+  workflowId: z.string(),
+  from: Timestamp.nullable(),
+  to: Timestamp.nullable(),
+  steps: z.array(
+    z.object({
+      stepId: z.string(),
+      entered: z.number().int().describe('executions that reached the step in the period'),
+      waiting: z.number().int().describe('executions waiting at the step now (whatever the period)'),
+      left: z.record(z.string(), z.number().int()).describe('executions that left the step in the period, by branch'),
+      ended: z.number().int().describe('executions the step ended (an Exit, or a step that ends the run)'),
+      failed: z.number().int(),
+      cancelled: z.number().int(),
+      emails: z
+        .object({ sent: z.number().int(), opened: z.number().int(), clicked: z.number().int() })
+        .optional()
+        .describe('Send email steps: emails the step wrote in the period that were sent, opened, clicked'),
+    }),
+  ),
 });

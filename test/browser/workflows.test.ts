@@ -111,6 +111,24 @@ it('builds a workflow on the canvas, enables it, and shows the execution /v1/tra
   // Laid out by elk: no stored position (a hand-placed one is stored by onNodeDragStop; not driven here).
   expect((await workflowOf(id)).steps.find((x) => x.id === exit.id)!.position).toBeNull();
 
+  // "Add step" on the arrow from Send welcome to Exit: an Update contact goes in between, connected on both sides.
+  const edge = (await workflowOf(id)).transitions.find((t) => t.fromStepId === send.id && t.toStepId === exit.id) as { id?: string } | undefined;
+  expect(edge?.id).toBeDefined();
+  await (await page.waitForSelector(`[data-edge-id="${edge!.id}"] ::-p-aria([name="Add step"])`))!.click();
+  await (await page.waitForSelector('::-p-aria([name="Update contact"][role="menuitem"])'))!.click();
+  await s.choose('Subscribed', 'Yes');
+  await s.click('Save step');
+  await page.waitForSelector('::-p-aria([name="Update contact (Update contact)"])');
+  const inserted = await eventually(async () => {
+    const g = await workflowOf(id);
+    const upd = g.steps.find((x) => x.type === 'UPDATE_CONTACT');
+    if (!upd) return null;
+    const into = g.transitions.some((t) => t.fromStepId === send.id && t.toStepId === upd.id && t.branch === 'next');
+    const out = g.transitions.some((t) => t.fromStepId === upd.id && t.toStepId === exit.id && t.branch === 'next');
+    return into && out && !g.transitions.some((t) => t.fromStepId === send.id && t.toStepId === exit.id) ? upd : null;
+  });
+  expect(inserted.config).toEqual({ subscribed: true });
+
   await s.click('Enable');
   await page.waitForSelector('::-p-aria([name="Disable"][role="button"])');
   await page.waitForFunction(() => !(globalThis as any).document.querySelector('[data-invalid="yes"]'));
@@ -122,15 +140,43 @@ it('builds a workflow on the canvas, enables it, and shows the execution /v1/tra
   const email = testEmail('wf');
   expect((await h.http.post('/v1/track').set(bearer(publicKey)).send({ email, event: 'signed_up' })).status).toBe(200);
 
+  // The canvas counts the run on its nodes (refreshing while open): one entered each step, one email sent.
+  await page.waitForFunction(
+    (sendId: string) => {
+      const n = (globalThis as any).document.querySelector(`.react-flow__node[data-id="${sendId}"]`);
+      return n && /1 entered · 0 waiting now/.test(n.innerText) && /1 sent · 0 opened · 0 clicked/.test(n.innerText) && /next · 1/.test(n.innerText);
+    },
+    { timeout: 60_000 },
+    send.id,
+  );
+  expect(await page.$eval(node(exit.id), (el) => (el as any).innerText as string)).toMatch(/1 entered · 0 waiting now · 1 ended/);
+
   await s.click('Executions', 'link');
   await page.waitForFunction(() => [...(globalThis as any).document.querySelectorAll('[data-execution-id]')].some((r: any) => r.innerText.includes('EXITED')), {
     timeout: 60_000,
   });
   await s.waitForText('exited (1)');
+  // The row names the contact by email, and the search finds it by part of it.
+  expect(await page.$eval('[data-execution-id]', (el) => (el as any).innerText as string)).toContain(email);
+  await s.replace('Search', email.slice(0, 8).toUpperCase());
+  await s.waitForText(email);
+  await s.replace('Search', 'nobody-like-this');
+  await s.waitForText('No executions of a contact matching');
+  await s.replace('Search', '');
   await (await page.waitForSelector('[data-execution-id] button', { timeout: 20_000 }))!.click();
+  // The timeline says what each step did in words; the raw output is one click away.
+  await s.waitForText('Sent the email');
+  let timeline = await page.$eval('[aria-label="Execution timeline"]', (el) => (el as any).innerText as string);
+  expect(timeline).toMatch(
+    /Trigger[\s\S]*Started by the trigger event and took ‘next’[\s\S]*Send welcome[\s\S]*Sent the email[\s\S]*Update contact[\s\S]*Updated the contact[\s\S]*Exit[\s\S]*Ended the execution/,
+  );
+  expect(timeline).not.toContain('emailId');
+  await page.waitForSelector('[aria-label="Execution timeline"] ::-p-text(Raw output)');
+  const raws = await page.$$('[aria-label="Execution timeline"] ::-p-text(Raw output)');
+  for (const r of raws) await r.click();
   await page.waitForSelector('::-p-aria([name="Output of Send welcome"])');
-  const timeline = await page.$eval('[aria-label="Execution timeline"]', (el) => (el as any).innerText as string);
-  expect(timeline).toMatch(/Trigger[\s\S]*Send welcome[\s\S]*emailId[\s\S]*Exit/);
+  timeline = await page.$eval('[aria-label="Execution timeline"]', (el) => (el as any).innerText as string);
+  expect(timeline).toMatch(/Send welcome[\s\S]*emailId/);
   const executionId = await page.$eval('[data-execution-id]', (el) => el.getAttribute('data-execution-id')!);
   const href = await page.$eval('::-p-aria([name="Open in Temporal"])', (el) => el.getAttribute('href'));
   expect(href).toBe(`${h.deps.config.temporal.uiUrl}/namespaces/${h.deps.config.temporal.namespace}/workflows/exec-${executionId}`);
@@ -162,6 +208,10 @@ it('filters executions by status and cancels one, then all', async () => {
 
   await page.goto(`${s.api.url}/app/p/${projectId}/workflows/${wfId}/executions`, { waitUntil: 'load' });
   await s.waitForText('waiting (3)', 60_000);
+  // Each waiting row says when it resumes, in the reader's time zone, under the current step's title.
+  await page.waitForFunction(() => [...(globalThis as any).document.querySelectorAll('[data-execution-id]')].length === 3);
+  const row = await page.$eval('[data-execution-id] [data-current-step]', (el) => (el as any).innerText as string);
+  expect(row).toMatch(/^Wait( · [^\n]+)?\s+resumes \d{1,2} \w+, \d{2}:\d{2} [\w/+-]+$/);
   // The counts can arrive before the list's rows: wait for a row's menu, then open it.
   await (await page.waitForSelector('[data-execution-id] button', { timeout: 20_000 }))!.click();
   await s.click('Cancel execution');

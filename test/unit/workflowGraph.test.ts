@@ -122,7 +122,7 @@ describe('the step registry drives both validation and execution', () => {
     expect(graphProblems(rows(graph.graph), withNote)).toEqual([]);
     const { rt, updates } = fakeRuntime();
     expect(await interpret(graph, withNote, rt)).toEqual({ status: 'EXITED' });
-    expect(updates.find((u) => u.finished?.seq === 1)?.finished).toEqual({ seq: 1, status: 'COMPLETED', output: { noted: 'hello', seq: 1 } });
+    expect(updates.find((u) => u.finished?.seq === 1)?.finished).toEqual({ seq: 1, status: 'COMPLETED', output: { noted: 'hello', seq: 1 }, branch: 'next' });
     expect(updates.at(-1)!.context).toEqual({ given: 1, note: 'hello' });
 
     // Without the registry line, the same graph is refused when enabling and fails when run.

@@ -2951,7 +2951,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Executions of the workflow, newest first (page pagination; status and contactId filters; test runs only with test=true) */
+        /** Executions of the workflow, newest first (page pagination; status, contactId and search (the contact's email) filters; test runs only with test=true) */
         get: operations["getWorkflowsIdExecutions"];
         put?: never;
         /** Start an execution for a contact now (enabled or not; the graph must be runnable; one active execution per contact) */
@@ -2991,6 +2991,23 @@ export interface paths {
         put?: never;
         /** Cancel every RUNNING or WAITING execution of the workflow */
         post: operations["postWorkflowsIdExecutionsCancelAll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Per-step numbers: entered, waiting now, left by each branch; sent / opened / clicked for Send email steps */
+        get: operations["getWorkflowsIdStats"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6312,7 +6329,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description the campaign is SENDING, PAUSED, SENT or CANCELLED */
+            /** @description the campaign is SENDING, PAUSED, SENT or CANCELLED, or it is an RSS campaign (cancel it and create another) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7561,6 +7578,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description emails that campaign has handed over so far (0 when the run sent nothing) */
+                            emailsSent: number;
                             error: string | null;
                             finishedAt: string | null;
                             id: string;
@@ -8202,7 +8221,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description the campaign is not SCHEDULED, or its time is less than 5 seconds away */
+            /** @description the campaign is not SCHEDULED, its time is less than 5 seconds away, or it is an RSS campaign */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9083,10 +9102,18 @@ export interface operations {
                         }[];
                         /** @description its workflow executions with their contexts, oldest first */
                         executions: {
+                            /** @description the contact's email address (lists and single executions) */
+                            contactEmail?: string | null;
                             contactId: string;
                             context: {
                                 [key: string]: unknown;
                             };
+                            /** @description the step the execution is at (null when that step was since deleted) */
+                            currentStep?: {
+                                name: string;
+                                title: string;
+                                type: string;
+                            } | null;
                             currentStepId: string | null;
                             error: string | null;
                             finishedAt: string | null;
@@ -9097,8 +9124,12 @@ export interface operations {
                             status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
                             /** @description a test run (POST /workflows/:id/test): its emails went to the tester, it counts in no stats */
                             test: boolean;
+                            /** @description the event a WAITING execution waits for; null otherwise */
+                            waitingFor?: string | null;
                             /** @description why a WAITING execution waits on a timer (quiet hours, a local time); null otherwise */
                             waitingReason: string | null;
+                            /** @description when a WAITING execution's timer fires (a delay's end, a wait's timeout); null otherwise */
+                            wakeAt?: string | null;
                             workflowId: string;
                             /** @description the workflow version this execution runs (GET /workflows/:id/versions); null for a manual start of a disabled workflow (its draft) */
                             workflowVersion: number | null;
@@ -16033,6 +16064,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 } | {
                                     /** @description A hex colour, #rgb or #rrggbb */
                                     background?: string;
@@ -16170,6 +16203,8 @@ export interface operations {
                                             text?: string;
                                             /** @constant */
                                             type: "footer";
+                                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                            viewInBrowser?: boolean;
                                         })[];
                                     }[];
                                     /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -16354,6 +16389,8 @@ export interface operations {
                                             text?: string;
                                             /** @constant */
                                             type: "footer";
+                                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                            viewInBrowser?: boolean;
                                         } | {
                                             /** @description A hex colour, #rgb or #rrggbb */
                                             background?: string;
@@ -16491,6 +16528,8 @@ export interface operations {
                                                     text?: string;
                                                     /** @constant */
                                                     type: "footer";
+                                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                    viewInBrowser?: boolean;
                                                 })[];
                                             }[];
                                             /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -16725,6 +16764,8 @@ export interface operations {
                             text?: string;
                             /** @constant */
                             type: "footer";
+                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                            viewInBrowser?: boolean;
                         } | {
                             /** @description A hex colour, #rgb or #rrggbb */
                             background?: string;
@@ -16862,6 +16903,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 })[];
                             }[];
                             /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -17045,6 +17088,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 } | {
                                     /** @description A hex colour, #rgb or #rrggbb */
                                     background?: string;
@@ -17182,6 +17227,8 @@ export interface operations {
                                             text?: string;
                                             /** @constant */
                                             type: "footer";
+                                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                            viewInBrowser?: boolean;
                                         })[];
                                     }[];
                                     /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -17363,6 +17410,8 @@ export interface operations {
                                 text?: string;
                                 /** @constant */
                                 type: "footer";
+                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                viewInBrowser?: boolean;
                             } | {
                                 /** @description A hex colour, #rgb or #rrggbb */
                                 background?: string;
@@ -17500,6 +17549,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     })[];
                                 }[];
                                 /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -17684,6 +17735,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     } | {
                                         /** @description A hex colour, #rgb or #rrggbb */
                                         background?: string;
@@ -17821,6 +17874,8 @@ export interface operations {
                                                 text?: string;
                                                 /** @constant */
                                                 type: "footer";
+                                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                viewInBrowser?: boolean;
                                             })[];
                                         }[];
                                         /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -18068,6 +18123,8 @@ export interface operations {
                                 text?: string;
                                 /** @constant */
                                 type: "footer";
+                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                viewInBrowser?: boolean;
                             } | {
                                 /** @description A hex colour, #rgb or #rrggbb */
                                 background?: string;
@@ -18205,6 +18262,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     })[];
                                 }[];
                                 /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -18389,6 +18448,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     } | {
                                         /** @description A hex colour, #rgb or #rrggbb */
                                         background?: string;
@@ -18526,6 +18587,8 @@ export interface operations {
                                                 text?: string;
                                                 /** @constant */
                                                 type: "footer";
+                                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                viewInBrowser?: boolean;
                                             })[];
                                         }[];
                                         /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -18821,6 +18884,8 @@ export interface operations {
                             text?: string;
                             /** @constant */
                             type: "footer";
+                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                            viewInBrowser?: boolean;
                         } | {
                             /** @description A hex colour, #rgb or #rrggbb */
                             background?: string;
@@ -18958,6 +19023,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 })[];
                             }[];
                             /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -19135,6 +19202,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 } | {
                                     /** @description A hex colour, #rgb or #rrggbb */
                                     background?: string;
@@ -19272,6 +19341,8 @@ export interface operations {
                                             text?: string;
                                             /** @constant */
                                             type: "footer";
+                                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                            viewInBrowser?: boolean;
                                         })[];
                                     }[];
                                     /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -19453,6 +19524,8 @@ export interface operations {
                                 text?: string;
                                 /** @constant */
                                 type: "footer";
+                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                viewInBrowser?: boolean;
                             } | {
                                 /** @description A hex colour, #rgb or #rrggbb */
                                 background?: string;
@@ -19590,6 +19663,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     })[];
                                 }[];
                                 /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -19774,6 +19849,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     } | {
                                         /** @description A hex colour, #rgb or #rrggbb */
                                         background?: string;
@@ -19911,6 +19988,8 @@ export interface operations {
                                                 text?: string;
                                                 /** @constant */
                                                 type: "footer";
+                                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                viewInBrowser?: boolean;
                                             })[];
                                         }[];
                                         /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -20164,6 +20243,8 @@ export interface operations {
                                 text?: string;
                                 /** @constant */
                                 type: "footer";
+                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                viewInBrowser?: boolean;
                             } | {
                                 /** @description A hex colour, #rgb or #rrggbb */
                                 background?: string;
@@ -20301,6 +20382,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     })[];
                                 }[];
                                 /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -20475,6 +20558,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     } | {
                                         /** @description A hex colour, #rgb or #rrggbb */
                                         background?: string;
@@ -20612,6 +20697,8 @@ export interface operations {
                                                 text?: string;
                                                 /** @constant */
                                                 type: "footer";
+                                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                viewInBrowser?: boolean;
                                             })[];
                                         }[];
                                         /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -20842,6 +20929,8 @@ export interface operations {
                             text?: string;
                             /** @constant */
                             type: "footer";
+                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                            viewInBrowser?: boolean;
                         } | {
                             /** @description A hex colour, #rgb or #rrggbb */
                             background?: string;
@@ -20979,6 +21068,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 })[];
                             }[];
                             /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -21152,6 +21243,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 } | {
                                     /** @description A hex colour, #rgb or #rrggbb */
                                     background?: string;
@@ -21289,6 +21382,8 @@ export interface operations {
                                             text?: string;
                                             /** @constant */
                                             type: "footer";
+                                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                            viewInBrowser?: boolean;
                                         })[];
                                     }[];
                                     /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -21467,6 +21562,8 @@ export interface operations {
                                 text?: string;
                                 /** @constant */
                                 type: "footer";
+                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                viewInBrowser?: boolean;
                             } | {
                                 /** @description A hex colour, #rgb or #rrggbb */
                                 background?: string;
@@ -21604,6 +21701,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     })[];
                                 }[];
                                 /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -21778,6 +21877,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     } | {
                                         /** @description A hex colour, #rgb or #rrggbb */
                                         background?: string;
@@ -21915,6 +22016,8 @@ export interface operations {
                                                 text?: string;
                                                 /** @constant */
                                                 type: "footer";
+                                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                viewInBrowser?: boolean;
                                             })[];
                                         }[];
                                         /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -22180,6 +22283,8 @@ export interface operations {
                                 text?: string;
                                 /** @constant */
                                 type: "footer";
+                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                viewInBrowser?: boolean;
                             } | {
                                 /** @description A hex colour, #rgb or #rrggbb */
                                 background?: string;
@@ -22317,6 +22422,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     })[];
                                 }[];
                                 /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -22501,6 +22608,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     } | {
                                         /** @description A hex colour, #rgb or #rrggbb */
                                         background?: string;
@@ -22638,6 +22747,8 @@ export interface operations {
                                                 text?: string;
                                                 /** @constant */
                                                 type: "footer";
+                                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                viewInBrowser?: boolean;
                                             })[];
                                         }[];
                                         /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -22886,6 +22997,8 @@ export interface operations {
                                 text?: string;
                                 /** @constant */
                                 type: "footer";
+                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                viewInBrowser?: boolean;
                             } | {
                                 /** @description A hex colour, #rgb or #rrggbb */
                                 background?: string;
@@ -23023,6 +23136,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     })[];
                                 }[];
                                 /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -23195,6 +23310,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     } | {
                                         /** @description A hex colour, #rgb or #rrggbb */
                                         background?: string;
@@ -23332,6 +23449,8 @@ export interface operations {
                                                 text?: string;
                                                 /** @constant */
                                                 type: "footer";
+                                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                viewInBrowser?: boolean;
                                             })[];
                                         }[];
                                         /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -23758,6 +23877,8 @@ export interface operations {
                                 text?: string;
                                 /** @constant */
                                 type: "footer";
+                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                viewInBrowser?: boolean;
                             } | {
                                 /** @description A hex colour, #rgb or #rrggbb */
                                 background?: string;
@@ -23895,6 +24016,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     })[];
                                 }[];
                                 /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -24067,6 +24190,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     } | {
                                         /** @description A hex colour, #rgb or #rrggbb */
                                         background?: string;
@@ -24204,6 +24329,8 @@ export interface operations {
                                                 text?: string;
                                                 /** @constant */
                                                 type: "footer";
+                                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                viewInBrowser?: boolean;
                                             })[];
                                         }[];
                                         /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -24440,6 +24567,8 @@ export interface operations {
                                 text?: string;
                                 /** @constant */
                                 type: "footer";
+                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                viewInBrowser?: boolean;
                             } | {
                                 /** @description A hex colour, #rgb or #rrggbb */
                                 background?: string;
@@ -24577,6 +24706,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     })[];
                                 }[];
                                 /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -24751,6 +24882,8 @@ export interface operations {
                                         text?: string;
                                         /** @constant */
                                         type: "footer";
+                                        /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                        viewInBrowser?: boolean;
                                     } | {
                                         /** @description A hex colour, #rgb or #rrggbb */
                                         background?: string;
@@ -24888,6 +25021,8 @@ export interface operations {
                                                 text?: string;
                                                 /** @constant */
                                                 type: "footer";
+                                                /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                                viewInBrowser?: boolean;
                                             })[];
                                         }[];
                                         /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -25122,6 +25257,8 @@ export interface operations {
                             text?: string;
                             /** @constant */
                             type: "footer";
+                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                            viewInBrowser?: boolean;
                         } | {
                             /** @description A hex colour, #rgb or #rrggbb */
                             background?: string;
@@ -25259,6 +25396,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 })[];
                             }[];
                             /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -25435,6 +25574,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 } | {
                                     /** @description A hex colour, #rgb or #rrggbb */
                                     background?: string;
@@ -25572,6 +25713,8 @@ export interface operations {
                                             text?: string;
                                             /** @constant */
                                             type: "footer";
+                                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                            viewInBrowser?: boolean;
                                         })[];
                                     }[];
                                     /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -25857,6 +26000,8 @@ export interface operations {
                                     text?: string;
                                     /** @constant */
                                     type: "footer";
+                                    /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                    viewInBrowser?: boolean;
                                 } | {
                                     /** @description A hex colour, #rgb or #rrggbb */
                                     background?: string;
@@ -25994,6 +26139,8 @@ export interface operations {
                                             text?: string;
                                             /** @constant */
                                             type: "footer";
+                                            /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
+                                            viewInBrowser?: boolean;
                                         })[];
                                     }[];
                                     /** @description Stable within the document: the editor selects, moves and lints blocks by it */
@@ -31014,6 +31161,8 @@ export interface operations {
                 contactId?: string;
                 page?: number;
                 pageSize?: number;
+                /** @description part of the contact's email address */
+                search?: string;
                 status?: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
                 /** @description true lists test runs (POST /workflows/:id/test) only; by default they are left out */
                 test?: "true" | "false";
@@ -31034,10 +31183,18 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description the contact's email address (lists and single executions) */
+                            contactEmail?: string | null;
                             contactId: string;
                             context: {
                                 [key: string]: unknown;
                             };
+                            /** @description the step the execution is at (null when that step was since deleted) */
+                            currentStep?: {
+                                name: string;
+                                title: string;
+                                type: string;
+                            } | null;
                             currentStepId: string | null;
                             error: string | null;
                             finishedAt: string | null;
@@ -31048,8 +31205,12 @@ export interface operations {
                             status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
                             /** @description a test run (POST /workflows/:id/test): its emails went to the tester, it counts in no stats */
                             test: boolean;
+                            /** @description the event a WAITING execution waits for; null otherwise */
+                            waitingFor?: string | null;
                             /** @description why a WAITING execution waits on a timer (quiet hours, a local time); null otherwise */
                             waitingReason: string | null;
+                            /** @description when a WAITING execution's timer fires (a delay's end, a wait's timeout); null otherwise */
+                            wakeAt?: string | null;
                             workflowId: string;
                             /** @description the workflow version this execution runs (GET /workflows/:id/versions); null for a manual start of a disabled workflow (its draft) */
                             workflowVersion: number | null;
@@ -31144,10 +31305,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the contact's email address (lists and single executions) */
+                        contactEmail?: string | null;
                         contactId: string;
                         context: {
                             [key: string]: unknown;
                         };
+                        /** @description the step the execution is at (null when that step was since deleted) */
+                        currentStep?: {
+                            name: string;
+                            title: string;
+                            type: string;
+                        } | null;
                         currentStepId: string | null;
                         error: string | null;
                         finishedAt: string | null;
@@ -31158,8 +31327,12 @@ export interface operations {
                         status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
                         /** @description a test run (POST /workflows/:id/test): its emails went to the tester, it counts in no stats */
                         test: boolean;
+                        /** @description the event a WAITING execution waits for; null otherwise */
+                        waitingFor?: string | null;
                         /** @description why a WAITING execution waits on a timer (quiet hours, a local time); null otherwise */
                         waitingReason: string | null;
+                        /** @description when a WAITING execution's timer fires (a delay's end, a wait's timeout); null otherwise */
+                        wakeAt?: string | null;
                         workflowId: string;
                         /** @description the workflow version this execution runs (GET /workflows/:id/versions); null for a manual start of a disabled workflow (its draft) */
                         workflowVersion: number | null;
@@ -31268,10 +31441,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the contact's email address (lists and single executions) */
+                        contactEmail?: string | null;
                         contactId: string;
                         context: {
                             [key: string]: unknown;
                         };
+                        /** @description the step the execution is at (null when that step was since deleted) */
+                        currentStep?: {
+                            name: string;
+                            title: string;
+                            type: string;
+                        } | null;
                         currentStepId: string | null;
                         error: string | null;
                         finishedAt: string | null;
@@ -31281,6 +31462,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
                         steps: {
+                            /** @description the branch the step was left by (null: it ended the execution, failed or was cancelled) */
+                            branch?: string | null;
                             error?: string;
                             finishedAt: string | null;
                             output: unknown;
@@ -31292,8 +31475,12 @@ export interface operations {
                         }[];
                         /** @description a test run (POST /workflows/:id/test): its emails went to the tester, it counts in no stats */
                         test: boolean;
+                        /** @description the event a WAITING execution waits for; null otherwise */
+                        waitingFor?: string | null;
                         /** @description why a WAITING execution waits on a timer (quiet hours, a local time); null otherwise */
                         waitingReason: string | null;
+                        /** @description when a WAITING execution's timer fires (a delay's end, a wait's timeout); null otherwise */
+                        wakeAt?: string | null;
                         workflowId: string;
                         /** @description the workflow version this execution runs (GET /workflows/:id/versions); null for a manual start of a disabled workflow (its draft) */
                         workflowVersion: number | null;
@@ -31366,10 +31553,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the contact's email address (lists and single executions) */
+                        contactEmail?: string | null;
                         contactId: string;
                         context: {
                             [key: string]: unknown;
                         };
+                        /** @description the step the execution is at (null when that step was since deleted) */
+                        currentStep?: {
+                            name: string;
+                            title: string;
+                            type: string;
+                        } | null;
                         currentStepId: string | null;
                         error: string | null;
                         finishedAt: string | null;
@@ -31380,8 +31575,12 @@ export interface operations {
                         status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
                         /** @description a test run (POST /workflows/:id/test): its emails went to the tester, it counts in no stats */
                         test: boolean;
+                        /** @description the event a WAITING execution waits for; null otherwise */
+                        waitingFor?: string | null;
                         /** @description why a WAITING execution waits on a timer (quiet hours, a local time); null otherwise */
                         waitingReason: string | null;
+                        /** @description when a WAITING execution's timer fires (a delay's end, a wait's timeout); null otherwise */
+                        wakeAt?: string | null;
                         workflowId: string;
                         /** @description the workflow version this execution runs (GET /workflows/:id/versions); null for a manual start of a disabled workflow (its draft) */
                         workflowVersion: number | null;
@@ -31464,6 +31663,112 @@ export interface operations {
                     "application/json": {
                         cancelled: number;
                     };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getWorkflowsIdStats: {
+        parameters: {
+            query?: {
+                /** @description counted by the hour, from the start of the hour of `from`; absent: since the start */
+                from?: string;
+                /** @description exclusive; absent: until now */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the counts of each step of the workflow */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        from: string | null;
+                        steps: {
+                            cancelled: number;
+                            /** @description Send email steps: emails the step wrote in the period that were sent, opened, clicked */
+                            emails?: {
+                                clicked: number;
+                                opened: number;
+                                sent: number;
+                            };
+                            /** @description executions the step ended (an Exit, or a step that ends the run) */
+                            ended: number;
+                            /** @description executions that reached the step in the period */
+                            entered: number;
+                            failed: number;
+                            /** @description executions that left the step in the period, by branch */
+                            left: {
+                                [key: string]: number;
+                            };
+                            stepId: string;
+                            /** @description executions waiting at the step now (whatever the period) */
+                            waiting: number;
+                        }[];
+                        to: string | null;
+                        workflowId: string;
+                    };
+                };
+            };
+            /** @description bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */

@@ -104,7 +104,7 @@ export async function interpret(input: ExecutionInput, registry: StepRegistry, r
       return { status: outcome.end };
     }
     if (outcome.context) context = { ...context, ...outcome.context };
-    const finished = { seq, status: outcome.status ?? 'COMPLETED', output: outcome.output } as const;
+    const finished = { seq, status: outcome.status ?? 'COMPLETED', output: outcome.output, branch: outcome.branch } as const;
     const target = steps.get(edges.get(`${step.id}:${outcome.branch}`) ?? '');
     if (!target) {
       // The end of the main path completes; a side branch left open (the ‘no’ of an If / else, a

@@ -2951,7 +2951,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Executions of the workflow, newest first (page pagination; status and contactId filters; test runs only with test=true) */
+        /** Executions of the workflow, newest first (page pagination; status, contactId and search (the contact's email) filters; test runs only with test=true) */
         get: operations["getWorkflowsIdExecutions"];
         put?: never;
         /** Start an execution for a contact now (enabled or not; the graph must be runnable; one active execution per contact) */
@@ -2991,6 +2991,23 @@ export interface paths {
         put?: never;
         /** Cancel every RUNNING or WAITING execution of the workflow */
         post: operations["postWorkflowsIdExecutionsCancelAll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Per-step numbers: entered, waiting now, left by each branch; sent / opened / clicked for Send email steps */
+        get: operations["getWorkflowsIdStats"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -9085,10 +9102,18 @@ export interface operations {
                         }[];
                         /** @description its workflow executions with their contexts, oldest first */
                         executions: {
+                            /** @description the contact's email address (lists and single executions) */
+                            contactEmail?: string | null;
                             contactId: string;
                             context: {
                                 [key: string]: unknown;
                             };
+                            /** @description the step the execution is at (null when that step was since deleted) */
+                            currentStep?: {
+                                name: string;
+                                title: string;
+                                type: string;
+                            } | null;
                             currentStepId: string | null;
                             error: string | null;
                             finishedAt: string | null;
@@ -9099,8 +9124,12 @@ export interface operations {
                             status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
                             /** @description a test run (POST /workflows/:id/test): its emails went to the tester, it counts in no stats */
                             test: boolean;
+                            /** @description the event a WAITING execution waits for; null otherwise */
+                            waitingFor?: string | null;
                             /** @description why a WAITING execution waits on a timer (quiet hours, a local time); null otherwise */
                             waitingReason: string | null;
+                            /** @description when a WAITING execution's timer fires (a delay's end, a wait's timeout); null otherwise */
+                            wakeAt?: string | null;
                             workflowId: string;
                             /** @description the workflow version this execution runs (GET /workflows/:id/versions); null for a manual start of a disabled workflow (its draft) */
                             workflowVersion: number | null;
@@ -31132,6 +31161,8 @@ export interface operations {
                 contactId?: string;
                 page?: number;
                 pageSize?: number;
+                /** @description part of the contact's email address */
+                search?: string;
                 status?: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
                 /** @description true lists test runs (POST /workflows/:id/test) only; by default they are left out */
                 test?: "true" | "false";
@@ -31152,10 +31183,18 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description the contact's email address (lists and single executions) */
+                            contactEmail?: string | null;
                             contactId: string;
                             context: {
                                 [key: string]: unknown;
                             };
+                            /** @description the step the execution is at (null when that step was since deleted) */
+                            currentStep?: {
+                                name: string;
+                                title: string;
+                                type: string;
+                            } | null;
                             currentStepId: string | null;
                             error: string | null;
                             finishedAt: string | null;
@@ -31166,8 +31205,12 @@ export interface operations {
                             status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
                             /** @description a test run (POST /workflows/:id/test): its emails went to the tester, it counts in no stats */
                             test: boolean;
+                            /** @description the event a WAITING execution waits for; null otherwise */
+                            waitingFor?: string | null;
                             /** @description why a WAITING execution waits on a timer (quiet hours, a local time); null otherwise */
                             waitingReason: string | null;
+                            /** @description when a WAITING execution's timer fires (a delay's end, a wait's timeout); null otherwise */
+                            wakeAt?: string | null;
                             workflowId: string;
                             /** @description the workflow version this execution runs (GET /workflows/:id/versions); null for a manual start of a disabled workflow (its draft) */
                             workflowVersion: number | null;
@@ -31262,10 +31305,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the contact's email address (lists and single executions) */
+                        contactEmail?: string | null;
                         contactId: string;
                         context: {
                             [key: string]: unknown;
                         };
+                        /** @description the step the execution is at (null when that step was since deleted) */
+                        currentStep?: {
+                            name: string;
+                            title: string;
+                            type: string;
+                        } | null;
                         currentStepId: string | null;
                         error: string | null;
                         finishedAt: string | null;
@@ -31276,8 +31327,12 @@ export interface operations {
                         status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
                         /** @description a test run (POST /workflows/:id/test): its emails went to the tester, it counts in no stats */
                         test: boolean;
+                        /** @description the event a WAITING execution waits for; null otherwise */
+                        waitingFor?: string | null;
                         /** @description why a WAITING execution waits on a timer (quiet hours, a local time); null otherwise */
                         waitingReason: string | null;
+                        /** @description when a WAITING execution's timer fires (a delay's end, a wait's timeout); null otherwise */
+                        wakeAt?: string | null;
                         workflowId: string;
                         /** @description the workflow version this execution runs (GET /workflows/:id/versions); null for a manual start of a disabled workflow (its draft) */
                         workflowVersion: number | null;
@@ -31386,10 +31441,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the contact's email address (lists and single executions) */
+                        contactEmail?: string | null;
                         contactId: string;
                         context: {
                             [key: string]: unknown;
                         };
+                        /** @description the step the execution is at (null when that step was since deleted) */
+                        currentStep?: {
+                            name: string;
+                            title: string;
+                            type: string;
+                        } | null;
                         currentStepId: string | null;
                         error: string | null;
                         finishedAt: string | null;
@@ -31399,6 +31462,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
                         steps: {
+                            /** @description the branch the step was left by (null: it ended the execution, failed or was cancelled) */
+                            branch?: string | null;
                             error?: string;
                             finishedAt: string | null;
                             output: unknown;
@@ -31410,8 +31475,12 @@ export interface operations {
                         }[];
                         /** @description a test run (POST /workflows/:id/test): its emails went to the tester, it counts in no stats */
                         test: boolean;
+                        /** @description the event a WAITING execution waits for; null otherwise */
+                        waitingFor?: string | null;
                         /** @description why a WAITING execution waits on a timer (quiet hours, a local time); null otherwise */
                         waitingReason: string | null;
+                        /** @description when a WAITING execution's timer fires (a delay's end, a wait's timeout); null otherwise */
+                        wakeAt?: string | null;
                         workflowId: string;
                         /** @description the workflow version this execution runs (GET /workflows/:id/versions); null for a manual start of a disabled workflow (its draft) */
                         workflowVersion: number | null;
@@ -31484,10 +31553,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the contact's email address (lists and single executions) */
+                        contactEmail?: string | null;
                         contactId: string;
                         context: {
                             [key: string]: unknown;
                         };
+                        /** @description the step the execution is at (null when that step was since deleted) */
+                        currentStep?: {
+                            name: string;
+                            title: string;
+                            type: string;
+                        } | null;
                         currentStepId: string | null;
                         error: string | null;
                         finishedAt: string | null;
@@ -31498,8 +31575,12 @@ export interface operations {
                         status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
                         /** @description a test run (POST /workflows/:id/test): its emails went to the tester, it counts in no stats */
                         test: boolean;
+                        /** @description the event a WAITING execution waits for; null otherwise */
+                        waitingFor?: string | null;
                         /** @description why a WAITING execution waits on a timer (quiet hours, a local time); null otherwise */
                         waitingReason: string | null;
+                        /** @description when a WAITING execution's timer fires (a delay's end, a wait's timeout); null otherwise */
+                        wakeAt?: string | null;
                         workflowId: string;
                         /** @description the workflow version this execution runs (GET /workflows/:id/versions); null for a manual start of a disabled workflow (its draft) */
                         workflowVersion: number | null;
@@ -31582,6 +31663,112 @@ export interface operations {
                     "application/json": {
                         cancelled: number;
                     };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getWorkflowsIdStats: {
+        parameters: {
+            query?: {
+                /** @description counted by the hour, from the start of the hour of `from`; absent: since the start */
+                from?: string;
+                /** @description exclusive; absent: until now */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the counts of each step of the workflow */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        from: string | null;
+                        steps: {
+                            cancelled: number;
+                            /** @description Send email steps: emails the step wrote in the period that were sent, opened, clicked */
+                            emails?: {
+                                clicked: number;
+                                opened: number;
+                                sent: number;
+                            };
+                            /** @description executions the step ended (an Exit, or a step that ends the run) */
+                            ended: number;
+                            /** @description executions that reached the step in the period */
+                            entered: number;
+                            failed: number;
+                            /** @description executions that left the step in the period, by branch */
+                            left: {
+                                [key: string]: number;
+                            };
+                            stepId: string;
+                            /** @description executions waiting at the step now (whatever the period) */
+                            waiting: number;
+                        }[];
+                        to: string | null;
+                        workflowId: string;
+                    };
+                };
+            };
+            /** @description bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */

@@ -6,6 +6,7 @@ export type Step = Workflow['steps'][number];
 export type StepType = ResponseOf<'/workflows/step-types', 'get'>[number];
 export type Execution = ResponseOf<'/workflows/{id}/executions', 'get'>['data'][number];
 export type ExecutionDetail = ResponseOf<'/workflows/{id}/executions/{executionId}', 'get'>;
+export type StepStats = ResponseOf<'/workflows/{id}/stats', 'get'>['steps'][number];
 
 export const EXECUTION_STATUSES = ['RUNNING', 'WAITING', 'COMPLETED', 'EXITED', 'FAILED', 'CANCELLED'] as const;
 export const STATUS_COLORS: Record<string, string> = {
@@ -122,7 +123,10 @@ export function initialValue(schema: JsonSchema): unknown {
 
 /** Human words for a config key (`fromName` → "From name"). */
 export function labelOf(key: string): string {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toLowerCase();
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 

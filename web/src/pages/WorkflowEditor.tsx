@@ -27,6 +27,13 @@ export default function WorkflowEditor() {
   const key = ['workflow', projectId, workflowId];
   const workflow = useQuery({ queryKey: key, queryFn: () => unwrap(api.GET('/workflows/{id}', path)) });
   const types = useQuery({ queryKey: ['step-types', projectId], queryFn: () => unwrap(api.GET('/workflows/step-types', { headers })), staleTime: 60_000 });
+  // The nodes' numbers, kept fresh while the canvas is open (counters: a few rows, whatever the number of executions).
+  const stats = useQuery({
+    queryKey: ['workflow-stats', projectId, workflowId],
+    queryFn: () => unwrap(api.GET('/workflows/{id}/stats', path)),
+    refetchInterval: 5_000,
+  });
+  const statsByStep = useMemo(() => (stats.data ? Object.fromEntries(stats.data.steps.map((x) => [x.stepId, x])) : undefined), [stats.data]);
   const [selected, setSelected] = useState<string | null>(null);
   const [draft, setDraft] = useState<{ type: StepType; at?: InsertPoint } | null>(null);
   const [layout, setLayout] = useState<Record<string, { x: number; y: number }>>({});
@@ -119,8 +126,9 @@ export default function WorkflowEditor() {
             </Badge>
           </Group>
           <Text size="sm" c="dimmed">
-            Starts when a contact's <b>{w.triggerConfig.eventName}</b> event is tracked. "+" under a branch adds a step there; a branch left open ends the
-            workflow. Select a step to edit it.
+            Starts when a contact's <b>{w.triggerConfig.eventName}</b> event is tracked. "+" under a branch or on an arrow adds a step there; a branch left open
+            ends the workflow. Select a step to edit it. Each step shows how many entered it, wait there now and left by each branch, refreshed every few
+            seconds.
           </Text>
         </div>
         <Group>
@@ -177,6 +185,7 @@ export default function WorkflowEditor() {
               types={types.data}
               onAdd={onAdd}
               layout={layout}
+              stats={statsByStep}
             />
           </Paper>
         </Grid.Col>

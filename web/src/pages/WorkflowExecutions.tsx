@@ -1,4 +1,24 @@
-import { Alert, Anchor, Badge, Button, Code, Grid, Group, Modal, Pagination, Paper, ScrollArea, SegmentedControl, Stack, Table, Text, Timeline, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Code,
+  Grid,
+  Group,
+  Modal,
+  Pagination,
+  Paper,
+  ScrollArea,
+  SegmentedControl,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Timeline,
+  Title,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -7,6 +27,7 @@ import { useCurrentProject } from '../api/project';
 import { useAppConfig } from '../api/session';
 import { EXECUTION_STATUSES, STATUS_COLORS, temporalExecutionUrl, type Workflow } from '../api/workflows';
 import { Empty, ErrorState, Loading } from '../components/States';
+import { stepStory, waitWords } from '../components/workflow/stepStory';
 
 const PAGE_SIZE = 25;
 const ACTIVE = new Set(['RUNNING', 'WAITING']);
@@ -15,8 +36,10 @@ const LIVE_MS = 2000;
 
 /**
  * A workflow's executions: counts by status (one GET per status, `total` of a one-row page), the
- * table filtered by status, an execution's timeline of steps with their outputs, cancel one or all,
- * and a link to the execution in the Temporal Web UI (`GET /config` → temporal.uiUrl).
+ * table filtered by status and searched by the contact's email, each row with the contact's email,
+ * the current step's title and, while waiting, when it resumes or what it waits for; an
+ * execution's timeline saying what each step did in words (its raw output one click away), cancel
+ * one or all, and a link to the execution in the Temporal Web UI (`GET /config` → temporal.uiUrl).
  */
 export default function WorkflowExecutions() {
   const { projectId } = useCurrentProject();
@@ -25,24 +48,38 @@ export default function WorkflowExecutions() {
   const qc = useQueryClient();
   const [status, setStatus] = useState<string>('all');
   const [page, setPage] = useState(1);
+  const [search, setSearch] = useState('');
+  const [searched] = useDebouncedValue(search.trim(), 300);
   const [openId, setOpenId] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const workflow = useQuery({ queryKey: ['workflow', projectId, workflowId], queryFn: () => unwrap(api.GET('/workflows/{id}', { params: { path: { id: workflowId } }, headers })) });
+  const workflow = useQuery({
+    queryKey: ['workflow', projectId, workflowId],
+    queryFn: () => unwrap(api.GET('/workflows/{id}', { params: { path: { id: workflowId } }, headers })),
+  });
   const counts = useQueries({
     queries: EXECUTION_STATUSES.map((s) => ({
       queryKey: ['executions', projectId, workflowId, 'count', s],
       refetchInterval: LIVE_MS,
-      queryFn: () => unwrap(api.GET('/workflows/{id}/executions', { params: { path: { id: workflowId }, query: { status: s, page: 1, pageSize: 1 } }, headers })),
+      queryFn: () =>
+        unwrap(api.GET('/workflows/{id}/executions', { params: { path: { id: workflowId }, query: { status: s, page: 1, pageSize: 1 } }, headers })),
     })),
   });
   const list = useQuery({
-    queryKey: ['executions', projectId, workflowId, 'list', status, page],
+    queryKey: ['executions', projectId, workflowId, 'list', status, page, searched],
     placeholderData: keepPreviousData,
     refetchInterval: LIVE_MS,
     queryFn: () =>
       unwrap(
         api.GET('/workflows/{id}/executions', {
-          params: { path: { id: workflowId }, query: { page, pageSize: PAGE_SIZE, status: status === 'all' ? undefined : (status as (typeof EXECUTION_STATUSES)[number]) } },
+          params: {
+            path: { id: workflowId },
+            query: {
+              page,
+              pageSize: PAGE_SIZE,
+              status: status === 'all' ? undefined : (status as (typeof EXECUTION_STATUSES)[number]),
+              search: searched || undefined,
+            },
+          },
           headers,
         }),
       ),
@@ -61,7 +98,6 @@ export default function WorkflowExecutions() {
   const countOf = (s: string) => counts[EXECUTION_STATUSES.indexOf(s as (typeof EXECUTION_STATUSES)[number])]?.data?.total;
   const total = EXECUTION_STATUSES.reduce((n, s) => n + (countOf(s) ?? 0), 0);
   const active = (countOf('RUNNING') ?? 0) + (countOf('WAITING') ?? 0);
-  const stepName = (id: string | null) => workflow.data.steps.find((s) => s.id === id)?.name ?? '—';
 
   return (
     <Stack>
@@ -88,6 +124,16 @@ export default function WorkflowExecutions() {
         data={[{ value: 'all', label: `All (${total})` }, ...EXECUTION_STATUSES.map((s) => ({ value: s, label: `${s.toLowerCase()} (${countOf(s) ?? '…'})` }))]}
         style={{ alignSelf: 'flex-start' }}
       />
+      <TextInput
+        label="Search"
+        placeholder="The contact's email"
+        value={search}
+        onChange={(ev) => {
+          setSearch(ev.currentTarget.value);
+          setPage(1);
+        }}
+        maw={360}
+      />
       {list.error ? <ErrorState error={list.error} /> : null}
       <Grid>
         <Grid.Col span={{ base: 12, xl: openId ? 7 : 12 }}>
@@ -112,7 +158,7 @@ export default function WorkflowExecutions() {
                         <Table.Tr key={e.id} data-execution-id={e.id} aria-selected={openId === e.id}>
                           <Table.Td>
                             <Anchor component={Link} to={`/p/${projectId}/contacts/${e.contactId}`} size="sm">
-                              {e.contactId.slice(0, 8)}…
+                              {e.contactEmail ?? `${e.contactId.slice(0, 8)}…`}
                             </Anchor>
                           </Table.Td>
                           <Table.Td style={{ whiteSpace: 'nowrap' }}>
@@ -120,7 +166,23 @@ export default function WorkflowExecutions() {
                               {e.status}
                             </Badge>
                           </Table.Td>
-                          <Table.Td>{ACTIVE.has(e.status) ? stepName(e.currentStepId) : '—'}</Table.Td>
+                          <Table.Td data-current-step>
+                            {ACTIVE.has(e.status) && e.currentStep ? (
+                              <>
+                                <Text size="sm">
+                                  {e.currentStep.title}
+                                  {e.currentStep.name !== e.currentStep.title ? ` · ${e.currentStep.name}` : ''}
+                                </Text>
+                                {e.status === 'WAITING' && waitWords(e) ? (
+                                  <Text size="xs" c="dimmed" data-wait>
+                                    {waitWords(e)}
+                                  </Text>
+                                ) : null}
+                              </>
+                            ) : (
+                              '—'
+                            )}
+                          </Table.Td>
                           <Table.Td>{new Date(e.startedAt).toLocaleString()}</Table.Td>
                           <Table.Td>{e.finishedAt ? new Date(e.finishedAt).toLocaleString() : '—'}</Table.Td>
                           <Table.Td>
@@ -134,7 +196,13 @@ export default function WorkflowExecutions() {
                   </Table>
                 </ScrollArea>
               ) : (
-                <Empty>{status === 'all' ? 'No executions yet: they start when the trigger event is tracked for a contact while the workflow is enabled.' : `No ${status.toLowerCase()} executions.`}</Empty>
+                <Empty>
+                  {searched
+                    ? `No executions of a contact matching “${searched}”.`
+                    : status === 'all'
+                      ? 'No executions yet: they start when the trigger event is tracked for a contact while the workflow is enabled.'
+                      : `No ${status.toLowerCase()} executions.`}
+                </Empty>
               )}
               {list.data.totalPages > 1 ? (
                 <Group justify="center" p="sm">
@@ -153,7 +221,8 @@ export default function WorkflowExecutions() {
       <Modal opened={confirming} onClose={() => setConfirming(false)} title="Cancel every active execution?">
         <Stack>
           <Text>
-            {active} execution{active === 1 ? '' : 's'} running or waiting stop{active === 1 ? 's' : ''} where {active === 1 ? 'it is' : 'they are'}; steps already taken stay done. The workflow stays {workflow.data.enabled ? 'enabled' : 'disabled'}.
+            {active} execution{active === 1 ? '' : 's'} running or waiting stop{active === 1 ? 's' : ''} where {active === 1 ? 'it is' : 'they are'}; steps
+            already taken stay done. The workflow stays {workflow.data.enabled ? 'enabled' : 'disabled'}.
           </Text>
           {cancelAll.error ? <ErrorState error={cancelAll.error} /> : null}
           <Group justify="flex-end">
@@ -175,7 +244,19 @@ export default function WorkflowExecutions() {
   );
 }
 
-function ExecutionTimeline({ projectId, workflow, executionId, onClose, onCancelled }: { projectId: string; workflow: Workflow; executionId: string; onClose: () => void; onCancelled: () => void }) {
+function ExecutionTimeline({
+  projectId,
+  workflow,
+  executionId,
+  onClose,
+  onCancelled,
+}: {
+  projectId: string;
+  workflow: Workflow;
+  executionId: string;
+  onClose: () => void;
+  onCancelled: () => void;
+}) {
   const config = useAppConfig();
   const params = { params: { path: { id: workflow.id, executionId } }, headers: forProject(projectId) };
   const detail = useQuery({
@@ -187,6 +268,7 @@ function ExecutionTimeline({ projectId, workflow, executionId, onClose, onCancel
   const e = detail.data;
   const temporal = config.data?.temporal;
   const stepName = (id: string) => workflow.steps.find((s) => s.id === id)?.name ?? id;
+  const typeTitle = (type: string) => workflow.steps.find((s) => s.type === type)?.title ?? type;
   return (
     <Paper withBorder p="md" component="section" aria-label="Execution timeline">
       <Group justify="space-between" mb="sm">
@@ -203,7 +285,8 @@ function ExecutionTimeline({ projectId, workflow, executionId, onClose, onCancel
         <Stack gap="sm">
           <Group gap="xs">
             <Badge color={STATUS_COLORS[e.status]}>{e.status}</Badge>
-            {e.waitingReason ? <Text size="sm">{e.waitingReason}</Text> : null}
+            {e.contactEmail ? <Text size="sm">{e.contactEmail}</Text> : null}
+            {e.status === 'WAITING' && waitWords(e) ? <Text size="sm">{waitWords(e)}</Text> : null}
           </Group>
           {e.error ? (
             <Alert color="red" title="Failed">
@@ -240,20 +323,14 @@ function ExecutionTimeline({ projectId, workflow, executionId, onClose, onCancel
                   </Group>
                 }
               >
+                <Text size="sm" data-story>
+                  {stepStory(s)}
+                </Text>
                 <Text size="xs" c="dimmed">
-                  {s.type} · {new Date(s.startedAt).toLocaleTimeString()}
+                  {typeTitle(s.type)} · {new Date(s.startedAt).toLocaleTimeString()}
                   {s.finishedAt ? ` → ${new Date(s.finishedAt).toLocaleTimeString()}` : ''}
                 </Text>
-                {s.output !== null && s.output !== undefined ? (
-                  <Code block fz="xs" mt={4} aria-label={`Output of ${stepName(s.stepId)}`}>
-                    {JSON.stringify(s.output, null, 2)}
-                  </Code>
-                ) : null}
-                {s.error ? (
-                  <Text size="xs" c="red">
-                    {s.error}
-                  </Text>
-                ) : null}
+                {s.output !== null && s.output !== undefined ? <RawOutput name={stepName(s.stepId)} output={s.output} /> : null}
               </Timeline.Item>
             ))}
           </Timeline>
@@ -263,3 +340,19 @@ function ExecutionTimeline({ projectId, workflow, executionId, onClose, onCancel
   );
 }
 
+/** A step's raw output, one click away from its words. */
+function RawOutput({ name, output }: { name: string; output: unknown }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Anchor component="button" type="button" size="xs" onClick={() => setOpen((o) => !o)} aria-expanded={open}>
+        {open ? 'Hide raw output' : 'Raw output'}
+      </Anchor>
+      {open ? (
+        <Code block fz="xs" mt={4} aria-label={`Output of ${name}`}>
+          {JSON.stringify(output, null, 2)}
+        </Code>
+      ) : null}
+    </>
+  );
+}

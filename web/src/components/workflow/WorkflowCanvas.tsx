@@ -1,8 +1,25 @@
 import '@xyflow/react/dist/style.css';
 import { ActionIcon, Group, Menu, Paper, Text } from '@mantine/core';
-import { Background, Controls, Handle, MarkerType, Position, ReactFlow, useNodesState, type Connection, type Edge, type Node, type NodeProps, type ReactFlowInstance } from '@xyflow/react';
+import {
+  Background,
+  BaseEdge,
+  Controls,
+  EdgeLabelRenderer,
+  getBezierPath,
+  Handle,
+  MarkerType,
+  Position,
+  ReactFlow,
+  useNodesState,
+  type Connection,
+  type Edge,
+  type EdgeProps,
+  type Node,
+  type NodeProps,
+  type ReactFlowInstance,
+} from '@xyflow/react';
 import { useEffect, useMemo, useRef } from 'react';
-import type { Step, StepType, Workflow } from '../../api/workflows';
+import type { Step, StepStats, StepType, Workflow } from '../../api/workflows';
 import { StepIcon } from './StepIcon';
 
 /**
@@ -23,8 +40,74 @@ export interface InsertPoint {
   branch: string;
 }
 
-type StepNodeData = { step: Step; problems: CanvasProblem[]; icon?: string; internal: boolean; open: string[]; palette: StepType[]; onAdd: (at: InsertPoint, type: StepType) => void };
+type StepNodeData = {
+  step: Step;
+  problems: CanvasProblem[];
+  icon?: string;
+  internal: boolean;
+  open: string[];
+  palette: StepType[];
+  onAdd: (at: InsertPoint, type: StepType) => void;
+  /** The step's numbers (GET /workflows/:id/stats), when loaded. */
+  stats?: StepStats;
+};
 type StepNode = Node<StepNodeData, 'step'>;
+type BranchEdge = Edge<{ at: InsertPoint; palette: StepType[]; onAdd: (at: InsertPoint, type: StepType) => void }, 'branch'>;
+
+const fmt = (n: number) => n.toLocaleString();
+
+/** A node's numbers: entries, who waits there now, how many it ended; a Send email step's mail. */
+function StepNumbers({ stats }: { stats: StepStats }) {
+  const parts = [`${fmt(stats.entered)} entered`, `${fmt(stats.waiting)} waiting now`];
+  if (stats.ended) parts.push(`${fmt(stats.ended)} ended`);
+  if (stats.failed) parts.push(`${fmt(stats.failed)} failed`);
+  if (stats.cancelled) parts.push(`${fmt(stats.cancelled)} cancelled`);
+  return (
+    <div data-stats>
+      <Text size="xs" c="dimmed" mt={4}>
+        {parts.join(' · ')}
+      </Text>
+      {stats.emails ? (
+        <Text size="xs" c="dimmed" data-email-stats>
+          {`${fmt(stats.emails.sent)} sent · ${fmt(stats.emails.opened)} opened · ${fmt(stats.emails.clicked)} clicked`}
+        </Text>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * An edge: its branch's label and an "Add step" ("+") that inserts a step on it, between the two
+ * steps it joins (POST …/steps with `after`).
+ */
+function BranchEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, label, markerEnd, data }: EdgeProps<BranchEdge>) {
+  const [path, x, y] = getBezierPath({ sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition });
+  return (
+    <>
+      <BaseEdge id={id} path={path} markerEnd={markerEnd} />
+      <EdgeLabelRenderer>
+        <div
+          className="nodrag nopan"
+          data-edge-id={id}
+          style={{
+            position: 'absolute',
+            transform: `translate(-50%, -50%) translate(${x}px, ${y}px)`,
+            pointerEvents: 'all',
+            display: 'flex',
+            alignItems: 'center',
+            gap: 4,
+          }}
+        >
+          <Text size="10px" c="dimmed" bg="var(--mantine-color-body)" px={2}>
+            {label}
+          </Text>
+          {data ? <AddStepMenu at={data.at} palette={data.palette} onAdd={data.onAdd} /> : null}
+        </div>
+      </EdgeLabelRenderer>
+    </>
+  );
+}
+const edgeTypes = { branch: BranchEdgeView };
 
 /**
  * The "Add step" button ("+"): a menu of the addable types by category; choosing one inserts a
@@ -61,7 +144,7 @@ export function AddStepMenu({ at, palette, onAdd }: { at: InsertPoint; palette: 
 export const defaultPosition = (index: number) => ({ x: 260, y: 40 + index * 150 });
 
 function StepNodeView({ data, selected }: NodeProps<StepNode>) {
-  const { step, problems, icon, internal, open, palette, onAdd } = data;
+  const { step, problems, icon, internal, open, palette, onAdd, stats } = data;
   const branches = step.branches;
   const bad = problems.length > 0;
   return (
@@ -74,7 +157,13 @@ function StepNodeView({ data, selected }: NodeProps<StepNode>) {
       data-invalid={bad ? 'yes' : undefined}
       style={{ borderColor: bad ? 'var(--mantine-color-red-6)' : selected ? 'var(--mantine-color-blue-6)' : undefined, borderWidth: bad || selected ? 2 : 1 }}
     >
-      <Handle type="target" position={Position.Top} aria-label={`Into ${step.name}`} isConnectable={!internal} style={internal ? { visibility: 'hidden' } : undefined} />
+      <Handle
+        type="target"
+        position={Position.Top}
+        aria-label={`Into ${step.name}`}
+        isConnectable={!internal}
+        style={internal ? { visibility: 'hidden' } : undefined}
+      />
       <Group gap={4} wrap="nowrap">
         <StepIcon name={icon} />
         <Text fw={600} size="sm" truncate>
@@ -89,6 +178,7 @@ function StepNodeView({ data, selected }: NodeProps<StepNode>) {
           {step.name}
         </Text>
       ) : null}
+      {stats ? <StepNumbers stats={stats} /> : null}
       {problems.map((p) => (
         <Text key={p.field + p.message} size="xs" c="red" mt={4} role="note">
           {p.message}
@@ -100,8 +190,13 @@ function StepNodeView({ data, selected }: NodeProps<StepNode>) {
             const left = `${((i + 1) / (branches.length + 1)) * 100}%`;
             return (
               <div key={b}>
-                <Text size="10px" c="dimmed" style={{ position: 'absolute', left, transform: 'translateX(-50%)', top: 0 }}>
-                  {b}
+                <Text
+                  size="10px"
+                  c="dimmed"
+                  style={{ position: 'absolute', left, transform: 'translateX(-50%)', top: 0, whiteSpace: 'nowrap' }}
+                  data-branch-count={b}
+                >
+                  {stats ? `${b} · ${fmt(stats.left[b] ?? 0)}` : b}
                 </Text>
                 <Handle type="source" id={b} position={Position.Bottom} style={{ left }} aria-label={`${b} branch of ${step.name}`} data-branch={b} />
                 {open.includes(b) ? (
@@ -136,8 +231,11 @@ export function WorkflowCanvas({
   types,
   onAdd,
   layout,
+  stats,
 }: {
   workflow: Workflow;
+  /** Per-step numbers by step id (GET /workflows/:id/stats); absent while loading. */
+  stats?: Record<string, StepStats>;
   /** Every step type (GET /workflows/step-types): icons, and the addable ones for "Add step". */
   types: StepType[];
   onAdd: (at: InsertPoint, type: StepType) => void;
@@ -161,44 +259,46 @@ export function WorkflowCanvas({
         id: step.id,
         type: 'step',
         position: step.position ?? layout[step.id] ?? defaultPosition(i),
-        data: { step, problems: problems[step.id] ?? [], icon: type?.icon, internal, open, palette, onAdd },
+        data: { step, problems: problems[step.id] ?? [], icon: type?.icon, internal, open, palette, onAdd, stats: stats?.[step.id] },
         ariaLabel: `${step.name} (${step.title})`,
         deletable: !internal,
         selected: step.id === selectedId,
       };
     });
-  }, [workflow, problems, selectedId, types, onAdd, layout]);
+  }, [workflow, problems, selectedId, types, onAdd, layout, stats]);
   // Local node state so a drag moves the node at once; the server's graph replaces it when it changes.
   const [nodes, setNodes, onNodesChange] = useNodesState<StepNode>(derived);
   useEffect(() => setNodes(derived), [derived, setNodes]);
   // A step added or removed: show the whole graph again (a new step is placed below the others).
-  const flow = useRef<ReactFlowInstance<StepNode, Edge> | null>(null);
+  const flow = useRef<ReactFlowInstance<StepNode, BranchEdge> | null>(null);
   const count = workflow.steps.length;
   useEffect(() => {
     if (count) requestAnimationFrame(() => flow.current?.fitView({ maxZoom: 1, duration: 150 }));
   }, [count]);
 
-  const edges = useMemo<Edge[]>(
-    () =>
-      workflow.transitions.map((t) => ({
-        id: t.id,
-        source: t.fromStepId,
-        target: t.toStepId,
-        sourceHandle: t.branch,
-        label: t.branch,
-        ariaLabel: `${t.branch}: ${workflow.steps.find((s) => s.id === t.fromStepId)?.name} to ${workflow.steps.find((s) => s.id === t.toStepId)?.name}`,
-        markerEnd: { type: MarkerType.ArrowClosed },
-      })),
-    [workflow],
-  );
+  const edges = useMemo<BranchEdge[]>(() => {
+    const palette = types.filter((t) => !t.internal);
+    return workflow.transitions.map((t) => ({
+      id: t.id,
+      type: 'branch',
+      source: t.fromStepId,
+      target: t.toStepId,
+      sourceHandle: t.branch,
+      label: t.branch,
+      ariaLabel: `${t.branch}: ${workflow.steps.find((s) => s.id === t.fromStepId)?.name} to ${workflow.steps.find((s) => s.id === t.toStepId)?.name}`,
+      markerEnd: { type: MarkerType.ArrowClosed },
+      data: { at: { stepId: t.fromStepId, branch: t.branch }, palette, onAdd },
+    }));
+  }, [workflow, types, onAdd]);
 
   return (
     <div style={{ height: 600 }}>
-      <ReactFlow<StepNode, Edge>
+      <ReactFlow<StepNode, BranchEdge>
         aria-label="Workflow graph"
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
         onNodesChange={onNodesChange}
         onInit={(instance) => {
           flow.current = instance;
