@@ -118,7 +118,7 @@ describe('schema conversion', () => {
           tag: 't',
           summary: 's',
           responses: { 200: { description: 'd', schema: z.object({ doc: Doc, same: Same }) } },
-          handler: noop,
+          handler: () => ({ doc: { leaves: [] }, same: { name: 'n' } }),
         }),
       ],
       info,

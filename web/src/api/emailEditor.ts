@@ -47,5 +47,9 @@ export const listStarters = (projectId: string) => unwrap(api.GET('/templates/st
 export const getBrand = (projectId: string) => unwrap(api.GET('/brand', { headers: forProject(projectId) }));
 export const putBrand = (projectId: string, brand: BodyOf<'/brand', 'put'>) => unwrap(api.PUT('/brand', { headers: forProject(projectId), body: brand }));
 
+/** "Send test": the saved draft (else the published content) to `to`, the signed-in person's address when absent. */
+export const sendTest = (projectId: string, templateId: string, body: BodyOf<'/templates/{id}/test', 'post'>) =>
+  unwrap(api.POST('/templates/{id}/test', { ...id(projectId, templateId), body }));
+
 /** POST /templates/preview: the compiled, rendered email and its checks. */
 export const previewEmail = (projectId: string, input: PreviewInput) => unwrap(api.POST('/templates/preview', { headers: forProject(projectId), body: input }));
