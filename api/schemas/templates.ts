@@ -48,7 +48,7 @@ const fields = {
  * document that does not validate answers 422 naming the block (`document.blocks.3.src`) instead of
  * the flat 400 of the other fields: the schema documents its shape, and hands anything on as sent.
  */
-const documentField = EmailDocument.nullable()
+export const documentField = EmailDocument.nullable()
   .optional()
   .catch((ctx) => ctx.input as EmailDocument)
   .describe('The block document (editor "blocks"); validated with the compiler, a problem is a 422 naming its block');

@@ -44,6 +44,7 @@ import * as forms from './050_forms';
 import * as growth from './051_growth';
 import * as templateVersions from './052_template_versions';
 import * as brands from './053_brands';
+import * as campaignDocuments from './054_campaign_documents';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -95,6 +96,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['051_growth', growth],
   ['052_template_versions', templateVersions],
   ['053_brands', brands],
+  ['054_campaign_documents', campaignDocuments],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

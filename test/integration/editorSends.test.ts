@@ -98,3 +98,74 @@ describe('Send test of a draft', () => {
     expect((await h.http.post(`/templates/${templateId}/test`).set(bearer(other.secretKey)).send({ to })).status).toBe(404);
   });
 });
+
+describe('a campaign whose own content is a block document', () => {
+  const campaign = (fields: Record<string, unknown>) =>
+    h.http
+      .post('/campaigns')
+      .set(bearer(fx.secretKey))
+      .send({ name: 'Blocks issue', subject: 'Issue for {{ data.first ?? "you" }}', from: FROM, audienceType: 'ALL', ...fields });
+
+  it('is compiled once when saved and sends the compiled HTML (and its text part) to every recipient', async () => {
+    const a = uniqueEmail('ada');
+    const b = uniqueEmail('bob');
+    for (const [email, first] of [
+      [a, 'Ada'],
+      [b, 'Bob'],
+    ])
+      expect((await h.http.post('/contacts').set(bearer(fx.secretKey)).send({ email, data: { first } })).status).toBe(201);
+    const created = await campaign({ editor: 'blocks', document: doc('Campaign heading') });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id;
+    expect(created.body.data).toMatchObject({ editor: 'blocks', document: { version: 1 } });
+    // The stored body is MJML's output with the Liquid left for each recipient.
+    expect(created.body.data.body).toMatch(/<table[^>]+role="presentation"/);
+    expect(created.body.data.body).toContain('Hello {{ data.first ?? "there" }}');
+    const row = await h.deps.knex('campaigns').where({ id }).first();
+    expect(row.compiled_text).toContain('Campaign heading');
+    expect(row.text).toBeNull();
+
+    expect((await h.http.post(`/campaigns/${id}/send`).set(bearer(fx.secretKey)).send({})).status).toBe(200);
+    await eventually(async () => (await h.http.get(`/campaigns/${id}`).set(bearer(fx.secretKey))).body.status === 'SENT');
+    for (const [email, first] of [
+      [a, 'Ada'],
+      [b, 'Bob'],
+    ]) {
+      const parsed = await sink.parse(await eventually(async () => sink.mailsTo(email)[0]));
+      const html = String(parsed.html);
+      expect(html).toMatch(/<table[^>]+role="presentation"/);
+      expect(html).toContain('Campaign heading');
+      expect(html).toContain(`Hello ${first}`);
+      expect(parsed.subject).toBe(`Issue for ${first}`);
+      // The text part compiled with the document (its button written as "Open [https://…]").
+      expect(String(parsed.text)).toContain('Open [https://example.com/open]');
+      expect(String(parsed.text)).toContain(`Hello ${first}`);
+    }
+  });
+
+  it('refuses a document that does not validate with a 422 naming the block, a body beside it, and a blocks campaign without one', async () => {
+    const bad = doc('x');
+    (bad.blocks as unknown[]).push({ id: 'i', type: 'image', src: 'javascript:alert(1)', alt: 'a' });
+    const res = await campaign({ editor: 'blocks', document: bad });
+    expect(res.status).toBe(422);
+    expect(res.body.error.errors).toEqual([expect.objectContaining({ field: 'document.blocks.4.src' })]);
+    const both = await campaign({ editor: 'blocks', document: doc('x'), body: '<p>x</p>' });
+    expect(both.status).toBe(422);
+    expect(both.body.error.errors).toEqual([expect.objectContaining({ field: 'body' })]);
+    const none = await campaign({ editor: 'blocks' });
+    expect(none.status).toBe(422);
+    expect(none.body.error.errors).toEqual([expect.objectContaining({ field: 'document' })]);
+  });
+
+  it('keeps HTML campaigns as they were, and a PUT back to HTML drops the document', async () => {
+    const created = await campaign({ editor: 'blocks', document: doc('Before') });
+    const id = created.body.data.id;
+    const put = await h.http
+      .put(`/campaigns/${id}`)
+      .set(bearer(fx.secretKey))
+      .send({ name: 'Now HTML', subject: 'S', body: '<p>Hand-written {{ unsubscribeUrl }}</p>', from: FROM, audienceType: 'ALL' });
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ editor: 'html', document: null, body: '<p>Hand-written {{ unsubscribeUrl }}</p>' });
+    expect((await h.deps.knex('campaigns').where({ id }).first()).compiled_text).toBeNull();
+  });
+});

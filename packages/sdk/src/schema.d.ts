@@ -5812,6 +5812,10 @@ export interface operations {
                             createdAt: string;
                             deliveredCount: number;
                             description: string | null;
+                            /** @description The block document of a blocks campaign; `body` is its compiled HTML */
+                            document: components["schemas"]["EmailDocument"] | null;
+                            /** @enum {string} */
+                            editor: "html" | "blocks";
                             /** @description RSS only */
                             feedUrl?: string;
                             from: string;
@@ -5943,8 +5947,17 @@ export interface operations {
                     audienceCondition?: components["schemas"]["FilterTree_3"] | null;
                     /** @enum {string} */
                     audienceType: "ALL" | "SEGMENT" | "FILTERED";
-                    body: string;
+                    /** @description HTML (editor "html", required); for a blocks campaign it is compiled from `document` and read-only */
+                    body?: string;
                     description?: string | null;
+                    /** @description The block document (editor "blocks"); validated with the compiler, a problem is a 422 naming its block */
+                    document?: components["schemas"]["EmailDocumentInput"] | null;
+                    /**
+                     * @description "blocks": the content is `document`, compiled once when the campaign is saved
+                     * @default html
+                     * @enum {string}
+                     */
+                    editor?: "html" | "blocks";
                     /** Format: email */
                     from: string;
                     fromName?: string | null;
@@ -6006,6 +6019,10 @@ export interface operations {
                             createdAt: string;
                             deliveredCount: number;
                             description: string | null;
+                            /** @description The block document of a blocks campaign; `body` is its compiled HTML */
+                            document: components["schemas"]["EmailDocument"] | null;
+                            /** @enum {string} */
+                            editor: "html" | "blocks";
                             /** @description RSS only */
                             feedUrl?: string;
                             from: string;
@@ -6167,6 +6184,10 @@ export interface operations {
                         createdAt: string;
                         deliveredCount: number;
                         description: string | null;
+                        /** @description The block document of a blocks campaign; `body` is its compiled HTML */
+                        document: components["schemas"]["EmailDocument"] | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
                         /** @description RSS only */
                         feedUrl?: string;
                         from: string;
@@ -6295,8 +6316,17 @@ export interface operations {
                     audienceCondition?: components["schemas"]["FilterTree_4"] | null;
                     /** @enum {string} */
                     audienceType: "ALL" | "SEGMENT" | "FILTERED";
-                    body: string;
+                    /** @description HTML (editor "html", required); for a blocks campaign it is compiled from `document` and read-only */
+                    body?: string;
                     description?: string | null;
+                    /** @description The block document (editor "blocks"); validated with the compiler, a problem is a 422 naming its block */
+                    document?: components["schemas"]["EmailDocumentInput"] | null;
+                    /**
+                     * @description "blocks": the content is `document`, compiled once when the campaign is saved
+                     * @default html
+                     * @enum {string}
+                     */
+                    editor?: "html" | "blocks";
                     /** Format: email */
                     from: string;
                     fromName?: string | null;
@@ -6357,6 +6387,10 @@ export interface operations {
                         createdAt: string;
                         deliveredCount: number;
                         description: string | null;
+                        /** @description The block document of a blocks campaign; `body` is its compiled HTML */
+                        document: components["schemas"]["EmailDocument"] | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
                         /** @description RSS only */
                         feedUrl?: string;
                         from: string;
@@ -6614,6 +6648,10 @@ export interface operations {
                         createdAt: string;
                         deliveredCount: number;
                         description: string | null;
+                        /** @description The block document of a blocks campaign; `body` is its compiled HTML */
+                        document: components["schemas"]["EmailDocument"] | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
                         /** @description RSS only */
                         feedUrl?: string;
                         from: string;
@@ -6860,6 +6898,10 @@ export interface operations {
                         createdAt: string;
                         deliveredCount: number;
                         description: string | null;
+                        /** @description The block document of a blocks campaign; `body` is its compiled HTML */
+                        document: components["schemas"]["EmailDocument"] | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
                         /** @description RSS only */
                         feedUrl?: string;
                         from: string;
@@ -7009,6 +7051,10 @@ export interface operations {
                         createdAt: string;
                         deliveredCount: number;
                         description: string | null;
+                        /** @description The block document of a blocks campaign; `body` is its compiled HTML */
+                        document: components["schemas"]["EmailDocument"] | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
                         /** @description RSS only */
                         feedUrl?: string;
                         from: string;
@@ -7223,6 +7269,10 @@ export interface operations {
                         createdAt: string;
                         deliveredCount: number;
                         description: string | null;
+                        /** @description The block document of a blocks campaign; `body` is its compiled HTML */
+                        document: components["schemas"]["EmailDocument"] | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
                         /** @description RSS only */
                         feedUrl?: string;
                         from: string;
@@ -7484,6 +7534,10 @@ export interface operations {
                         createdAt: string;
                         deliveredCount: number;
                         description: string | null;
+                        /** @description The block document of a blocks campaign; `body` is its compiled HTML */
+                        document: components["schemas"]["EmailDocument"] | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
                         /** @description RSS only */
                         feedUrl?: string;
                         from: string;
@@ -8256,6 +8310,10 @@ export interface operations {
                         createdAt: string;
                         deliveredCount: number;
                         description: string | null;
+                        /** @description The block document of a blocks campaign; `body` is its compiled HTML */
+                        document: components["schemas"]["EmailDocument"] | null;
+                        /** @enum {string} */
+                        editor: "html" | "blocks";
                         /** @description RSS only */
                         feedUrl?: string;
                         from: string;

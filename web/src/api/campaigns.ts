@@ -1,5 +1,6 @@
 import type { components, operations } from './schema';
 import type { ResponseOf } from './client';
+import type { EmailDocument } from './emailEditor';
 
 /** The filter tree as the API's schema has it (FilterBuilder's FilterTree is the same shape). */
 type FilterTree = components['schemas']['FilterTree'];
@@ -28,7 +29,14 @@ export function reportPollMs(c: Pick<Campaign, 'status' | 'sentAt'>, now = Date.
   return false;
 }
 
-export const STATUS_COLOR: Record<CampaignStatus, string> = { DRAFT: 'gray', SCHEDULED: 'blue', SENDING: 'yellow', PAUSED: 'orange', SENT: 'green', CANCELLED: 'red' };
+export const STATUS_COLOR: Record<CampaignStatus, string> = {
+  DRAFT: 'gray',
+  SCHEDULED: 'blue',
+  SENDING: 'yellow',
+  PAUSED: 'orange',
+  SENT: 'green',
+  CANCELLED: 'red',
+};
 export const DURATION_UNITS: DurationUnit[] = ['minutes', 'hours', 'days', 'weeks'];
 
 /** What the composer edits: inputs as typed (strings), turned into the API's body by `bodyOf`. */
@@ -40,7 +48,10 @@ export interface CampaignDraft {
   fromDomain: string;
   fromName: string;
   replyTo: string;
+  /** "HTML" (`body`) or "Blocks" (`document`, compiled by the server when saved). */
+  editor: 'html' | 'blocks';
   body: string;
+  document: EmailDocument | null;
   text: string;
   audienceType: CampaignBody['audienceType'];
   segmentId: string | null;
@@ -62,6 +73,8 @@ export function draftOf(c: Campaign | null, emptyTree: FilterTree): CampaignDraf
     fromName: c?.fromName ?? '',
     replyTo: c?.replyTo ?? '',
     body: c?.body ?? '<h1>Hello {{ data.firstName ?? "there" }}</h1>\n<p>Write your message here.</p>',
+    editor: c?.editor ?? 'html',
+    document: c?.document ?? null,
     text: c?.text ?? '',
     audienceType: c?.audienceType ?? 'ALL',
     segmentId: c?.segmentId ?? null,
@@ -103,7 +116,8 @@ export function bodyOf(d: CampaignDraft): CampaignBody {
     from: d.fromDomain ? `${d.fromLocal}@${d.fromDomain}` : d.fromLocal,
     fromName: orNull(d.fromName),
     replyTo: orNull(d.replyTo),
-    body: d.body,
+    // A blocks campaign sends its document; the server compiles the body from it.
+    ...(d.editor === 'blocks' ? { editor: 'blocks' as const, document: d.document } : { editor: 'html' as const, body: d.body }),
     text: orNull(d.text),
     audienceType: d.audienceType,
     segmentId: d.audienceType === 'SEGMENT' ? d.segmentId : null,
@@ -137,9 +151,16 @@ export function zonedToUtc(local: string, timeZone: string): Date {
 
 /** The zone's offset from UTC at `instant`, in milliseconds (Paris in winter: +3,600,000). */
 function offsetAt(instant: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(
-    new Date(instant),
-  );
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(instant));
   const get = (t: string) => Number(parts.find((p) => p.type === t)?.value);
   return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) - Math.floor(instant / 1000) * 1000;
 }
