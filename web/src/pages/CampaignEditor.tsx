@@ -21,18 +21,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { api, ApiError, fieldError, forProject, hasFieldErrors, unwrap } from '../api/client';
 import { useAppConfig } from '../api/session';
-import {
-  bodyOf,
-  contactsText,
-  draftOf,
-  DURATION_UNITS,
-  sendBodyOf,
-  splitAddress,
-  type Campaign,
-  type CampaignDraft,
-  type DurationUnit,
-  type Schedule,
-} from '../api/campaigns';
+import { bodyOf, contactsText, draftOf, DURATION_UNITS, sendBodyOf, splitAddress, type Campaign, type CampaignDraft, type DurationUnit, type Schedule } from '../api/campaigns';
 import { TEMPLATE_TYPES } from '../api/templates';
 import { ErrorState } from '../components/States';
 import { EmailPreview } from '../components/EmailPreview';
@@ -62,26 +51,9 @@ function SenderFields({ projectId, draft, set, error }: { projectId: string; dra
   return (
     <Stack gap={4}>
       <Group gap="xs" align="flex-start" wrap="nowrap">
-        <TextInput
-          label="From"
-          description="The part before the @"
-          required
-          placeholder="news"
-          value={draft.fromLocal}
-          onChange={(e) => set({ fromLocal: e.currentTarget.value })}
-          error={error}
-          style={{ flex: 1 }}
-        />
+        <TextInput label="From" description="The part before the @" required placeholder="news" value={draft.fromLocal} onChange={(e) => set({ fromLocal: e.currentTarget.value })} error={error} style={{ flex: 1 }} />
         {waived && !verified.length ? (
-          <TextInput
-            label="Domain"
-            description="Any domain, with the development inbox"
-            required
-            placeholder="example.com"
-            value={draft.fromDomain}
-            onChange={(e) => set({ fromDomain: e.currentTarget.value })}
-            style={{ flex: 1 }}
-          />
+          <TextInput label="Domain" description="Any domain, with the development inbox" required placeholder="example.com" value={draft.fromDomain} onChange={(e) => set({ fromDomain: e.currentTarget.value })} style={{ flex: 1 }} />
         ) : (
           <Select
             label="Domain"
@@ -98,11 +70,7 @@ function SenderFields({ projectId, draft, set, error }: { projectId: string; dra
       </Group>
       {!domains.isPending && !verified.length && !waived ? (
         <Text size="sm" c="orange">
-          No verified domain yet:{' '}
-          <Anchor component={Link} to={`/p/${projectId}/domains`}>
-            add and verify one
-          </Anchor>{' '}
-          to send from it.
+          No verified domain yet: <Anchor component={Link} to={`/p/${projectId}/domains`}>add and verify one</Anchor> to send from it.
         </Text>
       ) : null}
       {domains.error ? <ErrorState error={domains.error} title="Domains not loaded" /> : null}
@@ -111,17 +79,10 @@ function SenderFields({ projectId, draft, set, error }: { projectId: string; dra
 }
 
 /** "Start from a template": copies a template's content into the campaign (campaigns keep their own copy). */
-function TemplatePicker({
-  projectId,
-  onPick,
-}: {
-  projectId: string;
-  onPick: (t: { subject: string; body: string; text: string | null; from: string; fromName: string | null; replyTo: string | null }) => void;
-}) {
+function TemplatePicker({ projectId, onPick }: { projectId: string; onPick: (t: { subject: string; body: string; text: string | null; from: string; fromName: string | null; replyTo: string | null }) => void }) {
   const templates = useQuery({
     queryKey: ['templates', projectId, 'picker'],
-    queryFn: () =>
-      unwrap(api.GET('/templates', { params: { query: { page: 1, pageSize: 100, sort: 'updatedAt', dir: 'desc' } }, headers: forProject(projectId) })),
+    queryFn: () => unwrap(api.GET('/templates', { params: { query: { page: 1, pageSize: 100, sort: 'updatedAt', dir: 'desc' } }, headers: forProject(projectId) })),
   });
   const [loading, setLoading] = useState(false);
   const [picked, setPicked] = useState<string | null>(null);
@@ -155,17 +116,7 @@ function TemplatePicker({
   );
 }
 
-function AudienceFields({
-  projectId,
-  draft,
-  set,
-  errors,
-}: {
-  projectId: string;
-  draft: CampaignDraft;
-  set: (p: Partial<CampaignDraft>) => void;
-  errors: unknown;
-}) {
+function AudienceFields({ projectId, draft, set, errors }: { projectId: string; draft: CampaignDraft; set: (p: Partial<CampaignDraft>) => void; errors: unknown }) {
   const segments = useQuery({
     queryKey: ['segments', projectId],
     enabled: draft.audienceType === 'SEGMENT',
@@ -194,13 +145,9 @@ function AudienceFields({
           searchable
         />
       ) : null}
-      {draft.audienceType === 'FILTERED' ? (
-        <FilterBuilder projectId={projectId} value={draft.condition} onChange={(condition) => set({ condition })} errors={treeErrors} />
-      ) : null}
+      {draft.audienceType === 'FILTERED' ? <FilterBuilder projectId={projectId} value={draft.condition} onChange={(condition) => set({ condition })} errors={treeErrors} /> : null}
       <Text size="xs" c="dimmed">
-        {draft.type === 'MARKETING'
-          ? 'Marketing mail goes only to subscribed contacts.'
-          : 'Transactional mail goes to every contact of the audience, subscribed or not.'}
+        {draft.type === 'MARKETING' ? 'Marketing mail goes only to subscribed contacts.' : 'Transactional mail goes to every contact of the audience, subscribed or not.'}
       </Text>
     </Stack>
   );
@@ -230,12 +177,7 @@ function AbTestFields({ draft, set, errors }: { draft: CampaignDraft; set: (p: P
                 style={{ flex: 1 }}
               />
               {ab.subjects.length > 1 ? (
-                <Button
-                  variant="subtle"
-                  color="red"
-                  onClick={() => setAb({ subjects: ab.subjects.filter((_, j) => j !== i) })}
-                  aria-label={`Remove subject ${String.fromCharCode(66 + i)}`}
-                >
+                <Button variant="subtle" color="red" onClick={() => setAb({ subjects: ab.subjects.filter((_, j) => j !== i) })} aria-label={`Remove subject ${String.fromCharCode(66 + i)}`}>
                   Remove
                 </Button>
               ) : null}
@@ -254,21 +196,8 @@ function AbTestFields({ draft, set, errors }: { draft: CampaignDraft; set: (p: P
             </Text>
           ) : null}
           <SimpleGrid cols={{ base: 1, sm: 4 }} spacing="xs">
-            <NumberInput
-              label="Test group (%)"
-              min={1}
-              max={50}
-              value={ab.testPercent}
-              onChange={(v) => setAb({ testPercent: String(v) })}
-              error={fieldError(errors, 'abTest.testPercent')}
-            />
-            <NumberInput
-              label="Winner after"
-              min={1}
-              value={ab.amount}
-              onChange={(v) => setAb({ amount: String(v) })}
-              error={fieldError(errors, 'abTest.winnerAfter.amount') ?? fieldError(errors, 'abTest.winnerAfter')}
-            />
+            <NumberInput label="Test group (%)" min={1} max={50} value={ab.testPercent} onChange={(v) => setAb({ testPercent: String(v) })} error={fieldError(errors, 'abTest.testPercent')} />
+            <NumberInput label="Winner after" min={1} value={ab.amount} onChange={(v) => setAb({ amount: String(v) })} error={fieldError(errors, 'abTest.winnerAfter.amount') ?? fieldError(errors, 'abTest.winnerAfter')} />
             <Select label="Unit" data={DURATION_UNITS} value={ab.unit} onChange={(v) => v && setAb({ unit: v as DurationUnit })} allowDeselect={false} />
             <Select
               label="Winning metric"
@@ -316,19 +245,8 @@ function SendTest({ projectId, save, disabled }: { projectId: string; save: () =
           noValidate
         >
           <Stack>
-            <Text size="sm">
-              Saves your changes, then sends one email of this campaign with "[Test]" before its subject. A contact's address renders with its fields. The
-              campaign's numbers do not move.
-            </Text>
-            <TextInput
-              label="Send to"
-              type="email"
-              required
-              value={to}
-              onChange={(e) => setTo(e.currentTarget.value)}
-              error={fieldError(send.error, 'email')}
-              data-autofocus
-            />
+            <Text size="sm">Saves your changes, then sends one email of this campaign with "[Test]" before its subject. A contact's address renders with its fields. The campaign's numbers do not move.</Text>
+            <TextInput label="Send to" type="email" required value={to} onChange={(e) => setTo(e.currentTarget.value)} error={fieldError(send.error, 'email')} data-autofocus />
             {send.error && !hasFieldErrors(send.error) ? <ErrorState error={send.error} title="Not sent" /> : null}
             {send.data ? (
               <Text size="sm" c="green" role="status">
@@ -373,23 +291,8 @@ function ScheduleFields({ schedule, setSchedule }: { schedule: Schedule; setSche
       </Radio.Group>
       {schedule.kind === 'at' ? (
         <Group gap="xs" align="flex-start">
-          <TextInput
-            label="Date and time"
-            type="datetime-local"
-            required
-            value={schedule.local}
-            onChange={(e) => setSchedule({ ...schedule, local: e.currentTarget.value })}
-            w={230}
-          />
-          <Select
-            label="Time zone"
-            data={zoneList}
-            searchable
-            value={schedule.timeZone}
-            onChange={(z) => z && setSchedule({ ...schedule, timeZone: z })}
-            allowDeselect={false}
-            w={240}
-          />
+          <TextInput label="Date and time" type="datetime-local" required value={schedule.local} onChange={(e) => setSchedule({ ...schedule, local: e.currentTarget.value })} w={230} />
+          <Select label="Time zone" data={zoneList} searchable value={schedule.timeZone} onChange={(z) => z && setSchedule({ ...schedule, timeZone: z })} allowDeselect={false} w={240} />
         </Group>
       ) : null}
       {schedule.kind === 'local' ? (
@@ -455,14 +358,10 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
     onSuccess: setConfirming,
   });
   const send = useMutation({
-    mutationFn: (s: Schedule) =>
-      unwrap(api.POST('/campaigns/{id}/send', { params: { path: { id: campaign!.id } }, body: sendBodyOf(s), headers: forProject(projectId) })),
+    mutationFn: (s: Schedule) => unwrap(api.POST('/campaigns/{id}/send', { params: { path: { id: campaign!.id } }, body: sendBodyOf(s), headers: forProject(projectId) })),
     onSuccess: async () => {
       setConfirming(null);
-      await Promise.all([
-        qc.invalidateQueries({ queryKey: ['campaign', projectId, campaign!.id] }),
-        qc.invalidateQueries({ queryKey: ['campaigns', projectId] }),
-      ]);
+      await Promise.all([qc.invalidateQueries({ queryKey: ['campaign', projectId, campaign!.id] }), qc.invalidateQueries({ queryKey: ['campaigns', projectId] })]);
     },
   });
 
@@ -503,14 +402,7 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
                     Message
                   </Title>
                   <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-                    <TextInput
-                      label="Name"
-                      description="Internal, never sent"
-                      required
-                      value={draft.name}
-                      onChange={(e) => set({ name: e.currentTarget.value })}
-                      error={errorOf('name')}
-                    />
+                    <TextInput label="Name" description="Internal, never sent" required value={draft.name} onChange={(e) => set({ name: e.currentTarget.value })} error={errorOf('name')} />
                     <Select
                       label="Type"
                       data={TEMPLATE_TYPES.map((t) => ({ value: t, label: t.charAt(0) + t.slice(1).toLowerCase() }))}
@@ -522,42 +414,17 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
                   </SimpleGrid>
                   <SenderFields projectId={projectId} draft={draft} set={set} error={errorOf('from')} />
                   <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-                    <TextInput
-                      label="From name"
-                      value={draft.fromName}
-                      onChange={(e) => set({ fromName: e.currentTarget.value })}
-                      error={errorOf('fromName')}
-                    />
-                    <TextInput
-                      label="Reply-to"
-                      type="email"
-                      value={draft.replyTo}
-                      onChange={(e) => set({ replyTo: e.currentTarget.value })}
-                      error={errorOf('replyTo')}
-                    />
+                    <TextInput label="From name" value={draft.fromName} onChange={(e) => set({ fromName: e.currentTarget.value })} error={errorOf('fromName')} />
+                    <TextInput label="Reply-to" type="email" value={draft.replyTo} onChange={(e) => set({ replyTo: e.currentTarget.value })} error={errorOf('replyTo')} />
                   </SimpleGrid>
                   <TemplatePicker
                     projectId={projectId}
                     onPick={(t) => {
                       const [fromLocal, fromDomain] = splitAddress(t.from);
-                      set({
-                        subject: t.subject,
-                        body: t.body,
-                        text: t.text ?? '',
-                        fromLocal,
-                        fromDomain,
-                        fromName: t.fromName ?? '',
-                        replyTo: t.replyTo ?? '',
-                      });
+                      set({ subject: t.subject, body: t.body, text: t.text ?? '', fromLocal, fromDomain, fromName: t.fromName ?? '', replyTo: t.replyTo ?? '' });
                     }}
                   />
-                  <TextInput
-                    label="Subject"
-                    required
-                    value={draft.subject}
-                    onChange={(e) => set({ subject: e.currentTarget.value })}
-                    error={errorOf('subject') ?? errorOf('abTest.subjects.0')}
-                  />
+                  <TextInput label="Subject" required value={draft.subject} onChange={(e) => set({ subject: e.currentTarget.value })} error={errorOf('subject') ?? errorOf('abTest.subjects.0')} />
                   <AbTestFields draft={draft} set={set} errors={save.error} />
                   <CampaignContent projectId={projectId} draft={draft} set={set} errorOf={errorOf} />
                   <Textarea
@@ -589,13 +456,7 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
               </Paper>
             </Stack>
             <Stack>
-              <EmailPreview
-                projectId={projectId}
-                subject={draft.subject}
-                body={draft.body}
-                document={draft.editor === 'blocks' ? draft.document : null}
-                text={draft.text || null}
-              />
+              <EmailPreview projectId={projectId} subject={draft.subject} body={draft.body} document={draft.editor === 'blocks' ? draft.document : null} text={draft.text || null} />
               <Paper withBorder p="md">
                 <Stack gap="sm">
                   <Title order={2} size="h4">
@@ -610,12 +471,7 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
                     onChange={(v) => set({ sendRate: String(v) })}
                     error={errorOf('sendRatePerMinute')}
                   />
-                  <Switch
-                    label="Archive"
-                    description="Show in the public archive"
-                    checked={draft.archive}
-                    onChange={(e) => set({ archive: e.currentTarget.checked })}
-                  />
+                  <Switch label="Archive" description="Show in the public archive" checked={draft.archive} onChange={(e) => set({ archive: e.currentTarget.checked })} />
                   {campaign ? (
                     <>
                       <ScheduleFields schedule={schedule} setSchedule={setSchedule} />
@@ -623,12 +479,7 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
                         <Button onClick={() => prepare.mutate({ kind: 'now' })} loading={prepare.isPending && prepare.variables?.kind === 'now'}>
                           Send now
                         </Button>
-                        <Button
-                          variant="light"
-                          disabled={!scheduleReady}
-                          onClick={() => prepare.mutate(schedule)}
-                          loading={prepare.isPending && prepare.variables?.kind !== 'now'}
-                        >
+                        <Button variant="light" disabled={!scheduleReady} onClick={() => prepare.mutate(schedule)} loading={prepare.isPending && prepare.variables?.kind !== 'now'}>
                           Schedule
                         </Button>
                       </Group>
@@ -661,11 +512,7 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
           </Group>
         </Stack>
       </form>
-      <Modal
-        opened={!!confirming}
-        onClose={() => setConfirming(null)}
-        title={confirming?.schedule.kind === 'now' ? 'Send this campaign?' : 'Schedule this campaign?'}
-      >
+      <Modal opened={!!confirming} onClose={() => setConfirming(null)} title={confirming?.schedule.kind === 'now' ? 'Send this campaign?' : 'Schedule this campaign?'}>
         {confirming ? (
           <Stack>
             <Text data-testid="send-confirmation">
@@ -678,14 +525,7 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
                 Counted now; the audience is taken again when sending starts.
               </Text>
             ) : null}
-            <ContentChecks
-              projectId={projectId}
-              subject={draft.subject}
-              body={draft.body}
-              document={draft.editor === 'blocks' ? draft.document : null}
-              text={draft.text || null}
-              type={draft.type}
-            />
+            <ContentChecks projectId={projectId} subject={draft.subject} body={draft.body} document={draft.editor === 'blocks' ? draft.document : null} text={draft.text || null} type={draft.type} />
             {send.error ? <ErrorState error={send.error} title="Not sent" /> : null}
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setConfirming(null)}>

@@ -28,9 +28,7 @@ function Usage({ projectId, templateId }: { projectId: string; templateId: strin
   const { workflows } = usage.data;
   return (
     <Text size="sm" c="dimmed" data-testid="template-usage">
-      {workflows.length
-        ? `Sent by ${workflows.length} workflow step${workflows.length === 1 ? '' : 's'}: ${workflows.map((w) => w.name).join(', ')}`
-        : 'Not used by any workflow.'}
+      {workflows.length ? `Sent by ${workflows.length} workflow step${workflows.length === 1 ? '' : 's'}: ${workflows.map((w) => w.name).join(', ')}` : 'Not used by any workflow.'}
     </Text>
   );
 }
@@ -49,8 +47,7 @@ function DeleteTemplate({ projectId, template, onClose }: { projectId: string; t
     <Modal opened onClose={onClose} title="Delete this template?">
       <Stack>
         <Text>
-          {template.name} is deleted for good. Emails already sent from it keep their content; campaigns that copied it are not changed. Workflow steps that use
-          it must be changed first.
+          {template.name} is deleted for good. Emails already sent from it keep their content; campaigns that copied it are not changed. Workflow steps that use it must be changed first.
         </Text>
         {remove.error ? <ErrorState error={remove.error} title="Not deleted" /> : null}
         <Group justify="flex-end">
@@ -71,17 +68,7 @@ function DeleteTemplate({ projectId, template, onClose }: { projectId: string; t
  * beside the server's preview and its "Checks". "Save draft" keeps the content as the draft; "Publish"
  * makes it the version that is sent.
  */
-function Editor({
-  projectId,
-  template,
-  content,
-  onRestored,
-}: {
-  projectId: string;
-  template: Template | null;
-  content: TemplateContent | null;
-  onRestored(): void;
-}) {
+function Editor({ projectId, template, content, onRestored }: { projectId: string; template: Template | null; content: TemplateContent | null; onRestored(): void }) {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const [draft, setDraft] = useState<Draft>(() => (template ? draftOf(template, content) : BLANK));
@@ -212,14 +199,7 @@ function Editor({
                   <Button type="submit" variant={template ? 'default' : 'filled'} loading={save.isPending} disabled={!dirty}>
                     {template ? 'Save draft' : 'Create template'}
                   </Button>
-                  {template ? (
-                    <PublishButton
-                      onPublish={(note) => publishing.mutateAsync(note)}
-                      pending={publishing.isPending}
-                      error={publishing.error}
-                      published={dirty ? null : published}
-                    />
-                  ) : null}
+                  {template ? <PublishButton onPublish={(note) => publishing.mutateAsync(note)} pending={publishing.isPending} error={publishing.error} published={dirty ? null : published} /> : null}
                 </Group>
               </Stack>
             </form>
