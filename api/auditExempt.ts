@@ -51,6 +51,7 @@ const EXEMPT: Record<string, readonly string[]> = {
     'POST /v1/track',
     'POST /events/track',
     'POST /campaigns/:id/test',
+    'POST /templates/:id/test',
   ],
   // Contact upserts are the same traffic (a server writes one per signup); subscription changes in
   // them leave consent records, deletions and erasures are audited.

@@ -40,6 +40,28 @@ const PATH_PARAM = /:([A-Za-z0-9_]+)/g;
 
 export const toOpenApiPath = (path: string) => path.replace(PATH_PARAM, '{$1}');
 
+/** A schema's shape for comparison: zod closes objects (`additionalProperties: false`) in responses only, which types ignore. */
+const shapeOf = (def: unknown): string => JSON.stringify(def, (key, value) => (key === 'additionalProperties' && value === false ? undefined : value));
+
+/** The `$defs` names a schema refers to. */
+const refsOf = (node: unknown): string[] =>
+  Array.isArray(node)
+    ? node.flatMap(refsOf)
+    : node && typeof node === 'object'
+      ? Object.entries(node).flatMap(([k, v]) => (k === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/') ? [v.slice(8)] : refsOf(v)))
+      : [];
+
+/** A schema with its `#/$defs/<name>` refs pointing at `#/components/schemas/<rename(name)>`. */
+function rewriteRefs(node: unknown, rename: (name: string) => string): any {
+  if (Array.isArray(node)) return node.map((n) => rewriteRefs(n, rename));
+  if (!node || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node)) {
+    out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/') ? `#/components/schemas/${rename(v.slice(8))}` : rewriteRefs(v, rename);
+  }
+  return out;
+}
+
 /**
  * Converts zod schemas and hoists their `$defs` (recursive or `.meta({ id })` schemas) into
  * components, because a `#/$defs/…` ref inside an embedded schema would resolve against the
@@ -51,30 +73,35 @@ class SchemaSink {
   convert(schema: z.ZodType, io: 'input' | 'output', owner: string): Json {
     const { $schema: _ignored, $defs, ...root } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json;
     if (!$defs) return root;
-    const renames = new Map<string, string>();
-    for (const [name, def] of Object.entries($defs as Record<string, Json>)) {
-      renames.set(name, this.claim(name.startsWith('__schema') ? `${owner}_${name.replace(/^_+/, '')}` : name, def));
-    }
-    const rewrite = (node: unknown): any => {
-      if (Array.isArray(node)) return node.map(rewrite);
-      if (!node || typeof node !== 'object') return node;
-      const out: Json = {};
-      for (const [k, v] of Object.entries(node)) {
-        out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/') ? `#/components/schemas/${renames.get(v.slice(8))}` : rewrite(v);
+    const defs = $defs as Record<string, Json>;
+    const anonymous = (name: string) => name.startsWith('__schema');
+    // A named schema whose request shape differs from its response shape (defaults make fields optional
+    // in a request), or that holds one that does, is `<id>Input` in requests: `<id>` is always the
+    // response shape whatever the routes' order (the dashboard reads a document as `EmailDocument`).
+    const outputDefs = io === 'input' ? (((z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as Json).$defs ?? {}) as Record<string, Json>) : {};
+    const differs = new Set(Object.keys(defs).filter((n) => io === 'input' && !anonymous(n) && shapeOf(outputDefs[n]) !== shapeOf(defs[n])));
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const n of Object.keys(defs)) {
+        if (io === 'input' && !anonymous(n) && !differs.has(n) && refsOf(defs[n]).some((r) => differs.has(r))) grew = Boolean(differs.add(n));
       }
-      return out;
-    };
-    for (const [from, to] of renames) this.components[to] = rewrite($defs[from]);
-    return rewrite(root);
+    }
+    const base = (n: string) => (anonymous(n) ? `${owner}_${n.replace(/^_+/, '')}` : differs.has(n) ? `${n}Input` : n);
+    const renames = new Map<string, string>();
+    for (const [name, def] of Object.entries(defs)) renames.set(name, this.claim(base(name), shapeOf(rewriteRefs(def, base))));
+    const rename = (n: string) => renames.get(n)!;
+    for (const [from, to] of renames) this.components[to] = rewriteRefs(defs[from], rename);
+    return rewriteRefs(root, rename);
   }
 
+  /** Each component's shape (refs by unsuffixed name), to compare a later claim with. */
+  private readonly claimed = new Map<string, string>();
+
   /** Same id and same shape share a component; a different shape under a taken id gets a suffix. */
-  private claim(name: string, def: Json): string {
+  private claim(name: string, shape: string): string {
     let candidate = name;
-    for (let i = 2; this.components[candidate] && JSON.stringify(this.components[candidate]) !== JSON.stringify(def); i++) {
-      candidate = `${name}_${i}`;
-    }
-    this.components[candidate] = def;
+    for (let i = 2; this.claimed.has(candidate) && this.claimed.get(candidate) !== shape; i++) candidate = `${name}_${i}`;
+    this.claimed.set(candidate, shape);
     return candidate;
   }
 }

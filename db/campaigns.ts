@@ -1,4 +1,5 @@
 import type { TrackingPatch } from '../lib/trackingSettings';
+import type { EmailDocument } from '../lib/emailDocument';
 import type { Knex } from 'knex';
 import type { MessageContentColumns } from './messageContent';
 import { whereAnyContains } from './search';
@@ -98,6 +99,11 @@ export interface CampaignRow extends MessageContentColumns<CampaignType> {
   rss_items?: RssItem[] | null;
   /** The RSS campaign a child campaign was sent for. */
   parent_id?: string | null;
+  /** `html`, or `blocks`: `body` is compiled from `document` when the campaign is saved (migration 054). */
+  editor?: 'html' | 'blocks';
+  document?: EmailDocument | null;
+  /** The text part compiled with a block document; used when `text` is null. */
+  compiled_text?: string | null;
   started_at: Date | null;
   sent_at: Date | null;
   created_at: Date;
@@ -123,7 +129,16 @@ export interface CampaignFields {
   abTest?: CampaignAbTest | null;
   tracking?: TrackingPatch | null;
   archive?: boolean;
+  editor?: 'html' | 'blocks';
+  document?: EmailDocument | null;
+  compiledText?: string | null;
 }
+
+/**
+ * The text/plain source a campaign's emails render: the author's own, else the one compiled with its
+ * block document, else null (generated from each rendered body).
+ */
+export const campaignTextSource = (c: Pick<CampaignRow, 'text' | 'compiled_text'>): string | null => c.text ?? c.compiled_text ?? null;
 
 /** Only the audience fields the audience type uses are kept, so a stored campaign never carries a stale one. */
 function toColumns(f: CampaignFields) {
@@ -145,6 +160,9 @@ function toColumns(f: CampaignFields) {
     ab_test: f.abTest ? JSON.stringify(f.abTest) : null,
     tracking: f.tracking ? JSON.stringify(f.tracking) : null,
     archive: f.archive ?? false,
+    editor: f.editor ?? 'html',
+    document: f.editor === 'blocks' && f.document ? JSON.stringify(f.document) : null,
+    compiled_text: f.editor === 'blocks' ? (f.compiledText ?? null) : null,
   };
 }
 
@@ -242,6 +260,9 @@ export async function duplicateCampaign(knex: Knex, projectId: string, id: strin
       subject: original.subject,
       body: original.body,
       text: original.text,
+      editor: original.editor ?? 'html',
+      document: original.document ? (JSON.stringify(original.document) as any) : null,
+      compiled_text: original.compiled_text ?? null,
       from: original.from,
       from_name: original.from_name,
       reply_to: original.reply_to,

@@ -1,4 +1,4 @@
-import type { CampaignRow } from '../db/campaigns';
+import { campaignTextSource, type CampaignRow } from '../db/campaigns';
 import { subjectFor } from '../db/campaignAbTest';
 import { renderTemplate, type Rendered } from './render';
 
@@ -16,5 +16,5 @@ export async function renderForArchive(c: CampaignRow, url: string): Promise<Ren
     viewInBrowserUrl: url,
     ...(c.rss_items ? { items: c.rss_items } : {}),
   };
-  return renderTemplate({ subject: subjectFor(c, null), body: c.body, text: c.text }, variables);
+  return renderTemplate({ subject: subjectFor(c, null), body: c.body, text: campaignTextSource(c) }, variables);
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Config } from '../lib/config';
-import type { CampaignRow } from '../db/campaigns';
+import { campaignTextSource, type CampaignRow } from '../db/campaigns';
 import { campaignEmailId, type RecipientEmail, type RecipientRow } from '../db/campaignEmails';
 import { subjectFor } from '../db/campaignAbTest';
 import { identityVariables } from '../lib/contactData';
@@ -47,7 +47,7 @@ export async function renderRecipient(
     variant: r.variant ?? null,
   };
   try {
-    const rendered = await renderer.render({ subject: subjectFor(c, r.variant ?? null), body: c.body, text: c.text }, variables);
+    const rendered = await renderer.render({ subject: subjectFor(c, r.variant ?? null), body: c.body, text: campaignTextSource(c) }, variables);
     const tracked = trackedBody(config, base.id, rendered.body, tracking, trackingBase);
     return {
       ...base,

@@ -4,7 +4,7 @@ import type { Config } from '../lib/config';
 import { senderCheckWaived } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import { uuid } from '../lib/ids';
-import type { CampaignRow } from '../db/campaigns';
+import { campaignTextSource, type CampaignRow } from '../db/campaigns';
 import { identityVariables } from '../lib/contactData';
 import { findContactByEmail } from '../db/contactReaders';
 import { insertEmail } from '../db/emails';
@@ -68,7 +68,7 @@ export async function sendCampaignTest(
     replyTo: c.reply_to,
     subject: `[Test] ${c.subject}`,
     body: c.body,
-    text: c.text,
+    text: campaignTextSource(c),
     variables: contact ? { ...contact.data, ...identityVariables(contact) } : { email: to, svc_email: to },
     // A test shows the links as the campaign will send them.
     track: c.tracking ?? undefined,

@@ -12,6 +12,8 @@ export function presentCampaign(row: CampaignRow): z.input<typeof CampaignOut> {
     name: row.name,
     description: row.description,
     ...presentMessageContent(row),
+    editor: row.editor ?? 'html',
+    document: row.document ?? null,
     status: row.status,
     audienceType: row.audience_type,
     audienceCondition: row.audience_condition ?? null,

@@ -20,6 +20,8 @@ import {
   TemplatePreviewOut,
   TemplateUpdate,
   TemplateUsage,
+  TemplateTestIn,
+  TemplateTestOut,
 } from '../schemas/templates';
 import { assertVerifiedSender } from '../../services/senderCheck';
 import {
@@ -42,7 +44,8 @@ import { DocumentInvalid } from '../../services/emailCompiler';
 import { getBrand } from '../../db/brands';
 import { registeredFields } from '../../db/fields';
 import { runChecks } from '../../lib/templateChecks';
-import { chooseVariant, type TemplateContent } from '../../lib/templateContent';
+import { chooseVariant, sendableContent, type TemplateContent } from '../../lib/templateContent';
+import { sendEmails } from '../../services/send';
 import { STARTERS } from '../../lib/starters';
 import type { AppContext } from '../context';
 import { checkTemplate, RenderError, renderTemplate } from '../../services/render';
@@ -368,6 +371,43 @@ export default [
       const version = await findVersion(ctx.deps.knex, project.id, row.id, row.published_version);
       ctx.status = 201;
       return presentVersion(version!);
+    },
+  }),
+  route({
+    ...common,
+    // The "Send test" form shows field errors (`to`) from the envelope.
+    validationErrors: 'envelope',
+    // It sends email: an API key needs the send scope, as for POST /v1/send.
+    scope: 'send',
+    method: 'post',
+    path: '/templates/:id/test',
+    summary: "Send one test of the draft (the published content when no draft is saved) to an address, the signed-in person's by default",
+    params: IdParams,
+    body: TemplateTestIn,
+    responses: {
+      201: { description: 'queued, like a POST /v1/send', schema: TemplateTestOut },
+      403: { description: 'sender domain not verified (code INTERNAL_SERVER_ERROR)' },
+      422: { description: 'VALIDATION_ERROR: no `to` with an API key, or a part does not render' },
+    },
+    async handler(ctx, { params, body, project }) {
+      const row = await loadTemplate(ctx, project.id, params.id);
+      const to = body.to ?? ctx.state.user?.email;
+      if (!to) throw validationError([{ field: 'to', code: 'custom', message: 'To is required with an API key' }]);
+      // The draft as saved (compiled when it was saved), in the variant a contact with this locale gets.
+      const content = row.draft ?? publishedContent(row);
+      const parts = sendableContent(content, body.locale ?? body.data?.locale);
+      // The preview's variables are for this send only: `persistent: false` keeps them off the contact.
+      const data = Object.fromEntries(Object.entries(body.data ?? {}).map(([k, value]) => [k, { value, persistent: false }]));
+      const [sent] = await sendEmails(ctx.deps, project.id, {
+        to,
+        template: row.id,
+        subject: parts.subject,
+        body: parts.body,
+        ...(parts.text === null ? {} : { text: parts.text }),
+        data,
+      });
+      ctx.status = 201;
+      return { email: sent.email, to, version: row.draft ? ('draft' as const) : ('published' as const), locale: parts.locale };
     },
   }),
   route({

@@ -8,6 +8,8 @@ import { AB_TEST_METRICS } from '../../db/campaignAbTest';
 import { durationSchema } from '../../temporal/steps';
 import { INTERVALS } from '../../db/analytics';
 import { Instant } from './analytics';
+import { documentField, Editor } from './templates';
+import { EmailDocument } from '../../lib/emailDocument';
 
 /** Subject and body are Liquid sources rendered per recipient; one that cannot parse would fail every email. */
 const liquid = (source: string, ctx: z.RefinementCtx) => {
@@ -54,7 +56,14 @@ export const CampaignBody = z
     name: z.string().trim().min(1).max(200),
     description: z.string().max(2000).nullable().optional(),
     subject: Subject,
-    body: z.string().min(1).superRefine(liquid),
+    body: z
+      .string()
+      .min(1)
+      .superRefine(liquid)
+      .optional()
+      .describe('HTML (editor "html", required); for a blocks campaign it is compiled from `document` and read-only'),
+    editor: Editor.default('html').describe('"blocks": the content is `document`, compiled once when the campaign is saved'),
+    document: documentField,
     text: z
       .string()
       .min(1)
@@ -104,6 +113,11 @@ export const CampaignBody = z
       ),
   })
   .superRefine((v, ctx) => {
+    if (v.editor === 'blocks') {
+      if (v.body !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['body'], message: 'body is compiled from the document for a blocks campaign: send document, not body' });
+      if (v.document == null) ctx.addIssue({ code: 'custom', path: ['document'], message: 'document is required when editor is blocks' });
+    } else if (v.body === undefined) ctx.addIssue({ code: 'custom', path: ['body'], message: 'body is required' });
     if (v.audienceType === 'SEGMENT' && !v.segmentId)
       ctx.addIssue({ code: 'custom', path: ['segmentId'], message: 'segmentId is required when audienceType is SEGMENT' });
     if (v.audienceType === 'FILTERED' && !v.audienceCondition) {
@@ -147,6 +161,8 @@ export const CampaignOut = z.object({
   name: z.string(),
   description: z.string().nullable(),
   ...MessageContentOut,
+  editor: Editor,
+  document: EmailDocument.nullable().describe('The block document of a blocks campaign; `body` is its compiled HTML'),
   type: CampaignType,
   status: CampaignStatus,
   audienceType: AudienceType,

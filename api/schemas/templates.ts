@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { MessageContentOut, PageQuery, Timestamp } from './common';
+import { Email, MessageContentOut, PageQuery, Timestamp } from './common';
 import { TEMPLATE_SORTS, TEMPLATE_TYPES } from '../../db/templates';
 import { checkTemplate } from '../../services/render';
 import { EmailDocument } from '../../lib/emailDocument';
 import { LOCALE } from '../../lib/templateContent';
+import { ContactDataInput } from './contacts';
 
 // Template routes answer validation failures with the flat `{ error }` body, so every message is a
 // whole sentence naming its field ("From address is required").
@@ -47,7 +48,7 @@ const fields = {
  * document that does not validate answers 422 naming the block (`document.blocks.3.src`) instead of
  * the flat 400 of the other fields: the schema documents its shape, and hands anything on as sent.
  */
-const documentField = EmailDocument.nullable()
+export const documentField = EmailDocument.nullable()
   .optional()
   .catch((ctx) => ctx.input as EmailDocument)
   .describe('The block document (editor "blocks"); validated with the compiler, a problem is a 422 naming its block');
@@ -244,4 +245,18 @@ export const TemplatePreviewOut = z.object({
   text: z.string(),
   locale: z.string().nullable().describe('The variant shown; null: the default content'),
   checks: z.array(Check).describe('Advice; never blocks saving'),
+});
+
+/** POST /templates/:id/test: one test send of the draft (or the published content when no draft is saved). */
+export const TemplateTestIn = z.object({
+  to: Email.optional().describe("The address to send to; the signed-in person's when absent (required with an API key)"),
+  locale: z.string().max(35).optional().describe("Send this locale's variant (exact, then language, then the default)"),
+  data: ContactDataInput.optional().describe("Variables for this send only: they are not stored on the recipient's contact"),
+});
+
+export const TemplateTestOut = z.object({
+  email: z.string().uuid().describe('The email row; GET /emails/:id follows its delivery'),
+  to: z.string(),
+  version: z.enum(['draft', 'published']).describe('What was sent: the saved draft, or the published content when there is none'),
+  locale: z.string().nullable().describe('The variant sent; null: the default content'),
 });

@@ -44,6 +44,7 @@ import * as forms from './050_forms';
 import * as growth from './051_growth';
 import * as templateVersions from './052_template_versions';
 import * as brands from './053_brands';
+import * as campaignDocuments from './054_campaign_documents';
 import * as workflowStepCounts from './055_workflow_step_counts';
 import * as testExecutions from './056_test_executions';
 import * as workflowVersions from './058_workflow_versions';
@@ -98,6 +99,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['051_growth', growth],
   ['052_template_versions', templateVersions],
   ['053_brands', brands],
+  ['054_campaign_documents', campaignDocuments],
   ['055_workflow_step_counts', workflowStepCounts],
   ['056_test_executions', testExecutions],
   ['058_workflow_versions', workflowVersions],

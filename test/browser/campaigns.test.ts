@@ -283,3 +283,31 @@ it('shows analytics: the series with their totals, top campaigns and top events,
   expect(await page.$$eval('[role="tab"]', (tabs) => tabs.filter((t) => (t as any).innerText === 'Table').length)).toBe(3);
   expect(s.problems).toEqual([]);
 }, 180_000);
+
+it("composes a campaign from blocks with the email editor's components; the server stores the HTML compiled from them", async () => {
+  const fx = await s.signUp('Block campaigns');
+  await verifiedDomain(h, fx.projectId, DOMAIN);
+  await s.click('Campaigns', 'link');
+  await s.click('New campaign', 'link');
+  await s.replace('Name', 'Blocks issue');
+  await s.replace('From', 'news');
+  await s.choose('Domain', DOMAIN);
+  await s.replace('Subject', 'Our blocks issue');
+  // The "Blocks" / "HTML" switch (a segmented control: its options are labels).
+  await page.evaluate(() => [...(globalThis as any).document.querySelectorAll('label')].find((l: any) => l.textContent.trim() === 'Blocks').click());
+  await s.click('Add heading block');
+  await s.click('Add footer block');
+  // The preview is the server's MJML compile of the document.
+  await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '').includes('role="presentation"'), {
+    timeout: 30_000,
+  });
+  await s.click('Save draft');
+  await page.waitForFunction(() => /\/campaigns\/(?!new$)[0-9a-f-]{36}$/.test((globalThis as any).location.pathname), { timeout: 20_000 });
+  const id = page.url().split('/').pop()!;
+  const saved = (await h.http.get(`/campaigns/${id}`).set(bearer(fx.secretKey))).body;
+  expect(saved.editor).toBe('blocks');
+  expect(saved.document.blocks.map((b: { type: string }) => b.type)).toEqual(['heading', 'footer']);
+  expect(saved.body).toMatch(/<table[^>]*role="presentation"/);
+  expect(saved.body).toContain('{{ unsubscribeUrl }}');
+  expect(s.problems).toEqual([]);
+}, 180_000);

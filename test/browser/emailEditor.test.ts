@@ -76,6 +76,7 @@ it('builds, checks, publishes and test-sends a block email', async () => {
   await s.replace('Subject', 'Spring is here');
   await clickText('label', 'Blocks');
   await s.waitForText('Start from a template');
+  await photograph('email-editor-starters');
 
   // Built from the palette: each block goes after the selected one (the one just added).
   for (const name of ['heading', 'text', 'button', 'image', 'columns']) await s.click(`Add ${name} block`);

@@ -102,4 +102,47 @@ describe('schema conversion', () => {
       expect(doc.components.schemas[target.split('/').pop()!]).toBeDefined();
     }
   });
+
+  it('names a request shape that differs from its response shape <id>Input, so <id> is always the response shape', () => {
+    const Leaf = z.object({ kind: z.literal('leaf'), size: z.number().default(1) }).meta({ id: 'TestLeaf' });
+    const Doc = z.object({ leaves: z.array(Leaf) }).meta({ id: 'TestDoc' });
+    const Same = z.object({ name: z.string() }).meta({ id: 'TestSame' });
+    const doc = buildOpenApi(
+      [
+        // The request route comes first: the first claim must not take the bare name.
+        route({ method: 'post', path: '/docs', auth: 'secret', tag: 't', summary: 's', body: z.object({ doc: Doc, same: Same }), handler: noop }),
+        route({
+          method: 'get',
+          path: '/docs',
+          auth: 'secret',
+          tag: 't',
+          summary: 's',
+          responses: { 200: { description: 'd', schema: z.object({ doc: Doc, same: Same }) } },
+          handler: () => ({ doc: { leaves: [] }, same: { name: 'n' } }),
+        }),
+      ],
+      info,
+    );
+    const schemas = doc.components.schemas;
+    // size is optional in a request (it has a default), required in a response; TestDoc holds a leaf, so it differs too.
+    expect(schemas.TestLeaf.required).toEqual(expect.arrayContaining(['size']));
+    expect(schemas.TestLeafInput.required ?? []).not.toContain('size');
+    expect(schemas.TestDoc.properties.leaves.items.$ref).toBe('#/components/schemas/TestLeaf');
+    expect(schemas.TestDocInput.properties.leaves.items.$ref).toBe('#/components/schemas/TestLeafInput');
+    // Only the objects' closing differs: one component.
+    expect(schemas.TestSame).toBeDefined();
+    expect(schemas.TestSameInput).toBeUndefined();
+    expect(Object.keys(schemas).filter((k) => /^Test.*_\d+$/.test(k))).toEqual([]);
+  });
+
+  it("carries the email document into the template routes' schemas by reference", () => {
+    const doc = buildOpenApi(allRoutes, info);
+    const draft = doc.paths['/templates/{id}/draft'];
+    expect(draft.get.responses[200].content['application/json'].schema.properties.document).toEqual({
+      anyOf: [{ $ref: '#/components/schemas/EmailDocument' }, { type: 'null' }],
+      description: expect.any(String),
+    });
+    expect(JSON.stringify(draft.put.requestBody)).toContain('#/components/schemas/EmailDocumentInput');
+    expect(doc.components.schemas.EmailBlock.oneOf ?? doc.components.schemas.EmailBlock.anyOf).toHaveLength(10);
+  });
 });

@@ -51,6 +51,12 @@ describe('the composer draft', () => {
     expect(bodyOf({ ...d, sendRate: 'fast' }).sendRatePerMinute).toBe('fast');
     expect(bodyOf({ ...d, sendRate: '' }).sendRatePerMinute).toBeNull();
     expect(bodyOf({ ...d, audienceType: 'SEGMENT' })).toMatchObject({ segmentId: 'seg', audienceCondition: null });
+    // A blocks campaign sends its document and no body (the server compiles one from it).
+    const document = { version: 1 as const, settings: {}, blocks: [] };
+    const blocks = bodyOf({ ...d, editor: 'blocks', document });
+    expect(blocks).toMatchObject({ editor: 'blocks', document });
+    expect(blocks).not.toHaveProperty('body');
+    expect(bodyOf(d)).toMatchObject({ editor: 'html', body: d.body });
   });
 
   it('round-trips a stored campaign (the unchanged draft is not dirty)', () => {

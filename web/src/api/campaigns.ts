@@ -1,5 +1,6 @@
 import type { components, operations } from './schema';
 import type { ResponseOf } from './client';
+import type { EmailDocument } from './emailEditor';
 
 /** The filter tree as the API's schema has it (FilterBuilder's FilterTree is the same shape). */
 type FilterTree = components['schemas']['FilterTree'];
@@ -40,7 +41,10 @@ export interface CampaignDraft {
   fromDomain: string;
   fromName: string;
   replyTo: string;
+  /** "HTML" (`body`) or "Blocks" (`document`, compiled by the server when saved). */
+  editor: 'html' | 'blocks';
   body: string;
+  document: EmailDocument | null;
   text: string;
   audienceType: CampaignBody['audienceType'];
   segmentId: string | null;
@@ -62,6 +66,8 @@ export function draftOf(c: Campaign | null, emptyTree: FilterTree): CampaignDraf
     fromName: c?.fromName ?? '',
     replyTo: c?.replyTo ?? '',
     body: c?.body ?? '<h1>Hello {{ data.firstName ?? "there" }}</h1>\n<p>Write your message here.</p>',
+    editor: c?.editor ?? 'html',
+    document: c?.document ?? null,
     text: c?.text ?? '',
     audienceType: c?.audienceType ?? 'ALL',
     segmentId: c?.segmentId ?? null,
@@ -103,7 +109,8 @@ export function bodyOf(d: CampaignDraft): CampaignBody {
     from: d.fromDomain ? `${d.fromLocal}@${d.fromDomain}` : d.fromLocal,
     fromName: orNull(d.fromName),
     replyTo: orNull(d.replyTo),
-    body: d.body,
+    // A blocks campaign sends its document; the server compiles the body from it.
+    ...(d.editor === 'blocks' ? { editor: 'blocks' as const, document: d.document } : { editor: 'html' as const, body: d.body }),
     text: orNull(d.text),
     audienceType: d.audienceType,
     segmentId: d.audienceType === 'SEGMENT' ? d.segmentId : null,

@@ -15,6 +15,13 @@ export type ResponseOf<P extends keyof paths, M extends keyof paths[P], S extend
   ? T
   : never;
 
+/** The JSON body a route takes, as the server's OpenAPI document says. */
+export type BodyOf<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
+  requestBody?: { content: { 'application/json': infer T } };
+}
+  ? T
+  : never;
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,

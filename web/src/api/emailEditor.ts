@@ -1,135 +1,55 @@
-import { ApiError, fieldsOf, forProject, messageOf } from './client';
+import { api, type BodyOf, forProject, type ResponseOf, unwrap } from './client';
+import type { components } from './schema';
 
 /**
- * The email editor's routes (issue 40: drafts, versions, starters, brand, checks) and the block
- * document of lib/emailDocument.ts, as the API's OpenAPI document describes it.
+ * The email editor's routes (issue 40: drafts, versions, starters, brand, checks, test sends) and the
+ * block document of lib/emailDocument.ts, all as the API's OpenAPI document describes them (generated
+ * by `npm run web:types`): the zod schemas are the one definition of each shape.
  */
-type Align = 'left' | 'center' | 'right';
-interface Base {
-  id: string;
-  padding?: number;
-  background?: string;
-}
-type Leaf =
-  | (Base & { type: 'heading'; text: string; level: 1 | 2 | 3; align?: Align; color?: string })
-  | (Base & { type: 'text'; html: string; align?: Align; color?: string; fontSize?: number })
-  | (Base & { type: 'button'; text: string; href: string; align?: Align; color?: string; textColor?: string })
-  | (Base & { type: 'image'; src: string; alt: string; href?: string; width?: number; align?: Align })
-  | (Base & { type: 'divider'; color?: string; thickness?: number })
-  | (Base & { type: 'spacer'; height: number })
-  | (Base & { type: 'social'; links: Array<{ network: 'facebook' | 'x' | 'instagram' | 'linkedin' | 'youtube' | 'github' | 'mastodon' | 'web'; href: string }>; align?: Align })
-  | (Base & { type: 'html'; html: string })
-  | (Base & { type: 'footer'; text?: string; viewInBrowser?: boolean; align?: Align });
-export type LeafBlock = Leaf;
-export type Block = Leaf | (Base & { type: 'columns'; columns: Array<{ blocks: Leaf[] }> });
+type Schemas = components['schemas'];
+
+/** A document as the API answers it (defaults filled in); the editor edits and sends back this shape. */
+export type EmailDocument = Schemas['EmailDocument'];
+export type Block = Schemas['EmailBlock'];
+/** The blocks a column holds: every block but columns. */
+export type LeafBlock = Schemas['EmailLeafBlock'];
 export type BlockType = Block['type'];
-export interface EmailDocument {
-  version: 1;
-  settings: { preheader?: string; background?: string; contentBackground?: string; textColor?: string; accentColor?: string; fontFamily?: string; width?: number };
-  blocks: Block[];
-}
 
-export type Editor = 'html' | 'blocks';
+/** A template's draft or published content; `variants` holds the other languages by locale. */
+export type TemplateContent = ResponseOf<'/templates/{id}/draft', 'get'>;
+export type Editor = TemplateContent['editor'];
+/** The content PUT /templates/:id/draft takes. */
+export type ContentIn = BodyOf<'/templates/{id}/draft', 'put'>;
+/** One language's content as the editor sends it. */
+export type VariantContent = NonNullable<ContentIn['variants']>[string];
 
-/** One language's content; `variants` holds the others by locale. */
-export interface Content {
-  subject: string;
-  editor: Editor;
-  body: string;
-  document: EmailDocument | null;
-  text: string | null;
-}
+export type Preview = ResponseOf<'/templates/preview', 'post'>;
+export type PreviewInput = BodyOf<'/templates/preview', 'post'>;
+export type Check = Preview['checks'][number];
+export type Version = ResponseOf<'/templates/{id}/versions', 'get'>['data'][number];
+export type Starter = ResponseOf<'/templates/starters', 'get'>['data'][number];
+export type Brand = ResponseOf<'/brand', 'get'>;
 
-export interface VariantContent {
-  subject: string;
-  body?: string;
-  document?: EmailDocument | null;
-  text?: string | null;
-}
+const id = (projectId: string, templateId: string) => ({ params: { path: { id: templateId } }, headers: forProject(projectId) });
+const version = (projectId: string, templateId: string, n: number) => ({ params: { path: { id: templateId, n } }, headers: forProject(projectId) });
 
-export interface TemplateContent extends Content {
-  preheader?: string | null;
-  variants?: Record<string, VariantContent> | null;
-}
+export const getDraft = (projectId: string, templateId: string) => unwrap(api.GET('/templates/{id}/draft', id(projectId, templateId)));
+export const putDraft = (projectId: string, templateId: string, content: ContentIn) =>
+  unwrap(api.PUT('/templates/{id}/draft', { ...id(projectId, templateId), body: content }));
+export const publish = (projectId: string, templateId: string, note: string) =>
+  unwrap(api.POST('/templates/{id}/publish', { ...id(projectId, templateId), body: note.trim() ? { note } : {} }));
+export const listVersions = (projectId: string, templateId: string) => unwrap(api.GET('/templates/{id}/versions', id(projectId, templateId)));
+export const getVersion = (projectId: string, templateId: string, n: number) =>
+  unwrap(api.GET('/templates/{id}/versions/{n}', version(projectId, templateId, n)));
+export const restoreVersion = (projectId: string, templateId: string, n: number) =>
+  unwrap(api.POST('/templates/{id}/versions/{n}/restore', version(projectId, templateId, n)));
+export const listStarters = (projectId: string) => unwrap(api.GET('/templates/starters', { headers: forProject(projectId) }));
+export const getBrand = (projectId: string) => unwrap(api.GET('/brand', { headers: forProject(projectId) }));
+export const putBrand = (projectId: string, brand: BodyOf<'/brand', 'put'>) => unwrap(api.PUT('/brand', { headers: forProject(projectId), body: brand }));
 
-export interface Check {
-  rule: string;
-  severity: 'warning' | 'error';
-  message: string;
-  blockId?: string | null;
-}
-
-export interface Preview {
-  subject: string;
-  html: string;
-  text: string;
-  checks?: Check[];
-}
-
-export interface Version {
-  number: number;
-  createdBy: { id: string; name: string | null; email: string } | null;
-  createdAt: string;
-  note: string | null;
-}
-
-export interface Starter {
-  id: string;
-  name: string;
-  description: string;
-  subject: string;
-  document: EmailDocument;
-}
-
-export interface Brand {
-  logoUrl: string | null;
-  colors: { background: string; content: string; text: string; accent: string };
-  fontFamily: string;
-  footer: { companyName: string; address: string };
-}
-
-/**
- * A call to a route of the editor's API, with the session cookie and the project header like the typed
- * client; an error answer becomes an ApiError with the API's message and field errors.
- */
-export async function call<T>(projectId: string, method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> {
-  const response = await fetch(path, {
-    method,
-    credentials: 'same-origin',
-    headers: { ...forProject(projectId), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const data = response.status === 204 ? undefined : await response.json().catch(() => undefined);
-  if (!response.ok) {
-    const { message, code } = messageOf(data, response.status);
-    throw new ApiError(response.status, message, code, fieldsOf(data));
-  }
-  return data as T;
-}
-
-export const templatePath = (id: string, rest = '') => `/templates/${encodeURIComponent(id)}${rest}`;
-
-export const getDraft = (projectId: string, id: string) => call<TemplateContent>(projectId, 'GET', templatePath(id, '/draft'));
-export const putDraft = (projectId: string, id: string, content: TemplateContent) => call<TemplateContent>(projectId, 'PUT', templatePath(id, '/draft'), content);
-export const publish = (projectId: string, id: string, note: string) => call<Version>(projectId, 'POST', templatePath(id, '/publish'), note.trim() ? { note } : {});
-export const listVersions = (projectId: string, id: string) => call<{ data: Version[] }>(projectId, 'GET', templatePath(id, '/versions'));
-export const getVersion = (projectId: string, id: string, n: number) => call<TemplateContent>(projectId, 'GET', templatePath(id, `/versions/${n}`));
-export const restoreVersion = (projectId: string, id: string, n: number) => call<unknown>(projectId, 'POST', templatePath(id, `/versions/${n}/restore`));
-export const sendTest = (projectId: string, id: string, to: string) => call<unknown>(projectId, 'POST', templatePath(id, '/test'), { to });
-export const listStarters = (projectId: string) => call<{ data: Starter[] }>(projectId, 'GET', '/templates/starters');
-export const getBrand = (projectId: string) => call<Brand>(projectId, 'GET', '/brand');
-export const putBrand = (projectId: string, brand: Brand) => call<Brand>(projectId, 'PUT', '/brand', brand);
-
-export interface PreviewInput {
-  subject: string;
-  editor: Editor;
-  body?: string;
-  document?: EmailDocument;
-  text?: string | null;
-  type?: string;
-  data?: Record<string, unknown>;
-  contactId?: string;
-}
+/** "Send test": the saved draft (else the published content) to `to`, the signed-in person's address when absent. */
+export const sendTest = (projectId: string, templateId: string, body: BodyOf<'/templates/{id}/test', 'post'>) =>
+  unwrap(api.POST('/templates/{id}/test', { ...id(projectId, templateId), body }));
 
 /** POST /templates/preview: the compiled, rendered email and its checks. */
-export const previewEmail = (projectId: string, input: PreviewInput) => call<Preview>(projectId, 'POST', '/templates/preview', input);
+export const previewEmail = (projectId: string, input: PreviewInput) => unwrap(api.POST('/templates/preview', { headers: forProject(projectId), body: input }));

@@ -3,6 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, forProject, unwrap } from '../api/client';
 import { ErrorState, Loading } from './States';
+import type { EmailDocument } from '../api/emailEditor';
 
 /**
  * The server's rendering of a subject, HTML body and text part (POST /templates/preview, the renderer
@@ -10,12 +11,27 @@ import { ErrorState, Loading } from './States';
  * sandbox (no scripts, an opaque origin), the text part in a tab. The template editor's preview, for
  * content that is not a template (a campaign's own).
  */
-export function EmailPreview({ projectId, subject, body, text }: { projectId: string; subject: string; body: string; text: string | null }) {
-  const [debounced] = useDebouncedValue({ subject, body, text }, 400);
+export function EmailPreview({
+  projectId,
+  subject,
+  body,
+  document,
+  text,
+}: {
+  projectId: string;
+  subject: string;
+  body: string;
+  /** A block document: compiled by the server, then rendered (the body is ignored). */
+  document?: EmailDocument | null;
+  text: string | null;
+}) {
+  const content = document ? { subject, editor: 'blocks' as const, document, text } : { subject, editor: 'html' as const, body, text };
+  const [debounced] = useDebouncedValue(content, 400);
+  const ready = !!debounced.subject && (debounced.editor === 'blocks' || !!debounced.body);
   const preview = useQuery({
     queryKey: ['email-preview', projectId, debounced],
     placeholderData: keepPreviousData,
-    enabled: !!debounced.subject && !!debounced.body,
+    enabled: ready,
     retry: false,
     queryFn: () => unwrap(api.POST('/templates/preview', { body: { ...debounced, data: {} }, headers: forProject(projectId) })),
   });
@@ -38,7 +54,7 @@ export function EmailPreview({ projectId, subject, body, text }: { projectId: st
         {preview.error ? <ErrorState error={preview.error} title="The preview did not render" /> : null}
         {preview.data ? (
           <RenderedEmail rendered={preview.data} height={420} />
-        ) : preview.isPending && debounced.subject && debounced.body ? (
+        ) : preview.isPending && ready ? (
           <Loading label="Rendering…" />
         ) : (
           <Text size="sm" c="dimmed">

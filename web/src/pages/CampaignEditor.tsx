@@ -24,9 +24,9 @@ import { useAppConfig } from '../api/session';
 import { bodyOf, contactsText, draftOf, DURATION_UNITS, sendBodyOf, splitAddress, type Campaign, type CampaignDraft, type DurationUnit, type Schedule } from '../api/campaigns';
 import { TEMPLATE_TYPES } from '../api/templates';
 import { ErrorState } from '../components/States';
-import { CodeEditor } from '../components/CodeEditor';
 import { EmailPreview } from '../components/EmailPreview';
 import { ContentChecks } from '../components/emailEditor/ContentChecks';
+import { CampaignContent } from '../components/emailEditor/CampaignContent';
 import { conditionErrors, newTree } from '../components/FilterBuilder';
 import { AudienceFields } from '../components/campaigns/AudienceFields';
 
@@ -390,14 +390,7 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
                   />
                   <TextInput label="Subject" required value={draft.subject} onChange={(e) => set({ subject: e.currentTarget.value })} error={errorOf('subject') ?? errorOf('abTest.subjects.0')} />
                   <AbTestFields draft={draft} set={set} errors={save.error} />
-                  <CodeEditor
-                    label="Body"
-                    description={'HTML with Liquid: {{ email }}, {{ data.firstName ?? "there" }}; outputs are HTML-escaped'}
-                    required
-                    value={draft.body}
-                    onChange={(body) => set({ body })}
-                    error={errorOf('body')}
-                  />
+                  <CampaignContent projectId={projectId} draft={draft} set={set} errorOf={errorOf} />
                   <Textarea
                     label="Plain text"
                     description="Optional: the text/plain part's own Liquid source; left empty, it is generated from the HTML"
@@ -427,7 +420,7 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
               </Paper>
             </Stack>
             <Stack>
-              <EmailPreview projectId={projectId} subject={draft.subject} body={draft.body} text={draft.text || null} />
+              <EmailPreview projectId={projectId} subject={draft.subject} body={draft.body} document={draft.editor === 'blocks' ? draft.document : null} text={draft.text || null} />
               <Paper withBorder p="md">
                 <Stack gap="sm">
                   <Title order={2} size="h4">
@@ -496,7 +489,7 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
                 Counted now; the audience is taken again when sending starts.
               </Text>
             ) : null}
-            <ContentChecks projectId={projectId} subject={draft.subject} body={draft.body} text={draft.text || null} type={draft.type} />
+            <ContentChecks projectId={projectId} subject={draft.subject} body={draft.body} document={draft.editor === 'blocks' ? draft.document : null} text={draft.text || null} type={draft.type} />
             {send.error ? <ErrorState error={send.error} title="Not sent" /> : null}
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setConfirming(null)}>

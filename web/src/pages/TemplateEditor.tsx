@@ -160,7 +160,7 @@ function Editor({ projectId, template, content, onRestored }: { projectId: strin
         {template ? (
           <Group gap="xs">
             <VersionsDrawer projectId={projectId} templateId={template.id} onRestored={onRestored} />
-            <SendTest projectId={projectId} templateId={template.id} data={parsed.data} unpublished={dirty || published === null} />
+            <SendTest projectId={projectId} templateId={template.id} data={parsed.data} dirty={dirty} save={() => save.mutateAsync()} />
             <Button variant="default" onClick={() => duplicate.mutate()} loading={duplicate.isPending}>
               Duplicate
             </Button>

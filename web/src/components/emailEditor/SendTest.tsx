@@ -1,28 +1,38 @@
 import { useState } from 'react';
 import { Anchor, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { api, fieldError, forProject, hasFieldErrors, unwrap } from '../../api/client';
+import { fieldError, hasFieldErrors } from '../../api/client';
+import { sendTest } from '../../api/emailEditor';
 import { useAppConfig, useMe } from '../../api/session';
 import { ErrorState } from '../States';
 
 /**
- * "Send test": POST /v1/send of the published template to one address (the signed-in person's at
- * first), with the preview data for this send only (`{ value, persistent: false }`: not stored on the
- * recipient's contact).
+ * "Send test": POST /templates/:id/test of the draft to one address (the signed-in person's at first),
+ * saving unsaved changes first so the test is what the editor shows, with the preview data for this
+ * send only (not stored on the recipient's contact).
  */
-export function SendTest({ projectId, templateId, data, unpublished }: { projectId: string; templateId: string; data: Record<string, unknown> | undefined; unpublished: boolean }) {
+export function SendTest({
+  projectId,
+  templateId,
+  data,
+  dirty,
+  save,
+}: {
+  projectId: string;
+  templateId: string;
+  data: Record<string, unknown> | undefined;
+  dirty: boolean;
+  save(): Promise<unknown>;
+}) {
   const config = useAppConfig();
   const me = useMe();
   const [opened, setOpened] = useState(false);
   const [to, setTo] = useState('');
   const send = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.POST('/v1/send', {
-          body: { to, template: templateId, data: Object.fromEntries(Object.entries(data ?? {}).map(([k, v]) => [k, { value: v, persistent: false }])) as never },
-          headers: forProject(projectId),
-        }),
-      ),
+    mutationFn: async () => {
+      if (dirty) await save();
+      return sendTest(projectId, templateId, { to, data: data ?? {} });
+    },
   });
   const open = () => {
     if (!to && me.data?.email) setTo(me.data.email);
@@ -47,9 +57,18 @@ export function SendTest({ projectId, templateId, data, unpublished }: { project
         >
           <Stack>
             <Text size="sm">
-              Sends the published template{unpublished ? ' (not your unpublished changes)' : ''} with the preview data, which is not stored on the recipient. The recipient becomes a contact of the project, as with every send.
+              Sends the draft{dirty ? ' (your changes are saved first)' : ''} with the preview data, which is not stored on the recipient. The recipient becomes
+              a contact of the project, as with every send.
             </Text>
-            <TextInput label="Send to" type="email" required value={to} onChange={(e) => setTo(e.currentTarget.value)} error={fieldError(send.error, 'to')} data-autofocus />
+            <TextInput
+              label="Send to"
+              type="email"
+              required
+              value={to}
+              onChange={(e) => setTo(e.currentTarget.value)}
+              error={fieldError(send.error, 'to')}
+              data-autofocus
+            />
             {send.error && !hasFieldErrors(send.error) ? <ErrorState error={send.error} title="Not sent" /> : null}
             {send.data ? (
               <Text size="sm" c="green" role="status">

@@ -1,5 +1,5 @@
 import type { ResponseOf } from '../../api/client';
-import type { Editor, EmailDocument, TemplateContent, VariantContent } from '../../api/emailEditor';
+import type { ContentIn, Editor, EmailDocument, TemplateContent, VariantContent } from '../../api/emailEditor';
 import type { TemplateType } from '../../api/templates';
 
 export type Template = ResponseOf<'/templates/{id}', 'get'>;
@@ -73,11 +73,11 @@ export const metaOf = (d: Meta) => ({
 });
 
 /** The content as the API takes it: a blocks template sends its document and no body. */
-export function contentOf(d: Draft): TemplateContent {
+export function contentOf(d: Draft): ContentIn {
   const text = d.text ? d.text : null;
   return d.editor === 'blocks'
-    ? ({ subject: d.subject, editor: 'blocks', document: d.document, text, variants: d.variants } as TemplateContent)
-    : ({ subject: d.subject, editor: 'html', body: d.body, text, variants: d.variants } as TemplateContent);
+    ? { subject: d.subject, editor: 'blocks', document: d.document, text, variants: d.variants }
+    : { subject: d.subject, editor: 'html', body: d.body, text, variants: d.variants };
 }
 
 /** POST /templates: settings and content at once (published as the first version). */
@@ -108,6 +108,8 @@ export function withLocalised(d: Draft, locale: string, patch: Partial<Localised
   if (!locale) return { ...d, ...patch };
   const next = { ...localised(d, locale), ...patch };
   const variant: VariantContent =
-    d.editor === 'blocks' ? { subject: next.subject, document: next.document, text: next.text || null } : { subject: next.subject, body: next.body, text: next.text || null };
+    d.editor === 'blocks'
+      ? { subject: next.subject, document: next.document, text: next.text || null }
+      : { subject: next.subject, body: next.body, text: next.text || null };
   return { ...d, variants: { ...d.variants, [locale]: variant } };
 }
