@@ -257,26 +257,28 @@ export async function upcoming(db: Knex, projectId: string, limit: number): Prom
     .limit(limit)
     .select('id', 'name', 'scheduled_for as scheduledFor');
   const executions = async (): Promise<UpcomingExecution[]> => {
-    return db({ x: 'workflow_executions' })
-      .join({ w: 'workflows' }, 'w.id', 'x.workflow_id')
-      .leftJoin({ c: 'contacts' }, 'c.id', 'x.contact_id')
-      .where('x.project_id', projectId)
-      .whereIn('x.status', ['RUNNING', 'WAITING'])
-      // Test runs (POST /workflows/:id/test) are the tester's, not what the project has coming.
-      .whereNull('x.test')
-      .orderByRaw('x.wake_at ASC NULLS LAST, x.waiting_since ASC NULLS LAST, x.id')
-      .limit(limit)
-      .select(
-        'x.id',
-        'x.workflow_id as workflowId',
-        'w.name as workflowName',
-        'x.contact_id as contactId',
-        'c.email as contactEmail',
-        'x.status',
-        'x.waiting_for as waitingFor',
-        'x.waiting_since as waitingSince',
-        'x.wake_at as wakeAt',
-      );
+    return (
+      db({ x: 'workflow_executions' })
+        .join({ w: 'workflows' }, 'w.id', 'x.workflow_id')
+        .leftJoin({ c: 'contacts' }, 'c.id', 'x.contact_id')
+        .where('x.project_id', projectId)
+        .whereIn('x.status', ['RUNNING', 'WAITING'])
+        // Test runs (POST /workflows/:id/test) are the tester's, not what the project has coming.
+        .whereNull('x.test')
+        .orderByRaw('x.wake_at ASC NULLS LAST, x.waiting_since ASC NULLS LAST, x.id')
+        .limit(limit)
+        .select(
+          'x.id',
+          'x.workflow_id as workflowId',
+          'w.name as workflowName',
+          'x.contact_id as contactId',
+          'c.email as contactEmail',
+          'x.status',
+          'x.waiting_for as waitingFor',
+          'x.waiting_since as waitingSince',
+          'x.wake_at as wakeAt',
+        )
+    );
   };
   const [c, x] = await Promise.all([campaigns, executions()]);
   return { campaigns: c, executions: x };

@@ -483,7 +483,8 @@ export default [
     ...common,
     method: 'get',
     path: '/workflows/:id/executions',
-    summary: "Executions of the workflow, newest first (page pagination; status, contactId and search (the contact's email) filters; test runs only with test=true)",
+    summary:
+      "Executions of the workflow, newest first (page pagination; status, contactId and search (the contact's email) filters; test runs only with test=true)",
     params: IdParams,
     query: ExecutionListQuery,
     responses: { 200: { description: 'a page of executions', schema: ExecutionPage } },
