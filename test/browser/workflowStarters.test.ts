@@ -74,5 +74,13 @@ it('creates the abandoned cart from "Start from a flow", picks its template, and
   // The executions list does not show the test run.
   const list = await h.http.get(`/workflows/${id}/executions`).set(bearer(secretKey));
   expect(list.body.total).toBe(0);
+
+  // Enabled, it runs version 1; "Versions" lists it with who made it.
+  await s.click('Enable');
+  await s.waitForText('Version 1');
+  await s.click('Versions');
+  await s.waitForText('First version');
+  const versions = await page.$eval('[aria-label="Versions"]', (el) => (el as any).innerText as string);
+  expect(versions).toContain(me);
   expect(s.problems).toEqual([]);
 }, 240_000);

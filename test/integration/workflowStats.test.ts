@@ -144,6 +144,25 @@ describe('per-step counters', () => {
     expect(byStep((await stats(wf.id, `?from=${hourAgo}`)).body)[s.wait]).toMatchObject({ entered: 12 });
   }, 120_000);
 
+  it('leave test runs out: a test run moves no counter and its email counts as no step’s', async () => {
+    const wf = await api.build(
+      `stats-test-${Date.now()}`,
+      { mark: { type: 'UPDATE_CONTACT', config: { data: { tested: true } } }, wait: { type: 'DELAY', config: { amount: 1, unit: 'days' } } },
+      [
+        ['trigger', 'mark'],
+        ['mark', 'wait'],
+      ],
+    );
+    const contact = await h.http.post('/contacts').set(bearer(p.secretKey)).send({ email: uniqueEmail('tested') });
+    const before = byStep((await stats(wf.id)).body);
+    const run = await h.http.post(`/workflows/${wf.id}/test`).set(bearer(p.secretKey)).send({ contactId: contact.body.id, to: 'tester@stats.example.com' });
+    expect(run.status).toBe(201);
+    await eventually(async () => (await h.deps.knex('workflow_executions').where({ id: run.body.executionId }).first()).status === 'COMPLETED');
+    // The run did pass both steps (its history says so), and the counters did not move.
+    expect(Number((await h.deps.knex('workflow_execution_steps').where({ execution_id: run.body.executionId }).count('* as n').first())?.n)).toBe(3);
+    expect(byStep((await stats(wf.id)).body)).toEqual(before);
+  });
+
   it('refuses a bad period and another project’s workflow', async () => {
     const wf = await api.build(`stats-bad-${Date.now()}`, {}, []);
     expect((await stats(wf.id, '?from=yesterday')).status).toBe(400);

@@ -1,3 +1,4 @@
+import { Worker } from '@temporalio/worker';
 import { startHarness, createProjectFixture, bearer, Harness, ProjectFixture } from '../helpers/harness';
 import { uniqueEmail } from '../helpers/fixtures';
 import { workflowApi } from '../helpers/workflows';
@@ -60,6 +61,11 @@ describe('workflow versions', () => {
     expect((await flows.until(wf.id, x2.id, ['COMPLETED', 'FAILED'])).status).toBe('COMPLETED');
     expect((await contactData(x1.contactId)).ran).toBe('v1');
     expect((await contactData(x2.contactId)).ran).toBe('v2');
+    // Version 1's execution, finished after version 2 was saved, replays as it ran.
+    const history = await (await h.deps.temporal.client()).workflow.getHandle(`exec-${x1.id}`).fetchHistory();
+    for await (const result of Worker.runReplayHistories({ workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } }, [{ workflowId: `exec-${x1.id}`, history }])) {
+      expect(result.error).toBeUndefined();
+    }
 
     // One version with its graph.
     const one = await h.http.get(`/workflows/${wf.id}/versions/1`).set(bearer(p.secretKey));
