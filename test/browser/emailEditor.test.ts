@@ -37,14 +37,22 @@ const canvasOrder = () =>
   );
 /** Clicks the visible element matching `selector` whose text is `text` (a segmented control's label). */
 const clickText = async (selector: string, text: string) => {
-  const el = await page.waitForFunction(
-    (sel: string, t: string) =>
-      [...(globalThis as any).document.querySelectorAll(sel)].find((x: any) => x.offsetParent !== null && x.textContent.trim() === t) ?? null,
-    { timeout: 20_000 },
-    selector,
-    text,
-  );
-  await (el as any).click();
+  const find = () =>
+    page.waitForFunction(
+      (sel: string, t: string) =>
+        [...(globalThis as any).document.querySelectorAll(sel)].find((x: any) => x.offsetParent !== null && x.textContent.trim() === t) ?? null,
+      { timeout: 20_000 },
+      selector,
+      text,
+    );
+  // A menu still opening may render its items again between finding one and clicking it: find it again then.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ((await find()) as any).click();
+    } catch (err) {
+      if (attempt >= 3 || !/detached/i.test(String(err))) throw err;
+    }
+  }
 };
 /** `EDITOR_SCREENSHOTS=1` also photographs the editor into docs/img. */
 async function photograph(name: string) {

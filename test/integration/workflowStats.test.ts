@@ -153,7 +153,10 @@ describe('per-step counters', () => {
         ['mark', 'wait'],
       ],
     );
-    const contact = await h.http.post('/contacts').set(bearer(p.secretKey)).send({ email: uniqueEmail('tested') });
+    const contact = await h.http
+      .post('/contacts')
+      .set(bearer(p.secretKey))
+      .send({ email: uniqueEmail('tested') });
     const before = byStep((await stats(wf.id)).body);
     const run = await h.http.post(`/workflows/${wf.id}/test`).set(bearer(p.secretKey)).send({ contactId: contact.body.id, to: 'tester@stats.example.com' });
     expect(run.status).toBe(201);

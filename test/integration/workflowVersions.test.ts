@@ -63,7 +63,9 @@ describe('workflow versions', () => {
     expect((await contactData(x2.contactId)).ran).toBe('v2');
     // Version 1's execution, finished after version 2 was saved, replays as it ran.
     const history = await (await h.deps.temporal.client()).workflow.getHandle(`exec-${x1.id}`).fetchHistory();
-    for await (const result of Worker.runReplayHistories({ workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } }, [{ workflowId: `exec-${x1.id}`, history }])) {
+    for await (const result of Worker.runReplayHistories({ workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } }, [
+      { workflowId: `exec-${x1.id}`, history },
+    ])) {
       expect(result.error).toBeUndefined();
     }
 

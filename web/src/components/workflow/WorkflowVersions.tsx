@@ -81,7 +81,7 @@ export function WorkflowVersions({
                     </Table.Td>
                     <Table.Td>
                       <Text size="sm">
-                        {new Date(v.createdAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZoneName: 'short' })}
+                        {new Date(v.createdAt).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' })}
                       </Text>
                       <Text size="xs" c="dimmed">
                         {v.createdBy ?? 'unknown'}
