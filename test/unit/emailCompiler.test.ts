@@ -119,6 +119,13 @@ describe('the block compiler', () => {
     expect(own.html).not.toContain('#ab12cd');
   });
 
+  it("drops MJML's indentation, but keeps a raw block's preformatted text as written", async () => {
+    const plain = await compileDocument(doc([{ id: 'h', type: 'heading', text: 'Hi', level: 1 }]));
+    expect(plain.html).not.toMatch(/\n[ \t]+</);
+    const pre = await compileDocument(doc([{ id: 'r', type: 'html', html: '<pre>line one\n    indented line</pre>' }]));
+    expect(pre.html).toContain('line one\n    indented line');
+  });
+
   it('counts its MJML compiles', async () => {
     const before = compileCount();
     await compileDocument(doc([{ id: 's', type: 'spacer' }]));
