@@ -66,11 +66,12 @@ describe('POST /domains', () => {
         purpose: 'ownership',
         required: true,
         valid: false,
+        problem: null,
       },
-      { type: 'TXT', name: domain, value: 'v=spf1 include:sendgrid.net ~all', purpose: 'spf', required: true, valid: false },
-      { type: 'TXT', name: `_dmarc.${domain}`, value: 'v=DMARC1; p=none;', purpose: 'dmarc', required: false, valid: false },
+      { type: 'TXT', name: domain, value: 'v=spf1 include:sendgrid.net ~all', purpose: 'spf', required: true, valid: false, problem: null },
+      { type: 'TXT', name: `_dmarc.${domain}`, value: 'v=DMARC1; p=none;', purpose: 'dmarc', required: false, valid: false, problem: null },
       // The inbound server (docs/inbound.md), recommended: INBOUND_MX_HOST defaults to APP_URL's host.
-      { type: 'MX', name: `inbound.${domain}`, value: '10 localhost', purpose: 'inbound', required: false, valid: false },
+      { type: 'MX', name: `inbound.${domain}`, value: '10 localhost', purpose: 'inbound', required: false, valid: false, problem: null },
     ]);
   });
 
