@@ -10638,6 +10638,8 @@ export interface operations {
                         projectId: string;
                         records: {
                             name: string;
+                            /** @description why the last check did not find the record, in a sentence; null when found or not checked yet */
+                            problem: string | null;
                             /**
                              * @description inbound: MX of `inbound.<domain>` (mail to the project); bounce: MX of the VERP return-path domain (SMTP transport)
                              * @enum {string}
@@ -10812,6 +10814,8 @@ export interface operations {
                         projectId: string;
                         records: {
                             name: string;
+                            /** @description why the last check did not find the record, in a sentence; null when found or not checked yet */
+                            problem: string | null;
                             /**
                              * @description inbound: MX of `inbound.<domain>` (mail to the project); bounce: MX of the VERP return-path domain (SMTP transport)
                              * @enum {string}
@@ -10903,6 +10907,8 @@ export interface operations {
                         projectId: string;
                         records: {
                             name: string;
+                            /** @description why the last check did not find the record, in a sentence; null when found or not checked yet */
+                            problem: string | null;
                             /**
                              * @description inbound: MX of `inbound.<domain>` (mail to the project); bounce: MX of the VERP return-path domain (SMTP transport)
                              * @enum {string}
@@ -12741,6 +12747,8 @@ export interface operations {
                                 dmarc: string;
                                 spf: string;
                             } | null;
+                            /** @description the matched contact's address; null when none matched or it was since erased */
+                            contactEmail: string | null;
                             /** @description the sender (mail to the project) or the email's recipient (reports) */
                             contactId: string | null;
                             /** @description ISO 8601 timestamp (UTC) */
@@ -12842,6 +12850,8 @@ export interface operations {
                             dmarc: string;
                             spf: string;
                         } | null;
+                        /** @description the matched contact's address; null when none matched or it was since erased */
+                        contactEmail: string | null;
                         /** @description the sender (mail to the project) or the email's recipient (reports) */
                         contactId: string | null;
                         /** @description ISO 8601 timestamp (UTC) */
@@ -12851,6 +12861,11 @@ export interface operations {
                         /** @description the email a bounce, complaint or reply is about */
                         emailId: string | null;
                         from: string | null;
+                        /** @description the header fields of the message as received, in order, each value unfolded (at most 200) */
+                        headers: {
+                            name: string;
+                            value: string;
+                        }[];
                         id: string;
                         inReplyTo: string | null;
                         /**
