@@ -1,7 +1,8 @@
 import '@mantine/core/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createTheme, Drawer, localStorageColorSchemeManager, MantineProvider, Modal } from '@mantine/core';
+import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
+import { cssVariablesResolver, theme } from './theme';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { routes } from './routes';
@@ -13,22 +14,13 @@ const queryClient = new QueryClient({
   },
 });
 
-const theme = createTheme({
-  primaryColor: 'indigo',
-  defaultRadius: 'md',
-  // Every dialog's close button has a name for screen readers (an icon alone has none).
-  components: {
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
-    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
-  },
-});
 /** Light or dark follows the system until the person picks one with the "Dark theme" switch; the choice is kept in this browser. */
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'svc-mail-color-scheme' });
 const router = createBrowserRouter(routes, { basename: '/app' });
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <MantineProvider theme={theme} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>
