@@ -155,6 +155,13 @@ describe('GET /domains/:id/verify', () => {
       ['dmarc', true],
       ['inbound', true],
     ]);
+    // The sentence the dashboard shows beside it; the records found carry none.
+    expect(res.body.records.map((r: any) => r.problem)).toEqual([
+      `The TXT records at _svc-verification.${domain} do not hold this project's verification value: publish it exactly as shown.`,
+      null,
+      null,
+      null,
+    ]);
   });
 
   it("does not verify with another project's token for the same domain", async () => {

@@ -69,7 +69,6 @@ export function SuppressionCsv({ projectId }: { projectId: string }) {
         <FileInput
           label="CSV file"
           description="One address per line, or a column of them; other columns and a header row are ignored."
-          placeholder="Choose a file"
           accept=".csv,text/csv,text/plain"
           value={file}
           onChange={(f) => {
