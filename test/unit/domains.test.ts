@@ -171,10 +171,14 @@ describe('what is wrong with a record, in a sentence', () => {
   const [ownership, spf, dmarc] = buildRecords('example.com', 'tok123', SPF);
   const [dkim, inbound] = buildRecords('example.com', 'tok', SPF, { selector: 's1', publicKey: 'AAAA' }, { mxHost: 'mx.svc.test', bounces: false }).slice(3);
   it('names what was found instead of the record', () => {
-    expect(recordProblem(ownership, [], SPF)).toBe('No TXT record was found at _svc-verification.example.com: publish the value shown (DNS changes can take a while to be seen).');
+    expect(recordProblem(ownership, [], SPF)).toBe(
+      'No TXT record was found at _svc-verification.example.com: publish the value shown (DNS changes can take a while to be seen).',
+    );
     expect(recordProblem(ownership, ['svc-verification=other'], SPF)).toMatch(/do not hold this project's verification value/);
     expect(recordProblem(spf, ['google-site-verification=x'], SPF)).toBe('There is no SPF record (v=spf1 …) at example.com: publish the value shown.');
-    expect(recordProblem(spf, ['v=spf1 include:a.test ~all', 'v=spf1 include:b.test ~all'], SPF)).toMatch(/has 2 SPF records.*merge them into one that carries include:sendgrid\.net/);
+    expect(recordProblem(spf, ['v=spf1 include:a.test ~all', 'v=spf1 include:b.test ~all'], SPF)).toMatch(
+      /has 2 SPF records.*merge them into one that carries include:sendgrid\.net/,
+    );
     expect(recordProblem(spf, ['v=spf1 include:_spf.google.com ~all'], SPF)).toBe(
       'The SPF record at example.com ("v=spf1 include:_spf.google.com ~all") does not carry include:sendgrid.net: add it before the final all term, as in the value shown.',
     );

@@ -9,7 +9,6 @@ import { DnsRecordsTable } from '../components/DnsRecordsTable';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { TrackingDomainSection } from '../components/TrackingDomain';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import { usePageTitle } from '../components/usePageTitle';
 
 type Domain = ResponseOf<'/domains/project/{projectId}', 'get'>[number];
 
@@ -125,7 +124,6 @@ export default function Domains() {
   const may = manages(project?.role);
   const config = useAppConfig();
   const qc = useQueryClient();
-  usePageTitle('Domains');
   const [name, setName] = useState('');
   const domains = useQuery({
     queryKey: ['domains', projectId],

@@ -7,7 +7,6 @@ import { useCurrentProject } from '../api/project';
 import { ErrorState } from '../components/States';
 import { ListPage, ListTable } from '../components/ListPage';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import { usePageTitle } from '../components/usePageTitle';
 import { manages } from '../routes';
 import { SuppressionCsv } from '../components/suppressions/SuppressionCsv';
 
@@ -97,7 +96,6 @@ function AddSuppression({ projectId }: { projectId: string }) {
 export default function Suppressions() {
   const { projectId, project } = useCurrentProject();
   const may = manages(project?.role);
-  usePageTitle('Suppressions');
   const qc = useQueryClient();
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 300);
