@@ -226,6 +226,8 @@ it('Inbound: a reply with its parsed headers and the contact it matched', async 
   expect(headers).toEqual(expect.arrayContaining(['Subject A question about pricing', `To ${to}`]));
   expect(await page.$eval(DIALOG, (d) => (d as any).innerText)).toContain('SPF');
   await photograph('inbound');
+  // The dialog's fade-in ends before axe reads its colours (mid-transition they are blended).
+  await new Promise((r) => setTimeout(r, 600));
   expect(await violations()).toEqual([]);
   // The contact it matched opens its page.
   await (await page.waitForSelector(`${DIALOG} ::-p-aria([name="${from}"][role="link"])`, { timeout: 20_000 }))!.click();
