@@ -1,4 +1,4 @@
-import { Alert, Anchor, AppShell, Burger, Button, Group, NavLink, Select, Text, Title } from '@mantine/core';
+import { Alert, Anchor, AppShell, Burger, Button, Group, NavLink, ScrollArea, Select, Text, Title } from '@mantine/core';
 import { ColorSchemeSwitch } from '../components/ColorSchemeSwitch';
 import { MAIN_ID } from '../components/AppFrame';
 import { useDisclosure } from '@mantine/hooks';
@@ -88,10 +88,20 @@ export default function ProjectLayout() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" component="nav" aria-label="Project">
-        <NavLink component={RouterNavLink} to={`/p/${projectId}`} end label="Setup" onClick={close} active={pathname === `/p/${projectId}`} />
-        {SECTIONS.filter((s) => !s.roles || (project.role && s.roles.includes(project.role))).map((s) => (
-          <NavLink key={s.path} component={RouterNavLink} to={section(s.path)} label={s.label} onClick={close} active={pathname.startsWith(section(s.path))} />
-        ))}
+        {/* Scrolls when the sections outgrow a short window, so the last ones stay reachable. */}
+        <AppShell.Section grow component={ScrollArea}>
+          <NavLink component={RouterNavLink} to={`/p/${projectId}`} end label="Setup" onClick={close} active={pathname === `/p/${projectId}`} />
+          {SECTIONS.filter((s) => !s.roles || (project.role && s.roles.includes(project.role))).map((s) => (
+            <NavLink
+              key={s.path}
+              component={RouterNavLink}
+              to={section(s.path)}
+              label={s.label}
+              onClick={close}
+              active={pathname.startsWith(section(s.path))}
+            />
+          ))}
+        </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main id={MAIN_ID} tabIndex={-1} style={{ outline: 'none' }}>
         <VerifyBanner />
