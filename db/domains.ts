@@ -13,6 +13,8 @@ export interface DnsRecord {
   purpose: RecordPurpose;
   required: boolean;
   valid: boolean;
+  /** Why the last check did not find the record, in a sentence for the domain's owner; null or absent when found or never checked. */
+  problem?: string | null;
 }
 
 export interface DomainRow {
@@ -75,7 +77,7 @@ export interface InboundRecords {
  * DKIM record is listed (and required) only when given: when the service signs the mail itself.
  * The MX records of the inbound server are recommended, never required: sending works without them.
  */
-export function buildRecords(domain: string, token: string, spfInclude: string, dkim?: DkimPublicKey | null, inbound?: InboundRecords | null): DnsRecord[] {
+export function buildRecords(domain: string, token: string, spf: string, dkim?: DkimPublicKey | null, inbound?: InboundRecords | null): DnsRecord[] {
   const mx = (name: string, purpose: RecordPurpose): DnsRecord => ({
     type: 'MX',
     name,
@@ -86,7 +88,7 @@ export function buildRecords(domain: string, token: string, spfInclude: string, 
   });
   return [
     { type: 'TXT', name: `${OWNERSHIP_LABEL}.${domain}`, value: `${OWNERSHIP_PREFIX}${token}`, purpose: 'ownership', required: true, valid: false },
-    { type: 'TXT', name: domain, value: `v=spf1 include:${spfInclude} ~all`, purpose: 'spf', required: true, valid: false },
+    { type: 'TXT', name: domain, value: `v=spf1 ${spf} ~all`, purpose: 'spf', required: true, valid: false },
     { type: 'TXT', name: `${DMARC_LABEL}.${domain}`, value: 'v=DMARC1; p=none;', purpose: 'dmarc', required: false, valid: false },
     ...(dkim
       ? [
@@ -120,7 +122,7 @@ const isSpf = (txt: string) => /^v=spf1(\s|$)/i.test(txt.trim());
 const hostName = (h: string) => h.trim().toLowerCase().replace(/\.$/, '');
 
 /** Whether the values published at `record.name` (TXT strings, or MX exchange names for an MX record) satisfy the record. */
-export function recordFound(record: DnsRecord, txt: string[], spfInclude: string): boolean {
+export function recordFound(record: DnsRecord, txt: string[], spf: string): boolean {
   switch (record.purpose) {
     case 'inbound':
     case 'bounce': {
@@ -132,15 +134,15 @@ export function recordFound(record: DnsRecord, txt: string[], spfInclude: string
       return txt.some((t) => t.trim() === record.value);
     case 'spf': {
       // Two SPF records on one name are a permanent error for receivers (RFC 7208 §4.5), so exactly one must exist.
-      const spf = txt.filter(isSpf);
-      const include = `include:${spfInclude}`.toLowerCase();
+      const published = txt.filter(isSpf);
+      const term = spf.toLowerCase();
       return (
-        spf.length === 1 &&
-        spf[0]
+        published.length === 1 &&
+        published[0]
           .trim()
           .toLowerCase()
           .split(/\s+/)
-          .some((term) => term.replace(/^\+/, '') === include)
+          .some((t) => t.replace(/^\+/, '') === term)
       );
     }
     case 'dmarc':
@@ -153,6 +155,32 @@ export function recordFound(record: DnsRecord, txt: string[], spfInclude: string
         return (tags.get('v') ?? 'DKIM1') === 'DKIM1' && (tags.get('k') ?? 'rsa') === 'rsa' && tags.get('p') === expected;
       });
     }
+  }
+}
+
+/**
+ * Why `record` is not satisfied by what is published at its name, as its owner can act on it
+ * (the dashboard shows it beside the record). Called only when recordFound said no.
+ */
+export function recordProblem(record: DnsRecord, published: string[], spf: string): string {
+  const at = record.name;
+  if (!published.length) return `No ${record.type} record was found at ${at}: publish the value shown (DNS changes can take a while to be seen).`;
+  switch (record.purpose) {
+    case 'inbound':
+    case 'bounce':
+      return `The MX record at ${at} points to ${published.join(', ')}, not to ${record.value.split(/\s+/).pop()}: mail sent there does not reach this service.`;
+    case 'ownership':
+      return `The TXT records at ${at} do not hold this project's verification value: publish it exactly as shown.`;
+    case 'spf': {
+      const spfs = published.filter(isSpf);
+      if (!spfs.length) return `There is no SPF record (v=spf1 …) at ${at}: publish the value shown.`;
+      if (spfs.length > 1) return `${at} has ${spfs.length} SPF records, which receivers treat as an error: merge them into one that carries ${spf}.`;
+      return `The SPF record at ${at} ("${spfs[0].trim()}") does not carry ${spf}: add it before the final all term, as in the value shown.`;
+    }
+    case 'dmarc':
+      return `The TXT records at ${at} hold no DMARC policy (v=DMARC1): publish the value shown.`;
+    case 'dkim':
+      return `The TXT record at ${at} does not hold this domain's DKIM key: publish the value shown, whole (long values are split into several strings by some DNS providers, which is fine).`;
   }
 }
 
@@ -206,12 +234,12 @@ export async function createDomain(
   knex: Knex,
   projectId: string,
   domain: string,
-  spfInclude: string,
+  spf: string,
   dkim?: { key: NewDkimKey; listed: boolean },
   inbound?: InboundRecords | null,
 ): Promise<DomainRow | null> {
   const token = newDomainToken();
-  const records = buildRecords(domain, token, spfInclude, dkim?.listed ? dkim.key : null, inbound);
+  const records = buildRecords(domain, token, spf, dkim?.listed ? dkim.key : null, inbound);
   return knex.transaction(async (trx) => {
     const [row] = await trx<DomainRow>('domains')
       .insert({ id: uuid(), project_id: projectId, domain, token, records: JSON.stringify(records) as any })

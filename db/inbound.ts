@@ -77,26 +77,35 @@ const SUMMARY_COLUMNS = [
   'created_at',
 ];
 
+/** A message with the address of the contact it matched (null: none, or since erased). */
+export type InboundWithContact<R> = R & { contact_email: string | null };
+
+/** The matched contact's address, joined in the project (a contact id of another project never reads across). */
+const withContact = (db: Knex) =>
+  db('inbound_messages as m').leftJoin('contacts as c', function () {
+    this.on('c.id', '=', 'm.contact_id').andOn('c.project_id', '=', 'm.project_id');
+  });
+
 /** A project's messages newest first, without their raw bytes (keyset over created_at, id). */
 export async function listInboundMessages(
   db: Knex,
   input: { projectId: string; limit: number; kind?: InboundKind; after?: TimeCursor },
-): Promise<TimePage<Omit<InboundMessageRow, 'raw'>>> {
-  const q = db('inbound_messages')
-    .where('project_id', input.projectId)
-    .select([...SUMMARY_COLUMNS, db.raw(`${timeKeySql('created_at')} AS sort_key`)])
+): Promise<TimePage<InboundWithContact<Omit<InboundMessageRow, 'raw'>>>> {
+  const q = withContact(db)
+    .where('m.project_id', input.projectId)
+    .select([...SUMMARY_COLUMNS.map((c) => `m.${c}`), 'c.email as contact_email', db.raw(`${timeKeySql('m.created_at')} AS sort_key`)])
     .orderBy([
-      { column: 'created_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
+      { column: 'm.created_at', order: 'desc' },
+      { column: 'm.id', order: 'desc' },
     ])
     .limit(input.limit + 1);
-  if (input.kind) q.andWhere('kind', input.kind);
-  if (input.after) q.andWhereRaw('(created_at, id) < (?::timestamptz, ?::uuid)', [input.after.at, input.after.id]);
-  return timePage((await q) as Array<Omit<InboundMessageRow, 'raw'> & { sort_key: string }>, input.limit);
+  if (input.kind) q.andWhere('m.kind', input.kind);
+  if (input.after) q.andWhereRaw('(m.created_at, m.id) < (?::timestamptz, ?::uuid)', [input.after.at, input.after.id]);
+  return timePage((await q) as Array<InboundWithContact<Omit<InboundMessageRow, 'raw'>> & { sort_key: string }>, input.limit);
 }
 
-export async function findInboundMessage(db: Knex, projectId: string, id: string): Promise<InboundMessageRow | undefined> {
-  return db<InboundMessageRow>('inbound_messages').where({ project_id: projectId, id }).first();
+export async function findInboundMessage(db: Knex, projectId: string, id: string): Promise<InboundWithContact<InboundMessageRow> | undefined> {
+  return withContact(db).where({ 'm.project_id': projectId, 'm.id': id }).first('m.*', 'c.email as contact_email');
 }
 
 /**

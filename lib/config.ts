@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import net from 'node:net';
 import { z } from 'zod';
 import { parsePublicKey } from './publicKey';
 
@@ -174,7 +175,8 @@ const EnvSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   WEBHOOK_RETRY_HOURS: unsetIfBlank(positive.default(24)),
   WEBHOOK_ENDPOINT_RATE_PER_SECOND: unsetIfBlank(numberIn('must be a number of at least 1', (n) => n >= 1 && Number.isFinite(n)).default(50)),
-  SPF_INCLUDE: z.string().min(1).default('sendgrid.net'),
+  // Unset: the transport's own (services' SPF term, spfMechanism below).
+  SPF_INCLUDE: unsetIfBlank(z.string().trim().min(1).optional()),
   DATA_DIR: z.string().min(1).default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
@@ -343,7 +345,8 @@ export interface Config {
   forms: { perAddressPerMinute: number; perFormPerMinute: number };
   idempotencyTtlHours: number;
   webhookAllowPrivate: boolean;
-  spfInclude: string;
+  /** The SPF term a sender domain's record must carry (`include:sendgrid.net`, `a:relay.example.com`): SPF_INCLUDE, else the transport's. */
+  spfMechanism: string;
   dataDir: string;
   logLevel: Env['LOG_LEVEL'];
   production: boolean;
@@ -555,6 +558,21 @@ function oauthProviders(env: NodeJS.ProcessEnv): OAuthProviderConfig[] {
   return out.sort((a, b) => a.id.localeCompare(b.id));
 }
 
+/**
+ * What authorizes our sending in a sender domain's SPF record. SendGrid and SES publish SPF records of
+ * their own to include; an SMTP relay is named by its host (its address, when SMTP_URL gives one),
+ * since a relay need not publish an SPF record an `include:` could name. SPF_INCLUDE overrides all.
+ */
+export function spfMechanism(include: string | undefined, transport: TransportName, smtpUrl: string | undefined): string {
+  if (include) return `include:${include}`;
+  if (transport === 'ses') return 'include:amazonses.com';
+  if (transport === 'smtp' && smtpUrl) {
+    const host = new URL(smtpUrl).hostname.replace(/^\[(.*)\]$/, '$1');
+    return net.isIPv4(host) ? `ip4:${host}` : net.isIPv6(host) ? `ip6:${host}` : `a:${host}`;
+  }
+  return 'include:sendgrid.net';
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
@@ -637,7 +655,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     forms: { perAddressPerMinute: e.FORM_RATE_LIMIT_PER_MINUTE, perFormPerMinute: e.FORM_SUBMISSIONS_PER_MINUTE },
     idempotencyTtlHours: e.IDEMPOTENCY_TTL_HOURS,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
-    spfInclude: e.SPF_INCLUDE,
+    spfMechanism: spfMechanism(e.SPF_INCLUDE, transport, e.SMTP_URL),
     dataDir: e.DATA_DIR,
     logLevel: e.LOG_LEVEL,
     production: e.NODE_ENV === 'production',

@@ -2,13 +2,13 @@ import type { Knex } from 'knex';
 import type { Config } from '../lib/config';
 import type { Logger } from '../lib/logger';
 import { createResolver, DnsLookup } from './dns';
-import { buildRecords, dkimPublicKey, DomainRow, findDomain, insertDkimKey, recordFound, saveDomainCheck } from '../db/domains';
+import { buildRecords, dkimPublicKey, DomainRow, findDomain, insertDkimKey, recordFound, recordProblem, saveDomainCheck } from '../db/domains';
 import { generateDkimKey, signsMail } from './dkim';
 import { inboundRecords } from './inbound/records';
 
 /** DNS checks of sender domains: run by the `domain-verification` Schedule and by `GET /domains/:id/verify`. */
 export function domainChecker(deps: { config: Config; knex: Knex; log: Logger }, resolver: DnsLookup = createResolver(deps.config)) {
-  const { spfInclude } = deps.config;
+  const { spfMechanism } = deps.config;
   return {
     /** Looks the records up and stores what it found; null when the domain no longer exists. */
     async verifyDomain(id: string): Promise<DomainRow | null> {
@@ -19,7 +19,7 @@ export function domainChecker(deps: { config: Config; knex: Knex; log: Logger },
       const dkim = signsMail(deps.config)
         ? ((await dkimPublicKey(deps.knex, id)) ?? (await insertDkimKey(deps.knex, id, await generateDkimKey(deps.config, found.domain))))
         : null;
-      const expected = buildRecords(found.domain, found.token, spfInclude, dkim, inboundRecords(deps.config));
+      const expected = buildRecords(found.domain, found.token, spfMechanism, dkim, inboundRecords(deps.config));
       const lookups = [...new Set(expected.map((r) => `${r.type} ${r.name}`))];
       const published = new Map(
         await Promise.all(
@@ -29,7 +29,11 @@ export function domainChecker(deps: { config: Config; knex: Knex; log: Logger },
           }),
         ),
       );
-      const records = expected.map((r) => ({ ...r, valid: recordFound(r, published.get(`${r.type} ${r.name}`) ?? [], spfInclude) }));
+      const records = expected.map((r) => {
+        const values = published.get(`${r.type} ${r.name}`) ?? [];
+        const valid = recordFound(r, values, spfMechanism);
+        return { ...r, valid, problem: valid ? null : recordProblem(r, values, spfMechanism) };
+      });
       const checked = await saveDomainCheck(deps.knex, id, records, new Date());
       if (!checked) return null;
       if (checked.saved.status === 'VERIFIED' && checked.before.status !== 'VERIFIED')

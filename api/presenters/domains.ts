@@ -11,7 +11,7 @@ export function presentDomain(row: DomainRow): z.input<typeof DomainOut> {
     domain: row.domain,
     projectId: row.project_id,
     status: row.status,
-    records: row.records,
+    records: row.records.map((r) => ({ ...r, problem: r.problem ?? null })),
     lastCheckedAt: iso(row.last_checked_at),
     verifiedAt: iso(row.verified_at),
     createdAt: iso(row.created_at)!,

@@ -1,13 +1,15 @@
 import type { z } from 'zod';
-import type { InboundMessageRow } from '../../db/inbound';
+import type { InboundMessageRow, InboundWithContact } from '../../db/inbound';
+import { headerFields, splitHeader } from '../../services/inbound/mimeParts';
 import type { InboundOut, InboundSummaryOut } from '../schemas/inbound';
 
-export function presentInboundSummary(r: Omit<InboundMessageRow, 'raw'>): z.input<typeof InboundSummaryOut> {
+export function presentInboundSummary(r: InboundWithContact<Omit<InboundMessageRow, 'raw'>>): z.input<typeof InboundSummaryOut> {
   return {
     id: r.id,
     kind: r.kind,
     emailId: r.email_id,
     contactId: r.contact_id,
+    contactEmail: r.contact_email,
     mailFrom: r.mail_from,
     to: r.rcpt_to,
     from: r.from_address,
@@ -22,6 +24,7 @@ export function presentInboundSummary(r: Omit<InboundMessageRow, 'raw'>): z.inpu
   };
 }
 
-export function presentInbound(r: InboundMessageRow): z.input<typeof InboundOut> {
-  return { ...presentInboundSummary(r), raw: r.raw.toString('utf8') };
+export function presentInbound(r: InboundWithContact<InboundMessageRow>): z.input<typeof InboundOut> {
+  const raw = r.raw.toString('utf8');
+  return { ...presentInboundSummary(r), headers: headerFields(splitHeader(raw).header), raw };
 }

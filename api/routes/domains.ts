@@ -38,7 +38,7 @@ export default [
         ctx.deps.knex,
         requestAuditor(ctx),
         (trx) =>
-          createDomain(trx, projectId, body.domain, ctx.deps.config.spfInclude, { key, listed: signsMail(ctx.deps.config) }, inboundRecords(ctx.deps.config)),
+          createDomain(trx, projectId, body.domain, ctx.deps.config.spfMechanism, { key, listed: signsMail(ctx.deps.config) }, inboundRecords(ctx.deps.config)),
         (r) => r && { projectId, action: 'domain.create', target: { type: 'domain', id: r.id }, details: { domain: r.domain } },
       );
       if (!row) throw conflict(`Domain ${body.domain} is already added to this project`);

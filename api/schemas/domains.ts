@@ -27,6 +27,7 @@ const DomainRecordOut = z.object({
     .describe('inbound: MX of `inbound.<domain>` (mail to the project); bounce: MX of the VERP return-path domain (SMTP transport)'),
   required: z.boolean(),
   valid: z.boolean(),
+  problem: z.string().nullable().describe('why the last check did not find the record, in a sentence; null when found or not checked yet'),
 });
 
 export const DomainOut = z.object({

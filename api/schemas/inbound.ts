@@ -22,6 +22,7 @@ export const InboundSummaryOut = z.object({
     ),
   emailId: z.string().nullable().describe('the email a bounce, complaint or reply is about'),
   contactId: z.string().nullable().describe("the sender (mail to the project) or the email's recipient (reports)"),
+  contactEmail: z.string().nullable().describe("the matched contact's address; null when none matched or it was since erased"),
   mailFrom: z.string().nullable().describe('the envelope sender; null for the empty return path of reports'),
   to: z.array(z.string()).describe('the envelope recipients of this project'),
   from: z.string().nullable(),
@@ -36,6 +37,9 @@ export const InboundSummaryOut = z.object({
 });
 
 export const InboundOut = InboundSummaryOut.extend({
+  headers: z
+    .array(z.object({ name: z.string(), value: z.string() }))
+    .describe('the header fields of the message as received, in order, each value unfolded (at most 200)'),
   raw: z.string().describe('the message as received (UTF-8; bytes that are not UTF-8 read as U+FFFD)'),
 });
 

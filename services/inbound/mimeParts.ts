@@ -25,6 +25,16 @@ export function headerValue(header: string, name: string): string | null {
   return m ? m[1].replace(/\r?\n[ \t]/g, ' ').trim() : null;
 }
 
+/** Every field of a header section in order, each value unfolded; at most `max` of them (hostile mail may carry thousands). */
+export function headerFields(header: string, max = 200): Array<{ name: string; value: string }> {
+  const out: Array<{ name: string; value: string }> = [];
+  for (const m of header.matchAll(/^([\x21-\x39\x3b-\x7e]+)[ \t]*:(.*(?:\r?\n[ \t].*)*)/gm)) {
+    if (out.length === max) break;
+    out.push({ name: m[1], value: m[2].replace(/\r?\n[ \t]/g, ' ').trim() });
+  }
+  return out;
+}
+
 const decode = (body: string, encoding: string | null): string => {
   const e = (encoding ?? '').toLowerCase();
   if (e === 'base64') return Buffer.from(body.replace(/[^A-Za-z0-9+/=]/g, ''), 'base64').toString('utf8');

@@ -66,11 +66,12 @@ describe('POST /domains', () => {
         purpose: 'ownership',
         required: true,
         valid: false,
+        problem: null,
       },
-      { type: 'TXT', name: domain, value: 'v=spf1 include:sendgrid.net ~all', purpose: 'spf', required: true, valid: false },
-      { type: 'TXT', name: `_dmarc.${domain}`, value: 'v=DMARC1; p=none;', purpose: 'dmarc', required: false, valid: false },
+      { type: 'TXT', name: domain, value: 'v=spf1 include:sendgrid.net ~all', purpose: 'spf', required: true, valid: false, problem: null },
+      { type: 'TXT', name: `_dmarc.${domain}`, value: 'v=DMARC1; p=none;', purpose: 'dmarc', required: false, valid: false, problem: null },
       // The inbound server (docs/inbound.md), recommended: INBOUND_MX_HOST defaults to APP_URL's host.
-      { type: 'MX', name: `inbound.${domain}`, value: '10 localhost', purpose: 'inbound', required: false, valid: false },
+      { type: 'MX', name: `inbound.${domain}`, value: '10 localhost', purpose: 'inbound', required: false, valid: false, problem: null },
     ]);
   });
 
@@ -153,6 +154,13 @@ describe('GET /domains/:id/verify', () => {
       ['spf', true],
       ['dmarc', true],
       ['inbound', true],
+    ]);
+    // The sentence the dashboard shows beside it; the records found carry none.
+    expect(res.body.records.map((r: any) => r.problem)).toEqual([
+      `The TXT records at _svc-verification.${domain} do not hold this project's verification value: publish it exactly as shown.`,
+      null,
+      null,
+      null,
     ]);
   });
 

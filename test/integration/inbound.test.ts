@@ -333,6 +333,13 @@ describe('inbound SMTP: mail to a project and replies', () => {
     const raw = await h.http.get(`/inbound/${received.data.inboundId}`).set(bearer(p.secretKey));
     expect(raw.status).toBe(200);
     expect(raw.body).toMatchObject({ id: received.data.inboundId, kind: 'MESSAGE', emailId, from: to, raw: expect.stringContaining('Yes please!') });
+    // The dashboard's Inbound screen shows the contact it matched and its parsed headers, in order and unfolded.
+    expect(raw.body).toMatchObject({ contactId, contactEmail: to });
+    const header = (name: string) => raw.body.headers.find((f: { name: string }) => f.name.toLowerCase() === name)?.value;
+    expect(header('subject')).toBe('Re: Hello');
+    expect(header('in-reply-to')).toBe(`<${emailId}@${DOMAIN}>`);
+    const listed = (await h.http.get('/inbound').query({ kind: 'MESSAGE' }).set(bearer(p.secretKey))).body.data;
+    expect(listed.find((m: { id: string }) => m.id === received.data.inboundId)).toMatchObject({ contactId, contactEmail: to });
     const other = await createProjectFixture(h, 'Other');
     expect((await h.http.get(`/inbound/${received.data.inboundId}`).set(bearer(other.secretKey))).status).toBe(404);
     expect((await h.http.get(`/inbound/${received.data.inboundId}`).set(bearer(p.publicKey))).status).toBe(401);

@@ -1,7 +1,8 @@
-import { applyCheck, buildRecords, DnsRecord, DomainRow, parseDomain, recordFound, senderDomainCandidates } from '../../db/domains';
+import { applyCheck, buildRecords, DnsRecord, DomainRow, parseDomain, recordFound, recordProblem, senderDomainCandidates } from '../../db/domains';
+import { spfMechanism } from '../../lib/config';
 import { DomainCreate } from '../../api/schemas/domains';
 
-const SPF = 'sendgrid.net';
+const SPF = 'include:sendgrid.net';
 
 describe('domain names', () => {
   it.each([
@@ -47,7 +48,7 @@ describe('domain names', () => {
 
 describe('records', () => {
   it('asks for ownership, SPF and (recommended) DMARC records, none valid yet', () => {
-    expect(buildRecords('example.com', 'tok123', 'spf.provider.test')).toEqual([
+    expect(buildRecords('example.com', 'tok123', 'include:spf.provider.test')).toEqual([
       { type: 'TXT', name: '_svc-verification.example.com', value: 'svc-verification=tok123', purpose: 'ownership', required: true, valid: false },
       { type: 'TXT', name: 'example.com', value: 'v=spf1 include:spf.provider.test ~all', purpose: 'spf', required: true, valid: false },
       { type: 'TXT', name: '_dmarc.example.com', value: 'v=DMARC1; p=none;', purpose: 'dmarc', required: false, valid: false },
@@ -147,5 +148,42 @@ describe('sender addresses', () => {
     expect(senderDomainCandidates('@example.com')).toEqual([]);
     expect(senderDomainCandidates('a@localhost')).toEqual([]);
     expect(senderDomainCandidates('a@1.2.3.4')).toEqual([]);
+  });
+});
+
+describe('the SPF term of the configured transport', () => {
+  it('is the provider include for SendGrid and SES, the relay host under SMTP, and SPF_INCLUDE when set', () => {
+    expect(spfMechanism(undefined, 'sendgrid', undefined)).toBe('include:sendgrid.net');
+    expect(spfMechanism(undefined, 'ses', undefined)).toBe('include:amazonses.com');
+    // Under SMTP no SendGrid include: the relay sends, named by its host or address.
+    expect(spfMechanism(undefined, 'smtp', 'smtp://user:pw@relay.example.net:587')).toBe('a:relay.example.net');
+    expect(spfMechanism(undefined, 'smtp', 'smtps://203.0.113.7:465')).toBe('ip4:203.0.113.7');
+    expect(spfMechanism(undefined, 'smtp', 'smtp://[2001:db8::25]:25')).toBe('ip6:2001:db8::25');
+    expect(spfMechanism('spf.relay.test', 'smtp', 'smtp://relay.example.net')).toBe('include:spf.relay.test');
+    const [, spf] = buildRecords('example.com', 'tok', spfMechanism(undefined, 'smtp', 'smtp://relay.example.net'));
+    expect(spf.value).toBe('v=spf1 a:relay.example.net ~all');
+    expect(recordFound(spf, ['v=spf1 a:relay.example.net include:_spf.google.com -all'], 'a:relay.example.net')).toBe(true);
+    expect(recordFound(spf, ['v=spf1 include:sendgrid.net ~all'], 'a:relay.example.net')).toBe(false);
+  });
+});
+
+describe('what is wrong with a record, in a sentence', () => {
+  const [ownership, spf, dmarc] = buildRecords('example.com', 'tok123', SPF);
+  const [dkim, inbound] = buildRecords('example.com', 'tok', SPF, { selector: 's1', publicKey: 'AAAA' }, { mxHost: 'mx.svc.test', bounces: false }).slice(3);
+  it('names what was found instead of the record', () => {
+    expect(recordProblem(ownership, [], SPF)).toBe(
+      'No TXT record was found at _svc-verification.example.com: publish the value shown (DNS changes can take a while to be seen).',
+    );
+    expect(recordProblem(ownership, ['svc-verification=other'], SPF)).toMatch(/do not hold this project's verification value/);
+    expect(recordProblem(spf, ['google-site-verification=x'], SPF)).toBe('There is no SPF record (v=spf1 …) at example.com: publish the value shown.');
+    expect(recordProblem(spf, ['v=spf1 include:a.test ~all', 'v=spf1 include:b.test ~all'], SPF)).toMatch(
+      /has 2 SPF records.*merge them into one that carries include:sendgrid\.net/,
+    );
+    expect(recordProblem(spf, ['v=spf1 include:_spf.google.com ~all'], SPF)).toBe(
+      'The SPF record at example.com ("v=spf1 include:_spf.google.com ~all") does not carry include:sendgrid.net: add it before the final all term, as in the value shown.',
+    );
+    expect(recordProblem(dmarc, ['p=none'], SPF)).toMatch(/no DMARC policy/);
+    expect(recordProblem(dkim, ['v=DKIM1; k=rsa; p=BBBB'], SPF)).toMatch(/does not hold this domain's DKIM key/);
+    expect(recordProblem(inbound, ['mx.other.test'], SPF)).toMatch(/points to mx\.other\.test, not to mx\.svc\.test/);
   });
 });

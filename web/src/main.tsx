@@ -1,7 +1,8 @@
 import '@mantine/core/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createTheme, MantineProvider } from '@mantine/core';
+import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
+import { cssVariablesResolver, theme } from './theme';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { routes } from './routes';
@@ -13,12 +14,13 @@ const queryClient = new QueryClient({
   },
 });
 
-const theme = createTheme({ primaryColor: 'indigo', defaultRadius: 'md' });
+/** Light or dark follows the system until the person picks one with the "Dark theme" switch; the choice is kept in this browser. */
+const colorSchemeManager = localStorageColorSchemeManager({ key: 'svc-mail-color-scheme' });
 const router = createBrowserRouter(routes, { basename: '/app' });
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>

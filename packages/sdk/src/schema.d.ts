@@ -11069,6 +11069,8 @@ export interface operations {
                         projectId: string;
                         records: {
                             name: string;
+                            /** @description why the last check did not find the record, in a sentence; null when found or not checked yet */
+                            problem: string | null;
                             /**
                              * @description inbound: MX of `inbound.<domain>` (mail to the project); bounce: MX of the VERP return-path domain (SMTP transport)
                              * @enum {string}
@@ -11243,6 +11245,8 @@ export interface operations {
                         projectId: string;
                         records: {
                             name: string;
+                            /** @description why the last check did not find the record, in a sentence; null when found or not checked yet */
+                            problem: string | null;
                             /**
                              * @description inbound: MX of `inbound.<domain>` (mail to the project); bounce: MX of the VERP return-path domain (SMTP transport)
                              * @enum {string}
@@ -11334,6 +11338,8 @@ export interface operations {
                         projectId: string;
                         records: {
                             name: string;
+                            /** @description why the last check did not find the record, in a sentence; null when found or not checked yet */
+                            problem: string | null;
                             /**
                              * @description inbound: MX of `inbound.<domain>` (mail to the project); bounce: MX of the VERP return-path domain (SMTP transport)
                              * @enum {string}
@@ -13172,6 +13178,8 @@ export interface operations {
                                 dmarc: string;
                                 spf: string;
                             } | null;
+                            /** @description the matched contact's address; null when none matched or it was since erased */
+                            contactEmail: string | null;
                             /** @description the sender (mail to the project) or the email's recipient (reports) */
                             contactId: string | null;
                             /** @description ISO 8601 timestamp (UTC) */
@@ -13273,6 +13281,8 @@ export interface operations {
                             dmarc: string;
                             spf: string;
                         } | null;
+                        /** @description the matched contact's address; null when none matched or it was since erased */
+                        contactEmail: string | null;
                         /** @description the sender (mail to the project) or the email's recipient (reports) */
                         contactId: string | null;
                         /** @description ISO 8601 timestamp (UTC) */
@@ -13282,6 +13292,11 @@ export interface operations {
                         /** @description the email a bounce, complaint or reply is about */
                         emailId: string | null;
                         from: string | null;
+                        /** @description the header fields of the message as received, in order, each value unfolded (at most 200) */
+                        headers: {
+                            name: string;
+                            value: string;
+                        }[];
                         id: string;
                         inReplyTo: string | null;
                         /**

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Badge, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, forProject, ResponseOf, unwrap } from '../api/client';
 import { useAppConfig } from '../api/session';
@@ -9,18 +9,37 @@ import { DnsRecordsTable } from '../components/DnsRecordsTable';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { TrackingDomainSection } from '../components/TrackingDomain';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import { usePageTitle } from '../components/usePageTitle';
 
 type Domain = ResponseOf<'/domains/project/{projectId}', 'get'>[number];
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
 
+const RECORD_NAMES: Record<string, string> = { ownership: 'ownership', spf: 'SPF', dmarc: 'DMARC', dkim: 'DKIM', inbound: 'inbound MX', bounce: 'bounce MX' };
+const names = (rs: Domain['records']) => rs.map((r) => RECORD_NAMES[r.purpose] ?? r.purpose).join(', ');
+
+/** What "Verify now" found, in a sentence: the records found, the ones still missing, and what that means for sending. */
+function checkOutcome(d: Domain): string {
+  const found = d.records.filter((r) => r.valid);
+  const missingRequired = d.records.filter((r) => r.required && !r.valid);
+  const missingOptional = d.records.filter((r) => !r.required && !r.valid);
+  const head = `Checked just now: ${found.length} of ${d.records.length} records found.`;
+  const optional = missingOptional.length ? ` Recommended but not found: ${names(missingOptional)}.` : '';
+  if (d.status === 'VERIFIED' && !missingRequired.length) return `${head} Every required record is in place: mail can be sent from ${d.domain}.${optional}`;
+  if (d.status === 'VERIFIED')
+    return `${head} ${d.domain} stays verified, but these required records are no longer found: ${names(missingRequired)}.${optional}`;
+  return `${head} Still missing: ${names(missingRequired)}. ${d.domain} stays pending until they are found; the reason is shown beside each record.${optional}`;
+}
+
 function DomainCard({ domain, projectId, may }: { domain: Domain; projectId: string; may: boolean }) {
   const qc = useQueryClient();
   const verify = useMutation({
     mutationFn: () => unwrap(api.GET('/domains/{id}/verify', { params: { path: { id: domain.id } }, headers: forProject(projectId) })),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['domains', projectId] }),
+    onSuccess: (checked) => {
+      setOutcome(checkOutcome(checked));
+      return qc.invalidateQueries({ queryKey: ['domains', projectId] });
+    },
   });
+  const [outcome, setOutcome] = useState<string | null>(null);
   const [asking, setAsking] = useState(false);
   const remove = useMutation({
     mutationFn: () => unwrap(api.DELETE('/domains/{id}', { params: { path: { id: domain.id } }, headers: forProject(projectId) })),
@@ -44,7 +63,14 @@ function DomainCard({ domain, projectId, may }: { domain: Domain; projectId: str
           <Text size="sm" c="dimmed">
             Last check: {when(domain.lastCheckedAt)}
           </Text>
-          <Button size="xs" onClick={() => verify.mutate()} loading={verify.isPending}>
+          <Button
+            size="xs"
+            onClick={() => {
+              setOutcome(null);
+              verify.mutate();
+            }}
+            loading={verify.isPending}
+          >
             Verify now
           </Button>
           {may ? (
@@ -63,14 +89,24 @@ function DomainCard({ domain, projectId, may }: { domain: Domain; projectId: str
         </Group>
       </Group>
       {verify.error ? <ErrorState error={verify.error} title="The check did not run" /> : null}
+      {outcome ? (
+        <Alert role="status" color={domain.status === 'VERIFIED' ? 'green' : 'yellow'} mb="sm" data-testid="verify-outcome">
+          {outcome}
+        </Alert>
+      ) : null}
       <Text size="sm" mb="xs">
         Publish these DNS records at your DNS provider, then verify.
       </Text>
-      <DnsRecordsTable label={`DNS records of ${domain.domain}`} records={domain.records} detailed />
+      <DnsRecordsTable label={`DNS records of ${domain.domain}`} records={domain.records} detailed checked={!!domain.lastCheckedAt} />
       <ConfirmDialog
         opened={asking}
         title={`Delete ${domain.domain}?`}
-        message={<>Sender addresses at {domain.domain} stop being accepted as soon as it is deleted. To send from it again, add it again and publish the DNS records it then lists.</>}
+        message={
+          <>
+            Sender addresses at {domain.domain} stop being accepted as soon as it is deleted. To send from it again, add it again and publish the DNS records it
+            then lists.
+          </>
+        }
         confirmLabel="Delete domain"
         confirmColor="red"
         loading={remove.isPending}
@@ -88,7 +124,6 @@ export default function Domains() {
   const may = manages(project?.role);
   const config = useAppConfig();
   const qc = useQueryClient();
-  usePageTitle('Domains');
   const [name, setName] = useState('');
   const domains = useQuery({
     queryKey: ['domains', projectId],
@@ -135,7 +170,9 @@ export default function Domains() {
       {domains.isPending ? <Loading /> : null}
       {domains.error ? <ErrorState error={domains.error} /> : null}
       {domains.data && !domains.data.length ? <Empty>No domains yet: add the domain you send from.</Empty> : null}
-      {domains.data?.map((d) => <DomainCard key={d.id} domain={d} projectId={projectId} may={may} />)}
+      {domains.data?.map((d) => (
+        <DomainCard key={d.id} domain={d} projectId={projectId} may={may} />
+      ))}
       <TrackingDomainSection />
     </Stack>
   );

@@ -1,4 +1,6 @@
-import { Alert, Anchor, AppShell, Burger, Button, Group, NavLink, Select, Text, Title } from '@mantine/core';
+import { Alert, Anchor, AppShell, Burger, Button, Group, NavLink, ScrollArea, Select, Text, Title } from '@mantine/core';
+import { ColorSchemeSwitch } from '../components/ColorSchemeSwitch';
+import { MAIN_ID } from '../components/AppFrame';
 import { useDisclosure } from '@mantine/hooks';
 import { Link, Navigate, NavLink as RouterNavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useAppConfig, useMe, useSignedOut } from '../api/session';
@@ -65,6 +67,7 @@ export default function ProjectLayout() {
             </Button>
           </Group>
           <Group wrap="nowrap" gap="xs">
+            <ColorSchemeSwitch />
             <Text size="sm" c="dimmed" visibleFrom="md">
               {me.data.name || me.data.email}
             </Text>
@@ -85,17 +88,36 @@ export default function ProjectLayout() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" component="nav" aria-label="Project">
-        <NavLink component={RouterNavLink} to={`/p/${projectId}`} end label="Setup" onClick={close} active={pathname === `/p/${projectId}`} />
-        {SECTIONS.filter((s) => !s.roles || (project.role && s.roles.includes(project.role))).map((s) => (
-          <NavLink key={s.path} component={RouterNavLink} to={section(s.path)} label={s.label} onClick={close} active={pathname.startsWith(section(s.path))} />
-        ))}
+        {/* Scrolls when the sections outgrow a short window, so the last ones stay reachable. */}
+        <AppShell.Section grow component={ScrollArea}>
+          <NavLink component={RouterNavLink} to={`/p/${projectId}`} end label="Setup" onClick={close} active={pathname === `/p/${projectId}`} />
+          {SECTIONS.filter((s) => !s.roles || (project.role && s.roles.includes(project.role))).map((s) => (
+            <NavLink
+              key={s.path}
+              component={RouterNavLink}
+              to={section(s.path)}
+              label={s.label}
+              onClick={close}
+              active={pathname.startsWith(section(s.path))}
+            />
+          ))}
+        </AppShell.Section>
       </AppShell.Navbar>
-      <AppShell.Main>
+      <AppShell.Main id={MAIN_ID} tabIndex={-1} style={{ outline: 'none' }}>
         <VerifyBanner />
         {config.data?.email.localInbox ? (
           <Alert color="yellow" mb="md" title="Development inbox: mail does not leave this machine">
-            Every email goes to the local inbox{config.data.email.inboxUrl ? <> at <Anchor href={config.data.email.inboxUrl} target="_blank" rel="noreferrer">{config.data.email.inboxUrl}</Anchor></> : null}, so
-            any sender address works without a verified domain. Name a provider (EMAIL_TRANSPORT, SMTP_URL or SENDGRID_API_KEY) to send for real.
+            Every email goes to the local inbox
+            {config.data.email.inboxUrl ? (
+              <>
+                {' '}
+                at{' '}
+                <Anchor href={config.data.email.inboxUrl} target="_blank" rel="noreferrer">
+                  {config.data.email.inboxUrl}
+                </Anchor>
+              </>
+            ) : null}
+            , so any sender address works without a verified domain. Name a provider (EMAIL_TRANSPORT, SMTP_URL or SENDGRID_API_KEY) to send for real.
           </Alert>
         ) : null}
         {project.disabled ? (

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Badge, Button, Code, Group, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Code, Divider, Group, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, forProject, hasFieldErrors, ResponseOf, unwrap } from '../api/client';
@@ -7,8 +7,8 @@ import { useCurrentProject } from '../api/project';
 import { ErrorState } from '../components/States';
 import { ListPage, ListTable } from '../components/ListPage';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import { usePageTitle } from '../components/usePageTitle';
 import { manages } from '../routes';
+import { SuppressionCsv } from '../components/suppressions/SuppressionCsv';
 
 type Entry = ResponseOf<'/suppressions', 'get'>['data'][number];
 type Reason = Entry['reason'];
@@ -34,7 +34,7 @@ function Source({ entry }: { entry: Entry }) {
   return <Text size="sm">{entry.reason === 'MANUAL' ? 'This dashboard or the API' : 'The provider'}</Text>;
 }
 
-/** "Add an address": POST /suppressions with one address (MANUAL); one already listed is left as it is, and the screen says so. */
+/** "Add an address": POST /suppressions with one address (MANUAL), or every address of a CSV; one already listed is left as it is, and the screen says so. */
 function AddSuppression({ projectId }: { projectId: string }) {
   const qc = useQueryClient();
   const [email, setEmail] = useState('');
@@ -43,7 +43,11 @@ function AddSuppression({ projectId }: { projectId: string }) {
     mutationFn: (address: string) => unwrap(api.POST('/suppressions', { body: { emails: [address] }, headers: forProject(projectId) })),
     onSuccess: (r) => {
       setEmail('');
-      setOutcome(r.added.length ? `${r.added[0]} is suppressed: no mail of this project goes to it.` : `${r.existing[0]} was already on the list; its entry is unchanged.`);
+      setOutcome(
+        r.added.length
+          ? `${r.added[0]} is suppressed: no mail of this project goes to it.`
+          : `${r.existing[0]} was already on the list; its entry is unchanged.`,
+      );
       return qc.invalidateQueries({ queryKey: ['suppressions', projectId] });
     },
   });
@@ -82,6 +86,8 @@ function AddSuppression({ projectId }: { projectId: string }) {
           ) : null}
         </Stack>
       </form>
+      <Divider my="md" label="or a whole list" labelPosition="left" />
+      <SuppressionCsv projectId={projectId} />
     </Paper>
   );
 }
@@ -90,7 +96,6 @@ function AddSuppression({ projectId }: { projectId: string }) {
 export default function Suppressions() {
   const { projectId, project } = useCurrentProject();
   const may = manages(project?.role);
-  usePageTitle('Suppressions');
   const qc = useQueryClient();
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 300);
@@ -127,7 +132,13 @@ export default function Suppressions() {
       description="Addresses no mail of this project is handed to. A hard bounce or a spam complaint adds the address by itself; add one by hand when someone asks never to be mailed. Removing an address lets mail reach it again."
     >
       {/* Owners and admins change the list (docs/roles.md); a member reads it. */}
-      {may ? <AddSuppression projectId={projectId} /> : <Text size="sm" c="dimmed">Owners and admins add and remove suppressed addresses; your role may read the list.</Text>}
+      {may ? (
+        <AddSuppression projectId={projectId} />
+      ) : (
+        <Text size="sm" c="dimmed">
+          Owners and admins add and remove suppressed addresses; your role may read the list.
+        </Text>
+      )}
       <Group align="flex-end">
         <TextInput label="Search" placeholder="Address contains…" type="search" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={280} />
         <Select

@@ -1,0 +1,107 @@
+import { Anchor, Badge, Code, Group, Modal, ScrollArea, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { api, forProject, unwrap } from '../../api/client';
+import { ErrorState, Loading } from '../States';
+import { INBOUND_KINDS, type InboundSummary } from './kinds';
+
+/** A label and its value, a line of the message's facts. */
+function Fact({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" style={{ wordBreak: 'break-word' }}>
+        {children ?? '—'}
+      </Text>
+    </div>
+  );
+}
+
+/** One received message: what it is, the contact it matched, its authentication, its parsed headers and its source (GET /inbound/:id). */
+export function InboundMessageDialog({ projectId, message, onClose }: { projectId: string; message: InboundSummary | null; onClose(): void }) {
+  const full = useQuery({
+    queryKey: ['inbound', projectId, 'one', message?.id],
+    enabled: !!message,
+    queryFn: () => unwrap(api.GET('/inbound/{id}', { params: { path: { id: message!.id } }, headers: forProject(projectId) })),
+  });
+  const kind = message ? INBOUND_KINDS[message.kind] : null;
+  return (
+    <Modal opened={!!message} onClose={onClose} title={message?.subject || '(no subject)'} size="xl">
+      {message && kind ? (
+        <Stack>
+          <Group>
+            <Badge color={kind.color} variant="light">
+              {kind.label}
+            </Badge>
+            <Text size="sm" c="dimmed">
+              {kind.about}
+            </Text>
+          </Group>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <Fact label="Received">{new Date(message.createdAt).toLocaleString()}</Fact>
+            <Fact label="From">{message.from}</Fact>
+            <Fact label="To">{message.to.join(', ')}</Fact>
+            <Fact label="Envelope sender">{message.mailFrom ?? 'none (a report)'}</Fact>
+            <Fact label="Contact">
+              {message.contactId ? (
+                <Anchor component={Link} to={`/p/${projectId}/contacts/${message.contactId}`} onClick={onClose}>
+                  {message.contactEmail ?? 'An erased contact'}
+                </Anchor>
+              ) : (
+                'No contact matched'
+              )}
+            </Fact>
+            <Fact label="About the email">{message.emailId ? <Code>{message.emailId}</Code> : null}</Fact>
+            {message.status ? <Fact label="Status">{message.status}</Fact> : null}
+            {message.diagnostic ? <Fact label="Diagnostic">{message.diagnostic}</Fact> : null}
+            {message.auth ? (
+              <Fact label="Authentication">
+                SPF {message.auth.spf}, DKIM {message.auth.dkim}, DMARC {message.auth.dmarc}
+              </Fact>
+            ) : null}
+          </SimpleGrid>
+          <Title order={3} size="h5">
+            Headers
+          </Title>
+          {full.isPending ? <Loading /> : null}
+          {full.error ? <ErrorState error={full.error} title="The message could not be loaded" /> : null}
+          {full.data ? (
+            <>
+              <ScrollArea.Autosize mah={320} viewportProps={{ tabIndex: 0 }}>
+                <Table aria-label="Headers" fz="xs" striped>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Name</Table.Th>
+                      <Table.Th>Value</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {full.data.headers.map((h, i) => (
+                      // A message may repeat a field (Received): the position keeps the keys apart.
+                      <Table.Tr key={`${i}-${h.name}`}>
+                        <Table.Td style={{ whiteSpace: 'nowrap', verticalAlign: 'top' }}>{h.name}</Table.Td>
+                        <Table.Td style={{ wordBreak: 'break-all' }}>{h.value}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </ScrollArea.Autosize>
+              <details>
+                <summary>
+                  <Text span size="sm">
+                    Source ({full.data.size.toLocaleString()} bytes)
+                  </Text>
+                </summary>
+                <ScrollArea.Autosize mah={320} viewportProps={{ tabIndex: 0 }}>
+                  <Code block>{full.data.raw}</Code>
+                </ScrollArea.Autosize>
+              </details>
+            </>
+          ) : null}
+        </Stack>
+      ) : null}
+    </Modal>
+  );
+}

@@ -1,0 +1,95 @@
+import { useState } from 'react';
+import { Button, FileInput, Group, Progress, Stack, Text } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, forProject, unwrap } from '../../api/client';
+import { ErrorState } from '../States';
+
+/** As many addresses as POST /suppressions takes at once (api/schemas/suppressions.ts MAX_SUPPRESSIONS_PER_REQUEST). */
+const CHUNK = 1000;
+const ADDRESS = /^[^\s@,;"']+@[^\s@,;"']+\.[^\s@,;"']+$/;
+
+/**
+ * The addresses of a CSV (or a plain list, one a line): every cell that is an address, once each, in
+ * the file's order. A header row or a name column is skipped by the same rule, and the lines holding
+ * no address are counted so the person learns what was left out.
+ */
+export function addressesOf(text: string): { emails: string[]; skipped: number } {
+  const seen = new Set<string>();
+  let skipped = 0;
+  for (const line of text.split(/\r?\n/)) {
+    if (!line.trim()) continue;
+    const cells = line.split(/[,;\t]/).map((c) =>
+      c
+        .trim()
+        .replace(/^"(.*)"$/, '$1')
+        .trim(),
+    );
+    const found = cells.filter((c) => ADDRESS.test(c));
+    if (!found.length) skipped++;
+    for (const e of found) seen.add(e.toLowerCase());
+  }
+  return { emails: [...seen], skipped };
+}
+
+/** "Add from a CSV file": suppresses every address of a file, a thousand per request, with its progress and what it did. */
+export function SuppressionCsv({ projectId }: { projectId: string }) {
+  const qc = useQueryClient();
+  const [file, setFile] = useState<File | null>(null);
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  const [outcome, setOutcome] = useState<string | null>(null);
+  const upload = useMutation({
+    mutationFn: async (f: File) => {
+      const { emails, skipped } = addressesOf(await f.text());
+      if (!emails.length) throw new Error(`${f.name} holds no email address: put one address per line, or a column of them.`);
+      let added = 0;
+      let existing = 0;
+      setProgress({ done: 0, total: emails.length });
+      for (let i = 0; i < emails.length; i += CHUNK) {
+        const r = await unwrap(api.POST('/suppressions', { body: { emails: emails.slice(i, i + CHUNK) }, headers: forProject(projectId) }));
+        added += r.added.length;
+        existing += r.existing.length;
+        setProgress({ done: Math.min(i + CHUNK, emails.length), total: emails.length });
+      }
+      return { added, existing, skipped };
+    },
+    onSuccess: (r) => {
+      setFile(null);
+      const parts = [`${r.added} added`, `${r.existing} already on the list`];
+      if (r.skipped) parts.push(`${r.skipped} ${r.skipped === 1 ? 'line' : 'lines'} without an address skipped`);
+      setOutcome(`From the file: ${parts.join(', ')}.`);
+    },
+    onSettled: () => {
+      setProgress(null);
+      return qc.invalidateQueries({ queryKey: ['suppressions', projectId] });
+    },
+  });
+  return (
+    <Stack gap="xs">
+      <Group align="flex-end">
+        <FileInput
+          label="CSV file"
+          description="One address per line, or a column of them; other columns and a header row are ignored."
+          accept=".csv,text/csv,text/plain"
+          value={file}
+          onChange={(f) => {
+            setOutcome(null);
+            upload.reset();
+            setFile(f);
+          }}
+          clearable
+          w={320}
+        />
+        <Button variant="default" disabled={!file} loading={upload.isPending} onClick={() => file && upload.mutate(file)}>
+          Suppress addresses in file
+        </Button>
+      </Group>
+      {progress ? <Progress value={(progress.done / progress.total) * 100} aria-label="Suppressing the file's addresses" /> : null}
+      {upload.error ? <ErrorState error={upload.error} title="Not all of the file was added" /> : null}
+      {outcome ? (
+        <Text size="sm" role="status">
+          {outcome}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}

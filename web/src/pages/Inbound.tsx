@@ -1,0 +1,109 @@
+import { useState } from 'react';
+import { Anchor, Badge, Button, Group, Select, Table, Text } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { api, forProject, unwrap } from '../api/client';
+import { useCurrentProject } from '../api/project';
+import { ListPage, ListTable } from '../components/ListPage';
+import { INBOUND_KINDS, type InboundKind, type InboundSummary } from '../components/inbound/kinds';
+import { InboundMessageDialog } from '../components/inbound/InboundMessageDialog';
+
+const PAGE = 25;
+
+/** Inbound (docs/inbound.md): the mail the project received, replies and reports, each with the contact it matched; one opens with its headers. */
+export default function Inbound() {
+  const { projectId } = useCurrentProject();
+  const [kind, setKind] = useState<string>('all');
+  // Cursor pagination: the stack holds the cursors of the pages before this one; another kind starts at its first page.
+  const [paging, setPaging] = useState<{ kind: string; cursors: (string | undefined)[] }>({ kind, cursors: [undefined] });
+  const cursors = paging.kind === kind ? paging.cursors : [undefined];
+  const cursor = cursors[cursors.length - 1];
+  const [open, setOpen] = useState<InboundSummary | null>(null);
+  const list = useQuery({
+    queryKey: ['inbound', projectId, kind, cursor],
+    placeholderData: keepPreviousData,
+    queryFn: () =>
+      unwrap(
+        api.GET('/inbound', {
+          params: { query: { limit: PAGE, cursor, kind: kind === 'all' ? undefined : (kind as InboundKind) } },
+          headers: forProject(projectId),
+        }),
+      ),
+  });
+  return (
+    <ListPage
+      title="Inbound"
+      description="Mail this project received: replies and mail to its inbound address, bounces and spam complaints about its emails. Open one to read its headers."
+    >
+      <Group align="flex-end">
+        <Select
+          label="Kind"
+          value={kind}
+          onChange={(v) => setKind(v ?? 'all')}
+          allowDeselect={false}
+          data={[{ value: 'all', label: 'All kinds' }, ...Object.entries(INBOUND_KINDS).map(([value, k]) => ({ value, label: k.label }))]}
+          w={200}
+        />
+      </Group>
+      <ListTable
+        query={list}
+        label="Inbound mail"
+        miw={760}
+        head={
+          <>
+            <Table.Th>Received</Table.Th>
+            <Table.Th>Kind</Table.Th>
+            <Table.Th>From</Table.Th>
+            <Table.Th>Subject</Table.Th>
+            <Table.Th>Contact</Table.Th>
+          </>
+        }
+        row={(m) => (
+          <Table.Tr key={m.id}>
+            <Table.Td>{new Date(m.createdAt).toLocaleString()}</Table.Td>
+            <Table.Td>
+              <Badge variant="light" color={INBOUND_KINDS[m.kind].color}>
+                {INBOUND_KINDS[m.kind].label}
+              </Badge>
+            </Table.Td>
+            <Table.Td>{m.from ?? m.mailFrom ?? '—'}</Table.Td>
+            <Table.Td>
+              <Anchor component="button" type="button" fz="sm" onClick={() => setOpen(m)}>
+                {m.subject || '(no subject)'}
+              </Anchor>
+            </Table.Td>
+            <Table.Td>
+              {m.contactId ? (
+                <Anchor component={Link} to={`/p/${projectId}/contacts/${m.contactId}`} fz="sm">
+                  {m.contactEmail ?? 'An erased contact'}
+                </Anchor>
+              ) : (
+                <Text size="sm" c="dimmed">
+                  None matched
+                </Text>
+              )}
+            </Table.Td>
+          </Table.Tr>
+        )}
+        empty={
+          kind === 'all'
+            ? 'Nothing received yet. Replies to your emails arrive here once the MX records on the Domains screen are published; bounces and complaints arrive by themselves.'
+            : 'Nothing of this kind received.'
+        }
+        footer={(page) =>
+          cursors.length > 1 || page.hasMore ? (
+            <Group justify="flex-end" p="sm" gap="xs">
+              <Button size="xs" variant="default" disabled={cursors.length < 2} onClick={() => setPaging({ kind, cursors: cursors.slice(0, -1) })}>
+                Previous page
+              </Button>
+              <Button size="xs" variant="default" disabled={!page.hasMore} onClick={() => setPaging({ kind, cursors: [...cursors, page.cursor ?? undefined] })}>
+                Next page
+              </Button>
+            </Group>
+          ) : null
+        }
+      />
+      <InboundMessageDialog projectId={projectId} message={open} onClose={() => setOpen(null)} />
+    </ListPage>
+  );
+}
