@@ -325,7 +325,8 @@ it('templates: creates one with a server-rendered preview, lists, edits and dele
   // A test send of the saved template, with the preview data for that send only.
   await click('Send test');
   const tester = email('tester');
-  await fill('Send to', tester);
+  // Prefilled with the signed-in person's address: replaced.
+  await replace('Send to', tester);
   await click('Send');
   await waitForText(`Queued for ${tester}`);
   const testEmail = await h.deps.knex('emails').where({ project_id: projectId, to_email: tester }).first();
