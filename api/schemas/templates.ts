@@ -50,7 +50,9 @@ const fields = {
  */
 export const documentField = EmailDocument.nullable()
   .optional()
-  .catch((ctx) => ctx.input as EmailDocument)
+  // JSON Schema generators (zod's toJSONSchema, as the MCP SDK calls it) probe a catch for a static
+  // default by calling it with no context: there is none, so they get none.
+  .catch((ctx) => ctx?.input as EmailDocument)
   .describe('The block document (editor "blocks"); validated with the compiler, a problem is a 422 naming its block');
 
 export const Editor = z.enum(['html', 'blocks'], { error: 'Editor must be html or blocks' });
