@@ -237,26 +237,29 @@ export default function WorkflowEditor() {
                     {palette
                       .filter((t) => t.category === c)
                       .map((t) => (
-                        <UnstyledButton
+                        // The button is named by what it shows (its title); the description below it
+                        // describes it, and a click anywhere on the card picks the type too.
+                        // biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: the button inside is the keyboard's way in
+                        <div
                           key={t.type}
                           onClick={() => pick(t)}
-                          aria-pressed={draft?.type.type === t.type}
-                          aria-label={t.title}
-                          data-step-type={t.type}
-                          p={6}
                           style={{
+                            padding: 6,
+                            cursor: 'pointer',
                             borderRadius: 4,
                             border: '1px solid var(--mantine-color-gray-3)',
                             background: draft?.type.type === t.type ? 'var(--mantine-color-blue-0)' : undefined,
                           }}
                         >
-                          <Text size="sm" fw={600}>
-                            <StepIcon name={t.icon} /> {t.title}
-                          </Text>
-                          <Text size="xs" c="dimmed" lineClamp={2}>
+                          <UnstyledButton aria-pressed={draft?.type.type === t.type} aria-describedby={`step-type-${t.type}`} data-step-type={t.type}>
+                            <Text size="sm" fw={600} span>
+                              <StepIcon name={t.icon} /> {t.title}
+                            </Text>
+                          </UnstyledButton>
+                          <Text size="xs" c="dimmed" lineClamp={2} id={`step-type-${t.type}`}>
                             {t.description}
                           </Text>
-                        </UnstyledButton>
+                        </div>
                       ))}
                   </Stack>
                 ))}

@@ -31,19 +31,21 @@ export function StarterGallery({ projectId, onChoose }: { projectId: string; onC
       {starters.isPending ? <Loading /> : null}
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="xs">
         {starters.data?.data.map((s) => (
-          <UnstyledButton key={s.id} onClick={() => onChoose(s)} aria-label={`Start from ${s.name}`}>
-            <Card withBorder padding="xs">
-              <Card.Section>
-                <Thumbnail projectId={projectId} starter={s} />
-              </Card.Section>
-              <Text size="sm" fw={600} mt={4}>
+          // The button is named by the starter's name, as shown; its description describes it, and a
+          // click anywhere on the card chooses it too.
+          <Card key={s.id} withBorder padding="xs" onClick={() => onChoose(s)} style={{ cursor: 'pointer' }}>
+            <Card.Section>
+              <Thumbnail projectId={projectId} starter={s} />
+            </Card.Section>
+            <UnstyledButton mt={4} aria-describedby={`starter-${s.id}`}>
+              <Text size="sm" fw={600} span>
                 {s.name}
               </Text>
-              <Text size="xs" c="dimmed" lineClamp={2}>
-                {s.description}
-              </Text>
-            </Card>
-          </UnstyledButton>
+            </UnstyledButton>
+            <Text size="xs" c="dimmed" lineClamp={2} id={`starter-${s.id}`}>
+              {s.description}
+            </Text>
+          </Card>
         ))}
       </SimpleGrid>
     </Stack>

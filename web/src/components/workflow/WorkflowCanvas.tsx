@@ -160,7 +160,7 @@ function StepNodeView({ data, selected }: NodeProps<StepNode>) {
       <Handle
         type="target"
         position={Position.Top}
-        aria-label={`Into ${step.name}`}
+        title={`Into ${step.name}`}
         isConnectable={!internal}
         style={internal ? { visibility: 'hidden' } : undefined}
       />
@@ -198,7 +198,7 @@ function StepNodeView({ data, selected }: NodeProps<StepNode>) {
                 >
                   {stats ? `${b} · ${fmt(stats.left[b] ?? 0)}` : b}
                 </Text>
-                <Handle type="source" id={b} position={Position.Bottom} style={{ left }} aria-label={`${b} branch of ${step.name}`} data-branch={b} />
+                <Handle type="source" id={b} position={Position.Bottom} style={{ left }} title={`${b} branch of ${step.name}`} data-branch={b} />
                 {open.includes(b) ? (
                   <div style={{ position: 'absolute', left, top: 26, transform: 'translateX(-50%)' }}>
                     <AddStepMenu at={{ stepId: step.id, branch: b }} palette={palette} onAdd={onAdd} />
