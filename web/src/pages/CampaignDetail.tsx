@@ -1,12 +1,13 @@
 import { useState } from 'react';
-import { Anchor, Badge, Button, Group, Modal, Paper, Progress, ScrollArea, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Modal, Paper, Progress, ScrollArea, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { api, forProject, unwrap } from '../api/client';
-import { ACTIVE, percent, reportPollMs, STATUS_COLOR, type Campaign } from '../api/campaigns';
+import { ACTIVE, percent, reportPollMs, type Campaign } from '../api/campaigns';
 import { CampaignRecipients } from '../components/CampaignRecipients';
 import { ErrorState, Loading } from '../components/States';
 import { ChartPanel } from '../components/ChartPanel';
+import { CampaignHeading } from '../components/campaigns/CampaignHeading';
 
 /** Pause, Resume and Cancel as the status allows; a refusal (409) shows the API's own message. */
 function Controls({ projectId, campaign }: { projectId: string; campaign: Campaign }) {
@@ -248,29 +249,14 @@ function Report({ projectId, campaign }: { projectId: string; campaign: Campaign
 export function CampaignDetail({ projectId, campaign }: { projectId: string; campaign: Campaign }) {
   const c = campaign;
   const share = c.totalRecipients ? (100 * c.sentCount) / c.totalRecipients : 0;
-  const audience = c.audienceType === 'ALL' ? 'All contacts' : c.audienceType === 'SEGMENT' ? 'A segment' : 'A filter';
   return (
     <Stack>
-      <Group justify="space-between" align="flex-start">
-        <div>
-          <Anchor component={Link} to={`/p/${projectId}/campaigns`} size="sm">
-            ← Campaigns
-          </Anchor>
-          <Group gap="sm">
-            <Title order={1} size="h2">
-              {c.name}
-            </Title>
-            <Badge variant="light" color={STATUS_COLOR[c.status]} size="lg" data-testid="campaign-status">
-              {c.status}
-            </Badge>
-          </Group>
-          <Text size="sm" c="dimmed">
-            “{c.subject}” from {c.fromName ? `${c.fromName} <${c.from}>` : c.from} · {audience}
-            {c.sendRatePerMinute ? ` · at most ${c.sendRatePerMinute.toLocaleString()} per minute` : ''}
-          </Text>
-        </div>
-        <Controls projectId={projectId} campaign={c} />
-      </Group>
+      <CampaignHeading
+        projectId={projectId}
+        campaign={c}
+        summary={{ after: c.sendRatePerMinute ? ` · at most ${c.sendRatePerMinute.toLocaleString()} per minute` : '' }}
+        controls={<Controls projectId={projectId} campaign={c} />}
+      />
       <Paper withBorder p="md">
         <Stack gap={6}>
           <Title order={2} size="h4">

@@ -3,9 +3,10 @@ import { Anchor, Badge, Button, Group, Modal, Paper, ScrollArea, Stack, Table, T
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { api, forProject, unwrap } from '../../api/client';
-import { STATUS_COLOR, type Campaign } from '../../api/campaigns';
+import { type Campaign } from '../../api/campaigns';
 import { runOutcome, scheduleText } from '../../api/rssCampaigns';
 import { ErrorState, Loading } from '../States';
+import { CampaignHeading } from './CampaignHeading';
 
 /** After "Send now", the runs refresh quickly for two minutes (the run and its email take seconds), then slowly. */
 const FAST_FOR_MS = 120_000;
@@ -182,7 +183,6 @@ function Runs({ projectId, campaign, fastUntil }: { projectId: string; campaign:
 export function RssCampaignDetail({ projectId, campaign }: { projectId: string; campaign: Campaign }) {
   const c = campaign;
   const [fastUntil, setFastUntil] = useState(0);
-  const audience = c.audienceType === 'ALL' ? 'All contacts' : c.audienceType === 'SEGMENT' ? 'A segment' : 'A filter';
   const state =
     c.status === 'DRAFT'
       ? 'Not active yet: "Activate" starts the schedule.'
@@ -195,28 +195,17 @@ export function RssCampaignDetail({ projectId, campaign }: { projectId: string; 
             : '';
   return (
     <Stack>
-      <Group justify="space-between" align="flex-start">
-        <div>
-          <Anchor component={Link} to={`/p/${projectId}/campaigns`} size="sm">
-            ← Campaigns
-          </Anchor>
-          <Group gap="sm">
-            <Title order={1} size="h2">
-              {c.name}
-            </Title>
-            <Badge variant="light" color={STATUS_COLOR[c.status]} size="lg" data-testid="campaign-status">
-              {c.status}
-            </Badge>
-            <Badge variant="outline" color="gray">
-              RSS
-            </Badge>
-          </Group>
-          <Text size="sm" c="dimmed">
-            {c.schedule ? scheduleText(c.schedule) : ''} · “{c.subject}” from {c.fromName ? `${c.fromName} <${c.from}>` : c.from} · {audience}
-          </Text>
-        </div>
-        <RssControls projectId={projectId} campaign={c} onRun={() => setFastUntil(Date.now() + FAST_FOR_MS)} />
-      </Group>
+      <CampaignHeading
+        projectId={projectId}
+        campaign={c}
+        badges={
+          <Badge variant="outline" color="gray">
+            RSS
+          </Badge>
+        }
+        summary={{ before: c.schedule ? `${scheduleText(c.schedule)} · ` : '' }}
+        controls={<RssControls projectId={projectId} campaign={c} onRun={() => setFastUntil(Date.now() + FAST_FOR_MS)} />}
+      />
       <Paper withBorder p="md">
         <Stack gap={6}>
           <Title order={2} size="h4">
