@@ -67,9 +67,7 @@ it('offers the injected types in the palette and saves valid configs through the
     ],
   });
   // One handle per branch its config names, titled (a handle is a div: a name there is not allowed, axe aria-prohibited-attr).
-  const handles = await page.$$eval(`.react-flow__node[data-id="${split.id}"] .react-flow__handle.source`, (els) =>
-    els.map((e) => e.getAttribute('title')),
-  );
+  const handles = await page.$$eval(`.react-flow__node[data-id="${split.id}"] .react-flow__handle.source`, (els) => els.map((e) => e.getAttribute('title')));
   expect(handles).toEqual(['gold branch of Split', 'grey branch of Split', 'blue branch of Split']);
 
   // STAMP declares its words: the palette shows its title and description under its category.
