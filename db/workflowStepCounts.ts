@@ -31,7 +31,14 @@ export interface StatsPeriod {
 
 const zero = (stepId: string): StepCounts => ({ stepId, entered: 0, waiting: 0, left: {}, ended: 0, failed: 0, cancelled: 0 });
 
-export async function workflowStepCounts(db: Knex, workflowId: string, steps: Array<{ id: string; type: string }>, period: StatsPeriod): Promise<StepCounts[]> {
+/** `emailStepIds`: the steps whose emails are counted (sent / opened / clicked), as the step registry says. */
+export async function workflowStepCounts(
+  db: Knex,
+  workflowId: string,
+  steps: Array<{ id: string }>,
+  emailStepIds: string[],
+  period: StatsPeriod,
+): Promise<StepCounts[]> {
   const { rows } = await db.raw(
     `SELECT step_id, metric, sum(count)::bigint AS n FROM workflow_step_counts
       WHERE workflow_id = :workflowId
@@ -48,7 +55,7 @@ export async function workflowStepCounts(db: Knex, workflowId: string, steps: Ar
     if (r.metric.startsWith('left:')) c.left[r.metric.slice(5)] = n;
     else if (r.metric === 'entered' || r.metric === 'waiting' || r.metric === 'ended' || r.metric === 'failed' || r.metric === 'cancelled') c[r.metric] = n;
   }
-  const sendSteps = steps.filter((s) => s.type === 'SEND_EMAIL').map((s) => s.id);
+  const sendSteps = emailStepIds.filter((id) => byStep.has(id));
   if (sendSteps.length) {
     const { rows: emails } = await db.raw(
       `SELECT workflow_step_id, count(sent_at)::int AS sent, count(opened_at)::int AS opened, count(clicked_at)::int AS clicked

@@ -1,12 +1,8 @@
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type CalendarSpec } from '@temporalio/client';
 import type { CampaignRow, RssSettings } from '../db/campaigns';
-import type { RssCampaignRunInput } from '../temporal/contract';
-import { startWorkflowOnce, type TemporalGateway } from './temporal';
+import { start, type TemporalGateway } from './temporal';
 import { uuid } from '../lib/ids';
-import type { WorkflowName } from '../temporal/workflowNames';
-
-/** The run's workflow type, checked against temporal/workflows' exports. */
-const RSS_RUN: WorkflowName = 'rssCampaignRun';
+import { rssCampaignRunSpec, rssScheduleId } from '../temporal/workflows/scheduled/start';
 
 /**
  * The Temporal Schedule of an RSS campaign (`rss-<campaignId>`): a calendar at the campaign's time in
@@ -14,7 +10,7 @@ const RSS_RUN: WorkflowName = 'rssCampaignRun';
  * resume pause and unpause it, cancelling deletes it; "Send now" starts one run beside it.
  */
 
-export const rssScheduleId = (campaignId: string) => `rss-${campaignId}`;
+export { rssScheduleId };
 
 const DAYS = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'] as const;
 
@@ -23,23 +19,23 @@ function calendar(s: RssSettings['schedule']): CalendarSpec {
   return { hour, minute, ...(s.frequency === 'weekly' ? { dayOfWeek: DAYS[s.weekday ?? 1] } : {}) };
 }
 
-const summaryOf = (c: Pick<CampaignRow, 'id' | 'name'>) => `RSS campaign ${c.name} (${c.id}): one run`;
+const runOf = (c: CampaignRow, runId?: string) => ({ campaign: { id: c.id, name: c.name, projectId: c.project_id }, runId });
 
 export async function createRssSchedule(gateway: TemporalGateway, c: CampaignRow): Promise<void> {
   if (!c.rss) return;
   const client = await gateway.client();
-  const args: [RssCampaignRunInput] = [{ campaignId: c.id, projectId: c.project_id }];
+  const run = rssCampaignRunSpec.build(runOf(c));
   try {
     await client.schedule.create({
       scheduleId: rssScheduleId(c.id),
       spec: { calendars: [calendar(c.rss.schedule)], timezone: c.rss.schedule.timezone },
       action: {
         type: 'startWorkflow',
-        workflowType: RSS_RUN,
+        workflowType: rssCampaignRunSpec.workflowType,
         taskQueue: gateway.taskQueue,
-        workflowId: rssScheduleId(c.id),
-        args,
-        staticSummary: summaryOf(c),
+        workflowId: run.workflowId,
+        args: run.args,
+        staticSummary: run.summary,
       },
       policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 hour' },
       memo: { campaign: c.name },
@@ -73,13 +69,6 @@ export async function deleteRssSchedule(gateway: TemporalGateway, campaignId: st
 /** "Send now": one run at once, beside the Schedule; its run id. */
 export async function startRssRunNow(gateway: TemporalGateway, c: CampaignRow): Promise<string> {
   const runId = uuid();
-  await startWorkflowOnce(gateway, RSS_RUN, {
-    workflowId: `${rssScheduleId(c.id)}-now-${runId}`,
-    args: [{ campaignId: c.id, projectId: c.project_id, runId } satisfies RssCampaignRunInput],
-    summary: `${summaryOf(c)}, sent now`,
-    details: `Project ${c.project_id}; campaign ${c.id}; GET /campaigns/${c.id}/runs`,
-    searchAttributes: { ProjectId: c.project_id, CampaignId: c.id },
-    memo: { campaign: c.name },
-  });
+  await start(gateway, rssCampaignRunSpec, runOf(c, runId));
   return runId;
 }

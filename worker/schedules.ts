@@ -1,47 +1,30 @@
 import { Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
-import type { WorkflowName } from '../temporal/workflowNames';
-
-export const DOMAIN_VERIFICATION_SCHEDULE = 'domain-verification';
-const MAINTENANCE_SCHEDULE = 'maintenance';
-const SEGMENT_RECOMPUTE_SCHEDULE = 'segment-recompute';
-const RETENTION_SCHEDULE = 'retention';
+import type { StartSpec } from '../temporal/startSpec';
+import { domainVerificationSweep, maintenanceSweep, retentionSweep, segmentRecomputeSweep } from '../temporal/workflows/scheduled/start';
 
 interface ScheduleSpecDef {
   id: string;
-  /** The workflow type, checked against temporal/workflows' exports (temporal/workflowNames.ts). */
-  workflowType: WorkflowName;
+  /** The workflow type, from its start kit (temporal/workflows/scheduled/start.ts, checked by startKits.ts). */
+  workflowType: string;
   every: Duration;
   /** The Web UI's one line for each run (docs/operators.md). */
   summary: string;
 }
 
+const scheduled = (kit: StartSpec<string, [], unknown>, every: Duration): ScheduleSpecDef => {
+  const run = kit.build(undefined);
+  return { id: run.workflowId, workflowType: kit.workflowType, every, summary: run.summary };
+};
+
 const SCHEDULES: ScheduleSpecDef[] = [
-  {
-    id: DOMAIN_VERIFICATION_SCHEDULE,
-    workflowType: 'domainVerification',
-    every: '5 minutes',
-    summary: 'DNS check of every pending sending domain and tracking domain (Schedule, every 5 minutes)',
-  },
-  {
-    id: MAINTENANCE_SCHEDULE,
-    workflowType: 'maintenance',
-    every: '1 minute',
-    summary: 'Sweep: routes unrouted events, starts undelivered emails and orphaned campaigns, prunes old rows (Schedule, every minute)',
-  },
-  {
-    id: RETENTION_SCHEDULE,
-    workflowType: 'retention',
-    every: '1 hour',
-    summary: "Retention: removes email bodies, events and inbound messages older than each project's retention setting (Schedule, every hour)",
-  },
-  {
-    id: SEGMENT_RECOMPUTE_SCHEDULE,
-    workflowType: 'segmentRecompute',
-    every: '15 minutes',
-    summary: 'Recompute of every tracked dynamic segment, one child per segment (Schedule, every 15 minutes)',
-  },
+  scheduled(domainVerificationSweep, '5 minutes'),
+  scheduled(maintenanceSweep, '1 minute'),
+  scheduled(retentionSweep, '1 hour'),
+  scheduled(segmentRecomputeSweep, '15 minutes'),
 ];
+
+export const DOMAIN_VERIFICATION_SCHEDULE = domainVerificationSweep.build(undefined).workflowId;
 
 function desired(s: ScheduleSpecDef, taskQueue: string) {
   return {

@@ -404,7 +404,9 @@ export default [
       const workflow = await workflowOr404(ctx, project.id, params.id);
       const graph = await loadGraph(ctx.deps.knex, workflow.id);
       const period = { from: query.from ? new Date(query.from) : undefined, to: query.to ? new Date(query.to) : undefined };
-      const steps = await workflowStepCounts(ctx.deps.knex, workflow.id, graph.steps, period);
+      // Steps of the Messages category write emails: theirs are counted too.
+      const emailSteps = graph.steps.filter((s) => findStepType(registryOf(ctx), s.type)?.category === 'Messages').map((s) => s.id);
+      const steps = await workflowStepCounts(ctx.deps.knex, workflow.id, graph.steps, emailSteps, period);
       return { workflowId: workflow.id, from: query.from ? period.from!.toISOString() : null, to: query.to ? period.to!.toISOString() : null, steps };
     },
   }),

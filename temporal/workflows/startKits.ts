@@ -15,6 +15,7 @@ import type * as workflows from './index';
 import type { routeEventSpec } from './routeEvent/start';
 import type { routeEventBatchSpec } from './routeEventBatch/start';
 import type { scheduledSendSpec } from './scheduledSend/start';
+import type { domainVerificationSweep, maintenanceSweep, retentionSweep, rssCampaignRunSpec, segmentRecomputeSweep } from './scheduled/start';
 import type { segmentComputeSpec } from './segmentCompute/start';
 import type { webhookDeliverySpec } from './webhookDelivery/start';
 import type { workflowExecutionSpec } from './workflowExecution/start';
@@ -43,6 +44,11 @@ export type StartKitsFit = [
   Holds<Fits<typeof routeEventSpec>>,
   Holds<Fits<typeof routeEventBatchSpec>>,
   Holds<Fits<typeof scheduledSendSpec>>,
+  Holds<Fits<typeof domainVerificationSweep>>,
+  Holds<Fits<typeof maintenanceSweep>>,
+  Holds<Fits<typeof retentionSweep>>,
+  Holds<Fits<typeof segmentRecomputeSweep>>,
+  Holds<Fits<typeof rssCampaignRunSpec>>,
   Holds<Fits<typeof segmentComputeSpec>>,
   Holds<Fits<typeof webhookDeliverySpec>>,
   Holds<Fits<typeof workflowExecutionSpec>>,
