@@ -82,7 +82,7 @@ export function runOutcome(r: Pick<RssRun, 'status' | 'itemCount' | 'error'> & {
 }
 
 /** The browser's time zone, and the zones it knows (the schedule's zone picker). */
-export const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+export { browserZone } from './dates';
 export function zoneNames(): string[] {
   try {
     return Intl.supportedValuesOf('timeZone');

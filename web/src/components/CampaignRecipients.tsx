@@ -4,6 +4,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { api, ApiError, forProject, type ResponseOf, unwrap } from '../api/client';
 import { type Campaign, reportPollMs } from '../api/campaigns';
 import { ErrorState, Loading } from './States';
+import { momentWords } from '../api/dates';
 
 /** The JSON page (the same route also answers CSV, which this screen downloads separately). */
 type RecipientPage = ResponseOf<'/campaigns/{id}/recipients', 'get'>;
@@ -18,7 +19,7 @@ const FILTERS: { value: Status | 'all'; label: string }[] = [
   { value: 'unsubscribed', label: 'Unsubscribed' },
 ];
 
-const when = (t: string | null) => (t ? new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—');
+const when = (t: string | null) => (t ? momentWords(t) : '—');
 
 /**
  * The CSV of the current filter, fetched with the dashboard's cookie and project header (a plain

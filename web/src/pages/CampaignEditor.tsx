@@ -29,8 +29,8 @@ import { ContentChecks } from '../components/emailEditor/ContentChecks';
 import { CampaignContent } from '../components/emailEditor/CampaignContent';
 import { conditionErrors, newTree } from '../components/FilterBuilder';
 import { AudienceFields } from '../components/campaigns/AudienceFields';
+import { browserZone } from '../api/dates';
 
-const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 const zones = () => {
   try {
     return Intl.supportedValuesOf('timeZone');

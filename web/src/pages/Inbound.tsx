@@ -7,6 +7,7 @@ import { useCurrentProject } from '../api/project';
 import { ListPage, ListTable } from '../components/ListPage';
 import { INBOUND_KINDS, type InboundKind, type InboundSummary } from '../components/inbound/kinds';
 import { InboundMessageDialog } from '../components/inbound/InboundMessageDialog';
+import { momentWords } from '../api/dates';
 
 const PAGE = 25;
 
@@ -60,7 +61,7 @@ export default function Inbound() {
         }
         row={(m) => (
           <Table.Tr key={m.id}>
-            <Table.Td>{new Date(m.createdAt).toLocaleString()}</Table.Td>
+            <Table.Td>{momentWords(m.createdAt)}</Table.Td>
             <Table.Td>
               <Badge variant="light" color={INBOUND_KINDS[m.kind].color}>
                 {INBOUND_KINDS[m.kind].label}

@@ -7,6 +7,7 @@ import { type Campaign } from '../../api/campaigns';
 import { runOutcome, scheduleText } from '../../api/rssCampaigns';
 import { ErrorState, Loading } from '../States';
 import { CampaignHeading } from './CampaignHeading';
+import { momentWords } from '../../api/dates';
 
 /** After "Send now", the runs refresh quickly for two minutes (the run and its email take seconds), then slowly. */
 const FAST_FOR_MS = 120_000;
@@ -134,7 +135,7 @@ function Runs({ projectId, campaign, fastUntil }: { projectId: string; campaign:
             <Table.Tbody>
               {runs.data.data.map((r) => (
                 <Table.Tr key={r.id} data-testid="rss-run">
-                  <Table.Td>{new Date(r.startedAt).toLocaleString()}</Table.Td>
+                  <Table.Td>{momentWords(r.startedAt)}</Table.Td>
                   <Table.Td>
                     <Text size="sm" c={r.status === 'FAILED' ? 'red' : undefined}>
                       {runOutcome(r)}

@@ -3,6 +3,7 @@ import { Box, Button, Checkbox, Drawer, SimpleGrid, Stack, Table, Text } from '@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { getVersion, listVersions, previewEmail, restoreVersion } from '../../api/emailEditor';
 import { ErrorState, Loading } from '../States';
+import { momentWords } from '../../api/dates';
 
 /** One version rendered by the server (its stored, compiled HTML), for the side-by-side comparison. */
 function VersionPreview({ projectId, templateId, number }: { projectId: string; templateId: string; number: number }) {
@@ -74,7 +75,7 @@ export function VersionsDrawer({ projectId, templateId, onRestored }: { projectI
                     </Table.Td>
                     <Table.Td>{v.number}</Table.Td>
                     <Table.Td>
-                      <Text size="sm">{new Date(v.createdAt).toLocaleString()}</Text>
+                      <Text size="sm">{momentWords(v.createdAt)}</Text>
                       <Text size="xs" c="dimmed">
                         {v.createdBy ? (v.createdBy.name ?? v.createdBy.email) : 'API'}
                       </Text>

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { api, forProject, unwrap } from '../../api/client';
 import { ErrorState, Loading } from '../States';
 import { INBOUND_KINDS, type InboundSummary } from './kinds';
+import { momentWords } from '../../api/dates';
 
 /** A label and its value, a line of the message's facts. */
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
@@ -40,7 +41,7 @@ export function InboundMessageDialog({ projectId, message, onClose }: { projectI
             </Text>
           </Group>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <Fact label="Received">{new Date(message.createdAt).toLocaleString()}</Fact>
+            <Fact label="Received">{momentWords(message.createdAt)}</Fact>
             <Fact label="From">{message.from}</Fact>
             <Fact label="To">{message.to.join(', ')}</Fact>
             <Fact label="Envelope sender">{message.mailFrom ?? 'none (a report)'}</Fact>

@@ -3,6 +3,7 @@ import { Badge, Button, Drawer, Stack, Table, Text } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, forProject, unwrap } from '../../api/client';
 import { ErrorState, Loading } from '../States';
+import { momentWords } from '../../api/dates';
 
 /**
  * "Versions" of a workflow (docs/workflows.md "Versions"): while enabled, every change to what it runs
@@ -81,7 +82,7 @@ export function WorkflowVersions({
                     </Table.Td>
                     <Table.Td>
                       <Text size="sm">
-                        {new Date(v.createdAt).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' })}
+                        {momentWords(v.createdAt)}
                       </Text>
                       <Text size="xs" c="dimmed">
                         {v.createdBy ?? 'unknown'}

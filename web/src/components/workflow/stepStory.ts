@@ -1,4 +1,5 @@
 import type { ExecutionDetail } from '../../api/workflows';
+import { momentWords } from '../../api/dates';
 
 /**
  * What a step of an execution did, in words, for the timeline (the raw output stays one click away).
@@ -24,15 +25,6 @@ export function durationWords(ms: number): string {
     }
   }
   return 'a moment';
-}
-
-/** "3 Dec, 09:00 Europe/Paris": a moment in the reader's own time zone, named (day before month, 24-hour clock). */
-export function momentWords(iso: string): string {
-  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  const d = new Date(iso);
-  const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short' }).format(d);
-  const time = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false }).format(d);
-  return `${day}, ${time} ${zone}`;
 }
 
 const REASONS: Record<string, string> = {
