@@ -236,8 +236,10 @@ export function buildRouter(defs: RouteDef[]): Router<any, any> {
   for (const def of defs) {
     const handle = async (ctx: AppContext) => {
       const input = validate(def, ctx);
-      // Workflow edits record their author in the versions they make (db/workflowVersions.ts).
-      const reply = await versionAuthor.run(requestAuditor(ctx).actor, () => def.handler(ctx, { ...input, ...principalOf(def, ctx) }));
+      const run = () => def.handler(ctx, { ...input, ...principalOf(def, ctx) });
+      // Workflow edits record their author in the versions they make (db/workflowVersions.ts); only
+      // the workflows' routes edit graphs, so no other request (the tracking path) pays for it.
+      const reply = await (def.tag === 'workflows' ? versionAuthor.run(requestAuditor(ctx).actor, run) : run());
       // A handler that set the body itself (pages, streams, bytes, 204s) returns nothing. The status
       // is the one the handler set, or Koa's 200 for a body.
       if (reply !== undefined) ctx.body = reply;
