@@ -30,6 +30,7 @@ import { CampaignContent } from '../components/emailEditor/CampaignContent';
 import { conditionErrors, newTree } from '../components/FilterBuilder';
 import { AudienceFields } from '../components/campaigns/AudienceFields';
 import { browserZone } from '../api/dates';
+import { SendTestButton } from '../components/SendTestButton';
 
 const zones = () => {
   try {
@@ -182,58 +183,18 @@ function AbTestFields({ draft, set, errors }: { draft: CampaignDraft; set: (p: P
 
 /** "Send test": POST /campaigns/:id/test of the saved campaign to one address ("[Test] " before the subject; counters do not move). */
 function SendTest({ projectId, save, disabled }: { projectId: string; save: () => Promise<Campaign>; disabled: boolean }) {
-  const config = useAppConfig();
-  const [opened, setOpened] = useState(false);
-  const [to, setTo] = useState('');
-  const send = useMutation({
-    mutationFn: async () => {
-      const saved = await save();
-      return unwrap(api.POST('/campaigns/{id}/test', { params: { path: { id: saved.id } }, body: { email: to }, headers: forProject(projectId) }));
-    },
-  });
-  const close = () => {
-    setOpened(false);
-    send.reset();
-  };
   return (
-    <>
-      <Button variant="default" onClick={() => setOpened(true)} disabled={disabled}>
-        Send test
-      </Button>
-      <Modal opened={opened} onClose={close} title="Send a test email">
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            send.mutate();
-          }}
-          noValidate
-        >
-          <Stack>
-            <Text size="sm">Saves your changes, then sends one email of this campaign with "[Test]" before its subject. A contact's address renders with its fields. The campaign's numbers do not move.</Text>
-            <TextInput label="Send to" type="email" required value={to} onChange={(e) => setTo(e.currentTarget.value)} error={fieldError(send.error, 'email')} data-autofocus />
-            {send.error && !hasFieldErrors(send.error) ? <ErrorState error={send.error} title="Not sent" /> : null}
-            {send.data ? (
-              <Text size="sm" c="green" role="status">
-                {send.data.message}.{' '}
-                {config.data?.email.inboxUrl ? (
-                  <Anchor href={config.data.email.inboxUrl} target="_blank" rel="noreferrer">
-                    Open the development inbox
-                  </Anchor>
-                ) : null}
-              </Text>
-            ) : null}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                Close
-              </Button>
-              <Button type="submit" loading={send.isPending}>
-                Send
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
-    </>
+    <SendTestButton
+      disabled={disabled}
+      prefillMine={false}
+      intro={'Saves your changes, then sends one email of this campaign with "[Test]" before its subject. A contact\'s address renders with its fields. The campaign\'s numbers do not move.'}
+      toField="email"
+      doneText={(_to, answer) => `${(answer as { message: string }).message}.`}
+      send={async (to) => {
+        const saved = await save();
+        return unwrap(api.POST('/campaigns/{id}/test', { params: { path: { id: saved.id } }, body: { email: to }, headers: forProject(projectId) }));
+      }}
+    />
   );
 }
 
