@@ -53,6 +53,18 @@ async function ddl<T>(db: Knex, fn: (trx: Knex.Transaction) => Promise<T>): Prom
   });
 }
 
+/**
+ * ddl, except that a lock not granted within LOCK_TIMEOUT (a long read of `events` in progress)
+ * skips this partition: the next hourly run tries again, and the row-wise rounds run meanwhile.
+ */
+async function ddlUnlessBusy(db: Knex, fn: (trx: Knex.Transaction) => Promise<void>): Promise<void> {
+  try {
+    await ddl(db, fn);
+  } catch (err: any) {
+    if (err?.code !== '55P03') throw err;
+  }
+}
+
 const covers = (p: EventPartition, from: Date, to: Date) => !p.isDefault && (p.from === null || p.from < to) && (p.to === null || p.to > from);
 
 /**
@@ -120,7 +132,7 @@ export async function dropExpiredEventPartitions(db: Knex, cutoffs: Map<string, 
       [covered],
     );
     if (rows.length) continue;
-    await ddl(db, async (trx) => {
+    await ddlUnlessBusy(db, async (trx) => {
       await trx.raw(`ALTER TABLE events DETACH PARTITION ${p.name}`);
       const kept = await trx.raw(`INSERT INTO events SELECT * FROM ${p.name} WHERE routed_at IS NULL OR name = 'contact.unsubscribed'`);
       await trx.raw(`DROP TABLE ${p.name}`);

@@ -4,6 +4,7 @@ import { createKnex, dropDatabase, ensureDatabase, migrateLatest } from '../../d
 import { dropExpiredEventPartitions, ensureEventPartitions, eventPartitions } from '../../db/eventPartitions';
 import { recordEvent, recordEvents } from '../../db/events';
 import { deterministicUuid } from '../../lib/ids';
+import { dropExpiredPartitions } from '../../services/retention';
 
 /**
  * The monthly events partitions (docs/capacity.md "Events partitioned by month"): created ahead,
@@ -126,4 +127,19 @@ it('writes an event of a derived id once, however often its writer retries (no u
   expect((await recordEvent(knex, { id, projectId: p, contactId: null, name: 'derived' })).created_at).toEqual(first[0].created_at);
   const [{ n }] = (await knex.raw('SELECT count(*)::int AS n FROM events WHERE id = ANY(?::uuid[])', [[id, other]])).rows;
   expect(n).toBe(2);
+});
+
+it("retention's drop reads each project's events window from its settings", async () => {
+  await ensureEventPartitions(knex, 2, at('2023-01-01T00:00:00Z'));
+  const p = await project();
+  await knex('projects')
+    .where({ id: p })
+    .update({ retention: JSON.stringify({ eventsDays: 30 }) });
+  // Other projects of this database keep every event but have no rows in 2023.
+  const january = await event(p, '2023-01-10T00:00:00Z');
+  const february = await event(p, '2023-02-20T00:00:00Z'); // after the cutoff (2023-02-13)
+  const dropped = await dropExpiredPartitions(knex, { timeScale: 1, now: Date.parse('2023-03-15T00:00:00Z') });
+  expect(dropped.map((d) => d.name)).toEqual(['events_y2023m01']);
+  expect(await where(january)).toBeUndefined();
+  expect(await where(february)).toBe('events_y2023m02');
 });
