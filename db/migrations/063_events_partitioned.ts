@@ -122,6 +122,9 @@ export async function up(knex: Knex): Promise<void> {
     await trx.raw('CREATE TABLE IF NOT EXISTS events_default PARTITION OF events DEFAULT');
   });
 
+  // Autovacuum analyzes partitions, never a partitioned parent: give the planner the parent's statistics once (no write is held).
+  await knex.raw('ANALYZE events');
+
   // 3. Claims for the derived ids already written (version nibble 8; crypto.randomUUID is 4).
   await knex.raw(
     `INSERT INTO event_keys (id, project_id, created_at)
