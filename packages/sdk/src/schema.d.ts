@@ -8706,6 +8706,7 @@ export interface operations {
                 cursor?: string;
                 dir: "asc" | "desc";
                 limit?: number;
+                /** @description case-insensitive substring of the email or of any value in `data` (names, plan, any field) */
                 search?: string;
                 sort: "email" | "createdAt";
                 subscribed?: "true" | "false";
