@@ -90,7 +90,7 @@ export function ImportCsv({ projectId, onDone }: { projectId: string; onDone: ()
       </Button>
       <Modal opened={opened} onClose={close} title="Import contacts from CSV" size={preview ? 'xl' : 'md'}>
         <Stack>
-          <Text size="sm">A header row with `email` (required), `subscribed` (optional); any other column becomes a custom field.</Text>
+          <Text size="sm">A CSV file with a header row. Next you choose what each column becomes: the email address, the subscription or a field.</Text>
           <FileInput label="CSV file" accept=".csv,text/csv" value={file} onChange={choose} disabled={!!jobId} clearable clearButtonProps={{ 'aria-label': 'Clear the file' }} />
           {reading ? <Loader size="sm" aria-label="Reading the file" /> : null}
           {error ? <ErrorState error={error} title="The file was not imported" /> : null}
