@@ -1,3 +1,4 @@
+import { whereSearchMatches } from '../../db/contactReaders';
 import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
 
 /** The import's mapping step (typed columns), its preview, typed filters on the result, and contact search. */
@@ -175,5 +176,17 @@ describe('GET /contacts search', () => {
     expect(await search('firstName')).toEqual([]);
     expect(await search('Hopper', other.secretKey)).toEqual(['grace@elsewhere.test']);
     expect(await search('Turing', other.secretKey)).toEqual([]);
+  });
+
+  it('is served by the trigram indexes on email and on the data values', async () => {
+    // Seq scans priced out and no project condition (whose index wins on a small table): only the
+    // trigram indexes remain, and only if the query's expressions are exactly the indexed ones.
+    const plan = await h.deps.knex.transaction(async (trx) => {
+      await trx.raw('SET LOCAL enable_seqscan = off');
+      const { sql, bindings } = whereSearchMatches(trx('contacts'), 'hopper').count('* as n').toSQL();
+      return (await trx.raw(`EXPLAIN ${sql}`, bindings as unknown[] as string[])).rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toContain('contacts_email_trgm');
+    expect(plan).toContain('contacts_data_values_trgm');
   });
 });
