@@ -50,6 +50,7 @@ import * as testExecutions from './056_test_executions';
 import * as workflowVersions from './058_workflow_versions';
 import * as eventKeys from './062_event_keys';
 import * as eventsPartitioned from './063_events_partitioned';
+import * as contactSearch from './065_contact_search';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -107,6 +108,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['058_workflow_versions', workflowVersions],
   ['062_event_keys', eventKeys],
   ['063_events_partitioned', eventsPartitioned],
+  ['065_contact_search', contactSearch],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
