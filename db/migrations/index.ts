@@ -48,6 +48,8 @@ import * as campaignDocuments from './054_campaign_documents';
 import * as workflowStepCounts from './055_workflow_step_counts';
 import * as testExecutions from './056_test_executions';
 import * as workflowVersions from './058_workflow_versions';
+import * as segmentMembershipChanges from './069_segment_membership_changes';
+import * as timelineIndexes from './070_timeline_indexes';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -103,6 +105,8 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['055_workflow_step_counts', workflowStepCounts],
   ['056_test_executions', testExecutions],
   ['058_workflow_versions', workflowVersions],
+  ['069_segment_membership_changes', segmentMembershipChanges],
+  ['070_timeline_indexes', timelineIndexes],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
