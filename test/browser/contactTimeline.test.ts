@@ -116,6 +116,39 @@ it("shows a contact's timeline: an email with its content one click away, an eve
   expect(await text('[role="dialog"] [data-testid="preview-subject"]')).toBe('Your receipt');
   await photograph('contact-email-content');
   await s.click('Close');
+
+  // "Load more": 30 more events make two pages of 25.
+  for (let i = 0; i < 30; i++)
+    expect(
+      (
+        await h.http
+          .post('/events/track')
+          .set(bearer(key))
+          .send({ email: person, event: `step_${i}` })
+      ).status,
+    ).toBe(200);
+  await page.reload({ waitUntil: 'load' });
+  await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('[aria-label="Contact timeline"] [data-kind]').length === 25, {
+    timeout: 20_000,
+  });
+  await s.click('Load more');
+  await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('[aria-label="Contact timeline"] [data-kind]').length > 25, {
+    timeout: 20_000,
+  });
+  await s.waitForText('Email “Your receipt” sent');
+
+  // The address itself is editable; one another contact has is refused on the field.
+  const taken = email('taken');
+  expect((await h.http.post('/contacts').set(bearer(key)).send({ email: taken })).status).toBe(201);
+  await s.click('Edit email');
+  await s.replace('Email', taken);
+  await s.click('Save email');
+  await page.waitForSelector('[role="dialog"] input[aria-invalid="true"]', { timeout: 20_000 });
+  const renamed = email('renamed');
+  await s.replace('Email', renamed);
+  await s.click('Save email');
+  await page.waitForSelector(`h1::-p-text(${renamed})`, { timeout: 20_000 });
+  expect((await h.http.get(`/contacts/${contactId}`).set(bearer(key))).body.email).toBe(renamed);
   expect(s.problems).toEqual([]);
 }, 180_000);
 

@@ -7,6 +7,7 @@ import { useCurrentProject } from '../api/project';
 import { parseFieldValue, sourceOf, typeOf, VALUE_TYPES, type ValueType } from '../api/contactFields';
 import { ContactEmails } from '../components/ContactEmails';
 import { ContactTimeline } from '../components/contact/ContactTimeline';
+import { EditEmail } from '../components/contact/EditEmail';
 import { ErrorState, Loading } from '../components/States';
 import { usePageTitle } from '../components/usePageTitle';
 import { momentWords } from '../api/dates';
@@ -112,9 +113,12 @@ export default function ContactDetail() {
     <Stack>
       {back}
       <Group justify="space-between">
-        <Title order={1} size="h2">
-          {c.email}
-        </Title>
+        <Group gap="xs">
+          <Title order={1} size="h2">
+            {c.email}
+          </Title>
+          <EditEmail projectId={projectId} contactId={contactId} email={c.email} />
+        </Group>
         <Badge size="lg" color={c.subscribed ? 'green' : 'gray'}>
           {c.subscribed ? 'Subscribed' : 'Unsubscribed'}
         </Badge>
