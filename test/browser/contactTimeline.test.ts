@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { bearer, eventually, Harness } from '../helpers/harness';
 import { openDashboard, DashboardSession, testEmail as email } from '../helpers/dashboardSession';
@@ -40,6 +42,21 @@ async function photograph(name: string) {
   await new Promise((r) => setTimeout(r, 500));
   await page.screenshot({ path: `docs/img/dashboard-${name}.png` });
   await page.setViewport({ width: 1280, height: 900 });
+}
+
+const AXE = fs.readFileSync(path.join(__dirname, '..', '..', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical violations on the page as it stands (as test/browser/accessibility.test.ts reads them). */
+async function violations(): Promise<string[]> {
+  // Transitions (the dialog's fade-in) end before axe reads colours.
+  await new Promise((r) => setTimeout(r, 400));
+  if (!(await page.evaluate(() => !!(globalThis as any).axe))) await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    const result = await (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+  });
 }
 
 const text = (selector: string) => page.$eval(selector, (el) => (el as any).innerText as string);
@@ -87,6 +104,7 @@ it("shows a contact's timeline: an email with its content one click away, an eve
   const firstTime = await text('[aria-label="Contact timeline"] [data-kind="email"]');
   expect(firstTime).toMatch(/\d{2}:\d{2} [A-Za-z_]+(\/[A-Za-z_]+)*/);
   await photograph('contact-timeline');
+  expect(await violations()).toEqual([]);
 
   // The kind filter: topics only.
   await page.evaluate(() => [...(globalThis as any).document.querySelectorAll('label')].find((l: any) => l.textContent.trim() === 'Topics').click());
@@ -109,12 +127,13 @@ it("shows a contact's timeline: an email with its content one click away, an eve
   );
 
   // The email as it was sent, in the sandboxed frame.
-  await s.click('Open the email Your receipt');
+  await s.click('Open email: Your receipt');
   const frame = await page.waitForSelector('[role="dialog"] iframe[title="Preview"]', { timeout: 20_000 });
   await page.waitForFunction((f: any) => (f.getAttribute('srcdoc') ?? '').includes('order 42'), { timeout: 20_000 }, frame);
   expect(await frame!.evaluate((f: any) => f.getAttribute('sandbox'))).toBe('');
   expect(await text('[role="dialog"] [data-testid="preview-subject"]')).toBe('Your receipt');
   await photograph('contact-email-content');
+  expect(await violations()).toEqual([]);
   await s.click('Close');
 
   // "Load more": 30 more events make two pages of 25.
@@ -209,5 +228,6 @@ it('moves the live report after "Send now" without a reload, and shows the click
   const rows = await page.$$eval('table[aria-label="Links"] tbody tr', (trs) => trs.map((tr) => [...(tr as any).cells].map((c: any) => c.innerText)));
   expect(rows).toEqual([['https://shop.example/sale', '1', '1']]);
   await photograph('campaign-click-map');
+  expect(await violations()).toEqual([]);
   expect(s.problems).toEqual([]);
 }, 240_000);

@@ -23,14 +23,15 @@ const KINDS: { value: Kind | 'all'; label: string }[] = [
   { value: 'inbound', label: 'Inbound' },
 ];
 
+/** Colours whose light-variant text the theme holds to 4.5:1 (web/src/theme.ts). */
 const KIND_COLOR: Record<Kind, string> = {
   email: 'blue',
-  event: 'grape',
+  event: 'yellow',
   workflow: 'cyan',
   segment: 'teal',
   topic: 'orange',
   consent: 'green',
-  inbound: 'pink',
+  inbound: 'lime',
 };
 
 /** What one item shows under its title: the email's story and content, an event's data, links to what it names. */
@@ -57,7 +58,7 @@ function ItemBody({ projectId, item, openEmail }: { projectId: string; item: Ite
       {item.event && Object.keys(item.event.data).length ? <Code block>{JSON.stringify(item.event.data, null, 2)}</Code> : null}
       <Group gap="sm">
         {l.emailId ? (
-          <Button size="compact-xs" variant="light" onClick={() => openEmail(l.emailId!)} aria-label={`Open the email ${item.email?.subject ?? ''}`.trim()}>
+          <Button size="compact-xs" variant="light" onClick={() => openEmail(l.emailId!)} aria-label={item.email ? `Open email: ${item.email.subject}` : undefined}>
             Open email
           </Button>
         ) : null}
@@ -125,7 +126,7 @@ export function ContactTimeline({ projectId, contactId }: { projectId: string; c
                 data-kind={item.kind}
                 title={
                   <Group gap={6}>
-                    <Badge size="xs" variant="outline" color={KIND_COLOR[item.kind]}>
+                    <Badge size="xs" variant="light" color={KIND_COLOR[item.kind]}>
                       {item.kind}
                     </Badge>
                     <Text size="sm" fw={600} span>
