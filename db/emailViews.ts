@@ -8,9 +8,11 @@ export interface EmailView {
   gone: boolean;
 }
 
-/** The rendered content of email `id`; undefined when there is no such email. */
-export async function emailView(db: Knex, id: string): Promise<EmailView | undefined> {
-  const row = await db('emails').where({ id }).first('rendered_subject', 'subject', 'rendered_body', 'content_pruned_at', 'to_email');
+/** The rendered content of email `id` (of that project, when named); undefined when there is no such email. */
+export async function emailView(db: Knex, id: string, projectId?: string): Promise<EmailView | undefined> {
+  const row = await db('emails')
+    .where({ id, ...(projectId ? { project_id: projectId } : {}) })
+    .first('rendered_subject', 'subject', 'rendered_body', 'content_pruned_at', 'to_email');
   if (!row) return undefined;
   // Erasure blanks the recipient (to_email ''); retention stamps content_pruned_at.
   const gone = row.content_pruned_at !== null || row.to_email === '';

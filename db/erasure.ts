@@ -13,7 +13,7 @@ import { ERASED_EMAIL_STATE } from './emailStates';
  * it fails that test until it is handled here):
  * - contacts (address, data) and, by ON DELETE CASCADE, contact_topics, consent_records,
  *   contact_confirmations, events, workflow_executions and their steps (context, outputs, errors),
- *   workflow_entries, segment_members, marketing_sends, inbound_messages of the contact;
+ *   workflow_entries, segment_members, segment_membership_changes, marketing_sends, inbound_messages of the contact;
  * - emails: to_email, to_name, variables, headers, subject/body/text (a /v1/send may inline anything),
  *   rendered_*, links (a link may carry the address), error (providers quote it); attachments;
  * - inbound_messages not linked to the contact: its replies and reports by sender, by the email they

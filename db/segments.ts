@@ -49,6 +49,35 @@ export const segmentEventName = (slug: string, change: MembershipChange) => `seg
 export const membershipEventId = (segmentId: string, contactId: string, runId: string, change: MembershipChange) =>
   deterministicUuid('segment-membership', segmentId, contactId, runId, change);
 
+/**
+ * Writes the membership history (migration 069, a contact's timeline) in the caller's transaction:
+ * one row per contact that entered or left. A compute run's rows have ids of their own run, so a
+ * retried batch writes nothing twice.
+ */
+async function recordMembershipChanges(
+  trx: Knex,
+  segment: Pick<SegmentRow, 'id' | 'project_id' | 'name'>,
+  changes: Array<{ contactId: string; change: MembershipChange }>,
+  source: 'list' | 'compute',
+  runId?: string,
+): Promise<void> {
+  if (!changes.length) return;
+  await trx('segment_membership_changes')
+    .insert(
+      changes.map((c) => ({
+        id: runId ? deterministicUuid('segment-membership-change', segment.id, c.contactId, runId, c.change) : uuid(),
+        project_id: segment.project_id,
+        contact_id: c.contactId,
+        segment_id: segment.id,
+        segment_name: segment.name,
+        change: c.change,
+        source,
+      })),
+    )
+    .onConflict('id')
+    .ignore();
+}
+
 // ───────────────────────────── CRUD ─────────────────────────────
 
 export interface SegmentFields {
@@ -271,6 +300,12 @@ export async function addMembers(db: Knex, segment: SegmentRow, input: AddMember
           .ignore()
           .returning('contact_id')
       : [];
+    await recordMembershipChanges(
+      trx,
+      segment,
+      added.map((r: { contact_id: string }) => ({ contactId: r.contact_id, change: 'entry' as const })),
+      'list',
+    );
     const row = await saveCount(trx, segment.id, await storedMemberCount(trx, segment.id));
     return { added: added.length, notFound, events, segment: row };
   });
@@ -298,6 +333,12 @@ export async function removeMembers(db: Knex, segment: SegmentRow, emailList: st
         : [],
     );
     const notFound = emails.filter((e) => !removedIds.has(found.get(e) ?? ''));
+    await recordMembershipChanges(
+      trx,
+      segment,
+      [...removedIds].map((contactId) => ({ contactId, change: 'exit' as const })),
+      'list',
+    );
     const row = await saveCount(trx, segment.id, await storedMemberCount(trx, segment.id));
     return { removed: removedIds.size, notFound, segment: row };
   });
@@ -389,6 +430,13 @@ export async function computeBatch(db: Knex, runId: string, batchSize = DEFAULT_
         name: segmentEventName(segment.slug, c.change),
         data: { segmentId: segment.id, segmentName: segment.name, computeId: runId },
       })),
+    );
+    await recordMembershipChanges(
+      trx,
+      segment,
+      changes.map((c) => ({ contactId: c.contact_id, change: c.change })),
+      'compute',
+      runId,
     );
     const entered = changes.filter((c) => c.change === 'entry').length;
     await trx('segment_computes')

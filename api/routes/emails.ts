@@ -1,12 +1,14 @@
 import { route } from '../route';
 import { badRequest, conflict, notFound } from '../errors';
-import { EmailIdParams, EmailListQuery, EmailOut, EmailPageOut, RescheduleBody } from '../schemas/emails';
+import { EmailContentOut, EmailIdParams, EmailListQuery, EmailOut, EmailPageOut, RescheduleBody } from '../schemas/emails';
 import type { AppContext } from '../context';
 import { cancelScheduled } from '../../db/emailStates';
 import { rescheduleScheduledEmail, type ScheduledMove } from '../../services/scheduledSends';
 import { presentEmail, presentEmailSummary } from '../presenters/emails';
 import { emailStory, findProjectEmail, listEmails } from '../../db/emailQueries';
 import { parseTimeCursor } from '../../db/eventQueries';
+import { emailView } from '../../db/emailViews';
+import { withoutOpenPixel } from '../../lib/openPixel';
 
 export default [
   route({
@@ -37,6 +39,21 @@ export default [
       const email = await findProjectEmail(ctx.deps.knex, project.id, params.id);
       if (!email) throw notFound('Email');
       return presentEmail(email, await emailStory(ctx.deps.knex, email));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/emails/:id/content',
+    auth: 'secret',
+    tag: 'emails',
+    resource: 'Email',
+    summary: "One email's content as its recipient got it (rendered subject and HTML, without the open pixel: reading it here is not an open)",
+    params: EmailIdParams,
+    responses: { 200: { description: 'the rendered content', schema: EmailContentOut }, 404: { description: 'no such email in this project' } },
+    async handler(ctx, { params, project }) {
+      const view = await emailView(ctx.deps.knex, params.id, project.id);
+      if (!view) throw notFound('Email');
+      return { subject: view.subject, html: view.body === null ? null : withoutOpenPixel(view.body), gone: view.gone };
     },
   }),
   route({

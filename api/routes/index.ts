@@ -14,6 +14,7 @@ import billingWebhook from './billingWebhook';
 import contactJobs from './contactJobs';
 import contactFields from './contactFields';
 import contacts from './contacts';
+import contactTimeline from './contactTimeline';
 import contactPrivacy from './contactPrivacy';
 import domains from './domains';
 import track from './track';
@@ -74,6 +75,7 @@ export const allRoutes: RouteDef[] = [
   ...contactFields,
   ...contactPrivacy,
   ...contacts,
+  ...contactTimeline,
   ...topics,
   ...forms,
   ...formPages,

@@ -3,9 +3,7 @@ import { route } from '../route';
 import { renderEmailPage, renderPage } from '../pages';
 import { verifyViewToken } from '../../lib/viewLinks';
 import { emailView } from '../../db/emailViews';
-
-/** The open pixel tracking added (services/trackedLinks.ts): the page is not an open, so it goes. */
-const OPEN_PIXEL = /<img src="[^"]*\/t\/o\/[A-Za-z0-9_.-]+" width="1" height="1" alt="" style="[^"]*">/g;
+import { withoutOpenPixel } from '../../lib/openPixel';
 
 export default [
   route({
@@ -31,7 +29,7 @@ export default [
       if (view.gone || view.body === null) {
         return renderPage(ctx, 'This email is no longer available', '<p>Its content has been removed.</p>', 410);
       }
-      renderEmailPage(ctx, view.subject ?? '', view.body.replace(OPEN_PIXEL, ''));
+      renderEmailPage(ctx, view.subject ?? '', withoutOpenPixel(view.body));
     },
   }),
 ];

@@ -53,3 +53,9 @@ export type EmailSummaryOutput = z.input<typeof EmailSummaryOut>;
 export const RescheduleBody = z.object({
   sendAt: SendAt.describe('the new time (ISO 8601, at most 30 days ahead; a past time sends now)'),
 });
+
+export const EmailContentOut = z.object({
+  subject: z.string().nullable().describe('as rendered for the recipient; null once the content is gone'),
+  html: z.string().nullable().describe('the rendered HTML; null before it is rendered (scheduled, queued) or once it is gone'),
+  gone: z.boolean().describe("the content was removed (retention, the contact's erasure)"),
+});

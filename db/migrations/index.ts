@@ -51,6 +51,8 @@ import * as workflowVersions from './058_workflow_versions';
 import * as eventKeys from './062_event_keys';
 import * as eventsPartitioned from './063_events_partitioned';
 import * as contactSearch from './065_contact_search';
+import * as segmentMembershipChanges from './069_segment_membership_changes';
+import * as timelineIndexes from './070_timeline_indexes';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -109,6 +111,8 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['062_event_keys', eventKeys],
   ['063_events_partitioned', eventsPartitioned],
   ['065_contact_search', contactSearch],
+  ['069_segment_membership_changes', segmentMembershipChanges],
+  ['070_timeline_indexes', timelineIndexes],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

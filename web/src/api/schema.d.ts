@@ -898,6 +898,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/contacts/{id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One person's timeline, newest first (cursor pagination): emails with their story, events, workflow runs, segment and topic changes, consent records, inbound mail */
+        get: operations["getContactsIdTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/contacts/bulk-delete": {
         parameters: {
             query?: never;
@@ -1336,6 +1353,23 @@ export interface paths {
         put?: never;
         /** Cancel a scheduled email before its hand-over starts: it becomes CANCELLED and is never sent */
         post: operations["postEmailsIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/emails/{id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One email's content as its recipient got it (rendered subject and HTML, without the open pixel: reading it here is not an open) */
+        get: operations["getEmailsIdContent"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -9510,6 +9544,138 @@ export interface operations {
             };
         };
     };
+    getContactsIdTimeline: {
+        parameters: {
+            query?: {
+                /** @description the `cursor` of the previous page */
+                cursor?: string;
+                /** @description comma-separated: email, event, workflow, segment, topic, consent, inbound; omit for every kind */
+                kind?: string;
+                /** @description 1 to 100 (larger values are clamped), default 20 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of the timeline */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description pass as `cursor` for the next page; null on the last page */
+                        cursor: string | null;
+                        /** @description newest first */
+                        data: {
+                            /** @description ISO 8601 timestamp (UTC) */
+                            at: string;
+                            /** @description a second line in words (where a change came from, an error), or null */
+                            detail: string | null;
+                            /** @description kind email only */
+                            email?: {
+                                /** @enum {string} */
+                                status: "SCHEDULED" | "CANCELLED" | "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED";
+                                /** @description the email's states over time, oldest first */
+                                story: {
+                                    /** @description ISO 8601 timestamp (UTC) */
+                                    at: string;
+                                    /** @enum {string} */
+                                    step: "sent" | "delivered" | "opened" | "clicked" | "bounced" | "complained" | "failed";
+                                }[];
+                                subject: string;
+                            };
+                            /** @description kind event only */
+                            event?: {
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                                name: string;
+                            };
+                            /** @description the source's id: the email, event, execution, inbound message, membership change or consent record */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "email" | "event" | "workflow" | "segment" | "topic" | "consent" | "inbound";
+                            /** @description the ids the item names */
+                            links: {
+                                campaignId?: string;
+                                /** @description GET /emails/:id for its story, GET /emails/:id/content for its rendered content */
+                                emailId?: string;
+                                executionId?: string;
+                                /** @description GET /inbound/:id */
+                                inboundId?: string;
+                                segmentId?: string;
+                                topicId?: string;
+                                workflowId?: string;
+                            };
+                            /** @description what happened, in words */
+                            title: string;
+                        }[];
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description no such contact in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     postContactsBulkDelete: {
         parameters: {
             query?: never;
@@ -11949,6 +12115,80 @@ export interface operations {
             };
             /** @description the email is no longer SCHEDULED (handed over or cancelled) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getEmailsIdContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the rendered content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the content was removed (retention, the contact's erasure) */
+                        gone: boolean;
+                        /** @description the rendered HTML; null before it is rendered (scheduled, queued) or once it is gone */
+                        html: string | null;
+                        /** @description as rendered for the recipient; null once the content is gone */
+                        subject: string | null;
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `full` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description no such email in this project */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

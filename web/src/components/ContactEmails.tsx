@@ -3,6 +3,7 @@ import { Badge, Button, Code, Group, Paper, ScrollArea, Table, Text, Title } fro
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, forProject, ResponseOf, unwrap } from '../api/client';
 import { Empty, ErrorState, Loading } from './States';
+import { momentWords } from '../api/dates';
 
 type Email = ResponseOf<'/emails', 'get'>['data'][number];
 
@@ -35,7 +36,7 @@ function Story({ projectId, emailId }: { projectId: string; emailId: string }) {
       <Table.Tbody>
         {email.data.events.map((e, i) => (
           <Table.Tr key={i}>
-            <Table.Td w={180}>{new Date(e.at).toLocaleString()}</Table.Td>
+            <Table.Td w={180}>{momentWords(e.at)}</Table.Td>
             <Table.Td>
               <Code>{e.type}</Code>
             </Table.Td>
@@ -91,7 +92,7 @@ export function ContactEmails({ projectId, contactId }: { projectId: string; con
                         {e.status}
                       </Badge>
                     </Table.Td>
-                    <Table.Td>{new Date(e.createdAt).toLocaleString()}</Table.Td>
+                    <Table.Td>{momentWords(e.createdAt)}</Table.Td>
                   </Table.Tr>
                   {open === e.id ? (
                     <Table.Tr>

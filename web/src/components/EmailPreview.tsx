@@ -68,10 +68,10 @@ export function EmailPreview({
 
 /**
  * One rendering of the server's (POST /templates/preview): the subject, the HTML in an `iframe` titled
- * "Preview" with an empty sandbox (no scripts, an opaque origin), the text part in a tab. Shared by the
- * template editor and this component.
+ * "Preview" with an empty sandbox (no scripts, an opaque origin), the text part in a tab (when given). Shared by the
+ * template editor, this component and a sent email's content (components/contact/EmailContentDialog).
  */
-export function RenderedEmail({ rendered, height }: { rendered: { subject: string; html: string; text: string }; height: number }) {
+export function RenderedEmail({ rendered, height }: { rendered: { subject: string; html: string; text?: string }; height: number }) {
   return (
     <>
       <Text size="sm">
@@ -83,7 +83,7 @@ export function RenderedEmail({ rendered, height }: { rendered: { subject: strin
       <Tabs defaultValue="html">
         <Tabs.List>
           <Tabs.Tab value="html">HTML</Tabs.Tab>
-          <Tabs.Tab value="text">Plain text</Tabs.Tab>
+          {rendered.text !== undefined ? <Tabs.Tab value="text">Plain text</Tabs.Tab> : null}
         </Tabs.List>
         <Tabs.Panel value="html" pt="xs">
           <Box

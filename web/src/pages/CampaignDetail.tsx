@@ -8,6 +8,8 @@ import { CampaignRecipients } from '../components/CampaignRecipients';
 import { ErrorState, Loading } from '../components/States';
 import { ChartPanel } from '../components/ChartPanel';
 import { CampaignHeading } from '../components/campaigns/CampaignHeading';
+import { ClickMap } from '../components/campaigns/ClickMap';
+import { momentWords } from '../api/dates';
 
 /** Pause, Resume and Cancel as the status allows; a refusal (409) shows the API's own message. */
 function Controls({ projectId, campaign }: { projectId: string; campaign: Campaign }) {
@@ -111,7 +113,7 @@ function Figure({ label, value, rate }: { label: string; value: number; rate?: n
 const bucketLabel = (t: string, interval: 'hour' | 'day') =>
   interval === 'hour' ? new Date(t).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }) : new Date(t).toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
 
-/** GET /campaigns/:id/stats, /timeseries and /links, refreshed while the campaign is active. */
+/** GET /campaigns/:id/stats, /timeseries and /links (the click map), refreshed while the campaign is active and for a week after. */
 function Report({ projectId, campaign }: { projectId: string; campaign: Campaign }) {
   // Fast while sending, then on for a week: opens and clicks keep arriving after SENT.
   const poll = reportPollMs(campaign);
@@ -209,38 +211,7 @@ function Report({ projectId, campaign }: { projectId: string; campaign: Campaign
           ]}
         />
       ) : null}
-      <Paper withBorder p="md">
-        <Title order={2} size="h4" mb="xs">
-          Links
-        </Title>
-        {links.error ? <ErrorState error={links.error} title="Links not loaded" /> : null}
-        {links.data?.length ? (
-          <ScrollArea>
-            <Table aria-label="Links" miw={520}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Link</Table.Th>
-                  <Table.Th ta="right">Clicks</Table.Th>
-                  <Table.Th ta="right">People</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {links.data.map((l) => (
-                  <Table.Tr key={l.url}>
-                    <Table.Td style={{ wordBreak: 'break-all' }}>{l.url}</Table.Td>
-                    <Table.Td ta="right">{l.clicks.toLocaleString()}</Table.Td>
-                    <Table.Td ta="right">{l.uniqueClicks.toLocaleString()}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </ScrollArea>
-        ) : links.data ? (
-          <Text size="sm" c="dimmed">
-            No link clicked yet (people's clicks on tracked links show here).
-          </Text>
-        ) : null}
-      </Paper>
+      <ClickMap projectId={projectId} campaign={campaign} links={links.data} error={links.error} />
     </Stack>
   );
 }
@@ -263,7 +234,7 @@ export function CampaignDetail({ projectId, campaign }: { projectId: string; cam
             Progress
           </Title>
           {c.status === 'SCHEDULED' ? (
-            <Text>{c.scheduledFor ? `Scheduled for ${new Date(c.scheduledFor).toLocaleString()}.` : 'Scheduled: each contact at their local time.'}</Text>
+            <Text>{c.scheduledFor ? `Scheduled for ${momentWords(c.scheduledFor)}.` : 'Scheduled: each contact at their local time.'}</Text>
           ) : null}
           <Progress value={share} size="lg" animated={c.status === 'SENDING'} aria-label="Sent" />
           <Text role="status" aria-live="polite" data-testid="campaign-progress">
@@ -272,7 +243,7 @@ export function CampaignDetail({ projectId, campaign }: { projectId: string; cam
               : 'The audience is taken when sending starts.'}
             {c.status === 'PAUSED' ? ' · paused: nothing more goes out until you resume' : ''}
             {c.status === 'CANCELLED' ? ' · cancelled' : ''}
-            {c.status === 'SENT' && c.sentAt ? ` · finished ${new Date(c.sentAt).toLocaleString()}` : ''}
+            {c.status === 'SENT' && c.sentAt ? ` · finished ${momentWords(c.sentAt)}` : ''}
           </Text>
         </Stack>
       </Paper>

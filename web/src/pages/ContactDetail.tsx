@@ -1,13 +1,16 @@
 import { useState, type FormEvent } from 'react';
-import { Anchor, Badge, Button, Code, Group, Modal, Paper, Select, Stack, Switch, Table, Text, Textarea, TextInput, Timeline, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Code, Group, Modal, Paper, Select, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, forProject, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { parseFieldValue, sourceOf, typeOf, VALUE_TYPES, type ValueType } from '../api/contactFields';
 import { ContactEmails } from '../components/ContactEmails';
-import { Empty, ErrorState, Loading } from '../components/States';
+import { ContactTimeline } from '../components/contact/ContactTimeline';
+import { EditEmail } from '../components/contact/EditEmail';
+import { ErrorState, Loading } from '../components/States';
 import { usePageTitle } from '../components/usePageTitle';
+import { momentWords } from '../api/dates';
 
 /** Add or edit one custom field: PATCH /contacts/:id { data: { key: value } } changes only that key. */
 function FieldForm({ initial, onSave, onClose, saving, error }: {
@@ -69,10 +72,6 @@ export default function ContactDetail() {
     queryFn: () => unwrap(api.GET('/contacts/{id}', { params: { path: { id: contactId } }, headers })),
   });
   usePageTitle(contact.data ? `${contact.data.email} · Contacts` : 'Contact');
-  const events = useQuery({
-    queryKey: ['contact-events', projectId, contactId],
-    queryFn: () => unwrap(api.GET('/events/contact/{contactId}', { params: { path: { contactId }, query: { limit: 50 } }, headers })),
-  });
   const setSubscribed = useMutation({
     mutationFn: (subscribed: boolean) => unwrap(api.PATCH('/contacts/{id}', { params: { path: { id: contactId } }, body: { subscribed }, headers })),
     onSuccess: (data) => {
@@ -114,9 +113,12 @@ export default function ContactDetail() {
     <Stack>
       {back}
       <Group justify="space-between">
-        <Title order={1} size="h2">
-          {c.email}
-        </Title>
+        <Group gap="xs">
+          <Title order={1} size="h2">
+            {c.email}
+          </Title>
+          <EditEmail projectId={projectId} contactId={contactId} email={c.email} />
+        </Group>
         <Badge size="lg" color={c.subscribed ? 'green' : 'gray'}>
           {c.subscribed ? 'Subscribed' : 'Unsubscribed'}
         </Badge>
@@ -161,11 +163,11 @@ export default function ContactDetail() {
             </Table.Tr>
             <Table.Tr>
               <Table.Th>created</Table.Th>
-              <Table.Td>{new Date(c.createdAt).toLocaleString()}</Table.Td>
+              <Table.Td>{momentWords(c.createdAt)}</Table.Td>
             </Table.Tr>
             <Table.Tr>
               <Table.Th>updated</Table.Th>
-              <Table.Td>{new Date(c.updatedAt).toLocaleString()}</Table.Td>
+              <Table.Td>{momentWords(c.updatedAt)}</Table.Td>
             </Table.Tr>
             {fields.map(([k, v]) => (
               <Table.Tr key={k}>
@@ -209,26 +211,7 @@ export default function ContactDetail() {
         </Table>
         {!fields.length ? <Text size="sm" c="dimmed">No custom fields.</Text> : null}
       </Paper>
-      <Paper withBorder p="md">
-        <Title order={2} size="h4" mb="sm">
-          Events
-        </Title>
-        {events.isPending ? <Loading /> : null}
-        {events.error ? <ErrorState error={events.error} /> : null}
-        {events.data && !events.data.data.length ? <Empty>No events for this contact yet.</Empty> : null}
-        {events.data?.data.length ? (
-          <Timeline bulletSize={14} lineWidth={2} aria-label="Events timeline">
-            {events.data.data.map((e) => (
-              <Timeline.Item key={e.id} title={e.name}>
-                <Text size="xs" c="dimmed">
-                  {new Date(e.createdAt).toLocaleString()}
-                </Text>
-                {Object.keys(e.data).length ? <Code block>{JSON.stringify(e.data, null, 2)}</Code> : null}
-              </Timeline.Item>
-            ))}
-          </Timeline>
-        ) : null}
-      </Paper>
+      <ContactTimeline projectId={projectId} contactId={contactId} />
       <ContactEmails projectId={projectId} contactId={contactId} />
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'Add a field' : `Edit ${editing}`}>
         {editing !== null ? (

@@ -1,0 +1,152 @@
+import { useState } from 'react';
+import { Anchor, Badge, Button, Code, Group, Paper, SegmentedControl, Stack, Text, Timeline, Title } from '@mantine/core';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { api, forProject, type ResponseOf, unwrap } from '../../api/client';
+import { momentWords } from '../../api/dates';
+import { Empty, ErrorState, Loading } from '../States';
+import { EMAIL_STATUS_COLOR } from '../ContactEmails';
+import { EmailContentDialog } from './EmailContentDialog';
+
+type Page = ResponseOf<'/contacts/{id}/timeline', 'get'>;
+type Item = Page['data'][number];
+type Kind = Item['kind'];
+
+const KINDS: { value: Kind | 'all'; label: string }[] = [
+  { value: 'all', label: 'All' },
+  { value: 'email', label: 'Emails' },
+  { value: 'event', label: 'Events' },
+  { value: 'workflow', label: 'Workflows' },
+  { value: 'segment', label: 'Segments' },
+  { value: 'topic', label: 'Topics' },
+  { value: 'consent', label: 'Consent' },
+  { value: 'inbound', label: 'Inbound' },
+];
+
+/** Colours whose light-variant text the theme holds to 4.5:1 (web/src/theme.ts). */
+const KIND_COLOR: Record<Kind, string> = {
+  email: 'blue',
+  event: 'yellow',
+  workflow: 'cyan',
+  segment: 'teal',
+  topic: 'orange',
+  consent: 'green',
+  inbound: 'lime',
+};
+
+/** What one item shows under its title: the email's story and content, an event's data, links to what it names. */
+function ItemBody({ projectId, item, openEmail }: { projectId: string; item: Item; openEmail: (id: string) => void }) {
+  const l = item.links;
+  return (
+    <Stack gap={4}>
+      <Text size="xs" c="dimmed">
+        {momentWords(item.at)}
+        {item.detail ? ` · ${item.detail}` : ''}
+      </Text>
+      {item.email ? (
+        <Group gap={6} aria-label="The email's story">
+          <Badge size="sm" variant="light" color={EMAIL_STATUS_COLOR[item.email.status]}>
+            {item.email.status}
+          </Badge>
+          {item.email.story.map((s) => (
+            <Text key={s.step} size="xs">
+              {s.step} {momentWords(s.at)}
+            </Text>
+          ))}
+        </Group>
+      ) : null}
+      {item.event && Object.keys(item.event.data).length ? <Code block>{JSON.stringify(item.event.data, null, 2)}</Code> : null}
+      <Group gap="sm">
+        {l.emailId ? (
+          <Button size="compact-xs" variant="light" onClick={() => openEmail(l.emailId!)} aria-label={item.email ? `Open email: ${item.email.subject}` : undefined}>
+            Open email
+          </Button>
+        ) : null}
+        {l.campaignId ? (
+          <Anchor component={Link} to={`/p/${projectId}/campaigns/${l.campaignId}`} size="xs">
+            Campaign
+          </Anchor>
+        ) : null}
+        {l.workflowId ? (
+          <Anchor component={Link} to={`/p/${projectId}/workflows/${l.workflowId}/executions`} size="xs">
+            Workflow runs
+          </Anchor>
+        ) : null}
+        {l.segmentId && item.kind === 'segment' ? (
+          <Anchor component={Link} to={`/p/${projectId}/segments/${l.segmentId}`} size="xs">
+            Segment
+          </Anchor>
+        ) : null}
+        {l.inboundId ? (
+          <Anchor component={Link} to={`/p/${projectId}/inbound`} size="xs">
+            Inbound
+          </Anchor>
+        ) : null}
+      </Group>
+    </Stack>
+  );
+}
+
+/**
+ * "Timeline": everything that happened to one person (GET /contacts/:id/timeline), newest first,
+ * filtered by kind, 25 at a time with "Load more"; an email's content opens in a dialog.
+ */
+export function ContactTimeline({ projectId, contactId }: { projectId: string; contactId: string }) {
+  const [kind, setKind] = useState<Kind | 'all'>('all');
+  const [emailId, setEmailId] = useState<string | null>(null);
+  const list = useInfiniteQuery({
+    queryKey: ['contact-timeline', projectId, contactId, kind],
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) =>
+      unwrap(
+        api.GET('/contacts/{id}/timeline', {
+          params: { path: { id: contactId }, query: { limit: 25, ...(kind === 'all' ? {} : { kind }), ...(pageParam ? { cursor: pageParam } : {}) } },
+          headers: forProject(projectId),
+        }),
+      ),
+    getNextPageParam: (last) => (last.hasMore && last.cursor ? last.cursor : undefined),
+  });
+  const items = list.data?.pages.flatMap((p) => p.data) ?? [];
+  return (
+    <Paper withBorder p="md" role="region" aria-label="Timeline">
+      <Stack gap="sm">
+        <Title order={2} size="h4">
+          Timeline
+        </Title>
+        <SegmentedControl aria-label="Kind" data={KINDS} value={kind} onChange={(v) => setKind(v as Kind | 'all')} size="xs" style={{ alignSelf: 'flex-start' }} />
+        {list.isPending ? <Loading /> : null}
+        {list.error ? <ErrorState error={list.error} title="Timeline not loaded" /> : null}
+        {list.data && !items.length ? <Empty>{kind === 'all' ? 'Nothing has happened to this contact yet.' : 'Nothing of this kind yet.'}</Empty> : null}
+        {items.length ? (
+          <Timeline bulletSize={14} lineWidth={2} aria-label="Contact timeline">
+            {items.map((item) => (
+              <Timeline.Item
+                key={`${item.kind}:${item.id}`}
+                color={KIND_COLOR[item.kind]}
+                data-kind={item.kind}
+                title={
+                  <Group gap={6}>
+                    <Badge size="xs" variant="light" color={KIND_COLOR[item.kind]}>
+                      {item.kind}
+                    </Badge>
+                    <Text size="sm" fw={600} span>
+                      {item.title}
+                    </Text>
+                  </Group>
+                }
+              >
+                <ItemBody projectId={projectId} item={item} openEmail={setEmailId} />
+              </Timeline.Item>
+            ))}
+          </Timeline>
+        ) : null}
+        {list.hasNextPage ? (
+          <Button variant="default" onClick={() => list.fetchNextPage()} loading={list.isFetchingNextPage} style={{ alignSelf: 'center' }}>
+            Load more
+          </Button>
+        ) : null}
+      </Stack>
+      <EmailContentDialog projectId={projectId} emailId={emailId} onClose={() => setEmailId(null)} />
+    </Paper>
+  );
+}

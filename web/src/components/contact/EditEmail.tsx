@@ -1,0 +1,61 @@
+import { useState, type FormEvent } from 'react';
+import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, ApiError, forProject, unwrap } from '../../api/client';
+import { flatFieldOf } from '../AddContact';
+import { ErrorState } from '../States';
+
+/**
+ * "Edit email": PATCH /contacts/:id { email }. A bad address (the flat 400 "email: …") and an address
+ * another contact of the project has (409) show under the field.
+ */
+export function EditEmail({ projectId, contactId, email }: { projectId: string; contactId: string; email: string }) {
+  const qc = useQueryClient();
+  const [opened, setOpened] = useState(false);
+  const [value, setValue] = useState(email);
+  const save = useMutation({
+    mutationFn: () => unwrap(api.PATCH('/contacts/{id}', { params: { path: { id: contactId } }, body: { email: value.trim() }, headers: forProject(projectId) })),
+    onSuccess: async (data) => {
+      setOpened(false);
+      qc.setQueryData(['contact', projectId, contactId], data);
+      await qc.invalidateQueries({ queryKey: ['contacts', projectId] });
+    },
+  });
+  const flat = flatFieldOf(save.error);
+  const onField = flat?.field === 'email' ? flat.message : save.error instanceof ApiError && save.error.status === 409 ? save.error.message : undefined;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate();
+  };
+  return (
+    <>
+      <Button
+        size="xs"
+        variant="subtle"
+        onClick={() => {
+          setValue(email);
+          save.reset();
+          setOpened(true);
+        }}
+      >
+        Edit email
+      </Button>
+      <Modal opened={opened} onClose={() => setOpened(false)} title="Edit email">
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            <TextInput label="Email" type="email" value={value} onChange={(e) => setValue(e.currentTarget.value)} error={onField} required data-autofocus />
+            {save.error && !onField ? <ErrorState error={save.error} title="Not saved" /> : null}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setOpened(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={save.isPending}>
+                Save email
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
+    </>
+  );
+}
