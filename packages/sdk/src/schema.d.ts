@@ -2335,7 +2335,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change the signed-in user's name (null or empty clears it) */
+        /** Change the signed-in user's name (null or empty clears it) and/or dashboard language (null follows the browser) */
         patch: operations["patchUsersMe"];
         trace?: never;
     };
@@ -18867,6 +18867,8 @@ export interface operations {
                         email: string;
                         emailVerified: boolean;
                         id: string;
+                        /** @description the dashboard's language; null follows the browser */
+                        locale: ("en" | "fr" | "de") | null;
                         name: string | null;
                     };
                 };
@@ -18901,7 +18903,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    name: string | null;
+                    locale?: ("en" | "fr" | "de") | null;
+                    name?: string | null;
                 };
             };
         };
@@ -18918,6 +18921,8 @@ export interface operations {
                         email: string;
                         emailVerified: boolean;
                         id: string;
+                        /** @description the dashboard's language; null follows the browser */
+                        locale: ("en" | "fr" | "de") | null;
                         name: string | null;
                     };
                 };
