@@ -1,6 +1,7 @@
 import type { components, operations } from './schema';
 import type { ResponseOf } from './client';
 import type { EmailDocument } from './emailEditor';
+import { numberWords } from './dates';
 
 /** The filter tree as the API's schema has it (FilterBuilder's FilterTree is the same shape). */
 type FilterTree = components['schemas']['FilterTree'];
@@ -29,7 +30,14 @@ export function reportPollMs(c: Pick<Campaign, 'status' | 'sentAt'>, now = Date.
   return false;
 }
 
-export const STATUS_COLOR: Record<CampaignStatus, string> = { DRAFT: 'gray', SCHEDULED: 'blue', SENDING: 'yellow', PAUSED: 'orange', SENT: 'green', CANCELLED: 'red' };
+export const STATUS_COLOR: Record<CampaignStatus, string> = {
+  DRAFT: 'gray',
+  SCHEDULED: 'blue',
+  SENDING: 'yellow',
+  PAUSED: 'orange',
+  SENT: 'green',
+  CANCELLED: 'red',
+};
 export const DURATION_UNITS: DurationUnit[] = ['minutes', 'hours', 'days', 'weeks'];
 
 /** What the composer edits: inputs as typed (strings), turned into the API's body by `bodyOf`. */
@@ -144,9 +152,16 @@ export function zonedToUtc(local: string, timeZone: string): Date {
 
 /** The zone's offset from UTC at `instant`, in milliseconds (Paris in winter: +3,600,000). */
 function offsetAt(instant: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(
-    new Date(instant),
-  );
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(instant));
   const get = (t: string) => Number(parts.find((p) => p.type === t)?.value);
   return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) - Math.floor(instant / 1000) * 1000;
 }
@@ -161,7 +176,7 @@ export function sendBodyOf(s: Schedule): { scheduledFor?: string; recipientTimez
 }
 
 /** "3 contacts" / "1 contact". */
-export const contactsText = (n: number) => `${n.toLocaleString('en-US')} contact${n === 1 ? '' : 's'}`;
+export const contactsText = (n: number) => `${numberWords(n)} contact${n === 1 ? '' : 's'}`;
 
 /** A share of 0 to 1 as a percentage with one decimal. */
 export const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;

@@ -6,10 +6,11 @@ import { useCurrentProject } from '../api/project';
 import { ConfirmDialog } from './ConfirmDialog';
 import { DnsRecordsTable } from './DnsRecordsTable';
 import { ErrorState, Loading } from './States';
+import { momentWords } from '../api/dates';
 
 type TrackingDomainOut = ResponseOf<'/tracking-domain', 'get'>;
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
+const when = (iso: string | null) => (iso ? momentWords(iso) : 'never');
 
 /**
  * The project's own tracking domain (docs/tracking.md "Your own tracking domain"): the records to
@@ -90,8 +91,8 @@ export function TrackingDomainSection() {
           ) : null}
         </Group>
         <Text size="sm">
-          Open pixels and tracked links use the shared tracking host unless you set a domain of your own. Once it is verified, your mail's links point
-          at it, and links in old mail keep working there.
+          Open pixels and tracked links use the shared tracking host unless you set a domain of your own. Once it is verified, your mail's links point at it,
+          and links in old mail keep working there.
         </Text>
         {current.isPending ? <Loading /> : null}
         {current.error ? <ErrorState error={current.error} /> : null}

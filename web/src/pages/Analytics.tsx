@@ -7,6 +7,7 @@ import { useCurrentProject } from '../api/project';
 import { percent } from '../api/campaigns';
 import { ErrorState, Loading } from '../components/States';
 import { ChartPanel } from '../components/ChartPanel';
+import { dayWords, numberWords } from '../api/dates';
 
 const METRICS = [
   { key: 'sent', label: 'Sent', color: '#228be6' },
@@ -38,7 +39,12 @@ export default function Analytics() {
       queryFn: () => {
         const to = new Date();
         const from = new Date(to.getTime() - Number(days) * 86_400_000);
-        return unwrap(api.GET('/analytics/timeseries', { params: { query: { metric: m.key as Metric, interval: 'day', from: from.toISOString(), to: to.toISOString() } }, headers }));
+        return unwrap(
+          api.GET('/analytics/timeseries', {
+            params: { query: { metric: m.key as Metric, interval: 'day', from: from.toISOString(), to: to.toISOString() } },
+            headers,
+          }),
+        );
       },
     })),
   });
@@ -56,7 +62,7 @@ export default function Analytics() {
   // One row per day: the metrics' points share their buckets (same window and interval).
   const rows = seriesReady
     ? series[0].data!.points.map((p, i) => ({
-        day: new Date(p.t).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' }),
+        day: dayWords(p.t, { zone: 'UTC', year: false }),
         ...Object.fromEntries(METRICS.map((m, j) => [m.key, series[j].data!.points[i]?.count ?? 0])),
       }))
     : [];
@@ -78,7 +84,7 @@ export default function Analytics() {
                 {m.label}
               </Text>
               <Text size="xl" fw={700} data-testid={`total-${m.key}`}>
-                {totals[m.key].toLocaleString()}
+                {numberWords(totals[m.key])}
               </Text>
             </Paper>
           ))}

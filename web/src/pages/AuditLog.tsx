@@ -5,6 +5,7 @@ import { api, ResponseOf, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { manages } from '../routes';
 import { CountAndPages, ListPage, ListTable } from '../components/ListPage';
+import { momentWords } from '../api/dates';
 
 type Entry = ResponseOf<'/projects/{id}/audit', 'get'>['data'][number];
 type Action = Entry['action'];
@@ -83,7 +84,11 @@ function Target({ target, contacts }: Pick<Entry, 'target' | 'contacts'>) {
   const name = target.name ?? (contacts.length ? contacts.join(', ') : null);
   return (
     <>
-      {name ? <Text size="sm" style={{ wordBreak: 'break-word' }}>{name}</Text> : null}
+      {name ? (
+        <Text size="sm" style={{ wordBreak: 'break-word' }}>
+          {name}
+        </Text>
+      ) : null}
       <Text size="xs" c="dimmed">
         {target.type} {target.id && target.id !== target.name ? <Code>{target.id}</Code> : null}
       </Text>
@@ -91,7 +96,15 @@ function Target({ target, contacts }: Pick<Entry, 'target' | 'contacts'>) {
   );
 }
 
-const who = (e: Entry) => e.actorEmail ?? (e.actor === 'secret key' ? 'The secret key' : e.actor.startsWith('api key ') ? `The API key ${e.actor.slice(8)}…` : e.actor === 'system' ? 'The system' : 'A deleted account');
+const who = (e: Entry) =>
+  e.actorEmail ??
+  (e.actor === 'secret key'
+    ? 'The secret key'
+    : e.actor.startsWith('api key ')
+      ? `The API key ${e.actor.slice(8)}…`
+      : e.actor === 'system'
+        ? 'The system'
+        : 'A deleted account');
 
 /** The details as short `key: value` pairs (settings keys changed, a role, counts removed). */
 function Details({ details }: { details: Entry['details'] }) {
@@ -114,7 +127,11 @@ export default function AuditLog() {
   const list = useQuery({
     queryKey: ['audit', projectId, action, page],
     queryFn: () =>
-      unwrap(api.GET('/projects/{id}/audit', { params: { path: { id: projectId }, query: { page, pageSize: PAGE_SIZE, action: action === 'all' ? undefined : (action as Action) } } })),
+      unwrap(
+        api.GET('/projects/{id}/audit', {
+          params: { path: { id: projectId }, query: { page, pageSize: PAGE_SIZE, action: action === 'all' ? undefined : (action as Action) } },
+        }),
+      ),
     enabled: allowed,
     placeholderData: keepPreviousData,
   });
@@ -159,7 +176,7 @@ export default function AuditLog() {
             }
             row={(e) => (
               <Table.Tr key={e.id}>
-                <Table.Td>{new Date(e.at).toLocaleString()}</Table.Td>
+                <Table.Td>{momentWords(e.at)}</Table.Td>
                 <Table.Td>{who(e)}</Table.Td>
                 <Table.Td>
                   {e.summary}

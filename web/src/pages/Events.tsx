@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { api, forProject, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { Empty, ErrorState, Loading } from '../components/States';
+import { momentWords, numberWords } from '../api/dates';
 
 /** The newest events of one name (GET /events?name=) and what references it (GET /events/:name/usage). */
 function Recent({ projectId, name }: { projectId: string; name: string }) {
@@ -17,7 +18,13 @@ function Recent({ projectId, name }: { projectId: string; name: string }) {
     queryKey: ['event-usage', projectId, name],
     queryFn: () => unwrap(api.GET('/events/{eventName}/usage', { params: { path: { eventName: name } }, headers })),
   });
-  const used = usage.data ? [...usage.data.segments.map((s) => `segment ${s.name}`), ...usage.data.campaigns.map((c) => `campaign ${c.name}`), ...usage.data.workflows.map((w) => `workflow ${w.name} (${w.references.join(', ')})`)] : [];
+  const used = usage.data
+    ? [
+        ...usage.data.segments.map((s) => `segment ${s.name}`),
+        ...usage.data.campaigns.map((c) => `campaign ${c.name}`),
+        ...usage.data.workflows.map((w) => `workflow ${w.name} (${w.references.join(', ')})`),
+      ]
+    : [];
   return (
     <Stack gap="xs" py="xs">
       {usage.data ? (
@@ -32,7 +39,7 @@ function Recent({ projectId, name }: { projectId: string; name: string }) {
           <Table.Tbody>
             {events.data.data.map((e) => (
               <Table.Tr key={e.id}>
-                <Table.Td w={180}>{new Date(e.createdAt).toLocaleString()}</Table.Td>
+                <Table.Td w={180}>{momentWords(e.createdAt)}</Table.Td>
                 <Table.Td>
                   {e.contactId ? (
                     <Anchor component={Link} to={`/p/${projectId}/contacts/${e.contactId}`} size="xs">
@@ -121,8 +128,8 @@ export default function Events() {
                           </Badge>
                         ) : null}
                       </Table.Td>
-                      <Table.Td ta="right">{n.count.toLocaleString()}</Table.Td>
-                      <Table.Td>{new Date(n.lastSeen).toLocaleString()}</Table.Td>
+                      <Table.Td ta="right">{numberWords(n.count)}</Table.Td>
+                      <Table.Td>{momentWords(n.lastSeen)}</Table.Td>
                       <Table.Td>
                         {n.reserved ? null : (
                           <Button size="compact-xs" variant="subtle" color="red" aria-label={`Delete ${n.name} events`} onClick={() => setDeleting(n.name)}>

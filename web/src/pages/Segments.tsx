@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { api, forProject, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { Empty, ErrorState, Loading } from '../components/States';
+import { momentWords, numberWords } from '../api/dates';
 
 /** GET /segments: every segment with its cached member count (newest first, no pagination on the server). */
 export default function Segments() {
@@ -20,7 +21,8 @@ export default function Segments() {
         </Button>
       </Group>
       <Text size="sm" c="dimmed">
-        Dynamic segments are the contacts a filter matches; static ones are lists you manage. Campaigns send to them; tracked ones fire segment.&lt;slug&gt;.entry and .exit events.
+        Dynamic segments are the contacts a filter matches; static ones are lists you manage. Campaigns send to them; tracked ones fire
+        segment.&lt;slug&gt;.entry and .exit events.
       </Text>
       {list.isPending ? <Loading /> : null}
       {list.error ? <ErrorState error={list.error} /> : null}
@@ -57,10 +59,10 @@ export default function Segments() {
                         </Badge>
                       </Table.Td>
                       <Table.Td ta="right" data-testid="member-count">
-                        {s.memberCount.toLocaleString()}
+                        {numberWords(s.memberCount)}
                       </Table.Td>
                       <Table.Td>{s.trackMembership ? 'yes' : '—'}</Table.Td>
-                      <Table.Td>{new Date(s.updatedAt).toLocaleString()}</Table.Td>
+                      <Table.Td>{momentWords(s.updatedAt)}</Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>

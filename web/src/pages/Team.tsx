@@ -5,6 +5,7 @@ import { api, Role, unwrap } from '../api/client';
 import { useMe } from '../api/session';
 import { useCurrentProject } from '../api/project';
 import { Empty, ErrorState, Loading } from '../components/States';
+import { dayWords } from '../api/dates';
 
 const ROLES: Role[] = ['OWNER', 'ADMIN', 'MEMBER'];
 
@@ -30,7 +31,8 @@ export default function Team() {
     },
   });
   const change = useMutation({
-    mutationFn: (v: { userId: string; role: Role }) => unwrap(api.PATCH('/projects/{id}/members/{userId}', { params: { path: { id: projectId, userId: v.userId } }, body: { role: v.role } })),
+    mutationFn: (v: { userId: string; role: Role }) =>
+      unwrap(api.PATCH('/projects/{id}/members/{userId}', { params: { path: { id: projectId, userId: v.userId } }, body: { role: v.role } })),
     onSuccess: refresh,
   });
   const remove = useMutation({
@@ -70,7 +72,11 @@ export default function Team() {
             </Group>
           </form>
           {invite.error ? <ErrorState error={invite.error} title="Not invited" /> : null}
-          {invite.isSuccess ? <Text size="sm" c="green" mt="xs">Invited.</Text> : null}
+          {invite.isSuccess ? (
+            <Text size="sm" c="green" mt="xs">
+              Invited.
+            </Text>
+          ) : null}
         </Paper>
       ) : null}
       {team.isPending ? <Loading /> : null}
@@ -94,7 +100,12 @@ export default function Team() {
                   {team.data.members.map((m) => (
                     <Table.Tr key={m.userId}>
                       <Table.Td>
-                        {m.email} {m.userId === me.data?.id ? <Badge variant="light" size="xs">you</Badge> : null}
+                        {m.email}{' '}
+                        {m.userId === me.data?.id ? (
+                          <Badge variant="light" size="xs">
+                            you
+                          </Badge>
+                        ) : null}
                       </Table.Td>
                       <Table.Td>
                         {mayTouch(m.role) ? (
@@ -111,7 +122,7 @@ export default function Team() {
                           <Badge variant="outline">{m.role}</Badge>
                         )}
                       </Table.Td>
-                      <Table.Td>{new Date(m.joinedAt).toLocaleDateString()}</Table.Td>
+                      <Table.Td>{dayWords(m.joinedAt)}</Table.Td>
                       <Table.Td>
                         {mayTouch(m.role) || m.userId === me.data?.id ? (
                           <Button size="compact-xs" color="red" variant="subtle" onClick={() => setRemoving({ userId: m.userId, email: m.email })}>
@@ -138,7 +149,7 @@ export default function Team() {
                       <Table.Td>
                         <Badge variant="outline">{i.role}</Badge>
                       </Table.Td>
-                      <Table.Td>{new Date(i.createdAt).toLocaleDateString()}</Table.Td>
+                      <Table.Td>{dayWords(i.createdAt)}</Table.Td>
                       <Table.Td>
                         {mayTouch(i.role) ? (
                           <Button size="compact-xs" variant="subtle" color="red" onClick={() => withdraw.mutate(i.id)}>

@@ -7,6 +7,7 @@ import { api, forProject, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { TEMPLATE_TYPES, type TemplateType } from '../api/templates';
 import { CountAndPages, ListPage, ListTable } from '../components/ListPage';
+import { momentWords } from '../api/dates';
 const PAGE_SIZE = 20;
 
 /** GET /templates: page-paginated on the server, searched on name, description and subject, filtered by type. */
@@ -23,7 +24,16 @@ export default function Templates() {
     queryFn: () =>
       unwrap(
         api.GET('/templates', {
-          params: { query: { page, pageSize: PAGE_SIZE, search: debounced || undefined, type: type === 'all' ? undefined : (type as TemplateType), sort: 'updatedAt', dir: 'desc' } },
+          params: {
+            query: {
+              page,
+              pageSize: PAGE_SIZE,
+              search: debounced || undefined,
+              type: type === 'all' ? undefined : (type as TemplateType),
+              sort: 'updatedAt',
+              dir: 'desc',
+            },
+          },
           headers: forProject(projectId),
         }),
       ),
@@ -38,7 +48,14 @@ export default function Templates() {
       }
     >
       <Group align="flex-end">
-        <TextInput label="Search" placeholder="Name, description or subject" type="search" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={280} />
+        <TextInput
+          label="Search"
+          placeholder="Name, description or subject"
+          type="search"
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          w={280}
+        />
         <Select
           label="Type"
           value={type}
@@ -78,7 +95,7 @@ export default function Templates() {
                 {t.type}
               </Badge>
             </Table.Td>
-            <Table.Td>{new Date(t.updatedAt).toLocaleString()}</Table.Td>
+            <Table.Td>{momentWords(t.updatedAt)}</Table.Td>
           </Table.Tr>
         )}
         empty={debounced || type !== 'all' ? 'No template matches.' : 'No templates yet: create one to reuse in sends, campaigns and workflows.'}

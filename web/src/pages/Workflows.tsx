@@ -8,6 +8,7 @@ import { useCurrentProject } from '../api/project';
 import { ListPage, ListTable } from '../components/ListPage';
 import { EventNameInput } from '../components/workflow/FieldWidgets';
 import { StartFromFlow } from '../components/workflow/StartFromFlow';
+import { momentWords } from '../api/dates';
 
 const PAGE_SIZE = 25;
 
@@ -22,7 +23,8 @@ export default function Workflows() {
   const list = useQuery({
     queryKey: ['workflows', projectId, page, debounced],
     placeholderData: keepPreviousData,
-    queryFn: () => unwrap(api.GET('/workflows', { params: { query: { page, pageSize: PAGE_SIZE, search: debounced || undefined } }, headers: forProject(projectId) })),
+    queryFn: () =>
+      unwrap(api.GET('/workflows', { params: { query: { page, pageSize: PAGE_SIZE, search: debounced || undefined } }, headers: forProject(projectId) })),
   });
   return (
     <ListPage
@@ -37,10 +39,16 @@ export default function Workflows() {
       }
       description="A workflow starts for a contact when an event of its trigger is tracked, then runs its steps: emails, delays, conditions, webhooks, contact updates."
     >
-      <TextInput label="Search" placeholder="Name or description" value={search} onChange={(e) => {
-        setSearch(e.currentTarget.value);
-        setPage(1);
-      }} maw={360} />
+      <TextInput
+        label="Search"
+        placeholder="Name or description"
+        value={search}
+        onChange={(e) => {
+          setSearch(e.currentTarget.value);
+          setPage(1);
+        }}
+        maw={360}
+      />
       <ListTable
         query={list}
         label="Workflows"
@@ -76,10 +84,14 @@ export default function Workflows() {
               </Badge>
             </Table.Td>
             <Table.Td ta="right">{w.steps.length - 1}</Table.Td>
-            <Table.Td>{new Date(w.updatedAt).toLocaleString()}</Table.Td>
+            <Table.Td>{momentWords(w.updatedAt)}</Table.Td>
           </Table.Tr>
         )}
-        empty={debounced ? 'No workflow matches this search.' : 'No workflows yet: "Start from a flow" offers ready-made ones; "New workflow" starts one from the event that triggers it.'}
+        empty={
+          debounced
+            ? 'No workflow matches this search.'
+            : 'No workflows yet: "Start from a flow" offers ready-made ones; "New workflow" starts one from the event that triggers it.'
+        }
         footer={(d) =>
           d.totalPages > 1 ? (
             <Group justify="center" p="sm">
@@ -114,8 +126,22 @@ function NewWorkflow({ projectId }: { projectId: string }) {
       }}
     >
       <Stack>
-        <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={fieldError(create.error, 'name')} data-autofocus />
-        <EventNameInput projectId={projectId} label="Trigger event" required value={eventName} onChange={setEventName} error={fieldError(create.error, 'eventName')} />
+        <TextInput
+          label="Name"
+          required
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={fieldError(create.error, 'name')}
+          data-autofocus
+        />
+        <EventNameInput
+          projectId={projectId}
+          label="Trigger event"
+          required
+          value={eventName}
+          onChange={setEventName}
+          error={fieldError(create.error, 'eventName')}
+        />
         {create.error && !hasFieldErrors(create.error) ? (
           <Alert color="red" role="alert">
             {create.error.message}

@@ -5,6 +5,7 @@ import { api, fieldError, hasFieldErrors, unwrap } from '../../api/client';
 import type { TwoFactorStatus } from '../../api/twoFactor';
 import { ErrorState } from '../States';
 import { SecondFactorFields, useSecondFactor } from './SecondFactorFields';
+import { dayWords } from '../../api/dates';
 
 /** 2FA is on: new recovery codes or turning it off, each proven with a current code (or a recovery code). */
 export function Enabled({ status, onNewCodes, onDisabled }: { status: TwoFactorStatus; onNewCodes: (codes: string[]) => void; onDisabled: () => void }) {
@@ -24,8 +25,7 @@ export function Enabled({ status, onNewCodes, onDisabled }: { status: TwoFactorS
     <form onSubmit={submit} noValidate>
       <Stack>
         <Text role="status">
-          Two-factor authentication is on{status.enabledAt ? ` since ${new Date(status.enabledAt).toLocaleDateString()}` : ''}. {status.recoveryCodesLeft} of 10
-          recovery codes left.
+          Two-factor authentication is on{status.enabledAt ? ` since ${dayWords(status.enabledAt)}` : ''}. {status.recoveryCodesLeft} of 10 recovery codes left.
         </Text>
         <Text size="sm" c="dimmed">
           To get new recovery codes or to turn two-factor authentication off, prove it is you with a code.
