@@ -29,6 +29,11 @@ const CONVERTED = [
   'pages/Signup.tsx',
   'pages/Auth.tsx',
   'pages/account',
+  'pages/NewProject.tsx',
+  'components/SsoSignIn.tsx',
+  'components/twoFactor/SecondFactorStep.tsx',
+  'components/twoFactor/SecondFactorFields.tsx',
+  'components/twoFactor/TwoFactorRequired.tsx',
 ];
 
 const WORDY_ATTRIBUTES = new Set(['label', 'placeholder', 'title', 'aria-label', 'description', 'alt', 'error', 'message', 'children']);
