@@ -30,14 +30,7 @@ export function reportPollMs(c: Pick<Campaign, 'status' | 'sentAt'>, now = Date.
   return false;
 }
 
-export const STATUS_COLOR: Record<CampaignStatus, string> = {
-  DRAFT: 'gray',
-  SCHEDULED: 'blue',
-  SENDING: 'yellow',
-  PAUSED: 'orange',
-  SENT: 'green',
-  CANCELLED: 'red',
-};
+export const STATUS_COLOR: Record<CampaignStatus, string> = { DRAFT: 'gray', SCHEDULED: 'blue', SENDING: 'yellow', PAUSED: 'orange', SENT: 'green', CANCELLED: 'red' };
 export const DURATION_UNITS: DurationUnit[] = ['minutes', 'hours', 'days', 'weeks'];
 
 /** What the composer edits: inputs as typed (strings), turned into the API's body by `bodyOf`. */
@@ -152,16 +145,9 @@ export function zonedToUtc(local: string, timeZone: string): Date {
 
 /** The zone's offset from UTC at `instant`, in milliseconds (Paris in winter: +3,600,000). */
 function offsetAt(instant: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(new Date(instant));
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(
+    new Date(instant),
+  );
   const get = (t: string) => Number(parts.find((p) => p.type === t)?.value);
   return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) - Math.floor(instant / 1000) * 1000;
 }

@@ -91,8 +91,8 @@ export function TrackingDomainSection() {
           ) : null}
         </Group>
         <Text size="sm">
-          Open pixels and tracked links use the shared tracking host unless you set a domain of your own. Once it is verified, your mail's links point at it,
-          and links in old mail keep working there.
+          Open pixels and tracked links use the shared tracking host unless you set a domain of your own. Once it is verified, your mail's links point
+          at it, and links in old mail keep working there.
         </Text>
         {current.isPending ? <Loading /> : null}
         {current.error ? <ErrorState error={current.error} /> : null}

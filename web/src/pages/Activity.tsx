@@ -22,9 +22,7 @@ export default function Activity() {
     // Only the first page moves: older pages stay put.
     refetchInterval: cursor ? false : 5000,
     queryFn: () =>
-      unwrap(
-        api.GET('/activity', { params: { query: { limit: 50, cursor, type: types.length ? types.join(',') : undefined } }, headers: forProject(projectId) }),
-      ),
+      unwrap(api.GET('/activity', { params: { query: { limit: 50, cursor, type: types.length ? types.join(',') : undefined } }, headers: forProject(projectId) })),
   });
   return (
     <Stack>

@@ -39,12 +39,7 @@ export default function Analytics() {
       queryFn: () => {
         const to = new Date();
         const from = new Date(to.getTime() - Number(days) * 86_400_000);
-        return unwrap(
-          api.GET('/analytics/timeseries', {
-            params: { query: { metric: m.key as Metric, interval: 'day', from: from.toISOString(), to: to.toISOString() } },
-            headers,
-          }),
-        );
+        return unwrap(api.GET('/analytics/timeseries', { params: { query: { metric: m.key as Metric, interval: 'day', from: from.toISOString(), to: to.toISOString() } }, headers }));
       },
     })),
   });

@@ -29,16 +29,7 @@ export default function Campaigns() {
     queryFn: () =>
       unwrap(
         api.GET('/campaigns', {
-          params: {
-            query: {
-              page,
-              pageSize: PAGE_SIZE,
-              search: debounced || undefined,
-              status: status === 'all' ? undefined : (status as CampaignStatus),
-              sort: 'createdAt',
-              dir: 'desc',
-            },
-          },
+          params: { query: { page, pageSize: PAGE_SIZE, search: debounced || undefined, status: status === 'all' ? undefined : (status as CampaignStatus), sort: 'createdAt', dir: 'desc' } },
           headers: forProject(projectId),
         }),
       ),
@@ -126,18 +117,11 @@ export default function Campaigns() {
           </Table.Tr>
         )}
         empty={filtered ? 'No campaign matches.' : 'No campaigns yet: write one, pick its audience and send it now or later.'}
-        footer={(d) => (
-          <CountAndPages
-            count={
+        footer={(d) => <CountAndPages count={
               <>
                 {d.total} campaign{d.total === 1 ? '' : 's'}
               </>
-            }
-            page={page}
-            totalPages={d.totalPages}
-            onPage={setPage}
-          />
-        )}
+            } page={page} totalPages={d.totalPages} onPage={setPage} />}
       />
     </ListPage>
   );

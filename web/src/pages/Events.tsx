@@ -18,13 +18,7 @@ function Recent({ projectId, name }: { projectId: string; name: string }) {
     queryKey: ['event-usage', projectId, name],
     queryFn: () => unwrap(api.GET('/events/{eventName}/usage', { params: { path: { eventName: name } }, headers })),
   });
-  const used = usage.data
-    ? [
-        ...usage.data.segments.map((s) => `segment ${s.name}`),
-        ...usage.data.campaigns.map((c) => `campaign ${c.name}`),
-        ...usage.data.workflows.map((w) => `workflow ${w.name} (${w.references.join(', ')})`),
-      ]
-    : [];
+  const used = usage.data ? [...usage.data.segments.map((s) => `segment ${s.name}`), ...usage.data.campaigns.map((c) => `campaign ${c.name}`), ...usage.data.workflows.map((w) => `workflow ${w.name} (${w.references.join(', ')})`)] : [];
   return (
     <Stack gap="xs" py="xs">
       {usage.data ? (

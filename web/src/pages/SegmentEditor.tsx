@@ -1,25 +1,5 @@
 import { useEffect, useState } from 'react';
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Checkbox,
-  Code,
-  Group,
-  Modal,
-  Pagination,
-  Paper,
-  ScrollArea,
-  SegmentedControl,
-  Stack,
-  Switch,
-  Table,
-  Text,
-  Textarea,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Checkbox, Code, Group, Modal, Pagination, Paper, ScrollArea, SegmentedControl, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, ApiError, forProject, ResponseOf, unwrap } from '../api/client';
@@ -45,24 +25,14 @@ function formErrors(error: unknown) {
 }
 
 /** "a@x.test, b@x.test\nc@x.test" → the addresses, once each. */
-const parseAddresses = (text: string) => [
-  ...new Set(
-    text
-      .split(/[\s,;]+/)
-      .map((s) => s.trim())
-      .filter(Boolean),
-  ),
-];
+const parseAddresses = (text: string) => [...new Set(text.split(/[\s,;]+/).map((s) => s.trim()).filter(Boolean))];
 
 function Members({ projectId, segment }: { projectId: string; segment: Segment }) {
   const [page, setPage] = useState(1);
   const members = useQuery({
     queryKey: ['segment-members', projectId, segment.id, page],
     placeholderData: keepPreviousData,
-    queryFn: () =>
-      unwrap(
-        api.GET('/segments/{id}/contacts', { params: { path: { id: segment.id }, query: { page, pageSize: PAGE_SIZE } }, headers: forProject(projectId) }),
-      ),
+    queryFn: () => unwrap(api.GET('/segments/{id}/contacts', { params: { path: { id: segment.id }, query: { page, pageSize: PAGE_SIZE } }, headers: forProject(projectId) })),
   });
   const pages = members.data ? Math.max(1, Math.ceil(members.data.total / PAGE_SIZE)) : 1;
   return (
@@ -73,9 +43,7 @@ function Members({ projectId, segment }: { projectId: string; segment: Segment }
         </Title>
         {members.isPending ? <Loading /> : null}
         {members.error ? <ErrorState error={members.error} /> : null}
-        {members.data && !members.data.data.length ? (
-          <Empty>{segment.type === 'STATIC' ? 'No members yet: paste addresses above to add them.' : 'No contact matches this condition now.'}</Empty>
-        ) : null}
+        {members.data && !members.data.data.length ? <Empty>{segment.type === 'STATIC' ? 'No members yet: paste addresses above to add them.' : 'No contact matches this condition now.'}</Empty> : null}
         {members.data?.data.length ? (
           <ScrollArea>
             <Table aria-label="Segment members" striped miw={520}>
@@ -280,7 +248,9 @@ function DeleteSegment({ projectId, segment }: { projectId: string; segment: Seg
       </Button>
       <Modal opened={asking} onClose={() => setAsking(false)} title="Delete this segment?">
         <Stack>
-          <Text>{segment.name} is deleted; its contacts stay. A campaign that is scheduled or sending to it prevents this.</Text>
+          <Text>
+            {segment.name} is deleted; its contacts stay. A campaign that is scheduled or sending to it prevents this.
+          </Text>
           {remove.error ? <ErrorState error={remove.error} title="Not deleted" /> : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setAsking(false)}>
@@ -321,13 +291,7 @@ function SegmentForm({ projectId, segment }: { projectId: string; segment?: Segm
       if (!segment) {
         return unwrap(
           api.POST('/segments', {
-            body: {
-              name,
-              description: description.trim() || null,
-              type,
-              trackMembership: type === 'DYNAMIC' ? track : false,
-              ...(type === 'DYNAMIC' ? { condition: tree } : {}),
-            },
+            body: { name, description: description.trim() || null, type, trackMembership: type === 'DYNAMIC' ? track : false, ...(type === 'DYNAMIC' ? { condition: tree } : {}) },
             headers: forProject(projectId),
           }),
         );

@@ -21,8 +21,7 @@ export default function Segments() {
         </Button>
       </Group>
       <Text size="sm" c="dimmed">
-        Dynamic segments are the contacts a filter matches; static ones are lists you manage. Campaigns send to them; tracked ones fire
-        segment.&lt;slug&gt;.entry and .exit events.
+        Dynamic segments are the contacts a filter matches; static ones are lists you manage. Campaigns send to them; tracked ones fire segment.&lt;slug&gt;.entry and .exit events.
       </Text>
       {list.isPending ? <Loading /> : null}
       {list.error ? <ErrorState error={list.error} /> : null}

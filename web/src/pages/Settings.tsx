@@ -132,93 +132,64 @@ function Sending({ projectId, policy, may }: { projectId: string; policy: Sendin
   };
   return (
     <Section title="Sending">
-      <ManagedForm may={may} onSubmit={submit} save={<SaveButton label="Save sending settings" save={save} />}>
-        <Select
-          label="Time zone"
-          description="Quiet hours and daily caps count in this zone unless a contact has its own"
-          data={TIME_ZONES.includes(timezone) ? TIME_ZONES : [timezone, ...TIME_ZONES]}
-          value={timezone}
-          onChange={(v) => v && setTimezone(v)}
-          searchable
-          allowDeselect={false}
-          error={err('timezone')}
-          maw={360}
-        />
-        <Stack gap="xs">
-          <Switch
-            label="Quiet hours"
-            aria-label="Quiet hours"
-            description="Marketing mail due inside them waits until they end"
-            checked={quiet}
-            onChange={(e) => setQuiet(e.currentTarget.checked)}
+      <ManagedForm
+        may={may}
+        onSubmit={submit}
+        save={
+          <SaveButton label="Save sending settings" save={save} />
+        }
+      >
+          <Select
+            label="Time zone"
+            description="Quiet hours and daily caps count in this zone unless a contact has its own"
+            data={TIME_ZONES.includes(timezone) ? TIME_ZONES : [timezone, ...TIME_ZONES]}
+            value={timezone}
+            onChange={(v) => v && setTimezone(v)}
+            searchable
+            allowDeselect={false}
+            error={err('timezone')}
+            maw={360}
           />
-          {quiet ? (
-            <Group>
-              <TextInput
-                label="Quiet from"
-                placeholder="HH:MM"
-                value={quietStart}
-                onChange={(e) => setQuietStart(e.currentTarget.value)}
-                error={err('quietHours.start') ?? err('quietHours')}
-                w={150}
-              />
-              <TextInput
-                label="Quiet until"
-                placeholder="HH:MM"
-                value={quietEnd}
-                onChange={(e) => setQuietEnd(e.currentTarget.value)}
-                error={err('quietHours.end')}
-                w={150}
-              />
-            </Group>
-          ) : null}
-        </Stack>
-        <Stack gap="xs">
-          <Switch
-            label="Frequency cap"
-            aria-label="Frequency cap"
-            description="At most this many marketing emails per contact"
-            checked={capped}
-            onChange={(e) => setCapped(e.currentTarget.checked)}
+          <Stack gap="xs">
+            <Switch label="Quiet hours" aria-label="Quiet hours" description="Marketing mail due inside them waits until they end" checked={quiet} onChange={(e) => setQuiet(e.currentTarget.checked)} />
+            {quiet ? (
+              <Group>
+                <TextInput label="Quiet from" placeholder="HH:MM" value={quietStart} onChange={(e) => setQuietStart(e.currentTarget.value)} error={err('quietHours.start') ?? err('quietHours')} w={150} />
+                <TextInput label="Quiet until" placeholder="HH:MM" value={quietEnd} onChange={(e) => setQuietEnd(e.currentTarget.value)} error={err('quietHours.end')} w={150} />
+              </Group>
+            ) : null}
+          </Stack>
+          <Stack gap="xs">
+            <Switch label="Frequency cap" aria-label="Frequency cap" description="At most this many marketing emails per contact" checked={capped} onChange={(e) => setCapped(e.currentTarget.checked)} />
+            {capped ? (
+              <Group>
+                <NumberInput label="Emails at most" min={1} max={1000} allowDecimal={false} value={capMax} onChange={setCapMax} error={err('frequencyCap.max') ?? err('frequencyCap')} w={150} />
+                <Select
+                  label="Per"
+                  data={[
+                    { value: 'day', label: 'day' },
+                    { value: 'week', label: 'week' },
+                  ]}
+                  value={capPer}
+                  onChange={(v) => v && setCapPer(v as CapPeriod)}
+                  allowDeselect={false}
+                  error={err('frequencyCap.per')}
+                  w={120}
+                />
+              </Group>
+            ) : null}
+          </Stack>
+          <NumberInput
+            label="Send rate (emails per second)"
+            description="Empty: the server's default (SEND_RATE_PER_SECOND)"
+            min={0}
+            decimalScale={3}
+            value={rate}
+            onChange={setRate}
+            error={err('sendRatePerSecond')}
+            maw={360}
           />
-          {capped ? (
-            <Group>
-              <NumberInput
-                label="Emails at most"
-                min={1}
-                max={1000}
-                allowDecimal={false}
-                value={capMax}
-                onChange={setCapMax}
-                error={err('frequencyCap.max') ?? err('frequencyCap')}
-                w={150}
-              />
-              <Select
-                label="Per"
-                data={[
-                  { value: 'day', label: 'day' },
-                  { value: 'week', label: 'week' },
-                ]}
-                value={capPer}
-                onChange={(v) => v && setCapPer(v as CapPeriod)}
-                allowDeselect={false}
-                error={err('frequencyCap.per')}
-                w={120}
-              />
-            </Group>
-          ) : null}
-        </Stack>
-        <NumberInput
-          label="Send rate (emails per second)"
-          description="Empty: the server's default (SEND_RATE_PER_SECOND)"
-          min={0}
-          decimalScale={3}
-          value={rate}
-          onChange={setRate}
-          error={err('sendRatePerSecond')}
-          maw={360}
-        />
-        {save.error && !hasFieldErrors(save.error) ? <ErrorState error={save.error} title="Not saved" /> : null}
+          {save.error && !hasFieldErrors(save.error) ? <ErrorState error={save.error} title="Not saved" /> : null}
       </ManagedForm>
     </Section>
   );
@@ -226,11 +197,7 @@ function Sending({ projectId, policy, may }: { projectId: string; policy: Sendin
 
 type Retention = SendingPolicy['retention'];
 const RETENTION_FIELDS: Array<{ key: keyof Retention; label: string; description: string }> = [
-  {
-    key: 'emailBodiesDays',
-    label: 'Email content (days)',
-    description: "Bodies, text parts, variables and attachments of sent emails; the emails' rows and stats stay",
-  },
+  { key: 'emailBodiesDays', label: 'Email content (days)', description: "Bodies, text parts, variables and attachments of sent emails; the emails' rows and stats stay" },
   { key: 'eventsDays', label: 'Events (days)', description: 'Tracked and service events (contact.unsubscribed stays); event filters then see only these days' },
   { key: 'inboundDays', label: 'Inbound mail (days)', description: 'Replies and bounce or complaint reports as received' },
 ];
@@ -261,28 +228,30 @@ function RetentionSettings({ projectId, retention, may }: { projectId: string; r
           e.preventDefault();
           save.mutate();
         }}
-        save={<SaveButton label="Save retention" save={save} />}
+        save={
+          <SaveButton label="Save retention" save={save} />
+        }
       >
-        <Text size="sm" c="dimmed">
-          How long this project keeps what it accumulates. Empty keeps it; an hourly sweep removes what is older, and the audit log records what went.
-        </Text>
-        <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          {RETENTION_FIELDS.map((f) => (
-            <NumberInput
-              key={f.key}
-              label={f.label}
-              description={f.description}
-              placeholder="Keep"
-              min={1}
-              max={3650}
-              allowDecimal={false}
-              value={days[f.key]}
-              onChange={(v) => setDays((d) => ({ ...d, [f.key]: v }))}
-              error={fieldError(save.error, `retention.${f.key}`)}
-            />
-          ))}
-        </SimpleGrid>
-        {save.error && !hasFieldErrors(save.error) ? <ErrorState error={save.error} title="Not saved" /> : null}
+          <Text size="sm" c="dimmed">
+            How long this project keeps what it accumulates. Empty keeps it; an hourly sweep removes what is older, and the audit log records what went.
+          </Text>
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            {RETENTION_FIELDS.map((f) => (
+              <NumberInput
+                key={f.key}
+                label={f.label}
+                description={f.description}
+                placeholder="Keep"
+                min={1}
+                max={3650}
+                allowDecimal={false}
+                value={days[f.key]}
+                onChange={(v) => setDays((d) => ({ ...d, [f.key]: v }))}
+                error={fieldError(save.error, `retention.${f.key}`)}
+              />
+            ))}
+          </SimpleGrid>
+          {save.error && !hasFieldErrors(save.error) ? <ErrorState error={save.error} title="Not saved" /> : null}
       </ManagedForm>
     </Section>
   );
@@ -311,10 +280,7 @@ function BillingUsage({ projectId, may, usage: u }: { projectId: string; may: bo
   const [emails, setEmails] = useState<number | string>(u.emails.limit ?? '');
   const [contacts, setContacts] = useState<number | string>(u.contacts.limit ?? '');
   const save = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.PUT('/users/@me/projects/{id}/billing-limits', { params: { path: { id: projectId } }, body: { emails: capOf(emails), contacts: capOf(contacts) } }),
-      ),
+    mutationFn: () => unwrap(api.PUT('/users/@me/projects/{id}/billing-limits', { params: { path: { id: projectId } }, body: { emails: capOf(emails), contacts: capOf(contacts) } })),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['billing-consumption', projectId] }),
   });
   const row = (label: string, used: number, limit: number | null) => (
@@ -341,26 +307,8 @@ function BillingUsage({ projectId, may, usage: u }: { projectId: string; may: bo
           noValidate
         >
           <Group align="flex-start">
-            <NumberInput
-              label="Monthly email cap"
-              description="Empty: no cap"
-              min={0}
-              allowDecimal={false}
-              value={emails}
-              onChange={setEmails}
-              error={fieldError(save.error, 'emails')}
-              w={200}
-            />
-            <NumberInput
-              label="Contact cap"
-              description="Empty: no cap"
-              min={0}
-              allowDecimal={false}
-              value={contacts}
-              onChange={setContacts}
-              error={fieldError(save.error, 'contacts')}
-              w={200}
-            />
+            <NumberInput label="Monthly email cap" description="Empty: no cap" min={0} allowDecimal={false} value={emails} onChange={setEmails} error={fieldError(save.error, 'emails')} w={200} />
+            <NumberInput label="Contact cap" description="Empty: no cap" min={0} allowDecimal={false} value={contacts} onChange={setContacts} error={fieldError(save.error, 'contacts')} w={200} />
             <Button type="submit" mt={45} loading={save.isPending}>
               Save caps
             </Button>
@@ -373,17 +321,7 @@ function BillingUsage({ projectId, may, usage: u }: { projectId: string; may: bo
 }
 
 /** A destructive action behind a dialog that asks for the project's name. */
-function Confirmed({
-  label,
-  confirm,
-  title,
-  what,
-  name,
-  run,
-  pending,
-  error,
-  children,
-}: {
+function Confirmed({ label, confirm, title, what, name, run, pending, error, children }: {
   label: string;
   confirm: string;
   title: string;
@@ -450,10 +388,7 @@ function DangerZone({ project }: { project: Project }) {
     <Section title="Danger zone" danger>
       <Stack>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <Text size="sm">
-            Reset: delete every contact, event, template, campaign, segment, workflow and email of the project, and cancel its running workflows. Keys, members,
-            domains and billing stay.
-          </Text>
+          <Text size="sm">Reset: delete every contact, event, template, campaign, segment, workflow and email of the project, and cancel its running workflows. Keys, members, domains and billing stay.</Text>
           <Group justify="flex-end">
             <Confirmed
               label="Reset project"

@@ -31,8 +31,7 @@ export default function Team() {
     },
   });
   const change = useMutation({
-    mutationFn: (v: { userId: string; role: Role }) =>
-      unwrap(api.PATCH('/projects/{id}/members/{userId}', { params: { path: { id: projectId, userId: v.userId } }, body: { role: v.role } })),
+    mutationFn: (v: { userId: string; role: Role }) => unwrap(api.PATCH('/projects/{id}/members/{userId}', { params: { path: { id: projectId, userId: v.userId } }, body: { role: v.role } })),
     onSuccess: refresh,
   });
   const remove = useMutation({
@@ -72,11 +71,7 @@ export default function Team() {
             </Group>
           </form>
           {invite.error ? <ErrorState error={invite.error} title="Not invited" /> : null}
-          {invite.isSuccess ? (
-            <Text size="sm" c="green" mt="xs">
-              Invited.
-            </Text>
-          ) : null}
+          {invite.isSuccess ? <Text size="sm" c="green" mt="xs">Invited.</Text> : null}
         </Paper>
       ) : null}
       {team.isPending ? <Loading /> : null}
@@ -100,12 +95,7 @@ export default function Team() {
                   {team.data.members.map((m) => (
                     <Table.Tr key={m.userId}>
                       <Table.Td>
-                        {m.email}{' '}
-                        {m.userId === me.data?.id ? (
-                          <Badge variant="light" size="xs">
-                            you
-                          </Badge>
-                        ) : null}
+                        {m.email} {m.userId === me.data?.id ? <Badge variant="light" size="xs">you</Badge> : null}
                       </Table.Td>
                       <Table.Td>
                         {mayTouch(m.role) ? (

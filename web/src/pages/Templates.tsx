@@ -24,16 +24,7 @@ export default function Templates() {
     queryFn: () =>
       unwrap(
         api.GET('/templates', {
-          params: {
-            query: {
-              page,
-              pageSize: PAGE_SIZE,
-              search: debounced || undefined,
-              type: type === 'all' ? undefined : (type as TemplateType),
-              sort: 'updatedAt',
-              dir: 'desc',
-            },
-          },
+          params: { query: { page, pageSize: PAGE_SIZE, search: debounced || undefined, type: type === 'all' ? undefined : (type as TemplateType), sort: 'updatedAt', dir: 'desc' } },
           headers: forProject(projectId),
         }),
       ),
@@ -48,14 +39,7 @@ export default function Templates() {
       }
     >
       <Group align="flex-end">
-        <TextInput
-          label="Search"
-          placeholder="Name, description or subject"
-          type="search"
-          value={search}
-          onChange={(e) => setSearch(e.currentTarget.value)}
-          w={280}
-        />
+        <TextInput label="Search" placeholder="Name, description or subject" type="search" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={280} />
         <Select
           label="Type"
           value={type}

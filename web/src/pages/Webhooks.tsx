@@ -14,27 +14,13 @@ type Delivery = ResponseOf<'/webhook-endpoints/{id}/deliveries', 'get'>['data'][
 type Revealed = { endpointId: string; secret: string; previousSecretExpiresAt: string | null };
 
 /** Patterns docs/webhooks.md lists; any tracked event name may be typed as well. */
-const SUGGESTED = [
-  '*',
-  'email.*',
-  'contact.*',
-  'segment.*',
-  'campaign.*',
-  'webhook.*',
-  'email.delivered',
-  'email.bounced',
-  'email.opened',
-  'email.clicked',
-  'contact.subscribed',
-  'contact.unsubscribed',
-];
+const SUGGESTED = ['*', 'email.*', 'contact.*', 'segment.*', 'campaign.*', 'webhook.*', 'email.delivered', 'email.bounced', 'email.opened', 'email.clicked', 'contact.subscribed', 'contact.unsubscribed'];
 const when = (iso: string | null) => (iso ? momentWords(iso) : '—');
 const STATUS_COLOR: Record<Delivery['status'], string> = { PENDING: 'yellow', DELIVERED: 'green', FAILED: 'red' };
 
 /** The field errors of a 422 on `events` name the item (`events.1`): the first one shows on the input. */
 const eventsError = (error: unknown) =>
-  fieldError(error, 'events') ??
-  Object.entries((error as { fields?: Record<string, string> } | null)?.fields ?? {}).find(([f]) => f.startsWith('events.'))?.[1];
+  fieldError(error, 'events') ?? Object.entries((error as { fields?: Record<string, string> } | null)?.fields ?? {}).find(([f]) => f.startsWith('events.'))?.[1];
 
 /** GET /webhook-endpoints/:id/deliveries: newest first, by cursor, filtered by status; failed ones can be retried. */
 function Deliveries({ projectId, endpoint }: { projectId: string; endpoint: Endpoint }) {
@@ -56,12 +42,7 @@ function Deliveries({ projectId, endpoint }: { projectId: string; endpoint: Endp
   });
   const retry = useMutation({
     mutationFn: (deliveryId: string) =>
-      unwrap(
-        api.POST('/webhook-endpoints/{id}/deliveries/{deliveryId}/retry', {
-          params: { path: { id: endpoint.id, deliveryId } },
-          headers: forProject(projectId),
-        }),
-      ),
+      unwrap(api.POST('/webhook-endpoints/{id}/deliveries/{deliveryId}/retry', { params: { path: { id: endpoint.id, deliveryId } }, headers: forProject(projectId) })),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['webhook-deliveries', projectId, endpoint.id] }),
   });
   return (
@@ -118,17 +99,8 @@ function Deliveries({ projectId, endpoint }: { projectId: string; endpoint: Endp
                   </Table.Td>
                   <Table.Td>{d.attempts}</Table.Td>
                   <Table.Td>
-                    {d.lastStatusCode ?? ''}{' '}
-                    {d.lastError ? (
-                      <Text span size="xs" c="dimmed">
-                        {d.lastError}
-                      </Text>
-                    ) : null}
-                    {d.status === 'PENDING' && d.nextAttemptAt ? (
-                      <Text size="xs" c="dimmed">
-                        next: {when(d.nextAttemptAt)}
-                      </Text>
-                    ) : null}
+                    {d.lastStatusCode ?? ''} {d.lastError ? <Text span size="xs" c="dimmed">{d.lastError}</Text> : null}
+                    {d.status === 'PENDING' && d.nextAttemptAt ? <Text size="xs" c="dimmed">next: {when(d.nextAttemptAt)}</Text> : null}
                   </Table.Td>
                   <Table.Td>{when(d.createdAt)}</Table.Td>
                   <Table.Td>
@@ -185,13 +157,7 @@ function EditEndpoint({ projectId, endpoint, onClose }: { projectId: string; end
   const [description, setDescription] = useState(endpoint.description ?? '');
   const save = useMutation({
     mutationFn: () =>
-      unwrap(
-        api.PATCH('/webhook-endpoints/{id}', {
-          params: { path: { id: endpoint.id } },
-          body: { url, events, description: description.trim() || null },
-          headers: forProject(projectId),
-        }),
-      ),
+      unwrap(api.PATCH('/webhook-endpoints/{id}', { params: { path: { id: endpoint.id } }, body: { url, events, description: description.trim() || null }, headers: forProject(projectId) })),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ['webhooks', projectId] });
       onClose();
@@ -206,29 +172,9 @@ function EditEndpoint({ projectId, endpoint, onClose }: { projectId: string; end
       noValidate
     >
       <Stack>
-        <TextInput
-          label="Endpoint URL"
-          required
-          value={url}
-          onChange={(e) => setUrl(e.currentTarget.value)}
-          error={fieldError(save.error, 'url')}
-          data-autofocus
-        />
-        <TagsInput
-          label="Events"
-          description="Exact names, families like email.*, or *"
-          data={SUGGESTED}
-          value={events}
-          onChange={setEvents}
-          error={eventsError(save.error)}
-          clearable
-        />
-        <TextInput
-          label="Description"
-          value={description}
-          onChange={(e) => setDescription(e.currentTarget.value)}
-          error={fieldError(save.error, 'description')}
-        />
+        <TextInput label="Endpoint URL" required value={url} onChange={(e) => setUrl(e.currentTarget.value)} error={fieldError(save.error, 'url')} data-autofocus />
+        <TagsInput label="Events" description="Exact names, families like email.*, or *" data={SUGGESTED} value={events} onChange={setEvents} error={eventsError(save.error)} clearable />
+        <TextInput label="Description" value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={fieldError(save.error, 'description')} />
         {save.error && !hasFieldErrors(save.error) ? <ErrorState error={save.error} title="Not saved" /> : null}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
@@ -249,23 +195,14 @@ function EndpointCard({
   revealed,
   onRevealed,
   may,
-}: {
-  projectId: string;
-  endpoint: Endpoint;
-  revealed: Revealed | null;
-  onRevealed: (r: Revealed) => void;
-  may: boolean;
-}) {
+}: { projectId: string; endpoint: Endpoint; revealed: Revealed | null; onRevealed: (r: Revealed) => void; may: boolean }) {
   const qc = useQueryClient();
   const [asking, setAsking] = useState<'rotate' | 'delete' | null>(null);
   const [editing, setEditing] = useState(false);
   const [showDeliveries, setShowDeliveries] = useState(false);
   const path = { params: { path: { id: endpoint.id } }, headers: forProject(projectId) };
   const refresh = () => qc.invalidateQueries({ queryKey: ['webhooks', projectId] });
-  const toggle = useMutation({
-    mutationFn: (enabled: boolean) => unwrap(api.PATCH('/webhook-endpoints/{id}', { ...path, body: { enabled } })),
-    onSuccess: refresh,
-  });
+  const toggle = useMutation({ mutationFn: (enabled: boolean) => unwrap(api.PATCH('/webhook-endpoints/{id}', { ...path, body: { enabled } })), onSuccess: refresh });
   const test = useMutation({
     mutationFn: () => unwrap(api.POST('/webhook-endpoints/{id}/test', path)),
     onSuccess: () => {
@@ -392,8 +329,7 @@ export default function Webhooks() {
   const [revealed, setRevealed] = useState<Revealed | null>(null);
   const endpoints = useQuery({ queryKey: ['webhooks', projectId], queryFn: () => unwrap(api.GET('/webhook-endpoints', { headers: forProject(projectId) })) });
   const create = useMutation({
-    mutationFn: () =>
-      unwrap(api.POST('/webhook-endpoints', { body: { url, events, description: description.trim() || null }, headers: forProject(projectId) })),
+    mutationFn: () => unwrap(api.POST('/webhook-endpoints', { body: { url, events, description: description.trim() || null }, headers: forProject(projectId) })),
     onSuccess: (e) => {
       setUrl('');
       setDescription('');
@@ -419,58 +355,38 @@ export default function Webhooks() {
         </Alert>
       ) : null}
       {may ? (
-        <Paper withBorder p="md">
-          <form onSubmit={submit} noValidate>
-            <Stack gap="sm">
-              <Group align="flex-start" grow preventGrowOverflow={false} wrap="wrap">
-                <TextInput
-                  label="Endpoint URL"
-                  placeholder="https://example.com/hooks/svc"
-                  required
-                  value={url}
-                  onChange={(e) => setUrl(e.currentTarget.value)}
-                  error={fieldError(create.error, 'url')}
-                  miw={260}
-                />
-                <TagsInput
-                  label="Events"
-                  description="Exact names, families like email.*, or *"
-                  data={SUGGESTED}
-                  value={events}
-                  onChange={setEvents}
-                  error={eventsError(create.error)}
-                  clearable
-                  miw={260}
-                />
-              </Group>
-              <TextInput
-                label="Description"
-                value={description}
-                onChange={(e) => setDescription(e.currentTarget.value)}
-                error={fieldError(create.error, 'description')}
+<Paper withBorder p="md">
+        <form onSubmit={submit} noValidate>
+          <Stack gap="sm">
+            <Group align="flex-start" grow preventGrowOverflow={false} wrap="wrap">
+              <TextInput label="Endpoint URL" placeholder="https://example.com/hooks/svc" required value={url} onChange={(e) => setUrl(e.currentTarget.value)} error={fieldError(create.error, 'url')} miw={260} />
+              <TagsInput
+                label="Events"
+                description="Exact names, families like email.*, or *"
+                data={SUGGESTED}
+                value={events}
+                onChange={setEvents}
+                error={eventsError(create.error)}
+                clearable
+                miw={260}
               />
-              {create.error && !hasFieldErrors(create.error) ? <ErrorState error={create.error} title="Not added" /> : null}
-              <Group justify="flex-end">
-                <Button type="submit" loading={create.isPending}>
-                  Add endpoint
-                </Button>
-              </Group>
-            </Stack>
-          </form>
-        </Paper>
-      ) : null}
+            </Group>
+            <TextInput label="Description" value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={fieldError(create.error, 'description')} />
+            {create.error && !hasFieldErrors(create.error) ? <ErrorState error={create.error} title="Not added" /> : null}
+            <Group justify="flex-end">
+              <Button type="submit" loading={create.isPending}>
+                Add endpoint
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Paper>
+) : null}
       {endpoints.isPending ? <Loading /> : null}
       {endpoints.error ? <ErrorState error={endpoints.error} /> : null}
       {endpoints.data && !endpoints.data.length ? <Empty>No webhook endpoints yet: add a URL to receive the project's events.</Empty> : null}
       {endpoints.data?.map((e) => (
-        <EndpointCard
-          key={e.id}
-          projectId={projectId}
-          endpoint={e}
-          revealed={revealed?.endpointId === e.id ? revealed : null}
-          onRevealed={setRevealed}
-          may={may}
-        />
+        <EndpointCard key={e.id} projectId={projectId} endpoint={e} revealed={revealed?.endpointId === e.id ? revealed : null} onRevealed={setRevealed} may={may} />
       ))}
     </Stack>
   );

@@ -23,8 +23,7 @@ export default function Workflows() {
   const list = useQuery({
     queryKey: ['workflows', projectId, page, debounced],
     placeholderData: keepPreviousData,
-    queryFn: () =>
-      unwrap(api.GET('/workflows', { params: { query: { page, pageSize: PAGE_SIZE, search: debounced || undefined } }, headers: forProject(projectId) })),
+    queryFn: () => unwrap(api.GET('/workflows', { params: { query: { page, pageSize: PAGE_SIZE, search: debounced || undefined } }, headers: forProject(projectId) })),
   });
   return (
     <ListPage
@@ -39,16 +38,10 @@ export default function Workflows() {
       }
       description="A workflow starts for a contact when an event of its trigger is tracked, then runs its steps: emails, delays, conditions, webhooks, contact updates."
     >
-      <TextInput
-        label="Search"
-        placeholder="Name or description"
-        value={search}
-        onChange={(e) => {
-          setSearch(e.currentTarget.value);
-          setPage(1);
-        }}
-        maw={360}
-      />
+      <TextInput label="Search" placeholder="Name or description" value={search} onChange={(e) => {
+        setSearch(e.currentTarget.value);
+        setPage(1);
+      }} maw={360} />
       <ListTable
         query={list}
         label="Workflows"
@@ -87,11 +80,7 @@ export default function Workflows() {
             <Table.Td>{momentWords(w.updatedAt)}</Table.Td>
           </Table.Tr>
         )}
-        empty={
-          debounced
-            ? 'No workflow matches this search.'
-            : 'No workflows yet: "Start from a flow" offers ready-made ones; "New workflow" starts one from the event that triggers it.'
-        }
+        empty={debounced ? 'No workflow matches this search.' : 'No workflows yet: "Start from a flow" offers ready-made ones; "New workflow" starts one from the event that triggers it.'}
         footer={(d) =>
           d.totalPages > 1 ? (
             <Group justify="center" p="sm">
@@ -126,22 +115,8 @@ function NewWorkflow({ projectId }: { projectId: string }) {
       }}
     >
       <Stack>
-        <TextInput
-          label="Name"
-          required
-          value={name}
-          onChange={(e) => setName(e.currentTarget.value)}
-          error={fieldError(create.error, 'name')}
-          data-autofocus
-        />
-        <EventNameInput
-          projectId={projectId}
-          label="Trigger event"
-          required
-          value={eventName}
-          onChange={setEventName}
-          error={fieldError(create.error, 'eventName')}
-        />
+        <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={fieldError(create.error, 'name')} data-autofocus />
+        <EventNameInput projectId={projectId} label="Trigger event" required value={eventName} onChange={setEventName} error={fieldError(create.error, 'eventName')} />
         {create.error && !hasFieldErrors(create.error) ? (
           <Alert color="red" role="alert">
             {create.error.message}

@@ -26,14 +26,7 @@ export function ProfileSection({ user }: { user: User }) {
           <Title order={2} size="h4">
             {t('profile.heading')}
           </Title>
-          <TextInput
-            label={t('profile.name')}
-            maxLength={100}
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            error={fieldError(save.error, 'name')}
-            w={320}
-          />
+          <TextInput label={t('profile.name')} maxLength={100} value={name} onChange={(e) => setName(e.currentTarget.value)} error={fieldError(save.error, 'name')} w={320} />
           {save.error && !fieldError(save.error, 'name') ? <ErrorState error={save.error} title={t('profile.notSaved')} /> : null}
           <SaveButton label={t('common:save')} save={save} />
         </Stack>

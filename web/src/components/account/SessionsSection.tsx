@@ -20,17 +20,7 @@ export function describeAgent(ua: string | null): string {
         : /Safari\//.test(ua)
           ? 'Safari'
           : ua.split(/[\s/]/)[0] || t('sessions.unknownBrowser');
-  const os = /Android/.test(ua)
-    ? 'Android'
-    : /iPhone|iPad/.test(ua)
-      ? 'iOS'
-      : /Mac OS X/.test(ua)
-        ? 'macOS'
-        : /Windows/.test(ua)
-          ? 'Windows'
-          : /Linux/.test(ua)
-            ? 'Linux'
-            : null;
+  const os = /Android/.test(ua) ? 'Android' : /iPhone|iPad/.test(ua) ? 'iOS' : /Mac OS X/.test(ua) ? 'macOS' : /Windows/.test(ua) ? 'Windows' : /Linux/.test(ua) ? 'Linux' : null;
   return os ? t('sessions.browserOn', { browser, os }) : browser;
 }
 

@@ -9,6 +9,7 @@ import { withInvite } from './links';
 import { Trans, useTranslation } from 'react-i18next';
 import { momentWords } from '../../api/dates';
 
+
 /**
  * `/invite?token=…`, the link of an invitation email: the offer, then "Accept invite" for the
  * account of the invited address. Someone without an account creates one with the address filled

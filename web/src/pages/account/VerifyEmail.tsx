@@ -43,13 +43,7 @@ export default function VerifyEmail() {
           {t('verify.dead')}
         </Alert>
         {me.data && !me.data.emailVerified ? <ResendVerification /> : null}
-        {me.data ? (
-          continueLink
-        ) : (
-          <Anchor component={Link} to="/login" size="sm">
-            {t('verify.logInForNew')}
-          </Anchor>
-        )}
+        {me.data ? continueLink : <Anchor component={Link} to="/login" size="sm">{t('verify.logInForNew')}</Anchor>}
       </AuthCard>
     );
   }
