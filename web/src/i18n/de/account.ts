@@ -156,4 +156,28 @@ export const account: Catalogue<typeof en> = {
       'Die Eigentümer von {{project}} verlangen von jedem Mitglied die Zwei-Faktor-Authentifizierung. Richten Sie sie in Ihrem Konto ein, um das Projekt zu öffnen.',
     setUp: 'Zwei-Faktor-Authentifizierung einrichten',
   },
+  twoFactor: {
+    heading: 'Zwei-Faktor-Authentifizierung',
+    back: 'Zurück zum Dashboard',
+    intro:
+      'Die Zwei-Faktor-Authentifizierung verlangt bei jeder Anmeldung nach Ihrem Passwort einen Code aus einer Authenticator-App (etwa 1Password, Google Authenticator oder Aegis).',
+    couldNotStart: 'Konnte nicht starten',
+    enable: 'Zwei-Faktor-Authentifizierung aktivieren',
+    scan: '1. Scannen Sie diesen QR-Code mit Ihrer Authenticator-App.',
+    qrAlt: 'QR-Code für Ihre Authenticator-App',
+    orType: 'Oder geben Sie dieses Geheimnis in die App ein:',
+    enterCode: '2. Geben Sie den Code ein, den die App anzeigt.',
+    notEnabled: 'Nicht aktiviert',
+    isOn: 'Die Zwei-Faktor-Authentifizierung ist aktiv. Noch {{left}} von 10 Wiederherstellungscodes übrig.',
+    isOnSince: 'Die Zwei-Faktor-Authentifizierung ist seit {{since}} aktiv. Noch {{left}} von 10 Wiederherstellungscodes übrig.',
+    prove: 'Um neue Wiederherstellungscodes zu erhalten oder die Zwei-Faktor-Authentifizierung auszuschalten, weisen Sie sich mit einem Code aus.',
+    newCodes: 'Neue Wiederherstellungscodes',
+    disable: 'Zwei-Faktor-Authentifizierung deaktivieren',
+    saveTitle: 'Speichern Sie Ihre Wiederherstellungscodes',
+    saveBody:
+      'Jeder Code meldet Sie einmal an, falls Sie Ihre Authenticator-App verlieren. Sie werden nur jetzt angezeigt: Bewahren Sie sie sicher auf, etwa in einem Passwort-Manager.',
+    codes: 'Wiederherstellungscodes',
+    codeCount: '{{count}} Codes',
+    saved: 'Ich habe meine Wiederherstellungscodes gespeichert',
+  },
 };

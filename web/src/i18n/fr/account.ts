@@ -155,4 +155,28 @@ export const account: Catalogue<typeof en> = {
       "Les propriétaires de {{project}} exigent l'authentification à deux facteurs de chaque membre. Activez-la sur votre compte pour ouvrir le projet.",
     setUp: "Configurer l'authentification à deux facteurs",
   },
+  twoFactor: {
+    heading: 'Authentification à deux facteurs',
+    back: 'Retour au tableau de bord',
+    intro:
+      "L'authentification à deux facteurs demande, à chaque connexion et après votre mot de passe, un code d'une application d'authentification (comme 1Password, Google Authenticator ou Aegis).",
+    couldNotStart: 'Impossible de commencer',
+    enable: "Activer l'authentification à deux facteurs",
+    scan: "1. Scannez ce code QR avec votre application d'authentification.",
+    qrAlt: "Code QR pour votre application d'authentification",
+    orType: "Ou saisissez ce secret dans l'application :",
+    enterCode: "2. Saisissez le code que l'application affiche.",
+    notEnabled: 'Non activée',
+    isOn: "L'authentification à deux facteurs est activée. Il reste {{left}} codes de secours sur 10.",
+    isOnSince: "L'authentification à deux facteurs est activée depuis le {{since}}. Il reste {{left}} codes de secours sur 10.",
+    prove: "Pour obtenir de nouveaux codes de secours ou désactiver l'authentification à deux facteurs, prouvez que c'est vous avec un code.",
+    newCodes: 'Nouveaux codes de secours',
+    disable: "Désactiver l'authentification à deux facteurs",
+    saveTitle: 'Enregistrez vos codes de secours',
+    saveBody:
+      "Chaque code vous connecte une fois si vous perdez votre application d'authentification. Ils ne sont affichés que maintenant : gardez-les en lieu sûr, par exemple dans un gestionnaire de mots de passe.",
+    codes: 'Codes de secours',
+    codeCount: '{{count}} codes',
+    saved: "J'ai enregistré mes codes de secours",
+  },
 };
