@@ -10,6 +10,8 @@ export interface UserRow {
   email_verified: boolean;
   /** What the dashboard calls the person; null until they give one. */
   name: string | null;
+  /** The dashboard's language ('en' | 'fr' | 'de'); null follows the browser. */
+  locale: 'en' | 'fr' | 'de' | null;
   /** Carried in every session cookie; bumping it ends every earlier session (api/middleware/auth.ts). */
   session_version: number;
   created_at: Date;
@@ -55,10 +57,11 @@ export async function bumpSessionVersion(knex: Knex, id: string): Promise<void> 
   });
 }
 
-export async function updateUserName(knex: Knex, id: string, name: string | null): Promise<UserRow> {
+/** Changes what is given of the person's own profile (name, dashboard language). */
+export async function updateProfile(knex: Knex, id: string, change: { name?: string | null; locale?: UserRow['locale'] }): Promise<UserRow> {
   const [row] = await knex<UserRow>('users')
     .where({ id })
-    .update({ name, updated_at: knex.fn.now() as any })
+    .update({ ...change, updated_at: knex.fn.now() as any })
     .returning('*');
   return row;
 }

@@ -1,9 +1,9 @@
 import { route } from '../route';
 import { ApiError, conflict, notFound, validationError } from '../errors';
-import { Done, EmailChange, EmailChanged, MeOut, NameBody, PasswordChange, SessionOut, SessionParams } from '../schemas/profile';
+import { Done, EmailChange, EmailChanged, MeOut, ProfileBody, PasswordChange, SessionOut, SessionParams } from '../schemas/profile';
 import { TokenBody } from '../schemas/account';
 import { presentSession, presentUser } from '../presenters/users';
-import { changePassword, normalizeEmail, updateUserName } from '../../db/users';
+import { changePassword, normalizeEmail, updateProfile } from '../../db/users';
 import { confirmEmailChange, emailTaken } from '../../db/accounts';
 import { listSessions, revokeSession } from '../../db/sessions';
 import { verifyPassword } from '../../lib/password';
@@ -40,11 +40,11 @@ export default [
     path: '/users/@me',
     auth: 'session',
     tag: 'users',
-    summary: "Change the signed-in user's name (null or empty clears it)",
-    body: NameBody,
+    summary: "Change the signed-in user's name (null or empty clears it) and/or dashboard language (null follows the browser)",
+    body: ProfileBody,
     responses: { 200: { description: 'the user', schema: MeOut } },
     async handler(ctx, { body, user }) {
-      return presentUser(await updateUserName(ctx.deps.knex, user.id, body.name));
+      return presentUser(await updateProfile(ctx.deps.knex, user.id, body));
     },
   }),
   route({

@@ -6,19 +6,27 @@ export const MeOut = z.object({
   id: z.string(),
   email: z.string(),
   name: z.string().nullable(),
+  locale: z.enum(['en', 'fr', 'de']).nullable().describe("the dashboard's language; null follows the browser"),
   emailVerified: z.boolean(),
   createdAt: Timestamp,
 });
 
-/** An empty name clears it. */
-export const NameBody = z.object({
-  name: z
-    .string()
-    .trim()
-    .max(100)
-    .nullable()
-    .transform((n) => n || null),
-});
+/** The dashboard's languages (web/src/i18n); null follows the browser. */
+export const DashboardLocale = z.enum(['en', 'fr', 'de']);
+
+/** What is given changes: an empty name clears it; a null locale follows the browser again. */
+export const ProfileBody = z
+  .object({
+    name: z
+      .string()
+      .trim()
+      .max(100)
+      .nullable()
+      .transform((n) => n || null)
+      .optional(),
+    locale: DashboardLocale.nullable().optional(),
+  })
+  .refine((b) => b.name !== undefined || b.locale !== undefined, { message: 'Give a name or a locale to change' });
 
 /** The current password is only compared, so any length is "wrong" rather than invalid. */
 const Current = z.string().min(1, 'Enter your current password').max(1024);

@@ -53,6 +53,7 @@ import * as eventsPartitioned from './063_events_partitioned';
 import * as contactSearch from './065_contact_search';
 import * as segmentMembershipChanges from './069_segment_membership_changes';
 import * as timelineIndexes from './070_timeline_indexes';
+import * as userLocale from './071_user_locale';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -113,6 +114,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['065_contact_search', contactSearch],
   ['069_segment_membership_changes', segmentMembershipChanges],
   ['070_timeline_indexes', timelineIndexes],
+  ['071_user_locale', userLocale],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -308,3 +308,21 @@ describe('name', () => {
     expect((await h.http.patch('/users/@me').set('Cookie', p.cookie).send({ name: '' })).body.name).toBeNull();
   });
 });
+
+describe('dashboard language', () => {
+  it('follows the browser (null) until set; is en, fr or de only; leaves the name alone; null follows the browser again', async () => {
+    const p = await createProjectFixture(h);
+    await h.http.patch('/users/@me').set('Cookie', p.cookie).send({ name: 'Ada' });
+    expect((await me(p.cookie)).body.locale).toBeNull();
+    const set = await h.http.patch('/users/@me').set('Cookie', p.cookie).send({ locale: 'fr' });
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({ name: 'Ada', locale: 'fr' });
+    expect((await me(p.cookie)).body).toMatchObject({ name: 'Ada', locale: 'fr' });
+    const other = await h.http.patch('/users/@me').set('Cookie', p.cookie).send({ locale: 'es' });
+    expect(other.status).toBe(422);
+    expect(other.body.error.errors.map((d: { field: string }) => d.field)).toContain('locale');
+    expect((await h.http.patch('/users/@me').set('Cookie', p.cookie).send({})).status).toBe(422);
+    expect((await me(p.cookie)).body.locale).toBe('fr');
+    expect((await h.http.patch('/users/@me').set('Cookie', p.cookie).send({ locale: null })).body).toMatchObject({ name: 'Ada', locale: null });
+  });
+});

@@ -1,4 +1,6 @@
 import '@mantine/core/styles.css';
+// The catalogues and the language (the browser's, until the person's setting is known: AppFrame).
+import './i18n';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core';

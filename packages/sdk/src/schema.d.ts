@@ -2386,7 +2386,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change the signed-in user's name (null or empty clears it) */
+        /** Change the signed-in user's name (null or empty clears it) and/or dashboard language (null follows the browser) */
         patch: operations["patchUsersMe"];
         trace?: never;
     };
@@ -19234,6 +19234,8 @@ export interface operations {
                         email: string;
                         emailVerified: boolean;
                         id: string;
+                        /** @description the dashboard's language; null follows the browser */
+                        locale: ("en" | "fr" | "de") | null;
                         name: string | null;
                     };
                 };
@@ -19268,7 +19270,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    name: string | null;
+                    locale?: ("en" | "fr" | "de") | null;
+                    name?: string | null;
                 };
             };
         };
@@ -19285,6 +19288,8 @@ export interface operations {
                         email: string;
                         emailVerified: boolean;
                         id: string;
+                        /** @description the dashboard's language; null follows the browser */
+                        locale: ("en" | "fr" | "de") | null;
                         name: string | null;
                     };
                 };

@@ -1,6 +1,7 @@
 import type { components, operations } from './schema';
 import type { ResponseOf } from './client';
 import type { EmailDocument } from './emailEditor';
+import { numberWords } from './dates';
 
 /** The filter tree as the API's schema has it (FilterBuilder's FilterTree is the same shape). */
 type FilterTree = components['schemas']['FilterTree'];
@@ -161,7 +162,7 @@ export function sendBodyOf(s: Schedule): { scheduledFor?: string; recipientTimez
 }
 
 /** "3 contacts" / "1 contact". */
-export const contactsText = (n: number) => `${n.toLocaleString('en-US')} contact${n === 1 ? '' : 's'}`;
+export const contactsText = (n: number) => `${numberWords(n)} contact${n === 1 ? '' : 's'}`;
 
 /** A share of 0 to 1 as a percentage with one decimal. */
 export const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;

@@ -2,11 +2,17 @@ import { useEffect } from 'react';
 import './appFrame.css';
 import { Box } from '@mantine/core';
 import { Outlet, useMatches, useParams } from 'react-router';
-import { useProjects } from '../api/session';
+import { useTranslation } from 'react-i18next';
+import { useMe, useProjects } from '../api/session';
+import { followLanguage } from '../i18n';
+import type { frame } from '../i18n/en/frame';
+
+/** A screen's name, as a key of the frame catalogue's `title` (web/src/i18n/en/frame.ts). */
+export type ScreenTitle = keyof typeof frame.title;
 
 /** What a route says about itself in `handle`: the screen's name for the tab's title; `shell`: it lays out its own <main>. */
 export interface ScreenHandle {
-  title?: string;
+  title?: ScreenTitle;
   shell?: boolean;
 }
 
@@ -23,7 +29,9 @@ function useScreen(): ScreenHandle {
  * knows which screen of which project it is. A route without one (a contact's page) titles itself
  * with usePageTitle, from what it loaded.
  */
-function useDocumentTitle(screen: string | undefined) {
+function useDocumentTitle(key: ScreenTitle | undefined) {
+  const { t } = useTranslation('frame');
+  const screen = key === undefined ? undefined : t(`title.${key}`);
   const { projectId } = useParams();
   const projects = useProjects(!!projectId);
   const project = projects.data?.find((p) => p.id === projectId);
@@ -31,6 +39,19 @@ function useDocumentTitle(screen: string | undefined) {
   useEffect(() => {
     if (title) document.title = title;
   }, [title]);
+}
+
+/**
+ * The dashboard speaks the person's language (users.locale, set on the account page), else the
+ * browser's: known once /users/@me answers; signed out, the browser's.
+ */
+function usePersonLanguage() {
+  const me = useMe();
+  const setting = me.data?.locale;
+  const known = !me.isPending;
+  useEffect(() => {
+    if (known) followLanguage(setting);
+  }, [known, setting]);
 }
 
 export const MAIN_ID = 'main';
@@ -41,7 +62,9 @@ export const MAIN_ID = 'main';
  * that have no shell of their own (the project layout's AppShell.Main is its main).
  */
 export function AppFrame() {
+  const { t } = useTranslation('frame');
   const screen = useScreen();
+  usePersonLanguage();
   useDocumentTitle(screen.title);
   return (
     <>
@@ -55,7 +78,7 @@ export function AppFrame() {
           document.getElementById(MAIN_ID)?.focus();
         }}
       >
-        Skip to content
+        {t('skipToContent')}
       </Box>
       {screen.shell ? (
         <Outlet />

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Paper, ScrollArea, Skeleton, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import type { ChartProps } from './charts';
+import { numberWords } from '../api/dates';
 
 /** recharts is fetched with the first chart shown, in a chunk of its own: never on the first screen. */
 const Chart = lazy(() => import('./charts'));
@@ -12,7 +13,7 @@ export type { ChartSeries, ChartRow } from './charts';
  * named by its title and totals), the table is what a screen reader reads and what a person copies.
  */
 export function ChartPanel({ title, description, empty, ...props }: ChartProps & { title: string; description?: string; empty?: string }) {
-  const totals = props.series.map((s) => `${s.label} ${props.rows.reduce((sum, r) => sum + Number(r[s.key] ?? 0), 0).toLocaleString()}`).join(', ');
+  const totals = props.series.map((s) => `${s.label} ${numberWords(props.rows.reduce((sum, r) => sum + Number(r[s.key] ?? 0), 0))}`).join(', ');
   return (
     <Paper withBorder p="md">
       <Stack gap="xs">
@@ -60,7 +61,7 @@ export function ChartPanel({ title, description, empty, ...props }: ChartProps &
                         <Table.Td>{String(r[props.xKey])}</Table.Td>
                         {props.series.map((s) => (
                           <Table.Td key={s.key} ta="right">
-                            {Number(r[s.key] ?? 0).toLocaleString()}
+                            {numberWords(Number(r[s.key] ?? 0))}
                           </Table.Td>
                         ))}
                       </Table.Tr>

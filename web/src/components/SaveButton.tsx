@@ -1,7 +1,9 @@
 import { Button, Group, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 
 /** A form's submit button with the "Saved." line that follows a successful save (read by screen readers as a status). */
 export function SaveButton({ label, save }: { label: string; save: { isPending: boolean; isSuccess: boolean } }) {
+  const { t } = useTranslation();
   return (
     <Group>
       <Button type="submit" loading={save.isPending}>
@@ -9,7 +11,7 @@ export function SaveButton({ label, save }: { label: string; save: { isPending: 
       </Button>
       {save.isSuccess ? (
         <Text size="sm" c="green" role="status">
-          Saved.
+          {t('saved')}
         </Text>
       ) : null}
     </Group>

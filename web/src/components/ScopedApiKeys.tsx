@@ -5,6 +5,7 @@ import { api, fieldError, forProject, hasFieldErrors, ResponseOf, unwrap } from 
 import { ConfirmDialog } from './ConfirmDialog';
 import { Copy } from './Copy';
 import { Empty, ErrorState, Loading } from './States';
+import { momentWords } from '../api/dates';
 
 type Key = ResponseOf<'/api-keys', 'get'>[number];
 type Scope = Key['scopes'][number];
@@ -19,7 +20,7 @@ const SCOPES: Array<{ scope: Scope; what: string }> = [
   { scope: 'templates', what: 'Templates' },
   { scope: 'full', what: 'Everything, including managing keys' },
 ];
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'Never');
+const when = (iso: string | null) => (iso ? momentWords(iso) : 'Never');
 
 /** The "Create API key" dialog: a name and scopes, then the secret, shown this once. */
 function CreateKey({ projectId, onClose }: { projectId: string; onClose: () => void }) {

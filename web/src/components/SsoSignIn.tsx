@@ -1,40 +1,37 @@
 import { Alert, Button, Divider, Stack, Text } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import { useAppConfig } from '../api/session';
+import { useTranslation } from 'react-i18next';
 
 /**
  * Why a single sign-on came back to the login screen: `/app/login?error=<code>` from
- * GET /auth/sso/callback (api/routes/sso.ts; docs/security.md "Single sign-on").
+ * GET /auth/sso/callback (api/routes/sso.ts; docs/security.md "Single sign-on"); the sentences are
+ * the account catalogue's `sso.error` (web/src/i18n/en/account.ts).
  */
-const SSO_ERRORS: Record<string, string> = {
-  state: 'That single sign-on attempt expired or was not started in this browser. Please try again.',
-  denied: 'Sign-in was cancelled at your identity provider.',
-  email_missing: 'Your identity provider did not share an email address, so no account could be found for you.',
-  email_unverified: 'Your identity provider has not verified your email address. Verify it there, then try again.',
-  domain: 'Your email address is not in a domain allowed to sign in to this server.',
-  signups_disabled: 'There is no account for your email address, and this server does not create new ones. Ask an administrator.',
-  failed: 'Single sign-on did not work: your identity provider could not be reached or its answer was refused. Please try again.',
-};
+const SSO_ERRORS = ['state', 'denied', 'email_missing', 'email_unverified', 'domain', 'signups_disabled', 'failed'] as const;
+type SsoError = (typeof SSO_ERRORS)[number];
 
 /** The login screen's "Sign in with SSO", shown only when the server has an OpenID provider (GET /config `sso`). */
 export function SsoSignIn() {
+  const { t } = useTranslation('account');
   const config = useAppConfig();
   const [params] = useSearchParams();
-  const error = SSO_ERRORS[params.get('error') ?? ''];
+  const code = SSO_ERRORS.find((c): c is SsoError => c === params.get('error'));
+  const error = code ? t(`sso.error.${code}`) : null;
   const sso = config.data?.sso;
   return (
     <>
       {error ? (
-        <Alert color="red" title="Single sign-on failed" role="alert">
+        <Alert color="red" title={t('sso.failed')} role="alert">
           {error}
         </Alert>
       ) : null}
       {sso?.enabled ? (
         <Stack gap={4}>
-          <Divider label="or" labelPosition="center" />
+          <Divider label={t('sso.or')} labelPosition="center" />
           {/* A full page load, not a fetch: the server answers with a redirect to the provider. */}
           <Button component="a" href="/auth/sso/start" variant="default">
-            Sign in with SSO
+            {t('sso.signIn')}
           </Button>
           {sso.name ? (
             <Text size="xs" c="dimmed" ta="center">

@@ -6,10 +6,11 @@ import { useCurrentProject } from '../api/project';
 import { ConfirmDialog } from './ConfirmDialog';
 import { DnsRecordsTable } from './DnsRecordsTable';
 import { ErrorState, Loading } from './States';
+import { momentWords } from '../api/dates';
 
 type TrackingDomainOut = ResponseOf<'/tracking-domain', 'get'>;
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
+const when = (iso: string | null) => (iso ? momentWords(iso) : 'never');
 
 /**
  * The project's own tracking domain (docs/tracking.md "Your own tracking domain"): the records to

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { api, forProject, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { Empty, ErrorState, Loading } from '../components/States';
+import { momentWords } from '../api/dates';
 
 const TYPES = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'subscribed', 'unsubscribed', 'failed', 'event'] as const;
 const COLORS: Record<string, string> = { bounced: 'red', complained: 'red', failed: 'red', unsubscribed: 'orange', delivered: 'green', event: 'grape' };
@@ -62,7 +63,7 @@ export default function Activity() {
               <Table.Tbody>
                 {feed.data.data.map((a) => (
                   <Table.Tr key={`${a.type}-${a.id}`}>
-                    <Table.Td>{new Date(a.occurredAt).toLocaleString()}</Table.Td>
+                    <Table.Td>{momentWords(a.occurredAt)}</Table.Td>
                     <Table.Td>
                       <Badge variant="light" color={COLORS[a.type] ?? 'blue'}>
                         {a.type}

@@ -7,6 +7,7 @@ import { useCurrentProject } from '../api/project';
 import { percent } from '../api/campaigns';
 import { ErrorState, Loading } from '../components/States';
 import { ChartPanel } from '../components/ChartPanel';
+import { dayWords, numberWords } from '../api/dates';
 
 const METRICS = [
   { key: 'sent', label: 'Sent', color: '#228be6' },
@@ -56,7 +57,7 @@ export default function Analytics() {
   // One row per day: the metrics' points share their buckets (same window and interval).
   const rows = seriesReady
     ? series[0].data!.points.map((p, i) => ({
-        day: new Date(p.t).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' }),
+        day: dayWords(p.t, { zone: 'UTC', year: false }),
         ...Object.fromEntries(METRICS.map((m, j) => [m.key, series[j].data!.points[i]?.count ?? 0])),
       }))
     : [];
@@ -78,7 +79,7 @@ export default function Analytics() {
                 {m.label}
               </Text>
               <Text size="xl" fw={700} data-testid={`total-${m.key}`}>
-                {totals[m.key].toLocaleString()}
+                {numberWords(totals[m.key])}
               </Text>
             </Paper>
           ))}

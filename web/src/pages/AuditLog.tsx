@@ -5,6 +5,7 @@ import { api, ResponseOf, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { manages } from '../routes';
 import { CountAndPages, ListPage, ListTable } from '../components/ListPage';
+import { momentWords } from '../api/dates';
 
 type Entry = ResponseOf<'/projects/{id}/audit', 'get'>['data'][number];
 type Action = Entry['action'];
@@ -159,7 +160,7 @@ export default function AuditLog() {
             }
             row={(e) => (
               <Table.Tr key={e.id}>
-                <Table.Td>{new Date(e.at).toLocaleString()}</Table.Td>
+                <Table.Td>{momentWords(e.at)}</Table.Td>
                 <Table.Td>{who(e)}</Table.Td>
                 <Table.Td>
                   {e.summary}

@@ -7,6 +7,7 @@ import { ErrorState } from '../components/States';
 import { SsoSignIn } from '../components/SsoSignIn';
 import { invitePath } from './account/links';
 import { SecondFactorStep } from '../components/twoFactor/SecondFactorStep';
+import { useTranslation } from 'react-i18next';
 
 /**
  * Sign up and log in share one form: "Email", "Password", and the action's button. From an
@@ -14,6 +15,7 @@ import { SecondFactorStep } from '../components/twoFactor/SecondFactorStep';
  * person lands in the invited project.
  */
 export function AuthForm({ mode }: { mode: 'signup' | 'login' }) {
+  const { t } = useTranslation('account');
   const [params] = useSearchParams();
   const invite = params.get('invite');
   const [email, setEmail] = useState(params.get('email') ?? '');
@@ -25,7 +27,7 @@ export function AuthForm({ mode }: { mode: 'signup' | 'login' }) {
   const [secondFactor, setSecondFactor] = useState(mode === 'login' && params.get('step') === 'two-factor');
   const navigate = useNavigate();
   const qc = useQueryClient();
-  const action = mode === 'signup' ? 'Sign up' : 'Log in';
+  const action = mode === 'signup' ? t('auth.signUp') : t('auth.logIn');
 
   /**
    * Where the person goes once signed in: from an invitation, into its project (accepting it proves the
@@ -89,22 +91,22 @@ export function AuthForm({ mode }: { mode: 'signup' | 'login' }) {
           <form onSubmit={submit}>
             <Stack>
               <Title order={1} size="h2">
-                {mode === 'signup' ? 'Create your account' : 'Log in'}
+                {mode === 'signup' ? t('auth.createHeading') : t('auth.logIn')}
               </Title>
               {invite ? (
                 <Text size="sm" c="dimmed">
-                  {mode === 'signup' ? 'Create your account with the invited address to join the project.' : 'Log in to accept the invitation.'}
+                  {mode === 'signup' ? t('auth.inviteSignup') : t('auth.inviteLogin')}
                 </Text>
               ) : null}
-              <TextInput label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
+              <TextInput label={t('auth.email')} type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
               <PasswordInput
-                label="Password"
+                label={t('auth.password')}
                 autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
                 required
                 value={password}
                 onChange={(e) => setPassword(e.currentTarget.value)}
               />
-              {error ? <ErrorState error={error} title={`${action} failed`} /> : null}
+              {error ? <ErrorState error={error} title={mode === 'signup' ? t('auth.signUpFailed') : t('auth.logInFailed')} /> : null}
               <Button type="submit" loading={busy}>
                 {action}
               </Button>
@@ -112,20 +114,20 @@ export function AuthForm({ mode }: { mode: 'signup' | 'login' }) {
               <Text size="sm">
                 {mode === 'signup' ? (
                   <>
-                    Already have an account?{' '}
+                    {t('auth.haveAccount')}{' '}
                     <Anchor component={Link} to={`/login${carry}`}>
-                      Log in instead
+                      {t('auth.logInInstead')}
                     </Anchor>
                   </>
                 ) : (
                   <>
-                    New here?{' '}
+                    {t('auth.newHere')}{' '}
                     <Anchor component={Link} to={`/signup${carry}`}>
-                      Create an account
+                      {t('auth.createAccount')}
                     </Anchor>{' '}
                     ·{' '}
                     <Anchor component={Link} to="/forgot-password">
-                      Forgot your password?
+                      {t('auth.forgot')}
                     </Anchor>
                   </>
                 )}

@@ -8,6 +8,7 @@ import { useCurrentProject } from '../api/project';
 import { ACTIVE, CAMPAIGN_STATUSES, STATUS_COLOR, type CampaignStatus } from '../api/campaigns';
 import { CountAndPages, ListPage, ListTable } from '../components/ListPage';
 import { scheduleText, type RssSchedule } from '../api/rssCampaigns';
+import { momentWords, numberWords } from '../api/dates';
 
 const PAGE_SIZE = 20;
 const label = (s: string) => s.charAt(0) + s.slice(1).toLowerCase();
@@ -99,7 +100,7 @@ export default function Campaigns() {
                 <>
                   <Progress value={(100 * c.sentCount) / c.totalRecipients} size="sm" aria-label={`${c.name}: sent`} />
                   <Text size="xs" c="dimmed">
-                    {c.sentCount.toLocaleString()} of {c.totalRecipients.toLocaleString()} sent
+                    {numberWords(c.sentCount)} of {numberWords(c.totalRecipients)} sent
                   </Text>
                 </>
               ) : (
@@ -108,8 +109,8 @@ export default function Campaigns() {
                 </Text>
               )}
             </Table.Td>
-            <Table.Td ta="right">{c.openedCount.toLocaleString()}</Table.Td>
-            <Table.Td ta="right">{c.clickedCount.toLocaleString()}</Table.Td>
+            <Table.Td ta="right">{numberWords(c.openedCount)}</Table.Td>
+            <Table.Td ta="right">{numberWords(c.clickedCount)}</Table.Td>
             <Table.Td>
               <Text size="sm">{whenOf(c)}</Text>
             </Table.Td>
@@ -128,7 +129,7 @@ export default function Campaigns() {
 
 function whenOf(c: { status: CampaignStatus; scheduledFor: string | null; sentAt: string | null; createdAt: string; schedule?: RssSchedule }) {
   if (c.schedule) return scheduleText(c.schedule);
-  if (c.status === 'SCHEDULED' && c.scheduledFor) return `Scheduled for ${new Date(c.scheduledFor).toLocaleString()}`;
-  if (c.sentAt) return `Sent ${new Date(c.sentAt).toLocaleString()}`;
-  return `Created ${new Date(c.createdAt).toLocaleString()}`;
+  if (c.status === 'SCHEDULED' && c.scheduledFor) return `Scheduled for ${momentWords(c.scheduledFor)}`;
+  if (c.sentAt) return `Sent ${momentWords(c.sentAt)}`;
+  return `Created ${momentWords(c.createdAt)}`;
 }

@@ -9,10 +9,11 @@ import { DnsRecordsTable } from '../components/DnsRecordsTable';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { TrackingDomainSection } from '../components/TrackingDomain';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { momentWords } from '../api/dates';
 
 type Domain = ResponseOf<'/domains/project/{projectId}', 'get'>[number];
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
+const when = (iso: string | null) => (iso ? momentWords(iso) : 'never');
 
 const RECORD_NAMES: Record<string, string> = { ownership: 'ownership', spf: 'SPF', dmarc: 'DMARC', dkim: 'DKIM', inbound: 'inbound MX', bounce: 'bounce MX' };
 const names = (rs: Domain['records']) => rs.map((r) => RECORD_NAMES[r.purpose] ?? r.purpose).join(', ');

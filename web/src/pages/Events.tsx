@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { api, forProject, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { Empty, ErrorState, Loading } from '../components/States';
+import { momentWords, numberWords } from '../api/dates';
 
 /** The newest events of one name (GET /events?name=) and what references it (GET /events/:name/usage). */
 function Recent({ projectId, name }: { projectId: string; name: string }) {
@@ -32,7 +33,7 @@ function Recent({ projectId, name }: { projectId: string; name: string }) {
           <Table.Tbody>
             {events.data.data.map((e) => (
               <Table.Tr key={e.id}>
-                <Table.Td w={180}>{new Date(e.createdAt).toLocaleString()}</Table.Td>
+                <Table.Td w={180}>{momentWords(e.createdAt)}</Table.Td>
                 <Table.Td>
                   {e.contactId ? (
                     <Anchor component={Link} to={`/p/${projectId}/contacts/${e.contactId}`} size="xs">
@@ -121,8 +122,8 @@ export default function Events() {
                           </Badge>
                         ) : null}
                       </Table.Td>
-                      <Table.Td ta="right">{n.count.toLocaleString()}</Table.Td>
-                      <Table.Td>{new Date(n.lastSeen).toLocaleString()}</Table.Td>
+                      <Table.Td ta="right">{numberWords(n.count)}</Table.Td>
+                      <Table.Td>{momentWords(n.lastSeen)}</Table.Td>
                       <Table.Td>
                         {n.reserved ? null : (
                           <Button size="compact-xs" variant="subtle" color="red" aria-label={`Delete ${n.name} events`} onClick={() => setDeleting(n.name)}>

@@ -6,8 +6,10 @@ import { api, unwrap } from '../api/client';
 import { rememberKeys } from '../api/keys';
 import { useMe } from '../api/session';
 import { ErrorState, Loading } from '../components/States';
+import { useTranslation } from 'react-i18next';
 
 export default function NewProject() {
+  const { t } = useTranslation('account');
   const me = useMe();
   const [name, setName] = useState('');
   const [error, setError] = useState<unknown>(null);
@@ -39,18 +41,18 @@ export default function NewProject() {
         <form onSubmit={submit}>
           <Stack>
             <Title order={1} size="h2">
-              New project
+              {t('newProject.heading')}
             </Title>
             <Text c="dimmed" size="sm">
-              A project holds contacts, templates, campaigns and its own API keys.
+              {t('newProject.intro')}
             </Text>
-            <TextInput label="Project name" required maxLength={100} value={name} onChange={(e) => setName(e.currentTarget.value)} />
-            {error ? <ErrorState error={error} title="The project was not created" /> : null}
+            <TextInput label={t('newProject.name')} required maxLength={100} value={name} onChange={(e) => setName(e.currentTarget.value)} />
+            {error ? <ErrorState error={error} title={t('newProject.failed')} /> : null}
             <Button type="submit" loading={busy}>
-              Create project
+              {t('newProject.submit')}
             </Button>
             <Anchor component={Link} to="/" size="sm">
-              Back
+              {t('newProject.back')}
             </Anchor>
           </Stack>
         </form>

@@ -5,9 +5,11 @@ import { api, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { ErrorState, Loading } from '../components/States';
 import { NewKeys } from './ApiKeys';
+import { useTranslation } from 'react-i18next';
 
 /** The project's setup checklist (GET /projects/:id/setup-state), each item linking to where it gets done. */
 export default function Overview() {
+  const { t } = useTranslation('home');
   const { projectId, project } = useCurrentProject();
   const state = useQuery({
     queryKey: ['setup-state', projectId],
@@ -17,30 +19,28 @@ export default function Overview() {
   return (
     <Stack>
       <Title order={1} size="h2">
-        Set up your project
+        {t('heading')}
       </Title>
       {/* Someone else put this person here (docs/roles.md "Added, and told"): say who. */}
-      {project?.addedBy ? <Text c="dimmed">Added by {project.addedBy}</Text> : null}
+      {project?.addedBy ? <Text c="dimmed">{t('addedBy', { name: project.addedBy })}</Text> : null}
       <NewKeys projectId={projectId} />
       {state.isPending ? <Loading /> : null}
       {state.error ? <ErrorState error={state.error} /> : null}
       {state.data ? (
         <Paper withBorder p="md">
           <Group justify="space-between" mb="sm">
-            <Text fw={600}>Setup checklist</Text>
-            <Badge color={state.data.done ? 'green' : 'gray'}>
-              {state.data.completed} of {state.data.total} done
-            </Badge>
+            <Text fw={600}>{t('checklist')}</Text>
+            <Badge color={state.data.done ? 'green' : 'gray'}>{t('doneCount', { completed: state.data.completed, total: state.data.total })}</Badge>
           </Group>
-          <Progress value={(100 * state.data.completed) / state.data.total} mb="md" aria-label="Setup progress" />
-          <List spacing="sm" listStyleType="none" aria-label="Setup checklist">
+          <Progress value={(100 * state.data.completed) / state.data.total} mb="md" aria-label={t('progress')} />
+          <List spacing="sm" listStyleType="none" aria-label={t('checklist')}>
             {[
-              { done: state.data.hasDomain, label: 'Add a sender domain', path: 'domains' },
-              { done: state.data.hasVerifiedDomain, label: 'Verify the domain (publish its DNS records)', path: 'domains' },
-              { done: state.data.hasContact, label: 'Add a contact', path: 'contacts' },
-              { done: state.data.hasTemplate, label: 'Create a template', path: 'templates' },
-              { done: state.data.hasTrackedEvent, label: 'Track an event', path: 'activity' },
-              { done: state.data.hasSentEmail, label: 'Send an email', path: 'keys' },
+              { done: state.data.hasDomain, label: t('item.domain'), path: 'domains' },
+              { done: state.data.hasVerifiedDomain, label: t('item.verifiedDomain'), path: 'domains' },
+              { done: state.data.hasContact, label: t('item.contact'), path: 'contacts' },
+              { done: state.data.hasTemplate, label: t('item.template'), path: 'templates' },
+              { done: state.data.hasTrackedEvent, label: t('item.event'), path: 'activity' },
+              { done: state.data.hasSentEmail, label: t('item.email'), path: 'keys' },
             ].map((item) => (
               <List.Item
                 key={item.label}
@@ -54,7 +54,7 @@ export default function Overview() {
                   {item.label}
                 </Anchor>{' '}
                 <Text span size="sm" c="dimmed">
-                  {item.done ? '(done)' : '(to do)'}
+                  {item.done ? t('done') : t('todo')}
                 </Text>
               </List.Item>
             ))}
@@ -62,7 +62,7 @@ export default function Overview() {
         </Paper>
       ) : null}
       <Button component={Link} to={to('keys')} variant="light" w="fit-content">
-        See the API keys and how to send
+        {t('seeKeys')}
       </Button>
     </Stack>
   );

@@ -10,6 +10,7 @@ import { ErrorState, Loading } from '../components/States';
 import { VerifyBanner } from '../components/account/VerifyBanner';
 import { useTwoFactorStatus } from '../api/twoFactor';
 import { TwoFactorRequired } from '../components/twoFactor/TwoFactorRequired';
+import { Trans, useTranslation } from 'react-i18next';
 
 export default function ProjectLayout() {
   const me = useMe();
@@ -20,13 +21,14 @@ export default function ProjectLayout() {
   const signOut = useSignedOut();
   const { pathname } = useLocation();
   const twoFactor = useTwoFactorStatus(!!me.data);
+  const { t } = useTranslation(['frame', 'common']);
 
   if (me.isPending) return <Loading />;
   if (me.error) return <ErrorState error={me.error} />;
   if (!me.data) return <Navigate to="/login" replace />;
-  if (projects.isPending) return <Loading label="Loading your projects…" />;
+  if (projects.isPending) return <Loading label={t('common:loadingProjects')} />;
   if (projects.error) return <ErrorState error={projects.error} />;
-  if (!project) return <ErrorState title="Project not found" error={new Error('This project does not exist, or you are not a member of it.')} />;
+  if (!project) return <ErrorState title={t('projectNotFound')} error={new Error(t('projectNotFoundBody'))} />;
 
   const section = (path: string) => `/p/${projectId}/${path}`;
   // The project's owners require 2FA and this member has none: every project route would answer 403 TWO_FACTOR_REQUIRED.
@@ -36,13 +38,13 @@ export default function ProjectLayout() {
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group wrap="nowrap">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('toggleNavigation')} />
             <Anchor component={Link} to={`/p/${projectId}`} fw={700} c="inherit" underline="never">
-              svc-mail
+              {t('brand')}
             </Anchor>
             <Select
-              aria-label="Project"
-              placeholder="Project"
+              aria-label={t('project')}
+              placeholder={t('project')}
               data={projects.data.map((p) => ({ value: p.id, label: p.name }))}
               renderOption={({ option }) => {
                 const addedBy = projects.data.find((p) => p.id === option.value)?.addedBy;
@@ -51,7 +53,7 @@ export default function ProjectLayout() {
                     <Text size="sm">{option.label}</Text>
                     {addedBy ? (
                       <Text size="xs" c="dimmed">
-                        Added by {addedBy}
+                        {t('addedBy', { name: addedBy })}
                       </Text>
                     ) : null}
                   </div>
@@ -63,7 +65,7 @@ export default function ProjectLayout() {
               w={{ base: 140, sm: 220 }}
             />
             <Button component={Link} to="/new-project" variant="subtle" size="xs" visibleFrom="xs">
-              New project
+              {t('newProject')}
             </Button>
           </Group>
           <Group wrap="nowrap" gap="xs">
@@ -72,7 +74,7 @@ export default function ProjectLayout() {
               {me.data.name || me.data.email}
             </Text>
             <Button component={Link} to="/account" variant="subtle" size="xs">
-              Account
+              {t('account')}
             </Button>
             <Button
               variant="default"
@@ -82,21 +84,21 @@ export default function ProjectLayout() {
                 void navigate('/login', { replace: true });
               }}
             >
-              Log out
+              {t('logOut')}
             </Button>
           </Group>
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar p="xs" component="nav" aria-label="Project">
+      <AppShell.Navbar p="xs" component="nav" aria-label={t('project')}>
         {/* Scrolls when the sections outgrow a short window, so the last ones stay reachable. */}
         <AppShell.Section grow component={ScrollArea}>
-          <NavLink component={RouterNavLink} to={`/p/${projectId}`} end label="Setup" onClick={close} active={pathname === `/p/${projectId}`} />
+          <NavLink component={RouterNavLink} to={`/p/${projectId}`} end label={t('title.setup')} onClick={close} active={pathname === `/p/${projectId}`} />
           {SECTIONS.filter((s) => !s.roles || (project.role && s.roles.includes(project.role))).map((s) => (
             <NavLink
               key={s.path}
               component={RouterNavLink}
               to={section(s.path)}
-              label={s.label}
+              label={t(`title.${s.title}`)}
               onClick={close}
               active={pathname.startsWith(section(s.path))}
             />
@@ -106,23 +108,22 @@ export default function ProjectLayout() {
       <AppShell.Main id={MAIN_ID} tabIndex={-1} style={{ outline: 'none' }}>
         <VerifyBanner />
         {config.data?.email.localInbox ? (
-          <Alert color="yellow" mb="md" title="Development inbox: mail does not leave this machine">
-            Every email goes to the local inbox
+          <Alert color="yellow" mb="md" title={t('devInboxTitle')}>
             {config.data.email.inboxUrl ? (
-              <>
-                {' '}
-                at{' '}
-                <Anchor href={config.data.email.inboxUrl} target="_blank" rel="noreferrer">
-                  {config.data.email.inboxUrl}
-                </Anchor>
-              </>
-            ) : null}
-            , so any sender address works without a verified domain. Name a provider (EMAIL_TRANSPORT, SMTP_URL or SENDGRID_API_KEY) to send for real.
+              <Trans
+                t={t}
+                i18nKey="devInboxBodyAt"
+                values={{ url: config.data.email.inboxUrl }}
+                components={{ link: <Anchor href={config.data.email.inboxUrl} target="_blank" rel="noreferrer" /> }}
+              />
+            ) : (
+              t('devInboxBody')
+            )}
           </Alert>
         ) : null}
         {project.disabled ? (
-          <Alert color="red" mb="md" title="This project is disabled">
-            Its API answers 403 PROJECT_DISABLED.
+          <Alert color="red" mb="md" title={t('disabledTitle')}>
+            {t('disabledBody')}
           </Alert>
         ) : null}
         <Title order={2} size="h6" c="dimmed" mb={4}>

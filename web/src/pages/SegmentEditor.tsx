@@ -6,6 +6,7 @@ import { api, ApiError, forProject, ResponseOf, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { conditionErrors, FilterBuilder, newTree, type FilterTree } from '../components/FilterBuilder';
 import { Empty, ErrorState, Loading } from '../components/States';
+import { momentWords } from '../api/dates';
 
 type Segment = ResponseOf<'/segments/{id}', 'get'>;
 const PAGE_SIZE = 20;
@@ -66,7 +67,7 @@ function Members({ projectId, segment }: { projectId: string; segment: Segment }
                         {c.subscribed ? 'Subscribed' : 'Unsubscribed'}
                       </Badge>
                     </Table.Td>
-                    <Table.Td>{new Date(c.createdAt).toLocaleString()}</Table.Td>
+                    <Table.Td>{momentWords(c.createdAt)}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { api, forProject, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { Empty, ErrorState, Loading } from '../components/States';
+import { momentWords, numberWords } from '../api/dates';
 
 /** GET /segments: every segment with its cached member count (newest first, no pagination on the server). */
 export default function Segments() {
@@ -57,10 +58,10 @@ export default function Segments() {
                         </Badge>
                       </Table.Td>
                       <Table.Td ta="right" data-testid="member-count">
-                        {s.memberCount.toLocaleString()}
+                        {numberWords(s.memberCount)}
                       </Table.Td>
                       <Table.Td>{s.trackMembership ? 'yes' : '—'}</Table.Td>
-                      <Table.Td>{new Date(s.updatedAt).toLocaleString()}</Table.Td>
+                      <Table.Td>{momentWords(s.updatedAt)}</Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>

@@ -10,6 +10,7 @@ import { ErrorState, Loading } from '../components/States';
 import { RequireTwoFactorSwitch } from '../components/twoFactor/RequireTwoFactorSwitch';
 import { SaveButton } from '../components/SaveButton';
 import { BrandSettings } from '../components/emailEditor/BrandSettings';
+import { dayWords, numberWords } from '../api/dates';
 
 type SendingPolicy = ResponseOf<'/settings', 'get'>;
 type CapPeriod = 'day' | 'week';
@@ -285,7 +286,7 @@ function BillingUsage({ projectId, may, usage: u }: { projectId: string; may: bo
   const row = (label: string, used: number, limit: number | null) => (
     <Stack gap={4}>
       <Text size="sm">
-        {label}: {used.toLocaleString()} {limit === null ? '(no cap)' : `of ${limit.toLocaleString()}`}
+        {label}: {numberWords(used)} {limit === null ? '(no cap)' : `of ${numberWords(limit)}`}
       </Text>
       {limit ? <Progress value={Math.min(100, (100 * used) / limit)} aria-label={`${label} used`} color={used >= limit ? 'red' : 'indigo'} /> : null}
     </Stack>
@@ -293,7 +294,7 @@ function BillingUsage({ projectId, may, usage: u }: { projectId: string; may: bo
   return (
     <Stack>
       <Text size="sm" c="dimmed">
-        This month: {new Date(u.period.start).toLocaleDateString()} – {new Date(u.period.end).toLocaleDateString()}
+        This month: {dayWords(u.period.start)} – {dayWords(u.period.end)}
       </Text>
       {row('Emails', u.emails.used, u.emails.limit)}
       {row('Contacts', u.contacts.used, u.contacts.limit)}
@@ -401,7 +402,7 @@ function DangerZone({ project }: { project: Project }) {
             >
               {reset.data ? (
                 <Text c="green" role="status">
-                  Reset: {deleted.toLocaleString()} rows deleted, {reset.data.cancelledExecutions} executions cancelled.
+                  Reset: {numberWords(deleted)} rows deleted, {reset.data.cancelledExecutions} executions cancelled.
                 </Text>
               ) : null}
             </Confirmed>

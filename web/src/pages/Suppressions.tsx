@@ -9,6 +9,7 @@ import { ListPage, ListTable } from '../components/ListPage';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { manages } from '../routes';
 import { SuppressionCsv } from '../components/suppressions/SuppressionCsv';
+import { momentWords } from '../api/dates';
 
 type Entry = ResponseOf<'/suppressions', 'get'>['data'][number];
 type Reason = Entry['reason'];
@@ -177,8 +178,8 @@ export default function Suppressions() {
               <Table.Td>
                 <Source entry={e} />
               </Table.Td>
-              <Table.Td>{new Date(e.createdAt).toLocaleString()}</Table.Td>
-              <Table.Td>{e.expiresAt ? `${new Date(e.expiresAt).toLocaleString()}${expired ? ' (no longer suppresses)' : ''}` : 'Never'}</Table.Td>
+              <Table.Td>{momentWords(e.createdAt)}</Table.Td>
+              <Table.Td>{e.expiresAt ? `${momentWords(e.expiresAt)}${expired ? ' (no longer suppresses)' : ''}` : 'Never'}</Table.Td>
               <Table.Td>
                 {erased(e) || !may ? null : (
                   <Button

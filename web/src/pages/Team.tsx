@@ -5,6 +5,7 @@ import { api, Role, unwrap } from '../api/client';
 import { useMe } from '../api/session';
 import { useCurrentProject } from '../api/project';
 import { Empty, ErrorState, Loading } from '../components/States';
+import { dayWords } from '../api/dates';
 
 const ROLES: Role[] = ['OWNER', 'ADMIN', 'MEMBER'];
 
@@ -111,7 +112,7 @@ export default function Team() {
                           <Badge variant="outline">{m.role}</Badge>
                         )}
                       </Table.Td>
-                      <Table.Td>{new Date(m.joinedAt).toLocaleDateString()}</Table.Td>
+                      <Table.Td>{dayWords(m.joinedAt)}</Table.Td>
                       <Table.Td>
                         {mayTouch(m.role) || m.userId === me.data?.id ? (
                           <Button size="compact-xs" color="red" variant="subtle" onClick={() => setRemoving({ userId: m.userId, email: m.email })}>
@@ -138,7 +139,7 @@ export default function Team() {
                       <Table.Td>
                         <Badge variant="outline">{i.role}</Badge>
                       </Table.Td>
-                      <Table.Td>{new Date(i.createdAt).toLocaleDateString()}</Table.Td>
+                      <Table.Td>{dayWords(i.createdAt)}</Table.Td>
                       <Table.Td>
                         {mayTouch(i.role) ? (
                           <Button size="compact-xs" variant="subtle" color="red" onClick={() => withdraw.mutate(i.id)}>

@@ -7,6 +7,7 @@ import { api, forProject, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { TEMPLATE_TYPES, type TemplateType } from '../api/templates';
 import { CountAndPages, ListPage, ListTable } from '../components/ListPage';
+import { momentWords } from '../api/dates';
 const PAGE_SIZE = 20;
 
 /** GET /templates: page-paginated on the server, searched on name, description and subject, filtered by type. */
@@ -78,7 +79,7 @@ export default function Templates() {
                 {t.type}
               </Badge>
             </Table.Td>
-            <Table.Td>{new Date(t.updatedAt).toLocaleString()}</Table.Td>
+            <Table.Td>{momentWords(t.updatedAt)}</Table.Td>
           </Table.Tr>
         )}
         empty={debounced || type !== 'all' ? 'No template matches.' : 'No templates yet: create one to reuse in sends, campaigns and workflows.'}

@@ -8,9 +8,11 @@ import { ErrorState, Loading } from '../components/States';
 import { Enrolment } from '../components/twoFactor/Enrolment';
 import { Enabled } from '../components/twoFactor/Enabled';
 import { RecoveryCodes } from '../components/twoFactor/RecoveryCodes';
+import { useTranslation } from 'react-i18next';
 
 /** /app/account/two-factor: turn two-factor authentication on or off, and renew recovery codes. */
 export default function TwoFactor() {
+  const { t } = useTranslation('account');
   const me = useMe();
   const status = useTwoFactorStatus(!!me.data);
   const qc = useQueryClient();
@@ -37,10 +39,10 @@ export default function TwoFactor() {
       <Paper withBorder shadow="sm" p="xl" w="100%" maw={560}>
         <Stack>
           <Anchor component={Link} to="/" size="sm">
-            Back to the dashboard
+            {t('twoFactor.back')}
           </Anchor>
           <Title order={1} size="h2">
-            Two-factor authentication
+            {t('twoFactor.heading')}
           </Title>
           {body}
         </Stack>

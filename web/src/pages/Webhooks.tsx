@@ -7,6 +7,7 @@ import { manages } from '../routes';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { Copy } from '../components/Copy';
 import { Empty, ErrorState, Loading } from '../components/States';
+import { momentWords } from '../api/dates';
 
 type Endpoint = ResponseOf<'/webhook-endpoints', 'get'>[number];
 type Delivery = ResponseOf<'/webhook-endpoints/{id}/deliveries', 'get'>['data'][number];
@@ -14,7 +15,7 @@ type Revealed = { endpointId: string; secret: string; previousSecretExpiresAt: s
 
 /** Patterns docs/webhooks.md lists; any tracked event name may be typed as well. */
 const SUGGESTED = ['*', 'email.*', 'contact.*', 'segment.*', 'campaign.*', 'webhook.*', 'email.delivered', 'email.bounced', 'email.opened', 'email.clicked', 'contact.subscribed', 'contact.unsubscribed'];
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+const when = (iso: string | null) => (iso ? momentWords(iso) : '—');
 const STATUS_COLOR: Record<Delivery['status'], string> = { PENDING: 'yellow', DELIVERED: 'green', FAILED: 'red' };
 
 /** The field errors of a 422 on `events` name the item (`events.1`): the first one shows on the input. */

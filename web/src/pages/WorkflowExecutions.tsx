@@ -28,6 +28,7 @@ import { EXECUTION_STATUSES, STATUS_COLORS, temporalExecutionUrl, type Workflow 
 import { Empty, ErrorState, Loading } from '../components/States';
 import { stepStory, waitWords } from '../components/workflow/stepStory';
 import { RawOutput } from '../components/workflow/RawOutput';
+import { momentWords } from '../api/dates';
 
 const PAGE_SIZE = 25;
 const ACTIVE = new Set(['RUNNING', 'WAITING']);
@@ -183,8 +184,8 @@ export default function WorkflowExecutions() {
                               '—'
                             )}
                           </Table.Td>
-                          <Table.Td>{new Date(e.startedAt).toLocaleString()}</Table.Td>
-                          <Table.Td>{e.finishedAt ? new Date(e.finishedAt).toLocaleString() : '—'}</Table.Td>
+                          <Table.Td>{momentWords(e.startedAt)}</Table.Td>
+                          <Table.Td>{e.finishedAt ? momentWords(e.finishedAt) : '—'}</Table.Td>
                           <Table.Td>
                             <Button size="xs" variant="subtle" onClick={() => setOpenId(e.id)} aria-label={`Timeline of execution ${e.id}`}>
                               Timeline
@@ -327,8 +328,8 @@ function ExecutionTimeline({
                   {stepStory(s)}
                 </Text>
                 <Text size="xs" c="dimmed">
-                  {typeTitle(s.type)} · {new Date(s.startedAt).toLocaleTimeString()}
-                  {s.finishedAt ? ` → ${new Date(s.finishedAt).toLocaleTimeString()}` : ''}
+                  {typeTitle(s.type)} · {momentWords(s.startedAt, { seconds: true })}
+                  {s.finishedAt ? ` → ${momentWords(s.finishedAt, { seconds: true })}` : ''}
                 </Text>
                 {s.output !== null && s.output !== undefined ? <RawOutput name={stepName(s.stepId)} output={s.output} /> : null}
               </Timeline.Item>

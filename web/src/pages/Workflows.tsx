@@ -8,6 +8,7 @@ import { useCurrentProject } from '../api/project';
 import { ListPage, ListTable } from '../components/ListPage';
 import { EventNameInput } from '../components/workflow/FieldWidgets';
 import { StartFromFlow } from '../components/workflow/StartFromFlow';
+import { momentWords } from '../api/dates';
 
 const PAGE_SIZE = 25;
 
@@ -76,7 +77,7 @@ export default function Workflows() {
               </Badge>
             </Table.Td>
             <Table.Td ta="right">{w.steps.length - 1}</Table.Td>
-            <Table.Td>{new Date(w.updatedAt).toLocaleString()}</Table.Td>
+            <Table.Td>{momentWords(w.updatedAt)}</Table.Td>
           </Table.Tr>
         )}
         empty={debounced ? 'No workflow matches this search.' : 'No workflows yet: "Start from a flow" offers ready-made ones; "New workflow" starts one from the event that triggers it.'}

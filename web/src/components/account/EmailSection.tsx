@@ -4,9 +4,11 @@ import { useMutation } from '@tanstack/react-query';
 import { api, fieldError, unwrap, type User } from '../../api/client';
 import { ErrorState } from '../States';
 import { ResendVerification } from './ResendVerification';
+import { useTranslation } from 'react-i18next';
 
 /** The address, its state, and a change that applies only once the new address's link is opened. */
 export function EmailSection({ user }: { user: User }) {
+  const { t } = useTranslation('account');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const change = useMutation({
@@ -22,20 +24,20 @@ export function EmailSection({ user }: { user: User }) {
     <Paper withBorder p="md">
       <Stack>
         <Title order={2} size="h4">
-          Email address
+          {t('email.heading')}
         </Title>
         <Group gap="xs">
           <Text>{user.email}</Text>
-          {user.emailVerified ? <Badge color="green" variant="light">confirmed</Badge> : <Badge color="yellow" variant="light">not confirmed</Badge>}
+          {user.emailVerified ? <Badge color="green" variant="light">{t('email.confirmed')}</Badge> : <Badge color="yellow" variant="light">{t('email.notConfirmed')}</Badge>}
         </Group>
         {user.emailVerified ? null : <ResendVerification />}
         <form onSubmit={submit}>
           <Stack>
             <Text size="sm" c="dimmed">
-              We email a link to the new address; your address changes when it is opened, and the current one is told.
+              {t('email.intro')}
             </Text>
             <TextInput
-              label="New email address"
+              label={t('email.newAddress')}
               type="email"
               autoComplete="email"
               required
@@ -45,8 +47,8 @@ export function EmailSection({ user }: { user: User }) {
               w={320}
             />
             <PasswordInput
-              label="Password"
-              description="Your current password"
+              label={t('auth.password')}
+              description={t('email.currentPassword')}
               autoComplete="current-password"
               required
               value={password}
@@ -54,7 +56,7 @@ export function EmailSection({ user }: { user: User }) {
               error={fieldError(change.error, 'password')}
               w={320}
             />
-            {change.error && !own('email') && !own('password') ? <ErrorState error={change.error} title="The address did not change" /> : null}
+            {change.error && !own('email') && !own('password') ? <ErrorState error={change.error} title={t('confirm.failed')} /> : null}
             {change.data ? (
               <Alert color="green" role="status">
                 {change.data.message}
@@ -62,7 +64,7 @@ export function EmailSection({ user }: { user: User }) {
             ) : null}
             <Group>
               <Button type="submit" loading={change.isPending}>
-                Change email
+                {t('email.submit')}
               </Button>
             </Group>
           </Stack>

@@ -3,9 +3,11 @@ import { Alert, Button, Group, Paper, PasswordInput, Stack, Title } from '@manti
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, unwrap } from '../../api/client';
 import { ErrorState } from '../States';
+import { useTranslation } from 'react-i18next';
 
 /** "Current password", "New password", "Change password": every other session ends, this one stays. */
 export function PasswordSection() {
+  const { t } = useTranslation('account');
   const [currentPassword, setCurrent] = useState('');
   const [newPassword, setNew] = useState('');
   const qc = useQueryClient();
@@ -27,10 +29,10 @@ export function PasswordSection() {
       <form onSubmit={submit}>
         <Stack>
           <Title order={2} size="h4">
-            Password
+            {t('password.heading')}
           </Title>
           <PasswordInput
-            label="Current password"
+            label={t('password.current')}
             autoComplete="current-password"
             required
             value={currentPassword}
@@ -39,7 +41,7 @@ export function PasswordSection() {
             w={320}
           />
           <PasswordInput
-            label="New password"
+            label={t('reset.newPassword')}
             autoComplete="new-password"
             required
             minLength={8}
@@ -48,7 +50,7 @@ export function PasswordSection() {
             error={fieldError(change.error, 'newPassword')}
             w={320}
           />
-          {change.error && !onField ? <ErrorState error={change.error} title="The password did not change" /> : null}
+          {change.error && !onField ? <ErrorState error={change.error} title={t('password.notChanged')} /> : null}
           {change.data ? (
             <Alert color="green" role="status">
               {change.data.message}
@@ -56,7 +58,7 @@ export function PasswordSection() {
           ) : null}
           <Group>
             <Button type="submit" loading={change.isPending}>
-              Change password
+              {t('password.submit')}
             </Button>
           </Group>
         </Stack>

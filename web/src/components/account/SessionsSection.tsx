@@ -3,10 +3,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { ErrorState, Loading } from '../States';
+import { i18n } from '../../i18n';
+import { momentWords } from '../../api/dates';
+import { useTranslation } from 'react-i18next';
 
 /** "Chrome on Linux" from a user agent: enough to tell devices apart; the full string is the cell's title. */
 export function describeAgent(ua: string | null): string {
-  if (!ua) return 'Unknown device';
+  const t = i18n.getFixedT(null, 'account');
+  if (!ua) return t('sessions.unknownDevice');
   const browser = /Edg\//.test(ua)
     ? 'Edge'
     : /Firefox\//.test(ua)
@@ -15,15 +19,14 @@ export function describeAgent(ua: string | null): string {
         ? 'Chrome'
         : /Safari\//.test(ua)
           ? 'Safari'
-          : ua.split(/[\s/]/)[0] || 'Unknown browser';
+          : ua.split(/[\s/]/)[0] || t('sessions.unknownBrowser');
   const os = /Android/.test(ua) ? 'Android' : /iPhone|iPad/.test(ua) ? 'iOS' : /Mac OS X/.test(ua) ? 'macOS' : /Windows/.test(ua) ? 'Windows' : /Linux/.test(ua) ? 'Linux' : null;
-  return os ? `${browser} on ${os}` : browser;
+  return os ? t('sessions.browserOn', { browser, os }) : browser;
 }
-
-const when = (iso: string) => new Date(iso).toLocaleString();
 
 /** The sessions that can still be used, "Sign out" on each, and "Sign out everywhere" (this one too). */
 export function SessionsSection() {
+  const { t } = useTranslation('account');
   const qc = useQueryClient();
   const navigate = useNavigate();
   const sessions = useQuery({ queryKey: ['sessions'], queryFn: () => unwrap(api.GET('/users/@me/sessions')) });
@@ -41,28 +44,28 @@ export function SessionsSection() {
       <Stack>
         <Group justify="space-between">
           <Title order={2} size="h4">
-            Sessions
+            {t('sessions.heading')}
           </Title>
           <Button color="red" variant="light" loading={everywhere.isPending} onClick={() => everywhere.mutate()}>
-            Sign out everywhere
+            {t('sessions.everywhere')}
           </Button>
         </Group>
         <Text size="sm" c="dimmed">
-          Every browser signed in to your account. Signing out everywhere includes this one.
+          {t('sessions.intro')}
         </Text>
         {sessions.isPending ? <Loading /> : null}
         {sessions.error ? <ErrorState error={sessions.error} /> : null}
-        {signOut.error ? <ErrorState error={signOut.error} title="Not signed out" /> : null}
-        {everywhere.error ? <ErrorState error={everywhere.error} title="Not signed out" /> : null}
+        {signOut.error ? <ErrorState error={signOut.error} title={t('sessions.notSignedOut')} /> : null}
+        {everywhere.error ? <ErrorState error={everywhere.error} title={t('sessions.notSignedOut')} /> : null}
         {sessions.data ? (
           <ScrollArea>
-            <Table aria-label="Sessions" miw={620}>
+            <Table aria-label={t('sessions.heading')} miw={620}>
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th>Device</Table.Th>
-                  <Table.Th>IP address</Table.Th>
-                  <Table.Th>Signed in</Table.Th>
-                  <Table.Th>Last seen</Table.Th>
+                  <Table.Th>{t('sessions.device')}</Table.Th>
+                  <Table.Th>{t('sessions.ip')}</Table.Th>
+                  <Table.Th>{t('sessions.signedIn')}</Table.Th>
+                  <Table.Th>{t('sessions.lastSeen')}</Table.Th>
                   <Table.Th />
                 </Table.Tr>
               </Table.Thead>
@@ -73,13 +76,13 @@ export function SessionsSection() {
                       {describeAgent(s.userAgent)}{' '}
                       {s.current ? (
                         <Badge size="xs" variant="light">
-                          this browser
+                          {t('sessions.thisBrowser')}
                         </Badge>
                       ) : null}
                     </Table.Td>
                     <Table.Td>{s.ip ?? '—'}</Table.Td>
-                    <Table.Td>{when(s.createdAt)}</Table.Td>
-                    <Table.Td>{when(s.lastSeenAt)}</Table.Td>
+                    <Table.Td>{momentWords(s.createdAt)}</Table.Td>
+                    <Table.Td>{momentWords(s.lastSeenAt)}</Table.Td>
                     <Table.Td>
                       <Button
                         size="compact-xs"
@@ -88,7 +91,7 @@ export function SessionsSection() {
                         loading={signOut.isPending && signOut.variables === s.id}
                         onClick={() => signOut.mutate(s.id)}
                       >
-                        Sign out
+                        {t('sessions.signOut')}
                       </Button>
                     </Table.Td>
                   </Table.Tr>

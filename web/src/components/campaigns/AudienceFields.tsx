@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api, fieldError, forProject, unwrap } from '../../api/client';
 import type { CampaignDraft } from '../../api/campaigns';
 import { conditionErrors, FilterBuilder } from '../FilterBuilder';
+import { numberWords } from '../../api/dates';
 
 /** What the audience picker edits: the composer's and the RSS campaign form's drafts both hold it. */
 export type AudienceDraft = Pick<CampaignDraft, 'audienceType' | 'segmentId' | 'condition' | 'type'>;
@@ -40,7 +41,7 @@ export function AudienceFields({
           label="Segment"
           required
           placeholder={segments.isPending ? 'Loading…' : 'Pick a segment'}
-          data={(segments.data ?? []).map((s) => ({ value: s.id, label: `${s.name} (${s.memberCount.toLocaleString()})` }))}
+          data={(segments.data ?? []).map((s) => ({ value: s.id, label: `${s.name} (${numberWords(s.memberCount)})` }))}
           value={draft.segmentId}
           onChange={(v) => set({ segmentId: v })}
           error={fieldError(errors, 'segmentId')}

@@ -7,7 +7,7 @@ import { type Campaign } from '../../api/campaigns';
 import { runOutcome, scheduleText } from '../../api/rssCampaigns';
 import { ErrorState, Loading } from '../States';
 import { CampaignHeading } from './CampaignHeading';
-import { momentWords } from '../../api/dates';
+import { momentWords, numberWords } from '../../api/dates';
 
 /** After "Send now", the runs refresh quickly for two minutes (the run and its email take seconds), then slowly. */
 const FAST_FOR_MS = 120_000;
@@ -160,7 +160,7 @@ function Runs({ projectId, campaign, fastUntil }: { projectId: string; campaign:
                   <Table.Td ta="right">
                     {r.sentCampaignId ? (
                       <Anchor component={Link} to={`/p/${projectId}/campaigns/${r.sentCampaignId}`} data-testid="rss-run-sent">
-                        {r.emailsSent.toLocaleString()}
+                        {numberWords(r.emailsSent)}
                       </Anchor>
                     ) : (
                       '0'

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { api, forProject, unwrap } from '../../api/client';
 import { ErrorState, Loading } from '../States';
 import { INBOUND_KINDS, type InboundSummary } from './kinds';
-import { momentWords } from '../../api/dates';
+import { momentWords, numberWords } from '../../api/dates';
 
 /** A label and its value, a line of the message's facts. */
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
@@ -92,7 +92,7 @@ export function InboundMessageDialog({ projectId, message, onClose }: { projectI
               <details>
                 <summary>
                   <Text span size="sm">
-                    Source ({full.data.size.toLocaleString()} bytes)
+                    Source ({numberWords(full.data.size)} bytes)
                   </Text>
                 </summary>
                 <ScrollArea.Autosize mah={320} viewportProps={{ tabIndex: 0 }}>

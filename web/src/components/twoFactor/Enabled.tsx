@@ -5,9 +5,12 @@ import { api, fieldError, hasFieldErrors, unwrap } from '../../api/client';
 import type { TwoFactorStatus } from '../../api/twoFactor';
 import { ErrorState } from '../States';
 import { SecondFactorFields, useSecondFactor } from './SecondFactorFields';
+import { useTranslation } from 'react-i18next';
+import { dayWords } from '../../api/dates';
 
 /** 2FA is on: new recovery codes or turning it off, each proven with a current code (or a recovery code). */
 export function Enabled({ status, onNewCodes, onDisabled }: { status: TwoFactorStatus; onNewCodes: (codes: string[]) => void; onDisabled: () => void }) {
+  const { t } = useTranslation('account');
   const state = useSecondFactor();
   const renew = useMutation({
     mutationFn: () => unwrap(api.POST('/users/@me/two-factor/recovery-codes', { body: state.factor })),
@@ -24,20 +27,21 @@ export function Enabled({ status, onNewCodes, onDisabled }: { status: TwoFactorS
     <form onSubmit={submit} noValidate>
       <Stack>
         <Text role="status">
-          Two-factor authentication is on{status.enabledAt ? ` since ${new Date(status.enabledAt).toLocaleDateString()}` : ''}. {status.recoveryCodesLeft} of 10
-          recovery codes left.
+          {status.enabledAt
+            ? t('twoFactor.isOnSince', { since: dayWords(status.enabledAt), left: status.recoveryCodesLeft })
+            : t('twoFactor.isOn', { left: status.recoveryCodesLeft })}
         </Text>
         <Text size="sm" c="dimmed">
-          To get new recovery codes or to turn two-factor authentication off, prove it is you with a code.
+          {t('twoFactor.prove')}
         </Text>
         <SecondFactorFields state={state} error={fieldError(error, field)} />
         {error && !hasFieldErrors(error) ? <ErrorState error={error} /> : null}
         <Group>
           <Button variant="default" disabled={!state.filled} loading={renew.isPending} onClick={() => renew.mutate()}>
-            New recovery codes
+            {t('twoFactor.newCodes')}
           </Button>
           <Button color="red" variant="light" disabled={!state.filled} loading={disable.isPending} onClick={() => disable.mutate()}>
-            Disable two-factor authentication
+            {t('twoFactor.disable')}
           </Button>
         </Group>
       </Stack>

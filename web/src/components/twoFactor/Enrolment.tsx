@@ -4,12 +4,14 @@ import { useMutation } from '@tanstack/react-query';
 import { api, fieldError, hasFieldErrors, unwrap } from '../../api/client';
 import { ErrorState } from '../States';
 import { Copy } from '../Copy';
+import { useTranslation } from 'react-i18next';
 
 /**
  * Turning 2FA on: "Enable two-factor authentication" asks the server for a new secret and its QR
  * code; the first code from the app confirms it, and the server answers the recovery codes.
  */
 export function Enrolment({ onEnabled }: { onEnabled: (recoveryCodes: string[]) => void }) {
+  const { t } = useTranslation('account');
   const [code, setCode] = useState('');
   const setup = useMutation({ mutationFn: () => unwrap(api.POST('/users/@me/two-factor/setup')) });
   const enable = useMutation({
@@ -24,13 +26,10 @@ export function Enrolment({ onEnabled }: { onEnabled: (recoveryCodes: string[]) 
   if (!setup.data) {
     return (
       <Stack>
-        <Text>
-          Two-factor authentication asks for a code from an authenticator app (such as 1Password, Google Authenticator or Aegis) each time you sign in, after
-          your password.
-        </Text>
-        {setup.error ? <ErrorState error={setup.error} title="Could not start" /> : null}
+        <Text>{t('twoFactor.intro')}</Text>
+        {setup.error ? <ErrorState error={setup.error} title={t('twoFactor.couldNotStart')} /> : null}
         <Button onClick={() => setup.mutate()} loading={setup.isPending} w="fit-content">
-          Enable two-factor authentication
+          {t('twoFactor.enable')}
         </Button>
       </Stack>
     );
@@ -38,18 +37,18 @@ export function Enrolment({ onEnabled }: { onEnabled: (recoveryCodes: string[]) 
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
-        <Text>1. Scan this QR code with your authenticator app.</Text>
-        <Image src={setup.data.qrCode} alt="QR code for your authenticator app" w={200} h={200} fit="contain" />
-        <Text size="sm">Or type this secret into the app:</Text>
+        <Text>{t('twoFactor.scan')}</Text>
+        <Image src={setup.data.qrCode} alt={t('twoFactor.qrAlt')} w={200} h={200} fit="contain" />
+        <Text size="sm">{t('twoFactor.orType')}</Text>
         <Group gap="xs" wrap="nowrap">
           <Code fz="md" data-testid="two-factor-secret" style={{ wordBreak: 'break-all' }}>
             {setup.data.secret}
           </Code>
           <Copy value={setup.data.secret} what="secret" />
         </Group>
-        <Text>2. Enter the code the app shows.</Text>
+        <Text>{t('twoFactor.enterCode')}</Text>
         <TextInput
-          label="Authentication code"
+          label={t('secondFactor.code')}
           inputMode="numeric"
           autoComplete="one-time-code"
           required
@@ -58,9 +57,9 @@ export function Enrolment({ onEnabled }: { onEnabled: (recoveryCodes: string[]) 
           error={fieldError(enable.error, 'code')}
           maw={220}
         />
-        {enable.error && !hasFieldErrors(enable.error) ? <ErrorState error={enable.error} title="Not enabled" /> : null}
+        {enable.error && !hasFieldErrors(enable.error) ? <ErrorState error={enable.error} title={t('twoFactor.notEnabled')} /> : null}
         <Button type="submit" loading={enable.isPending} disabled={!code.trim()} w="fit-content">
-          Verify
+          {t('secondFactor.verify')}
         </Button>
       </Stack>
     </form>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Anchor, TextInput } from '@mantine/core';
 import type { SecondFactor } from '../../api/twoFactor';
+import { useTranslation } from 'react-i18next';
 
 /**
  * The field of a second factor: "Authentication code" from the app, or — after "Use a recovery
@@ -14,6 +15,7 @@ export function useSecondFactor() {
 }
 
 export function SecondFactorFields({ state, error }: { state: ReturnType<typeof useSecondFactor>; error?: string }) {
+  const { t } = useTranslation('account');
   const { recovery, setRecovery, value, setValue } = state;
   const toggle = () => {
     setRecovery(!recovery);
@@ -24,8 +26,8 @@ export function SecondFactorFields({ state, error }: { state: ReturnType<typeof 
       {recovery ? (
         <TextInput
           key="recovery"
-          label="Recovery code"
-          description="One of the codes you saved when you turned on two-factor authentication; each works once"
+          label={t('secondFactor.recoveryCode')}
+          description={t('secondFactor.recoveryHint')}
           autoComplete="off"
           autoFocus
           required
@@ -36,8 +38,8 @@ export function SecondFactorFields({ state, error }: { state: ReturnType<typeof 
       ) : (
         <TextInput
           key="code"
-          label="Authentication code"
-          description="The 6-digit code your authenticator app shows"
+          label={t('secondFactor.code')}
+          description={t('secondFactor.codeHint')}
           inputMode="numeric"
           autoComplete="one-time-code"
           autoFocus
@@ -48,7 +50,7 @@ export function SecondFactorFields({ state, error }: { state: ReturnType<typeof 
         />
       )}
       <Anchor component="button" type="button" size="sm" onClick={toggle} ta="left">
-        {recovery ? 'Use an authentication code' : 'Use a recovery code'}
+        {recovery ? t('secondFactor.useCode') : t('secondFactor.useRecovery')}
       </Anchor>
     </>
   );

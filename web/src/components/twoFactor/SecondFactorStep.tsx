@@ -3,12 +3,14 @@ import { Anchor, Button, Stack, Text, Title } from '@mantine/core';
 import { api, unwrap } from '../../api/client';
 import { ErrorState } from '../States';
 import { SecondFactorFields, useSecondFactor } from './SecondFactorFields';
+import { useTranslation } from 'react-i18next';
 
 /**
  * The sign-in step after the password of an account with 2FA: the password step left a 5-minute
  * ticket cookie, and POST /auth/login/two-factor turns it into the session.
  */
 export function SecondFactorStep({ onSignedIn, onStartOver }: { onSignedIn: () => void; onStartOver: () => void }) {
+  const { t } = useTranslation('account');
   const state = useSecondFactor();
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -31,17 +33,17 @@ export function SecondFactorStep({ onSignedIn, onStartOver }: { onSignedIn: () =
     <form onSubmit={submit}>
       <Stack>
         <Title order={1} size="h2">
-          Two-factor authentication
+          {t('secondFactor.heading')}
         </Title>
-        <Text size="sm">{state.recovery ? 'Enter one of your recovery codes.' : 'Enter the code your authenticator app shows for this account.'}</Text>
+        <Text size="sm">{state.recovery ? t('secondFactor.enterRecovery') : t('secondFactor.enterCode')}</Text>
         <SecondFactorFields state={state} />
-        {error ? <ErrorState error={error} title="Not signed in" /> : null}
+        {error ? <ErrorState error={error} title={t('secondFactor.notSignedIn')} /> : null}
         <Button type="submit" loading={busy} disabled={!state.filled}>
-          Verify
+          {t('secondFactor.verify')}
         </Button>
         <Text size="sm">
           <Anchor component="button" type="button" onClick={onStartOver}>
-            Start over
+            {t('secondFactor.startOver')}
           </Anchor>
         </Text>
       </Stack>

@@ -21,6 +21,7 @@ import {
 import { useEffect, useMemo, useRef } from 'react';
 import type { Step, StepStats, StepType, Workflow } from '../../api/workflows';
 import { StepIcon } from './StepIcon';
+import { numberWords } from '../../api/dates';
 
 /**
  * The workflow as a graph on @xyflow/react (this module is only imported by the editor's route
@@ -54,7 +55,7 @@ type StepNodeData = {
 type StepNode = Node<StepNodeData, 'step'>;
 type BranchEdge = Edge<{ at: InsertPoint; palette: StepType[]; onAdd: (at: InsertPoint, type: StepType) => void }, 'branch'>;
 
-const fmt = (n: number) => n.toLocaleString();
+const fmt = (n: number) => numberWords(n);
 
 /** A node's numbers: entries, who waits there now, how many it ended; a Send email step's mail. */
 function StepNumbers({ stats }: { stats: StepStats }) {

@@ -8,9 +8,11 @@ import { EmailSection } from '../../components/account/EmailSection';
 import { PasswordSection } from '../../components/account/PasswordSection';
 import { SecuritySection } from '../../components/account/SecuritySection';
 import { SessionsSection } from '../../components/account/SessionsSection';
+import { useTranslation } from 'react-i18next';
 
 /** `/account`: the signed-in person's own account, apart from any project (docs/dashboard.md "Your account"). */
 export default function Account() {
+  const { t } = useTranslation('account');
   const me = useMe();
   if (me.isPending) return <Loading />;
   if (me.error) return <ErrorState error={me.error} />;
@@ -20,10 +22,10 @@ export default function Account() {
       <Stack>
         <Group justify="space-between">
           <Title order={1} size="h2">
-            Your account
+            {t('page.heading')}
           </Title>
           <Anchor component={Link} to="/" size="sm">
-            Back to the dashboard
+            {t('page.back')}
           </Anchor>
         </Group>
         <VerifyBanner />

@@ -4,9 +4,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, unwrap } from '../../api/client';
 import { AuthCard } from '../../components/account/AuthCard';
 import { ErrorState } from '../../components/States';
+import { useTranslation } from 'react-i18next';
 
 /** `/confirm-email?token=…`, the link mailed to a new address: the change applies on the button press. */
 export default function ConfirmEmail() {
+  const { t } = useTranslation('account');
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const qc = useQueryClient();
@@ -16,10 +18,10 @@ export default function ConfirmEmail() {
   });
   if (confirm.data) {
     return (
-      <AuthCard title="Email address changed">
-        <Text>Your account now uses {confirm.data.email}. Sign in with it from now on.</Text>
+      <AuthCard title={t('confirm.done')}>
+        <Text>{t('confirm.doneBody', { email: confirm.data.email })}</Text>
         <Anchor component={Link} to="/account" size="sm">
-          Back to your account
+          {t('backToAccount')}
         </Anchor>
       </AuthCard>
     );
@@ -27,22 +29,22 @@ export default function ConfirmEmail() {
   const dead = !token || (confirm.error instanceof ApiError && (confirm.error.code === 'INVALID_TOKEN' || confirm.error.status === 422));
   if (dead) {
     return (
-      <AuthCard title="This link no longer works">
+      <AuthCard title={t('deadLink')}>
         <Alert color="yellow" role="alert">
-          This link has expired or was already used. Ask for the change again from your account.
+          {t('confirm.dead')}
         </Alert>
         <Anchor component={Link} to="/account" size="sm">
-          Your account
+          {t('yourAccount')}
         </Anchor>
       </AuthCard>
     );
   }
   return (
-    <AuthCard title="Confirm your new email address">
-      <Text size="sm">Press the button to make this address the one of your account.</Text>
-      {confirm.error ? <ErrorState error={confirm.error} title="The address did not change" /> : null}
+    <AuthCard title={t('confirm.heading')}>
+      <Text size="sm">{t('confirm.intro')}</Text>
+      {confirm.error ? <ErrorState error={confirm.error} title={t('confirm.failed')} /> : null}
       <Button loading={confirm.isPending} onClick={() => confirm.mutate()}>
-        Confirm new address
+        {t('confirm.submit')}
       </Button>
     </AuthCard>
   );

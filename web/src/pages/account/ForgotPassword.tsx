@@ -2,17 +2,19 @@ import { Anchor, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { AuthCard } from '../../components/account/AuthCard';
 import { ForgotPasswordForm } from '../../components/account/ForgotPasswordForm';
+import { useTranslation } from 'react-i18next';
 
 /** `/forgot-password`, from the login screen's "Forgot your password?". */
 export default function ForgotPassword() {
+  const { t } = useTranslation('account');
   return (
-    <AuthCard title="Reset your password">
+    <AuthCard title={t('forgot.heading')}>
       <Text size="sm" c="dimmed">
-        Enter the address of your account: we email it a link to choose a new password.
+        {t('forgot.intro')}
       </Text>
       <ForgotPasswordForm />
       <Anchor component={Link} to="/login" size="sm">
-        Back to log in
+        {t('backToLogin')}
       </Anchor>
     </AuthCard>
   );

@@ -6,6 +6,8 @@ import { useMe, useSignedOut } from '../../api/session';
 import { AuthCard } from '../../components/account/AuthCard';
 import { ErrorState, Loading } from '../../components/States';
 import { withInvite } from './links';
+import { Trans, useTranslation } from 'react-i18next';
+import { momentWords } from '../../api/dates';
 
 
 /**
@@ -14,6 +16,7 @@ import { withInvite } from './links';
  * in and joins at once: the token came through that inbox, so it proves the address (no second mail).
  */
 export default function Invite() {
+  const { t } = useTranslation(['account', 'frame']);
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const me = useMe();
@@ -36,12 +39,12 @@ export default function Invite() {
 
   if (!token || (offer.error instanceof ApiError && offer.error.status === 404)) {
     return (
-      <AuthCard title="This invitation no longer works">
+      <AuthCard title={t('invite.dead')}>
         <Alert color="yellow" role="alert">
-          It was already accepted, withdrawn, or has expired. Ask whoever invited you to invite you again.
+          {t('invite.deadBody')}
         </Alert>
         <Anchor component={Link} to="/" size="sm">
-          Continue
+          {t('continue')}
         </Anchor>
       </AuthCard>
     );
@@ -51,26 +54,26 @@ export default function Invite() {
   const o = offer.data;
   const user = me.data;
   return (
-    <AuthCard title="Join your team">
+    <AuthCard title={t('invite.heading')}>
       <Text>
-        You are invited to the project <strong>{o.projectName}</strong> as <strong>{o.role}</strong>.
+        <Trans t={t} i18nKey="invite.offer" values={{ project: o.projectName, role: o.role }} components={{ strong: <strong /> }} />
       </Text>
       <Text size="sm" c="dimmed">
-        The invitation is for {o.email} and expires {new Date(o.expiresAt).toLocaleString()}.
+        {t('invite.forWhom', { email: o.email, when: momentWords(o.expiresAt) })}
       </Text>
       {!user ? (
         <Group>
           <Button component={Link} to={withInvite('/signup', o.email, token)}>
-            Create an account
+            {t('auth.createAccount')}
           </Button>
           <Button component={Link} to={withInvite('/login', o.email, token)} variant="default">
-            Log in
+            {t('auth.logIn')}
           </Button>
         </Group>
       ) : user.email.toLowerCase() !== o.email ? (
         <>
           <Alert color="yellow" role="alert">
-            You are signed in as {user.email}. Log in with {o.email} to accept this invitation.
+            {t('invite.otherAccount', { user: user.email, email: o.email })}
           </Alert>
           <Button
             variant="default"
@@ -79,14 +82,14 @@ export default function Invite() {
               void navigate(withInvite('/login', o.email, token));
             }}
           >
-            Log out
+            {t('frame:logOut')}
           </Button>
         </>
       ) : (
         <>
-          {accept.error ? <ErrorState error={accept.error} title="Not accepted" /> : null}
+          {accept.error ? <ErrorState error={accept.error} title={t('invite.notAccepted')} /> : null}
           <Button loading={accept.isPending} onClick={() => accept.mutate()}>
-            Accept invite
+            {t('invite.accept')}
           </Button>
         </>
       )}

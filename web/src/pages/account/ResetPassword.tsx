@@ -6,6 +6,7 @@ import { api, ApiError, fieldError, unwrap } from '../../api/client';
 import { AuthCard } from '../../components/account/AuthCard';
 import { ForgotPasswordForm } from '../../components/account/ForgotPasswordForm';
 import { ErrorState } from '../../components/States';
+import { useTranslation } from 'react-i18next';
 
 /**
  * `/reset-password?token=…`, the link of the reset email: "New password" + "Reset password". The
@@ -13,6 +14,7 @@ import { ErrorState } from '../../components/States';
  * dashboard. A used or expired link says so and offers the form that sends a new one.
  */
 export default function ResetPassword() {
+  const { t } = useTranslation('account');
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const [password, setPassword] = useState('');
@@ -30,13 +32,13 @@ export default function ResetPassword() {
   const deadLink = !token || (reset.error instanceof ApiError && (reset.error.code === 'INVALID_TOKEN' || fieldError(reset.error, 'token')));
   if (deadLink) {
     return (
-      <AuthCard title="This link no longer works">
+      <AuthCard title={t('deadLink')}>
         <Alert color="yellow" role="alert">
-          This reset link has expired or was already used. Ask for a new one: only the newest link works.
+          {t('reset.dead')}
         </Alert>
         <ForgotPasswordForm />
         <Anchor component={Link} to="/login" size="sm">
-          Back to log in
+          {t('backToLogin')}
         </Anchor>
       </AuthCard>
     );
@@ -46,14 +48,14 @@ export default function ResetPassword() {
     reset.mutate();
   };
   return (
-    <AuthCard title="Choose a new password">
+    <AuthCard title={t('reset.heading')}>
       <form onSubmit={submit}>
         <Stack>
           <Text size="sm" c="dimmed">
-            You will be signed in here, and signed out everywhere else.
+            {t('reset.intro')}
           </Text>
           <PasswordInput
-            label="New password"
+            label={t('reset.newPassword')}
             autoComplete="new-password"
             required
             minLength={8}
@@ -61,9 +63,9 @@ export default function ResetPassword() {
             onChange={(e) => setPassword(e.currentTarget.value)}
             error={fieldError(reset.error, 'password')}
           />
-          {reset.error && !fieldError(reset.error, 'password') ? <ErrorState error={reset.error} title="The password was not changed" /> : null}
+          {reset.error && !fieldError(reset.error, 'password') ? <ErrorState error={reset.error} title={t('reset.notChanged')} /> : null}
           <Button type="submit" loading={reset.isPending}>
-            Reset password
+            {t('reset.submit')}
           </Button>
         </Stack>
       </form>

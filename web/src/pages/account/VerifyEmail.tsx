@@ -6,12 +6,14 @@ import { useMe } from '../../api/session';
 import { AuthCard } from '../../components/account/AuthCard';
 import { ResendVerification } from '../../components/account/ResendVerification';
 import { ErrorState } from '../../components/States';
+import { useTranslation } from 'react-i18next';
 
 /**
  * `/verify-email?token=…`, the link of the verification email. Confirming is a button press, not
  * the opening of the page: mail scanners open links (DESIGN §7, changes on POST only).
  */
 export default function VerifyEmail() {
+  const { t } = useTranslation('account');
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const me = useMe();
@@ -22,13 +24,13 @@ export default function VerifyEmail() {
   });
   const continueLink = (
     <Anchor component={Link} to="/" size="sm">
-      Continue to the dashboard
+      {t('continueToDashboard')}
     </Anchor>
   );
   if (verify.data) {
     return (
-      <AuthCard title="Email address confirmed">
-        <Text>{verify.data.email} is confirmed.</Text>
+      <AuthCard title={t('verify.done')}>
+        <Text>{t('verify.doneBody', { email: verify.data.email })}</Text>
         {continueLink}
       </AuthCard>
     );
@@ -36,21 +38,21 @@ export default function VerifyEmail() {
   const dead = !token || (verify.error instanceof ApiError && verify.error.status < 500);
   if (dead) {
     return (
-      <AuthCard title="This link no longer works">
+      <AuthCard title={t('deadLink')}>
         <Alert color="yellow" role="alert">
-          This verification link has expired or was already used: only the newest link works.
+          {t('verify.dead')}
         </Alert>
         {me.data && !me.data.emailVerified ? <ResendVerification /> : null}
-        {me.data ? continueLink : <Anchor component={Link} to="/login" size="sm">Log in to ask for a new one</Anchor>}
+        {me.data ? continueLink : <Anchor component={Link} to="/login" size="sm">{t('verify.logInForNew')}</Anchor>}
       </AuthCard>
     );
   }
   return (
-    <AuthCard title="Confirm your email address">
-      <Text size="sm">Press the button to confirm that this address is yours.</Text>
+    <AuthCard title={t('verify.heading')}>
+      <Text size="sm">{t('verify.intro')}</Text>
       {verify.error ? <ErrorState error={verify.error} /> : null}
       <Button loading={verify.isPending} onClick={() => verify.mutate()}>
-        Confirm email address
+        {t('verify.submit')}
       </Button>
     </AuthCard>
   );

@@ -1,0 +1,130 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'puppeteer-core';
+import { openDashboard, DashboardSession, testEmail } from '../helpers/dashboardSession';
+
+/**
+ * The dashboard's languages (docs/dashboard.md "Languages"): a browser that prefers German reads
+ * German before anyone chooses; "Language" → Français on the account page turns the frame, the
+ * screens and their dates (French months, with the zone) French, on <html lang> too; axe stays clean.
+ */
+
+let s: DashboardSession;
+let page: Page;
+
+const AXE = fs.readFileSync(path.join(__dirname, '..', '..', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+
+async function violations(p: Page): Promise<string[]> {
+  // Evaluated over the DevTools protocol: the dashboard's CSP refuses an injected <script>.
+  if (!(await p.evaluate(() => !!(globalThis as any).axe))) await p.evaluate(AXE);
+  return p.evaluate(async () => {
+    const result = await (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+  });
+}
+
+const text = (p: Page, wanted: string) =>
+  p.waitForFunction((t: string) => (globalThis as any).document.body.innerText.toLowerCase().includes(t), { timeout: 20_000 }, wanted.toLowerCase());
+const htmlLang = (p: Page) => p.evaluate(() => (globalThis as any).document.documentElement.lang as string);
+/** Picks an option of the "Language" select (s.choose reads the label back, which changes language with it). */
+async function pickLanguage(label: string, option: string) {
+  await page.click(await s.inputId(label));
+  const handle = await page.waitForFunction(
+    (o: string) =>
+      [...(globalThis as any).document.querySelectorAll('[role="option"]')].find((x: any) => x.offsetParent !== null && x.textContent.trim() === o) ?? null,
+    { timeout: 20_000 },
+    option,
+  );
+  await (handle as any).click();
+}
+
+/** Transitions end before axe reads colours. */
+const settle = () => new Promise((r) => setTimeout(r, 400));
+
+beforeAll(async () => {
+  s = await openDashboard();
+  ({ page } = s);
+}, 300_000);
+afterAll(async () => s?.close());
+
+it('a browser that prefers German reads the dashboard in German before any setting', async () => {
+  // A browser of its own (no cookie of the other test), whose languages are German's.
+  const context = await page.browser().createBrowserContext();
+  try {
+    const de = await context.newPage();
+    await de.setViewport({ width: 1280, height: 900 });
+    await de.setExtraHTTPHeaders({ 'Accept-Language': 'de-DE,de;q=0.9' });
+    await de.evaluateOnNewDocument(() => {
+      const nav = (globalThis as any).navigator;
+      Object.defineProperty(nav, 'languages', { get: () => ['de-DE', 'de'] });
+      Object.defineProperty(nav, 'language', { get: () => 'de-DE' });
+    });
+    await de.goto(`${s.api.url}/app/signup`, { waitUntil: 'load' });
+    await text(de, 'Erstellen Sie Ihr Konto');
+    expect(await htmlLang(de)).toBe('de');
+    await de.waitForFunction(() => (globalThis as any).document.title === 'Registrieren');
+    await settle();
+    expect(await violations(de)).toEqual([]);
+
+    // Signed in with no setting of their own: still the browser's German.
+    await de.type('input[type="email"]', testEmail('deutsch'));
+    await de.type('input[type="password"]', 'correct horse battery');
+    await (await de.waitForSelector('::-p-aria([name="Registrieren"][role="button"])'))!.click();
+    await de.waitForFunction(() => (globalThis as any).location.pathname === '/app/new-project', { timeout: 20_000 });
+    const me = (await de.evaluate(() => fetch('/users/@me').then((r) => r.json()))) as { locale: string | null };
+    expect(me.locale).toBeNull();
+    await de.goto(`${s.api.url}/app/account`, { waitUntil: 'load' });
+    await text(de, 'Ihr Konto');
+    await text(de, 'Sitzungen');
+    expect(await htmlLang(de)).toBe('de');
+  } finally {
+    await context.close();
+  }
+});
+
+it('"Language" → Français on the account page: the frame, a screen and a date (with its zone) in French; axe clean', async () => {
+  // The zone a date names is the reader's: a browser in Berlin.
+  await page.emulateTimezone('Europe/Berlin');
+  const { projectId, email } = await s.signUp('Projet de langue');
+  await text(page, 'Set up your project');
+  expect(await htmlLang(page)).toBe('en');
+
+  await page.goto(`${s.api.url}/app/account`, { waitUntil: 'load' });
+  await pickLanguage('Language', 'Français');
+  await text(page, 'Votre compte');
+  await text(page, 'Se déconnecter partout');
+  expect(await htmlLang(page)).toBe('fr');
+  expect((await s.h.deps.knex('users').where({ email }).first()).locale).toBe('fr');
+
+  // The sessions' "Signed in" column: French day and month ("29 nov., 09:30 Europe/Berlin").
+  const months = Array.from({ length: 12 }, (_, m) => new Intl.DateTimeFormat('fr-FR', { month: 'short' }).format(new Date(Date.UTC(2026, m, 15))));
+  const cells = await page.$$eval('table[aria-label="Sessions"] td', (tds) => tds.map((td) => td.textContent ?? ''));
+  const dated = cells.filter((c) => c.includes('Europe/Berlin'));
+  expect(dated.length).toBeGreaterThan(0);
+  for (const cell of dated) {
+    expect(cell).toMatch(/^\d{1,2} \S+(?: \d{4})?, \d{2}:\d{2} Europe\/Berlin$/);
+    expect(months.some((m) => cell.includes(` ${m}`))).toBe(true);
+  }
+  await settle();
+  expect(await violations(page)).toEqual([]);
+  if (process.env.DASHBOARD_SCREENSHOTS) await page.screenshot({ path: 'docs/img/dashboard-language.png', fullPage: true });
+
+  // The frame and a screen, after a reload too: the setting is the account's, not this tab's.
+  await page.goto(`${s.api.url}/app/p/${projectId}`, { waitUntil: 'load' });
+  await text(page, 'Configurez votre projet');
+  await text(page, 'Paramètres');
+  await text(page, 'Se déconnecter');
+  await page.waitForFunction(() => (globalThis as any).document.title === 'Configuration · Projet de langue', { timeout: 20_000 });
+  expect(await htmlLang(page)).toBe('fr');
+  await settle();
+  expect(await violations(page)).toEqual([]);
+
+  // Back to "Langue du navigateur": English again (this browser's language).
+  await page.goto(`${s.api.url}/app/account`, { waitUntil: 'load' });
+  await pickLanguage('Langue', 'Langue du navigateur');
+  await text(page, 'Your account');
+  expect(await htmlLang(page)).toBe('en');
+  expect(s.problems).toEqual([]);
+});

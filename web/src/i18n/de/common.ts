@@ -1,0 +1,14 @@
+import type { common as en } from '../en/common';
+import type { Catalogue } from '../types';
+
+export const common: Catalogue<typeof en> = {
+  loading: 'Wird geladen…',
+  loadingProjects: 'Ihre Projekte werden geladen…',
+  somethingWentWrong: 'Etwas ist schiefgelaufen',
+  save: 'Speichern',
+  saved: 'Gespeichert.',
+  never: 'Nie',
+  language: 'Sprache',
+  languageAuto: 'Sprache des Browsers',
+  languages: { en: 'English', fr: 'Français', de: 'Deutsch' },
+};

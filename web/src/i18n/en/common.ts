@@ -1,0 +1,12 @@
+/** Words many screens share: states, buttons, the "never" of an empty date. */
+export const common = {
+  loading: 'Loading…',
+  loadingProjects: 'Loading your projects…',
+  somethingWentWrong: 'Something went wrong',
+  save: 'Save',
+  saved: 'Saved.',
+  never: 'Never',
+  language: 'Language',
+  languageAuto: 'Browser language',
+  languages: { en: 'English', fr: 'Français', de: 'Deutsch' },
+};

@@ -1,0 +1,14 @@
+import type { common as en } from '../en/common';
+import type { Catalogue } from '../types';
+
+export const common: Catalogue<typeof en> = {
+  loading: 'Chargement…',
+  loadingProjects: 'Chargement de vos projets…',
+  somethingWentWrong: 'Une erreur est survenue',
+  save: 'Enregistrer',
+  saved: 'Enregistré.',
+  never: 'Jamais',
+  language: 'Langue',
+  languageAuto: 'Langue du navigateur',
+  languages: { en: 'English', fr: 'Français', de: 'Deutsch' },
+};
