@@ -86,11 +86,17 @@ function contactCells(c: ContactRow, columns: string[]): string[] {
  * staged row per matching contact in id order (one INSERT … SELECT, so a large project is staged
  * without passing through Node). `filter` absent: every contact.
  */
-export async function createExportJob(db: Knex, projectId: string, filter: { tree: unknown; fieldTypes: FieldTypes } | null): Promise<JobRow> {
+export async function createExportJob(
+  db: Knex,
+  projectId: string,
+  filter: { tree: unknown; fieldTypes: FieldTypes } | null,
+  /** The columns asked for (a saved view's); absent: the standard ones and every registered field. */
+  only?: readonly string[],
+): Promise<JobRow> {
   return db.transaction(async (trx) => {
     const id = uuid();
     await trx('jobs').insert({ id, project_id: projectId, type: 'EXPORT' });
-    const columns = await exportColumns(trx, projectId);
+    const columns = only?.length ? [...only] : await exportColumns(trx, projectId);
     await trx('contact_exports').insert({ job_id: id, columns: JSON.stringify(columns) });
     await trx('contact_export_lines').insert({ job_id: id, row_number: 0, line: csvLine(columns) });
     const matching = filter ? matchingContactsQuery(trx, projectId, filter.tree, filter.fieldTypes) : trx({ c: 'contacts' }).where('c.project_id', projectId);

@@ -44,7 +44,7 @@ export async function contactRecord(deps: Deps, projectId: string, contactId: st
  * export runs unrecorded. If the workflow cannot be started the job is deleted (better none than
  * one stuck QUEUED); its entry stays, as the record of who asked for the copy.
  */
-export async function startContactExport(deps: Deps, projectId: string, filter: unknown, who: AuditWho): Promise<JobRow> {
+export async function startContactExport(deps: Deps, projectId: string, filter: unknown, who: AuditWho, columns?: readonly string[]): Promise<JobRow> {
   let compiled: { tree: unknown; fieldTypes: Awaited<ReturnType<typeof loadFieldTypes>> } | null = null;
   if (filter !== undefined) {
     const fieldTypes = await loadFieldTypes(deps.knex, projectId);
@@ -54,7 +54,7 @@ export async function startContactExport(deps: Deps, projectId: string, filter: 
   const job = await audited(
     deps.knex,
     who,
-    (trx) => createExportJob(trx, projectId, compiled),
+    (trx) => createExportJob(trx, projectId, compiled, columns),
     (created) => ({ projectId, action: 'contact.export', target: { type: 'job', id: created.id }, details: { filtered: compiled !== null } }),
   );
   try {

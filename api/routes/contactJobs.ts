@@ -10,6 +10,9 @@ import { csvRecords } from '../../lib/csv';
 import { startBulkJob } from '../../services/jobs';
 import { presentJob } from '../presenters/jobs';
 import { audited, requestAuditor } from '../../services/audit';
+import { type CompiledSelection, compileSelection, type ContactSelection, selectedContactIds } from '../../services/contactSelection';
+import { FilterError } from '../../db/filters';
+import { filterErrorToFieldError } from '../schemas/filters';
 import type { AuditAction } from '../../db/auditLog';
 
 /** Each job type's audit action: an import or bulk change of many contacts is one entry, naming the job. */
@@ -30,12 +33,13 @@ async function enqueue(
   projectId: string,
   type: keyof typeof JOB_AUDIT,
   rows: Iterable<StagedRow> | AsyncIterable<StagedRow>,
+  details: Record<string, unknown> = {},
 ): Promise<z.input<typeof JobAccepted>> {
   const job = await audited(
     ctx.deps.knex,
     requestAuditor(ctx),
     (trx) => createJob(trx, { projectId: projectId, type, rows }),
-    (j) => ({ projectId, action: JOB_AUDIT[type], target: { type: 'job', id: j.id }, details: { contacts: j.total } }),
+    (j) => ({ projectId, action: JOB_AUDIT[type], target: { type: 'job', id: j.id }, details: { contacts: j.total, ...details } }),
   );
   try {
     await startBulkJob(ctx.deps.temporal, { ...job, type });
@@ -67,10 +71,32 @@ function jobRoute(path: string, summary: string, types: readonly JobType[]): Rou
   });
 }
 
+/**
+ * The rows of a bulk job over a selection: its contacts' ids, read page by page while the job is
+ * staged (db/jobs createJob inserts them in batches in the job's transaction). The filter is
+ * compiled first, so a tree that does not fit is a 422 before anything is written.
+ */
+async function matchingRows(ctx: AppContext, projectId: string, matching: ContactSelection): Promise<AsyncIterable<StagedRow>> {
+  let selection: CompiledSelection;
+  try {
+    selection = await compileSelection(ctx.deps.knex, projectId, matching);
+  } catch (err) {
+    if (err instanceof FilterError) throw validationError([filterErrorToFieldError(err, 'matching.filter')], "The filter does not fit the project's fields");
+    throw err;
+  }
+  return (async function* () {
+    let rowNumber = 0;
+    for await (const contactId of selectedContactIds(ctx.deps.knex, selection)) yield { rowNumber: ++rowNumber, payload: { contactId } };
+  })();
+}
+
 const BULK: Record<BulkJobType, { path: string; summary: string }> = {
-  BULK_SUBSCRIBE: { path: '/contacts/bulk-subscribe', summary: 'Subscribe up to 1,000 contacts (queued job)' },
-  BULK_UNSUBSCRIBE: { path: '/contacts/bulk-unsubscribe', summary: 'Unsubscribe up to 1,000 contacts (queued job)' },
-  BULK_DELETE: { path: '/contacts/bulk-delete', summary: 'Delete up to 1,000 contacts (queued job)' },
+  BULK_SUBSCRIBE: { path: '/contacts/bulk-subscribe', summary: 'Subscribe up to 1,000 contacts by id, or every contact `matching` a filter (queued job)' },
+  BULK_UNSUBSCRIBE: {
+    path: '/contacts/bulk-unsubscribe',
+    summary: 'Unsubscribe up to 1,000 contacts by id, or every contact `matching` a filter (queued job)',
+  },
+  BULK_DELETE: { path: '/contacts/bulk-delete', summary: 'Delete up to 1,000 contacts by id, or every contact `matching` a filter (queued job)' },
 };
 
 export default [
@@ -113,6 +139,7 @@ export default [
       body: BulkBody,
       responses: { 202: { description: 'queued', schema: JobAccepted } },
       async handler(ctx, { body, project }) {
+        if (body.matching) return enqueue(ctx, project.id, type as BulkJobType, await matchingRows(ctx, project.id, body.matching), { matching: true });
         // A repeated id would only fail its second time round ("not found" after a delete).
         const ids = [...new Set(body.contactIds)];
         return enqueue(

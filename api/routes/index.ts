@@ -15,6 +15,8 @@ import contactJobs from './contactJobs';
 import contactFields from './contactFields';
 import contacts from './contacts';
 import contactPrivacy from './contactPrivacy';
+import contactViews from './contactViews';
+import contactSearch from './contactSearch';
 import domains from './domains';
 import track from './track';
 import send from './send';
@@ -73,6 +75,8 @@ export const allRoutes: RouteDef[] = [
   ...contactJobs,
   ...contactFields,
   ...contactPrivacy,
+  ...contactViews,
+  ...contactSearch,
   ...contacts,
   ...topics,
   ...forms,
