@@ -159,6 +159,7 @@ const NAME_SOURCES: Record<string, { table: string; column: string }> = {
   workflow: { table: 'workflows', column: 'name' },
   segment: { table: 'segments', column: 'name' },
   topic: { table: 'topics', column: 'name' },
+  contact_view: { table: 'contact_views', column: 'name' },
   form: { table: 'forms', column: 'name' },
   domain: { table: 'domains', column: 'domain' },
   webhook_endpoint: { table: 'webhook_endpoints', column: 'url' },
