@@ -76,6 +76,7 @@ export const ExportCreate = z.object({
     .max(30)
     .optional()
     .describe("only these columns, in this order (a saved view's); omitted: id, email, subscribed, createdAt, updatedAt and every registered field"),
+  search: z.string().max(320).optional().describe('only the contacts this search also matches (as GET /contacts `search`)'),
 });
 
 /** The same request as a query string (`GET /contacts/export?format=csv&filter=<JSON>`): the filter tree as JSON. */

@@ -245,5 +245,15 @@ describe('POST /contacts/export with a view', () => {
     const [header, ...lines] = file.text.trim().split(/\r?\n/);
     expect(header).toBe('email,data.score');
     expect(lines.sort()).toEqual(['x-1@list.test,1', 'x-3@list.test,3', 'x-5@list.test,5']);
+
+    // With the view's search too: the rows the list shows, no more.
+    const searched = await h.http
+      .post('/contacts/export')
+      .set(bearer(fx.secretKey))
+      .send({ filter: PRO, search: 'x-3', columns: ['email'] });
+    expect(searched.status).toBe(202);
+    await eventually(async () => (await h.http.get(`/contacts/export/${searched.body.jobId}`).set(bearer(fx.secretKey))).body.status === 'COMPLETED');
+    const narrow = await h.http.get(`/contacts/export/${searched.body.jobId}/download`).set(bearer(fx.secretKey));
+    expect(narrow.text.trim().split(/\r?\n/)).toEqual(['email', 'x-3@list.test']);
   });
 });

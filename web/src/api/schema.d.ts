@@ -10608,6 +10608,8 @@ export interface operations {
                      * @constant
                      */
                     format?: "csv";
+                    /** @description only the contacts this search also matches (as GET /contacts `search`) */
+                    search?: string;
                 };
             };
         };

@@ -23,9 +23,10 @@ export function BulkActions({ projectId, target, onDone }: { projectId: string; 
   const [error, setError] = useState<unknown>(null);
   const job = useJobProgress(projectId, 'bulk', running?.jobId);
   const finished = jobDone(job.data);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per finished job, whatever callback the parent passes this render
   useEffect(() => {
     if (finished) onDone();
-  }, [finished]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [finished]);
 
   async function start(action: BulkAction) {
     setError(null);

@@ -16,9 +16,8 @@ async function download(projectId: string, jobId: string) {
 }
 
 /**
- * "Export CSV" of the list as it is: its filter and columns, through the export job
- * (POST /contacts/export), with the job's progress and then "Download CSV". The search box is not
- * part of an export (the job takes a filter tree only); the panel says so when one is typed.
+ * "Export CSV" of the list as it is: its filter, search and columns, through the export job
+ * (POST /contacts/export), with the job's progress and then "Download CSV".
  */
 export function ExportCsv({ projectId, view }: { projectId: string; view: ListView }) {
   const [jobId, setJobId] = useState<string>();
@@ -29,7 +28,8 @@ export function ExportCsv({ projectId, view }: { projectId: string; view: ListVi
     setError(null);
     setJobId(undefined);
     try {
-      const body = { format: 'csv' as const, ...(view.filter ? { filter: view.filter as never } : {}), columns: view.columns };
+      const search = view.search.trim();
+      const body = { format: 'csv' as const, ...(view.filter ? { filter: view.filter as never } : {}), ...(search ? { search } : {}), columns: view.columns };
       setJobId((await unwrap(api.POST('/contacts/export', { body, headers: forProject(projectId) }))).jobId);
     } catch (err) {
       setError(err);
@@ -53,7 +53,6 @@ export function ExportCsv({ projectId, view }: { projectId: string; view: ListVi
                       ? `Export ${job.data.status.toLowerCase()}: ${job.data.succeeded.toLocaleString()} contacts`
                       : `Exporting: ${job.data.processed.toLocaleString()} of ${job.data.total.toLocaleString()}`
                     : 'Export queued…'}
-                  {view.search.trim() ? ' (the search is not applied to exports, the filter is)' : ''}
                 </Text>
                 {finished && job.data?.status === 'COMPLETED' ? (
                   <Anchor component="button" type="button" size="sm" onClick={() => download(projectId, jobId).catch(setError)}>
