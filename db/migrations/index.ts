@@ -48,6 +48,9 @@ import * as campaignDocuments from './054_campaign_documents';
 import * as workflowStepCounts from './055_workflow_step_counts';
 import * as testExecutions from './056_test_executions';
 import * as workflowVersions from './058_workflow_versions';
+import * as eventKeys from './062_event_keys';
+import * as eventsPartitioned from './063_events_partitioned';
+import * as contactSearch from './065_contact_search';
 import * as contactViews from './067_contact_views';
 
 /**
@@ -104,6 +107,9 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['055_workflow_step_counts', workflowStepCounts],
   ['056_test_executions', testExecutions],
   ['058_workflow_versions', workflowVersions],
+  ['062_event_keys', eventKeys],
+  ['063_events_partitioned', eventsPartitioned],
+  ['065_contact_search', contactSearch],
   ['067_contact_views', contactViews],
 ];
 

@@ -91,7 +91,7 @@ export default function Contacts() {
           <Group align="flex-end">
             <TextInput
               label="Search"
-              placeholder="Email contains…"
+              placeholder="Email, name or any field value…"
               type="search"
               value={view.search}
               onChange={(e) => setView({ ...view, search: e.currentTarget.value })}
