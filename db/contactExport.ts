@@ -86,26 +86,53 @@ function contactCells(c: ContactRow, columns: string[]): string[] {
  * staged row per matching contact in id order (one INSERT … SELECT, so a large project is staged
  * without passing through Node). `filter` absent: every contact.
  */
-export async function createExportJob(db: Knex, projectId: string, filter: { tree: unknown; fieldTypes: FieldTypes } | null): Promise<JobRow> {
+export async function createExportJob(
+  db: Knex,
+  projectId: string,
+  filter: { tree: unknown; fieldTypes: FieldTypes } | null,
+  /** The columns asked for (a saved view's); absent: the standard ones and every registered field. */
+  only?: readonly string[],
+  /** The contacts' ids when a caller selected them itself (a search: services/contactSelection), in place of `filter`. */
+  ids?: AsyncIterable<string>,
+): Promise<JobRow> {
   return db.transaction(async (trx) => {
     const id = uuid();
     await trx('jobs').insert({ id, project_id: projectId, type: 'EXPORT' });
-    const columns = await exportColumns(trx, projectId);
+    const columns = only?.length ? [...only] : await exportColumns(trx, projectId);
     await trx('contact_exports').insert({ job_id: id, columns: JSON.stringify(columns) });
     await trx('contact_export_lines').insert({ job_id: id, row_number: 0, line: csvLine(columns) });
-    const matching = filter ? matchingContactsQuery(trx, projectId, filter.tree, filter.fieldTypes) : trx({ c: 'contacts' }).where('c.project_id', projectId);
-    const ids = matching.select(
-      trx.raw('?::uuid AS job_id', [id]),
-      trx.raw('row_number() OVER (ORDER BY c.id)::int AS row_number'),
-      trx.raw(`jsonb_build_object('contactId', c.id) AS payload`),
-    );
-    await trx.raw(`INSERT INTO job_rows (job_id, row_number, payload) ${ids.toQuery()}`);
+    if (ids) await stageIds(trx, id, ids);
+    else {
+      const matching = filter ? matchingContactsQuery(trx, projectId, filter.tree, filter.fieldTypes) : trx({ c: 'contacts' }).where('c.project_id', projectId);
+      const staged = matching.select(
+        trx.raw('?::uuid AS job_id', [id]),
+        trx.raw('row_number() OVER (ORDER BY c.id)::int AS row_number'),
+        trx.raw(`jsonb_build_object('contactId', c.id) AS payload`),
+      );
+      await trx.raw(`INSERT INTO job_rows (job_id, row_number, payload) ${staged.toQuery()}`);
+    }
     const [job] = await trx<JobRow>('jobs')
       .where({ id })
       .update({ total: trx.raw('(SELECT count(*) FROM job_rows WHERE job_id = ?)', [id]) })
       .returning('*');
     return job;
   });
+}
+
+const STAGE_BATCH = 1000;
+
+/** Stages the given ids as the job's rows 1…n, a thousand per INSERT. */
+async function stageIds(trx: Knex.Transaction, jobId: string, ids: AsyncIterable<string>) {
+  let batch: Array<{ job_id: string; row_number: number; payload: string }> = [];
+  let n = 0;
+  for await (const contactId of ids) {
+    batch.push({ job_id: jobId, row_number: ++n, payload: JSON.stringify({ contactId }) });
+    if (batch.length === STAGE_BATCH) {
+      await trx('job_rows').insert(batch);
+      batch = [];
+    }
+  }
+  if (batch.length) await trx('job_rows').insert(batch);
 }
 
 /**

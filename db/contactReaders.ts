@@ -52,6 +52,8 @@ export interface ListContactsInput {
   subscribed?: boolean;
   sort: ContactSort;
   dir: SortDir;
+  /** A compiled filter tree (db/filters), over the contact aliased `c`. */
+  filter?: { sql: string; bindings: readonly (string | number | boolean)[] };
 }
 
 export interface ContactPage {
@@ -78,6 +80,8 @@ export async function listContacts(db: Knex, input: ListContactsInput): Promise<
     const q = db<ContactRow>('contacts').where({ project_id: input.projectId });
     if (input.subscribed !== undefined) q.andWhere({ subscribed: input.subscribed });
     if (input.search) whereSearchMatches(q, input.search);
+    // The compiled tree names the row `c`: a semi-join keeps this query's own table unaliased.
+    if (input.filter) q.andWhereRaw(`EXISTS (SELECT 1 FROM contacts c WHERE c.id = contacts.id AND (${input.filter.sql}))`, [...input.filter.bindings]);
     return q;
   };
   const column = input.sort === 'email' ? 'email' : 'created_at';

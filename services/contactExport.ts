@@ -8,6 +8,7 @@ import { compileFilter, loadFieldTypes } from '../db/filters';
 import { contactRecordRows, createExportJob, type ContactRecordRows } from '../db/contactExport';
 import { deleteJob, type JobRow } from '../db/jobs';
 import { audited, type AuditWho } from './audit';
+import { compileSelection, selectedContactIds } from './contactSelection';
 
 /**
  * Exports (docs/privacy.md "Export"): the whole record of one person as one document, and the CSV
@@ -44,18 +45,26 @@ export async function contactRecord(deps: Deps, projectId: string, contactId: st
  * export runs unrecorded. If the workflow cannot be started the job is deleted (better none than
  * one stuck QUEUED); its entry stays, as the record of who asked for the copy.
  */
-export async function startContactExport(deps: Deps, projectId: string, filter: unknown, who: AuditWho): Promise<JobRow> {
+export async function startContactExport(
+  deps: Deps,
+  projectId: string,
+  filter: unknown,
+  who: AuditWho,
+  view: { columns?: readonly string[]; search?: string } = {},
+): Promise<JobRow> {
   let compiled: { tree: unknown; fieldTypes: Awaited<ReturnType<typeof loadFieldTypes>> } | null = null;
   if (filter !== undefined) {
     const fieldTypes = await loadFieldTypes(deps.knex, projectId);
     compileFilter(filter, { fieldTypes });
     compiled = { tree: filter, fieldTypes };
   }
+  // With a search, the rows are those the contacts list shows (the same query); without, one INSERT … SELECT.
+  const selection = view.search ? await compileSelection(deps.knex, projectId, { filter, search: view.search }) : undefined;
   const job = await audited(
     deps.knex,
     who,
-    (trx) => createExportJob(trx, projectId, compiled),
-    (created) => ({ projectId, action: 'contact.export', target: { type: 'job', id: created.id }, details: { filtered: compiled !== null } }),
+    (trx) => createExportJob(trx, projectId, compiled, view.columns, selection && selectedContactIds(deps.knex, selection)),
+    (created) => ({ projectId, action: 'contact.export', target: { type: 'job', id: created.id }, details: { filtered: compiled !== null || !!selection } }),
   );
   try {
     await startBulkJob(deps.temporal, job);

@@ -61,6 +61,9 @@ const SUMMARIES: Record<AuditAction, (r: NamedAuditRow, d: Record<string, any>) 
   'contact.bulk_unsubscribe': (_, d) => `Unsubscribed ${count(d.contacts, 'contact')} in bulk`,
   'contact.bulk_delete': (_, d) => `Deleted ${count(d.contacts, 'contact')} in bulk`,
   'contact_field.delete': (r) => `Deleted the contact field ${r.target_id}`,
+  'contact_view.create': (r) => `Saved ${thing('contact view', r)}`,
+  'contact_view.update': (r, d) => `Changed ${thing('contact view', r)} (${list(d.changed)})`,
+  'contact_view.delete': (r) => `Deleted ${thing('contact view', r)}`,
   'event.delete': (r) => `Deleted every event named ${r.target_id}`,
   'suppression.add': (r, d) =>
     `Suppressed ${addresses(r, d.added)} (${d.reason})${d.existing ? `; ${count(d.existing, 'was', 'were')} already suppressed` : ''}`,

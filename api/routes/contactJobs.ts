@@ -12,6 +12,9 @@ import { csvRecords } from '../../lib/csv';
 import { startBulkJob } from '../../services/jobs';
 import { presentJob } from '../presenters/jobs';
 import { audited, requestAuditor } from '../../services/audit';
+import { type CompiledSelection, compileSelection, type ContactSelection, selectedContactIds } from '../../services/contactSelection';
+import { FilterError } from '../../db/filters';
+import { filterErrorToFieldError } from '../schemas/filters';
 import type { AuditAction } from '../../db/auditLog';
 
 /** Each job type's audit action: an import or bulk change of many contacts is one entry, naming the job. */
@@ -33,6 +36,7 @@ async function enqueue(
   type: keyof typeof JOB_AUDIT,
   rows: Iterable<StagedRow> | AsyncIterable<StagedRow>,
   afterStaging?: (trx: Knex.Transaction) => Promise<void>,
+  details: Record<string, unknown> = {},
 ): Promise<z.input<typeof JobAccepted>> {
   const job = await audited(
     ctx.deps.knex,
@@ -42,7 +46,7 @@ async function enqueue(
       await afterStaging?.(trx);
       return staged;
     },
-    (j) => ({ projectId, action: JOB_AUDIT[type], target: { type: 'job', id: j.id }, details: { contacts: j.total } }),
+    (j) => ({ projectId, action: JOB_AUDIT[type], target: { type: 'job', id: j.id }, details: { contacts: j.total, ...details } }),
   );
   try {
     await startBulkJob(ctx.deps.temporal, { ...job, type });
@@ -74,6 +78,25 @@ function jobRoute(path: string, summary: string, types: readonly JobType[]): Rou
   });
 }
 
+/**
+ * The rows of a bulk job over a selection: its contacts' ids, read page by page while the job is
+ * staged (db/jobs createJob inserts them in batches in the job's transaction). The filter is
+ * compiled first, so a tree that does not fit is a 422 before anything is written.
+ */
+async function matchingRows(ctx: AppContext, projectId: string, matching: ContactSelection): Promise<AsyncIterable<StagedRow>> {
+  let selection: CompiledSelection;
+  try {
+    selection = await compileSelection(ctx.deps.knex, projectId, matching);
+  } catch (err) {
+    if (err instanceof FilterError) throw validationError([filterErrorToFieldError(err, 'matching.filter')], "The filter does not fit the project's fields");
+    throw err;
+  }
+  return (async function* () {
+    let rowNumber = 0;
+    for await (const contactId of selectedContactIds(ctx.deps.knex, selection)) yield { rowNumber: ++rowNumber, payload: { contactId } };
+  })();
+}
+
 /** A file that cannot be read as an import is the `file` field's 422, not a 500. */
 async function asFileProblems<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -90,9 +113,12 @@ async function asFileProblems<T>(work: () => Promise<T>): Promise<T> {
 }
 
 const BULK: Record<BulkJobType, { path: string; summary: string }> = {
-  BULK_SUBSCRIBE: { path: '/contacts/bulk-subscribe', summary: 'Subscribe up to 1,000 contacts (queued job)' },
-  BULK_UNSUBSCRIBE: { path: '/contacts/bulk-unsubscribe', summary: 'Unsubscribe up to 1,000 contacts (queued job)' },
-  BULK_DELETE: { path: '/contacts/bulk-delete', summary: 'Delete up to 1,000 contacts (queued job)' },
+  BULK_SUBSCRIBE: { path: '/contacts/bulk-subscribe', summary: 'Subscribe up to 1,000 contacts by id, or every contact `matching` a filter (queued job)' },
+  BULK_UNSUBSCRIBE: {
+    path: '/contacts/bulk-unsubscribe',
+    summary: 'Unsubscribe up to 1,000 contacts by id, or every contact `matching` a filter (queued job)',
+  },
+  BULK_DELETE: { path: '/contacts/bulk-delete', summary: 'Delete up to 1,000 contacts by id, or every contact `matching` a filter (queued job)' },
 };
 
 export default [
@@ -145,6 +171,8 @@ export default [
       body: BulkBody,
       responses: { 202: { description: 'queued', schema: JobAccepted } },
       async handler(ctx, { body, project }) {
+        if (body.matching)
+          return enqueue(ctx, project.id, type as BulkJobType, await matchingRows(ctx, project.id, body.matching), undefined, { matching: true });
         // A repeated id would only fail its second time round ("not found" after a delete).
         const ids = [...new Set(body.contactIds)];
         return enqueue(

@@ -27,9 +27,14 @@ const exportJob = async (ctx: AppContext, projectId: string, jobId: string) => {
 
 // Before contacts.ts: `/contacts/erase` and `/contacts/export…` must not be taken for `/contacts/:id`.
 /** Starts a CSV export job (its audit entry with it) and answers 202 with the job's id. */
-async function queueExport(ctx: AppContext, projectId: string, filter: unknown): Promise<z.input<typeof JobAccepted>> {
+async function queueExport(
+  ctx: AppContext,
+  projectId: string,
+  filter: unknown,
+  view?: { columns?: readonly string[]; search?: string },
+): Promise<z.input<typeof JobAccepted>> {
   try {
-    const job = await startContactExport(ctx.deps, projectId, filter, requestAuditor(ctx));
+    const job = await startContactExport(ctx.deps, projectId, filter, requestAuditor(ctx), view);
     ctx.status = 202;
     return { jobId: job.id };
   } catch (err) {
@@ -84,7 +89,7 @@ export default [
     body: ExportCreate,
     responses: { 202: { description: 'queued', schema: JobAccepted }, 422: { description: 'the filter tree does not compile' } },
     async handler(ctx, { body, project }) {
-      return queueExport(ctx, project.id, body.filter);
+      return queueExport(ctx, project.id, body.filter, { columns: body.columns, search: body.search });
     },
   }),
   route({

@@ -16,6 +16,8 @@ import contactFields from './contactFields';
 import contacts from './contacts';
 import contactTimeline from './contactTimeline';
 import contactPrivacy from './contactPrivacy';
+import contactViews from './contactViews';
+import contactSearch from './contactSearch';
 import domains from './domains';
 import track from './track';
 import send from './send';
@@ -74,6 +76,8 @@ export const allRoutes: RouteDef[] = [
   ...contactJobs,
   ...contactFields,
   ...contactPrivacy,
+  ...contactViews,
+  ...contactSearch,
   ...contacts,
   ...contactTimeline,
   ...topics,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Timestamp, Uuid, singleFileBody } from './common';
 import { JOB_TYPES } from '../../db/jobs';
+import { ContactSelection } from './contactSearch';
 import { FIELD_TYPES } from '../../lib/contactData';
 
 /** Spec limits: CSV import 5 MB, bulk operations 1,000 contact ids. */
@@ -54,9 +55,20 @@ export const ImportPreviewOut = z.object({
   rows: z.array(z.array(z.string())).describe('the first 5 records after the header'),
 });
 
-export const BulkBody = z.object({
-  contactIds: z.array(z.string().min(1).max(255)).min(1).max(MAX_BULK_IDS),
-});
+/**
+ * Either the contacts by id (up to 1,000), or `matching`: every contact a filter tree and search
+ * select, however many (staged server-side in pages). `matching: {}` means every contact: said
+ * explicitly, so that a body missing its ids never reaches the whole project.
+ */
+export const BulkBody = z
+  .object({
+    contactIds: z.array(z.string().min(1).max(255)).min(1).max(MAX_BULK_IDS).optional(),
+    matching: ContactSelection.optional().describe('instead of contactIds: every contact matching this filter tree and search, no limit'),
+  })
+  .superRefine((b, ctx) => {
+    if ((b.contactIds === undefined) === (b.matching === undefined))
+      ctx.addIssue({ code: 'custom', path: ['contactIds'], message: 'give either contactIds or matching, not both' });
+  });
 
 export const JobIdParams = z.object({ jobId: Uuid });
 

@@ -3,6 +3,7 @@ import { Email, Timestamp } from './common';
 import { ConsentRecordOut, ContactOut } from './contacts';
 import { ExecutionOut } from './workflows';
 import { FilterTree } from './filters';
+import { ViewColumn } from './contactViews';
 import { EMAIL_STATUSES } from '../../db/emails';
 
 /** At most this many addresses per POST /contacts/erase: each is its own transaction. */
@@ -69,6 +70,13 @@ export const ContactRecordOut = z.object({
 export const ExportCreate = z.object({
   format: z.literal('csv').default('csv').describe('only csv'),
   filter: FilterTree.optional().describe('only the contacts matching this filter tree (as segments); omitted: every contact'),
+  columns: z
+    .array(ViewColumn)
+    .min(1)
+    .max(30)
+    .optional()
+    .describe("only these columns, in this order (a saved view's); omitted: id, email, subscribed, createdAt, updatedAt and every registered field"),
+  search: z.string().max(320).optional().describe('only the contacts this search also matches (as GET /contacts `search`)'),
 });
 
 /** The same request as a query string (`GET /contacts/export?format=csv&filter=<JSON>`): the filter tree as JSON. */

@@ -51,6 +51,7 @@ import * as workflowVersions from './058_workflow_versions';
 import * as eventKeys from './062_event_keys';
 import * as eventsPartitioned from './063_events_partitioned';
 import * as contactSearch from './065_contact_search';
+import * as contactViews from './067_contact_views';
 import * as segmentMembershipChanges from './069_segment_membership_changes';
 import * as timelineIndexes from './070_timeline_indexes';
 import * as userLocale from './071_user_locale';
@@ -112,6 +113,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['062_event_keys', eventKeys],
   ['063_events_partitioned', eventsPartitioned],
   ['065_contact_search', contactSearch],
+  ['067_contact_views', contactViews],
   ['069_segment_membership_changes', segmentMembershipChanges],
   ['070_timeline_indexes', timelineIndexes],
   ['071_user_locale', userLocale],

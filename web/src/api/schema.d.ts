@@ -827,6 +827,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/contact-views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's saved views of the contacts list, by name */
+        get: operations["getContactViews"];
+        put?: never;
+        /** Save a view of the contacts list (filter, search, columns) for the whole project; 409 when the name is taken */
+        post: operations["postContactViews"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contact-views/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a saved view (the contacts stay as they are) */
+        delete: operations["deleteContactViewsId"];
+        options?: never;
+        head?: never;
+        /** Change a view's name, filter, search or columns */
+        patch: operations["patchContactViewsId"];
+        trace?: never;
+    };
     "/contacts": {
         parameters: {
             query?: never;
@@ -924,7 +960,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Delete up to 1,000 contacts (queued job) */
+        /** Delete up to 1,000 contacts by id, or every contact `matching` a filter (queued job) */
         post: operations["postContactsBulkDelete"];
         delete?: never;
         options?: never;
@@ -941,7 +977,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Subscribe up to 1,000 contacts (queued job) */
+        /** Subscribe up to 1,000 contacts by id, or every contact `matching` a filter (queued job) */
         post: operations["postContactsBulkSubscribe"];
         delete?: never;
         options?: never;
@@ -958,7 +994,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Unsubscribe up to 1,000 contacts (queued job) */
+        /** Unsubscribe up to 1,000 contacts by id, or every contact `matching` a filter (queued job) */
         post: operations["postContactsBulkUnsubscribe"];
         delete?: never;
         options?: never;
@@ -1199,6 +1235,23 @@ export interface paths {
         put?: never;
         /** Which of these addresses are contacts of the project (up to 500 per call) */
         post: operations["postContactsLookup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contacts/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** List contacts matching a filter tree (and search): GET /contacts with a body, same cursor pagination */
+        post: operations["postContactsSearch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3336,6 +3389,17 @@ export interface components {
             /** @constant */
             type: "columns";
         };
+        ContactView: {
+            columns: string[];
+            /** @description ISO 8601 timestamp (UTC) */
+            createdAt: string;
+            filter: components["schemas"]["FilterTree_8"] | null;
+            id: string;
+            name: string;
+            search: string | null;
+            /** @description ISO 8601 timestamp (UTC) */
+            updatedAt: string;
+        };
         DividerBlock: {
             /** @description A hex colour, #rgb or #rrggbb */
             background?: string;
@@ -3419,7 +3483,7 @@ export interface components {
             value?: unknown;
         };
         FilterGroup: {
-            conditions?: components["schemas"]["FilterTree_4"];
+            conditions?: components["schemas"]["FilterTree_11"];
             filters: components["schemas"]["FilterCondition"][];
         };
         /** @description The filter operators each kind of field accepts (string, number, boolean, date: the field types of GET /contacts/fields; event.<name>; topic.<slug>) */
@@ -3438,21 +3502,56 @@ export interface components {
             topic: ("equals" | "notEquals")[];
         };
         FilterTree: {
-            groups: components["schemas"]["postContactsCount_schema0"];
+            groups: components["schemas"]["postContactsBulkSubscribe_schema0"];
             /** @enum {string} */
             logic: "AND" | "OR";
         };
         FilterTree_2: {
-            groups: components["schemas"]["postContactsExport_schema0"];
+            groups: components["schemas"]["postContactsBulkUnsubscribe_schema0"];
             /** @enum {string} */
             logic: "AND" | "OR";
         };
         FilterTree_3: {
-            groups: components["schemas"]["postCampaigns_schema0"];
+            groups: components["schemas"]["postContactsBulkDelete_schema0"];
             /** @enum {string} */
             logic: "AND" | "OR";
         };
         FilterTree_4: {
+            groups: components["schemas"]["postContactsCount_schema0"];
+            /** @enum {string} */
+            logic: "AND" | "OR";
+        };
+        FilterTree_5: {
+            groups: components["schemas"]["postContactsExport_schema0"];
+            /** @enum {string} */
+            logic: "AND" | "OR";
+        };
+        FilterTree_6: {
+            groups: components["schemas"]["getContactViews_schema0"];
+            /** @enum {string} */
+            logic: "AND" | "OR";
+        };
+        FilterTree_7: {
+            groups: components["schemas"]["postContactViews_schema0"];
+            /** @enum {string} */
+            logic: "AND" | "OR";
+        };
+        FilterTree_8: {
+            groups: components["schemas"]["patchContactViewsId_schema0"];
+            /** @enum {string} */
+            logic: "AND" | "OR";
+        };
+        FilterTree_9: {
+            groups: components["schemas"]["postContactsSearch_schema0"];
+            /** @enum {string} */
+            logic: "AND" | "OR";
+        };
+        FilterTree_10: {
+            groups: components["schemas"]["postCampaigns_schema0"];
+            /** @enum {string} */
+            logic: "AND" | "OR";
+        };
+        FilterTree_11: {
             groups: components["schemas"]["putCampaignsId_schema0"];
             /** @enum {string} */
             logic: "AND" | "OR";
@@ -3476,6 +3575,7 @@ export interface components {
             /** @description The "View in browser" link ({{ viewInBrowserUrl }}) before the subscription links; default true */
             viewInBrowser?: boolean;
         };
+        getContactViews_schema0: components["schemas"]["FilterGroup"][];
         HeadingBlock: {
             /** @enum {string} */
             align?: "left" | "center" | "right";
@@ -3542,9 +3642,15 @@ export interface components {
             /** @description Pixels; the image never grows past the content width */
             width?: number;
         };
+        patchContactViewsId_schema0: components["schemas"]["FilterGroup"][];
         postCampaigns_schema0: components["schemas"]["FilterGroup"][];
+        postContactsBulkDelete_schema0: components["schemas"]["FilterGroup"][];
+        postContactsBulkSubscribe_schema0: components["schemas"]["FilterGroup"][];
+        postContactsBulkUnsubscribe_schema0: components["schemas"]["FilterGroup"][];
         postContactsCount_schema0: components["schemas"]["FilterGroup"][];
         postContactsExport_schema0: components["schemas"]["FilterGroup"][];
+        postContactsSearch_schema0: components["schemas"]["FilterGroup"][];
+        postContactViews_schema0: components["schemas"]["FilterGroup"][];
         putCampaignsId_schema0: components["schemas"]["FilterGroup"][];
         SocialBlock: {
             /** @enum {string} */
@@ -6116,7 +6222,7 @@ export interface operations {
                     } | null;
                     /** @description list it in the public archive (/archive/<project slug>) once SENT; default false; PATCH changes it in any status */
                     archive?: boolean;
-                    audienceCondition?: components["schemas"]["FilterTree_3"] | null;
+                    audienceCondition?: components["schemas"]["FilterTree_10"] | null;
                     /** @enum {string} */
                     audienceType: "ALL" | "SEGMENT" | "FILTERED";
                     /** @description HTML (editor "html", required); for a blocks campaign it is compiled from `document` and read-only */
@@ -6485,7 +6591,7 @@ export interface operations {
                     } | null;
                     /** @description list it in the public archive (/archive/<project slug>) once SENT; default false; PATCH changes it in any status */
                     archive?: boolean;
-                    audienceCondition?: components["schemas"]["FilterTree_4"] | null;
+                    audienceCondition?: components["schemas"]["FilterTree_11"] | null;
                     /** @enum {string} */
                     audienceType: "ALL" | "SEGMENT" | "FILTERED";
                     /** @description HTML (editor "html", required); for a blocks campaign it is compiled from `document` and read-only */
@@ -8734,6 +8840,343 @@ export interface operations {
             };
         };
     };
+    getContactViews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description every view */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ContactView"][];
+                    };
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postContactViews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description the columns shown, in order
+                     * @default [
+                     *       "email",
+                     *       "subscribed",
+                     *       "createdAt"
+                     *     ]
+                     */
+                    columns?: string[];
+                    /**
+                     * @description the filter tree of the list (as segments); null: every contact
+                     * @default null
+                     */
+                    filter?: components["schemas"]["FilterTree_7"] | null;
+                    name: string;
+                    /**
+                     * @description the search box (GET /contacts `search`); null: none
+                     * @default null
+                     */
+                    search?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description the view */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactView"];
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteContactViewsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    patchContactViewsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the columns shown, in order */
+                    columns?: string[];
+                    /** @description the filter tree of the list (as segments); null: every contact */
+                    filter?: components["schemas"]["FilterTree_8"] | null;
+                    name?: string;
+                    /** @description the search box (GET /contacts `search`); null: none */
+                    search?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description the view */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactView"];
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getContacts: {
         parameters: {
             query: {
@@ -9686,7 +10129,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    contactIds: string[];
+                    contactIds?: string[];
+                    /** @description instead of contactIds: every contact matching this filter tree and search, no limit */
+                    matching?: {
+                        /** @description a filter tree (as segments); absent or null: every contact */
+                        filter?: components["schemas"]["FilterTree_3"] | null;
+                        /** @description as GET /contacts `search` */
+                        search?: string;
+                        subscribed?: boolean;
+                    };
                 };
             };
         };
@@ -9777,7 +10228,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    contactIds: string[];
+                    contactIds?: string[];
+                    /** @description instead of contactIds: every contact matching this filter tree and search, no limit */
+                    matching?: {
+                        /** @description a filter tree (as segments); absent or null: every contact */
+                        filter?: components["schemas"]["FilterTree"] | null;
+                        /** @description as GET /contacts `search` */
+                        search?: string;
+                        subscribed?: boolean;
+                    };
                 };
             };
         };
@@ -9868,7 +10327,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    contactIds: string[];
+                    contactIds?: string[];
+                    /** @description instead of contactIds: every contact matching this filter tree and search, no limit */
+                    matching?: {
+                        /** @description a filter tree (as segments); absent or null: every contact */
+                        filter?: components["schemas"]["FilterTree_2"] | null;
+                        /** @description as GET /contacts `search` */
+                        search?: string;
+                        subscribed?: boolean;
+                    };
                 };
             };
         };
@@ -10047,7 +10514,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description a filter tree, as segments take it */
-                    condition: components["schemas"]["FilterTree"];
+                    condition: components["schemas"]["FilterTree_4"];
                 };
             };
         };
@@ -10315,14 +10782,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description only these columns, in this order (a saved view's); omitted: id, email, subscribed, createdAt, updatedAt and every registered field */
+                    columns?: string[];
                     /** @description only the contacts matching this filter tree (as segments); omitted: every contact */
-                    filter?: components["schemas"]["FilterTree_2"];
+                    filter?: components["schemas"]["FilterTree_5"];
                     /**
                      * @description only csv
                      * @default csv
                      * @constant
                      */
                     format?: "csv";
+                    /** @description only the contacts this search also matches (as GET /contacts `search`) */
+                    search?: string;
                 };
             };
         };
@@ -11234,6 +11705,134 @@ export interface operations {
                 };
             };
             /** @description validation failed; error.errors lists the fields */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postContactsSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    cursor?: string;
+                    /**
+                     * @default desc
+                     * @enum {string}
+                     */
+                    dir: "asc" | "desc";
+                    /** @description a filter tree (as segments); absent or null: every contact */
+                    filter?: components["schemas"]["FilterTree_9"] | null;
+                    /** @default 20 */
+                    limit?: number;
+                    /** @description as GET /contacts `search` */
+                    search?: string;
+                    /**
+                     * @default createdAt
+                     * @enum {string}
+                     */
+                    sort: "email" | "createdAt";
+                    subscribed?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description a page of contacts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cursor: string | null;
+                        data: {
+                            /** @description ISO 8601 timestamp (UTC) */
+                            createdAt: string;
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            email: string;
+                            id: string;
+                            /** @description single-contact answers only: waiting for its double opt-in confirmation */
+                            pending?: boolean;
+                            subscribed: boolean;
+                            /** @description single-contact answers only: every topic of the project by slug → subscribed (the choice, else the topic's default) */
+                            topics?: {
+                                [key: string]: boolean;
+                            };
+                            /** @description ISO 8601 timestamp (UTC) */
+                            updatedAt: string;
+                        }[];
+                        hasMore: boolean;
+                        total: number;
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:read` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description the filter tree does not fit the project's fields */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14090,7 +14689,7 @@ export interface operations {
     getProjectsIdAudit: {
         parameters: {
             query?: {
-                action?: "project.create" | "keys.rotate" | "api_key.create" | "api_key.revoke" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.require_two_factor" | "project.reset" | "settings.update" | "billing.limits" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "contact.import" | "contact.bulk_subscribe" | "contact.bulk_unsubscribe" | "contact.bulk_delete" | "contact_field.delete" | "event.delete" | "suppression.add" | "suppression.remove" | "template.create" | "template.update" | "template.delete" | "template.publish" | "brand.update" | "campaign.create" | "campaign.update" | "campaign.delete" | "campaign.send" | "campaign.cancel" | "campaign.unschedule" | "workflow.create" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "workflow.update" | "segment.create" | "segment.update" | "segment.delete" | "topic.create" | "topic.update" | "topic.delete" | "form.create" | "form.update" | "form.delete" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.delete" | "retention.prune" | "access.denied";
+                action?: "project.create" | "keys.rotate" | "api_key.create" | "api_key.revoke" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.require_two_factor" | "project.reset" | "settings.update" | "billing.limits" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "contact.import" | "contact.bulk_subscribe" | "contact.bulk_unsubscribe" | "contact.bulk_delete" | "contact_field.delete" | "contact_view.create" | "contact_view.update" | "contact_view.delete" | "event.delete" | "suppression.add" | "suppression.remove" | "template.create" | "template.update" | "template.delete" | "template.publish" | "brand.update" | "campaign.create" | "campaign.update" | "campaign.delete" | "campaign.send" | "campaign.cancel" | "campaign.unschedule" | "workflow.create" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "workflow.update" | "segment.create" | "segment.update" | "segment.delete" | "topic.create" | "topic.update" | "topic.delete" | "form.create" | "form.update" | "form.delete" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.delete" | "retention.prune" | "access.denied";
                 /** @description a user id, `secret key` or `system` */
                 actor?: string;
                 /** @description at or after (inclusive) */
@@ -14117,7 +14716,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @enum {string} */
-                            action: "project.create" | "keys.rotate" | "api_key.create" | "api_key.revoke" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.require_two_factor" | "project.reset" | "settings.update" | "billing.limits" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "contact.import" | "contact.bulk_subscribe" | "contact.bulk_unsubscribe" | "contact.bulk_delete" | "contact_field.delete" | "event.delete" | "suppression.add" | "suppression.remove" | "template.create" | "template.update" | "template.delete" | "template.publish" | "brand.update" | "campaign.create" | "campaign.update" | "campaign.delete" | "campaign.send" | "campaign.cancel" | "campaign.unschedule" | "workflow.create" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "workflow.update" | "segment.create" | "segment.update" | "segment.delete" | "topic.create" | "topic.update" | "topic.delete" | "form.create" | "form.update" | "form.delete" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.delete" | "retention.prune" | "access.denied";
+                            action: "project.create" | "keys.rotate" | "api_key.create" | "api_key.revoke" | "member.add" | "member.invite" | "member.role" | "member.remove" | "invite.withdraw" | "project.update" | "project.require_two_factor" | "project.reset" | "settings.update" | "billing.limits" | "domain.create" | "domain.delete" | "tracking_domain.set" | "tracking_domain.delete" | "contact.delete" | "contact.erase" | "contact.export" | "contact.import" | "contact.bulk_subscribe" | "contact.bulk_unsubscribe" | "contact.bulk_delete" | "contact_field.delete" | "contact_view.create" | "contact_view.update" | "contact_view.delete" | "event.delete" | "suppression.add" | "suppression.remove" | "template.create" | "template.update" | "template.delete" | "template.publish" | "brand.update" | "campaign.create" | "campaign.update" | "campaign.delete" | "campaign.send" | "campaign.cancel" | "campaign.unschedule" | "workflow.create" | "workflow.delete" | "workflow.enable" | "workflow.disable" | "workflow.update" | "segment.create" | "segment.update" | "segment.delete" | "topic.create" | "topic.update" | "topic.delete" | "form.create" | "form.update" | "form.delete" | "webhook_endpoint.create" | "webhook_endpoint.update" | "webhook_endpoint.rotate_secret" | "webhook_endpoint.delete" | "retention.prune" | "access.denied";
                             /** @description the user id, `secret key` or `system` */
                             actor: string;
                             /** @description the acting user's current sign-in address; null for `secret key`, `system` or a deleted account */

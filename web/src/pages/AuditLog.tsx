@@ -43,6 +43,9 @@ const ACTIONS: Record<Action, string> = {
   'contact.bulk_unsubscribe': 'Unsubscribed contacts in bulk',
   'contact.bulk_delete': 'Deleted contacts in bulk',
   'contact_field.delete': 'Deleted a contact field',
+  'contact_view.create': 'Saved a contact view',
+  'contact_view.update': 'Changed a contact view',
+  'contact_view.delete': 'Deleted a contact view',
   'event.delete': 'Deleted an event name',
   'suppression.add': 'Suppressed addresses',
   'suppression.remove': 'Lifted a suppression',
@@ -84,7 +87,11 @@ function Target({ target, contacts }: Pick<Entry, 'target' | 'contacts'>) {
   const name = target.name ?? (contacts.length ? contacts.join(', ') : null);
   return (
     <>
-      {name ? <Text size="sm" style={{ wordBreak: 'break-word' }}>{name}</Text> : null}
+      {name ? (
+        <Text size="sm" style={{ wordBreak: 'break-word' }}>
+          {name}
+        </Text>
+      ) : null}
       <Text size="xs" c="dimmed">
         {target.type} {target.id && target.id !== target.name ? <Code>{target.id}</Code> : null}
       </Text>
@@ -92,7 +99,15 @@ function Target({ target, contacts }: Pick<Entry, 'target' | 'contacts'>) {
   );
 }
 
-const who = (e: Entry) => e.actorEmail ?? (e.actor === 'secret key' ? 'The secret key' : e.actor.startsWith('api key ') ? `The API key ${e.actor.slice(8)}…` : e.actor === 'system' ? 'The system' : 'A deleted account');
+const who = (e: Entry) =>
+  e.actorEmail ??
+  (e.actor === 'secret key'
+    ? 'The secret key'
+    : e.actor.startsWith('api key ')
+      ? `The API key ${e.actor.slice(8)}…`
+      : e.actor === 'system'
+        ? 'The system'
+        : 'A deleted account');
 
 /** The details as short `key: value` pairs (settings keys changed, a role, counts removed). */
 function Details({ details }: { details: Entry['details'] }) {
@@ -115,7 +130,11 @@ export default function AuditLog() {
   const list = useQuery({
     queryKey: ['audit', projectId, action, page],
     queryFn: () =>
-      unwrap(api.GET('/projects/{id}/audit', { params: { path: { id: projectId }, query: { page, pageSize: PAGE_SIZE, action: action === 'all' ? undefined : (action as Action) } } })),
+      unwrap(
+        api.GET('/projects/{id}/audit', {
+          params: { path: { id: projectId }, query: { page, pageSize: PAGE_SIZE, action: action === 'all' ? undefined : (action as Action) } },
+        }),
+      ),
     enabled: allowed,
     placeholderData: keepPreviousData,
   });

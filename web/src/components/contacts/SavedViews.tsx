@@ -1,0 +1,114 @@
+import { useState } from 'react';
+import { ActionIcon, Button, Group, Modal, NavLink, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, fieldError, forProject, unwrap } from '../../api/client';
+import { ErrorState } from '../States';
+import type { ListView, SavedView } from './listView';
+
+const viewsKey = (projectId: string) => ['contact-views', projectId];
+
+export function useSavedViews(projectId: string) {
+  return useQuery({ queryKey: viewsKey(projectId), queryFn: () => unwrap(api.GET('/contact-views', { headers: forProject(projectId) })) });
+}
+
+/**
+ * The list's side panel: "All contacts", then the project's saved views (shared with every member).
+ * "Save view" names the list as it is now; with a view open, "Update view" writes into it.
+ */
+export function SavedViews({
+  projectId,
+  current,
+  activeId,
+  onOpen,
+}: {
+  projectId: string;
+  current: ListView;
+  activeId: string | null;
+  onOpen: (view: SavedView | null) => void;
+}) {
+  const qc = useQueryClient();
+  const views = useSavedViews(projectId);
+  const [naming, setNaming] = useState(false);
+  const [name, setName] = useState('');
+  const body = () => ({ filter: (current.filter as never) ?? null, search: current.search.trim() || null, columns: current.columns });
+  const refresh = () => qc.invalidateQueries({ queryKey: viewsKey(projectId) });
+  const create = useMutation({
+    mutationFn: () => unwrap(api.POST('/contact-views', { body: { name: name.trim(), ...body() }, headers: forProject(projectId) })),
+    onSuccess: async (view) => {
+      setNaming(false);
+      setName('');
+      await refresh();
+      onOpen(view);
+    },
+  });
+  const update = useMutation({
+    mutationFn: (id: string) => unwrap(api.PATCH('/contact-views/{id}', { params: { path: { id } }, body: body(), headers: forProject(projectId) })),
+    onSuccess: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => unwrap(api.DELETE('/contact-views/{id}', { params: { path: { id } }, headers: forProject(projectId) })),
+    onSuccess: async (_, id) => {
+      if (id === activeId) onOpen(null);
+      await refresh();
+    },
+  });
+  return (
+    <Paper withBorder p="xs" component="nav" aria-label="Saved views" w={220} style={{ flexShrink: 0 }}>
+      <Stack gap={4}>
+        <Title order={2} size="h5" px="xs">
+          Views
+        </Title>
+        <NavLink component="button" label="All contacts" active={activeId === null} onClick={() => onOpen(null)} />
+        {(views.data?.data ?? []).map((v) => (
+          <Group key={v.id} gap={0} wrap="nowrap">
+            <NavLink component="button" label={v.name} active={v.id === activeId} onClick={() => onOpen(v)} style={{ flex: 1 }} />
+            <ActionIcon variant="subtle" color="gray" size="sm" aria-label={`Delete view ${v.name}`} onClick={() => remove.mutate(v.id)}>
+              ×
+            </ActionIcon>
+          </Group>
+        ))}
+        {views.data && !views.data.data.length ? (
+          <Text size="xs" c="dimmed" px="xs">
+            No saved views yet: set a filter, a search or columns, then "Save view".
+          </Text>
+        ) : null}
+        <Button size="xs" variant="light" mt="xs" onClick={() => setNaming(true)}>
+          Save view
+        </Button>
+        {activeId ? (
+          <Button size="xs" variant="default" loading={update.isPending} onClick={() => update.mutate(activeId)}>
+            Update view
+          </Button>
+        ) : null}
+        {(views.error ?? update.error ?? remove.error) ? <ErrorState error={views.error ?? update.error ?? remove.error} /> : null}
+      </Stack>
+      <Modal opened={naming} onClose={() => setNaming(false)} title="Save view" closeButtonProps={{ 'aria-label': 'Close' }}>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            create.mutate();
+          }}
+        >
+          <Stack>
+            <TextInput
+              label="View name"
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              error={fieldError(create.error, 'name')}
+              data-autofocus
+            />
+            <Text size="sm" c="dimmed">
+              The filter, the search and the columns shown now, for everyone in the project.
+            </Text>
+            {create.error && !fieldError(create.error, 'name') ? <ErrorState error={create.error} title="Not saved" /> : null}
+            <Group justify="flex-end">
+              <Button type="submit" loading={create.isPending} disabled={!name.trim()}>
+                Save
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
+    </Paper>
+  );
+}
