@@ -48,7 +48,10 @@ export interface ListContactsInput {
   projectId: string;
   limit: number;
   after?: ContactCursor;
+  /** Email or any `data` value contains it (the dashboard's search box). */
   search?: string;
+  /** The email contains it: GET /contacts `search`, as the spec defines it. */
+  emailSearch?: string;
   subscribed?: boolean;
   sort: ContactSort;
   dir: SortDir;
@@ -80,6 +83,7 @@ export async function listContacts(db: Knex, input: ListContactsInput): Promise<
     const q = db<ContactRow>('contacts').where({ project_id: input.projectId });
     if (input.subscribed !== undefined) q.andWhere({ subscribed: input.subscribed });
     if (input.search) whereSearchMatches(q, input.search);
+    if (input.emailSearch) q.andWhere('email', 'ilike', containsPattern(input.emailSearch));
     // The compiled tree names the row `c`: a semi-join keeps this query's own table unaliased.
     if (input.filter) q.andWhereRaw(`EXISTS (SELECT 1 FROM contacts c WHERE c.id = contacts.id AND (${input.filter.sql}))`, [...input.filter.bindings]);
     return q;

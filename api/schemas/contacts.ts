@@ -46,7 +46,7 @@ export const ContactListQuery = z.object({
     .default(20)
     .transform((n) => Math.min(n, MAX_PAGE_LIMIT)),
   cursor: z.string().min(1).max(1000).optional(),
-  search: z.string().max(320).optional().describe('case-insensitive substring of the email or of any value in `data` (names, plan, any field)'),
+  search: z.string().max(320).optional().describe('case-insensitive substring of the email (POST /contacts/search also matches names and any field value)'),
   subscribed: z
     .enum(['true', 'false'])
     .transform((v) => v === 'true')

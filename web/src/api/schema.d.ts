@@ -9183,7 +9183,7 @@ export interface operations {
                 cursor?: string;
                 dir: "asc" | "desc";
                 limit?: number;
-                /** @description case-insensitive substring of the email or of any value in `data` (names, plan, any field) */
+                /** @description case-insensitive substring of the email (POST /contacts/search also matches names and any field value) */
                 search?: string;
                 sort: "email" | "createdAt";
                 subscribed?: "true" | "false";
