@@ -145,22 +145,24 @@ function emitRange(value: Sql, operator: FilterOperator, start: string, end: str
 const ago = (d: Duration): Sql => sql(`(now() - ?::float8 * ${UNIT_INTERVAL[d.unit]})`, d.amount);
 
 /**
- * Correlated subqueries on the contact's events of one name (index events (contact_id, name, created_at)).
- * Events are never in the future, so `within` needs no upper bound (and none that clock skew could trip).
+ * The contact's rollup row of that name (migration 059: count, first_at, last_at, kept exact by the
+ * triggers on events; no row means no such event), one primary-key probe instead of a walk of the
+ * log. Every event operator is decided by these three figures: `within` is "the last one is recent",
+ * `olderThan` "the last one is old", and counts compare the whole count. Events are never in the
+ * future, so `within` needs no upper bound (and none that clock skew could trip).
  */
 function emitEvent(name: string, f: ResolvedFilter): Sql {
-  const of = (select: string) => sql(`SELECT ${select} FROM events e WHERE e.project_id = c.project_id AND e.contact_id = c.id AND e.name = ?`, name);
+  const of = (select: string) =>
+    sql(`SELECT ${select} FROM contact_event_rollups r WHERE r.contact_id = c.id AND r.name = ? AND r.project_id = c.project_id`, name);
   const { operator, operand } = f;
   if (operator === 'triggered') return fill('EXISTS ($)', of('1'));
   if (operand.kind === 'duration') {
     return operator === 'within'
-      ? fill('EXISTS ($ AND e.created_at >= $)', of('1'), ago(operand.duration))
-      : fill('($) < $', of('max(e.created_at)'), ago(operand.duration));
+      ? fill('EXISTS ($ AND r.last_at >= $)', of('1'), ago(operand.duration))
+      : fill('($) < $', of('r.last_at'), ago(operand.duration));
   }
   if (operand.kind !== 'count') throw new Error(`no operand for event ${operator}`);
-  // Counting stops at N + 1 rows: enough to decide every comparison with N, cheap for busy contacts.
-  const capped = fill('SELECT count(*) FROM ($ LIMIT $) capped', of('1'), bind(operand.count + 1, 'bigint'));
-  return fill(`($) ${COMPARE[operator]} $`, capped, bind(operand.count, 'bigint'));
+  return fill(`COALESCE(($), 0) ${COMPARE[operator]} $`, of('r.count'), bind(operand.count, 'bigint'));
 }
 
 /** The contact's state of the topic of that slug (its choice, else the default); a missing topic reads as false. */

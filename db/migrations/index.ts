@@ -48,6 +48,7 @@ import * as campaignDocuments from './054_campaign_documents';
 import * as workflowStepCounts from './055_workflow_step_counts';
 import * as testExecutions from './056_test_executions';
 import * as workflowVersions from './058_workflow_versions';
+import * as eventRollups from './059_event_rollups';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -103,6 +104,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['055_workflow_step_counts', workflowStepCounts],
   ['056_test_executions', testExecutions],
   ['058_workflow_versions', workflowVersions],
+  ['059_event_rollups', eventRollups],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -74,18 +74,18 @@ describe('compileFilter output', () => {
     expect(compile(one({ field: 'data.seats', operator: 'in', value: [1, '2'] })).bindings).toEqual(['seats', '[1,2]']);
   });
 
-  it('asks correlated event subqueries, counting at most N + 1 rows', () => {
-    const base = 'SELECT 1 FROM events e WHERE e.project_id = c.project_id AND e.contact_id = c.id AND e.name = ?';
+  it("reads the contact's event rollup row (one key probe) for every event operator", () => {
+    const of = (select: string) => `SELECT ${select} FROM contact_event_rollups r WHERE r.contact_id = c.id AND r.name = ? AND r.project_id = c.project_id`;
     expect(compile(one({ field: 'event.signup.done', operator: 'notTriggered' }))).toEqual({
-      sql: `NOT COALESCE(EXISTS (${base}), false)`,
+      sql: `NOT COALESCE(EXISTS (${of('1')}), false)`,
       bindings: ['signup.done'],
     });
     expect(compile(one({ field: 'event.buy', operator: 'greaterThan', value: 2 }))).toEqual({
-      sql: `COALESCE((SELECT count(*) FROM (${base} LIMIT ?::bigint) capped) > ?::bigint, false)`,
-      bindings: ['buy', 3, 2],
+      sql: `COALESCE(COALESCE((${of('r.count')}), 0) > ?::bigint, false)`,
+      bindings: ['buy', 2],
     });
     expect(compile(one({ field: 'event.buy', operator: 'olderThan', value: 2, unit: 'weeks' })).sql).toBe(
-      "COALESCE((SELECT max(e.created_at) FROM events e WHERE e.project_id = c.project_id AND e.contact_id = c.id AND e.name = ?) < (now() - ?::float8 * interval '1 week'), false)",
+      `COALESCE((${of('r.last_at')}) < (now() - ?::float8 * interval '1 week'), false)`,
     );
   });
 
