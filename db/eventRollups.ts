@@ -73,7 +73,8 @@ export async function backfillEventRollups(knex: Knex, log: (line: string) => vo
       const next: Date = new Date(day.getTime() + DAY_MS);
       await knex.transaction(async (trx) => {
         await trx.raw('LOCK TABLE events IN SHARE MODE');
-        await trx.raw('DELETE FROM event_hourly_counts WHERE project_id = ? AND hour >= ? AND hour < ?', [projectId, day, next]);
+        // From the end of the last day recounted: the days between had no events, so no counts either.
+        await trx.raw('DELETE FROM event_hourly_counts WHERE project_id = ? AND hour >= ? AND hour < ?', [projectId, cursor, next]);
         await trx.raw(
           `INSERT INTO event_hourly_counts (project_id, name, hour, slot, count)
            SELECT e.project_id, e.name, date_trunc('hour', e.created_at, 'UTC'), 0, count(*)
@@ -84,5 +85,9 @@ export async function backfillEventRollups(knex: Knex, log: (line: string) => vo
       });
       cursor = next;
     }
+    await knex.transaction(async (trx) => {
+      await trx.raw('LOCK TABLE events IN SHARE MODE');
+      await trx.raw('DELETE FROM event_hourly_counts WHERE project_id = ? AND hour >= ?', [projectId, cursor]);
+    });
   }
 }
