@@ -18,13 +18,58 @@ import { backfillEventRollups } from '../eventRollups';
  * The hourly counts are split over 8 slots (by backend pid): every tracked event of a busy name
  * lands in the same hour, and one row would make concurrent transactions queue on its lock.
  *
- * No UPDATE trigger: what the rollups count by (project, contact, name, created_at) is never updated
- * (routing only sets routed_at); a row trigger refuses it, so a future writer cannot drift them.
+ * An UPDATE that changes what they count by (project, contact, name, created_at) moves the counts
+ * too; routing's updates (routed_at) change nothing there.
  *
  * Not in a transaction: the backfill locks in small batches (db/eventRollups.ts) instead of
  * holding events for the whole table.
  */
 export const config = { transaction: false };
+
+/** PL/pgSQL statements adding the events of relation `source` (aliased `x`) to both rollups. */
+const add = (source: string) => `
+  INSERT INTO contact_event_rollups AS r (contact_id, name, project_id, count, first_at, last_at)
+  SELECT x.contact_id, x.name, x.project_id, count(*), min(x.created_at), max(x.created_at)
+    FROM ${source} x WHERE x.contact_id IS NOT NULL
+   GROUP BY x.contact_id, x.name, x.project_id
+   ORDER BY x.contact_id, x.name
+  ON CONFLICT (contact_id, name) DO UPDATE
+    SET count = r.count + EXCLUDED.count, first_at = least(r.first_at, EXCLUDED.first_at), last_at = greatest(r.last_at, EXCLUDED.last_at);
+  ${hourly(source, '')}`;
+
+const hourly = (source: string, sign: '' | '-') => `
+  INSERT INTO event_hourly_counts AS h (project_id, name, hour, slot, count)
+  SELECT x.project_id, x.name, date_trunc('hour', x.created_at, 'UTC'), pg_backend_pid() % 8, ${sign}count(*)
+    FROM ${source} x
+   GROUP BY 1, 2, 3
+   ORDER BY 1, 2, 3
+  ON CONFLICT (project_id, name, hour, slot) DO UPDATE SET count = h.count + EXCLUDED.count;`;
+
+/**
+ * PL/pgSQL statements taking the events of `source` (already gone from the log) out of both rollups.
+ * first_at/last_at are looked up again in the log only when a removed event was the first or the
+ * last (retention removes the oldest: first_at only). A key whose every event went loses its row, so
+ * "has a row" means "triggered". The hourly count goes down in this backend's slot (a slot may go
+ * negative: the slots' sum is what is read).
+ */
+const subtract = (source: string) => `
+  WITH gone AS (SELECT x.contact_id, x.name, count(*) AS n FROM ${source} x WHERE x.contact_id IS NOT NULL GROUP BY 1, 2)
+  DELETE FROM contact_event_rollups r USING gone g
+   WHERE r.contact_id = g.contact_id AND r.name = g.name AND r.count <= g.n;
+  WITH gone AS (
+    SELECT x.contact_id, x.name, count(*) AS n, min(x.created_at) AS first_gone, max(x.created_at) AS last_gone
+      FROM ${source} x WHERE x.contact_id IS NOT NULL GROUP BY 1, 2)
+  UPDATE contact_event_rollups r
+     SET count = r.count - g.n,
+         first_at = CASE WHEN g.first_gone <= r.first_at
+                         THEN coalesce((SELECT min(e.created_at) FROM events e WHERE e.contact_id = r.contact_id AND e.name = r.name), r.first_at)
+                         ELSE r.first_at END,
+         last_at = CASE WHEN g.last_gone >= r.last_at
+                        THEN coalesce((SELECT max(e.created_at) FROM events e WHERE e.contact_id = r.contact_id AND e.name = r.name), r.last_at)
+                        ELSE r.last_at END
+    FROM gone g
+   WHERE r.contact_id = g.contact_id AND r.name = g.name;
+  ${hourly(source, '-')}`;
 
 export async function up(knex: Knex): Promise<void> {
   await knex.transaction(async (trx) => {
@@ -51,66 +96,19 @@ export async function up(knex: Knex): Promise<void> {
       )`);
     await trx.raw('CREATE INDEX IF NOT EXISTS event_hourly_counts_hour ON event_hourly_counts (project_id, hour)');
 
-    await trx.raw(`
-      CREATE OR REPLACE FUNCTION svc_event_rollups_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+    await trx.raw(`CREATE OR REPLACE FUNCTION svc_event_rollups_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN ${add('new_events')} RETURN NULL; END $$`);
+    await trx.raw(`CREATE OR REPLACE FUNCTION svc_event_rollups_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN ${subtract('old_events')} RETURN NULL; END $$`);
+    // Only rows whose counted keys changed (tests backdate events; routing's `SET routed_at` changes none):
+    // their old version is subtracted, their new one added.
+    const changed = (side: 'o' | 'n') =>
+      `(SELECT ${side}.* FROM old_events o JOIN new_events n ON n.id = o.id
+         WHERE (o.project_id, o.contact_id, o.name, o.created_at) IS DISTINCT FROM (n.project_id, n.contact_id, n.name, n.created_at))`;
+    await trx.raw(`CREATE OR REPLACE FUNCTION svc_event_rollups_update() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        INSERT INTO contact_event_rollups AS r (contact_id, name, project_id, count, first_at, last_at)
-        SELECT n.contact_id, n.name, n.project_id, count(*), min(n.created_at), max(n.created_at)
-          FROM new_events n WHERE n.contact_id IS NOT NULL
-         GROUP BY n.contact_id, n.name, n.project_id
-         ORDER BY n.contact_id, n.name
-        ON CONFLICT (contact_id, name) DO UPDATE
-          SET count = r.count + EXCLUDED.count,
-              first_at = least(r.first_at, EXCLUDED.first_at),
-              last_at = greatest(r.last_at, EXCLUDED.last_at);
-        INSERT INTO event_hourly_counts AS h (project_id, name, hour, slot, count)
-        SELECT n.project_id, n.name, date_trunc('hour', n.created_at, 'UTC'), pg_backend_pid() % 8, count(*)
-          FROM new_events n
-         GROUP BY 1, 2, 3
-         ORDER BY 1, 2, 3
-        ON CONFLICT (project_id, name, hour, slot) DO UPDATE SET count = h.count + EXCLUDED.count;
+        IF EXISTS ${changed('o')} THEN ${subtract(changed('o'))} ${add(changed('n'))} END IF;
         RETURN NULL;
-      END $$`);
-
-    // A deletion lowers the counts; first_at/last_at are looked up again in the log only when a
-    // deleted event was the first or the last (retention removes the oldest: first_at only). A key
-    // whose every event went loses its row, so "has a row" means "triggered".
-    await trx.raw(`
-      CREATE OR REPLACE FUNCTION svc_event_rollups_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        WITH gone AS (SELECT o.contact_id, o.name, count(*) AS n FROM old_events o WHERE o.contact_id IS NOT NULL GROUP BY 1, 2)
-        DELETE FROM contact_event_rollups r USING gone g
-         WHERE r.contact_id = g.contact_id AND r.name = g.name AND r.count <= g.n;
-        WITH gone AS (
-          SELECT o.contact_id, o.name, count(*) AS n, min(o.created_at) AS first_gone, max(o.created_at) AS last_gone
-            FROM old_events o WHERE o.contact_id IS NOT NULL GROUP BY 1, 2)
-        UPDATE contact_event_rollups r
-           SET count = r.count - g.n,
-               first_at = CASE WHEN g.first_gone <= r.first_at
-                               THEN coalesce((SELECT min(e.created_at) FROM events e WHERE e.contact_id = r.contact_id AND e.name = r.name), r.first_at)
-                               ELSE r.first_at END,
-               last_at = CASE WHEN g.last_gone >= r.last_at
-                              THEN coalesce((SELECT max(e.created_at) FROM events e WHERE e.contact_id = r.contact_id AND e.name = r.name), r.last_at)
-                              ELSE r.last_at END
-          FROM gone g
-         WHERE r.contact_id = g.contact_id AND r.name = g.name;
-        -- A negative count in this backend's slot: the slots' sum is what is read.
-        INSERT INTO event_hourly_counts AS h (project_id, name, hour, slot, count)
-        SELECT o.project_id, o.name, date_trunc('hour', o.created_at, 'UTC'), pg_backend_pid() % 8, -count(*)
-          FROM old_events o
-         GROUP BY 1, 2, 3
-         ORDER BY 1, 2, 3
-        ON CONFLICT (project_id, name, hour, slot) DO UPDATE SET count = h.count + EXCLUDED.count;
-        RETURN NULL;
-      END $$`);
-
-    await trx.raw(`
-      CREATE OR REPLACE FUNCTION svc_events_keys_immutable() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF (NEW.project_id, NEW.contact_id, NEW.name, NEW.created_at) IS DISTINCT FROM (OLD.project_id, OLD.contact_id, OLD.name, OLD.created_at) THEN
-          RAISE EXCEPTION 'events: project_id, contact_id, name and created_at are never updated (event rollups count by them)';
-        END IF;
-        RETURN NEW;
       END $$`);
 
     await trx.raw('DROP TRIGGER IF EXISTS events_rollups_insert ON events');
@@ -121,10 +119,9 @@ export async function up(knex: Knex): Promise<void> {
     await trx.raw(
       'CREATE TRIGGER events_rollups_delete AFTER DELETE ON events REFERENCING OLD TABLE AS old_events FOR EACH STATEMENT EXECUTE FUNCTION svc_event_rollups_delete()',
     );
-    await trx.raw('DROP TRIGGER IF EXISTS events_keys_immutable ON events');
-    // A column list: routing's `SET routed_at` never runs it.
+    await trx.raw('DROP TRIGGER IF EXISTS events_rollups_update ON events');
     await trx.raw(
-      'CREATE TRIGGER events_keys_immutable BEFORE UPDATE OF project_id, contact_id, name, created_at ON events FOR EACH ROW EXECUTE FUNCTION svc_events_keys_immutable()',
+      'CREATE TRIGGER events_rollups_update AFTER UPDATE ON events REFERENCING OLD TABLE AS old_events NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION svc_event_rollups_update()',
     );
   });
   // From here every write keeps the rollups; the backfill fills in what was written before.
@@ -134,10 +131,10 @@ export async function up(knex: Knex): Promise<void> {
 export async function down(knex: Knex): Promise<void> {
   await knex.raw('DROP TRIGGER IF EXISTS events_rollups_insert ON events');
   await knex.raw('DROP TRIGGER IF EXISTS events_rollups_delete ON events');
-  await knex.raw('DROP TRIGGER IF EXISTS events_keys_immutable ON events');
+  await knex.raw('DROP TRIGGER IF EXISTS events_rollups_update ON events');
   await knex.raw('DROP FUNCTION IF EXISTS svc_event_rollups_insert()');
   await knex.raw('DROP FUNCTION IF EXISTS svc_event_rollups_delete()');
-  await knex.raw('DROP FUNCTION IF EXISTS svc_events_keys_immutable()');
+  await knex.raw('DROP FUNCTION IF EXISTS svc_event_rollups_update()');
   await knex.raw('DROP TABLE IF EXISTS event_hourly_counts');
   await knex.raw('DROP TABLE IF EXISTS contact_event_rollups');
 }

@@ -157,14 +157,23 @@ describe('event rollups stay exact', () => {
     await expectExact(fx.projectId);
   });
 
-  it('refuses updates of what the rollups count by; routing may still mark events', async () => {
+  it('when an update moves events (backdated, renamed, given to another contact); routing updates change nothing', async () => {
     const fx = await createProjectFixture(h);
-    const c = await contact(fx);
-    const [row] = [ev(fx, c, 'purchase', new Date())];
-    await knex()('events').insert(row);
-    await knex()('events').where({ id: row.id }).update({ routed_at: null });
-    await expect(knex()('events').where({ id: row.id }).update({ name: 'other' })).rejects.toThrow(/never updated/);
+    const [a, b] = await Promise.all([contact(fx), contact(fx)]);
+    const rows = [0, 1, 2, 3].map((i) => ev(fx, a, 'purchase', new Date(Date.now() - i * 3_600_000)));
+    await knex()('events').insert(rows);
+    await knex()('events').where({ project_id: fx.projectId }).update({ routed_at: null });
     await expectExact(fx.projectId);
+    await knex()('events')
+      .where({ id: rows[0].id })
+      .update({ created_at: new Date(Date.now() - 40 * DAY) });
+    await expectExact(fx.projectId);
+    await knex()('events').where({ id: rows[1].id }).update({ name: 'refund' });
+    await knex()('events').where({ id: rows[2].id }).update({ contact_id: b });
+    await knex()('events')
+      .where({ project_id: fx.projectId })
+      .update({ created_at: knex().raw("created_at - interval '1 day'") });
+    expect(await expectExact(fx.projectId)).toBe(3);
   });
 
   it('the backfill rebuilds rollups that are missing or wrong, and leaves right ones alone', async () => {
