@@ -86,6 +86,9 @@ export function emitTree(tree: ResolvedTree): Sql {
 function emitFilter(f: ResolvedFilter): Sql {
   const positive = NEGATION[f.operator];
   const base = emitPositive({ ...f, operator: positive ?? f.operator });
+  // An event filter is a bare EXISTS (never NULL): left bare, the planner turns it into a semi- or
+  // anti-join over the rollup rows of that name instead of a probe per contact.
+  if (f.subject.kind === 'event') return positive ? fill('NOT $', base) : base;
   return fill(positive ? 'NOT COALESCE($, false)' : 'COALESCE($, false)', base);
 }
 
@@ -146,24 +149,37 @@ const ago = (d: Duration): Sql => sql(`(now() - ?::float8 * ${UNIT_INTERVAL[d.un
 
 /**
  * The contact's rollup row of that name (migration 059: count, first_at, last_at, kept exact by the
- * triggers on events; no row means no such event), one primary-key probe instead of a walk of the
- * log. Every event operator is decided by these three figures: `within` is "the last one is recent",
- * `olderThan` "the last one is old", and counts compare the whole count. Events are never in the
+ * triggers on events; no row means no such event) instead of a walk of the log. Every event operator
+ * is decided by these figures: `within` is "the last one is recent", `olderThan` "has one and the
+ * last one is old", counts compare the whole count. Each is an EXISTS (a contact without a row has
+ * count 0: a comparison 0 satisfies is written as "no row fails it"). Events are never in the
  * future, so `within` needs no upper bound (and none that clock skew could trip).
  */
 function emitEvent(name: string, f: ResolvedFilter): Sql {
-  const of = (select: string) =>
-    sql(`SELECT ${select} FROM contact_event_rollups r WHERE r.contact_id = c.id AND r.name = ? AND r.project_id = c.project_id`, name);
+  const row = (condition: string, ...parts: Sql[]) =>
+    fill(
+      `EXISTS (SELECT 1 FROM contact_event_rollups r WHERE r.contact_id = c.id AND r.name = $ AND r.project_id = c.project_id${condition})`,
+      bind(name),
+      ...parts,
+    );
   const { operator, operand } = f;
-  if (operator === 'triggered') return fill('EXISTS ($)', of('1'));
-  if (operand.kind === 'duration') {
-    return operator === 'within'
-      ? fill('EXISTS ($ AND r.last_at >= $)', of('1'), ago(operand.duration))
-      : fill('($) < $', of('r.last_at'), ago(operand.duration));
-  }
+  if (operator === 'triggered') return row('');
+  if (operand.kind === 'duration') return row(operator === 'within' ? ' AND r.last_at >= $' : ' AND r.last_at < $', ago(operand.duration));
   if (operand.kind !== 'count') throw new Error(`no operand for event ${operator}`);
-  return fill(`COALESCE(($), 0) ${COMPARE[operator]} $`, of('r.count'), bind(operand.count, 'bigint'));
+  const op = COMPARE[operator]!;
+  return ZERO_SATISFIES[operator](operand.count)
+    ? fill('NOT $', row(` AND NOT (r.count ${op} $)`, bind(operand.count, 'bigint')))
+    : row(` AND r.count ${op} $`, bind(operand.count, 'bigint'));
 }
+
+/** Whether a contact with none of the events (count 0) satisfies `count <operator> n`. */
+const ZERO_SATISFIES: Record<string, (n: number) => boolean> = {
+  equals: (n) => n === 0,
+  greaterThan: () => false,
+  lessThan: (n) => n > 0,
+  greaterThanOrEqual: (n) => n <= 0,
+  lessThanOrEqual: () => true,
+};
 
 /** The contact's state of the topic of that slug (its choice, else the default); a missing topic reads as false. */
 function emitTopic(slug: string, f: ResolvedFilter): Sql {
