@@ -15,6 +15,7 @@ import { resumeErasures } from '../services/erasure';
 import { pruneContactExports } from '../db/contactExport';
 import { overdueScheduledMinutes } from '../db/scheduledSends';
 import { wakeMinute } from '../services/scheduledSends';
+import { ensureEventPartitions, EVENT_PARTITION_MONTHS_AHEAD } from '../db/eventPartitions';
 
 /** Work older than this without progress is assumed orphaned by a crash between commit and start. */
 const ORPHAN_AFTER_MINUTES = 2;
@@ -23,6 +24,11 @@ const SWEEP_BATCH = 500;
 export function maintenanceActivities(deps: ActivityDeps) {
   const { knex } = deps;
   return {
+    /** The events partitions of this month and the next EVENT_PARTITION_MONTHS_AHEAD (docs/capacity.md); idempotent. */
+    async ensurePartitionsAhead(): Promise<{ created: string[] }> {
+      return { created: await ensureEventPartitions(knex, EVENT_PARTITION_MONTHS_AHEAD) };
+    },
+
     async pruneExpired(): Promise<{
       idempotencyKeys: number;
       rateLimitWindows: number;

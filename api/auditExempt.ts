@@ -61,7 +61,7 @@ const EXEMPT: Record<string, readonly string[]> = {
   // A person signing up on a project's form (docs/forms.md): the consent record (source form:<id>) is the trail.
   'signup form submissions': ['POST /f/:id'],
   // Reads that take a body: they change nothing.
-  'reads sent as POST': ['POST /contacts/count', 'POST /contacts/lookup', 'POST /templates/preview', 'POST /v1/verify'],
+  'reads sent as POST': ['POST /contacts/count', 'POST /contacts/lookup', 'POST /contacts/import/preview', 'POST /templates/preview', 'POST /v1/verify'],
   // Finer edits inside an audited thing (whose creation, changes and deletion are entries): a
   // segment's members and recounts, a workflow graph's steps and transitions, an uploaded image.
   // Nothing reaches a contact until a send, an enable or a trigger, which are audited.

@@ -63,12 +63,21 @@ export interface ContactPage {
   total: number;
 }
 
+/**
+ * Contacts whose email or any `data` value contains `term` (case-insensitive, literal). Written
+ * exactly as the trigram indexes of migration 065 are defined, so that both are used.
+ */
+export function whereSearchMatches(q: Knex.QueryBuilder, term: string): Knex.QueryBuilder {
+  const pattern = containsPattern(term);
+  return q.andWhere((w) => w.where('email', 'ilike', pattern).orWhereRaw('contact_search_text(data) ILIKE ?', [pattern]));
+}
+
 /** Keyset pagination over (sort key, id); never OFFSET. */
 export async function listContacts(db: Knex, input: ListContactsInput): Promise<ContactPage> {
   const filtered = () => {
     const q = db<ContactRow>('contacts').where({ project_id: input.projectId });
     if (input.subscribed !== undefined) q.andWhere({ subscribed: input.subscribed });
-    if (input.search) q.andWhere('email', 'ilike', containsPattern(input.search));
+    if (input.search) whereSearchMatches(q, input.search);
     return q;
   };
   const column = input.sort === 'email' ? 'email' : 'created_at';

@@ -2,8 +2,9 @@ import type { Knex } from 'knex';
 import { deterministicUuid } from '../lib/ids';
 import { binaryTextArray } from './binaryArrays';
 import { SUPPRESSED_REASON, type EmailRow, type EmailStatus } from './emails';
-import { suppressedEventBindings, suppressedEventsSql, suppressedSql, type SuppressedEvent } from './suppressions';
+import { suppressedEventBindings, suppressedEventsCtes, suppressedSql, type SuppressedEvent } from './suppressions';
 import { eventListenedSql, type RoutableEventRow } from './events';
+import { claimEventKeysSql } from './eventKeys';
 import { type EngagementHit, type EngagementRules, LINKS_OF, type RecordedEngagements } from './tracking';
 import { campaignEmailId, type RecipientEmail } from './campaignEmails';
 import type { CampaignRow } from './campaigns';
@@ -133,6 +134,9 @@ export async function markHandedOver(knex: Knex, campaignId: string | null, acce
      bump AS (
        UPDATE campaigns SET sent_count = sent_count + n.n, updated_at = now() FROM n
         WHERE campaigns.id = :campaignId AND n.n > 0),
+     sent_keys AS (${claimEventKeysSql(`SELECT u.event_id, m.project_id FROM moved m
+         JOIN unnest(:ids::uuid[], :eventIds::uuid[]) AS u(email_id, event_id) ON u.email_id = m.id
+         JOIN contacts ct ON ct.id = m.contact_id`)}),
      sent AS (
        INSERT INTO events (id, project_id, contact_id, name, data, routed_at)
        SELECT u.event_id, m.project_id, m.contact_id, 'email.sent', jsonb_build_object('emailId', m.id),
@@ -140,7 +144,7 @@ export async function markHandedOver(knex: Knex, campaignId: string | null, acce
          FROM moved m
          JOIN unnest(:ids::uuid[], :eventIds::uuid[]) AS u(email_id, event_id) ON u.email_id = m.id
          JOIN contacts ct ON ct.id = m.contact_id
-       ON CONFLICT (id) DO NOTHING
+         JOIN sent_keys k ON k.id = u.event_id
        RETURNING id, project_id, contact_id, name, routed_at IS NOT NULL AS settled)
      SELECT (SELECT n FROM n) AS n,
             (SELECT coalesce(json_agg(json_build_object('id', id, 'project_id', project_id, 'contact_id', contact_id, 'name', name)), '[]') FROM sent WHERE NOT settled) AS events,
@@ -275,7 +279,7 @@ export async function claimRendered(
               AS u(id, subject, body, text, error, track_opens, track_clicks, links)
         WHERE e.id = u.id::uuid AND e.delivery_workflow = :workflowId AND e.status = 'QUEUED'
         RETURNING e.*),
-     suppressed_events AS (${suppressedEventsSql('claimed')})
+     ${suppressedEventsCtes('claimed')}
      SELECT claimed.*, (SELECT coalesce(json_agg(suppressed_events), '[]') FROM suppressed_events) AS suppressed_events FROM claimed`,
     {
       transport,
@@ -364,9 +368,9 @@ export async function claimPage(knex: Knex, c: CampaignRow, fresh: RecipientEmai
        UPDATE emails SET status = ${requeuedClaim.status}, transport = ${requeuedClaim.transport}, error = ${requeuedClaim.error}, updated_at = now()
         WHERE campaign_id = :id AND contact_id = ANY(:queued::text[]) AND status = 'QUEUED' AND (SELECT ok FROM live)
        RETURNING id, contact_id, to_email, rendered_subject, rendered_body, rendered_text, headers, status, project_id, campaign_id),
-     suppressed_events AS (${suppressedEventsSql(
+     ${suppressedEventsCtes(
        '(SELECT id, project_id, contact_id, campaign_id, status FROM fresh UNION ALL SELECT id, project_id, contact_id, campaign_id, status FROM requeued)',
-     )}),
+     )},
      failed AS (
        UPDATE campaigns SET failed_count = failed_count + f.n
          FROM (SELECT count(*)::int AS n FROM fresh WHERE status = 'FAILED') f
@@ -509,8 +513,8 @@ export async function recordEngagements(db: Knex, hits: EngagementHit[], rules: 
          SELECT j.id, j.project_id, j.contact_id, CASE j.kind WHEN 'open' THEN 'email.opened' ELSE 'email.clicked' END,
                 jsonb_strip_nulls(jsonb_build_object('emailId', j.email_id, 'campaignId', j.campaign_id, 'url', j.url, 'provider', 'first-party'))
            FROM judged j JOIN contacts ct ON ct.id = j.contact_id
-          WHERE NOT j.machine
-         ON CONFLICT (id) DO NOTHING
+          -- The engagement row is the claim: a hit recorded before (a retried batch) writes no second event.
+          WHERE NOT j.machine AND j.id IN (SELECT id FROM recorded)
          RETURNING id, project_id, contact_id, name)
        SELECT (SELECT count(*)::int FROM recorded) AS recorded, (SELECT count(*) FROM moved) AS moved,
               (SELECT coalesce(json_agg(events), '[]') FROM events) AS events`,

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { uuid } from '../lib/ids';
 import { matchesPatternsSql } from './webhookEndpoints';
+import { claimEventKeysSql } from './eventKeys';
 
 export interface EventRow {
   id: string;
@@ -32,20 +33,35 @@ const rowOf = (event: NewEvent) => ({
 });
 
 /**
+ * Events of given (derived) ids: each id is claimed in event_keys first (db/eventKeys.ts) and only
+ * the newly claimed ones are written, in one statement. DISTINCT ON: an id given twice in a batch
+ * is written once, as ON CONFLICT did before `events` was partitioned.
+ */
+const CLAIMED_INSERT_SQL = `WITH input AS (
+    SELECT DISTINCT ON (r.id) r.* FROM jsonb_to_recordset(?::jsonb) AS r(id uuid, project_id uuid, contact_id text, name text, data jsonb, n int) ORDER BY r.id, r.n),
+  claimed AS (${claimEventKeysSql('SELECT id, project_id FROM input')})
+  INSERT INTO events (id, project_id, contact_id, name, data)
+  SELECT i.id, i.project_id, i.contact_id, i.name, i.data FROM input i JOIN claimed c ON c.id = i.id ORDER BY i.n
+  RETURNING *`;
+
+/**
  * Inserts event rows, many per statement (a first segment compute writes one per member). A row
- * whose given id exists already inserts nothing and is not returned: a retried writer adds nothing.
- * Pass the caller's transaction so the events commit with the change they describe.
+ * whose given id was written already inserts nothing and is not returned: a retried writer adds
+ * nothing. Pass the caller's transaction so the events commit with the change they describe.
  */
 export async function recordEvents(db: Knex, events: NewEvent[]): Promise<EventRow[]> {
   const out: EventRow[] = [];
   for (let i = 0; i < events.length; i += INSERT_CHUNK) {
-    out.push(
-      ...(await db<EventRow>('events')
-        .insert(events.slice(i, i + INSERT_CHUNK).map(rowOf))
-        .onConflict('id')
-        .ignore()
-        .returning('*')),
-    );
+    const chunk = events.slice(i, i + INSERT_CHUNK);
+    const fresh = chunk.filter((e) => !e.id);
+    const derived = chunk.filter((e) => e.id);
+    // A random id cannot collide: no claim needed (the /v1/track path never takes one either).
+    if (fresh.length) out.push(...(await db<EventRow>('events').insert(fresh.map(rowOf)).returning('*')));
+    if (derived.length) {
+      const input = derived.map((e, n) => ({ id: e.id, project_id: e.projectId, contact_id: e.contactId, name: e.name, data: e.data ?? {}, n }));
+      const { rows } = await db.raw(CLAIMED_INSERT_SQL, [JSON.stringify(input)]);
+      out.push(...rows);
+    }
   }
   return out;
 }

@@ -41,7 +41,7 @@ export interface JobRow {
 }
 
 /** A staged CSV record: the contact to upsert, or why it cannot be (found when the file was read). */
-export type ImportRowPayload = { email: string; subscribed?: boolean; data: Record<string, string> } | { error: string };
+export type ImportRowPayload = { email: string; subscribed?: boolean; data: Record<string, unknown> } | { error: string };
 
 /** A staged bulk-job row. */
 export interface BulkRowPayload {

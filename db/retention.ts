@@ -78,6 +78,24 @@ export async function pruneEvents(trx: Knex.Transaction, projectId: string, cuto
   return rowCount ?? 0;
 }
 
+/**
+ * Deletes up to `limit` claims of derived event ids (db/eventKeys.ts) older than `cutoff`: their
+ * events are past the window too, and a writer retrying that late is not expected.
+ */
+export async function pruneEventKeys(trx: Knex.Transaction, projectId: string, cutoff: Date, limit: number): Promise<number> {
+  const { rowCount } = await trx.raw(
+    `DELETE FROM event_keys WHERE id IN (SELECT id FROM event_keys WHERE project_id = ? AND created_at < ? ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED)`,
+    [projectId, cutoff, limit],
+  );
+  return rowCount ?? 0;
+}
+
+/** Each project's events window, for the partitions retention may drop whole (db/eventPartitions.ts). */
+export async function eventRetentionDays(db: Knex): Promise<Array<{ id: string; days: number }>> {
+  const { rows } = await db.raw(`SELECT id, (retention->>'eventsDays')::float8 AS days FROM projects WHERE (retention->>'eventsDays') IS NOT NULL`);
+  return rows;
+}
+
 /** Deletes up to `limit` inbound messages (replies, bounces and reports as received) created before `cutoff`. */
 export async function pruneInbound(trx: Knex.Transaction, projectId: string, cutoff: Date, limit: number): Promise<number> {
   const { rowCount } = await trx.raw(

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { decodeCursor, encodeCursor } from './cursors';
 import { deterministicUuid } from '../lib/ids';
+import { claimEventKeysSql } from './eventKeys';
 
 /**
  * The per-project suppression list (docs/api.md "Suppressions"): addresses no mail of the project
@@ -54,23 +55,28 @@ export interface SuppressedEvent {
 }
 
 /**
- * A CTE body that records `email.suppressed` for the SUPPRESSED rows of the CTE `source` (columns
- * id, project_id, contact_id, campaign_id, status), so the claim and its events commit together.
- * Binds `:suppressedIds` (uuid[]) and `:suppressedEventIds` (uuid[], emailSuppressedEventId of
- * each). A contact deleted meanwhile (or none) gets no event; a re-run inserts nothing new.
+ * Two CTEs, `suppressed_event_keys` and `suppressed_events`, that record `email.suppressed` for the
+ * SUPPRESSED rows of `source` (a relation with columns id, project_id, contact_id, campaign_id,
+ * status), so the claim and its events commit together. Binds `:suppressedIds` (uuid[]) and
+ * `:suppressedEventIds` (uuid[], emailSuppressedEventId of each). A contact deleted meanwhile (or
+ * none) gets no event; a re-run, or activities/email deriving the same id, inserts nothing new
+ * (the id is claimed in event_keys first: db/eventKeys.ts).
  */
-export const suppressedEventsSql = (source: string) => `
+export const suppressedEventsCtes = (source: string) => {
+  const due = `FROM ${source} m
+    JOIN unnest(:suppressedIds::uuid[], :suppressedEventIds::uuid[]) AS u(email_id, event_id) ON u.email_id = m.id
+    JOIN contacts ct ON ct.id = m.contact_id
+   WHERE m.status = 'SUPPRESSED'`;
+  return `suppressed_event_keys AS (${claimEventKeysSql(`SELECT u.event_id, m.project_id ${due}`)}),
+  suppressed_events AS (
   INSERT INTO events (id, project_id, contact_id, name, data)
   SELECT u.event_id, m.project_id, m.contact_id, 'email.suppressed',
          jsonb_strip_nulls(jsonb_build_object('emailId', m.id, 'campaignId', m.campaign_id))
-    FROM ${source} m
-    JOIN unnest(:suppressedIds::uuid[], :suppressedEventIds::uuid[]) AS u(email_id, event_id) ON u.email_id = m.id
-    JOIN contacts ct ON ct.id = m.contact_id
-   WHERE m.status = 'SUPPRESSED'
-  ON CONFLICT (id) DO NOTHING
-  RETURNING id, project_id, contact_id, name`;
+    ${due} AND u.event_id IN (SELECT id FROM suppressed_event_keys)
+  RETURNING id, project_id, contact_id, name)`;
+};
 
-/** The bindings suppressedEventsSql needs, for the email ids a claim may suppress. */
+/** The bindings suppressedEventsCtes needs, for the email ids a claim may suppress. */
 export const suppressedEventBindings = (emailIds: string[]) => ({ suppressedIds: emailIds, suppressedEventIds: emailIds.map(emailSuppressedEventId) });
 
 export interface SuppressionPage {

@@ -8,7 +8,8 @@
 export type ContactData = Record<string, unknown>;
 
 /** The type a custom field is registered with (db/fields.ts), inferred from its first value. */
-export type FieldType = 'string' | 'number' | 'boolean' | 'date';
+export const FIELD_TYPES = ['string', 'number', 'boolean', 'date'] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
 
 export interface FieldEntry {
   /** Dotted path inside `data` (`plan`, `profile.tier`). */

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { pruneEmailBodies, pruneEvents, pruneInbound, retentionSettings } from '../db/retention';
+import { eventRetentionDays, pruneEmailBodies, pruneEventKeys, pruneEvents, pruneInbound, retentionSettings } from '../db/retention';
+import { dropExpiredEventPartitions, type DroppedPartition } from '../db/eventPartitions';
 import { recordAudit, SYSTEM_ACTOR } from '../db/auditLog';
 
 const DAY_MS = 86_400_000;
@@ -29,9 +30,21 @@ export async function pruneRound(knex: Knex, projectId: string, opts: { batch: n
       events: settings.eventsDays === null ? 0 : await pruneEvents(trx, projectId, cutoff(settings.eventsDays), opts.batch),
       inbound: settings.inboundDays === null ? 0 : await pruneInbound(trx, projectId, cutoff(settings.inboundDays), opts.batch),
     };
+    const keys = settings.eventsDays === null ? 0 : await pruneEventKeys(trx, projectId, cutoff(settings.eventsDays), opts.batch);
     if (removed.emailBodies + removed.events + removed.inbound > 0) {
       await recordAudit(trx, { projectId, actor: SYSTEM_ACTOR, action: 'retention.prune', target: { type: 'project', id: projectId }, details: { removed } });
     }
-    return { ...removed, more: Object.values(removed).some((n) => n >= opts.batch) };
+    return { ...removed, more: keys >= opts.batch || Object.values(removed).some((n) => n >= opts.batch) };
   });
+}
+
+/**
+ * Drops the monthly events partitions past every project's events window (db/eventPartitions.ts):
+ * a whole month goes at once instead of row by row. A partition holding rows of a project without
+ * an events window, or whose window ends inside it, stays; pruneRound deletes its due rows.
+ */
+export async function dropExpiredPartitions(knex: Knex, opts: { timeScale: number; now?: number }): Promise<DroppedPartition[]> {
+  const now = opts.now ?? Date.now();
+  const cutoffs = new Map((await eventRetentionDays(knex)).map((p) => [p.id, new Date(now - p.days * DAY_MS * opts.timeScale)]));
+  return dropExpiredEventPartitions(knex, cutoffs, new Date(now));
 }

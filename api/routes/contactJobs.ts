@@ -3,8 +3,10 @@ import type { z } from 'zod';
 import { route, RouteDef } from '../route';
 import type { AppContext } from '../context';
 import { notFound, validationError } from '../errors';
-import { BulkBody, ImportBody, JobAccepted, JobIdParams, JobOut, MAX_IMPORT_BYTES } from '../schemas/contactJobs';
-import { ImportFileError, importRows } from '../../services/contactImport';
+import type { Knex } from 'knex';
+import { BulkBody, ImportBody, ImportPreviewOut, JobAccepted, JobIdParams, JobOut, MAX_IMPORT_BYTES, PreviewBody } from '../schemas/contactJobs';
+import { ImportFileError, importRows, previewImport } from '../../services/contactImport';
+import { type FieldEntry, registerFields } from '../../db/fields';
 import { BULK_JOB_TYPES, BulkJobType, createJob, deleteJob, findJob, JobType, StagedRow } from '../../db/jobs';
 import { csvRecords } from '../../lib/csv';
 import { startBulkJob } from '../../services/jobs';
@@ -30,11 +32,16 @@ async function enqueue(
   projectId: string,
   type: keyof typeof JOB_AUDIT,
   rows: Iterable<StagedRow> | AsyncIterable<StagedRow>,
+  afterStaging?: (trx: Knex.Transaction) => Promise<void>,
 ): Promise<z.input<typeof JobAccepted>> {
   const job = await audited(
     ctx.deps.knex,
     requestAuditor(ctx),
-    (trx) => createJob(trx, { projectId: projectId, type, rows }),
+    async (trx) => {
+      const staged = await createJob(trx, { projectId: projectId, type, rows });
+      await afterStaging?.(trx);
+      return staged;
+    },
     (j) => ({ projectId, action: JOB_AUDIT[type], target: { type: 'job', id: j.id }, details: { contacts: j.total } }),
   );
   try {
@@ -67,6 +74,21 @@ function jobRoute(path: string, summary: string, types: readonly JobType[]): Rou
   });
 }
 
+/** A file that cannot be read as an import is the `file` field's 422, not a 500. */
+async function asFileProblems<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof ImportFileError) {
+      throw validationError(
+        err.problems.map((message) => ({ field: 'file', message, code: 'custom' })),
+        'The CSV file cannot be imported',
+      );
+    }
+    throw err;
+  }
+}
+
 const BULK: Record<BulkJobType, { path: string; summary: string }> = {
   BULK_SUBSCRIBE: { path: '/contacts/bulk-subscribe', summary: 'Subscribe up to 1,000 contacts (queued job)' },
   BULK_UNSUBSCRIBE: { path: '/contacts/bulk-unsubscribe', summary: 'Unsubscribe up to 1,000 contacts (queued job)' },
@@ -87,17 +109,27 @@ export default [
     responses: { 202: { description: 'queued', schema: JobAccepted } },
     async handler(ctx, { body, project }) {
       // The temporary file is removed by the router after the request (api/router.ts removeUploadsAfter).
-      try {
-        return await enqueue(ctx, project.id, 'IMPORT', importRows(csvRecords(fs.createReadStream(body.file.filepath))));
-      } catch (err) {
-        if (err instanceof ImportFileError) {
-          throw validationError(
-            err.problems.map((message) => ({ field: 'file', message, code: 'custom' })),
-            'The CSV file cannot be imported',
-          );
-        }
-        throw err;
-      }
+      let declared: FieldEntry[] = [];
+      const rows = importRows(csvRecords(fs.createReadStream(body.file.filepath)), body.mapping, (d) => {
+        declared = d;
+      });
+      // The mapping's types are declared with the job, so a new field is typed as the person chose
+      // even if its first stored value would infer another type (a text column of dates).
+      return await asFileProblems(() => enqueue(ctx, project.id, 'IMPORT', rows, (trx) => registerFields(trx, project.id, declared)));
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/contacts/import/preview',
+    auth: 'secret',
+    scope: 'contacts:write',
+    tag: 'contacts',
+    summary: "The mapping step of an import: a CSV's header, first rows and each column's guessed type (nothing is stored)",
+    multipart: { maxFileSize: MAX_IMPORT_BYTES },
+    body: PreviewBody,
+    responses: { 200: { description: 'the columns and first rows', schema: ImportPreviewOut } },
+    async handler(_ctx, { body }) {
+      return await asFileProblems(() => previewImport(csvRecords(fs.createReadStream(body.file.filepath))));
     },
   }),
   jobRoute('/contacts/import/:jobId', 'Progress of a contact import', ['IMPORT']),

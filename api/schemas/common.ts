@@ -36,11 +36,15 @@ const isUpload = (v: unknown): v is UploadedFile =>
  * A body of one uploaded file in the multipart field `file`. The router passes uploads as `files`;
  * lifting the part to `file` names it as the client sent it.
  */
-export function singleFileBody(missing: string, description: string) {
+export function singleFileBody<Extra extends z.ZodRawShape = Record<never, never>>(missing: string, description: string, extra?: Extra) {
   return z.preprocess(
-    (raw) => ({ file: (raw as { files?: Record<string, unknown> } | null)?.files?.file }),
+    (raw) => {
+      const r = (raw ?? {}) as Record<string, unknown> & { files?: Record<string, unknown> };
+      return { ...Object.fromEntries(Object.keys(extra ?? {}).map((k) => [k, r[k]])), file: r.files?.file };
+    },
     z.object({
       file: z.custom<UploadedFile>(isUpload, { error: missing }).meta({ type: 'string', format: 'binary', description }),
+      ...((extra ?? {}) as Extra),
     }),
   );
 }

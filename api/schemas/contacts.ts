@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Email, PageQuery, Timestamp } from './common';
-import { dataProblems } from '../../lib/contactData';
+import { dataProblems, FIELD_TYPES } from '../../lib/contactData';
 import { TopicStatesInput } from './topics';
 
 /** `cnt_` + base62 (lib/ids contactId); anything else cannot be a contact and answers 404. */
@@ -46,7 +46,7 @@ export const ContactListQuery = z.object({
     .default(20)
     .transform((n) => Math.min(n, MAX_PAGE_LIMIT)),
   cursor: z.string().min(1).max(1000).optional(),
-  search: z.string().max(320).optional(),
+  search: z.string().max(320).optional().describe('case-insensitive substring of the email or of any value in `data` (names, plan, any field)'),
   subscribed: z
     .enum(['true', 'false'])
     .transform((v) => v === 'true')
@@ -83,7 +83,7 @@ export const FieldsOut = z.object({
   fields: z.array(
     z.object({
       field: z.string(),
-      type: z.enum(['string', 'number', 'boolean', 'date']),
+      type: z.enum(FIELD_TYPES),
       isCustom: z.boolean(),
       coverage: z.number().min(0).max(1),
     }),

@@ -49,6 +49,9 @@ import * as workflowStepCounts from './055_workflow_step_counts';
 import * as testExecutions from './056_test_executions';
 import * as workflowVersions from './058_workflow_versions';
 import * as eventRollups from './059_event_rollups';
+import * as eventKeys from './062_event_keys';
+import * as eventsPartitioned from './063_events_partitioned';
+import * as contactSearch from './065_contact_search';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -105,6 +108,9 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['056_test_executions', testExecutions],
   ['058_workflow_versions', workflowVersions],
   ['059_event_rollups', eventRollups],
+  ['062_event_keys', eventKeys],
+  ['063_events_partitioned', eventsPartitioned],
+  ['065_contact_search', contactSearch],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,9 +1,9 @@
-import { proxyActivities, log } from '@temporalio/workflow';
+import { proxyActivities, log, patched } from '@temporalio/workflow';
 import type { maintenanceActivities } from '../../activities/maintenance';
 import type { campaignActivities } from '../../activities/campaigns';
 import type { providerEventActivities } from '../../activities/providerEvents';
 
-const { pruneExpired, resumeOrphans, resumeCampaigns, pruneProviderEvents } = proxyActivities<
+const { pruneExpired, resumeOrphans, resumeCampaigns, pruneProviderEvents, ensurePartitionsAhead } = proxyActivities<
   ReturnType<typeof maintenanceActivities> & ReturnType<typeof campaignActivities> & ReturnType<typeof providerEventActivities>
 >({
   startToCloseTimeout: '2 minutes',
@@ -20,6 +20,8 @@ async function attempt<T>(name: string, step: () => Promise<T>): Promise<T | { f
   }
 }
 
+const EVENT_PARTITIONS_PATCH = 'maintenance-event-partitions';
+
 /** Run by the `maintenance` Schedule every minute. */
 export async function maintenance() {
   return {
@@ -27,5 +29,7 @@ export async function maintenance() {
     campaigns: await attempt('resumeCampaigns', resumeCampaigns),
     pruned: await attempt('pruneExpired', pruneExpired),
     providerEventsPruned: await attempt('pruneProviderEvents', pruneProviderEvents),
+    // Patched: a run that started before the step existed replays without it.
+    ...(patched(EVENT_PARTITIONS_PATCH) ? { partitions: await attempt('ensurePartitionsAhead', ensurePartitionsAhead) } : {}),
   };
 }

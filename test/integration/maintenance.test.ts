@@ -3,6 +3,7 @@ import { startHarness, createProjectFixture, eventually, Harness, ProjectFixture
 import { uniqueEmail } from '../helpers/fixtures';
 import { upsertContact } from '../../db/contactWriters';
 import { insertEmail } from '../../db/emails';
+import { eventPartitions, EVENT_PARTITION_MONTHS_AHEAD } from '../../db/eventPartitions';
 
 let h: Harness;
 let p: ProjectFixture;
@@ -72,5 +73,18 @@ describe('maintenance workflow', () => {
         .where({ project_id: p.projectId })
         .where('window_start', '<', new Date(Date.now() - 5 * 60_000)),
     ).toEqual([]);
+  });
+
+  it('keeps a partition of events ready for this month and the next EVENT_PARTITION_MONTHS_AHEAD, and a DEFAULT one', async () => {
+    const result: any = await runMaintenance();
+    expect(result.partitions).toEqual({ created: expect.any(Array) });
+    const parts = await eventPartitions(h.deps.knex);
+    expect(parts.some((x) => x.isDefault)).toBe(true);
+    const now = new Date();
+    for (let m = 0; m <= EVENT_PARTITION_MONTHS_AHEAD; m++) {
+      const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + m, 1));
+      const covering = parts.filter((x) => !x.isDefault && (x.from === null || x.from <= from) && x.to !== null && x.to > from);
+      expect(covering).toHaveLength(1);
+    }
   });
 });

@@ -1154,6 +1154,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/contacts/import/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The mapping step of an import: a CSV's header, first rows and each column's guessed type (nothing is stored) */
+        post: operations["postContactsImportPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/contacts/lookup": {
         parameters: {
             query?: never;
@@ -8689,6 +8706,7 @@ export interface operations {
                 cursor?: string;
                 dir: "asc" | "desc";
                 limit?: number;
+                /** @description case-insensitive substring of the email or of any value in `data` (names, plan, any field) */
                 search?: string;
                 sort: "email" | "createdAt";
                 subscribed?: "true" | "false";
@@ -10703,6 +10721,8 @@ export interface operations {
                      * @description CSV with a header row: `email` (required), `subscribed` (optional), any other column goes to `data`
                      */
                     file: string;
+                    /** @description JSON array: per column `{ column, key?, type?, skip? }`. Columns it does not name are imported as without a mapping. A typed cell that does not fit is a row error naming the column; each typed data key is registered with its type if new */
+                    mapping?: string;
                 };
             };
         };
@@ -10843,6 +10863,113 @@ export interface operations {
             };
             /** @description unknown resource */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postContactsImportPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description the CSV file to be imported (only its first records are read)
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the columns and first rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        columns: {
+                            column: string;
+                            /** @description suggested key: `email`, `subscribed` or the column name */
+                            key: string;
+                            samples: string[];
+                            /**
+                             * @description guessed from the first 200 records: number, boolean or date when every non-empty value fits, else string
+                             * @enum {string}
+                             */
+                            type: "string" | "number" | "boolean" | "date";
+                        }[];
+                        /** @description the first 5 records after the header */
+                        rows: string[][];
+                    };
+                };
+            };
+            /** @description malformed body or bad query value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description missing or unknown key (UNAUTHORIZED), wrong key type (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description project disabled or not allowed; INSUFFICIENT_SCOPE for a named API key without the `contacts:write` scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description validation failed; error.errors lists the fields */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

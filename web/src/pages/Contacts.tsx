@@ -158,7 +158,7 @@ export default function Contacts() {
         </Group>
       </Group>
       <Group align="flex-end">
-        <TextInput label="Search" placeholder="Email contains…" type="search" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={280} />
+        <TextInput label="Search" placeholder="Email, name or any field value…" type="search" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={280} />
         <Select
           label="Subscribed"
           value={subscribed}

@@ -3,7 +3,6 @@ import {
   Anchor,
   Badge,
   Button,
-  Code,
   Grid,
   Group,
   Modal,
@@ -28,6 +27,7 @@ import { useAppConfig } from '../api/session';
 import { EXECUTION_STATUSES, STATUS_COLORS, temporalExecutionUrl, type Workflow } from '../api/workflows';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { stepStory, waitWords } from '../components/workflow/stepStory';
+import { RawOutput } from '../components/workflow/RawOutput';
 
 const PAGE_SIZE = 25;
 const ACTIVE = new Set(['RUNNING', 'WAITING']);
@@ -337,22 +337,5 @@ function ExecutionTimeline({
         </Stack>
       ) : null}
     </Paper>
-  );
-}
-
-/** A step's raw output, one click away from its words. */
-function RawOutput({ name, output }: { name: string; output: unknown }) {
-  const [open, setOpen] = useState(false);
-  return (
-    <>
-      <Anchor component="button" type="button" size="xs" onClick={() => setOpen((o) => !o)} aria-expanded={open}>
-        {open ? 'Hide raw output' : 'Raw output'}
-      </Anchor>
-      {open ? (
-        <Code block fz="xs" mt={4} aria-label={`Output of ${name}`}>
-          {JSON.stringify(output, null, 2)}
-        </Code>
-      ) : null}
-    </>
   );
 }

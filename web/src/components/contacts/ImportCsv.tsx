@@ -1,17 +1,40 @@
-import { useEffect, useState } from 'react';
-import { Button, FileInput, Group, Modal, Progress, Stack, Table, Text } from '@mantine/core';
+import { useEffect, useMemo, useState } from 'react';
+import { Alert, Button, FileInput, Group, Loader, Modal, Progress, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { api, forProject, ResponseOf, unwrap } from '../../api/client';
 import { ErrorState } from '../States';
+import { ColumnChoice, FieldType, ImportMapping, ImportPreview, initialChoices, mappingOf, mappingProblem } from './ImportMapping';
 
 type Job = ResponseOf<'/contacts/import/{jobId}', 'get'>;
 
-/** "Import CSV": uploads the file, then follows the job (GET /contacts/import/:jobId) until it is done. */
+const asForm = (entries: Record<string, string | Blob>) => {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(entries)) form.append(k, v);
+  return { body: form as never, bodySerializer: (b: unknown) => b as FormData };
+};
+
+/**
+ * "Import CSV": the file's first rows with a guessed type per column (POST /contacts/import/preview),
+ * the mapping step (rename, retype, skip), then the upload with that mapping, followed as a job
+ * (GET /contacts/import/:jobId) until it is done.
+ */
 export function ImportCsv({ projectId, onDone }: { projectId: string; onDone: () => void }) {
   const [opened, setOpened] = useState(false);
   const [file, setFile] = useState<File | null>(null);
   const [jobId, setJobId] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const [preview, setPreview] = useState<ImportPreview | null>(null);
+  const [choices, setChoices] = useState<ColumnChoice[]>([]);
+  const [reading, setReading] = useState(false);
+  const fields = useQuery({
+    queryKey: ['contact-fields', projectId],
+    enabled: opened,
+    queryFn: () => unwrap(api.GET('/contacts/fields', { headers: forProject(projectId) })),
+  });
+  const registered = useMemo(
+    () => new Map<string, FieldType>((fields.data?.fields ?? []).filter((f) => f.isCustom).map((f) => [f.field.slice('data.'.length), f.type])),
+    [fields.data],
+  );
   const job = useQuery({
     queryKey: ['import', projectId, jobId],
     enabled: !!jobId,
@@ -23,14 +46,28 @@ export function ImportCsv({ projectId, onDone }: { projectId: string; onDone: ()
     if (finished) onDone();
   }, [finished]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  async function choose(chosen: File | null) {
+    setFile(chosen);
+    setPreview(null);
+    setError(null);
+    if (!chosen) return;
+    setReading(true);
+    try {
+      const read = await unwrap(api.POST('/contacts/import/preview', { ...asForm({ file: chosen }), headers: forProject(projectId) }));
+      setPreview(read);
+      setChoices(initialChoices(read, registered));
+    } catch (err) {
+      setError(err);
+    } finally {
+      setReading(false);
+    }
+  }
   async function upload() {
     if (!file) return;
     setError(null);
     try {
-      const form = new FormData();
-      form.append('file', file);
       const res = await unwrap(
-        api.POST('/contacts/import', { body: form as never, bodySerializer: (b) => b as unknown as FormData, headers: forProject(projectId) }),
+        api.POST('/contacts/import', { ...asForm({ file, mapping: JSON.stringify(mappingOf(choices)) }), headers: forProject(projectId) }),
       );
       setJobId(res.jobId);
     } catch (err) {
@@ -42,18 +79,35 @@ export function ImportCsv({ projectId, onDone }: { projectId: string; onDone: ()
     setJobId(null);
     setFile(null);
     setError(null);
+    setPreview(null);
   };
+  const problem = preview ? mappingProblem(choices) : null;
   const percent = job.data ? (job.data.total ? (100 * job.data.processed) / job.data.total : finished ? 100 : 0) : 0;
   return (
     <>
       <Button variant="light" onClick={() => setOpened(true)}>
         Import CSV
       </Button>
-      <Modal opened={opened} onClose={close} title="Import contacts from CSV">
+      <Modal opened={opened} onClose={close} title="Import contacts from CSV" size={preview ? 'xl' : 'md'}>
         <Stack>
-          <Text size="sm">A header row with `email` (required), `subscribed` (optional); any other column becomes a custom field.</Text>
-          <FileInput label="CSV file" accept=".csv,text/csv" value={file} onChange={setFile} disabled={!!jobId} clearable />
+          <Text size="sm">A CSV file with a header row. Next you choose what each column becomes: the email address, the subscription or a field.</Text>
+          <FileInput label="CSV file" accept=".csv,text/csv" value={file} onChange={choose} disabled={!!jobId} clearable clearButtonProps={{ 'aria-label': 'Clear the file' }} />
+          {reading ? <Loader size="sm" aria-label="Reading the file" /> : null}
           {error ? <ErrorState error={error} title="The file was not imported" /> : null}
+          {preview && !jobId ? (
+            <>
+              <Text size="sm">
+                Check each column: the name it is imported as, its type (guessed from the first rows) or skip it. A value that does not fit its type is
+                reported as a row error.
+              </Text>
+              <ImportMapping choices={choices} samples={preview.rows} registered={registered} onChange={setChoices} />
+              {problem ? (
+                <Alert color="yellow" role="alert">
+                  {problem}
+                </Alert>
+              ) : null}
+            </>
+          ) : null}
           {jobId ? (
             <Stack gap={4}>
               <Progress value={percent} aria-label="Import progress" animated={!finished} />
@@ -70,8 +124,7 @@ export function ImportCsv({ projectId, onDone }: { projectId: string; onDone: ()
                   <Table.Tbody>
                     {job.data.errors.slice(0, 20).map((e, i) => (
                       <Table.Tr key={i}>
-                        <Table.Td>Row {e.row ?? '?'}</Table.Td>
-                        <Table.Td>{e.message}</Table.Td>
+                        <Table.Td>{e.row ? `Row ${e.row}, ${e.message}` : e.message}</Table.Td>
                       </Table.Tr>
                     ))}
                   </Table.Tbody>
@@ -85,8 +138,8 @@ export function ImportCsv({ projectId, onDone }: { projectId: string; onDone: ()
               {finished ? 'Close' : 'Cancel'}
             </Button>
             {!jobId ? (
-              <Button onClick={upload} disabled={!file}>
-                Upload
+              <Button onClick={upload} disabled={!file || !preview || !!problem}>
+                Import
               </Button>
             ) : null}
           </Group>

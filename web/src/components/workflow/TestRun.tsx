@@ -1,9 +1,11 @@
-import { Alert, Badge, Button, Checkbox, Code, Group, List, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Group, List, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, forProject, unwrap } from '../../api/client';
 import { STATUS_COLORS, type Workflow } from '../../api/workflows';
 import { ContactPicker } from '../emailEditor/ContactPicker';
+import { RawOutput } from './RawOutput';
+import { stepStory } from './stepStory';
 
 const ACTIVE = ['RUNNING', 'WAITING'];
 
@@ -93,16 +95,10 @@ export function TestRun({ projectId, workflow }: { projectId: string; workflow: 
                       {step.summary}
                     </Text>
                   ) : null}
-                  {s.output !== null && s.output !== undefined ? (
-                    <Code block fz="xs">
-                      {JSON.stringify(s.output, null, 2)}
-                    </Code>
-                  ) : null}
-                  {'error' in s && s.error ? (
-                    <Text size="xs" c="red">
-                      {String(s.error)}
-                    </Text>
-                  ) : null}
+                  <Text size="sm" data-story>
+                    {stepStory(s)}
+                  </Text>
+                  {s.output !== null && s.output !== undefined ? <RawOutput name={step?.name ?? s.type} output={s.output} /> : null}
                 </List.Item>
               );
             })}
