@@ -52,7 +52,7 @@ const hourly = (source: string, sign: '' | '-') => `
  * "has a row" means "triggered". The hourly count goes down in this backend's slot (a slot may go
  * negative: the slots' sum is what is read).
  */
-const subtract = (source: string) => `
+export const subtract = (source: string) => `
   WITH gone AS (SELECT x.contact_id, x.name, count(*) AS n FROM ${source} x WHERE x.contact_id IS NOT NULL GROUP BY 1, 2)
   DELETE FROM contact_event_rollups r USING gone g
    WHERE r.contact_id = g.contact_id AND r.name = g.name AND r.count <= g.n;

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { startHarness, createProjectFixture, bearer, Harness, ProjectFixture } from '../helpers/harness';
 import { uniqueEmail } from '../helpers/fixtures';
 import { recordEvents } from '../../db/events';
+import { deterministicUuid } from '../../lib/ids';
 import { pruneEvents } from '../../db/retention';
 import { deleteEventsByName, countEventsByName } from '../../db/eventQueries';
 import { backfillEventRollups } from '../../db/eventRollups';
@@ -110,12 +111,13 @@ describe('event rollups stay exact', () => {
     await Promise.all(batches.map((rows) => knex().transaction((trx) => trx('events').insert(rows))));
     await expectExact(fx.projectId);
 
-    // A retried writer: the same ids again, through the writer every service uses (ON CONFLICT (id) DO NOTHING).
-    const replay = batches[3].map((r) => ({ id: r.id, projectId: fx.projectId, contactId: r.contact_id, name: r.name }));
-    expect(await recordEvents(knex(), replay)).toEqual([]);
-    await Promise.all([recordEvents(knex(), replay), recordEvents(knex(), replay)]);
+    // A retried writer: derived ids (lib/ids deterministicUuid), written once through the writer every service uses, then again.
+    const derived = ids.map((c) => ({ id: deterministicUuid('rollup-test', fx.projectId, c), projectId: fx.projectId, contactId: c, name: 'purchase' }));
+    expect(await recordEvents(knex(), derived)).toHaveLength(4);
+    expect(await recordEvents(knex(), derived)).toEqual([]);
+    await Promise.all([recordEvents(knex(), derived), recordEvents(knex(), derived)]);
     const purchases = await knex()('contact_event_rollups').where({ contact_id: ids[0], name: 'purchase' }).first('count');
-    expect(Number(purchases.count)).toBe(12);
+    expect(Number(purchases.count)).toBe(13);
     await expectExact(fx.projectId);
   });
 
