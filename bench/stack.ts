@@ -50,8 +50,11 @@ async function startTemporal(): Promise<BenchStack['server']> {
   };
 }
 
-/** The real API on a fresh database and its own Temporal dev server, like the tests but listening on a port. */
-export async function startStack(env: Record<string, string> = {}): Promise<BenchStack> {
+/**
+ * The real API on a fresh database and its own Temporal dev server, like the tests but listening on a port.
+ * `keepDatabase`: a DATABASE_URL given in `env` is left in place at stop (bench/scale.ts reuses its seeded database).
+ */
+export async function startStack(env: Record<string, string> = {}, opts: { keepDatabase?: boolean } = {}): Promise<BenchStack> {
   // Worker processes load the prebuilt bundle, as npm start's does: one that bundles at start spends
   // its first seconds in webpack while the bench is already measuring.
   await ensureWorkflowBundle();
@@ -86,7 +89,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Benc
       await temporal.close();
       await knex.destroy();
       await server.stop();
-      await dropDatabase(config.databaseUrl).catch(() => undefined);
+      if (!opts.keepDatabase) await dropDatabase(config.databaseUrl).catch(() => undefined);
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { sendRates } from '../lib/math';
 import { ActivityType, whereEventTypes } from './activity';
+import { EDGE_SQL, edgeBindings, hourSplit } from './eventRollups';
 
 /**
  * Aggregations for GET /analytics/…: all in SQL, all scoped to one project and bounded by a time
@@ -33,18 +34,31 @@ export interface TimeseriesInput {
 export async function timeseries(db: Knex, input: TimeseriesInput): Promise<Array<{ t: Date; count: number }>> {
   // `unit` comes from INTERVALS, never from the request text.
   const unit = INTERVALS.find((i) => i === input.interval)!;
-  const source: Knex.QueryBuilder =
-    input.type === 'failed'
-      ? db({ m: 'emails' })
-          .where({ 'm.project_id': input.projectId, 'm.status': 'FAILED' })
-          .andWhere('m.updated_at', '>=', input.from)
-          .andWhere('m.updated_at', '<', input.to)
-          .select(db.raw(`date_trunc('${unit}', m.updated_at AT TIME ZONE 'UTC') AS t`), db.raw('count(*)::int AS n'))
-      : whereEventTypes(db({ e: 'events' }).where('e.project_id', input.projectId), [input.type])
-          .andWhere('e.created_at', '>=', input.from)
-          .andWhere('e.created_at', '<', input.to)
-          .select(db.raw(`date_trunc('${unit}', e.created_at AT TIME ZONE 'UTC') AS t`), db.raw('count(*)::int AS n'));
-  const counts = source.groupByRaw('1').toSQL();
+  const bucket = (column: string) => db.raw(`date_trunc('${unit}', ${column} AT TIME ZONE 'UTC') AS t`);
+  let counts: { sql: string; bindings: readonly Knex.Value[] };
+  if (input.type === 'failed') {
+    counts = db({ m: 'emails' })
+      .where({ 'm.project_id': input.projectId, 'm.status': 'FAILED' })
+      .andWhere('m.updated_at', '>=', input.from)
+      .andWhere('m.updated_at', '<', input.to)
+      .select(bucket('m.updated_at'), db.raw('count(*)::bigint AS n'))
+      .groupByRaw('1')
+      .toSQL();
+  } else {
+    // Events: whole UTC hours from the hourly rollup (migration 059), the partial first and last hour from the log.
+    const split = hourSplit(input.from, input.to);
+    const whole = whereEventTypes(db({ e: 'event_hourly_counts' }).where('e.project_id', input.projectId), [input.type])
+      .andWhere('e.hour', '>=', split.wholeFrom)
+      .andWhere('e.hour', '<', split.wholeTo)
+      .select(bucket('e.hour'), db.raw('sum(e.count)::bigint AS n'))
+      .groupByRaw('1');
+    const edges = whereEventTypes(db({ e: 'events' }).where('e.project_id', input.projectId), [input.type])
+      .whereRaw(EDGE_SQL, edgeBindings(split))
+      .select(bucket('e.created_at'), db.raw('count(*)::bigint AS n'))
+      .groupByRaw('1');
+    const [w, e] = [whole.toSQL(), edges.toSQL()];
+    counts = { sql: `SELECT x.t, sum(x.n) AS n FROM ((${w.sql}) UNION ALL (${e.sql})) x GROUP BY x.t`, bindings: [...w.bindings, ...e.bindings] };
+  }
   const { rows } = await db.raw(
     `WITH counts AS (${counts.sql})
      SELECT b.t AT TIME ZONE 'UTC' AS t, coalesce(c.n, 0)::int AS count

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { decodeCursor, encodeCursor, isTimeKey, timeKeySql } from './cursors';
+import { EDGE_SQL, edgeBindings, hourSplit } from './eventRollups';
 
 /**
  * Read and bulk-delete queries over `events` for the dashboard (GET /events…, DELETE /events/:name).
@@ -98,21 +99,51 @@ export interface CountByNameInput {
   excludeNames?: readonly string[];
 }
 
-/** Events per name in [from, to), most frequent first. */
+/**
+ * Events per name in [from, to), most frequent first, from the rollups of migration 059 (db/eventRollups):
+ * the whole UTC hours of the window from the hourly counts, its partial first and last hour from the
+ * log. Unique contacts from the per-contact rollup: a contact whose last event of the name falls in
+ * the window counts; one whose last is at or after `to` (the last milliseconds, or a backdated
+ * window) is checked in the log. One statement, so both read the same snapshot.
+ */
 export async function countEventsByName(db: Knex, input: CountByNameInput): Promise<NameCount[]> {
-  const q = db('events')
-    .where('project_id', input.projectId)
-    .andWhere('created_at', '>=', input.from)
-    .andWhere('created_at', '<', input.to)
-    .groupBy('name')
-    .select('name', db.raw('count(*)::int AS count'), db.raw('count(DISTINCT contact_id)::int AS "uniqueContacts"'))
-    .orderBy([
-      { column: 'count', order: 'desc' },
-      { column: 'name', order: 'asc' },
-    ])
-    .limit(input.limit);
-  if (input.excludeNames?.length) q.whereNotIn('name', input.excludeNames);
-  return q;
+  const split = hourSplit(input.from, input.to);
+  const { rows } = await db.raw(
+    `WITH totals AS (
+       SELECT name, sum(n)::bigint AS n FROM (
+         SELECT e.name, count(*) AS n FROM events e WHERE e.project_id = ? AND ${EDGE_SQL} GROUP BY e.name
+         UNION ALL
+         SELECT h.name, sum(h.count) FROM event_hourly_counts h WHERE h.project_id = ? AND h.hour >= ? AND h.hour < ? GROUP BY h.name
+       ) x
+        WHERE name NOT IN (SELECT jsonb_array_elements_text(?::jsonb))
+        GROUP BY name HAVING sum(n) > 0
+        ORDER BY 2 DESC, 1 LIMIT ?
+     )
+     SELECT t.name, t.n::int AS count,
+            ((SELECT count(*) FROM contact_event_rollups r WHERE r.project_id = ? AND r.name = t.name AND r.last_at >= ? AND r.last_at < ?)
+           + (SELECT count(*) FROM contact_event_rollups r WHERE r.project_id = ? AND r.name = t.name AND r.last_at >= ? AND r.first_at < ?
+                 AND EXISTS (SELECT 1 FROM events e WHERE e.contact_id = r.contact_id AND e.name = r.name AND e.created_at >= ? AND e.created_at < ?)))::int AS "uniqueContacts"
+       FROM totals t
+      ORDER BY t.n DESC, t.name`,
+    [
+      input.projectId,
+      ...edgeBindings(split),
+      input.projectId,
+      split.wholeFrom,
+      split.wholeTo,
+      JSON.stringify(input.excludeNames ?? []),
+      input.limit,
+      input.projectId,
+      input.from,
+      input.to,
+      input.projectId,
+      input.to,
+      input.to,
+      input.from,
+      input.to,
+    ],
+  );
+  return rows;
 }
 
 /** Events in [from, to). */

@@ -86,6 +86,9 @@ export function emitTree(tree: ResolvedTree): Sql {
 function emitFilter(f: ResolvedFilter): Sql {
   const positive = NEGATION[f.operator];
   const base = emitPositive({ ...f, operator: positive ?? f.operator });
+  // An event filter is a bare EXISTS (never NULL): left bare, the planner turns it into a semi- or
+  // anti-join over the rollup rows of that name instead of a probe per contact.
+  if (f.subject.kind === 'event') return positive ? fill('NOT $', base) : base;
   return fill(positive ? 'NOT COALESCE($, false)' : 'COALESCE($, false)', base);
 }
 
@@ -145,23 +148,38 @@ function emitRange(value: Sql, operator: FilterOperator, start: string, end: str
 const ago = (d: Duration): Sql => sql(`(now() - ?::float8 * ${UNIT_INTERVAL[d.unit]})`, d.amount);
 
 /**
- * Correlated subqueries on the contact's events of one name (index events (contact_id, name, created_at)).
- * Events are never in the future, so `within` needs no upper bound (and none that clock skew could trip).
+ * The contact's rollup row of that name (migration 059: count, first_at, last_at, kept exact by the
+ * triggers on events; no row means no such event) instead of a walk of the log. Every event operator
+ * is decided by these figures: `within` is "the last one is recent", `olderThan` "has one and the
+ * last one is old", counts compare the whole count. Each is an EXISTS (a contact without a row has
+ * count 0: a comparison 0 satisfies is written as "no row fails it"). Events are never in the
+ * future, so `within` needs no upper bound (and none that clock skew could trip).
  */
 function emitEvent(name: string, f: ResolvedFilter): Sql {
-  const of = (select: string) => sql(`SELECT ${select} FROM events e WHERE e.project_id = c.project_id AND e.contact_id = c.id AND e.name = ?`, name);
+  const row = (condition: string, ...parts: Sql[]) =>
+    fill(
+      `EXISTS (SELECT 1 FROM contact_event_rollups r WHERE r.contact_id = c.id AND r.name = $ AND r.project_id = c.project_id${condition})`,
+      bind(name),
+      ...parts,
+    );
   const { operator, operand } = f;
-  if (operator === 'triggered') return fill('EXISTS ($)', of('1'));
-  if (operand.kind === 'duration') {
-    return operator === 'within'
-      ? fill('EXISTS ($ AND e.created_at >= $)', of('1'), ago(operand.duration))
-      : fill('($) < $', of('max(e.created_at)'), ago(operand.duration));
-  }
+  if (operator === 'triggered') return row('');
+  if (operand.kind === 'duration') return row(operator === 'within' ? ' AND r.last_at >= $' : ' AND r.last_at < $', ago(operand.duration));
   if (operand.kind !== 'count') throw new Error(`no operand for event ${operator}`);
-  // Counting stops at N + 1 rows: enough to decide every comparison with N, cheap for busy contacts.
-  const capped = fill('SELECT count(*) FROM ($ LIMIT $) capped', of('1'), bind(operand.count + 1, 'bigint'));
-  return fill(`($) ${COMPARE[operator]} $`, capped, bind(operand.count, 'bigint'));
+  const op = COMPARE[operator]!;
+  return ZERO_SATISFIES[operator](operand.count)
+    ? fill('NOT $', row(` AND NOT (r.count ${op} $)`, bind(operand.count, 'bigint')))
+    : row(` AND r.count ${op} $`, bind(operand.count, 'bigint'));
 }
+
+/** Whether a contact with none of the events (count 0) satisfies `count <operator> n`. */
+const ZERO_SATISFIES: Record<string, (n: number) => boolean> = {
+  equals: (n) => n === 0,
+  greaterThan: () => false,
+  lessThan: (n) => n > 0,
+  greaterThanOrEqual: (n) => n <= 0,
+  lessThanOrEqual: () => true,
+};
 
 /** The contact's state of the topic of that slug (its choice, else the default); a missing topic reads as false. */
 function emitTopic(slug: string, f: ResolvedFilter): Sql {

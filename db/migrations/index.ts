@@ -48,6 +48,8 @@ import * as campaignDocuments from './054_campaign_documents';
 import * as workflowStepCounts from './055_workflow_step_counts';
 import * as testExecutions from './056_test_executions';
 import * as workflowVersions from './058_workflow_versions';
+import * as eventRollups from './059_event_rollups';
+import * as eventRollupsForget from './060_event_rollups_forget';
 import * as eventKeys from './062_event_keys';
 import * as eventsPartitioned from './063_events_partitioned';
 import * as contactSearch from './065_contact_search';
@@ -110,6 +112,8 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['055_workflow_step_counts', workflowStepCounts],
   ['056_test_executions', testExecutions],
   ['058_workflow_versions', workflowVersions],
+  ['059_event_rollups', eventRollups],
+  ['060_event_rollups_forget', eventRollupsForget],
   ['062_event_keys', eventKeys],
   ['063_events_partitioned', eventsPartitioned],
   ['065_contact_search', contactSearch],

@@ -44,17 +44,31 @@ async function project(): Promise<string> {
   return id;
 }
 
-async function event(projectId: string, createdAt: string, opts: { name?: string; routed?: boolean } = {}): Promise<string> {
+async function event(projectId: string, createdAt: string, opts: { name?: string; routed?: boolean; contactId?: string } = {}): Promise<string> {
   const id = crypto.randomUUID();
   await knex('events').insert({
     id,
     project_id: projectId,
+    contact_id: opts.contactId ?? null,
     name: opts.name ?? 'seen',
     data: '{}',
     created_at: at(createdAt),
     routed_at: opts.routed === false ? null : at(createdAt),
   });
   return id;
+}
+
+/** The event rollups (migrations 059, 060) against the log, over this database's every event. */
+async function expectRollupsExact() {
+  const q = async (sql: string) => (await knex.raw(sql)).rows.map((r: any) => JSON.stringify(r)).sort();
+  expect(await q('SELECT contact_id, name, count::int AS n, first_at, last_at FROM contact_event_rollups')).toEqual(
+    await q(
+      'SELECT contact_id, name, count(*)::int AS n, min(created_at) AS first_at, max(created_at) AS last_at FROM events WHERE contact_id IS NOT NULL GROUP BY 1, 2',
+    ),
+  );
+  expect(await q('SELECT project_id, name, hour, sum(count)::int AS n FROM event_hourly_counts GROUP BY 1, 2, 3 HAVING sum(count) <> 0')).toEqual(
+    await q(`SELECT project_id, name, date_trunc('hour', created_at, 'UTC') AS hour, count(*)::int AS n FROM events GROUP BY 1, 2, 3`),
+  );
 }
 
 const where = async (id: string) => (await knex.raw('SELECT tableoid::regclass::text AS part FROM events WHERE id = ?', [id])).rows[0]?.part;
@@ -71,6 +85,8 @@ it('creates this month and the next ones once, and moves rows the DEFAULT partit
   expect(await where(straggler)).toBe('events_default');
   expect(await ensureEventPartitions(knex, 1, at('2025-04-30T23:00:00Z'))).toEqual(['events_y2025m04', 'events_y2025m05']);
   expect(await where(straggler)).toBe('events_y2025m05');
+  // Moved through the parent: counted once in the event rollups.
+  await expectRollupsExact();
   expect(await names()).toEqual(
     expect.arrayContaining(['events_y2025m01', 'events_y2025m02', 'events_y2025m03', 'events_y2025m04', 'events_y2025m05', 'events_default']),
   );
@@ -83,8 +99,11 @@ it('drops a month every project with rows in it is past, keeping unrouted and co
   const cutoffs = new Map([[short, at('2024-09-15T00:00:00Z')]]);
   const now = at('2024-10-20T00:00:00Z');
 
-  // June: only `short`'s rows, all past its window.
-  const june = [await event(short, '2024-06-03T00:00:00Z'), await event(short, '2024-06-20T00:00:00Z')];
+  // June: only `short`'s rows, all past its window (one of a contact, whose July event stays).
+  const contactId = `cnt_${crypto.randomBytes(8).toString('hex')}`;
+  await knex('contacts').insert({ id: contactId, project_id: short, email: `${contactId}@example.test`, data: '{}' });
+  const june = [await event(short, '2024-06-03T00:00:00Z', { contactId }), await event(short, '2024-06-20T00:00:00Z', { contactId })];
+  await event(short, '2024-07-05T00:00:00Z', { contactId });
   const unrouted = await event(short, '2024-06-21T00:00:00Z', { routed: false });
   const unsubscribed = await event(short, '2024-06-22T00:00:00Z', { name: 'contact.unsubscribed' });
   // July: a row of a project that keeps everything.
@@ -106,6 +125,9 @@ it('drops a month every project with rows in it is past, keeping unrouted and co
   expect(await where(september)).toBe('events_y2024m09');
   // October is not over: never dropped, however empty.
   expect(await names()).toEqual(expect.arrayContaining(['events_y2024m07', 'events_y2024m09', 'events_y2024m10']));
+
+  // The dropped rows left the event rollups; the kept ones are counted once.
+  await expectRollupsExact();
 
   // Running again changes nothing more.
   expect(await dropExpiredEventPartitions(knex, cutoffs, now)).toEqual([]);

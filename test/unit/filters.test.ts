@@ -74,18 +74,19 @@ describe('compileFilter output', () => {
     expect(compile(one({ field: 'data.seats', operator: 'in', value: [1, '2'] })).bindings).toEqual(['seats', '[1,2]']);
   });
 
-  it('asks correlated event subqueries, counting at most N + 1 rows', () => {
-    const base = 'SELECT 1 FROM events e WHERE e.project_id = c.project_id AND e.contact_id = c.id AND e.name = ?';
-    expect(compile(one({ field: 'event.signup.done', operator: 'notTriggered' }))).toEqual({
-      sql: `NOT COALESCE(EXISTS (${base}), false)`,
-      bindings: ['signup.done'],
+  it("asks the contact's event rollup row, as a bare EXISTS the planner can join", () => {
+    const row = (condition = '') =>
+      `EXISTS (SELECT 1 FROM contact_event_rollups r WHERE r.contact_id = c.id AND r.name = ? AND r.project_id = c.project_id${condition})`;
+    expect(compile(one({ field: 'event.signup.done', operator: 'notTriggered' }))).toEqual({ sql: `NOT ${row()}`, bindings: ['signup.done'] });
+    expect(compile(one({ field: 'event.buy', operator: 'greaterThan', value: 2 }))).toEqual({ sql: row(' AND r.count > ?::bigint'), bindings: ['buy', 2] });
+    // Count 0 (no row) satisfies "< 3": written as "no row fails it".
+    expect(compile(one({ field: 'event.buy', operator: 'lessThan', value: 3 }))).toEqual({
+      sql: `NOT ${row(' AND NOT (r.count < ?::bigint)')}`,
+      bindings: ['buy', 3],
     });
-    expect(compile(one({ field: 'event.buy', operator: 'greaterThan', value: 2 }))).toEqual({
-      sql: `COALESCE((SELECT count(*) FROM (${base} LIMIT ?::bigint) capped) > ?::bigint, false)`,
-      bindings: ['buy', 3, 2],
-    });
+    expect(compile(one({ field: 'event.buy', operator: 'notEquals', value: 0 })).sql).toBe(`NOT NOT ${row(' AND NOT (r.count = ?::bigint)')}`);
     expect(compile(one({ field: 'event.buy', operator: 'olderThan', value: 2, unit: 'weeks' })).sql).toBe(
-      "COALESCE((SELECT max(e.created_at) FROM events e WHERE e.project_id = c.project_id AND e.contact_id = c.id AND e.name = ?) < (now() - ?::float8 * interval '1 week'), false)",
+      row(" AND r.last_at < (now() - ?::float8 * interval '1 week')"),
     );
   });
 
