@@ -1,4 +1,5 @@
 import { route } from '../route';
+import { heavyReader } from '../../services/reads';
 import { audited, requestAuditor } from '../../services/audit';
 import type { AppContext } from '../context';
 import { badRequest, conflict, notFound } from '../errors';
@@ -51,7 +52,7 @@ export default [
     async handler(ctx, { query, project }) {
       const after = query.cursor === undefined ? undefined : parseContactCursor(query.cursor, query.sort);
       if (after === null) throw badRequest('Invalid cursor: pass the cursor of a previous page with the same sort');
-      const page = await listContacts(ctx.deps.knex, { ...query, projectId: project.id, after });
+      const page = await listContacts(await heavyReader(ctx.deps, project.id), { ...query, projectId: project.id, after });
       return { data: page.rows.map(presentContact), cursor: page.cursor, hasMore: page.hasMore, total: page.total };
     },
   }),
