@@ -139,7 +139,10 @@ export class ReplicaSet {
   }
 
   private async lagNow(replica: Replica): Promise<number> {
-    const primary = await this.primary.raw('select pg_current_wal_lsn()::text as lsn');
+    // The insert position, not pg_current_wal_lsn() (the write position): with synchronous_commit
+    // off a commit returns before its WAL is written, and a replica "caught up" to the write
+    // position could still lack it.
+    const primary = await this.primary.raw('select pg_current_wal_insert_lsn()::text as lsn');
     const lsn: string = primary.rows[0].lsn;
     const r = await replica.knex.raw(
       `select pg_is_in_recovery() as standby,
