@@ -24,6 +24,7 @@ export function buildApp(deps: Deps): BuiltApp {
   app.silent = true;
   const router = buildRouter(allRoutes);
   observePool('api', deps.knex);
+  for (const [i, pool] of (deps.reader?.pools ?? []).entries()) observePool(`api_replica${i}`, pool);
   app.use(httpMetrics);
   app.use(requestId);
   app.use(errorEnvelope);

@@ -7,11 +7,14 @@ import type { ProjectRow } from '../db/projects';
 import type { UserRow } from '../db/users';
 import type { StepRegistry } from '../temporal/steps';
 import type { Runtime } from '../services/runtime';
+import type { ReplicaSet } from '../db/replicas';
 
 /** Everything a request handler may reach; built once per process (or per test). */
 export interface Deps {
   config: Config;
   knex: Knex;
+  /** Streaming replicas for heavy reads (DATABASE_REPLICA_URL); absent: every read uses `knex`. Services pick through services/reads.ts. */
+  reader?: ReplicaSet;
   temporal: TemporalGateway;
   log: Logger;
   /** Workflow step types; the registry of temporal/steps when absent (tests inject their own). */

@@ -17,6 +17,7 @@ import { nestedDeeperThan } from '../lib/json';
 import { findRefusedText, refusedMessage } from '../lib/hostileText';
 import { auditWitness, committedEntries, type AuditAction } from '../db/auditLog';
 import { versionAuthor } from '../db/workflowVersions';
+import { withWriteScope } from '../db/writeScope';
 import { requestAuditor } from '../services/audit';
 import { can } from '../db/projects';
 import { refuseRole } from './projectAccess';
@@ -236,7 +237,8 @@ export function buildRouter(defs: RouteDef[]): Router<any, any> {
   for (const def of defs) {
     const handle = async (ctx: AppContext) => {
       const input = validate(def, ctx);
-      const run = () => def.handler(ctx, { ...input, ...principalOf(def, ctx) });
+      // The handler's own writes (not the auth middleware's bookkeeping) send its heavy reads to the primary (db/replicas.ts).
+      const run = () => withWriteScope(ctx.state.project?.id, () => def.handler(ctx, { ...input, ...principalOf(def, ctx) }));
       // Workflow edits record their author in the versions they make (db/workflowVersions.ts); only
       // the workflows' routes edit graphs, so no other request (the tracking path) pays for it.
       const reply = await (def.tag === 'workflows' ? versionAuthor.run(requestAuditor(ctx).actor, run) : run());

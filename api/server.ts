@@ -35,13 +35,16 @@ if (require.main === module) {
     const migrator = createKnex(config.databaseUrl, { max: 1 });
     await migrateLatest(migrator).finally(() => migrator.destroy());
     const knex = createKnex(config.databaseUrl, { max: 20, statementTimeoutMs: config.dbStatementTimeoutMs });
+    const { createReplicaSet } = await import('../db/replicas');
+    const reader = createReplicaSet(knex, config, { max: 20, statementTimeoutMs: config.dbStatementTimeoutMs });
     const temporal = createTemporalGateway(config);
     const { createRuntime } = await import('../services/runtime');
-    const server = await startApi({ config, knex, temporal, log, runtime: createRuntime({ config, knex, temporal, log }) });
+    const server = await startApi({ config, knex, reader, temporal, log, runtime: createRuntime({ config, knex, temporal, log }) });
     log.info({ url: `http://localhost:${config.port}` }, `API listening at http://localhost:${config.port}`);
     const stop = async () => {
       await closeServer(server);
       await temporal.close();
+      await reader?.destroy();
       await knex.destroy();
       process.exit(0);
     };

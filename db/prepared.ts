@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
+import { noteStatement } from './writeScope';
 
 interface Statement {
   name: string;
@@ -49,6 +50,8 @@ export async function prepared(db: Knex, sql: string, bindings: readonly Knex.Ra
   if (bindings.includes(undefined as never)) throw new Error(`Undefined binding(s) detected for the prepared statement ${s.name}`);
   const pool = db.client as { acquireConnection(): Promise<PgClient>; releaseConnection(c: PgClient): Promise<unknown> };
   const client = await pool.acquireConnection();
+  // Knex's 'query' event does not see this path: a write here must still send the request's later heavy reads to the primary.
+  noteStatement(sql);
   try {
     return await client.query({ name: s.name, text: s.positional, values: bindings });
   } finally {

@@ -90,6 +90,21 @@ const EnvSchema = z.object({
   DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/svc'),
   // 0 turns it off. The API's pool only: the worker's batch statements (audience snapshots) may run long.
   DB_STATEMENT_TIMEOUT_MS: unsetIfBlank(intIn(0).default(15_000)),
+  // Streaming replicas for the dashboard's heavy reads (docs/capacity.md "Read replicas"); unset: everything reads DATABASE_URL.
+  DATABASE_REPLICA_URL: unsetIfBlank(
+    z
+      .string()
+      .transform((s) =>
+        s
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.string().url('must be a comma-separated list of postgres:// URLs')))
+      .optional(),
+  ),
+  // A replica further behind than this is skipped (its reads go to the primary) until it catches up.
+  REPLICA_MAX_LAG_MS: unsetIfBlank(intIn(0).default(2_000)),
   TEMPORAL_ADDRESS: z.string().min(1).optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('svc'),
@@ -311,6 +326,10 @@ export interface Config {
   databaseUrl: string;
   /** statement_timeout of the API's Postgres sessions (ms; 0: none). */
   dbStatementTimeoutMs: number;
+  /** Streaming replicas of DATABASE_URL for heavy reads (DATABASE_REPLICA_URL); empty: none. */
+  databaseReplicaUrls: string[];
+  /** How far (ms) a replica may lag behind the primary and still serve reads (REPLICA_MAX_LAG_MS). */
+  replicaMaxLagMs: number;
   temporal: {
     address?: string;
     namespace: string;
@@ -613,6 +632,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiHost: e.API_HOST,
     databaseUrl: e.DATABASE_URL,
     dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+    databaseReplicaUrls: e.DATABASE_REPLICA_URL ?? [],
+    replicaMaxLagMs: e.REPLICA_MAX_LAG_MS,
     temporal: {
       address: e.TEMPORAL_ADDRESS,
       namespace: e.TEMPORAL_NAMESPACE,

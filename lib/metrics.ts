@@ -67,6 +67,13 @@ interface TarnPool {
   numPendingAcquires(): number;
 }
 
+export const dbReads = new Counter({
+  name: 'svc_db_heavy_reads_total',
+  help: 'Heavy dashboard reads (counts, lists, analytics, exports) by the server that answered: "replica", or "primary" with why (none configured, the request wrote, its project wrote just now, every replica lagging)',
+  labelNames: ['target', 'reason'] as const,
+  registers,
+});
+
 // ───────────────────────────── event routing hand-off (API) ─────────────────────────────
 
 export const eventRoutingQueued = new Gauge({

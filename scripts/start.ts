@@ -10,6 +10,7 @@ import { Connection } from '@temporalio/client';
 import { loadConfigOrExit } from '../lib/config';
 import { createLogger } from '../lib/logger';
 import { createKnex, ensureDatabase, migrateLatest } from '../db/knex';
+import { createReplicaSet } from '../db/replicas';
 import { startDevServer, DevServer } from '../worker/devServer';
 import { startDevInbox, DevInbox } from './devInbox';
 import { ensureSearchAttributes } from '../worker/searchAttributes';
@@ -73,7 +74,9 @@ async function main() {
   const apiKnex = createKnex(config.databaseUrl, { max: 10, statementTimeoutMs: config.dbStatementTimeoutMs });
   // The API and the inbound server share this process's collaborators (the worker builds its own).
   const runtime = createRuntime({ config: runtimeConfig, knex: apiKnex, temporal, log });
-  const server = await startApi({ config: runtimeConfig, knex: apiKnex, temporal, log, runtime });
+  // Heavy dashboard reads may go to streaming replicas (DATABASE_REPLICA_URL; docs/capacity.md).
+  const reader = createReplicaSet(apiKnex, config, { max: 10, statementTimeoutMs: config.dbStatementTimeoutMs });
+  const server = await startApi({ config: runtimeConfig, knex: apiKnex, reader, temporal, log, runtime });
   const inboundServer = await startInboundServer({ config: runtimeConfig, knex, temporal, log, runtime });
   log.info({ port: inboundServer.port }, `inbound SMTP server on ${config.inbound.host ?? '0.0.0.0'}:${inboundServer.port} (bounces, complaints, replies)`);
   // Port 587 needs privileges on most machines: without them everything else still runs.
@@ -112,6 +115,7 @@ async function main() {
   await submissionServer?.close();
   await temporal.close();
   await closeWorker();
+  await reader?.destroy();
   await apiKnex.destroy();
   await knex.destroy();
   await devServer?.stop();

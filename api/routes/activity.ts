@@ -1,4 +1,5 @@
 import { route } from '../route';
+import { heavyReader } from '../../services/reads';
 import { badRequest } from '../errors';
 import {
   ActivityPageOut,
@@ -28,7 +29,14 @@ export default [
     async handler(ctx, { query, project }) {
       const after = query.cursor === undefined ? undefined : parseTimeCursor(query.cursor);
       if (after === null) throw badRequest('Invalid cursor: pass the cursor of a previous page');
-      const page = await activityFeed(ctx.deps.knex, { projectId: project.id, limit: query.limit, after, types: query.type, from: query.from, to: query.to });
+      const page = await activityFeed(await heavyReader(ctx.deps, project.id), {
+        projectId: project.id,
+        limit: query.limit,
+        after,
+        types: query.type,
+        from: query.from,
+        to: query.to,
+      });
       return { data: page.rows.map((r) => ({ ...r, occurredAt: iso(r.occurredAt)! })), cursor: page.cursor, hasMore: page.hasMore };
     },
   }),
@@ -42,7 +50,7 @@ export default [
     responses: { 200: { description: 'counts per type', schema: ActivityStatsOut } },
     async handler(ctx, { query, project }) {
       const { from, to } = windowOf(query.days);
-      const counts = await activityCounts(ctx.deps.knex, project.id, from, to);
+      const counts = await activityCounts(await heavyReader(ctx.deps, project.id), project.id, from, to);
       return { from: iso(from)!, to: iso(to)!, total: Object.values(counts).reduce((a, b) => a + b, 0), counts };
     },
   }),
@@ -57,7 +65,7 @@ export default [
     async handler(ctx, { query, project }) {
       const to = new Date();
       const since = new Date(to.getTime() - query.minutes * 60_000);
-      const counts = await activityCounts(ctx.deps.knex, project.id, since, to);
+      const counts = await activityCounts(await heavyReader(ctx.deps, project.id), project.id, since, to);
       const types: readonly ActivityType[] = query.type ?? ACTIVITY_TYPES;
       const count = types.reduce((sum, t) => sum + counts[t], 0);
       return { minutes: query.minutes, since: iso(since)!, count };

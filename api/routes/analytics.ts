@@ -1,4 +1,5 @@
 import { route } from '../route';
+import { heavyReader } from '../../services/reads';
 import {
   CampaignStatsOut,
   CampaignStatsQuery,
@@ -25,7 +26,7 @@ export default [
     query: TimeseriesQuery,
     responses: { 200: { description: 'one point per bucket, empty buckets included', schema: TimeseriesOut } },
     async handler(ctx, { query, project }) {
-      const points = await timeseries(ctx.deps.knex, {
+      const points = await timeseries(await heavyReader(ctx.deps, project.id), {
         projectId: project.id,
         type: metricType(query.metric),
         interval: query.interval,
@@ -52,7 +53,7 @@ export default [
     responses: { 200: { description: 'campaign funnels', schema: TopCampaignsOut } },
     async handler(ctx, { query, project }) {
       const { from, to } = windowOf(query.days);
-      const rows = await topCampaigns(ctx.deps.knex, { projectId: project.id, from, to, sort: query.sort, limit: query.limit });
+      const rows = await topCampaigns(await heavyReader(ctx.deps, project.id), { projectId: project.id, from, to, sort: query.sort, limit: query.limit });
       return { from: from.toISOString(), to: to.toISOString(), data: rows.map((c) => ({ ...c, startedAt: new Date(c.startedAt).toISOString() })) };
     },
   }),
@@ -66,7 +67,7 @@ export default [
     responses: { 200: { description: 'totals and rates', schema: CampaignStatsOut } },
     async handler(ctx, { query, project }) {
       const { from, to } = windowOf(query.days);
-      return { from: from.toISOString(), to: to.toISOString(), ...(await campaignTotals(ctx.deps.knex, project.id, from, to)) };
+      return { from: from.toISOString(), to: to.toISOString(), ...(await campaignTotals(await heavyReader(ctx.deps, project.id), project.id, from, to)) };
     },
   }),
   route({
@@ -79,7 +80,13 @@ export default [
     responses: { 200: { description: 'names, most frequent first', schema: TopEventsOut } },
     async handler(ctx, { query, project }) {
       const { from, to } = windowOf(query.days);
-      const data = await countEventsByName(ctx.deps.knex, { projectId: project.id, from, to, limit: query.limit, excludeNames: TYPED_EVENT_NAMES });
+      const data = await countEventsByName(await heavyReader(ctx.deps, project.id), {
+        projectId: project.id,
+        from,
+        to,
+        limit: query.limit,
+        excludeNames: TYPED_EVENT_NAMES,
+      });
       return { from: from.toISOString(), to: to.toISOString(), data };
     },
   }),

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import { route } from '../route';
+import { heavyReader } from '../../services/reads';
 import { badRequest, notFound } from '../errors';
 import { IdParams } from '../schemas/common';
 import { CampaignRecipientPage, CampaignRecipientsQuery } from '../schemas/campaignRecipients';
@@ -65,12 +66,17 @@ export default [
       if (query.format === 'csv') {
         ctx.type = 'text/csv; charset=utf-8';
         ctx.set('Content-Disposition', `attachment; filename="campaign-${campaign.id}-recipients${query.status ? `-${query.status}` : ''}.csv"`);
-        ctx.body = Readable.from(csvRows(ctx.deps.knex, campaign.id, query.status));
+        ctx.body = Readable.from(csvRows(await heavyReader(ctx.deps, project.id), campaign.id, query.status));
         return;
       }
       const after = query.cursor === undefined ? undefined : parseRecipientCursor(query.cursor);
       if (after === null) throw badRequest('Invalid cursor: pass the cursor of a previous page');
-      const page = await listCampaignRecipients(ctx.deps.knex, { campaignId: campaign.id, status: query.status, after, limit: query.limit });
+      const page = await listCampaignRecipients(await heavyReader(ctx.deps, project.id), {
+        campaignId: campaign.id,
+        status: query.status,
+        after,
+        limit: query.limit,
+      });
       return { data: page.rows.map(present), cursor: page.cursor, hasMore: page.hasMore };
     },
   }),

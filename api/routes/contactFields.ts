@@ -1,4 +1,5 @@
 import { route } from '../route';
+import { heavyReader } from '../../services/reads';
 import { requestAuditor } from '../../services/audit';
 import { recordAudit } from '../../db/auditLog';
 import { referencePaths } from '../../services/stepReferences';
@@ -43,8 +44,9 @@ export default [
     },
     async handler(ctx, { body, project }) {
       const projectId = project.id;
+      const reader = await heavyReader(ctx.deps, project.id);
       try {
-        return { count: await countMatching(ctx.deps.knex, projectId, body.condition, await loadFieldTypes(ctx.deps.knex, projectId)) };
+        return { count: await countMatching(reader, projectId, body.condition, await loadFieldTypes(reader, projectId)) };
       } catch (err) {
         if (!(err instanceof FilterError)) throw err;
         throw validationError(

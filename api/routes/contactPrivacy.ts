@@ -3,6 +3,7 @@ import { recordAudit } from '../../db/auditLog';
 import { Readable } from 'node:stream';
 import type { z } from 'zod';
 import { route } from '../route';
+import { heavyReader } from '../../services/reads';
 import type { AppContext } from '../context';
 import { conflict, notFound, validationError } from '../errors';
 import { ContactIdParams } from '../schemas/contacts';
@@ -135,7 +136,8 @@ export default [
       if (job.status !== 'COMPLETED') throw conflict(`The export is ${job.status.toLowerCase()}: download it once it is completed`);
       ctx.type = 'text/csv; charset=utf-8';
       ctx.set('Content-Disposition', `attachment; filename="contacts-${job.id}.csv"`);
-      ctx.body = Readable.from(exportLines(ctx.deps.knex, job.id));
+      // The worker wrote the file's lines: until a replica has surely replayed them, read the primary.
+      ctx.body = Readable.from(exportLines(await heavyReader(ctx.deps, project.id, job.finished_at), job.id));
     },
   }),
 ];

@@ -2,6 +2,7 @@ import { route } from '../route';
 import { badRequest, validationError } from '../errors';
 import { ContactPageOut } from '../schemas/contacts';
 import { ContactSearchBody } from '../schemas/contactSearch';
+import { heavyReader } from '../../services/reads';
 import { filterErrorToFieldError } from '../schemas/filters';
 import { presentContact } from '../presenters/contacts';
 import { listContacts, parseContactCursor } from '../../db/contactReaders';
@@ -32,7 +33,7 @@ export default [
         if (err instanceof FilterError) throw validationError([filterErrorToFieldError(err, 'filter')], "The filter does not fit the project's fields");
         throw err;
       }
-      const page = await listContacts(ctx.deps.knex, { ...selection, limit: body.limit, sort: body.sort, dir: body.dir, after });
+      const page = await listContacts(await heavyReader(ctx.deps, project.id), { ...selection, limit: body.limit, sort: body.sort, dir: body.dir, after });
       return { data: page.rows.map(presentContact), cursor: page.cursor, hasMore: page.hasMore, total: page.total };
     },
   }),

@@ -1,4 +1,5 @@
 import { route } from '../route';
+import { heavyReader } from '../../services/reads';
 import { audited, requestAuditor } from '../../services/audit';
 import type { AppContext } from '../context';
 import { badRequest, conflict, notFound } from '../errors';
@@ -53,7 +54,7 @@ export default [
       if (after === null) throw badRequest('Invalid cursor: pass the cursor of a previous page with the same sort');
       // The spec's `search` here is a substring of the email only; the dashboard's any-field search is POST /contacts/search.
       const { search, ...rest } = query;
-      const page = await listContacts(ctx.deps.knex, { ...rest, emailSearch: search, projectId: project.id, after });
+      const page = await listContacts(await heavyReader(ctx.deps, project.id), { ...rest, emailSearch: search, projectId: project.id, after });
       return { data: page.rows.map(presentContact), cursor: page.cursor, hasMore: page.hasMore, total: page.total };
     },
   }),

@@ -1,4 +1,5 @@
 import { route } from '../route';
+import { heavyReader } from '../../services/reads';
 import { audited, changedKeys, requestAuditor } from '../../services/audit';
 import type { AppContext } from '../context';
 import { conflict, FlatError, notFound } from '../errors';
@@ -176,7 +177,8 @@ export default [
     responses: { 200: { description: 'a page of members', schema: MemberPageOut } },
     async handler(ctx, { params, query, project }) {
       const segment = await segmentOr404(ctx, project.id, params.id);
-      const { rows, total } = await evaluating(() => listMembers(ctx.deps.knex, segment, query.page, query.pageSize));
+      const reader = await heavyReader(ctx.deps, project.id);
+      const { rows, total } = await evaluating(() => listMembers(reader, segment, query.page, query.pageSize));
       return { data: rows.map(presentContact), total, page: query.page, pageSize: query.pageSize };
     },
   }),

@@ -362,3 +362,17 @@ describe('TEMPORAL_UI_URL', () => {
     expect(() => load({ TEMPORAL_UI_URL: 'not a url' })).toThrow(ConfigError);
   });
 });
+
+describe('DATABASE_REPLICA_URL', () => {
+  it('takes one or more comma-separated URLs; blank means none; anything else is refused', () => {
+    expect(load().databaseReplicaUrls).toEqual([]);
+    expect(load({ DATABASE_REPLICA_URL: ' ' }).databaseReplicaUrls).toEqual([]);
+    expect(load({ DATABASE_REPLICA_URL: 'postgres://r1/svc, postgres://r2:5433/svc' }).databaseReplicaUrls).toEqual([
+      'postgres://r1/svc',
+      'postgres://r2:5433/svc',
+    ]);
+    expect(() => load({ DATABASE_REPLICA_URL: 'replica-host' })).toThrow(ConfigError);
+    expect(load().replicaMaxLagMs).toBe(2000);
+    expect(() => load({ REPLICA_MAX_LAG_MS: '-1' })).toThrow(ConfigError);
+  });
+});
