@@ -1,4 +1,5 @@
 import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
@@ -6,8 +7,12 @@ import { cssVariablesResolver, theme } from './theme';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { routes } from './routes';
+import { Notifications } from '@mantine/notifications';
+import { toastingMutationCache } from './components/notify';
 
 const queryClient = new QueryClient({
+  // Every mutation ends in a toast: its failure in the API's words, its success where its `meta` names one.
+  mutationCache: toastingMutationCache(),
   defaultOptions: {
     // An error shows the API's message at once; a 4xx does not get better by retrying.
     queries: { retry: false, refetchOnWindowFocus: false },
@@ -21,6 +26,7 @@ const router = createBrowserRouter(routes, { basename: '/app' });
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
+      <Notifications position="bottom-right" limit={4} />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { api, unwrap } from '../api/client';
+import { api, fieldError, hasFieldErrors, unwrap } from '../api/client';
 import { ErrorState } from '../components/States';
 import { SsoSignIn } from '../components/SsoSignIn';
 import { invitePath } from './account/links';
@@ -96,15 +96,24 @@ export function AuthForm({ mode }: { mode: 'signup' | 'login' }) {
                   {mode === 'signup' ? 'Create your account with the invited address to join the project.' : 'Log in to accept the invitation.'}
                 </Text>
               ) : null}
-              <TextInput label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
+              <TextInput
+                label="Email"
+                type="email"
+                autoComplete="email"
+                required
+                value={email}
+                error={fieldError(error, 'email')}
+                onChange={(e) => setEmail(e.currentTarget.value)}
+              />
               <PasswordInput
                 label="Password"
                 autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
                 required
                 value={password}
+                error={fieldError(error, 'password')}
                 onChange={(e) => setPassword(e.currentTarget.value)}
               />
-              {error ? <ErrorState error={error} title={`${action} failed`} /> : null}
+              {error && !hasFieldErrors(error) ? <ErrorState error={error} title={`${action} failed`} /> : null}
               <Button type="submit" loading={busy}>
                 {action}
               </Button>

@@ -9,6 +9,8 @@ import { Empty, ErrorState, Loading } from '../components/States';
 import { AddContact } from '../components/AddContact';
 import { ImportCsv } from '../components/contacts/ImportCsv';
 import { usePageTitle } from '../components/usePageTitle';
+import { restoreContacts, snapshotContacts } from '../components/contacts/restoreContacts';
+import { notifySuccess } from '../components/notify';
 
 type Job = ResponseOf<'/contacts/bulk/{jobId}', 'get'>;
 const PAGE = 25;
@@ -33,14 +35,23 @@ function BulkActions({ projectId, selected, onDone }: { projectId: string; selec
     refetchInterval: (q) => (done(q.state.data as Job | undefined) ? false : 500),
   });
   const finished = done(job.data);
+  // The deleted contacts as they were, for the toast's "Undo" (components/contacts/restoreContacts.ts).
+  const [deleted, setDeleted] = useState<Awaited<ReturnType<typeof snapshotContacts>>>(null);
   useEffect(() => {
-    if (finished) onDone();
+    if (!finished) return;
+    onDone();
+    if (running?.action === 'delete' && job.data) {
+      const gone = job.data.succeeded;
+      const undo = deleted && gone === deleted.length ? { run: () => restoreContacts(projectId, deleted).finally(onDone) } : undefined;
+      notifySuccess(`${gone} contact${gone === 1 ? '' : 's'} deleted`, { undo });
+    }
   }, [finished]); // eslint-disable-line react-hooks/exhaustive-deps
 
   async function start(action: BulkAction) {
     setError(null);
     setAsking(false);
     try {
+      setDeleted(action === 'delete' ? await snapshotContacts(projectId, selected) : null);
       const res = await unwrap(api.POST(BULK_PATHS[action], { body: { contactIds: selected }, headers: forProject(projectId) }));
       setRunning({ action, jobId: res.jobId });
     } catch (err) {
