@@ -26,7 +26,8 @@ const router = createBrowserRouter(routes, { basename: '/app' });
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
-      <Notifications position="bottom-right" limit={4} />
+      {/* A toast never stands between the pointer and the page under it: pointer-events is inherited, so only its buttons, which ask for them, take clicks (components/notify.tsx). */}
+      <Notifications position="bottom-right" limit={4} styles={{ root: { pointerEvents: 'none' } }} />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>

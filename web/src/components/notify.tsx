@@ -21,8 +21,9 @@ declare module '@tanstack/react-query' {
   }
 }
 
-/** Every toast's close button has a name (screen readers, axe). */
-const closeButtonProps = { 'aria-label': 'Close notification' };
+/** Every toast's close button has a name (screen readers, axe) and, like Undo, takes clicks the toast's body lets through (main.tsx). */
+const clickable = { pointerEvents: 'auto' } as const;
+const closeButtonProps = { 'aria-label': 'Close notification', style: clickable };
 
 export function notifySuccess(message: string, opts: { undo?: { label?: string; run: () => Promise<string> } } = {}) {
   const id = notifications.show({
@@ -59,7 +60,7 @@ function UndoMessage({ message, label = 'Undo', onUndo }: { message: string; lab
   return (
     <Group justify="space-between" wrap="nowrap" gap="sm">
       <Text size="sm">{message}</Text>
-      <Button size="compact-sm" variant="light" onClick={onUndo}>
+      <Button size="compact-sm" variant="light" onClick={onUndo} style={clickable}>
         {label}
       </Button>
     </Group>

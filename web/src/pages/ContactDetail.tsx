@@ -74,6 +74,7 @@ export default function ContactDetail() {
     queryFn: () => unwrap(api.GET('/events/contact/{contactId}', { params: { path: { contactId }, query: { limit: 50 } }, headers })),
   });
   const setSubscribed = useMutation({
+    meta: { success: (_d, subscribed) => (subscribed ? 'Subscribed' : 'Unsubscribed') },
     mutationFn: (subscribed: boolean) => unwrap(api.PATCH('/contacts/{id}', { params: { path: { id: contactId } }, body: { subscribed }, headers })),
     onSuccess: (data) => {
       qc.setQueryData(['contact', projectId, contactId], data);
@@ -81,6 +82,7 @@ export default function ContactDetail() {
     },
   });
   const patchData = useMutation({
+    meta: { success: 'Contact saved' },
     mutationFn: (data: Record<string, unknown>) => unwrap(api.PATCH('/contacts/{id}', { params: { path: { id: contactId } }, body: { data }, headers })),
     onSuccess: (data) => {
       setEditing(null);
@@ -95,6 +97,7 @@ export default function ContactDetail() {
   });
   const typeOfField = (key: string) => types.data?.fields.find((f) => f.field === `data.${key}`)?.type;
   const remove = useMutation({
+    meta: { success: 'Contact deleted' },
     mutationFn: () => unwrap(api.DELETE('/contacts/{id}', { params: { path: { id: contactId } }, headers })),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ['contacts', projectId] });

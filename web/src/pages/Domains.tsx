@@ -42,6 +42,7 @@ function DomainCard({ domain, projectId, may }: { domain: Domain; projectId: str
   const [outcome, setOutcome] = useState<string | null>(null);
   const [asking, setAsking] = useState(false);
   const remove = useMutation({
+    meta: { success: 'Domain deleted' },
     mutationFn: () => unwrap(api.DELETE('/domains/{id}', { params: { path: { id: domain.id } }, headers: forProject(projectId) })),
     onSuccess: async () => {
       setAsking(false);
@@ -130,6 +131,7 @@ export default function Domains() {
     queryFn: () => unwrap(api.GET('/domains/project/{projectId}', { params: { path: { projectId } }, headers: forProject(projectId) })),
   });
   const add = useMutation({
+    meta: { success: 'Domain added' },
     mutationFn: (domain: string) => unwrap(api.POST('/domains', { body: { domain }, headers: forProject(projectId) })),
     onSuccess: () => {
       setName('');

@@ -23,6 +23,7 @@ export default function Team() {
   const team = useQuery({ queryKey: ['team', projectId], queryFn: () => unwrap(api.GET('/projects/{id}/members', path)) });
   const refresh = () => qc.invalidateQueries({ queryKey: ['team', projectId] });
   const invite = useMutation({
+    meta: { success: 'Invitation sent' },
     mutationFn: () => unwrap(api.POST('/projects/{id}/members', { ...path, body: { email, role } })),
     onSuccess: () => {
       setEmail('');
@@ -30,11 +31,13 @@ export default function Team() {
     },
   });
   const change = useMutation({
+    meta: { success: 'Role changed' },
     mutationFn: (v: { userId: string; role: Role }) =>
       unwrap(api.PATCH('/projects/{id}/members/{userId}', { params: { path: { id: projectId, userId: v.userId } }, body: { role: v.role } })),
     onSuccess: refresh,
   });
   const remove = useMutation({
+    meta: { success: 'Member removed' },
     mutationFn: (userId: string) => unwrap(api.DELETE('/projects/{id}/members/{userId}', { params: { path: { id: projectId, userId } } })),
     onSuccess: () => {
       setRemoving(null);
@@ -42,6 +45,7 @@ export default function Team() {
     },
   });
   const withdraw = useMutation({
+    meta: { success: 'Invitation withdrawn' },
     mutationFn: (inviteId: string) => unwrap(api.DELETE('/projects/{id}/invites/{inviteId}', { params: { path: { id: projectId, inviteId } } })),
     onSuccess: refresh,
   });
