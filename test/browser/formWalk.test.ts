@@ -162,7 +162,7 @@ it('undoes deleting a contact from the list and removing a suppression', async (
   // The toast with its Undo, once it has slid in, for docs/dashboard.md.
   await page.waitForFunction(() => {
     const toast = (globalThis as any).document.querySelector('.mantine-Notification-root');
-    return toast && (globalThis as any).getComputedStyle(toast.parentElement).opacity === '1';
+    return toast && toast.getBoundingClientRect().right <= (globalThis as any).innerWidth - 8;
   });
   await page.screenshot({ path: 'docs/img/dashboard-undo-toast.png' });
   await s.click('Undo');

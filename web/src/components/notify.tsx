@@ -60,7 +60,7 @@ function UndoMessage({ message, label = 'Undo', onUndo }: { message: string; lab
   return (
     <Group justify="space-between" wrap="nowrap" gap="sm">
       <Text size="sm">{message}</Text>
-      <Button size="compact-sm" variant="light" onClick={onUndo} style={clickable}>
+      <Button size="compact-sm" variant="light" onClick={onUndo} style={{ ...clickable, flexShrink: 0 }}>
         {label}
       </Button>
     </Group>
