@@ -47,7 +47,7 @@ export function firstMessage(error: z.ZodError): string {
   if (!issue) return 'Invalid request';
   const field = issue.path.map(String).join('.');
   const message = withSubject(issue.message, issue.path);
-  // A top-level field's message already names it ("From address is required", "From name must …") and reads best
+  // A top-level field's message already names it ("From address is required", "Email is required") and reads best
   // alone; a deep one keeps its path, which its label ("Src") alone would not locate.
   const last = String(issue.path[0] ?? '').toLowerCase();
   if (!field || (issue.path.length === 1 && message.toLowerCase().replace(/\s+/g, '').startsWith(last))) return message;

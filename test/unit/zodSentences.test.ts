@@ -150,7 +150,11 @@ describe('a sentence for every issue kind', () => {
 
   it('reads the same in the flat `{ error }` bodies, naming deep fields by their path', () => {
     const flat = (schema: z.ZodType, input: unknown) => firstMessage(schema.safeParse(input).error!);
+    // A sentence naming its top-level field stands alone; one that does not keeps the path forms place it by.
+    expect(flat(z.object({ from: z.string().min(1, 'From address is required') }), { from: '' })).toBe('From address is required');
     expect(flat(z.object({ fromName: z.string().max(3) }), { fromName: 'long' })).toBe('From name must be at most 3 characters');
+    expect(firstMessage(z.object({ email: z.string() }).safeParse({}, { reportInput: true }).error!)).toBe('Email is required');
+    expect(flat(z.object({ email: z.email() }), { email: 'x' })).toBe('email: Enter a valid email address');
     expect(flat(z.object({ document: z.object({ src: z.url() }) }), { document: { src: 'x' } })).toMatch(/^document\.src: /);
   });
 
