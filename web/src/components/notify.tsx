@@ -21,9 +21,12 @@ declare module '@tanstack/react-query' {
   }
 }
 
-/** Every toast's close button has a name (screen readers, axe) and, like Undo, takes clicks the toast's body lets through (main.tsx). */
+/**
+ * Undo is the one part of a toast that takes clicks (its body lets them through to the page, main.tsx). Toasts
+ * close by themselves and carry no close button: a button in the corner would sit over the page's own
+ * buttons there for seconds after every action.
+ */
 const clickable = { pointerEvents: 'auto' } as const;
-const closeButtonProps = { 'aria-label': 'Close notification', style: clickable };
 
 export function notifySuccess(message: string, opts: { undo?: { label?: string; run: () => Promise<string> } } = {}) {
   const id = notifications.show({
@@ -31,7 +34,7 @@ export function notifySuccess(message: string, opts: { undo?: { label?: string; 
     message: opts.undo ? <UndoMessage message={message} label={opts.undo.label} onUndo={() => undo(id, opts.undo!.run)} /> : message,
     // An Undo needs time to be read and reached; a plain confirmation goes soon.
     autoClose: opts.undo ? 10_000 : 4_000,
-    closeButtonProps,
+    withCloseButton: false,
   });
   return id;
 }
@@ -43,7 +46,7 @@ export function notifyFailure(error: unknown, title = 'That did not work') {
     title,
     message: error instanceof Error ? error.message : String(error),
     autoClose: 8_000,
-    closeButtonProps,
+    withCloseButton: false,
   });
 }
 
