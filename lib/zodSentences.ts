@@ -194,6 +194,6 @@ export function sentenceFor(issue: Issue): string | undefined {
 /** A message a schema wrote without its subject ("must be a 24-hour HH:MM time") gets the field's label in front. */
 export function withSubject(message: string, path: readonly PropertyKey[]): string {
   if (/^(must|is|should|cannot|can't|may)\b/.test(message)) return `${fieldLabel(path)} ${message}`;
-  // "a slug must not …" starts a sentence; an identifier ("data.plan: …", "`from` …") keeps its case.
-  return /^[a-z]+ /.test(message) ? message.charAt(0).toUpperCase() + message.slice(1) : message;
+  // Other messages keep their words and case: clients and tests match them as written.
+  return message;
 }
