@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import type { FieldError } from './errors';
+import { sentenceFor, withSubject } from '../lib/zodSentences';
+
+// Every schema the API parses speaks to people where it gave no words of its own (lib/zodSentences.ts).
+z.config({ customError: sentenceFor });
 
 // Our field-error codes are the spec's (zod 3 names); zod 4 renamed two of them.
 const CODE_MAP: Record<string, string> = {
@@ -24,7 +28,7 @@ export function fieldErrors(error: z.ZodError): FieldError[] {
     const params = (issue as { params?: { code?: string } }).params;
     const out: FieldError = {
       field: issue.path.map(String).join('.') || '(root)',
-      message: issue.message,
+      message: withSubject(issue.message, issue.path),
       code: params?.code ?? CODE_MAP[issue.code] ?? 'custom',
     };
     if (issue.code === 'invalid_type') out.received = describe(issue.input) === issue.input ? typeof issue.input : describe(issue.input);
@@ -42,8 +46,10 @@ export function firstMessage(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'Invalid request';
   const field = issue.path.map(String).join('.');
-  // A message that already names its field ("From address is required") reads best alone.
-  const last = String(issue.path[issue.path.length - 1] ?? '');
-  if (!field || issue.message.toLowerCase().startsWith(last.toLowerCase())) return issue.message;
-  return `${field}: ${issue.message}`;
+  const message = withSubject(issue.message, issue.path);
+  // A top-level field's message already names it ("From address is required", "Email is required") and reads best
+  // alone; a deep one keeps its path, which its label ("Src") alone would not locate.
+  const last = String(issue.path[0] ?? '').toLowerCase();
+  if (!field || (issue.path.length === 1 && message.toLowerCase().replace(/\s+/g, '').startsWith(last))) return message;
+  return `${field}: ${message}`;
 }

@@ -40,14 +40,14 @@ const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 /** Normalizes a user-typed domain (case, trailing dot, unicode → punycode) or says why it is not one. */
 export function parseDomain(input: string): { domain: string } | { error: string } {
   let s = input.trim().toLowerCase();
-  if (net.isIP(s.replace(/^\[(.*)\]$/, '$1'))) return { error: 'An IP address is not a domain name' };
-  if (/[/:@\s?#\\]/.test(s)) return { error: 'Expected a bare domain name such as example.com (no scheme, path, port or address)' };
+  if (net.isIP(s.replace(/^\[(.*)\]$/, '$1'))) return { error: 'Enter a domain like example.com — an IP address is not a domain name' };
+  if (/[/:@\s?#\\]/.test(s)) return { error: 'Enter a domain like example.com — without https://, a path, a port or an @' };
   if (s.endsWith('.')) s = s.slice(0, -1);
   if (/[^\x00-\x7f]/.test(s)) s = domainToASCII(s);
-  if (!s) return { error: 'Invalid domain name' };
+  if (!s) return { error: 'Enter a domain like example.com' };
   if (s.length > MAX_DOMAIN_LENGTH) return { error: `Domain name is longer than ${MAX_DOMAIN_LENGTH} characters` };
   const labels = s.split('.');
-  if (labels.length < 2) return { error: 'Domain name must contain a dot, such as example.com' };
+  if (labels.length < 2) return { error: 'Enter a domain like example.com — it needs a dot' };
   if (!labels.every((l) => LABEL.test(l))) return { error: 'Domain name may only contain letters, digits and inner hyphens between dots' };
   if (/^\d+$/.test(labels[labels.length - 1])) return { error: 'Domain name cannot end with a numeric label' };
   return { domain: s };

@@ -44,7 +44,12 @@ export interface AppService {
 export const APP_SERVICES: readonly AppService[] = [
   // Replica i listens on PORT + i (compose publishes the same range, on loopback); API_HOST is
   // 127.0.0.1 under the cluster script, 0.0.0.0 inside a container (the published port decides there).
-  { name: 'api', script: 'api', replicas: { variable: 'CLUSTER_APIS', default: 2 }, env: ['PORT', 'DATA_DIR', 'API_HOST', 'DATABASE_REPLICA_URL', 'REPLICA_MAX_LAG_MS'] },
+  {
+    name: 'api',
+    script: 'api',
+    replicas: { variable: 'CLUSTER_APIS', default: 2 },
+    env: ['PORT', 'DATA_DIR', 'API_HOST', 'DATABASE_REPLICA_URL', 'REPLICA_MAX_LAG_MS'],
+  },
   // Worker i serves its metrics on the configured ports + 2·i (workerMetricsEnv in scripts/cluster.ts).
   { name: 'worker', script: 'worker', replicas: { variable: 'CLUSTER_WORKERS', default: 2 }, env: ['WORKER_METRICS_ADDRESS', 'WORKER_APP_METRICS_ADDRESS'] },
   // The inbound SMTP server (docs/inbound.md); replica i listens on INBOUND_SMTP_PORT + i under the cluster script.

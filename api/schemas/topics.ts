@@ -11,8 +11,8 @@ export const TopicSlug = z
   .string()
   .min(1)
   .max(60)
-  .regex(TOPIC_SLUG, 'slug must be lowercase letters and digits in words joined by "-"')
-  .refine((s) => !UUID.test(s), 'a slug must not look like a topic id')
+  .regex(TOPIC_SLUG, 'Slug must be lowercase letters and digits in words joined by "-"')
+  .refine((s) => !UUID.test(s), 'A slug must not look like a topic id')
   .describe('what filter trees (`topic.<slug>`) and requests name the topic by; fixed at creation');
 
 /** `topics: { "<topic id or slug>": true|false }`: the contact's choices; unnamed topics keep their state. */

@@ -53,7 +53,7 @@ it('adds a contact, edits it, suppresses and lifts an address, deletes a domain'
   expect(await page.waitForSelector(`${DIALOG} ::-p-aria([name="Close"][role="button"])`, { timeout: 20_000 })).not.toBeNull();
   await s.replace('Email', 'not-an-address', DIALOG);
   await s.click('Create contact');
-  await s.waitForText('Invalid email address');
+  await s.waitForText('Enter a valid email address');
   expect(await page.$eval(DIALOG, (d) => (d as any).innerText)).not.toContain('Request validation failed');
   const address = testEmail('added');
   await s.replace('Email', address, DIALOG);
@@ -95,7 +95,7 @@ it('adds a contact, edits it, suppresses and lifts an address, deletes a domain'
   // A bad address: the 422's field message on the input, not the envelope's "Request validation failed".
   await s.replace('Email address', 'nope');
   await s.click('Suppress address');
-  await s.waitForText('Invalid email address');
+  await s.waitForText('Enter a valid email address');
   expect(await page.$eval('body', (b) => (b as any).innerText)).not.toContain('Request validation failed');
   const blocked = testEmail('blocked');
   await s.replace('Email address', blocked);

@@ -1,6 +1,7 @@
 import '@mantine/core/styles.css';
 // The catalogues and the language (the browser's, until the person's setting is known: AppFrame).
 import './i18n';
+import '@mantine/notifications/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
@@ -8,8 +9,12 @@ import { cssVariablesResolver, theme } from './theme';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { routes } from './routes';
+import { Notifications } from '@mantine/notifications';
+import { toastingMutationCache } from './components/notify';
 
 const queryClient = new QueryClient({
+  // Every mutation ends in a toast: its failure in the API's words, its success where its `meta` names one.
+  mutationCache: toastingMutationCache(),
   defaultOptions: {
     // An error shows the API's message at once; a 4xx does not get better by retrying.
     queries: { retry: false, refetchOnWindowFocus: false },
@@ -23,6 +28,8 @@ const router = createBrowserRouter(routes, { basename: '/app' });
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
+      {/* A toast never stands between the pointer and the page under it: pointer-events is inherited, so only its buttons, which ask for them, take clicks (components/notify.tsx). */}
+      <Notifications position="bottom-right" limit={4} styles={{ root: { pointerEvents: 'none' } }} />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>

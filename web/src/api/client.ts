@@ -1,5 +1,6 @@
 import createClient from 'openapi-fetch';
 import type { paths } from './schema';
+import { forPeople, peopleMessage } from './fieldErrors';
 
 /**
  * The dashboard is a client of the public API on the same origin: the session cookie (httpOnly,
@@ -30,7 +31,8 @@ export class ApiError extends Error {
     /** The envelope's `errors[]` (422 VALIDATION_ERROR): message by field, for forms to show on the field. */
     readonly fields: Record<string, string> = {},
   ) {
-    super(message);
+    // A 422 reads as its field sentences, never as the envelope's "Request validation failed".
+    super(peopleMessage(message, fields));
   }
 }
 
@@ -40,7 +42,7 @@ export function fieldsOf(body: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   if (!Array.isArray(errors)) return out;
   for (const e of errors as Array<{ field?: unknown; message?: unknown }>) {
-    if (typeof e?.field === 'string' && typeof e.message === 'string' && !(e.field in out)) out[e.field] = e.message;
+    if (typeof e?.field === 'string' && typeof e.message === 'string' && !(e.field in out)) out[e.field] = forPeople(e.message);
   }
   return out;
 }

@@ -47,6 +47,7 @@ export function AddContact({ projectId, onAdded }: { projectId: string; onAdded?
   // Problems found before sending (a value that is not of its type), by row.
   const [problems, setProblems] = useState<Record<number, string>>({});
   const add = useMutation({
+    meta: { success: 'Contact added', failure: false },
     mutationFn: async (data: Record<string, unknown>) => {
       const address = email.trim();
       if (address) {

@@ -28,6 +28,7 @@ function CreateKey({ projectId, onClose }: { projectId: string; onClose: () => v
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<string[]>(['send']);
   const create = useMutation({
+    meta: { success: 'API key created' },
     mutationFn: () => unwrap(api.POST('/api-keys', { body: { name, scopes: scopes as Scope[] }, headers: forProject(projectId) })),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['api-keys', projectId] }),
   });
@@ -89,6 +90,7 @@ export function ScopedApiKeys({ projectId }: { projectId: string }) {
   const [revoking, setRevoking] = useState<Key | null>(null);
   const keys = useQuery({ queryKey: ['api-keys', projectId], queryFn: () => unwrap(api.GET('/api-keys', { headers: forProject(projectId) })) });
   const revoke = useMutation({
+    meta: { success: 'API key revoked' },
     mutationFn: (id: string) => unwrap(api.DELETE('/api-keys/{id}', { params: { path: { id } }, headers: forProject(projectId) })),
     onSuccess: async () => {
       setRevoking(null);

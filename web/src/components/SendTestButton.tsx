@@ -32,7 +32,7 @@ export function SendTestButton({
   const me = useMe();
   const [opened, setOpened] = useState(false);
   const [to, setTo] = useState('');
-  const send = useMutation({ mutationFn: () => sendTo(to) });
+  const send = useMutation({ meta: { success: 'Test email sent' }, mutationFn: () => sendTo(to) });
   const open = () => {
     if (prefillMine && !to && me.data?.email) setTo(me.data.email);
     setOpened(true);

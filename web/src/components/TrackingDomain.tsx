@@ -37,6 +37,7 @@ export function TrackingDomainSection() {
   });
   const refresh = () => qc.invalidateQueries({ queryKey: key });
   const set = useMutation({
+    meta: { success: 'Tracking domain saved' },
     mutationFn: (domain: string) => unwrap(api.PUT('/tracking-domain', { body: { domain }, headers: forProject(projectId) })),
     onSuccess: () => {
       setName('');
@@ -48,6 +49,7 @@ export function TrackingDomainSection() {
     onSuccess: refresh,
   });
   const remove = useMutation({
+    meta: { success: 'Tracking domain removed' },
     mutationFn: () => unwrap(api.DELETE('/tracking-domain', { headers: forProject(projectId) })),
     onSuccess: () => {
       setConfirmRemove(false);
@@ -91,8 +93,8 @@ export function TrackingDomainSection() {
           ) : null}
         </Group>
         <Text size="sm">
-          Open pixels and tracked links use the shared tracking host unless you set a domain of your own. Once it is verified, your mail's links point
-          at it, and links in old mail keep working there.
+          Open pixels and tracked links use the shared tracking host unless you set a domain of your own. Once it is verified, your mail's links point at it,
+          and links in old mail keep working there.
         </Text>
         {current.isPending ? <Loading /> : null}
         {current.error ? <ErrorState error={current.error} /> : null}

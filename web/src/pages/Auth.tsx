@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { api, unwrap } from '../api/client';
+import { api, fieldError, hasFieldErrors, unwrap } from '../api/client';
 import { ErrorState } from '../components/States';
 import { SsoSignIn } from '../components/SsoSignIn';
 import { invitePath } from './account/links';
@@ -98,15 +98,24 @@ export function AuthForm({ mode }: { mode: 'signup' | 'login' }) {
                   {mode === 'signup' ? t('auth.inviteSignup') : t('auth.inviteLogin')}
                 </Text>
               ) : null}
-              <TextInput label={t('auth.email')} type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
+              <TextInput
+                label={t('auth.email')}
+                type="email"
+                autoComplete="email"
+                required
+                value={email}
+                error={fieldError(error, 'email')}
+                onChange={(e) => setEmail(e.currentTarget.value)}
+              />
               <PasswordInput
                 label={t('auth.password')}
                 autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
                 required
                 value={password}
+                error={fieldError(error, 'password')}
                 onChange={(e) => setPassword(e.currentTarget.value)}
               />
-              {error ? <ErrorState error={error} title={mode === 'signup' ? t('auth.signUpFailed') : t('auth.logInFailed')} /> : null}
+              {error && !hasFieldErrors(error) ? <ErrorState error={error} title={mode === 'signup' ? t('auth.signUpFailed') : t('auth.logInFailed')} /> : null}
               <Button type="submit" loading={busy}>
                 {action}
               </Button>

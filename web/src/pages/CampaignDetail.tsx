@@ -22,6 +22,7 @@ function Controls({ projectId, campaign }: { projectId: string; campaign: Campai
     await Promise.all([qc.invalidateQueries({ queryKey: ['campaign', projectId, campaign.id] }), qc.invalidateQueries({ queryKey: ['campaigns', projectId] })]);
   };
   const action = useMutation({
+    meta: { success: (_d, what) => ({ pause: 'Campaign paused', resume: 'Campaign resumed', cancel: 'Campaign cancelled', unschedule: 'Campaign back to draft' })[String(what)] ?? 'Done' },
     mutationFn: (what: 'pause' | 'resume' | 'cancel' | 'unschedule') =>
       what === 'pause'
         ? unwrap(api.POST('/campaigns/{id}/pause', path))
@@ -38,6 +39,7 @@ function Controls({ projectId, campaign }: { projectId: string; campaign: Campai
     onError: () => refresh(),
   });
   const duplicate = useMutation({
+    meta: { success: 'Campaign duplicated' },
     mutationFn: () => unwrap(api.POST('/campaigns/{id}/duplicate', path)),
     onSuccess: async (copy) => {
       await qc.invalidateQueries({ queryKey: ['campaigns', projectId] });

@@ -257,6 +257,7 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
   const dirty = !campaign || JSON.stringify(bodyOf(draft)) !== saved;
 
   const save = useMutation({
+    meta: { success: 'Campaign saved' },
     mutationFn: async (): Promise<Campaign> => {
       const body = bodyOf(draft);
       if (campaign && JSON.stringify(body) === saved) return campaign;

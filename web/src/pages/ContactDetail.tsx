@@ -73,6 +73,7 @@ export default function ContactDetail() {
   });
   usePageTitle(contact.data ? `${contact.data.email} · Contacts` : 'Contact');
   const setSubscribed = useMutation({
+    meta: { success: (_d, subscribed) => (subscribed ? 'Subscribed' : 'Unsubscribed') },
     mutationFn: (subscribed: boolean) => unwrap(api.PATCH('/contacts/{id}', { params: { path: { id: contactId } }, body: { subscribed }, headers })),
     onSuccess: (data) => {
       qc.setQueryData(['contact', projectId, contactId], data);
@@ -80,6 +81,7 @@ export default function ContactDetail() {
     },
   });
   const patchData = useMutation({
+    meta: { success: 'Contact saved' },
     mutationFn: (data: Record<string, unknown>) => unwrap(api.PATCH('/contacts/{id}', { params: { path: { id: contactId } }, body: { data }, headers })),
     onSuccess: (data) => {
       setEditing(null);
@@ -94,6 +96,7 @@ export default function ContactDetail() {
   });
   const typeOfField = (key: string) => types.data?.fields.find((f) => f.field === `data.${key}`)?.type;
   const remove = useMutation({
+    meta: { success: 'Contact deleted' },
     mutationFn: () => unwrap(api.DELETE('/contacts/{id}', { params: { path: { id: contactId } }, headers })),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ['contacts', projectId] });

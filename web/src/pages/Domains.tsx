@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, Badge, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, forProject, ResponseOf, unwrap } from '../api/client';
+import { api, fieldError, forProject, hasFieldErrors, ResponseOf, unwrap } from '../api/client';
 import { useAppConfig } from '../api/session';
 import { useCurrentProject } from '../api/project';
 import { manages } from '../routes';
@@ -43,6 +43,7 @@ function DomainCard({ domain, projectId, may }: { domain: Domain; projectId: str
   const [outcome, setOutcome] = useState<string | null>(null);
   const [asking, setAsking] = useState(false);
   const remove = useMutation({
+    meta: { success: 'Domain deleted' },
     mutationFn: () => unwrap(api.DELETE('/domains/{id}', { params: { path: { id: domain.id } }, headers: forProject(projectId) })),
     onSuccess: async () => {
       setAsking(false);
@@ -131,6 +132,7 @@ export default function Domains() {
     queryFn: () => unwrap(api.GET('/domains/project/{projectId}', { params: { path: { projectId } }, headers: forProject(projectId) })),
   });
   const add = useMutation({
+    meta: { success: 'Domain added' },
     mutationFn: (domain: string) => unwrap(api.POST('/domains', { body: { domain }, headers: forProject(projectId) })),
     onSuccess: () => {
       setName('');
@@ -155,13 +157,21 @@ export default function Domains() {
         <Paper withBorder p="md">
           <form onSubmit={submit}>
             <Group align="flex-end">
-              <TextInput label="Domain" placeholder="mail.example.com" required value={name} onChange={(e) => setName(e.currentTarget.value)} w={300} />
+              <TextInput
+                label="Domain"
+                placeholder="mail.example.com"
+                required
+                value={name}
+                onChange={(e) => setName(e.currentTarget.value)}
+                error={fieldError(add.error, 'domain')}
+                w={300}
+              />
               <Button type="submit" loading={add.isPending}>
                 Add domain
               </Button>
             </Group>
           </form>
-          {add.error ? <ErrorState error={add.error} title="The domain was not added" /> : null}
+          {add.error && !hasFieldErrors(add.error) ? <ErrorState error={add.error} title="The domain was not added" /> : null}
         </Paper>
       ) : (
         <Text size="sm" c="dimmed">

@@ -66,6 +66,7 @@ export default function Events() {
     queryFn: () => unwrap(api.GET('/events/names', { params: { query: { days: Number(days), limit: 500 } }, headers: forProject(projectId) })),
   });
   const remove = useMutation({
+    meta: { success: 'Event deleted' },
     mutationFn: (name: string) => unwrap(api.DELETE('/events/{eventName}', { params: { path: { eventName: name } }, headers: forProject(projectId) })),
     onSuccess: () => {
       setDeleting(null);

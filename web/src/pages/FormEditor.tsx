@@ -70,6 +70,7 @@ export default function FormEditor() {
     if (form.data) setDraft(draftOf(form.data));
   }, [form.data]);
   const save = useMutation({
+    meta: { success: 'Form saved' },
     mutationFn: () =>
       formId
         ? unwrap(api.PATCH('/forms/{id}', { params: { path: { id: formId } }, body: bodyOf(draft), headers: forProject(projectId) }))

@@ -11,6 +11,7 @@ import { CopyEmbed, type SignupForm } from './FormEditor';
 function DeleteForm({ projectId, form, onClose }: { projectId: string; form: SignupForm; onClose: () => void }) {
   const qc = useQueryClient();
   const remove = useMutation({
+    meta: { success: 'Form deleted' },
     mutationFn: () => unwrap(api.DELETE('/forms/{id}', { params: { path: { id: form.id } }, headers: forProject(projectId) })),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ['forms', projectId] });

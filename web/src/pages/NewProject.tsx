@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Anchor, Button, Center, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { api, unwrap } from '../api/client';
+import { api, fieldError, hasFieldErrors, unwrap } from '../api/client';
 import { rememberKeys } from '../api/keys';
 import { useMe } from '../api/session';
 import { ErrorState, Loading } from '../components/States';
@@ -46,8 +46,15 @@ export default function NewProject() {
             <Text c="dimmed" size="sm">
               {t('newProject.intro')}
             </Text>
-            <TextInput label={t('newProject.name')} required maxLength={100} value={name} onChange={(e) => setName(e.currentTarget.value)} />
-            {error ? <ErrorState error={error} title={t('newProject.failed')} /> : null}
+            <TextInput
+              label={t('newProject.name')}
+              required
+              maxLength={100}
+              value={name}
+              error={fieldError(error, 'name')}
+              onChange={(e) => setName(e.currentTarget.value)}
+            />
+            {error && !hasFieldErrors(error) ? <ErrorState error={error} title={t('newProject.failed')} /> : null}
             <Button type="submit" loading={busy}>
               {t('newProject.submit')}
             </Button>

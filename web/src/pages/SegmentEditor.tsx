@@ -103,10 +103,12 @@ function StaticMembers({ projectId, segment }: { projectId: string; segment: Seg
   };
   const path = { params: { path: { id: segment.id } }, headers: forProject(projectId) };
   const add = useMutation({
+    meta: { success: 'Members added' },
     mutationFn: () => unwrap(api.POST('/segments/{id}/members', { ...path, body: { emails, createMissing } })),
     onSuccess: (r) => done(`${r.added} added`, r.notFound),
   });
   const remove = useMutation({
+    meta: { success: 'Members removed' },
     mutationFn: () => unwrap(api.DELETE('/segments/{id}/members', { ...path, body: { emails } })),
     onSuccess: (r) => done(`${r.removed} removed`, r.notFound),
   });
@@ -188,6 +190,7 @@ function Recount({ projectId, segment }: { projectId: string; segment: Segment }
       ),
   });
   const refresh = useMutation({
+    meta: { success: 'Segment refreshed' },
     mutationFn: () => unwrap(api.POST('/segments/{id}/refresh', path)),
     onSuccess: (r) => after(`Refreshed: ${r.memberCount} member${r.memberCount === 1 ? '' : 's'}.`),
   });
@@ -235,6 +238,7 @@ function DeleteSegment({ projectId, segment }: { projectId: string; segment: Seg
   const navigate = useNavigate();
   const [asking, setAsking] = useState(false);
   const remove = useMutation({
+    meta: { success: 'Segment deleted' },
     mutationFn: () => unwrap(api.DELETE('/segments/{id}', { params: { path: { id: segment.id } }, headers: forProject(projectId) })),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ['segments', projectId] });
@@ -287,6 +291,7 @@ function SegmentForm({ projectId, segment }: { projectId: string; segment?: Segm
       }
     : {};
   const save = useMutation({
+    meta: { success: 'Segment saved' },
     mutationFn: async () => {
       if (!segment) {
         return unwrap(

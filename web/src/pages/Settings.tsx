@@ -31,6 +31,7 @@ function ProjectName({ project, may }: { project: Project; may: boolean }) {
   const qc = useQueryClient();
   const [name, setName] = useState(project.name);
   const rename = useMutation({
+    meta: { success: 'Project renamed' },
     mutationFn: () => unwrap(api.PATCH('/users/@me/projects/{id}', { params: { path: { id: project.id } }, body: { name } })),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['projects'] }),
   });
@@ -111,6 +112,7 @@ function Sending({ projectId, policy, may }: { projectId: string; policy: Sendin
   const [capPer, setCapPer] = useState<CapPeriod>(policy.frequencyCap?.per ?? 'week');
   const [rate, setRate] = useState<number | string>(policy.sendRatePerSecond ?? '');
   const save = useMutation({
+    meta: { success: 'Sending settings saved' },
     mutationFn: () =>
       unwrap(
         api.PATCH('/settings', {
@@ -211,6 +213,7 @@ function RetentionSettings({ projectId, retention, may }: { projectId: string; r
     inboundDays: retention.inboundDays ?? '',
   });
   const save = useMutation({
+    meta: { success: 'Retention saved' },
     mutationFn: () =>
       unwrap(
         api.PATCH('/settings', {
@@ -280,6 +283,7 @@ function BillingUsage({ projectId, may, usage: u }: { projectId: string; may: bo
   const [emails, setEmails] = useState<number | string>(u.emails.limit ?? '');
   const [contacts, setContacts] = useState<number | string>(u.contacts.limit ?? '');
   const save = useMutation({
+    meta: { success: 'Caps saved' },
     mutationFn: () => unwrap(api.PUT('/users/@me/projects/{id}/billing-limits', { params: { path: { id: projectId } }, body: { emails: capOf(emails), contacts: capOf(contacts) } })),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['billing-consumption', projectId] }),
   });
@@ -371,10 +375,12 @@ function DangerZone({ project }: { project: Project }) {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const reset = useMutation({
+    meta: { success: 'Project reset' },
     mutationFn: () => unwrap(api.POST('/users/@me/projects/{id}/reset', { params: { path: { id: project.id } } })),
     onSuccess: () => qc.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'projects' && q.queryKey[0] !== 'me' && q.queryKey[0] !== 'config' }),
   });
   const remove = useMutation({
+    meta: { success: 'Project deleted' },
     mutationFn: () => unwrap(api.DELETE('/users/@me/projects/{id}', { params: { path: { id: project.id } } })),
     onSuccess: () => {
       // Out of the cache first, so `/` does not send the user back to the project just deleted.

@@ -10,6 +10,8 @@ import { ConfirmDialog } from '../components/ConfirmDialog';
 import { manages } from '../routes';
 import { SuppressionCsv } from '../components/suppressions/SuppressionCsv';
 import { momentWords } from '../api/dates';
+import { restoreSuppression } from '../components/suppressions/restoreSuppression';
+import { notifySuccess } from '../components/notify';
 
 type Entry = ResponseOf<'/suppressions', 'get'>['data'][number];
 type Reason = Entry['reason'];
@@ -120,10 +122,16 @@ export default function Suppressions() {
       ),
   });
   const remove = useMutation({
-    mutationFn: (email: string) => unwrap(api.DELETE('/suppressions/{email}', { params: { path: { email } }, headers: forProject(projectId) })),
-    onSuccess: async () => {
+    mutationFn: (entry: Entry) => unwrap(api.DELETE('/suppressions/{email}', { params: { path: { email: entry.email } }, headers: forProject(projectId) })),
+    // The dialog shows a failure itself; a toast would repeat it.
+    meta: { failure: false },
+    onSuccess: async (_r, entry) => {
       setRemoving(null);
-      await qc.invalidateQueries({ queryKey: ['suppressions', projectId] });
+      const refresh = () => qc.invalidateQueries({ queryKey: ['suppressions', projectId] });
+      notifySuccess(`${entry.email} removed from suppressions`, {
+        undo: { run: () => restoreSuppression(projectId, entry).finally(refresh) },
+      });
+      await refresh();
     },
   });
   const filtered = !!debounced || reason !== 'all';
@@ -230,7 +238,7 @@ export default function Suppressions() {
         loading={remove.isPending}
         error={remove.error}
         errorTitle="Not removed"
-        onConfirm={() => removing && remove.mutate(removing.email)}
+        onConfirm={() => removing && remove.mutate(removing)}
         onCancel={() => setRemoving(null)}
       />
     </ListPage>

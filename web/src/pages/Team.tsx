@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Badge, Button, Group, Modal, Paper, ScrollArea, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, Role, unwrap } from '../api/client';
+import { api, fieldError, hasFieldErrors, Role, unwrap } from '../api/client';
 import { useMe } from '../api/session';
 import { useCurrentProject } from '../api/project';
 import { Empty, ErrorState, Loading } from '../components/States';
@@ -24,6 +24,7 @@ export default function Team() {
   const team = useQuery({ queryKey: ['team', projectId], queryFn: () => unwrap(api.GET('/projects/{id}/members', path)) });
   const refresh = () => qc.invalidateQueries({ queryKey: ['team', projectId] });
   const invite = useMutation({
+    meta: { success: 'Invitation sent' },
     mutationFn: () => unwrap(api.POST('/projects/{id}/members', { ...path, body: { email, role } })),
     onSuccess: () => {
       setEmail('');
@@ -31,10 +32,13 @@ export default function Team() {
     },
   });
   const change = useMutation({
-    mutationFn: (v: { userId: string; role: Role }) => unwrap(api.PATCH('/projects/{id}/members/{userId}', { params: { path: { id: projectId, userId: v.userId } }, body: { role: v.role } })),
+    meta: { success: 'Role changed' },
+    mutationFn: (v: { userId: string; role: Role }) =>
+      unwrap(api.PATCH('/projects/{id}/members/{userId}', { params: { path: { id: projectId, userId: v.userId } }, body: { role: v.role } })),
     onSuccess: refresh,
   });
   const remove = useMutation({
+    meta: { success: 'Member removed' },
     mutationFn: (userId: string) => unwrap(api.DELETE('/projects/{id}/members/{userId}', { params: { path: { id: projectId, userId } } })),
     onSuccess: () => {
       setRemoving(null);
@@ -42,6 +46,7 @@ export default function Team() {
     },
   });
   const withdraw = useMutation({
+    meta: { success: 'Invitation withdrawn' },
     mutationFn: (inviteId: string) => unwrap(api.DELETE('/projects/{id}/invites/{inviteId}', { params: { path: { id: projectId, inviteId } } })),
     onSuccess: refresh,
   });
@@ -63,15 +68,27 @@ export default function Team() {
         <Paper withBorder p="md">
           <form onSubmit={submit}>
             <Group align="flex-end">
-              <TextInput label="Email" type="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} w={280} />
+              <TextInput
+                label="Email"
+                type="email"
+                required
+                value={email}
+                onChange={(e) => setEmail(e.currentTarget.value)}
+                error={fieldError(invite.error, 'email')}
+                w={280}
+              />
               <Select label="Role" data={grantable} value={role} onChange={(v) => setRole((v as Role) ?? 'MEMBER')} allowDeselect={false} w={140} />
               <Button type="submit" loading={invite.isPending}>
                 Invite
               </Button>
             </Group>
           </form>
-          {invite.error ? <ErrorState error={invite.error} title="Not invited" /> : null}
-          {invite.isSuccess ? <Text size="sm" c="green" mt="xs">Invited.</Text> : null}
+          {invite.error && !hasFieldErrors(invite.error) ? <ErrorState error={invite.error} title="Not invited" /> : null}
+          {invite.isSuccess ? (
+            <Text size="sm" c="green" mt="xs">
+              Invited.
+            </Text>
+          ) : null}
         </Paper>
       ) : null}
       {team.isPending ? <Loading /> : null}
@@ -95,7 +112,12 @@ export default function Team() {
                   {team.data.members.map((m) => (
                     <Table.Tr key={m.userId}>
                       <Table.Td>
-                        {m.email} {m.userId === me.data?.id ? <Badge variant="light" size="xs">you</Badge> : null}
+                        {m.email}{' '}
+                        {m.userId === me.data?.id ? (
+                          <Badge variant="light" size="xs">
+                            you
+                          </Badge>
+                        ) : null}
                       </Table.Td>
                       <Table.Td>
                         {mayTouch(m.role) ? (

@@ -37,6 +37,7 @@ function DeleteTemplate({ projectId, template, onClose }: { projectId: string; t
   const qc = useQueryClient();
   const navigate = useNavigate();
   const remove = useMutation({
+    meta: { success: 'Template deleted' },
     mutationFn: () => unwrap(api.DELETE('/templates/{id}', { params: { path: { id: template.id } }, headers: forProject(projectId) })),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ['templates', projectId] });
@@ -99,6 +100,7 @@ function Editor({ projectId, template, content, onRestored }: { projectId: strin
   const flagged = useMemo(() => new Set((preview.data?.checks ?? []).flatMap((c) => (c.blockId ? [c.blockId] : []))), [preview.data]);
 
   const save = useMutation({
+    meta: { success: 'Template saved' },
     mutationFn: async () => {
       if (!template) {
         // The editor's new fields (editor, document, variants) are the contract's; the generated types follow the API.
@@ -119,6 +121,7 @@ function Editor({ projectId, template, content, onRestored }: { projectId: strin
     },
   });
   const publishing = useMutation({
+    meta: { success: 'Template published' },
     mutationFn: async (note: string) => {
       await save.mutateAsync();
       return publish(projectId, template!.id, note);
@@ -129,6 +132,7 @@ function Editor({ projectId, template, content, onRestored }: { projectId: strin
     },
   });
   const duplicate = useMutation({
+    meta: { success: 'Template duplicated' },
     mutationFn: () => unwrap(api.POST('/templates/{id}/duplicate', { params: { path: { id: template!.id } }, headers: forProject(projectId) })),
     onSuccess: async (copy) => {
       await qc.invalidateQueries({ queryKey: ['templates', projectId] });

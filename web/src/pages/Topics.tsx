@@ -49,6 +49,7 @@ function EditTopic({ projectId, topic, onClose }: { projectId: string; topic: To
   const qc = useQueryClient();
   const [fields, setFields] = useState(fieldsOf(topic));
   const save = useMutation({
+    meta: { success: 'Topic saved' },
     mutationFn: () => unwrap(api.PATCH('/topics/{id}', { params: { path: { id: topic.id } }, body: bodyOf(fields), headers: forProject(projectId) })),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ['topics', projectId] });
@@ -83,6 +84,7 @@ function EditTopic({ projectId, topic, onClose }: { projectId: string; topic: To
 function DeleteTopic({ projectId, topic, onClose }: { projectId: string; topic: Topic; onClose: () => void }) {
   const qc = useQueryClient();
   const remove = useMutation({
+    meta: { success: 'Topic deleted' },
     mutationFn: () => unwrap(api.DELETE('/topics/{id}', { params: { path: { id: topic.id } }, headers: forProject(projectId) })),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ['topics', projectId] });
@@ -113,6 +115,7 @@ export default function Topics() {
   const [deleting, setDeleting] = useState<Topic | null>(null);
   const list = useQuery({ queryKey: ['topics', projectId], queryFn: () => unwrap(api.GET('/topics', { headers: forProject(projectId) })) });
   const create = useMutation({
+    meta: { success: 'Topic created' },
     mutationFn: () => unwrap(api.POST('/topics', { body: { ...bodyOf(fields), slug: slug.trim() || undefined }, headers: forProject(projectId) })),
     onSuccess: () => {
       setFields(fieldsOf());

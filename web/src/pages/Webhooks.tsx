@@ -41,6 +41,7 @@ function Deliveries({ projectId, endpoint }: { projectId: string; endpoint: Endp
     refetchInterval: cursor ? false : 5_000,
   });
   const retry = useMutation({
+    meta: { success: 'Delivery sent again' },
     mutationFn: (deliveryId: string) =>
       unwrap(api.POST('/webhook-endpoints/{id}/deliveries/{deliveryId}/retry', { params: { path: { id: endpoint.id, deliveryId } }, headers: forProject(projectId) })),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['webhook-deliveries', projectId, endpoint.id] }),
@@ -156,6 +157,7 @@ function EditEndpoint({ projectId, endpoint, onClose }: { projectId: string; end
   const [events, setEvents] = useState<string[]>(endpoint.events);
   const [description, setDescription] = useState(endpoint.description ?? '');
   const save = useMutation({
+    meta: { success: 'Endpoint saved' },
     mutationFn: () =>
       unwrap(api.PATCH('/webhook-endpoints/{id}', { params: { path: { id: endpoint.id } }, body: { url, events, description: description.trim() || null }, headers: forProject(projectId) })),
     onSuccess: async () => {
@@ -202,8 +204,9 @@ function EndpointCard({
   const [showDeliveries, setShowDeliveries] = useState(false);
   const path = { params: { path: { id: endpoint.id } }, headers: forProject(projectId) };
   const refresh = () => qc.invalidateQueries({ queryKey: ['webhooks', projectId] });
-  const toggle = useMutation({ mutationFn: (enabled: boolean) => unwrap(api.PATCH('/webhook-endpoints/{id}', { ...path, body: { enabled } })), onSuccess: refresh });
+  const toggle = useMutation({ meta: { success: (_d, enabled) => (enabled ? 'Endpoint enabled' : 'Endpoint disabled') }, mutationFn: (enabled: boolean) => unwrap(api.PATCH('/webhook-endpoints/{id}', { ...path, body: { enabled } })), onSuccess: refresh });
   const test = useMutation({
+    meta: { success: 'Test event sent' },
     mutationFn: () => unwrap(api.POST('/webhook-endpoints/{id}/test', path)),
     onSuccess: () => {
       setShowDeliveries(true);
@@ -211,6 +214,7 @@ function EndpointCard({
     },
   });
   const rotate = useMutation({
+    meta: { success: 'Signing secret rotated' },
     mutationFn: () => unwrap(api.POST('/webhook-endpoints/{id}/rotate-secret', path)),
     onSuccess: (e) => {
       setAsking(null);
@@ -218,6 +222,7 @@ function EndpointCard({
     },
   });
   const remove = useMutation({
+    meta: { success: 'Endpoint deleted' },
     mutationFn: () => unwrap(api.DELETE('/webhook-endpoints/{id}', path)),
     onSuccess: () => {
       setAsking(null);
@@ -329,6 +334,7 @@ export default function Webhooks() {
   const [revealed, setRevealed] = useState<Revealed | null>(null);
   const endpoints = useQuery({ queryKey: ['webhooks', projectId], queryFn: () => unwrap(api.GET('/webhook-endpoints', { headers: forProject(projectId) })) });
   const create = useMutation({
+    meta: { success: 'Endpoint added' },
     mutationFn: () => unwrap(api.POST('/webhook-endpoints', { body: { url, events, description: description.trim() || null }, headers: forProject(projectId) })),
     onSuccess: (e) => {
       setUrl('');

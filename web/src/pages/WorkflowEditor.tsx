@@ -49,6 +49,7 @@ export default function WorkflowEditor() {
   const refresh = () => qc.invalidateQueries({ queryKey: key });
 
   const toggle = useMutation({
+    meta: { success: (_d, enabled) => (enabled ? 'Workflow enabled' : 'Workflow disabled') },
     mutationFn: (enabled: boolean) => unwrap(api.PATCH('/workflows/{id}', { ...path, body: { enabled } })),
     onSuccess: (w) => {
       qc.setQueryData(key, w);
@@ -87,6 +88,7 @@ export default function WorkflowEditor() {
     onSettled: refresh,
   });
   const removeStep = useMutation({
+    meta: { success: 'Step removed' },
     mutationFn: (stepId: string) =>
       unwrap(api.DELETE('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId }, query: { splice: 'true' } }, headers })),
     onSuccess: () => setSelected(null),

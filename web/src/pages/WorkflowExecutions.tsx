@@ -87,6 +87,7 @@ export default function WorkflowExecutions() {
   });
   const refresh = () => qc.invalidateQueries({ queryKey: ['executions', projectId, workflowId] });
   const cancelAll = useMutation({
+    meta: { success: 'Runs cancelled' },
     mutationFn: () => unwrap(api.POST('/workflows/{id}/executions/cancel-all', { params: { path: { id: workflowId } }, headers })),
     onSuccess: () => {
       setConfirming(false);
@@ -265,7 +266,7 @@ function ExecutionTimeline({
     refetchInterval: (q) => (q.state.data && !ACTIVE.has(q.state.data.status) ? false : LIVE_MS),
     queryFn: () => unwrap(api.GET('/workflows/{id}/executions/{executionId}', params)),
   });
-  const cancel = useMutation({ mutationFn: () => unwrap(api.DELETE('/workflows/{id}/executions/{executionId}', params)), onSuccess: onCancelled });
+  const cancel = useMutation({ meta: { success: 'Run cancelled' }, mutationFn: () => unwrap(api.DELETE('/workflows/{id}/executions/{executionId}', params)), onSuccess: onCancelled });
   const e = detail.data;
   const temporal = config.data?.temporal;
   const stepName = (id: string) => workflow.steps.find((s) => s.id === id)?.name ?? id;

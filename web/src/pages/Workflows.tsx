@@ -104,6 +104,7 @@ function NewWorkflow({ projectId }: { projectId: string }) {
   const [name, setName] = useState('');
   const [eventName, setEventName] = useState<string | undefined>();
   const create = useMutation({
+    meta: { success: 'Workflow created' },
     mutationFn: () => unwrap(api.POST('/workflows', { body: { name, eventName }, headers: forProject(projectId) })),
     onSuccess: (w) => navigate(`/p/${projectId}/workflows/${w.id}`),
   });

@@ -12,6 +12,7 @@ export function ProfileSection({ user }: { user: User }) {
   const [name, setName] = useState(user.name ?? '');
   const qc = useQueryClient();
   const save = useMutation({
+    meta: { success: 'Profile saved' },
     mutationFn: () => unwrap(api.PATCH('/users/@me', { body: { name } })),
     onSuccess: (me) => qc.setQueryData(['me'], me),
   });

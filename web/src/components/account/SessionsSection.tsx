@@ -35,6 +35,7 @@ export function SessionsSection() {
     navigate('/login', { replace: true });
   };
   const signOut = useMutation({
+    meta: { success: 'Session signed out' },
     mutationFn: (id: string) => unwrap(api.DELETE('/users/@me/sessions/{id}', { params: { path: { id } } })).then(() => id),
     onSuccess: (id) => (sessions.data?.find((s) => s.id === id)?.current ? toLogin() : qc.invalidateQueries({ queryKey: ['sessions'] })),
   });

@@ -26,6 +26,10 @@ function RssControls({ projectId, campaign, onRun }: { projectId: string; campai
       qc.invalidateQueries({ queryKey: ['campaign-runs', projectId, campaign.id] }),
     ]);
   const action = useMutation({
+    meta: {
+      success: (_d, what) =>
+        ({ activate: 'RSS campaign activated', run: 'Checking the feed now', pause: 'RSS campaign paused', resume: 'RSS campaign resumed', cancel: 'RSS campaign cancelled' })[String(what)] ?? 'Done',
+    },
     mutationFn: async (what: Action) => {
       if (what === 'activate') await unwrap(api.POST('/campaigns/{id}/send', { ...path, body: {} }));
       else if (what === 'run') await unwrap(api.POST('/campaigns/{id}/run', path));
@@ -42,6 +46,7 @@ function RssControls({ projectId, campaign, onRun }: { projectId: string; campai
   });
   const navigate = useNavigate();
   const duplicate = useMutation({
+    meta: { success: 'Campaign duplicated' },
     mutationFn: () => unwrap(api.POST('/campaigns/{id}/duplicate', path)),
     onSuccess: async (copy) => {
       await qc.invalidateQueries({ queryKey: ['campaigns', projectId] });

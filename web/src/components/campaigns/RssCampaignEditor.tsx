@@ -27,6 +27,7 @@ export function RssCampaignEditor({ projectId }: { projectId: string }) {
       unwrap(api.GET('/templates', { params: { query: { page: 1, pageSize: 100, sort: 'updatedAt', dir: 'desc' } }, headers: forProject(projectId) })),
   });
   const create = useMutation({
+    meta: { success: 'RSS campaign created' },
     // The route takes the RSS body under `kind: "RSS"`; the generated client types only the regular one.
     mutationFn: async () => (await unwrap(api.POST('/campaigns', { body: rssBodyOf(draft) as unknown as CampaignBody, headers: forProject(projectId) }))).data,
     onSuccess: async (row) => {

@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import { Button, Group, Modal, Paper, Progress, Stack, Text } from '@mantine/core';
 import { api, forProject, unwrap } from '../../api/client';
 import { ErrorState } from '../States';
+import { notifySuccess } from '../notify';
+import { restoreContacts, snapshotContacts } from './restoreContacts';
 import type { Matching } from './listView';
 import { jobDone, jobPercent, useJobProgress } from './useJobProgress';
 
@@ -23,9 +25,17 @@ export function BulkActions({ projectId, target, onDone }: { projectId: string; 
   const [error, setError] = useState<unknown>(null);
   const job = useJobProgress(projectId, 'bulk', running?.jobId);
   const finished = jobDone(job.data);
+  // The deleted contacts as they were, for the toast's "Undo" (restoreContacts.ts): checked ones only, not a whole filter.
+  const [deleted, setDeleted] = useState<Awaited<ReturnType<typeof snapshotContacts>>>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: once per finished job, whatever callback the parent passes this render
   useEffect(() => {
-    if (finished) onDone();
+    if (!finished) return;
+    onDone();
+    if (running?.action === 'delete' && job.data) {
+      const gone = job.data.succeeded;
+      const undo = deleted && gone === deleted.length ? { run: () => restoreContacts(projectId, deleted).finally(onDone) } : undefined;
+      notifySuccess(`${gone} contact${gone === 1 ? '' : 's'} deleted`, { undo });
+    }
   }, [finished]);
 
   async function start(action: BulkAction) {
@@ -33,6 +43,7 @@ export function BulkActions({ projectId, target, onDone }: { projectId: string; 
     setAsking(false);
     try {
       const body = 'contactIds' in target ? { contactIds: target.contactIds } : { matching: target.matching };
+      setDeleted(action === 'delete' && 'contactIds' in target ? await snapshotContacts(projectId, target.contactIds) : null);
       const res = await unwrap(api.POST(BULK_PATHS[action], { body, headers: forProject(projectId) }));
       setRunning({ action, jobId: res.jobId });
     } catch (err) {

@@ -17,6 +17,7 @@ function BrandForm({ projectId, brand, may }: { projectId: string; brand: Brand;
   const qc = useQueryClient();
   const [draft, setDraft] = useState<Brand>(brand);
   const save = useMutation({
+    meta: { success: 'Brand saved' },
     mutationFn: () => putBrand(projectId, { ...draft, logoUrl: draft.logoUrl?.trim() ? draft.logoUrl.trim() : null }),
     onSuccess: (saved) => qc.setQueryData(['brand', projectId], saved),
   });

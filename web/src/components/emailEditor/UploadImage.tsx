@@ -17,7 +17,7 @@ async function upload(projectId: string, file: File): Promise<string> {
 
 /** "Upload image": a PNG, JPEG, GIF or WebP of at most 5 MB, whose URL `onUploaded` gets. */
 export function UploadImage({ projectId, onUploaded }: { projectId: string; onUploaded(url: string): void }) {
-  const send = useMutation({ mutationFn: (file: File) => upload(projectId, file), onSuccess: onUploaded });
+  const send = useMutation({ meta: { success: 'Image uploaded' }, mutationFn: (file: File) => upload(projectId, file), onSuccess: onUploaded });
   return (
     <Group gap="xs">
       <FileButton accept="image/png,image/jpeg,image/gif,image/webp" onChange={(file) => file && send.mutate(file)}>

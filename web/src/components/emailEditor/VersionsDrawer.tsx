@@ -39,6 +39,7 @@ export function VersionsDrawer({ projectId, templateId, onRestored }: { projectI
   const [compared, setCompared] = useState<number[]>([]);
   const versions = useQuery({ queryKey: ['template-versions', projectId, templateId], enabled: opened, queryFn: () => listVersions(projectId, templateId) });
   const restore = useMutation({
+    meta: { success: 'Version restored' },
     mutationFn: (n: number) => restoreVersion(projectId, templateId, n),
     onSuccess: () => {
       setOpened(false);

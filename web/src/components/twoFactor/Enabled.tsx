@@ -17,6 +17,7 @@ export function Enabled({ status, onNewCodes, onDisabled }: { status: TwoFactorS
     onSuccess: (r) => onNewCodes(r.recoveryCodes),
   });
   const disable = useMutation({
+    meta: { success: 'Two-factor authentication turned off' },
     mutationFn: () => unwrap(api.POST('/users/@me/two-factor/disable', { body: state.factor })),
     onSuccess: onDisabled,
   });

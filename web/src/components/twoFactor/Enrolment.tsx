@@ -15,6 +15,7 @@ export function Enrolment({ onEnabled }: { onEnabled: (recoveryCodes: string[]) 
   const [code, setCode] = useState('');
   const setup = useMutation({ mutationFn: () => unwrap(api.POST('/users/@me/two-factor/setup')) });
   const enable = useMutation({
+    meta: { success: 'Two-factor authentication turned on' },
     mutationFn: () => unwrap(api.POST('/users/@me/two-factor/enable', { body: { code: code.replace(/\s+/g, '') } })),
     onSuccess: (r) => onEnabled(r.recoveryCodes),
   });

@@ -10,6 +10,7 @@ export function RequireTwoFactorSwitch({ project }: { project: Project }) {
   const qc = useQueryClient();
   const mine = useTwoFactorStatus();
   const save = useMutation({
+    meta: { success: 'Two-factor requirement saved' },
     mutationFn: (requireTwoFactor: boolean) => unwrap(api.PATCH('/users/@me/projects/{id}', { params: { path: { id: project.id } }, body: { requireTwoFactor } })),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['projects'] }),
   });

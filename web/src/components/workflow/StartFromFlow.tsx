@@ -17,6 +17,7 @@ export function StartFromFlow({ projectId }: { projectId: string }) {
     staleTime: 300_000,
   });
   const create = useMutation({
+    meta: { success: 'Workflow created' },
     mutationFn: (key: string) => unwrap(api.POST('/workflows/starters/{key}', { params: { path: { key } }, body: {}, headers })),
     onSuccess: (w) => navigate(`/p/${projectId}/workflows/${w.id}`),
   });

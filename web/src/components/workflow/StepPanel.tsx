@@ -46,6 +46,7 @@ export function StepPanel({
   }, [step]);
 
   const save = useMutation({
+    meta: { success: 'Step saved' },
     mutationFn: async () => {
       if (step) return unwrap(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflow.id, stepId: step.id } }, headers: forProject(projectId), body: { name, config } }));
       return unwrap(
@@ -61,6 +62,7 @@ export function StepPanel({
     },
   });
   const remove = useMutation({
+    meta: { success: 'Step removed' },
     mutationFn: () => unwrap(api.DELETE('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflow.id, stepId: step!.id }, query: { splice: 'true' } }, headers: forProject(projectId) })),
     onSuccess: async () => {
       await onChanged();

@@ -19,6 +19,7 @@ export function TestRun({ projectId, workflow }: { projectId: string; workflow: 
   const [contactId, setContactId] = useState<string | null>(null);
   const [callWebhooks, setCallWebhooks] = useState(false);
   const start = useMutation({
+    meta: { success: 'Test run started' },
     mutationFn: () =>
       unwrap(api.POST('/workflows/{id}/test', { params: { path: { id: workflow.id } }, body: { contactId: contactId!, callWebhooks }, headers })),
   });

@@ -29,6 +29,7 @@ export function WorkflowVersions({
     queryFn: () => unwrap(api.GET('/workflows/{id}/versions', { params: { path: { id: workflowId } }, headers })),
   });
   const restore = useMutation({
+    meta: { success: 'Version restored' },
     mutationFn: (number: number) => unwrap(api.POST('/workflows/{id}/versions/{number}/restore', { params: { path: { id: workflowId, number } }, headers })),
     onSuccess: () => {
       setOpened(false);

@@ -1,0 +1,172 @@
+import type { Page } from 'puppeteer-core';
+import { bearer, Harness } from '../helpers/harness';
+import { openDashboard, DashboardSession, testEmail } from '../helpers/dashboardSession';
+
+/**
+ * People's language on every form: each form gets a bad value the browser itself lets through, is submitted,
+ * and the API's refusal must read as a sentence for people on the field it is about (and in the toast),
+ * never as zod's developer English or the envelope's "Request validation failed". Then the two Undos:
+ * a contact deleted from the list comes back with its fields, a removed suppression is suppressed again.
+ */
+
+let s: DashboardSession;
+let h: Harness;
+let page: Page;
+const DIALOG = '[role="dialog"]';
+
+/** zod's and the envelope's developer text (issue 42): none of it may be shown to a person. */
+const DEVELOPER_TEXT = ['Request validation failed', 'Too small', 'Too big', 'expected', 'Invalid input', 'invalid_type', '>=', 'must match pattern'];
+
+beforeAll(async () => {
+  // The bulk delete is a job the worker runs.
+  s = await openDashboard({ harness: { worker: true } });
+  ({ h, page } = s);
+}, 300_000);
+afterAll(async () => s?.close());
+
+/** The sentence shown under the labelled input (Mantine links it as `<id>-error`), once there is one. */
+async function sentenceOn(label: string, scope = 'body'): Promise<string> {
+  const input = await s.inputId(label, scope);
+  const handle = await page.waitForFunction(
+    (sel: string) => {
+      const el = (globalThis as any).document.querySelector(sel);
+      const err = el && (globalThis as any).document.getElementById(`${el.id}-error`);
+      return err?.innerText?.trim() || null;
+    },
+    { timeout: 20_000 },
+    input,
+  );
+  return (await handle.jsonValue()) as string;
+}
+
+/** Everything a person is told about failures: alerts, field errors and toasts. */
+const failureTexts = () =>
+  page.$$eval('[role="alert"], [id$="-error"], .mantine-Notification-root', (els) => els.map((e) => (e as unknown as { innerText: string }).innerText));
+
+async function noDeveloperText(form: string) {
+  const shown = (await failureTexts()).join('\n');
+  for (const bad of DEVELOPER_TEXT) expect([form, shown.includes(bad) ? bad : null]).toEqual([form, null]);
+}
+
+/** Types a bad value into each labelled input, submits with `button`, and expects each field's sentence. */
+async function walk(form: string, values: Record<string, string>, button: string, expected: Record<string, string | RegExp>, scope = 'body') {
+  for (const [label, value] of Object.entries(values)) await s.replace(label, value, scope);
+  await s.click(button);
+  for (const [label, sentence] of Object.entries(expected)) {
+    const shown = await sentenceOn(label, scope);
+    if (typeof sentence === 'string') expect([form, label, shown]).toEqual([form, label, sentence]);
+    else expect([form, label, shown]).toEqual([form, label, expect.stringMatching(sentence)]);
+  }
+  await noDeveloperText(form);
+}
+
+const go = async (projectId: string, path: string, text: string) => {
+  await page.goto(`${s.api.url}/app/p/${projectId}/${path}`, { waitUntil: 'load' });
+  await s.waitForText(text);
+};
+
+it('every form answers bad input with a sentence on its field', async () => {
+  // Sign up: a malformed address (the browser's own check lets "ada@x" through) and a short password.
+  await page.goto(`${s.api.url}/app/signup`, { waitUntil: 'load' });
+  await walk('signup', { Email: 'ada@x', Password: 'short' }, 'Sign up', {
+    Email: 'Enter a valid email address',
+    Password: 'Password must be at least 8 characters',
+  });
+  // Log in with the same malformed address.
+  await page.goto(`${s.api.url}/app/login`, { waitUntil: 'load' });
+  await walk('login', { Email: 'ada@x', Password: 'whatever' }, 'Log in', { Email: 'Enter a valid email address' });
+
+  const { projectId, secretKey } = await s.signUp('Form walk');
+  const key = bearer(secretKey);
+
+  // A new project named with spaces only.
+  await page.goto(`${s.api.url}/app/new-project`, { waitUntil: 'load' });
+  await walk('new project', { 'Project name': '   ' }, 'Create project', { 'Project name': 'Name is required' });
+
+  // Add contact.
+  await go(projectId, 'contacts', 'Contacts');
+  await s.click('Add contact');
+  await page.waitForSelector(DIALOG);
+  await walk('add contact', { Email: 'not-an-address' }, 'Create contact', { Email: 'Enter a valid email address' }, DIALOG);
+  await page.keyboard.press('Escape');
+
+  // Suppress an address.
+  await go(projectId, 'suppressions', 'Suppressions');
+  await walk('suppression', { 'Email address': 'nope' }, 'Suppress address', { 'Email address': 'Enter a valid email address' });
+
+  // Add a domain pasted with its scheme and path.
+  await go(projectId, 'domains', 'Domains');
+  await walk('domain', { Domain: 'https://example.com/mail' }, 'Add domain', { Domain: /^Enter a domain like example\.com — without https:\/\// });
+
+  // A webhook endpoint that is no URL.
+  await go(projectId, 'webhooks', 'Webhooks');
+  await walk('webhook endpoint', { 'Endpoint URL': 'not a url' }, 'Add endpoint', { 'Endpoint URL': /^URL must be a full web address/ });
+
+  // A topic with a slug in capitals.
+  await go(projectId, 'topics', 'Topics');
+  await walk('topic', { Name: 'News', Slug: 'Big News' }, 'Create topic', { Slug: /^Slug must be lowercase letters and digits/ });
+
+  // Invite a teammate with a malformed address.
+  await go(projectId, 'team', 'Team');
+  await walk('invite', { Email: 'bob@x' }, 'Invite', { Email: 'Enter a valid email address' });
+
+  // Rename the project to nothing (spaces).
+  await go(projectId, 'settings', 'Settings');
+  await walk('settings: project', { 'Project name': '   ' }, 'Rename', { 'Project name': 'Name is required' });
+
+  // Whatever was refused, nothing was written.
+  expect((await h.http.get('/contacts').set(key)).body.data).toEqual([]);
+  expect(s.problems).toEqual([]);
+}, 300_000);
+
+it('undoes deleting a contact from the list and removing a suppression', async () => {
+  const { projectId, secretKey } = await s.signUp('Undo project');
+  const key = bearer(secretKey);
+  const email = testEmail('undo');
+  const created = await h.http
+    .post('/contacts')
+    .set(key)
+    .send({ email, subscribed: false, data: { plan: 'pro', seats: 3 } });
+  expect(created.status).toBeLessThan(300);
+
+  // Delete it from the list; the toast's Undo re-creates it with its subscription and fields.
+  await go(projectId, 'contacts', email);
+  await page.evaluate(() => {
+    const boxes = [...(globalThis as any).document.querySelectorAll('table tbody input[type="checkbox"]')] as any[];
+    boxes[0].click();
+  });
+  await s.click('Delete selected');
+  await s.click('Delete contacts');
+  await s.waitForText('1 contact deleted');
+  expect((await h.http.get('/contacts').query({ search: email }).set(key)).body.data).toEqual([]);
+  await s.click('Undo');
+  await s.waitForText(`${email} restored with their fields and topics`);
+  const back = (await h.http.get('/contacts').query({ search: email }).set(key)).body.data;
+  expect(back).toEqual([expect.objectContaining({ email, subscribed: false, data: { plan: 'pro', seats: 3 } })]);
+
+  // Remove a suppression; Undo puts it back on the list.
+  const blocked = testEmail('blocked');
+  expect(
+    (
+      await h.http
+        .post('/suppressions')
+        .set(key)
+        .send({ emails: [blocked] })
+    ).status,
+  ).toBeLessThan(300);
+  await go(projectId, 'suppressions', blocked);
+  await s.click(`Remove ${blocked}`);
+  await (await page.waitForSelector(`${DIALOG} ::-p-aria([name="Remove from suppressions"][role="button"])`, { timeout: 20_000 }))!.click();
+  await s.waitForText(`${blocked} removed from suppressions`);
+  expect((await h.http.get('/suppressions').set(key)).body.data).toEqual([]);
+  // The toast with its Undo, once it has slid in, for docs/dashboard.md.
+  await page.waitForFunction(() => {
+    const toast = (globalThis as any).document.querySelector('.mantine-Notification-root');
+    return toast && toast.getBoundingClientRect().right <= (globalThis as any).innerWidth - 8;
+  });
+  await page.screenshot({ path: 'docs/img/dashboard-undo-toast.png' });
+  await s.click('Undo');
+  await s.waitForText(`${blocked} is suppressed again`);
+  expect((await h.http.get('/suppressions').set(key)).body.data).toEqual([expect.objectContaining({ email: blocked, reason: 'MANUAL' })]);
+  expect(s.problems).toEqual([]);
+}, 240_000);

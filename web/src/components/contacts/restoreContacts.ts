@@ -1,0 +1,35 @@
+import { api, forProject, type ResponseOf, unwrap } from '../../api/client';
+
+type Contact = ResponseOf<'/contacts/{id}', 'get'>;
+
+/** Up to this many deleted contacts can be brought back by "Undo"; a larger delete asks first and has none. */
+export const UNDO_LIMIT = 100;
+
+/** What "Undo" of a delete needs, read before the delete: each contact with its fields and topic choices. */
+export async function snapshotContacts(projectId: string, ids: string[]): Promise<Contact[] | null> {
+  if (ids.length > UNDO_LIMIT) return null;
+  try {
+    return await Promise.all(ids.map((id) => unwrap(api.GET('/contacts/{id}', { params: { path: { id } }, headers: forProject(projectId) }))));
+  } catch {
+    // Not readable (one just went, a network fault): the delete goes on without an Undo rather than not at all.
+    return null;
+  }
+}
+
+/**
+ * The "Undo" of deleting contacts: POST /contacts re-creates each with its address, subscription, fields
+ * and topic choices (no double opt-in mail: these people had already agreed). What a delete erased stays
+ * gone: the contact's id and creation date, its events, emails, workflow runs and consent records.
+ */
+export async function restoreContacts(projectId: string, contacts: Contact[]): Promise<string> {
+  for (const c of contacts) {
+    await unwrap(
+      api.POST('/contacts', {
+        body: { email: c.email, subscribed: c.subscribed, data: c.data, ...(c.topics ? { topics: c.topics } : {}), doubleOptIn: false },
+        headers: forProject(projectId),
+      }),
+    );
+  }
+  const n = contacts.length;
+  return `${n === 1 ? contacts[0].email : `${n} contacts`} restored with their fields and topics (not their history)`;
+}
