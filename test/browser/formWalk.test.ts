@@ -139,7 +139,7 @@ it('undoes deleting a contact from the list and removing a suppression', async (
   await s.click('Delete contacts');
   await s.waitForText('1 contact deleted');
   expect((await h.http.get('/contacts').query({ search: email }).set(key)).body.data).toEqual([]);
-  await s.click('Undo');
+  await clickUndo(page);
   await s.waitForText(`${email} restored with their fields and topics`);
   const back = (await h.http.get('/contacts').query({ search: email }).set(key)).body.data;
   expect(back).toEqual([expect.objectContaining({ email, subscribed: false, data: { plan: 'pro', seats: 3 } })]);
@@ -165,8 +165,30 @@ it('undoes deleting a contact from the list and removing a suppression', async (
     return toast && toast.getBoundingClientRect().right <= (globalThis as any).innerWidth - 8;
   });
   await page.screenshot({ path: 'docs/img/dashboard-undo-toast.png' });
-  await s.click('Undo');
+  await clickUndo(page);
   await s.waitForText(`${blocked} is suppressed again`);
   expect((await h.http.get('/suppressions').set(key)).body.data).toEqual([expect.objectContaining({ email: blocked, reason: 'MANUAL' })]);
   expect(s.problems).toEqual([]);
 }, 240_000);
+
+/**
+ * The toast slides in from the corner: until it is inside the window, its Undo has no point to click
+ * (puppeteer's "not clickable"). Waits for the button to be fully on screen, then clicks it.
+ */
+async function clickUndo(page: Page) {
+  await page.waitForFunction(
+    () => {
+      const doc = (globalThis as any).document;
+      const button = [...doc.querySelectorAll('button')].find((b: any) => b.textContent.trim() === 'Undo') as any;
+      if (!button) return false;
+      const r = button.getBoundingClientRect();
+      const w = (globalThis as any).window;
+      return r.width > 0 && r.left >= 0 && r.top >= 0 && r.right <= w.innerWidth && r.bottom <= w.innerHeight;
+    },
+    { timeout: 20_000 },
+  );
+  await page.evaluate(() => {
+    const doc = (globalThis as any).document;
+    ([...doc.querySelectorAll('button')].find((b: any) => b.textContent.trim() === 'Undo') as any).click();
+  });
+}

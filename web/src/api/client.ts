@@ -9,6 +9,24 @@ import { forPeople, peopleMessage } from './fieldErrors';
  */
 export const api = createClient<paths>({ baseUrl: '', credentials: 'same-origin' });
 
+/** The project of the page's address (/app/p/:projectId/…): the one every project call on it is about. */
+export function currentProjectId(): string | null {
+  // globalThis: this module is also compiled by the server's unit tests, which have no `window`.
+  const path = (globalThis as unknown as { location?: { pathname: string } }).location?.pathname ?? '';
+  const m = /^\/app\/p\/([^/]+)/.exec(path);
+  return m ? decodeURIComponent(m[1]) : null;
+}
+
+// The project header, added once here instead of at every call. A call that names a project itself
+// (a page outside /app/p/…, or a raw fetch through forProject) keeps its own.
+api.use({
+  onRequest({ request }) {
+    const projectId = currentProjectId();
+    if (projectId && !request.headers.has('X-Project-Id')) request.headers.set('X-Project-Id', projectId);
+    return request;
+  },
+});
+
 /** The JSON a route answers with `status` (200 unless given), as the server's OpenAPI document says. */
 export type ResponseOf<P extends keyof paths, M extends keyof paths[P], S extends number = 200> = paths[P][M] extends {
   responses: { [K in S]: { content: { 'application/json': infer T } } };
@@ -75,6 +93,7 @@ export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; respo
   return data as T;
 }
 
+/** The project header for a raw `fetch` (a download, an upload), which the client's middleware does not see. */
 export const forProject = (projectId: string) => ({ 'X-Project-Id': projectId });
 
 /** Shapes the pages share, from the server's response schemas. */

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { ActionIcon, Alert, Anchor, Button, Group, Modal, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, ApiError, forProject, unwrap } from '../api/client';
+import { api, ApiError, unwrap } from '../api/client';
 import { parseFieldValue, VALUE_TYPES, type ValueType } from '../api/contactFields';
 import { ErrorState } from './States';
 
@@ -51,11 +51,11 @@ export function AddContact({ projectId, onAdded }: { projectId: string; onAdded?
     mutationFn: async (data: Record<string, unknown>) => {
       const address = email.trim();
       if (address) {
-        const found = await unwrap(api.GET('/contacts', { params: { query: { search: address, limit: 100, sort: 'email', dir: 'asc' } }, headers: forProject(projectId) }));
+        const found = await unwrap(api.GET('/contacts', { params: { query: { search: address, limit: 100, sort: 'email', dir: 'asc' } } }));
         const same = found.data.find((c) => c.email.toLowerCase() === address.toLowerCase());
         if (same) throw new AlreadyAContact(same.id);
       }
-      return unwrap(api.POST('/contacts', { body: { email: address, subscribed, data: Object.keys(data).length ? data : undefined }, headers: forProject(projectId) }));
+      return unwrap(api.POST('/contacts', { body: { email: address, subscribed, data: Object.keys(data).length ? data : undefined } }));
     },
     onSuccess: async () => {
       const added = email.trim();

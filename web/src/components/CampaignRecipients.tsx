@@ -50,7 +50,6 @@ export function CampaignRecipients({ projectId, campaign }: { projectId: string;
       (await unwrap(
         api.GET('/campaigns/{id}/recipients', {
           params: { path: { id: campaign.id }, query: { limit: 50, format: 'json', ...(status ? { status } : {}), ...(pageParam ? { cursor: pageParam } : {}) } },
-          headers: forProject(projectId),
         }),
       )) as RecipientPage,
     getNextPageParam: (last) => (last.hasMore && last.cursor ? last.cursor : undefined),

@@ -1,7 +1,7 @@
 import { Fragment, useState } from 'react';
 import { Badge, Button, Code, Group, Paper, ScrollArea, Table, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api, forProject, ResponseOf, unwrap } from '../api/client';
+import { api, ResponseOf, unwrap } from '../api/client';
 import { Empty, ErrorState, Loading } from './States';
 import { momentWords } from '../api/dates';
 
@@ -26,7 +26,7 @@ export const EMAIL_STATUS_COLOR: Record<Email['status'], string> = {
 function Story({ projectId, emailId }: { projectId: string; emailId: string }) {
   const email = useQuery({
     queryKey: ['email', projectId, emailId],
-    queryFn: () => unwrap(api.GET('/emails/{id}', { params: { path: { id: emailId } }, headers: forProject(projectId) })),
+    queryFn: () => unwrap(api.GET('/emails/{id}', { params: { path: { id: emailId } } })),
   });
   if (email.isPending) return <Loading />;
   if (email.error) return <ErrorState error={email.error} />;
@@ -56,7 +56,7 @@ export function ContactEmails({ projectId, contactId }: { projectId: string; con
   const page = useQuery({
     queryKey: ['contact-emails', projectId, contactId, cursor],
     placeholderData: keepPreviousData,
-    queryFn: () => unwrap(api.GET('/emails', { params: { query: { contactId, limit: 20, cursor } }, headers: forProject(projectId) })),
+    queryFn: () => unwrap(api.GET('/emails', { params: { query: { contactId, limit: 20, cursor } } })),
   });
   return (
     <Paper withBorder p="md">

@@ -1,7 +1,7 @@
 import { Box, Code, Group, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api, forProject, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
 import { ErrorState, Loading } from './States';
 import type { EmailDocument } from '../api/emailEditor';
 
@@ -33,7 +33,7 @@ export function EmailPreview({
     placeholderData: keepPreviousData,
     enabled: ready,
     retry: false,
-    queryFn: () => unwrap(api.POST('/templates/preview', { body: { ...debounced, data: {} }, headers: forProject(projectId) })),
+    queryFn: () => unwrap(api.POST('/templates/preview', { body: { ...debounced, data: {} } })),
   });
   return (
     <Paper withBorder p="md">

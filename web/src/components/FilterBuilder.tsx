@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { ActionIcon, Alert, Badge, Button, Group, Loader, NumberInput, Paper, SegmentedControl, Select, Stack, TagsInput, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api, ApiError, forProject, unwrap } from '../api/client';
+import { api, ApiError, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { OPERATORS_BY_KIND, type FilterKind } from '../api/filterOperators';
 
@@ -108,8 +108,8 @@ interface FieldOption {
 
 /** Fields of GET /contacts/fields (typed, with coverage) and `event.<name>` for every name of GET /events/names. */
 export function useFilterFields(projectId: string) {
-  const fields = useQuery({ queryKey: ['contact-fields', projectId], queryFn: () => unwrap(api.GET('/contacts/fields', { headers: forProject(projectId) })) });
-  const events = useQuery({ queryKey: ['event-names', projectId], queryFn: () => unwrap(api.GET('/events/names', { headers: forProject(projectId) })) });
+  const fields = useQuery({ queryKey: ['contact-fields', projectId], queryFn: () => unwrap(api.GET('/contacts/fields')) });
+  const events = useQuery({ queryKey: ['event-names', projectId], queryFn: () => unwrap(api.GET('/events/names')) });
   const options = useMemo(() => {
     const out: FieldOption[] = [];
     for (const f of fields.data?.fields ?? []) {
@@ -428,7 +428,7 @@ export function FilterBuilder({
     enabled: liveCount,
     placeholderData: keepPreviousData,
     retry: false,
-    queryFn: () => unwrap(api.POST('/contacts/count', { body: { condition: debounced as never }, headers: forProject(projectId) })),
+    queryFn: () => unwrap(api.POST('/contacts/count', { body: { condition: debounced as never } })),
   });
   const countErrors = count.error && !count.isPlaceholderData ? conditionErrors(count.error) : {};
   const errors = { ...countErrors, ...(saveErrors ?? {}) };

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, Badge, Button, Checkbox, Code, Group, Modal, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, fieldError, forProject, hasFieldErrors, ResponseOf, unwrap } from '../api/client';
+import { api, fieldError, hasFieldErrors, ResponseOf, unwrap } from '../api/client';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Copy } from './Copy';
 import { Empty, ErrorState, Loading } from './States';
@@ -29,7 +29,7 @@ function CreateKey({ projectId, onClose }: { projectId: string; onClose: () => v
   const [scopes, setScopes] = useState<string[]>(['send']);
   const create = useMutation({
     meta: { success: 'API key created' },
-    mutationFn: () => unwrap(api.POST('/api-keys', { body: { name, scopes: scopes as Scope[] }, headers: forProject(projectId) })),
+    mutationFn: () => unwrap(api.POST('/api-keys', { body: { name, scopes: scopes as Scope[] } })),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['api-keys', projectId] }),
   });
   const submit = (e: FormEvent) => {
@@ -88,10 +88,10 @@ export function ScopedApiKeys({ projectId }: { projectId: string }) {
   const qc = useQueryClient();
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<Key | null>(null);
-  const keys = useQuery({ queryKey: ['api-keys', projectId], queryFn: () => unwrap(api.GET('/api-keys', { headers: forProject(projectId) })) });
+  const keys = useQuery({ queryKey: ['api-keys', projectId], queryFn: () => unwrap(api.GET('/api-keys')) });
   const revoke = useMutation({
     meta: { success: 'API key revoked' },
-    mutationFn: (id: string) => unwrap(api.DELETE('/api-keys/{id}', { params: { path: { id } }, headers: forProject(projectId) })),
+    mutationFn: (id: string) => unwrap(api.DELETE('/api-keys/{id}', { params: { path: { id } } })),
     onSuccess: async () => {
       setRevoking(null);
       await qc.invalidateQueries({ queryKey: ['api-keys', projectId] });

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Badge, Button, Code, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, fieldError, forProject, ResponseOf, unwrap } from '../api/client';
+import { api, ApiError, fieldError, ResponseOf, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { ConfirmDialog } from './ConfirmDialog';
 import { DnsRecordsTable } from './DnsRecordsTable';
@@ -28,7 +28,7 @@ export function TrackingDomainSection() {
     // No tracking domain set is a 404: shown as the form, not as an error.
     queryFn: async (): Promise<TrackingDomainOut | null> => {
       try {
-        return await unwrap(api.GET('/tracking-domain', { headers: forProject(projectId) }));
+        return await unwrap(api.GET('/tracking-domain'));
       } catch (err) {
         if (err instanceof ApiError && err.status === 404) return null;
         throw err;
@@ -38,19 +38,19 @@ export function TrackingDomainSection() {
   const refresh = () => qc.invalidateQueries({ queryKey: key });
   const set = useMutation({
     meta: { success: 'Tracking domain saved' },
-    mutationFn: (domain: string) => unwrap(api.PUT('/tracking-domain', { body: { domain }, headers: forProject(projectId) })),
+    mutationFn: (domain: string) => unwrap(api.PUT('/tracking-domain', { body: { domain } })),
     onSuccess: () => {
       setName('');
       return refresh();
     },
   });
   const check = useMutation({
-    mutationFn: () => unwrap(api.POST('/tracking-domain/check', { headers: forProject(projectId) })),
+    mutationFn: () => unwrap(api.POST('/tracking-domain/check')),
     onSuccess: refresh,
   });
   const remove = useMutation({
     meta: { success: 'Tracking domain removed' },
-    mutationFn: () => unwrap(api.DELETE('/tracking-domain', { headers: forProject(projectId) })),
+    mutationFn: () => unwrap(api.DELETE('/tracking-domain')),
     onSuccess: () => {
       setConfirmRemove(false);
       return refresh();

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Anchor, Badge, Button, Chip, Group, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, forProject, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { momentWords } from '../api/dates';
@@ -22,7 +22,7 @@ export default function Activity() {
     // Only the first page moves: older pages stay put.
     refetchInterval: cursor ? false : 5000,
     queryFn: () =>
-      unwrap(api.GET('/activity', { params: { query: { limit: 50, cursor, type: types.length ? types.join(',') : undefined } }, headers: forProject(projectId) })),
+      unwrap(api.GET('/activity', { params: { query: { limit: 50, cursor, type: types.length ? types.join(',') : undefined } } })),
   });
   return (
     <Stack>

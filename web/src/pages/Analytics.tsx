@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Anchor, Group, Paper, ScrollArea, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, forProject, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { percent } from '../api/campaigns';
 import { ErrorState, Loading } from '../components/States';
@@ -32,24 +32,23 @@ const WINDOWS = [
 export default function Analytics() {
   const { projectId } = useCurrentProject();
   const [days, setDays] = useState('30');
-  const headers = forProject(projectId);
   const series = useQueries({
     queries: METRICS.map((m) => ({
       queryKey: ['analytics-series', projectId, m.key, days],
       queryFn: () => {
         const to = new Date();
         const from = new Date(to.getTime() - Number(days) * 86_400_000);
-        return unwrap(api.GET('/analytics/timeseries', { params: { query: { metric: m.key as Metric, interval: 'day', from: from.toISOString(), to: to.toISOString() } }, headers }));
+        return unwrap(api.GET('/analytics/timeseries', { params: { query: { metric: m.key as Metric, interval: 'day', from: from.toISOString(), to: to.toISOString() } } }));
       },
     })),
   });
   const campaigns = useQuery({
     queryKey: ['analytics-top-campaigns', projectId, days],
-    queryFn: () => unwrap(api.GET('/analytics/top-campaigns', { params: { query: { days: Number(days), sort: 'sent', limit: 10 } }, headers })),
+    queryFn: () => unwrap(api.GET('/analytics/top-campaigns', { params: { query: { days: Number(days), sort: 'sent', limit: 10 } } })),
   });
   const events = useQuery({
     queryKey: ['analytics-top-events', projectId, days],
-    queryFn: () => unwrap(api.GET('/analytics/top-events', { params: { query: { days: Number(days), limit: 10 } }, headers })),
+    queryFn: () => unwrap(api.GET('/analytics/top-events', { params: { query: { days: Number(days), limit: 10 } } })),
   });
 
   const seriesError = series.find((q) => q.error)?.error;

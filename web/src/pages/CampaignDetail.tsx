@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Badge, Button, Group, Modal, Paper, Progress, ScrollArea, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { api, forProject, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
 import { ACTIVE, percent, reportPollMs, type Campaign } from '../api/campaigns';
 import { CampaignRecipients } from '../components/CampaignRecipients';
 import { ErrorState, Loading } from '../components/States';
@@ -16,7 +16,7 @@ function Controls({ projectId, campaign }: { projectId: string; campaign: Campai
   const qc = useQueryClient();
   const navigate = useNavigate();
   const [cancelling, setCancelling] = useState(false);
-  const path = { params: { path: { id: campaign.id } }, headers: forProject(projectId) };
+  const path = { params: { path: { id: campaign.id } } };
   const refresh = async (row?: Campaign) => {
     if (row) qc.setQueryData(['campaign', projectId, campaign.id], row);
     await Promise.all([qc.invalidateQueries({ queryKey: ['campaign', projectId, campaign.id] }), qc.invalidateQueries({ queryKey: ['campaigns', projectId] })]);
@@ -119,7 +119,7 @@ const bucketLabel = (t: string, interval: 'hour' | 'day') =>
 function Report({ projectId, campaign }: { projectId: string; campaign: Campaign }) {
   // Fast while sending, then on for a week: opens and clicks keep arriving after SENT.
   const poll = reportPollMs(campaign);
-  const path = { params: { path: { id: campaign.id } }, headers: forProject(projectId) };
+  const path = { params: { path: { id: campaign.id } } };
   const stats = useQuery({
     queryKey: ['campaign-stats', projectId, campaign.id],
     refetchInterval: poll,

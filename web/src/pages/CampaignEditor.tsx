@@ -19,7 +19,7 @@ import {
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
-import { api, ApiError, fieldError, forProject, hasFieldErrors, unwrap } from '../api/client';
+import { api, ApiError, fieldError, hasFieldErrors, unwrap } from '../api/client';
 import { useAppConfig } from '../api/session';
 import { bodyOf, contactsText, draftOf, DURATION_UNITS, sendBodyOf, splitAddress, type Campaign, type CampaignDraft, type DurationUnit, type Schedule } from '../api/campaigns';
 import { TEMPLATE_TYPES } from '../api/templates';
@@ -45,7 +45,7 @@ function SenderFields({ projectId, draft, set, error }: { projectId: string; dra
   const config = useAppConfig();
   const domains = useQuery({
     queryKey: ['domains', projectId],
-    queryFn: () => unwrap(api.GET('/domains/project/{projectId}', { params: { path: { projectId } }, headers: forProject(projectId) })),
+    queryFn: () => unwrap(api.GET('/domains/project/{projectId}', { params: { path: { projectId } } })),
   });
   const verified = (domains.data ?? []).filter((d) => d.status === 'VERIFIED').map((d) => d.domain);
   const waived = config.data?.email.senderCheckWaived;
@@ -84,7 +84,7 @@ function SenderFields({ projectId, draft, set, error }: { projectId: string; dra
 function TemplatePicker({ projectId, onPick }: { projectId: string; onPick: (t: { subject: string; body: string; text: string | null; from: string; fromName: string | null; replyTo: string | null }) => void }) {
   const templates = useQuery({
     queryKey: ['templates', projectId, 'picker'],
-    queryFn: () => unwrap(api.GET('/templates', { params: { query: { page: 1, pageSize: 100, sort: 'updatedAt', dir: 'desc' } }, headers: forProject(projectId) })),
+    queryFn: () => unwrap(api.GET('/templates', { params: { query: { page: 1, pageSize: 100, sort: 'updatedAt', dir: 'desc' } } })),
   });
   const [loading, setLoading] = useState(false);
   const [picked, setPicked] = useState<string | null>(null);
@@ -104,7 +104,7 @@ function TemplatePicker({ projectId, onPick }: { projectId: string; onPick: (t: 
           setLoading(true);
           setProblem(null);
           try {
-            onPick(await unwrap(api.GET('/templates/{id}', { params: { path: { id } }, headers: forProject(projectId) })));
+            onPick(await unwrap(api.GET('/templates/{id}', { params: { path: { id } } })));
             setPicked(id);
           } catch (err) {
             setProblem(err);
@@ -182,7 +182,7 @@ function AbTestFields({ draft, set, errors }: { draft: CampaignDraft; set: (p: P
 }
 
 /** "Send test": POST /campaigns/:id/test of the saved campaign to one address ("[Test] " before the subject; counters do not move). */
-function SendTest({ projectId, save, disabled }: { projectId: string; save: () => Promise<Campaign>; disabled: boolean }) {
+function SendTest({ save, disabled }: { save: () => Promise<Campaign>; disabled: boolean }) {
   return (
     <SendTestButton
       disabled={disabled}
@@ -192,7 +192,7 @@ function SendTest({ projectId, save, disabled }: { projectId: string; save: () =
       doneText={(_to, answer) => `${(answer as { message: string }).message}.`}
       send={async (to) => {
         const saved = await save();
-        return unwrap(api.POST('/campaigns/{id}/test', { params: { path: { id: saved.id } }, body: { email: to }, headers: forProject(projectId) }));
+        return unwrap(api.POST('/campaigns/{id}/test', { params: { path: { id: saved.id } }, body: { email: to } }));
       }}
     />
   );
@@ -262,8 +262,8 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
       const body = bodyOf(draft);
       if (campaign && JSON.stringify(body) === saved) return campaign;
       const row = campaign
-        ? await unwrap(api.PUT('/campaigns/{id}', { params: { path: { id: campaign.id } }, body, headers: forProject(projectId) }))
-        : (await unwrap(api.POST('/campaigns', { body, headers: forProject(projectId) }))).data;
+        ? await unwrap(api.PUT('/campaigns/{id}', { params: { path: { id: campaign.id } }, body }))
+        : (await unwrap(api.POST('/campaigns', { body }))).data;
       setSaved(JSON.stringify(body));
       qc.setQueryData(['campaign', projectId, row.id], row);
       await qc.invalidateQueries({ queryKey: ['campaigns', projectId] });
@@ -278,13 +278,13 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
   const prepare = useMutation({
     mutationFn: async (s: Schedule) => {
       const row = await save.mutateAsync();
-      const { count } = await unwrap(api.GET('/campaigns/{id}/audience', { params: { path: { id: row.id } }, headers: forProject(projectId) }));
+      const { count } = await unwrap(api.GET('/campaigns/{id}/audience', { params: { path: { id: row.id } } }));
       return { count, schedule: s };
     },
     onSuccess: setConfirming,
   });
   const send = useMutation({
-    mutationFn: (s: Schedule) => unwrap(api.POST('/campaigns/{id}/send', { params: { path: { id: campaign!.id } }, body: sendBodyOf(s), headers: forProject(projectId) })),
+    mutationFn: (s: Schedule) => unwrap(api.POST('/campaigns/{id}/send', { params: { path: { id: campaign!.id } }, body: sendBodyOf(s) })),
     onSuccess: async () => {
       setConfirming(null);
       await Promise.all([qc.invalidateQueries({ queryKey: ['campaign', projectId, campaign!.id] }), qc.invalidateQueries({ queryKey: ['campaigns', projectId] })]);
@@ -316,7 +316,7 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
             </Text>
           ) : null}
         </div>
-        {campaign ? <SendTest projectId={projectId} save={() => save.mutateAsync()} disabled={save.isPending} /> : null}
+        {campaign ? <SendTest save={() => save.mutateAsync()} disabled={save.isPending} /> : null}
       </Group>
       <form onSubmit={submit} noValidate>
         <Stack>

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useParams, useSearchParams } from 'react-router';
-import { api, forProject, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { ACTIVE } from '../api/campaigns';
 import { ErrorState, Loading } from '../components/States';
@@ -21,7 +21,7 @@ export default function CampaignPage() {
     queryKey: ['campaign', projectId, campaignId],
     enabled: !!campaignId,
     refetchInterval: (q) => (q.state.data && ACTIVE.includes(q.state.data.status) ? 2000 : false),
-    queryFn: () => unwrap(api.GET('/campaigns/{id}', { params: { path: { id: campaignId! } }, headers: forProject(projectId) })),
+    queryFn: () => unwrap(api.GET('/campaigns/{id}', { params: { path: { id: campaignId! } } })),
   });
   if (!campaignId) return search.get('kind') === 'rss' ? <RssCampaignEditor key="new-rss" projectId={projectId} /> : <CampaignEditor key="new" projectId={projectId} campaign={null} />;
   if (campaign.isPending) return <Loading />;

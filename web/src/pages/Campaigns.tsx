@@ -3,7 +3,7 @@ import { Anchor, Badge, Button, Group, Progress, Table, Tabs, Text, TextInput } 
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, forProject, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { ACTIVE, CAMPAIGN_STATUSES, STATUS_COLOR, type CampaignStatus } from '../api/campaigns';
 import { CountAndPages, ListPage, ListTable } from '../components/ListPage';
@@ -30,7 +30,6 @@ export default function Campaigns() {
       unwrap(
         api.GET('/campaigns', {
           params: { query: { page, pageSize: PAGE_SIZE, search: debounced || undefined, status: status === 'all' ? undefined : (status as CampaignStatus), sort: 'createdAt', dir: 'desc' } },
-          headers: forProject(projectId),
         }),
       ),
   });

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Anchor, Badge, Button, Code, Group, Modal, Paper, Select, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api, forProject, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { parseFieldValue, sourceOf, typeOf, VALUE_TYPES, type ValueType } from '../api/contactFields';
 import { ContactEmails } from '../components/ContactEmails';
@@ -66,15 +66,14 @@ export default function ContactDetail() {
   // The field form: null closed, 'new' to add one, or the key being edited.
   const [editing, setEditing] = useState<string | null>(null);
   const [removingField, setRemovingField] = useState<string | null>(null);
-  const headers = forProject(projectId);
   const contact = useQuery({
     queryKey: ['contact', projectId, contactId],
-    queryFn: () => unwrap(api.GET('/contacts/{id}', { params: { path: { id: contactId } }, headers })),
+    queryFn: () => unwrap(api.GET('/contacts/{id}', { params: { path: { id: contactId } } })),
   });
   usePageTitle(contact.data ? `${contact.data.email} · Contacts` : 'Contact');
   const setSubscribed = useMutation({
     meta: { success: (_d, subscribed) => (subscribed ? 'Subscribed' : 'Unsubscribed') },
-    mutationFn: (subscribed: boolean) => unwrap(api.PATCH('/contacts/{id}', { params: { path: { id: contactId } }, body: { subscribed }, headers })),
+    mutationFn: (subscribed: boolean) => unwrap(api.PATCH('/contacts/{id}', { params: { path: { id: contactId } }, body: { subscribed } })),
     onSuccess: (data) => {
       qc.setQueryData(['contact', projectId, contactId], data);
       return qc.invalidateQueries({ queryKey: ['contacts', projectId] });
@@ -82,7 +81,7 @@ export default function ContactDetail() {
   });
   const patchData = useMutation({
     meta: { success: 'Contact saved' },
-    mutationFn: (data: Record<string, unknown>) => unwrap(api.PATCH('/contacts/{id}', { params: { path: { id: contactId } }, body: { data }, headers })),
+    mutationFn: (data: Record<string, unknown>) => unwrap(api.PATCH('/contacts/{id}', { params: { path: { id: contactId } }, body: { data } })),
     onSuccess: (data) => {
       setEditing(null);
       setRemovingField(null);
@@ -92,12 +91,12 @@ export default function ContactDetail() {
   });
   const types = useQuery({
     queryKey: ['contact-fields', projectId],
-    queryFn: () => unwrap(api.GET('/contacts/fields', { headers })),
+    queryFn: () => unwrap(api.GET('/contacts/fields')),
   });
   const typeOfField = (key: string) => types.data?.fields.find((f) => f.field === `data.${key}`)?.type;
   const remove = useMutation({
     meta: { success: 'Contact deleted' },
-    mutationFn: () => unwrap(api.DELETE('/contacts/{id}', { params: { path: { id: contactId } }, headers })),
+    mutationFn: () => unwrap(api.DELETE('/contacts/{id}', { params: { path: { id: contactId } } })),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ['contacts', projectId] });
       navigate(`/p/${projectId}/contacts`);

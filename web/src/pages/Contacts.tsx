@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Button, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, forProject, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { AddContact } from '../components/AddContact';
@@ -55,7 +55,6 @@ export default function Contacts() {
       unwrap(
         api.POST('/contacts/search', {
           body: { ...matching, limit: PAGE, cursor, sort, dir: sort === 'email' ? 'asc' : 'desc' },
-          headers: forProject(projectId),
         }),
       ),
   });

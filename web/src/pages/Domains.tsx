@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, Badge, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, fieldError, forProject, hasFieldErrors, ResponseOf, unwrap } from '../api/client';
+import { api, fieldError, hasFieldErrors, ResponseOf, unwrap } from '../api/client';
 import { useAppConfig } from '../api/session';
 import { useCurrentProject } from '../api/project';
 import { manages } from '../routes';
@@ -34,7 +34,7 @@ function checkOutcome(d: Domain): string {
 function DomainCard({ domain, projectId, may }: { domain: Domain; projectId: string; may: boolean }) {
   const qc = useQueryClient();
   const verify = useMutation({
-    mutationFn: () => unwrap(api.GET('/domains/{id}/verify', { params: { path: { id: domain.id } }, headers: forProject(projectId) })),
+    mutationFn: () => unwrap(api.GET('/domains/{id}/verify', { params: { path: { id: domain.id } } })),
     onSuccess: (checked) => {
       setOutcome(checkOutcome(checked));
       return qc.invalidateQueries({ queryKey: ['domains', projectId] });
@@ -44,7 +44,7 @@ function DomainCard({ domain, projectId, may }: { domain: Domain; projectId: str
   const [asking, setAsking] = useState(false);
   const remove = useMutation({
     meta: { success: 'Domain deleted' },
-    mutationFn: () => unwrap(api.DELETE('/domains/{id}', { params: { path: { id: domain.id } }, headers: forProject(projectId) })),
+    mutationFn: () => unwrap(api.DELETE('/domains/{id}', { params: { path: { id: domain.id } } })),
     onSuccess: async () => {
       setAsking(false);
       await Promise.all([qc.invalidateQueries({ queryKey: ['domains', projectId] }), qc.invalidateQueries({ queryKey: ['setup-state', projectId] })]);
@@ -129,11 +129,11 @@ export default function Domains() {
   const [name, setName] = useState('');
   const domains = useQuery({
     queryKey: ['domains', projectId],
-    queryFn: () => unwrap(api.GET('/domains/project/{projectId}', { params: { path: { projectId } }, headers: forProject(projectId) })),
+    queryFn: () => unwrap(api.GET('/domains/project/{projectId}', { params: { path: { projectId } } })),
   });
   const add = useMutation({
     meta: { success: 'Domain added' },
-    mutationFn: (domain: string) => unwrap(api.POST('/domains', { body: { domain }, headers: forProject(projectId) })),
+    mutationFn: (domain: string) => unwrap(api.POST('/domains', { body: { domain } })),
     onSuccess: () => {
       setName('');
       return Promise.all([qc.invalidateQueries({ queryKey: ['domains', projectId] }), qc.invalidateQueries({ queryKey: ['setup-state', projectId] })]);

@@ -2,21 +2,20 @@ import { Fragment, useState } from 'react';
 import { Anchor, Badge, Button, Code, Group, Modal, Paper, ScrollArea, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, forProject, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { momentWords, numberWords } from '../api/dates';
 
 /** The newest events of one name (GET /events?name=) and what references it (GET /events/:name/usage). */
 function Recent({ projectId, name }: { projectId: string; name: string }) {
-  const headers = forProject(projectId);
   const events = useQuery({
     queryKey: ['events', projectId, name],
-    queryFn: () => unwrap(api.GET('/events', { params: { query: { name, limit: 10 } }, headers })),
+    queryFn: () => unwrap(api.GET('/events', { params: { query: { name, limit: 10 } } })),
   });
   const usage = useQuery({
     queryKey: ['event-usage', projectId, name],
-    queryFn: () => unwrap(api.GET('/events/{eventName}/usage', { params: { path: { eventName: name } }, headers })),
+    queryFn: () => unwrap(api.GET('/events/{eventName}/usage', { params: { path: { eventName: name } } })),
   });
   const used = usage.data ? [...usage.data.segments.map((s) => `segment ${s.name}`), ...usage.data.campaigns.map((c) => `campaign ${c.name}`), ...usage.data.workflows.map((w) => `workflow ${w.name} (${w.references.join(', ')})`)] : [];
   return (
@@ -63,11 +62,11 @@ export default function Events() {
   const names = useQuery({
     queryKey: ['event-names', projectId, days],
     placeholderData: keepPreviousData,
-    queryFn: () => unwrap(api.GET('/events/names', { params: { query: { days: Number(days), limit: 500 } }, headers: forProject(projectId) })),
+    queryFn: () => unwrap(api.GET('/events/names', { params: { query: { days: Number(days), limit: 500 } } })),
   });
   const remove = useMutation({
     meta: { success: 'Event deleted' },
-    mutationFn: (name: string) => unwrap(api.DELETE('/events/{eventName}', { params: { path: { eventName: name } }, headers: forProject(projectId) })),
+    mutationFn: (name: string) => unwrap(api.DELETE('/events/{eventName}', { params: { path: { eventName: name } } })),
     onSuccess: () => {
       setDeleting(null);
       setOpen(null);

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Anchor, Button, CopyButton, Grid, Group, MultiSelect, Paper, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api, fieldError, forProject, hasFieldErrors, type ResponseOf, unwrap } from '../api/client';
+import { api, fieldError, hasFieldErrors, type ResponseOf, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { ErrorState, Loading } from '../components/States';
 import { SaveButton } from '../components/SaveButton';
@@ -62,9 +62,9 @@ export default function FormEditor() {
   const form = useQuery({
     queryKey: ['forms', projectId, formId],
     enabled: !!formId,
-    queryFn: () => unwrap(api.GET('/forms/{id}', { params: { path: { id: formId! } }, headers: forProject(projectId) })),
+    queryFn: () => unwrap(api.GET('/forms/{id}', { params: { path: { id: formId! } } })),
   });
-  const topics = useQuery({ queryKey: ['topics', projectId], queryFn: () => unwrap(api.GET('/topics', { headers: forProject(projectId) })) });
+  const topics = useQuery({ queryKey: ['topics', projectId], queryFn: () => unwrap(api.GET('/topics')) });
   const [draft, setDraft] = useState<Draft>(draftOf());
   useEffect(() => {
     if (form.data) setDraft(draftOf(form.data));
@@ -73,8 +73,8 @@ export default function FormEditor() {
     meta: { success: 'Form saved' },
     mutationFn: () =>
       formId
-        ? unwrap(api.PATCH('/forms/{id}', { params: { path: { id: formId } }, body: bodyOf(draft), headers: forProject(projectId) }))
-        : unwrap(api.POST('/forms', { body: bodyOf(draft), headers: forProject(projectId) })),
+        ? unwrap(api.PATCH('/forms/{id}', { params: { path: { id: formId } }, body: bodyOf(draft) }))
+        : unwrap(api.POST('/forms', { body: bodyOf(draft) })),
     onSuccess: async (saved) => {
       await qc.invalidateQueries({ queryKey: ['forms', projectId] });
       if (!formId) navigate(`/p/${projectId}/forms/${saved.id}`, { replace: true });

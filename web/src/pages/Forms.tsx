@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Anchor, Button, Group, Modal, Table, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, forProject, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { ListPage, ListTable } from '../components/ListPage';
 import { ConfirmBody } from '../components/ConfirmDialog';
@@ -12,7 +12,7 @@ function DeleteForm({ projectId, form, onClose }: { projectId: string; form: Sig
   const qc = useQueryClient();
   const remove = useMutation({
     meta: { success: 'Form deleted' },
-    mutationFn: () => unwrap(api.DELETE('/forms/{id}', { params: { path: { id: form.id } }, headers: forProject(projectId) })),
+    mutationFn: () => unwrap(api.DELETE('/forms/{id}', { params: { path: { id: form.id } } })),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ['forms', projectId] });
       onClose();
@@ -36,7 +36,7 @@ function DeleteForm({ projectId, form, onClose }: { projectId: string; form: Sig
 export default function Forms() {
   const { projectId } = useCurrentProject();
   const [deleting, setDeleting] = useState<SignupForm | null>(null);
-  const list = useQuery({ queryKey: ['forms', projectId], queryFn: () => unwrap(api.GET('/forms', { headers: forProject(projectId) })) });
+  const list = useQuery({ queryKey: ['forms', projectId], queryFn: () => unwrap(api.GET('/forms')) });
   return (
     <ListPage
       title="Forms"

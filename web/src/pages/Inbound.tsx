@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Anchor, Badge, Button, Group, Select, Table, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, forProject, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { ListPage, ListTable } from '../components/ListPage';
 import { INBOUND_KINDS, type InboundKind, type InboundSummary } from '../components/inbound/kinds';
@@ -27,7 +27,6 @@ export default function Inbound() {
       unwrap(
         api.GET('/inbound', {
           params: { query: { limit: PAGE, cursor, kind: kind === 'all' ? undefined : (kind as InboundKind) } },
-          headers: forProject(projectId),
         }),
       ),
   });

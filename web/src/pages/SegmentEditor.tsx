@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Anchor, Badge, Button, Checkbox, Code, Group, Modal, Pagination, Paper, ScrollArea, SegmentedControl, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api, ApiError, forProject, ResponseOf, unwrap } from '../api/client';
+import { api, ApiError, ResponseOf, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { conditionErrors, FilterBuilder, newTree, type FilterTree } from '../components/FilterBuilder';
 import { Empty, ErrorState, Loading } from '../components/States';
@@ -32,7 +32,7 @@ function Members({ projectId, segment }: { projectId: string; segment: Segment }
   const members = useQuery({
     queryKey: ['segment-members', projectId, segment.id, page],
     placeholderData: keepPreviousData,
-    queryFn: () => unwrap(api.GET('/segments/{id}/contacts', { params: { path: { id: segment.id }, query: { page, pageSize: PAGE_SIZE } }, headers: forProject(projectId) })),
+    queryFn: () => unwrap(api.GET('/segments/{id}/contacts', { params: { path: { id: segment.id }, query: { page, pageSize: PAGE_SIZE } } })),
   });
   const pages = members.data ? Math.max(1, Math.ceil(members.data.total / PAGE_SIZE)) : 1;
   return (
@@ -101,7 +101,7 @@ function StaticMembers({ projectId, segment }: { projectId: string; segment: Seg
     await qc.invalidateQueries({ queryKey: ['segment', projectId, segment.id] });
     await qc.invalidateQueries({ queryKey: ['segments', projectId] });
   };
-  const path = { params: { path: { id: segment.id } }, headers: forProject(projectId) };
+  const path = { params: { path: { id: segment.id } } };
   const add = useMutation({
     meta: { success: 'Members added' },
     mutationFn: () => unwrap(api.POST('/segments/{id}/members', { ...path, body: { emails, createMissing } })),
@@ -171,7 +171,7 @@ function StaticMembers({ projectId, segment }: { projectId: string; segment: Seg
 function Recount({ projectId, segment }: { projectId: string; segment: Segment }) {
   const qc = useQueryClient();
   const [result, setResult] = useState<string | null>(null);
-  const path = { params: { path: { id: segment.id } }, headers: forProject(projectId) };
+  const path = { params: { path: { id: segment.id } } };
   // Not awaited: the button is done when the answer is shown; the count and members follow.
   const after = (sentence: string) => {
     setResult(sentence);
@@ -239,7 +239,7 @@ function DeleteSegment({ projectId, segment }: { projectId: string; segment: Seg
   const [asking, setAsking] = useState(false);
   const remove = useMutation({
     meta: { success: 'Segment deleted' },
-    mutationFn: () => unwrap(api.DELETE('/segments/{id}', { params: { path: { id: segment.id } }, headers: forProject(projectId) })),
+    mutationFn: () => unwrap(api.DELETE('/segments/{id}', { params: { path: { id: segment.id } } })),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ['segments', projectId] });
       void navigate(`/p/${projectId}/segments`);
@@ -297,11 +297,10 @@ function SegmentForm({ projectId, segment }: { projectId: string; segment?: Segm
         return unwrap(
           api.POST('/segments', {
             body: { name, description: description.trim() || null, type, trackMembership: type === 'DYNAMIC' ? track : false, ...(type === 'DYNAMIC' ? { condition: tree } : {}) },
-            headers: forProject(projectId),
           }),
         );
       }
-      return unwrap(api.PATCH('/segments/{id}', { params: { path: { id: segment.id } }, body: changes, headers: forProject(projectId) }));
+      return unwrap(api.PATCH('/segments/{id}', { params: { path: { id: segment.id } }, body: changes }));
     },
     onSuccess: async (s) => {
       await qc.invalidateQueries({ queryKey: ['segments', projectId] });
@@ -400,7 +399,7 @@ export default function SegmentEditor() {
   const segment = useQuery({
     queryKey: ['segment', projectId, segmentId],
     enabled: !!segmentId,
-    queryFn: () => unwrap(api.GET('/segments/{id}', { params: { path: { id: segmentId! } }, headers: forProject(projectId) })),
+    queryFn: () => unwrap(api.GET('/segments/{id}', { params: { path: { id: segmentId! } } })),
   });
   return (
     <Stack>

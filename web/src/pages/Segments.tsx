@@ -1,7 +1,7 @@
 import { Anchor, Badge, Button, Group, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, forProject, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { momentWords, numberWords } from '../api/dates';
@@ -9,7 +9,7 @@ import { momentWords, numberWords } from '../api/dates';
 /** GET /segments: every segment with its cached member count (newest first, no pagination on the server). */
 export default function Segments() {
   const { projectId } = useCurrentProject();
-  const list = useQuery({ queryKey: ['segments', projectId], queryFn: () => unwrap(api.GET('/segments', { headers: forProject(projectId) })) });
+  const list = useQuery({ queryKey: ['segments', projectId], queryFn: () => unwrap(api.GET('/segments')) });
   return (
     <Stack>
       <Group justify="space-between">

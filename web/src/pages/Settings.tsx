@@ -2,7 +2,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { Button, Group, List, Modal, NumberInput, Paper, Progress, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { api, fieldError, hasFieldErrors, forProject, type Project, ResponseOf, unwrap } from '../api/client';
+import { api, fieldError, hasFieldErrors, type Project, ResponseOf, unwrap } from '../api/client';
 import { useAppConfig } from '../api/session';
 import { useCurrentProject } from '../api/project';
 import { manages } from '../routes';
@@ -122,7 +122,6 @@ function Sending({ projectId, policy, may }: { projectId: string; policy: Sendin
             frequencyCap: capped ? { max: Number(capMax), per: capPer } : null,
             sendRatePerSecond: rate === '' ? null : Number(rate),
           },
-          headers: forProject(projectId),
         }),
       ),
     onSuccess: (saved) => qc.setQueryData(['settings', projectId], saved),
@@ -218,7 +217,6 @@ function RetentionSettings({ projectId, retention, may }: { projectId: string; r
       unwrap(
         api.PATCH('/settings', {
           body: { retention: { emailBodiesDays: capOf(days.emailBodiesDays), eventsDays: capOf(days.eventsDays), inboundDays: capOf(days.inboundDays) } },
-          headers: forProject(projectId),
         }),
       ),
     onSuccess: (saved) => qc.setQueryData(['settings', projectId], saved),
@@ -440,7 +438,7 @@ function DangerZone({ project }: { project: Project }) {
 export default function Settings() {
   const { projectId, project } = useCurrentProject();
   const config = useAppConfig();
-  const policy = useQuery({ queryKey: ['settings', projectId], queryFn: () => unwrap(api.GET('/settings', { headers: forProject(projectId) })) });
+  const policy = useQuery({ queryKey: ['settings', projectId], queryFn: () => unwrap(api.GET('/settings')) });
   if (!project) return <Loading />;
   const may = manages(project.role);
   return (

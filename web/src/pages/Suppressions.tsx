@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Badge, Button, Code, Divider, Group, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, fieldError, forProject, hasFieldErrors, ResponseOf, unwrap } from '../api/client';
+import { api, fieldError, hasFieldErrors, ResponseOf, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { ErrorState } from '../components/States';
 import { ListPage, ListTable } from '../components/ListPage';
@@ -43,7 +43,7 @@ function AddSuppression({ projectId }: { projectId: string }) {
   const [email, setEmail] = useState('');
   const [outcome, setOutcome] = useState<string | null>(null);
   const add = useMutation({
-    mutationFn: (address: string) => unwrap(api.POST('/suppressions', { body: { emails: [address] }, headers: forProject(projectId) })),
+    mutationFn: (address: string) => unwrap(api.POST('/suppressions', { body: { emails: [address] } })),
     onSuccess: (r) => {
       setEmail('');
       setOutcome(
@@ -117,12 +117,11 @@ export default function Suppressions() {
       unwrap(
         api.GET('/suppressions', {
           params: { query: { limit: PAGE, cursor, search: debounced || undefined, reason: reason === 'all' ? undefined : (reason as Reason) } },
-          headers: forProject(projectId),
         }),
       ),
   });
   const remove = useMutation({
-    mutationFn: (entry: Entry) => unwrap(api.DELETE('/suppressions/{email}', { params: { path: { email: entry.email } }, headers: forProject(projectId) })),
+    mutationFn: (entry: Entry) => unwrap(api.DELETE('/suppressions/{email}', { params: { path: { email: entry.email } } })),
     // The dialog shows a failure itself; a toast would repeat it.
     meta: { failure: false },
     onSuccess: async (_r, entry) => {

@@ -2,7 +2,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { Anchor, Button, Grid, Group, Modal, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api, ApiError, forProject, unwrap } from '../api/client';
+import { api, ApiError, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { getDraft, publish, putDraft, type TemplateContent } from '../api/emailEditor';
 import { parsePreviewData, templateFieldOf } from '../api/templates';
@@ -22,7 +22,7 @@ import { BLANK, contentOf, createBodyOf, draftOf, localised, metaChanges, type D
 function Usage({ projectId, templateId }: { projectId: string; templateId: string }) {
   const usage = useQuery({
     queryKey: ['template-usage', projectId, templateId],
-    queryFn: () => unwrap(api.GET('/templates/{id}/usage', { params: { path: { id: templateId } }, headers: forProject(projectId) })),
+    queryFn: () => unwrap(api.GET('/templates/{id}/usage', { params: { path: { id: templateId } } })),
   });
   if (usage.isPending || usage.error) return null;
   const { workflows } = usage.data;
@@ -38,7 +38,7 @@ function DeleteTemplate({ projectId, template, onClose }: { projectId: string; t
   const navigate = useNavigate();
   const remove = useMutation({
     meta: { success: 'Template deleted' },
-    mutationFn: () => unwrap(api.DELETE('/templates/{id}', { params: { path: { id: template.id } }, headers: forProject(projectId) })),
+    mutationFn: () => unwrap(api.DELETE('/templates/{id}', { params: { path: { id: template.id } } })),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ['templates', projectId] });
       void navigate(`/p/${projectId}/templates`, { replace: true });
@@ -104,7 +104,7 @@ function Editor({ projectId, template, content, onRestored }: { projectId: strin
     mutationFn: async () => {
       if (!template) {
         // The editor's new fields (editor, document, variants) are the contract's; the generated types follow the API.
-        const created = await unwrap(api.POST('/templates', { body: createBodyOf(draft) as never, headers: forProject(projectId) }));
+        const created = await unwrap(api.POST('/templates', { body: createBodyOf(draft) as never }));
         await qc.invalidateQueries({ queryKey: ['templates', projectId] });
         await qc.invalidateQueries({ queryKey: ['setup-state', projectId] });
         void navigate(`/p/${projectId}/templates/${created.id}`, { replace: true });
@@ -112,7 +112,7 @@ function Editor({ projectId, template, content, onRestored }: { projectId: strin
       }
       const meta = metaChanges(draft, template);
       if (Object.keys(meta).length) {
-        const row = await unwrap(api.PATCH('/templates/{id}', { params: { path: { id: template.id } }, body: meta, headers: forProject(projectId) }));
+        const row = await unwrap(api.PATCH('/templates/{id}', { params: { path: { id: template.id } }, body: meta }));
         qc.setQueryData(['template', projectId, template.id], row);
       }
       await putDraft(projectId, template.id, contentOf(draft));
@@ -133,7 +133,7 @@ function Editor({ projectId, template, content, onRestored }: { projectId: strin
   });
   const duplicate = useMutation({
     meta: { success: 'Template duplicated' },
-    mutationFn: () => unwrap(api.POST('/templates/{id}/duplicate', { params: { path: { id: template!.id } }, headers: forProject(projectId) })),
+    mutationFn: () => unwrap(api.POST('/templates/{id}/duplicate', { params: { path: { id: template!.id } } })),
     onSuccess: async (copy) => {
       await qc.invalidateQueries({ queryKey: ['templates', projectId] });
       void navigate(`/p/${projectId}/templates/${copy.id}`);
@@ -246,7 +246,7 @@ export default function TemplateEditor() {
   const template = useQuery({
     queryKey: ['template', projectId, templateId],
     enabled: !!templateId,
-    queryFn: () => unwrap(api.GET('/templates/{id}', { params: { path: { id: templateId! } }, headers: forProject(projectId) })),
+    queryFn: () => unwrap(api.GET('/templates/{id}', { params: { path: { id: templateId! } } })),
   });
   // Read once per visit (and after a restore): a refetch would replace what is being edited.
   const draft = useQuery({

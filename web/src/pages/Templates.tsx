@@ -3,7 +3,7 @@ import { Anchor, Badge, Button, Group, Select, Table, Text, TextInput } from '@m
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, forProject, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { TEMPLATE_TYPES, type TemplateType } from '../api/templates';
 import { CountAndPages, ListPage, ListTable } from '../components/ListPage';
@@ -25,7 +25,6 @@ export default function Templates() {
       unwrap(
         api.GET('/templates', {
           params: { query: { page, pageSize: PAGE_SIZE, search: debounced || undefined, type: type === 'all' ? undefined : (type as TemplateType), sort: 'updatedAt', dir: 'desc' } },
-          headers: forProject(projectId),
         }),
       ),
   });

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Badge, Button, Code, Group, Modal, Paper, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, fieldError, forProject, hasFieldErrors, ResponseOf, unwrap } from '../api/client';
+import { api, fieldError, hasFieldErrors, ResponseOf, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { ErrorState } from '../components/States';
 import { ListPage, ListTable } from '../components/ListPage';
@@ -50,7 +50,7 @@ function EditTopic({ projectId, topic, onClose }: { projectId: string; topic: To
   const [fields, setFields] = useState(fieldsOf(topic));
   const save = useMutation({
     meta: { success: 'Topic saved' },
-    mutationFn: () => unwrap(api.PATCH('/topics/{id}', { params: { path: { id: topic.id } }, body: bodyOf(fields), headers: forProject(projectId) })),
+    mutationFn: () => unwrap(api.PATCH('/topics/{id}', { params: { path: { id: topic.id } }, body: bodyOf(fields) })),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ['topics', projectId] });
       onClose();
@@ -85,7 +85,7 @@ function DeleteTopic({ projectId, topic, onClose }: { projectId: string; topic: 
   const qc = useQueryClient();
   const remove = useMutation({
     meta: { success: 'Topic deleted' },
-    mutationFn: () => unwrap(api.DELETE('/topics/{id}', { params: { path: { id: topic.id } }, headers: forProject(projectId) })),
+    mutationFn: () => unwrap(api.DELETE('/topics/{id}', { params: { path: { id: topic.id } } })),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ['topics', projectId] });
       onClose();
@@ -113,10 +113,10 @@ export default function Topics() {
   const [slug, setSlug] = useState('');
   const [editing, setEditing] = useState<Topic | null>(null);
   const [deleting, setDeleting] = useState<Topic | null>(null);
-  const list = useQuery({ queryKey: ['topics', projectId], queryFn: () => unwrap(api.GET('/topics', { headers: forProject(projectId) })) });
+  const list = useQuery({ queryKey: ['topics', projectId], queryFn: () => unwrap(api.GET('/topics')) });
   const create = useMutation({
     meta: { success: 'Topic created' },
-    mutationFn: () => unwrap(api.POST('/topics', { body: { ...bodyOf(fields), slug: slug.trim() || undefined }, headers: forProject(projectId) })),
+    mutationFn: () => unwrap(api.POST('/topics', { body: { ...bodyOf(fields), slug: slug.trim() || undefined } })),
     onSuccess: () => {
       setFields(fieldsOf());
       setSlug('');

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, Badge, Button, Code, Group, Modal, Paper, ScrollArea, Select, Stack, Switch, Table, TagsInput, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, fieldError, forProject, hasFieldErrors, ResponseOf, unwrap } from '../api/client';
+import { api, fieldError, hasFieldErrors, ResponseOf, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { manages } from '../routes';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -34,7 +34,6 @@ function Deliveries({ projectId, endpoint }: { projectId: string; endpoint: Endp
       unwrap(
         api.GET('/webhook-endpoints/{id}/deliveries', {
           params: { path: { id: endpoint.id }, query: { limit: 20, cursor, status: status === 'all' ? undefined : (status as Delivery['status']) } },
-          headers: forProject(projectId),
         }),
       ),
     // Pending messages change on their own: refresh while the first page is open.
@@ -43,7 +42,7 @@ function Deliveries({ projectId, endpoint }: { projectId: string; endpoint: Endp
   const retry = useMutation({
     meta: { success: 'Delivery sent again' },
     mutationFn: (deliveryId: string) =>
-      unwrap(api.POST('/webhook-endpoints/{id}/deliveries/{deliveryId}/retry', { params: { path: { id: endpoint.id, deliveryId } }, headers: forProject(projectId) })),
+      unwrap(api.POST('/webhook-endpoints/{id}/deliveries/{deliveryId}/retry', { params: { path: { id: endpoint.id, deliveryId } } })),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['webhook-deliveries', projectId, endpoint.id] }),
   });
   return (
@@ -159,7 +158,7 @@ function EditEndpoint({ projectId, endpoint, onClose }: { projectId: string; end
   const save = useMutation({
     meta: { success: 'Endpoint saved' },
     mutationFn: () =>
-      unwrap(api.PATCH('/webhook-endpoints/{id}', { params: { path: { id: endpoint.id } }, body: { url, events, description: description.trim() || null }, headers: forProject(projectId) })),
+      unwrap(api.PATCH('/webhook-endpoints/{id}', { params: { path: { id: endpoint.id } }, body: { url, events, description: description.trim() || null } })),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ['webhooks', projectId] });
       onClose();
@@ -202,7 +201,7 @@ function EndpointCard({
   const [asking, setAsking] = useState<'rotate' | 'delete' | null>(null);
   const [editing, setEditing] = useState(false);
   const [showDeliveries, setShowDeliveries] = useState(false);
-  const path = { params: { path: { id: endpoint.id } }, headers: forProject(projectId) };
+  const path = { params: { path: { id: endpoint.id } } };
   const refresh = () => qc.invalidateQueries({ queryKey: ['webhooks', projectId] });
   const toggle = useMutation({ meta: { success: (_d, enabled) => (enabled ? 'Endpoint enabled' : 'Endpoint disabled') }, mutationFn: (enabled: boolean) => unwrap(api.PATCH('/webhook-endpoints/{id}', { ...path, body: { enabled } })), onSuccess: refresh });
   const test = useMutation({
@@ -332,10 +331,10 @@ export default function Webhooks() {
   const [events, setEvents] = useState<string[]>(['email.*']);
   const [description, setDescription] = useState('');
   const [revealed, setRevealed] = useState<Revealed | null>(null);
-  const endpoints = useQuery({ queryKey: ['webhooks', projectId], queryFn: () => unwrap(api.GET('/webhook-endpoints', { headers: forProject(projectId) })) });
+  const endpoints = useQuery({ queryKey: ['webhooks', projectId], queryFn: () => unwrap(api.GET('/webhook-endpoints')) });
   const create = useMutation({
     meta: { success: 'Endpoint added' },
-    mutationFn: () => unwrap(api.POST('/webhook-endpoints', { body: { url, events, description: description.trim() || null }, headers: forProject(projectId) })),
+    mutationFn: () => unwrap(api.POST('/webhook-endpoints', { body: { url, events, description: description.trim() || null } })),
     onSuccess: (e) => {
       setUrl('');
       setDescription('');

@@ -2,7 +2,7 @@ import { Alert, Anchor, Badge, Button, Grid, Group, Modal, Paper, Stack, Text, T
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { api, forProject, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { stepProblems, type StepType } from '../api/workflows';
 import { ErrorState, Loading } from '../components/States';
@@ -22,11 +22,10 @@ export default function WorkflowEditor() {
   const { projectId } = useCurrentProject();
   const { workflowId = '' } = useParams();
   const qc = useQueryClient();
-  const headers = forProject(projectId);
-  const path = { params: { path: { id: workflowId } }, headers };
+  const path = { params: { path: { id: workflowId } } };
   const key = ['workflow', projectId, workflowId];
   const workflow = useQuery({ queryKey: key, queryFn: () => unwrap(api.GET('/workflows/{id}', path)) });
-  const types = useQuery({ queryKey: ['step-types', projectId], queryFn: () => unwrap(api.GET('/workflows/step-types', { headers })), staleTime: 60_000 });
+  const types = useQuery({ queryKey: ['step-types', projectId], queryFn: () => unwrap(api.GET('/workflows/step-types')), staleTime: 60_000 });
   // The nodes' numbers, kept fresh while the canvas is open (counters: a few rows, whatever the number of executions).
   const stats = useQuery({
     queryKey: ['workflow-stats', projectId, workflowId],
@@ -65,14 +64,14 @@ export default function WorkflowEditor() {
     mutationFn: (ids: string[]) =>
       Promise.all(
         ids.map((transitionId) =>
-          unwrap(api.DELETE('/workflows/{id}/transitions/{transitionId}', { params: { path: { id: workflowId, transitionId } }, headers })),
+          unwrap(api.DELETE('/workflows/{id}/transitions/{transitionId}', { params: { path: { id: workflowId, transitionId } } })),
         ),
       ),
     onSettled: refresh,
   });
   const move = useMutation({
     mutationFn: (m: { stepId: string; position: { x: number; y: number } }) =>
-      unwrap(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId: m.stepId } }, headers, body: { position: m.position } })),
+      unwrap(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId: m.stepId } }, body: { position: m.position } })),
     onSettled: refresh,
   });
   // Hand-placed positions go; every step is laid out by elk again.
@@ -82,7 +81,7 @@ export default function WorkflowEditor() {
         (workflow.data?.steps ?? [])
           .filter((st) => st.position)
           .map((st) =>
-            unwrap(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId: st.id } }, headers, body: { position: null } })),
+            unwrap(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId: st.id } }, body: { position: null } })),
           ),
       ),
     onSettled: refresh,
@@ -90,7 +89,7 @@ export default function WorkflowEditor() {
   const removeStep = useMutation({
     meta: { success: 'Step removed' },
     mutationFn: (stepId: string) =>
-      unwrap(api.DELETE('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId }, query: { splice: 'true' } }, headers })),
+      unwrap(api.DELETE('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId }, query: { splice: 'true' } } })),
     onSuccess: () => setSelected(null),
     onSettled: refresh,
   });

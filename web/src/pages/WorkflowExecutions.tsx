@@ -21,7 +21,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { api, forProject, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { useAppConfig } from '../api/session';
 import { EXECUTION_STATUSES, STATUS_COLORS, temporalExecutionUrl, type Workflow } from '../api/workflows';
@@ -45,7 +45,6 @@ const LIVE_MS = 2000;
 export default function WorkflowExecutions() {
   const { projectId } = useCurrentProject();
   const { workflowId = '' } = useParams();
-  const headers = forProject(projectId);
   const qc = useQueryClient();
   const [status, setStatus] = useState<string>('all');
   const [page, setPage] = useState(1);
@@ -55,14 +54,14 @@ export default function WorkflowExecutions() {
   const [confirming, setConfirming] = useState(false);
   const workflow = useQuery({
     queryKey: ['workflow', projectId, workflowId],
-    queryFn: () => unwrap(api.GET('/workflows/{id}', { params: { path: { id: workflowId } }, headers })),
+    queryFn: () => unwrap(api.GET('/workflows/{id}', { params: { path: { id: workflowId } } })),
   });
   const counts = useQueries({
     queries: EXECUTION_STATUSES.map((s) => ({
       queryKey: ['executions', projectId, workflowId, 'count', s],
       refetchInterval: LIVE_MS,
       queryFn: () =>
-        unwrap(api.GET('/workflows/{id}/executions', { params: { path: { id: workflowId }, query: { status: s, page: 1, pageSize: 1 } }, headers })),
+        unwrap(api.GET('/workflows/{id}/executions', { params: { path: { id: workflowId }, query: { status: s, page: 1, pageSize: 1 } } })),
     })),
   });
   const list = useQuery({
@@ -81,14 +80,13 @@ export default function WorkflowExecutions() {
               search: searched || undefined,
             },
           },
-          headers,
         }),
       ),
   });
   const refresh = () => qc.invalidateQueries({ queryKey: ['executions', projectId, workflowId] });
   const cancelAll = useMutation({
     meta: { success: 'Runs cancelled' },
-    mutationFn: () => unwrap(api.POST('/workflows/{id}/executions/cancel-all', { params: { path: { id: workflowId } }, headers })),
+    mutationFn: () => unwrap(api.POST('/workflows/{id}/executions/cancel-all', { params: { path: { id: workflowId } } })),
     onSuccess: () => {
       setConfirming(false);
       void refresh();
@@ -260,7 +258,7 @@ function ExecutionTimeline({
   onCancelled: () => void;
 }) {
   const config = useAppConfig();
-  const params = { params: { path: { id: workflow.id, executionId } }, headers: forProject(projectId) };
+  const params = { params: { path: { id: workflow.id, executionId } } };
   const detail = useQuery({
     queryKey: ['executions', projectId, workflow.id, 'detail', executionId],
     refetchInterval: (q) => (q.state.data && !ACTIVE.has(q.state.data.status) ? false : LIVE_MS),

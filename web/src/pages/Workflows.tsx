@@ -3,7 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { api, fieldError, forProject, hasFieldErrors, unwrap } from '../api/client';
+import { api, fieldError, hasFieldErrors, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { ListPage, ListTable } from '../components/ListPage';
 import { EventNameInput } from '../components/workflow/FieldWidgets';
@@ -23,7 +23,7 @@ export default function Workflows() {
   const list = useQuery({
     queryKey: ['workflows', projectId, page, debounced],
     placeholderData: keepPreviousData,
-    queryFn: () => unwrap(api.GET('/workflows', { params: { query: { page, pageSize: PAGE_SIZE, search: debounced || undefined } }, headers: forProject(projectId) })),
+    queryFn: () => unwrap(api.GET('/workflows', { params: { query: { page, pageSize: PAGE_SIZE, search: debounced || undefined } } })),
   });
   return (
     <ListPage
@@ -105,7 +105,7 @@ function NewWorkflow({ projectId }: { projectId: string }) {
   const [eventName, setEventName] = useState<string | undefined>();
   const create = useMutation({
     meta: { success: 'Workflow created' },
-    mutationFn: () => unwrap(api.POST('/workflows', { body: { name, eventName }, headers: forProject(projectId) })),
+    mutationFn: () => unwrap(api.POST('/workflows', { body: { name, eventName } })),
     onSuccess: (w) => navigate(`/p/${projectId}/workflows/${w.id}`),
   });
   return (

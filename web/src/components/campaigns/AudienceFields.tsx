@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Group, Radio, Select, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { api, fieldError, forProject, unwrap } from '../../api/client';
+import { api, fieldError, unwrap } from '../../api/client';
 import type { CampaignDraft } from '../../api/campaigns';
 import { conditionErrors, FilterBuilder } from '../FilterBuilder';
 import { numberWords } from '../../api/dates';
@@ -24,7 +24,7 @@ export function AudienceFields({
   const segments = useQuery({
     queryKey: ['segments', projectId],
     enabled: draft.audienceType === 'SEGMENT',
-    queryFn: () => unwrap(api.GET('/segments', { headers: forProject(projectId) })),
+    queryFn: () => unwrap(api.GET('/segments')),
   });
   const treeErrors = useMemo(() => conditionErrors(errors, 'audienceCondition'), [errors]);
   return (

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Anchor, Badge, Button, Group, Modal, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
-import { api, forProject, unwrap } from '../../api/client';
+import { api, unwrap } from '../../api/client';
 import { type Campaign } from '../../api/campaigns';
 import { runOutcome, scheduleText } from '../../api/rssCampaigns';
 import { ErrorState, Loading } from '../States';
@@ -18,7 +18,7 @@ type Action = 'activate' | 'run' | 'pause' | 'resume' | 'cancel';
 function RssControls({ projectId, campaign, onRun }: { projectId: string; campaign: Campaign; onRun: () => void }) {
   const qc = useQueryClient();
   const [cancelling, setCancelling] = useState(false);
-  const path = { params: { path: { id: campaign.id } }, headers: forProject(projectId) };
+  const path = { params: { path: { id: campaign.id } } };
   const refresh = () =>
     Promise.all([
       qc.invalidateQueries({ queryKey: ['campaign', projectId, campaign.id] }),
@@ -117,7 +117,7 @@ function Runs({ projectId, campaign, fastUntil }: { projectId: string; campaign:
   const runs = useQuery({
     queryKey: ['campaign-runs', projectId, campaign.id],
     refetchInterval: () => (Date.now() < fastUntil ? 2000 : campaign.status === 'CANCELLED' ? false : 30_000),
-    queryFn: () => unwrap(api.GET('/campaigns/{id}/runs', { params: { path: { id: campaign.id } }, headers: forProject(projectId) })),
+    queryFn: () => unwrap(api.GET('/campaigns/{id}/runs', { params: { path: { id: campaign.id } } })),
   });
   return (
     <Paper withBorder p="md">

@@ -2,7 +2,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { Anchor, Button, Group, Paper, SegmentedControl, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
-import { api, fieldError, forProject, hasFieldErrors, unwrap } from '../../api/client';
+import { api, fieldError, hasFieldErrors, unwrap } from '../../api/client';
 import type { CampaignBody, CampaignDraft } from '../../api/campaigns';
 import { TEMPLATE_TYPES } from '../../api/templates';
 import { browserZone, newRssDraft, rssBodyOf, WEEKDAYS, zoneNames, type RssDraft } from '../../api/rssCampaigns';
@@ -24,12 +24,12 @@ export function RssCampaignEditor({ projectId }: { projectId: string }) {
   const templates = useQuery({
     queryKey: ['templates', projectId, 'picker'],
     queryFn: () =>
-      unwrap(api.GET('/templates', { params: { query: { page: 1, pageSize: 100, sort: 'updatedAt', dir: 'desc' } }, headers: forProject(projectId) })),
+      unwrap(api.GET('/templates', { params: { query: { page: 1, pageSize: 100, sort: 'updatedAt', dir: 'desc' } } })),
   });
   const create = useMutation({
     meta: { success: 'RSS campaign created' },
     // The route takes the RSS body under `kind: "RSS"`; the generated client types only the regular one.
-    mutationFn: async () => (await unwrap(api.POST('/campaigns', { body: rssBodyOf(draft) as unknown as CampaignBody, headers: forProject(projectId) }))).data,
+    mutationFn: async () => (await unwrap(api.POST('/campaigns', { body: rssBodyOf(draft) as unknown as CampaignBody }))).data,
     onSuccess: async (row) => {
       qc.setQueryData(['campaign', projectId, row.id], row);
       await qc.invalidateQueries({ queryKey: ['campaigns', projectId] });

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Anchor, Badge, Button, Code, Group, Paper, SegmentedControl, Stack, Text, Timeline, Title } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, forProject, type ResponseOf, unwrap } from '../../api/client';
+import { api, type ResponseOf, unwrap } from '../../api/client';
 import { momentWords } from '../../api/dates';
 import { Empty, ErrorState, Loading } from '../States';
 import { EMAIL_STATUS_COLOR } from '../ContactEmails';
@@ -101,7 +101,6 @@ export function ContactTimeline({ projectId, contactId }: { projectId: string; c
       unwrap(
         api.GET('/contacts/{id}/timeline', {
           params: { path: { id: contactId }, query: { limit: 25, ...(kind === 'all' ? {} : { kind }), ...(pageParam ? { cursor: pageParam } : {}) } },
-          headers: forProject(projectId),
         }),
       ),
     getNextPageParam: (last) => (last.hasMore && last.cursor ? last.cursor : undefined),

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, forProject, unwrap } from '../../api/client';
+import { api, ApiError, unwrap } from '../../api/client';
 import { flatFieldOf } from '../AddContact';
 import { ErrorState } from '../States';
 
@@ -14,7 +14,7 @@ export function EditEmail({ projectId, contactId, email }: { projectId: string; 
   const [opened, setOpened] = useState(false);
   const [value, setValue] = useState(email);
   const save = useMutation({
-    mutationFn: () => unwrap(api.PATCH('/contacts/{id}', { params: { path: { id: contactId } }, body: { email: value.trim() }, headers: forProject(projectId) })),
+    mutationFn: () => unwrap(api.PATCH('/contacts/{id}', { params: { path: { id: contactId } }, body: { email: value.trim() } })),
     onSuccess: async (data) => {
       setOpened(false);
       qc.setQueryData(['contact', projectId, contactId], data);

@@ -1,6 +1,6 @@
 import { Modal, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { api, forProject, unwrap } from '../../api/client';
+import { api, unwrap } from '../../api/client';
 import { ErrorState, Loading } from '../States';
 import { RenderedEmail } from '../EmailPreview';
 
@@ -12,7 +12,7 @@ export function EmailContentDialog({ projectId, emailId, onClose }: { projectId:
   const content = useQuery({
     queryKey: ['email-content', projectId, emailId],
     enabled: !!emailId,
-    queryFn: () => unwrap(api.GET('/emails/{id}/content', { params: { path: { id: emailId! } }, headers: forProject(projectId) })),
+    queryFn: () => unwrap(api.GET('/emails/{id}/content', { params: { path: { id: emailId! } } })),
   });
   const c = content.data;
   return (

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Button, Group, Modal, Paper, Progress, Stack, Text } from '@mantine/core';
-import { api, forProject, unwrap } from '../../api/client';
+import { api, unwrap } from '../../api/client';
 import { ErrorState } from '../States';
 import { notifySuccess } from '../notify';
 import { restoreContacts, snapshotContacts } from './restoreContacts';
@@ -44,7 +44,7 @@ export function BulkActions({ projectId, target, onDone }: { projectId: string; 
     try {
       const body = 'contactIds' in target ? { contactIds: target.contactIds } : { matching: target.matching };
       setDeleted(action === 'delete' && 'contactIds' in target ? await snapshotContacts(projectId, target.contactIds) : null);
-      const res = await unwrap(api.POST(BULK_PATHS[action], { body, headers: forProject(projectId) }));
+      const res = await unwrap(api.POST(BULK_PATHS[action], { body }));
       setRunning({ action, jobId: res.jobId });
     } catch (err) {
       setError(err);

@@ -1,11 +1,11 @@
 import { Button, Checkbox, Menu, ScrollArea } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { api, forProject, unwrap } from '../../api/client';
+import { api, unwrap } from '../../api/client';
 import { STANDARD_COLUMNS } from './listView';
 
 /** "Columns": the standard ones and every field of GET /contacts/fields, checked when shown. */
 export function ColumnsMenu({ projectId, columns, onChange }: { projectId: string; columns: string[]; onChange: (columns: string[]) => void }) {
-  const fields = useQuery({ queryKey: ['contact-fields', projectId], queryFn: () => unwrap(api.GET('/contacts/fields', { headers: forProject(projectId) })) });
+  const fields = useQuery({ queryKey: ['contact-fields', projectId], queryFn: () => unwrap(api.GET('/contacts/fields')) });
   const custom = (fields.data?.fields ?? []).filter((f) => f.isCustom).map((f) => ({ value: f.field, label: f.field.replace(/^data\./, '') }));
   const toggle = (column: string, on: boolean) => onChange(on ? [...columns, column] : columns.filter((c) => c !== column));
   return (

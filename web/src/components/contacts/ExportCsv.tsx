@@ -30,7 +30,7 @@ export function ExportCsv({ projectId, view }: { projectId: string; view: ListVi
     try {
       const search = view.search.trim();
       const body = { format: 'csv' as const, ...(view.filter ? { filter: view.filter as never } : {}), ...(search ? { search } : {}), columns: view.columns };
-      setJobId((await unwrap(api.POST('/contacts/export', { body, headers: forProject(projectId) }))).jobId);
+      setJobId((await unwrap(api.POST('/contacts/export', { body }))).jobId);
     } catch (err) {
       setError(err);
     }

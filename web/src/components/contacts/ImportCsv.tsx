@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, FileInput, Group, Loader, Modal, Progress, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { api, forProject, ResponseOf, unwrap } from '../../api/client';
+import { api, ResponseOf, unwrap } from '../../api/client';
 import { ErrorState } from '../States';
 import { ColumnChoice, FieldType, ImportMapping, ImportPreview, initialChoices, mappingOf, mappingProblem } from './ImportMapping';
 
@@ -29,7 +29,7 @@ export function ImportCsv({ projectId, onDone }: { projectId: string; onDone: ()
   const fields = useQuery({
     queryKey: ['contact-fields', projectId],
     enabled: opened,
-    queryFn: () => unwrap(api.GET('/contacts/fields', { headers: forProject(projectId) })),
+    queryFn: () => unwrap(api.GET('/contacts/fields')),
   });
   const registered = useMemo(
     () => new Map<string, FieldType>((fields.data?.fields ?? []).filter((f) => f.isCustom).map((f) => [f.field.slice('data.'.length), f.type])),
@@ -38,7 +38,7 @@ export function ImportCsv({ projectId, onDone }: { projectId: string; onDone: ()
   const job = useQuery({
     queryKey: ['import', projectId, jobId],
     enabled: !!jobId,
-    queryFn: () => unwrap(api.GET('/contacts/import/{jobId}', { params: { path: { jobId: jobId! } }, headers: forProject(projectId) })),
+    queryFn: () => unwrap(api.GET('/contacts/import/{jobId}', { params: { path: { jobId: jobId! } } })),
     refetchInterval: (q) => (q.state.data && ['COMPLETED', 'FAILED'].includes((q.state.data as Job).status) ? false : 500),
   });
   const finished = job.data && ['COMPLETED', 'FAILED'].includes(job.data.status);
@@ -53,7 +53,7 @@ export function ImportCsv({ projectId, onDone }: { projectId: string; onDone: ()
     if (!chosen) return;
     setReading(true);
     try {
-      const read = await unwrap(api.POST('/contacts/import/preview', { ...asForm({ file: chosen }), headers: forProject(projectId) }));
+      const read = await unwrap(api.POST('/contacts/import/preview', { ...asForm({ file: chosen }) }));
       setPreview(read);
       setChoices(initialChoices(read, registered));
     } catch (err) {
@@ -67,7 +67,7 @@ export function ImportCsv({ projectId, onDone }: { projectId: string; onDone: ()
     setError(null);
     try {
       const res = await unwrap(
-        api.POST('/contacts/import', { ...asForm({ file, mapping: JSON.stringify(mappingOf(choices)) }), headers: forProject(projectId) }),
+        api.POST('/contacts/import', { ...asForm({ file, mapping: JSON.stringify(mappingOf(choices)) }) }),
       );
       setJobId(res.jobId);
     } catch (err) {

@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { ActionIcon, Button, Group, Modal, NavLink, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, fieldError, forProject, unwrap } from '../../api/client';
+import { api, fieldError, unwrap } from '../../api/client';
 import { ErrorState } from '../States';
 import type { ListView, SavedView } from './listView';
 
 const viewsKey = (projectId: string) => ['contact-views', projectId];
 
 export function useSavedViews(projectId: string) {
-  return useQuery({ queryKey: viewsKey(projectId), queryFn: () => unwrap(api.GET('/contact-views', { headers: forProject(projectId) })) });
+  return useQuery({ queryKey: viewsKey(projectId), queryFn: () => unwrap(api.GET('/contact-views')) });
 }
 
 /**
@@ -33,7 +33,7 @@ export function SavedViews({
   const body = () => ({ filter: (current.filter as never) ?? null, search: current.search.trim() || null, columns: current.columns });
   const refresh = () => qc.invalidateQueries({ queryKey: viewsKey(projectId) });
   const create = useMutation({
-    mutationFn: () => unwrap(api.POST('/contact-views', { body: { name: name.trim(), ...body() }, headers: forProject(projectId) })),
+    mutationFn: () => unwrap(api.POST('/contact-views', { body: { name: name.trim(), ...body() } })),
     onSuccess: async (view) => {
       setNaming(false);
       setName('');
@@ -42,11 +42,11 @@ export function SavedViews({
     },
   });
   const update = useMutation({
-    mutationFn: (id: string) => unwrap(api.PATCH('/contact-views/{id}', { params: { path: { id } }, body: body(), headers: forProject(projectId) })),
+    mutationFn: (id: string) => unwrap(api.PATCH('/contact-views/{id}', { params: { path: { id } }, body: body() })),
     onSuccess: refresh,
   });
   const remove = useMutation({
-    mutationFn: (id: string) => unwrap(api.DELETE('/contact-views/{id}', { params: { path: { id } }, headers: forProject(projectId) })),
+    mutationFn: (id: string) => unwrap(api.DELETE('/contact-views/{id}', { params: { path: { id } } })),
     onSuccess: async (_, id) => {
       if (id === activeId) onOpen(null);
       await refresh();

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, forProject, ResponseOf, unwrap } from '../../api/client';
+import { api, ResponseOf, unwrap } from '../../api/client';
 
 export type Job = ResponseOf<'/contacts/bulk/{jobId}', 'get'>;
 export const jobDone = (job: Job | undefined) => !!job && ['COMPLETED', 'FAILED'].includes(job.status);
@@ -13,8 +13,8 @@ export function useJobProgress(projectId: string, kind: 'bulk' | 'export', jobId
     queryFn: () =>
       unwrap(
         kind === 'bulk'
-          ? api.GET('/contacts/bulk/{jobId}', { params: { path: { jobId: jobId! } }, headers: forProject(projectId) })
-          : api.GET('/contacts/export/{jobId}', { params: { path: { jobId: jobId! } }, headers: forProject(projectId) }),
+          ? api.GET('/contacts/bulk/{jobId}', { params: { path: { jobId: jobId! } } })
+          : api.GET('/contacts/export/{jobId}', { params: { path: { jobId: jobId! } } }),
       ),
     refetchInterval: (q) => (jobDone(q.state.data as Job | undefined) ? false : 500),
   });

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api, forProject, unwrap } from '../../api/client';
+import { api, unwrap } from '../../api/client';
 
 /** "Preview as" (and "Test with a contact"'s "Contact"): a server-side search of the project's contacts by email (GET /contacts?search=). */
 export function ContactPicker({
@@ -26,7 +26,7 @@ export function ContactPicker({
   const found = useQuery({
     queryKey: ['contacts', projectId, 'picker', debounced],
     placeholderData: keepPreviousData,
-    queryFn: () => unwrap(api.GET('/contacts', { params: { query: { limit: 10, search: debounced || undefined, sort: 'email', dir: 'asc' } }, headers: forProject(projectId) })),
+    queryFn: () => unwrap(api.GET('/contacts', { params: { query: { limit: 10, search: debounced || undefined, sort: 'email', dir: 'asc' } } })),
   });
   const options = (found.data?.data ?? []).map((c) => ({ value: c.id, label: c.email }));
   if (chosen && !options.some((o) => o.value === chosen.value)) options.unshift(chosen);

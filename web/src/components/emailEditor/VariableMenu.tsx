@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Popover, ScrollArea, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { api, forProject, unwrap } from '../../api/client';
+import { api, unwrap } from '../../api/client';
 
 /**
  * A contact field as Liquid: `data.plan`, or `data["first name"]` for keys that are not plain names.
@@ -39,7 +39,7 @@ export function VariableMenu({ projectId, onInsert }: { projectId: string; onIns
   const fields = useQuery({
     queryKey: ['contact-fields', projectId],
     enabled: opened,
-    queryFn: () => unwrap(api.GET('/contacts/fields', { headers: forProject(projectId) })),
+    queryFn: () => unwrap(api.GET('/contacts/fields')),
   });
   const custom = (fields.data?.fields ?? []).filter((f) => f.isCustom).map((f) => f.field.replace(/^data\./, ''));
   const insert = (snippet: string) => {

@@ -1,7 +1,7 @@
 import { Anchor, Badge, Code, Group, Modal, ScrollArea, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, forProject, unwrap } from '../../api/client';
+import { api, unwrap } from '../../api/client';
 import { ErrorState, Loading } from '../States';
 import { INBOUND_KINDS, type InboundSummary } from './kinds';
 import { momentWords, numberWords } from '../../api/dates';
@@ -25,7 +25,7 @@ export function InboundMessageDialog({ projectId, message, onClose }: { projectI
   const full = useQuery({
     queryKey: ['inbound', projectId, 'one', message?.id],
     enabled: !!message,
-    queryFn: () => unwrap(api.GET('/inbound/{id}', { params: { path: { id: message!.id } }, headers: forProject(projectId) })),
+    queryFn: () => unwrap(api.GET('/inbound/{id}', { params: { path: { id: message!.id } } })),
   });
   const kind = message ? INBOUND_KINDS[message.kind] : null;
   return (

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, FileInput, Group, Progress, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, forProject, unwrap } from '../../api/client';
+import { api, unwrap } from '../../api/client';
 import { ErrorState } from '../States';
 
 /** As many addresses as POST /suppressions takes at once (api/schemas/suppressions.ts MAX_SUPPRESSIONS_PER_REQUEST). */
@@ -45,7 +45,7 @@ export function SuppressionCsv({ projectId }: { projectId: string }) {
       let existing = 0;
       setProgress({ done: 0, total: emails.length });
       for (let i = 0; i < emails.length; i += CHUNK) {
-        const r = await unwrap(api.POST('/suppressions', { body: { emails: emails.slice(i, i + CHUNK) }, headers: forProject(projectId) }));
+        const r = await unwrap(api.POST('/suppressions', { body: { emails: emails.slice(i, i + CHUNK) } }));
         added += r.added.length;
         existing += r.existing.length;
         setProgress({ done: Math.min(i + CHUNK, emails.length), total: emails.length });

@@ -1,6 +1,6 @@
 import { Autocomplete, Fieldset, Group, NumberInput, Select } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { api, forProject, unwrap } from '../../api/client';
+import { api, unwrap } from '../../api/client';
 import type { JsonSchema } from '../../api/workflows';
 
 /**
@@ -22,7 +22,7 @@ interface WidgetProps<T> {
 export function TemplatePicker({ projectId, label, required, value, onChange, error, description }: WidgetProps<string>) {
   const templates = useQuery({
     queryKey: ['templates', projectId, 'picker'],
-    queryFn: () => unwrap(api.GET('/templates', { params: { query: { page: 1, pageSize: 100, sort: 'updatedAt', dir: 'desc' } }, headers: forProject(projectId) })),
+    queryFn: () => unwrap(api.GET('/templates', { params: { query: { page: 1, pageSize: 100, sort: 'updatedAt', dir: 'desc' } } })),
   });
   const data = (templates.data?.data ?? []).map((t) => ({ value: t.id, label: `${t.name} (${t.type.toLowerCase()})` }));
   if (value && !data.some((d) => d.value === value)) data.push({ value, label: value });
@@ -45,7 +45,7 @@ export function TemplatePicker({ projectId, label, required, value, onChange, er
 export function EventNameInput({ projectId, label, required, value, onChange, error, description }: WidgetProps<string>) {
   const names = useQuery({
     queryKey: ['event-names', projectId],
-    queryFn: () => unwrap(api.GET('/events/names', { headers: forProject(projectId) })),
+    queryFn: () => unwrap(api.GET('/events/names')),
   });
   return (
     <Autocomplete
@@ -80,14 +80,13 @@ export function DurationInput({ schema, label, value, onChange, errors, path, le
  * unknown picker shows the value as it is, still from a list.
  */
 export function ListPicker({ projectId, picker, label, required, value, onChange, error, description }: WidgetProps<string> & { picker: string }) {
-  const headers = forProject(projectId);
   const list = useQuery({
     queryKey: ['picker', picker, projectId],
     queryFn: async (): Promise<{ value: string; label: string }[]> => {
-      if (picker === 'topic') return (await unwrap(api.GET('/topics', { headers }))).data.map((t) => ({ value: t.id, label: t.name }));
-      if (picker === 'segment') return (await unwrap(api.GET('/segments', { headers }))).map((g) => ({ value: g.id, label: g.name }));
+      if (picker === 'topic') return (await unwrap(api.GET('/topics'))).data.map((t) => ({ value: t.id, label: t.name }));
+      if (picker === 'segment') return (await unwrap(api.GET('/segments'))).map((g) => ({ value: g.id, label: g.name }));
       if (picker === 'field')
-        return (await unwrap(api.GET('/workflows/fields', { headers }))).contactFields
+        return (await unwrap(api.GET('/workflows/fields'))).contactFields
           .filter((f) => f.field.startsWith('data.'))
           .map((f) => ({ value: f.field, label: f.field.replace(/^data\./, '') }));
       return [];

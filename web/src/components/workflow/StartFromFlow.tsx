@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { api, forProject, unwrap } from '../../api/client';
+import { api, unwrap } from '../../api/client';
 import { ErrorState, Loading } from '../States';
 
 /**
@@ -10,15 +10,14 @@ import { ErrorState, Loading } from '../States';
  */
 export function StartFromFlow({ projectId }: { projectId: string }) {
   const navigate = useNavigate();
-  const headers = forProject(projectId);
   const starters = useQuery({
     queryKey: ['workflow-starters', projectId],
-    queryFn: () => unwrap(api.GET('/workflows/starters', { headers })),
+    queryFn: () => unwrap(api.GET('/workflows/starters')),
     staleTime: 300_000,
   });
   const create = useMutation({
     meta: { success: 'Workflow created' },
-    mutationFn: (key: string) => unwrap(api.POST('/workflows/starters/{key}', { params: { path: { key } }, body: {}, headers })),
+    mutationFn: (key: string) => unwrap(api.POST('/workflows/starters/{key}', { params: { path: { key } }, body: {} })),
     onSuccess: (w) => navigate(`/p/${projectId}/workflows/${w.id}`),
   });
   if (starters.isPending) return <Loading label="Loading the flows…" />;

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { api, fieldError, forProject, unwrap } from '../../api/client';
+import { api, fieldError, unwrap } from '../../api/client';
 import { configErrors, initialValue, labelOf, type JsonSchema, type Step, type StepType, type Workflow } from '../../api/workflows';
 import { ConfigForm } from './ConfigForm';
 import type { CanvasProblem } from './WorkflowCanvas';
@@ -38,7 +38,7 @@ export function StepPanel({
   const schema = stepType.configSchema as JsonSchema;
   const [name, setName] = useState(step?.name ?? stepType.title);
   const [config, setConfig] = useState<Record<string, unknown>>(() => (step?.config as Record<string, unknown>) ?? (initialValue(schema) as Record<string, unknown>) ?? {});
-  const path = { params: { path: { id: workflow.id } }, headers: forProject(projectId) };
+  const path = { params: { path: { id: workflow.id } } };
   // A new step is picked from the palette below: bring its form into view.
   const panel = useRef<HTMLElement>(null);
   useEffect(() => {
@@ -48,7 +48,7 @@ export function StepPanel({
   const save = useMutation({
     meta: { success: 'Step saved' },
     mutationFn: async () => {
-      if (step) return unwrap(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflow.id, stepId: step.id } }, headers: forProject(projectId), body: { name, config } }));
+      if (step) return unwrap(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflow.id, stepId: step.id } }, body: { name, config } }));
       return unwrap(
         api.POST('/workflows/{id}/steps', {
           ...path,
@@ -63,7 +63,7 @@ export function StepPanel({
   });
   const remove = useMutation({
     meta: { success: 'Step removed' },
-    mutationFn: () => unwrap(api.DELETE('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflow.id, stepId: step!.id }, query: { splice: 'true' } }, headers: forProject(projectId) })),
+    mutationFn: () => unwrap(api.DELETE('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflow.id, stepId: step!.id }, query: { splice: 'true' } } })),
     onSuccess: async () => {
       await onChanged();
       onDone(null);

@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Checkbox, Group, List, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, forProject, unwrap } from '../../api/client';
+import { api, unwrap } from '../../api/client';
 import { STATUS_COLORS, type Workflow } from '../../api/workflows';
 import { ContactPicker } from '../emailEditor/ContactPicker';
 import { RawOutput } from './RawOutput';
@@ -15,19 +15,18 @@ const ACTIVE = ['RUNNING', 'WAITING'];
  * and its output. Emails go to the signed-in person; waits last seconds; webhooks only when ticked.
  */
 export function TestRun({ projectId, workflow }: { projectId: string; workflow: Workflow }) {
-  const headers = forProject(projectId);
   const [contactId, setContactId] = useState<string | null>(null);
   const [callWebhooks, setCallWebhooks] = useState(false);
   const start = useMutation({
     meta: { success: 'Test run started' },
     mutationFn: () =>
-      unwrap(api.POST('/workflows/{id}/test', { params: { path: { id: workflow.id } }, body: { contactId: contactId!, callWebhooks }, headers })),
+      unwrap(api.POST('/workflows/{id}/test', { params: { path: { id: workflow.id } }, body: { contactId: contactId!, callWebhooks } })),
   });
   const executionId = start.data?.executionId;
   const run = useQuery({
     queryKey: ['workflow-test-run', projectId, workflow.id, executionId],
     enabled: !!executionId,
-    queryFn: () => unwrap(api.GET('/workflows/{id}/executions/{executionId}', { params: { path: { id: workflow.id, executionId: executionId! } }, headers })),
+    queryFn: () => unwrap(api.GET('/workflows/{id}/executions/{executionId}', { params: { path: { id: workflow.id, executionId: executionId! } } })),
     refetchInterval: (q) => (q.state.data && !ACTIVE.includes(q.state.data.status) ? false : 1000),
   });
   const stepOf = (id: string) => workflow.steps.find((s) => s.id === id);

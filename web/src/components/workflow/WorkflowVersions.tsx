@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Badge, Button, Drawer, Stack, Table, Text } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { api, forProject, unwrap } from '../../api/client';
+import { api, unwrap } from '../../api/client';
 import { ErrorState, Loading } from '../States';
 import { momentWords } from '../../api/dates';
 
@@ -22,15 +22,14 @@ export function WorkflowVersions({
   onRestored(): void;
 }) {
   const [opened, setOpened] = useState(false);
-  const headers = forProject(projectId);
   const versions = useQuery({
     // The workflow's own key prefix: any change to it (an edit, Enable) refreshes the badge too.
     queryKey: ['workflow', projectId, workflowId, 'versions', enabled],
-    queryFn: () => unwrap(api.GET('/workflows/{id}/versions', { params: { path: { id: workflowId } }, headers })),
+    queryFn: () => unwrap(api.GET('/workflows/{id}/versions', { params: { path: { id: workflowId } } })),
   });
   const restore = useMutation({
     meta: { success: 'Version restored' },
-    mutationFn: (number: number) => unwrap(api.POST('/workflows/{id}/versions/{number}/restore', { params: { path: { id: workflowId, number } }, headers })),
+    mutationFn: (number: number) => unwrap(api.POST('/workflows/{id}/versions/{number}/restore', { params: { path: { id: workflowId, number } } })),
     onSuccess: () => {
       setOpened(false);
       onRestored();
