@@ -46,9 +46,9 @@ it('offers the injected types in the palette and saves valid configs through the
   await s.replace('Weight', '1', row(1));
   await s.replace('Step name', 'Split');
   await s.click('Save step');
-  // The API's 422 lands on the input it names: names are lower case.
+  // The API's 422 lands on the input it names, in a person's sentence: names are lower case.
   await page.waitForFunction(
-    (sel: string) => (globalThis as any).document.querySelector(sel)?.innerText.includes('Invalid string'),
+    (sel: string) => (globalThis as any).document.querySelector(sel)?.innerText.includes('is not in the right form'),
     { timeout: 20_000 },
     row(0),
   );
