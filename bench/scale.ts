@@ -137,6 +137,12 @@ const FILTERS: Record<string, unknown> = {
       { filters: [{ field: 'event.login', operator: 'notTriggered' }] },
     ],
   },
+  'count: login notWithin 90 days (one anti-join)': one({ field: 'event.login', operator: 'notWithin', value: 90, unit: 'days' }),
+  'count: purchase atLeastWithin 3 in 30 days': one({ field: 'event.purchase', operator: 'atLeastWithin', value: { atLeast: 3, within: 30 }, unit: 'days' }),
+  'count: purchase 3 in 30 d AND login notWithin 90 d': one(
+    { field: 'event.purchase', operator: 'atLeastWithin', value: { atLeast: 3, within: 30 }, unit: 'days' },
+    { field: 'event.login', operator: 'notWithin', value: 90, unit: 'days' },
+  ),
   'count: purchase >= 3 AND within 30 d AND plan = pro': one(
     { field: 'event.purchase', operator: 'greaterThanOrEqual', value: 3 },
     { field: 'event.purchase', operator: 'within', value: 30, unit: 'days' },
