@@ -15999,6 +15999,8 @@ export interface operations {
     getSegmentsIdContacts: {
         parameters: {
             query?: {
+                /** @description the previous page's cursor: the next page by keyset (cheap at any depth); page is then the cursor's and the page param is ignored */
+                cursor?: string;
                 page?: number;
                 pageSize?: number;
             };
@@ -16017,6 +16019,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description pass as cursor for the next page; null on the last page */
+                        cursor: string | null;
                         data: {
                             /** @description ISO 8601 timestamp (UTC) */
                             createdAt: string;
@@ -16035,6 +16039,7 @@ export interface operations {
                             /** @description ISO 8601 timestamp (UTC) */
                             updatedAt: string;
                         }[];
+                        hasMore: boolean;
                         page: number;
                         pageSize: number;
                         total: number;
