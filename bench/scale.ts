@@ -20,6 +20,7 @@ import { createKnex, ensureDatabase, migrateLatest, dropDatabase } from '../db/k
 import { registerFields } from '../db/fields';
 import { beginCompute, computeBatch, createSegment, finishCompute, DEFAULT_COMPUTE_BATCH } from '../db/segments';
 import { compileFilter, loadFieldTypes } from '../db/filters';
+import { encodeCursor, timeKeySql } from '../db/cursors';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const N = Number(args[0] ?? 1_000_000);
@@ -137,6 +138,12 @@ const FILTERS: Record<string, unknown> = {
       { filters: [{ field: 'event.login', operator: 'notTriggered' }] },
     ],
   },
+  'count: login notWithin 90 days (one anti-join)': one({ field: 'event.login', operator: 'notWithin', value: 90, unit: 'days' }),
+  'count: purchase atLeastWithin 3 in 30 days': one({ field: 'event.purchase', operator: 'atLeastWithin', value: { atLeast: 3, within: 30 }, unit: 'days' }),
+  'count: purchase 3 in 30 d AND login notWithin 90 d': one(
+    { field: 'event.purchase', operator: 'atLeastWithin', value: { atLeast: 3, within: 30 }, unit: 'days' },
+    { field: 'event.login', operator: 'notWithin', value: 90, unit: 'days' },
+  ),
   'count: purchase >= 3 AND within 30 d AND plan = pro': one(
     { field: 'event.purchase', operator: 'greaterThanOrEqual', value: 3 },
     { field: 'event.purchase', operator: 'within', value: 30, unit: 'days' },
@@ -171,12 +178,27 @@ async function readsOf(stack: BenchStack, p: Seeded, label: string, contacts: nu
   const deep = await knex('contacts').where({ project_id: p.projectId, email: deepEmail }).first('id', 'email');
   const deepCursor = deep ? Buffer.from(JSON.stringify(['email', deep.email, deep.id])).toString('base64url') : undefined;
   const someone = await knex('contact_event_rollups').where({ project_id: p.projectId }).first('contact_id');
+  // A members page about 90 % in (the segment holds about half the contacts): by OFFSET, and by the
+  // keyset cursor that page would hand out (its number only labels the answer).
+  const deepPage = Math.max(1, Math.floor((contacts * 0.45) / 50));
+  const deepAt = deep
+    ? await knex('contacts')
+        .where({ id: deep.id })
+        .first(knex.raw(`${timeKeySql('created_at')} AS at`))
+    : undefined;
+  const memberCursor = deep && deepAt ? encodeCursor([deepAt.at, deep.id, String(deepPage)]) : undefined;
   return [
     ['GET /contacts (first page)', 'GET', '/contacts?limit=50'],
     ['GET /contacts (deep keyset page, 90 %)', 'GET', `/contacts?limit=50&sort=email${deepCursor ? `&cursor=${deepCursor}` : ''}`],
     ['GET /contacts?search= (email substring)', 'GET', `/contacts?limit=50&search=${label}12345`],
     ...Object.entries(FILTERS).map(([name, condition]): Read => [`POST /contacts/${name}`, 'POST', '/contacts/count', { condition }]),
     ['GET /segments/:id/contacts (members, first page)', 'GET', `/segments/${segmentId}/contacts?limit=50`],
+    ['GET /segments/:id/contacts (members, deep page by OFFSET)', 'GET', `/segments/${segmentId}/contacts?pageSize=50&page=${deepPage}`],
+    [
+      'GET /segments/:id/contacts (members, deep page by cursor)',
+      'GET',
+      `/segments/${segmentId}/contacts?pageSize=50${memberCursor ? `&cursor=${memberCursor}` : ''}`,
+    ],
     ['GET /analytics/top-events (30 d)', 'GET', '/analytics/top-events?days=30'],
     ['GET /analytics/timeseries events (30 d by day)', 'GET', '/analytics/timeseries?metric=events&interval=day'],
     ['GET /analytics/timeseries events (24 h by hour)', 'GET', '/analytics/timeseries?metric=events&interval=hour'],

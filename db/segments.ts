@@ -8,6 +8,7 @@ import { recordEvents, EventRow } from './events';
 import { inTransaction } from './transaction';
 import type { ComputeResult } from '../temporal/contract';
 import { freeSlug, slugify } from './slugs';
+import { decodeCursor, encodeCursor, isTimeKey, timeKeySql } from './cursors';
 
 export type { ComputeResult };
 
@@ -217,9 +218,29 @@ export async function deleteSegment(db: Knex, projectId: string, id: string): Pr
 export interface MemberPage {
   rows: ContactRow[];
   total: number;
+  /** The page number of `rows` (the cursor's, when one was given). */
+  page: number;
+  /** The next page's cursor, null on the last page. */
+  cursor: string | null;
+  hasMore: boolean;
 }
 
-/** A page of members, newest contacts first: the live match for dynamic segments, the stored list for static ones. */
+/** Where a members page ends: the last row's (created_at, id) and the number of the page that follows. */
+export interface MemberCursor {
+  at: string;
+  id: string;
+  page: number;
+}
+
+const CONTACT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** null for anything this API did not hand out (db/cursors). */
+export function parseMemberCursor(raw: string): MemberCursor | null {
+  const v = decodeCursor(raw, 3);
+  if (!v || !isTimeKey(v[0]) || !CONTACT_ID.test(v[1]) || !/^[1-9]\d{0,8}$/.test(v[2])) return null;
+  return { at: v[0], id: v[1], page: Number(v[2]) };
+}
+
 /**
  * A segment's members as a builder over `contacts c`: the live match of a dynamic segment's
  * condition, the managed list of a static one. (A tracked dynamic segment's stored list is only
@@ -232,21 +253,35 @@ export function segmentMembersQuery(db: Knex, segment: SegmentRow, fieldTypes: F
     .whereExists((q) => q.select(db.raw('1')).from({ m: 'segment_members' }).where('m.segment_id', segment.id).andWhereRaw('m.contact_id = c.id'));
 }
 
-/** A page of members, newest contacts first. */
-export async function listMembers(db: Knex, segment: SegmentRow, page: number, pageSize: number): Promise<MemberPage> {
+/**
+ * A page of members, newest contacts first. `page` alone pages with OFFSET (the spec's params);
+ * with `after` (the cursor a previous page handed out) it seeks past that page's last
+ * (created_at, id) instead, so a deep page costs what the first does, and its number comes from
+ * the cursor.
+ */
+export async function listMembers(db: Knex, segment: SegmentRow, page: number, pageSize: number, after?: MemberCursor): Promise<MemberPage> {
   const fieldTypes = segment.type === 'DYNAMIC' ? await loadFieldTypes(db, segment.project_id) : {};
-  const [rows, counted] = await Promise.all([
-    segmentMembersQuery(db, segment, fieldTypes)
-      .select('c.*')
-      .orderBy([
-        { column: 'c.created_at', order: 'desc' },
-        { column: 'c.id', order: 'desc' },
-      ])
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
-    segmentMembersQuery(db, segment, fieldTypes).count<{ count: number }[]>('* as count'),
-  ]);
-  return { rows: rows as ContactRow[], total: Number(counted[0].count) };
+  const rowsQuery = segmentMembersQuery(db, segment, fieldTypes)
+    .select('c.*', db.raw(`${timeKeySql('c.created_at')} AS sort_key`))
+    .orderBy([
+      { column: 'c.created_at', order: 'desc' },
+      { column: 'c.id', order: 'desc' },
+    ])
+    .limit(pageSize + 1);
+  if (after) rowsQuery.whereRaw('(c.created_at, c.id) < (?::timestamptz, ?)', [after.at, after.id]);
+  else rowsQuery.offset((page - 1) * pageSize);
+  const [fetched, counted] = await Promise.all([rowsQuery, segmentMembersQuery(db, segment, fieldTypes).count<{ count: number }[]>('* as count')]);
+  const number = after ? after.page : page;
+  const hasMore = fetched.length > pageSize;
+  const kept = (fetched as (ContactRow & { sort_key: string })[]).slice(0, pageSize);
+  const last = kept[kept.length - 1];
+  return {
+    rows: kept.map(({ sort_key: _key, ...row }) => row as ContactRow),
+    total: Number(counted[0].count),
+    page: number,
+    cursor: hasMore && last ? encodeCursor([last.sort_key, last.id, String(number + 1)]) : null,
+    hasMore,
+  };
 }
 
 function uniqueEmails(emails: string[]): string[] {

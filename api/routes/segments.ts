@@ -3,12 +3,13 @@ import { heavyReader } from '../../services/reads';
 import { audited, changedKeys, requestAuditor } from '../../services/audit';
 import type { AppContext } from '../context';
 import { conflict, FlatError, notFound } from '../errors';
-import { IdParams, PageQuery } from '../schemas/common';
+import { IdParams } from '../schemas/common';
 import { filterErrorToFieldError } from '../schemas/filters';
 import {
   ComputeOut,
   ComputeRunningOut,
   MemberPageOut,
+  MemberPageQuery,
   MembersAdd,
   MembersAddOut,
   MembersRemove,
@@ -28,6 +29,7 @@ import {
   findSegment,
   listMembers,
   listSegments,
+  parseMemberCursor,
   refreshMemberCount,
   removeMembers,
   updateSegment,
@@ -173,13 +175,15 @@ export default [
     path: '/segments/:id/contacts',
     summary: 'Members, newest contacts first: the live match for DYNAMIC segments, the stored list for STATIC ones',
     params: IdParams,
-    query: PageQuery,
+    query: MemberPageQuery,
     responses: { 200: { description: 'a page of members', schema: MemberPageOut } },
     async handler(ctx, { params, query, project }) {
+      const after = query.cursor === undefined ? undefined : parseMemberCursor(query.cursor);
+      if (after === null) throw new FlatError(400, 'Invalid cursor: pass the cursor of a previous page');
       const segment = await segmentOr404(ctx, project.id, params.id);
       const reader = await heavyReader(ctx.deps, project.id);
-      const { rows, total } = await evaluating(() => listMembers(reader, segment, query.page, query.pageSize));
-      return { data: rows.map(presentContact), total, page: query.page, pageSize: query.pageSize };
+      const r = await evaluating(() => listMembers(reader, segment, query.page, query.pageSize, after));
+      return { data: r.rows.map(presentContact), total: r.total, page: r.page, pageSize: query.pageSize, cursor: r.cursor, hasMore: r.hasMore };
     },
   }),
   route({

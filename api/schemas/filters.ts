@@ -16,8 +16,13 @@ const FilterCondition = z
   .object({
     field: z.string().min(1).describe('email, subscribed, createdAt, updatedAt, data.<key>[.<key>…], event.<name> or topic.<slug>'),
     operator: z.enum(FILTER_OPERATORS),
-    value: z.unknown().optional().describe('per operator: a string, number, boolean, ISO date, array (in/notIn), amount (within/olderThan) or event count'),
-    unit: z.enum(FILTER_UNITS).optional().describe('for within/olderThan'),
+    value: z
+      .unknown()
+      .optional()
+      .describe(
+        'per operator: a string, number, boolean, ISO date, array (in/notIn), amount (within/olderThan/notWithin), event count, or { atLeast, within } (atLeastWithin on an event)',
+      ),
+    unit: z.enum(FILTER_UNITS).optional().describe('for within/olderThan/notWithin/atLeastWithin'),
   })
   .meta({ id: 'FilterCondition' });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from './common';
+import { PageQuery, Timestamp } from './common';
 import { ContactOut } from './contacts';
 import { FilterTree } from './filters';
 import { SEGMENT_TYPES } from '../../db/segments';
@@ -89,11 +89,23 @@ export const SegmentOut = z.object({
 
 export const SegmentListOut = z.array(SegmentOut);
 
+/** The spec's page/pageSize, plus an optional cursor: a deep page by keyset instead of OFFSET. */
+export const MemberPageQuery = PageQuery.extend({
+  cursor: z
+    .string()
+    .min(1)
+    .max(1000)
+    .optional()
+    .describe("the previous page's cursor: the next page by keyset (cheap at any depth); page is then the cursor's and the page param is ignored"),
+});
+
 export const MemberPageOut = z.object({
   data: z.array(ContactOut),
   total: z.number().int(),
   page: z.number().int(),
   pageSize: z.number().int(),
+  cursor: z.string().nullable().describe('pass as cursor for the next page; null on the last page'),
+  hasMore: z.boolean(),
 });
 
 export const MembersAddOut = z.object({ added: z.number().int(), notFound: z.array(z.string()) });

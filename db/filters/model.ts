@@ -27,6 +27,10 @@ export const FILTER_OPERATORS = [
   'olderThan',
   'triggered',
   'notTriggered',
+  /** Events only: no event of that name in the last `value` `unit`s (including never): one anti-join. */
+  'notWithin',
+  /** Events only: `value` is `{ atLeast, within }`: at least `atLeast` events in the last `within` `unit`s. */
+  'atLeastWithin',
 ] as const;
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
 

@@ -39,7 +39,9 @@ export type Operand =
   /** A date value as [start, end): a whole UTC day for `YYYY-MM-DD`, one millisecond for an instant. */
   | { kind: 'range'; start: string; end: string }
   | { kind: 'duration'; duration: Duration }
-  | { kind: 'count'; count: number };
+  | { kind: 'count'; count: number }
+  /** atLeastWithin: at least `count` events in the last `duration`. */
+  | { kind: 'countWithin'; count: number; duration: Duration };
 
 export interface ResolvedFilter {
   subject: Subject;
@@ -67,7 +69,7 @@ export const OPERATORS_BY_KIND: Record<Kind, readonly FilterOperator[]> = {
   number: ['equals', 'notEquals', ...COMPARISONS, 'in', 'notIn', ...PRESENCE],
   boolean: ['equals', 'notEquals', ...PRESENCE],
   date: ['equals', 'notEquals', ...COMPARISONS, 'within', 'olderThan', ...PRESENCE],
-  event: ['triggered', 'notTriggered', 'within', 'olderThan', 'equals', 'notEquals', ...COMPARISONS],
+  event: ['triggered', 'notTriggered', 'within', 'olderThan', 'notWithin', 'atLeastWithin', 'equals', 'notEquals', ...COMPARISONS],
   topic: ['equals', 'notEquals'],
 };
 
@@ -205,7 +207,8 @@ const bad = (problem: string, ...at: FilterPath): OperandProblem => ({ problem, 
 /** The operand coerced for the field's kind, or what is wrong with it. */
 function parseOperand(kind: Kind, operator: FilterOperator, value: unknown, unit: FilterUnit | undefined): OperandResult {
   if (operator === 'exists' || operator === 'notExists' || operator === 'triggered' || operator === 'notTriggered') return { kind: 'none' };
-  if (operator === 'within' || operator === 'olderThan') return parseDuration(value, unit);
+  if (operator === 'within' || operator === 'olderThan' || operator === 'notWithin') return parseDuration(value, unit);
+  if (operator === 'atLeastWithin') return parseCountWithin(value, unit);
   if (kind === 'topic') {
     const state = toBoolean(value);
     return state === null ? bad('expected true (subscribed to the topic) or false') : { kind: 'scalar', value: state };
@@ -254,6 +257,19 @@ function parseDuration(value: unknown, unit: FilterUnit | undefined): OperandRes
     return bad(`expected a number of ${unit} from 0 to ${Math.floor(FILTER_LIMITS.maxDurationSeconds / UNIT_SECONDS[unit])}`);
   }
   return { kind: 'duration', duration: { amount, unit } };
+}
+
+/** `{ atLeast, within }` with `unit`: a count from 1 (0 would be everyone) and a duration. */
+function parseCountWithin(value: unknown, unit: FilterUnit | undefined): OperandResult {
+  if (!isObject(value)) return bad('expected { atLeast, within }: at least that many events within the last `within` units');
+  const count = toNumber(value.atLeast);
+  if (count === null || !Number.isInteger(count) || count < 1 || count > FILTER_LIMITS.maxEventCount) {
+    return bad(`expected an event count: a whole number from 1 to ${FILTER_LIMITS.maxEventCount}`, 'value', 'atLeast');
+  }
+  const window = parseDuration(value.within, unit);
+  if ('problem' in window) return window.at[0] === 'unit' ? window : bad(window.problem, 'value', 'within');
+  if (window.kind !== 'duration') throw new Error('parseDuration returns a duration');
+  return { kind: 'countWithin', count, duration: window.duration };
 }
 
 /** Numbers, and numeric strings as form inputs send them. */

@@ -58,6 +58,8 @@ const NEGATION: Partial<Record<FilterOperator, FilterOperator>> = {
   notIn: 'in',
   notExists: 'exists',
   notTriggered: 'triggered',
+  // Events only (OPERATORS_BY_KIND): "none in the last N" is NOT "the last one is recent", an anti-join.
+  notWithin: 'within',
 };
 
 const COMPARE: Partial<Record<FilterOperator, string>> = {
@@ -165,6 +167,22 @@ function emitEvent(name: string, f: ResolvedFilter): Sql {
   const { operator, operand } = f;
   if (operator === 'triggered') return row('');
   if (operand.kind === 'duration') return row(operator === 'within' ? ' AND r.last_at >= $' : ' AND r.last_at < $', ago(operand.duration));
+  if (operand.kind === 'countWithin') {
+    // The rollup is a necessary condition (enough events overall, the last one inside the window) that
+    // discards most contacts from an index; only the survivors count their log rows of the window, on
+    // (contact_id, name, created_at), stopping at the N-th.
+    const since = () => ago(operand.duration);
+    const n = () => bind(operand.count, 'bigint');
+    return row(
+      ` AND r.count >= $ AND r.last_at >= $ AND (SELECT count(*) FROM (SELECT 1 FROM events e WHERE e.contact_id = c.id AND e.name = $ AND e.project_id = c.project_id AND e.created_at >= $ LIMIT $) w) >= $`,
+      n(),
+      since(),
+      bind(name),
+      since(),
+      n(),
+      n(),
+    );
+  }
   if (operand.kind !== 'count') throw new Error(`no operand for event ${operator}`);
   const op = COMPARE[operator]!;
   return ZERO_SATISFIES[operator](operand.count)

@@ -115,6 +115,13 @@ it('builds a condition with a live count, shows a refused node, saves the segmen
   await choose('Operator', 'has happened', second);
   await page.waitForFunction((s: string) => !(globalThis as any).document.querySelector(s)?.innerText.includes('Value'), { timeout: 20_000 }, second);
   await countIs(1);
+  // In a window: at least N times (default 3 in 30 days: none), then once; "did not … within" (pro-b).
+  await choose('Operator', 'happened at least (times) within the last', second);
+  await countIs(0);
+  await typeInto('Times', '1', second);
+  await countIs(1);
+  await choose('Operator', 'did not happen within the last', second);
+  await countIs(1);
 
   // A date field with no date: the API refuses the node, and the builder shows why on its Value input.
   await choose('Field', 'createdAt', second);

@@ -242,6 +242,19 @@ describe('filters and analytics read the rollups and answer as the log does', ()
       expect(await count({ operator: 'olderThan', value: 90, unit: 'days' })).toBe(
         await logCount("coalesce(max(e.created_at) < now() - interval '90 days', false)", name),
       );
+      expect(await count({ operator: 'notWithin', value: 90, unit: 'days' })).toBe(
+        await logCount("NOT coalesce(max(e.created_at) >= now() - interval '90 days', false)", name),
+      );
+      for (const [n, days] of [
+        [1, 30],
+        [3, 30],
+        [2, 7],
+        [5, 100],
+      ]) {
+        expect(await count({ operator: 'atLeastWithin', value: { atLeast: n, within: days }, unit: 'days' })).toBe(
+          await logCount("count(*) FILTER (WHERE e.created_at >= now() - ? * interval '1 day') >= ?", name, [days, n]),
+        );
+      }
       for (const n of [0, 1, 3, 10]) {
         expect(await count({ operator: 'greaterThanOrEqual', value: n })).toBe(await logCount('count(*) >= ?', name, [n]));
         expect(await count({ operator: 'equals', value: n })).toBe(await logCount('count(*) = ?', name, [n]));

@@ -212,6 +212,14 @@ describe('every operator × type', () => {
     ['event.purchase', 'lessThanOrEqual', 1, undefined, 'BCD'],
     ['event.login', 'within', 1, 'hours', 'C'],
     ['event.login', 'olderThan', 30, 'days', 'A'],
+    // A has 3 purchases but only 2 in the last 5 days: the rollup (count 3, last 1 day ago) lets A
+    // through, the window's log count decides.
+    ['event.purchase', 'atLeastWithin', { atLeast: 2, within: 5 }, 'days', 'A'],
+    ['event.purchase', 'atLeastWithin', { atLeast: 3, within: 5 }, 'days', ''],
+    ['event.purchase', 'atLeastWithin', { atLeast: 3, within: 11 }, 'days', 'A'],
+    ['event.purchase', 'atLeastWithin', { atLeast: 1, within: 25 }, 'days', 'AB'],
+    ['event.login', 'notWithin', 90, 'days', 'BD'],
+    ['event.login', 'notWithin', 30, 'days', 'ABD'],
     ['event.never', 'triggered', undefined, undefined, ''],
   ])('%s %s %j %s → %s', async (field, operator, value, unit, expected) => {
     expect(await matching(one({ field, operator, value, unit }))).toBe(expected);

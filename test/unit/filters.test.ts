@@ -90,6 +90,24 @@ describe('compileFilter output', () => {
     );
   });
 
+  it('"did not in the last N" is one anti-join on the rollup, not olderThan OR notTriggered', () => {
+    const row =
+      "EXISTS (SELECT 1 FROM contact_event_rollups r WHERE r.contact_id = c.id AND r.name = ? AND r.project_id = c.project_id AND r.last_at >= (now() - ?::float8 * interval '1 day'))";
+    expect(compile(one({ field: 'event.login', operator: 'notWithin', value: 90, unit: 'days' }))).toEqual({ sql: `NOT ${row}`, bindings: ['login', 90] });
+  });
+
+  it('"at least N in the last M" pre-filters on the rollup, then counts the log of the window up to N', () => {
+    const out = compile(one({ field: 'event.purchase', operator: 'atLeastWithin', value: { atLeast: '3', within: 30 }, unit: 'days' }));
+    const since = "(now() - ?::float8 * interval '1 day')";
+    expect(out.sql).toBe(
+      'EXISTS (SELECT 1 FROM contact_event_rollups r WHERE r.contact_id = c.id AND r.name = ? AND r.project_id = c.project_id' +
+        ` AND r.count >= ?::bigint AND r.last_at >= ${since} AND (SELECT count(*) FROM (SELECT 1 FROM events e WHERE e.contact_id = c.id AND e.name = ?` +
+        ` AND e.project_id = c.project_id AND e.created_at >= ${since} LIMIT ?::bigint) w) >= ?::bigint)`,
+    );
+    expect(out.bindings).toEqual(['purchase', 3, 30, 'purchase', 30, 3, 3]);
+    expect(placeholders(out.sql)).toBe(out.bindings.length);
+  });
+
   it('combines filters of a group with the tree logic and ANDs the nested conditions', () => {
     const f = (key: string) => ({ field: `data.${key}`, operator: 'exists' });
     const tree = {
@@ -177,6 +195,36 @@ describe('compileFilter validation', () => {
     ['a non-numeric duration', filter({ field: 'event.buy', operator: 'within', value: 'soon', unit: 'days' }), 'groups.0.filters.0.value', /number of days/],
     ['a fractional event count', filter({ field: 'event.buy', operator: 'greaterThan', value: 1.5 }), 'groups.0.filters.0.value', /whole number/],
     ['a negative event count', filter({ field: 'event.buy', operator: 'equals', value: -1 }), 'groups.0.filters.0.value', /whole number/],
+    [
+      'notWithin on a date field',
+      filter({ field: 'createdAt', operator: 'notWithin', value: 1, unit: 'days' }),
+      'groups.0.filters.0.operator',
+      /does not apply/,
+    ],
+    [
+      'atLeastWithin with a bare count',
+      filter({ field: 'event.buy', operator: 'atLeastWithin', value: 3, unit: 'days' }),
+      'groups.0.filters.0.value',
+      /atLeast, within/,
+    ],
+    [
+      'atLeastWithin of 0',
+      filter({ field: 'event.buy', operator: 'atLeastWithin', value: { atLeast: 0, within: 3 }, unit: 'days' }),
+      'groups.0.filters.0.value.atLeast',
+      /from 1/,
+    ],
+    [
+      'atLeastWithin without a unit',
+      filter({ field: 'event.buy', operator: 'atLeastWithin', value: { atLeast: 2, within: 3 } }),
+      'groups.0.filters.0.unit',
+      /unit is required/,
+    ],
+    [
+      'atLeastWithin with a bad window',
+      filter({ field: 'event.buy', operator: 'atLeastWithin', value: { atLeast: 2, within: 'soon' }, unit: 'days' }),
+      'groups.0.filters.0.value.within',
+      /number of days/,
+    ],
     [
       'an unregistered key compared with text',
       filter({ field: 'data.fresh', operator: 'greaterThan', value: 'abc' }),

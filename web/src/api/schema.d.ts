@@ -3473,13 +3473,13 @@ export interface components {
             /** @description email, subscribed, createdAt, updatedAt, data.<key>[.<key>…], event.<name> or topic.<slug> */
             field: string;
             /** @enum {string} */
-            operator: "equals" | "notEquals" | "contains" | "notContains" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "in" | "notIn" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "notTriggered";
+            operator: "equals" | "notEquals" | "contains" | "notContains" | "startsWith" | "endsWith" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "in" | "notIn" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "notTriggered" | "notWithin" | "atLeastWithin";
             /**
-             * @description for within/olderThan
+             * @description for within/olderThan/notWithin/atLeastWithin
              * @enum {string}
              */
             unit?: "minutes" | "hours" | "days" | "weeks" | "months";
-            /** @description per operator: a string, number, boolean, ISO date, array (in/notIn), amount (within/olderThan) or event count */
+            /** @description per operator: a string, number, boolean, ISO date, array (in/notIn), amount (within/olderThan/notWithin), event count, or { atLeast, within } (atLeastWithin on an event) */
             value?: unknown;
         };
         FilterGroup: {
@@ -3493,7 +3493,7 @@ export interface components {
             /** @description the operators a date field takes */
             date: ("equals" | "notEquals" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "within" | "olderThan" | "exists" | "notExists")[];
             /** @description the operators a event field takes */
-            event: ("triggered" | "notTriggered" | "within" | "olderThan" | "equals" | "notEquals" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual")[];
+            event: ("triggered" | "notTriggered" | "within" | "olderThan" | "notWithin" | "atLeastWithin" | "equals" | "notEquals" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual")[];
             /** @description the operators a number field takes */
             number: ("equals" | "notEquals" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "in" | "notIn" | "exists" | "notExists")[];
             /** @description the operators a string field takes */
@@ -15999,6 +15999,8 @@ export interface operations {
     getSegmentsIdContacts: {
         parameters: {
             query?: {
+                /** @description the previous page's cursor: the next page by keyset (cheap at any depth); page is then the cursor's and the page param is ignored */
+                cursor?: string;
                 page?: number;
                 pageSize?: number;
             };
@@ -16017,6 +16019,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description pass as cursor for the next page; null on the last page */
+                        cursor: string | null;
                         data: {
                             /** @description ISO 8601 timestamp (UTC) */
                             createdAt: string;
@@ -16035,6 +16039,7 @@ export interface operations {
                             /** @description ISO 8601 timestamp (UTC) */
                             updatedAt: string;
                         }[];
+                        hasMore: boolean;
                         page: number;
                         pageSize: number;
                         total: number;

@@ -66,6 +66,8 @@ const LABELS: Record<Kind | 'default', Partial<Record<FilterOperator, string>>> 
     notTriggered: 'has never happened',
     within: 'happened within the last',
     olderThan: 'last happened more than',
+    notWithin: 'did not happen within the last',
+    atLeastWithin: 'happened at least (times) within the last',
     equals: 'happened exactly (times)',
     notEquals: 'did not happen exactly (times)',
     greaterThan: 'happened more than (times)',
@@ -132,15 +134,17 @@ function kindOf(field: string, options: FieldOption[]): Kind {
 /** The value a filter gets when its field or operator changes shape. */
 function defaultValue(kind: Kind, operator: FilterOperator): Pick<FilterCondition, 'value' | 'unit'> {
   if (NO_VALUE.includes(operator)) return {};
-  if (operator === 'within' || operator === 'olderThan') return { value: 7, unit: 'days' };
+  if (operator === 'within' || operator === 'olderThan' || operator === 'notWithin') return { value: 7, unit: 'days' };
+  if (operator === 'atLeastWithin') return { value: { atLeast: 3, within: 30 }, unit: 'days' };
   if (operator === 'in' || operator === 'notIn') return { value: [] };
   if (kind === 'event') return { value: 1 };
   if (kind === 'boolean') return { value: true };
   return { value: '' };
 }
 
+const DURATION_OPS: FilterOperator[] = ['within', 'olderThan', 'notWithin'];
 const valueShape = (kind: Kind, op: FilterOperator) =>
-  NO_VALUE.includes(op) ? 'none' : op === 'within' || op === 'olderThan' ? 'duration' : op === 'in' || op === 'notIn' ? 'list' : kind === 'event' ? 'count' : kind;
+  NO_VALUE.includes(op) ? 'none' : op === 'atLeastWithin' ? 'countWithin' : DURATION_OPS.includes(op) ? 'duration' : op === 'in' || op === 'notIn' ? 'list' : kind === 'event' ? 'count' : kind;
 
 type Errors = Record<string, string>;
 /** The first error at `path` or beneath it (`value.3` shows on the value). */
@@ -168,6 +172,17 @@ function ValueInput({ kind, filter, onChange, error, unitError }: { kind: Kind; 
           />
         </Group>
       );
+    case 'countWithin': {
+      // { atLeast, within } with the unit beside it (db/filters parseCountWithin).
+      const v = (filter.value ?? {}) as { atLeast?: number | string; within?: number | string };
+      return (
+        <Group gap="xs" wrap="nowrap" align="flex-start">
+          <NumberInput label="Times" min={1} allowDecimal={false} value={v.atLeast ?? ''} onChange={(n) => set({ ...v, atLeast: num(n) })} error={error} w={90} />
+          <NumberInput label="Within" min={0} value={v.within ?? ''} onChange={(n) => set({ ...v, within: num(n) })} w={90} />
+          <Select label="Unit" data={UNITS} value={filter.unit ?? null} onChange={(u) => onChange({ ...filter, unit: (u as FilterUnit) ?? undefined })} allowDeselect={false} error={unitError} w={120} />
+        </Group>
+      );
+    }
     case 'list': {
       const values = Array.isArray(filter.value) ? (filter.value as unknown[]).map(String) : [];
       return (
