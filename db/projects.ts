@@ -255,12 +255,17 @@ export const KEPT_ON_RESET = new Set([
   'audit_log',
 ]);
 
+/** Rollups the statement triggers on `events` keep (db/eventRollups.ts). */
+const DERIVED_FROM_EVENTS = new Set(['contact_event_rollups', 'event_hourly_counts']);
+
 /** Project-scoped tables in an order that deletes referencing tables before the ones they reference. */
 async function tablesToWipe(knex: Knex): Promise<string[]> {
   const columns = await knex.raw(
     `SELECT c.table_name FROM information_schema.columns c
        JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
-      WHERE c.column_name = 'project_id' AND c.table_schema = current_schema() AND t.table_type = 'BASE TABLE'`,
+      WHERE c.column_name = 'project_id' AND c.table_schema = current_schema() AND t.table_type = 'BASE TABLE'
+        -- A partition's rows go with its parent's delete, which fires the parent's triggers (the rollups).
+        AND NOT EXISTS (SELECT 1 FROM pg_class p WHERE p.relname = c.table_name AND p.relispartition)`,
   );
   const tables = new Set<string>(columns.rows.map((r: { table_name: string }) => r.table_name).filter((t: string) => !KEPT_ON_RESET.has(t)));
   const fks = await knex.raw(
@@ -287,7 +292,9 @@ async function tablesToWipe(knex: Knex): Promise<string[]> {
       left.delete(t);
     }
   }
-  return ordered;
+  // Kept by triggers on `events`: deleting the events writes them, so they go after everything else.
+  const derived = ordered.filter((t) => DERIVED_FROM_EVENTS.has(t));
+  return [...ordered.filter((t) => !DERIVED_FROM_EVENTS.has(t)), ...derived];
 }
 
 /** Deletes everything the project holds (see KEPT_ON_RESET) in one transaction; rows deleted per table. */
