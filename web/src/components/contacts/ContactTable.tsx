@@ -1,5 +1,6 @@
 import { Anchor, Badge, Button, Checkbox, Paper, ScrollArea, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
+import { momentWords } from '../../api/dates';
 import { columnLabel, type Contact, fieldCell } from './listView';
 
 function Cell({ projectId, contact, column }: { projectId: string; contact: Contact; column: string }) {
@@ -15,7 +16,7 @@ function Cell({ projectId, contact, column }: { projectId: string; contact: Cont
         {contact.subscribed ? 'Subscribed' : 'Unsubscribed'}
       </Badge>
     );
-  if (column === 'createdAt' || column === 'updatedAt') return <>{new Date(contact[column]).toLocaleString()}</>;
+  if (column === 'createdAt' || column === 'updatedAt') return <>{momentWords(contact[column])}</>;
   return <>{fieldCell(contact.data, column.replace(/^data\./, ''))}</>;
 }
 
