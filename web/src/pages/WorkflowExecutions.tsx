@@ -14,7 +14,6 @@ import {
   Table,
   Text,
   TextInput,
-  Timeline,
   Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -23,18 +22,14 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
-import { useAppConfig } from '../api/session';
-import { EXECUTION_STATUSES, STATUS_COLORS, temporalExecutionUrl, type Workflow } from '../api/workflows';
+import { EXECUTION_STATUSES, STATUS_COLORS } from '../api/workflows';
 import { Empty, ErrorState, Loading } from '../components/States';
-import { stepStory, waitWords } from '../components/workflow/stepStory';
-import { RawOutput } from '../components/workflow/RawOutput';
+import { waitWords } from '../components/workflow/stepStory';
 import { momentWords } from '../api/dates';
+import { ACTIVE, LIVE_MS, ExecutionTimeline } from '../components/workflow/ExecutionTimeline';
+
 
 const PAGE_SIZE = 25;
-const ACTIVE = new Set(['RUNNING', 'WAITING']);
-/** While something may still move, the page follows it. */
-const LIVE_MS = 2000;
-
 /**
  * A workflow's executions: counts by status (one GET per status, `total` of a one-row page), the
  * table filtered by status and searched by the contact's email, each row with the contact's email,
@@ -241,101 +236,5 @@ export default function WorkflowExecutions() {
         </Alert>
       ) : null}
     </Stack>
-  );
-}
-
-function ExecutionTimeline({
-  projectId,
-  workflow,
-  executionId,
-  onClose,
-  onCancelled,
-}: {
-  projectId: string;
-  workflow: Workflow;
-  executionId: string;
-  onClose: () => void;
-  onCancelled: () => void;
-}) {
-  const config = useAppConfig();
-  const params = { params: { path: { id: workflow.id, executionId } } };
-  const detail = useQuery({
-    queryKey: ['executions', projectId, workflow.id, 'detail', executionId],
-    refetchInterval: (q) => (q.state.data && !ACTIVE.has(q.state.data.status) ? false : LIVE_MS),
-    queryFn: () => unwrap(api.GET('/workflows/{id}/executions/{executionId}', params)),
-  });
-  const cancel = useMutation({ meta: { success: 'Run cancelled' }, mutationFn: () => unwrap(api.DELETE('/workflows/{id}/executions/{executionId}', params)), onSuccess: onCancelled });
-  const e = detail.data;
-  const temporal = config.data?.temporal;
-  const stepName = (id: string) => workflow.steps.find((s) => s.id === id)?.name ?? id;
-  const typeTitle = (type: string) => workflow.steps.find((s) => s.type === type)?.title ?? type;
-  return (
-    <Paper withBorder p="md" component="section" aria-label="Execution timeline">
-      <Group justify="space-between" mb="sm">
-        <Title order={2} size="h4">
-          Timeline
-        </Title>
-        <Button size="xs" variant="default" onClick={onClose}>
-          Close
-        </Button>
-      </Group>
-      {detail.isPending ? <Loading /> : null}
-      {detail.error ? <ErrorState error={detail.error} /> : null}
-      {e ? (
-        <Stack gap="sm">
-          <Group gap="xs">
-            <Badge color={STATUS_COLORS[e.status]}>{e.status}</Badge>
-            {e.contactEmail ? <Text size="sm">{e.contactEmail}</Text> : null}
-            {e.status === 'WAITING' && waitWords(e) ? <Text size="sm">{waitWords(e)}</Text> : null}
-          </Group>
-          {e.error ? (
-            <Alert color="red" title="Failed">
-              {e.error}
-            </Alert>
-          ) : null}
-          <Group gap="sm">
-            {temporal ? (
-              <Anchor href={temporalExecutionUrl(temporal.uiUrl, temporal.namespace, e.id)} target="_blank" rel="noreferrer" size="sm">
-                Open in Temporal
-              </Anchor>
-            ) : null}
-            {ACTIVE.has(e.status) ? (
-              <Button size="xs" color="red" variant="light" onClick={() => cancel.mutate()} loading={cancel.isPending}>
-                Cancel execution
-              </Button>
-            ) : null}
-          </Group>
-          {cancel.error ? <ErrorState error={cancel.error} /> : null}
-          <Timeline active={e.steps.length - 1} bulletSize={18} lineWidth={2}>
-            {e.steps.map((s, i) => (
-              <Timeline.Item
-                // biome-ignore lint/suspicious/noArrayIndexKey: a step may run more than once (loops); its place in the history is its identity
-                key={i}
-                color={STATUS_COLORS[s.status]}
-                title={
-                  <Group gap="xs">
-                    <Text fw={600} size="sm">
-                      {stepName(s.stepId)}
-                    </Text>
-                    <Badge size="xs" variant="light" color={STATUS_COLORS[s.status]}>
-                      {s.status}
-                    </Badge>
-                  </Group>
-                }
-              >
-                <Text size="sm" data-story>
-                  {stepStory(s)}
-                </Text>
-                <Text size="xs" c="dimmed">
-                  {typeTitle(s.type)} · {momentWords(s.startedAt, { seconds: true })}
-                  {s.finishedAt ? ` → ${momentWords(s.finishedAt, { seconds: true })}` : ''}
-                </Text>
-                {s.output !== null && s.output !== undefined ? <RawOutput name={stepName(s.stepId)} output={s.output} /> : null}
-              </Timeline.Item>
-            ))}
-          </Timeline>
-        </Stack>
-      ) : null}
-    </Paper>
   );
 }

@@ -1,0 +1,134 @@
+import { useState, type ReactNode } from 'react';
+import { Button, Group, List, Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { api, type Project, unwrap } from '../../api/client';
+import { ErrorState } from '../States';
+import { numberWords } from '../../api/dates';
+import { Section } from './ProjectSections';
+
+/** A destructive action behind a dialog that asks for the project's name. */
+export function Confirmed({
+  label,
+  confirm,
+  title,
+  what,
+  name,
+  run,
+  pending,
+  error,
+  children,
+}: {
+  label: string;
+  confirm: string;
+  title: string;
+  what: ReactNode;
+  name: string;
+  run: () => void;
+  pending: boolean;
+  error: unknown;
+  children?: ReactNode;
+}) {
+  const [opened, setOpened] = useState(false);
+  const [typed, setTyped] = useState('');
+  return (
+    <>
+      <Button color="red" variant="light" onClick={() => setOpened(true)}>
+        {label}
+      </Button>
+      <Modal
+        opened={opened}
+        onClose={() => {
+          setOpened(false);
+          setTyped('');
+        }}
+        title={title}
+      >
+        <Stack>
+          {what}
+          {children}
+          <TextInput label={`Type the project name (${name}) to confirm`} value={typed} onChange={(e) => setTyped(e.currentTarget.value)} />
+          {error ? <ErrorState error={error} /> : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setOpened(false)}>
+              Cancel
+            </Button>
+            <Button color="red" disabled={typed !== name} loading={pending} onClick={run}>
+              {confirm}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}
+
+/** Reset (wipe the data) and delete: owners only (docs/roles.md), each confirmed with the project's name. */
+export function DangerZone({ project }: { project: Project }) {
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const reset = useMutation({
+    meta: { success: 'Project reset' },
+    mutationFn: () => unwrap(api.POST('/users/@me/projects/{id}/reset', { params: { path: { id: project.id } } })),
+    onSuccess: () => qc.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'projects' && q.queryKey[0] !== 'me' && q.queryKey[0] !== 'config' }),
+  });
+  const remove = useMutation({
+    meta: { success: 'Project deleted' },
+    mutationFn: () => unwrap(api.DELETE('/users/@me/projects/{id}', { params: { path: { id: project.id } } })),
+    onSuccess: () => {
+      // Out of the cache first, so `/` does not send the user back to the project just deleted.
+      qc.setQueryData<Project[]>(['projects'], (list) => list?.filter((p) => p.id !== project.id));
+      void navigate('/', { replace: true });
+      return qc.invalidateQueries({ queryKey: ['projects'] });
+    },
+  });
+  const deleted = reset.data ? Object.values(reset.data.deleted).reduce((a, b) => a + b, 0) : 0;
+  return (
+    <Section title="Danger zone" danger>
+      <Stack>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <Text size="sm">
+            Reset: delete every contact, event, template, campaign, segment, workflow and email of the project, and cancel its running workflows. Keys, members,
+            domains and billing stay.
+          </Text>
+          <Group justify="flex-end">
+            <Confirmed
+              label="Reset project"
+              confirm="Wipe the data"
+              title="Reset this project?"
+              name={project.name}
+              what={<Text>All of the project's data is deleted for good. This cannot be undone.</Text>}
+              run={() => reset.mutate()}
+              pending={reset.isPending}
+              error={reset.error}
+            >
+              {reset.data ? (
+                <Text c="green" role="status">
+                  Reset: {numberWords(deleted)} rows deleted, {reset.data.cancelledExecutions} executions cancelled.
+                </Text>
+              ) : null}
+            </Confirmed>
+          </Group>
+          <Text size="sm">Delete: the project, its keys, its data and its uploaded images, for every member.</Text>
+          <Group justify="flex-end">
+            <Confirmed
+              label="Delete project"
+              confirm="Delete for good"
+              title="Delete this project?"
+              name={project.name}
+              what={
+                <List size="sm">
+                  <List.Item>its API keys stop working at once;</List.Item>
+                  <List.Item>its data, members and images are deleted for good.</List.Item>
+                </List>
+              }
+              run={() => remove.mutate()}
+              pending={remove.isPending}
+              error={remove.error}
+            />
+          </Group>
+        </SimpleGrid>
+      </Stack>
+    </Section>
+  );
+}
