@@ -237,8 +237,10 @@ export function buildRouter(defs: RouteDef[]): Router<any, any> {
   for (const def of defs) {
     const handle = async (ctx: AppContext) => {
       const input = validate(def, ctx);
-      // The handler's own writes (not the auth middleware's bookkeeping) send its heavy reads to the primary (db/replicas.ts).
-      const run = () => withWriteScope(ctx.state.project?.id, () => def.handler(ctx, { ...input, ...principalOf(def, ctx) }));
+      const callHandler = () => def.handler(ctx, { ...input, ...principalOf(def, ctx) });
+      // The handler's own writes (not the auth middleware's bookkeeping) send its heavy reads to the
+      // primary (db/replicas.ts). Without replicas nothing reads that record, so no request pays for it.
+      const run = () => (ctx.deps.reader ? withWriteScope(ctx.state.project?.id, callHandler) : callHandler());
       // Workflow edits record their author in the versions they make (db/workflowVersions.ts); only
       // the workflows' routes edit graphs, so no other request (the tracking path) pays for it.
       const reply = await (def.tag === 'workflows' ? versionAuthor.run(requestAuditor(ctx).actor, run) : run());
