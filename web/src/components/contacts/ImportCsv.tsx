@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, FileInput, Group, Loader, Modal, Progress, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { api, ResponseOf, unwrap } from '../../api/client';
+import { api, unwrap } from '../../api/client';
 import { ErrorState } from '../States';
+import { jobDone, jobPercent, useJobProgress } from './useJobProgress';
 import { ColumnChoice, FieldType, ImportMapping, ImportPreview, initialChoices, mappingOf, mappingProblem } from './ImportMapping';
 
-type Job = ResponseOf<'/contacts/import/{jobId}', 'get'>;
 
 const asForm = (entries: Record<string, string | Blob>) => {
   const form = new FormData();
@@ -35,13 +35,8 @@ export function ImportCsv({ projectId, onDone }: { projectId: string; onDone: ()
     () => new Map<string, FieldType>((fields.data?.fields ?? []).filter((f) => f.isCustom).map((f) => [f.field.slice('data.'.length), f.type])),
     [fields.data],
   );
-  const job = useQuery({
-    queryKey: ['import', projectId, jobId],
-    enabled: !!jobId,
-    queryFn: () => unwrap(api.GET('/contacts/import/{jobId}', { params: { path: { jobId: jobId! } } })),
-    refetchInterval: (q) => (q.state.data && ['COMPLETED', 'FAILED'].includes((q.state.data as Job).status) ? false : 500),
-  });
-  const finished = job.data && ['COMPLETED', 'FAILED'].includes(job.data.status);
+  const job = useJobProgress(projectId, 'import', jobId ?? undefined);
+  const finished = jobDone(job.data);
   useEffect(() => {
     if (finished) onDone();
   }, [finished]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -82,7 +77,7 @@ export function ImportCsv({ projectId, onDone }: { projectId: string; onDone: ()
     setPreview(null);
   };
   const problem = preview ? mappingProblem(choices) : null;
-  const percent = job.data ? (job.data.total ? (100 * job.data.processed) / job.data.total : finished ? 100 : 0) : 0;
+  const percent = jobPercent(job.data);
   return (
     <>
       <Button variant="light" onClick={() => setOpened(true)}>

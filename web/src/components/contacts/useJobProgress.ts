@@ -2,20 +2,23 @@ import { useQuery } from '@tanstack/react-query';
 import { api, ResponseOf, unwrap } from '../../api/client';
 
 export type Job = ResponseOf<'/contacts/bulk/{jobId}', 'get'>;
-export const jobDone = (job: Job | undefined) => !!job && ['COMPLETED', 'FAILED'].includes(job.status);
-export const jobPercent = (job: Job | undefined) => (job?.total ? (100 * job.processed) / job.total : jobDone(job) ? 100 : 0);
+export type ImportJob = ResponseOf<'/contacts/import/{jobId}', 'get'>;
+type Progress = Pick<Job, 'status' | 'total' | 'processed'>;
+export const jobDone = (job: Progress | undefined) => !!job && ['COMPLETED', 'FAILED'].includes(job.status);
+export const jobPercent = (job: Progress | undefined) => (job?.total ? (100 * job.processed) / job.total : jobDone(job) ? 100 : 0);
 
-/** A bulk or export job's progress, polled every half second until it is done. */
-export function useJobProgress(projectId: string, kind: 'bulk' | 'export', jobId: string | undefined) {
+const fetchJob = {
+  bulk: (jobId: string) => unwrap(api.GET('/contacts/bulk/{jobId}', { params: { path: { jobId } } })),
+  export: (jobId: string) => unwrap(api.GET('/contacts/export/{jobId}', { params: { path: { jobId } } })),
+  import: (jobId: string) => unwrap(api.GET('/contacts/import/{jobId}', { params: { path: { jobId } } })),
+};
+
+/** A contact job's progress (an import, a bulk change, an export), polled every half second until it is done. */
+export function useJobProgress<K extends keyof typeof fetchJob>(projectId: string, kind: K, jobId: string | undefined) {
   return useQuery({
     queryKey: ['contact-job', projectId, kind, jobId],
     enabled: !!jobId,
-    queryFn: () =>
-      unwrap(
-        kind === 'bulk'
-          ? api.GET('/contacts/bulk/{jobId}', { params: { path: { jobId: jobId! } } })
-          : api.GET('/contacts/export/{jobId}', { params: { path: { jobId: jobId! } } }),
-      ),
-    refetchInterval: (q) => (jobDone(q.state.data as Job | undefined) ? false : 500),
+    queryFn: () => fetchJob[kind](jobId!) as ReturnType<(typeof fetchJob)[K]>,
+    refetchInterval: (q) => (jobDone(q.state.data as Progress | undefined) ? false : 500),
   });
 }
