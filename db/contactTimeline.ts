@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { decodeCursor, encodeCursor, isTimeKey, timeKeySql } from './cursors';
-import type { EmailStatus, EmailType } from './emails';
+import type { EmailSummaryRow } from './emailQueries';
 import type { ExecutionStatus } from './executions';
 import type { InboundKind } from './inbound';
 
@@ -44,21 +44,21 @@ interface Base {
 }
 
 export type TimelineRow =
-  | (Base & {
-      kind: 'email';
-      subject: string;
-      status: EmailStatus;
-      type: EmailType;
-      campaign_id: string | null;
-      workflow_execution_id: string | null;
-      error: string | null;
-      sent_at: Date | null;
-      delivered_at: Date | null;
-      opened_at: Date | null;
-      clicked_at: Date | null;
-      bounced_at: Date | null;
-      complained_at: Date | null;
-    })
+  | (Base & { kind: 'email' } & Pick<
+        EmailSummaryRow,
+        | 'subject'
+        | 'status'
+        | 'type'
+        | 'campaign_id'
+        | 'workflow_execution_id'
+        | 'error'
+        | 'sent_at'
+        | 'delivered_at'
+        | 'opened_at'
+        | 'clicked_at'
+        | 'bounced_at'
+        | 'complained_at'
+      >)
   | (Base & { kind: 'event'; name: string; data: Record<string, unknown> | null })
   | (Base & { kind: 'workflow'; workflow_id: string; workflow_name: string | null; status: ExecutionStatus; finished_at: Date | null; error: string | null })
   | (Base & { kind: 'segment'; segment_id: string; segment_name: string; change: 'entry' | 'exit'; source: 'list' | 'compute' })
