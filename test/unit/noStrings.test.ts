@@ -12,44 +12,129 @@ import ts from 'typescript';
 const WEB = path.join(__dirname, '../../web/src');
 
 /**
- * Converted: a file, or a directory (every .tsx in it). routes.tsx is not listed: its screen titles
+ * The whole dashboard is checked, except the files below. EXEMPT for good: routes.tsx's screen titles
  * are catalogue keys (`title: 'contacts'`), which tsc checks against the catalogue (ScreenTitle).
+ * NOT_YET: screens still being moved into their namespace's catalogue; a file leaves the list when
+ * its words do, and the list only shrinks (a new file is checked from its first line).
  */
-const CONVERTED = [
-  'components/AppFrame.tsx',
-  'components/ColorSchemeSwitch.tsx',
-  'components/States.tsx',
-  'components/SaveButton.tsx',
-  'components/account',
-  'pages/ProjectLayout.tsx',
-  'pages/Home.tsx',
-  'pages/Overview.tsx',
-  'pages/NotFound.tsx',
-  'pages/Login.tsx',
-  'pages/Signup.tsx',
-  'pages/Auth.tsx',
-  'pages/account',
-  'pages/NewProject.tsx',
-  'components/SsoSignIn.tsx',
-  'pages/TwoFactor.tsx',
-  'components/twoFactor/Enrolment.tsx',
-  'components/twoFactor/Enabled.tsx',
-  'components/twoFactor/RecoveryCodes.tsx',
-  'components/twoFactor/SecondFactorStep.tsx',
-  'components/twoFactor/SecondFactorFields.tsx',
-  'components/twoFactor/TwoFactorRequired.tsx',
+const EXEMPT = ['routes.tsx'];
+const NOT_YET: string[] = [
+  // The campaigns namespace.
+  'components/CampaignRecipients.tsx',
+  'components/SendTestButton.tsx',
+  'components/campaigns/AudienceFields.tsx',
+  'components/campaigns/CampaignHeading.tsx',
+  'components/campaigns/ClickMap.tsx',
+  'components/campaigns/ComposerFields.tsx',
+  'components/campaigns/RssCampaignDetail.tsx',
+  'components/campaigns/RssCampaignEditor.tsx',
+  'pages/CampaignDetail.tsx',
+  'pages/CampaignEditor.tsx',
+  'pages/CampaignPage.tsx',
+  'pages/Campaigns.tsx',
+  // The contacts namespace.
+  'components/AddContact.tsx',
+  'components/ContactEmails.tsx',
+  'components/contact/ContactTimeline.tsx',
+  'components/contact/EditEmail.tsx',
+  'components/contact/EmailContentDialog.tsx',
+  'components/contacts/BulkActions.tsx',
+  'components/contacts/ColumnsMenu.tsx',
+  'components/contacts/ContactTable.tsx',
+  'components/contacts/ExportCsv.tsx',
+  'components/contacts/FilterPanel.tsx',
+  'components/contacts/ImportCsv.tsx',
+  'components/contacts/ImportMapping.tsx',
+  'components/contacts/SavedViews.tsx',
+  'pages/ContactDetail.tsx',
+  'pages/Contacts.tsx',
+  // The data namespace.
+  'components/ChartPanel.tsx',
+  'components/FilterBuilder.tsx',
+  'components/segments/SegmentActions.tsx',
+  'components/segments/SegmentMembers.tsx',
+  'pages/Activity.tsx',
+  'pages/Analytics.tsx',
+  'pages/AuditLog.tsx',
+  'pages/Events.tsx',
+  'pages/SegmentEditor.tsx',
+  'pages/Segments.tsx',
+  // The settings namespace.
+  'components/Copy.tsx',
+  'components/DnsRecordsTable.tsx',
+  'components/ScopedApiKeys.tsx',
+  'components/TrackingDomain.tsx',
+  'components/settings/BillingSection.tsx',
+  'components/settings/DangerZone.tsx',
+  'components/settings/ProjectSections.tsx',
+  'components/twoFactor/RequireTwoFactorSwitch.tsx',
+  'components/webhooks/Deliveries.tsx',
+  'components/webhooks/EndpointCard.tsx',
+  'pages/ApiKeys.tsx',
+  'pages/Domains.tsx',
+  'pages/Settings.tsx',
+  'pages/Team.tsx',
+  'pages/Webhooks.tsx',
+  // The editor namespace.
+  'components/CodeEditor.tsx',
+  'components/EmailPreview.tsx',
+  'components/emailEditor/BlockCanvas.tsx',
+  'components/emailEditor/BlockPalette.tsx',
+  'components/emailEditor/BlockSettings.tsx',
+  'components/emailEditor/BlockSummary.tsx',
+  'components/emailEditor/BlocksEditor.tsx',
+  'components/emailEditor/BrandSettings.tsx',
+  'components/emailEditor/CampaignContent.tsx',
+  'components/emailEditor/ChecksPanel.tsx',
+  'components/emailEditor/ContactPicker.tsx',
+  'components/emailEditor/ContentEditor.tsx',
+  'components/emailEditor/EditorPreview.tsx',
+  'components/emailEditor/LanguageSwitcher.tsx',
+  'components/emailEditor/PublishButton.tsx',
+  'components/emailEditor/StarterGallery.tsx',
+  'components/emailEditor/TemplateFields.tsx',
+  'components/emailEditor/UploadImage.tsx',
+  'components/emailEditor/VariableMenu.tsx',
+  'components/emailEditor/VersionsDrawer.tsx',
+  'components/emailEditor/fields.tsx',
+  'components/forms/FieldsEditor.tsx',
+  'components/forms/FormPreview.tsx',
+  'pages/FormEditor.tsx',
+  'pages/Forms.tsx',
+  'pages/TemplateEditor.tsx',
+  'pages/Templates.tsx',
+  // The workflows and mail namespaces.
+  'components/ConfirmDialog.tsx',
+  'components/ListPage.tsx',
+  'components/inbound/InboundMessageDialog.tsx',
+  'components/notify.tsx',
+  'components/suppressions/SuppressionCsv.tsx',
+  'components/workflow/ConfigForm.tsx',
+  'components/workflow/ExecutionTimeline.tsx',
+  'components/workflow/FieldWidgets.tsx',
+  'components/workflow/RawOutput.tsx',
+  'components/workflow/StartFromFlow.tsx',
+  'components/workflow/StepPanel.tsx',
+  'components/workflow/TestRun.tsx',
+  'components/workflow/WorkflowCanvas.tsx',
+  'components/workflow/WorkflowVersions.tsx',
+  'pages/Inbound.tsx',
+  'pages/Suppressions.tsx',
+  'pages/Topics.tsx',
+  'pages/WorkflowEditor.tsx',
+  'pages/WorkflowExecutions.tsx',
+  'pages/Workflows.tsx',
 ];
 
 const WORDY_ATTRIBUTES = new Set(['label', 'placeholder', 'title', 'aria-label', 'description', 'alt', 'error', 'message', 'children']);
 const hasLetter = (text: string) => /\p{L}/u.test(text);
 
-function filesOf(entry: string): string[] {
-  const full = path.join(WEB, entry);
-  if (!fs.statSync(full).isDirectory()) return [full];
+/** Every .tsx under web/src, as a path relative to it. */
+function allScreens(dir = WEB): string[] {
   return fs
-    .readdirSync(full)
-    .filter((f) => f.endsWith('.tsx'))
-    .map((f) => path.join(full, f));
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((d) => (d.isDirectory() ? allScreens(path.join(dir, d.name)) : d.name.endsWith('.tsx') ? [path.join(dir, d.name)] : []))
+    .map((f) => path.relative(WEB, path.resolve(WEB, f)));
 }
 
 /** Literal words an expression may show: string and template literals, through ?:, ??, ||, && and parentheses; never inside a call (t(...), a helper). */
@@ -126,8 +211,16 @@ describe('no words outside the catalogues', () => {
     ]);
   });
 
-  it('the converted screens take every word from the catalogues', () => {
-    const found = CONVERTED.flatMap(filesOf).flatMap((file) => untranslated(fs.readFileSync(file, 'utf8'), file));
+  it('every screen not listed takes every word from the catalogues', () => {
+    const skipped = new Set([...EXEMPT, ...NOT_YET]);
+    const found = allScreens()
+      .filter((file) => !skipped.has(file))
+      .flatMap((file) => untranslated(fs.readFileSync(path.join(WEB, file), 'utf8'), file));
     expect(found).toEqual([]);
+  });
+
+  it('the lists name files that exist', () => {
+    const all = new Set(allScreens());
+    expect([...EXEMPT, ...NOT_YET].filter((file) => !all.has(file))).toEqual([]);
   });
 });

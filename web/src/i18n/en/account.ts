@@ -154,7 +154,8 @@ export const account = {
   twoFactor: {
     heading: 'Two-factor authentication',
     back: 'Back to the dashboard',
-    intro: 'Two-factor authentication asks for a code from an authenticator app (such as 1Password, Google Authenticator or Aegis) each time you sign in, after your password.',
+    intro:
+      'Two-factor authentication asks for a code from an authenticator app (such as 1Password, Google Authenticator or Aegis) each time you sign in, after your password.',
     couldNotStart: 'Could not start',
     enable: 'Enable two-factor authentication',
     scan: '1. Scan this QR code with your authenticator app.',

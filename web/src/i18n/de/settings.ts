@@ -1,0 +1,4 @@
+import type { settings as en } from '../en/settings';
+import type { Catalogue } from '../types';
+
+export const settings: Catalogue<typeof en> = {};

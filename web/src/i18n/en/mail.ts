@@ -1,0 +1,2 @@
+/** The mail screens' words (see test/unit/noStrings.test.ts for the files). */
+export const mail = {};
