@@ -8,6 +8,7 @@ import { spawn, ChildProcess } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, Config } from '../lib/config';
 import { createLogger } from '../lib/logger';
+import { APP_SERVICES, serviceNodeOptions } from '../scripts/topology';
 import { createKnex, ensureDatabase, migrateLatest, dropDatabase } from '../db/knex';
 import { startDevServer, DevServer } from '../worker/devServer';
 import { createTemporalGateway, TemporalGateway } from '../services/temporal';
@@ -298,6 +299,8 @@ export function startWorkerProcess(stack: BenchStack, env: Record<string, string
       TEMPORAL_TASK_QUEUE: stack.config.temporal.taskQueue,
       JWT_SECRET: stack.config.jwtSecret,
       LOG_LEVEL: 'warn',
+      // The production shape's heap bound (scripts/topology.ts), unless the bench run sets its own.
+      NODE_OPTIONS: serviceNodeOptions(APP_SERVICES.find((s) => s.name === 'worker')!, process.env.NODE_OPTIONS),
       ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],

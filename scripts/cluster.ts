@@ -15,7 +15,7 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { loadConfig, ConfigError } from '../lib/config';
 import { createKnex, ensureDatabase, migrateLatest } from '../db/knex';
-import { APP_SERVICES, CLUSTER_BIND_HOST, TEMPORAL_SERVICES } from './topology';
+import { APP_SERVICES, CLUSTER_BIND_HOST, TEMPORAL_SERVICES, serviceNodeOptions } from './topology';
 import { ensureWorkflowBundle } from './buildWorkflows';
 import {
   ROOT,
@@ -324,7 +324,12 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
         add({
           name: `${workerService.name}-${i}`,
           ...scriptCommand(workerService.script),
-          env: { ...env, ...workerMetricsEnv(env, i), DATA_DIR: path.join(dir, `${workerService.name}-${i}`) },
+          env: {
+            ...env,
+            ...workerMetricsEnv(env, i),
+            DATA_DIR: path.join(dir, `${workerService.name}-${i}`),
+            NODE_OPTIONS: serviceNodeOptions(workerService, env.NODE_OPTIONS),
+          },
           ready: (child) => waitFor(`worker ${i}`, child, () => polling(child)),
         }),
       );

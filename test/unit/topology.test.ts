@@ -12,6 +12,7 @@ import {
   TEMPORAL_SERVER_VERSION,
   TEMPORAL_SERVICES,
   TEMPORAL_UI_VERSION,
+  serviceNodeOptions,
 } from '../../scripts/topology';
 import { clusterTemporalConfig, clusterTemporalPort, scriptCommand, workerMetricsEnv } from '../../scripts/cluster';
 
@@ -29,11 +30,22 @@ describe('docker-compose.yml and the cluster script', () => {
   it.each(APP_SERVICES.map((s) => [s.name, s] as const))('%s: same command, environment names and default replicas', (name, service) => {
     const c = compose.services[name];
     expect(c.command).toEqual(['npm', 'run', service.script]);
-    expect(envNames(c)).toEqual([...SHARED_ENV, ...service.env].sort());
+    expect(envNames(c)).toEqual([...SHARED_ENV, ...service.env, ...(service.heapMb ? ['NODE_OPTIONS'] : [])].sort());
+    // The same heap bound in both: compose's NODE_OPTIONS is what the cluster script puts first.
+    expect(c.environment.NODE_OPTIONS).toBe(serviceNodeOptions(service, undefined));
     expect(c.deploy.replicas).toBe(service.replicas.default);
     // The cluster script runs the same package.json script, without npm in between.
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
     expect(scriptCommand(service.script).args.slice(-1)[0]).toBe(pkg.scripts[service.script].split(/\s+/)[1]);
+  });
+
+  it("a worker's heap is bounded by default, and an operator's NODE_OPTIONS comes after the bound (the last flag wins)", () => {
+    const worker = APP_SERVICES.find((s) => s.name === 'worker')!;
+    expect(serviceNodeOptions(worker, undefined)).toBe('--max-old-space-size=256');
+    expect(serviceNodeOptions(worker, '--max-old-space-size=1024 --enable-source-maps')).toBe(
+      '--max-old-space-size=256 --max-old-space-size=1024 --enable-source-maps',
+    );
+    expect(serviceNodeOptions(APP_SERVICES.find((s) => s.name === 'api')!, undefined)).toBeUndefined();
   });
 
   it('pass only variables the server reads, and document the tooling ones', () => {
