@@ -61,7 +61,7 @@ it('creates the abandoned cart from "Start from a flow", picks its template, and
   await s.choose('Contact', contact);
   await s.click('Start test run');
   await s.waitForText(`Emails of this run go to ${me}`);
-  await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="test-run-status"]')?.textContent === 'COMPLETED', {
+  await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="test-run-status"]')?.textContent === 'Completed', {
     timeout: 60_000,
   });
   const path = await page.$eval('[aria-label="Path taken"]', (el) => (el as any).innerText as string);

@@ -228,7 +228,7 @@ it('filters executions by status and cancels one, then all', async () => {
   await s.waitForText('waiting (0)');
 
   // The filter shows one status only.
-  const option = await page.waitForSelector('::-p-text(cancelled (3))');
+  const option = await page.waitForSelector('::-p-text(Cancelled (3))');
   await option!.click();
   await page.waitForFunction(() => {
     const rows = [...(globalThis as any).document.querySelectorAll('[data-execution-id]')] as any[];

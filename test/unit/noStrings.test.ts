@@ -104,26 +104,6 @@ const NOT_YET: string[] = [
   'pages/TemplateEditor.tsx',
   'pages/Templates.tsx',
   // The workflows and mail namespaces.
-  'components/ConfirmDialog.tsx',
-  'components/ListPage.tsx',
-  'components/inbound/InboundMessageDialog.tsx',
-  'components/notify.tsx',
-  'components/suppressions/SuppressionCsv.tsx',
-  'components/workflow/ConfigForm.tsx',
-  'components/workflow/ExecutionTimeline.tsx',
-  'components/workflow/FieldWidgets.tsx',
-  'components/workflow/RawOutput.tsx',
-  'components/workflow/StartFromFlow.tsx',
-  'components/workflow/StepPanel.tsx',
-  'components/workflow/TestRun.tsx',
-  'components/workflow/WorkflowCanvas.tsx',
-  'components/workflow/WorkflowVersions.tsx',
-  'pages/Inbound.tsx',
-  'pages/Suppressions.tsx',
-  'pages/Topics.tsx',
-  'pages/WorkflowEditor.tsx',
-  'pages/WorkflowExecutions.tsx',
-  'pages/Workflows.tsx',
 ];
 
 const WORDY_ATTRIBUTES = new Set(['label', 'placeholder', 'title', 'aria-label', 'description', 'alt', 'error', 'message', 'children']);

@@ -81,14 +81,21 @@ export function variantIndex(schema: JsonSchema, value: unknown): number {
   return Math.max(0, i);
 }
 
-/** A short name for a union variant, by the fields it requires that the others do not ("With template id"). */
-export function variantLabel(schema: JsonSchema, index: number): string {
+/**
+ * A short name for a union variant, by the fields it requires that the others do not ("With template id").
+ * `words` puts them in a sentence (the dashboard passes its catalogue's; English by default).
+ */
+export function variantLabel(
+  schema: JsonSchema,
+  index: number,
+  words: { with: (fields: string) => string; form: (n: number) => string } = { with: (f) => `With ${f}`, form: (n) => `Form ${n}` },
+): string {
   const variants = schema.anyOf ?? schema.oneOf ?? [];
   const own = variants[index]?.required ?? [];
   const others = new Set(variants.filter((_, i) => i !== index).flatMap((s) => s.required ?? []));
   const distinct = own.filter((k) => !others.has(k));
-  const words = (distinct.length ? distinct : own).map((k) => labelOf(k).toLowerCase()).join(', ');
-  return words ? `With ${words}` : `Form ${index + 1}`;
+  const fields = (distinct.length ? distinct : own).map((k) => labelOf(k).toLowerCase()).join(', ');
+  return fields ? words.with(fields) : words.form(index + 1);
 }
 
 /**

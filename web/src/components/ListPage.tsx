@@ -2,6 +2,7 @@ import { Group, Pagination, Paper, ScrollArea, Stack, Table, Text, Title, type T
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Empty, ErrorState, Loading } from './States';
+import { useTranslation } from 'react-i18next';
 
 /**
  * The frame of a list screen (Campaigns, Templates, Workflows, Topics, Audit log): the title, with the
@@ -96,12 +97,13 @@ export function CountAndPages({
   totalPages: number;
   onPage: (page: number) => void;
 }) {
+  const { t } = useTranslation('common');
   return (
     <Group justify="space-between" p="sm">
       <Text size="sm" c="dimmed" data-testid={countTestId}>
         {count}
       </Text>
-      {totalPages > 1 ? <Pagination size="sm" total={totalPages} value={page} onChange={onPage} aria-label="Pages" /> : null}
+      {totalPages > 1 ? <Pagination size="sm" total={totalPages} value={page} onChange={onPage} aria-label={t('pages')} /> : null}
     </Group>
   );
 }

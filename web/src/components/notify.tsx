@@ -1,6 +1,8 @@
 import { Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { MutationCache } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { i18n } from '../i18n';
 
 /**
  * Toasts: one way for every action to say it worked or why it did not. Mutations say it through their
@@ -40,7 +42,7 @@ export function notifySuccess(message: string, opts: { undo?: { label?: string; 
 }
 
 /** A failure in the API's own words: the field sentences of a 422, never "Request validation failed" (api/fieldErrors.ts). */
-export function notifyFailure(error: unknown, title = 'That did not work') {
+export function notifyFailure(error: unknown, title = i18n.t('common:didNotWork')) {
   notifications.show({
     color: 'red',
     title,
@@ -55,16 +57,17 @@ async function undo(id: string, run: () => Promise<string>) {
   try {
     notifySuccess(await run());
   } catch (err) {
-    notifyFailure(err, 'Not undone');
+    notifyFailure(err, i18n.t('common:notUndone'));
   }
 }
 
-function UndoMessage({ message, label = 'Undo', onUndo }: { message: string; label?: string; onUndo: () => void }) {
+function UndoMessage({ message, label, onUndo }: { message: string; label?: string; onUndo: () => void }) {
+  const { t } = useTranslation('common');
   return (
     <Group justify="space-between" wrap="nowrap" gap="sm">
       <Text size="sm">{message}</Text>
       <Button size="compact-sm" variant="light" onClick={onUndo} style={{ ...clickable, flexShrink: 0 }}>
-        {label}
+        {label ?? t('undo')}
       </Button>
     </Group>
   );

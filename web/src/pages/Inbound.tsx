@@ -8,11 +8,13 @@ import { ListPage, ListTable } from '../components/ListPage';
 import { INBOUND_KINDS, type InboundKind, type InboundSummary } from '../components/inbound/kinds';
 import { InboundMessageDialog } from '../components/inbound/InboundMessageDialog';
 import { momentWords } from '../api/dates';
+import { useTranslation } from 'react-i18next';
 
 const PAGE = 25;
 
 /** Inbound (docs/inbound.md): the mail the project received, replies and reports, each with the contact it matched; one opens with its headers. */
 export default function Inbound() {
+  const { t } = useTranslation('mail');
   const { projectId } = useCurrentProject();
   const [kind, setKind] = useState<string>('all');
   // Cursor pagination: the stack holds the cursors of the pages before this one; another kind starts at its first page.
@@ -31,31 +33,31 @@ export default function Inbound() {
       ),
   });
   return (
-    <ListPage
-      title="Inbound"
-      description="Mail this project received: replies and mail to its inbound address, bounces and spam complaints about its emails. Open one to read its headers."
-    >
+    <ListPage title={t('inbound.title')} description={t('inbound.description')}>
       <Group align="flex-end">
         <Select
-          label="Kind"
+          label={t('inbound.kind')}
           value={kind}
           onChange={(v) => setKind(v ?? 'all')}
           allowDeselect={false}
-          data={[{ value: 'all', label: 'All kinds' }, ...Object.entries(INBOUND_KINDS).map(([value, k]) => ({ value, label: k.label }))]}
+          data={[
+            { value: 'all', label: t('inbound.allKinds') },
+            ...(Object.keys(INBOUND_KINDS) as InboundKind[]).map((value) => ({ value, label: t(`inbound.kinds.${value}.label`) })),
+          ]}
           w={200}
         />
       </Group>
       <ListTable
         query={list}
-        label="Inbound mail"
+        label={t('inbound.table')}
         miw={760}
         head={
           <>
-            <Table.Th>Received</Table.Th>
-            <Table.Th>Kind</Table.Th>
-            <Table.Th>From</Table.Th>
-            <Table.Th>Subject</Table.Th>
-            <Table.Th>Contact</Table.Th>
+            <Table.Th>{t('inbound.received')}</Table.Th>
+            <Table.Th>{t('inbound.kind')}</Table.Th>
+            <Table.Th>{t('inbound.from')}</Table.Th>
+            <Table.Th>{t('inbound.subject')}</Table.Th>
+            <Table.Th>{t('inbound.contact')}</Table.Th>
           </>
         }
         row={(m) => (
@@ -63,41 +65,37 @@ export default function Inbound() {
             <Table.Td>{momentWords(m.createdAt)}</Table.Td>
             <Table.Td>
               <Badge variant="light" color={INBOUND_KINDS[m.kind].color}>
-                {INBOUND_KINDS[m.kind].label}
+                {t(`inbound.kinds.${m.kind}.label`)}
               </Badge>
             </Table.Td>
             <Table.Td>{m.from ?? m.mailFrom ?? '—'}</Table.Td>
             <Table.Td>
               <Anchor component="button" type="button" fz="sm" onClick={() => setOpen(m)}>
-                {m.subject || '(no subject)'}
+                {m.subject || t('inbound.noSubject')}
               </Anchor>
             </Table.Td>
             <Table.Td>
               {m.contactId ? (
                 <Anchor component={Link} to={`/p/${projectId}/contacts/${m.contactId}`} fz="sm">
-                  {m.contactEmail ?? 'An erased contact'}
+                  {m.contactEmail ?? t('inbound.erasedContact')}
                 </Anchor>
               ) : (
                 <Text size="sm" c="dimmed">
-                  None matched
+                  {t('inbound.noneMatched')}
                 </Text>
               )}
             </Table.Td>
           </Table.Tr>
         )}
-        empty={
-          kind === 'all'
-            ? 'Nothing received yet. Replies to your emails arrive here once the MX records on the Domains screen are published; bounces and complaints arrive by themselves.'
-            : 'Nothing of this kind received.'
-        }
+        empty={kind === 'all' ? t('inbound.empty') : t('inbound.emptyKind')}
         footer={(page) =>
           cursors.length > 1 || page.hasMore ? (
             <Group justify="flex-end" p="sm" gap="xs">
               <Button size="xs" variant="default" disabled={cursors.length < 2} onClick={() => setPaging({ kind, cursors: cursors.slice(0, -1) })}>
-                Previous page
+                {t('previousPage')}
               </Button>
               <Button size="xs" variant="default" disabled={!page.hasMore} onClick={() => setPaging({ kind, cursors: [...cursors, page.cursor ?? undefined] })}>
-                Next page
+                {t('nextPage')}
               </Button>
             </Group>
           ) : null

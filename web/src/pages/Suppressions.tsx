@@ -12,33 +12,33 @@ import { SuppressionCsv } from '../components/suppressions/SuppressionCsv';
 import { momentWords } from '../api/dates';
 import { restoreSuppression } from '../components/suppressions/restoreSuppression';
 import { notifySuccess } from '../components/notify';
+import { Trans, useTranslation } from 'react-i18next';
 
 type Entry = ResponseOf<'/suppressions', 'get'>['data'][number];
 type Reason = Entry['reason'];
 const PAGE = 50;
 
-const REASONS: Record<Reason, { label: string; color: string }> = {
-  HARD_BOUNCE: { label: 'Hard bounce', color: 'red' },
-  COMPLAINT: { label: 'Spam complaint', color: 'orange' },
-  MANUAL: { label: 'Added by hand', color: 'gray' },
-};
+/** Each reason's colour; its words are the catalogue's (mail:suppressions.reason). */
+const REASON_COLORS: Record<Reason, string> = { HARD_BOUNCE: 'red', COMPLAINT: 'orange', MANUAL: 'gray' };
 
 /** An erased person's entry keeps suppressing under a hash (docs/api.md "Erasure"): it has no address to show or to remove by. */
 const erased = (e: Entry) => e.email.startsWith('erased:');
 
 /** Where the entry came from: the email whose bounce or complaint added it, or a person (this screen, the API). */
 function Source({ entry }: { entry: Entry }) {
+  const { t } = useTranslation('mail');
   if (entry.emailId)
     return (
       <Text size="sm">
-        Reported for email <Code>{entry.emailId}</Code>
+        <Trans t={t} i18nKey="suppressions.reportedFor" values={{ id: entry.emailId }} components={{ code: <Code /> }} />
       </Text>
     );
-  return <Text size="sm">{entry.reason === 'MANUAL' ? 'This dashboard or the API' : 'The provider'}</Text>;
+  return <Text size="sm">{entry.reason === 'MANUAL' ? t('suppressions.byPerson') : t('suppressions.byProvider')}</Text>;
 }
 
 /** "Add an address": POST /suppressions with one address (MANUAL), or every address of a CSV; one already listed is left as it is, and the screen says so. */
 function AddSuppression({ projectId }: { projectId: string }) {
+  const { t } = useTranslation('mail');
   const qc = useQueryClient();
   const [email, setEmail] = useState('');
   const [outcome, setOutcome] = useState<string | null>(null);
@@ -46,11 +46,7 @@ function AddSuppression({ projectId }: { projectId: string }) {
     mutationFn: (address: string) => unwrap(api.POST('/suppressions', { body: { emails: [address] } })),
     onSuccess: (r) => {
       setEmail('');
-      setOutcome(
-        r.added.length
-          ? `${r.added[0]} is suppressed: no mail of this project goes to it.`
-          : `${r.existing[0]} was already on the list; its entry is unchanged.`,
-      );
+      setOutcome(r.added.length ? t('suppressions.added', { email: r.added[0] }) : t('suppressions.existing', { email: r.existing[0] }));
       return qc.invalidateQueries({ queryKey: ['suppressions', projectId] });
     },
   });
@@ -60,16 +56,16 @@ function AddSuppression({ projectId }: { projectId: string }) {
     add.mutate(email.trim());
   };
   return (
-    <Paper withBorder p="md" component="section" aria-label="Add an address">
+    <Paper withBorder p="md" component="section" aria-label={t('suppressions.add')}>
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           <Title order={2} size="h5">
-            Add an address
+            {t('suppressions.add')}
           </Title>
           <Group align="flex-start">
             <TextInput
-              label="Email address"
-              placeholder="someone@example.com"
+              label={t('suppressions.email')}
+              placeholder={t('suppressions.emailPlaceholder')}
               type="email"
               required
               value={email}
@@ -78,10 +74,10 @@ function AddSuppression({ projectId }: { projectId: string }) {
               w={320}
             />
             <Button type="submit" mt={25} loading={add.isPending}>
-              Suppress address
+              {t('suppressions.suppress')}
             </Button>
           </Group>
-          {add.error && !hasFieldErrors(add.error) ? <ErrorState error={add.error} title="Not added" /> : null}
+          {add.error && !hasFieldErrors(add.error) ? <ErrorState error={add.error} title={t('suppressions.notAdded')} /> : null}
           {outcome ? (
             <Text size="sm" role="status">
               {outcome}
@@ -89,7 +85,7 @@ function AddSuppression({ projectId }: { projectId: string }) {
           ) : null}
         </Stack>
       </form>
-      <Divider my="md" label="or a whole list" labelPosition="left" />
+      <Divider my="md" label={t('suppressions.orList')} labelPosition="left" />
       <SuppressionCsv projectId={projectId} />
     </Paper>
   );
@@ -97,6 +93,7 @@ function AddSuppression({ projectId }: { projectId: string }) {
 
 /** Suppressions (docs/api.md "Suppressions"): the addresses no mail of the project is handed to, why each is there, and lifting one. */
 export default function Suppressions() {
+  const { t } = useTranslation(['mail', 'common']);
   const { projectId, project } = useCurrentProject();
   const may = manages(project?.role);
   const qc = useQueryClient();
@@ -127,7 +124,7 @@ export default function Suppressions() {
     onSuccess: async (_r, entry) => {
       setRemoving(null);
       const refresh = () => qc.invalidateQueries({ queryKey: ['suppressions', projectId] });
-      notifySuccess(`${entry.email} removed from suppressions`, {
+      notifySuccess(t('suppressions.removed', { email: entry.email }), {
         undo: { run: () => restoreSuppression(projectId, entry).finally(refresh) },
       });
       await refresh();
@@ -135,40 +132,47 @@ export default function Suppressions() {
   });
   const filtered = !!debounced || reason !== 'all';
   return (
-    <ListPage
-      title="Suppressions"
-      description="Addresses no mail of this project is handed to. A hard bounce or a spam complaint adds the address by itself; add one by hand when someone asks never to be mailed. Removing an address lets mail reach it again."
-    >
+    <ListPage title={t('suppressions.title')} description={t('suppressions.description')}>
       {/* Owners and admins change the list (docs/roles.md); a member reads it. */}
       {may ? (
         <AddSuppression projectId={projectId} />
       ) : (
         <Text size="sm" c="dimmed">
-          Owners and admins add and remove suppressed addresses; your role may read the list.
+          {t('suppressions.readOnly')}
         </Text>
       )}
       <Group align="flex-end">
-        <TextInput label="Search" placeholder="Address contains…" type="search" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={280} />
+        <TextInput
+          label={t('suppressions.search')}
+          placeholder={t('suppressions.searchPlaceholder')}
+          type="search"
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          w={280}
+        />
         <Select
-          label="Reason"
+          label={t('suppressions.reasonLabel')}
           value={reason}
           onChange={(v) => setReason(v ?? 'all')}
           allowDeselect={false}
-          data={[{ value: 'all', label: 'All reasons' }, ...Object.entries(REASONS).map(([value, r]) => ({ value, label: r.label }))]}
+          data={[
+            { value: 'all', label: t('suppressions.allReasons') },
+            ...(Object.keys(REASON_COLORS) as Reason[]).map((value) => ({ value, label: t(`suppressions.reason.${value}`) })),
+          ]}
           w={180}
         />
       </Group>
       <ListTable
         query={list}
-        label="Suppressions"
+        label={t('suppressions.title')}
         miw={720}
         head={
           <>
-            <Table.Th>Address</Table.Th>
-            <Table.Th>Reason</Table.Th>
-            <Table.Th>Source</Table.Th>
-            <Table.Th>Added</Table.Th>
-            <Table.Th>Expires</Table.Th>
+            <Table.Th>{t('suppressions.address')}</Table.Th>
+            <Table.Th>{t('suppressions.reasonLabel')}</Table.Th>
+            <Table.Th>{t('suppressions.source')}</Table.Th>
+            <Table.Th>{t('suppressions.addedAt')}</Table.Th>
+            <Table.Th>{t('suppressions.expires')}</Table.Th>
             <Table.Th />
           </>
         }
@@ -176,49 +180,47 @@ export default function Suppressions() {
           const expired = !!e.expiresAt && new Date(e.expiresAt) <= new Date();
           return (
             <Table.Tr key={e.email}>
-              <Table.Td>{erased(e) ? <Text c="dimmed">An erased address</Text> : e.email}</Table.Td>
+              <Table.Td>{erased(e) ? <Text c="dimmed">{t('suppressions.erased')}</Text> : e.email}</Table.Td>
               <Table.Td>
-                <Badge variant="light" color={REASONS[e.reason].color}>
-                  {REASONS[e.reason].label}
+                <Badge variant="light" color={REASON_COLORS[e.reason]}>
+                  {t(`suppressions.reason.${e.reason}`)}
                 </Badge>
               </Table.Td>
               <Table.Td>
                 <Source entry={e} />
               </Table.Td>
               <Table.Td>{momentWords(e.createdAt)}</Table.Td>
-              <Table.Td>{e.expiresAt ? `${momentWords(e.expiresAt)}${expired ? ' (no longer suppresses)' : ''}` : 'Never'}</Table.Td>
+              <Table.Td>
+                {e.expiresAt ? (expired ? t('suppressions.expired', { moment: momentWords(e.expiresAt) }) : momentWords(e.expiresAt)) : t('common:never')}
+              </Table.Td>
               <Table.Td>
                 {erased(e) || !may ? null : (
                   <Button
                     size="xs"
                     color="red"
                     variant="light"
-                    aria-label={`Remove ${e.email}`}
+                    aria-label={t('suppressions.removeNamed', { email: e.email })}
                     onClick={() => {
                       remove.reset();
                       setRemoving(e);
                     }}
                   >
-                    Remove
+                    {t('suppressions.remove')}
                   </Button>
                 )}
               </Table.Td>
             </Table.Tr>
           );
         }}
-        empty={
-          filtered
-            ? 'No suppressed address matches.'
-            : 'No suppressed addresses: every contact can be mailed. Bounces and complaints will appear here by themselves; to keep mail from an address now, add it above.'
-        }
+        empty={filtered ? t('suppressions.noMatch') : t('suppressions.empty')}
         footer={(page) =>
           cursors.length > 1 || page.hasMore ? (
             <Group justify="flex-end" p="sm" gap="xs">
               <Button size="xs" variant="default" disabled={cursors.length < 2} onClick={() => setCursors((c) => c.slice(0, -1))}>
-                Previous page
+                {t('previousPage')}
               </Button>
               <Button size="xs" variant="default" disabled={!page.hasMore} onClick={() => setCursors((c) => [...c, page.cursor ?? undefined])}>
-                Next page
+                {t('nextPage')}
               </Button>
             </Group>
           ) : null
@@ -226,17 +228,13 @@ export default function Suppressions() {
       />
       <ConfirmDialog
         opened={removing !== null}
-        title={`Remove ${removing?.email ?? ''}?`}
-        message={
-          removing?.reason === 'MANUAL'
-            ? 'Mail of this project reaches this address again.'
-            : 'Mail of this project reaches this address again, although it bounced or complained before: mailing it again can hurt your sender reputation.'
-        }
-        confirmLabel="Remove from suppressions"
+        title={t('suppressions.removeTitle', { email: removing?.email ?? '' })}
+        message={removing?.reason === 'MANUAL' ? t('suppressions.removeManual') : t('suppressions.removeReported')}
+        confirmLabel={t('suppressions.removeConfirm')}
         confirmColor="red"
         loading={remove.isPending}
         error={remove.error}
-        errorTitle="Not removed"
+        errorTitle={t('suppressions.notRemoved')}
         onConfirm={() => removing && remove.mutate(removing)}
         onCancel={() => setRemoving(null)}
       />

@@ -6,6 +6,7 @@ import { useCurrentProject } from '../api/project';
 import { ErrorState } from '../components/States';
 import { ListPage, ListTable } from '../components/ListPage';
 import { ConfirmBody } from '../components/ConfirmDialog';
+import { useTranslation } from 'react-i18next';
 
 type Topic = ResponseOf<'/topics', 'get'>['data'][number];
 
@@ -17,17 +18,30 @@ interface TopicFields {
   public: boolean;
 }
 
-const fieldsOf = (t?: Topic): TopicFields => ({ name: t?.name ?? '', description: t?.description ?? '', defaultSubscribed: t?.defaultSubscribed ?? false, public: t?.public ?? true });
+const fieldsOf = (t?: Topic): TopicFields => ({
+  name: t?.name ?? '',
+  description: t?.description ?? '',
+  defaultSubscribed: t?.defaultSubscribed ?? false,
+  public: t?.public ?? true,
+});
 const bodyOf = (f: TopicFields) => ({ name: f.name, description: f.description.trim() || null, defaultSubscribed: f.defaultSubscribed, public: f.public });
 
 /** Name, description and the two switches, with the API's field errors on their inputs. */
 function TopicInputs({ value, onChange, error, autoFocus }: { value: TopicFields; onChange: (f: TopicFields) => void; error: unknown; autoFocus?: boolean }) {
+  const { t } = useTranslation('mail');
   return (
     <>
-      <TextInput label="Name" required value={value.name} onChange={(e) => onChange({ ...value, name: e.currentTarget.value })} error={fieldError(error, 'name')} data-autofocus={autoFocus || undefined} />
+      <TextInput
+        label={t('topics.name')}
+        required
+        value={value.name}
+        onChange={(e) => onChange({ ...value, name: e.currentTarget.value })}
+        error={fieldError(error, 'name')}
+        data-autofocus={autoFocus || undefined}
+      />
       <Textarea
-        label="Description"
-        description="Shown on the preference center"
+        label={t('topics.descriptionLabel')}
+        description={t('topics.descriptionHint')}
         autosize
         minRows={2}
         value={value.description}
@@ -35,21 +49,22 @@ function TopicInputs({ value, onChange, error, autoFocus }: { value: TopicFields
         error={fieldError(error, 'description')}
       />
       <Switch
-        label="Subscribed by default"
-        description="The state of a contact who never chose"
+        label={t('topics.defaultSubscribed')}
+        description={t('topics.defaultHint')}
         checked={value.defaultSubscribed}
         onChange={(e) => onChange({ ...value, defaultSubscribed: e.currentTarget.checked })}
       />
-      <Switch label="Listed on the preference center" checked={value.public} onChange={(e) => onChange({ ...value, public: e.currentTarget.checked })} />
+      <Switch label={t('topics.listedLabel')} checked={value.public} onChange={(e) => onChange({ ...value, public: e.currentTarget.checked })} />
     </>
   );
 }
 
 function EditTopic({ projectId, topic, onClose }: { projectId: string; topic: Topic; onClose: () => void }) {
+  const { t } = useTranslation(['mail', 'common']);
   const qc = useQueryClient();
   const [fields, setFields] = useState(fieldsOf(topic));
   const save = useMutation({
-    meta: { success: 'Topic saved' },
+    meta: { success: t('topics.saved') },
     mutationFn: () => unwrap(api.PATCH('/topics/{id}', { params: { path: { id: topic.id } }, body: bodyOf(fields) })),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ['topics', projectId] });
@@ -66,13 +81,13 @@ function EditTopic({ projectId, topic, onClose }: { projectId: string; topic: To
     >
       <Stack>
         <TopicInputs value={fields} onChange={setFields} error={save.error} autoFocus />
-        {save.error && !hasFieldErrors(save.error) ? <ErrorState error={save.error} title="Not saved" /> : null}
+        {save.error && !hasFieldErrors(save.error) ? <ErrorState error={save.error} title={t('topics.notSaved')} /> : null}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            Cancel
+            {t('common:cancel')}
           </Button>
           <Button type="submit" loading={save.isPending}>
-            Save topic
+            {t('topics.save')}
           </Button>
         </Group>
       </Stack>
@@ -82,9 +97,10 @@ function EditTopic({ projectId, topic, onClose }: { projectId: string; topic: To
 
 /** Asks first; a topic an unfinished campaign or a workflow step names is refused (409), and the API's message says which. */
 function DeleteTopic({ projectId, topic, onClose }: { projectId: string; topic: Topic; onClose: () => void }) {
+  const { t } = useTranslation('mail');
   const qc = useQueryClient();
   const remove = useMutation({
-    meta: { success: 'Topic deleted' },
+    meta: { success: t('topics.deleted') },
     mutationFn: () => unwrap(api.DELETE('/topics/{id}', { params: { path: { id: topic.id } } })),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ['topics', projectId] });
@@ -93,10 +109,10 @@ function DeleteTopic({ projectId, topic, onClose }: { projectId: string; topic: 
   });
   return (
     <ConfirmBody
-      message={<>Every contact's choice of “{topic.name}” is deleted with it. Mail already sent as this topic keeps working; its unsubscribe links then leave everything.</>}
+      message={t('topics.deleteMessage', { name: topic.name })}
       error={remove.error}
-      errorTitle="Not deleted"
-      confirmLabel="Delete topic"
+      errorTitle={t('topics.notDeleted')}
+      confirmLabel={t('topics.deleteTopic')}
       confirmColor="red"
       loading={remove.isPending}
       onConfirm={() => remove.mutate()}
@@ -107,6 +123,7 @@ function DeleteTopic({ projectId, topic, onClose }: { projectId: string; topic: 
 
 /** Topics (docs/api.md "Topics"): what the project's marketing mail is about, each with its own opt-in under the global one. */
 export default function Topics() {
+  const { t } = useTranslation('mail');
   const { projectId } = useCurrentProject();
   const qc = useQueryClient();
   const [fields, setFields] = useState(fieldsOf());
@@ -115,7 +132,7 @@ export default function Topics() {
   const [deleting, setDeleting] = useState<Topic | null>(null);
   const list = useQuery({ queryKey: ['topics', projectId], queryFn: () => unwrap(api.GET('/topics')) });
   const create = useMutation({
-    meta: { success: 'Topic created' },
+    meta: { success: t('topics.created') },
     mutationFn: () => unwrap(api.POST('/topics', { body: { ...bodyOf(fields), slug: slug.trim() || undefined } })),
     onSuccess: () => {
       setFields(fieldsOf());
@@ -128,28 +145,25 @@ export default function Topics() {
     create.mutate();
   };
   return (
-    <ListPage
-      title="Topics"
-      description="What your marketing mail is about. Contacts choose topics on the preference center; a campaign or a workflow email sent as a topic goes only to its subscribers, and its unsubscribe link leaves that topic only."
-    >
-      <Paper withBorder p="md" component="section" aria-label="New topic">
+    <ListPage title={t('topics.title')} description={t('topics.description')}>
+      <Paper withBorder p="md" component="section" aria-label={t('topics.newTopic')}>
         <form onSubmit={submit} noValidate>
           <Stack gap="sm">
             <Title order={2} size="h5">
-              New topic
+              {t('topics.newTopic')}
             </Title>
             <TopicInputs value={fields} onChange={setFields} error={create.error} />
             <TextInput
-              label="Slug"
-              description="How filters (topic.<slug>) and API requests name it; fixed once created. Empty: made from the name."
+              label={t('topics.slug')}
+              description={t('topics.slugHint', { example: 'topic.<slug>' })}
               value={slug}
               onChange={(e) => setSlug(e.currentTarget.value)}
               error={fieldError(create.error, 'slug')}
             />
-            {create.error && !hasFieldErrors(create.error) ? <ErrorState error={create.error} title="Not created" /> : null}
+            {create.error && !hasFieldErrors(create.error) ? <ErrorState error={create.error} title={t('topics.notCreated')} /> : null}
             <Group justify="flex-end">
               <Button type="submit" loading={create.isPending}>
-                Create topic
+                {t('topics.create')}
               </Button>
             </Group>
           </Stack>
@@ -157,54 +171,54 @@ export default function Topics() {
       </Paper>
       <ListTable
         query={list}
-        label="Topics"
+        label={t('topics.title')}
         miw={680}
         head={
           <>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Slug</Table.Th>
-            <Table.Th>Default</Table.Th>
-            <Table.Th>Preference center</Table.Th>
+            <Table.Th>{t('topics.name')}</Table.Th>
+            <Table.Th>{t('topics.slug')}</Table.Th>
+            <Table.Th>{t('topics.defaultColumn')}</Table.Th>
+            <Table.Th>{t('topics.center')}</Table.Th>
             <Table.Th />
           </>
         }
-        row={(t) => (
-          <Table.Tr key={t.id}>
+        row={(topic) => (
+          <Table.Tr key={topic.id}>
             <Table.Td>
-              <Text fw={500}>{t.name}</Text>
-              {t.description ? (
+              <Text fw={500}>{topic.name}</Text>
+              {topic.description ? (
                 <Text size="xs" c="dimmed" lineClamp={2}>
-                  {t.description}
+                  {topic.description}
                 </Text>
               ) : null}
             </Table.Td>
             <Table.Td>
-              <Code>{t.slug}</Code>
+              <Code>{topic.slug}</Code>
             </Table.Td>
             <Table.Td>
-              <Badge variant="light" color={t.defaultSubscribed ? 'green' : 'gray'}>
-                {t.defaultSubscribed ? 'Subscribed' : 'Not subscribed'}
+              <Badge variant="light" color={topic.defaultSubscribed ? 'green' : 'gray'}>
+                {topic.defaultSubscribed ? t('topics.subscribed') : t('topics.notSubscribed')}
               </Badge>
             </Table.Td>
-            <Table.Td>{t.public ? 'Listed' : 'Hidden'}</Table.Td>
+            <Table.Td>{topic.public ? t('topics.listed') : t('topics.hidden')}</Table.Td>
             <Table.Td>
               <Group gap="xs" justify="flex-end" wrap="nowrap">
-                <Button size="xs" variant="default" onClick={() => setEditing(t)} aria-label={`Edit ${t.name}`}>
-                  Edit
+                <Button size="xs" variant="default" onClick={() => setEditing(topic)} aria-label={t('topics.editNamed', { name: topic.name })}>
+                  {t('topics.edit')}
                 </Button>
-                <Button size="xs" color="red" variant="light" onClick={() => setDeleting(t)} aria-label={`Delete ${t.name}`}>
-                  Delete
+                <Button size="xs" color="red" variant="light" onClick={() => setDeleting(topic)} aria-label={t('topics.deleteNamed', { name: topic.name })}>
+                  {t('topics.delete')}
                 </Button>
               </Group>
             </Table.Td>
           </Table.Tr>
         )}
-        empty="No topics yet: without topics, a contact's one choice is the global subscription."
+        empty={t('topics.empty')}
       />
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={`Edit topic ${editing?.name ?? ''}`}>
+      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={t('topics.editTitle', { name: editing?.name ?? '' })}>
         {editing ? <EditTopic projectId={projectId} topic={editing} onClose={() => setEditing(null)} /> : null}
       </Modal>
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete this topic?">
+      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={t('topics.deleteTitle')}>
         {deleting ? <DeleteTopic projectId={projectId} topic={deleting} onClose={() => setDeleting(null)} /> : null}
       </Modal>
     </ListPage>

@@ -12,6 +12,7 @@ import { type InsertPoint, WorkflowCanvas } from '../components/workflow/Workflo
 import { layoutGraph } from '../components/workflow/layout';
 import { WorkflowVersions } from '../components/workflow/WorkflowVersions';
 import { TestRun } from '../components/workflow/TestRun';
+import { Trans, useTranslation } from 'react-i18next';
 
 /**
  * The graph editor: the canvas (WorkflowCanvas, @xyflow/react, in this route's chunk only), the
@@ -19,6 +20,7 @@ import { TestRun } from '../components/workflow/TestRun';
  * its generated config form, and Enable / Disable, whose 422 is shown on the steps it names.
  */
 export default function WorkflowEditor() {
+  const { t } = useTranslation('workflows');
   const { projectId } = useCurrentProject();
   const { workflowId = '' } = useParams();
   const qc = useQueryClient();
@@ -48,7 +50,7 @@ export default function WorkflowEditor() {
   const refresh = () => qc.invalidateQueries({ queryKey: key });
 
   const toggle = useMutation({
-    meta: { success: (_d, enabled) => (enabled ? 'Workflow enabled' : 'Workflow disabled') },
+    meta: { success: (_d, enabled) => (enabled ? t('editor.enabledToast') : t('editor.disabledToast')) },
     mutationFn: (enabled: boolean) => unwrap(api.PATCH('/workflows/{id}', { ...path, body: { enabled } })),
     onSuccess: (w) => {
       qc.setQueryData(key, w);
@@ -63,9 +65,7 @@ export default function WorkflowEditor() {
   const disconnect = useMutation({
     mutationFn: (ids: string[]) =>
       Promise.all(
-        ids.map((transitionId) =>
-          unwrap(api.DELETE('/workflows/{id}/transitions/{transitionId}', { params: { path: { id: workflowId, transitionId } } })),
-        ),
+        ids.map((transitionId) => unwrap(api.DELETE('/workflows/{id}/transitions/{transitionId}', { params: { path: { id: workflowId, transitionId } } }))),
       ),
     onSettled: refresh,
   });
@@ -80,14 +80,12 @@ export default function WorkflowEditor() {
       Promise.all(
         (workflow.data?.steps ?? [])
           .filter((st) => st.position)
-          .map((st) =>
-            unwrap(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId: st.id } }, body: { position: null } })),
-          ),
+          .map((st) => unwrap(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId: st.id } }, body: { position: null } }))),
       ),
     onSettled: refresh,
   });
   const removeStep = useMutation({
-    meta: { success: 'Step removed' },
+    meta: { success: t('step.removed') },
     mutationFn: (stepId: string) =>
       unwrap(api.DELETE('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflowId, stepId }, query: { splice: 'true' } } })),
     onSuccess: () => setSelected(null),
@@ -95,9 +93,9 @@ export default function WorkflowEditor() {
   });
 
   const problems = useMemo(() => stepProblems(toggle.error), [toggle.error]);
-  if (workflow.isPending || types.isPending) return <Loading label="Loading the workflow…" />;
+  if (workflow.isPending || types.isPending) return <Loading label={t('editor.loading')} />;
   if (workflow.error) return <ErrorState error={workflow.error} />;
-  if (types.error) return <ErrorState error={types.error} title="Step types not loaded" />;
+  if (types.error) return <ErrorState error={types.error} title={t('editor.typesNotLoaded')} />;
   const w = workflow.data;
   const typeOf = (type: string) => types.data.find((t) => t.type === type);
   const selectedStep = w.steps.find((s) => s.id === selected);
@@ -116,55 +114,53 @@ export default function WorkflowEditor() {
       <Group justify="space-between" align="flex-start">
         <div>
           <Anchor component={Link} to={`/p/${projectId}/workflows`} size="sm">
-            ← Workflows
+            {t('editor.back')}
           </Anchor>
           <Group gap="sm">
             <Title order={1} size="h2">
               {w.name}
             </Title>
             <Badge color={w.enabled ? 'green' : 'gray'} data-testid="workflow-state">
-              {w.enabled ? 'Enabled' : 'Disabled'}
+              {w.enabled ? t('enabled') : t('disabled')}
             </Badge>
           </Group>
           <Text size="sm" c="dimmed">
-            Starts when a contact's <b>{w.triggerConfig.eventName}</b> event is tracked. "+" under a branch or on an arrow adds a step there; a branch left open
-            ends the workflow. Select a step to edit it. Each step shows how many entered it, wait there now and left by each branch, refreshed every few
-            seconds.
+            <Trans t={t} i18nKey="editor.intro" values={{ event: w.triggerConfig.eventName }} components={{ b: <b /> }} />
           </Text>
         </div>
         <Group>
           <WorkflowVersions projectId={projectId} workflowId={w.id} enabled={w.enabled} onRestored={refresh} />
           <Button variant="default" onClick={() => tidy.mutate()} loading={tidy.isPending}>
-            Tidy up
+            {t('editor.tidy')}
           </Button>
           <Button variant="default" onClick={() => setTesting(true)}>
-            Test with a contact
+            {t('editor.test')}
           </Button>
           <Button component={Link} to={`/p/${projectId}/workflows/${w.id}/executions`} variant="default">
-            Executions
+            {t('editor.executions')}
           </Button>
           {w.enabled ? (
             <Button color="gray" onClick={() => toggle.mutate(false)} loading={toggle.isPending}>
-              Disable
+              {t('editor.disable')}
             </Button>
           ) : (
             <Button color="green" onClick={() => toggle.mutate(true)} loading={toggle.isPending}>
-              Enable
+              {t('editor.enable')}
             </Button>
           )}
         </Group>
       </Group>
-      <Modal opened={testing} onClose={() => setTesting(false)} title="Test with a contact" size="lg">
+      <Modal opened={testing} onClose={() => setTesting(false)} title={t('editor.test')} size="lg">
         {testing ? <TestRun projectId={projectId} workflow={w} /> : null}
       </Modal>
       {toggle.error ? (
-        <Alert color="red" role="alert" title="Not enabled">
+        <Alert color="red" role="alert" title={t('editor.notEnabled')}>
           {toggle.error.message}
-          {Object.keys(problems).length ? <Text size="sm">The steps concerned are marked in red.</Text> : null}
+          {Object.keys(problems).length ? <Text size="sm">{t('editor.stepsMarked')}</Text> : null}
         </Alert>
       ) : null}
       {graphError ? (
-        <Alert color="red" role="alert" title="The graph was not changed">
+        <Alert color="red" role="alert" title={t('editor.graphNotChanged')}>
           {graphError.message}
         </Alert>
       ) : null}
@@ -222,12 +218,12 @@ export default function WorkflowEditor() {
                 onDisconnect={(ids) => disconnect.mutateAsync(ids)}
               />
             ) : null}
-            <Paper withBorder p="md" component="section" aria-label="Step types">
+            <Paper withBorder p="md" component="section" aria-label={t('editor.stepTypes')}>
               <Title order={2} size="h4" mb="xs">
-                Step types
+                {t('editor.stepTypes')}
               </Title>
               <Text size="xs" c="dimmed" mb="sm">
-                Pick a type to add it after the selected step, or use "+" on the graph.
+                {t('editor.stepTypesHint')}
               </Text>
               <Stack gap="sm">
                 {categories.map((c) => (

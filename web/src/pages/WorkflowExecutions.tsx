@@ -24,10 +24,10 @@ import { api, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { EXECUTION_STATUSES, STATUS_COLORS } from '../api/workflows';
 import { Empty, ErrorState, Loading } from '../components/States';
-import { waitWords } from '../components/workflow/stepStory';
+import { statusWords, waitWords } from '../components/workflow/stepStory';
+import { useTranslation } from 'react-i18next';
 import { momentWords } from '../api/dates';
 import { ACTIVE, LIVE_MS, ExecutionTimeline } from '../components/workflow/ExecutionTimeline';
-
 
 const PAGE_SIZE = 25;
 /**
@@ -38,6 +38,7 @@ const PAGE_SIZE = 25;
  * one or all, and a link to the execution in the Temporal Web UI (`GET /config` → temporal.uiUrl).
  */
 export default function WorkflowExecutions() {
+  const { t } = useTranslation(['workflows', 'common']);
   const { projectId } = useCurrentProject();
   const { workflowId = '' } = useParams();
   const qc = useQueryClient();
@@ -55,8 +56,7 @@ export default function WorkflowExecutions() {
     queries: EXECUTION_STATUSES.map((s) => ({
       queryKey: ['executions', projectId, workflowId, 'count', s],
       refetchInterval: LIVE_MS,
-      queryFn: () =>
-        unwrap(api.GET('/workflows/{id}/executions', { params: { path: { id: workflowId }, query: { status: s, page: 1, pageSize: 1 } } })),
+      queryFn: () => unwrap(api.GET('/workflows/{id}/executions', { params: { path: { id: workflowId }, query: { status: s, page: 1, pageSize: 1 } } })),
     })),
   });
   const list = useQuery({
@@ -80,7 +80,7 @@ export default function WorkflowExecutions() {
   });
   const refresh = () => qc.invalidateQueries({ queryKey: ['executions', projectId, workflowId] });
   const cancelAll = useMutation({
-    meta: { success: 'Runs cancelled' },
+    meta: { success: t('executions.cancelledToast') },
     mutationFn: () => unwrap(api.POST('/workflows/{id}/executions/cancel-all', { params: { path: { id: workflowId } } })),
     onSuccess: () => {
       setConfirming(false);
@@ -102,26 +102,29 @@ export default function WorkflowExecutions() {
         </Anchor>
         <Group justify="space-between">
           <Title order={1} size="h2">
-            Executions
+            {t('executions.heading')}
           </Title>
           <Button color="red" variant="light" disabled={active === 0} onClick={() => setConfirming(true)}>
-            Cancel all
+            {t('executions.cancelAll')}
           </Button>
         </Group>
       </div>
       <SegmentedControl
-        aria-label="Status"
+        aria-label={t('executions.status')}
         value={status}
         onChange={(v) => {
           setStatus(v);
           setPage(1);
         }}
-        data={[{ value: 'all', label: `All (${total})` }, ...EXECUTION_STATUSES.map((s) => ({ value: s, label: `${s.toLowerCase()} (${countOf(s) ?? '…'})` }))]}
+        data={[
+          { value: 'all', label: t('executions.all', { n: total }) },
+          ...EXECUTION_STATUSES.map((s) => ({ value: s, label: t('executions.filter', { status: statusWords(s), n: countOf(s) ?? '…' }) })),
+        ]}
         style={{ alignSelf: 'flex-start' }}
       />
       <TextInput
-        label="Search"
-        placeholder="The contact's email"
+        label={t('executions.search')}
+        placeholder={t('executions.searchPlaceholder')}
         value={search}
         onChange={(ev) => {
           setSearch(ev.currentTarget.value);
@@ -137,14 +140,14 @@ export default function WorkflowExecutions() {
             <Paper withBorder>
               {list.data.data.length ? (
                 <ScrollArea>
-                  <Table aria-label="Executions" striped highlightOnHover miw={600}>
+                  <Table aria-label={t('executions.heading')} striped highlightOnHover miw={600}>
                     <Table.Thead>
                       <Table.Tr>
-                        <Table.Th>Contact</Table.Th>
-                        <Table.Th>Status</Table.Th>
-                        <Table.Th>Current step</Table.Th>
-                        <Table.Th>Started</Table.Th>
-                        <Table.Th>Finished</Table.Th>
+                        <Table.Th>{t('executions.contact')}</Table.Th>
+                        <Table.Th>{t('executions.status')}</Table.Th>
+                        <Table.Th>{t('executions.currentStep')}</Table.Th>
+                        <Table.Th>{t('executions.started')}</Table.Th>
+                        <Table.Th>{t('executions.finished')}</Table.Th>
                         <Table.Th />
                       </Table.Tr>
                     </Table.Thead>
@@ -158,7 +161,7 @@ export default function WorkflowExecutions() {
                           </Table.Td>
                           <Table.Td style={{ whiteSpace: 'nowrap' }}>
                             <Badge color={STATUS_COLORS[e.status]} variant="light" style={{ overflow: 'visible' }}>
-                              {e.status}
+                              {statusWords(e.status)}
                             </Badge>
                           </Table.Td>
                           <Table.Td data-current-step>
@@ -181,8 +184,8 @@ export default function WorkflowExecutions() {
                           <Table.Td>{momentWords(e.startedAt)}</Table.Td>
                           <Table.Td>{e.finishedAt ? momentWords(e.finishedAt) : '—'}</Table.Td>
                           <Table.Td>
-                            <Button size="xs" variant="subtle" onClick={() => setOpenId(e.id)} aria-label={`Timeline of execution ${e.id}`}>
-                              Timeline
+                            <Button size="xs" variant="subtle" onClick={() => setOpenId(e.id)} aria-label={t('executions.timelineOf', { id: e.id })}>
+                              {t('executions.timeline')}
                             </Button>
                           </Table.Td>
                         </Table.Tr>
@@ -193,15 +196,15 @@ export default function WorkflowExecutions() {
               ) : (
                 <Empty>
                   {searched
-                    ? `No executions of a contact matching “${searched}”.`
+                    ? t('executions.noMatch', { search: searched })
                     : status === 'all'
-                      ? 'No executions yet: they start when the trigger event is tracked for a contact while the workflow is enabled.'
-                      : `No ${status.toLowerCase()} executions.`}
+                      ? t('executions.empty')
+                      : t(`executions.emptyStatus.${status as (typeof EXECUTION_STATUSES)[number]}`)}
                 </Empty>
               )}
               {list.data.totalPages > 1 ? (
                 <Group justify="center" p="sm">
-                  <Pagination total={list.data.totalPages} value={page} onChange={setPage} aria-label="Pages" />
+                  <Pagination total={list.data.totalPages} value={page} onChange={setPage} aria-label={t('common:pages')} />
                 </Group>
               ) : null}
             </Paper>
@@ -213,26 +216,26 @@ export default function WorkflowExecutions() {
           </Grid.Col>
         ) : null}
       </Grid>
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title="Cancel every active execution?">
+      <Modal opened={confirming} onClose={() => setConfirming(false)} title={t('executions.confirmTitle')}>
         <Stack>
           <Text>
-            {active} execution{active === 1 ? '' : 's'} running or waiting stop{active === 1 ? 's' : ''} where {active === 1 ? 'it is' : 'they are'}; steps
-            already taken stay done. The workflow stays {workflow.data.enabled ? 'enabled' : 'disabled'}.
+            {active === 1 ? t('executions.confirmOne', { n: active }) : t('executions.confirmMany', { n: active })}{' '}
+            {workflow.data.enabled ? t('executions.staysEnabled') : t('executions.staysDisabled')}
           </Text>
           {cancelAll.error ? <ErrorState error={cancelAll.error} /> : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setConfirming(false)}>
-              Keep them
+              {t('executions.keep')}
             </Button>
             <Button color="red" onClick={() => cancelAll.mutate()} loading={cancelAll.isPending}>
-              Cancel {active} execution{active === 1 ? '' : 's'}
+              {active === 1 ? t('executions.cancelOne') : t('executions.cancelMany', { n: active })}
             </Button>
           </Group>
         </Stack>
       </Modal>
       {cancelAll.data ? (
         <Alert color="gray" role="status">
-          Cancelled {cancelAll.data.cancelled} execution{cancelAll.data.cancelled === 1 ? '' : 's'}.
+          {cancelAll.data.cancelled === 1 ? t('executions.cancelledOne') : t('executions.cancelledMany', { n: cancelAll.data.cancelled })}
         </Alert>
       ) : null}
     </Stack>

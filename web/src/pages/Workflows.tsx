@@ -9,11 +9,13 @@ import { ListPage, ListTable } from '../components/ListPage';
 import { EventNameInput } from '../components/workflow/FieldWidgets';
 import { StartFromFlow } from '../components/workflow/StartFromFlow';
 import { momentWords } from '../api/dates';
+import { useTranslation } from 'react-i18next';
 
 const PAGE_SIZE = 25;
 
 /** GET /workflows (page-paginated, searchable) and "New workflow", which opens the editor on the new graph. */
 export default function Workflows() {
+  const { t } = useTranslation(['workflows', 'common']);
   const { projectId } = useCurrentProject();
   const [page, setPage] = useState(1);
   const [search, setSearch] = useState('');
@@ -27,33 +29,39 @@ export default function Workflows() {
   });
   return (
     <ListPage
-      title="Workflows"
+      title={t('list.title')}
       action={
         <Group gap="sm">
           <Button variant="default" onClick={() => setStarting(true)}>
-            Start from a flow
+            {t('list.startFromFlow')}
           </Button>
-          <Button onClick={() => setCreating(true)}>New workflow</Button>
+          <Button onClick={() => setCreating(true)}>{t('list.newWorkflow')}</Button>
         </Group>
       }
-      description="A workflow starts for a contact when an event of its trigger is tracked, then runs its steps: emails, delays, conditions, webhooks, contact updates."
+      description={t('list.description')}
     >
-      <TextInput label="Search" placeholder="Name or description" value={search} onChange={(e) => {
-        setSearch(e.currentTarget.value);
-        setPage(1);
-      }} maw={360} />
+      <TextInput
+        label={t('list.search')}
+        placeholder={t('list.searchPlaceholder')}
+        value={search}
+        onChange={(e) => {
+          setSearch(e.currentTarget.value);
+          setPage(1);
+        }}
+        maw={360}
+      />
       <ListTable
         query={list}
-        label="Workflows"
+        label={t('list.title')}
         highlightOnHover
         miw={640}
         head={
           <>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Trigger</Table.Th>
-            <Table.Th>State</Table.Th>
-            <Table.Th ta="right">Steps</Table.Th>
-            <Table.Th>Updated</Table.Th>
+            <Table.Th>{t('list.name')}</Table.Th>
+            <Table.Th>{t('list.trigger')}</Table.Th>
+            <Table.Th>{t('list.state')}</Table.Th>
+            <Table.Th ta="right">{t('list.steps')}</Table.Th>
+            <Table.Th>{t('list.updated')}</Table.Th>
           </>
         }
         row={(w) => (
@@ -73,26 +81,26 @@ export default function Workflows() {
             </Table.Td>
             <Table.Td>
               <Badge variant="light" color={w.enabled ? 'green' : 'gray'}>
-                {w.enabled ? 'Enabled' : 'Disabled'}
+                {w.enabled ? t('enabled') : t('disabled')}
               </Badge>
             </Table.Td>
             <Table.Td ta="right">{w.steps.length - 1}</Table.Td>
             <Table.Td>{momentWords(w.updatedAt)}</Table.Td>
           </Table.Tr>
         )}
-        empty={debounced ? 'No workflow matches this search.' : 'No workflows yet: "Start from a flow" offers ready-made ones; "New workflow" starts one from the event that triggers it.'}
+        empty={debounced ? t('list.noMatch') : t('list.empty')}
         footer={(d) =>
           d.totalPages > 1 ? (
             <Group justify="center" p="sm">
-              <Pagination total={d.totalPages} value={page} onChange={setPage} aria-label="Pages" />
+              <Pagination total={d.totalPages} value={page} onChange={setPage} aria-label={t('common:pages')} />
             </Group>
           ) : null
         }
       />
-      <Modal opened={creating} onClose={() => setCreating(false)} title="New workflow">
+      <Modal opened={creating} onClose={() => setCreating(false)} title={t('list.newWorkflow')}>
         {creating ? <NewWorkflow projectId={projectId} /> : null}
       </Modal>
-      <Modal opened={starting} onClose={() => setStarting(false)} title="Start from a flow" size="xl">
+      <Modal opened={starting} onClose={() => setStarting(false)} title={t('list.startFromFlow')} size="xl">
         {starting ? <StartFromFlow projectId={projectId} /> : null}
       </Modal>
     </ListPage>
@@ -100,11 +108,12 @@ export default function Workflows() {
 }
 
 function NewWorkflow({ projectId }: { projectId: string }) {
+  const { t } = useTranslation('workflows');
   const navigate = useNavigate();
   const [name, setName] = useState('');
   const [eventName, setEventName] = useState<string | undefined>();
   const create = useMutation({
-    meta: { success: 'Workflow created' },
+    meta: { success: t('list.created') },
     mutationFn: () => unwrap(api.POST('/workflows', { body: { name, eventName } })),
     onSuccess: (w) => navigate(`/p/${projectId}/workflows/${w.id}`),
   });
@@ -116,8 +125,22 @@ function NewWorkflow({ projectId }: { projectId: string }) {
       }}
     >
       <Stack>
-        <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={fieldError(create.error, 'name')} data-autofocus />
-        <EventNameInput projectId={projectId} label="Trigger event" required value={eventName} onChange={setEventName} error={fieldError(create.error, 'eventName')} />
+        <TextInput
+          label={t('list.name')}
+          required
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={fieldError(create.error, 'name')}
+          data-autofocus
+        />
+        <EventNameInput
+          projectId={projectId}
+          label={t('list.triggerEvent')}
+          required
+          value={eventName}
+          onChange={setEventName}
+          error={fieldError(create.error, 'eventName')}
+        />
         {create.error && !hasFieldErrors(create.error) ? (
           <Alert color="red" role="alert">
             {create.error.message}
@@ -125,7 +148,7 @@ function NewWorkflow({ projectId }: { projectId: string }) {
         ) : null}
         <Group justify="flex-end">
           <Button type="submit" loading={create.isPending}>
-            Create workflow
+            {t('list.create')}
           </Button>
         </Group>
       </Stack>

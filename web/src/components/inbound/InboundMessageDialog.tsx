@@ -5,6 +5,7 @@ import { api, unwrap } from '../../api/client';
 import { ErrorState, Loading } from '../States';
 import { INBOUND_KINDS, type InboundSummary } from './kinds';
 import { momentWords, numberWords } from '../../api/dates';
+import { useTranslation } from 'react-i18next';
 
 /** A label and its value, a line of the message's facts. */
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
@@ -22,6 +23,7 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 
 /** One received message: what it is, the contact it matched, its authentication, its parsed headers and its source (GET /inbound/:id). */
 export function InboundMessageDialog({ projectId, message, onClose }: { projectId: string; message: InboundSummary | null; onClose(): void }) {
+  const { t } = useTranslation('mail');
   const full = useQuery({
     queryKey: ['inbound', projectId, 'one', message?.id],
     enabled: !!message,
@@ -29,53 +31,53 @@ export function InboundMessageDialog({ projectId, message, onClose }: { projectI
   });
   const kind = message ? INBOUND_KINDS[message.kind] : null;
   return (
-    <Modal opened={!!message} onClose={onClose} title={message?.subject || '(no subject)'} size="xl">
+    <Modal opened={!!message} onClose={onClose} title={message?.subject || t('inbound.noSubject')} size="xl">
       {message && kind ? (
         <Stack>
           <Group>
             <Badge color={kind.color} variant="light">
-              {kind.label}
+              {t(`inbound.kinds.${message.kind}.label`)}
             </Badge>
             <Text size="sm" c="dimmed">
-              {kind.about}
+              {t(`inbound.kinds.${message.kind}.about`)}
             </Text>
           </Group>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <Fact label="Received">{momentWords(message.createdAt)}</Fact>
-            <Fact label="From">{message.from}</Fact>
-            <Fact label="To">{message.to.join(', ')}</Fact>
-            <Fact label="Envelope sender">{message.mailFrom ?? 'none (a report)'}</Fact>
-            <Fact label="Contact">
+            <Fact label={t('inbound.received')}>{momentWords(message.createdAt)}</Fact>
+            <Fact label={t('inbound.from')}>{message.from}</Fact>
+            <Fact label={t('inbound.to')}>{message.to.join(', ')}</Fact>
+            <Fact label={t('inbound.envelope')}>{message.mailFrom ?? t('inbound.noEnvelope')}</Fact>
+            <Fact label={t('inbound.contact')}>
               {message.contactId ? (
                 <Anchor component={Link} to={`/p/${projectId}/contacts/${message.contactId}`} onClick={onClose}>
-                  {message.contactEmail ?? 'An erased contact'}
+                  {message.contactEmail ?? t('inbound.erasedContact')}
                 </Anchor>
               ) : (
-                'No contact matched'
+                t('inbound.noContact')
               )}
             </Fact>
-            <Fact label="About the email">{message.emailId ? <Code>{message.emailId}</Code> : null}</Fact>
-            {message.status ? <Fact label="Status">{message.status}</Fact> : null}
-            {message.diagnostic ? <Fact label="Diagnostic">{message.diagnostic}</Fact> : null}
+            <Fact label={t('inbound.aboutEmail')}>{message.emailId ? <Code>{message.emailId}</Code> : null}</Fact>
+            {message.status ? <Fact label={t('inbound.status')}>{message.status}</Fact> : null}
+            {message.diagnostic ? <Fact label={t('inbound.diagnostic')}>{message.diagnostic}</Fact> : null}
             {message.auth ? (
-              <Fact label="Authentication">
-                SPF {message.auth.spf}, DKIM {message.auth.dkim}, DMARC {message.auth.dmarc}
+              <Fact label={t('inbound.authentication')}>
+                {t('inbound.authResults', { spf: message.auth.spf, dkim: message.auth.dkim, dmarc: message.auth.dmarc })}
               </Fact>
             ) : null}
           </SimpleGrid>
           <Title order={3} size="h5">
-            Headers
+            {t('inbound.headers')}
           </Title>
           {full.isPending ? <Loading /> : null}
-          {full.error ? <ErrorState error={full.error} title="The message could not be loaded" /> : null}
+          {full.error ? <ErrorState error={full.error} title={t('inbound.notLoaded')} /> : null}
           {full.data ? (
             <>
               <ScrollArea.Autosize mah={320} viewportProps={{ tabIndex: 0 }}>
-                <Table aria-label="Headers" fz="xs" striped>
+                <Table aria-label={t('inbound.headers')} fz="xs" striped>
                   <Table.Thead>
                     <Table.Tr>
-                      <Table.Th>Name</Table.Th>
-                      <Table.Th>Value</Table.Th>
+                      <Table.Th>{t('inbound.name')}</Table.Th>
+                      <Table.Th>{t('inbound.value')}</Table.Th>
                     </Table.Tr>
                   </Table.Thead>
                   <Table.Tbody>
@@ -92,7 +94,7 @@ export function InboundMessageDialog({ projectId, message, onClose }: { projectI
               <details>
                 <summary>
                   <Text span size="sm">
-                    Source ({numberWords(full.data.size)} bytes)
+                    {t('inbound.source', { size: numberWords(full.data.size) })}
                   </Text>
                 </summary>
                 <ScrollArea.Autosize mah={320} viewportProps={{ tabIndex: 0 }}>

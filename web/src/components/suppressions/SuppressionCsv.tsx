@@ -3,6 +3,7 @@ import { Button, FileInput, Group, Progress, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import { ErrorState } from '../States';
+import { useTranslation } from 'react-i18next';
 
 /** As many addresses as POST /suppressions takes at once (api/schemas/suppressions.ts MAX_SUPPRESSIONS_PER_REQUEST). */
 const CHUNK = 1000;
@@ -33,6 +34,7 @@ export function addressesOf(text: string): { emails: string[]; skipped: number }
 
 /** "Add from a CSV file": suppresses every address of a file, a thousand per request, with its progress and what it did. */
 export function SuppressionCsv({ projectId }: { projectId: string }) {
+  const { t } = useTranslation('mail');
   const qc = useQueryClient();
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
@@ -40,7 +42,7 @@ export function SuppressionCsv({ projectId }: { projectId: string }) {
   const upload = useMutation({
     mutationFn: async (f: File) => {
       const { emails, skipped } = addressesOf(await f.text());
-      if (!emails.length) throw new Error(`${f.name} holds no email address: put one address per line, or a column of them.`);
+      if (!emails.length) throw new Error(t('csv.noAddress', { file: f.name }));
       let added = 0;
       let existing = 0;
       setProgress({ done: 0, total: emails.length });
@@ -54,9 +56,9 @@ export function SuppressionCsv({ projectId }: { projectId: string }) {
     },
     onSuccess: (r) => {
       setFile(null);
-      const parts = [`${r.added} added`, `${r.existing} already on the list`];
-      if (r.skipped) parts.push(`${r.skipped} ${r.skipped === 1 ? 'line' : 'lines'} without an address skipped`);
-      setOutcome(`From the file: ${parts.join(', ')}.`);
+      const parts = [t('csv.added', { n: r.added }), t('csv.existing', { n: r.existing })];
+      if (r.skipped) parts.push(r.skipped === 1 ? t('csv.skippedOne', { n: r.skipped }) : t('csv.skippedMany', { n: r.skipped }));
+      setOutcome(t('csv.outcome', { parts: parts.join(', ') }));
     },
     onSettled: () => {
       setProgress(null);
@@ -67,8 +69,8 @@ export function SuppressionCsv({ projectId }: { projectId: string }) {
     <Stack gap="xs">
       <Group align="flex-end">
         <FileInput
-          label="CSV file"
-          description="One address per line, or a column of them; other columns and a header row are ignored."
+          label={t('csv.file')}
+          description={t('csv.fileHint')}
           accept=".csv,text/csv,text/plain"
           value={file}
           onChange={(f) => {
@@ -80,11 +82,11 @@ export function SuppressionCsv({ projectId }: { projectId: string }) {
           w={320}
         />
         <Button variant="default" disabled={!file} loading={upload.isPending} onClick={() => file && upload.mutate(file)}>
-          Suppress addresses in file
+          {t('csv.submit')}
         </Button>
       </Group>
-      {progress ? <Progress value={(progress.done / progress.total) * 100} aria-label="Suppressing the file's addresses" /> : null}
-      {upload.error ? <ErrorState error={upload.error} title="Not all of the file was added" /> : null}
+      {progress ? <Progress value={(progress.done / progress.total) * 100} aria-label={t('csv.progress')} /> : null}
+      {upload.error ? <ErrorState error={upload.error} title={t('csv.notAll')} /> : null}
       {outcome ? (
         <Text size="sm" role="status">
           {outcome}

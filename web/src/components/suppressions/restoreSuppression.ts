@@ -1,4 +1,5 @@
 import { api, forProject, type ResponseOf, unwrap } from '../../api/client';
+import { i18n } from '../../i18n';
 
 type Entry = ResponseOf<'/suppressions', 'get'>['data'][number];
 
@@ -10,6 +11,7 @@ type Entry = ResponseOf<'/suppressions', 'get'>['data'][number];
 export async function restoreSuppression(projectId: string, entry: Entry): Promise<string> {
   const expiresAt = entry.expiresAt && Date.parse(entry.expiresAt) > Date.now() ? entry.expiresAt : undefined;
   await unwrap(api.POST('/suppressions', { body: { emails: [entry.email], ...(expiresAt ? { expiresAt } : {}) }, headers: forProject(projectId) }));
-  const was = entry.reason === 'HARD_BOUNCE' ? 'a hard bounce' : entry.reason === 'COMPLAINT' ? 'a spam complaint' : null;
-  return was ? `${entry.email} is suppressed again, as added by hand (it was ${was})` : `${entry.email} is suppressed again`;
+  const t = i18n.getFixedT(null, 'mail');
+  const was = entry.reason === 'HARD_BOUNCE' ? t('suppressions.wasBounce') : entry.reason === 'COMPLAINT' ? t('suppressions.wasComplaint') : null;
+  return was ? t('suppressions.againByHand', { email: entry.email, was }) : t('suppressions.again', { email: entry.email });
 }

@@ -1,8 +1,25 @@
-import { ActionIcon, Alert, Button, Fieldset, Group, MultiSelect, NumberInput, SegmentedControl, Select, Stack, Switch, TagsInput, Text, Textarea, TextInput } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Fieldset,
+  Group,
+  MultiSelect,
+  NumberInput,
+  SegmentedControl,
+  Select,
+  Stack,
+  Switch,
+  TagsInput,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { FilterBuilder, newTree, type FilterTree } from '../FilterBuilder';
 import { initialValue, labelOf, singular, variantIndex, variantLabel, type JsonSchema } from '../../api/workflows';
 import { DurationInput, EventNameInput, ListPicker, TemplatePicker } from './FieldWidgets';
+import { useTranslation } from 'react-i18next';
 
 /**
  * A step's config form, generated from its type's JSON Schema (GET /workflows/step-types): objects,
@@ -11,16 +28,39 @@ import { DurationInput, EventNameInput, ListPicker, TemplatePicker } from './Fie
  * a type added to the registry is configurable without web code. `errors` are the API's messages by
  * config path (`branches.1.name`); those no input claims are listed above the form.
  */
-export function ConfigForm({ projectId, schema, value, onChange, errors }: { projectId: string; schema: JsonSchema; value: Record<string, unknown>; onChange: (v: Record<string, unknown>) => void; errors: Record<string, string> }) {
+export function ConfigForm({
+  projectId,
+  schema,
+  value,
+  onChange,
+  errors,
+}: {
+  projectId: string;
+  schema: JsonSchema;
+  value: Record<string, unknown>;
+  onChange: (v: Record<string, unknown>) => void;
+  errors: Record<string, string>;
+}) {
+  const { t } = useTranslation('workflows');
   const claimed = new Set<string>();
   const field = (
-    <SchemaField projectId={projectId} schema={schema} value={value} onChange={(v) => onChange((v ?? {}) as Record<string, unknown>)} path="" label="" required errors={errors} claim={(p) => claimed.add(p)} />
+    <SchemaField
+      projectId={projectId}
+      schema={schema}
+      value={value}
+      onChange={(v) => onChange((v ?? {}) as Record<string, unknown>)}
+      path=""
+      label=""
+      required
+      errors={errors}
+      claim={(p) => claimed.add(p)}
+    />
   );
   const loose = Object.entries(errors).filter(([p]) => !claimed.has(p));
   return (
     <Stack gap="sm">
       {loose.length ? (
-        <Alert color="red" role="alert" title="The step's config is refused">
+        <Alert color="red" role="alert" title={t('config.refused')}>
           {loose.map(([p, m]) => (
             <Text key={p} size="sm">
               {p ? `${p}: ` : ''}
@@ -52,6 +92,7 @@ const typeOf = (s: JsonSchema) => (Array.isArray(s.type) ? s.type.find((t) => t 
 const join = (path: string, key: string | number) => (path ? `${path}.${key}` : String(key));
 
 function SchemaField(props: FieldProps) {
+  const { t } = useTranslation('workflows');
   const { projectId, schema, value, onChange, path, label, required, errors, claim } = props;
   const error = errors[path];
   if (error !== undefined) claim(path);
@@ -60,23 +101,84 @@ function SchemaField(props: FieldProps) {
   // A `picker` (a step type's `references`, or `.meta({ picker })` on its schema) chooses from a list.
   switch (schema.picker) {
     case 'template':
-      return <TemplatePicker projectId={projectId} label={label} required={required} value={value as string | undefined} onChange={onChange} error={error} description={description} />;
+      return (
+        <TemplatePicker
+          projectId={projectId}
+          label={label}
+          required={required}
+          value={value as string | undefined}
+          onChange={onChange}
+          error={error}
+          description={description}
+        />
+      );
     case 'event':
-      return <EventNameInput projectId={projectId} label={label} required={required} value={value as string | undefined} onChange={onChange} error={error} description={description} />;
+      return (
+        <EventNameInput
+          projectId={projectId}
+          label={label}
+          required={required}
+          value={value as string | undefined}
+          onChange={onChange}
+          error={error}
+          description={description}
+        />
+      );
     case undefined:
       break;
     default:
-      return <ListPicker projectId={projectId} picker={schema.picker} label={label} required={required} value={value as string | undefined} onChange={onChange} error={error} description={description} />;
+      return (
+        <ListPicker
+          projectId={projectId}
+          picker={schema.picker}
+          label={label}
+          required={required}
+          value={value as string | undefined}
+          onChange={onChange}
+          error={error}
+          description={description}
+        />
+      );
   }
 
   switch (schema.format) {
     case 'template-id':
-      return <TemplatePicker projectId={projectId} label={label} required={required} value={value as string | undefined} onChange={onChange} error={error} description={description} />;
+      return (
+        <TemplatePicker
+          projectId={projectId}
+          label={label}
+          required={required}
+          value={value as string | undefined}
+          onChange={onChange}
+          error={error}
+          description={description}
+        />
+      );
     case 'event-name':
-      return <EventNameInput projectId={projectId} label={label} required={required} value={value as string | undefined} onChange={onChange} error={error} description={description} />;
+      return (
+        <EventNameInput
+          projectId={projectId}
+          label={label}
+          required={required}
+          value={value as string | undefined}
+          onChange={onChange}
+          error={error}
+          description={description}
+        />
+      );
     case 'duration':
       for (const k of ['amount', 'unit']) if (errors[join(path, k)] !== undefined) claim(join(path, k));
-      return <DurationInput schema={schema} label={label || 'Duration'} legend={path !== ''} value={value as { amount?: number; unit?: string } | undefined} onChange={onChange} errors={errors} path={path} />;
+      return (
+        <DurationInput
+          schema={schema}
+          label={label || t('config.duration')}
+          legend={path !== ''}
+          value={value as { amount?: number; unit?: string } | undefined}
+          onChange={onChange}
+          errors={errors}
+          path={path}
+        />
+      );
     case 'filter-tree':
       return <FilterTreeField {...props} />;
   }
@@ -135,15 +237,16 @@ function SchemaField(props: FieldProps) {
         />
       );
     case 'boolean':
-      if (required) return <Switch label={label} description={description} checked={value === true} onChange={(e) => onChange(e.currentTarget.checked)} error={error} />;
+      if (required)
+        return <Switch label={label} description={description} checked={value === true} onChange={(e) => onChange(e.currentTarget.checked)} error={error} />;
       return (
         <Select
           label={label}
           description={description}
           data={[
-            { value: '', label: 'Leave unchanged' },
-            { value: 'true', label: 'Yes' },
-            { value: 'false', label: 'No' },
+            { value: '', label: t('config.leaveUnchanged') },
+            { value: 'true', label: t('config.yes') },
+            { value: 'false', label: t('config.no') },
           ]}
           value={value === undefined ? '' : String(value)}
           allowDeselect={false}
@@ -157,6 +260,7 @@ function SchemaField(props: FieldProps) {
 }
 
 function ObjectField({ projectId, schema, value, onChange, path, label, required, errors, claim }: FieldProps) {
+  const { t } = useTranslation('workflows');
   const obj = (value ?? {}) as Record<string, unknown>;
   const present = value !== undefined;
   const requiredKeys = new Set(schema.required ?? []);
@@ -167,13 +271,30 @@ function ObjectField({ projectId, schema, value, onChange, path, label, required
     onChange(next);
   };
   const fields = Object.entries(schema.properties ?? {}).map(([key, child]) => (
-    <SchemaField key={key} projectId={projectId} schema={child} value={obj[key]} onChange={(v) => set(key, v)} path={join(path, key)} label={labelOf(key)} required={requiredKeys.has(key)} errors={errors} claim={claim} />
+    <SchemaField
+      key={key}
+      projectId={projectId}
+      schema={child}
+      value={obj[key]}
+      onChange={(v) => set(key, v)}
+      path={join(path, key)}
+      label={labelOf(key)}
+      required={requiredKeys.has(key)}
+      errors={errors}
+      claim={claim}
+    />
   ));
-  if (path === '') return <Stack gap="sm">{fields.length ? fields : <Text c="dimmed">This step type has nothing to configure.</Text>}</Stack>;
+  if (path === '') return <Stack gap="sm">{fields.length ? fields : <Text c="dimmed">{t('config.nothing')}</Text>}</Stack>;
   return (
     <Fieldset legend={label}>
       <Stack gap="sm">
-        {!required ? <Switch label={`Set ${label.toLowerCase()}`} checked={present} onChange={(e) => onChange(e.currentTarget.checked ? initialValue(schema) : undefined)} /> : null}
+        {!required ? (
+          <Switch
+            label={t('config.set', { field: label.toLowerCase() })}
+            checked={present}
+            onChange={(e) => onChange(e.currentTarget.checked ? initialValue(schema) : undefined)}
+          />
+        ) : null}
         {present || required ? fields : null}
       </Stack>
     </Fieldset>
@@ -181,6 +302,8 @@ function ObjectField({ projectId, schema, value, onChange, path, label, required
 }
 
 function UnionField({ projectId, schema, value, onChange, path, label, required, errors, claim }: FieldProps) {
+  const { t } = useTranslation('workflows');
+  const words = { with: (fields: string) => t('config.withFields', { fields }), form: (n: number) => t('config.formN', { n }) };
   const variants = (schema.anyOf ?? schema.oneOf)!;
   const [index, setIndex] = useState(() => variantIndex(schema, value));
   const choose = (i: number) => {
@@ -194,24 +317,51 @@ function UnionField({ projectId, schema, value, onChange, path, label, required,
     <Stack gap="sm">
       <div>
         <Text size="sm" fw={500} id={`form-${path || 'root'}`}>
-          {label || 'Form'}
+          {label || t('config.form')}
         </Text>
-        <SegmentedControl aria-labelledby={`form-${path || 'root'}`} data={variants.map((_, i) => ({ value: String(i), label: variantLabel(schema, i) }))} value={String(index)} onChange={(v) => choose(Number(v))} />
+        <SegmentedControl
+          aria-labelledby={`form-${path || 'root'}`}
+          data={variants.map((_, i) => ({ value: String(i), label: variantLabel(schema, i, words) }))}
+          value={String(index)}
+          onChange={(v) => choose(Number(v))}
+        />
       </div>
-      <SchemaField projectId={projectId} schema={variants[index]} value={value} onChange={onChange} path={path} label={label} required={required} errors={errors} claim={claim} />
+      <SchemaField
+        projectId={projectId}
+        schema={variants[index]}
+        value={value}
+        onChange={onChange}
+        path={path}
+        label={label}
+        required={required}
+        errors={errors}
+        claim={claim}
+      />
     </Stack>
   );
 }
 
 function ArrayField({ projectId, schema, value, onChange, path, label, required, errors, claim }: FieldProps) {
+  const { t } = useTranslation('workflows');
   const list = Array.isArray(value) ? value : [];
   const items = schema.items ?? {};
   const error = errors[path];
   if (items.enum) {
-    return <MultiSelect label={label} required={required} data={items.enum.map(String)} value={list.map(String)} onChange={(v) => onChange(v.length || required ? v : undefined)} error={error} />;
+    return (
+      <MultiSelect
+        label={label}
+        required={required}
+        data={items.enum.map(String)}
+        value={list.map(String)}
+        onChange={(v) => onChange(v.length || required ? v : undefined)}
+        error={error}
+      />
+    );
   }
   if (typeOf(items) === 'string' && !items.format) {
-    return <TagsInput label={label} required={required} value={list.map(String)} onChange={(v) => onChange(v.length || required ? v : undefined)} error={error} />;
+    return (
+      <TagsInput label={label} required={required} value={list.map(String)} onChange={(v) => onChange(v.length || required ? v : undefined)} error={error} />
+    );
   }
   const max = schema.maxItems ?? Number.POSITIVE_INFINITY;
   const min = schema.minItems ?? 0;
@@ -224,16 +374,32 @@ function ArrayField({ projectId, schema, value, onChange, path, label, required,
           // biome-ignore lint/suspicious/noArrayIndexKey: see above
           <Group key={i} align="flex-end" wrap="nowrap" data-config-path={join(path, i)}>
             <div style={{ flex: 1 }}>
-              <SchemaField projectId={projectId} schema={items} value={item} onChange={(v) => onChange(list.map((x, j) => (j === i ? v : x)))} path={join(path, i)} label={`${labelOf(one)} ${i + 1}`} required errors={errors} claim={claim} />
+              <SchemaField
+                projectId={projectId}
+                schema={items}
+                value={item}
+                onChange={(v) => onChange(list.map((x, j) => (j === i ? v : x)))}
+                path={join(path, i)}
+                label={`${labelOf(one)} ${i + 1}`}
+                required
+                errors={errors}
+                claim={claim}
+              />
             </div>
-            <ActionIcon variant="subtle" color="red" aria-label={`Remove ${one} ${i + 1}`} disabled={list.length <= min} onClick={() => onChange(list.filter((_, j) => j !== i))}>
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              aria-label={t('config.remove', { item: one, n: i + 1 })}
+              disabled={list.length <= min}
+              onClick={() => onChange(list.filter((_, j) => j !== i))}
+            >
               ×
             </ActionIcon>
           </Group>
         ))}
         <Group>
           <Button size="xs" variant="light" disabled={list.length >= max} onClick={() => onChange([...list, initialValue(items)])}>
-            Add {one}
+            {t('config.add', { item: one })}
           </Button>
         </Group>
         {error ? (
@@ -248,6 +414,7 @@ function ArrayField({ projectId, schema, value, onChange, path, label, required,
 
 /** A map or anything the form has no input for: edited as JSON, parsed as it is typed. */
 function JsonField({ value, onChange, label, required, errors, path, schema }: FieldProps) {
+  const { t: tr } = useTranslation('workflows');
   const [text, setText] = useState(() => (value === undefined ? '' : JSON.stringify(value, null, 2)));
   const [problem, setProblem] = useState<string>();
   useEffect(() => {
@@ -263,7 +430,7 @@ function JsonField({ value, onChange, label, required, errors, path, schema }: F
     <Textarea
       label={label}
       required={required}
-      description={schema.description ?? 'JSON'}
+      description={schema.description ?? tr('config.json')}
       autosize
       minRows={2}
       styles={{ input: { fontFamily: 'monospace' } }}
@@ -279,7 +446,7 @@ function JsonField({ value, onChange, label, required, errors, path, schema }: F
           onChange(JSON.parse(t));
           setProblem(undefined);
         } catch {
-          setProblem('Not valid JSON yet');
+          setProblem(tr('config.notJson'));
         }
       }}
       error={problem ?? errors[path]}

@@ -4,9 +4,10 @@ import { api, unwrap } from '../../api/client';
 import { useAppConfig } from '../../api/session';
 import { STATUS_COLORS, temporalExecutionUrl, type Workflow } from '../../api/workflows';
 import { ErrorState, Loading } from '../States';
-import { stepStory, waitWords } from './stepStory';
+import { statusWords, stepStory, waitWords } from './stepStory';
 import { RawOutput } from './RawOutput';
 import { momentWords } from '../../api/dates';
+import { useTranslation } from 'react-i18next';
 
 export const ACTIVE = new Set(['RUNNING', 'WAITING']);
 /** While something may still move, the page follows it. */
@@ -25,6 +26,7 @@ export function ExecutionTimeline({
   onClose: () => void;
   onCancelled: () => void;
 }) {
+  const { t } = useTranslation(['workflows', 'common']);
   const config = useAppConfig();
   const params = { params: { path: { id: workflow.id, executionId } } };
   const detail = useQuery({
@@ -33,7 +35,7 @@ export function ExecutionTimeline({
     queryFn: () => unwrap(api.GET('/workflows/{id}/executions/{executionId}', params)),
   });
   const cancel = useMutation({
-    meta: { success: 'Run cancelled' },
+    meta: { success: t('timeline.cancelledToast') },
     mutationFn: () => unwrap(api.DELETE('/workflows/{id}/executions/{executionId}', params)),
     onSuccess: onCancelled,
   });
@@ -42,13 +44,13 @@ export function ExecutionTimeline({
   const stepName = (id: string) => workflow.steps.find((s) => s.id === id)?.name ?? id;
   const typeTitle = (type: string) => workflow.steps.find((s) => s.type === type)?.title ?? type;
   return (
-    <Paper withBorder p="md" component="section" aria-label="Execution timeline">
+    <Paper withBorder p="md" component="section" aria-label={t('timeline.label')}>
       <Group justify="space-between" mb="sm">
         <Title order={2} size="h4">
-          Timeline
+          {t('timeline.heading')}
         </Title>
         <Button size="xs" variant="default" onClick={onClose}>
-          Close
+          {t('common:close')}
         </Button>
       </Group>
       {detail.isPending ? <Loading /> : null}
@@ -56,24 +58,24 @@ export function ExecutionTimeline({
       {e ? (
         <Stack gap="sm">
           <Group gap="xs">
-            <Badge color={STATUS_COLORS[e.status]}>{e.status}</Badge>
+            <Badge color={STATUS_COLORS[e.status]}>{statusWords(e.status)}</Badge>
             {e.contactEmail ? <Text size="sm">{e.contactEmail}</Text> : null}
             {e.status === 'WAITING' && waitWords(e) ? <Text size="sm">{waitWords(e)}</Text> : null}
           </Group>
           {e.error ? (
-            <Alert color="red" title="Failed">
+            <Alert color="red" title={t('timeline.failed')}>
               {e.error}
             </Alert>
           ) : null}
           <Group gap="sm">
             {temporal ? (
               <Anchor href={temporalExecutionUrl(temporal.uiUrl, temporal.namespace, e.id)} target="_blank" rel="noreferrer" size="sm">
-                Open in Temporal
+                {t('timeline.openInTemporal')}
               </Anchor>
             ) : null}
             {ACTIVE.has(e.status) ? (
               <Button size="xs" color="red" variant="light" onClick={() => cancel.mutate()} loading={cancel.isPending}>
-                Cancel execution
+                {t('timeline.cancel')}
               </Button>
             ) : null}
           </Group>
@@ -90,7 +92,7 @@ export function ExecutionTimeline({
                       {stepName(s.stepId)}
                     </Text>
                     <Badge size="xs" variant="light" color={STATUS_COLORS[s.status]}>
-                      {s.status}
+                      {statusWords(s.status)}
                     </Badge>
                   </Group>
                 }

@@ -2,6 +2,7 @@ import { Autocomplete, Fieldset, Group, NumberInput, Select } from '@mantine/cor
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import type { JsonSchema } from '../../api/workflows';
+import { useTranslation } from 'react-i18next';
 
 /**
  * The field widgets a step config's JSON Schema asks for by `format` (GET /workflows/step-types):
@@ -20,18 +21,23 @@ interface WidgetProps<T> {
 }
 
 export function TemplatePicker({ projectId, label, required, value, onChange, error, description }: WidgetProps<string>) {
+  const { t: tr } = useTranslation('workflows');
+  const typeWords = tr('widgets.templateType', { returnObjects: true }) as Record<string, string>;
   const templates = useQuery({
     queryKey: ['templates', projectId, 'picker'],
     queryFn: () => unwrap(api.GET('/templates', { params: { query: { page: 1, pageSize: 100, sort: 'updatedAt', dir: 'desc' } } })),
   });
-  const data = (templates.data?.data ?? []).map((t) => ({ value: t.id, label: `${t.name} (${t.type.toLowerCase()})` }));
+  const data = (templates.data?.data ?? []).map((t) => ({
+    value: t.id,
+    label: tr('widgets.template', { name: t.name, type: typeWords[t.type] ?? t.type.toLowerCase() }),
+  }));
   if (value && !data.some((d) => d.value === value)) data.push({ value, label: value });
   return (
     <Select
       label={label}
       required={required}
-      description={description ?? (templates.isPending ? 'Loading templates…' : data.length ? undefined : 'No templates yet: create one under Templates')}
-      placeholder="Pick a template"
+      description={description ?? (templates.isPending ? tr('widgets.loadingTemplates') : data.length ? undefined : tr('widgets.noTemplates'))}
+      placeholder={tr('widgets.pickTemplate')}
       data={data}
       value={value ?? null}
       onChange={(v) => onChange(v ?? undefined)}
@@ -43,6 +49,7 @@ export function TemplatePicker({ projectId, label, required, value, onChange, er
 }
 
 export function EventNameInput({ projectId, label, required, value, onChange, error, description }: WidgetProps<string>) {
+  const { t } = useTranslation('workflows');
   const names = useQuery({
     queryKey: ['event-names', projectId],
     queryFn: () => unwrap(api.GET('/events/names')),
@@ -51,7 +58,7 @@ export function EventNameInput({ projectId, label, required, value, onChange, er
     <Autocomplete
       label={label}
       required={required}
-      description={description ?? 'An event tracked with /v1/track, or one the service emits (email.opened, …)'}
+      description={description ?? t('widgets.eventHint')}
       data={[...new Set((names.data?.data ?? []).map((n) => n.name))]}
       value={value ?? ''}
       onChange={(v) => onChange(v === '' ? undefined : v)}
@@ -62,13 +69,47 @@ export function EventNameInput({ projectId, label, required, value, onChange, er
 
 type Duration = { amount?: number; unit?: string };
 
-export function DurationInput({ schema, label, value, onChange, errors, path, legend = true }: { schema: JsonSchema; label: string; value: Duration | undefined; onChange: (v: Duration) => void; errors: Record<string, string>; path: string; legend?: boolean }) {
+export function DurationInput({
+  schema,
+  label,
+  value,
+  onChange,
+  errors,
+  path,
+  legend = true,
+}: {
+  schema: JsonSchema;
+  label: string;
+  value: Duration | undefined;
+  onChange: (v: Duration) => void;
+  errors: Record<string, string>;
+  path: string;
+  legend?: boolean;
+}) {
+  const { t } = useTranslation('workflows');
   const units = (schema.properties?.unit?.enum as string[] | undefined) ?? ['minutes', 'hours', 'days', 'weeks'];
+  // The server's unit codes, in words where the dashboard knows them.
+  const unitWords = t('widgets.units', { returnObjects: true }) as Record<string, string>;
   const at = (k: string) => (path ? `${path}.${k}` : k);
   const body = (
     <Group align="flex-start" grow>
-      <NumberInput label="Amount" required min={0} value={value?.amount ?? ''} onChange={(v) => onChange({ ...value, amount: typeof v === 'number' ? v : undefined })} error={errors[at('amount')]} />
-      <Select label="Unit" required data={units} value={value?.unit ?? null} allowDeselect={false} onChange={(v) => onChange({ ...value, unit: v ?? undefined })} error={errors[at('unit')]} />
+      <NumberInput
+        label={t('widgets.amount')}
+        required
+        min={0}
+        value={value?.amount ?? ''}
+        onChange={(v) => onChange({ ...value, amount: typeof v === 'number' ? v : undefined })}
+        error={errors[at('amount')]}
+      />
+      <Select
+        label={t('widgets.unit')}
+        required
+        data={units.map((u) => ({ value: u, label: unitWords[u] ?? u }))}
+        value={value?.unit ?? null}
+        allowDeselect={false}
+        onChange={(v) => onChange({ ...value, unit: v ?? undefined })}
+        error={errors[at('unit')]}
+      />
     </Group>
   );
   return legend ? <Fieldset legend={label}>{body}</Fieldset> : body;
@@ -80,6 +121,7 @@ export function DurationInput({ schema, label, value, onChange, errors, path, le
  * unknown picker shows the value as it is, still from a list.
  */
 export function ListPicker({ projectId, picker, label, required, value, onChange, error, description }: WidgetProps<string> & { picker: string }) {
+  const { t } = useTranslation('workflows');
   const list = useQuery({
     queryKey: ['picker', picker, projectId],
     queryFn: async (): Promise<{ value: string; label: string }[]> => {
@@ -99,7 +141,7 @@ export function ListPicker({ projectId, picker, label, required, value, onChange
       label={label}
       required={required}
       description={description}
-      placeholder={`Pick a ${picker}`}
+      placeholder={picker === 'topic' || picker === 'segment' || picker === 'field' ? t(`widgets.pick.${picker}`) : t('widgets.pick.other', { picker })}
       data={data}
       value={value ?? null}
       onChange={(v) => onChange(v ?? undefined)}

@@ -3,12 +3,14 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { ErrorState, Loading } from '../States';
+import { Trans, useTranslation } from 'react-i18next';
 
 /**
  * "Start from a flow": the starters of GET /workflows/starters, each created disabled by
  * POST /workflows/starters/{key}, then opened in the editor, where its emails wait for a template.
  */
 export function StartFromFlow({ projectId }: { projectId: string }) {
+  const { t } = useTranslation('workflows');
   const navigate = useNavigate();
   const starters = useQuery({
     queryKey: ['workflow-starters', projectId],
@@ -16,16 +18,16 @@ export function StartFromFlow({ projectId }: { projectId: string }) {
     staleTime: 300_000,
   });
   const create = useMutation({
-    meta: { success: 'Workflow created' },
+    meta: { success: t('list.created') },
     mutationFn: (key: string) => unwrap(api.POST('/workflows/starters/{key}', { params: { path: { key } }, body: {} })),
     onSuccess: (w) => navigate(`/p/${projectId}/workflows/${w.id}`),
   });
-  if (starters.isPending) return <Loading label="Loading the flows…" />;
+  if (starters.isPending) return <Loading label={t('starters.loading')} />;
   if (starters.error) return <ErrorState error={starters.error} />;
   return (
     <Stack>
       <Text size="sm" c="dimmed">
-        The workflow is created disabled. Pick a template for each email, then enable it.
+        {t('starters.intro')}
       </Text>
       {create.error ? (
         <Alert color="red" role="alert">
@@ -42,15 +44,25 @@ export function StartFromFlow({ projectId }: { projectId: string }) {
                 </Title>
                 <Text size="sm">{s.description}</Text>
                 <Text size="xs" c="dimmed" mt={4}>
-                  Starts on <code>{s.eventName}</code> · {s.steps.map((st) => st.name).join(' → ')}
+                  <Trans
+                    t={t}
+                    i18nKey="starters.startsOn"
+                    values={{ event: s.eventName, steps: s.steps.map((st) => st.name).join(' → ') }}
+                    components={{ code: <code /> }}
+                  />
                 </Text>
               </div>
               <Group justify="space-between">
                 <Badge variant="light" color="gray">
-                  {s.templatesToPick === 1 ? '1 template to pick' : `${s.templatesToPick} templates to pick`}
+                  {s.templatesToPick === 1 ? t('starters.oneTemplate') : t('starters.templates', { n: s.templatesToPick })}
                 </Badge>
-                <Button size="xs" onClick={() => create.mutate(s.key)} loading={create.isPending && create.variables === s.key} aria-label={`Use ${s.name}`}>
-                  Use this flow
+                <Button
+                  size="xs"
+                  onClick={() => create.mutate(s.key)}
+                  loading={create.isPending && create.variables === s.key}
+                  aria-label={t('starters.useNamed', { name: s.name })}
+                >
+                  {t('starters.use')}
                 </Button>
               </Group>
             </Stack>

@@ -5,6 +5,7 @@ import { api, fieldError, unwrap } from '../../api/client';
 import { configErrors, initialValue, labelOf, type JsonSchema, type Step, type StepType, type Workflow } from '../../api/workflows';
 import { ConfigForm } from './ConfigForm';
 import type { CanvasProblem } from './WorkflowCanvas';
+import { useTranslation } from 'react-i18next';
 
 /**
  * Edits one step (or creates one, with `step` absent): its name, its config through the form
@@ -35,9 +36,12 @@ export function StepPanel({
   onConnect: (from: string, to: string, branch: string) => Promise<unknown>;
   onDisconnect: (transitionIds: string[]) => Promise<unknown>;
 }) {
+  const { t } = useTranslation(['workflows', 'common']);
   const schema = stepType.configSchema as JsonSchema;
   const [name, setName] = useState(step?.name ?? stepType.title);
-  const [config, setConfig] = useState<Record<string, unknown>>(() => (step?.config as Record<string, unknown>) ?? (initialValue(schema) as Record<string, unknown>) ?? {});
+  const [config, setConfig] = useState<Record<string, unknown>>(
+    () => (step?.config as Record<string, unknown>) ?? (initialValue(schema) as Record<string, unknown>) ?? {},
+  );
   const path = { params: { path: { id: workflow.id } } };
   // A new step is picked from the palette below: bring its form into view.
   const panel = useRef<HTMLElement>(null);
@@ -46,15 +50,16 @@ export function StepPanel({
   }, [step]);
 
   const save = useMutation({
-    meta: { success: 'Step saved' },
+    meta: { success: t('step.saved') },
     mutationFn: async () => {
       if (step) return unwrap(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflow.id, stepId: step.id } }, body: { name, config } }));
       return unwrap(
         api.POST('/workflows/{id}/steps', {
           ...path,
           // The document's enum is the product's registry; the server may run more types (GET /workflows/step-types lists them).
-        body: { type: stepType.type as never, name, config, ...(after ? { after } : {}) },
-      }));
+          body: { type: stepType.type as never, name, config, ...(after ? { after } : {}) },
+        }),
+      );
     },
     onSuccess: async (saved) => {
       await onChanged();
@@ -62,8 +67,9 @@ export function StepPanel({
     },
   });
   const remove = useMutation({
-    meta: { success: 'Step removed' },
-    mutationFn: () => unwrap(api.DELETE('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflow.id, stepId: step!.id }, query: { splice: 'true' } } })),
+    meta: { success: t('step.removed') },
+    mutationFn: () =>
+      unwrap(api.DELETE('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflow.id, stepId: step!.id }, query: { splice: 'true' } } })),
     onSuccess: async () => {
       await onChanged();
       onDone(null);
@@ -74,10 +80,10 @@ export function StepPanel({
   const isTrigger = stepType.internal;
   // Nothing leads into the trigger (the API refuses it), nor from a step to itself.
   const targets = workflow.steps.filter((s) => s.id !== step?.id && s.id !== workflow.steps[0]?.id);
-  const label = step ? step.name : `New step: ${stepType.title}`;
+  const label = step ? step.name : t('step.newStepOf', { title: stepType.title });
 
   return (
-    <Paper ref={panel} withBorder p="md" component="section" aria-label={step ? `Step ${step.name}` : 'New step'}>
+    <Paper ref={panel} withBorder p="md" component="section" aria-label={step ? t('step.stepNamed', { name: step.name }) : t('step.newStep')}>
       <Stack gap="sm">
         <Title order={2} size="h4">
           {label}
@@ -86,7 +92,7 @@ export function StepPanel({
           {stepType.description}
         </Text>
         {problems.length ? (
-          <Alert color="red" title="Keeps the workflow from running" role="alert">
+          <Alert color="red" title={t('step.problems')} role="alert">
             {problems.map((p) => (
               <Text key={p.field + p.message} size="sm">
                 {p.message}
@@ -94,7 +100,7 @@ export function StepPanel({
             ))}
           </Alert>
         ) : null}
-        <TextInput label="Step name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={fieldError(save.error, 'name')} />
+        <TextInput label={t('step.name')} required value={name} onChange={(e) => setName(e.currentTarget.value)} error={fieldError(save.error, 'name')} />
         <ConfigForm projectId={projectId} schema={schema} value={config} onChange={setConfig} errors={errors} />
         {save.error && !Object.keys(errors).length && !fieldError(save.error, 'name') ? (
           <Alert color="red" role="alert">
@@ -103,20 +109,20 @@ export function StepPanel({
         ) : null}
         <Group>
           <Button onClick={() => save.mutate()} loading={save.isPending}>
-            Save step
+            {t('step.save')}
           </Button>
           <Button variant="default" onClick={() => onDone(null)}>
-            {step ? 'Close' : 'Cancel'}
+            {step ? t('common:close') : t('common:cancel')}
           </Button>
           {step && !isTrigger ? (
             <Button variant="subtle" color="red" onClick={() => remove.mutate()} loading={remove.isPending}>
-              Delete step
+              {t('step.delete')}
             </Button>
           ) : null}
         </Group>
         {step && !isTrigger ? (
           <Text size="xs" c="dimmed">
-            Deleting splices the step out: what led into it then leads to its next step.
+            {t('step.spliceHint')}
           </Text>
         ) : null}
         {remove.error ? (
@@ -127,18 +133,18 @@ export function StepPanel({
         {step?.branches.length ? (
           <Stack gap="xs">
             <Title order={3} size="h5">
-              Branches
+              {t('step.branches')}
             </Title>
             <Text size="xs" c="dimmed">
-              Drag from a branch's handle on the graph to a step, or choose here.
+              {t('step.branchesHint')}
             </Text>
             {step.branches.map((branch) => {
               const current = workflow.transitions.find((t) => t.fromStepId === step.id && t.branch === branch);
               return (
                 <Select
                   key={branch}
-                  label={`${labelOf(branch)} leads to`}
-                  placeholder={step.requiredBranches.includes(branch) ? 'Required: choose a step' : 'Nothing: the workflow ends here'}
+                  label={t('step.leadsTo', { branch: labelOf(branch) })}
+                  placeholder={step.requiredBranches.includes(branch) ? t('step.required') : t('step.endsHere')}
                   data={targets.map((s) => ({ value: s.id, label: s.name }))}
                   value={current?.toStepId ?? null}
                   clearable

@@ -5,7 +5,8 @@ import { api, unwrap } from '../../api/client';
 import { STATUS_COLORS, type Workflow } from '../../api/workflows';
 import { ContactPicker } from '../emailEditor/ContactPicker';
 import { RawOutput } from './RawOutput';
-import { stepStory } from './stepStory';
+import { statusWords, stepStory } from './stepStory';
+import { useTranslation } from 'react-i18next';
 
 const ACTIVE = ['RUNNING', 'WAITING'];
 
@@ -15,12 +16,12 @@ const ACTIVE = ['RUNNING', 'WAITING'];
  * and its output. Emails go to the signed-in person; waits last seconds; webhooks only when ticked.
  */
 export function TestRun({ projectId, workflow }: { projectId: string; workflow: Workflow }) {
+  const { t } = useTranslation('workflows');
   const [contactId, setContactId] = useState<string | null>(null);
   const [callWebhooks, setCallWebhooks] = useState(false);
   const start = useMutation({
-    meta: { success: 'Test run started' },
-    mutationFn: () =>
-      unwrap(api.POST('/workflows/{id}/test', { params: { path: { id: workflow.id } }, body: { contactId: contactId!, callWebhooks } })),
+    meta: { success: t('test.started') },
+    mutationFn: () => unwrap(api.POST('/workflows/{id}/test', { params: { path: { id: workflow.id } }, body: { contactId: contactId!, callWebhooks } })),
   });
   const executionId = start.data?.executionId;
   const run = useQuery({
@@ -35,46 +36,46 @@ export function TestRun({ projectId, workflow }: { projectId: string; workflow: 
   return (
     <Stack>
       <Text size="sm" c="dimmed">
-        Runs this workflow for one contact, as a test: every email goes to you, never to the contact; waits last a few seconds; nothing counts in the numbers.
+        {t('test.intro')}
       </Text>
       <ContactPicker
         projectId={projectId}
         value={contactId}
         onChange={setContactId}
-        label="Contact"
-        description="Whose fields the run uses"
-        placeholder="Search by email"
+        label={t('test.contact')}
+        description={t('test.contactHint')}
+        placeholder={t('test.contactPlaceholder')}
       />
       <Checkbox
-        label="Call webhooks"
-        description={hasWebhook ? 'Off: Call webhook steps are skipped' : 'This workflow calls no webhook'}
+        label={t('test.callWebhooks')}
+        description={hasWebhook ? t('test.webhooksOff') : t('test.noWebhook')}
         checked={callWebhooks}
         onChange={(e) => setCallWebhooks(e.currentTarget.checked)}
       />
       {start.error ? (
-        <Alert color="red" role="alert" title="The test did not start">
+        <Alert color="red" role="alert" title={t('test.notStarted')}>
           {start.error.message}
         </Alert>
       ) : null}
       <Group justify="flex-end">
         <Button onClick={() => start.mutate()} disabled={!contactId} loading={start.isPending || (!!run.data && ACTIVE.includes(run.data.status))}>
-          Start test run
+          {t('test.start')}
         </Button>
       </Group>
       {start.data ? (
-        <Stack gap="xs" component="section" aria-label="Path taken">
+        <Stack gap="xs" component="section" aria-label={t('test.pathTaken')}>
           <Group gap="xs">
             <Text size="sm" fw={600}>
-              Path taken
+              {t('test.pathTaken')}
             </Text>
             {run.data ? (
               <Badge color={STATUS_COLORS[run.data.status] ?? 'gray'} data-testid="test-run-status">
-                {run.data.status}
+                {statusWords(run.data.status)}
               </Badge>
             ) : null}
           </Group>
           <Text size="xs" c="dimmed">
-            Emails of this run go to {start.data.to}.
+            {t('test.emailsTo', { email: start.data.to })}
           </Text>
           {run.error ? <Alert color="red">{run.error.message}</Alert> : null}
           <List type="ordered" spacing="xs">
@@ -87,7 +88,7 @@ export function TestRun({ projectId, workflow }: { projectId: string; workflow: 
                       {step ? `${step.title}: ${step.name}` : s.type}
                     </Text>
                     <Badge size="sm" variant="light" color={STATUS_COLORS[s.status] ?? 'gray'}>
-                      {s.status}
+                      {statusWords(s.status)}
                     </Badge>
                   </Group>
                   {step?.summary ? (

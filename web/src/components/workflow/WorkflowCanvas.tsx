@@ -22,6 +22,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import type { Step, StepStats, StepType, Workflow } from '../../api/workflows';
 import { StepIcon } from './StepIcon';
 import { numberWords } from '../../api/dates';
+import { useTranslation } from 'react-i18next';
 
 /**
  * The workflow as a graph on @xyflow/react (this module is only imported by the editor's route
@@ -59,10 +60,11 @@ const fmt = (n: number) => numberWords(n);
 
 /** A node's numbers: entries, who waits there now, how many it ended; a Send email step's mail. */
 function StepNumbers({ stats }: { stats: StepStats }) {
-  const parts = [`${fmt(stats.entered)} entered`, `${fmt(stats.waiting)} waiting now`];
-  if (stats.ended) parts.push(`${fmt(stats.ended)} ended`);
-  if (stats.failed) parts.push(`${fmt(stats.failed)} failed`);
-  if (stats.cancelled) parts.push(`${fmt(stats.cancelled)} cancelled`);
+  const { t } = useTranslation('workflows');
+  const parts = [t('canvas.entered', { n: fmt(stats.entered) }), t('canvas.waitingNow', { n: fmt(stats.waiting) })];
+  if (stats.ended) parts.push(t('canvas.ended', { n: fmt(stats.ended) }));
+  if (stats.failed) parts.push(t('canvas.failed', { n: fmt(stats.failed) }));
+  if (stats.cancelled) parts.push(t('canvas.cancelled', { n: fmt(stats.cancelled) }));
   return (
     <div data-stats>
       <Text size="xs" c="dimmed" mt={4}>
@@ -70,7 +72,7 @@ function StepNumbers({ stats }: { stats: StepStats }) {
       </Text>
       {stats.emails ? (
         <Text size="xs" c="dimmed" data-email-stats>
-          {`${fmt(stats.emails.sent)} sent · ${fmt(stats.emails.opened)} opened · ${fmt(stats.emails.clicked)} clicked`}
+          {t('canvas.emails', { sent: fmt(stats.emails.sent), opened: fmt(stats.emails.opened), clicked: fmt(stats.emails.clicked) })}
         </Text>
       ) : null}
     </div>
@@ -115,11 +117,12 @@ const edgeTypes = { branch: BranchEdgeView };
  * step of it at `at`. On every open branch, and (as a branch's edge) between connected steps.
  */
 export function AddStepMenu({ at, palette, onAdd }: { at: InsertPoint; palette: StepType[]; onAdd: (at: InsertPoint, type: StepType) => void }) {
+  const { t: tr } = useTranslation('workflows');
   const categories = [...new Set(palette.map((t) => t.category))];
   return (
     <Menu withinPortal position="bottom" shadow="md">
       <Menu.Target>
-        <ActionIcon size="sm" radius="xl" variant="light" aria-label="Add step" className="nodrag nopan" data-branch={at.branch}>
+        <ActionIcon size="sm" radius="xl" variant="light" aria-label={tr('canvas.addStep')} className="nodrag nopan" data-branch={at.branch}>
           +
         </ActionIcon>
       </Menu.Target>
@@ -145,6 +148,7 @@ export function AddStepMenu({ at, palette, onAdd }: { at: InsertPoint; palette: 
 export const defaultPosition = (index: number) => ({ x: 260, y: 40 + index * 150 });
 
 function StepNodeView({ data, selected }: NodeProps<StepNode>) {
+  const { t } = useTranslation('workflows');
   const { step, problems, icon, internal, open, palette, onAdd, stats } = data;
   const branches = step.branches;
   const bad = problems.length > 0;
@@ -161,7 +165,7 @@ function StepNodeView({ data, selected }: NodeProps<StepNode>) {
       <Handle
         type="target"
         position={Position.Top}
-        title={`Into ${step.name}`}
+        title={t('canvas.into', { name: step.name })}
         isConnectable={!internal}
         style={internal ? { visibility: 'hidden' } : undefined}
       />
@@ -199,7 +203,14 @@ function StepNodeView({ data, selected }: NodeProps<StepNode>) {
                 >
                   {stats ? `${b} · ${fmt(stats.left[b] ?? 0)}` : b}
                 </Text>
-                <Handle type="source" id={b} position={Position.Bottom} style={{ left }} title={`${b} branch of ${step.name}`} data-branch={b} />
+                <Handle
+                  type="source"
+                  id={b}
+                  position={Position.Bottom}
+                  style={{ left }}
+                  title={t('canvas.branchOf', { branch: b, name: step.name })}
+                  data-branch={b}
+                />
                 {open.includes(b) ? (
                   <div style={{ position: 'absolute', left, top: 26, transform: 'translateX(-50%)' }}>
                     <AddStepMenu at={{ stepId: step.id, branch: b }} palette={palette} onAdd={onAdd} />
@@ -211,7 +222,7 @@ function StepNodeView({ data, selected }: NodeProps<StepNode>) {
         </div>
       ) : (
         <Text size="10px" c="dimmed" mt={4}>
-          ends the execution
+          {t('canvas.endsExecution')}
         </Text>
       )}
     </Paper>
@@ -250,6 +261,7 @@ export function WorkflowCanvas({
   onDisconnect: (transitionIds: string[]) => void;
   onDeleteStep: (stepId: string) => void;
 }) {
+  const { t: tr } = useTranslation('workflows');
   const derived = useMemo<StepNode[]>(() => {
     const palette = types.filter((t) => !t.internal);
     return workflow.steps.map((step, i) => {
@@ -286,16 +298,20 @@ export function WorkflowCanvas({
       target: t.toStepId,
       sourceHandle: t.branch,
       label: t.branch,
-      ariaLabel: `${t.branch}: ${workflow.steps.find((s) => s.id === t.fromStepId)?.name} to ${workflow.steps.find((s) => s.id === t.toStepId)?.name}`,
+      ariaLabel: tr('canvas.edge', {
+        branch: t.branch,
+        from: workflow.steps.find((s) => s.id === t.fromStepId)?.name,
+        to: workflow.steps.find((s) => s.id === t.toStepId)?.name,
+      }),
       markerEnd: { type: MarkerType.ArrowClosed },
       data: { at: { stepId: t.fromStepId, branch: t.branch }, palette, onAdd },
     }));
-  }, [workflow, types, onAdd]);
+  }, [workflow, types, onAdd, tr]);
 
   return (
     <div style={{ height: 600 }}>
       <ReactFlow<StepNode, BranchEdge>
-        aria-label="Workflow graph"
+        aria-label={tr('canvas.graph')}
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}

@@ -4,6 +4,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import { ErrorState, Loading } from '../States';
 import { momentWords } from '../../api/dates';
+import { useTranslation } from 'react-i18next';
 
 /**
  * "Versions" of a workflow (docs/workflows.md "Versions"): while enabled, every change to what it runs
@@ -21,6 +22,7 @@ export function WorkflowVersions({
   enabled: boolean;
   onRestored(): void;
 }) {
+  const { t } = useTranslation('workflows');
   const [opened, setOpened] = useState(false);
   const versions = useQuery({
     // The workflow's own key prefix: any change to it (an edit, Enable) refreshes the badge too.
@@ -28,7 +30,7 @@ export function WorkflowVersions({
     queryFn: () => unwrap(api.GET('/workflows/{id}/versions', { params: { path: { id: workflowId } } })),
   });
   const restore = useMutation({
-    meta: { success: 'Version restored' },
+    meta: { success: t('versions.restored') },
     mutationFn: (number: number) => unwrap(api.POST('/workflows/{id}/versions/{number}/restore', { params: { path: { id: workflowId, number } } })),
     onSuccess: () => {
       setOpened(false);
@@ -41,36 +43,35 @@ export function WorkflowVersions({
     <>
       {current ? (
         <Badge variant="light" data-testid="workflow-version">
-          Version {current.number}
+          {t('versions.version', { number: current.number })}
         </Badge>
       ) : null}
       <Button variant="default" onClick={() => setOpened(true)}>
-        Versions
+        {t('versions.versions')}
       </Button>
       <Drawer
         opened={opened}
         onClose={() => setOpened(false)}
-        title="Versions"
+        title={t('versions.versions')}
         position="right"
         size="lg"
-        closeButtonProps={{ 'aria-label': 'Close versions' }}
+        closeButtonProps={{ 'aria-label': t('versions.close') }}
       >
         <Stack>
           <Text size="sm" c="dimmed">
-            While the workflow is enabled, every change to what it runs is kept as a version. Executions finish on the version they started on; "Restore" makes
-            an old version the workflow's graph again.
+            {t('versions.intro')}
           </Text>
-          {versions.error ? <ErrorState error={versions.error} title="Versions not loaded" /> : null}
-          {restore.error ? <ErrorState error={restore.error} title="Not restored" /> : null}
+          {versions.error ? <ErrorState error={versions.error} title={t('versions.notLoaded')} /> : null}
+          {restore.error ? <ErrorState error={restore.error} title={t('versions.notRestored')} /> : null}
           {versions.isPending ? <Loading /> : null}
-          {versions.data && !versions.data.data.length ? <Text>No versions yet: the first one is made when the workflow is enabled.</Text> : null}
+          {versions.data && !versions.data.data.length ? <Text>{t('versions.none')}</Text> : null}
           {versions.data?.data.length ? (
-            <Table aria-label="Versions">
+            <Table aria-label={t('versions.versions')}>
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th>Version</Table.Th>
-                  <Table.Th>Changed</Table.Th>
-                  <Table.Th>What changed</Table.Th>
+                  <Table.Th>{t('versions.number')}</Table.Th>
+                  <Table.Th>{t('versions.changed')}</Table.Th>
+                  <Table.Th>{t('versions.whatChanged')}</Table.Th>
                   <Table.Th />
                 </Table.Tr>
               </Table.Thead>
@@ -78,14 +79,12 @@ export function WorkflowVersions({
                 {versions.data.data.map((v) => (
                   <Table.Tr key={v.number}>
                     <Table.Td>
-                      {v.number} {v.current ? <Badge size="xs">Current</Badge> : null}
+                      {v.number} {v.current ? <Badge size="xs">{t('versions.current')}</Badge> : null}
                     </Table.Td>
                     <Table.Td>
-                      <Text size="sm">
-                        {momentWords(v.createdAt)}
-                      </Text>
+                      <Text size="sm">{momentWords(v.createdAt)}</Text>
                       <Text size="xs" c="dimmed">
-                        {v.createdBy ?? 'unknown'}
+                        {v.createdBy ?? t('versions.unknown')}
                       </Text>
                     </Table.Td>
                     <Table.Td>
@@ -98,9 +97,9 @@ export function WorkflowVersions({
                           variant="light"
                           onClick={() => restore.mutate(v.number)}
                           loading={restore.isPending && restore.variables === v.number}
-                          aria-label={`Restore version ${v.number}`}
+                          aria-label={t('versions.restoreNumber', { number: v.number })}
                         >
-                          Restore
+                          {t('versions.restore')}
                         </Button>
                       )}
                     </Table.Td>

@@ -11,4 +11,10 @@ export const common: Catalogue<typeof en> = {
   language: 'Sprache',
   languageAuto: 'Sprache des Browsers',
   languages: { en: 'English', fr: 'Français', de: 'Deutsch' },
+  cancel: 'Abbrechen',
+  close: 'Schließen',
+  pages: 'Seiten',
+  undo: 'Rückgängig',
+  didNotWork: 'Das hat nicht geklappt',
+  notUndone: 'Nicht rückgängig gemacht',
 };

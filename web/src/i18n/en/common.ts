@@ -9,4 +9,10 @@ export const common = {
   language: 'Language',
   languageAuto: 'Browser language',
   languages: { en: 'English', fr: 'Français', de: 'Deutsch' },
+  cancel: 'Cancel',
+  close: 'Close',
+  pages: 'Pages',
+  undo: 'Undo',
+  didNotWork: 'That did not work',
+  notUndone: 'Not undone',
 };

@@ -11,4 +11,10 @@ export const common: Catalogue<typeof en> = {
   language: 'Langue',
   languageAuto: 'Langue du navigateur',
   languages: { en: 'English', fr: 'Français', de: 'Deutsch' },
+  cancel: 'Annuler',
+  close: 'Fermer',
+  pages: 'Pages',
+  undo: 'Annuler',
+  didNotWork: 'Cela n’a pas fonctionné',
+  notUndone: 'Non annulé',
 };
