@@ -1,6 +1,6 @@
 import '@mantine/core/styles.css';
 // The catalogues and the language (the browser's, until the person's setting is known: AppFrame).
-import './i18n';
+import { languageReady } from './i18n';
 import '@mantine/notifications/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -25,14 +25,17 @@ const queryClient = new QueryClient({
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'svc-mail-color-scheme' });
 const router = createBrowserRouter(routes, { basename: '/app' });
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
-      {/* A toast never stands between the pointer and the page under it: pointer-events is inherited, so only its buttons, which ask for them, take clicks (components/notify.tsx). */}
-      <Notifications position="bottom-right" limit={4} styles={{ root: { pointerEvents: 'none' } }} />
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </MantineProvider>
-  </StrictMode>,
+// A browser in French or German first fetches its catalogues (a few KB), so the first screen is in its language.
+void languageReady.then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
+        {/* A toast never stands between the pointer and the page under it: pointer-events is inherited, so only its buttons, which ask for them, take clicks (components/notify.tsx). */}
+        <Notifications position="bottom-right" limit={4} styles={{ root: { pointerEvents: 'none' } }} />
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </MantineProvider>
+    </StrictMode>,
+  ),
 );

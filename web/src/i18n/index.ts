@@ -1,8 +1,9 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { LANGUAGES, type Language, resources } from './resources';
+import { en } from './en';
+import { LANGUAGES, type Language } from './languages';
 
-export { LANGUAGES, type Language } from './resources';
+export { LANGUAGES, type Language } from './languages';
 
 /** The first of the browser's languages (navigator.languages, in its order) the dashboard speaks; English otherwise. */
 export function browserLanguage(): Language {
@@ -16,13 +17,15 @@ export function browserLanguage(): Language {
 }
 
 void i18n.use(initReactI18next).init({
-  resources,
-  lng: browserLanguage(),
+  resources: { en },
+  // French and German are added when first used (switchLanguage).
+  partialBundledLanguages: true,
+  lng: 'en',
   fallbackLng: 'en',
   supportedLngs: [...LANGUAGES],
-  ns: Object.keys(resources.en),
+  ns: Object.keys(en),
   defaultNS: 'common',
-  // The catalogues are bundled: ready before the first render, so no screen flashes its keys.
+  // English is bundled: ready before the first render, so no screen flashes its keys.
   initAsync: false,
   // React escapes what it renders.
   interpolation: { escapeValue: false },
@@ -35,10 +38,30 @@ const markDocument = (lng: string) => {
 markDocument(i18n.language);
 i18n.on('languageChanged', markDocument);
 
+/** Each language's catalogues as a chunk of its own, fetched the first time it is used. */
+const CATALOGUES: Record<Exclude<Language, 'en'>, () => Promise<Record<string, object>>> = {
+  fr: () => import('./fr').then((m) => m.fr),
+  de: () => import('./de').then((m) => m.de),
+};
+
+/** Switches to `lng` once its catalogues are in (English always is). */
+export async function switchLanguage(lng: Language): Promise<void> {
+  if (lng !== 'en' && !i18n.hasResourceBundle(lng, 'common')) {
+    const bundles = await CATALOGUES[lng]();
+    for (const [ns, words] of Object.entries(bundles)) i18n.addResourceBundle(lng, ns, words, true, true);
+  }
+  if (i18n.language !== lng) await i18n.changeLanguage(lng);
+}
+
+/**
+ * The browser's language before the first render (main.tsx waits for it), so a French browser does
+ * not see English first. A catalogue that cannot be fetched leaves the dashboard in English.
+ */
+export const languageReady: Promise<void> = switchLanguage(browserLanguage()).catch(() => undefined);
+
 /** The person's setting (users.locale), else the browser's languages, else English. */
 export function followLanguage(setting: Language | null | undefined): void {
-  const wanted = setting ?? browserLanguage();
-  if (i18n.language !== wanted) void i18n.changeLanguage(wanted);
+  void switchLanguage(setting ?? browserLanguage()).catch(() => undefined);
 }
 
 export { intlLocale } from './locale';
