@@ -1,10 +1,15 @@
 import type { RouteObject } from 'react-router';
 import type { ComponentType } from 'react';
 import type { Role } from './api/client';
+import { loadAreas } from './i18n';
 import { AppFrame, type ScreenHandle, type ScreenTitle } from './components/AppFrame';
 
 /** Every screen is its own chunk (code-split by route): the first load carries only the shell and the screen it shows. */
-const page = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
+/** A screen's module, with the project screens' English words (i18n loadAreas) in before it renders. */
+const page = (load: () => Promise<{ default: ComponentType }>) => async () => {
+  const [module] = await Promise.all([load(), loadAreas()]);
+  return { Component: module.default };
+};
 
 /**
  * The roles that manage what can send the project's data elsewhere or change how it sends: webhook

@@ -1,6 +1,6 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { en } from './en';
+import { core } from './en/core';
 import { LANGUAGES, type Language } from './languages';
 
 export { LANGUAGES, type Language } from './languages';
@@ -17,13 +17,13 @@ export function browserLanguage(): Language {
 }
 
 void i18n.use(initReactI18next).init({
-  resources: { en },
-  // French and German are added when first used (switchLanguage).
+  resources: { en: core },
+  // The project screens' English (loadAreas) and French and German (switchLanguage) are added when first used.
   partialBundledLanguages: true,
   lng: 'en',
   fallbackLng: 'en',
   supportedLngs: [...LANGUAGES],
-  ns: Object.keys(en),
+  ns: Object.keys(core),
   defaultNS: 'common',
   // English is bundled: ready before the first render, so no screen flashes its keys.
   initAsync: false,
@@ -37,6 +37,18 @@ const markDocument = (lng: string) => {
 };
 markDocument(i18n.language);
 i18n.on('languageChanged', markDocument);
+
+let areas: Promise<void> | undefined;
+/**
+ * The English of the project screens (campaigns, contacts, settings…), fetched once, before the
+ * first screen that needs it renders (routes.tsx `page`); French and German carry theirs whole.
+ */
+export function loadAreas(): Promise<void> {
+  areas ??= import('./en/areas').then((m) => {
+    for (const [ns, words] of Object.entries(m.areas)) i18n.addResourceBundle('en', ns, words, true, true);
+  });
+  return areas;
+}
 
 /** Each language's catalogues as a chunk of its own, fetched the first time it is used. */
 const CATALOGUES: Record<Exclude<Language, 'en'>, () => Promise<Record<string, object>>> = {
