@@ -29,14 +29,18 @@ export function templateFieldOf(error: unknown): { field: string; message: strin
   return hit ? { field: hit[1], message: error.message } : null;
 }
 
-/** "Preview data (JSON)": an object of variables, or the reason it is not one. */
-export function parsePreviewData(source: string): { data?: Record<string, unknown>; problem?: string } {
+/**
+ * "Preview data (JSON)": an object of variables, or why it is not one (with the JSON parser's own
+ * `reason`). The problem is a key of the editor catalogue (`previewData.*`): the screen says it in
+ * words, and this module runs under Node without i18next.
+ */
+export function parsePreviewData(source: string): { data?: Record<string, unknown>; problem?: 'notObject' | 'notJson'; reason?: string } {
   if (!source.trim()) return { data: {} };
   try {
     const v = JSON.parse(source) as unknown;
-    if (!v || typeof v !== 'object' || Array.isArray(v)) return { problem: 'Preview data must be a JSON object, such as {"first name": "Ada"}' };
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return { problem: 'notObject' };
     return { data: v as Record<string, unknown> };
   } catch (err) {
-    return { problem: `Preview data is not valid JSON: ${(err as Error).message}` };
+    return { problem: 'notJson', reason: (err as Error).message };
   }
 }

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Input, Skeleton, Textarea } from '@mantine/core';
 import type { EditorView } from '@codemirror/view';
+import { useTranslation } from 'react-i18next';
 
 type Module = typeof import('./htmlEditor');
 
@@ -11,7 +12,15 @@ type Module = typeof import('./htmlEditor');
  * label's id (aria-labelledby), the description and error (aria-describedby) and the field's id, so
  * `<label for>` names it. If the chunk cannot be loaded, a plain textarea takes its place.
  */
-export function CodeEditor(props: { label: string; description?: ReactNode; error?: ReactNode; required?: boolean; value: string; onChange(value: string): void }) {
+export function CodeEditor(props: {
+  label: string;
+  description?: ReactNode;
+  error?: ReactNode;
+  required?: boolean;
+  value: string;
+  onChange(value: string): void;
+}) {
+  const { t } = useTranslation('editor');
   const id = useId();
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
@@ -21,11 +30,16 @@ export function CodeEditor(props: { label: string; description?: ReactNode; erro
   const onChange = useRef(props.onChange);
   onChange.current = props.onChange;
 
-  const ids = { label: `${id}-label`, description: `${id}-description`, error: `${id}-error` };
+  // The ids of the wrapper's label, description and error, which the editable element points to.
+  const labelId = `${id}-label`;
+  const descriptionId = `${id}-description`;
+  const errorId = `${id}-error`;
   const attributes: Record<string, string> = {
     id,
-    'aria-labelledby': ids.label,
-    ...(props.description || props.error ? { 'aria-describedby': [props.description ? ids.description : '', props.error ? ids.error : ''].filter(Boolean).join(' ') } : {}),
+    'aria-labelledby': labelId,
+    ...(props.description || props.error
+      ? { 'aria-describedby': [props.description ? descriptionId : '', props.error ? errorId : ''].filter(Boolean).join(' ') }
+      : {}),
     ...(props.error ? { 'aria-invalid': 'true' } : {}),
     ...(props.required ? { 'aria-required': 'true' } : {}),
   };
@@ -89,11 +103,11 @@ export function CodeEditor(props: { label: string; description?: ReactNode; erro
       description={props.description}
       error={props.error}
       required={props.required}
-      labelProps={{ id: ids.label, htmlFor: id }}
-      descriptionProps={{ id: ids.description }}
-      errorProps={{ id: ids.error }}
+      labelProps={{ id: labelId, htmlFor: id }}
+      descriptionProps={{ id: descriptionId }}
+      errorProps={{ id: errorId }}
     >
-      {state === 'loading' ? <Skeleton height={240} aria-label={`${props.label}: loading the editor`} /> : null}
+      {state === 'loading' ? <Skeleton height={240} aria-label={t('codeEditor.loading', { label: props.label })} /> : null}
       <div ref={host} data-testid="code-editor" />
     </Input.Wrapper>
   );

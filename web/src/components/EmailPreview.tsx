@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
 import { ErrorState, Loading } from './States';
 import type { EmailDocument } from '../api/emailEditor';
+import { useTranslation } from 'react-i18next';
 
 /**
  * The server's rendering of a subject, HTML body and text part (POST /templates/preview, the renderer
@@ -25,6 +26,7 @@ export function EmailPreview({
   document?: EmailDocument | null;
   text: string | null;
 }) {
+  const { t } = useTranslation('editor');
   const content = document ? { subject, editor: 'blocks' as const, document, text } : { subject, editor: 'html' as const, body, text };
   const [debounced] = useDebouncedValue(content, 400);
   const ready = !!debounced.subject && (debounced.editor === 'blocks' || !!debounced.body);
@@ -40,25 +42,25 @@ export function EmailPreview({
       <Stack gap="sm">
         <Group justify="space-between">
           <Title order={2} size="h4">
-            Preview
+            {t('preview.heading')}
           </Title>
           {preview.isFetching ? (
             <Text size="xs" c="dimmed" role="status">
-              Rendering…
+              {t('preview.rendering')}
             </Text>
           ) : null}
         </Group>
         <Text size="sm" c="dimmed">
-          Rendered by the server without a contact: variables show their defaults.
+          {t('preview.withoutContact')}
         </Text>
-        {preview.error ? <ErrorState error={preview.error} title="The preview did not render" /> : null}
+        {preview.error ? <ErrorState error={preview.error} title={t('preview.failed')} /> : null}
         {preview.data ? (
           <RenderedEmail rendered={preview.data} height={420} />
         ) : preview.isPending && ready ? (
-          <Loading label="Rendering…" />
+          <Loading label={t('preview.rendering')} />
         ) : (
           <Text size="sm" c="dimmed">
-            Write a subject and a body to see them rendered.
+            {t('preview.empty')}
           </Text>
         )}
       </Stack>
@@ -72,23 +74,24 @@ export function EmailPreview({
  * template editor, this component and a sent email's content (components/contact/EmailContentDialog).
  */
 export function RenderedEmail({ rendered, height }: { rendered: { subject: string; html: string; text?: string }; height: number }) {
+  const { t } = useTranslation('editor');
   return (
     <>
       <Text size="sm">
         <Text span fw={600}>
-          Subject:
+          {t('preview.subject')}
         </Text>{' '}
         <span data-testid="preview-subject">{rendered.subject}</span>
       </Text>
       <Tabs defaultValue="html">
         <Tabs.List>
-          <Tabs.Tab value="html">HTML</Tabs.Tab>
-          {rendered.text !== undefined ? <Tabs.Tab value="text">Plain text</Tabs.Tab> : null}
+          <Tabs.Tab value="html">{t('preview.html')}</Tabs.Tab>
+          {rendered.text !== undefined ? <Tabs.Tab value="text">{t('preview.plainText')}</Tabs.Tab> : null}
         </Tabs.List>
         <Tabs.Panel value="html" pt="xs">
           <Box
             component="iframe"
-            title="Preview"
+            title={t('preview.frame')}
             sandbox=""
             srcDoc={rendered.html}
             referrerPolicy="no-referrer"

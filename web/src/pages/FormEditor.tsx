@@ -9,6 +9,7 @@ import { SaveButton } from '../components/SaveButton';
 import { FieldsEditor } from '../components/forms/FieldsEditor';
 import { FormPreview } from '../components/forms/FormPreview';
 import type { FormField } from '../components/forms/formMarkup';
+import { useTranslation } from 'react-i18next';
 
 export type SignupForm = ResponseOf<'/forms', 'get'>['data'][number];
 
@@ -42,11 +43,12 @@ const bodyOf = (d: Draft) => ({
 
 /** "Copy embed code": the snippet for another site (a plain HTML form posting to the hosted page). */
 export function CopyEmbed({ form }: { form: SignupForm }) {
+  const { t } = useTranslation('editor');
   return (
     <CopyButton value={form.embedHtml}>
       {({ copied, copy }) => (
         <Button size="xs" variant="light" color={copied ? 'teal' : 'blue'} onClick={copy}>
-          {copied ? 'Copied' : 'Copy embed code'}
+          {copied ? t('formEditor.copied') : t('formEditor.copyEmbed')}
         </Button>
       )}
     </CopyButton>
@@ -55,6 +57,7 @@ export function CopyEmbed({ form }: { form: SignupForm }) {
 
 /** A signup form's settings (docs/forms.md), beside a live preview of its hosted page. */
 export default function FormEditor() {
+  const { t } = useTranslation('editor');
   const { projectId } = useCurrentProject();
   const { formId } = useParams();
   const navigate = useNavigate();
@@ -70,7 +73,7 @@ export default function FormEditor() {
     if (form.data) setDraft(draftOf(form.data));
   }, [form.data]);
   const save = useMutation({
-    meta: { success: 'Form saved' },
+    meta: { success: t('formEditor.saved') },
     mutationFn: () =>
       formId
         ? unwrap(api.PATCH('/forms/{id}', { params: { path: { id: formId } }, body: bodyOf(draft) }))
@@ -91,17 +94,17 @@ export default function FormEditor() {
     <Stack>
       <Group justify="space-between">
         <Title order={1} size="h2">
-          {formId ? draft.name || 'Form' : 'New form'}
+          {formId ? draft.name || t('formEditor.form') : t('formEditor.newForm')}
         </Title>
         <Anchor component={Link} to={`/p/${projectId}/forms`} size="sm">
-          All forms
+          {t('formEditor.allForms')}
         </Anchor>
       </Group>
       {form.data ? (
-        <Paper withBorder p="sm" component="section" aria-label="Share">
+        <Paper withBorder p="sm" component="section" aria-label={t('formEditor.share')}>
           <Group justify="space-between">
             <Text size="sm">
-              Hosted page:{' '}
+              {t('formEditor.hostedPage')}{' '}
               <Anchor href={form.data.publicUrl} target="_blank" rel="noreferrer">
                 {form.data.publicUrl}
               </Anchor>
@@ -112,14 +115,21 @@ export default function FormEditor() {
       ) : null}
       <Grid>
         <Grid.Col span={{ base: 12, md: 7 }}>
-          <Paper withBorder p="md" component="section" aria-label="Form settings">
+          <Paper withBorder p="md" component="section" aria-label={t('formEditor.settings')}>
             <form onSubmit={submit} noValidate>
               <Stack gap="sm">
-                <TextInput label="Name" description="The hosted page's title" required value={draft.name} onChange={(e) => set({ name: e.currentTarget.value })} error={fieldError(save.error, 'name')} />
+                <TextInput
+                  label={t('formEditor.name')}
+                  description={t('formEditor.nameHint')}
+                  required
+                  value={draft.name}
+                  onChange={(e) => set({ name: e.currentTarget.value })}
+                  error={fieldError(save.error, 'name')}
+                />
                 <FieldsEditor fields={draft.fields} onChange={(fields) => set({ fields })} error={save.error} />
                 <MultiSelect
-                  label="Topics"
-                  description="A signup subscribes to these"
+                  label={t('formEditor.topics')}
+                  description={t('formEditor.topicsHint')}
                   data={(topics.data?.data ?? []).map((t) => ({ value: t.slug, label: t.name }))}
                   value={draft.topics}
                   onChange={(v) => set({ topics: v })}
@@ -127,15 +137,15 @@ export default function FormEditor() {
                   clearable
                 />
                 <Switch
-                  label="Double opt-in"
-                  description="Ask every signup to confirm by email first; off, the project's settings decide"
+                  label={t('formEditor.doubleOptIn')}
+                  description={t('formEditor.doubleOptInHint')}
                   checked={draft.doubleOptIn}
                   onChange={(e) => set({ doubleOptIn: e.currentTarget.checked })}
                   error={fieldError(save.error, 'doubleOptIn')}
                 />
                 <Textarea
-                  label="Success message"
-                  description="Shown after a signup; empty: a short thank-you"
+                  label={t('formEditor.success')}
+                  description={t('formEditor.successHint')}
                   autosize
                   minRows={2}
                   value={draft.successMessage}
@@ -143,26 +153,26 @@ export default function FormEditor() {
                   error={fieldError(save.error, 'successMessage')}
                 />
                 <TextInput
-                  label="Redirect URL"
-                  description="Send people here after a signup instead of the success message"
-                  placeholder="https://example.com/thanks"
+                  label={t('formEditor.redirect')}
+                  description={t('formEditor.redirectHint')}
+                  placeholder={t('examples.redirect')}
                   value={draft.redirectUrl}
                   onChange={(e) => set({ redirectUrl: e.currentTarget.value })}
                   error={fieldError(save.error, 'redirectUrl')}
                 />
-                {save.error && !hasFieldErrors(save.error) ? <ErrorState error={save.error} title="Not saved" /> : null}
-                <SaveButton label={formId ? 'Save' : 'Create form'} save={save} />
+                {save.error && !hasFieldErrors(save.error) ? <ErrorState error={save.error} title={t('notSaved')} /> : null}
+                <SaveButton label={formId ? t('formEditor.save') : t('formEditor.create')} save={save} />
               </Stack>
             </form>
           </Paper>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
-          <Paper withBorder p="md" component="section" aria-label="Preview">
+          <Paper withBorder p="md" component="section" aria-label={t('formEditor.preview')}>
             <Stack gap="xs">
               <Title order={2} size="h5">
-                Preview
+                {t('formEditor.preview')}
               </Title>
-              <FormPreview name={draft.name || 'Untitled form'} fields={draft.fields.filter((f) => f.key && f.label)} />
+              <FormPreview name={draft.name || t('formEditor.untitled')} fields={draft.fields.filter((f) => f.key && f.label)} />
             </Stack>
           </Paper>
         </Grid.Col>

@@ -7,11 +7,13 @@ import { useCurrentProject } from '../api/project';
 import { ListPage, ListTable } from '../components/ListPage';
 import { ConfirmBody } from '../components/ConfirmDialog';
 import { CopyEmbed, type SignupForm } from './FormEditor';
+import { useTranslation } from 'react-i18next';
 
 function DeleteForm({ projectId, form, onClose }: { projectId: string; form: SignupForm; onClose: () => void }) {
+  const { t } = useTranslation('editor');
   const qc = useQueryClient();
   const remove = useMutation({
-    meta: { success: 'Form deleted' },
+    meta: { success: t('forms.deleted') },
     mutationFn: () => unwrap(api.DELETE('/forms/{id}', { params: { path: { id: form.id } } })),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ['forms', projectId] });
@@ -20,10 +22,10 @@ function DeleteForm({ projectId, form, onClose }: { projectId: string; form: Sig
   });
   return (
     <ConfirmBody
-      message={<>The hosted page and every embedded copy of “{form.name}” stop taking signups. Contacts who signed up stay.</>}
+      message={t('forms.deleteText', { name: form.name })}
       error={remove.error}
-      errorTitle="Not deleted"
-      confirmLabel="Delete form"
+      errorTitle={t('notDeleted')}
+      confirmLabel={t('forms.deleteButton')}
       confirmColor="red"
       loading={remove.isPending}
       onConfirm={() => remove.mutate()}
@@ -34,28 +36,29 @@ function DeleteForm({ projectId, form, onClose }: { projectId: string; form: Sig
 
 /** Signup forms (docs/forms.md): a hosted page each, and a snippet to embed on any site. */
 export default function Forms() {
+  const { t } = useTranslation('editor');
   const { projectId } = useCurrentProject();
   const [deleting, setDeleting] = useState<SignupForm | null>(null);
   const list = useQuery({ queryKey: ['forms', projectId], queryFn: () => unwrap(api.GET('/forms')) });
   return (
     <ListPage
-      title="Forms"
-      description="Signup forms: each has a hosted page and an embed code, a plain HTML form that works on any site. A signup creates or updates the contact, subscribed (or waiting for its confirmation under double opt-in)."
+      title={t('forms.title')}
+      description={t('forms.description')}
       action={
         <Button component={Link} to={`/p/${projectId}/forms/new`}>
-          New form
+          {t('forms.new')}
         </Button>
       }
     >
       <ListTable
         query={list}
-        label="Forms"
+        label={t('forms.title')}
         miw={680}
         head={
           <>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Fields</Table.Th>
-            <Table.Th>Hosted page</Table.Th>
+            <Table.Th>{t('forms.name')}</Table.Th>
+            <Table.Th>{t('forms.fields')}</Table.Th>
+            <Table.Th>{t('forms.hostedPage')}</Table.Th>
             <Table.Th />
           </>
         }
@@ -71,22 +74,22 @@ export default function Forms() {
             </Table.Td>
             <Table.Td>
               <Anchor href={f.publicUrl} target="_blank" rel="noreferrer" size="sm">
-                Open
+                {t('forms.open')}
               </Anchor>
             </Table.Td>
             <Table.Td>
               <Group gap="xs" justify="flex-end" wrap="nowrap">
                 <CopyEmbed form={f} />
-                <Button size="xs" color="red" variant="light" onClick={() => setDeleting(f)} aria-label={`Delete ${f.name}`}>
-                  Delete
+                <Button size="xs" color="red" variant="light" onClick={() => setDeleting(f)} aria-label={t('forms.deleteNamed', { name: f.name })}>
+                  {t('forms.delete')}
                 </Button>
               </Group>
             </Table.Td>
           </Table.Tr>
         )}
-        empty="No forms yet: create one to collect signups on a hosted page or your own site."
+        empty={t('forms.none')}
       />
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete this form?">
+      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={t('forms.deleteHeading')}>
         {deleting ? <DeleteForm projectId={projectId} form={deleting} onClose={() => setDeleting(null)} /> : null}
       </Modal>
     </ListPage>

@@ -17,9 +17,11 @@ import { TemplateFields } from '../components/emailEditor/TemplateFields';
 import { useEmailPreview } from '../components/emailEditor/useEmailPreview';
 import { VersionsDrawer } from '../components/emailEditor/VersionsDrawer';
 import { BLANK, contentOf, createBodyOf, draftOf, localised, metaChanges, type Draft, type Template } from '../components/emailEditor/templateDraft';
+import { useTranslation } from 'react-i18next';
 
 /** GET /templates/:id/usage: the workflow steps that send it (they keep it from being deleted). */
 function Usage({ projectId, templateId }: { projectId: string; templateId: string }) {
+  const { t } = useTranslation('editor');
   const usage = useQuery({
     queryKey: ['template-usage', projectId, templateId],
     queryFn: () => unwrap(api.GET('/templates/{id}/usage', { params: { path: { id: templateId } } })),
@@ -28,16 +30,17 @@ function Usage({ projectId, templateId }: { projectId: string; templateId: strin
   const { workflows } = usage.data;
   return (
     <Text size="sm" c="dimmed" data-testid="template-usage">
-      {workflows.length ? `Sent by ${workflows.length} workflow step${workflows.length === 1 ? '' : 's'}: ${workflows.map((w) => w.name).join(', ')}` : 'Not used by any workflow.'}
+      {workflows.length ? t('templateEditor.sentBy', { count: workflows.length, names: workflows.map((w) => w.name).join(', ') }) : t('templateEditor.unused')}
     </Text>
   );
 }
 
 function DeleteTemplate({ projectId, template, onClose }: { projectId: string; template: Template; onClose(): void }) {
+  const { t } = useTranslation('editor');
   const qc = useQueryClient();
   const navigate = useNavigate();
   const remove = useMutation({
-    meta: { success: 'Template deleted' },
+    meta: { success: t('templateEditor.deleted') },
     mutationFn: () => unwrap(api.DELETE('/templates/{id}', { params: { path: { id: template.id } } })),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ['templates', projectId] });
@@ -45,18 +48,16 @@ function DeleteTemplate({ projectId, template, onClose }: { projectId: string; t
     },
   });
   return (
-    <Modal opened onClose={onClose} title="Delete this template?">
+    <Modal opened onClose={onClose} title={t('templateEditor.deleteHeading')}>
       <Stack>
-        <Text>
-          {template.name} is deleted for good. Emails already sent from it keep their content; campaigns that copied it are not changed. Workflow steps that use it must be changed first.
-        </Text>
-        {remove.error ? <ErrorState error={remove.error} title="Not deleted" /> : null}
+        <Text>{t('templateEditor.deleteText', { name: template.name })}</Text>
+        {remove.error ? <ErrorState error={remove.error} title={t('notDeleted')} /> : null}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            Cancel
+            {t('cancel')}
           </Button>
           <Button color="red" loading={remove.isPending} onClick={() => remove.mutate()}>
-            Delete template
+            {t('templateEditor.deleteButton')}
           </Button>
         </Group>
       </Stack>
@@ -69,7 +70,18 @@ function DeleteTemplate({ projectId, template, onClose }: { projectId: string; t
  * beside the server's preview and its "Checks". "Save draft" keeps the content as the draft; "Publish"
  * makes it the version that is sent.
  */
-function Editor({ projectId, template, content, onRestored }: { projectId: string; template: Template | null; content: TemplateContent | null; onRestored(): void }) {
+function Editor({
+  projectId,
+  template,
+  content,
+  onRestored,
+}: {
+  projectId: string;
+  template: Template | null;
+  content: TemplateContent | null;
+  onRestored(): void;
+}) {
+  const { t } = useTranslation('editor');
   const qc = useQueryClient();
   const navigate = useNavigate();
   const [draft, setDraft] = useState<Draft>(() => (template ? draftOf(template, content) : BLANK));
@@ -83,6 +95,12 @@ function Editor({ projectId, template, content, onRestored }: { projectId: strin
   const dirty = !template || JSON.stringify(draft) !== saved;
 
   const parsed = useMemo(() => parsePreviewData(dataSource), [dataSource]);
+  const dataProblem =
+    parsed.problem === 'notObject'
+      ? t('previewData.notObject', { example: '{"first name": "Ada"}' })
+      : parsed.problem === 'notJson'
+        ? t('previewData.notJson', { reason: parsed.reason })
+        : undefined;
   const shown = localised(draft, locale);
   const preview = useEmailPreview(
     projectId,
@@ -100,7 +118,7 @@ function Editor({ projectId, template, content, onRestored }: { projectId: strin
   const flagged = useMemo(() => new Set((preview.data?.checks ?? []).flatMap((c) => (c.blockId ? [c.blockId] : []))), [preview.data]);
 
   const save = useMutation({
-    meta: { success: 'Template saved' },
+    meta: { success: t('templateEditor.saved') },
     mutationFn: async () => {
       if (!template) {
         // The editor's new fields (editor, document, variants) are the contract's; the generated types follow the API.
@@ -121,7 +139,7 @@ function Editor({ projectId, template, content, onRestored }: { projectId: strin
     },
   });
   const publishing = useMutation({
-    meta: { success: 'Template published' },
+    meta: { success: t('templateEditor.publishedToast') },
     mutationFn: async (note: string) => {
       await save.mutateAsync();
       return publish(projectId, template!.id, note);
@@ -132,7 +150,7 @@ function Editor({ projectId, template, content, onRestored }: { projectId: strin
     },
   });
   const duplicate = useMutation({
-    meta: { success: 'Template duplicated' },
+    meta: { success: t('templateEditor.duplicated') },
     mutationFn: () => unwrap(api.POST('/templates/{id}/duplicate', { params: { path: { id: template!.id } } })),
     onSuccess: async (copy) => {
       await qc.invalidateQueries({ queryKey: ['templates', projectId] });
@@ -154,10 +172,10 @@ function Editor({ projectId, template, content, onRestored }: { projectId: strin
       <Group justify="space-between">
         <div>
           <Anchor component={Link} to={`/p/${projectId}/templates`} size="sm">
-            ← Templates
+            {t('templateEditor.back')}
           </Anchor>
           <Title order={1} size="h2">
-            {template ? template.name : 'New template'}
+            {template ? template.name : t('templateEditor.newTemplate')}
           </Title>
           {template ? <Usage projectId={projectId} templateId={template.id} /> : null}
         </div>
@@ -166,15 +184,15 @@ function Editor({ projectId, template, content, onRestored }: { projectId: strin
             <VersionsDrawer projectId={projectId} templateId={template.id} onRestored={onRestored} />
             <SendTest projectId={projectId} templateId={template.id} data={parsed.data} dirty={dirty} save={() => save.mutateAsync()} />
             <Button variant="default" onClick={() => duplicate.mutate()} loading={duplicate.isPending}>
-              Duplicate
+              {t('templateEditor.duplicate')}
             </Button>
             <Button color="red" variant="light" onClick={() => setDeleting(true)}>
-              Delete
+              {t('templateEditor.delete')}
             </Button>
           </Group>
         ) : null}
       </Group>
-      {duplicate.error ? <ErrorState error={duplicate.error} title="Not duplicated" /> : null}
+      {duplicate.error ? <ErrorState error={duplicate.error} title={t('templateEditor.notDuplicated')} /> : null}
       <Grid gap="md">
         <Grid.Col span={{ base: 12, lg: 7 }}>
           <Paper withBorder p="md">
@@ -193,17 +211,24 @@ function Editor({ projectId, template, content, onRestored }: { projectId: strin
                   errorOf={errorOf}
                   isNew={!template}
                 />
-                {save.error && !saveProblem ? <ErrorState error={save.error} title="Not saved" /> : null}
+                {save.error && !saveProblem ? <ErrorState error={save.error} title={t('notSaved')} /> : null}
                 <Group justify="flex-end">
                   {save.isSuccess && template && !dirty ? (
                     <Text size="sm" c="green" role="status">
-                      Saved.
+                      {t('templateEditor.savedLine')}
                     </Text>
                   ) : null}
                   <Button type="submit" variant={template ? 'default' : 'filled'} loading={save.isPending} disabled={!dirty}>
-                    {template ? 'Save draft' : 'Create template'}
+                    {template ? t('templateEditor.saveDraft') : t('templateEditor.create')}
                   </Button>
-                  {template ? <PublishButton onPublish={(note) => publishing.mutateAsync(note)} pending={publishing.isPending} error={publishing.error} published={dirty ? null : published} /> : null}
+                  {template ? (
+                    <PublishButton
+                      onPublish={(note) => publishing.mutateAsync(note)}
+                      pending={publishing.isPending}
+                      error={publishing.error}
+                      published={dirty ? null : published}
+                    />
+                  ) : null}
                 </Group>
               </Stack>
             </form>
@@ -215,11 +240,11 @@ function Editor({ projectId, template, content, onRestored }: { projectId: strin
             <EditorPreview preview={preview.data} error={preview.error} fetching={preview.isFetching}>
               <ContactPicker projectId={projectId} value={contactId} onChange={setContactId} />
               <Textarea
-                label="Preview data (JSON)"
-                description="Variables the preview renders with, as a contact's fields would be"
+                label={t('templateEditor.previewData')}
+                description={t('templateEditor.previewDataHint')}
                 value={dataSource}
                 onChange={(e) => setDataSource(e.currentTarget.value)}
-                error={parsed.problem}
+                error={dataProblem}
                 autosize
                 minRows={2}
                 maxRows={8}
@@ -240,6 +265,7 @@ function Editor({ projectId, template, content, onRestored }: { projectId: strin
  * template and its draft (GET /templates/:id/draft: the published content when there is no draft).
  */
 export default function TemplateEditor() {
+  const { t } = useTranslation('editor');
   const { projectId } = useCurrentProject();
   const { templateId } = useParams();
   const qc = useQueryClient();
@@ -259,8 +285,8 @@ export default function TemplateEditor() {
   });
   if (!templateId) return <Editor key="new" projectId={projectId} template={null} content={null} onRestored={() => undefined} />;
   if (template.isPending || draft.isPending) return <Loading />;
-  if (template.error) return <ErrorState error={template.error} title="Template not found" />;
-  if (draft.error) return <ErrorState error={draft.error} title="The draft did not load" />;
+  if (template.error) return <ErrorState error={template.error} title={t('templateEditor.notFound')} />;
+  if (draft.error) return <ErrorState error={draft.error} title={t('templateEditor.draftFailed')} />;
   return (
     <Editor
       key={`${template.data.id}:${draft.dataUpdatedAt}`}

@@ -8,10 +8,12 @@ import { useCurrentProject } from '../api/project';
 import { TEMPLATE_TYPES, type TemplateType } from '../api/templates';
 import { CountAndPages, ListPage, ListTable } from '../components/ListPage';
 import { momentWords } from '../api/dates';
+import { useTranslation } from 'react-i18next';
 const PAGE_SIZE = 20;
 
 /** GET /templates: page-paginated on the server, searched on name, description and subject, filtered by type. */
 export default function Templates() {
+  const { t } = useTranslation('editor');
   const { projectId } = useCurrentProject();
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 300);
@@ -24,76 +26,81 @@ export default function Templates() {
     queryFn: () =>
       unwrap(
         api.GET('/templates', {
-          params: { query: { page, pageSize: PAGE_SIZE, search: debounced || undefined, type: type === 'all' ? undefined : (type as TemplateType), sort: 'updatedAt', dir: 'desc' } },
+          params: {
+            query: {
+              page,
+              pageSize: PAGE_SIZE,
+              search: debounced || undefined,
+              type: type === 'all' ? undefined : (type as TemplateType),
+              sort: 'updatedAt',
+              dir: 'desc',
+            },
+          },
         }),
       ),
   });
   return (
     <ListPage
-      title="Templates"
+      title={t('templates.title')}
       action={
         <Button component={Link} to={`/p/${projectId}/templates/new`}>
-          New template
+          {t('templates.new')}
         </Button>
       }
     >
       <Group align="flex-end">
-        <TextInput label="Search" placeholder="Name, description or subject" type="search" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={280} />
+        <TextInput
+          label={t('templates.search')}
+          placeholder={t('templates.searchHint')}
+          type="search"
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          w={280}
+        />
         <Select
-          label="Type"
+          label={t('templates.type')}
           value={type}
           onChange={(v) => setType(v ?? 'all')}
           allowDeselect={false}
-          data={[{ value: 'all', label: 'All types' }, ...TEMPLATE_TYPES.map((t) => ({ value: t, label: t.charAt(0) + t.slice(1).toLowerCase() }))]}
+          data={[{ value: 'all', label: t('templates.allTypes') }, ...TEMPLATE_TYPES.map((type) => ({ value: type, label: t(`templateTypes.${type}`) }))]}
           w={180}
         />
       </Group>
       <ListTable
         query={list}
-        label="Templates"
+        label={t('templates.title')}
         highlightOnHover
         miw={620}
         head={
           <>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Subject</Table.Th>
-            <Table.Th>Type</Table.Th>
-            <Table.Th>Updated</Table.Th>
+            <Table.Th>{t('templates.name')}</Table.Th>
+            <Table.Th>{t('templates.subject')}</Table.Th>
+            <Table.Th>{t('templates.type')}</Table.Th>
+            <Table.Th>{t('templates.updated')}</Table.Th>
           </>
         }
-        row={(t) => (
-          <Table.Tr key={t.id}>
+        row={(tpl) => (
+          <Table.Tr key={tpl.id}>
             <Table.Td>
-              <Anchor component={Link} to={`/p/${projectId}/templates/${t.id}`}>
-                {t.name}
+              <Anchor component={Link} to={`/p/${projectId}/templates/${tpl.id}`}>
+                {tpl.name}
               </Anchor>
             </Table.Td>
             <Table.Td>
               <Text size="sm" lineClamp={1}>
-                {t.subject}
+                {tpl.subject}
               </Text>
             </Table.Td>
             <Table.Td>
-              <Badge variant="light" color={t.type === 'TRANSACTIONAL' ? 'blue' : t.type === 'MARKETING' ? 'grape' : 'gray'}>
-                {t.type}
+              <Badge variant="light" color={tpl.type === 'TRANSACTIONAL' ? 'blue' : tpl.type === 'MARKETING' ? 'grape' : 'gray'}>
+                {t(`templateTypes.${tpl.type}`)}
               </Badge>
             </Table.Td>
-            <Table.Td>{momentWords(t.updatedAt)}</Table.Td>
+            <Table.Td>{momentWords(tpl.updatedAt)}</Table.Td>
           </Table.Tr>
         )}
-        empty={debounced || type !== 'all' ? 'No template matches.' : 'No templates yet: create one to reuse in sends, campaigns and workflows.'}
-        footer={(d) => (
-          <CountAndPages
-            count={
-              <>
-                {d.total} template{d.total === 1 ? '' : 's'}
-              </>
-            }
-            page={page}
-            totalPages={d.totalPages}
-            onPage={setPage}
-          />
-        )}
+        empty={debounced || type !== 'all' ? t('templates.noMatch') : t('templates.none')}
+        footer={(d) => <CountAndPages count={t('templates.count', { count: d.total })} page={page} totalPages={d.totalPages} onPage={setPage} />}
       />
     </ListPage>
   );

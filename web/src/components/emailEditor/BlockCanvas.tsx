@@ -4,7 +4,8 @@ import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-
 import { CSS } from '@dnd-kit/utilities';
 import type { Block, EmailDocument, LeafBlock } from '../../api/emailEditor';
 import { BlockSummary } from './BlockSummary';
-import { labelOf, newBlock, PALETTE } from './blocks';
+import { newBlock, PALETTE } from './blocks';
+import { useTranslation } from 'react-i18next';
 
 export const CANVAS_ID = 'canvas';
 
@@ -21,16 +22,17 @@ interface CanvasProps {
 
 /** The selected block's keyboard tools: the way to reorder without dragging. */
 function BlockTools({ id, onMove, onDelete }: Pick<CanvasProps, 'onMove' | 'onDelete'> & { id: string }) {
+  const { t } = useTranslation('editor');
   return (
     <Group gap={4} onClick={(e) => e.stopPropagation()}>
       <Button size="compact-xs" variant="default" onClick={() => onMove(id, -1)}>
-        Move up
+        {t('canvas.moveUp')}
       </Button>
       <Button size="compact-xs" variant="default" onClick={() => onMove(id, 1)}>
-        Move down
+        {t('canvas.moveDown')}
       </Button>
       <Button size="compact-xs" variant="light" color="red" onClick={() => onDelete(id)}>
-        Delete block
+        {t('canvas.deleteBlock')}
       </Button>
     </Group>
   );
@@ -38,6 +40,7 @@ function BlockTools({ id, onMove, onDelete }: Pick<CanvasProps, 'onMove' | 'onDe
 
 /** A block's selectable card: its name as a button (keyboard and screen readers), its look below. */
 function BlockCard({ block, props, handle }: { block: Block; props: CanvasProps; handle?: React.ReactNode }) {
+  const { t } = useTranslation('editor');
   const isSelected = props.selected === block.id;
   return (
     <Paper
@@ -59,7 +62,7 @@ function BlockCard({ block, props, handle }: { block: Block; props: CanvasProps;
           <Group gap={6} wrap="nowrap">
             {handle}
             <UnstyledButton data-block-name aria-pressed={isSelected} onClick={() => props.onSelect(block.id)} fz="xs" fw={600}>
-              {labelOf(block.type)} block
+              {t('blocks.block', { name: t(`blocks.name.${block.type}`) })}
             </UnstyledButton>
           </Group>
           {isSelected ? <BlockTools id={block.id} onMove={props.onMove} onDelete={props.onDelete} /> : null}
@@ -75,13 +78,13 @@ function BlockCard({ block, props, handle }: { block: Block; props: CanvasProps;
                 <Menu position="bottom-start">
                   <Menu.Target>
                     <Button size="compact-xs" variant="subtle" onClick={(e) => e.stopPropagation()}>
-                      Add to column {ci + 1}
+                      {t('canvas.addToColumn', { number: ci + 1 })}
                     </Button>
                   </Menu.Target>
                   <Menu.Dropdown>
-                    {PALETTE.filter((p) => p.type !== 'columns').map((p) => (
-                      <Menu.Item key={p.type} onClick={() => props.onAddToColumn(block.id, ci, newBlock(p.type) as LeafBlock)}>
-                        {p.label}
+                    {PALETTE.filter((type) => type !== 'columns').map((type) => (
+                      <Menu.Item key={type} onClick={() => props.onAddToColumn(block.id, ci, newBlock(type) as LeafBlock)}>
+                        {t(`blocks.name.${type}`)}
                       </Menu.Item>
                     ))}
                   </Menu.Dropdown>
@@ -98,9 +101,19 @@ function BlockCard({ block, props, handle }: { block: Block; props: CanvasProps;
 }
 
 function SortableBlock({ block, props }: { block: Block; props: CanvasProps }) {
+  const { t } = useTranslation('editor');
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: block.id });
   const handle = (
-    <ActionIcon ref={setActivatorNodeRef} size="sm" variant="subtle" color="gray" aria-label={`Drag the ${labelOf(block.type).toLowerCase()} block`} {...attributes} {...listeners} style={{ cursor: 'grab' }}>
+    <ActionIcon
+      ref={setActivatorNodeRef}
+      size="sm"
+      variant="subtle"
+      color="gray"
+      aria-label={t('canvas.drag', { name: t(`blocks.inSentence.${block.type}`) })}
+      {...attributes}
+      {...listeners}
+      style={{ cursor: 'grab' }}
+    >
       ⠿
     </ActionIcon>
   );
@@ -116,16 +129,21 @@ function SortableBlock({ block, props }: { block: Block; props: CanvasProps }) {
  * click a block to edit it. Nested column blocks are selected and edited the same way.
  */
 export function BlockCanvas(props: CanvasProps) {
+  const { t } = useTranslation('editor');
   const { setNodeRef, isOver } = useDroppable({ id: CANVAS_ID });
   return (
     <Stack
       ref={setNodeRef}
       gap="xs"
       p="xs"
-      aria-label="Email blocks"
+      aria-label={t('canvas.region')}
       role="region"
       mih={200}
-      style={{ background: isOver ? 'var(--mantine-color-default-hover)' : 'var(--mantine-color-body)', border: '1px solid var(--mantine-color-default-border)', borderRadius: 4 }}
+      style={{
+        background: isOver ? 'var(--mantine-color-default-hover)' : 'var(--mantine-color-body)',
+        border: '1px solid var(--mantine-color-default-border)',
+        borderRadius: 4,
+      }}
       onClick={() => props.onSelect(null)}
     >
       <SortableContext items={props.document.blocks.map((b) => b.id)} strategy={verticalListSortingStrategy}>
@@ -135,7 +153,7 @@ export function BlockCanvas(props: CanvasProps) {
       </SortableContext>
       {props.document.blocks.length === 0 ? (
         <Text size="sm" c="dimmed" ta="center" py="xl">
-          Drag a block here, or choose one in the palette.
+          {t('canvas.empty')}
         </Text>
       ) : null}
     </Stack>

@@ -7,6 +7,7 @@ import { BlockPalette, PALETTE_PREFIX } from './BlockPalette';
 import { BlockSettings } from './BlockSettings';
 import { addToColumn, findBlock, insertBlock, moveBlock, moveTo, newBlock, removeBlock, updateBlock } from './blocks';
 import { useHistory } from './useHistory';
+import { useTranslation } from 'react-i18next';
 
 interface Props {
   projectId: string;
@@ -23,8 +24,12 @@ interface Props {
  * "Move down" on the selected block do the same without dragging.
  */
 export function BlocksEditor({ projectId, document: doc, onChange, selected, onSelect, flagged }: Props) {
+  const { t } = useTranslation('editor');
   const history = useHistory(doc, onChange);
-  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 6 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
 
   const add = (type: BlockType, index?: number) => {
     const block = newBlock(type);
@@ -52,13 +57,13 @@ export function BlocksEditor({ projectId, document: doc, onChange, selected, onS
       <Grid gap="sm">
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Stack gap="xs">
-            <BlockPalette onAdd={(t) => add(t)} />
+            <BlockPalette onAdd={(type) => add(type)} />
             <Group gap={4}>
               <Button size="compact-sm" variant="default" onClick={history.undo} disabled={!history.canUndo}>
-                Undo
+                {t('canvas.undo')}
               </Button>
               <Button size="compact-sm" variant="default" onClick={history.redo} disabled={!history.canRedo}>
-                Redo
+                {t('canvas.redo')}
               </Button>
             </Group>
             <BlockCanvas

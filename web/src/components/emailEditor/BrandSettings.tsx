@@ -5,19 +5,17 @@ import { getBrand, putBrand, type Brand } from '../../api/emailEditor';
 import { UploadImage } from './UploadImage';
 import { SaveButton } from '../SaveButton';
 import { ErrorState, Loading } from '../States';
+import { useTranslation } from 'react-i18next';
 
-const COLOURS: Array<{ key: keyof Brand['colors']; label: string }> = [
-  { key: 'background', label: 'Background' },
-  { key: 'content', label: 'Content background' },
-  { key: 'text', label: 'Text' },
-  { key: 'accent', label: 'Accent (buttons, links)' },
-];
+/** The brand's colours, in the form's order (their names: editor:brand.colours). */
+const COLOURS: Array<keyof Brand['colors']> = ['background', 'content', 'text', 'accent'];
 
 function BrandForm({ projectId, brand, may }: { projectId: string; brand: Brand; may: boolean }) {
+  const { t } = useTranslation('editor');
   const qc = useQueryClient();
   const [draft, setDraft] = useState<Brand>(brand);
   const save = useMutation({
-    meta: { success: 'Brand saved' },
+    meta: { success: t('brand.saved') },
     mutationFn: () => putBrand(projectId, { ...draft, logoUrl: draft.logoUrl?.trim() ? draft.logoUrl.trim() : null }),
     onSuccess: (saved) => qc.setQueryData(['brand', projectId], saved),
   });
@@ -28,20 +26,54 @@ function BrandForm({ projectId, brand, may }: { projectId: string; brand: Brand;
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
-        <TextInput label="Logo URL" description="An https address of the logo image, shown at the top of new emails" placeholder="https://" value={draft.logoUrl ?? ''} onChange={(e) => setDraft({ ...draft, logoUrl: e.currentTarget.value })} disabled={!may} />
+        <TextInput
+          label={t('brand.logoUrl')}
+          description={t('brand.logoUrlHint')}
+          placeholder={t('examples.url')}
+          value={draft.logoUrl ?? ''}
+          onChange={(e) => setDraft({ ...draft, logoUrl: e.currentTarget.value })}
+          disabled={!may}
+        />
         {may ? <UploadImage projectId={projectId} onUploaded={(logoUrl) => setDraft((d) => ({ ...d, logoUrl }))} /> : null}
         <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} spacing="sm">
-          {COLOURS.map((c) => (
-            <ColorInput withEyeDropper={false} key={c.key} label={c.label} format="hex" value={draft.colors[c.key]} onChange={(v) => setDraft({ ...draft, colors: { ...draft.colors, [c.key]: v } })} disabled={!may} />
+          {COLOURS.map((key) => (
+            <ColorInput
+              withEyeDropper={false}
+              key={key}
+              label={t(`brand.colours.${key}`)}
+              format="hex"
+              value={draft.colors[key]}
+              onChange={(v) => setDraft({ ...draft, colors: { ...draft.colors, [key]: v } })}
+              disabled={!may}
+            />
           ))}
         </SimpleGrid>
-        <TextInput label="Font stack" description="Fonts in order of preference, like Helvetica, Arial, sans-serif" value={draft.fontFamily} onChange={(e) => setDraft({ ...draft, fontFamily: e.currentTarget.value })} disabled={!may} />
+        <TextInput
+          label={t('brand.font')}
+          description={t('brand.fontHint')}
+          value={draft.fontFamily}
+          onChange={(e) => setDraft({ ...draft, fontFamily: e.currentTarget.value })}
+          disabled={!may}
+        />
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-          <TextInput label="Company name" value={draft.footer.companyName} onChange={(e) => setDraft({ ...draft, footer: { ...draft.footer, companyName: e.currentTarget.value } })} disabled={!may} />
-          <Textarea label="Postal address" description="Marketing email must show one (CAN-SPAM)" autosize minRows={2} value={draft.footer.address} onChange={(e) => setDraft({ ...draft, footer: { ...draft.footer, address: e.currentTarget.value } })} disabled={!may} />
+          <TextInput
+            label={t('brand.company')}
+            value={draft.footer.companyName}
+            onChange={(e) => setDraft({ ...draft, footer: { ...draft.footer, companyName: e.currentTarget.value } })}
+            disabled={!may}
+          />
+          <Textarea
+            label={t('brand.address')}
+            description={t('brand.addressHint')}
+            autosize
+            minRows={2}
+            value={draft.footer.address}
+            onChange={(e) => setDraft({ ...draft, footer: { ...draft.footer, address: e.currentTarget.value } })}
+            disabled={!may}
+          />
         </SimpleGrid>
-        {save.error ? <ErrorState error={save.error} title="Not saved" /> : null}
-        {may ? <SaveButton label="Save brand" save={save} /> : null}
+        {save.error ? <ErrorState error={save.error} title={t('notSaved')} /> : null}
+        {may ? <SaveButton label={t('brand.save')} save={save} /> : null}
       </Stack>
     </form>
   );
@@ -52,14 +84,15 @@ function BrandForm({ projectId, brand, may }: { projectId: string; brand: Brand;
  * email's unset settings follow it when it is next published.
  */
 export function BrandSettings({ projectId, may }: { projectId: string; may: boolean }) {
+  const { t } = useTranslation('editor');
   const brand = useQuery({ queryKey: ['brand', projectId], queryFn: () => getBrand(projectId) });
   return (
-    <Paper withBorder p="md" component="section" aria-label="Brand">
+    <Paper withBorder p="md" component="section" aria-label={t('brand.heading')}>
       <Title order={2} size="h4" mb="sm">
-        Brand
+        {t('brand.heading')}
       </Title>
       <Text size="sm" c="dimmed" mb="sm">
-        Block emails use these unless a block sets its own; the footer block shows the company name, the postal address and the subscription links.
+        {t('brand.intro')}
       </Text>
       {brand.isPending ? <Loading /> : null}
       {brand.error ? <ErrorState error={brand.error} /> : null}

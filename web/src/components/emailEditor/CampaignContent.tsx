@@ -4,6 +4,7 @@ import type { CampaignDraft } from '../../api/campaigns';
 import { CodeEditor } from '../CodeEditor';
 import { BlocksEditor } from './BlocksEditor';
 import { emptyDocument } from './blocks';
+import { useTranslation } from 'react-i18next';
 
 /**
  * A campaign's own body in the composer: "HTML" (the code editor) or "Blocks" (the template editor's
@@ -21,6 +22,7 @@ export function CampaignContent({
   set(patch: Partial<CampaignDraft>): void;
   errorOf(field: string): string | undefined;
 }) {
+  const { t } = useTranslation('editor');
   const [selected, setSelected] = useState<string | null>(null);
   // The first document error the server named (`document.blocks.3.src`), shown under the canvas.
   const documentError = errorOf('document') ?? (draft.document?.blocks ?? []).map((_, i) => errorOf(`document.blocks.${i}`)).find(Boolean);
@@ -28,15 +30,15 @@ export function CampaignContent({
     <Stack gap="xs">
       <div>
         <Text size="sm" fw={500} id="campaign-editor-switch">
-          Editor
+          {t('content.editor')}
         </Text>
         <SegmentedControl
           aria-labelledby="campaign-editor-switch"
           value={draft.editor}
           onChange={(v) => set(v === 'blocks' ? { editor: 'blocks', document: draft.document ?? emptyDocument() } : { editor: 'html' })}
           data={[
-            { value: 'blocks', label: 'Blocks' },
-            { value: 'html', label: 'HTML' },
+            { value: 'blocks', label: t('content.blocks') },
+            { value: 'html', label: t('content.html') },
           ]}
         />
       </div>
@@ -58,8 +60,8 @@ export function CampaignContent({
         </>
       ) : (
         <CodeEditor
-          label="Body"
-          description={'HTML with Liquid: {{ email }}, {{ data.firstName ?? "there" }}; outputs are HTML-escaped'}
+          label={t('content.body')}
+          description={t('content.bodyHint', { examples: '{{ email }}, {{ data.firstName ?? "there" }}' })}
           required
           value={draft.body}
           onChange={(body) => set({ body })}

@@ -3,15 +3,16 @@ import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import { useTranslation } from 'react-i18next';
 
 /** "Preview as" (and "Test with a contact"'s "Contact"): a server-side search of the project's contacts by email (GET /contacts?search=). */
 export function ContactPicker({
   projectId,
   value,
   onChange,
-  label = 'Preview as',
-  description = 'A contact: renders with their fields, email and subscription links; preview data overrides them',
-  placeholder = 'No contact: preview data only',
+  label,
+  description,
+  placeholder,
 }: {
   projectId: string;
   value: string | null;
@@ -20,6 +21,7 @@ export function ContactPicker({
   description?: string;
   placeholder?: string;
 }) {
+  const { t } = useTranslation('editor');
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 300);
   const [chosen, setChosen] = useState<{ value: string; label: string } | null>(null);
@@ -32,9 +34,9 @@ export function ContactPicker({
   if (chosen && !options.some((o) => o.value === chosen.value)) options.unshift(chosen);
   return (
     <Select
-      label={label}
-      description={description}
-      placeholder={placeholder}
+      label={label ?? t('contactPicker.label')}
+      description={description ?? t('contactPicker.description')}
+      placeholder={placeholder ?? t('contactPicker.placeholder')}
       searchable
       clearable
       data={options}
@@ -43,7 +45,7 @@ export function ContactPicker({
       onSearchChange={setSearch}
       // The server already searched: show its answers as they are.
       filter={({ options: all }) => all}
-      nothingFoundMessage={found.isFetching ? 'Searching…' : 'No contact matches'}
+      nothingFoundMessage={found.isFetching ? t('contactPicker.searching') : t('contactPicker.nothing')}
       onChange={(id, option) => {
         setChosen(option ?? null);
         onChange(id);

@@ -8,6 +8,7 @@ import { LanguageSwitcher } from './LanguageSwitcher';
 import { StarterGallery } from './StarterGallery';
 import { VariableMenu } from './VariableMenu';
 import { localised, withLocalised, type Draft } from './templateDraft';
+import { useTranslation } from 'react-i18next';
 
 interface Props {
   projectId: string;
@@ -28,10 +29,10 @@ interface Props {
  * plain-text part). The editor switch is the template's: every language uses the same one.
  */
 export function ContentEditor({ projectId, draft, setDraft, locale, setLocale, selected, onSelect, flagged, errorOf, isNew }: Props) {
+  const { t } = useTranslation('editor');
   const content = localised(draft, locale);
   const set = (patch: Parameters<typeof withLocalised>[2]) => setDraft((d) => withLocalised(d, locale, patch));
-  const switchTo = (editor: Editor) =>
-    setDraft((d) => (editor === 'blocks' ? { ...d, editor, document: d.document ?? emptyDocument() } : { ...d, editor }));
+  const switchTo = (editor: Editor) => setDraft((d) => (editor === 'blocks' ? { ...d, editor, document: d.document ?? emptyDocument() } : { ...d, editor }));
   const start = (s: Starter) => {
     setDraft((d) => withLocalised({ ...d, editor: 'blocks' }, locale, { document: s.document, subject: content.subject || s.subject }));
     onSelect(null);
@@ -51,20 +52,27 @@ export function ContentEditor({ projectId, draft, setDraft, locale, setLocale, s
         />
         <div>
           <Text size="sm" fw={500} id="editor-switch">
-            Editor
+            {t('content.editor')}
           </Text>
           <SegmentedControl
             aria-labelledby="editor-switch"
             value={draft.editor}
             onChange={(v) => switchTo(v as Editor)}
             data={[
-              { value: 'blocks', label: 'Blocks' },
-              { value: 'html', label: 'HTML' },
+              { value: 'blocks', label: t('content.blocks') },
+              { value: 'html', label: t('content.html') },
             ]}
           />
         </div>
       </Group>
-      <VariableField projectId={projectId} label="Subject" required value={content.subject} onChange={(subject) => set({ subject })} error={errorOf('subject')} />
+      <VariableField
+        projectId={projectId}
+        label={t('content.subject')}
+        required
+        value={content.subject}
+        onChange={(subject) => set({ subject })}
+        error={errorOf('subject')}
+      />
       {isNew || empty ? <StarterGallery projectId={projectId} onChoose={start} /> : null}
       {draft.editor === 'blocks' ? (
         <>
@@ -86,8 +94,8 @@ export function ContentEditor({ projectId, draft, setDraft, locale, setLocale, s
       ) : (
         <>
           <CodeEditor
-            label="Body"
-            description={'HTML with Liquid: {{ email }}, {{ data.firstName ?? "there" }}, {% if data.plan == "pro" %}…{% endif %}; outputs are HTML-escaped'}
+            label={t('content.body')}
+            description={t('content.bodyHint', { examples: '{{ email }}, {{ data.firstName ?? "there" }}, {% if data.plan == "pro" %}…{% endif %}' })}
             required
             value={content.body}
             onChange={(body) => set({ body })}
@@ -99,8 +107,8 @@ export function ContentEditor({ projectId, draft, setDraft, locale, setLocale, s
         </>
       )}
       <Textarea
-        label="Plain text"
-        description="Optional: the text/plain part's own Liquid source; left empty, it is generated from the HTML"
+        label={t('content.plainText')}
+        description={t('content.plainTextHint')}
         value={content.text}
         onChange={(e) => set({ text: e.currentTarget.value })}
         error={errorOf('text')}

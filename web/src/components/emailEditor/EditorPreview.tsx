@@ -3,6 +3,7 @@ import { Box, Code, Group, Paper, SegmentedControl, Stack, Switch, Tabs, Text, T
 import type { Preview } from '../../api/emailEditor';
 import { ErrorState, Loading } from '../States';
 import { darkened } from './darkMode';
+import { useTranslation } from 'react-i18next';
 
 const MOBILE = 375;
 
@@ -11,19 +12,32 @@ const MOBILE = 375;
  * with an empty sandbox (no scripts, an opaque origin), at "Desktop" or "Mobile" (375 px) width, in
  * "Dark mode" if asked, and the text part in its tab. `children` are the pane's inputs (Preview as, data).
  */
-export function EditorPreview({ preview, error, fetching, height = 560, children }: { preview: Preview | undefined; error: unknown; fetching: boolean; height?: number; children?: ReactNode }) {
+export function EditorPreview({
+  preview,
+  error,
+  fetching,
+  height = 560,
+  children,
+}: {
+  preview: Preview | undefined;
+  error: unknown;
+  fetching: boolean;
+  height?: number;
+  children?: ReactNode;
+}) {
+  const { t } = useTranslation('editor');
   const [width, setWidth] = useState<'desktop' | 'mobile'>('desktop');
   const [dark, setDark] = useState(false);
   return (
-    <Paper withBorder p="md" component="section" aria-label="Preview">
+    <Paper withBorder p="md" component="section" aria-label={t('preview.heading')}>
       <Stack gap="sm">
         <Group justify="space-between">
           <Title order={2} size="h4">
-            Preview
+            {t('preview.heading')}
           </Title>
           {fetching ? (
             <Text size="xs" c="dimmed" role="status">
-              Rendering…
+              {t('preview.rendering')}
             </Text>
           ) : null}
         </Group>
@@ -31,35 +45,35 @@ export function EditorPreview({ preview, error, fetching, height = 560, children
         <Group justify="space-between">
           <SegmentedControl
             size="xs"
-            aria-label="Preview width"
+            aria-label={t('preview.width')}
             value={width}
             onChange={(v) => setWidth(v as 'desktop' | 'mobile')}
             data={[
-              { value: 'desktop', label: 'Desktop' },
-              { value: 'mobile', label: 'Mobile' },
+              { value: 'desktop', label: t('preview.desktop') },
+              { value: 'mobile', label: t('preview.mobile') },
             ]}
           />
-          <Switch label="Dark mode" checked={dark} onChange={(e) => setDark(e.currentTarget.checked)} />
+          <Switch label={t('preview.darkMode')} checked={dark} onChange={(e) => setDark(e.currentTarget.checked)} />
         </Group>
-        {error ? <ErrorState error={error} title="The preview did not render" /> : null}
+        {error ? <ErrorState error={error} title={t('preview.failed')} /> : null}
         {preview ? (
           <>
             <Text size="sm">
               <Text span fw={600}>
-                Subject:
+                {t('preview.subject')}
               </Text>{' '}
               <span data-testid="preview-subject">{preview.subject}</span>
             </Text>
             <Tabs defaultValue="html">
               <Tabs.List>
-                <Tabs.Tab value="html">Email</Tabs.Tab>
-                <Tabs.Tab value="text">Plain text</Tabs.Tab>
+                <Tabs.Tab value="html">{t('preview.email')}</Tabs.Tab>
+                <Tabs.Tab value="text">{t('preview.plainText')}</Tabs.Tab>
               </Tabs.List>
               <Tabs.Panel value="html" pt="xs">
                 <Box style={{ display: 'flex', justifyContent: 'center', background: dark ? '#1a1b1e' : undefined }}>
                   <Box
                     component="iframe"
-                    title="Preview"
+                    title={t('preview.frame')}
                     sandbox=""
                     srcDoc={dark ? darkened(preview.html) : preview.html}
                     referrerPolicy="no-referrer"
@@ -78,7 +92,7 @@ export function EditorPreview({ preview, error, fetching, height = 560, children
             </Tabs>
           </>
         ) : !error ? (
-          <Loading label="Rendering…" />
+          <Loading label={t('preview.rendering')} />
         ) : null}
       </Stack>
     </Paper>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 
 const LOCALE = /^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
 
@@ -8,24 +9,35 @@ const LOCALE = /^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
  * when sending (exact match, then the language alone, then the default). "Add language" starts a
  * variant as a copy of the default.
  */
-export function LanguageSwitcher({ locales, value, onChange, onAdd }: { locales: string[]; value: string; onChange(locale: string): void; onAdd(locale: string): void }) {
+export function LanguageSwitcher({
+  locales,
+  value,
+  onChange,
+  onAdd,
+}: {
+  locales: string[];
+  value: string;
+  onChange(locale: string): void;
+  onAdd(locale: string): void;
+}) {
+  const { t } = useTranslation('editor');
   const [adding, setAdding] = useState(false);
   const [locale, setLocale] = useState('');
-  const problem = locale && !LOCALE.test(locale) ? 'A language code like fr, de or pt-BR' : locales.includes(locale) ? 'This language is there already' : undefined;
+  const problem = locale && !LOCALE.test(locale) ? t('language.badCode') : locales.includes(locale) ? t('language.taken') : undefined;
   return (
     <Group gap="xs" align="flex-end">
       <Select
-        label="Language"
+        label={t('language.label')}
         w={160}
         allowDeselect={false}
-        data={[{ value: '', label: 'Default' }, ...locales.map((l) => ({ value: l, label: l }))]}
+        data={[{ value: '', label: t('language.default') }, ...locales.map((l) => ({ value: l, label: l }))]}
         value={value}
         onChange={(v) => onChange(v ?? '')}
       />
       <Button variant="subtle" size="xs" onClick={() => setAdding(true)} mb={4}>
-        Add language
+        {t('language.add')}
       </Button>
-      <Modal opened={adding} onClose={() => setAdding(false)} title="Add a language">
+      <Modal opened={adding} onClose={() => setAdding(false)} title={t('language.addHeading')}>
         <form
           onSubmit={(e) => {
             e.preventDefault();
@@ -36,13 +48,20 @@ export function LanguageSwitcher({ locales, value, onChange, onAdd }: { locales:
           }}
         >
           <Stack>
-            <TextInput label="Language code" description="BCP 47, like fr, de or pt-BR: contacts whose locale matches get this content" value={locale} onChange={(e) => setLocale(e.currentTarget.value.trim())} error={problem} data-autofocus />
+            <TextInput
+              label={t('language.code')}
+              description={t('language.codeHint')}
+              value={locale}
+              onChange={(e) => setLocale(e.currentTarget.value.trim())}
+              error={problem}
+              data-autofocus
+            />
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setAdding(false)}>
-                Cancel
+                {t('cancel')}
               </Button>
               <Button type="submit" disabled={!locale || !!problem}>
-                Add
+                {t('language.submit')}
               </Button>
             </Group>
           </Stack>

@@ -1,5 +1,6 @@
 import { sendTest } from '../../api/emailEditor';
 import { SendTestButton } from '../SendTestButton';
+import { useTranslation } from 'react-i18next';
 
 /**
  * "Send test": POST /templates/:id/test of the draft to one address (the signed-in person's at first),
@@ -19,11 +20,12 @@ export function SendTest({
   dirty: boolean;
   save(): Promise<unknown>;
 }) {
+  const { t } = useTranslation('editor');
   return (
     <SendTestButton
-      intro={`Sends the draft${dirty ? ' (your changes are saved first)' : ''} with the preview data, which is not stored on the recipient. The recipient becomes a contact of the project, as with every send.`}
+      intro={dirty ? t('sendTest.introDirty') : t('sendTest.intro')}
       toField="to"
-      doneText={(to) => `Queued for ${to}.`}
+      doneText={(to) => t('sendTest.queued', { to })}
       send={async (to) => {
         if (dirty) await save();
         return sendTest(projectId, templateId, { to, data: data ?? {} });

@@ -2,9 +2,11 @@ import { Box, Card, SimpleGrid, Stack, Text, Title, UnstyledButton } from '@mant
 import { useQuery } from '@tanstack/react-query';
 import { listStarters, previewEmail, type Starter } from '../../api/emailEditor';
 import { ErrorState, Loading } from '../States';
+import { useTranslation } from 'react-i18next';
 
 /** A starter's thumbnail: its compiled HTML, scaled down, in a sandboxed iframe nobody can focus. */
 function Thumbnail({ projectId, starter }: { projectId: string; starter: Starter }) {
+  const { t } = useTranslation('editor');
   const rendered = useQuery({
     queryKey: ['starter-preview', projectId, starter.id],
     staleTime: Infinity,
@@ -13,7 +15,13 @@ function Thumbnail({ projectId, starter }: { projectId: string; starter: Starter
   return (
     <Box h={150} style={{ overflow: 'hidden', position: 'relative', background: 'white', borderRadius: 4 }} aria-hidden>
       {rendered.data ? (
-        <iframe title={`${starter.name} thumbnail`} sandbox="" srcDoc={rendered.data.html} tabIndex={-1} style={{ width: 600, height: 600, border: 0, transform: 'scale(0.4)', transformOrigin: '0 0', pointerEvents: 'none' }} />
+        <iframe
+          title={t('starters.thumbnail', { name: starter.name })}
+          sandbox=""
+          srcDoc={rendered.data.html}
+          tabIndex={-1}
+          style={{ width: 600, height: 600, border: 0, transform: 'scale(0.4)', transformOrigin: '0 0', pointerEvents: 'none' }}
+        />
       ) : null}
     </Box>
   );
@@ -21,13 +29,14 @@ function Thumbnail({ projectId, starter }: { projectId: string; starter: Starter
 
 /** "Start from a template": the starters (GET /templates/starters); choosing one fills the blocks editor with it. */
 export function StarterGallery({ projectId, onChoose }: { projectId: string; onChoose(starter: Starter): void }) {
+  const { t } = useTranslation('editor');
   const starters = useQuery({ queryKey: ['template-starters', projectId], staleTime: Infinity, queryFn: () => listStarters(projectId) });
   return (
-    <Stack gap="xs" component="section" aria-label="Start from a template">
+    <Stack gap="xs" component="section" aria-label={t('starters.heading')}>
       <Title order={2} size="h4">
-        Start from a template
+        {t('starters.heading')}
       </Title>
-      {starters.error ? <ErrorState error={starters.error} title="Starters not loaded" /> : null}
+      {starters.error ? <ErrorState error={starters.error} title={t('starters.failed')} /> : null}
       {starters.isPending ? <Loading /> : null}
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="xs">
         {starters.data?.data.map((s) => (

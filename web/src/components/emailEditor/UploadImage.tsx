@@ -1,6 +1,7 @@
 import { Button, FileButton, Group, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, fieldsOf, forProject, messageOf } from '../../api/client';
+import { useTranslation } from 'react-i18next';
 
 /** POST /uploads/image (multipart field "file"): the stored image's public URL. */
 async function upload(projectId: string, file: File): Promise<string> {
@@ -17,13 +18,14 @@ async function upload(projectId: string, file: File): Promise<string> {
 
 /** "Upload image": a PNG, JPEG, GIF or WebP of at most 5 MB, whose URL `onUploaded` gets. */
 export function UploadImage({ projectId, onUploaded }: { projectId: string; onUploaded(url: string): void }) {
-  const send = useMutation({ meta: { success: 'Image uploaded' }, mutationFn: (file: File) => upload(projectId, file), onSuccess: onUploaded });
+  const { t } = useTranslation('editor');
+  const send = useMutation({ meta: { success: t('upload.done') }, mutationFn: (file: File) => upload(projectId, file), onSuccess: onUploaded });
   return (
     <Group gap="xs">
       <FileButton accept="image/png,image/jpeg,image/gif,image/webp" onChange={(file) => file && send.mutate(file)}>
         {(props) => (
           <Button {...props} size="compact-xs" variant="light" loading={send.isPending}>
-            Upload image
+            {t('upload.button')}
           </Button>
         )}
       </FileButton>

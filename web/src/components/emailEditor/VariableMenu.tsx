@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Button, Popover, ScrollArea, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import { useTranslation } from 'react-i18next';
 
 /**
  * A contact field as Liquid: `data.plan`, or `data["first name"]` for keys that are not plain names.
@@ -13,10 +14,11 @@ export function variableOf(key: string, fallback: string): string {
   return fallback ? `{{ ${path} ?? ${JSON.stringify(fallback)} }}` : `{{ ${path} }}`;
 }
 
+/** The subscription links' variables, and their names' keys in the catalogue. */
 const LINKS = [
-  { name: 'unsubscribeUrl', label: 'Unsubscribe link' },
-  { name: 'manageUrl', label: 'Manage preferences link' },
-];
+  { name: 'unsubscribeUrl', key: 'unsubscribe' },
+  { name: 'manageUrl', key: 'manage' },
+] as const;
 
 function Item({ label, hint, onClick }: { label: string; hint: string; onClick(): void }) {
   return (
@@ -34,6 +36,7 @@ function Item({ label, hint, onClick }: { label: string; hint: string; onClick()
  * subscription links, inserted as Liquid with the fallback typed here.
  */
 export function VariableMenu({ projectId, onInsert }: { projectId: string; onInsert(snippet: string): void }) {
+  const { t } = useTranslation('editor');
   const [opened, setOpened] = useState(false);
   const [fallback, setFallback] = useState('there');
   const fields = useQuery({
@@ -50,31 +53,37 @@ export function VariableMenu({ projectId, onInsert }: { projectId: string; onIns
     <Popover opened={opened} onChange={setOpened} position="bottom-start" width={300} trapFocus shadow="md">
       <Popover.Target>
         <Button size="compact-xs" variant="light" onClick={() => setOpened((o) => !o)}>
-          Insert variable
+          {t('variables.insert')}
         </Button>
       </Popover.Target>
       <Popover.Dropdown>
         <Stack gap={4}>
-          <TextInput size="xs" label="Fallback" description="Shown when the contact has no value" value={fallback} onChange={(e) => setFallback(e.currentTarget.value)} />
+          <TextInput
+            size="xs"
+            label={t('variables.fallback')}
+            description={t('variables.fallbackHint')}
+            value={fallback}
+            onChange={(e) => setFallback(e.currentTarget.value)}
+          />
           <ScrollArea.Autosize mah={260}>
-            <Stack gap={2} role="group" aria-label="Variables">
+            <Stack gap={2} role="group" aria-label={t('variables.group')}>
               <Text size="xs" fw={600} mt={4}>
-                Contact
+                {t('variables.contact')}
               </Text>
-              <Item label="Email" hint="{{ email }}" onClick={() => insert('{{ email }}')} />
+              <Item label={t('variables.email')} hint="{{ email }}" onClick={() => insert('{{ email }}')} />
               {custom.map((key) => (
                 <Item key={key} label={key} hint={variableOf(key, fallback)} onClick={() => insert(variableOf(key, fallback))} />
               ))}
               {fields.isSuccess && custom.length === 0 ? (
                 <Text size="xs" c="dimmed">
-                  No contact fields yet: they appear once contacts carry data.
+                  {t('variables.noFields')}
                 </Text>
               ) : null}
               <Text size="xs" fw={600} mt={4}>
-                Subscription
+                {t('variables.subscription')}
               </Text>
               {LINKS.map((l) => (
-                <Item key={l.name} label={l.label} hint={`{{ ${l.name} }}`} onClick={() => insert(`{{ ${l.name} }}`)} />
+                <Item key={l.name} label={t(`variables.${l.key}`)} hint={`{{ ${l.name} }}`} onClick={() => insert(`{{ ${l.name} }}`)} />
               ))}
             </Stack>
           </ScrollArea.Autosize>

@@ -1,20 +1,7 @@
 import type { Block, BlockType, EmailDocument, LeafBlock } from '../../api/emailEditor';
 
-/** The palette, in its order, with each block's name as people read it. */
-export const PALETTE: Array<{ type: BlockType; label: string }> = [
-  { type: 'heading', label: 'Heading' },
-  { type: 'text', label: 'Text' },
-  { type: 'button', label: 'Button' },
-  { type: 'image', label: 'Image' },
-  { type: 'divider', label: 'Divider' },
-  { type: 'spacer', label: 'Spacer' },
-  { type: 'columns', label: 'Columns' },
-  { type: 'social', label: 'Social' },
-  { type: 'html', label: 'HTML' },
-  { type: 'footer', label: 'Footer' },
-];
-
-export const labelOf = (type: BlockType) => PALETTE.find((p) => p.type === type)?.label ?? type;
+/** The palette, in its order; each block's name as people read it is the catalogue's (editor:blocks.name). */
+export const PALETTE: BlockType[] = ['heading', 'text', 'button', 'image', 'divider', 'spacer', 'columns', 'social', 'html', 'footer'];
 
 const newId = () => `b${Math.random().toString(36).slice(2, 10)}`;
 

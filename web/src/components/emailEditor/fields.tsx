@@ -1,9 +1,19 @@
 import { useRef } from 'react';
 import { ColorInput, Group, NumberInput, SegmentedControl, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { VariableMenu } from './VariableMenu';
+import { useTranslation } from 'react-i18next';
 
 /** A text setting with "Insert variable": the variable goes in at the caret (or the end). */
-export function VariableField(props: { projectId: string; label: string; value: string; onChange(v: string): void; multiline?: boolean; description?: string; error?: string; required?: boolean }) {
+export function VariableField(props: {
+  projectId: string;
+  label: string;
+  value: string;
+  onChange(v: string): void;
+  multiline?: boolean;
+  description?: string;
+  error?: string;
+  required?: boolean;
+}) {
   const { projectId, label, value, onChange, multiline, description, error, required } = props;
   const ref = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
   const insert = (snippet: string) => {
@@ -25,19 +35,54 @@ export function VariableField(props: { projectId: string; label: string; value: 
 
 /** A colour setting: empty means the brand's. */
 export function ColorField({ label, value, onChange }: { label: string; value: string | undefined; onChange(v: string | undefined): void }) {
-  return <ColorInput withEyeDropper={false} label={label} placeholder="The brand's" format="hex" value={value ?? ''} onChange={(v) => onChange(v ? v : undefined)} />;
+  const { t } = useTranslation('editor');
+  return (
+    <ColorInput
+      withEyeDropper={false}
+      label={label}
+      placeholder={t('fields.brandColour')}
+      format="hex"
+      value={value ?? ''}
+      onChange={(v) => onChange(v ? v : undefined)}
+    />
+  );
 }
 
-export function NumberField({ label, value, onChange, min, max, placeholder }: { label: string; value: number | undefined; onChange(v: number | undefined): void; min: number; max: number; placeholder?: string }) {
-  return <NumberInput label={label} min={min} max={max} placeholder={placeholder} value={value ?? ''} onChange={(v) => onChange(typeof v === 'number' ? v : undefined)} allowDecimal={false} />;
+export function NumberField({
+  label,
+  value,
+  onChange,
+  min,
+  max,
+  placeholder,
+}: {
+  label: string;
+  value: number | undefined;
+  onChange(v: number | undefined): void;
+  min: number;
+  max: number;
+  placeholder?: string;
+}) {
+  return (
+    <NumberInput
+      label={label}
+      min={min}
+      max={max}
+      placeholder={placeholder}
+      value={value ?? ''}
+      onChange={(v) => onChange(typeof v === 'number' ? v : undefined)}
+      allowDecimal={false}
+    />
+  );
 }
 
 type Align = 'left' | 'center' | 'right';
 export function AlignField({ value, onChange }: { value: Align | undefined; onChange(v: Align): void }) {
+  const { t } = useTranslation('editor');
   return (
     <div>
       <Text size="sm" fw={500} id="align-label">
-        Alignment
+        {t('fields.alignment')}
       </Text>
       <SegmentedControl
         size="xs"
@@ -45,9 +90,9 @@ export function AlignField({ value, onChange }: { value: Align | undefined; onCh
         value={value ?? 'left'}
         onChange={(v) => onChange(v as Align)}
         data={[
-          { value: 'left', label: 'Left' },
-          { value: 'center', label: 'Center' },
-          { value: 'right', label: 'Right' },
+          { value: 'left', label: t('fields.left') },
+          { value: 'center', label: t('fields.center') },
+          { value: 'right', label: t('fields.right') },
         ]}
       />
     </div>
@@ -55,5 +100,6 @@ export function AlignField({ value, onChange }: { value: Align | undefined; onCh
 }
 
 export function UrlField({ label, value, onChange, description }: { label: string; value: string; onChange(v: string): void; description?: string }) {
-  return <TextInput label={label} description={description} placeholder="https://" value={value} onChange={(e) => onChange(e.currentTarget.value)} />;
+  const { t } = useTranslation('editor');
+  return <TextInput label={label} description={description} placeholder={t('examples.url')} value={value} onChange={(e) => onChange(e.currentTarget.value)} />;
 }
