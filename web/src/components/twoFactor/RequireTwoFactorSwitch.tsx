@@ -37,7 +37,7 @@ export function RequireTwoFactorSwitch({ project }: { project: Project }) {
         />
         {!mayTurnOn && mine.data ? (
           <Text size="sm" c="dimmed">
-            <Trans t={t} i18nKey="security.ownFirst" components={{ link: <Anchor component={Link} to={TWO_FACTOR_PAGE} /> }} />
+            <Trans t={t} i18nKey="security.ownFirst" components={{ anchor: <Anchor component={Link} to={TWO_FACTOR_PAGE} /> }} />
           </Text>
         ) : null}
         {save.error ? <ErrorState error={save.error} title={t('notSaved')} /> : null}

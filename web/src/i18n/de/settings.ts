@@ -219,7 +219,7 @@ export const settings: Catalogue<typeof en> = {
     heading: 'Sicherheit',
     require: 'Zwei-Faktor-Authentifizierung verlangen',
     requireHelp: 'Mitglieder ohne sie werden gebeten, sie einzurichten, bevor sie das Projekt öffnen können. API-Schlüssel sind nicht betroffen.',
-    ownFirst: 'Aktivieren Sie zuerst die <link>Zwei-Faktor-Authentifizierung für Ihr eigenes Konto</link>.',
+    ownFirst: 'Aktivieren Sie zuerst die <anchor>Zwei-Faktor-Authentifizierung für Ihr eigenes Konto</anchor>.',
     saved: 'Zwei-Faktor-Pflicht gespeichert',
   },
   danger: {

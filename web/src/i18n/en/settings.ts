@@ -218,7 +218,8 @@ export const settings = {
     heading: 'Security',
     require: 'Require two-factor authentication',
     requireHelp: 'Members without it are asked to set it up before they can open the project. API keys are not affected.',
-    ownFirst: 'Turn on <link>two-factor authentication for your own account</link> first.',
+    /** Not <link>: react-i18next takes that for the void HTML element and leaves the link empty. */
+    ownFirst: 'Turn on <anchor>two-factor authentication for your own account</anchor> first.',
     saved: 'Two-factor requirement saved',
   },
   danger: {

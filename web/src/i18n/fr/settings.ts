@@ -221,7 +221,7 @@ export const settings: Catalogue<typeof en> = {
     heading: 'Sécurité',
     require: "Exiger l'authentification à deux facteurs",
     requireHelp: "Les membres qui ne l'ont pas doivent l'activer avant de pouvoir ouvrir le projet. Les clés API ne sont pas concernées.",
-    ownFirst: "Activez d'abord <link>l'authentification à deux facteurs pour votre propre compte</link>.",
+    ownFirst: "Activez d'abord <anchor>l'authentification à deux facteurs pour votre propre compte</anchor>.",
     saved: 'Exigence de double authentification enregistrée',
   },
   danger: {
