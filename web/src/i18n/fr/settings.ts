@@ -131,7 +131,7 @@ export const settings: Catalogue<typeof en> = {
     name: 'Nom',
     scopes: 'Portées',
     notCreated: 'Non créée',
-    empty: "Aucune clé d\'API à portée limitée pour l'instant.",
+    empty: "Aucune clé d'API à portée limitée pour l'instant.",
     key: 'Clé',
     createdBy: 'Créée par',
     lastUsed: 'Dernière utilisation',
@@ -220,7 +220,7 @@ export const settings: Catalogue<typeof en> = {
   security: {
     heading: 'Sécurité',
     require: "Exiger l'authentification à deux facteurs",
-    requireHelp: "Les membres qui ne l'ont pas doivent l'activer avant de pouvoir ouvrir le projet. Les clés d\'API ne sont pas concernées.",
+    requireHelp: "Les membres qui ne l'ont pas doivent l'activer avant de pouvoir ouvrir le projet. Les clés d'API ne sont pas concernées.",
     ownFirst: "Activez d'abord <anchor>l'authentification à deux facteurs pour votre propre compte</anchor>.",
     saved: 'Exigence de double authentification enregistrée',
   },
