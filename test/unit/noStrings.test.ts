@@ -60,21 +60,6 @@ const NOT_YET: string[] = [
   'pages/SegmentEditor.tsx',
   'pages/Segments.tsx',
   // The settings namespace.
-  'components/Copy.tsx',
-  'components/DnsRecordsTable.tsx',
-  'components/ScopedApiKeys.tsx',
-  'components/TrackingDomain.tsx',
-  'components/settings/BillingSection.tsx',
-  'components/settings/DangerZone.tsx',
-  'components/settings/ProjectSections.tsx',
-  'components/twoFactor/RequireTwoFactorSwitch.tsx',
-  'components/webhooks/Deliveries.tsx',
-  'components/webhooks/EndpointCard.tsx',
-  'pages/ApiKeys.tsx',
-  'pages/Domains.tsx',
-  'pages/Settings.tsx',
-  'pages/Team.tsx',
-  'pages/Webhooks.tsx',
   // The workflows and mail namespaces.
 ];
 

@@ -1,4 +1,5 @@
 import { Badge, Code, Group, ScrollArea, Table, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { Copy } from './Copy';
 
 /** A DNS record a domain must publish, as the sender-domain and tracking-domain routes list them. */
@@ -13,15 +14,10 @@ export interface DnsRecord {
   problem?: string | null;
 }
 
-/** What each record is for, as its owner reads it. */
-const PURPOSES: Record<string, string> = {
-  ownership: 'Proves the domain is yours',
-  spf: 'Lets the provider send for the domain (SPF)',
-  dmarc: "Tells receivers your domain's policy (DMARC)",
-  dkim: 'Signs the mail (DKIM)',
-  inbound: 'Receives replies at inbound.',
-  bounce: 'Receives bounces',
-};
+/** The record purposes the catalogues have words for (dns.purposes, domains.recordNames); another one shows as the server sent it. */
+const RECORD_PURPOSES = ['ownership', 'spf', 'dmarc', 'dkim', 'inbound', 'bounce'] as const;
+export type RecordPurpose = (typeof RECORD_PURPOSES)[number];
+export const isRecordPurpose = (p: string): p is RecordPurpose => (RECORD_PURPOSES as readonly string[]).includes(p);
 
 /**
  * The records to publish, each name and value with its copy button and whether the last check
@@ -40,21 +36,24 @@ export function DnsRecordsTable({
   detailed?: boolean;
   checked?: boolean;
 }) {
+  const { t } = useTranslation('settings');
+  // What each record is for, as its owner reads it.
+  const purposeWords = (purpose: string) => (isRecordPurpose(purpose) ? t(`dns.purposes.${purpose}`) : purpose);
   return (
     <ScrollArea>
       <Table aria-label={label} miw={detailed ? 700 : 640}>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Type</Table.Th>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Value</Table.Th>
+            <Table.Th>{t('dns.type')}</Table.Th>
+            <Table.Th>{t('dns.name')}</Table.Th>
+            <Table.Th>{t('dns.value')}</Table.Th>
             {detailed ? (
               <>
-                <Table.Th>Purpose</Table.Th>
-                <Table.Th>Required</Table.Th>
+                <Table.Th>{t('dns.purpose')}</Table.Th>
+                <Table.Th>{t('dns.required')}</Table.Th>
               </>
             ) : null}
-            <Table.Th>Valid</Table.Th>
+            <Table.Th>{t('dns.valid')}</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -64,24 +63,24 @@ export function DnsRecordsTable({
               <Table.Td>
                 <Group gap={6} wrap="nowrap">
                   <Code>{r.name}</Code>
-                  <Copy value={r.name} what={`${r.purpose} record name`} />
+                  <Copy value={r.name} what={t('dns.recordName', { purpose: r.purpose })} />
                 </Group>
               </Table.Td>
               <Table.Td>
                 <Group gap={6} wrap="nowrap">
                   <Code style={{ wordBreak: 'break-all', maxWidth: 320 }}>{r.value}</Code>
-                  <Copy value={r.value} what={`${r.purpose} record value`} />
+                  <Copy value={r.value} what={t('dns.recordValue', { purpose: r.purpose })} />
                 </Group>
               </Table.Td>
               {detailed ? (
                 <>
-                  <Table.Td>{PURPOSES[r.purpose] ?? r.purpose}</Table.Td>
-                  <Table.Td>{r.required ? 'yes' : 'no'}</Table.Td>
+                  <Table.Td>{purposeWords(r.purpose)}</Table.Td>
+                  <Table.Td>{r.required ? t('dns.yes') : t('dns.no')}</Table.Td>
                 </>
               ) : null}
               <Table.Td>
                 <Badge color={r.valid ? 'green' : checked ? 'red' : 'gray'} variant="light" style={{ overflow: 'visible' }}>
-                  {r.valid ? 'found' : checked ? 'missing' : 'not checked'}
+                  {r.valid ? t('dns.found') : checked ? t('dns.missing') : t('dns.notChecked')}
                 </Badge>
                 {detailed && !r.valid && r.problem ? (
                   <Text size="xs" mt={4} maw={280} data-testid="record-problem">

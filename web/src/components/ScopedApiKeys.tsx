@@ -6,29 +6,33 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { Copy } from './Copy';
 import { Empty, ErrorState, Loading } from './States';
 import { momentWords } from '../api/dates';
+import { useTranslation } from 'react-i18next';
 
 type Key = ResponseOf<'/api-keys', 'get'>[number];
 type Scope = Key['scopes'][number];
 
-/** The scopes a key may hold (docs/api.md "Scoped API keys"), with what each opens. */
-const SCOPES: Array<{ scope: Scope; what: string }> = [
-  { scope: 'send', what: 'POST /v1/send and SMTP submission' },
-  { scope: 'track', what: 'POST /v1/track and the event routes' },
-  { scope: 'contacts:read', what: 'Read contacts, counts and exports' },
-  { scope: 'contacts:write', what: 'Create, change, import and delete contacts' },
-  { scope: 'campaigns', what: 'Campaigns and their reports' },
-  { scope: 'templates', what: 'Templates' },
-  { scope: 'full', what: 'Everything, including managing keys' },
-];
-const when = (iso: string | null) => (iso ? momentWords(iso) : 'Never');
+/**
+ * The scopes a key may hold (docs/api.md "Scoped API keys"), each with the catalogue key of what it
+ * opens; the scope itself is shown as the API names it, since that is what a key's user types.
+ */
+const SCOPES = [
+  { scope: 'send', what: 'send' },
+  { scope: 'track', what: 'track' },
+  { scope: 'contacts:read', what: 'contactsRead' },
+  { scope: 'contacts:write', what: 'contactsWrite' },
+  { scope: 'campaigns', what: 'campaigns' },
+  { scope: 'templates', what: 'templates' },
+  { scope: 'full', what: 'full' },
+] as const satisfies ReadonlyArray<{ scope: Scope; what: string }>;
 
 /** The "Create API key" dialog: a name and scopes, then the secret, shown this once. */
 function CreateKey({ projectId, onClose }: { projectId: string; onClose: () => void }) {
+  const { t } = useTranslation('settings');
   const qc = useQueryClient();
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<string[]>(['send']);
   const create = useMutation({
-    meta: { success: 'API key created' },
+    meta: { success: t('scopedKeys.created') },
     mutationFn: () => unwrap(api.POST('/api-keys', { body: { name, scopes: scopes as Scope[] } })),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['api-keys', projectId] }),
   });
@@ -38,42 +42,48 @@ function CreateKey({ projectId, onClose }: { projectId: string; onClose: () => v
   };
   const secret = create.data?.secret;
   return (
-    <Modal opened onClose={onClose} title="Create API key" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened onClose={onClose} title={t('scopedKeys.create')} closeButtonProps={{ 'aria-label': t('close') }}>
       {secret ? (
         <Stack>
-          <Alert color="green" title="Your new API key — shown once" role="region" aria-label="New API key">
+          <Alert color="green" title={t('scopedKeys.newTitle')} role="region" aria-label={t('scopedKeys.newLabel')}>
             <Text size="sm" mb="sm">
-              Copy it now: only its first characters are shown again.
+              {t('scopedKeys.newBody')}
             </Text>
             <Group wrap="nowrap">
               <Code data-testid="new-api-key" style={{ wordBreak: 'break-all' }}>
                 {secret}
               </Code>
-              <Copy value={secret} what="API key" />
+              <Copy value={secret} what={t('scopedKeys.copyWhat')} />
             </Group>
           </Alert>
           <Group justify="flex-end">
-            <Button onClick={onClose}>Done</Button>
+            <Button onClick={onClose}>{t('scopedKeys.done')}</Button>
           </Group>
         </Stack>
       ) : (
         <form onSubmit={submit} noValidate>
           <Stack>
-            <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={fieldError(create.error, 'name')} />
-            <Checkbox.Group label="Scopes" value={scopes} onChange={setScopes} error={fieldError(create.error, 'scopes')}>
+            <TextInput
+              label={t('scopedKeys.name')}
+              required
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              error={fieldError(create.error, 'name')}
+            />
+            <Checkbox.Group label={t('scopedKeys.scopes')} value={scopes} onChange={setScopes} error={fieldError(create.error, 'scopes')}>
               <Stack gap={6} mt={6}>
                 {SCOPES.map(({ scope, what }) => (
-                  <Checkbox key={scope} value={scope} label={scope} description={what} />
+                  <Checkbox key={scope} value={scope} label={scope} description={t(`scopedKeys.scopeWhat.${what}`)} />
                 ))}
               </Stack>
             </Checkbox.Group>
-            {create.error && !hasFieldErrors(create.error) ? <ErrorState error={create.error} title="Not created" /> : null}
+            {create.error && !hasFieldErrors(create.error) ? <ErrorState error={create.error} title={t('scopedKeys.notCreated')} /> : null}
             <Group justify="flex-end">
               <Button variant="default" onClick={onClose}>
-                Cancel
+                {t('cancel')}
               </Button>
               <Button type="submit" loading={create.isPending}>
-                Create API key
+                {t('scopedKeys.create')}
               </Button>
             </Group>
           </Stack>
@@ -85,12 +95,14 @@ function CreateKey({ projectId, onClose }: { projectId: string; onClose: () => v
 
 /** Named keys with scopes, beside the project's secret/public pair; owners and admins only. */
 export function ScopedApiKeys({ projectId }: { projectId: string }) {
+  const { t } = useTranslation('settings');
+  const when = (iso: string | null) => (iso ? momentWords(iso) : t('scopedKeys.never'));
   const qc = useQueryClient();
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<Key | null>(null);
   const keys = useQuery({ queryKey: ['api-keys', projectId], queryFn: () => unwrap(api.GET('/api-keys')) });
   const revoke = useMutation({
-    meta: { success: 'API key revoked' },
+    meta: { success: t('scopedKeys.revoked') },
     mutationFn: (id: string) => unwrap(api.DELETE('/api-keys/{id}', { params: { path: { id } } })),
     onSuccess: async () => {
       setRevoking(null);
@@ -101,26 +113,26 @@ export function ScopedApiKeys({ projectId }: { projectId: string }) {
     <Stack>
       <Group justify="space-between">
         <Title order={2} size="h3">
-          Scoped API keys
+          {t('scopedKeys.heading')}
         </Title>
-        <Button onClick={() => setCreating(true)}>Create API key</Button>
+        <Button onClick={() => setCreating(true)}>{t('scopedKeys.create')}</Button>
       </Group>
       <Text size="sm" c="dimmed">
-        Keys for one job each: a key only reaches the routes of its scopes, and revoking it stops it at once.
+        {t('scopedKeys.intro')}
       </Text>
       {keys.isPending ? <Loading /> : null}
       {keys.error ? <ErrorState error={keys.error} /> : null}
-      {keys.data && !keys.data.length ? <Empty>No scoped API keys yet.</Empty> : null}
+      {keys.data && !keys.data.length ? <Empty>{t('scopedKeys.empty')}</Empty> : null}
       {keys.data?.length ? (
         <Paper withBorder p="md">
-          <Table aria-label="Scoped API keys">
+          <Table aria-label={t('scopedKeys.heading')}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Scopes</Table.Th>
-                <Table.Th>Key</Table.Th>
-                <Table.Th>Created by</Table.Th>
-                <Table.Th>Last used</Table.Th>
+                <Table.Th>{t('scopedKeys.name')}</Table.Th>
+                <Table.Th>{t('scopedKeys.scopes')}</Table.Th>
+                <Table.Th>{t('scopedKeys.key')}</Table.Th>
+                <Table.Th>{t('scopedKeys.createdBy')}</Table.Th>
+                <Table.Th>{t('scopedKeys.lastUsed')}</Table.Th>
                 <Table.Th />
               </Table.Tr>
             </Table.Thead>
@@ -140,11 +152,11 @@ export function ScopedApiKeys({ projectId }: { projectId: string }) {
                   <Table.Td>
                     <Code>{k.prefix}…</Code>
                   </Table.Td>
-                  <Table.Td>{k.createdBy ?? 'An API key'}</Table.Td>
+                  <Table.Td>{k.createdBy ?? t('scopedKeys.byApiKey')}</Table.Td>
                   <Table.Td>{when(k.lastUsedAt)}</Table.Td>
                   <Table.Td>
                     <Button size="xs" color="red" variant="light" onClick={() => setRevoking(k)}>
-                      Revoke
+                      {t('scopedKeys.revoke')}
                     </Button>
                   </Table.Td>
                 </Table.Tr>
@@ -156,9 +168,9 @@ export function ScopedApiKeys({ projectId }: { projectId: string }) {
       {creating ? <CreateKey projectId={projectId} onClose={() => setCreating(false)} /> : null}
       <ConfirmDialog
         opened={!!revoking}
-        title="Revoke this API key?"
-        message={`${revoking?.name ?? 'The key'} stops working at once: every request made with it fails from now on.`}
-        confirmLabel="Revoke"
+        title={t('scopedKeys.revokeTitle')}
+        message={t('scopedKeys.revokeMessage', { name: revoking?.name ?? t('scopedKeys.theKey') })}
+        confirmLabel={t('scopedKeys.revoke')}
         confirmColor="red"
         loading={revoke.isPending}
         error={revoke.error}

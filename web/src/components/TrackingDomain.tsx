@@ -7,16 +7,17 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { DnsRecordsTable } from './DnsRecordsTable';
 import { ErrorState, Loading } from './States';
 import { momentWords } from '../api/dates';
+import { Trans, useTranslation } from 'react-i18next';
 
 type TrackingDomainOut = ResponseOf<'/tracking-domain', 'get'>;
-
-const when = (iso: string | null) => (iso ? momentWords(iso) : 'never');
 
 /**
  * The project's own tracking domain (docs/tracking.md "Your own tracking domain"): the records to
  * publish, their status, "Check", and the form to set or remove it (owners and admins).
  */
 export function TrackingDomainSection() {
+  const { t } = useTranslation('settings');
+  const when = (iso: string | null) => (iso ? momentWords(iso) : t('tracking.never'));
   const { projectId, project } = useCurrentProject();
   const qc = useQueryClient();
   const [name, setName] = useState('');
@@ -37,7 +38,7 @@ export function TrackingDomainSection() {
   });
   const refresh = () => qc.invalidateQueries({ queryKey: key });
   const set = useMutation({
-    meta: { success: 'Tracking domain saved' },
+    meta: { success: t('tracking.saved') },
     mutationFn: (domain: string) => unwrap(api.PUT('/tracking-domain', { body: { domain } })),
     onSuccess: () => {
       setName('');
@@ -49,7 +50,7 @@ export function TrackingDomainSection() {
     onSuccess: refresh,
   });
   const remove = useMutation({
-    meta: { success: 'Tracking domain removed' },
+    meta: { success: t('tracking.removed') },
     mutationFn: () => unwrap(api.DELETE('/tracking-domain')),
     onSuccess: () => {
       setConfirmRemove(false);
@@ -63,68 +64,65 @@ export function TrackingDomainSection() {
   const domain = current.data;
 
   return (
-    <Paper withBorder p="md" component="section" aria-label="Tracking domain">
+    <Paper withBorder p="md" component="section" aria-label={t('tracking.heading')}>
       <Stack gap="sm">
         <Group justify="space-between">
           <Group>
             <Title order={2} size="h4">
-              Tracking domain
+              {t('tracking.heading')}
             </Title>
             {domain ? (
               <Badge color={domain.status === 'VERIFIED' ? 'green' : 'yellow'} data-testid="tracking-domain-status">
-                {domain.status === 'VERIFIED' ? 'Verified' : 'Pending'}
+                {domain.status === 'VERIFIED' ? t('tracking.verified') : t('tracking.pending')}
               </Badge>
             ) : null}
           </Group>
           {domain ? (
             <Group>
               <Text size="sm" c="dimmed">
-                Last check: {when(domain.lastCheckedAt)}
+                {t('tracking.lastCheck', { when: when(domain.lastCheckedAt) })}
               </Text>
               <Button size="xs" onClick={() => check.mutate()} loading={check.isPending}>
-                Check
+                {t('tracking.check')}
               </Button>
               {mayChange ? (
                 <Button size="xs" variant="light" color="red" onClick={() => setConfirmRemove(true)}>
-                  Remove tracking domain
+                  {t('tracking.remove')}
                 </Button>
               ) : null}
             </Group>
           ) : null}
         </Group>
-        <Text size="sm">
-          Open pixels and tracked links use the shared tracking host unless you set a domain of your own. Once it is verified, your mail's links point at it,
-          and links in old mail keep working there.
-        </Text>
+        <Text size="sm">{t('tracking.intro')}</Text>
         {current.isPending ? <Loading /> : null}
         {current.error ? <ErrorState error={current.error} /> : null}
-        {check.error ? <ErrorState error={check.error} title="The check did not run" /> : null}
+        {check.error ? <ErrorState error={check.error} title={t('tracking.checkFailed')} /> : null}
         <ConfirmDialog
           opened={confirmRemove}
-          title="Remove the tracking domain?"
-          message="Mail sent from now on uses the shared tracking host. Setting the domain again needs a new ownership record."
-          confirmLabel="Remove"
+          title={t('tracking.confirmTitle')}
+          message={t('tracking.confirmMessage')}
+          confirmLabel={t('tracking.confirm')}
           confirmColor="red"
           loading={remove.isPending}
           onConfirm={() => remove.mutate()}
           onCancel={() => setConfirmRemove(false)}
           error={remove.error}
-          errorTitle="The tracking domain was not removed"
+          errorTitle={t('tracking.notRemoved')}
         />
         {domain ? (
           <>
             <Text size="sm">
-              Publish these DNS records for <Code>{domain.domain}</Code>, then check. Links will start with <Code>{domain.trackingUrl}</Code>.
+              <Trans t={t} i18nKey="tracking.publish" values={{ domain: domain.domain, url: domain.trackingUrl }} components={{ code: <Code /> }} />
             </Text>
-            <DnsRecordsTable label={`DNS records of the tracking domain ${domain.domain}`} records={domain.records} />
+            <DnsRecordsTable label={t('tracking.recordsOf', { domain: domain.domain })} records={domain.records} />
           </>
         ) : null}
         {mayChange && current.data !== undefined ? (
           <form onSubmit={submit}>
             <Group align="flex-end">
               <TextInput
-                label={domain ? 'New tracking domain' : 'Tracking domain name'}
-                placeholder="track.example.com"
+                label={domain ? t('tracking.newName') : t('tracking.name')}
+                placeholder={t('tracking.placeholder')}
                 required
                 value={name}
                 onChange={(e) => setName(e.currentTarget.value)}
@@ -132,12 +130,12 @@ export function TrackingDomainSection() {
                 w={300}
               />
               <Button type="submit" loading={set.isPending}>
-                Set tracking domain
+                {t('tracking.set')}
               </Button>
             </Group>
           </form>
         ) : null}
-        {set.error && !fieldError(set.error, 'domain') ? <ErrorState error={set.error} title="The tracking domain was not set" /> : null}
+        {set.error && !fieldError(set.error, 'domain') ? <ErrorState error={set.error} title={t('tracking.notSet')} /> : null}
       </Stack>
     </Paper>
   );

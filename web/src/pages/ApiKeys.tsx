@@ -8,29 +8,36 @@ import { manages } from '../routes';
 import { Copy } from '../components/Copy';
 import { ScopedApiKeys } from '../components/ScopedApiKeys';
 import { ErrorState, Loading } from '../components/States';
+import { useTranslation } from 'react-i18next';
+
+/** The curl example: code, not words, apart from the key's stand-in. */
+const sendExample = (origin: string, key: string) => `curl ${origin}/v1/send \\
+  -H "Authorization: Bearer <${key}>" -H "Content-Type: application/json" \\
+  -d '{"to":"you@example.com","from":"hello@yourdomain.com","subject":"Hello","body":"<p>It works</p>"}'`;
 
 /** Full keys, right after creation or rotation: shown once, with copy buttons. */
 export function NewKeys({ projectId }: { projectId: string }) {
+  const { t } = useTranslation('settings');
   const [keys, setKeys] = useState(() => revealedKeys(projectId));
   if (!keys) return null;
   return (
-    <Alert color="green" title="Your new API keys — shown once" role="region" aria-label="New API keys">
+    <Alert color="green" title={t('apiKeys.newTitle')} role="region" aria-label={t('apiKeys.newLabel')}>
       <Text size="sm" mb="sm">
-        Copy them now: only their last four characters are shown again. Keep the secret key on your servers.
+        {t('apiKeys.newBody')}
       </Text>
       <Table>
         <Table.Tbody>
           {[
-            ['Secret key', keys.secretKey],
-            ['Public key', keys.publicKey],
-          ].map(([label, value]) => (
-            <Table.Tr key={label}>
+            { id: 'full-secret-key', label: t('apiKeys.secretKey'), what: t('apiKeys.copySecret'), value: keys.secretKey },
+            { id: 'full-public-key', label: t('apiKeys.publicKey'), what: t('apiKeys.copyPublic'), value: keys.publicKey },
+          ].map(({ id, label, what, value }) => (
+            <Table.Tr key={id}>
               <Table.Th>{label}</Table.Th>
               <Table.Td>
-                <Code data-testid={label === 'Secret key' ? 'full-secret-key' : 'full-public-key'}>{value}</Code>
+                <Code data-testid={id}>{value}</Code>
               </Table.Td>
               <Table.Td>
-                <Copy value={value} what={label.toLowerCase()} />
+                <Copy value={value} what={what} />
               </Table.Td>
             </Table.Tr>
           ))}
@@ -45,13 +52,14 @@ export function NewKeys({ projectId }: { projectId: string }) {
           setKeys(undefined);
         }}
       >
-        I have copied them
+        {t('apiKeys.copiedThem')}
       </Button>
     </Alert>
   );
 }
 
 export default function ApiKeys() {
+  const { t } = useTranslation('settings');
   const { projectId, project, projects } = useCurrentProject();
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -59,7 +67,7 @@ export default function ApiKeys() {
   const [shown, setShown] = useState(0);
   const qc = useQueryClient();
   if (projects.isPending) return <Loading />;
-  if (!project) return <ErrorState error={projects.error ?? new Error('Project not found')} />;
+  if (!project) return <ErrorState error={projects.error ?? new Error(t('apiKeys.projectNotFound'))} />;
   const mayRotate = manages(project.role);
 
   async function rotate() {
@@ -81,32 +89,32 @@ export default function ApiKeys() {
   return (
     <Stack>
       <Title order={1} size="h2">
-        API keys
+        {t('apiKeys.heading')}
       </Title>
       <NewKeys key={shown} projectId={projectId} />
       <Paper withBorder p="md">
-        <Table aria-label="API keys">
+        <Table aria-label={t('apiKeys.table')}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Key</Table.Th>
-              <Table.Th>Value</Table.Th>
-              <Table.Th>Used for</Table.Th>
+              <Table.Th>{t('apiKeys.key')}</Table.Th>
+              <Table.Th>{t('apiKeys.value')}</Table.Th>
+              <Table.Th>{t('apiKeys.usedFor')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             <Table.Tr>
-              <Table.Td>Secret key</Table.Td>
+              <Table.Td>{t('apiKeys.secretKey')}</Table.Td>
               <Table.Td>
                 <Code data-testid="masked-secret-key">{project.secretKey}</Code>
               </Table.Td>
-              <Table.Td>Every API route, from your servers only</Table.Td>
+              <Table.Td>{t('apiKeys.secretUse')}</Table.Td>
             </Table.Tr>
             <Table.Tr>
-              <Table.Td>Public key</Table.Td>
+              <Table.Td>{t('apiKeys.publicKey')}</Table.Td>
               <Table.Td>
                 <Code data-testid="masked-public-key">{project.publicKey}</Code>
               </Table.Td>
-              <Table.Td>POST /v1/track, safe in a web page</Table.Td>
+              <Table.Td>{t('apiKeys.publicUse')}</Table.Td>
             </Table.Tr>
           </Table.Tbody>
         </Table>
@@ -114,39 +122,37 @@ export default function ApiKeys() {
       {mayRotate ? (
         <Group>
           <Button color="red" variant="light" onClick={() => setConfirming(true)}>
-            Rotate keys
+            {t('apiKeys.rotate')}
           </Button>
         </Group>
       ) : (
         <Text size="sm" c="dimmed">
-          Only owners and admins may rotate the keys.
+          {t('apiKeys.mayNotRotate')}
         </Text>
       )}
-      {error ? <ErrorState error={error} title="The keys were not rotated" /> : null}
+      {error ? <ErrorState error={error} title={t('apiKeys.notRotated')} /> : null}
       {mayRotate ? (
         <ScopedApiKeys projectId={projectId} />
       ) : (
         <Text size="sm" c="dimmed">
-          Only owners and admins manage scoped API keys.
+          {t('apiKeys.mayNotScope')}
         </Text>
       )}
       <Paper withBorder p="md">
         <Text fw={600} mb="xs">
-          Send an email
+          {t('apiKeys.sendExample')}
         </Text>
-        <Code block>{`curl ${window.location.origin}/v1/send \\
-  -H "Authorization: Bearer <secret key>" -H "Content-Type: application/json" \\
-  -d '{"to":"you@example.com","from":"hello@yourdomain.com","subject":"Hello","body":"<p>It works</p>"}'`}</Code>
+        <Code block>{sendExample(window.location.origin, t('apiKeys.secretPlaceholder'))}</Code>
       </Paper>
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title="Rotate both API keys?">
+      <Modal opened={confirming} onClose={() => setConfirming(false)} title={t('apiKeys.rotateTitle')}>
         <Stack>
-          <Text>The old keys stop working at once: every server and page using them fails until it has the new ones.</Text>
+          <Text>{t('apiKeys.rotateBody')}</Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setConfirming(false)}>
-              Cancel
+              {t('cancel')}
             </Button>
             <Button color="red" loading={busy} onClick={rotate}>
-              Rotate now
+              {t('apiKeys.rotateNow')}
             </Button>
           </Group>
         </Stack>

@@ -5,45 +5,44 @@ import { api, fieldError, hasFieldErrors, ResponseOf, unwrap } from '../api/clie
 import { useAppConfig } from '../api/session';
 import { useCurrentProject } from '../api/project';
 import { manages } from '../routes';
-import { DnsRecordsTable } from '../components/DnsRecordsTable';
+import { DnsRecordsTable, isRecordPurpose } from '../components/DnsRecordsTable';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { TrackingDomainSection } from '../components/TrackingDomain';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { momentWords } from '../api/dates';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 
 type Domain = ResponseOf<'/domains/project/{projectId}', 'get'>[number];
 
-const when = (iso: string | null) => (iso ? momentWords(iso) : 'never');
-
-const RECORD_NAMES: Record<string, string> = { ownership: 'ownership', spf: 'SPF', dmarc: 'DMARC', dkim: 'DKIM', inbound: 'inbound MX', bounce: 'bounce MX' };
-const names = (rs: Domain['records']) => rs.map((r) => RECORD_NAMES[r.purpose] ?? r.purpose).join(', ');
-
-/** What "Verify now" found, in a sentence: the records found, the ones still missing, and what that means for sending. */
-function checkOutcome(d: Domain): string {
+/** What "Verify now" found, in sentences: the records found, the ones still missing, and what that means for sending. */
+function checkOutcome(d: Domain, t: TFunction<'settings'>): string {
+  const names = (rs: Domain['records']) => rs.map((r) => (isRecordPurpose(r.purpose) ? t(`domains.recordNames.${r.purpose}`) : r.purpose)).join(', ');
   const found = d.records.filter((r) => r.valid);
   const missingRequired = d.records.filter((r) => r.required && !r.valid);
   const missingOptional = d.records.filter((r) => !r.required && !r.valid);
-  const head = `Checked just now: ${found.length} of ${d.records.length} records found.`;
-  const optional = missingOptional.length ? ` Recommended but not found: ${names(missingOptional)}.` : '';
-  if (d.status === 'VERIFIED' && !missingRequired.length) return `${head} Every required record is in place: mail can be sent from ${d.domain}.${optional}`;
-  if (d.status === 'VERIFIED')
-    return `${head} ${d.domain} stays verified, but these required records are no longer found: ${names(missingRequired)}.${optional}`;
-  return `${head} Still missing: ${names(missingRequired)}. ${d.domain} stays pending until they are found; the reason is shown beside each record.${optional}`;
+  const sentences = [t('domains.outcome.head', { found: found.length, total: d.records.length })];
+  if (d.status === 'VERIFIED' && !missingRequired.length) sentences.push(t('domains.outcome.ready', { domain: d.domain }));
+  else if (d.status === 'VERIFIED') sentences.push(t('domains.outcome.lost', { domain: d.domain, names: names(missingRequired) }));
+  else sentences.push(t('domains.outcome.missing', { domain: d.domain, names: names(missingRequired) }));
+  if (missingOptional.length) sentences.push(t('domains.outcome.optional', { names: names(missingOptional) }));
+  return sentences.join(' ');
 }
 
 function DomainCard({ domain, projectId, may }: { domain: Domain; projectId: string; may: boolean }) {
+  const { t } = useTranslation('settings');
   const qc = useQueryClient();
   const verify = useMutation({
     mutationFn: () => unwrap(api.GET('/domains/{id}/verify', { params: { path: { id: domain.id } } })),
     onSuccess: (checked) => {
-      setOutcome(checkOutcome(checked));
+      setOutcome(checkOutcome(checked, t));
       return qc.invalidateQueries({ queryKey: ['domains', projectId] });
     },
   });
   const [outcome, setOutcome] = useState<string | null>(null);
   const [asking, setAsking] = useState(false);
   const remove = useMutation({
-    meta: { success: 'Domain deleted' },
+    meta: { success: t('domains.deleted') },
     mutationFn: () => unwrap(api.DELETE('/domains/{id}', { params: { path: { id: domain.id } } })),
     onSuccess: async () => {
       setAsking(false);
@@ -58,12 +57,12 @@ function DomainCard({ domain, projectId, may }: { domain: Domain; projectId: str
             {domain.domain}
           </Title>
           <Badge color={domain.status === 'VERIFIED' ? 'green' : 'yellow'} data-testid="domain-status">
-            {domain.status === 'VERIFIED' ? 'Verified' : 'Pending'}
+            {domain.status === 'VERIFIED' ? t('domains.verified') : t('domains.pending')}
           </Badge>
         </Group>
         <Group>
           <Text size="sm" c="dimmed">
-            Last check: {when(domain.lastCheckedAt)}
+            {t('domains.lastCheck', { when: domain.lastCheckedAt ? momentWords(domain.lastCheckedAt) : t('domains.never') })}
           </Text>
           <Button
             size="xs"
@@ -73,7 +72,7 @@ function DomainCard({ domain, projectId, may }: { domain: Domain; projectId: str
             }}
             loading={verify.isPending}
           >
-            Verify now
+            {t('domains.verifyNow')}
           </Button>
           {may ? (
             <Button
@@ -85,35 +84,30 @@ function DomainCard({ domain, projectId, may }: { domain: Domain; projectId: str
                 setAsking(true);
               }}
             >
-              Delete domain
+              {t('domains.delete')}
             </Button>
           ) : null}
         </Group>
       </Group>
-      {verify.error ? <ErrorState error={verify.error} title="The check did not run" /> : null}
+      {verify.error ? <ErrorState error={verify.error} title={t('domains.checkFailed')} /> : null}
       {outcome ? (
         <Alert role="status" color={domain.status === 'VERIFIED' ? 'green' : 'yellow'} mb="sm" data-testid="verify-outcome">
           {outcome}
         </Alert>
       ) : null}
       <Text size="sm" mb="xs">
-        Publish these DNS records at your DNS provider, then verify.
+        {t('domains.publish')}
       </Text>
-      <DnsRecordsTable label={`DNS records of ${domain.domain}`} records={domain.records} detailed checked={!!domain.lastCheckedAt} />
+      <DnsRecordsTable label={t('domains.recordsOf', { domain: domain.domain })} records={domain.records} detailed checked={!!domain.lastCheckedAt} />
       <ConfirmDialog
         opened={asking}
-        title={`Delete ${domain.domain}?`}
-        message={
-          <>
-            Sender addresses at {domain.domain} stop being accepted as soon as it is deleted. To send from it again, add it again and publish the DNS records it
-            then lists.
-          </>
-        }
-        confirmLabel="Delete domain"
+        title={t('domains.confirmTitle', { domain: domain.domain })}
+        message={t('domains.confirmMessage', { domain: domain.domain })}
+        confirmLabel={t('domains.delete')}
         confirmColor="red"
         loading={remove.isPending}
         error={remove.error}
-        errorTitle="The domain was not deleted"
+        errorTitle={t('domains.notDeleted')}
         onConfirm={() => remove.mutate()}
         onCancel={() => setAsking(false)}
       />
@@ -122,6 +116,7 @@ function DomainCard({ domain, projectId, may }: { domain: Domain; projectId: str
 }
 
 export default function Domains() {
+  const { t } = useTranslation('settings');
   const { projectId, project } = useCurrentProject();
   const may = manages(project?.role);
   const config = useAppConfig();
@@ -132,7 +127,7 @@ export default function Domains() {
     queryFn: () => unwrap(api.GET('/domains/project/{projectId}', { params: { path: { projectId } } })),
   });
   const add = useMutation({
-    meta: { success: 'Domain added' },
+    meta: { success: t('domains.added') },
     mutationFn: (domain: string) => unwrap(api.POST('/domains', { body: { domain } })),
     onSuccess: () => {
       setName('');
@@ -146,11 +141,11 @@ export default function Domains() {
   return (
     <Stack>
       <Title order={1} size="h2">
-        Domains
+        {t('domains.heading')}
       </Title>
       {config.data?.email.senderCheckWaived ? (
         <Text size="sm" c="dimmed">
-          With the development inbox any sender works; domains keep their true DNS status.
+          {t('domains.devInbox')}
         </Text>
       ) : null}
       {may ? (
@@ -158,8 +153,8 @@ export default function Domains() {
           <form onSubmit={submit}>
             <Group align="flex-end">
               <TextInput
-                label="Domain"
-                placeholder="mail.example.com"
+                label={t('domains.domain')}
+                placeholder={t('domains.placeholder')}
                 required
                 value={name}
                 onChange={(e) => setName(e.currentTarget.value)}
@@ -167,20 +162,20 @@ export default function Domains() {
                 w={300}
               />
               <Button type="submit" loading={add.isPending}>
-                Add domain
+                {t('domains.add')}
               </Button>
             </Group>
           </form>
-          {add.error && !hasFieldErrors(add.error) ? <ErrorState error={add.error} title="The domain was not added" /> : null}
+          {add.error && !hasFieldErrors(add.error) ? <ErrorState error={add.error} title={t('domains.notAdded')} /> : null}
         </Paper>
       ) : (
         <Text size="sm" c="dimmed">
-          Owners and admins add and remove domains; your role ({project?.role ?? 'unknown'}) may see them and check their DNS.
+          {t('domains.readOnly', { role: t(`roles.${project?.role ?? 'unknown'}`) })}
         </Text>
       )}
       {domains.isPending ? <Loading /> : null}
       {domains.error ? <ErrorState error={domains.error} /> : null}
-      {domains.data && !domains.data.length ? <Empty>No domains yet: add the domain you send from.</Empty> : null}
+      {domains.data && !domains.data.length ? <Empty>{t('domains.empty')}</Empty> : null}
       {domains.data?.map((d) => (
         <DomainCard key={d.id} domain={d} projectId={projectId} may={may} />
       ))}

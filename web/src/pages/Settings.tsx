@@ -10,8 +10,10 @@ import { BrandSettings } from '../components/emailEditor/BrandSettings';
 import { ProjectName, Sending, RetentionSettings } from '../components/settings/ProjectSections';
 import { Billing } from '../components/settings/BillingSection';
 import { DangerZone } from '../components/settings/DangerZone';
+import { useTranslation } from 'react-i18next';
 
 export default function Settings() {
+  const { t } = useTranslation('settings');
   const { projectId, project } = useCurrentProject();
   const config = useAppConfig();
   const policy = useQuery({ queryKey: ['settings', projectId], queryFn: () => unwrap(api.GET('/settings')) });
@@ -20,7 +22,7 @@ export default function Settings() {
   return (
     <Stack>
       <Title order={1} size="h2">
-        Settings
+        {t('page.heading')}
       </Title>
       <ProjectName key={project.id} project={project} may={may} />
       {policy.isPending ? <Loading /> : null}

@@ -6,6 +6,7 @@ import { useMe } from '../api/session';
 import { useCurrentProject } from '../api/project';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { dayWords } from '../api/dates';
+import { useTranslation } from 'react-i18next';
 
 const ROLES: Role[] = ['OWNER', 'ADMIN', 'MEMBER'];
 
@@ -14,6 +15,9 @@ const ROLES: Role[] = ['OWNER', 'ADMIN', 'MEMBER'];
  * MEMBERs see the list, ADMINs manage ADMINs and MEMBERs, OWNERs everyone. The server decides anyway.
  */
 export default function Team() {
+  const { t } = useTranslation('settings');
+  // A role's code (the value sent) with its name in the reader's language (the label shown).
+  const roleOptions = (roles: Role[]) => roles.map((r) => ({ value: r, label: t(`roles.${r}`) }));
   const { projectId, project } = useCurrentProject();
   const me = useMe();
   const qc = useQueryClient();
@@ -24,7 +28,7 @@ export default function Team() {
   const team = useQuery({ queryKey: ['team', projectId], queryFn: () => unwrap(api.GET('/projects/{id}/members', path)) });
   const refresh = () => qc.invalidateQueries({ queryKey: ['team', projectId] });
   const invite = useMutation({
-    meta: { success: 'Invitation sent' },
+    meta: { success: t('team.invited') },
     mutationFn: () => unwrap(api.POST('/projects/{id}/members', { ...path, body: { email, role } })),
     onSuccess: () => {
       setEmail('');
@@ -32,13 +36,13 @@ export default function Team() {
     },
   });
   const change = useMutation({
-    meta: { success: 'Role changed' },
+    meta: { success: t('team.roleChanged') },
     mutationFn: (v: { userId: string; role: Role }) =>
       unwrap(api.PATCH('/projects/{id}/members/{userId}', { params: { path: { id: projectId, userId: v.userId } }, body: { role: v.role } })),
     onSuccess: refresh,
   });
   const remove = useMutation({
-    meta: { success: 'Member removed' },
+    meta: { success: t('team.removed') },
     mutationFn: (userId: string) => unwrap(api.DELETE('/projects/{id}/members/{userId}', { params: { path: { id: projectId, userId } } })),
     onSuccess: () => {
       setRemoving(null);
@@ -46,7 +50,7 @@ export default function Team() {
     },
   });
   const withdraw = useMutation({
-    meta: { success: 'Invitation withdrawn' },
+    meta: { success: t('team.withdrawn') },
     mutationFn: (inviteId: string) => unwrap(api.DELETE('/projects/{id}/invites/{inviteId}', { params: { path: { id: projectId, inviteId } } })),
     onSuccess: refresh,
   });
@@ -62,14 +66,14 @@ export default function Team() {
   return (
     <Stack>
       <Title order={1} size="h2">
-        Team
+        {t('team.heading')}
       </Title>
       {manages ? (
         <Paper withBorder p="md">
           <form onSubmit={submit}>
             <Group align="flex-end">
               <TextInput
-                label="Email"
+                label={t('team.email')}
                 type="email"
                 required
                 value={email}
@@ -77,34 +81,41 @@ export default function Team() {
                 error={fieldError(invite.error, 'email')}
                 w={280}
               />
-              <Select label="Role" data={grantable} value={role} onChange={(v) => setRole((v as Role) ?? 'MEMBER')} allowDeselect={false} w={140} />
+              <Select
+                label={t('team.role')}
+                data={roleOptions(grantable)}
+                value={role}
+                onChange={(v) => setRole((v as Role) ?? 'MEMBER')}
+                allowDeselect={false}
+                w={140}
+              />
               <Button type="submit" loading={invite.isPending}>
-                Invite
+                {t('team.invite')}
               </Button>
             </Group>
           </form>
-          {invite.error && !hasFieldErrors(invite.error) ? <ErrorState error={invite.error} title="Not invited" /> : null}
+          {invite.error && !hasFieldErrors(invite.error) ? <ErrorState error={invite.error} title={t('team.notInvited')} /> : null}
           {invite.isSuccess ? (
             <Text size="sm" c="green" mt="xs">
-              Invited.
+              {t('team.invitedLine')}
             </Text>
           ) : null}
         </Paper>
       ) : null}
       {team.isPending ? <Loading /> : null}
       {team.error ? <ErrorState error={team.error} /> : null}
-      {change.error ? <ErrorState error={change.error} title="The role did not change" /> : null}
+      {change.error ? <ErrorState error={change.error} title={t('team.roleNotChanged')} /> : null}
       {withdraw.error ? <ErrorState error={withdraw.error} /> : null}
       {team.data ? (
         <>
           <Paper withBorder>
             <ScrollArea>
-              <Table aria-label="Members" miw={560}>
+              <Table aria-label={t('team.members')} miw={560}>
                 <Table.Thead>
                   <Table.Tr>
-                    <Table.Th>Email</Table.Th>
-                    <Table.Th>Role</Table.Th>
-                    <Table.Th>Joined</Table.Th>
+                    <Table.Th>{t('team.email')}</Table.Th>
+                    <Table.Th>{t('team.role')}</Table.Th>
+                    <Table.Th>{t('team.joined')}</Table.Th>
                     <Table.Th />
                   </Table.Tr>
                 </Table.Thead>
@@ -115,15 +126,15 @@ export default function Team() {
                         {m.email}{' '}
                         {m.userId === me.data?.id ? (
                           <Badge variant="light" size="xs">
-                            you
+                            {t('team.you')}
                           </Badge>
                         ) : null}
                       </Table.Td>
                       <Table.Td>
                         {mayTouch(m.role) ? (
                           <Select
-                            aria-label={`Role of ${m.email}`}
-                            data={myRole === 'OWNER' ? ROLES : grantable}
+                            aria-label={t('team.roleOf', { email: m.email })}
+                            data={roleOptions(myRole === 'OWNER' ? ROLES : grantable)}
                             value={m.role}
                             allowDeselect={false}
                             onChange={(v) => v && v !== m.role && change.mutate({ userId: m.userId, role: v as Role })}
@@ -131,14 +142,14 @@ export default function Team() {
                             size="xs"
                           />
                         ) : (
-                          <Badge variant="outline">{m.role}</Badge>
+                          <Badge variant="outline">{t(`roles.${m.role}`)}</Badge>
                         )}
                       </Table.Td>
                       <Table.Td>{dayWords(m.joinedAt)}</Table.Td>
                       <Table.Td>
                         {mayTouch(m.role) || m.userId === me.data?.id ? (
                           <Button size="compact-xs" color="red" variant="subtle" onClick={() => setRemoving({ userId: m.userId, email: m.email })}>
-                            {m.userId === me.data?.id ? 'Leave' : 'Remove'}
+                            {m.userId === me.data?.id ? t('team.leave') : t('team.remove')}
                           </Button>
                         ) : null}
                       </Table.Td>
@@ -149,23 +160,23 @@ export default function Team() {
             </ScrollArea>
           </Paper>
           <Title order={2} size="h4">
-            Pending invites
+            {t('team.pending')}
           </Title>
           {team.data.invites.length ? (
             <Paper withBorder>
-              <Table aria-label="Pending invites">
+              <Table aria-label={t('team.pending')}>
                 <Table.Tbody>
                   {team.data.invites.map((i) => (
                     <Table.Tr key={i.id}>
                       <Table.Td>{i.email}</Table.Td>
                       <Table.Td>
-                        <Badge variant="outline">{i.role}</Badge>
+                        <Badge variant="outline">{t(`roles.${i.role}`)}</Badge>
                       </Table.Td>
                       <Table.Td>{dayWords(i.createdAt)}</Table.Td>
                       <Table.Td>
                         {mayTouch(i.role) ? (
                           <Button size="compact-xs" variant="subtle" color="red" onClick={() => withdraw.mutate(i.id)}>
-                            Withdraw
+                            {t('team.withdraw')}
                           </Button>
                         ) : null}
                       </Table.Td>
@@ -175,20 +186,20 @@ export default function Team() {
               </Table>
             </Paper>
           ) : (
-            <Empty>No pending invites.</Empty>
+            <Empty>{t('team.noPending')}</Empty>
           )}
         </>
       ) : null}
-      <Modal opened={!!removing} onClose={() => setRemoving(null)} title={removing?.userId === me.data?.id ? 'Leave this project?' : 'Remove this member?'}>
+      <Modal opened={!!removing} onClose={() => setRemoving(null)} title={removing?.userId === me.data?.id ? t('team.leaveTitle') : t('team.removeTitle')}>
         <Stack>
-          <Text>{removing?.email} loses access to the project at once.</Text>
+          <Text>{t('team.losesAccess', { email: removing?.email ?? '' })}</Text>
           {remove.error ? <ErrorState error={remove.error} /> : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setRemoving(null)}>
-              Cancel
+              {t('cancel')}
             </Button>
             <Button color="red" loading={remove.isPending} onClick={() => removing && remove.mutate(removing.userId)}>
-              {removing?.userId === me.data?.id ? 'Leave' : 'Remove'}
+              {removing?.userId === me.data?.id ? t('team.leave') : t('team.remove')}
             </Button>
           </Group>
         </Stack>

@@ -6,9 +6,11 @@ import { useCurrentProject } from '../api/project';
 import { manages } from '../routes';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { Revealed, SUGGESTED, eventsError, EndpointCard } from '../components/webhooks/EndpointCard';
+import { useTranslation } from 'react-i18next';
 
 /** Outbound webhook endpoints (docs/webhooks.md): a secret is shown once, after creation or rotation, and kept in memory only. */
 export default function Webhooks() {
+  const { t } = useTranslation('settings');
   const { projectId, project } = useCurrentProject();
   const may = manages(project?.role);
   const qc = useQueryClient();
@@ -18,7 +20,7 @@ export default function Webhooks() {
   const [revealed, setRevealed] = useState<Revealed | null>(null);
   const endpoints = useQuery({ queryKey: ['webhooks', projectId], queryFn: () => unwrap(api.GET('/webhook-endpoints')) });
   const create = useMutation({
-    meta: { success: 'Endpoint added' },
+    meta: { success: t('webhooks.added') },
     mutationFn: () => unwrap(api.POST('/webhook-endpoints', { body: { url, events, description: description.trim() || null } })),
     onSuccess: (e) => {
       setUrl('');
@@ -34,14 +36,14 @@ export default function Webhooks() {
   return (
     <Stack>
       <Title order={1} size="h2">
-        Webhooks
+        {t('webhooks.heading')}
       </Title>
       <Text size="sm" c="dimmed">
-        The project's events, pushed to your own systems as signed POSTs (Standard Webhooks).
+        {t('webhooks.intro')}
       </Text>
       {!may ? (
-        <Alert color="gray" title="Owners and admins manage webhook endpoints">
-          Your role ({project?.role ?? 'unknown'}) may see the endpoints and their deliveries, and send a test, but not add, change, re-secret or delete one.
+        <Alert color="gray" title={t('webhooks.readOnlyTitle')}>
+          {t('webhooks.readOnly', { role: t(`roles.${project?.role ?? 'unknown'}`) })}
         </Alert>
       ) : null}
       {may ? (
@@ -50,8 +52,8 @@ export default function Webhooks() {
             <Stack gap="sm">
               <Group align="flex-start" grow preventGrowOverflow={false} wrap="wrap">
                 <TextInput
-                  label="Endpoint URL"
-                  placeholder="https://example.com/hooks/svc"
+                  label={t('webhooks.url')}
+                  placeholder={t('webhooks.placeholder')}
                   required
                   value={url}
                   onChange={(e) => setUrl(e.currentTarget.value)}
@@ -59,8 +61,8 @@ export default function Webhooks() {
                   miw={260}
                 />
                 <TagsInput
-                  label="Events"
-                  description="Exact names, families like email.*, or *"
+                  label={t('webhooks.events')}
+                  description={t('webhooks.eventsHelp')}
                   data={SUGGESTED}
                   value={events}
                   onChange={setEvents}
@@ -70,15 +72,15 @@ export default function Webhooks() {
                 />
               </Group>
               <TextInput
-                label="Description"
+                label={t('webhooks.description')}
                 value={description}
                 onChange={(e) => setDescription(e.currentTarget.value)}
                 error={fieldError(create.error, 'description')}
               />
-              {create.error && !hasFieldErrors(create.error) ? <ErrorState error={create.error} title="Not added" /> : null}
+              {create.error && !hasFieldErrors(create.error) ? <ErrorState error={create.error} title={t('webhooks.notAdded')} /> : null}
               <Group justify="flex-end">
                 <Button type="submit" loading={create.isPending}>
-                  Add endpoint
+                  {t('webhooks.add')}
                 </Button>
               </Group>
             </Stack>
@@ -87,7 +89,7 @@ export default function Webhooks() {
       ) : null}
       {endpoints.isPending ? <Loading /> : null}
       {endpoints.error ? <ErrorState error={endpoints.error} /> : null}
-      {endpoints.data && !endpoints.data.length ? <Empty>No webhook endpoints yet: add a URL to receive the project's events.</Empty> : null}
+      {endpoints.data && !endpoints.data.length ? <Empty>{t('webhooks.empty')}</Empty> : null}
       {endpoints.data?.map((e) => (
         <EndpointCard
           key={e.id}

@@ -5,17 +5,19 @@ import { api, fieldError, hasFieldErrors, ResponseOf, unwrap } from '../../api/c
 import { ErrorState, Loading } from '../States';
 import { dayWords, numberWords } from '../../api/dates';
 import { capOf, Section } from './ProjectSections';
+import { useTranslation } from 'react-i18next';
 
 export type Consumption = ResponseOf<'/users/@me/projects/{id}/billing-consumption', 'get'>;
 
 /** Consumption of the month and its caps (billing on only); owners and admins set the caps (PUT billing-limits). */
 export function Billing({ projectId, may }: { projectId: string; may: boolean }) {
+  const { t } = useTranslation('settings');
   const usage = useQuery({
     queryKey: ['billing-consumption', projectId],
     queryFn: () => unwrap(api.GET('/users/@me/projects/{id}/billing-consumption', { params: { path: { id: projectId } } })),
   });
   return (
-    <Section title="Billing">
+    <Section title={t('billing.heading')}>
       {usage.isPending ? <Loading /> : null}
       {usage.error ? <ErrorState error={usage.error} /> : null}
       {usage.data ? <BillingUsage projectId={projectId} may={may} usage={usage.data} /> : null}
@@ -24,11 +26,12 @@ export function Billing({ projectId, may }: { projectId: string; may: boolean })
 }
 
 export function BillingUsage({ projectId, may, usage: u }: { projectId: string; may: boolean; usage: Consumption }) {
+  const { t } = useTranslation('settings');
   const qc = useQueryClient();
   const [emails, setEmails] = useState<number | string>(u.emails.limit ?? '');
   const [contacts, setContacts] = useState<number | string>(u.contacts.limit ?? '');
   const save = useMutation({
-    meta: { success: 'Caps saved' },
+    meta: { success: t('billing.saved') },
     mutationFn: () =>
       unwrap(
         api.PUT('/users/@me/projects/{id}/billing-limits', { params: { path: { id: projectId } }, body: { emails: capOf(emails), contacts: capOf(contacts) } }),
@@ -38,18 +41,22 @@ export function BillingUsage({ projectId, may, usage: u }: { projectId: string; 
   const row = (label: string, used: number, limit: number | null) => (
     <Stack gap={4}>
       <Text size="sm">
-        {label}: {numberWords(used)} {limit === null ? '(no cap)' : `of ${numberWords(limit)}`}
+        {limit === null
+          ? t('billing.uncapped', { label, used: numberWords(used) })
+          : t('billing.capped', { label, used: numberWords(used), limit: numberWords(limit) })}
       </Text>
-      {limit ? <Progress value={Math.min(100, (100 * used) / limit)} aria-label={`${label} used`} color={used >= limit ? 'red' : 'indigo'} /> : null}
+      {limit ? (
+        <Progress value={Math.min(100, (100 * used) / limit)} aria-label={t('billing.used', { label })} color={used >= limit ? 'red' : 'indigo'} />
+      ) : null}
     </Stack>
   );
   return (
     <Stack>
       <Text size="sm" c="dimmed">
-        This month: {dayWords(u.period.start)} – {dayWords(u.period.end)}
+        {t('billing.period', { start: dayWords(u.period.start), end: dayWords(u.period.end) })}
       </Text>
-      {row('Emails', u.emails.used, u.emails.limit)}
-      {row('Contacts', u.contacts.used, u.contacts.limit)}
+      {row(t('billing.emails'), u.emails.used, u.emails.limit)}
+      {row(t('billing.contacts'), u.contacts.used, u.contacts.limit)}
       {may ? (
         <form
           onSubmit={(e) => {
@@ -60,8 +67,8 @@ export function BillingUsage({ projectId, may, usage: u }: { projectId: string; 
         >
           <Group align="flex-start">
             <NumberInput
-              label="Monthly email cap"
-              description="Empty: no cap"
+              label={t('billing.emailCap')}
+              description={t('billing.noCap')}
               min={0}
               allowDecimal={false}
               value={emails}
@@ -70,8 +77,8 @@ export function BillingUsage({ projectId, may, usage: u }: { projectId: string; 
               w={200}
             />
             <NumberInput
-              label="Contact cap"
-              description="Empty: no cap"
+              label={t('billing.contactCap')}
+              description={t('billing.noCap')}
               min={0}
               allowDecimal={false}
               value={contacts}
@@ -80,10 +87,10 @@ export function BillingUsage({ projectId, may, usage: u }: { projectId: string; 
               w={200}
             />
             <Button type="submit" mt={45} loading={save.isPending}>
-              Save caps
+              {t('billing.save')}
             </Button>
           </Group>
-          {save.error && !hasFieldErrors(save.error) ? <ErrorState error={save.error} title="Caps not saved" /> : null}
+          {save.error && !hasFieldErrors(save.error) ? <ErrorState error={save.error} title={t('billing.notSaved')} /> : null}
         </form>
       ) : null}
     </Stack>

@@ -6,6 +6,7 @@ import { api, type Project, unwrap } from '../../api/client';
 import { ErrorState } from '../States';
 import { numberWords } from '../../api/dates';
 import { Section } from './ProjectSections';
+import { useTranslation } from 'react-i18next';
 
 /** A destructive action behind a dialog that asks for the project's name. */
 export function Confirmed({
@@ -29,6 +30,7 @@ export function Confirmed({
   error: unknown;
   children?: ReactNode;
 }) {
+  const { t } = useTranslation('settings');
   const [opened, setOpened] = useState(false);
   const [typed, setTyped] = useState('');
   return (
@@ -47,11 +49,11 @@ export function Confirmed({
         <Stack>
           {what}
           {children}
-          <TextInput label={`Type the project name (${name}) to confirm`} value={typed} onChange={(e) => setTyped(e.currentTarget.value)} />
+          <TextInput label={t('danger.typeName', { name })} value={typed} onChange={(e) => setTyped(e.currentTarget.value)} />
           {error ? <ErrorState error={error} /> : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setOpened(false)}>
-              Cancel
+              {t('cancel')}
             </Button>
             <Button color="red" disabled={typed !== name} loading={pending} onClick={run}>
               {confirm}
@@ -65,15 +67,16 @@ export function Confirmed({
 
 /** Reset (wipe the data) and delete: owners only (docs/roles.md), each confirmed with the project's name. */
 export function DangerZone({ project }: { project: Project }) {
+  const { t } = useTranslation('settings');
   const qc = useQueryClient();
   const navigate = useNavigate();
   const reset = useMutation({
-    meta: { success: 'Project reset' },
+    meta: { success: t('danger.wasReset') },
     mutationFn: () => unwrap(api.POST('/users/@me/projects/{id}/reset', { params: { path: { id: project.id } } })),
     onSuccess: () => qc.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'projects' && q.queryKey[0] !== 'me' && q.queryKey[0] !== 'config' }),
   });
   const remove = useMutation({
-    meta: { success: 'Project deleted' },
+    meta: { success: t('danger.deleted') },
     mutationFn: () => unwrap(api.DELETE('/users/@me/projects/{id}', { params: { path: { id: project.id } } })),
     onSuccess: () => {
       // Out of the cache first, so `/` does not send the user back to the project just deleted.
@@ -84,42 +87,39 @@ export function DangerZone({ project }: { project: Project }) {
   });
   const deleted = reset.data ? Object.values(reset.data.deleted).reduce((a, b) => a + b, 0) : 0;
   return (
-    <Section title="Danger zone" danger>
+    <Section title={t('danger.heading')} danger>
       <Stack>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <Text size="sm">
-            Reset: delete every contact, event, template, campaign, segment, workflow and email of the project, and cancel its running workflows. Keys, members,
-            domains and billing stay.
-          </Text>
+          <Text size="sm">{t('danger.resetWhat')}</Text>
           <Group justify="flex-end">
             <Confirmed
-              label="Reset project"
-              confirm="Wipe the data"
-              title="Reset this project?"
+              label={t('danger.reset')}
+              confirm={t('danger.resetConfirm')}
+              title={t('danger.resetTitle')}
               name={project.name}
-              what={<Text>All of the project's data is deleted for good. This cannot be undone.</Text>}
+              what={<Text>{t('danger.resetBody')}</Text>}
               run={() => reset.mutate()}
               pending={reset.isPending}
               error={reset.error}
             >
               {reset.data ? (
                 <Text c="green" role="status">
-                  Reset: {numberWords(deleted)} rows deleted, {reset.data.cancelledExecutions} executions cancelled.
+                  {t('danger.resetDone', { rows: numberWords(deleted), executions: numberWords(reset.data.cancelledExecutions) })}
                 </Text>
               ) : null}
             </Confirmed>
           </Group>
-          <Text size="sm">Delete: the project, its keys, its data and its uploaded images, for every member.</Text>
+          <Text size="sm">{t('danger.deleteWhat')}</Text>
           <Group justify="flex-end">
             <Confirmed
-              label="Delete project"
-              confirm="Delete for good"
-              title="Delete this project?"
+              label={t('danger.delete')}
+              confirm={t('danger.deleteConfirm')}
+              title={t('danger.deleteTitle')}
               name={project.name}
               what={
                 <List size="sm">
-                  <List.Item>its API keys stop working at once;</List.Item>
-                  <List.Item>its data, members and images are deleted for good.</List.Item>
+                  <List.Item>{t('danger.deleteKeys')}</List.Item>
+                  <List.Item>{t('danger.deleteData')}</List.Item>
                 </List>
               }
               run={() => remove.mutate()}

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, hasFieldErrors, type Project, ResponseOf, unwrap } from '../../api/client';
 import { ErrorState } from '../States';
 import { SaveButton } from '../SaveButton';
+import { useTranslation } from 'react-i18next';
 
 /** An empty cap field is no cap. */
 export const capOf = (v: number | string) => (v === '' ? null : Number(v));
@@ -24,10 +25,11 @@ export function Section({ title, children, danger }: { title: string; children: 
 
 /** PATCH /users/@me/projects/:id { name } (owners and admins; docs/roles.md). */
 export function ProjectName({ project, may }: { project: Project; may: boolean }) {
+  const { t } = useTranslation('settings');
   const qc = useQueryClient();
   const [name, setName] = useState(project.name);
   const rename = useMutation({
-    meta: { success: 'Project renamed' },
+    meta: { success: t('project.renamed') },
     mutationFn: () => unwrap(api.PATCH('/users/@me/projects/{id}', { params: { path: { id: project.id } }, body: { name } })),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['projects'] }),
   });
@@ -36,28 +38,28 @@ export function ProjectName({ project, may }: { project: Project; may: boolean }
     rename.mutate();
   };
   return (
-    <Section title="Project">
+    <Section title={t('project.heading')}>
       <form onSubmit={submit} noValidate>
         <Group align="flex-start">
           <TextInput
-            label="Project name"
+            label={t('project.name')}
             value={name}
             onChange={(e) => setName(e.currentTarget.value)}
             disabled={!may}
             error={fieldError(rename.error, 'name')}
             w={320}
-            description={may ? undefined : 'Owners and admins may rename the project'}
+            description={may ? undefined : t('project.mayNotRename')}
           />
           {may ? (
             <Button type="submit" mt={25} loading={rename.isPending} disabled={name === project.name}>
-              Rename
+              {t('project.rename')}
             </Button>
           ) : null}
         </Group>
-        {rename.error && !fieldError(rename.error, 'name') ? <ErrorState error={rename.error} title="Not renamed" /> : null}
+        {rename.error && !fieldError(rename.error, 'name') ? <ErrorState error={rename.error} title={t('project.notRenamed')} /> : null}
         {rename.isSuccess ? (
           <Text size="sm" c="green" role="status" mt="xs">
-            Renamed.
+            {t('project.renamedLine')}
           </Text>
         ) : null}
       </form>
@@ -79,6 +81,7 @@ export const TIME_ZONES: string[] = (() => {
  * docs/roles.md): its fields are disabled and its Save button gives way to a line saying who may.
  */
 export function ManagedForm({ may, onSubmit, children, save }: { may: boolean; onSubmit: (e: FormEvent) => void; children: ReactNode; save: ReactNode }) {
+  const { t } = useTranslation('settings');
   return (
     <form onSubmit={onSubmit} noValidate>
       <fieldset disabled={!may} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
@@ -88,7 +91,7 @@ export function ManagedForm({ may, onSubmit, children, save }: { may: boolean; o
             save
           ) : (
             <Text size="sm" c="dimmed">
-              Owners and admins change these settings.
+              {t('project.managedOnly')}
             </Text>
           )}
         </Stack>
@@ -98,6 +101,7 @@ export function ManagedForm({ may, onSubmit, children, save }: { may: boolean; o
 }
 
 export function Sending({ projectId, policy, may }: { projectId: string; policy: SendingPolicy; may: boolean }) {
+  const { t } = useTranslation('settings');
   const qc = useQueryClient();
   const [timezone, setTimezone] = useState(policy.timezone);
   const [quiet, setQuiet] = useState(!!policy.quietHours);
@@ -108,7 +112,7 @@ export function Sending({ projectId, policy, may }: { projectId: string; policy:
   const [capPer, setCapPer] = useState<CapPeriod>(policy.frequencyCap?.per ?? 'week');
   const [rate, setRate] = useState<number | string>(policy.sendRatePerSecond ?? '');
   const save = useMutation({
-    meta: { success: 'Sending settings saved' },
+    meta: { success: t('sending.saved') },
     mutationFn: () =>
       unwrap(
         api.PATCH('/settings', {
@@ -128,11 +132,11 @@ export function Sending({ projectId, policy, may }: { projectId: string; policy:
     save.mutate();
   };
   return (
-    <Section title="Sending">
-      <ManagedForm may={may} onSubmit={submit} save={<SaveButton label="Save sending settings" save={save} />}>
+    <Section title={t('sending.heading')}>
+      <ManagedForm may={may} onSubmit={submit} save={<SaveButton label={t('sending.save')} save={save} />}>
         <Select
-          label="Time zone"
-          description="Quiet hours and daily caps count in this zone unless a contact has its own"
+          label={t('sending.timezone')}
+          description={t('sending.timezoneHelp')}
           data={TIME_ZONES.includes(timezone) ? TIME_ZONES : [timezone, ...TIME_ZONES]}
           value={timezone}
           onChange={(v) => v && setTimezone(v)}
@@ -143,25 +147,25 @@ export function Sending({ projectId, policy, may }: { projectId: string; policy:
         />
         <Stack gap="xs">
           <Switch
-            label="Quiet hours"
-            aria-label="Quiet hours"
-            description="Marketing mail due inside them waits until they end"
+            label={t('sending.quietHours')}
+            aria-label={t('sending.quietHours')}
+            description={t('sending.quietHelp')}
             checked={quiet}
             onChange={(e) => setQuiet(e.currentTarget.checked)}
           />
           {quiet ? (
             <Group>
               <TextInput
-                label="Quiet from"
-                placeholder="HH:MM"
+                label={t('sending.quietFrom')}
+                placeholder={t('sending.timePlaceholder')}
                 value={quietStart}
                 onChange={(e) => setQuietStart(e.currentTarget.value)}
                 error={err('quietHours.start') ?? err('quietHours')}
                 w={150}
               />
               <TextInput
-                label="Quiet until"
-                placeholder="HH:MM"
+                label={t('sending.quietUntil')}
+                placeholder={t('sending.timePlaceholder')}
                 value={quietEnd}
                 onChange={(e) => setQuietEnd(e.currentTarget.value)}
                 error={err('quietHours.end')}
@@ -172,16 +176,16 @@ export function Sending({ projectId, policy, may }: { projectId: string; policy:
         </Stack>
         <Stack gap="xs">
           <Switch
-            label="Frequency cap"
-            aria-label="Frequency cap"
-            description="At most this many marketing emails per contact"
+            label={t('sending.frequencyCap')}
+            aria-label={t('sending.frequencyCap')}
+            description={t('sending.frequencyHelp')}
             checked={capped}
             onChange={(e) => setCapped(e.currentTarget.checked)}
           />
           {capped ? (
             <Group>
               <NumberInput
-                label="Emails at most"
+                label={t('sending.capMax')}
                 min={1}
                 max={1000}
                 allowDecimal={false}
@@ -191,10 +195,10 @@ export function Sending({ projectId, policy, may }: { projectId: string; policy:
                 w={150}
               />
               <Select
-                label="Per"
+                label={t('sending.per')}
                 data={[
-                  { value: 'day', label: 'day' },
-                  { value: 'week', label: 'week' },
+                  { value: 'day', label: t('sending.day') },
+                  { value: 'week', label: t('sending.week') },
                 ]}
                 value={capPer}
                 onChange={(v) => v && setCapPer(v as CapPeriod)}
@@ -206,8 +210,8 @@ export function Sending({ projectId, policy, may }: { projectId: string; policy:
           ) : null}
         </Stack>
         <NumberInput
-          label="Send rate (emails per second)"
-          description="Empty: the server's default (SEND_RATE_PER_SECOND)"
+          label={t('sending.rate')}
+          description={t('sending.rateHelp')}
           min={0}
           decimalScale={3}
           value={rate}
@@ -215,25 +219,19 @@ export function Sending({ projectId, policy, may }: { projectId: string; policy:
           error={err('sendRatePerSecond')}
           maw={360}
         />
-        {save.error && !hasFieldErrors(save.error) ? <ErrorState error={save.error} title="Not saved" /> : null}
+        {save.error && !hasFieldErrors(save.error) ? <ErrorState error={save.error} title={t('notSaved')} /> : null}
       </ManagedForm>
     </Section>
   );
 }
 
 export type Retention = SendingPolicy['retention'];
-export const RETENTION_FIELDS: Array<{ key: keyof Retention; label: string; description: string }> = [
-  {
-    key: 'emailBodiesDays',
-    label: 'Email content (days)',
-    description: "Bodies, text parts, variables and attachments of sent emails; the emails' rows and stats stay",
-  },
-  { key: 'eventsDays', label: 'Events (days)', description: 'Tracked and service events (contact.unsubscribed stays); event filters then see only these days' },
-  { key: 'inboundDays', label: 'Inbound mail (days)', description: 'Replies and bounce or complaint reports as received' },
-];
+/** The kinds a project keeps for a number of days, in the form's order (their words: retention.fields in the catalogue). */
+export const RETENTION_FIELDS: Array<keyof Retention> = ['emailBodiesDays', 'eventsDays', 'inboundDays'];
 
 /** PATCH /settings { retention }: days each kind is kept, empty keeps it (docs/privacy.md "Retention"); the hourly sweep removes the rest. */
 export function RetentionSettings({ projectId, retention, may }: { projectId: string; retention: Retention; may: boolean }) {
+  const { t } = useTranslation('settings');
   const qc = useQueryClient();
   const [days, setDays] = useState<Record<keyof Retention, number | string>>({
     emailBodiesDays: retention.emailBodiesDays ?? '',
@@ -241,7 +239,7 @@ export function RetentionSettings({ projectId, retention, may }: { projectId: st
     inboundDays: retention.inboundDays ?? '',
   });
   const save = useMutation({
-    meta: { success: 'Retention saved' },
+    meta: { success: t('retention.saved') },
     mutationFn: () =>
       unwrap(
         api.PATCH('/settings', {
@@ -251,35 +249,35 @@ export function RetentionSettings({ projectId, retention, may }: { projectId: st
     onSuccess: (saved) => qc.setQueryData(['settings', projectId], saved),
   });
   return (
-    <Section title="Retention">
+    <Section title={t('retention.heading')}>
       <ManagedForm
         may={may}
         onSubmit={(e) => {
           e.preventDefault();
           save.mutate();
         }}
-        save={<SaveButton label="Save retention" save={save} />}
+        save={<SaveButton label={t('retention.save')} save={save} />}
       >
         <Text size="sm" c="dimmed">
-          How long this project keeps what it accumulates. Empty keeps it; an hourly sweep removes what is older, and the audit log records what went.
+          {t('retention.intro')}
         </Text>
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          {RETENTION_FIELDS.map((f) => (
+          {RETENTION_FIELDS.map((key) => (
             <NumberInput
-              key={f.key}
-              label={f.label}
-              description={f.description}
-              placeholder="Keep"
+              key={key}
+              label={t(`retention.fields.${key}.label`)}
+              description={t(`retention.fields.${key}.description`)}
+              placeholder={t('retention.keep')}
               min={1}
               max={3650}
               allowDecimal={false}
-              value={days[f.key]}
-              onChange={(v) => setDays((d) => ({ ...d, [f.key]: v }))}
-              error={fieldError(save.error, `retention.${f.key}`)}
+              value={days[key]}
+              onChange={(v) => setDays((d) => ({ ...d, [key]: v }))}
+              error={fieldError(save.error, `retention.${key}`)}
             />
           ))}
         </SimpleGrid>
-        {save.error && !hasFieldErrors(save.error) ? <ErrorState error={save.error} title="Not saved" /> : null}
+        {save.error && !hasFieldErrors(save.error) ? <ErrorState error={save.error} title={t('notSaved')} /> : null}
       </ManagedForm>
     </Section>
   );

@@ -4,40 +4,43 @@ import { Link } from 'react-router';
 import { api, type Project, unwrap } from '../../api/client';
 import { TWO_FACTOR_PAGE, useTwoFactorStatus } from '../../api/twoFactor';
 import { ErrorState } from '../States';
+import { Trans, useTranslation } from 'react-i18next';
 
 /** Settings → Security: an owner requires 2FA of every member (PATCH /users/@me/projects/:id { requireTwoFactor }). */
 export function RequireTwoFactorSwitch({ project }: { project: Project }) {
+  const { t } = useTranslation('settings');
   const qc = useQueryClient();
   const mine = useTwoFactorStatus();
   const save = useMutation({
-    meta: { success: 'Two-factor requirement saved' },
-    mutationFn: (requireTwoFactor: boolean) => unwrap(api.PATCH('/users/@me/projects/{id}', { params: { path: { id: project.id } }, body: { requireTwoFactor } })),
+    meta: { success: t('security.saved') },
+    mutationFn: (requireTwoFactor: boolean) =>
+      unwrap(api.PATCH('/users/@me/projects/{id}', { params: { path: { id: project.id } }, body: { requireTwoFactor } })),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['projects'] }),
   });
   const on = !!project.requireTwoFactor;
   // Requiring it without having it would shut the owner out (the API refuses with 409).
   const mayTurnOn = on || !!mine.data?.enabled;
   return (
-    <Paper withBorder p="md" component="section" aria-label="Security">
+    <Paper withBorder p="md" component="section" aria-label={t('security.heading')}>
       <Title order={2} size="h4" mb="sm">
-        Security
+        {t('security.heading')}
       </Title>
       <Stack gap="xs">
         <Switch
-          label="Require two-factor authentication"
+          label={t('security.require')}
           // Mantine's label wraps the description too: the name stays the label alone.
-          aria-label="Require two-factor authentication"
-          description="Members without it are asked to set it up before they can open the project. API keys are not affected."
+          aria-label={t('security.require')}
+          description={t('security.requireHelp')}
           checked={on}
           disabled={save.isPending || !mayTurnOn}
           onChange={(e) => save.mutate(e.currentTarget.checked)}
         />
         {!mayTurnOn && mine.data ? (
           <Text size="sm" c="dimmed">
-            Turn on <Anchor component={Link} to={TWO_FACTOR_PAGE}>two-factor authentication for your own account</Anchor> first.
+            <Trans t={t} i18nKey="security.ownFirst" components={{ anchor: <Anchor component={Link} to={TWO_FACTOR_PAGE} /> }} />
           </Text>
         ) : null}
-        {save.error ? <ErrorState error={save.error} title="Not saved" /> : null}
+        {save.error ? <ErrorState error={save.error} title={t('notSaved')} /> : null}
       </Stack>
     </Paper>
   );

@@ -4,12 +4,15 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ResponseOf, unwrap } from '../../api/client';
 import { Empty, ErrorState, Loading } from '../States';
 import { type Endpoint, when } from './endpoint';
+import { useTranslation } from 'react-i18next';
 
 export type Delivery = ResponseOf<'/webhook-endpoints/{id}/deliveries', 'get'>['data'][number];
 export const STATUS_COLOR: Record<Delivery['status'], string> = { PENDING: 'yellow', DELIVERED: 'green', FAILED: 'red' };
+const DELIVERY_STATUSES = Object.keys(STATUS_COLOR) as Delivery['status'][];
 
 /** GET /webhook-endpoints/:id/deliveries: newest first, by cursor, filtered by status; failed ones can be retried. */
 export function Deliveries({ projectId, endpoint }: { projectId: string; endpoint: Endpoint }) {
+  const { t } = useTranslation('settings');
   const qc = useQueryClient();
   const [status, setStatus] = useState<string>('all');
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
@@ -26,7 +29,7 @@ export function Deliveries({ projectId, endpoint }: { projectId: string; endpoin
     refetchInterval: cursor ? false : 5_000,
   });
   const retry = useMutation({
-    meta: { success: 'Delivery sent again' },
+    meta: { success: t('deliveries.retried') },
     mutationFn: (deliveryId: string) =>
       unwrap(api.POST('/webhook-endpoints/{id}/deliveries/{deliveryId}/retry', { params: { path: { id: endpoint.id, deliveryId } } })),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['webhook-deliveries', projectId, endpoint.id] }),
@@ -35,10 +38,10 @@ export function Deliveries({ projectId, endpoint }: { projectId: string; endpoin
     <Stack gap="xs">
       <Group justify="space-between">
         <Title order={3} size="h5">
-          Deliveries
+          {t('deliveries.heading')}
         </Title>
         <Select
-          aria-label={`Delivery status of ${endpoint.url}`}
+          aria-label={t('deliveries.statusOf', { url: endpoint.url })}
           size="xs"
           value={status}
           onChange={(v) => {
@@ -46,29 +49,24 @@ export function Deliveries({ projectId, endpoint }: { projectId: string; endpoin
             setCursors([undefined]);
           }}
           allowDeselect={false}
-          data={[
-            { value: 'all', label: 'All statuses' },
-            { value: 'PENDING', label: 'Pending' },
-            { value: 'DELIVERED', label: 'Delivered' },
-            { value: 'FAILED', label: 'Failed' },
-          ]}
+          data={[{ value: 'all', label: t('deliveries.allStatuses') }, ...DELIVERY_STATUSES.map((s) => ({ value: s, label: t(`deliveries.status.${s}`) }))]}
           w={150}
         />
       </Group>
       {page.isPending ? <Loading /> : null}
       {page.error ? <ErrorState error={page.error} /> : null}
-      {retry.error ? <ErrorState error={retry.error} title="Not retried" /> : null}
-      {page.data && !page.data.data.length ? <Empty>No messages yet{status === 'all' ? '' : ' with this status'}.</Empty> : null}
+      {retry.error ? <ErrorState error={retry.error} title={t('deliveries.notRetried')} /> : null}
+      {page.data && !page.data.data.length ? <Empty>{status === 'all' ? t('deliveries.empty') : t('deliveries.emptyStatus')}</Empty> : null}
       {page.data?.data.length ? (
         <ScrollArea>
-          <Table aria-label={`Deliveries of ${endpoint.url}`} miw={640} fz="sm">
+          <Table aria-label={t('deliveries.of', { url: endpoint.url })} miw={640} fz="sm">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Type</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Attempts</Table.Th>
-                <Table.Th>Last answer</Table.Th>
-                <Table.Th>Created</Table.Th>
+                <Table.Th>{t('deliveries.type')}</Table.Th>
+                <Table.Th>{t('deliveries.statusColumn')}</Table.Th>
+                <Table.Th>{t('deliveries.attempts')}</Table.Th>
+                <Table.Th>{t('deliveries.lastAnswer')}</Table.Th>
+                <Table.Th>{t('deliveries.created')}</Table.Th>
                 <Table.Th />
               </Table.Tr>
             </Table.Thead>
@@ -80,7 +78,7 @@ export function Deliveries({ projectId, endpoint }: { projectId: string; endpoin
                   </Table.Td>
                   <Table.Td>
                     <Badge color={STATUS_COLOR[d.status]} variant="light">
-                      {d.status}
+                      {t(`deliveries.status.${d.status}`)}
                     </Badge>
                   </Table.Td>
                   <Table.Td>{d.attempts}</Table.Td>
@@ -93,7 +91,7 @@ export function Deliveries({ projectId, endpoint }: { projectId: string; endpoin
                     ) : null}
                     {d.status === 'PENDING' && d.nextAttemptAt ? (
                       <Text size="xs" c="dimmed">
-                        next: {when(d.nextAttemptAt)}
+                        {t('deliveries.next', { when: when(d.nextAttemptAt) })}
                       </Text>
                     ) : null}
                   </Table.Td>
@@ -101,7 +99,7 @@ export function Deliveries({ projectId, endpoint }: { projectId: string; endpoin
                   <Table.Td>
                     {d.status !== 'PENDING' && endpoint.enabled ? (
                       <Button size="compact-xs" variant="subtle" onClick={() => retry.mutate(d.id)} loading={retry.isPending && retry.variables === d.id}>
-                        Retry
+                        {t('deliveries.retry')}
                       </Button>
                     ) : null}
                   </Table.Td>
@@ -114,10 +112,10 @@ export function Deliveries({ projectId, endpoint }: { projectId: string; endpoin
       {page.data && (cursors.length > 1 || page.data.hasMore) ? (
         <Group gap="xs" justify="flex-end">
           <Button size="xs" variant="default" disabled={cursors.length < 2} onClick={() => setCursors((c) => c.slice(0, -1))}>
-            Newer
+            {t('deliveries.newer')}
           </Button>
           <Button size="xs" variant="default" disabled={!page.data.hasMore} onClick={() => setCursors((c) => [...c, page.data!.cursor ?? undefined])}>
-            Older
+            {t('deliveries.older')}
           </Button>
         </Group>
       ) : null}

@@ -7,6 +7,7 @@ import { Copy } from '../Copy';
 import { ErrorState } from '../States';
 import { Deliveries } from './Deliveries';
 import { type Endpoint, when } from './endpoint';
+import { useTranslation } from 'react-i18next';
 
 export type Revealed = { endpointId: string; secret: string; previousSecretExpiresAt: string | null };
 
@@ -31,18 +32,19 @@ export const eventsError = (error: unknown) =>
   Object.entries((error as { fields?: Record<string, string> } | null)?.fields ?? {}).find(([f]) => f.startsWith('events.'))?.[1];
 
 export function SecretOnce({ revealed }: { revealed: Revealed }) {
+  const { t } = useTranslation('settings');
   return (
-    <Alert color="green" title="Signing secret: shown this once" role="status">
+    <Alert color="green" title={t('endpoint.secretTitle')} role="status">
       <Stack gap={6}>
         <Group gap="xs" wrap="nowrap">
           <Code data-testid="webhook-secret" style={{ wordBreak: 'break-all' }}>
             {revealed.secret}
           </Code>
-          <Copy value={revealed.secret} what="signing secret" />
+          <Copy value={revealed.secret} what={t('endpoint.secretWhat')} />
         </Group>
         <Text size="sm">
-          Verify each call with it (any Standard Webhooks library).
-          {revealed.previousSecretExpiresAt ? ` The previous secret also signs every call until ${when(revealed.previousSecretExpiresAt)}.` : ''}
+          {t('endpoint.verifyWith')}
+          {revealed.previousSecretExpiresAt ? ` ${t('endpoint.previousSecret', { when: when(revealed.previousSecretExpiresAt) })}` : null}
         </Text>
       </Stack>
     </Alert>
@@ -51,12 +53,13 @@ export function SecretOnce({ revealed }: { revealed: Revealed }) {
 
 /** PATCH /webhook-endpoints/:id: the URL, the patterns and the description (field errors on their inputs). */
 export function EditEndpoint({ projectId, endpoint, onClose }: { projectId: string; endpoint: Endpoint; onClose: () => void }) {
+  const { t } = useTranslation('settings');
   const qc = useQueryClient();
   const [url, setUrl] = useState(endpoint.url);
   const [events, setEvents] = useState<string[]>(endpoint.events);
   const [description, setDescription] = useState(endpoint.description ?? '');
   const save = useMutation({
-    meta: { success: 'Endpoint saved' },
+    meta: { success: t('endpoint.saved') },
     mutationFn: () =>
       unwrap(api.PATCH('/webhook-endpoints/{id}', { params: { path: { id: endpoint.id } }, body: { url, events, description: description.trim() || null } })),
     onSuccess: async () => {
@@ -74,7 +77,7 @@ export function EditEndpoint({ projectId, endpoint, onClose }: { projectId: stri
     >
       <Stack>
         <TextInput
-          label="Endpoint URL"
+          label={t('webhooks.url')}
           required
           value={url}
           onChange={(e) => setUrl(e.currentTarget.value)}
@@ -82,8 +85,8 @@ export function EditEndpoint({ projectId, endpoint, onClose }: { projectId: stri
           data-autofocus
         />
         <TagsInput
-          label="Events"
-          description="Exact names, families like email.*, or *"
+          label={t('webhooks.events')}
+          description={t('webhooks.eventsHelp')}
           data={SUGGESTED}
           value={events}
           onChange={setEvents}
@@ -91,18 +94,18 @@ export function EditEndpoint({ projectId, endpoint, onClose }: { projectId: stri
           clearable
         />
         <TextInput
-          label="Description"
+          label={t('webhooks.description')}
           value={description}
           onChange={(e) => setDescription(e.currentTarget.value)}
           error={fieldError(save.error, 'description')}
         />
-        {save.error && !hasFieldErrors(save.error) ? <ErrorState error={save.error} title="Not saved" /> : null}
+        {save.error && !hasFieldErrors(save.error) ? <ErrorState error={save.error} title={t('notSaved')} /> : null}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            Cancel
+            {t('cancel')}
           </Button>
           <Button type="submit" loading={save.isPending}>
-            Save endpoint
+            {t('endpoint.save')}
           </Button>
         </Group>
       </Stack>
@@ -123,6 +126,7 @@ export function EndpointCard({
   onRevealed: (r: Revealed) => void;
   may: boolean;
 }) {
+  const { t } = useTranslation('settings');
   const qc = useQueryClient();
   const [asking, setAsking] = useState<'rotate' | 'delete' | null>(null);
   const [editing, setEditing] = useState(false);
@@ -130,12 +134,12 @@ export function EndpointCard({
   const path = { params: { path: { id: endpoint.id } } };
   const refresh = () => qc.invalidateQueries({ queryKey: ['webhooks', projectId] });
   const toggle = useMutation({
-    meta: { success: (_d, enabled) => (enabled ? 'Endpoint enabled' : 'Endpoint disabled') },
+    meta: { success: (_d, enabled) => (enabled ? t('endpoint.enabledToast') : t('endpoint.disabledToast')) },
     mutationFn: (enabled: boolean) => unwrap(api.PATCH('/webhook-endpoints/{id}', { ...path, body: { enabled } })),
     onSuccess: refresh,
   });
   const test = useMutation({
-    meta: { success: 'Test event sent' },
+    meta: { success: t('endpoint.testSent') },
     mutationFn: () => unwrap(api.POST('/webhook-endpoints/{id}/test', path)),
     onSuccess: () => {
       setShowDeliveries(true);
@@ -143,7 +147,7 @@ export function EndpointCard({
     },
   });
   const rotate = useMutation({
-    meta: { success: 'Signing secret rotated' },
+    meta: { success: t('endpoint.rotated') },
     mutationFn: () => unwrap(api.POST('/webhook-endpoints/{id}/rotate-secret', path)),
     onSuccess: (e) => {
       setAsking(null);
@@ -151,7 +155,7 @@ export function EndpointCard({
     },
   });
   const remove = useMutation({
-    meta: { success: 'Endpoint deleted' },
+    meta: { success: t('endpoint.deleted') },
     mutationFn: () => unwrap(api.DELETE('/webhook-endpoints/{id}', path)),
     onSuccess: () => {
       setAsking(null);
@@ -169,7 +173,7 @@ export function EndpointCard({
                 {endpoint.url}
               </Title>
               <Badge color={endpoint.enabled ? 'green' : 'gray'} variant="light" data-testid="webhook-status">
-                {endpoint.enabled ? 'Enabled' : 'Disabled'}
+                {endpoint.enabled ? t('endpoint.enabled') : t('endpoint.disabled')}
               </Badge>
             </Group>
             {endpoint.description ? (
@@ -186,36 +190,36 @@ export function EndpointCard({
             </Group>
             {endpoint.failingSince ? (
               <Text size="sm" c="red">
-                Failing since {when(endpoint.failingSince)}; five days of failures disable it.
+                {t('endpoint.failing', { when: when(endpoint.failingSince) })}
               </Text>
             ) : null}
             {endpoint.disabledAt && !endpoint.enabled ? (
               <Text size="sm" c="dimmed">
-                Disabled {when(endpoint.disabledAt)}; messages wait until it is enabled again.
+                {t('endpoint.disabledSince', { when: when(endpoint.disabledAt) })}
               </Text>
             ) : null}
           </Stack>
           <Group gap="xs">
             <Switch
-              label="Enabled"
-              aria-label={`Enabled: ${endpoint.url}`}
+              label={t('endpoint.enabled')}
+              aria-label={t('endpoint.enabledOf', { url: endpoint.url })}
               checked={endpoint.enabled}
               disabled={toggle.isPending || !may}
               onChange={(e) => toggle.mutate(e.currentTarget.checked)}
             />
             <Button size="xs" variant="default" onClick={() => test.mutate()} loading={test.isPending} disabled={!endpoint.enabled}>
-              Send test
+              {t('endpoint.sendTest')}
             </Button>
             {may ? (
               <>
                 <Button size="xs" variant="default" onClick={() => setEditing(true)}>
-                  Edit
+                  {t('endpoint.edit')}
                 </Button>
                 <Button size="xs" variant="default" onClick={() => setAsking('rotate')}>
-                  Rotate secret
+                  {t('endpoint.rotate')}
                 </Button>
                 <Button size="xs" color="red" variant="light" onClick={() => setAsking('delete')}>
-                  Delete
+                  {t('endpoint.delete')}
                 </Button>
               </>
             ) : null}
@@ -225,25 +229,21 @@ export function EndpointCard({
         {error ? <ErrorState error={error} /> : null}
         <Group>
           <Button size="compact-sm" variant="subtle" onClick={() => setShowDeliveries((v) => !v)} aria-expanded={showDeliveries}>
-            {showDeliveries ? 'Hide deliveries' : 'Show deliveries'}
+            {showDeliveries ? t('endpoint.hideDeliveries') : t('endpoint.showDeliveries')}
           </Button>
         </Group>
         {showDeliveries ? <Deliveries projectId={projectId} endpoint={endpoint} /> : null}
       </Stack>
-      <Modal opened={editing} onClose={() => setEditing(false)} title="Edit the endpoint">
+      <Modal opened={editing} onClose={() => setEditing(false)} title={t('endpoint.editTitle')}>
         {editing ? <EditEndpoint projectId={projectId} endpoint={endpoint} onClose={() => setEditing(false)} /> : null}
       </Modal>
       <ConfirmDialog
         opened={asking !== null}
         onCancel={() => setAsking(null)}
-        title={asking === 'rotate' ? 'Rotate the signing secret?' : 'Delete this endpoint?'}
-        message={
-          asking === 'rotate'
-            ? 'A new secret signs every call from now on; the current one also signs them for 24 hours, so receivers can switch over.'
-            : `${endpoint.url} receives nothing more; its delivery log is deleted with it.`
-        }
+        title={asking === 'rotate' ? t('endpoint.rotateTitle') : t('endpoint.deleteTitle')}
+        message={asking === 'rotate' ? t('endpoint.rotateMessage') : t('endpoint.deleteMessage', { url: endpoint.url })}
         error={asking === 'rotate' ? rotate.error : remove.error}
-        confirmLabel={asking === 'rotate' ? 'Rotate now' : 'Delete endpoint'}
+        confirmLabel={asking === 'rotate' ? t('endpoint.rotateNow') : t('endpoint.deleteEndpoint')}
         confirmColor={asking === 'rotate' ? undefined : 'red'}
         loading={asking === 'rotate' ? rotate.isPending : remove.isPending}
         onConfirm={() => (asking === 'rotate' ? rotate.mutate() : remove.mutate())}
