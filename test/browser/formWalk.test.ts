@@ -48,15 +48,35 @@ async function noDeveloperText(form: string) {
   for (const bad of DEVELOPER_TEXT) expect([form, shown.includes(bad) ? bad : null]).toEqual([form, null]);
 }
 
-/** Types a bad value into each labelled input, submits with `button`, and expects each field's sentence. */
+/**
+ * Types a bad value into each labelled input, submits with `button` (its accessible name, or a
+ * selector after `css:` where the name is not unique), and expects each field's sentence.
+ */
 async function walk(form: string, values: Record<string, string>, button: string, expected: Record<string, string | RegExp>, scope = 'body') {
   for (const [label, value] of Object.entries(values)) await s.replace(label, value, scope);
-  await s.click(button);
+  if (button.startsWith('css:')) await page.click(button.slice(4));
+  else await s.click(button);
   for (const [label, sentence] of Object.entries(expected)) {
     const shown = await sentenceOn(label, scope);
     if (typeof sentence === 'string') expect([form, label, shown]).toEqual([form, label, sentence]);
     else expect([form, label, shown]).toEqual([form, label, expect.stringMatching(sentence)]);
   }
+  await noDeveloperText(form);
+}
+
+/** The form's alert inside `scope`, once it reads `sentence` (forms that answer in one alert, not on a field). */
+async function alertIn(form: string, scope: string, sentence: RegExp) {
+  const shown = () => page.$$eval(`${scope} [role="alert"]`, (els) => els.map((e) => (e as unknown as { innerText: string }).innerText.trim()).join('\n'));
+  await page
+    .waitForFunction(
+      (sel: string, source: string) =>
+        new RegExp(source).test([...(globalThis as any).document.querySelectorAll(`${sel} [role="alert"]`)].map((e: any) => e.innerText.trim()).join('\n')),
+      { timeout: 20_000 },
+      scope,
+      sentence.source,
+    )
+    .catch(() => undefined);
+  expect([form, await shown()]).toEqual([form, expect.stringMatching(sentence)]);
   await noDeveloperText(form);
 }
 
@@ -116,6 +136,72 @@ it('every form answers bad input with a sentence on its field', async () => {
 
   // Whatever was refused, nothing was written.
   expect((await h.http.get('/contacts').set(key)).body.data).toEqual([]);
+  expect(s.problems).toEqual([]);
+}, 300_000);
+
+it('every other form answers bad input with a sentence too: segment, template, campaign, signup form, workflow step, API key, contact field', async () => {
+  const { projectId, secretKey } = await s.signUp('Form walk, part two');
+  const key = bearer(secretKey);
+
+  // A segment with no name (the segment routes answer a flat sentence, shown on the field it names).
+  await go(projectId, 'segments/new', 'New segment');
+  await walk('segment', { Name: '   ' }, 'Create segment', { Name: 'Name is required' });
+
+  // A template with no name (the subject makes the draft worth saving).
+  await go(projectId, 'templates/new', 'New template');
+  await walk('template', { Name: '', Subject: 'Hello' }, 'Create template', { Name: 'Name is required' });
+
+  // A campaign named with spaces only.
+  await go(projectId, 'campaigns/new', 'New campaign');
+  await walk('campaign', { Name: '   ' }, 'Save draft', { Name: 'Name is required' });
+
+  // A signup form whose redirect is no web address.
+  await go(projectId, 'forms/new', 'Redirect URL');
+  const settings = '[aria-label="Form settings"]';
+  await walk(
+    'signup form',
+    { Name: 'Newsletter', 'Redirect URL': 'not a url' },
+    'Create form',
+    { 'Redirect URL': /^Redirect URL must be a full web address/ },
+    settings,
+  );
+
+  // A workflow step calling a webhook at no web address: the 422 lands on the step's generated input.
+  const workflow = await h.http.post('/workflows').set(key).send({ name: 'Walked', eventName: 'walked' });
+  expect(workflow.status).toBe(201);
+  await page.goto(`${s.api.url}/app/p/${projectId}/workflows/${workflow.body.id}`, { waitUntil: 'load' });
+  await page.waitForSelector('::-p-aria([name="Workflow graph"][role="application"])', { timeout: 20_000 });
+  await s.click('Call webhook');
+  await walk('workflow step', { 'Step name': 'Ping', Url: 'not a url' }, 'Save step', { Url: /^URL must be a full web address/ });
+
+  // A scoped API key named with spaces only (the dialog's own button: the page has one of the same name).
+  await go(projectId, 'keys', 'Scoped API keys');
+  await s.click('Create API key');
+  await page.waitForSelector(DIALOG);
+  await walk('API key', { Name: '   ' }, `css:${DIALOG} button[type="submit"]`, { Name: 'Name is required' }, DIALOG);
+  await page.keyboard.press('Escape');
+
+  // A contact's field with no name, then with a dot in it: the field form answers in its alert.
+  const contact = await h.http
+    .post('/contacts')
+    .set(key)
+    .send({ email: testEmail('fields') });
+  expect(contact.status).toBeLessThan(300);
+  await go(projectId, `contacts/${contact.body.id}`, 'Add field');
+  await s.click('Add field');
+  await page.waitForSelector(DIALOG);
+  await s.replace('Value', 'pro', DIALOG);
+  await s.click('Save field');
+  await alertIn('contact field: no name', DIALOG, /keys must be 1 to \d+ characters/);
+  await s.replace('Field name', 'plan.name', DIALOG);
+  await s.click('Save field');
+  await alertIn('contact field: a dot', DIALOG, /keys may not contain "\." \(nest an object instead\)/);
+  expect((await h.http.get(`/contacts/${contact.body.id}`).set(key)).body.data).toEqual({});
+
+  // Nothing refused was written.
+  expect((await h.http.get('/segments').set(key)).body).toEqual([]);
+  expect((await h.http.get('/templates').set(key)).body.data).toEqual([]);
+  expect((await h.http.get('/forms').set(key)).body.data).toEqual([]);
   expect(s.problems).toEqual([]);
 }, 300_000);
 

@@ -48,17 +48,6 @@ const NOT_YET: string[] = [
   'components/contacts/SavedViews.tsx',
   'pages/ContactDetail.tsx',
   'pages/Contacts.tsx',
-  // The data namespace.
-  'components/ChartPanel.tsx',
-  'components/FilterBuilder.tsx',
-  'components/segments/SegmentActions.tsx',
-  'components/segments/SegmentMembers.tsx',
-  'pages/Activity.tsx',
-  'pages/Analytics.tsx',
-  'pages/AuditLog.tsx',
-  'pages/Events.tsx',
-  'pages/SegmentEditor.tsx',
-  'pages/Segments.tsx',
   // The settings namespace.
   // The workflows and mail namespaces.
 ];

@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Paper, ScrollArea, Skeleton, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import type { ChartProps } from './charts';
 import { numberWords } from '../api/dates';
+import { useTranslation } from 'react-i18next';
 
 /** recharts is fetched with the first chart shown, in a chunk of its own: never on the first screen. */
 const Chart = lazy(() => import('./charts'));
@@ -13,7 +14,10 @@ export type { ChartSeries, ChartRow } from './charts';
  * named by its title and totals), the table is what a screen reader reads and what a person copies.
  */
 export function ChartPanel({ title, description, empty, ...props }: ChartProps & { title: string; description?: string; empty?: string }) {
-  const totals = props.series.map((s) => `${s.label} ${numberWords(props.rows.reduce((sum, r) => sum + Number(r[s.key] ?? 0), 0))}`).join(', ');
+  const { t } = useTranslation('data');
+  const totals = props.series
+    .map((s) => t('chart.total', { label: s.label, n: numberWords(props.rows.reduce((sum, r) => sum + Number(r[s.key] ?? 0), 0)) }))
+    .join(', ');
   return (
     <Paper withBorder p="md">
       <Stack gap="xs">
@@ -27,17 +31,17 @@ export function ChartPanel({ title, description, empty, ...props }: ChartProps &
         ) : null}
         {!props.rows.length ? (
           <Text c="dimmed" py="md" ta="center">
-            {empty ?? 'Nothing to show yet.'}
+            {empty ?? t('chart.empty')}
           </Text>
         ) : (
           <Tabs defaultValue="chart">
             <Tabs.List>
-              <Tabs.Tab value="chart">Chart</Tabs.Tab>
-              <Tabs.Tab value="table">Table</Tabs.Tab>
+              <Tabs.Tab value="chart">{t('chart.chart')}</Tabs.Tab>
+              <Tabs.Tab value="table">{t('chart.table')}</Tabs.Tab>
             </Tabs.List>
             <Tabs.Panel value="chart" pt="xs">
-              <div role="img" aria-label={`${title}: ${totals}`}>
-                <Suspense fallback={<Skeleton height={props.height ?? 260} aria-label="Loading the chart" />}>
+              <div role="img" aria-label={t('chart.named', { title, totals })}>
+                <Suspense fallback={<Skeleton height={props.height ?? 260} aria-label={t('chart.loading')} />}>
                   <Chart {...props} />
                 </Suspense>
               </div>

@@ -1,10 +1,30 @@
 import { useMemo } from 'react';
-import { ActionIcon, Alert, Badge, Button, Group, Loader, NumberInput, Paper, SegmentedControl, Select, Stack, TagsInput, Text, TextInput } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Loader,
+  NumberInput,
+  Paper,
+  SegmentedControl,
+  Select,
+  Stack,
+  TagsInput,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, ApiError, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { OPERATORS_BY_KIND, type FilterKind } from '../api/filterOperators';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import type { data as en } from '../i18n/en/data';
+import { intlLocale } from '../i18n/locale';
+import { numberWords } from '../api/dates';
 
 /**
  * The filter tree editor (docs/api.md "Segments"; the compiler is db/filters.ts): used by segments, and
@@ -41,45 +61,17 @@ type Kind = Exclude<FilterKind, 'topic'>;
 /** The compiler's table, generated from the OpenAPI document (web/src/api/filterOperators.ts): web/ never imports server code. */
 const OPERATORS: Record<Kind, readonly FilterOperator[]> = OPERATORS_BY_KIND;
 
-const LABELS: Record<Kind | 'default', Partial<Record<FilterOperator, string>>> = {
-  default: {
-    equals: 'is',
-    notEquals: 'is not',
-    contains: 'contains',
-    notContains: 'does not contain',
-    startsWith: 'starts with',
-    endsWith: 'ends with',
-    greaterThan: 'is greater than',
-    lessThan: 'is less than',
-    greaterThanOrEqual: 'is at least',
-    lessThanOrEqual: 'is at most',
-    in: 'is one of',
-    notIn: 'is none of',
-    exists: 'is set',
-    notExists: 'is not set',
-    within: 'is within the last',
-    olderThan: 'is older than',
-  },
-  date: { greaterThan: 'is after', lessThan: 'is before', greaterThanOrEqual: 'is on or after', lessThanOrEqual: 'is on or before' },
-  event: {
-    triggered: 'has happened',
-    notTriggered: 'has never happened',
-    within: 'happened within the last',
-    olderThan: 'last happened more than',
-    notWithin: 'did not happen within the last',
-    atLeastWithin: 'happened at least (times) within the last',
-    equals: 'happened exactly (times)',
-    notEquals: 'did not happen exactly (times)',
-    greaterThan: 'happened more than (times)',
-    lessThan: 'happened fewer than (times)',
-    greaterThanOrEqual: 'happened at least (times)',
-    lessThanOrEqual: 'happened at most (times)',
-  },
-  string: {},
-  number: {},
-  boolean: {},
-};
-const opLabel = (kind: Kind, op: FilterOperator) => LABELS[kind][op] ?? LABELS.default[op] ?? op;
+type Words = (typeof en)['filter'];
+type T = TFunction<'data'>;
+/** Operators whose words differ on a date ("is after") from a number's ("is greater than"). */
+const DATE_WORDS: readonly FilterOperator[] = ['greaterThan', 'lessThan', 'greaterThanOrEqual', 'lessThanOrEqual'];
+/** An operator's words for a field of `kind` (data catalogue, filter.*Operators). */
+const opLabel = (t: T, kind: Kind, op: FilterOperator) =>
+  kind === 'event'
+    ? t(`filter.eventOperators.${op as keyof Words['eventOperators']}`)
+    : kind === 'date' && DATE_WORDS.includes(op)
+      ? t(`filter.dateOperators.${op as keyof Words['dateOperators']}`)
+      : t(`filter.operators.${op as keyof Words['operators']}`);
 
 const UNITS: FilterUnit[] = ['minutes', 'hours', 'days', 'weeks', 'months'];
 const NO_VALUE: FilterOperator[] = ['exists', 'notExists', 'triggered', 'notTriggered'];
@@ -110,18 +102,22 @@ interface FieldOption {
 
 /** Fields of GET /contacts/fields (typed, with coverage) and `event.<name>` for every name of GET /events/names. */
 export function useFilterFields(projectId: string) {
+  const { t } = useTranslation('data');
   const fields = useQuery({ queryKey: ['contact-fields', projectId], queryFn: () => unwrap(api.GET('/contacts/fields')) });
   const events = useQuery({ queryKey: ['event-names', projectId], queryFn: () => unwrap(api.GET('/events/names')) });
   const options = useMemo(() => {
     const out: FieldOption[] = [];
     for (const f of fields.data?.fields ?? []) {
       // Coverage: the share of contacts that have the field (custom fields only; standard ones always do).
-      const coverage = f.isCustom ? `, ${Math.round(f.coverage * 100)}%` : '';
-      out.push({ value: f.field, label: `${f.field} (${f.type}${coverage})`, kind: f.type });
+      const kind = t(`filter.kinds.${f.type}`);
+      const coverage = new Intl.NumberFormat(intlLocale(), { style: 'percent' }).format(Math.round(f.coverage * 100) / 100);
+      const label = f.isCustom ? t('filter.fieldOptionCoverage', { field: f.field, kind, coverage }) : t('filter.fieldOption', { field: f.field, kind });
+      out.push({ value: f.field, label, kind: f.type });
     }
-    for (const e of events.data?.data ?? []) out.push({ value: `event.${e.name}`, label: `event.${e.name}`, kind: 'event' });
+    // An event's field is its path (`event.signup`), the same in every language.
+    for (const path of (events.data?.data ?? []).map((e) => `event.${e.name}`)) out.push({ value: path, label: path, kind: 'event' });
     return out;
-  }, [fields.data, events.data]);
+  }, [fields.data, events.data, t]);
   return { options, isPending: fields.isPending || events.isPending, error: fields.error ?? events.error };
 }
 
@@ -144,14 +140,38 @@ function defaultValue(kind: Kind, operator: FilterOperator): Pick<FilterConditio
 
 const DURATION_OPS: FilterOperator[] = ['within', 'olderThan', 'notWithin'];
 const valueShape = (kind: Kind, op: FilterOperator) =>
-  NO_VALUE.includes(op) ? 'none' : op === 'atLeastWithin' ? 'countWithin' : DURATION_OPS.includes(op) ? 'duration' : op === 'in' || op === 'notIn' ? 'list' : kind === 'event' ? 'count' : kind;
+  NO_VALUE.includes(op)
+    ? 'none'
+    : op === 'atLeastWithin'
+      ? 'countWithin'
+      : DURATION_OPS.includes(op)
+        ? 'duration'
+        : op === 'in' || op === 'notIn'
+          ? 'list'
+          : kind === 'event'
+            ? 'count'
+            : kind;
 
 type Errors = Record<string, string>;
 /** The first error at `path` or beneath it (`value.3` shows on the value). */
 const errorAt = (errors: Errors, path: string) => errors[path] ?? Object.entries(errors).find(([p]) => p.startsWith(`${path}.`))?.[1];
 
-function ValueInput({ kind, filter, onChange, error, unitError }: { kind: Kind; filter: FilterCondition; onChange: (f: FilterCondition) => void; error?: string; unitError?: string }) {
+function ValueInput({
+  kind,
+  filter,
+  onChange,
+  error,
+  unitError,
+}: {
+  kind: Kind;
+  filter: FilterCondition;
+  onChange: (f: FilterCondition) => void;
+  error?: string;
+  unitError?: string;
+}) {
+  const { t } = useTranslation('data');
   const shape = valueShape(kind, filter.operator);
+  const units = UNITS.map((u) => ({ value: u, label: t(`filter.units.${u}`) }));
   const set = (value: unknown) => onChange({ ...filter, value });
   const num = (v: string | number) => (typeof v === 'number' ? v : v === '' ? '' : Number.isFinite(Number(v)) ? Number(v) : v);
   switch (shape) {
@@ -160,10 +180,10 @@ function ValueInput({ kind, filter, onChange, error, unitError }: { kind: Kind; 
     case 'duration':
       return (
         <Group gap="xs" wrap="nowrap" align="flex-start">
-          <NumberInput label="Value" min={0} value={filter.value as number | string} onChange={(v) => set(num(v))} error={error} w={110} />
+          <NumberInput label={t('filter.value')} min={0} value={filter.value as number | string} onChange={(v) => set(num(v))} error={error} w={110} />
           <Select
-            label="Unit"
-            data={UNITS}
+            label={t('filter.unit')}
+            data={units}
             value={filter.unit ?? null}
             onChange={(u) => onChange({ ...filter, unit: (u as FilterUnit) ?? undefined })}
             allowDeselect={false}
@@ -177,9 +197,25 @@ function ValueInput({ kind, filter, onChange, error, unitError }: { kind: Kind; 
       const v = (filter.value ?? {}) as { atLeast?: number | string; within?: number | string };
       return (
         <Group gap="xs" wrap="nowrap" align="flex-start">
-          <NumberInput label="Times" min={1} allowDecimal={false} value={v.atLeast ?? ''} onChange={(n) => set({ ...v, atLeast: num(n) })} error={error} w={90} />
-          <NumberInput label="Within" min={0} value={v.within ?? ''} onChange={(n) => set({ ...v, within: num(n) })} w={90} />
-          <Select label="Unit" data={UNITS} value={filter.unit ?? null} onChange={(u) => onChange({ ...filter, unit: (u as FilterUnit) ?? undefined })} allowDeselect={false} error={unitError} w={120} />
+          <NumberInput
+            label={t('filter.times')}
+            min={1}
+            allowDecimal={false}
+            value={v.atLeast ?? ''}
+            onChange={(n) => set({ ...v, atLeast: num(n) })}
+            error={error}
+            w={90}
+          />
+          <NumberInput label={t('filter.within')} min={0} value={v.within ?? ''} onChange={(n) => set({ ...v, within: num(n) })} w={90} />
+          <Select
+            label={t('filter.unit')}
+            data={units}
+            value={filter.unit ?? null}
+            onChange={(u) => onChange({ ...filter, unit: (u as FilterUnit) ?? undefined })}
+            allowDeselect={false}
+            error={unitError}
+            w={120}
+          />
         </Group>
       );
     }
@@ -187,8 +223,8 @@ function ValueInput({ kind, filter, onChange, error, unitError }: { kind: Kind; 
       const values = Array.isArray(filter.value) ? (filter.value as unknown[]).map(String) : [];
       return (
         <TagsInput
-          label="Value"
-          description="Press Enter after each value"
+          label={t('filter.value')}
+          description={t('filter.listHint')}
           value={values}
           onChange={(vs) => set(kind === 'number' ? vs.map((v) => num(v)) : vs)}
           error={error}
@@ -198,16 +234,27 @@ function ValueInput({ kind, filter, onChange, error, unitError }: { kind: Kind; 
       );
     }
     case 'count':
-      return <NumberInput label="Value" description="times" min={0} allowDecimal={false} value={filter.value as number | string} onChange={(v) => set(num(v))} error={error} w={120} />;
+      return (
+        <NumberInput
+          label={t('filter.value')}
+          description={t('filter.timesUnit')}
+          min={0}
+          allowDecimal={false}
+          value={filter.value as number | string}
+          onChange={(v) => set(num(v))}
+          error={error}
+          w={120}
+        />
+      );
     case 'number':
-      return <NumberInput label="Value" value={filter.value as number | string} onChange={(v) => set(num(v))} error={error} w={160} />;
+      return <NumberInput label={t('filter.value')} value={filter.value as number | string} onChange={(v) => set(num(v))} error={error} w={160} />;
     case 'boolean':
       return (
         <Select
-          label="Value"
+          label={t('filter.value')}
           data={[
-            { value: 'true', label: 'true' },
-            { value: 'false', label: 'false' },
+            { value: 'true', label: t('filter.yes') },
+            { value: 'false', label: t('filter.no') },
           ]}
           value={String(filter.value ?? 'true')}
           onChange={(v) => set(v === 'true')}
@@ -217,9 +264,27 @@ function ValueInput({ kind, filter, onChange, error, unitError }: { kind: Kind; 
         />
       );
     case 'date':
-      return <TextInput label="Value" type="date" value={typeof filter.value === 'string' ? filter.value.slice(0, 10) : ''} onChange={(e) => set(e.currentTarget.value)} error={error} w={170} />;
+      return (
+        <TextInput
+          label={t('filter.value')}
+          type="date"
+          value={typeof filter.value === 'string' ? filter.value.slice(0, 10) : ''}
+          onChange={(e) => set(e.currentTarget.value)}
+          error={error}
+          w={170}
+        />
+      );
     default:
-      return <TextInput label="Value" value={typeof filter.value === 'string' ? filter.value : String(filter.value ?? '')} onChange={(e) => set(e.currentTarget.value)} error={error} miw={180} style={{ flex: 1 }} />;
+      return (
+        <TextInput
+          label={t('filter.value')}
+          value={typeof filter.value === 'string' ? filter.value : String(filter.value ?? '')}
+          onChange={(e) => set(e.currentTarget.value)}
+          error={error}
+          miw={180}
+          style={{ flex: 1 }}
+        />
+      );
   }
 }
 
@@ -238,6 +303,7 @@ function FilterRow({
   onChange: (f: FilterCondition) => void;
   onRemove: () => void;
 }) {
+  const { t } = useTranslation('data');
   const kind = kindOf(filter.field, options);
   const fieldData = options.some((o) => o.value === filter.field) ? options : [...options, { value: filter.field, label: filter.field, kind }];
   const nodeError = errors[path];
@@ -245,7 +311,7 @@ function FilterRow({
     <Stack gap={4} data-filter-path={path}>
       <Group gap="xs" align="flex-start" wrap="wrap">
         <Select
-          label="Field"
+          label={t('filter.field')}
           searchable
           data={fieldData.map(({ value, label }) => ({ value, label }))}
           value={filter.field}
@@ -261,8 +327,8 @@ function FilterRow({
           w={240}
         />
         <Select
-          label="Operator"
-          data={OPERATORS[kind].map((op) => ({ value: op, label: opLabel(kind, op) }))}
+          label={t('filter.operator')}
+          data={OPERATORS[kind].map((op) => ({ value: op, label: opLabel(t, kind, op) }))}
           value={filter.operator}
           allowDeselect={false}
           onChange={(op) => {
@@ -275,7 +341,7 @@ function FilterRow({
           w={210}
         />
         <ValueInput kind={kind} filter={filter} onChange={onChange} error={errorAt(errors, `${path}.value`)} unitError={errors[`${path}.unit`]} />
-        <ActionIcon variant="subtle" color="gray" aria-label="Remove filter" onClick={onRemove} mt={26}>
+        <ActionIcon variant="subtle" color="gray" aria-label={t('filter.removeFilter')} onClick={onRemove} mt={26}>
           ×
         </ActionIcon>
       </Group>
@@ -307,29 +373,30 @@ function TreeEditor({
   onChange: (t: FilterTree) => void;
   onRemove?: () => void;
 }) {
+  const { t } = useTranslation('data');
   const at = (rest: string) => (path ? `${path}.${rest}` : rest);
-  const word = tree.logic === 'AND' ? 'and' : 'or';
+  const word = tree.logic === 'AND' ? t('filter.and') : t('filter.or');
   const setGroup = (i: number, g: FilterGroup) => onChange({ ...tree, groups: tree.groups.map((x, j) => (j === i ? g : x)) });
   const removeGroup = (i: number) => onChange({ ...tree, groups: tree.groups.filter((_, j) => j !== i) });
   const treeError = errors[path] ?? errors[at('groups')] ?? errors[at('logic')];
   return (
     <Stack gap="xs" data-tree-path={path || '(root)'}>
       <Group gap="xs">
-        <Text size="sm">Match</Text>
+        <Text size="sm">{t('filter.match')}</Text>
         <SegmentedControl
           size="xs"
-          aria-label={depth === 1 ? 'Logic' : 'Nested logic'}
+          aria-label={depth === 1 ? t('filter.logic') : t('filter.nestedLogic')}
           value={tree.logic}
           onChange={(v) => onChange({ ...tree, logic: v as FilterLogic })}
           data={[
-            { value: 'AND', label: 'all' },
-            { value: 'OR', label: 'any' },
+            { value: 'AND', label: t('filter.all') },
+            { value: 'OR', label: t('filter.any') },
           ]}
         />
-        <Text size="sm">of these</Text>
+        <Text size="sm">{t('filter.ofThese')}</Text>
         {onRemove ? (
           <Button size="compact-xs" variant="subtle" color="red" onClick={onRemove}>
-            Remove nested group
+            {t('filter.removeNested')}
           </Button>
         ) : null}
       </Group>
@@ -348,7 +415,13 @@ function TreeEditor({
                 {word}
               </Badge>
             ) : null}
-            <Paper withBorder p="sm" component="fieldset" style={{ margin: 0 }} aria-label={`Group ${i + 1}${path ? ` of ${path}` : ''}`}>
+            <Paper
+              withBorder
+              p="sm"
+              component="fieldset"
+              style={{ margin: 0 }}
+              aria-label={path ? t('filter.groupOf', { n: i + 1, path }) : t('filter.group', { n: i + 1 })}
+            >
               <Stack gap="xs">
                 {group.filters.map((f, j) => (
                   <Stack key={j} gap={4}>
@@ -370,7 +443,7 @@ function TreeEditor({
                 {group.conditions ? (
                   <Paper withBorder p="sm" bg="var(--mantine-color-gray-0)">
                     <Text size="xs" c="dimmed" mb={4}>
-                      {group.filters.length ? 'and also' : ''}
+                      {group.filters.length ? t('filter.andAlso') : ''}
                     </Text>
                     <TreeEditor
                       tree={group.conditions}
@@ -390,16 +463,16 @@ function TreeEditor({
                 ) : null}
                 <Group gap="xs">
                   <Button size="xs" variant="light" onClick={() => setGroup(i, { ...group, filters: [...group.filters, newFilter()] })}>
-                    Add filter
+                    {t('filter.addFilter')}
                   </Button>
                   {!group.conditions && depth < MAX_DEPTH ? (
                     <Button size="xs" variant="subtle" onClick={() => setGroup(i, { ...group, conditions: newTree(tree.logic === 'AND' ? 'OR' : 'AND') })}>
-                      Add nested group
+                      {t('filter.addNested')}
                     </Button>
                   ) : null}
                   {tree.groups.length > 1 ? (
                     <Button size="xs" variant="subtle" color="red" onClick={() => removeGroup(i)}>
-                      Remove group
+                      {t('filter.removeGroup')}
                     </Button>
                   ) : null}
                 </Group>
@@ -410,7 +483,7 @@ function TreeEditor({
       })}
       <Group>
         <Button size="xs" variant="default" onClick={() => onChange({ ...tree, groups: [...tree.groups, { filters: [newFilter()] }] })}>
-          Add group
+          {t('filter.addGroup')}
         </Button>
       </Group>
     </Stack>
@@ -435,6 +508,7 @@ export function FilterBuilder({
   errors?: Record<string, string>;
   liveCount?: boolean;
 }) {
+  const { t } = useTranslation('data');
   const fields = useFilterFields(projectId);
   const [debounced] = useDebouncedValue(value, 400);
   const key = JSON.stringify(debounced);
@@ -451,25 +525,25 @@ export function FilterBuilder({
   return (
     <Stack gap="sm">
       {fields.error ? (
-        <Alert color="red" role="alert" title="Fields not loaded">
+        <Alert color="red" role="alert" title={t('filter.fieldsNotLoaded')}>
           {fields.error instanceof Error ? fields.error.message : String(fields.error)}
         </Alert>
       ) : null}
       <TreeEditor tree={value} path="" depth={1} options={fields.options} errors={errors} onChange={onChange} />
       {liveCount ? (
-        <Paper withBorder p="sm" role="status" aria-label="Matching contacts" aria-live="polite" aria-busy={stale}>
+        <Paper withBorder p="sm" role="status" aria-label={t('filter.matchingContacts')} aria-live="polite" aria-busy={stale}>
           <Group gap="xs">
             {count.data ? (
               <Text fw={600} data-testid="matching-count" data-count={count.data.count} data-current={!stale && !count.error ? 'yes' : 'no'}>
-                {count.data.count.toLocaleString()} matching contact{count.data.count === 1 ? '' : 's'}
+                {t('filter.matching', { count: count.data.count, n: numberWords(count.data.count) })}
               </Text>
             ) : null}
             {count.error ? (
               <Text size="sm" c="red">
-                {Object.keys(countErrors).length ? 'This condition is refused; see the marked filters.' : count.error instanceof Error ? count.error.message : 'Not counted'}
+                {Object.keys(countErrors).length ? t('filter.refused') : count.error instanceof Error ? count.error.message : t('filter.notCounted')}
               </Text>
             ) : null}
-            {stale ? <Loader size="xs" aria-label="Counting" /> : null}
+            {stale ? <Loader size="xs" aria-label={t('filter.counting')} /> : null}
           </Group>
         </Paper>
       ) : null}

@@ -8,28 +8,26 @@ import { percent } from '../api/campaigns';
 import { ErrorState, Loading } from '../components/States';
 import { ChartPanel } from '../components/ChartPanel';
 import { dayWords, numberWords } from '../api/dates';
+import { useTranslation } from 'react-i18next';
 
 const METRICS = [
-  { key: 'sent', label: 'Sent', color: '#228be6' },
-  { key: 'delivered', label: 'Delivered', color: '#15aabf' },
-  { key: 'opened', label: 'Opened', color: '#40c057' },
-  { key: 'clicked', label: 'Clicked', color: '#fab005' },
-  { key: 'bounced', label: 'Bounced', color: '#fa5252' },
-  { key: 'complained', label: 'Complained', color: '#be4bdb' },
+  { key: 'sent', color: '#228be6' },
+  { key: 'delivered', color: '#15aabf' },
+  { key: 'opened', color: '#40c057' },
+  { key: 'clicked', color: '#fab005' },
+  { key: 'bounced', color: '#fa5252' },
+  { key: 'complained', color: '#be4bdb' },
 ] as const;
 type Metric = (typeof METRICS)[number]['key'];
 
-const WINDOWS = [
-  { value: '7', label: '7 days' },
-  { value: '30', label: '30 days' },
-  { value: '90', label: '90 days' },
-];
+const WINDOWS = ['7', '30', '90'] as const;
 
 /**
  * The project's overview: GET /analytics/timeseries per metric (one call each, per UTC day), and the
  * top campaigns and events of the same window; every chart has a table view.
  */
 export default function Analytics() {
+  const { t } = useTranslation('data');
   const { projectId } = useCurrentProject();
   const [days, setDays] = useState('30');
   const series = useQueries({
@@ -38,7 +36,9 @@ export default function Analytics() {
       queryFn: () => {
         const to = new Date();
         const from = new Date(to.getTime() - Number(days) * 86_400_000);
-        return unwrap(api.GET('/analytics/timeseries', { params: { query: { metric: m.key as Metric, interval: 'day', from: from.toISOString(), to: to.toISOString() } } }));
+        return unwrap(
+          api.GET('/analytics/timeseries', { params: { query: { metric: m.key as Metric, interval: 'day', from: from.toISOString(), to: to.toISOString() } } }),
+        );
       },
     })),
   });
@@ -60,22 +60,28 @@ export default function Analytics() {
         ...Object.fromEntries(METRICS.map((m, j) => [m.key, series[j].data!.points[i]?.count ?? 0])),
       }))
     : [];
+  const label = (m: Metric) => t(`analytics.metrics.${m}`);
   const totals = seriesReady ? Object.fromEntries(METRICS.map((m, j) => [m.key, series[j].data!.total])) : null;
 
   return (
     <Stack>
       <Group justify="space-between">
         <Title order={1} size="h2">
-          Analytics
+          {t('analytics.title')}
         </Title>
-        <SegmentedControl aria-label="Window" value={days} onChange={setDays} data={WINDOWS} />
+        <SegmentedControl
+          aria-label={t('analytics.window')}
+          value={days}
+          onChange={setDays}
+          data={WINDOWS.map((w) => ({ value: w, label: t(`analytics.windows.${w}`) }))}
+        />
       </Group>
       {totals ? (
-        <SimpleGrid cols={{ base: 2, sm: 3, md: 6 }} spacing="sm" aria-label="Totals">
+        <SimpleGrid cols={{ base: 2, sm: 3, md: 6 }} spacing="sm" aria-label={t('analytics.totals')}>
           {METRICS.map((m) => (
-            <Paper key={m.key} withBorder p="sm" role="group" aria-label={m.label}>
+            <Paper key={m.key} withBorder p="sm" role="group" aria-label={label(m.key)}>
               <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-                {m.label}
+                {label(m.key)}
               </Text>
               <Text size="xl" fw={700} data-testid={`total-${m.key}`}>
                 {numberWords(totals[m.key])}
@@ -84,49 +90,49 @@ export default function Analytics() {
           ))}
         </SimpleGrid>
       ) : null}
-      {seriesError ? <ErrorState error={seriesError} title="Time series not loaded" /> : null}
-      {!seriesReady && !seriesError ? <Loading label="Counting…" /> : null}
+      {seriesError ? <ErrorState error={seriesError} title={t('analytics.seriesNotLoaded')} /> : null}
+      {!seriesReady && !seriesError ? <Loading label={t('analytics.counting')} /> : null}
       {seriesReady ? (
         <ChartPanel
-          title="Email over time"
-          description="Per UTC day. Opens and clicks count every recorded one (repeats included); a campaign's report counts each email once."
+          title={t('analytics.overTime')}
+          description={t('analytics.overTimeHint')}
           kind="line"
           xKey="day"
-          xLabel="Day"
+          xLabel={t('analytics.day')}
           rows={rows}
-          series={METRICS.map((m) => ({ ...m }))}
+          series={METRICS.map((m) => ({ ...m, label: label(m.key) }))}
         />
       ) : null}
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
         <Stack gap="xs">
           {campaigns.isPending ? <Loading /> : null}
-          {campaigns.error ? <ErrorState error={campaigns.error} title="Top campaigns not loaded" /> : null}
+          {campaigns.error ? <ErrorState error={campaigns.error} title={t('analytics.campaignsNotLoaded')} /> : null}
           {campaigns.data ? (
             <>
               <ChartPanel
-                title="Top campaigns"
-                description="Campaigns that started sending in the window, by emails sent."
-                empty="No campaign started sending in this window."
+                title={t('analytics.topCampaigns')}
+                description={t('analytics.topCampaignsHint')}
+                empty={t('analytics.noCampaigns')}
                 kind="bar"
                 xKey="name"
-                xLabel="Campaign"
+                xLabel={t('analytics.campaign')}
                 rows={campaigns.data.data.map((c) => ({ name: c.name, sent: c.sent as number, opened: c.opened as number, clicked: c.clicked as number }))}
                 series={[
-                  { key: 'sent', label: 'Sent', color: '#228be6' },
-                  { key: 'opened', label: 'Opened', color: '#40c057' },
-                  { key: 'clicked', label: 'Clicked', color: '#fab005' },
+                  { key: 'sent', label: label('sent'), color: '#228be6' },
+                  { key: 'opened', label: label('opened'), color: '#40c057' },
+                  { key: 'clicked', label: label('clicked'), color: '#fab005' },
                 ]}
               />
               {campaigns.data.data.length ? (
                 <Paper withBorder>
                   <ScrollArea>
-                    <Table aria-label="Campaign rates" miw={460}>
+                    <Table aria-label={t('analytics.rates')} miw={460}>
                       <Table.Thead>
                         <Table.Tr>
-                          <Table.Th>Campaign</Table.Th>
-                          <Table.Th ta="right">Open rate</Table.Th>
-                          <Table.Th ta="right">Click rate</Table.Th>
-                          <Table.Th ta="right">Bounce rate</Table.Th>
+                          <Table.Th>{t('analytics.campaign')}</Table.Th>
+                          <Table.Th ta="right">{t('analytics.openRate')}</Table.Th>
+                          <Table.Th ta="right">{t('analytics.clickRate')}</Table.Th>
+                          <Table.Th ta="right">{t('analytics.bounceRate')}</Table.Th>
                         </Table.Tr>
                       </Table.Thead>
                       <Table.Tbody>
@@ -152,19 +158,19 @@ export default function Analytics() {
         </Stack>
         <Stack gap="xs">
           {events.isPending ? <Loading /> : null}
-          {events.error ? <ErrorState error={events.error} title="Top events not loaded" /> : null}
+          {events.error ? <ErrorState error={events.error} title={t('analytics.eventsNotLoaded')} /> : null}
           {events.data ? (
             <ChartPanel
-              title="Top events"
-              description="Your own events (not the email lifecycle or subscription changes), most frequent first."
-              empty="No event tracked in this window."
+              title={t('analytics.topEvents')}
+              description={t('analytics.topEventsHint')}
+              empty={t('analytics.noEvents')}
               kind="bar"
               xKey="name"
-              xLabel="Event"
+              xLabel={t('analytics.event')}
               rows={events.data.data.map((e) => ({ name: e.name, count: e.count, contacts: e.uniqueContacts }))}
               series={[
-                { key: 'count', label: 'Events', color: '#7950f2' },
-                { key: 'contacts', label: 'Contacts', color: '#20c997' },
+                { key: 'count', label: t('analytics.events'), color: '#7950f2' },
+                { key: 'contacts', label: t('analytics.contacts'), color: '#20c997' },
               ]}
             />
           ) : null}

@@ -5,82 +5,25 @@ import { api, ResponseOf, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { manages } from '../routes';
 import { CountAndPages, ListPage, ListTable } from '../components/ListPage';
-import { momentWords } from '../api/dates';
+import { momentWords, numberWords } from '../api/dates';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import { data as en } from '../i18n/en/data';
 
 type Entry = ResponseOf<'/projects/{id}/audit', 'get'>['data'][number];
 type Action = Entry['action'];
 
 const PAGE_SIZE = 25;
 
+/** The data catalogue's actions, `{ project: { create } }`, as the server's names (`project.create`). */
+type Catalogued<T> = { [G in keyof T & string]: `${G}.${keyof T[G] & string}` }[keyof T & string];
+type Words = (typeof en)['audit']['actions'];
 /**
- * Words for each action the server logs. Typed by the generated schema's enum: an action the server
- * adds (or drops) is a compile error here until it has its words.
+ * Every action the server logs has its words: the catalogue's actions and the generated schema's enum
+ * must be the same set, so an action the server adds (or drops) is a compile error until it has words.
  */
-const ACTIONS: Record<Action, string> = {
-  'project.create': 'Created the project',
-  'keys.rotate': 'Rotated the API keys',
-  'api_key.create': 'Created an API key',
-  'api_key.revoke': 'Revoked an API key',
-  'member.add': 'Added a member',
-  'member.invite': 'Invited someone',
-  'member.role': "Changed a member's role",
-  'member.remove': 'Removed a member',
-  'invite.withdraw': 'Withdrew an invite',
-  'project.update': 'Changed the project',
-  'project.require_two_factor': 'Changed whether members need two-factor authentication',
-  'project.reset': 'Reset the project',
-  'settings.update': 'Changed the settings',
-  'billing.limits': 'Set billing limits',
-  'domain.create': 'Added a domain',
-  'domain.delete': 'Removed a domain',
-  'tracking_domain.set': 'Set the tracking domain',
-  'tracking_domain.delete': 'Removed the tracking domain',
-  'contact.delete': 'Deleted a contact',
-  'contact.erase': 'Erased a person',
-  'contact.export': "Exported a contact's data",
-  'contact.import': 'Imported contacts',
-  'contact.bulk_subscribe': 'Subscribed contacts in bulk',
-  'contact.bulk_unsubscribe': 'Unsubscribed contacts in bulk',
-  'contact.bulk_delete': 'Deleted contacts in bulk',
-  'contact_field.delete': 'Deleted a contact field',
-  'contact_view.create': 'Saved a contact view',
-  'contact_view.update': 'Changed a contact view',
-  'contact_view.delete': 'Deleted a contact view',
-  'event.delete': 'Deleted an event name',
-  'suppression.add': 'Suppressed addresses',
-  'suppression.remove': 'Lifted a suppression',
-  'template.create': 'Created a template',
-  'template.update': 'Changed a template',
-  'template.publish': 'Published a template version',
-  'brand.update': 'Changed the brand',
-  'template.delete': 'Deleted a template',
-  'campaign.create': 'Created a campaign',
-  'campaign.update': 'Changed a campaign',
-  'campaign.delete': 'Deleted a campaign',
-  'campaign.send': 'Sent or scheduled a campaign',
-  'campaign.cancel': 'Cancelled a campaign',
-  'campaign.unschedule': 'Took a scheduled campaign back to draft',
-  'workflow.create': 'Created a workflow',
-  'workflow.delete': 'Deleted a workflow',
-  'workflow.enable': 'Enabled a workflow',
-  'workflow.disable': 'Disabled a workflow',
-  'workflow.update': 'Changed a workflow',
-  'segment.create': 'Created a segment',
-  'segment.update': 'Changed a segment',
-  'segment.delete': 'Deleted a segment',
-  'topic.create': 'Created a topic',
-  'topic.update': 'Changed a topic',
-  'topic.delete': 'Deleted a topic',
-  'form.create': 'Created a signup form',
-  'form.update': 'Changed a signup form',
-  'form.delete': 'Deleted a signup form',
-  'webhook_endpoint.create': 'Created a webhook endpoint',
-  'webhook_endpoint.update': 'Changed a webhook endpoint',
-  'webhook_endpoint.rotate_secret': "Rotated a webhook endpoint's secret",
-  'webhook_endpoint.delete': 'Deleted a webhook endpoint',
-  'retention.prune': 'Removed old data (retention)',
-  'access.denied': 'Refused: role too low',
-};
+const SAME_ACTIONS: [Action] extends [Catalogued<Words>] ? ([Catalogued<Words>] extends [Action] ? true : never) : never = true;
+const ACTIONS = SAME_ACTIONS && Object.entries(en.audit.actions).flatMap(([group, verbs]) => Object.keys(verbs).map((verb) => `${group}.${verb}` as Action));
 
 /** The target by name, as the server resolved it (a URL, an address, a field), with its kind and id below. */
 function Target({ target, contacts }: Pick<Entry, 'target' | 'contacts'>) {
@@ -99,15 +42,15 @@ function Target({ target, contacts }: Pick<Entry, 'target' | 'contacts'>) {
   );
 }
 
-const who = (e: Entry) =>
+const who = (t: TFunction<'data'>, e: Entry) =>
   e.actorEmail ??
   (e.actor === 'secret key'
-    ? 'The secret key'
+    ? t('audit.secretKey')
     : e.actor.startsWith('api key ')
-      ? `The API key ${e.actor.slice(8)}…`
+      ? t('audit.apiKey', { key: e.actor.slice(8) })
       : e.actor === 'system'
-        ? 'The system'
-        : 'A deleted account');
+        ? t('audit.system')
+        : t('audit.deletedAccount'));
 
 /** The details as short `key: value` pairs (settings keys changed, a role, counts removed). */
 function Details({ details }: { details: Entry['details'] }) {
@@ -123,6 +66,7 @@ function Details({ details }: { details: Entry['details'] }) {
 
 /** GET /projects/:id/audit: who changed what, newest first, by page, filtered by action (owners and admins; docs/roles.md). */
 export default function AuditLog() {
+  const { t } = useTranslation('data');
   const { projectId, project } = useCurrentProject();
   const [action, setAction] = useState<string>('all');
   const [page, setPage] = useState(1);
@@ -139,48 +83,45 @@ export default function AuditLog() {
     placeholderData: keepPreviousData,
   });
   return (
-    <ListPage
-      title="Audit log"
-      description={`Who changed what in ${list.data?.project.name ?? project?.name ?? 'this project'}: keys, team, settings and billing limits, domains, webhook endpoints, suppressions, bulk changes, deletions, resets, campaign sends, workflow switches, and attempts a role did not allow. Each entry is written with its change.`}
-    >
+    <ListPage title={t('audit.title')} description={t('audit.description', { project: list.data?.project.name ?? project?.name ?? t('audit.thisProject') })}>
       {!allowed ? (
-        <Alert color="gray" title="Owners and admins only">
-          Your role ({project?.role ?? 'unknown'}) may not read the audit log of this project.
+        <Alert color="gray" title={t('audit.ownersOnly')}>
+          {t('audit.roleRefused', { role: project?.role ?? t('audit.unknownRole') })}
         </Alert>
       ) : (
         <>
           <Group>
             <Select
-              label="Action"
+              label={t('audit.action')}
               value={action}
               onChange={(v) => {
                 setAction(v ?? 'all');
                 setPage(1);
               }}
               allowDeselect={false}
-              data={[{ value: 'all', label: 'All actions' }, ...Object.entries(ACTIONS).map(([value, label]) => ({ value, label }))]}
+              data={[{ value: 'all', label: t('audit.allActions') }, ...ACTIONS.map((value) => ({ value, label: t(`audit.actions.${value}`) }))]}
               w={300}
             />
           </Group>
           <ListTable
             query={list}
-            label="Audit log"
+            label={t('audit.title')}
             miw={860}
             fz="sm"
             head={
               <>
-                <Table.Th>When</Table.Th>
-                <Table.Th>Who</Table.Th>
-                <Table.Th>What</Table.Th>
-                <Table.Th>Target</Table.Th>
-                <Table.Th>Details</Table.Th>
-                <Table.Th>From</Table.Th>
+                <Table.Th>{t('audit.when')}</Table.Th>
+                <Table.Th>{t('audit.who')}</Table.Th>
+                <Table.Th>{t('audit.what')}</Table.Th>
+                <Table.Th>{t('audit.target')}</Table.Th>
+                <Table.Th>{t('audit.details')}</Table.Th>
+                <Table.Th>{t('audit.from')}</Table.Th>
               </>
             }
             row={(e) => (
               <Table.Tr key={e.id}>
                 <Table.Td>{momentWords(e.at)}</Table.Td>
-                <Table.Td>{who(e)}</Table.Td>
+                <Table.Td>{who(t, e)}</Table.Td>
                 <Table.Td>
                   {e.summary}
                   <Text size="xs" c="dimmed">
@@ -196,14 +137,10 @@ export default function AuditLog() {
                 <Table.Td>{e.ip ?? '—'}</Table.Td>
               </Table.Tr>
             )}
-            empty={action === 'all' ? 'Nothing logged yet.' : 'No entries for this action.'}
+            empty={action === 'all' ? t('audit.empty') : t('audit.emptyAction')}
             footer={(d) => (
               <CountAndPages
-                count={
-                  <>
-                    {d.total} entr{d.total === 1 ? 'y' : 'ies'}
-                  </>
-                }
+                count={t('audit.count', { count: d.total, n: numberWords(d.total) })}
                 countTestId="audit-total"
                 page={page}
                 totalPages={d.totalPages}

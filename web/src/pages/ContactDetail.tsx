@@ -28,7 +28,7 @@ function FieldForm({ initial, onSave, onClose, saving, error }: {
     e.preventDefault();
     const parsed = parseFieldValue(type, source);
     setProblem(parsed.problem);
-    if (!key.trim()) return;
+    // A blank name goes to the API too: its sentence is the one the form shows (it stopped here silently).
     if (!parsed.problem) onSave(key.trim(), parsed.value);
   };
   return (

@@ -6,9 +6,11 @@ import { api, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { momentWords, numberWords } from '../api/dates';
+import { useTranslation } from 'react-i18next';
 
 /** The newest events of one name (GET /events?name=) and what references it (GET /events/:name/usage). */
 function Recent({ projectId, name }: { projectId: string; name: string }) {
+  const { t } = useTranslation('data');
   const events = useQuery({
     queryKey: ['events', projectId, name],
     queryFn: () => unwrap(api.GET('/events', { params: { query: { name, limit: 10 } } })),
@@ -17,18 +19,24 @@ function Recent({ projectId, name }: { projectId: string; name: string }) {
     queryKey: ['event-usage', projectId, name],
     queryFn: () => unwrap(api.GET('/events/{eventName}/usage', { params: { path: { eventName: name } } })),
   });
-  const used = usage.data ? [...usage.data.segments.map((s) => `segment ${s.name}`), ...usage.data.campaigns.map((c) => `campaign ${c.name}`), ...usage.data.workflows.map((w) => `workflow ${w.name} (${w.references.join(', ')})`)] : [];
+  const used = usage.data
+    ? [
+        ...usage.data.segments.map((s) => t('events.bySegment', { name: s.name })),
+        ...usage.data.campaigns.map((c) => t('events.byCampaign', { name: c.name })),
+        ...usage.data.workflows.map((w) => t('events.byWorkflow', { name: w.name, references: w.references.join(', ') })),
+      ]
+    : [];
   return (
     <Stack gap="xs" py="xs">
       {usage.data ? (
         <Text size="sm" c="dimmed">
-          {used.length ? `Used by ${used.join('; ')}.` : 'Not used by any segment, campaign or workflow.'}
+          {used.length ? t('events.usedBy', { list: used.join('; ') }) : t('events.unused')}
         </Text>
       ) : null}
       {events.isPending ? <Loading /> : null}
       {events.error ? <ErrorState error={events.error} /> : null}
       {events.data?.data.length ? (
-        <Table aria-label={`Recent ${name} events`} fz="xs">
+        <Table aria-label={t('events.recent', { name })} fz="xs">
           <Table.Tbody>
             {events.data.data.map((e) => (
               <Table.Tr key={e.id}>
@@ -54,6 +62,7 @@ function Recent({ projectId, name }: { projectId: string; name: string }) {
 
 /** GET /events/names: each name with its count over a window and when it was last seen; delete a tracked name's events. */
 export default function Events() {
+  const { t } = useTranslation('data');
   const { projectId } = useCurrentProject();
   const qc = useQueryClient();
   const [days, setDays] = useState('30');
@@ -65,7 +74,7 @@ export default function Events() {
     queryFn: () => unwrap(api.GET('/events/names', { params: { query: { days: Number(days), limit: 500 } } })),
   });
   const remove = useMutation({
-    meta: { success: 'Event deleted' },
+    meta: { success: t('events.deletedToast') },
     mutationFn: (name: string) => unwrap(api.DELETE('/events/{eventName}', { params: { path: { eventName: name } } })),
     onSuccess: () => {
       setDeleting(null);
@@ -77,34 +86,29 @@ export default function Events() {
     <Stack>
       <Group justify="space-between" align="flex-end">
         <Title order={1} size="h2">
-          Events
+          {t('events.title')}
         </Title>
         <Select
-          label="Counted over"
+          label={t('events.countedOver')}
           value={days}
           onChange={(v) => v && setDays(v)}
           allowDeselect={false}
-          data={[
-            { value: '7', label: 'the last 7 days' },
-            { value: '30', label: 'the last 30 days' },
-            { value: '90', label: 'the last 90 days' },
-            { value: '365', label: 'the last year' },
-          ]}
+          data={(['7', '30', '90', '365'] as const).map((value) => ({ value, label: t(`events.windows.${value}`) }))}
           w={180}
         />
       </Group>
       {names.isPending ? <Loading /> : null}
       {names.error ? <ErrorState error={names.error} /> : null}
-      {names.data && !names.data.data.length ? <Empty>No events in this window: track them with POST /v1/track or /events/track.</Empty> : null}
+      {names.data && !names.data.data.length ? <Empty>{t('events.empty')}</Empty> : null}
       {names.data?.data.length ? (
         <Paper withBorder>
           <ScrollArea>
-            <Table aria-label="Event names" miw={560}>
+            <Table aria-label={t('events.table')} miw={560}>
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th ta="right">Count</Table.Th>
-                  <Table.Th>Last seen</Table.Th>
+                  <Table.Th>{t('events.name')}</Table.Th>
+                  <Table.Th ta="right">{t('events.count')}</Table.Th>
+                  <Table.Th>{t('events.lastSeen')}</Table.Th>
                   <Table.Th />
                 </Table.Tr>
               </Table.Thead>
@@ -118,7 +122,7 @@ export default function Events() {
                         </Button>{' '}
                         {n.reserved ? (
                           <Badge size="xs" variant="light" color="gray">
-                            service
+                            {t('events.service')}
                           </Badge>
                         ) : null}
                       </Table.Td>
@@ -126,8 +130,14 @@ export default function Events() {
                       <Table.Td>{momentWords(n.lastSeen)}</Table.Td>
                       <Table.Td>
                         {n.reserved ? null : (
-                          <Button size="compact-xs" variant="subtle" color="red" aria-label={`Delete ${n.name} events`} onClick={() => setDeleting(n.name)}>
-                            Delete
+                          <Button
+                            size="compact-xs"
+                            variant="subtle"
+                            color="red"
+                            aria-label={t('events.deleteNamed', { name: n.name })}
+                            onClick={() => setDeleting(n.name)}
+                          >
+                            {t('events.delete')}
                           </Button>
                         )}
                       </Table.Td>
@@ -146,16 +156,16 @@ export default function Events() {
           </ScrollArea>
         </Paper>
       ) : null}
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={`Delete every ${deleting} event?`}>
+      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={t('events.deleteTitle', { name: deleting })}>
         <Stack>
-          <Text>All events of this name are deleted for good, for every contact; segments and workflows that read them see none.</Text>
+          <Text>{t('events.deleteBody')}</Text>
           {remove.error ? <ErrorState error={remove.error} /> : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setDeleting(null)}>
-              Cancel
+              {t('events.cancel')}
             </Button>
             <Button color="red" loading={remove.isPending} onClick={() => deleting && remove.mutate(deleting)}>
-              Delete events
+              {t('events.deleteEvents')}
             </Button>
           </Group>
         </Stack>

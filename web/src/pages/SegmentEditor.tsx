@@ -8,6 +8,7 @@ import { conditionErrors, FilterBuilder, newTree, type FilterTree } from '../com
 import { ErrorState, Loading } from '../components/States';
 import { Segment, Members, StaticMembers } from '../components/segments/SegmentMembers';
 import { Recount, DeleteSegment } from '../components/segments/SegmentActions';
+import { Trans, useTranslation } from 'react-i18next';
 
 /**
  * The segment routes answer validation failures with a flat `{ error }` sentence naming its field
@@ -24,6 +25,7 @@ function formErrors(error: unknown) {
 
 /** The form of a new segment (POST) or an existing one (PATCH of the changed fields only). */
 function SegmentForm({ projectId, segment }: { projectId: string; segment?: Segment }) {
+  const { t } = useTranslation('data');
   const qc = useQueryClient();
   const navigate = useNavigate();
   const [name, setName] = useState(segment?.name ?? '');
@@ -43,7 +45,7 @@ function SegmentForm({ projectId, segment }: { projectId: string; segment?: Segm
       }
     : {};
   const save = useMutation({
-    meta: { success: 'Segment saved' },
+    meta: { success: t('segment.savedToast') },
     mutationFn: async () => {
       if (!segment) {
         return unwrap(
@@ -91,30 +93,41 @@ function SegmentForm({ projectId, segment }: { projectId: string; segment?: Segm
     >
       <Stack>
         <Group align="flex-start" grow preventGrowOverflow={false} wrap="wrap">
-          <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={errs.name} miw={240} />
-          <TextInput label="Description" value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={errs.description} miw={240} />
+          <TextInput label={t('segment.name')} required value={name} onChange={(e) => setName(e.currentTarget.value)} error={errs.name} miw={240} />
+          <TextInput
+            label={t('segment.description')}
+            value={description}
+            onChange={(e) => setDescription(e.currentTarget.value)}
+            error={errs.description}
+            miw={240}
+          />
         </Group>
         {segment ? (
           <Group gap="xs">
             <Badge variant="light" color={segment.type === 'DYNAMIC' ? 'blue' : 'gray'}>
-              {segment.type}
+              {t(`segments.types.${segment.type}`)}
             </Badge>
             <Text size="sm" c="dimmed">
-              Events: <Code>segment.{segment.slug}.entry</Code> and <Code>segment.{segment.slug}.exit</Code>
+              <Trans
+                t={t}
+                i18nKey="segment.events"
+                values={{ entry: `segment.${segment.slug}.entry`, exit: `segment.${segment.slug}.exit` }}
+                components={{ entry: <Code />, exit: <Code /> }}
+              />
             </Text>
           </Group>
         ) : (
           <Stack gap={4}>
             <Text size="sm" fw={500} id="segment-type-label">
-              Type
+              {t('segment.type')}
             </Text>
             <SegmentedControl
               aria-labelledby="segment-type-label"
               value={type}
               onChange={(v) => setType(v as 'DYNAMIC' | 'STATIC')}
               data={[
-                { value: 'DYNAMIC', label: 'Dynamic: contacts matching a filter' },
-                { value: 'STATIC', label: 'Static: a list you manage' },
+                { value: 'DYNAMIC', label: t('segment.dynamic') },
+                { value: 'STATIC', label: t('segment.static') },
               ]}
               w="fit-content"
             />
@@ -122,27 +135,22 @@ function SegmentForm({ projectId, segment }: { projectId: string; segment?: Segm
         )}
         {dynamic ? (
           <>
-            <Switch
-              label="Track membership"
-              description="Record who enters and leaves (every 15 minutes, or with Compute) and fire segment events that can start workflows"
-              checked={track}
-              onChange={(e) => setTrack(e.currentTarget.checked)}
-            />
+            <Switch label={t('segment.track')} description={t('segment.trackHint')} checked={track} onChange={(e) => setTrack(e.currentTarget.checked)} />
             <Title order={2} size="h4">
-              Condition
+              {t('segment.condition')}
             </Title>
             <FilterBuilder projectId={projectId} value={tree} onChange={setTree} errors={conditionErrs} />
           </>
         ) : null}
-        {errs.other ? <ErrorState error={errs.other} title="Not saved" /> : null}
+        {errs.other ? <ErrorState error={errs.other} title={t('segment.notSaved')} /> : null}
         <Group justify="flex-end">
           {saved ? (
             <Text size="sm" c="green" role="status">
-              Saved
+              {t('segment.saved')}
             </Text>
           ) : null}
           <Button type="submit" loading={save.isPending} disabled={!!segment && !Object.keys(changes).length}>
-            {segment ? 'Save segment' : 'Create segment'}
+            {segment ? t('segment.save') : t('segment.create')}
           </Button>
         </Group>
       </Stack>
@@ -152,6 +160,7 @@ function SegmentForm({ projectId, segment }: { projectId: string; segment?: Segm
 
 /** /segments/new and /segments/:segmentId: the form, then (saved) members, recounts and delete. */
 export default function SegmentEditor() {
+  const { t } = useTranslation('data');
   const { projectId } = useCurrentProject();
   const { segmentId } = useParams();
   const segment = useQuery({
@@ -162,12 +171,12 @@ export default function SegmentEditor() {
   return (
     <Stack>
       <Anchor component={Link} to={`/p/${projectId}/segments`} size="sm">
-        ← Segments
+        {t('segment.back')}
       </Anchor>
       {!segmentId ? (
         <>
           <Title order={1} size="h2">
-            New segment
+            {t('segment.newSegment')}
           </Title>
           <Paper withBorder p="md">
             <SegmentForm projectId={projectId} />

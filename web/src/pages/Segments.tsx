@@ -5,23 +5,25 @@ import { api, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { momentWords, numberWords } from '../api/dates';
+import { useTranslation } from 'react-i18next';
 
 /** GET /segments: every segment with its cached member count (newest first, no pagination on the server). */
 export default function Segments() {
+  const { t } = useTranslation('data');
   const { projectId } = useCurrentProject();
   const list = useQuery({ queryKey: ['segments', projectId], queryFn: () => unwrap(api.GET('/segments')) });
   return (
     <Stack>
       <Group justify="space-between">
         <Title order={1} size="h2">
-          Segments
+          {t('segments.title')}
         </Title>
         <Button component={Link} to={`/p/${projectId}/segments/new`}>
-          New segment
+          {t('segments.newSegment')}
         </Button>
       </Group>
       <Text size="sm" c="dimmed">
-        Dynamic segments are the contacts a filter matches; static ones are lists you manage. Campaigns send to them; tracked ones fire segment.&lt;slug&gt;.entry and .exit events.
+        {t('segments.intro')}
       </Text>
       {list.isPending ? <Loading /> : null}
       {list.error ? <ErrorState error={list.error} /> : null}
@@ -29,14 +31,14 @@ export default function Segments() {
         <Paper withBorder>
           {list.data.length ? (
             <ScrollArea>
-              <Table aria-label="Segments" striped highlightOnHover miw={620}>
+              <Table aria-label={t('segments.title')} striped highlightOnHover miw={620}>
                 <Table.Thead>
                   <Table.Tr>
-                    <Table.Th>Name</Table.Th>
-                    <Table.Th>Type</Table.Th>
-                    <Table.Th ta="right">Members</Table.Th>
-                    <Table.Th>Tracked</Table.Th>
-                    <Table.Th>Updated</Table.Th>
+                    <Table.Th>{t('segments.name')}</Table.Th>
+                    <Table.Th>{t('segments.type')}</Table.Th>
+                    <Table.Th ta="right">{t('segments.members')}</Table.Th>
+                    <Table.Th>{t('segments.tracked')}</Table.Th>
+                    <Table.Th>{t('segments.updated')}</Table.Th>
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
@@ -54,13 +56,13 @@ export default function Segments() {
                       </Table.Td>
                       <Table.Td>
                         <Badge variant="light" color={s.type === 'DYNAMIC' ? 'blue' : 'gray'}>
-                          {s.type}
+                          {t(`segments.types.${s.type}`)}
                         </Badge>
                       </Table.Td>
                       <Table.Td ta="right" data-testid="member-count">
                         {numberWords(s.memberCount)}
                       </Table.Td>
-                      <Table.Td>{s.trackMembership ? 'yes' : '—'}</Table.Td>
+                      <Table.Td>{s.trackMembership ? t('segments.yes') : '—'}</Table.Td>
                       <Table.Td>{momentWords(s.updatedAt)}</Table.Td>
                     </Table.Tr>
                   ))}
@@ -68,10 +70,10 @@ export default function Segments() {
               </Table>
             </ScrollArea>
           ) : (
-            <Empty>No segments yet: create one from a filter, or a static list of addresses.</Empty>
+            <Empty>{t('segments.empty')}</Empty>
           )}
           <Text size="sm" c="dimmed" p="sm">
-            {list.data.length} segment{list.data.length === 1 ? '' : 's'}; counts are cached (Refresh recounts one)
+            {t('segments.count', { count: list.data.length, n: numberWords(list.data.length) })}
           </Text>
         </Paper>
       ) : null}

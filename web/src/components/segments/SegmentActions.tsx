@@ -5,9 +5,12 @@ import { useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { ErrorState } from '../States';
 import type { Segment } from './SegmentMembers';
+import { numberWords } from '../../api/dates';
+import { useTranslation } from 'react-i18next';
 
 /** Compute (tracked segments: entry/exit events) and Refresh (recount only), each with what it answered. */
 export function Recount({ projectId, segment }: { projectId: string; segment: Segment }) {
+  const { t } = useTranslation('data');
   const qc = useQueryClient();
   const [result, setResult] = useState<string | null>(null);
   const path = { params: { path: { id: segment.id } } };
@@ -24,14 +27,14 @@ export function Recount({ projectId, segment }: { projectId: string; segment: Se
     onSuccess: (r) =>
       after(
         'running' in r
-          ? `Still computing (workflow ${r.workflowId}); the count updates when it ends.`
-          : `Computed: ${r.memberCount} member${r.memberCount === 1 ? '' : 's'}, ${r.entered} entered, ${r.exited} exited.`,
+          ? t('segment.stillComputing', { workflowId: r.workflowId })
+          : t('segment.computed', { count: r.memberCount, n: numberWords(r.memberCount), entered: numberWords(r.entered), exited: numberWords(r.exited) }),
       ),
   });
   const refresh = useMutation({
-    meta: { success: 'Segment refreshed' },
+    meta: { success: t('segment.refreshedToast') },
     mutationFn: () => unwrap(api.POST('/segments/{id}/refresh', path)),
-    onSuccess: (r) => after(`Refreshed: ${r.memberCount} member${r.memberCount === 1 ? '' : 's'}.`),
+    onSuccess: (r) => after(t('segment.refreshed', { count: r.memberCount, n: numberWords(r.memberCount) })),
   });
   const error = compute.error ?? refresh.error;
   return (
@@ -44,9 +47,9 @@ export function Recount({ projectId, segment }: { projectId: string; segment: Se
             compute.mutate();
           }}
           loading={compute.isPending}
-          title={segment.trackMembership ? 'Diff the stored membership with the live match and fire entry/exit events' : 'Not tracked: recounts only'}
+          title={segment.trackMembership ? t('segment.computeHint') : t('segment.computeUntracked')}
         >
-          Compute
+          {t('segment.compute')}
         </Button>
         <Button
           variant="default"
@@ -56,10 +59,10 @@ export function Recount({ projectId, segment }: { projectId: string; segment: Se
           }}
           loading={refresh.isPending}
         >
-          Refresh
+          {t('segment.refresh')}
         </Button>
         <Text size="sm" c="dimmed">
-          Cached count: <b data-testid="cached-count">{segment.memberCount}</b>
+          {t('segment.cachedCount')} <b data-testid="cached-count">{numberWords(segment.memberCount)}</b>
         </Text>
       </Group>
       {result ? (
@@ -73,11 +76,12 @@ export function Recount({ projectId, segment }: { projectId: string; segment: Se
 }
 
 export function DeleteSegment({ projectId, segment }: { projectId: string; segment: Segment }) {
+  const { t } = useTranslation('data');
   const qc = useQueryClient();
   const navigate = useNavigate();
   const [asking, setAsking] = useState(false);
   const remove = useMutation({
-    meta: { success: 'Segment deleted' },
+    meta: { success: t('segment.deletedToast') },
     mutationFn: () => unwrap(api.DELETE('/segments/{id}', { params: { path: { id: segment.id } } })),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ['segments', projectId] });
@@ -87,18 +91,18 @@ export function DeleteSegment({ projectId, segment }: { projectId: string; segme
   return (
     <>
       <Button color="red" variant="light" onClick={() => setAsking(true)}>
-        Delete
+        {t('segment.delete')}
       </Button>
-      <Modal opened={asking} onClose={() => setAsking(false)} title="Delete this segment?">
+      <Modal opened={asking} onClose={() => setAsking(false)} title={t('segment.deleteTitle')}>
         <Stack>
-          <Text>{segment.name} is deleted; its contacts stay. A campaign that is scheduled or sending to it prevents this.</Text>
-          {remove.error ? <ErrorState error={remove.error} title="Not deleted" /> : null}
+          <Text>{t('segment.deleteBody', { name: segment.name })}</Text>
+          {remove.error ? <ErrorState error={remove.error} title={t('segment.notDeleted')} /> : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setAsking(false)}>
-              Cancel
+              {t('segment.cancel')}
             </Button>
             <Button color="red" loading={remove.isPending} onClick={() => remove.mutate()}>
-              Delete segment
+              {t('segment.deleteSegment')}
             </Button>
           </Group>
         </Stack>

@@ -4,7 +4,8 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { Link } from 'react-router';
 import { api, ApiError, ResponseOf, unwrap } from '../../api/client';
 import { Empty, ErrorState, Loading } from '../States';
-import { momentWords } from '../../api/dates';
+import { momentWords, numberWords } from '../../api/dates';
+import { useTranslation } from 'react-i18next';
 
 export type Segment = ResponseOf<'/segments/{id}', 'get'>;
 export const PAGE_SIZE = 20;
@@ -20,6 +21,7 @@ export const parseAddresses = (text: string) => [
 ];
 
 export function Members({ projectId, segment }: { projectId: string; segment: Segment }) {
+  const { t } = useTranslation('data');
   const [page, setPage] = useState(1);
   const members = useQuery({
     queryKey: ['segment-members', projectId, segment.id, page],
@@ -28,24 +30,22 @@ export function Members({ projectId, segment }: { projectId: string; segment: Se
   });
   const pages = members.data ? Math.max(1, Math.ceil(members.data.total / PAGE_SIZE)) : 1;
   return (
-    <Paper withBorder p="md" component="section" aria-label="Members">
+    <Paper withBorder p="md" component="section" aria-label={t('members.title')}>
       <Stack gap="sm">
         <Title order={2} size="h4">
-          Members
+          {t('members.title')}
         </Title>
         {members.isPending ? <Loading /> : null}
         {members.error ? <ErrorState error={members.error} /> : null}
-        {members.data && !members.data.data.length ? (
-          <Empty>{segment.type === 'STATIC' ? 'No members yet: paste addresses above to add them.' : 'No contact matches this condition now.'}</Empty>
-        ) : null}
+        {members.data && !members.data.data.length ? <Empty>{segment.type === 'STATIC' ? t('members.emptyStatic') : t('members.emptyDynamic')}</Empty> : null}
         {members.data?.data.length ? (
           <ScrollArea>
-            <Table aria-label="Segment members" striped miw={520}>
+            <Table aria-label={t('members.table')} striped miw={520}>
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th>Email</Table.Th>
-                  <Table.Th>Subscribed</Table.Th>
-                  <Table.Th>Created</Table.Th>
+                  <Table.Th>{t('members.email')}</Table.Th>
+                  <Table.Th>{t('members.subscribed')}</Table.Th>
+                  <Table.Th>{t('members.created')}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -58,7 +58,7 @@ export function Members({ projectId, segment }: { projectId: string; segment: Se
                     </Table.Td>
                     <Table.Td>
                       <Badge variant="light" color={c.subscribed ? 'green' : 'gray'}>
-                        {c.subscribed ? 'Subscribed' : 'Unsubscribed'}
+                        {c.subscribed ? t('members.subscribed') : t('members.unsubscribed')}
                       </Badge>
                     </Table.Td>
                     <Table.Td>{momentWords(c.createdAt)}</Table.Td>
@@ -71,9 +71,9 @@ export function Members({ projectId, segment }: { projectId: string; segment: Se
         {members.data ? (
           <Group justify="space-between">
             <Text size="sm" c="dimmed" data-testid="members-total">
-              {members.data.total} member{members.data.total === 1 ? '' : 's'} now
+              {t('members.now', { count: members.data.total, n: numberWords(members.data.total) })}
             </Text>
-            {pages > 1 ? <Pagination size="sm" total={pages} value={page} onChange={setPage} aria-label="Member pages" /> : null}
+            {pages > 1 ? <Pagination size="sm" total={pages} value={page} onChange={setPage} aria-label={t('members.pages')} /> : null}
           </Group>
         ) : null}
       </Stack>
@@ -83,13 +83,19 @@ export function Members({ projectId, segment }: { projectId: string; segment: Se
 
 /** POST / DELETE /segments/:id/members with pasted addresses (STATIC segments). */
 export function StaticMembers({ projectId, segment }: { projectId: string; segment: Segment }) {
+  const { t } = useTranslation('data');
   const qc = useQueryClient();
   const [text, setText] = useState('');
   const [createMissing, setCreateMissing] = useState(false);
   const [result, setResult] = useState<string | null>(null);
   const emails = parseAddresses(text);
-  const done = async (sentence: string, notFound: string[]) => {
-    setResult(`${sentence}${notFound.length ? `; no contact for ${notFound.join(', ')}` : ''}.`);
+  const done = async (action: 'added' | 'removed', count: number, notFound: string[]) => {
+    const words = { count, n: numberWords(count), missing: notFound.join(', ') };
+    setResult(
+      action === 'added'
+        ? t(notFound.length ? 'members.addedMissing' : 'members.added', words)
+        : t(notFound.length ? 'members.removedMissing' : 'members.removed', words),
+    );
     setText('');
     await qc.invalidateQueries({ queryKey: ['segment-members', projectId, segment.id] });
     await qc.invalidateQueries({ queryKey: ['segment', projectId, segment.id] });
@@ -97,25 +103,25 @@ export function StaticMembers({ projectId, segment }: { projectId: string; segme
   };
   const path = { params: { path: { id: segment.id } } };
   const add = useMutation({
-    meta: { success: 'Members added' },
+    meta: { success: t('members.addedToast') },
     mutationFn: () => unwrap(api.POST('/segments/{id}/members', { ...path, body: { emails, createMissing } })),
-    onSuccess: (r) => done(`${r.added} added`, r.notFound),
+    onSuccess: (r) => done('added', r.added, r.notFound),
   });
   const remove = useMutation({
-    meta: { success: 'Members removed' },
+    meta: { success: t('members.removedToast') },
     mutationFn: () => unwrap(api.DELETE('/segments/{id}/members', { ...path, body: { emails } })),
-    onSuccess: (r) => done(`${r.removed} removed`, r.notFound),
+    onSuccess: (r) => done('removed', r.removed, r.notFound),
   });
   const error = add.error ?? remove.error;
   return (
-    <Paper withBorder p="md" component="section" aria-label="Add or remove members">
+    <Paper withBorder p="md" component="section" aria-label={t('members.edit')}>
       <Stack gap="sm">
         <Title order={2} size="h4">
-          Add or remove members
+          {t('members.edit')}
         </Title>
         <Textarea
-          label="Addresses"
-          description="Paste email addresses, separated by new lines, commas or spaces (up to 1,000 at a time)"
+          label={t('members.addresses')}
+          description={t('members.addressesHint')}
           autosize
           minRows={3}
           maxRows={10}
@@ -123,7 +129,7 @@ export function StaticMembers({ projectId, segment }: { projectId: string; segme
           onChange={(e) => setText(e.currentTarget.value)}
           error={error instanceof ApiError ? error.message : undefined}
         />
-        <Checkbox label="Create contacts for addresses that have none" checked={createMissing} onChange={(e) => setCreateMissing(e.currentTarget.checked)} />
+        <Checkbox label={t('members.createMissing')} checked={createMissing} onChange={(e) => setCreateMissing(e.currentTarget.checked)} />
         <Group>
           <Button
             onClick={() => {
@@ -133,7 +139,7 @@ export function StaticMembers({ projectId, segment }: { projectId: string; segme
             loading={add.isPending}
             disabled={!emails.length}
           >
-            Add members
+            {t('members.add')}
           </Button>
           <Button
             variant="default"
@@ -144,10 +150,10 @@ export function StaticMembers({ projectId, segment }: { projectId: string; segme
             loading={remove.isPending}
             disabled={!emails.length}
           >
-            Remove members
+            {t('members.remove')}
           </Button>
           <Text size="sm" c="dimmed">
-            {emails.length} address{emails.length === 1 ? '' : 'es'}
+            {t('members.addressCount', { count: emails.length, n: numberWords(emails.length) })}
           </Text>
         </Group>
         {result ? (
