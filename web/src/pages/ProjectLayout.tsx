@@ -114,7 +114,7 @@ export default function ProjectLayout() {
                 t={t}
                 i18nKey="devInboxBodyAt"
                 values={{ url: config.data.email.inboxUrl }}
-                components={{ link: <Anchor href={config.data.email.inboxUrl} target="_blank" rel="noreferrer" /> }}
+                components={{ anchor: <Anchor href={config.data.email.inboxUrl} target="_blank" rel="noreferrer" /> }}
               />
             ) : (
               t('devInboxBody')

@@ -17,7 +17,7 @@ export const frame: Catalogue<typeof en> = {
   devInboxBody:
     'Jede E-Mail landet im lokalen Postfach, daher funktioniert jede Absenderadresse ohne verifizierte Domain. Nennen Sie einen Anbieter (EMAIL_TRANSPORT, SMTP_URL oder SENDGRID_API_KEY), um wirklich zu senden.',
   devInboxBodyAt:
-    'Jede E-Mail landet im lokalen Postfach unter <link>{{url}}</link>, daher funktioniert jede Absenderadresse ohne verifizierte Domain. Nennen Sie einen Anbieter (EMAIL_TRANSPORT, SMTP_URL oder SENDGRID_API_KEY), um wirklich zu senden.',
+    'Jede E-Mail landet im lokalen Postfach unter <anchor>{{url}}</anchor>, daher funktioniert jede Absenderadresse ohne verifizierte Domain. Nennen Sie einen Anbieter (EMAIL_TRANSPORT, SMTP_URL oder SENDGRID_API_KEY), um wirklich zu senden.',
   disabledTitle: 'Dieses Projekt ist deaktiviert',
   disabledBody: 'Seine API antwortet 403 PROJECT_DISABLED.',
   notFound: 'Seite nicht gefunden',

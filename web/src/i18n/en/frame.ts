@@ -15,7 +15,7 @@ export const frame = {
   devInboxBody:
     'Every email goes to the local inbox, so any sender address works without a verified domain. Name a provider (EMAIL_TRANSPORT, SMTP_URL or SENDGRID_API_KEY) to send for real.',
   devInboxBodyAt:
-    'Every email goes to the local inbox at <link>{{url}}</link>, so any sender address works without a verified domain. Name a provider (EMAIL_TRANSPORT, SMTP_URL or SENDGRID_API_KEY) to send for real.',
+    'Every email goes to the local inbox at <anchor>{{url}}</anchor>, so any sender address works without a verified domain. Name a provider (EMAIL_TRANSPORT, SMTP_URL or SENDGRID_API_KEY) to send for real.',
   disabledTitle: 'This project is disabled',
   disabledBody: 'Its API answers 403 PROJECT_DISABLED.',
   notFound: 'Page not found',

@@ -17,7 +17,7 @@ export const frame: Catalogue<typeof en> = {
   devInboxBody:
     "Chaque e-mail arrive dans la boîte locale : toute adresse d'expéditeur fonctionne sans domaine vérifié. Indiquez un fournisseur (EMAIL_TRANSPORT, SMTP_URL ou SENDGRID_API_KEY) pour envoyer pour de vrai.",
   devInboxBodyAt:
-    "Chaque e-mail arrive dans la boîte locale à <link>{{url}}</link> : toute adresse d'expéditeur fonctionne sans domaine vérifié. Indiquez un fournisseur (EMAIL_TRANSPORT, SMTP_URL ou SENDGRID_API_KEY) pour envoyer pour de vrai.",
+    "Chaque e-mail arrive dans la boîte locale à <anchor>{{url}}</anchor> : toute adresse d'expéditeur fonctionne sans domaine vérifié. Indiquez un fournisseur (EMAIL_TRANSPORT, SMTP_URL ou SENDGRID_API_KEY) pour envoyer pour de vrai.",
   disabledTitle: 'Ce projet est désactivé',
   disabledBody: 'Son API répond 403 PROJECT_DISABLED.',
   notFound: 'Page introuvable',
