@@ -29,12 +29,15 @@ const KIND_COLOR: Record<Kind, string> = {
 
 /**
  * An item's title in the dashboard's language where the item carries what it is made of (an email's
- * subject and status, an event's name); the API's sentence otherwise, as it names things the page
- * does not have (a segment's or topic's name).
+ * subject and status, an event's name); a consent record's title is one of two fixed words of the API
+ * (api/presenters/contactTimeline.ts), said here in ours. Otherwise the API's sentence, as it names
+ * things the page does not have (a segment's or topic's name).
  */
 function titleOf(t: TFunction<'contacts'>, item: Item): string {
   if (item.email) return t('timeline.emailTitle', { subject: item.email.subject || t('noSubject'), status: t(`emailStatusInSentence.${item.email.status}`) });
   if (item.event) return t('timeline.eventTitle', { name: item.event.name });
+  if (item.kind === 'consent' && (item.title === 'Subscribed' || item.title === 'Unsubscribed'))
+    return t(item.title === 'Subscribed' ? 'subscribed' : 'unsubscribed');
   return item.title;
 }
 
