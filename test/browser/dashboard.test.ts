@@ -182,14 +182,14 @@ it("contacts: a contact's emails and custom fields (add, edit, delete), bulk uns
   await (await page.waitForSelector('::-p-aria([name="Select all on this page"][role="checkbox"])'))!.click();
   await waitForText('2 selected');
   await click('Unsubscribe selected');
-  await waitForText('Unsubscribe: completed: 2 done, 0 failed');
+  await waitForText('Done: 2 contacts unsubscribed');
   const bulk = (await h.http.get('/contacts').query({ search: 'bulk-' }).set(bearer(secretKey))).body.data as Array<{ subscribed: boolean }>;
   expect(bulk.map((c) => c.subscribed)).toEqual([false, false]);
   await (await page.waitForSelector('::-p-aria([name="Select all on this page"][role="checkbox"])'))!.click();
   await click('Delete selected');
   await waitForText('Delete 2 contacts?');
   await click('Delete contacts');
-  await waitForText('Delete: completed: 2 done, 0 failed');
+  await waitForText('Done: 2 contacts deleted');
   await waitForText('No contact matches');
   expect((await h.http.get('/contacts').query({ search: 'bulk-' }).set(bearer(secretKey))).body.total).toBe(0);
 

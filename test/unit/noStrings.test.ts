@@ -32,22 +32,6 @@ const NOT_YET: string[] = [
   'pages/CampaignEditor.tsx',
   'pages/CampaignPage.tsx',
   'pages/Campaigns.tsx',
-  // The contacts namespace.
-  'components/AddContact.tsx',
-  'components/ContactEmails.tsx',
-  'components/contact/ContactTimeline.tsx',
-  'components/contact/EditEmail.tsx',
-  'components/contact/EmailContentDialog.tsx',
-  'components/contacts/BulkActions.tsx',
-  'components/contacts/ColumnsMenu.tsx',
-  'components/contacts/ContactTable.tsx',
-  'components/contacts/ExportCsv.tsx',
-  'components/contacts/FilterPanel.tsx',
-  'components/contacts/ImportCsv.tsx',
-  'components/contacts/ImportMapping.tsx',
-  'components/contacts/SavedViews.tsx',
-  'pages/ContactDetail.tsx',
-  'pages/Contacts.tsx',
   // The settings namespace.
   // The workflows and mail namespaces.
 ];

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { ActionIcon, Alert, Anchor, Button, Group, Modal, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api, ApiError, unwrap } from '../api/client';
 import { parseFieldValue, VALUE_TYPES, type ValueType } from '../api/contactFields';
@@ -33,12 +34,14 @@ export function flatFieldOf(error: unknown): { field: string; message: string } 
  */
 class AlreadyAContact extends Error {
   constructor(readonly contactId: string) {
+    // Never shown as such: the dialog says it in the person's language (contacts:add.alreadyBody).
     super('Already a contact');
   }
 }
 
 /** "Add contact": email, subscribed and custom fields as key/value rows, created with POST /contacts. */
 export function AddContact({ projectId, onAdded }: { projectId: string; onAdded?: (email: string) => void }) {
+  const { t } = useTranslation('contacts');
   const qc = useQueryClient();
   const [opened, setOpened] = useState(false);
   const [email, setEmail] = useState('');
@@ -47,7 +50,7 @@ export function AddContact({ projectId, onAdded }: { projectId: string; onAdded?
   // Problems found before sending (a value that is not of its type), by row.
   const [problems, setProblems] = useState<Record<number, string>>({});
   const add = useMutation({
-    meta: { success: 'Contact added', failure: false },
+    meta: { success: t('add.added'), failure: false },
     mutationFn: async (data: Record<string, unknown>) => {
       const address = email.trim();
       if (address) {
@@ -79,8 +82,8 @@ export function AddContact({ projectId, onAdded }: { projectId: string; onAdded?
     rows.forEach((r, i) => {
       if (!r.key.trim() && !r.value) return; // an untouched row is left out
       const parsed = parseFieldValue(r.type, r.value);
-      if (!r.key.trim()) found[i] = 'Name the field';
-      else if (parsed.problem) found[i] = parsed.problem;
+      if (!r.key.trim()) found[i] = t('add.nameTheField');
+      else if (parsed.problem) found[i] = t(`valueProblem.${parsed.problem}`, { reason: parsed.reason });
       else data[r.key.trim()] = parsed.value;
     });
     setProblems(found);
@@ -93,12 +96,12 @@ export function AddContact({ projectId, onAdded }: { projectId: string; onAdded?
   const set = (i: number, patch: Partial<FieldRow>) => setRows((rs) => rs.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   return (
     <>
-      <Button onClick={() => setOpened(true)}>Add contact</Button>
-      <Modal opened={opened} onClose={close} title="Add a contact" closeButtonProps={{ 'aria-label': 'Close' }} size="lg">
+      <Button onClick={() => setOpened(true)}>{t('add.button')}</Button>
+      <Modal opened={opened} onClose={close} title={t('add.title')} closeButtonProps={{ 'aria-label': t('close') }} size="lg">
         <form onSubmit={submit} noValidate>
           <Stack>
             <TextInput
-              label="Email"
+              label={t('email')}
               type="email"
               required
               data-autofocus
@@ -106,28 +109,53 @@ export function AddContact({ projectId, onAdded }: { projectId: string; onAdded?
               onChange={(e) => setEmail(e.currentTarget.value)}
               error={onField?.field === 'email' ? onField.message : undefined}
             />
-            <Switch label="Subscribed" description="Receives marketing mail (campaigns)" checked={subscribed} onChange={(e) => setSubscribed(e.currentTarget.checked)} />
-            <Stack gap="xs" aria-label="Fields" role="group">
+            <Switch
+              label={t('subscribed')}
+              description={t('receivesMarketing')}
+              checked={subscribed}
+              onChange={(e) => setSubscribed(e.currentTarget.checked)}
+            />
+            <Stack gap="xs" aria-label={t('add.fields')} role="group">
               <Text size="sm" fw={500}>
-                Fields
+                {t('add.fields')}
               </Text>
               {rows.length ? null : (
                 <Text size="xs" c="dimmed">
-                  Optional: values templates and filters can use, such as a first name or a plan.
+                  {t('add.fieldsHint')}
                 </Text>
               )}
               {rows.map((r, i) => {
                 const apiProblem = dataKey !== null && dataKey === r.key.trim() ? onField?.message : undefined;
                 return (
                   <Group key={r.id} align="flex-start" wrap="nowrap" gap="xs">
-                    <TextInput label={`Field ${i + 1} name`} placeholder="firstName" value={r.key} onChange={(e) => set(i, { key: e.currentTarget.value })} error={apiProblem} style={{ flex: 1 }} />
-                    <Select label={`Field ${i + 1} type`} data={VALUE_TYPES} value={r.type} onChange={(v) => v && set(i, { type: v as ValueType })} allowDeselect={false} w={150} />
-                    <TextInput label={`Field ${i + 1} value`} value={r.value} onChange={(e) => set(i, { value: e.currentTarget.value })} error={problems[i]} style={{ flex: 1 }} />
+                    <TextInput
+                      label={t('add.fieldName', { n: i + 1 })}
+                      placeholder={t('add.fieldNamePlaceholder')}
+                      value={r.key}
+                      onChange={(e) => set(i, { key: e.currentTarget.value })}
+                      error={apiProblem}
+                      style={{ flex: 1 }}
+                    />
+                    <Select
+                      label={t('add.fieldType', { n: i + 1 })}
+                      data={VALUE_TYPES.map((value) => ({ value, label: t(`valueType.${value}`) }))}
+                      value={r.type}
+                      onChange={(v) => v && set(i, { type: v as ValueType })}
+                      allowDeselect={false}
+                      w={150}
+                    />
+                    <TextInput
+                      label={t('add.fieldValue', { n: i + 1 })}
+                      value={r.value}
+                      onChange={(e) => set(i, { value: e.currentTarget.value })}
+                      error={problems[i]}
+                      style={{ flex: 1 }}
+                    />
                     <ActionIcon
                       variant="subtle"
                       color="red"
                       mt={28}
-                      aria-label={`Remove field ${i + 1}`}
+                      aria-label={t('add.removeField', { n: i + 1 })}
                       onClick={() => {
                         setRows((rs) => rs.filter((_, j) => j !== i));
                         setProblems({});
@@ -140,27 +168,28 @@ export function AddContact({ projectId, onAdded }: { projectId: string; onAdded?
               })}
               <Group>
                 <Button size="xs" variant="light" onClick={() => setRows((rs) => [...rs, emptyRow()])}>
-                  Add a field
+                  {t('add.addField')}
                 </Button>
               </Group>
             </Stack>
             {add.error instanceof AlreadyAContact ? (
-              <Alert color="yellow" title="Already a contact" role="alert">
-                {email.trim()} is already a contact;{' '}
-                <Anchor component={Link} to={`/p/${projectId}/contacts/${add.error.contactId}`} onClick={close}>
-                  open its page
-                </Anchor>{' '}
-                to change its subscription or fields.
+              <Alert color="yellow" title={t('add.already')} role="alert">
+                <Trans
+                  t={t}
+                  i18nKey="add.alreadyBody"
+                  values={{ email: email.trim() }}
+                  components={{ anchor: <Anchor component={Link} to={`/p/${projectId}/contacts/${add.error.contactId}`} onClick={close} /> }}
+                />
               </Alert>
             ) : add.error && !shownOnInput ? (
-              <ErrorState error={add.error} title="The contact was not added" />
+              <ErrorState error={add.error} title={t('add.notAdded')} />
             ) : null}
             <Group justify="flex-end">
               <Button variant="default" onClick={close}>
-                Cancel
+                {t('cancel')}
               </Button>
               <Button type="submit" loading={add.isPending}>
-                Create contact
+                {t('add.create')}
               </Button>
             </Group>
           </Stack>

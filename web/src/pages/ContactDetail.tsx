@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Anchor, Badge, Button, Code, Group, Modal, Paper, Select, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
@@ -12,14 +13,30 @@ import { ErrorState, Loading } from '../components/States';
 import { usePageTitle } from '../components/usePageTitle';
 import { momentWords } from '../api/dates';
 
+/** A stored value's kind where the project's registry names no type for its key. */
+function valueKind(v: unknown): 'list' | 'null' | 'string' | 'number' | 'boolean' | 'object' {
+  if (Array.isArray(v)) return 'list';
+  if (v === null) return 'null';
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'number') return 'number';
+  return typeof v === 'boolean' ? 'boolean' : 'object';
+}
+
 /** Add or edit one custom field: PATCH /contacts/:id { data: { key: value } } changes only that key. */
-function FieldForm({ initial, onSave, onClose, saving, error }: {
+function FieldForm({
+  initial,
+  onSave,
+  onClose,
+  saving,
+  error,
+}: {
   initial: { key: string; value: unknown } | null;
   onSave: (key: string, value: unknown) => void;
   onClose: () => void;
   saving: boolean;
   error: unknown;
 }) {
+  const { t } = useTranslation('contacts');
   const [key, setKey] = useState(initial?.key ?? '');
   const [type, setType] = useState<ValueType>(initial ? typeOf(initial.value) : 'text');
   const [source, setSource] = useState(initial ? sourceOf(initial.value) : '');
@@ -27,29 +44,58 @@ function FieldForm({ initial, onSave, onClose, saving, error }: {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const parsed = parseFieldValue(type, source);
-    setProblem(parsed.problem);
+    setProblem(parsed.problem ? t(`valueProblem.${parsed.problem}`, { reason: parsed.reason }) : undefined);
     // A blank name goes to the API too: its sentence is the one the form shows (it stopped here silently).
     if (!parsed.problem) onSave(key.trim(), parsed.value);
   };
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
-        <TextInput label="Field name" value={key} onChange={(e) => setKey(e.currentTarget.value)} disabled={!!initial} required data-autofocus />
-        <Select label="Value type" data={VALUE_TYPES} value={type} onChange={(v) => v && setType(v as ValueType)} allowDeselect={false} />
+        <TextInput label={t('detail.fieldName')} value={key} onChange={(e) => setKey(e.currentTarget.value)} disabled={!!initial} required data-autofocus />
+        <Select
+          label={t('detail.valueType')}
+          data={VALUE_TYPES.map((value) => ({ value, label: t(`valueType.${value}`) }))}
+          value={type}
+          onChange={(v) => v && setType(v as ValueType)}
+          allowDeselect={false}
+        />
         {type === 'boolean' ? (
-          <Select label="Value" data={['true', 'false']} value={source === 'true' || source === 'false' ? source : null} onChange={(v) => setSource(v ?? '')} error={problem} />
+          <Select
+            label={t('detail.value')}
+            data={[
+              { value: 'true', label: t('true') },
+              { value: 'false', label: t('false') },
+            ]}
+            value={source === 'true' || source === 'false' ? source : null}
+            onChange={(v) => setSource(v ?? '')}
+            error={problem}
+          />
         ) : type === 'json' ? (
-          <Textarea label="Value" value={source} onChange={(e) => setSource(e.currentTarget.value)} error={problem} autosize minRows={3} styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }} />
+          <Textarea
+            label={t('detail.value')}
+            value={source}
+            onChange={(e) => setSource(e.currentTarget.value)}
+            error={problem}
+            autosize
+            minRows={3}
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+          />
         ) : (
-          <TextInput label="Value" value={source} onChange={(e) => setSource(e.currentTarget.value)} error={problem} inputMode={type === 'number' ? 'decimal' : undefined} />
+          <TextInput
+            label={t('detail.value')}
+            value={source}
+            onChange={(e) => setSource(e.currentTarget.value)}
+            error={problem}
+            inputMode={type === 'number' ? 'decimal' : undefined}
+          />
         )}
-        {error ? <ErrorState error={error} title="Not saved" /> : null}
+        {error ? <ErrorState error={error} title={t('notSaved')} /> : null}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            Cancel
+            {t('cancel')}
           </Button>
           <Button type="submit" loading={saving}>
-            Save field
+            {t('detail.saveField')}
           </Button>
         </Group>
       </Stack>
@@ -58,6 +104,7 @@ function FieldForm({ initial, onSave, onClose, saving, error }: {
 }
 
 export default function ContactDetail() {
+  const { t } = useTranslation('contacts');
   const { projectId } = useCurrentProject();
   const { contactId = '' } = useParams();
   const qc = useQueryClient();
@@ -70,9 +117,9 @@ export default function ContactDetail() {
     queryKey: ['contact', projectId, contactId],
     queryFn: () => unwrap(api.GET('/contacts/{id}', { params: { path: { id: contactId } } })),
   });
-  usePageTitle(contact.data ? `${contact.data.email} · Contacts` : 'Contact');
+  usePageTitle(contact.data ? t('detail.pageTitle', { email: contact.data.email }) : t('detail.pageTitleLoading'));
   const setSubscribed = useMutation({
-    meta: { success: (_d, subscribed) => (subscribed ? 'Subscribed' : 'Unsubscribed') },
+    meta: { success: (_d, subscribed) => (subscribed ? t('subscribed') : t('unsubscribed')) },
     mutationFn: (subscribed: boolean) => unwrap(api.PATCH('/contacts/{id}', { params: { path: { id: contactId } }, body: { subscribed } })),
     onSuccess: (data) => {
       qc.setQueryData(['contact', projectId, contactId], data);
@@ -80,7 +127,7 @@ export default function ContactDetail() {
     },
   });
   const patchData = useMutation({
-    meta: { success: 'Contact saved' },
+    meta: { success: t('detail.saved') },
     mutationFn: (data: Record<string, unknown>) => unwrap(api.PATCH('/contacts/{id}', { params: { path: { id: contactId } }, body: { data } })),
     onSuccess: (data) => {
       setEditing(null);
@@ -95,7 +142,7 @@ export default function ContactDetail() {
   });
   const typeOfField = (key: string) => types.data?.fields.find((f) => f.field === `data.${key}`)?.type;
   const remove = useMutation({
-    meta: { success: 'Contact deleted' },
+    meta: { success: t('detail.deleted') },
     mutationFn: () => unwrap(api.DELETE('/contacts/{id}', { params: { path: { id: contactId } } })),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: ['contacts', projectId] });
@@ -104,11 +151,17 @@ export default function ContactDetail() {
   });
   const back = (
     <Anchor component={Link} to={`/p/${projectId}/contacts`} size="sm">
-      ← Contacts
+      {t('detail.back')}
     </Anchor>
   );
   if (contact.isPending) return <Loading />;
-  if (contact.error) return <>{back}<ErrorState error={contact.error} /></>;
+  if (contact.error)
+    return (
+      <>
+        {back}
+        <ErrorState error={contact.error} />
+      </>
+    );
   const c = contact.data;
   const fields = Object.entries(c.data ?? {});
   return (
@@ -122,27 +175,27 @@ export default function ContactDetail() {
           <EditEmail projectId={projectId} contactId={contactId} email={c.email} />
         </Group>
         <Badge size="lg" color={c.subscribed ? 'green' : 'gray'}>
-          {c.subscribed ? 'Subscribed' : 'Unsubscribed'}
+          {c.subscribed ? t('subscribed') : t('unsubscribed')}
         </Badge>
       </Group>
       <Group justify="space-between">
         {/* PATCH /contacts/:id { subscribed }: the global opt-in (topics keep their own choices). */}
         <Switch
-          label="Subscribed"
-          description="Receives marketing mail (campaigns)"
+          label={t('subscribed')}
+          description={t('receivesMarketing')}
           checked={setSubscribed.isPending ? !!setSubscribed.variables : c.subscribed}
           disabled={setSubscribed.isPending}
           onChange={(e) => setSubscribed.mutate(e.currentTarget.checked)}
         />
         <Button color="red" variant="light" onClick={() => setConfirming(true)}>
-          Delete contact
+          {t('detail.deleteContact')}
         </Button>
       </Group>
       {setSubscribed.error ? <ErrorState error={setSubscribed.error} /> : null}
       <Paper withBorder p="md">
         <Group justify="space-between" mb="sm">
           <Title order={2} size="h4">
-            Fields
+            {t('detail.fields')}
           </Title>
           <Button
             size="xs"
@@ -152,23 +205,23 @@ export default function ContactDetail() {
               setEditing('new');
             }}
           >
-            Add field
+            {t('detail.addField')}
           </Button>
         </Group>
-        <Table aria-label="Contact fields">
+        <Table aria-label={t('detail.fieldsTable')}>
           <Table.Tbody>
             <Table.Tr>
-              <Table.Th>id</Table.Th>
+              <Table.Th>{t('detail.id')}</Table.Th>
               <Table.Td>
                 <Code>{c.id}</Code>
               </Table.Td>
             </Table.Tr>
             <Table.Tr>
-              <Table.Th>created</Table.Th>
+              <Table.Th>{t('detail.created')}</Table.Th>
               <Table.Td>{momentWords(c.createdAt)}</Table.Td>
             </Table.Tr>
             <Table.Tr>
-              <Table.Th>updated</Table.Th>
+              <Table.Th>{t('detail.updated')}</Table.Th>
               <Table.Td>{momentWords(c.updatedAt)}</Table.Td>
             </Table.Tr>
             {fields.map(([k, v]) => (
@@ -176,8 +229,8 @@ export default function ContactDetail() {
                 <Table.Th>{k}</Table.Th>
                 <Table.Td>
                   <Code>{JSON.stringify(v)}</Code>{' '}
-                  <Text span size="xs" c="dimmed" title="the field's type in this project (fixed by its first value)">
-                    {typeOfField(k) ?? (Array.isArray(v) ? 'list' : v === null ? 'null' : typeof v)}
+                  <Text span size="xs" c="dimmed" title={t('detail.typeHint')}>
+                    {t(`fieldType.${typeOfField(k) ?? valueKind(v)}`)}
                   </Text>
                 </Table.Td>
                 <Table.Td w={1}>
@@ -185,25 +238,25 @@ export default function ContactDetail() {
                     <Button
                       size="compact-xs"
                       variant="subtle"
-                      aria-label={`Edit ${k}`}
+                      aria-label={t('detail.editField', { key: k })}
                       onClick={() => {
                         patchData.reset();
                         setEditing(k);
                       }}
                     >
-                      Edit
+                      {t('edit')}
                     </Button>
                     <Button
                       size="compact-xs"
                       variant="subtle"
                       color="red"
-                      aria-label={`Delete ${k}`}
+                      aria-label={t('detail.deleteField', { key: k })}
                       onClick={() => {
                         patchData.reset();
                         setRemovingField(k);
                       }}
                     >
-                      Delete
+                      {t('delete')}
                     </Button>
                   </Group>
                 </Table.Td>
@@ -211,11 +264,20 @@ export default function ContactDetail() {
             ))}
           </Table.Tbody>
         </Table>
-        {!fields.length ? <Text size="sm" c="dimmed">No custom fields.</Text> : null}
+        {!fields.length ? (
+          <Text size="sm" c="dimmed">
+            {t('detail.noFields')}
+          </Text>
+        ) : null}
       </Paper>
       <ContactTimeline projectId={projectId} contactId={contactId} />
       <ContactEmails projectId={projectId} contactId={contactId} />
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? 'Add a field' : `Edit ${editing}`}>
+      <Modal
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        title={editing === 'new' ? t('detail.addTitle') : t('detail.editTitle', { key: editing })}
+        closeButtonProps={{ 'aria-label': t('close') }}
+      >
         {editing !== null ? (
           <FieldForm
             initial={editing === 'new' ? null : { key: editing, value: c.data?.[editing] }}
@@ -226,32 +288,35 @@ export default function ContactDetail() {
           />
         ) : null}
       </Modal>
-      <Modal opened={removingField !== null} onClose={() => setRemovingField(null)} title={`Delete the field ${removingField}?`}>
+      <Modal
+        opened={removingField !== null}
+        onClose={() => setRemovingField(null)}
+        title={t('detail.deleteFieldTitle', { key: removingField })}
+        closeButtonProps={{ 'aria-label': t('close') }}
+      >
         <Stack>
-          <Text>The field is removed from this contact only.</Text>
+          <Text>{t('detail.deleteFieldBody')}</Text>
           {patchData.error ? <ErrorState error={patchData.error} /> : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setRemovingField(null)}>
-              Cancel
+              {t('cancel')}
             </Button>
             <Button color="red" loading={patchData.isPending} onClick={() => removingField && patchData.mutate({ [removingField]: null })}>
-              Delete field
+              {t('detail.deleteFieldConfirm')}
             </Button>
           </Group>
         </Stack>
       </Modal>
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title="Delete this contact?">
+      <Modal opened={confirming} onClose={() => setConfirming(false)} title={t('detail.deleteTitle')} closeButtonProps={{ 'aria-label': t('close') }}>
         <Stack>
-          <Text>
-            {c.email} and all of its events are deleted for good.
-          </Text>
+          <Text>{t('detail.deleteBody', { email: c.email })}</Text>
           {remove.error ? <ErrorState error={remove.error} /> : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setConfirming(false)}>
-              Cancel
+              {t('cancel')}
             </Button>
             <Button color="red" loading={remove.isPending} onClick={() => remove.mutate()}>
-              Delete
+              {t('delete')}
             </Button>
           </Group>
         </Stack>

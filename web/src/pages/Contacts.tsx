@@ -15,6 +15,9 @@ import { FilterPanel } from '../components/contacts/FilterPanel';
 import { SavedViews } from '../components/contacts/SavedViews';
 import { DEFAULT_VIEW, type ListView, matchingOf, viewOf } from '../components/contacts/listView';
 import { usePageTitle } from '../components/usePageTitle';
+import { pluralOf } from '../components/contacts/plural';
+import { numberWords } from '../api/dates';
+import { Trans, useTranslation } from 'react-i18next';
 
 const PAGE = 25;
 
@@ -24,8 +27,9 @@ const PAGE = 25;
  * view matches, and "Export CSV" of the view.
  */
 export default function Contacts() {
+  const { t } = useTranslation('contacts');
   const { projectId } = useCurrentProject();
-  usePageTitle('Contacts');
+  usePageTitle(t('title'));
   const qc = useQueryClient();
   const [view, setView] = useState<ListView>(DEFAULT_VIEW);
   const [activeId, setActiveId] = useState<string | null>(null);
@@ -68,7 +72,7 @@ export default function Contacts() {
     <Stack>
       <Group justify="space-between">
         <Title order={1} size="h2">
-          Contacts
+          {t('title')}
         </Title>
         <Group gap="xs">
           <ImportCsv projectId={projectId} onDone={refresh} />
@@ -89,38 +93,38 @@ export default function Contacts() {
         <Stack style={{ flex: 1, minWidth: 0 }}>
           <Group align="flex-end">
             <TextInput
-              label="Search"
-              placeholder="Email, name or any field value…"
+              label={t('list.search')}
+              placeholder={t('list.searchPlaceholder')}
               type="search"
               value={view.search}
               onChange={(e) => setView({ ...view, search: e.currentTarget.value })}
               w={240}
             />
             <Select
-              label="Subscribed"
+              label={t('subscribed')}
               value={subscribed}
               onChange={(v) => setSubscribed(v ?? 'all')}
               allowDeselect={false}
               data={[
-                { value: 'all', label: 'All' },
-                { value: 'true', label: 'Subscribed' },
-                { value: 'false', label: 'Unsubscribed' },
+                { value: 'all', label: t('list.all') },
+                { value: 'true', label: t('subscribed') },
+                { value: 'false', label: t('unsubscribed') },
               ]}
               w={150}
             />
             <Select
-              label="Sort by"
+              label={t('list.sortBy')}
               value={sort}
               onChange={(v) => setSort((v as 'createdAt' | 'email') ?? 'createdAt')}
               allowDeselect={false}
               data={[
-                { value: 'createdAt', label: 'Newest first' },
-                { value: 'email', label: 'Email A–Z' },
+                { value: 'createdAt', label: t('list.newest') },
+                { value: 'email', label: t('list.emailAz') },
               ]}
               w={150}
             />
             <Button variant={view.filter ? 'light' : 'default'} onClick={() => setFiltering((f) => !f)} aria-expanded={filtering}>
-              {view.filter ? 'Filter (on)' : 'Filter'}
+              {view.filter ? t('list.filterOn') : t('list.filter')}
             </Button>
             <ColumnsMenu projectId={projectId} columns={view.columns} onChange={(columns) => setView({ ...view, columns })} />
             <ExportCsv projectId={projectId} view={view} />
@@ -152,31 +156,36 @@ export default function Contacts() {
                 />
               ) : narrowed ? (
                 <Empty>
-                  No contact matches this view. Change the search or the filter, or{' '}
-                  <Button
-                    size="compact-sm"
-                    variant="subtle"
-                    onClick={() => {
-                      setView({ ...view, filter: null, search: '' });
-                      setSubscribed('all');
+                  <Trans
+                    t={t}
+                    i18nKey="list.noMatch"
+                    components={{
+                      reset: (
+                        <Button
+                          size="compact-sm"
+                          variant="subtle"
+                          onClick={() => {
+                            setView({ ...view, filter: null, search: '' });
+                            setSubscribed('all');
+                          }}
+                        />
+                      ),
                     }}
-                  >
-                    show every contact
-                  </Button>
+                  />
                 </Empty>
               ) : (
-                <Empty>No contacts yet: "Add contact" adds one, "Import CSV" many; the API (POST /contacts) adds them from your app.</Empty>
+                <Empty>{t('list.empty')}</Empty>
               )}
               <Group justify="space-between" p="sm">
                 <Text size="sm" c="dimmed" data-testid="contact-total">
-                  {total.toLocaleString()} contact{total === 1 ? '' : 's'}
+                  {t(`list.total.${pluralOf(total)}`, { n: numberWords(total) })}
                 </Text>
                 <Group gap="xs">
                   <Button size="xs" variant="default" disabled={cursors.length < 2} onClick={() => setCursors((c) => c.slice(0, -1))}>
-                    Previous page
+                    {t('list.previous')}
                   </Button>
                   <Button size="xs" variant="default" disabled={!page.data.hasMore} onClick={() => setCursors((c) => [...c, page.data!.cursor ?? undefined])}>
-                    Next page
+                    {t('list.next')}
                   </Button>
                 </Group>
               </Group>

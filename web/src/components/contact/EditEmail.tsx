@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { api, ApiError, unwrap } from '../../api/client';
 import { flatFieldOf } from '../AddContact';
 import { ErrorState } from '../States';
@@ -10,6 +11,7 @@ import { ErrorState } from '../States';
  * another contact of the project has (409) show under the field.
  */
 export function EditEmail({ projectId, contactId, email }: { projectId: string; contactId: string; email: string }) {
+  const { t } = useTranslation('contacts');
   const qc = useQueryClient();
   const [opened, setOpened] = useState(false);
   const [value, setValue] = useState(email);
@@ -38,19 +40,27 @@ export function EditEmail({ projectId, contactId, email }: { projectId: string; 
           setOpened(true);
         }}
       >
-        Edit email
+        {t('editEmail.button')}
       </Button>
-      <Modal opened={opened} onClose={() => setOpened(false)} title="Edit email">
+      <Modal opened={opened} onClose={() => setOpened(false)} title={t('editEmail.button')} closeButtonProps={{ 'aria-label': t('close') }}>
         <form onSubmit={submit} noValidate>
           <Stack>
-            <TextInput label="Email" type="email" value={value} onChange={(e) => setValue(e.currentTarget.value)} error={onField} required data-autofocus />
-            {save.error && !onField ? <ErrorState error={save.error} title="Not saved" /> : null}
+            <TextInput
+              label={t('email')}
+              type="email"
+              value={value}
+              onChange={(e) => setValue(e.currentTarget.value)}
+              error={onField}
+              required
+              data-autofocus
+            />
+            {save.error && !onField ? <ErrorState error={save.error} title={t('notSaved')} /> : null}
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setOpened(false)}>
-                Cancel
+                {t('cancel')}
               </Button>
               <Button type="submit" loading={save.isPending}>
-                Save email
+                {t('editEmail.save')}
               </Button>
             </Group>
           </Stack>

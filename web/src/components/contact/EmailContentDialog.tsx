@@ -1,5 +1,6 @@
 import { Modal, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client';
 import { ErrorState, Loading } from '../States';
 import { RenderedEmail } from '../EmailPreview';
@@ -9,6 +10,7 @@ import { RenderedEmail } from '../EmailPreview';
  * here is not an open), in the same sandboxed frame as the editors' preview.
  */
 export function EmailContentDialog({ projectId, emailId, onClose }: { projectId: string; emailId: string | null; onClose: () => void }) {
+  const { t } = useTranslation('contacts');
   const content = useQuery({
     queryKey: ['email-content', projectId, emailId],
     enabled: !!emailId,
@@ -16,11 +18,11 @@ export function EmailContentDialog({ projectId, emailId, onClose }: { projectId:
   });
   const c = content.data;
   return (
-    <Modal opened={!!emailId} onClose={onClose} title="The email as it was sent" size="xl">
+    <Modal opened={!!emailId} onClose={onClose} title={t('content.title')} size="xl" closeButtonProps={{ 'aria-label': t('close') }}>
       {content.isPending ? <Loading /> : null}
-      {content.error ? <ErrorState error={content.error} title="Not loaded" /> : null}
-      {c?.gone ? <Text>Its content has been removed (retention or erasure).</Text> : null}
-      {c && !c.gone && c.html === null ? <Text>It has not been rendered yet: it is still waiting to be sent.</Text> : null}
+      {content.error ? <ErrorState error={content.error} title={t('notLoaded')} /> : null}
+      {c?.gone ? <Text>{t('content.gone')}</Text> : null}
+      {c && !c.gone && c.html === null ? <Text>{t('content.notRendered')}</Text> : null}
       {c && !c.gone && c.html !== null ? <RenderedEmail rendered={{ subject: c.subject ?? '', html: c.html }} height={480} /> : null}
     </Modal>
   );

@@ -1,9 +1,12 @@
 import { Anchor, Badge, Button, Checkbox, Paper, ScrollArea, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { momentWords } from '../../api/dates';
+import { useTranslation } from 'react-i18next';
+import { momentWords, numberWords } from '../../api/dates';
+import { pluralOf } from './plural';
 import { columnLabel, type Contact, fieldCell } from './listView';
 
 function Cell({ projectId, contact, column }: { projectId: string; contact: Contact; column: string }) {
+  const { t } = useTranslation('contacts');
   if (column === 'email')
     return (
       <Anchor component={Link} to={`/p/${projectId}/contacts/${contact.id}`}>
@@ -13,7 +16,7 @@ function Cell({ projectId, contact, column }: { projectId: string; contact: Cont
   if (column === 'subscribed')
     return (
       <Badge color={contact.subscribed ? 'green' : 'gray'} variant="light">
-        {contact.subscribed ? 'Subscribed' : 'Unsubscribed'}
+        {contact.subscribed ? t('subscribed') : t('unsubscribed')}
       </Badge>
     );
   if (column === 'createdAt' || column === 'updatedAt') return <>{momentWords(contact[column])}</>;
@@ -44,37 +47,38 @@ export function ContactTable({
   allMatching: boolean;
   onAllMatching: (on: boolean) => void;
 }) {
+  const { t } = useTranslation('contacts');
   const ids = rows.map((c) => c.id);
   const pageChecked = allMatching || (rows.length > 0 && ids.every((id) => selected.includes(id)));
   const some = ids.some((id) => selected.includes(id));
   return (
     <>
       {pageChecked && total > rows.length ? (
-        <Paper withBorder p="xs" bg="var(--mantine-color-indigo-light)" role="status" aria-label="Selection">
+        <Paper withBorder p="xs" bg="var(--mantine-color-indigo-light)" role="status" aria-label={t('table.selection')}>
           {allMatching ? (
             <Text size="sm" ta="center">
-              All {total.toLocaleString()} matching contacts are selected.{' '}
+              {t('table.allSelected', { n: numberWords(total) })}{' '}
               <Button size="compact-sm" variant="subtle" onClick={() => onAllMatching(false)}>
-                Clear selection
+                {t('table.clearSelection')}
               </Button>
             </Text>
           ) : (
             <Text size="sm" ta="center">
-              The {rows.length} contacts on this page are selected.{' '}
+              {t(`table.pageSelected.${pluralOf(rows.length)}`, { n: numberWords(rows.length) })}{' '}
               <Button size="compact-sm" variant="subtle" onClick={() => onAllMatching(true)}>
-                {`Select all ${total.toLocaleString()} matching`}
+                {t('table.selectAllMatching', { n: numberWords(total) })}
               </Button>
             </Text>
           )}
         </Paper>
       ) : null}
       <ScrollArea>
-        <Table aria-label="Contacts" striped highlightOnHover miw={560}>
+        <Table aria-label={t('table.label')} striped highlightOnHover miw={560}>
           <Table.Thead>
             <Table.Tr>
               <Table.Th w={40}>
                 <Checkbox
-                  aria-label="Select all on this page"
+                  aria-label={t('table.selectPage')}
                   checked={pageChecked}
                   indeterminate={!pageChecked && some}
                   onChange={(e) => {
@@ -96,7 +100,7 @@ export function ContactTable({
                 <Table.Tr key={c.id} bg={checked ? 'var(--mantine-color-indigo-light)' : undefined}>
                   <Table.Td>
                     <Checkbox
-                      aria-label={`Select ${c.email}`}
+                      aria-label={t('table.selectOne', { email: c.email })}
                       checked={checked}
                       disabled={allMatching}
                       onChange={(e) => onSelect(e.currentTarget.checked ? [...selected, c.id] : selected.filter((id) => id !== c.id))}

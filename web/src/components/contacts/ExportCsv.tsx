@@ -1,18 +1,31 @@
 import { useState } from 'react';
 import { Anchor, Button, Group, Paper, Progress, Stack, Text } from '@mantine/core';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { api, ApiError, forProject, unwrap } from '../../api/client';
+import { numberWords } from '../../api/dates';
+import { i18n } from '../../i18n';
 import { ErrorState } from '../States';
 import type { ListView } from './listView';
-import { jobDone, jobPercent, useJobProgress } from './useJobProgress';
+import { type Job, jobDone, jobPercent, useJobProgress } from './useJobProgress';
+import { pluralOf } from './plural';
 
 /** The finished file, fetched with the cookie and project header (a plain link could not carry X-Project-Id). */
 async function download(projectId: string, jobId: string) {
   const res = await fetch(`/contacts/export/${jobId}/download`, { headers: forProject(projectId), credentials: 'same-origin' });
-  if (!res.ok) throw new ApiError(res.status, `The download failed (${res.status})`);
+  if (!res.ok) throw new ApiError(res.status, i18n.getFixedT(null, 'contacts')('export.downloadFailed', { status: res.status }));
   const url = URL.createObjectURL(await res.blob());
   const a = Object.assign(document.createElement('a'), { href: url, download: `contacts-${jobId}.csv` });
   a.click();
   URL.revokeObjectURL(url);
+}
+
+/** The export's line in words: "Exporting: 1,200 of 2,500", then "Done: 2,500 contacts exported". */
+function exportLine(t: TFunction<'contacts'>, job: Pick<Job, 'status' | 'processed' | 'total' | 'succeeded'> | undefined): string {
+  if (!job || job.status === 'QUEUED') return t('export.queued');
+  if (job.status === 'RUNNING') return t('export.running', { processed: numberWords(job.processed), total: numberWords(job.total) });
+  if (job.status === 'FAILED') return t('export.failed', { done: numberWords(job.succeeded), total: numberWords(job.total) });
+  return t(`export.done.${pluralOf(job.succeeded)}`, { n: numberWords(job.succeeded) });
 }
 
 /**
@@ -20,6 +33,7 @@ async function download(projectId: string, jobId: string) {
  * (POST /contacts/export), with the job's progress and then "Download CSV".
  */
 export function ExportCsv({ projectId, view }: { projectId: string; view: ListView }) {
+  const { t } = useTranslation('contacts');
   const [jobId, setJobId] = useState<string>();
   const [error, setError] = useState<unknown>(null);
   const job = useJobProgress(projectId, 'export', jobId);
@@ -38,25 +52,21 @@ export function ExportCsv({ projectId, view }: { projectId: string; view: ListVi
   return (
     <>
       <Button variant="default" onClick={start} loading={!!jobId && !finished}>
-        Export CSV
+        {t('export.button')}
       </Button>
       {jobId || error ? (
-        <Paper withBorder p="sm" component="section" aria-label="Export" w="100%">
-          {error ? <ErrorState error={error} title="Not exported" /> : null}
+        <Paper withBorder p="sm" component="section" aria-label={t('export.label')} w="100%">
+          {error ? <ErrorState error={error} title={t('export.notExported')} /> : null}
           {jobId ? (
             <Stack gap={4}>
-              <Progress value={jobPercent(job.data)} aria-label="Export progress" animated={!finished} />
+              <Progress value={jobPercent(job.data)} aria-label={t('export.progress')} animated={!finished} />
               <Group justify="space-between">
                 <Text size="sm" role="status" data-testid="export-status">
-                  {job.data
-                    ? finished
-                      ? `Export ${job.data.status.toLowerCase()}: ${job.data.succeeded.toLocaleString()} contacts`
-                      : `Exporting: ${job.data.processed.toLocaleString()} of ${job.data.total.toLocaleString()}`
-                    : 'Export queued…'}
+                  {exportLine(t, job.data)}
                 </Text>
                 {finished && job.data?.status === 'COMPLETED' ? (
                   <Anchor component="button" type="button" size="sm" onClick={() => download(projectId, jobId).catch(setError)}>
-                    Download CSV
+                    {t('export.download')}
                   </Anchor>
                 ) : null}
               </Group>

@@ -1,11 +1,18 @@
+import type { TFunction } from 'i18next';
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, FileInput, Group, Loader, Modal, Progress, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client';
+import { numberWords } from '../../api/dates';
 import { ErrorState } from '../States';
-import { jobDone, jobPercent, useJobProgress } from './useJobProgress';
+import { type ImportJob, jobDone, jobPercent, useJobProgress } from './useJobProgress';
 import { ColumnChoice, FieldType, ImportMapping, ImportPreview, initialChoices, mappingOf, mappingProblem } from './ImportMapping';
 
+/** The job's line in words: "Importing: 300 of 1,000 rows", then "Done: 1,000 of 1,000 rows". */
+const IMPORT_LINE = { RUNNING: 'import.running', COMPLETED: 'import.completed', FAILED: 'import.failed' } as const;
+const importLine = (t: TFunction<'contacts'>, job: ImportJob | undefined) =>
+  !job || job.status === 'QUEUED' ? t('import.queued') : t(IMPORT_LINE[job.status], { processed: numberWords(job.processed), total: numberWords(job.total) });
 
 const asForm = (entries: Record<string, string | Blob>) => {
   const form = new FormData();
@@ -19,6 +26,7 @@ const asForm = (entries: Record<string, string | Blob>) => {
  * (GET /contacts/import/:jobId) until it is done.
  */
 export function ImportCsv({ projectId, onDone }: { projectId: string; onDone: () => void }) {
+  const { t } = useTranslation('contacts');
   const [opened, setOpened] = useState(false);
   const [file, setFile] = useState<File | null>(null);
   const [jobId, setJobId] = useState<string | null>(null);
@@ -61,9 +69,7 @@ export function ImportCsv({ projectId, onDone }: { projectId: string; onDone: ()
     if (!file) return;
     setError(null);
     try {
-      const res = await unwrap(
-        api.POST('/contacts/import', { ...asForm({ file, mapping: JSON.stringify(mappingOf(choices)) }) }),
-      );
+      const res = await unwrap(api.POST('/contacts/import', { ...asForm({ file, mapping: JSON.stringify(mappingOf(choices)) }) }));
       setJobId(res.jobId);
     } catch (err) {
       setError(err);
@@ -81,20 +87,25 @@ export function ImportCsv({ projectId, onDone }: { projectId: string; onDone: ()
   return (
     <>
       <Button variant="light" onClick={() => setOpened(true)}>
-        Import CSV
+        {t('import.button')}
       </Button>
-      <Modal opened={opened} onClose={close} title="Import contacts from CSV" size={preview ? 'xl' : 'md'}>
+      <Modal opened={opened} onClose={close} title={t('import.title')} size={preview ? 'xl' : 'md'}>
         <Stack>
-          <Text size="sm">A CSV file with a header row. Next you choose what each column becomes: the email address, the subscription or a field.</Text>
-          <FileInput label="CSV file" accept=".csv,text/csv" value={file} onChange={choose} disabled={!!jobId} clearable clearButtonProps={{ 'aria-label': 'Clear the file' }} />
-          {reading ? <Loader size="sm" aria-label="Reading the file" /> : null}
-          {error ? <ErrorState error={error} title="The file was not imported" /> : null}
+          <Text size="sm">{t('import.intro')}</Text>
+          <FileInput
+            label={t('import.file')}
+            accept=".csv,text/csv"
+            value={file}
+            onChange={choose}
+            disabled={!!jobId}
+            clearable
+            clearButtonProps={{ 'aria-label': t('import.clearFile') }}
+          />
+          {reading ? <Loader size="sm" aria-label={t('import.reading')} /> : null}
+          {error ? <ErrorState error={error} title={t('import.notImported')} /> : null}
           {preview && !jobId ? (
             <>
-              <Text size="sm">
-                Check each column: the name it is imported as, its type (guessed from the first rows) or skip it. A value that does not fit its type is
-                reported as a row error.
-              </Text>
+              <Text size="sm">{t('import.check')}</Text>
               <ImportMapping choices={choices} samples={preview.rows} registered={registered} onChange={setChoices} />
               {problem ? (
                 <Alert color="yellow" role="alert">
@@ -105,21 +116,19 @@ export function ImportCsv({ projectId, onDone }: { projectId: string; onDone: ()
           ) : null}
           {jobId ? (
             <Stack gap={4}>
-              <Progress value={percent} aria-label="Import progress" animated={!finished} />
+              <Progress value={percent} aria-label={t('import.progress')} animated={!finished} />
               <Text size="sm" role="status">
-                {job.data ? `${job.data.status.toLowerCase()}: ${job.data.processed} of ${job.data.total} rows` : 'Queued…'}
+                {importLine(t, job.data)}
               </Text>
               {finished ? (
-                <Text size="sm">
-                  {job.data!.succeeded} imported, {job.data!.failed} failed.
-                </Text>
+                <Text size="sm">{t('import.outcome', { succeeded: numberWords(job.data!.succeeded), failed: numberWords(job.data!.failed) })}</Text>
               ) : null}
               {job.data?.errors.length ? (
-                <Table aria-label="Row errors">
+                <Table aria-label={t('import.rowErrors')}>
                   <Table.Tbody>
                     {job.data.errors.slice(0, 20).map((e, i) => (
                       <Table.Tr key={i}>
-                        <Table.Td>{e.row ? `Row ${e.row}, ${e.message}` : e.message}</Table.Td>
+                        <Table.Td>{e.row ? t('import.rowError', { row: numberWords(e.row), message: e.message }) : e.message}</Table.Td>
                       </Table.Tr>
                     ))}
                   </Table.Tbody>
@@ -130,11 +139,11 @@ export function ImportCsv({ projectId, onDone }: { projectId: string; onDone: ()
           ) : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
-              {finished ? 'Close' : 'Cancel'}
+              {finished ? t('close') : t('cancel')}
             </Button>
             {!jobId ? (
               <Button onClick={upload} disabled={!file || !preview || !!problem}>
-                Import
+                {t('import.submit')}
               </Button>
             ) : null}
           </Group>

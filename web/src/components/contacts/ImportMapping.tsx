@@ -1,5 +1,7 @@
 import { Checkbox, Select, Table, Text, TextInput } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import type { ResponseOf } from '../../api/client';
+import { i18n } from '../../i18n';
 
 export type ImportPreview = ResponseOf<'/contacts/import/preview', 'post'>;
 export type FieldType = ImportPreview['columns'][number]['type'];
@@ -12,13 +14,10 @@ export interface ColumnChoice {
   skip: boolean;
 }
 
-const TYPE_OPTIONS: Array<{ value: FieldType; label: string }> = [
-  { value: 'string', label: 'Text' },
-  { value: 'number', label: 'Number' },
-  { value: 'boolean', label: 'True / false' },
-  { value: 'date', label: 'Date' },
-];
-const typeLabel = (t: FieldType) => TYPE_OPTIONS.find((o) => o.value === t)!.label;
+const TYPES: FieldType[] = ['string', 'number', 'boolean', 'date'];
+const words = () => i18n.getFixedT(null, 'contacts');
+/** A type's name as the person reads it ("Text", not the API's `string`). */
+const typeLabel = (type: FieldType) => words()(`import.mapping.types.${type}`);
 const isCore = (key: string) => ['email', 'subscribed'].includes(key.trim().toLowerCase());
 
 /**
@@ -31,17 +30,20 @@ export function initialChoices(preview: ImportPreview, registered: Map<string, F
 
 /** The form field: every column as chosen; email and subscribed carry no type. */
 export const mappingOf = (choices: ColumnChoice[]) =>
-  choices.map((c) => (c.skip ? { column: c.column, skip: true } : isCore(c.key) ? { column: c.column, key: c.key.trim() } : { column: c.column, key: c.key.trim(), type: c.type }));
+  choices.map((c) =>
+    c.skip ? { column: c.column, skip: true } : isCore(c.key) ? { column: c.column, key: c.key.trim() } : { column: c.column, key: c.key.trim(), type: c.type },
+  );
 
 /** The first problem that would make the server refuse the mapping as a whole, said before uploading. */
 export function mappingProblem(choices: ColumnChoice[]): string | null {
   const kept = choices.filter((c) => !c.skip);
-  if (!kept.some((c) => c.key.trim().toLowerCase() === 'email')) return 'One column must be imported as "email".';
+  const t = words();
+  if (!kept.some((c) => c.key.trim().toLowerCase() === 'email')) return t('import.mapping.needEmail');
   const blank = kept.find((c) => c.key.trim() === '');
-  if (blank) return `Give column "${blank.column}" a name, or skip it.`;
+  if (blank) return t('import.mapping.nameColumn', { column: blank.column });
   const keys = kept.map((c) => c.key.trim());
   const twice = keys.find((k, i) => keys.indexOf(k) !== i);
-  return twice ? `Two columns are imported as "${twice}": rename or skip one.` : null;
+  return twice ? t('import.mapping.twice', { key: twice }) : null;
 }
 
 /**
@@ -59,16 +61,18 @@ export function ImportMapping({
   registered: Map<string, FieldType>;
   onChange: (choices: ColumnChoice[]) => void;
 }) {
+  const { t } = useTranslation('contacts');
+  const typeOptions = TYPES.map((value) => ({ value, label: typeLabel(value) }));
   const set = (i: number, patch: Partial<ColumnChoice>) => onChange(choices.map((c, j) => (j === i ? { ...c, ...patch } : c)));
   return (
-    <Table aria-label="Column mapping" verticalSpacing={4}>
+    <Table aria-label={t('import.mapping.label')} verticalSpacing={4}>
       <Table.Thead>
         <Table.Tr>
-          <Table.Th>Column</Table.Th>
-          <Table.Th>First values</Table.Th>
-          <Table.Th>Import as</Table.Th>
-          <Table.Th>Type</Table.Th>
-          <Table.Th>Skip</Table.Th>
+          <Table.Th>{t('import.mapping.column')}</Table.Th>
+          <Table.Th>{t('import.mapping.firstValues')}</Table.Th>
+          <Table.Th>{t('import.mapping.importAs')}</Table.Th>
+          <Table.Th>{t('import.mapping.type')}</Table.Th>
+          <Table.Th>{t('import.mapping.skip')}</Table.Th>
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
@@ -79,7 +83,7 @@ export function ImportMapping({
             <Table.Tr key={i}>
               <Table.Td>
                 <Text size="sm" fw={500} td={c.skip ? 'line-through' : undefined}>
-                  {c.column || '(no name)'}
+                  {c.column || t('import.mapping.noName')}
                 </Text>
               </Table.Td>
               <Table.Td>
@@ -94,7 +98,7 @@ export function ImportMapping({
               <Table.Td>
                 <TextInput
                   size="xs"
-                  aria-label={`Import column ${c.column} as`}
+                  aria-label={t('import.mapping.importColumnAs', { column: c.column })}
                   value={c.key}
                   disabled={c.skip}
                   onChange={(e) => {
@@ -107,24 +111,28 @@ export function ImportMapping({
               <Table.Td>
                 {core ? (
                   <Text size="xs" c="dimmed">
-                    {c.key.trim().toLowerCase() === 'email' ? 'Email address' : 'Subscription'}
+                    {c.key.trim().toLowerCase() === 'email' ? t('import.mapping.emailAddress') : t('import.mapping.subscription')}
                   </Text>
                 ) : (
                   <Select
                     size="xs"
                     w={130}
-                    aria-label={`Type of column ${c.column}`}
-                    data={TYPE_OPTIONS}
+                    aria-label={t('import.mapping.typeOf', { column: c.column })}
+                    data={typeOptions}
                     value={c.type}
                     allowDeselect={false}
                     disabled={c.skip}
                     onChange={(v) => v && set(i, { type: v as FieldType })}
-                    description={existing && existing !== c.type ? `The field is ${typeLabel(existing)}; filters keep treating it so` : undefined}
+                    description={existing && existing !== c.type ? t('import.mapping.registered', { type: typeLabel(existing) }) : undefined}
                   />
                 )}
               </Table.Td>
               <Table.Td>
-                <Checkbox aria-label={`Skip column ${c.column}`} checked={c.skip} onChange={(e) => set(i, { skip: e.currentTarget.checked })} />
+                <Checkbox
+                  aria-label={t('import.mapping.skipColumn', { column: c.column })}
+                  checked={c.skip}
+                  onChange={(e) => set(i, { skip: e.currentTarget.checked })}
+                />
               </Table.Td>
             </Table.Tr>
           );

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { ActionIcon, Button, Group, Modal, NavLink, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, unwrap } from '../../api/client';
+import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../States';
 import type { ListView, SavedView } from './listView';
 
@@ -26,6 +27,7 @@ export function SavedViews({
   activeId: string | null;
   onOpen: (view: SavedView | null) => void;
 }) {
+  const { t } = useTranslation('contacts');
   const qc = useQueryClient();
   const views = useSavedViews(projectId);
   const [naming, setNaming] = useState(false);
@@ -53,36 +55,36 @@ export function SavedViews({
     },
   });
   return (
-    <Paper withBorder p="xs" component="nav" aria-label="Saved views" w={220} style={{ flexShrink: 0 }}>
+    <Paper withBorder p="xs" component="nav" aria-label={t('views.label')} w={220} style={{ flexShrink: 0 }}>
       <Stack gap={4}>
         <Title order={2} size="h5" px="xs">
-          Views
+          {t('views.heading')}
         </Title>
-        <NavLink component="button" label="All contacts" active={activeId === null} onClick={() => onOpen(null)} />
+        <NavLink component="button" label={t('views.all')} active={activeId === null} onClick={() => onOpen(null)} />
         {(views.data?.data ?? []).map((v) => (
           <Group key={v.id} gap={0} wrap="nowrap">
             <NavLink component="button" label={v.name} active={v.id === activeId} onClick={() => onOpen(v)} style={{ flex: 1 }} />
-            <ActionIcon variant="subtle" color="gray" size="sm" aria-label={`Delete view ${v.name}`} onClick={() => remove.mutate(v.id)}>
+            <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('views.deleteView', { name: v.name })} onClick={() => remove.mutate(v.id)}>
               ×
             </ActionIcon>
           </Group>
         ))}
         {views.data && !views.data.data.length ? (
           <Text size="xs" c="dimmed" px="xs">
-            No saved views yet: set a filter, a search or columns, then "Save view".
+            {t('views.none')}
           </Text>
         ) : null}
         <Button size="xs" variant="light" mt="xs" onClick={() => setNaming(true)}>
-          Save view
+          {t('views.save')}
         </Button>
         {activeId ? (
           <Button size="xs" variant="default" loading={update.isPending} onClick={() => update.mutate(activeId)}>
-            Update view
+            {t('views.update')}
           </Button>
         ) : null}
         {(views.error ?? update.error ?? remove.error) ? <ErrorState error={views.error ?? update.error ?? remove.error} /> : null}
       </Stack>
-      <Modal opened={naming} onClose={() => setNaming(false)} title="Save view" closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Modal opened={naming} onClose={() => setNaming(false)} title={t('views.save')} closeButtonProps={{ 'aria-label': t('close') }}>
         <form
           onSubmit={(e) => {
             e.preventDefault();
@@ -91,19 +93,19 @@ export function SavedViews({
         >
           <Stack>
             <TextInput
-              label="View name"
+              label={t('views.name')}
               value={name}
               onChange={(e) => setName(e.currentTarget.value)}
               error={fieldError(create.error, 'name')}
               data-autofocus
             />
             <Text size="sm" c="dimmed">
-              The filter, the search and the columns shown now, for everyone in the project.
+              {t('views.what')}
             </Text>
-            {create.error && !fieldError(create.error, 'name') ? <ErrorState error={create.error} title="Not saved" /> : null}
+            {create.error && !fieldError(create.error, 'name') ? <ErrorState error={create.error} title={t('notSaved')} /> : null}
             <Group justify="flex-end">
               <Button type="submit" loading={create.isPending} disabled={!name.trim()}>
-                Save
+                {t('save')}
               </Button>
             </Group>
           </Stack>

@@ -1,3 +1,4 @@
+import { i18n } from '../../i18n';
 import type { FilterTree } from '../FilterBuilder';
 import type { BodyOf, ResponseOf } from '../../api/client';
 
@@ -20,14 +21,12 @@ export const DEFAULT_COLUMNS = ['email', 'subscribed', 'createdAt'];
 export const DEFAULT_VIEW: ListView = { filter: null, search: '', columns: DEFAULT_COLUMNS };
 
 /** The standard columns; a custom field's column is `data.<key>`. */
-export const STANDARD_COLUMNS: Array<{ value: string; label: string }> = [
-  { value: 'email', label: 'Email' },
-  { value: 'subscribed', label: 'Subscribed' },
-  { value: 'createdAt', label: 'Created' },
-  { value: 'updatedAt', label: 'Updated' },
-];
+export const STANDARD_COLUMNS = ['email', 'subscribed', 'createdAt', 'updatedAt'] as const;
+type StandardColumn = (typeof STANDARD_COLUMNS)[number];
+const isStandard = (column: string): column is StandardColumn => (STANDARD_COLUMNS as readonly string[]).includes(column);
 
-export const columnLabel = (column: string) => STANDARD_COLUMNS.find((c) => c.value === column)?.label ?? column.replace(/^data\./, '');
+/** A column's header: a standard one in the dashboard's language, a custom field by its key (the project's own word). */
+export const columnLabel = (column: string) => (isStandard(column) ? i18n.getFixedT(null, 'contacts')(`columns.${column}`) : column.replace(/^data\./, ''));
 
 export const viewOf = (v: SavedView): ListView => ({ filter: (v.filter as FilterTree | null) ?? null, search: v.search ?? '', columns: v.columns });
 

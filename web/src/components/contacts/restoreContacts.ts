@@ -1,4 +1,6 @@
 import { api, forProject, type ResponseOf, unwrap } from '../../api/client';
+import { numberWords } from '../../api/dates';
+import { i18n } from '../../i18n';
 
 type Contact = ResponseOf<'/contacts/{id}', 'get'>;
 
@@ -31,5 +33,6 @@ export async function restoreContacts(projectId: string, contacts: Contact[]): P
     );
   }
   const n = contacts.length;
-  return `${n === 1 ? contacts[0].email : `${n} contacts`} restored with their fields and topics (not their history)`;
+  const t = i18n.getFixedT(null, 'contacts');
+  return n === 1 ? t('bulk.restoredOne', { email: contacts[0].email }) : t('bulk.restored', { n: numberWords(n) });
 }
