@@ -19,19 +19,6 @@ const WEB = path.join(__dirname, '../../web/src');
  */
 const EXEMPT = ['routes.tsx'];
 const NOT_YET: string[] = [
-  // The campaigns namespace.
-  'components/CampaignRecipients.tsx',
-  'components/SendTestButton.tsx',
-  'components/campaigns/AudienceFields.tsx',
-  'components/campaigns/CampaignHeading.tsx',
-  'components/campaigns/ClickMap.tsx',
-  'components/campaigns/ComposerFields.tsx',
-  'components/campaigns/RssCampaignDetail.tsx',
-  'components/campaigns/RssCampaignEditor.tsx',
-  'pages/CampaignDetail.tsx',
-  'pages/CampaignEditor.tsx',
-  'pages/CampaignPage.tsx',
-  'pages/Campaigns.tsx',
   // The contacts namespace.
   'components/AddContact.tsx',
   'components/ContactEmails.tsx',
