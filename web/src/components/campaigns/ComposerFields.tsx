@@ -79,7 +79,7 @@ export function SenderFields({
       </Group>
       {!domains.isPending && !verified.length && !waived ? (
         <Text size="sm" c="orange">
-          <Trans t={t} i18nKey="sender.noDomain" components={{ link: <Anchor component={Link} to={`/p/${projectId}/domains`} /> }} />
+          <Trans t={t} i18nKey="sender.noDomain" components={{ domains: <Anchor component={Link} to={`/p/${projectId}/domains`} /> }} />
         </Text>
       ) : null}
       {domains.error ? <ErrorState error={domains.error} title={t('sender.domainsNotLoaded')} /> : null}

@@ -90,7 +90,7 @@ export const campaigns: Catalogue<typeof en> = {
     verifiedDomains: 'Die verifizierten Domains des Projekts',
     domainPlaceholder: 'beispiel.de',
     pickDomain: 'Domain wählen',
-    noDomain: 'Noch keine verifizierte Domain: <link>Fügen Sie eine hinzu und verifizieren Sie sie</link>, um von ihr zu senden.',
+    noDomain: 'Noch keine verifizierte Domain: <domains>Fügen Sie eine hinzu und verifizieren Sie sie</domains>, um von ihr zu senden.',
     domainsNotLoaded: 'Domains nicht geladen',
   },
   templatePicker: {

@@ -91,7 +91,7 @@ export const campaigns = {
     verifiedDomains: "The project's verified domains",
     domainPlaceholder: 'example.com',
     pickDomain: 'Pick a domain',
-    noDomain: 'No verified domain yet: <link>add and verify one</link> to send from it.',
+    noDomain: 'No verified domain yet: <domains>add and verify one</domains> to send from it.',
     domainsNotLoaded: 'Domains not loaded',
   },
   templatePicker: {

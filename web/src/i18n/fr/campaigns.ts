@@ -90,7 +90,7 @@ export const campaigns: Catalogue<typeof en> = {
     verifiedDomains: 'Les domaines vérifiés du projet',
     domainPlaceholder: 'exemple.fr',
     pickDomain: 'Choisir un domaine',
-    noDomain: 'Aucun domaine vérifié pour l’instant : <link>ajoutez-en un et vérifiez-le</link> pour envoyer depuis celui-ci.',
+    noDomain: 'Aucun domaine vérifié pour l’instant : <domains>ajoutez-en un et vérifiez-le</domains> pour envoyer depuis celui-ci.',
     domainsNotLoaded: 'Domaines non chargés',
   },
   templatePicker: {
